@@ -1,0 +1,632 @@
+/* build.c - the converters' back end: interned dictionaries, aggregated
+ * stacks with content ids, spooled samples, and the final write. */
+#include "build.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cli.h"
+#include "jsonw.h"
+#include "spaa.h"
+#include "stackid.h"
+#include "strmap.h"
+
+#define MAX_METRICS 64
+
+struct bevent {
+	char *name, *kind, *mode, *primary, *sampling_extra, *extra;
+};
+
+struct bframe {
+	const char *func, *srcline, *ip, *symoff, *extra;
+	uint32_t func_n, srcline_n, ip_n, symoff_n;
+	uint32_t dso;
+	int32_t inline_depth;
+	uint8_t kind;
+	bool inlined, resolved;
+};
+
+struct bthread {
+	int64_t pid, tid;
+	const char *comm;
+	uint32_t comm_n;
+};
+
+struct bstack {
+	uint32_t frames;   /* offset into b->fpool */
+	uint32_t nframes;
+	uint32_t event;
+	bool has_pid, has_tid;
+	int64_t pid, tid;
+	const char *comm, *stack_type, *extra;
+	uint32_t comm_n, extra_n;
+	uint64_t id, path;
+	uint64_t present;  /* metric bitmask */
+	uint32_t weights;  /* offset into b->wpool (nmetrics values) */
+	uint32_t related;  /* head of related list in b->rel, +1; 0 none */
+};
+
+struct brel { uint32_t stack, next; };
+
+struct builder {
+	char *source_tool;
+	struct bevent *events;
+	uint32_t nevents, evcap;
+	sbuf source;      /* raw members of header.source */
+	bool has_time;
+	double tmin, tmax;
+	struct { char *name, *unit; } metrics[MAX_METRICS];
+	uint32_t nmetrics;
+
+	strmap dso_map, frame_map, thread_map, stack_map, id_map;
+	bool *dso_kernel;
+	uint32_t dkcap;
+	struct bframe *frames;
+	uint32_t fcap;
+	struct bthread *threads;
+	uint32_t tcap;
+	struct bstack *stacks;
+	uint32_t scap;
+	uint32_t *fpool;
+	uint32_t fpn, fpcap;
+	num *wpool;
+	uint32_t wpn, wpcap;
+	struct brel *rel;
+	uint32_t nrel, relcap;
+	arena mem;
+	sbuf key;
+	FILE *spool;
+	uint64_t nsamples;
+};
+
+builder *builder_new(void)
+{
+	builder *b = xcalloc(1, sizeof *b);
+	return b;
+}
+
+void builder_free(builder *b)
+{
+	if (!b) return;
+	strmap_free(&b->dso_map);
+	strmap_free(&b->frame_map);
+	strmap_free(&b->thread_map);
+	strmap_free(&b->stack_map);
+	strmap_free(&b->id_map);
+	free(b->events);
+	free(b->dso_kernel);
+	free(b->frames);
+	free(b->threads);
+	free(b->stacks);
+	free(b->fpool);
+	free(b->wpool);
+	free(b->rel);
+	sbuf_free(&b->source);
+	sbuf_free(&b->key);
+	arena_free(&b->mem);
+	if (b->spool) fclose(b->spool);
+	free(b);
+}
+
+static char *adup(builder *b, const char *s)
+{
+	return s ? arena_strdup(&b->mem, s, strlen(s)) : NULL;
+}
+
+void builder_source_tool(builder *b, const char *tool)
+{
+	b->source_tool = adup(b, tool);
+}
+
+uint32_t builder_event(builder *b, const char *name, const char *kind, const char *mode,
+		       const char *primary_metric, const char *sampling_extra_json)
+{
+	int32_t e = builder_event_find(b, name, strlen(name));
+	if (e >= 0) return (uint32_t)e;
+	struct bevent *ev = VEC_PUSH(b->events, b->nevents, b->evcap);
+	ev->name = adup(b, name);
+	ev->kind = adup(b, kind);
+	ev->mode = adup(b, mode);
+	ev->primary = adup(b, primary_metric);
+	ev->sampling_extra = adup(b, sampling_extra_json);
+	ev->extra = NULL;
+	return b->nevents - 1;
+}
+
+void builder_event_extra(builder *b, uint32_t event, const char *json_members)
+{
+	b->events[event].extra = adup(b, json_members);
+}
+
+int32_t builder_event_find(const builder *b, const char *name, size_t n)
+{
+	for (uint32_t i = 0; i < b->nevents; i++)
+		if (strlen(b->events[i].name) == n && memcmp(b->events[i].name, name, n) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+/* header.source members are kept as raw JSON text: ,"key":value */
+static void source_key(builder *b, const char *key)
+{
+	sbuf_addc(&b->source, ',');
+	sbuf_addc(&b->source, '"');
+	sbuf_adds(&b->source, key); /* keys are the converters' own literals */
+	sbuf_adds(&b->source, "\":");
+}
+
+void builder_source_str(builder *b, const char *key, const char *val, size_t n)
+{
+	/* escape through a temporary output-free path */
+	source_key(b, key);
+	sbuf_addc(&b->source, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)val[i];
+		if (c == '"' || c == '\\') {
+			sbuf_addc(&b->source, '\\');
+			sbuf_addc(&b->source, (char)c);
+		} else if (c < 0x20) {
+			sbuf_printf(&b->source, "\\u%04x", c);
+		} else {
+			sbuf_addc(&b->source, (char)c);
+		}
+	}
+	sbuf_addc(&b->source, '"');
+}
+
+void builder_source_json(builder *b, const char *key, const char *raw_json)
+{
+	source_key(b, key);
+	sbuf_adds(&b->source, raw_json);
+}
+
+void builder_time(builder *b, double t)
+{
+	if (!isfinite(t)) return;
+	if (!b->has_time) {
+		b->has_time = true;
+		b->tmin = b->tmax = t;
+		return;
+	}
+	if (t < b->tmin) b->tmin = t;
+	if (t > b->tmax) b->tmax = t;
+}
+
+void builder_time_range(builder *b, double start, double end)
+{
+	b->has_time = true;
+	b->tmin = start;
+	b->tmax = end;
+}
+
+uint32_t builder_metric(builder *b, const char *name, const char *unit)
+{
+	for (uint32_t i = 0; i < b->nmetrics; i++)
+		if (strcmp(b->metrics[i].name, name) == 0) return i;
+	if (b->stack_map.count) die(EXIT_DATA, "internal error: metric %s declared after the first stack", name);
+	if (b->nmetrics == MAX_METRICS) die(EXIT_DATA, "too many metrics (at most %d)", MAX_METRICS);
+	b->metrics[b->nmetrics].name = adup(b, name);
+	b->metrics[b->nmetrics].unit = adup(b, unit);
+	return b->nmetrics++;
+}
+
+uint32_t builder_dso(builder *b, const char *name, size_t n, bool is_kernel)
+{
+	bool added;
+	uint32_t i = strmap_intern(&b->dso_map, name, n, &added);
+	if (added) {
+		grow_array((void **)&b->dso_kernel, &b->dkcap, i + 1, sizeof *b->dso_kernel);
+		b->dso_kernel[i] = is_kernel;
+	}
+	return i;
+}
+
+static const char *adup_s(builder *b, sstr s, uint32_t *n)
+{
+	*n = (uint32_t)s.n;
+	return s.p ? arena_strdup(&b->mem, s.p, s.n) : NULL;
+}
+
+uint32_t builder_frame_add(builder *b, const builder_frame *f)
+{
+	sbuf *k = &b->key;
+	k->n = 0;
+	sbuf_add(k, f->func.p, f->func.n);
+	sbuf_addc(k, 0x1f);
+	sbuf_add(k, &f->dso, sizeof f->dso);
+	sbuf_addc(k, f->inlined ? 'i' : 'p');
+	if (f->srcline.p) {
+		sbuf_addc(k, 0x1f);
+		sbuf_add(k, f->srcline.p, f->srcline.n);
+	}
+	bool added;
+	uint32_t i = strmap_intern(&b->frame_map, k->p, k->n, &added);
+	if (!added) return i;
+	grow_array((void **)&b->frames, &b->fcap, i + 1, sizeof *b->frames);
+	struct bframe *x = &b->frames[i];
+	x->func = adup_s(b, f->func, &x->func_n);
+	x->srcline = adup_s(b, f->srcline, &x->srcline_n);
+	x->ip = adup_s(b, f->ip, &x->ip_n);
+	x->symoff = adup_s(b, f->symoff, &x->symoff_n);
+	x->extra = adup(b, f->extra_json);
+	x->dso = f->dso;
+	x->inline_depth = f->inline_depth;
+	x->kind = f->kind;
+	x->inlined = f->inlined;
+	x->resolved = f->func_resolved;
+	return i;
+}
+
+uint32_t builder_thread(builder *b, int64_t pid, int64_t tid, const char *comm, size_t n)
+{
+	char key[24];
+	size_t kn = fmt_i64(key, tid);
+	bool added;
+	uint32_t i = strmap_intern(&b->thread_map, key, kn, &added);
+	if (added) {
+		grow_array((void **)&b->threads, &b->tcap, i + 1, sizeof *b->threads);
+		struct bthread *t = &b->threads[i];
+		t->pid = pid;
+		t->tid = tid;
+		t->comm = comm ? adup_s(b, (sstr){ comm, n }, &t->comm_n) : NULL;
+	}
+	return i;
+}
+
+uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
+		       uint32_t nframes, const uint32_t *midx, const num *vals, uint32_t nvals)
+{
+	/* aggregation key: the binary context, then the frame indices */
+	sbuf *k = &b->key;
+	k->n = 0;
+	uint8_t flags = (uint8_t)(c->has_pid | c->has_tid << 1 | (c->comm.p != NULL) << 2);
+	sbuf_add(k, &c->event, sizeof c->event);
+	sbuf_addc(k, (char)flags);
+	if (c->has_pid) sbuf_add(k, &c->pid, sizeof c->pid);
+	if (c->has_tid) sbuf_add(k, &c->tid, sizeof c->tid);
+	uint32_t len = (uint32_t)c->comm.n;
+	sbuf_add(k, &len, sizeof len);
+	sbuf_add(k, c->comm.p, c->comm.n);
+	const char *st = c->stack_type ? c->stack_type : "";
+	sbuf_add(k, st, strlen(st) + 1);
+	len = (uint32_t)c->extra_json.n;
+	sbuf_add(k, &len, sizeof len);
+	sbuf_add(k, c->extra_json.p, c->extra_json.n);
+	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
+	bool added;
+	uint32_t i = strmap_intern(&b->stack_map, k->p, k->n, &added);
+	if (added) {
+		grow_array((void **)&b->stacks, &b->scap, i + 1, sizeof *b->stacks);
+		struct bstack *s = &b->stacks[i];
+		memset(s, 0, sizeof *s);
+		grow_array((void **)&b->fpool, &b->fpcap, b->fpn + nframes, sizeof *b->fpool);
+		s->frames = b->fpn;
+		s->nframes = nframes;
+		memcpy(b->fpool + b->fpn, frames, (size_t)nframes * sizeof *frames);
+		b->fpn += nframes;
+		s->event = c->event;
+		s->has_pid = c->has_pid;
+		s->has_tid = c->has_tid;
+		s->pid = c->pid;
+		s->tid = c->tid;
+		s->comm = adup_s(b, c->comm, &s->comm_n);
+		if (!c->comm.p) s->comm = NULL;
+		s->stack_type = c->stack_type && strcmp(c->stack_type, "unified") ? adup(b, c->stack_type) : NULL;
+		s->extra = adup_s(b, c->extra_json, &s->extra_n);
+		if (!c->extra_json.p || !c->extra_json.n) s->extra = NULL;
+		grow_array((void **)&b->wpool, &b->wpcap, b->wpn + b->nmetrics, sizeof *b->wpool);
+		s->weights = b->wpn;
+		for (uint32_t m = 0; m < b->nmetrics; m++) b->wpool[b->wpn++] = num_i(0);
+		/* content ids */
+		uint64_t h = FNV64_BASIS;
+		for (uint32_t j = nframes; j-- > 0;) {
+			const struct bframe *f = &b->frames[frames[j]];
+			size_t dn;
+			const char *dname = strmap_key(&b->dso_map, f->dso, &dn);
+			stackid_frame sf = { { f->func, f->func_n }, { dname, dn },
+					     { f->srcline, f->srcline_n }, f->inlined };
+			h = stackid_add_frame(h, &sf);
+		}
+		s->path = h;
+		stackid_ctx sc = { sstr_c(b->events[c->event].name), sstr_c(s->stack_type),
+				   s->comm ? (sstr){ s->comm, s->comm_n } : SSTR_NULL,
+				   c->has_pid, c->has_tid, c->pid, c->tid };
+		s->id = stackid_add_ctx(h, &sc);
+		bool fresh;
+		strmap_intern(&b->id_map, &s->id, sizeof s->id, &fresh);
+		if (!fresh) {
+			/* the same content with a different extra context: ids must stay
+			 * unique, so fold the extra context into this one */
+			if (s->extra) s->id = fnv1a64(s->id, s->extra, s->extra_n);
+			strmap_intern(&b->id_map, &s->id, sizeof s->id, &fresh);
+			if (!fresh) die(EXIT_DATA, "stack id collision (0x%016llx): please report this input",
+					(unsigned long long)s->id);
+		}
+	}
+	struct bstack *s = &b->stacks[i];
+	for (uint32_t j = 0; j < nvals; j++) {
+		num *acc = &b->wpool[s->weights + midx[j]];
+		if (!num_add(acc, vals[j]))
+			die(EXIT_DATA, "metric %s of a stack overflows 64 bits", b->metrics[midx[j]].name);
+		s->present |= (uint64_t)1 << midx[j];
+	}
+	return i;
+}
+
+static bool related_has(const builder *b, uint32_t s1, uint32_t s2)
+{
+	for (uint32_t r = b->stacks[s1].related; r; r = b->rel[r - 1].next)
+		if (b->rel[r - 1].stack == s2) return true;
+	return false;
+}
+
+static void relate1(builder *b, uint32_t s1, uint32_t s2)
+{
+	if (related_has(b, s1, s2)) return;
+	struct brel *r = VEC_PUSH(b->rel, b->nrel, b->relcap);
+	r->stack = s2;
+	r->next = b->stacks[s1].related;
+	b->stacks[s1].related = b->nrel;
+}
+
+void builder_relate(builder *b, uint32_t s1, uint32_t s2)
+{
+	relate1(b, s1, s2);
+	relate1(b, s2, s1);
+}
+
+const char *builder_stack_id(const builder *b, uint32_t s)
+{
+	static char buf[20];
+	stackid_fmt(buf, b->stacks[s].id);
+	return buf;
+}
+
+static void spool_error(void)
+{
+	die(EXIT_DATA, "temporary file for samples: %s", strerror(errno));
+}
+
+void builder_sample(builder *b, uint32_t si, bool has_ts, double ts, const char *extra_json)
+{
+	if (!b->spool) {
+		b->spool = tmpfile();
+		if (!b->spool) spool_error();
+		setvbuf(b->spool, NULL, _IOFBF, 1 << 16);
+	}
+	const struct bstack *s = &b->stacks[si];
+	char buf[40];
+	FILE *f = b->spool;
+	fputs("{\"type\":\"sample\"", f);
+	if (has_ts) {
+		builder_time(b, ts);
+		size_t n = num_fmt(buf, num_d(ts));
+		fputs(",\"timestamp\":", f);
+		fwrite(buf, 1, n, f);
+	}
+	if (s->has_pid) fprintf(f, ",\"pid\":%lld", (long long)s->pid);
+	if (s->has_tid) fprintf(f, ",\"tid\":%lld", (long long)s->tid);
+	if (extra_json && *extra_json) {
+		fputc(',', f);
+		fputs(extra_json, f);
+	}
+	fputs(",\"event\":", f);
+	/* event names come from the converters' input: escape them */
+	const char *e = b->events[s->event].name;
+	fputc('"', f);
+	for (; *e; e++) {
+		unsigned char c = (unsigned char)*e;
+		if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+		else if (c < 0x20) fprintf(f, "\\u%04x", c);
+		else fputc(c, f);
+	}
+	fputc('"', f);
+	stackid_fmt(buf, s->id);
+	fprintf(f, ",\"stack_id\":\"%s\"}\n", buf);
+	if (ferror(f)) spool_error();
+	b->nsamples++;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+static void write_str_or_null(output *o, const char *s, size_t n)
+{
+	if (s) jw_str(o, s, n);
+	else out_puts(o, "null");
+}
+
+static void write_header(builder *b, output *o)
+{
+	out_puts(o, "{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\",\"source_tool\":");
+	jw_strc(o, b->source_tool ? b->source_tool : "unknown");
+	out_puts(o, ",\"frame_order\":\"leaf_to_root\",\"events\":[");
+	for (uint32_t i = 0; i < b->nevents; i++) {
+		const struct bevent *e = &b->events[i];
+		if (i) out_putc(o, ',');
+		out_puts(o, "{\"name\":");
+		jw_strc(o, e->name);
+		out_puts(o, ",\"kind\":");
+		jw_strc(o, e->kind);
+		out_puts(o, ",\"sampling\":{\"mode\":");
+		jw_strc(o, e->mode);
+		out_puts(o, ",\"primary_metric\":");
+		jw_strc(o, e->primary);
+		if (e->sampling_extra && *e->sampling_extra) {
+			out_putc(o, ',');
+			out_puts(o, e->sampling_extra);
+		}
+		out_putc(o, '}');
+		if (e->extra && *e->extra) {
+			out_putc(o, ',');
+			out_puts(o, e->extra);
+		}
+		out_putc(o, '}');
+	}
+	out_putc(o, ']');
+	if (b->has_time) {
+		out_puts(o, ",\"time_range\":{\"start\":");
+		jw_num(o, num_d(b->tmin));
+		out_puts(o, ",\"end\":");
+		jw_num(o, num_d(b->tmax));
+		out_puts(o, ",\"unit\":\"seconds\"}");
+	}
+	out_puts(o, ",\"source\":{\"tool\":");
+	jw_strc(o, b->source_tool ? b->source_tool : "unknown");
+	out_write(o, b->source.p, b->source.n);
+	out_puts(o, "},\"stack_id_mode\":\"content_addressable\"}\n");
+}
+
+static void write_weights(builder *b, output *o, const struct bstack *s)
+{
+	out_putc(o, '[');
+	bool first = true;
+	for (uint32_t m = 0; m < b->nmetrics; m++) {
+		if (!(s->present >> m & 1)) continue;
+		if (!first) out_putc(o, ',');
+		first = false;
+		out_puts(o, "{\"metric\":");
+		jw_strc(o, b->metrics[m].name);
+		out_puts(o, ",\"value\":");
+		jw_num(o, b->wpool[s->weights + m]);
+		if (b->metrics[m].unit) {
+			out_puts(o, ",\"unit\":");
+			jw_strc(o, b->metrics[m].unit);
+		}
+		out_putc(o, '}');
+	}
+	out_putc(o, ']');
+}
+
+static const char *kind_name(uint8_t k)
+{
+	return k == FK_USER ? "user" : k == FK_KERNEL ? "kernel" : "unknown";
+}
+
+void builder_write(builder *b, output *o)
+{
+	char idbuf[20];
+	write_header(b, o);
+	for (uint32_t i = 0; i < b->dso_map.count; i++) {
+		size_t n;
+		const char *name = strmap_key(&b->dso_map, i, &n);
+		out_puts(o, "{\"type\":\"dso\",\"id\":");
+		out_u64(o, i + 1);
+		out_puts(o, ",\"name\":");
+		jw_str(o, name, n);
+		out_puts(o, b->dso_kernel[i] ? ",\"is_kernel\":true}\n" : ",\"is_kernel\":false}\n");
+	}
+	for (uint32_t i = 0; i < b->frame_map.count; i++) {
+		const struct bframe *f = &b->frames[i];
+		out_puts(o, "{\"type\":\"frame\",\"id\":");
+		out_u64(o, i + 1);
+		out_puts(o, ",\"func\":");
+		jw_str(o, f->func, f->func_n);
+		if (!f->resolved) out_puts(o, ",\"func_resolved\":false");
+		out_puts(o, ",\"dso\":");
+		out_u64(o, f->dso + 1);
+		if (f->ip) {
+			out_puts(o, ",\"ip\":");
+			jw_str(o, f->ip, f->ip_n);
+		}
+		if (f->symoff) {
+			out_puts(o, ",\"symoff\":");
+			jw_str(o, f->symoff, f->symoff_n);
+		}
+		if (f->srcline) {
+			out_puts(o, ",\"srcline\":");
+			jw_str(o, f->srcline, f->srcline_n);
+		}
+		if (f->inlined) out_puts(o, ",\"inlined\":true");
+		if (f->inline_depth >= 0) {
+			out_puts(o, ",\"inline_depth\":");
+			out_i64(o, f->inline_depth);
+		}
+		out_puts(o, ",\"kind\":\"");
+		out_puts(o, kind_name(f->kind));
+		out_putc(o, '"');
+		if (f->extra && *f->extra) {
+			out_putc(o, ',');
+			out_puts(o, f->extra);
+		}
+		out_puts(o, "}\n");
+	}
+	for (uint32_t i = 0; i < b->thread_map.count; i++) {
+		const struct bthread *t = &b->threads[i];
+		out_puts(o, "{\"type\":\"thread\",\"pid\":");
+		out_i64(o, t->pid);
+		out_puts(o, ",\"tid\":");
+		out_i64(o, t->tid);
+		if (t->comm) {
+			out_puts(o, ",\"comm\":");
+			write_str_or_null(o, t->comm, t->comm_n);
+		}
+		out_puts(o, "}\n");
+	}
+	for (uint32_t i = 0; i < b->stack_map.count; i++) {
+		const struct bstack *s = &b->stacks[i];
+		stackid_fmt(idbuf, s->id);
+		out_puts(o, "{\"type\":\"stack\",\"id\":\"");
+		out_puts(o, idbuf);
+		out_puts(o, "\",\"frames\":[");
+		for (uint32_t j = 0; j < s->nframes; j++) {
+			if (j) out_putc(o, ',');
+			out_u64(o, b->fpool[s->frames + j] + 1);
+		}
+		out_putc(o, ']');
+		if (s->stack_type) {
+			out_puts(o, ",\"stack_type\":");
+			jw_strc(o, s->stack_type);
+		}
+		out_puts(o, ",\"context\":{\"event\":");
+		jw_strc(o, b->events[s->event].name);
+		if (s->has_pid) {
+			out_puts(o, ",\"pid\":");
+			out_i64(o, s->pid);
+		}
+		if (s->has_tid) {
+			out_puts(o, ",\"tid\":");
+			out_i64(o, s->tid);
+		}
+		if (s->comm) {
+			out_puts(o, ",\"comm\":");
+			jw_str(o, s->comm, s->comm_n);
+		}
+		if (s->extra) {
+			out_putc(o, ',');
+			out_write(o, s->extra, s->extra_n);
+		}
+		out_puts(o, "},\"weights\":");
+		write_weights(b, o, s);
+		if (s->nframes) {
+			out_puts(o, ",\"exclusive\":{\"frame\":");
+			out_u64(o, b->fpool[s->frames] + 1);
+			out_puts(o, ",\"weights\":");
+			write_weights(b, o, s);
+			out_putc(o, '}');
+		}
+		if (s->related) {
+			out_puts(o, ",\"related_stacks\":[");
+			for (uint32_t r = s->related; r; r = b->rel[r - 1].next) {
+				stackid_fmt(idbuf, b->stacks[b->rel[r - 1].stack].id);
+				out_putc(o, '"');
+				out_puts(o, idbuf);
+				out_putc(o, '"');
+				if (b->rel[r - 1].next) out_putc(o, ',');
+			}
+			out_putc(o, ']');
+		}
+		stackid_fmt(idbuf, s->path);
+		out_puts(o, ",\"x_path_id\":\"");
+		out_puts(o, idbuf);
+		out_puts(o, "\"}\n");
+	}
+	if (b->spool) {
+		if (fflush(b->spool) != 0) spool_error();
+		rewind(b->spool);
+		char buf[1 << 16];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, b->spool)) > 0) out_write(o, buf, n);
+		if (ferror(b->spool)) spool_error();
+	}
+}

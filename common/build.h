@@ -1,0 +1,93 @@
+/* build.h - building a SPAA profile from another format (the converters'
+ * back end).  A converter declares events and metrics, interns dsos, frames
+ * and threads, and adds weighted stacks; identical stacks (same frames and
+ * same context) are summed.  Samples are spooled to a temporary file as they
+ * come, so memory grows with unique frames and stacks only.  builder_write()
+ * then writes, in this order: header, dso, frame, thread, stack records (each
+ * dictionary and the stacks in order of first appearance), then the samples
+ * in input order.  Stack ids are content ids (stackid.h); each stack also gets
+ * "x_path_id", the hash of its call path alone.
+ *
+ * Frames are leaf first in the arrays passed in (frame_order "leaf_to_root",
+ * which is what the builder writes).  A stack's exclusive weights are its
+ * weights, on its leaf frame. */
+#ifndef SPAA_BUILD_H
+#define SPAA_BUILD_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "util.h"
+#include "num.h"
+#include "output.h"
+
+typedef struct builder builder;
+
+builder *builder_new(void);
+void builder_free(builder *b);
+
+/* Header. source_tool e.g. "perf"; source members are added with
+ * builder_source_*().  json_extra: raw JSON members appended to the event
+ * object's "sampling" (e.g. "\"frequency_hz\":997"), NULL for none. */
+void builder_source_tool(builder *b, const char *tool);
+uint32_t builder_event(builder *b, const char *name, const char *kind,
+		       const char *mode, const char *primary_metric,
+		       const char *sampling_extra_json);
+/* Raw JSON members added to the event object itself ("\"k\":v"), NULL none. */
+void builder_event_extra(builder *b, uint32_t event, const char *json_members);
+int32_t builder_event_find(const builder *b, const char *name, size_t n);
+/* header.source.KEY = string / raw JSON value. */
+void builder_source_str(builder *b, const char *key, const char *val, size_t n);
+void builder_source_json(builder *b, const char *key, const char *raw_json);
+/* time_range: widened by each timestamp seen (unit seconds); or set. */
+void builder_time(builder *b, double t);
+void builder_time_range(builder *b, double start, double end);
+
+/* Metrics, in the order declared (that is the order weights are written). */
+uint32_t builder_metric(builder *b, const char *name, const char *unit /* NULL */);
+
+/* Dictionaries: interned; return the dense index (the written id is index+1
+ * for dso and frame records). */
+uint32_t builder_dso(builder *b, const char *name, size_t n, bool is_kernel);
+typedef struct builder_frame {
+	sstr func;            /* required */
+	uint32_t dso;         /* from builder_dso() */
+	uint8_t kind;         /* enum spaa_fkind: FK_USER, FK_KERNEL, FK_UNKNOWN */
+	bool inlined;
+	bool func_resolved;   /* false: func is a raw address */
+	int32_t inline_depth; /* -1: omit */
+	sstr srcline, ip, symoff; /* .p NULL: omit; srcline is part of identity, ip/symoff of the first occurrence are kept */
+	const char *extra_json; /* raw members added to the record, NULL none (not identity) */
+} builder_frame;
+uint32_t builder_frame_add(builder *b, const builder_frame *f);
+uint32_t builder_thread(builder *b, int64_t pid, int64_t tid, const char *comm, size_t n);
+
+typedef struct builder_ctx {
+	uint32_t event;
+	bool has_pid, has_tid;
+	int64_t pid, tid;
+	sstr comm;            /* .p NULL: none */
+	const char *stack_type; /* NULL = "unified" (omitted) */
+	/* raw JSON members for the context object ("\"x_k\":v,..."), part of the
+	 * stack's aggregation key but not of its id; NULL for none. */
+	sstr extra_json;
+} builder_ctx;
+
+/* Adds weight vals[i] for metric midx[i] (i < nvals) to the stack; returns
+ * the stack's index.  frames: leaf first.  Exits with an error on overflow. */
+uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
+		       uint32_t nframes, const uint32_t *midx, const num *vals,
+		       uint32_t nvals);
+/* "related_stacks" both ways (DTrace user + kernel stacks). */
+void builder_relate(builder *b, uint32_t s1, uint32_t s2);
+/* The id string ("0x...") of stack s. */
+const char *builder_stack_id(const builder *b, uint32_t s);
+
+/* One sample record for stack s; extra_json: raw members ("\"cpu\":3,...")
+ * written after stack_id, NULL none.  Timestamps widen the time range. */
+void builder_sample(builder *b, uint32_t s, bool has_ts, double ts,
+		    const char *extra_json);
+
+/* Writes everything. */
+void builder_write(builder *b, output *o);
+
+#endif

@@ -1,0 +1,143 @@
+/* cli.c - program name, diagnostics, exit codes, help and version. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+const char *cli_prog = "spaa";
+
+#define MAX_HOOKS 8
+static void (*hooks[MAX_HOOKS])(void);
+static int nhooks;
+
+void cli_init(int argc, char **argv)
+{
+	if (argc > 0 && argv[0]) {
+		const char *s = strrchr(argv[0], '/');
+		cli_prog = s ? s + 1 : argv[0];
+	}
+}
+
+void cli_atexit(void (*fn)(void))
+{
+	if (nhooks < MAX_HOOKS) hooks[nhooks++] = fn;
+}
+
+noreturn void cli_exit(int code)
+{
+	while (nhooks > 0) hooks[--nhooks]();
+	exit(code);
+}
+
+static void vmsg(const char *file, uint64_t line, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", cli_prog);
+	if (file) {
+		if (line) fprintf(stderr, "%s:%llu: ", file, (unsigned long long)line);
+		else fprintf(stderr, "%s: ", file);
+	}
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void warnmsg(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+void warn_at(const char *file, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(file, line, fmt, ap);
+	va_end(ap);
+}
+
+noreturn void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(NULL, 0, fmt, ap);
+	va_end(ap);
+	cli_exit(code);
+}
+
+noreturn void die_at(const char *file, uint64_t line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(file, line, fmt, ap);
+	va_end(ap);
+	cli_exit(EXIT_DATA);
+}
+
+noreturn void cli_bad_option(void)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
+	cli_exit(EXIT_USAGE);
+}
+
+noreturn void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(NULL, 0, fmt, ap);
+	va_end(ap);
+	cli_bad_option();
+}
+
+static noreturn void print_and_exit(const char *text)
+{
+	if (fputs(text, stdout) == EOF || fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", cli_prog, strerror(errno));
+		cli_exit(EXIT_DATA);
+	}
+	cli_exit(EXIT_OK);
+}
+
+noreturn void cli_help(const char *text)
+{
+	print_and_exit(text);
+}
+
+noreturn void cli_version(void)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s (spaa-tools) %s\n", cli_prog, SPAA_VERSION);
+	print_and_exit(buf);
+}
+
+uint64_t opt_u64(const char *opt, const char *val)
+{
+	uint64_t v;
+	if (!parse_u64(val, strlen(val), &v))
+		usage_error("%s: '%s' is not a non-negative integer", opt, val);
+	return v;
+}
+
+int64_t opt_i64(const char *opt, const char *val)
+{
+	int64_t v;
+	if (!parse_i64(val, strlen(val), &v))
+		usage_error("%s: '%s' is not an integer", opt, val);
+	return v;
+}
+
+double opt_double(const char *opt, const char *val)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(val, &end);
+	if (end == val || *end || errno || !isfinite(d))
+		usage_error("%s: '%s' is not a number", opt, val);
+	return d;
+}

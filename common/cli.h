@@ -1,0 +1,54 @@
+/* cli.h - what every command shares: program name, diagnostics, exit codes,
+ * usage and version text, and option value parsing. */
+#ifndef SPAA_CLI_H
+#define SPAA_CLI_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdnoreturn.h>
+
+enum { EXIT_OK = 0, EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+extern const char *cli_prog;
+
+/* Sets cli_prog from argv[0]'s basename; call first in main(). */
+void cli_init(int argc, char **argv);
+
+/* "prog: message" on stderr. */
+void warnmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: file:line: message" on stderr (line 0: "prog: file: message"). */
+void warn_at(const char *file, uint64_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same, then exit(code) after running the exit hooks (temporary output
+ * files are removed). */
+noreturn void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+noreturn void die_at(const char *file, uint64_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "prog: message" + "Try 'prog --help' for more information.", exit 2. */
+noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints text to stdout (checked) and exits 0: for --help. */
+noreturn void cli_help(const char *text);
+/* "prog (spaa-tools) VERSION" on stdout, exit 0. */
+noreturn void cli_version(void);
+/* Exit through the same path as die (hooks run), with no message. */
+noreturn void cli_exit(int code);
+
+/* After getopt has printed its own complaint: the "Try" line, exit 2. */
+noreturn void cli_bad_option(void);
+
+/* Called by die/cli_exit before exiting (e.g. to remove a temp file). */
+void cli_atexit(void (*fn)(void));
+
+/* Option values; on a bad value they call usage_error naming the option. */
+uint64_t opt_u64(const char *opt, const char *val);
+int64_t opt_i64(const char *opt, const char *val);
+double opt_double(const char *opt, const char *val);
+
+/* The standard long options every command accepts; put CLI_STD_LONGOPTS at
+ * the end of a struct option array (before the terminator), handle 'h' and
+ * 'V' in the switch with CLI_STD_CASES(help_text). */
+#define CLI_STD_LONGOPTS { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }
+#define CLI_STD_CASES(help_text) \
+	case 'h': cli_help(help_text); \
+	case 'V': cli_version(); \
+	default: cli_bad_option()
+
+#endif

@@ -1,0 +1,42 @@
+/* fold.h - from stacks to the folded format ("root;...;leaf COUNT"):
+ * picking the event and metric, naming frames the way FlameGraph's
+ * stackcollapse-perf.pl does, and building a stack's folded path.  Shared by
+ * spaa-fold, spaa-diff, spaa-top and any command that prints stacks as
+ * folded lines. */
+#ifndef SPAA_FOLD_H
+#define SPAA_FOLD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "spaa.h"
+#include "util.h"
+
+enum fold_inline { FOLD_INLINE_MARK, FOLD_INLINE_PLAIN, FOLD_INLINE_HIDE };
+
+typedef struct fold_opts {
+	bool raw;        /* names exactly as stored (only ';' and line breaks replaced) */
+	bool no_comm;    /* no process-name root frame */
+	bool pid, tid;   /* root frame "comm-PID" / "comm-PID/TID" */
+	bool kernel;     /* "_[k]" on kernel frames */
+	bool jit;        /* "_[j]" on frames from /tmp/perf-N.map */
+	bool addrs;      /* "[dso <ip>]" for unresolved frames */
+	bool all_events; /* the event name as the root frame */
+	int inline_mode; /* enum fold_inline */
+} fold_opts;
+
+/* Which event to fold: by name (NULL: the first declared; when the header
+ * declares several, warn once naming the others, unless quiet).  Exits 1
+ * with a message if the name is not declared.  Call after the header. */
+int32_t fold_pick_event(spaa_reader *r, const char *name, bool quiet);
+/* Which metric: the given one, or the event's primary metric. */
+const char *fold_pick_metric(const spaa_reader *r, int32_t event, const char *metric);
+
+/* Appends the folded name of frame f (index into r->frames) to b, for a
+ * stack whose process name is comm (may be NULL). */
+void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t comm_n,
+		     const fold_opts *o, sbuf *b);
+/* Appends the whole folded path of s (root first, ';'-separated, with the
+ * process and event root frames as the options say) to b. */
+void fold_stack_path(const spaa_reader *r, const spaa_stack *s, const fold_opts *o, sbuf *b);
+
+#endif

@@ -1,0 +1,272 @@
+/* input.c - files or stdin, plain, zstd or gzip (by magic bytes), read as
+ * lines of any length or as raw bytes. */
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include "cli.h"
+#include "util.h"
+
+enum codec { PLAIN, ZSTD, GZIP };
+
+struct input {
+	int fd;
+	char *name;
+	enum codec codec;
+	bool raw_eof;
+	/* compressed bytes */
+	unsigned char *raw;
+	size_t raw_pos, raw_end, raw_cap;
+	/* decoded bytes */
+	char *buf;
+	size_t pos, end, cap;
+	bool eof;
+	uint64_t lineno, consumed;
+	ZSTD_DStream *zs;
+	size_t zs_last;     /* last ZSTD_decompressStream hint: 0 = frame complete */
+	z_stream gz;
+	bool gz_done;       /* the current gzip member ended */
+	bool any_out;
+};
+
+static void read_error(input *in)
+{
+	die(EXIT_DATA, "%s: read error: %s", in->name, strerror(errno));
+}
+
+/* Reads more compressed bytes; false at end of file. */
+static bool raw_fill(input *in)
+{
+	if (in->raw_eof) return false;
+	if (in->raw_pos == in->raw_end) in->raw_pos = in->raw_end = 0;
+	if (in->raw_end == in->raw_cap) {
+		memmove(in->raw, in->raw + in->raw_pos, in->raw_end - in->raw_pos);
+		in->raw_end -= in->raw_pos;
+		in->raw_pos = 0;
+	}
+	for (;;) {
+		ssize_t k = read(in->fd, in->raw + in->raw_end, in->raw_cap - in->raw_end);
+		if (k < 0) {
+			if (errno == EINTR) continue;
+			read_error(in);
+		}
+		if (k == 0) {
+			in->raw_eof = true;
+			return false;
+		}
+		in->raw_end += (size_t)k;
+		return true;
+	}
+}
+
+input *input_open(const char *path)
+{
+	input *in = xcalloc(1, sizeof *in);
+	if (!path || strcmp(path, "-") == 0) {
+		in->fd = 0;
+		in->name = xstrdup("-");
+	} else {
+		in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		in->name = xstrdup(path);
+		if (in->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
+	}
+	in->raw_cap = 1 << 17;
+	in->raw = xmalloc(in->raw_cap);
+	in->cap = 1 << 18;
+	in->buf = xmalloc(in->cap + 1);
+	/* sniff the magic */
+	while (in->raw_end < 4 && raw_fill(in))
+		;
+	if (in->raw_end >= 4 && memcmp(in->raw, "\x28\xb5\x2f\xfd", 4) == 0) {
+		in->codec = ZSTD;
+		in->zs = ZSTD_createDStream();
+		if (!in->zs) die(EXIT_DATA, "out of memory");
+		ZSTD_initDStream(in->zs);
+	} else if (in->raw_end >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
+		in->codec = GZIP;
+		if (inflateInit2(&in->gz, 15 + 32) != Z_OK) die(EXIT_DATA, "out of memory");
+	}
+	return in;
+}
+
+const char *input_name(const input *in)
+{
+	return in->name;
+}
+
+/* Appends decoded bytes at buf[end..cap); returns false at end of data. */
+static bool fill(input *in)
+{
+	if (in->eof) return false;
+	size_t room = in->cap - in->end;
+	if (in->codec == PLAIN) {
+		if (in->raw_pos < in->raw_end) { /* bytes read while sniffing */
+			size_t k = in->raw_end - in->raw_pos;
+			if (k > room) k = room;
+			memcpy(in->buf + in->end, in->raw + in->raw_pos, k);
+			in->raw_pos += k;
+			in->end += k;
+			return true;
+		}
+		for (;;) {
+			ssize_t k = read(in->fd, in->buf + in->end, room);
+			if (k < 0) {
+				if (errno == EINTR) continue;
+				read_error(in);
+			}
+			if (k == 0) {
+				in->eof = true;
+				return false;
+			}
+			in->end += (size_t)k;
+			return true;
+		}
+	}
+	for (;;) {
+		if (in->raw_pos == in->raw_end && !raw_fill(in)) {
+			/* end of the compressed file */
+			bool complete = in->codec == ZSTD ? in->zs_last == 0 : in->gz_done;
+			if (!complete)
+				die(EXIT_DATA, "%s: truncated %s data", in->name,
+				    in->codec == ZSTD ? "zstd" : "gzip");
+			in->eof = true;
+			return false;
+		}
+		size_t before = in->end;
+		if (in->codec == ZSTD) {
+			ZSTD_inBuffer ib = { in->raw, in->raw_end, in->raw_pos };
+			ZSTD_outBuffer ob = { in->buf, in->cap, in->end };
+			size_t r = ZSTD_decompressStream(in->zs, &ob, &ib);
+			if (ZSTD_isError(r))
+				die(EXIT_DATA, "%s: corrupt zstd data: %s", in->name, ZSTD_getErrorName(r));
+			in->zs_last = r;
+			in->raw_pos = ib.pos;
+			in->end = ob.pos;
+		} else {
+			if (in->gz_done) {
+				/* another gzip member follows */
+				if (inflateReset(&in->gz) != Z_OK) die(EXIT_DATA, "%s: corrupt gzip data", in->name);
+				in->gz_done = false;
+			}
+			in->gz.next_in = in->raw + in->raw_pos;
+			in->gz.avail_in = (uInt)(in->raw_end - in->raw_pos);
+			in->gz.next_out = (Bytef *)in->buf + in->end;
+			in->gz.avail_out = (uInt)room;
+			int r = inflate(&in->gz, Z_NO_FLUSH);
+			if (r == Z_STREAM_END) in->gz_done = true;
+			else if (r != Z_OK && r != Z_BUF_ERROR)
+				die(EXIT_DATA, "%s: corrupt gzip data: %s", in->name,
+				    in->gz.msg ? in->gz.msg : "inflate failed");
+			in->raw_pos = in->raw_end - in->gz.avail_in;
+			in->end = in->cap - in->gz.avail_out;
+		}
+		if (in->end > before) return true;
+	}
+}
+
+/* Makes room at the end of buf: moves unread bytes to the front, grows. */
+static void make_room(input *in)
+{
+	if (in->pos > 0) {
+		memmove(in->buf, in->buf + in->pos, in->end - in->pos);
+		in->end -= in->pos;
+		in->pos = 0;
+	}
+	if (in->end == in->cap) {
+		in->cap *= 2;
+		in->buf = xrealloc(in->buf, in->cap + 1);
+	}
+}
+
+char *input_line(input *in, size_t *len)
+{
+	size_t scan = in->pos;
+	for (;;) {
+		char *nl = memchr(in->buf + scan, '\n', in->end - scan);
+		if (nl) {
+			char *line = in->buf + in->pos;
+			size_t n = (size_t)(nl - line);
+			*nl = 0;
+			in->pos += n + 1;
+			in->consumed += n + 1;
+			in->lineno++;
+			*len = n;
+			return line;
+		}
+		size_t off = scan - in->pos;
+		scan = in->end;
+		size_t pending = in->end - in->pos;
+		if (in->end == in->cap || in->pos > 0) {
+			make_room(in);
+			scan = in->pos + pending;
+		}
+		(void)off;
+		if (!fill(in)) {
+			if (in->end == in->pos) return NULL;
+			char *line = in->buf + in->pos;
+			size_t n = in->end - in->pos;
+			line[n] = 0; /* buf has cap+1 bytes */
+			in->pos = in->end;
+			in->consumed += n;
+			in->lineno++;
+			*len = n;
+			return line;
+		}
+	}
+}
+
+uint64_t input_lineno(const input *in)
+{
+	return in->lineno;
+}
+
+size_t input_read(input *in, void *out, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		if (in->pos == in->end) {
+			in->pos = in->end = 0;
+			if (!fill(in)) break;
+		}
+		size_t k = in->end - in->pos;
+		if (k > n - got) k = n - got;
+		memcpy((char *)out + got, in->buf + in->pos, k);
+		in->pos += k;
+		got += k;
+	}
+	in->consumed += got;
+	return got;
+}
+
+uint64_t input_offset(const input *in)
+{
+	return in->consumed;
+}
+
+size_t input_peek(input *in, const void **p, size_t n)
+{
+	while (in->end - in->pos < n) {
+		if (in->end == in->cap || in->pos > 0) make_room(in);
+		if (!fill(in)) break;
+	}
+	*p = in->buf + in->pos;
+	size_t k = in->end - in->pos;
+	return k < n ? k : n;
+}
+
+void input_close(input *in)
+{
+	if (!in) return;
+	if (in->fd > 0) close(in->fd);
+	if (in->zs) ZSTD_freeDStream(in->zs);
+	if (in->codec == GZIP) inflateEnd(&in->gz);
+	free(in->raw);
+	free(in->buf);
+	free(in->name);
+	free(in);
+}

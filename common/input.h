@@ -1,0 +1,36 @@
+/* input.h - reading a file or stdin, with zstd and gzip recognised by their
+ * magic bytes and decompressed while streaming.  Lines of any length. */
+#ifndef SPAA_INPUT_H
+#define SPAA_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef struct input input;
+
+/* Opens path ("-" or NULL for stdin).  On failure prints
+ * "prog: path: strerror" and exits 1 (EXIT_DATA). */
+input *input_open(const char *path);
+/* The name to use in messages: the path, or "-" for stdin. */
+const char *input_name(const input *in);
+
+/* Next line without its '\n' (a trailing '\r' is kept), NUL-terminated, valid
+ * until the next call.  NULL at end of input.  A last line without '\n' is
+ * returned too.  The line is writable (callers may modify it in place). */
+char *input_line(input *in, size_t *len);
+/* Number of the line last returned (1-based). */
+uint64_t input_lineno(const input *in);
+
+/* Raw (decompressed) bytes, for binary formats: up to n bytes, returns the
+ * count, 0 at end.  Do not mix with input_line. */
+size_t input_read(input *in, void *buf, size_t n);
+/* Decompressed bytes consumed so far (through input_line or input_read). */
+uint64_t input_offset(const input *in);
+/* The first up to n decompressed bytes, without consuming them (format
+ * sniffing); returns the count available. */
+size_t input_peek(input *in, const void **p, size_t n);
+
+void input_close(input *in);
+
+#endif

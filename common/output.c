@@ -1,0 +1,183 @@
+/* output.c - checked, buffered output; atomic -o FILE; optional zstd. */
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+#include "cli.h"
+#include "util.h"
+
+struct output_priv {
+	int fd;
+	char *name;      /* for messages */
+	char *target;    /* final path, NULL for stdout */
+	char *tmp;       /* temporary path */
+	ZSTD_CStream *zs;
+	char *zbuf;
+	size_t zcap;
+};
+
+/* Only one output file is open at a time in every command; remember its
+ * temporary name so that die() can remove it. */
+static char *pending_tmp;
+
+static void remove_tmp(void)
+{
+	if (pending_tmp) {
+		unlink(pending_tmp);
+		pending_tmp = NULL;
+	}
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+output *output_open(const char *path, bool zstd)
+{
+	output *o = xcalloc(1, sizeof *o);
+	struct output_priv *p = o->priv = xcalloc(1, sizeof *p);
+	o->cap = 1 << 16;
+	o->buf = xmalloc(o->cap);
+	if (!path || strcmp(path, "-") == 0) {
+		p->fd = 1;
+		p->name = xstrdup("standard output");
+	} else {
+		if (ends_with(path, ".zst")) zstd = true;
+		p->target = xstrdup(path);
+		p->name = xstrdup(path);
+		size_t n = strlen(path);
+		p->tmp = xmalloc(n + 16);
+		snprintf(p->tmp, n + 16, "%s.tmpXXXXXX", path);
+		p->fd = mkstemp(p->tmp);
+		if (p->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
+		pending_tmp = p->tmp;
+		cli_atexit(remove_tmp);
+		/* mkstemp makes 0600; a normal file gets the umask's mode */
+		mode_t um = umask(0);
+		umask(um);
+		fchmod(p->fd, 0666 & ~um);
+	}
+	if (zstd) {
+		p->zs = ZSTD_createCStream();
+		if (!p->zs) die(EXIT_DATA, "out of memory");
+		ZSTD_initCStream(p->zs, 3);
+		p->zcap = ZSTD_CStreamOutSize();
+		p->zbuf = xmalloc(p->zcap);
+	}
+	return o;
+}
+
+static void write_all(output *o, const void *buf, size_t n)
+{
+	struct output_priv *p = o->priv;
+	const char *s = buf;
+	while (n > 0) {
+		ssize_t k = write(p->fd, s, n);
+		if (k < 0) {
+			if (errno == EINTR) continue;
+			die(EXIT_DATA, "%s: write error: %s", p->name, strerror(errno));
+		}
+		s += k;
+		n -= (size_t)k;
+	}
+}
+
+static void emit(output *o, const void *buf, size_t n, ZSTD_EndDirective mode)
+{
+	struct output_priv *p = o->priv;
+	if (!p->zs) {
+		write_all(o, buf, n);
+		return;
+	}
+	ZSTD_inBuffer in = { buf, n, 0 };
+	for (;;) {
+		ZSTD_outBuffer out = { p->zbuf, p->zcap, 0 };
+		size_t r = ZSTD_compressStream2(p->zs, &out, &in, mode);
+		if (ZSTD_isError(r)) die(EXIT_DATA, "%s: zstd: %s", p->name, ZSTD_getErrorName(r));
+		write_all(o, p->zbuf, out.pos);
+		if (mode == ZSTD_e_end ? r == 0 : in.pos == in.size) break;
+	}
+}
+
+void output_flush_buf(output *o)
+{
+	if (o->n) emit(o, o->buf, o->n, ZSTD_e_continue);
+	o->n = 0;
+}
+
+void output_write_direct(output *o, const void *p, size_t n)
+{
+	emit(o, p, n, ZSTD_e_continue);
+}
+
+void out_printf(output *o, const char *fmt, ...)
+{
+	char small[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (k < 0) return;
+	if ((size_t)k < sizeof small) {
+		out_write(o, small, (size_t)k);
+		return;
+	}
+	char *big = xmalloc((size_t)k + 1);
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)k + 1, fmt, ap);
+	va_end(ap);
+	out_write(o, big, (size_t)k);
+	free(big);
+}
+
+void out_u64(output *o, uint64_t v)
+{
+	if (o->n + 24 > o->cap) output_flush_buf(o);
+	o->n += fmt_u64(o->buf + o->n, v);
+}
+
+void out_i64(output *o, int64_t v)
+{
+	if (o->n + 24 > o->cap) output_flush_buf(o);
+	o->n += fmt_i64(o->buf + o->n, v);
+}
+
+void output_close(output *o)
+{
+	struct output_priv *p = o->priv;
+	if (p->zs) {
+		emit(o, o->buf, o->n, ZSTD_e_end);
+		o->n = 0;
+		ZSTD_freeCStream(p->zs);
+	} else {
+		output_flush_buf(o);
+	}
+	if (p->target) {
+		if (fsync(p->fd) != 0 && errno != EINVAL)
+			die(EXIT_DATA, "%s: write error: %s", p->name, strerror(errno));
+		if (close(p->fd) != 0)
+			die(EXIT_DATA, "%s: write error: %s", p->name, strerror(errno));
+		if (rename(p->tmp, p->target) != 0)
+			die(EXIT_DATA, "%s: %s", p->name, strerror(errno));
+		pending_tmp = NULL;
+	} else if (fflush(stdout) != 0 || close(1) != 0) {
+		/* close() reports errors that write() could not see (NFS, fuse) */
+		if (errno != EBADF)
+			die(EXIT_DATA, "%s: write error: %s", p->name, strerror(errno));
+	}
+	free(p->zbuf);
+	free(p->tmp);
+	free(p->target);
+	free(p->name);
+	free(p);
+	free(o->buf);
+	free(o);
+}

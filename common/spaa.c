@@ -1,0 +1,490 @@
+/* spaa.c - the SPAA record model: a streaming reader that keeps the header
+ * and the dictionaries, and parsers for stack and sample records. */
+#include "spaa.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cli.h"
+#include "stackid.h"
+
+const char *spaa_rtype_name(enum spaa_rtype t)
+{
+	static const char *names[] = { "eof", "header", "dso", "frame", "thread",
+		"stack", "sample", "window", "other", "bad" };
+	return t <= SPAA_BAD ? names[t] : "?";
+}
+
+static void default_error(spaa_reader *r, const char *msg)
+{
+	die_at(r->name, r->lineno, "%s", msg);
+}
+
+void spaa_error(spaa_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	r->msg.n = 0;
+	sbuf_reserve(&r->msg, 256);
+	va_start(ap, fmt);
+	int k = vsnprintf(r->msg.p, r->msg.cap, fmt, ap);
+	va_end(ap);
+	if (k >= 0 && (size_t)k >= r->msg.cap) {
+		sbuf_reserve(&r->msg, (size_t)k + 1);
+		va_start(ap, fmt);
+		vsnprintf(r->msg.p, r->msg.cap, fmt, ap);
+		va_end(ap);
+	}
+	r->on_error(r, r->msg.p);
+}
+
+spaa_reader *spaa_open(const char *path)
+{
+	spaa_reader *r = xcalloc(1, sizeof *r);
+	r->in = input_open(path);
+	r->name = input_name(r->in);
+	r->on_error = default_error;
+	r->leaf_first = true;
+	json_doc_init(&r->doc);
+	return r;
+}
+
+void spaa_close(spaa_reader *r)
+{
+	if (!r) return;
+	input_close(r->in);
+	json_doc_free(&r->doc);
+	strmap_free(&r->dso_ids);
+	strmap_free(&r->frame_ids);
+	strmap_free(&r->thread_ids);
+	free(r->events);
+	free(r->dsos);
+	free(r->frames);
+	free(r->threads);
+	arena_free(&r->mem);
+	sbuf_free(&r->msg);
+	free(r);
+}
+
+/* ---- small accessors ---------------------------------------------------- */
+
+static const json_node *node(const spaa_reader *r, uint32_t k)
+{
+	return &r->doc.nodes[k];
+}
+
+/* String member or NULL-pointer sstr. */
+static sstr get_str(const spaa_reader *r, uint32_t obj, const char *key)
+{
+	uint32_t k = json_get(&r->doc, obj, key);
+	if (k && node(r, k)->type == JSON_STRING) return (sstr){ node(r, k)->str, node(r, k)->count };
+	return SSTR_NULL;
+}
+
+static char *dup_str(spaa_reader *r, uint32_t obj, const char *key)
+{
+	sstr s = get_str(r, obj, key);
+	return s.p ? arena_strdup(&r->mem, s.p, s.n) : NULL;
+}
+
+static bool get_bool(const spaa_reader *r, uint32_t obj, const char *key, bool dflt)
+{
+	uint32_t k = json_get(&r->doc, obj, key);
+	if (!k) return dflt;
+	if (node(r, k)->type == JSON_TRUE) return true;
+	if (node(r, k)->type == JSON_FALSE) return false;
+	return dflt;
+}
+
+static bool get_i64(const spaa_reader *r, uint32_t obj, const char *key, int64_t *out)
+{
+	uint32_t k = json_get(&r->doc, obj, key);
+	return k && json_int64(&r->doc, k, out);
+}
+
+static bool get_double(const spaa_reader *r, uint32_t obj, const char *key, double *out)
+{
+	uint32_t k = json_get(&r->doc, obj, key);
+	if (!k) return false;
+	const json_node *x = node(r, k);
+	switch (x->type) {
+	case JSON_INT: *out = (double)x->v.i; return true;
+	case JSON_UINT: *out = (double)x->v.u; return true;
+	case JSON_DOUBLE: *out = x->v.d; return true;
+	default: return false;
+	}
+}
+
+bool spaa_id_key(spaa_reader *r, uint32_t k, sstr *out)
+{
+	const json_node *x = node(r, k);
+	if (x->type == JSON_STRING) {
+		*out = (sstr){ x->str, x->count };
+		return true;
+	}
+	if (x->type == JSON_INT || x->type == JSON_UINT) {
+		*out = (sstr){ x->str, x->num_len };
+		return true;
+	}
+	return false;
+}
+
+/* Printable form of an id node for messages. */
+static sstr id_text(spaa_reader *r, uint32_t k)
+{
+	sstr s;
+	if (k && spaa_id_key(r, k, &s)) return s;
+	return sstr_c("(invalid)");
+}
+
+int32_t spaa_event_find(const spaa_reader *r, const char *name, size_t n)
+{
+	for (uint32_t i = 0; i < r->nevents; i++)
+		if (r->events[i].name && strlen(r->events[i].name) == n && memcmp(r->events[i].name, name, n) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+const spaa_weight *spaa_weight_find(const spaa_weight *ws, uint32_t n, const char *metric)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (sstr_eqc(ws[i].metric, metric)) return &ws[i];
+	return NULL;
+}
+
+/* ---- dictionaries -------------------------------------------------------- */
+
+static void take_header(spaa_reader *r)
+{
+	r->have_header = true;
+	r->header_line = r->lineno;
+	sstr fo = get_str(r, 0, "frame_order");
+	r->leaf_first = !fo.p || !sstr_eqc(fo, "root_to_leaf");
+	sstr mode = get_str(r, 0, "stack_id_mode");
+	r->content_ids = mode.p && sstr_eqc(mode, "content_addressable");
+	uint32_t ev = json_get(&r->doc, 0, "events");
+	if (ev && node(r, ev)->type == JSON_ARRAY) {
+		for (uint32_t k = json_first(&r->doc, ev), i = 0; i < node(r, ev)->count;
+		     i++, k = json_after(&r->doc, k)) {
+			if (node(r, k)->type != JSON_OBJECT) continue;
+			spaa_event *e = VEC_PUSH(r->events, r->nevents, r->evcap);
+			e->name = dup_str(r, k, "name");
+			e->kind = dup_str(r, k, "kind");
+			e->mode = e->primary_metric = NULL;
+			uint32_t s = json_get(&r->doc, k, "sampling");
+			if (s && node(r, s)->type == JSON_OBJECT) {
+				e->mode = dup_str(r, s, "mode");
+				e->primary_metric = dup_str(r, s, "primary_metric");
+			}
+		}
+	}
+	uint32_t tr = json_get(&r->doc, 0, "time_range");
+	if (tr && node(r, tr)->type == JSON_OBJECT)
+		r->has_time_range = get_double(r, tr, "start", &r->tr_start) &&
+				    get_double(r, tr, "end", &r->tr_end);
+}
+
+/* Looks up id node k in map; returns index or -1 (unknown or not an id). */
+static int64_t find_id(spaa_reader *r, const strmap *m, uint32_t k)
+{
+	sstr key;
+	if (!spaa_id_key(r, k, &key)) return -1;
+	return strmap_find(m, key.p, key.n);
+}
+
+/* Adds the current record's "id" to map; returns the new index or -1. */
+static int64_t add_id(spaa_reader *r, strmap *m, const char *what, const char *idkey)
+{
+	uint32_t k = json_get(&r->doc, 0, idkey);
+	sstr key;
+	if (!k) {
+		spaa_error(r, "%s record has no %s", what, idkey);
+		return -1;
+	}
+	if (!spaa_id_key(r, k, &key)) {
+		spaa_error(r, "%s %s must be an integer or a string", what, idkey);
+		return -1;
+	}
+	bool added;
+	uint32_t i = strmap_intern(m, key.p, key.n, &added);
+	if (!added) {
+		spaa_error(r, "duplicate %s %s %.*s", what, idkey, (int)key.n, key.p);
+		return -1;
+	}
+	return i;
+}
+
+static void take_dso(spaa_reader *r)
+{
+	int64_t i = add_id(r, &r->dso_ids, "dso", "id");
+	if (i < 0) return;
+	grow_array((void **)&r->dsos, &r->dcap, (uint32_t)i + 1, sizeof *r->dsos);
+	spaa_dso *d = &r->dsos[i];
+	d->name = dup_str(r, 0, "name");
+	if (!d->name) d->name = arena_strdup(&r->mem, "", 0);
+	d->is_kernel = get_bool(r, 0, "is_kernel", false);
+}
+
+static void take_frame(spaa_reader *r)
+{
+	uint32_t dk = json_get(&r->doc, 0, "dso");
+	int64_t dso = -1;
+	if (!dk) {
+		sstr id = id_text(r, json_get(&r->doc, 0, "id"));
+		spaa_error(r, "frame %.*s has no dso", (int)id.n, id.p);
+	} else if ((dso = find_id(r, &r->dso_ids, dk)) < 0) {
+		sstr id = id_text(r, json_get(&r->doc, 0, "id"));
+		sstr d = id_text(r, dk);
+		spaa_error(r, "frame %.*s refers to unknown dso %.*s", (int)id.n, id.p, (int)d.n, d.p);
+	}
+	int64_t i = add_id(r, &r->frame_ids, "frame", "id");
+	if (i < 0) return;
+	grow_array((void **)&r->frames, &r->fcap, (uint32_t)i + 1, sizeof *r->frames);
+	spaa_frame *f = &r->frames[i];
+	f->func = dup_str(r, 0, "func");
+	if (!f->func) f->func = arena_strdup(&r->mem, "", 0);
+	if (dso < 0) { /* keep going (validation mode): a placeholder dso */
+		if (r->dso_ids.count == 0 || strmap_find(&r->dso_ids, "\x01?", 2) < 0) {
+			uint32_t j = strmap_intern(&r->dso_ids, "\x01?", 2, NULL);
+			grow_array((void **)&r->dsos, &r->dcap, j + 1, sizeof *r->dsos);
+			r->dsos[j].name = arena_strdup(&r->mem, "[unknown]", 9);
+			r->dsos[j].is_kernel = false;
+		}
+		dso = strmap_find(&r->dso_ids, "\x01?", 2);
+	}
+	f->dso = (uint32_t)dso;
+	sstr kind = get_str(r, 0, "kind");
+	f->kind = !kind.p ? FK_UNKNOWN : sstr_eqc(kind, "user") ? FK_USER
+		: sstr_eqc(kind, "kernel") ? FK_KERNEL : FK_UNKNOWN;
+	if (!kind.p && r->dsos[dso].is_kernel) f->kind = FK_KERNEL;
+	f->inlined = get_bool(r, 0, "inlined", false);
+	f->func_resolved = get_bool(r, 0, "func_resolved", true);
+	int64_t depth;
+	f->inline_depth = get_i64(r, 0, "inline_depth", &depth) && depth >= 0 && depth < INT32_MAX ? (int32_t)depth : -1;
+	f->srcline = dup_str(r, 0, "srcline");
+	f->ip = dup_str(r, 0, "ip");
+	f->symoff = dup_str(r, 0, "symoff");
+	f->line = r->lineno;
+}
+
+static void take_thread(spaa_reader *r)
+{
+	int64_t i = add_id(r, &r->thread_ids, "thread", "tid");
+	if (i < 0) return;
+	grow_array((void **)&r->threads, &r->tcap, (uint32_t)i + 1, sizeof *r->threads);
+	spaa_thread *t = &r->threads[i];
+	if (!get_i64(r, 0, "tid", &t->tid)) t->tid = -1;
+	if (!get_i64(r, 0, "pid", &t->pid)) t->pid = -1;
+	t->comm = dup_str(r, 0, "comm");
+}
+
+/* ---- the record loop ------------------------------------------------------ */
+
+static enum spaa_rtype classify(sstr t)
+{
+	if (sstr_eqc(t, "stack")) return SPAA_STACK;
+	if (sstr_eqc(t, "sample")) return SPAA_SAMPLE;
+	if (sstr_eqc(t, "frame")) return SPAA_FRAME;
+	if (sstr_eqc(t, "dso")) return SPAA_DSO;
+	if (sstr_eqc(t, "thread")) return SPAA_THREAD;
+	if (sstr_eqc(t, "header")) return SPAA_HEADER;
+	if (sstr_eqc(t, "window")) return SPAA_WINDOW;
+	return SPAA_OTHER;
+}
+
+enum spaa_rtype spaa_next(spaa_reader *r)
+{
+	for (;;) {
+		r->line = input_line(r->in, &r->len);
+		r->lineno = input_lineno(r->in);
+		if (!r->line) return r->type = SPAA_EOF;
+		size_t n = r->len;
+		if (n && r->line[n - 1] == '\r') n--;
+		if (n == 0) continue;
+		break;
+	}
+	if (json_parse(&r->doc, r->line, r->len) != 0) {
+		spaa_error(r, "invalid JSON at byte %zu: %s", r->doc.err_pos + 1, r->doc.err_msg);
+		return r->type = SPAA_BAD;
+	}
+	if (node(r, 0)->type != JSON_OBJECT) {
+		spaa_error(r, "record is not a JSON object");
+		return r->type = SPAA_BAD;
+	}
+	sstr t = get_str(r, 0, "type");
+	if (!t.p) {
+		spaa_error(r, "record has no \"type\" string");
+		return r->type = SPAA_BAD;
+	}
+	enum spaa_rtype type = classify(t);
+	if (type == SPAA_HEADER) {
+		if (r->have_header)
+			spaa_error(r, "second header record (the first is at line %llu)",
+				   (unsigned long long)r->header_line);
+		else
+			take_header(r);
+	} else if (!r->have_header && !r->header_missing_said) {
+		r->header_missing_said = true;
+		spaa_error(r, "the first record is a %.*s, not the header", (int)t.n, t.p);
+	}
+	switch (type) {
+	case SPAA_DSO: take_dso(r); break;
+	case SPAA_FRAME: take_frame(r); break;
+	case SPAA_THREAD: take_thread(r); break;
+	default: break;
+	}
+	return r->type = type;
+}
+
+/* ---- stacks and samples --------------------------------------------------- */
+
+static int parse_weights(spaa_reader *r, uint32_t arr, const char *what, sstr id,
+			 spaa_weight **ws, uint32_t *nw, uint32_t *cap)
+{
+	*nw = 0;
+	if (node(r, arr)->type != JSON_ARRAY) {
+		spaa_error(r, "stack %.*s: %s must be an array", (int)id.n, id.p, what);
+		return -1;
+	}
+	uint32_t k = json_first(&r->doc, arr);
+	for (uint32_t i = 0; i < node(r, arr)->count; i++, k = json_after(&r->doc, k)) {
+		if (node(r, k)->type != JSON_OBJECT) {
+			spaa_error(r, "stack %.*s: %s[%u] is not an object", (int)id.n, id.p, what, i);
+			return -1;
+		}
+		sstr metric = get_str(r, k, "metric");
+		uint32_t v = json_get(&r->doc, k, "value");
+		if (!metric.p || !v || !json_is_num(&r->doc, v)) {
+			spaa_error(r, "stack %.*s: %s[%u] needs a \"metric\" string and a numeric \"value\"",
+				   (int)id.n, id.p, what, i);
+			return -1;
+		}
+		spaa_weight *w = VEC_PUSH(*ws, *nw, *cap);
+		w->metric = metric;
+		w->unit = get_str(r, k, "unit");
+		const json_node *x = node(r, v);
+		w->value = x->type == JSON_INT ? num_i(x->v.i) : x->type == JSON_UINT ? num_u(x->v.u) : num_d(x->v.d);
+	}
+	return 0;
+}
+
+int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
+{
+	s->nframes = s->nw = s->nxw = 0;
+	s->has_pid = s->has_tid = s->has_cpu = s->has_excl = false;
+	s->event = -1;
+	s->event_name = s->stack_type = s->comm = SSTR_NULL;
+	s->context = 0;
+	uint32_t idk = json_get(&r->doc, 0, "id");
+	if (!idk || !spaa_id_key(r, idk, &s->id)) {
+		s->id = sstr_c("(no id)");
+		spaa_error(r, "stack record has no valid \"id\" (an integer or a string)");
+		return -1;
+	}
+	sstr id = s->id;
+	uint32_t fr = json_get(&r->doc, 0, "frames");
+	if (!fr || node(r, fr)->type != JSON_ARRAY) {
+		spaa_error(r, "stack %.*s has no \"frames\" array", (int)id.n, id.p);
+		return -1;
+	}
+	int rc = 0;
+	grow_array((void **)&s->frames, &s->fcap, node(r, fr)->count, sizeof *s->frames);
+	uint32_t k = json_first(&r->doc, fr);
+	for (uint32_t i = 0; i < node(r, fr)->count; i++, k = json_after(&r->doc, k)) {
+		int64_t f = find_id(r, &r->frame_ids, k);
+		if (f < 0) {
+			sstr t = id_text(r, k);
+			spaa_error(r, "stack %.*s refers to unknown frame %.*s", (int)id.n, id.p, (int)t.n, t.p);
+			rc = -1;
+			continue;
+		}
+		s->frames[s->nframes++] = (uint32_t)f;
+	}
+	s->stack_type = get_str(r, 0, "stack_type");
+	uint32_t ctx = json_get(&r->doc, 0, "context");
+	if (!ctx || node(r, ctx)->type != JSON_OBJECT) {
+		spaa_error(r, "stack %.*s has no \"context\" object", (int)id.n, id.p);
+		rc = -1;
+	} else {
+		s->context = ctx;
+		s->event_name = get_str(r, ctx, "event");
+		if (!s->event_name.p) {
+			spaa_error(r, "stack %.*s has no context.event", (int)id.n, id.p);
+			rc = -1;
+		} else {
+			s->event = spaa_event_find(r, s->event_name.p, s->event_name.n);
+		}
+		s->has_pid = get_i64(r, ctx, "pid", &s->pid);
+		s->has_tid = get_i64(r, ctx, "tid", &s->tid);
+		s->has_cpu = get_i64(r, ctx, "cpu", &s->cpu);
+		s->comm = get_str(r, ctx, "comm");
+	}
+	uint32_t w = json_get(&r->doc, 0, "weights");
+	if (!w) {
+		spaa_error(r, "stack %.*s has no \"weights\"", (int)id.n, id.p);
+		rc = -1;
+	} else if (parse_weights(r, w, "weights", id, &s->w, &s->nw, &s->wcap) < 0) {
+		rc = -1;
+	}
+	uint32_t ex = json_get(&r->doc, 0, "exclusive");
+	if (ex && node(r, ex)->type == JSON_OBJECT) {
+		uint32_t ef = json_get(&r->doc, ex, "frame");
+		int64_t f = ef ? find_id(r, &r->frame_ids, ef) : -1;
+		if (f < 0) {
+			sstr t = id_text(r, ef);
+			spaa_error(r, "stack %.*s: exclusive.frame refers to unknown frame %.*s",
+				   (int)id.n, id.p, (int)t.n, t.p);
+			rc = -1;
+		} else {
+			s->has_excl = true;
+			s->excl_frame = (uint32_t)f;
+			uint32_t xw = json_get(&r->doc, ex, "weights");
+			if (xw && parse_weights(r, xw, "exclusive.weights", id, &s->xw, &s->nxw, &s->xwcap) < 0)
+				rc = -1;
+		}
+	}
+	return rc;
+}
+
+void spaa_stack_free(spaa_stack *s)
+{
+	free(s->frames);
+	free(s->w);
+	free(s->xw);
+	memset(s, 0, sizeof *s);
+}
+
+int spaa_sample_parse(spaa_reader *r, spaa_sample *s)
+{
+	memset(s, 0, sizeof *s);
+	uint32_t k = json_get(&r->doc, 0, "stack_id");
+	if (!k || !spaa_id_key(r, k, &s->stack_id)) {
+		spaa_error(r, "sample has no valid \"stack_id\"");
+		return -1;
+	}
+	s->has_ts = get_double(r, 0, "timestamp", &s->timestamp);
+	s->has_pid = get_i64(r, 0, "pid", &s->pid);
+	s->has_tid = get_i64(r, 0, "tid", &s->tid);
+	s->has_cpu = get_i64(r, 0, "cpu", &s->cpu);
+	s->event = get_str(r, 0, "event");
+	uint32_t p = json_get(&r->doc, 0, "period");
+	if (p && json_is_num(&r->doc, p)) {
+		const json_node *x = node(r, p);
+		s->has_period = true;
+		s->period = x->type == JSON_INT ? num_i(x->v.i) : x->type == JSON_UINT ? num_u(x->v.u) : num_d(x->v.d);
+	}
+	return 0;
+}
+
+void spaa_stack_ids(const spaa_reader *r, const spaa_stack *s, uint64_t *id, uint64_t *path_id)
+{
+	uint64_t h = FNV64_BASIS;
+	for (uint32_t i = 0; i < s->nframes; i++) {
+		const spaa_frame *f = &r->frames[spaa_stack_root_frame(r, s, i)];
+		stackid_frame sf = { sstr_c(f->func), sstr_c(r->dsos[f->dso].name),
+				     f->srcline ? sstr_c(f->srcline) : SSTR_NULL, f->inlined };
+		h = stackid_add_frame(h, &sf);
+	}
+	if (path_id) *path_id = h;
+	stackid_ctx c = { s->event_name, s->stack_type, s->comm, s->has_pid, s->has_tid, s->pid, s->tid };
+	if (id) *id = stackid_add_ctx(h, &c);
+}

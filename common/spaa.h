@@ -1,0 +1,162 @@
+/* spaa.h - the SPAA 1.0 record model and a streaming reader.
+ *
+ * spaa_next() reads the next non-blank line, parses it (json.h) and tells its
+ * type.  Header, dso, frame and thread records are taken into the reader's
+ * dictionaries as they come (ids may be numbers or strings; each gets a dense
+ * index), so that a stack's frames can be resolved to names at once.  The raw
+ * line (r->line, r->len) is left intact for commands that pass records
+ * through unchanged.
+ *
+ * Errors in the data go to r->on_error (default: die_at(), exit 1), with the
+ * file name and line number.  A handler that returns lets the reader go on
+ * (spaa-validate does that); the function that hit the error then returns -1.
+ */
+#ifndef SPAA_SPAA_H
+#define SPAA_SPAA_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "util.h"
+#include "num.h"
+#include "json.h"
+#include "input.h"
+#include "strmap.h"
+
+enum spaa_rtype {
+	SPAA_EOF = 0, SPAA_HEADER, SPAA_DSO, SPAA_FRAME, SPAA_THREAD,
+	SPAA_STACK, SPAA_SAMPLE, SPAA_WINDOW,
+	SPAA_OTHER,   /* a valid object with an unknown "type" */
+	SPAA_BAD      /* not a JSON object, or no "type" string (already reported) */
+};
+const char *spaa_rtype_name(enum spaa_rtype t);
+
+enum spaa_fkind { FK_USER, FK_KERNEL, FK_UNKNOWN };
+
+typedef struct spaa_event {
+	char *name, *kind, *mode, *primary_metric; /* NULL when missing */
+} spaa_event;
+
+typedef struct spaa_dso {
+	char *name;
+	bool is_kernel;
+} spaa_dso;
+
+typedef struct spaa_frame {
+	char *func;           /* "" when missing */
+	uint32_t dso;         /* index into r->dsos */
+	uint8_t kind;         /* enum spaa_fkind */
+	bool inlined, func_resolved;
+	int32_t inline_depth; /* -1 when absent */
+	char *srcline, *ip, *symoff; /* NULL when absent */
+	uint64_t line;        /* where it was defined */
+} spaa_frame;
+
+typedef struct spaa_thread {
+	int64_t pid, tid;
+	char *comm;           /* NULL when absent */
+} spaa_thread;
+
+typedef struct spaa_weight {
+	sstr metric, unit;    /* unit.p NULL when absent */
+	num value;
+} spaa_weight;
+
+/* A parsed stack record; the arrays are reused between calls. Strings point
+ * into the current line or the json_doc: valid until the next spaa_next(). */
+typedef struct spaa_stack {
+	sstr id;              /* the id as a key: decimal text for numbers, the string otherwise */
+	uint32_t *frames;     /* indices into r->frames, in file order */
+	uint32_t nframes, fcap;
+	int32_t event;        /* index into r->events, -1 if not declared */
+	sstr event_name, stack_type, comm; /* .p NULL when absent */
+	uint32_t context;     /* json node of the context object */
+	bool has_pid, has_tid, has_cpu;
+	int64_t pid, tid, cpu;
+	spaa_weight *w;
+	uint32_t nw, wcap;
+	bool has_excl;
+	uint32_t excl_frame;  /* index into r->frames */
+	spaa_weight *xw;
+	uint32_t nxw, xwcap;
+} spaa_stack;
+
+typedef struct spaa_sample {
+	sstr stack_id, event;
+	bool has_ts, has_pid, has_tid, has_cpu, has_period;
+	double timestamp;
+	int64_t pid, tid, cpu;
+	num period;
+} spaa_sample;
+
+typedef struct spaa_reader spaa_reader;
+typedef void (*spaa_error_fn)(spaa_reader *r, const char *msg);
+
+struct spaa_reader {
+	input *in;
+	const char *name;     /* for messages */
+	uint64_t lineno;
+	char *line;
+	size_t len;
+	json_doc doc;
+	enum spaa_rtype type;
+	spaa_error_fn on_error;
+	void *user;
+
+	/* header */
+	bool have_header, header_missing_said;
+	uint64_t header_line;
+	bool leaf_first;      /* frame_order == "leaf_to_root" (the default when missing) */
+	bool content_ids;     /* stack_id_mode == "content_addressable" */
+	spaa_event *events;
+	uint32_t nevents, evcap;
+	bool has_time_range;
+	double tr_start, tr_end;
+
+	/* dictionaries: id key -> dense index */
+	strmap dso_ids, frame_ids, thread_ids;
+	spaa_dso *dsos;
+	spaa_frame *frames;
+	spaa_thread *threads;
+	uint32_t dcap, fcap, tcap;
+
+	arena mem;            /* dictionary strings */
+	sbuf msg;             /* scratch for messages */
+};
+
+/* Opens path ("-" for stdin). */
+spaa_reader *spaa_open(const char *path);
+void spaa_close(spaa_reader *r);
+
+/* Next record: its type, SPAA_EOF at the end.  Dictionaries and the header
+ * are taken in automatically. */
+enum spaa_rtype spaa_next(spaa_reader *r);
+
+/* Reports an error at the current line through r->on_error. */
+void spaa_error(spaa_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The id of node k as a map key ("12" for 12, "0xab" for "0xab"); false if
+ * k is neither an integer nor a string. */
+bool spaa_id_key(spaa_reader *r, uint32_t k, sstr *out);
+
+/* Parse the current stack/sample record.  0 ok, -1 on error (reported). */
+int spaa_stack_parse(spaa_reader *r, spaa_stack *s);
+int spaa_sample_parse(spaa_reader *r, spaa_sample *s);
+void spaa_stack_free(spaa_stack *s);
+
+/* Event index by name, -1 if absent. */
+int32_t spaa_event_find(const spaa_reader *r, const char *name, size_t n);
+/* The weight of metric in ws[0..n), NULL if absent. */
+const spaa_weight *spaa_weight_find(const spaa_weight *ws, uint32_t n, const char *metric);
+/* Frame index of the i-th frame counted from the root (0 = root). */
+static inline uint32_t spaa_stack_root_frame(const spaa_reader *r, const spaa_stack *s, uint32_t i)
+{
+	return r->leaf_first ? s->frames[s->nframes - 1 - i] : s->frames[i];
+}
+static inline uint32_t spaa_stack_leaf(const spaa_reader *r, const spaa_stack *s)
+{
+	return r->leaf_first ? s->frames[0] : s->frames[s->nframes - 1];
+}
+/* The content ids (stackid.h) of a parsed stack. */
+void spaa_stack_ids(const spaa_reader *r, const spaa_stack *s, uint64_t *id, uint64_t *path_id);
+
+#endif

@@ -1,0 +1,184 @@
+/* util.c - checked allocation, growable arrays, buffers, arena, integers. */
+#include "util.h"
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void oom(void)
+{
+	die(EXIT_DATA, "out of memory");
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p) oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xmemdup(s, strlen(s));
+}
+
+char *xmemdup(const void *p, size_t n)
+{
+	char *d = xmalloc(n + 1);
+	if (n) memcpy(d, p, n);
+	d[n] = 0;
+	return d;
+}
+
+void grow_array(void **pp, uint32_t *cap, uint32_t need, size_t es)
+{
+	if (need <= *cap) return;
+	uint64_t c = *cap ? *cap : 8;
+	while (c < need) c *= 2;
+	if (c > UINT32_MAX) die(EXIT_DATA, "too many items");
+	*pp = xrealloc(*pp, (size_t)c * es);
+	*cap = (uint32_t)c;
+}
+
+void sbuf_reserve(sbuf *b, size_t extra)
+{
+	if (b->n + extra <= b->cap) return;
+	size_t c = b->cap ? b->cap : 64;
+	while (c < b->n + extra) c *= 2;
+	b->p = xrealloc(b->p, c);
+	b->cap = c;
+}
+
+void sbuf_add(sbuf *b, const void *p, size_t n)
+{
+	sbuf_reserve(b, n + 1);
+	if (n) memcpy(b->p + b->n, p, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
+void sbuf_printf(sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (k < 0) return;
+	sbuf_reserve(b, (size_t)k + 1);
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)k;
+}
+
+void sbuf_free(sbuf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+}
+
+struct arena_blk {
+	struct arena_blk *next;
+	size_t used, size;
+	_Alignas(16) char data[];
+};
+
+void *arena_alloc(arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	struct arena_blk *b = a->head;
+	if (!b || b->size - b->used < n) {
+		size_t size = n > 65536 - sizeof *b ? n : 65536 - sizeof *b;
+		b = xmalloc(sizeof *b + size);
+		b->size = size;
+		b->used = 0;
+		b->next = a->head;
+		a->head = b;
+	}
+	void *p = b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+char *arena_strdup(arena *a, const void *p, size_t n)
+{
+	char *d = arena_alloc(a, n + 1);
+	if (n) memcpy(d, p, n);
+	d[n] = 0;
+	return d;
+}
+
+void arena_free(arena *a)
+{
+	struct arena_blk *b = a->head;
+	while (b) {
+		struct arena_blk *nx = b->next;
+		free(b);
+		b = nx;
+	}
+	a->head = NULL;
+}
+
+size_t fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[20];
+	size_t k = 0;
+	do {
+		tmp[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < k; i++) buf[i] = tmp[k - 1 - i];
+	return k;
+}
+
+size_t fmt_i64(char *buf, int64_t v)
+{
+	if (v >= 0) return fmt_u64(buf, (uint64_t)v);
+	buf[0] = '-';
+	return 1 + fmt_u64(buf + 1, (uint64_t)0 - (uint64_t)v);
+}
+
+bool parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	if (n == 0) return false;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+		if (d > 9) return false;
+		if (v > (UINT64_MAX - d) / 10) return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+bool parse_i64(const char *s, size_t n, int64_t *out)
+{
+	bool neg = n > 0 && s[0] == '-';
+	uint64_t u;
+	if (!parse_u64(s + neg, n - neg, &u)) return false;
+	if (neg) {
+		if (u > (uint64_t)INT64_MAX + 1) return false;
+		*out = (int64_t)(0 - u);
+	} else {
+		if (u > (uint64_t)INT64_MAX) return false;
+		*out = (int64_t)u;
+	}
+	return true;
+}

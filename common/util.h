@@ -1,0 +1,54 @@
+/* util.h - checked allocation, growable arrays and small string helpers. */
+#ifndef SPAA_UTIL_H
+#define SPAA_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xmemdup(const void *p, size_t n); /* copies n bytes and adds a NUL */
+
+/* Grow *pp (element size es) so that it holds at least need elements. */
+void grow_array(void **pp, uint32_t *cap, uint32_t need, size_t es);
+#define VEC_PUSH(arr, n, cap) \
+	(((n) >= (cap) ? grow_array((void **)&(arr), &(cap), (n) + 1, sizeof *(arr)) : (void)0), &(arr)[(n)++])
+
+/* A byte string that does not own its bytes. */
+typedef struct sstr { const char *p; size_t n; } sstr;
+#define SSTR_NULL ((sstr){ NULL, 0 })
+static inline sstr sstr_c(const char *s) { return (sstr){ s, s ? strlen(s) : 0 }; }
+static inline bool sstr_eq(sstr a, sstr b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
+static inline bool sstr_eqc(sstr a, const char *b) { return sstr_eq(a, sstr_c(b)); }
+
+/* A growable byte buffer. */
+typedef struct sbuf { char *p; size_t n, cap; } sbuf;
+void sbuf_reserve(sbuf *b, size_t extra);
+void sbuf_add(sbuf *b, const void *p, size_t n);
+static inline void sbuf_addc(sbuf *b, char c) { if (b->n + 1 > b->cap) sbuf_reserve(b, 1); b->p[b->n++] = c; }
+static inline void sbuf_adds(sbuf *b, const char *s) { sbuf_add(b, s, strlen(s)); }
+void sbuf_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sbuf_free(sbuf *b);
+
+/* Bump allocator for data that lives as long as the program (interned
+ * strings, dictionary entries).  Never freed piecemeal. */
+typedef struct arena { struct arena_blk *head; } arena;
+void *arena_alloc(arena *a, size_t n);
+char *arena_strdup(arena *a, const void *p, size_t n); /* adds NUL */
+void arena_free(arena *a);
+
+/* Decimal formatting of 64-bit integers; returns length written (no NUL).
+ * buf needs 21 bytes. */
+size_t fmt_u64(char *buf, uint64_t v);
+size_t fmt_i64(char *buf, int64_t v);
+
+/* Strict decimal parsing of a whole string: no sign for u64, optional '-'
+ * for i64, no spaces; false on overflow or junk. */
+bool parse_u64(const char *s, size_t n, uint64_t *out);
+bool parse_i64(const char *s, size_t n, int64_t *out);
+
+#endif

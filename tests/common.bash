@@ -1,0 +1,27 @@
+# Shared set-up for the bats files: bats-support/bats-assert, the paths the
+# Makefile exports, and a scratch directory per test.
+BATS_LIB=${BATS_LIB:-/usr/lib/bats}
+load "$BATS_LIB/bats-support/load.bash"
+load "$BATS_LIB/bats-assert/load.bash"
+
+# When run by hand (bats tests/x.bats) from a build tree at the top.
+: "${SPAA_TESTDATA:=$BATS_TEST_DIRNAME/data}"
+: "${SPAA_EXAMPLES:=$BATS_TEST_DIRNAME/../examples}"
+: "${SPAA_MANDIR:=$BATS_TEST_DIRNAME/../man}"
+if [ -d "$BATS_TEST_DIRNAME/../cmd" ]; then
+	PATH="$BATS_TEST_DIRNAME/../cmd:$PATH"
+fi
+export LC_ALL=C
+D=$SPAA_TESTDATA
+EX=$SPAA_EXAMPLES
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+# The exact contents of a file, compared with expected text on stdin.
+assert_file_eq() {
+	local want
+	want=$(cat)
+	assert_equal "$(cat "$1")" "$want"
+}

@@ -1,0 +1,254 @@
+/* test_common.c - unit tests of common/: numbers, integers, interning,
+ * stack identity, input (plain, gzip, zstd, long lines), atomic output, and
+ * a builder -> reader round trip. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "build.h"
+#include "input.h"
+#include "num.h"
+#include "output.h"
+#include "spaa.h"
+#include "stackid.h"
+#include "strmap.h"
+#include "util.h"
+#include "tap.h"
+
+static char tmpdir[] = "/tmp/spaa-unit-XXXXXX";
+
+static char *tmp_path(const char *name)
+{
+	static char buf[256];
+	snprintf(buf, sizeof buf, "%s/%s", tmpdir, name);
+	return buf;
+}
+
+static void write_file(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	fwrite(p, 1, n, f);
+	fclose(f);
+}
+
+static void test_num(void)
+{
+	char buf[32];
+	num a = num_i(INT64_MAX);
+	ok(num_add(&a, num_i(1)) && a.kind == NUM_UINT && a.u == (uint64_t)INT64_MAX + 1, "int64 max + 1 becomes uint");
+	a = num_u(UINT64_MAX);
+	ok(!num_add(&a, num_i(1)) && a.u == UINT64_MAX, "uint64 max + 1 overflows, value kept");
+	is_str((buf[num_fmt(buf, num_u(UINT64_MAX))] = 0, buf), "18446744073709551615", "uint64 max formats exactly");
+	a = num_i(INT64_MIN);
+	ok(!num_add(&a, num_i(-1)), "int64 min - 1 overflows");
+	a = num_u(UINT64_MAX);
+	ok(num_add(&a, num_i(-5)) && a.u == UINT64_MAX - 5, "uint + negative stays exact");
+	is_str((buf[num_fmt(buf, num_d(14.2343983248722834234))] = 0, buf), "14.234398324872284", "double shortest form");
+	is_str((buf[num_fmt(buf, num_d(20.0))] = 0, buf), "20", "integral double prints as integer");
+	is_str((buf[num_fmt(buf, num_d(0.00001))] = 0, buf), "0.00001", "small double without exponent");
+	ok(num_cmp(num_u(UINT64_MAX), num_i(-1)) > 0, "compare uint with negative int");
+}
+
+static void test_ints(void)
+{
+	uint64_t u;
+	int64_t i;
+	ok(parse_u64("18446744073709551615", 20, &u) && u == UINT64_MAX, "parse u64 max");
+	ok(!parse_u64("18446744073709551616", 20, &u), "u64 overflow rejected");
+	ok(parse_i64("-9223372036854775808", 20, &i) && i == INT64_MIN, "parse i64 min");
+	ok(!parse_i64("9223372036854775808", 19, &i), "i64 overflow rejected");
+	ok(!parse_u64("", 0, &u) && !parse_u64("1x", 2, &u), "junk rejected");
+}
+
+static void test_strmap(void)
+{
+	strmap m;
+	strmap_init(&m);
+	char key[32];
+	bool added, all = true;
+	for (int i = 0; i < 100000; i++) {
+		int n = snprintf(key, sizeof key, "k%d", i);
+		if (strmap_intern(&m, key, (size_t)n, &added) != (uint32_t)i || !added) all = false;
+	}
+	ok(all, "100000 keys get dense indices in order");
+	ok(strmap_intern(&m, "k77", 3, &added) == 77 && !added, "existing key found");
+	ok(strmap_find(&m, "nope", 4) == -1, "absent key");
+	size_t n;
+	is_str(strmap_key(&m, 99999, &n), "k99999", "key by index");
+	strmap_free(&m);
+}
+
+static void test_stackid(void)
+{
+	/* FNV-1a 64 of "a": 0xaf63dc4c8601ec8c (the published test vector) */
+	ok(fnv1a64(FNV64_BASIS, "a", 1) == 0xaf63dc4c8601ec8cULL, "FNV-1a 64 test vector");
+	/* main;work in /bin/app, event cycles, comm app, pid 1, tid 2:
+	 * the hash of the documented byte string, computed independently */
+	const char path[] = "main\x1f/bin/app\x1fp\x1ework\x1f/bin/app\x1fp\x1e";
+	uint64_t want_path = fnv1a64(FNV64_BASIS, path, sizeof path - 1);
+	const char ctx[] = "event=cycles\x1e" "comm=app\x1e" "pid=1\x1e" "tid=2\x1e";
+	uint64_t want_id = fnv1a64(want_path, ctx, sizeof ctx - 1);
+	stackid_frame f1 = { sstr_c("main"), sstr_c("/bin/app"), SSTR_NULL, false };
+	stackid_frame f2 = { sstr_c("work"), sstr_c("/bin/app"), SSTR_NULL, false };
+	uint64_t h = stackid_add_frame(stackid_add_frame(FNV64_BASIS, &f1), &f2);
+	ok(h == want_path, "path hash follows the documented bytes");
+	stackid_ctx c = { sstr_c("cycles"), SSTR_NULL, sstr_c("app"), true, true, 1, 2 };
+	ok(stackid_add_ctx(h, &c) == want_id, "stack id follows the documented bytes");
+	char buf[20];
+	ok(stackid_fmt(buf, 0xabcULL) == 18 && strcmp(buf, "0x0000000000000abc") == 0, "id text form");
+}
+
+static void test_input(void)
+{
+	/* plain text, no final newline, CRLF kept, a 1 MB line */
+	size_t big = 1 << 20;
+	char *text = xmalloc(big + 64);
+	size_t n = (size_t)sprintf(text, "one\ntwo\r\n");
+	memset(text + n, 'x', big);
+	n += big;
+	memcpy(text + n, "\nlast", 5);
+	n += 5;
+	write_file(tmp_path("plain"), text, n);
+
+	/* gzip: two members, to check concatenation */
+	gzFile gz = gzopen(tmp_path("text.gz"), "wb");
+	gzwrite(gz, text, (unsigned)(n / 2));
+	gzclose(gz);
+	gz = gzopen(tmp_path("text2.gz"), "wb");
+	gzwrite(gz, text + n / 2, (unsigned)(n - n / 2));
+	gzclose(gz);
+	/* zstd */
+	size_t zcap = ZSTD_compressBound(n);
+	char *z = xmalloc(zcap);
+	size_t zn = ZSTD_compress(z, zcap, text, n, 3);
+	write_file(tmp_path("text.zst"), z, zn);
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "cd %s && cat text.gz text2.gz > both.gz", tmpdir);
+	ok(system(cmd) == 0, "made a two-member gzip file");
+
+	const char *files[] = { "plain", "both.gz", "text.zst" };
+	for (int i = 0; i < 3; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "%s", tmp_path(files[i]));
+		input *in = input_open(path);
+		size_t len;
+		char *l1 = input_line(in, &len);
+		ok(l1 && len == 3 && strcmp(l1, "one") == 0, "%s: first line", files[i]);
+		char *l2 = input_line(in, &len);
+		ok(l2 && len == 4 && strcmp(l2, "two\r") == 0, "%s: CR kept", files[i]);
+		char *l3 = input_line(in, &len);
+		ok(l3 && len == big && l3[0] == 'x' && l3[big - 1] == 'x', "%s: 1 MB line", files[i]);
+		char *l4 = input_line(in, &len);
+		ok(l4 && strcmp(l4, "last") == 0 && input_lineno(in) == 4, "%s: last line without newline", files[i]);
+		ok(input_line(in, &len) == NULL, "%s: end", files[i]);
+		input_close(in);
+	}
+	/* raw reads and peek on zstd */
+	input *in = input_open(tmp_path("text.zst"));
+	const void *p;
+	ok(input_peek(in, &p, 4) == 4 && memcmp(p, "one\n", 4) == 0, "peek sees decoded bytes");
+	size_t total = 0, k;
+	char chunk[4096];
+	while ((k = input_read(in, chunk, sizeof chunk)) > 0) total += k;
+	ok(total == n && input_offset(in) == n, "raw read of all decoded bytes");
+	input_close(in);
+	free(z);
+	free(text);
+}
+
+static void test_output(void)
+{
+	char *path = xstrdup(tmp_path("out.txt"));
+	output *o = output_open(path, false);
+	out_puts(o, "hello ");
+	out_u64(o, UINT64_MAX);
+	ok(access(path, F_OK) != 0, "target does not exist before close");
+	output_close(o);
+	FILE *f = fopen(path, "r");
+	char buf[64] = { 0 };
+	fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	is_str(buf, "hello 18446744073709551615", "written atomically on close");
+	free(path);
+}
+
+static void test_roundtrip(void)
+{
+	builder *b = builder_new();
+	builder_source_tool(b, "perf");
+	uint32_t ev = builder_event(b, "cycles", "hardware", "period", "period", NULL);
+	uint32_t ms = builder_metric(b, "samples", NULL);
+	uint32_t mp = builder_metric(b, "period", "events");
+	uint32_t d = builder_dso(b, "/bin/app", 8, false);
+	uint32_t k = builder_dso(b, "[kernel.kallsyms]", 17, true);
+	builder_frame fr = { .func = sstr_c("main"), .dso = d, .kind = FK_USER, .func_resolved = true, .inline_depth = -1 };
+	uint32_t fmain = builder_frame_add(b, &fr);
+	fr.func = sstr_c("work");
+	uint32_t fwork = builder_frame_add(b, &fr);
+	builder_frame kf = { .func = sstr_c("do_syscall_64"), .dso = k, .kind = FK_KERNEL, .func_resolved = true, .inline_depth = -1 };
+	uint32_t fk = builder_frame_add(b, &kf);
+	ok(builder_frame_add(b, &fr) == fwork, "identical frame interned once");
+	builder_ctx c = { .event = ev, .has_pid = true, .has_tid = true, .pid = 1, .tid = 2, .comm = sstr_c("app") };
+	uint32_t st[] = { fk, fwork, fmain };
+	uint32_t mi[] = { ms, mp };
+	num v[] = { num_i(1), num_u(UINT64_MAX - 1) };
+	uint32_t s1 = builder_stack(b, &c, st, 3, mi, v, 2);
+	v[1] = num_i(1);
+	ok(builder_stack(b, &c, st, 3, mi, v, 2) == s1, "same stack aggregated");
+	builder_sample(b, s1, true, 12.5, "\"cpu\":3");
+	char *path = xstrdup(tmp_path("rt.spaa"));
+	output *o = output_open(path, false);
+	builder_write(b, o);
+	output_close(o);
+	char idtext[20];
+	snprintf(idtext, sizeof idtext, "%s", builder_stack_id(b, s1));
+	builder_free(b);
+
+	spaa_reader *r = spaa_open(path);
+	int counts[SPAA_BAD + 1] = { 0 };
+	enum spaa_rtype t;
+	spaa_stack s = { 0 };
+	bool stack_ok = false;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		counts[t]++;
+		if (t == SPAA_STACK) {
+			ok(spaa_stack_parse(r, &s) == 0, "stack parses");
+			const spaa_weight *w = spaa_weight_find(s.w, s.nw, "period");
+			stack_ok = w && w->value.kind == NUM_UINT && w->value.u == UINT64_MAX &&
+				   s.nframes == 3 && strcmp(r->frames[spaa_stack_leaf(r, &s)].func, "do_syscall_64") == 0 &&
+				   r->dsos[r->frames[s.frames[0]].dso].is_kernel;
+			uint64_t id;
+			spaa_stack_ids(r, &s, &id, NULL);
+			char buf[20];
+			stackid_fmt(buf, id);
+			is_mem(s.id.p, s.id.n, buf, strlen(buf), "reader recomputes the builder's id");
+			is_str(buf, idtext, "builder_stack_id agrees");
+		}
+	}
+	ok(stack_ok, "weights summed exactly to 2^64-1, leaf and kernel dso resolved");
+	ok(counts[SPAA_HEADER] == 1 && counts[SPAA_DSO] == 2 && counts[SPAA_FRAME] == 3 &&
+	   counts[SPAA_STACK] == 1 && counts[SPAA_SAMPLE] == 1, "record counts");
+	ok(r->nevents == 1 && strcmp(r->events[0].primary_metric, "period") == 0 && r->has_time_range &&
+	   r->tr_start == 12.5, "header read back");
+	spaa_stack_free(&s);
+	spaa_close(r);
+	free(path);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) return 99;
+	test_num();
+	test_ints();
+	test_strmap();
+	test_stackid();
+	test_input();
+	test_output();
+	test_roundtrip();
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	if (system(cmd) != 0) diag("could not remove %s", tmpdir);
+	return done_testing();
+}

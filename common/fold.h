@@ -39,4 +39,11 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
  * process and event root frames as the options say) to b. */
 void fold_stack_path(const spaa_reader *r, const spaa_stack *s, const fold_opts *o, sbuf *b);
 
+/* Is frame f left out of folded paths (inlined with --inline=hide; in tidy
+ * mode, a symbol starting with '(' as stackcollapse-perf.pl skips them)? */
+bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o);
+/* The process name of s: context.comm, else the comm of its thread record
+ * (looked up by tid); .p NULL when neither. */
+sstr fold_stack_comm(const spaa_reader *r, const spaa_stack *s);
+
 #endif

@@ -1,0 +1,243 @@
+/* fold.c - folded names and paths: which event and metric to fold, and how a
+ * SPAA frame is named in a folded line.  The default ("tidy") naming follows
+ * FlameGraph's stackcollapse-perf.pl so that perf-derived SPAA folds to the
+ * same lines that script makes from the perf script text. */
+#include "fold.h"
+
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+int32_t fold_pick_event(spaa_reader *r, const char *name, bool quiet)
+{
+	if (name) {
+		int32_t e = spaa_event_find(r, name, strlen(name));
+		if (e < 0) {
+			sbuf b = { 0 };
+			for (uint32_t i = 0; i < r->nevents; i++) {
+				if (!r->events[i].name) continue;
+				sbuf_adds(&b, b.n ? ", " : "");
+				sbuf_adds(&b, r->events[i].name);
+			}
+			sbuf_addc(&b, 0);
+			die_at(r->name, r->header_line, "event %s is not declared in the header (events: %s)",
+			       name, b.n > 1 ? b.p : "none");
+		}
+		return e;
+	}
+	if (r->nevents == 0) return -1;
+	if (r->nevents > 1 && !quiet) {
+		sbuf b = { 0 };
+		for (uint32_t i = 1; i < r->nevents; i++) {
+			sbuf_adds(&b, i > 1 ? ", " : "");
+			sbuf_adds(&b, r->events[i].name ? r->events[i].name : "(unnamed)");
+		}
+		sbuf_addc(&b, 0);
+		warn_at(r->name, r->header_line,
+			"%u events; folding only %s, not %s (use --event or --all-events)",
+			r->nevents, r->events[0].name ? r->events[0].name : "(unnamed)", b.p);
+		sbuf_free(&b);
+	}
+	return 0;
+}
+
+const char *fold_pick_metric(const spaa_reader *r, int32_t event, const char *metric)
+{
+	if (metric) return metric;
+	if (event >= 0 && (uint32_t)event < r->nevents && r->events[event].primary_metric)
+		return r->events[event].primary_metric;
+	return "samples";
+}
+
+/* Appends n bytes of s with ';' -> ':' and line breaks -> ' ' (the two
+ * things a folded name cannot hold). */
+static void add_clean(sbuf *b, const char *s, size_t n)
+{
+	sbuf_reserve(b, n);
+	char *d = b->p + b->n;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		d[i] = c == ';' ? ':' : (c == '\n' || c == '\r') ? ' ' : c;
+	}
+	b->n += n;
+}
+
+/* Does s[0..n) contain "_[i]" already? */
+static bool has_mark(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 4 <= n; i++)
+		if (memcmp(s + i, "_[i]", 4) == 0) return true;
+	return false;
+}
+
+static bool starts_with(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* Does the dso name contain "/tmp/perf-DIGITS.map"? */
+static bool is_jit_map(const char *d)
+{
+	for (const char *p = strstr(d, "/tmp/perf-"); p; p = strstr(p + 1, "/tmp/perf-")) {
+		const char *q = p + 10;
+		if (*q < '0' || *q > '9') continue;
+		while (*q >= '0' && *q <= '9') q++;
+		if (starts_with(q, ".map")) return true;
+	}
+	return false;
+}
+
+/* stackcollapse-perf.pl's kernel test: the dso starts with '[' or ends with
+ * "vmlinux", and is not "[unknown]"; also any dso or frame SPAA marks as
+ * kernel. */
+static bool is_kernel_frame(const spaa_reader *r, const spaa_frame *fr)
+{
+	const spaa_dso *d = &r->dsos[fr->dso];
+	const char *n = d->name ? d->name : "";
+	if (strstr(n, "unknown")) return false;
+	size_t len = strlen(n);
+	return n[0] == '[' || (len >= 7 && strcmp(n + len - 7, "vmlinux") == 0) ||
+	       d->is_kernel || fr->kind == FK_KERNEL;
+}
+
+/* Tidies a function name the way stackcollapse-perf.pl does: ';' -> ':',
+ * arguments cut at the first '(' (not for Go methods "pkg.(*T).M", and not
+ * at "(anonymous namespace)"), quotes deleted, line breaks -> ' '. */
+static void add_tidy(sbuf *b, const char *s, size_t n)
+{
+	/* Go method: ".(" ... ")." somewhere */
+	bool go = false;
+	const char *dp = NULL;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (s[i] == '.' && s[i + 1] == '(') { dp = s + i; break; }
+	if (dp) {
+		for (size_t i = n; i-- > (size_t)(dp - s) + 2;)
+			if (s[i] == '.' && s[i - 1] == ')') { go = true; break; }
+	}
+	size_t end = n;
+	if (!go) {
+		static const char anon[] = "(anonymous namespace)";
+		for (size_t i = 0; i < n; i++) {
+			if (s[i] != '(') continue;
+			if (n - i >= sizeof anon - 1 && memcmp(s + i, anon, sizeof anon - 1) == 0) continue;
+			end = i;
+			break;
+		}
+	}
+	sbuf_reserve(b, end);
+	for (size_t i = 0; i < end; i++) {
+		char c = s[i];
+		if (c == '"' || c == '\'') continue;
+		b->p[b->n++] = c == ';' ? ':' : (c == '\n' || c == '\r') ? ' ' : c;
+	}
+}
+
+bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
+{
+	const spaa_frame *fr = &r->frames[f];
+	if (fr->inlined && o->inline_mode == FOLD_INLINE_HIDE) return true;
+	/* stackcollapse-perf.pl skips symbols that start with '(' */
+	return !o->raw && fr->func_resolved && fr->func[0] == '(';
+}
+
+void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t comm_n,
+		     const fold_opts *o, sbuf *b)
+{
+	const spaa_frame *fr = &r->frames[f];
+	const spaa_dso *d = &r->dsos[fr->dso];
+	const char *dname = d->name ? d->name : "";
+	size_t start = b->n;
+	if (o->raw) {
+		add_clean(b, fr->func, strlen(fr->func));
+	} else if (!fr->func_resolved || fr->func[0] == 0 || strcmp(fr->func, "[unknown]") == 0) {
+		/* "[dso-basename]", or "[unknown]"; with addrs "[NAME <addr>]" */
+		const char *nm = "unknown";
+		if (dname[0] && strcmp(dname, "[unknown]") != 0) {
+			const char *sl = strrchr(dname, '/');
+			nm = sl ? sl + 1 : dname;
+		}
+		sbuf_addc(b, '[');
+		add_tidy(b, nm, strlen(nm));
+		if (o->addrs) {
+			const char *ip = fr->ip ? fr->ip : !fr->func_resolved ? fr->func : NULL;
+			if (ip && ip[0] == '0' && (ip[1] == 'x' || ip[1] == 'X')) ip += 2;
+			if (ip && *ip) {
+				sbuf_adds(b, " <");
+				add_tidy(b, ip, strlen(ip));
+				sbuf_addc(b, '>');
+			}
+		}
+		sbuf_addc(b, ']');
+	} else {
+		add_tidy(b, fr->func, strlen(fr->func));
+		/* Java: drop the 'L' of "Ljava/lang/..." in java processes */
+		if (comm && comm_n >= 4 && memcmp(comm, "java", 4) == 0 && b->p[start] == 'L' &&
+		    memchr(b->p + start, '/', b->n - start))
+			memmove(b->p + start, b->p + start + 1, --b->n - start);
+	}
+	if (fr->inlined && o->inline_mode == FOLD_INLINE_MARK) {
+		if (!has_mark(b->p + start, b->n - start))
+			sbuf_adds(b, "_[i]");
+	} else if (o->kernel && is_kernel_frame(r, fr)) {
+		sbuf_adds(b, "_[k]");
+	} else if (o->jit && is_jit_map(dname)) {
+		sbuf_adds(b, "_[j]");
+	}
+}
+
+/* The process root frame: comm (spaces -> '_' unless raw), "-PID", "/TID". */
+static void add_comm(const spaa_stack *s, sstr comm, const fold_opts *o, sbuf *b)
+{
+	size_t start = b->n;
+	add_clean(b, comm.p, comm.n);
+	if (!o->raw)
+		for (size_t i = start; i < b->n; i++)
+			if (b->p[i] == ' ') b->p[i] = '_';
+	if (o->pid || o->tid) {
+		char nb[24];
+		sbuf_addc(b, '-');
+		if (s->has_pid) sbuf_add(b, nb, fmt_i64(nb, s->pid));
+		else sbuf_addc(b, '?');
+		if (o->tid) {
+			sbuf_addc(b, '/');
+			if (s->has_tid) sbuf_add(b, nb, fmt_i64(nb, s->tid));
+			else sbuf_addc(b, '?');
+		}
+	}
+}
+
+sstr fold_stack_comm(const spaa_reader *r, const spaa_stack *s)
+{
+	if (s->comm.p) return s->comm;
+	if (s->has_tid) {
+		char nb[24];
+		size_t n = fmt_i64(nb, s->tid);
+		int64_t t = strmap_find(&r->thread_ids, nb, n);
+		if (t >= 0 && r->threads[t].comm) return sstr_c(r->threads[t].comm);
+	}
+	return SSTR_NULL;
+}
+
+void fold_stack_path(const spaa_reader *r, const spaa_stack *s, const fold_opts *o, sbuf *b)
+{
+	bool first = true;
+	if (o->all_events) {
+		sstr ev = s->event_name.p ? s->event_name
+			: s->event >= 0 ? sstr_c(r->events[s->event].name) : sstr_c("unknown");
+		add_clean(b, ev.p, ev.n);
+		first = false;
+	}
+	sstr comm = fold_stack_comm(r, s);
+	if (!o->no_comm && (comm.p || o->pid || o->tid)) {
+		if (!first) sbuf_addc(b, ';');
+		add_comm(s, comm.p ? comm : sstr_c("[unknown]"), o, b);
+		first = false;
+	}
+	for (uint32_t i = 0; i < s->nframes; i++) {
+		uint32_t f = spaa_stack_root_frame(r, s, i);
+		if (fold_frame_hidden(r, f, o)) continue;
+		if (!first) sbuf_addc(b, ';');
+		first = false;
+		fold_frame_name(r, f, comm.p, comm.n, o, b);
+	}
+}

@@ -177,6 +177,9 @@ static void take_header(spaa_reader *r)
 			}
 		}
 	}
+	r->source_tool = dup_str(r, 0, "source_tool");
+	uint32_t src = json_get(&r->doc, 0, "source");
+	if (src && node(r, src)->type == JSON_OBJECT) r->command = dup_str(r, src, "command");
 	uint32_t tr = json_get(&r->doc, 0, "time_range");
 	if (tr && node(r, tr)->type == JSON_OBJECT)
 		r->has_time_range = get_double(r, tr, "start", &r->tr_start) &&
@@ -337,25 +340,27 @@ enum spaa_rtype spaa_next(spaa_reader *r)
 
 /* ---- stacks and samples --------------------------------------------------- */
 
-static int parse_weights(spaa_reader *r, uint32_t arr, const char *what, sstr id,
-			 spaa_weight **ws, uint32_t *nw, uint32_t *cap)
+/* A weights array: [{"metric":..,"value":..,"unit":..}, ...]. owner and id
+ * name the record in messages ("stack 0x1f", "window w1"). */
+static int parse_weights(spaa_reader *r, uint32_t arr, const char *owner, sstr id,
+			 const char *what, spaa_weight **ws, uint32_t *nw, uint32_t *cap)
 {
 	*nw = 0;
 	if (node(r, arr)->type != JSON_ARRAY) {
-		spaa_error(r, "stack %.*s: %s must be an array", (int)id.n, id.p, what);
+		spaa_error(r, "%s %.*s: %s must be an array", owner, (int)id.n, id.p, what);
 		return -1;
 	}
 	uint32_t k = json_first(&r->doc, arr);
 	for (uint32_t i = 0; i < node(r, arr)->count; i++, k = json_after(&r->doc, k)) {
 		if (node(r, k)->type != JSON_OBJECT) {
-			spaa_error(r, "stack %.*s: %s[%u] is not an object", (int)id.n, id.p, what, i);
+			spaa_error(r, "%s %.*s: %s[%u] is not an object", owner, (int)id.n, id.p, what, i);
 			return -1;
 		}
 		sstr metric = get_str(r, k, "metric");
 		uint32_t v = json_get(&r->doc, k, "value");
 		if (!metric.p || !v || !json_is_num(&r->doc, v)) {
-			spaa_error(r, "stack %.*s: %s[%u] needs a \"metric\" string and a numeric \"value\"",
-				   (int)id.n, id.p, what, i);
+			spaa_error(r, "%s %.*s: %s[%u] needs a \"metric\" string and a numeric \"value\"",
+				   owner, (int)id.n, id.p, what, i);
 			return -1;
 		}
 		spaa_weight *w = VEC_PUSH(*ws, *nw, *cap);
@@ -370,6 +375,7 @@ static int parse_weights(spaa_reader *r, uint32_t arr, const char *what, sstr id
 int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 {
 	s->nframes = s->nw = s->nxw = 0;
+	s->related = 0;
 	s->has_pid = s->has_tid = s->has_cpu = s->has_excl = false;
 	s->event = -1;
 	s->event_name = s->stack_type = s->comm = SSTR_NULL;
@@ -400,6 +406,12 @@ int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 		s->frames[s->nframes++] = (uint32_t)f;
 	}
 	s->stack_type = get_str(r, 0, "stack_type");
+	s->related = json_get(&r->doc, 0, "related_stacks");
+	if (s->related && node(r, s->related)->type != JSON_ARRAY) {
+		spaa_error(r, "stack %.*s: related_stacks must be an array", (int)id.n, id.p);
+		s->related = 0;
+		rc = -1;
+	}
 	uint32_t ctx = json_get(&r->doc, 0, "context");
 	if (!ctx || node(r, ctx)->type != JSON_OBJECT) {
 		spaa_error(r, "stack %.*s has no \"context\" object", (int)id.n, id.p);
@@ -422,7 +434,7 @@ int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 	if (!w) {
 		spaa_error(r, "stack %.*s has no \"weights\"", (int)id.n, id.p);
 		rc = -1;
-	} else if (parse_weights(r, w, "weights", id, &s->w, &s->nw, &s->wcap) < 0) {
+	} else if (parse_weights(r, w, "stack", id, "weights", &s->w, &s->nw, &s->wcap) < 0) {
 		rc = -1;
 	}
 	uint32_t ex = json_get(&r->doc, 0, "exclusive");
@@ -438,7 +450,7 @@ int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 			s->has_excl = true;
 			s->excl_frame = (uint32_t)f;
 			uint32_t xw = json_get(&r->doc, ex, "weights");
-			if (xw && parse_weights(r, xw, "exclusive.weights", id, &s->xw, &s->nxw, &s->xwcap) < 0)
+			if (xw && parse_weights(r, xw, "stack", id, "exclusive.weights", &s->xw, &s->nxw, &s->xwcap) < 0)
 				rc = -1;
 		}
 	}
@@ -473,6 +485,36 @@ int spaa_sample_parse(spaa_reader *r, spaa_sample *s)
 		s->period = x->type == JSON_INT ? num_i(x->v.i) : x->type == JSON_UINT ? num_u(x->v.u) : num_d(x->v.d);
 	}
 	return 0;
+}
+
+int spaa_window_parse(spaa_reader *r, spaa_window *w)
+{
+	memset(w, 0, sizeof *w);
+	uint32_t k = json_get(&r->doc, 0, "id");
+	if (!k || !spaa_id_key(r, k, &w->id)) w->id = sstr_c("(no id)");
+	w->has_start = get_double(r, 0, "start", &w->start);
+	w->has_end = get_double(r, 0, "end", &w->end);
+	w->by_stack = json_get(&r->doc, 0, "by_stack");
+	if (w->by_stack && node(r, w->by_stack)->type != JSON_ARRAY) {
+		spaa_error(r, "window %.*s: by_stack must be an array", (int)w->id.n, w->id.p);
+		w->by_stack = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int spaa_window_entry(spaa_reader *r, uint32_t k, sstr *stack_id, spaa_weight **ws,
+		      uint32_t *nw, uint32_t *cap)
+{
+	*nw = 0;
+	uint32_t sid = node(r, k)->type == JSON_OBJECT ? json_get(&r->doc, k, "stack_id") : 0;
+	if (!sid || !spaa_id_key(r, sid, stack_id)) {
+		spaa_error(r, "window entry has no valid \"stack_id\"");
+		return -1;
+	}
+	uint32_t w = json_get(&r->doc, k, "weights");
+	if (!w) return 0;
+	return parse_weights(r, w, "window entry for stack", *stack_id, "weights", ws, nw, cap);
 }
 
 void spaa_stack_ids(const spaa_reader *r, const spaa_stack *s, uint64_t *id, uint64_t *path_id)

@@ -74,6 +74,7 @@ typedef struct spaa_stack {
 	int64_t pid, tid, cpu;
 	spaa_weight *w;
 	uint32_t nw, wcap;
+	uint32_t related;     /* json node of related_stacks (array of ids), 0 if none */
 	bool has_excl;
 	uint32_t excl_frame;  /* index into r->frames */
 	spaa_weight *xw;
@@ -87,6 +88,13 @@ typedef struct spaa_sample {
 	int64_t pid, tid, cpu;
 	num period;
 } spaa_sample;
+
+typedef struct spaa_window {
+	sstr id;
+	bool has_start, has_end;
+	double start, end;
+	uint32_t by_stack;    /* json node of the by_stack array, 0 if none */
+} spaa_window;
 
 typedef struct spaa_reader spaa_reader;
 typedef void (*spaa_error_fn)(spaa_reader *r, const char *msg);
@@ -111,6 +119,8 @@ struct spaa_reader {
 	uint32_t nevents, evcap;
 	bool has_time_range;
 	double tr_start, tr_end;
+	char *source_tool;    /* header.source_tool, NULL if absent */
+	char *command;        /* header.source.command, NULL if absent */
 
 	/* dictionaries: id key -> dense index */
 	strmap dso_ids, frame_ids, thread_ids;
@@ -141,6 +151,11 @@ bool spaa_id_key(spaa_reader *r, uint32_t k, sstr *out);
 /* Parse the current stack/sample record.  0 ok, -1 on error (reported). */
 int spaa_stack_parse(spaa_reader *r, spaa_stack *s);
 int spaa_sample_parse(spaa_reader *r, spaa_sample *s);
+int spaa_window_parse(spaa_reader *r, spaa_window *w);
+/* One entry of a window's by_stack array (node k): its stack id and weights
+ * (into *ws, grown as needed).  0 ok, -1 on error (reported). */
+int spaa_window_entry(spaa_reader *r, uint32_t k, sstr *stack_id, spaa_weight **ws,
+		      uint32_t *nw, uint32_t *cap);
 void spaa_stack_free(spaa_stack *s);
 
 /* Event index by name, -1 if absent. */

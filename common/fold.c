@@ -5,6 +5,7 @@
 #include "fold.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -57,7 +58,7 @@ static void add_clean(sbuf *b, const char *s, size_t n)
 	char *d = b->p + b->n;
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
-		d[i] = c == ';' ? ':' : (c == '\n' || c == '\r') ? ' ' : c;
+		d[i] = c == ';' ? ':' : (c == '\n' || c == '\r' || c == 0) ? ' ' : c;
 	}
 	b->n += n;
 }
@@ -218,12 +219,35 @@ sstr fold_stack_comm(const spaa_reader *r, const spaa_stack *s)
 	return SSTR_NULL;
 }
 
-void fold_stack_path(const spaa_reader *r, const spaa_stack *s, const fold_opts *o, sbuf *b)
+/* A frame's name from the cache (computing it the first time). */
+static void add_cached(fold_cache *c, const spaa_reader *r, uint32_t f, bool java,
+		       sstr comm, const fold_opts *o, sbuf *b)
+{
+	if (f >= c->n) {
+		uint32_t n = c->n, cap = c->n;
+		grow_array((void **)&c->ent, &cap, f + 1, sizeof *c->ent);
+		memset(c->ent + n, 0, (cap - n) * sizeof *c->ent);
+		c->n = cap;
+	}
+	struct fold_cache_ent *e = &c->ent[f];
+	if (!(e->have & (1u << java))) {
+		size_t at = c->text.n;
+		fold_frame_name(r, f, comm.p, comm.n, o, &c->text);
+		e->off[java] = at;
+		e->len[java] = (uint32_t)(c->text.n - at);
+		e->have |= 1u << java;
+	}
+	sbuf_add(b, c->text.p + e->off[java], e->len[java]);
+}
+
+static void stack_path(const spaa_reader *r, const spaa_stack *s, const fold_opts *o, sbuf *b,
+		       fold_cache *c)
 {
 	bool first = true;
 	if (o->all_events) {
 		sstr ev = s->event_name.p ? s->event_name
-			: s->event >= 0 ? sstr_c(r->events[s->event].name) : sstr_c("unknown");
+			: s->event >= 0 && r->events[s->event].name ? sstr_c(r->events[s->event].name)
+			: sstr_c("[unknown]");
 		add_clean(b, ev.p, ev.n);
 		first = false;
 	}
@@ -233,11 +257,42 @@ void fold_stack_path(const spaa_reader *r, const spaa_stack *s, const fold_opts 
 		add_comm(s, comm.p ? comm : sstr_c("[unknown]"), o, b);
 		first = false;
 	}
+	bool java = comm.n >= 4 && memcmp(comm.p, "java", 4) == 0;
 	for (uint32_t i = 0; i < s->nframes; i++) {
 		uint32_t f = spaa_stack_root_frame(r, s, i);
 		if (fold_frame_hidden(r, f, o)) continue;
 		if (!first) sbuf_addc(b, ';');
 		first = false;
-		fold_frame_name(r, f, comm.p, comm.n, o, b);
+		if (c) add_cached(c, r, f, java, comm, o, b);
+		else fold_frame_name(r, f, comm.p, comm.n, o, b);
 	}
+}
+
+void fold_stack_path(const spaa_reader *r, const spaa_stack *s, const fold_opts *o, sbuf *b)
+{
+	stack_path(r, s, o, b, NULL);
+}
+
+void fold_cache_init(fold_cache *c)
+{
+	memset(c, 0, sizeof *c);
+}
+
+void fold_cache_reset(fold_cache *c)
+{
+	if (c->n) memset(c->ent, 0, c->n * sizeof *c->ent);
+	c->text.n = 0;
+}
+
+void fold_cache_free(fold_cache *c)
+{
+	free(c->ent);
+	sbuf_free(&c->text);
+	memset(c, 0, sizeof *c);
+}
+
+void fold_stack_path_cached(fold_cache *c, const spaa_reader *r, const spaa_stack *s,
+			    const fold_opts *o, sbuf *b)
+{
+	stack_path(r, s, o, b, c);
 }

@@ -46,4 +46,22 @@ bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o);
  * (looked up by tid); .p NULL when neither. */
 sstr fold_stack_comm(const spaa_reader *r, const spaa_stack *s);
 
+/* The same as fold_stack_path, with each frame's name computed once and kept
+ * (per frame index, and per java-or-not process).  The cache belongs to one
+ * reader and one set of options: fold_cache_reset() it for the next file. */
+typedef struct fold_cache {
+	struct fold_cache_ent {
+		size_t off[2];
+		uint32_t len[2];
+		uint8_t have; /* bit 0/1: name for non-java/java known */
+	} *ent;
+	uint32_t n;
+	sbuf text;
+} fold_cache;
+void fold_cache_init(fold_cache *c);
+void fold_cache_reset(fold_cache *c);
+void fold_cache_free(fold_cache *c);
+void fold_stack_path_cached(fold_cache *c, const spaa_reader *r, const spaa_stack *s,
+			    const fold_opts *o, sbuf *b);
+
 #endif

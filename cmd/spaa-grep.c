@@ -1,8 +1,597 @@
-/* spaa-grep - placeholder until its issue lands. */
+/* spaa-grep - keep the stacks of a SPAA profile that match: by function
+ * name (any frame, or the leaf), DSO, process, thread, command name, event
+ * or weight.  The output is a valid SPAA file: the header, the dictionary
+ * records the kept stacks still refer to, the kept stacks, and the samples
+ * and windows that refer to them, every record passed through unchanged
+ * (windows lose the by_stack entries of dropped stacks).
+ *
+ * One pass: dictionary records are kept in memory as raw text (they are
+ * dictionaries); kept stacks, their samples and the windows are spooled to
+ * an unlinked temporary file; at the end the dictionaries still referenced
+ * are written, then the spool is played back.  A sample met before its stack
+ * is spooled undecided and settled at playback. */
+#include <getopt.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli.h"
+#include "fold.h"
+#include "json.h"
+#include "jsonw.h"
+#include "num.h"
+#include "output.h"
+#include "spaa.h"
+#include "spool.h"
+#include "strmap.h"
+#include "util.h"
+
+static const char help_text[] =
+	"Usage: spaa-grep [OPTION]... [FILE]\n"
+	"Keep the stacks of a SPAA profile that match all the criteria given, with\n"
+	"the dictionary records, samples and windows that refer to them.\n"
+	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
+	"\n"
+	"Frame criteria (a stack matches when one of its frames matches):\n"
+	"  -e, --regexp=REGEX    function name matches the POSIX extended REGEX;\n"
+	"                        repeatable: any of the patterns\n"
+	"      --dso=REGEX       the frame's DSO name matches REGEX\n"
+	"      --leaf            look at the leaf frame only\n"
+	"  -v, --invert-match    keep the stacks with no matching frame\n"
+	"  -i, --ignore-case     case-insensitive REGEX (also for --comm)\n"
+	"Stack criteria:\n"
+	"      --pid=N           process id N (repeatable: any of them)\n"
+	"      --tid=N           thread id N (repeatable: any of them)\n"
+	"      --comm=REGEX      command name matches REGEX (use ^name$ for exact)\n"
+	"      --event=NAME      event NAME\n"
+	"      --min-weight=N    weight at least N (primary metric of the stack's event)\n"
+	"      --metric=NAME     the metric for --min-weight and --count\n"
+	"Output:\n"
+	"  -c, --count           print only \"N stacks, W METRIC\" for the kept stacks\n"
+	"      --keep-dicts      keep every dictionary record, referenced or not\n"
+	"  -o, --output=FILE     write to FILE (atomically) instead of standard output\n"
+	"  -z, --zstd            compress the output with zstd (implied by FILE.zst)\n"
+	"  -h, --help            show this help and exit\n"
+	"  -V, --version         show the version and exit\n"
+	"\n"
+	"All criteria given must hold.  Exit status: 0 ok (also when nothing matched),\n"
+	"1 bad input or write error, 2 usage error.\n";
+
+/* ---- options ---------------------------------------------------------------- */
+
+static regex_t *pats;          /* -e */
+static uint32_t npats, patcap;
+static regex_t dso_re, comm_re;
+static bool have_dso, have_comm, leaf_only, invert, icase, count_only, keep_dicts, zstd;
+static int64_t *pids, *tids;
+static uint32_t npids, pidcap, ntids, tidcap;
+static const char *event_name, *metric_name, *out_path;
+static bool have_min;
+static num min_weight;
+
+static void compile(regex_t *re, const char *opt, const char *pat)
+{
+	int rc = regcomp(re, pat, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
+	if (rc != 0) {
+		char msg[256];
+		regerror(rc, re, msg, sizeof msg);
+		usage_error("%s '%s': %s", opt, pat, msg);
+	}
+}
+
+static void parse_options(int argc, char **argv, const char **path)
+{
+	enum { O_LEAF = 256, O_DSO, O_PID, O_TID, O_COMM, O_EVENT, O_MIN, O_METRIC, O_KEEP };
+	static const struct option longopts[] = {
+		{ "regexp", required_argument, 0, 'e' },
+		{ "dso", required_argument, 0, O_DSO },
+		{ "leaf", no_argument, 0, O_LEAF },
+		{ "invert-match", no_argument, 0, 'v' },
+		{ "ignore-case", no_argument, 0, 'i' },
+		{ "pid", required_argument, 0, O_PID },
+		{ "tid", required_argument, 0, O_TID },
+		{ "comm", required_argument, 0, O_COMM },
+		{ "event", required_argument, 0, O_EVENT },
+		{ "min-weight", required_argument, 0, O_MIN },
+		{ "metric", required_argument, 0, O_METRIC },
+		{ "count", no_argument, 0, 'c' },
+		{ "keep-dicts", no_argument, 0, O_KEEP },
+		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	/* Patterns are compiled after all options are read (-i may come last). */
+	const char **pat_src = NULL, *dso_src = NULL, *comm_src = NULL;
+	uint32_t npat_src = 0, pat_src_cap = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "e:vico:zhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': *VEC_PUSH(pat_src, npat_src, pat_src_cap) = optarg; break;
+		case O_DSO: dso_src = optarg; break;
+		case O_LEAF: leaf_only = true; break;
+		case 'v': invert = true; break;
+		case 'i': icase = true; break;
+		case O_PID: *VEC_PUSH(pids, npids, pidcap) = opt_i64("--pid", optarg); break;
+		case O_TID: *VEC_PUSH(tids, ntids, tidcap) = opt_i64("--tid", optarg); break;
+		case O_COMM: comm_src = optarg; break;
+		case O_EVENT: event_name = optarg; break;
+		case O_MIN: have_min = true; min_weight = num_u(opt_u64("--min-weight", optarg)); break;
+		case O_METRIC: metric_name = optarg; break;
+		case 'c': count_only = true; break;
+		case O_KEEP: keep_dicts = true; break;
+		case 'o': out_path = optarg; break;
+		case 'z': zstd = true; break;
+		CLI_STD_CASES(help_text);
+		}
+	}
+	if (argc - optind > 1) usage_error("too many arguments (one FILE at most)");
+	*path = optind < argc ? argv[optind] : "-";
+	for (uint32_t i = 0; i < npat_src; i++) {
+		regex_t *re = VEC_PUSH(pats, npats, patcap);
+		compile(re, "-e", pat_src[i]);
+	}
+	free(pat_src);
+	if (dso_src) { compile(&dso_re, "--dso", dso_src); have_dso = true; }
+	if (comm_src) { compile(&comm_re, "--comm", comm_src); have_comm = true; }
+	if (invert && !npats && !have_dso) usage_error("-v needs -e or --dso");
+	if (leaf_only && !npats && !have_dso) usage_error("--leaf needs -e or --dso");
+}
+
+/* ---- matching ----------------------------------------------------------------- */
+
+static spaa_reader *r;
+static uint8_t *fmatch;        /* per frame: 0 not yet known, 1 matches, 2 does not */
+static uint32_t fmatch_cap;
+static sbuf scratch;
+
+static bool frame_matches(uint32_t f)
+{
+	if (f >= fmatch_cap) {
+		uint32_t old = fmatch_cap;
+		grow_array((void **)&fmatch, &fmatch_cap, f + 1, 1);
+		memset(fmatch + old, 0, fmatch_cap - old);
+	}
+	if (!fmatch[f]) {
+		const spaa_frame *fr = &r->frames[f];
+		bool ok = true;
+		if (npats) {
+			ok = false;
+			for (uint32_t i = 0; i < npats && !ok; i++)
+				ok = regexec(&pats[i], fr->func, 0, NULL, 0) == 0;
+		}
+		if (ok && have_dso) ok = regexec(&dso_re, r->dsos[fr->dso].name, 0, NULL, 0) == 0;
+		fmatch[f] = ok ? 1 : 2;
+	}
+	return fmatch[f] == 1;
+}
+
+static bool in_list(const int64_t *v, uint32_t n, int64_t x)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i] == x) return true;
+	return false;
+}
+
+/* The thread record of tid, or NULL. */
+static const spaa_thread *thread_of(int64_t tid, int64_t *index)
+{
+	char nb[24];
+	size_t n = fmt_i64(nb, tid);
+	int64_t t = strmap_find(&r->thread_ids, nb, n);
+	if (index) *index = t;
+	return t >= 0 ? &r->threads[t] : NULL;
+}
+
+/* The metric that weighs stack s: --metric, else its event's primary. */
+static const char *stack_metric(const spaa_stack *s)
+{
+	if (metric_name) return metric_name;
+	if (s->event >= 0) return r->events[s->event].primary_metric;
+	return NULL;
+}
+
+static bool selected(const spaa_stack *s)
+{
+	if (npats || have_dso) {
+		bool any = false;
+		if (leaf_only)
+			any = s->nframes > 0 && frame_matches(spaa_stack_leaf(r, s));
+		else
+			for (uint32_t i = 0; i < s->nframes && !any; i++)
+				any = frame_matches(s->frames[i]);
+		if (any == invert) return false;
+	}
+	if (event_name && !sstr_eqc(s->event_name, event_name)) return false;
+	if (npids) {
+		int64_t pid;
+		const spaa_thread *t;
+		if (s->has_pid) pid = s->pid;
+		else if (s->has_tid && (t = thread_of(s->tid, NULL)) && t->pid >= 0) pid = t->pid;
+		else return false;
+		if (!in_list(pids, npids, pid)) return false;
+	}
+	if (ntids && !(s->has_tid && in_list(tids, ntids, s->tid))) return false;
+	if (have_comm) {
+		sstr comm = fold_stack_comm(r, s);
+		if (!comm.p) return false;
+		scratch.n = 0;
+		sbuf_add(&scratch, comm.p, comm.n);
+		sbuf_addc(&scratch, 0);
+		if (regexec(&comm_re, scratch.p, 0, NULL, 0) != 0) return false;
+	}
+	if (have_min) {
+		const char *m = stack_metric(s);
+		const spaa_weight *w = m ? spaa_weight_find(s->w, s->nw, m) : NULL;
+		if (num_cmp(w ? w->value : num_i(0), min_weight) < 0) return false;
+	}
+	return true;
+}
+
+/* ---- the count (-c) --------------------------------------------------------------- */
+
+typedef struct msum { const char *name; num sum; } msum;
+static msum *sums;
+static uint32_t nsums, sumcap;
+static uint64_t nkept;
+
+static msum *sum_for(const char *name)
+{
+	for (uint32_t i = 0; i < nsums; i++)
+		if (strcmp(sums[i].name, name) == 0) return &sums[i];
+	msum *m = VEC_PUSH(sums, nsums, sumcap);
+	m->name = name;
+	m->sum = num_i(0);
+	return m;
+}
+
+/* The metrics listed by -c even when nothing matched: --metric, else the
+ * primary metrics of the declared events (of --event only), header order. */
+static void declare_sums(void)
+{
+	if (metric_name) {
+		sum_for(metric_name);
+		return;
+	}
+	for (uint32_t i = 0; i < r->nevents; i++) {
+		const spaa_event *e = &r->events[i];
+		if (!e->primary_metric) continue;
+		if (event_name && (!e->name || strcmp(e->name, event_name) != 0)) continue;
+		sum_for(e->primary_metric);
+	}
+}
+
+static void add_to_sums(const spaa_stack *s)
+{
+	const char *m = stack_metric(s);
+	if (!m) return;
+	const spaa_weight *w = spaa_weight_find(s->w, s->nw, m);
+	msum *ms = sum_for(m);
+	if (w && !num_add(&ms->sum, w->value))
+		spaa_error(r, "the sum of %s overflows", m);
+}
+
+/* ---- what is kept -------------------------------------------------------------------- */
+
+/* Dictionary records (and unknown records before the first stack), raw. */
+typedef struct dictrec {
+	uint64_t off;
+	uint32_t len, index;
+	uint8_t type;
+} dictrec;
+static sbuf dtext;
+static dictrec *drecs;
+static uint32_t ndrecs, drcap;
+
+static uint8_t *fref, *dref, *tref; /* referenced frames, dsos, threads */
+static uint32_t fref_cap, dref_cap, tref_cap;
+
+static void mark(uint8_t **set, uint32_t *cap, uint32_t i)
+{
+	if (i >= *cap) {
+		uint32_t old = *cap;
+		grow_array((void **)set, cap, i + 1, 1);
+		memset(*set + old, 0, *cap - old);
+	}
+	(*set)[i] = 1;
+}
+static bool marked(const uint8_t *set, uint32_t cap, uint32_t i) { return i < cap && set[i]; }
+
+static void mark_tid(int64_t tid)
+{
+	int64_t t;
+	if (thread_of(tid, &t)) mark(&tref, &tref_cap, (uint32_t)t);
+}
+
+/* Stack ids: state 0 = only named by a sample so far, 1 = dropped, 2 = kept. */
+static strmap stack_ids;
+static uint8_t *sstate;
+static uint64_t *sfirst;       /* line of the first sample naming an unseen stack */
+static uint32_t sstate_cap;
+
+static uint32_t stack_index(sstr id)
+{
+	bool added;
+	uint32_t i = strmap_intern(&stack_ids, id.p, id.n, &added);
+	if (added) {
+		if (i >= sstate_cap) {
+			uint32_t cap = sstate_cap;
+			grow_array((void **)&sstate, &sstate_cap, i + 1, 1);
+			grow_array((void **)&sfirst, &cap, i + 1, sizeof *sfirst);
+		}
+		sstate[i] = 0;
+		sfirst[i] = 0;
+	}
+	return i;
+}
+
+/* (stack, tid) pairs of undecided samples, to keep their thread records. */
+static strmap pending_tids;
+
+/* Spool records: a tag byte, then for 'S' and 'W' the line number and a
+ * space, then the record. */
+static spool *sp;
+
+static void spool_tagged(char tag, bool with_line)
+{
+	spool_putc(sp, tag);
+	if (with_line) {
+		char nb[24];
+		spool_write(sp, nb, fmt_u64(nb, r->lineno));
+		spool_putc(sp, ' ');
+	}
+	spool_write(sp, r->line, r->len);
+	spool_putc(sp, '\n');
+}
+
+static void take_stack(spaa_stack *s)
+{
+	spaa_stack_parse(r, s);
+	bool keep = selected(s);
+	uint32_t i = stack_index(s->id);
+	if (!keep) {
+		if (sstate[i] == 0) sstate[i] = 1;
+		return;
+	}
+	sstate[i] = 2;
+	nkept++;
+	if (count_only) {
+		add_to_sums(s);
+		return;
+	}
+	for (uint32_t k = 0; k < s->nframes; k++) mark(&fref, &fref_cap, s->frames[k]);
+	if (s->has_excl) mark(&fref, &fref_cap, s->excl_frame);
+	if (s->has_tid) mark_tid(s->tid);
+	spool_tagged('K', false);
+}
+
+static void take_sample(void)
+{
+	spaa_sample smp;
+	if (spaa_sample_parse(r, &smp) < 0) return;
+	int64_t i = strmap_find(&stack_ids, smp.stack_id.p, smp.stack_id.n);
+	if (i >= 0 && sstate[i] == 2) {
+		if (smp.has_tid) mark_tid(smp.tid);
+		spool_tagged('K', false);
+	} else if (i < 0 || sstate[i] == 0) {
+		uint32_t k = stack_index(smp.stack_id);
+		if (!sfirst[k]) sfirst[k] = r->lineno;
+		if (smp.has_tid) {
+			char key[12];
+			memcpy(key, &k, 4);
+			memcpy(key + 4, &smp.tid, 8);
+			strmap_intern(&pending_tids, key, sizeof key, NULL);
+		}
+		spool_tagged('S', true);
+	}
+}
+
+/* After the input: threads of undecided samples whose stack was kept; a
+ * sample naming a stack that never came is an error. */
+static void settle_pending(void)
+{
+	for (uint32_t k = 0; k < stack_ids.count; k++) {
+		if (sstate[k] != 0) continue;
+		size_t n;
+		const char *id = strmap_key(&stack_ids, k, &n);
+		die_at(r->name, sfirst[k], "sample refers to unknown stack %.*s", (int)n, id);
+	}
+	for (uint32_t i = 0; i < pending_tids.count; i++) {
+		const char *key = strmap_key(&pending_tids, i, NULL);
+		uint32_t k;
+		int64_t tid;
+		memcpy(&k, key, 4);
+		memcpy(&tid, key + 4, 8);
+		if (sstate[k] == 2) mark_tid(tid);
+	}
+	for (uint32_t f = 0; f < fref_cap; f++)
+		if (fref[f]) mark(&dref, &dref_cap, r->frames[f].dso);
+}
+
+static void write_dicts(output *o)
+{
+	for (uint32_t i = 0; i < ndrecs; i++) {
+		const dictrec *d = &drecs[i];
+		bool keep = keep_dicts || d->type == SPAA_HEADER || d->type == SPAA_OTHER ||
+			    (d->type == SPAA_DSO && marked(dref, dref_cap, d->index)) ||
+			    (d->type == SPAA_FRAME && marked(fref, fref_cap, d->index)) ||
+			    (d->type == SPAA_THREAD && marked(tref, tref_cap, d->index));
+		if (!keep) continue;
+		out_write(o, dtext.p + d->off, d->len);
+		out_putc(o, '\n');
+	}
+}
+
+/* Is the stack id at node k of doc one of the kept stacks? */
+static bool kept_id(const json_doc *doc, uint32_t k)
+{
+	const json_node *x = &doc->nodes[k];
+	const char *p;
+	size_t n;
+	if (x->type == JSON_STRING) { p = x->str; n = x->count; }
+	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
+	else return false;
+	int64_t i = strmap_find(&stack_ids, p, n);
+	return i >= 0 && sstate[i] == 2;
+}
+
+/* A window record: as it is when every by_stack entry is kept, else
+ * rewritten with only the entries of kept stacks. */
+static void write_window(output *o, json_doc *doc, const char *name, uint64_t line,
+			 const char *text, size_t len)
+{
+	if (json_parse(doc, text, len) != 0 || doc->nodes[0].type != JSON_OBJECT)
+		die_at(name, line, "invalid window record"); /* cannot happen: parsed once */
+	uint32_t bs = json_get(doc, 0, "by_stack");
+	bool all = true;
+	if (bs && doc->nodes[bs].type == JSON_ARRAY) {
+		uint32_t k = json_first(doc, bs);
+		for (uint32_t i = 0; i < doc->nodes[bs].count; i++, k = json_after(doc, k)) {
+			uint32_t id = doc->nodes[k].type == JSON_OBJECT ? json_get(doc, k, "stack_id") : 0;
+			if (!id || !kept_id(doc, id)) { all = false; break; }
+		}
+	}
+	if (all) {
+		out_write(o, text, len);
+		out_putc(o, '\n');
+		return;
+	}
+	out_putc(o, '{');
+	for (uint32_t k = json_first(doc, 0), i = 0; i < doc->nodes[0].count;) {
+		uint32_t v = k + 1;
+		jw_str(o, doc->nodes[k].str, doc->nodes[k].count);
+		out_putc(o, ':');
+		if (v == bs) {
+			out_putc(o, '[');
+			bool f1 = true;
+			uint32_t e = json_first(doc, bs);
+			for (uint32_t j = 0; j < doc->nodes[bs].count; j++, e = json_after(doc, e)) {
+				uint32_t id = doc->nodes[e].type == JSON_OBJECT ? json_get(doc, e, "stack_id") : 0;
+				if (!id || !kept_id(doc, id)) continue;
+				if (!f1) out_putc(o, ',');
+				f1 = false;
+				jw_node(o, doc, e);
+			}
+			out_putc(o, ']');
+		} else {
+			jw_node(o, doc, v);
+		}
+		k = json_after(doc, v);
+		if (++i < doc->nodes[0].count) out_putc(o, ',');
+	}
+	out_puts(o, "}\n");
+}
+
+static void play_spool(output *o)
+{
+	json_doc doc;
+	json_doc_init(&doc);
+	spool_rewind(sp);
+	char *line;
+	size_t len;
+	while ((line = spool_line(sp, &len))) {
+		char tag = line[0];
+		if (tag == 'K') {
+			line[len] = '\n';
+			out_write(o, line + 1, len);
+			continue;
+		}
+		char *end;
+		uint64_t lineno = strtoull(line + 1, &end, 10);
+		const char *text = end + 1;
+		size_t tlen = len - (size_t)(text - line);
+		if (tag == 'W') {
+			write_window(o, &doc, r->name, lineno, text, tlen);
+			continue;
+		}
+		/* 'S': a sample met before its stack */
+		if (json_parse(&doc, text, tlen) != 0)
+			die_at(r->name, lineno, "invalid sample record"); /* cannot happen */
+		uint32_t k = json_get(&doc, 0, "stack_id");
+		if (k && kept_id(&doc, k)) {
+			out_write(o, text, tlen);
+			out_putc(o, '\n');
+		}
+	}
+	json_doc_free(&doc);
+}
+
+/* ---- main ------------------------------------------------------------------------ */
 
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	die(EXIT_USAGE, "not implemented yet");
+	const char *path;
+	parse_options(argc, argv, &path);
+
+	r = spaa_open(path);
+	output *o = output_open(out_path, zstd);
+	if (!count_only) sp = spool_new();
+	strmap_init(&stack_ids);
+	strmap_init(&pending_tids);
+	spaa_stack s = { 0 };
+	bool payload = false;  /* a stack, sample or window was seen */
+	bool declared = false;
+	enum spaa_rtype t;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		switch (t) {
+		case SPAA_STACK:
+			payload = true;
+			if (!declared) { declared = true; if (count_only) declare_sums(); }
+			take_stack(&s);
+			break;
+		case SPAA_SAMPLE:
+			payload = true;
+			if (!count_only) take_sample();
+			break;
+		case SPAA_WINDOW:
+			payload = true;
+			if (!count_only) spool_tagged('W', true);
+			break;
+		case SPAA_OTHER:
+			if (payload) {
+				if (!count_only) spool_tagged('K', false);
+				break;
+			}
+			/* before any stack: kept in place with the dictionaries */
+			__attribute__((fallthrough));
+		case SPAA_HEADER: case SPAA_DSO: case SPAA_FRAME: case SPAA_THREAD: {
+			if (count_only) break;
+			dictrec *d = VEC_PUSH(drecs, ndrecs, drcap);
+			d->off = dtext.n;
+			d->len = (uint32_t)r->len;
+			d->type = (uint8_t)t;
+			d->index = t == SPAA_DSO ? r->dso_ids.count - 1
+				 : t == SPAA_FRAME ? r->frame_ids.count - 1
+				 : t == SPAA_THREAD ? r->thread_ids.count - 1 : 0;
+			sbuf_add(&dtext, r->line, r->len);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	if (!r->have_header) die_at(r->name, 0, "no header record (empty input?)");
+
+	if (count_only) {
+		if (!declared) declare_sums();
+		char nb[32];
+		out_u64(o, nkept);
+		out_puts(o, nkept == 1 ? " stack" : " stacks");
+		for (uint32_t i = 0; i < nsums; i++) {
+			out_puts(o, ", ");
+			out_write(o, nb, num_fmt(nb, sums[i].sum));
+			out_putc(o, ' ');
+			out_puts(o, sums[i].name);
+		}
+		out_putc(o, '\n');
+	} else {
+		settle_pending();
+		write_dicts(o);
+		play_spool(o);
+	}
+	output_close(o);
+	spool_free(sp);
+	spaa_stack_free(&s);
+	spaa_close(r);
+	return EXIT_OK;
 }

@@ -1,8 +1,695 @@
-/* spaa-window - placeholder until its issue lands. */
+/* spaa-window - cut a SPAA profile in time, from its sample records.
+ *
+ * --from/--to keep the samples with from <= timestamp < to and rewrite the
+ * stacks' weights from them; --every adds window records that partition the
+ * time range; --list prints one line per window instead of a profile.
+ *
+ * Two passes over the input (stdin, pipes and other non-regular files are
+ * first copied to a temporary file): the first adds up, per stack and per
+ * (window, stack), the samples and their periods; the second writes the
+ * records in input order with the new weights, then the windows.  Memory
+ * grows with stacks and windows x stacks, not with samples.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "jsonw.h"
+#include "output.h"
+#include "spaa.h"
+#include "strmap.h"
+#include "util.h"
+
+static const char usage[] =
+	"Usage: spaa-window [OPTIONS] [FILE]\n"
+	"Cut a SPAA profile in time using its sample records.\n"
+	"\n"
+	"  --from T         keep samples with timestamp >= T\n"
+	"  --to T           keep samples with timestamp < T\n"
+	"                   (T in the unit of the header's time_range, normally\n"
+	"                   seconds; '+T' is relative to time_range.start)\n"
+	"  --every D        add window records of duration D partitioning the\n"
+	"                   time range (ids w1, w2, ...)\n"
+	"  --list           print one line per window (needs --every):\n"
+	"                   start, end, weight, top_weight, top_function\n"
+	"  --event NAME     the event --list adds up (default: the first declared)\n"
+	"  -o, --output FILE  write to FILE (zstd-compressed if it ends in .zst)\n"
+	"  -z, --zstd       compress the output with zstd\n"
+	"  -h, --help       show this help and exit\n"
+	"  -V, --version    show the version and exit\n"
+	"\n"
+	"Stack weights are rebuilt from samples: 'samples' and 'count' count one\n"
+	"per sample, 'period' adds the samples' periods; other metrics are dropped.\n";
+
+/* Metrics a sample tells. */
+enum { M_SAMPLES = 1, M_COUNT = 2, M_PERIOD = 4 };
+
+static int metric_bit(const char *p, size_t n)
+{
+	sstr m = { p, n };
+	if (sstr_eqc(m, "samples")) return M_SAMPLES;
+	if (sstr_eqc(m, "count")) return M_COUNT;
+	if (sstr_eqc(m, "period")) return M_PERIOD;
+	return 0;
+}
+
+/* What the samples of a stack (or of a stack in one window) add up to. */
+typedef struct acc {
+	uint64_t nsamp;
+	num period;
+	uint64_t no_period_line; /* first sample without a period, 0 none */
+} acc;
+
+typedef struct stackinfo {
+	bool defined, id_is_num;
+	uint8_t metrics;         /* M_* the stack record has */
+	int32_t event;
+	uint32_t ord;            /* order of the stack records */
+	uint32_t leaf_func;      /* index into funcs (for --list) */
+	uint64_t first_ref;      /* line of the first sample naming it */
+	acc all;                 /* samples in [from, to) */
+} stackinfo;
+
+/* (window, stack) -> acc, open addressing. */
+typedef struct wentry { int64_t k; uint32_t stack; acc a; } wentry;
+typedef struct wmap {
+	wentry *e;
+	uint32_t n, cap;
+	uint32_t *slots, nslots;
+} wmap;
+
+static uint64_t wkey_hash(int64_t k, uint32_t s)
+{
+	uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ULL ^ (uint64_t)s * 0xC2B2AE3D27D4EB4FULL;
+	return h ^ (h >> 29);
+}
+
+static void wmap_rehash(wmap *m)
+{
+	m->nslots = m->nslots ? m->nslots * 2 : 1024;
+	free(m->slots);
+	m->slots = xcalloc(m->nslots, sizeof *m->slots);
+	for (uint32_t i = 0; i < m->n; i++) {
+		uint64_t j = wkey_hash(m->e[i].k, m->e[i].stack) & (m->nslots - 1);
+		while (m->slots[j]) j = (j + 1) & (m->nslots - 1);
+		m->slots[j] = i + 1;
+	}
+}
+
+static acc *wmap_get(wmap *m, int64_t k, uint32_t s)
+{
+	if ((uint64_t)(m->n + 1) * 2 > m->nslots) wmap_rehash(m);
+	uint64_t j = wkey_hash(k, s) & (m->nslots - 1);
+	while (m->slots[j]) {
+		wentry *e = &m->e[m->slots[j] - 1];
+		if (e->k == k && e->stack == s) return &e->a;
+		j = (j + 1) & (m->nslots - 1);
+	}
+	wentry *e = VEC_PUSH(m->e, m->n, m->cap);
+	memset(e, 0, sizeof *e);
+	e->k = k;
+	e->stack = s;
+	e->a.period = num_i(0);
+	m->slots[j] = m->n;
+	return &e->a;
+}
+
+/* ---- options and state ---------------------------------------------------- */
+
+static struct {
+	const char *from_s, *to_s, *event_name;
+	double every;
+	bool has_every, list;
+} opt;
+
+static const char *path, *name;   /* the file read twice, the name for messages */
+static char *tmp_path;
+static double from = -INFINITY, to = INFINITY;
+static bool cut;                  /* --from or --to: stacks are rewritten */
+static double origin, range_end;  /* of the windows */
+static int64_t nwin;              /* windows 0..nwin-1 within the range */
+static int64_t kmin, kmax;        /* windows holding samples, possibly beyond */
+static char *tr_unit;
+
+static strmap stack_ids, funcs;
+static stackinfo *stacks;
+static uint32_t stacks_cap, nstack_records;
+static wmap wins;
+static uint64_t nsamples;
+
+static void remove_tmp(void)
+{
+	if (tmp_path) unlink(tmp_path);
+}
+
+/* A path that can be read twice: the file itself if regular, else a copy. */
+static const char *rereadable(const char *arg)
+{
+	struct stat st;
+	if (strcmp(arg, "-") != 0 && stat(arg, &st) == 0 && S_ISREG(st.st_mode))
+		return arg;
+	input *in = input_open(arg);
+	const char *dir = getenv("TMPDIR");
+	sbuf b = { 0 };
+	sbuf_printf(&b, "%s/spaa-window.XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(b.p);
+	if (fd < 0) die(EXIT_DATA, "%s: cannot make a temporary file: %s", b.p, strerror(errno));
+	tmp_path = b.p;
+	cli_atexit(remove_tmp);
+	FILE *f = fdopen(fd, "w");
+	if (!f) die(EXIT_DATA, "temporary file: %s", strerror(errno));
+	char buf[1 << 16];
+	size_t n;
+	while ((n = input_read(in, buf, sizeof buf)) > 0)
+		if (fwrite(buf, 1, n, f) != n) die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
+	if (fclose(f) != 0) die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
+	input_close(in);
+	return tmp_path;
+}
+
+static spaa_reader *open_input(void)
+{
+	spaa_reader *r = spaa_open(path);
+	r->name = name;
+	return r;
+}
+
+static double parse_time(const char *o, const char *s, bool *rel)
+{
+	*rel = s[0] == '+';
+	return opt_double(o, *rel ? s + 1 : s);
+}
+
+static stackinfo *stack_at(const char *id, size_t n, uint32_t *idx)
+{
+	*idx = strmap_intern(&stack_ids, id, n, NULL);
+	if (*idx >= stacks_cap) {
+		uint32_t old = stacks_cap;
+		grow_array((void **)&stacks, &stacks_cap, *idx + 1, sizeof *stacks);
+		memset(stacks + old, 0, (stacks_cap - old) * sizeof *stacks);
+	}
+	return &stacks[*idx];
+}
+
+static void acc_add(spaa_reader *r, acc *a, const spaa_sample *s)
+{
+	a->nsamp++;
+	if (!s->has_period) {
+		if (!a->no_period_line) a->no_period_line = r->lineno;
+	} else if (!num_add(&a->period, s->period)) {
+		spaa_error(r, "the periods of stack %.*s add up beyond 64 bits",
+			   (int)s->stack_id.n, s->stack_id.p);
+	}
+}
+
+/* ---- pass 1: add up the samples ------------------------------------------ */
+
+static void time_bounds(double *lo, double *hi, uint64_t *n)
+{
+	spaa_reader *r = open_input();
+	spaa_sample s;
+	*lo = INFINITY, *hi = -INFINITY, *n = 0;
+	enum spaa_rtype t;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		if (t != SPAA_SAMPLE || spaa_sample_parse(r, &s) < 0) continue;
+		if (!s.has_ts) spaa_error(r, "sample has no timestamp");
+		if (s.timestamp < *lo) *lo = s.timestamp;
+		if (s.timestamp > *hi) *hi = s.timestamp;
+		(*n)++;
+	}
+	spaa_close(r);
+}
+
+static void no_samples(void)
+{
+	die(EXIT_DATA, "%s: no sample records: spaa-window needs samples (perf2spaa --samples)", name);
+}
+
+/* Reads the header, then works out from, to and the windows. */
+static void resolve_times(void)
+{
+	spaa_reader *r = open_input();
+	enum spaa_rtype t = spaa_next(r);
+	if (t == SPAA_EOF) die(EXIT_DATA, "%s: empty input: no header", name);
+	double start = r->tr_start, end = r->tr_end;
+	bool have = r->has_time_range;
+	uint32_t tr = json_get(&r->doc, 0, "time_range");
+	uint32_t u = tr ? json_get(&r->doc, tr, "unit") : 0;
+	if (u && r->doc.nodes[u].type == JSON_STRING)
+		tr_unit = xmemdup(r->doc.nodes[u].str, r->doc.nodes[u].count);
+	else
+		tr_unit = xstrdup("seconds");
+	spaa_close(r);
+
+	bool from_rel = false, to_rel = false;
+	if (opt.from_s) from = parse_time("--from", opt.from_s, &from_rel);
+	if (opt.to_s) to = parse_time("--to", opt.to_s, &to_rel);
+	bool need_bounds = !have && (from_rel || to_rel || (opt.has_every && (!opt.from_s || !opt.to_s)));
+	if (need_bounds) { /* no time_range in the header: the samples' span */
+		uint64_t n;
+		time_bounds(&start, &end, &n);
+		if (n == 0) no_samples();
+	}
+	if (from_rel) from += start;
+	if (to_rel) to += start;
+	if (opt.from_s && opt.to_s && !(from < to))
+		die(EXIT_USAGE, "--from (%s) must be before --to (%s)", opt.from_s, opt.to_s);
+	if (opt.has_every) {
+		origin = opt.from_s ? from : start;
+		range_end = opt.to_s ? to : end;
+		if (!opt.to_s && opt.from_s && !(range_end > origin)) range_end = origin;
+		double w = ceil((range_end - origin) / opt.every);
+		if (!(w < 1e7)) die(EXIT_USAGE, "--every %g makes too many windows", opt.every);
+		nwin = w < 1 ? 1 : (int64_t)w;
+		kmin = 0;
+		kmax = nwin - 1;
+	}
+}
+
+static void pass1(void)
+{
+	spaa_reader *r = open_input();
+	spaa_stack st = { 0 };
+	spaa_sample s;
+	enum spaa_rtype t;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		if (t == SPAA_STACK) {
+			if (spaa_stack_parse(r, &st) < 0) continue;
+			uint32_t i;
+			stackinfo *si = stack_at(st.id.p, st.id.n, &i);
+			if (si->defined)
+				spaa_error(r, "duplicate stack id %.*s", (int)st.id.n, st.id.p);
+			si->defined = true;
+			si->id_is_num = r->doc.nodes[json_get(&r->doc, 0, "id")].type != JSON_STRING;
+			si->ord = nstack_records++;
+			si->event = st.event;
+			for (uint32_t j = 0; j < st.nw; j++)
+				si->metrics |= metric_bit(st.w[j].metric.p, st.w[j].metric.n);
+			const char *f = st.nframes ? r->frames[spaa_stack_leaf(r, &st)].func : "";
+			if (!*f) f = "[unknown]";
+			si->leaf_func = strmap_intern(&funcs, f, strlen(f), NULL);
+		} else if (t == SPAA_SAMPLE) {
+			if (spaa_sample_parse(r, &s) < 0) continue;
+			if (!s.has_ts) {
+				spaa_error(r, "sample has no timestamp");
+				continue;
+			}
+			nsamples++;
+			uint32_t i;
+			stackinfo *si = stack_at(s.stack_id.p, s.stack_id.n, &i);
+			if (!si->first_ref) si->first_ref = r->lineno;
+			if (!(s.timestamp >= from && s.timestamp < to)) continue;
+			acc_add(r, &si->all, &s);
+			if (opt.has_every) {
+				double q = floor((s.timestamp - origin) / opt.every);
+				if (!(fabs(q) < 1e15)) spaa_error(r, "timestamp too far from the time range");
+				int64_t k = (int64_t)q;
+				if (k == nwin && s.timestamp <= range_end) k = nwin - 1;
+				if (k < kmin) kmin = k;
+				if (k > kmax) kmax = k;
+				if (kmax - kmin >= 10000000)
+					spaa_error(r, "sample timestamp too far out of the time range");
+				acc_add(r, wmap_get(&wins, k, i), &s);
+			}
+		} else if (t == SPAA_HEADER && opt.event_name &&
+			   spaa_event_find(r, opt.event_name, strlen(opt.event_name)) < 0) {
+			die(EXIT_DATA, "%s: event '%s' is not declared in the header", name, opt.event_name);
+		}
+	}
+	if (nsamples == 0) no_samples();
+	for (uint32_t i = 0; i < stack_ids.count; i++)
+		if (!stacks[i].defined) {
+			size_t n;
+			const char *id = strmap_key(&stack_ids, i, &n);
+			die_at(name, stacks[i].first_ref, "sample refers to unknown stack %.*s", (int)n, id);
+		}
+	spaa_stack_free(&st);
+	spaa_close(r);
+}
+
+/* ---- pass 2: writing ------------------------------------------------------- */
+
+static void put_key(output *o, const json_node *k, bool first)
+{
+	if (!first) out_putc(o, ',');
+	jw_str(o, k->str, k->count);
+	out_putc(o, ':');
+}
+
+/* The weights array at node arr with derivable metrics rewritten from a and
+ * the others left out. */
+static void put_weights(output *o, spaa_reader *r, uint32_t arr, const acc *a)
+{
+	const json_doc *d = &r->doc;
+	out_putc(o, '[');
+	bool firstw = true;
+	uint32_t k = json_first(d, arr);
+	for (uint32_t i = 0; i < d->nodes[arr].count; i++, k = json_after(d, k)) {
+		uint32_t m = json_get(d, k, "metric");
+		int bit = metric_bit(d->nodes[m].str, d->nodes[m].count);
+		if (!bit) continue;
+		if (!firstw) out_putc(o, ',');
+		firstw = false;
+		out_putc(o, '{');
+		uint32_t key = json_first(d, k);
+		for (uint32_t j = 0; j < d->nodes[k].count; j++, key = json_after(d, key + 1)) {
+			put_key(o, &d->nodes[key], j == 0);
+			if (json_is_str(d, key, "value", 5))
+				jw_num(o, bit == M_PERIOD ? a->period : num_u(a->nsamp));
+			else
+				jw_node(o, d, key + 1);
+		}
+		out_putc(o, '}');
+	}
+	out_putc(o, ']');
+}
+
+static void check_stack(spaa_reader *r, const spaa_stack *st, const stackinfo *si)
+{
+	if (si->metrics & M_PERIOD && si->all.no_period_line)
+		die_at(name, si->all.no_period_line,
+		       "sample has no period: the period weight of stack %.*s cannot be rebuilt",
+		       (int)st->id.n, st->id.p);
+	if (st->event >= 0) {
+		const char *pm = r->events[st->event].primary_metric;
+		if (pm && !metric_bit(pm, strlen(pm)))
+			die_at(name, r->lineno, "stack %.*s: the primary metric '%s' of event '%s' "
+			       "cannot be rebuilt from samples (only samples, count, period)",
+			       (int)st->id.n, st->id.p, pm, r->events[st->event].name);
+	}
+}
+
+static void put_stack(output *o, spaa_reader *r, const stackinfo *si)
+{
+	const json_doc *d = &r->doc;
+	out_putc(o, '{');
+	uint32_t key = json_first(d, 0);
+	for (uint32_t j = 0; j < d->nodes[0].count; j++, key = json_after(d, key + 1)) {
+		put_key(o, &d->nodes[key], j == 0);
+		uint32_t v = key + 1;
+		if (json_is_str(d, key, "weights", 7)) {
+			put_weights(o, r, v, &si->all);
+		} else if (json_is_str(d, key, "exclusive", 9) && d->nodes[v].type == JSON_OBJECT) {
+			out_putc(o, '{');
+			uint32_t xk = json_first(d, v);
+			for (uint32_t i = 0; i < d->nodes[v].count; i++, xk = json_after(d, xk + 1)) {
+				put_key(o, &d->nodes[xk], i == 0);
+				if (json_is_str(d, xk, "weights", 7) && d->nodes[xk + 1].type == JSON_ARRAY)
+					put_weights(o, r, xk + 1, &si->all);
+				else
+					jw_node(o, d, xk + 1);
+			}
+			out_putc(o, '}');
+		} else {
+			jw_node(o, d, v);
+		}
+	}
+	out_puts(o, "}\n");
+}
+
+static void put_time(output *o, double t)
+{
+	char buf[32];
+	out_write(o, buf, num_fmt(buf, num_d(t)));
+}
+
+static void put_header(output *o, spaa_reader *r)
+{
+	const json_doc *d = &r->doc;
+	double s = r->has_time_range && r->tr_start > from ? r->tr_start : from;
+	double e = r->has_time_range && r->tr_end < to ? r->tr_end : to;
+	if (!isfinite(s) || !isfinite(e)) { /* open-ended, no time_range: the samples' span */
+		double lo, hi;
+		uint64_t n;
+		time_bounds(&lo, &hi, &n);
+		if (!isfinite(s)) s = lo;
+		if (!isfinite(e)) e = hi;
+	}
+	bool done = false;
+	out_putc(o, '{');
+	uint32_t key = json_first(d, 0);
+	for (uint32_t j = 0; j < d->nodes[0].count; j++, key = json_after(d, key + 1)) {
+		uint32_t v = key + 1;
+		put_key(o, &d->nodes[key], j == 0);
+		if (!json_is_str(d, key, "time_range", 10) || d->nodes[v].type != JSON_OBJECT) {
+			jw_node(o, d, v);
+			continue;
+		}
+		done = true;
+		out_putc(o, '{');
+		uint32_t k = json_first(d, v);
+		for (uint32_t i = 0; i < d->nodes[v].count; i++, k = json_after(d, k + 1)) {
+			put_key(o, &d->nodes[k], i == 0);
+			if (json_is_str(d, k, "start", 5)) put_time(o, s);
+			else if (json_is_str(d, k, "end", 3)) put_time(o, e);
+			else jw_node(o, d, k + 1);
+		}
+		out_putc(o, '}');
+	}
+	if (!done) {
+		out_puts(o, ",\"time_range\":{\"start\":");
+		put_time(o, s);
+		out_puts(o, ",\"end\":");
+		put_time(o, e);
+		out_puts(o, ",\"unit\":\"seconds\"}");
+	}
+	out_puts(o, "}\n");
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const wentry *x = a, *y = b;
+	if (x->k != y->k) return x->k < y->k ? -1 : 1;
+	uint32_t ox = stacks[x->stack].ord, oy = stacks[y->stack].ord;
+	return ox < oy ? -1 : ox > oy;
+}
+
+static double win_start(int64_t k) { return origin + (double)k * opt.every; }
+static double win_end(int64_t k)
+{
+	double e = origin + (double)(k + 1) * opt.every;
+	return k == nwin - 1 && range_end < e && range_end > win_start(k) ? range_end : e;
+}
+
+static void put_window_weights(output *o, const stackinfo *si, const acc *a)
+{
+	uint8_t m = si->metrics & (M_SAMPLES | M_COUNT | M_PERIOD);
+	if (!m) m = M_SAMPLES;
+	bool first = true;
+	out_putc(o, '[');
+	static const struct { int bit; const char *name; } ms[] = {
+		{ M_SAMPLES, "samples" }, { M_COUNT, "count" }, { M_PERIOD, "period" } };
+	for (int i = 0; i < 3; i++) {
+		if (!(m & ms[i].bit)) continue;
+		if (ms[i].bit == M_PERIOD && a->no_period_line) continue;
+		out_printf(o, "%s{\"metric\":\"%s\",\"value\":", first ? "" : ",", ms[i].name);
+		jw_num(o, ms[i].bit == M_PERIOD ? a->period : num_u(a->nsamp));
+		out_putc(o, '}');
+		first = false;
+	}
+	out_putc(o, ']');
+}
+
+static void put_windows(output *o)
+{
+	qsort(wins.e, wins.n, sizeof *wins.e, cmp_entry);
+	uint32_t j = 0, id = 0;
+	for (int64_t k = kmin; k <= kmax; k++) {
+		out_printf(o, "{\"type\":\"window\",\"id\":\"w%u\",\"start\":", ++id);
+		put_time(o, win_start(k));
+		out_puts(o, ",\"end\":");
+		put_time(o, win_end(k));
+		out_puts(o, ",\"unit\":");
+		jw_strc(o, tr_unit);
+		out_puts(o, ",\"by_stack\":[");
+		for (bool first = true; j < wins.n && wins.e[j].k == k; j++, first = false) {
+			const wentry *e = &wins.e[j];
+			const stackinfo *si = &stacks[e->stack];
+			size_t n;
+			const char *sid = strmap_key(&stack_ids, e->stack, &n);
+			out_puts(o, first ? "{\"stack_id\":" : ",{\"stack_id\":");
+			if (si->id_is_num) out_write(o, sid, n);
+			else jw_str(o, sid, n);
+			out_puts(o, ",\"weights\":");
+			put_window_weights(o, si, &e->a);
+			out_putc(o, '}');
+		}
+		out_puts(o, "]}\n");
+	}
+}
+
+/* --list: one line per window for one event. */
+static void put_list(output *o, int32_t event, const char *pm)
+{
+	bool period = pm && strcmp(pm, "period") == 0;
+	qsort(wins.e, wins.n, sizeof *wins.e, cmp_entry);
+	num *byf = xcalloc(funcs.count ? funcs.count : 1, sizeof *byf);
+	uint32_t *touched = xmalloc((funcs.count ? funcs.count : 1) * sizeof *touched);
+	bool *seen = xcalloc(funcs.count ? funcs.count : 1, sizeof *seen);
+	out_puts(o, "start\tend\tweight\ttop_weight\ttop_function\n");
+	char buf[32];
+	uint32_t j = 0;
+	for (int64_t k = kmin; k <= kmax; k++) {
+		num total = num_i(0);
+		uint32_t nt = 0;
+		for (; j < wins.n && wins.e[j].k == k; j++) {
+			const wentry *e = &wins.e[j];
+			const stackinfo *si = &stacks[e->stack];
+			if (si->event != event) continue;
+			num v = period ? e->a.period : num_u(e->a.nsamp);
+			num *f = &byf[si->leaf_func];
+			if (!seen[si->leaf_func]) {
+				seen[si->leaf_func] = true;
+				touched[nt++] = si->leaf_func;
+			}
+			if (!num_add(f, v) || !num_add(&total, v))
+				die(EXIT_DATA, "%s: weights add up beyond 64 bits", name);
+		}
+		/* the top function: most weight, then the smaller name */
+		int64_t best = -1;
+		for (uint32_t i = 0; i < nt; i++) {
+			uint32_t fi = touched[i];
+			if (best < 0) { best = fi; continue; }
+			int c = num_cmp(byf[fi], byf[best]);
+			if (c > 0 || (c == 0 && strcmp(strmap_key(&funcs, fi, NULL), strmap_key(&funcs, (uint32_t)best, NULL)) < 0))
+				best = fi;
+		}
+		put_time(o, win_start(k));
+		out_putc(o, '\t');
+		put_time(o, win_end(k));
+		out_putc(o, '\t');
+		out_write(o, buf, num_fmt(buf, total));
+		out_putc(o, '\t');
+		if (best >= 0 && !num_is_zero(byf[best])) {
+			out_write(o, buf, num_fmt(buf, byf[best]));
+			out_putc(o, '\t');
+			out_puts(o, strmap_key(&funcs, (uint32_t)best, NULL));
+		} else {
+			out_puts(o, "0\t-");
+		}
+		out_putc(o, '\n');
+		for (uint32_t i = 0; i < nt; i++) {
+			byf[touched[i]] = num_i(0);
+			seen[touched[i]] = false;
+		}
+	}
+	free(byf);
+	free(touched);
+	free(seen);
+}
 
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	die(EXIT_USAGE, "not implemented yet");
+	static const struct option longopts[] = {
+		{ "from", required_argument, 0, 'F' },
+		{ "to", required_argument, 0, 'T' },
+		{ "every", required_argument, 0, 'E' },
+		{ "list", no_argument, 0, 'L' },
+		{ "event", required_argument, 0, 'e' },
+		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	const char *outpath = NULL;
+	bool zstd = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'F': opt.from_s = optarg; break;
+		case 'T': opt.to_s = optarg; break;
+		case 'E':
+			opt.every = opt_double("--every", optarg);
+			if (!(opt.every > 0)) usage_error("--every: '%s' is not a positive duration", optarg);
+			opt.has_every = true;
+			break;
+		case 'L': opt.list = true; break;
+		case 'e': opt.event_name = optarg; break;
+		case 'o': outpath = optarg; break;
+		case 'z': zstd = true; break;
+		CLI_STD_CASES(usage);
+		}
+	}
+	if (argc - optind > 1) usage_error("one input file at most");
+	if (!opt.from_s && !opt.to_s && !opt.has_every)
+		usage_error("nothing to do: give --from, --to or --every");
+	if (opt.list && !opt.has_every) usage_error("--list needs --every");
+	if (opt.event_name && !opt.list) usage_error("--event goes with --list");
+	bool dummy;
+	if (opt.from_s) (void)parse_time("--from", opt.from_s, &dummy);
+	if (opt.to_s) (void)parse_time("--to", opt.to_s, &dummy);
+	cut = opt.from_s || opt.to_s;
+
+	const char *arg = optind < argc ? argv[optind] : "-";
+	name = arg;
+	path = rereadable(arg);
+	strmap_init(&stack_ids);
+	strmap_init(&funcs);
+	resolve_times();
+	pass1();
+
+	output *o = output_open(outpath, zstd);
+	spaa_reader *r = open_input();
+	spaa_stack st = { 0 };
+	spaa_sample s;
+	int32_t list_event = -1;
+	const char *list_pm = NULL;
+	enum spaa_rtype t;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		size_t n = r->len;
+		if (n && r->line[n - 1] == '\r') n--;
+		switch (t) {
+		case SPAA_HEADER:
+			if (opt.list) {
+				list_event = opt.event_name ? spaa_event_find(r, opt.event_name, strlen(opt.event_name)) : 0;
+				if (r->nevents == 0) die(EXIT_DATA, "%s: the header declares no events", name);
+				list_pm = r->events[list_event].primary_metric;
+				goto done;
+			}
+			if (cut) put_header(o, r);
+			else { out_write(o, r->line, n); out_putc(o, '\n'); }
+			continue;
+		case SPAA_STACK:
+			if (!cut) break;
+			if (spaa_stack_parse(r, &st) < 0) continue;
+			{
+				int64_t i = strmap_find(&stack_ids, st.id.p, st.id.n);
+				const stackinfo *si = &stacks[i];
+				if (si->all.nsamp == 0) continue;
+				check_stack(r, &st, si);
+				put_stack(o, r, si);
+			}
+			continue;
+		case SPAA_SAMPLE:
+			if (!cut) break;
+			if (spaa_sample_parse(r, &s) < 0) continue;
+			if (!(s.timestamp >= from && s.timestamp < to)) continue;
+			break;
+		case SPAA_WINDOW:
+			if (cut) continue; /* their figures are for the whole profile */
+			break;
+		default:
+			break;
+		}
+		out_write(o, r->line, n);
+		out_putc(o, '\n');
+	}
+done:
+	if (opt.list) {
+		if (metric_bit(list_pm ? list_pm : "", list_pm ? strlen(list_pm) : 0) == 0) list_pm = "samples";
+		put_list(o, list_event, list_pm);
+	} else if (opt.has_every) {
+		put_windows(o);
+	}
+	output_close(o);
+	spaa_stack_free(&st);
+	spaa_close(r);
+	return EXIT_OK;
 }

@@ -79,8 +79,9 @@ static int cmp_lines(const void *a, const void *b)
 }
 
 static void fold_file(const char *path, const char *event, const char *metric,
-		      const fold_opts *fo, fold_cache *cache, sbuf *pb)
+		      const fold_opts *opts, fold_cache *cache, sbuf *pb)
 {
+	fold_opts file_opts = *opts, *fo = &file_opts;
 	spaa_reader *r = spaa_open(path);
 	spaa_stack s = { 0 };
 	int32_t ev = -2;            /* not picked yet */
@@ -91,6 +92,7 @@ static void fold_file(const char *path, const char *event, const char *metric,
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER && ev == -2) {
+			fold_opts_header(fo, r);
 			if (fo->all_events) {
 				ev = -1;
 				ev_metric = xcalloc(r->nevents + 1, sizeof *ev_metric);

@@ -133,12 +133,37 @@ static void add_tidy(sbuf *b, const char *s, size_t n)
 	}
 }
 
+/* stackcollapse.pl's tidying of DTrace frames: ';' -> ':', and C++
+ * arguments cut: from the last '(' or '<' that follows the first "::". */
+static void add_tidy_dtrace(sbuf *b, const char *s, size_t n)
+{
+	size_t end = n;
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (s[i] != ':' || s[i + 1] != ':') continue;
+		for (size_t j = n; j-- > i + 2;)
+			if (s[j] == '(' || s[j] == '<') { end = j; break; }
+		break;
+	}
+	if (end == 0) {
+		sbuf_addc(b, '-');
+		return;
+	}
+	add_clean(b, s, end);
+}
+
+void fold_opts_header(fold_opts *o, const spaa_reader *r)
+{
+	uint32_t k = json_get(&r->doc, 0, "source_tool");
+	const json_node *x = k ? &r->doc.nodes[k] : NULL;
+	o->dtrace = x && x->type == JSON_STRING && x->count == 6 && memcmp(x->str, "dtrace", 6) == 0;
+}
+
 bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 {
 	const spaa_frame *fr = &r->frames[f];
 	if (fr->inlined && o->inline_mode == FOLD_INLINE_HIDE) return true;
 	/* stackcollapse-perf.pl skips symbols that start with '(' */
-	return !o->raw && fr->func_resolved && fr->func[0] == '(';
+	return !o->raw && !o->dtrace && fr->func_resolved && fr->func[0] == '(';
 }
 
 void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t comm_n,
@@ -150,6 +175,8 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
 	size_t start = b->n;
 	if (o->raw) {
 		add_clean(b, fr->func, strlen(fr->func));
+	} else if (o->dtrace) {
+		add_tidy_dtrace(b, fr->func, strlen(fr->func));
 	} else if (!fr->func_resolved || fr->func[0] == 0 || strcmp(fr->func, "[unknown]") == 0) {
 		/* "[dso-basename]", or "[unknown]"; with addrs "[NAME <addr>]" */
 		const char *nm = "unknown";

@@ -22,7 +22,13 @@ typedef struct fold_opts {
 	bool addrs;      /* "[dso <ip>]" for unresolved frames */
 	bool all_events; /* the event name as the root frame */
 	int inline_mode; /* enum fold_inline */
+	bool dtrace;     /* stackcollapse.pl (DTrace) naming: see fold_opts_header() */
 } fold_opts;
+
+/* Sets what the header implies (call right after spaa_next() returned
+ * SPAA_HEADER, while r->doc holds it): for source_tool "dtrace", names are
+ * tidied the way stackcollapse.pl does instead of stackcollapse-perf.pl. */
+void fold_opts_header(fold_opts *o, const spaa_reader *r);
 
 /* Which event to fold: by name (NULL: the first declared; when the header
  * declares several, warn once naming the others, unless quiet).  Exits 1

@@ -1,8 +1,659 @@
-/* perf2spaa - placeholder until its issue lands. */
+/* perf2spaa - `perf script` text output to SPAA.
+ *
+ * The input is a sequence of samples: a header line (comm, pid[/tid],
+ * optional [cpu], timestamp and period, the event name, and perhaps a single
+ * frame or tracepoint fields), then one frame line per callchain entry, leaf
+ * first ("ip sym+off (dso)"), each perhaps followed by a srcline line, then a
+ * blank line.  "#" lines are perf's --header comments.  Frames are interned
+ * by their raw text (a cache in front of the builder), stacks aggregated per
+ * (event, pid, tid, comm) by build.h. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build.h"
 #include "cli.h"
+#include "input.h"
+#include "output.h"
+#include "spaa.h"
+#include "strmap.h"
+#include "util.h"
+
+static const char help[] =
+	"Usage: perf2spaa [OPTION]... [FILE]...\n"
+	"Convert `perf script` text output to a SPAA 1.0 profile.\n"
+	"\n"
+	"Reads each FILE (or standard input when none or \"-\"), plain, gzip or zstd,\n"
+	"and writes one profile: one event per perf event, stacks aggregated per\n"
+	"event, process, thread and command name with \"samples\" and \"period\" weights.\n"
+	"\n"
+	"  -s, --samples       also write one sample record per sample (timestamp,\n"
+	"                      cpu, period), for spaa-window\n"
+	"  -o, --output=FILE   write to FILE (atomically) instead of standard output\n"
+	"  -z, --zstd          compress the output with zstd (implied by a .zst FILE)\n"
+	"  -q, --quiet         no warnings about unreadable lines\n"
+	"  -h, --help          display this help and exit\n"
+	"  -V, --version       output version information and exit\n"
+	"\n"
+	"Lines that cannot be read are skipped with a warning naming the line.\n"
+	"Exit status: 0 success, 1 bad input or write error, 2 usage error.\n";
+
+#define MAX_WARN 20
+
+/* One frame line of the current sample, as offsets into the sample buffer. */
+struct pline {
+	uint32_t off, len;     /* the trimmed frame line */
+	uint32_t src_off, src_len; /* srcline line, src_len 0: none */
+	bool has_src;
+	bool inlined;          /* dso is "(inlined)" */
+};
+
+struct sample {
+	bool active;
+	uint64_t lineno;
+	uint32_t comm_off, comm_len;
+	bool has_pid;
+	int64_t pid, tid;
+	bool has_cpu;
+	int64_t cpu;
+	bool has_ts;
+	double ts;
+	bool has_period;
+	uint64_t period;
+	int32_t event;
+	uint32_t trace_off, trace_len;
+};
+
+static struct {
+	builder *b;
+	bool want_samples, quiet;
+	uint32_t m_samples, m_period;
+	/* per-sample scratch */
+	sbuf sb;
+	struct pline *fl;
+	uint32_t nfl, flcap;
+	uint32_t *frames;
+	uint32_t nfr, frcap;
+	struct sample s;
+	/* frame cache: key text -> frame index */
+	strmap fcache;
+	uint32_t *fval;
+	uint32_t fvcap;
+	sbuf key;
+	bool *ev_period;        /* per event: primary metric is period */
+	bool *ev_warned;
+	uint32_t evcap;
+	/* diagnostics */
+	const char *fname;
+	uint64_t nwarn;
+	bool got_cmdline, got_version;
+	sbuf extra;
+} P;
+
+static void warn_line(uint64_t line, const char *what)
+{
+	P.nwarn++;
+	if (P.quiet || P.nwarn > MAX_WARN) return;
+	warn_at(P.fname, line, "warning: %s", what);
+}
+
+static inline bool is_sp(char c) { return c == ' ' || c == '\t'; }
+static inline bool is_dig(char c) { return c >= '0' && c <= '9'; }
+static inline bool is_hex(char c)
+{
+	return is_dig(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+static bool name_in(const char *s, size_t n, const char *const *list)
+{
+	for (; *list; list++)
+		if (strlen(*list) == n && memcmp(*list, s, n) == 0) return true;
+	return false;
+}
+
+/* kind of a perf event by name: "cycles:u" keeps the base kind; "a:b" with
+ * b not a modifier string is a tracepoint (probe). */
+static const char *event_kind(const char *name, size_t n)
+{
+	static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults", "faults",
+		"minor-faults", "major-faults", "context-switches", "cs", "cpu-migrations",
+		"migrations", "alignment-faults", "emulation-faults", "dummy", "bpf-output",
+		"cgroup-switches", NULL };
+	const char *colon = memchr(name, ':', n);
+	size_t bn = n;
+	if (colon) {
+		bool mods = colon + 1 < name + n;
+		for (const char *p = colon + 1; p < name + n; p++)
+			if (!strchr("ukhIGHpPSDWebR", *p) || *p == 0) mods = false;
+		if (!mods) return "probe";
+		bn = (size_t)(colon - name);
+	}
+	/* pmu/event/ -> event */
+	const char *base = name;
+	if (bn > 2 && name[bn - 1] == '/') {
+		const char *sl = memchr(name, '/', bn - 1);
+		if (sl) {
+			base = sl + 1;
+			bn = (size_t)(name + bn - 1 - base);
+		}
+	}
+	if (name_in(base, bn, sw)) return "software";
+	return "hardware";
+}
+
+static uint32_t event_get(const char *name, size_t n, bool has_period)
+{
+	int32_t e = builder_event_find(P.b, name, n);
+	if (e >= 0) return (uint32_t)e;
+	char *nm = xmemdup(name, n);
+	const char *kind = event_kind(name, n);
+	uint32_t i = builder_event(P.b, nm, kind, strcmp(kind, "probe") ? "period" : "event",
+				   has_period ? "period" : "samples", NULL);
+	free(nm);
+	grow_array((void **)&P.ev_period, &P.evcap, i + 1, sizeof *P.ev_period);
+	uint32_t cap2 = 0;
+	(void)cap2;
+	P.ev_warned = xrealloc(P.ev_warned, P.evcap * sizeof *P.ev_warned);
+	P.ev_period[i] = has_period;
+	P.ev_warned[i] = false;
+	return i;
+}
+
+/* ---- header lines ------------------------------------------------------ */
+
+#define MAXTOK 48
+struct tok { uint32_t s, n; };
+
+static bool tok_digits(const char *p, uint32_t n)
+{
+	if (!n) return false;
+	for (uint32_t i = 0; i < n; i++)
+		if (!is_dig(p[i])) return false;
+	return true;
+}
+
+/* "123" or "123/456" */
+static bool tok_pid(const char *p, uint32_t n, int64_t *pid, int64_t *tid, bool *two)
+{
+	const char *sl = memchr(p, '/', n);
+	if (!sl) {
+		*two = false;
+		return tok_digits(p, n) && parse_i64(p, n, tid);
+	}
+	uint32_t a = (uint32_t)(sl - p);
+	*two = true;
+	return tok_digits(p, a) && tok_digits(sl + 1, n - a - 1) && parse_i64(p, a, pid) &&
+	       parse_i64(sl + 1, n - a - 1, tid);
+}
+
+/* "[003]" */
+static bool tok_cpu(const char *p, uint32_t n, int64_t *cpu)
+{
+	return n >= 3 && p[0] == '[' && p[n - 1] == ']' && tok_digits(p + 1, n - 2) &&
+	       parse_i64(p + 1, n - 2, cpu);
+}
+
+/* "12345.678901:" */
+static bool tok_time(const char *p, uint32_t n)
+{
+	if (n < 2 || p[n - 1] != ':') return false;
+	bool dot = false;
+	for (uint32_t i = 0; i + 1 < n; i++) {
+		if (p[i] == '.' && !dot && i > 0) dot = true;
+		else if (!is_dig(p[i])) return false;
+	}
+	return true;
+}
+
+/* A sample header line, fitted but not yet taken. */
+struct hdr {
+	struct sample s;
+	const char *ev;
+	uint32_t ev_n, comm_len;
+	const char *rest;
+	size_t rest_n;
+};
+
+/* Fits a sample header line (trailing blanks already removed): the first
+ * token after the comm that is "PID" or "PID/TID" and is followed by
+ * [CPU]? TIME:? PERIOD? EVENT: .  False when the line is not one. */
+static bool header_fit(char *line, size_t n, struct hdr *h)
+{
+	struct tok t[MAXTOK];
+	uint32_t nt = 0;
+	size_t i = 0;
+	while (i < n && nt < MAXTOK) {
+		while (i < n && is_sp(line[i])) i++;
+		if (i >= n) break;
+		size_t s = i;
+		while (i < n && !is_sp(line[i])) i++;
+		t[nt].s = (uint32_t)s;
+		t[nt].n = (uint32_t)(i - s);
+		nt++;
+	}
+	if (nt < 3 || is_sp(line[0])) return false;
+	for (uint32_t k = 1; k + 1 < nt; k++) {
+		int64_t pid = 0, tid = 0, cpu = 0;
+		bool two;
+		if (!tok_pid(line + t[k].s, t[k].n, &pid, &tid, &two)) continue;
+		uint32_t j = k + 1;
+		bool has_cpu = false, has_ts = false, has_period = false;
+		uint32_t tsj = 0, pj = 0;
+		if (j < nt && tok_cpu(line + t[j].s, t[j].n, &cpu)) has_cpu = true, j++;
+		if (j < nt && tok_time(line + t[j].s, t[j].n)) has_ts = true, tsj = j++;
+		if (j + 1 < nt && tok_digits(line + t[j].s, t[j].n)) has_period = true, pj = j++;
+		if (j >= nt) continue;
+		const char *ev = line + t[j].s;
+		uint32_t en = t[j].n;
+		if (en < 2 || ev[en - 1] != ':' || tok_time(ev, en)) continue;
+		struct sample *s = &h->s;
+		memset(s, 0, sizeof *s);
+		if (has_period && !parse_u64(line + t[pj].s, t[pj].n, &s->period)) continue;
+		s->has_period = has_period;
+		s->has_pid = two;
+		s->pid = pid;
+		s->tid = tid;
+		s->has_cpu = has_cpu;
+		s->cpu = cpu;
+		if (has_ts) {
+			char *end = line + t[tsj].s + t[tsj].n - 1;
+			char save = *end;
+			*end = 0;
+			s->ts = strtod(line + t[tsj].s, NULL);
+			*end = save;
+			s->has_ts = true;
+		}
+		h->ev = ev;
+		h->ev_n = en - 1;
+		h->comm_len = t[k - 1].s + t[k - 1].n;
+		size_t r = t[j].s + en;
+		while (r < n && is_sp(line[r])) r++;
+		h->rest = line + r;
+		h->rest_n = n - r;
+		return true;
+	}
+	return false;
+}
+
+/* ---- frame lines -------------------------------------------------------- */
+
+/* Splits a trimmed frame line "ip sym+off (dso)" into its parts.  False if
+ * it is not a frame line.  need_dso: a frame without "(dso)" is refused. */
+struct fparts { sstr ip, sym, dso; };
+
+static bool split_frame(const char *p, size_t n, bool need_dso, struct fparts *f)
+{
+	size_t i = 0;
+	if (n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) i = 2;
+	size_t h = i;
+	while (i < n && is_hex(p[i])) i++;
+	if (i == h || (i < n && !is_sp(p[i]))) return false;
+	f->ip = (sstr){ p, i };
+	while (i < n && is_sp(p[i])) i++;
+	const char *sym = p + i;
+	size_t sn = n - i;
+	if (sn && sym[sn - 1] == ')') {
+		/* the matching '(' from the right */
+		int depth = 0;
+		size_t k = sn;
+		while (k-- > 0) {
+			if (sym[k] == ')') depth++;
+			else if (sym[k] == '(' && --depth == 0) break;
+		}
+		if (k < sn && depth == 0 && (k == 0 || is_sp(sym[k - 1]))) {
+			f->dso = (sstr){ sym + k + 1, sn - k - 2 };
+			size_t e = k;
+			while (e > 0 && is_sp(sym[e - 1])) e--;
+			f->sym = (sstr){ sym, e };
+			return true;
+		}
+	}
+	if (need_dso || sn == 0) return false;
+	f->dso = sstr_c("[unknown]");
+	f->sym = (sstr){ sym, sn };
+	return true;
+}
+
+static bool dso_is_kernel(sstr d)
+{
+	if (d.n >= 1 && d.p[0] == '[' && !sstr_eqc(d, "[unknown]")) return true;
+	return d.n >= 7 && memcmp(d.p + d.n - 7, "vmlinux", 7) == 0;
+}
+
+/* "file:123" (perhaps with " (discriminator N)"): a srcline line. */
+static bool is_srcline(const char *p, size_t n)
+{
+	const char *c = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == ':') c = p + i;
+	if (!c || c == p) return false;
+	const char *q = c + 1;
+	if (q >= p + n || !is_dig(*q)) return false;
+	while (q < p + n && is_dig(*q)) q++;
+	return q == p + n || is_sp(*q);
+}
+
+static void add_fline(const char *p, size_t n)
+{
+	struct pline *pl = VEC_PUSH(P.fl, P.nfl, P.flcap);
+	pl->off = (uint32_t)P.sb.n;
+	pl->len = (uint32_t)n;
+	pl->has_src = false;
+	pl->src_off = pl->src_len = 0;
+	pl->inlined = n > 10 && memcmp(p + n - 10, " (inlined)", 10) == 0;
+	sbuf_add(&P.sb, p, n);
+}
+
+/* Interns the frame of line pl (physical dso phys_dso for inlined ones). */
+static uint32_t resolve_frame(const struct pline *pl, uint32_t phys_dso, int32_t depth)
+{
+	const char *p = P.sb.p + pl->off;
+	sbuf *k = &P.key;
+	k->n = 0;
+	sbuf_add(k, p, pl->len);
+	if (pl->has_src) {
+		sbuf_addc(k, '\x1f');
+		sbuf_add(k, P.sb.p + pl->src_off, pl->src_len);
+	}
+	if (pl->inlined) {
+		sbuf_addc(k, '\x1e');
+		sbuf_add(k, &phys_dso, sizeof phys_dso);
+	}
+	bool added;
+	uint32_t ci = strmap_intern(&P.fcache, k->p, k->n, &added);
+	if (!added) return P.fval[ci];
+	struct fparts f;
+	split_frame(p, pl->len, false, &f); /* checked when the line was read */
+	builder_frame fr;
+	memset(&fr, 0, sizeof fr);
+	char ipbuf[64];
+	sstr ip = f.ip;
+	if (!(ip.n >= 2 && ip.p[0] == '0' && (ip.p[1] == 'x' || ip.p[1] == 'X')) && ip.n + 2 < sizeof ipbuf) {
+		ipbuf[0] = '0';
+		ipbuf[1] = 'x';
+		memcpy(ipbuf + 2, ip.p, ip.n);
+		ip = (sstr){ ipbuf, ip.n + 2 };
+	}
+	fr.ip = ip;
+	sstr sym = f.sym;
+	/* "+0x..." offset */
+	for (size_t i = sym.n; i-- > 0;) {
+		if (sym.p[i] == '+') {
+			if (sym.n - i > 3 && sym.p[i + 1] == '0' && sym.p[i + 2] == 'x') {
+				size_t j = i + 3;
+				while (j < sym.n && is_hex(sym.p[j])) j++;
+				if (j == sym.n) {
+					fr.symoff = (sstr){ sym.p + i + 1, sym.n - i - 1 };
+					sym.n = i;
+				}
+			}
+			break;
+		}
+		if (!is_hex(sym.p[i]) && sym.p[i] != 'x') break;
+	}
+	fr.func_resolved = true;
+	if (sym.n == 0 || sstr_eqc(sym, "[unknown]")) {
+		fr.func = ip;
+		fr.func_resolved = false;
+	} else {
+		fr.func = sym;
+	}
+	if (pl->inlined) {
+		fr.dso = phys_dso;
+		fr.inlined = true;
+	} else {
+		bool kern = dso_is_kernel(f.dso);
+		fr.dso = builder_dso(P.b, f.dso.p, f.dso.n, kern);
+	}
+	/* kind from the (physical) dso */
+	size_t dn;
+	(void)dn;
+	fr.kind = FK_USER;
+	if (!pl->inlined) {
+		if (dso_is_kernel(f.dso)) fr.kind = FK_KERNEL;
+		else if (sstr_eqc(f.dso, "[unknown]")) fr.kind = FK_UNKNOWN;
+	}
+	fr.inline_depth = depth;
+	fr.srcline = pl->has_src ? (sstr){ P.sb.p + pl->src_off, pl->src_len } : SSTR_NULL;
+	uint32_t idx = builder_frame_add(P.b, &fr);
+	grow_array((void **)&P.fval, &P.fvcap, ci + 1, sizeof *P.fval);
+	P.fval[ci] = idx;
+	return idx;
+}
+
+/* The dso index and kind of a physical frame (for its inlined frames). */
+static uint32_t frame_dso_kind(uint32_t fi, const struct pline *pl, uint8_t *kind)
+{
+	(void)fi;
+	struct fparts f;
+	split_frame(P.sb.p + pl->off, pl->len, false, &f);
+	bool kern = dso_is_kernel(f.dso);
+	*kind = kern ? FK_KERNEL : sstr_eqc(f.dso, "[unknown]") ? FK_UNKNOWN : FK_USER;
+	return builder_dso(P.b, f.dso.p, f.dso.n, kern);
+}
+
+static void finish_sample(void)
+{
+	struct sample *s = &P.s;
+	if (!s->active) return;
+	s->active = false;
+	P.nfr = 0;
+	grow_array((void **)&P.frames, &P.frcap, P.nfl + 1, sizeof *P.frames);
+	for (uint32_t i = 0; i < P.nfl; i++) {
+		const struct pline *pl = &P.fl[i];
+		if (!pl->inlined) {
+			P.frames[P.nfr++] = resolve_frame(pl, 0, -1);
+			continue;
+		}
+		/* a run of inlined frames, then their physical frame */
+		uint32_t j = i;
+		while (j < P.nfl && P.fl[j].inlined) j++;
+		uint32_t dso = 0;
+		uint8_t kind = FK_UNKNOWN;
+		if (j < P.nfl) dso = frame_dso_kind(0, &P.fl[j], &kind);
+		else dso = builder_dso(P.b, "[unknown]", 9, false);
+		for (uint32_t k = i; k < j; k++) {
+			uint32_t fi = resolve_frame(&P.fl[k], dso, (int32_t)(j - k));
+			P.frames[P.nfr++] = fi;
+		}
+		if (j < P.nfl) P.frames[P.nfr++] = resolve_frame(&P.fl[j], 0, 0);
+		i = j;
+	}
+	P.nfl = 0;
+
+	builder_ctx c;
+	memset(&c, 0, sizeof c);
+	c.event = (uint32_t)s->event;
+	c.has_pid = s->has_pid;
+	c.pid = s->pid;
+	c.has_tid = true;
+	c.tid = s->tid;
+	c.comm = (sstr){ P.sb.p + s->comm_off, s->comm_len };
+	if (s->has_pid) builder_thread(P.b, s->pid, s->tid, c.comm.p, c.comm.n);
+	uint32_t midx[2];
+	num vals[2];
+	uint32_t nv = 0;
+	midx[nv] = P.m_samples;
+	vals[nv++] = num_i(1);
+	uint64_t period = s->period;
+	if (!s->has_period && P.ev_period[s->event]) {
+		period = 1;
+		if (!P.ev_warned[s->event]) {
+			P.ev_warned[s->event] = true;
+			warn_line(s->lineno, "sample without a period in an event with periods: counted as period 1");
+		}
+	}
+	if (s->has_period || P.ev_period[s->event]) {
+		midx[nv] = P.m_period;
+		vals[nv++] = num_u(period);
+	}
+	uint32_t si = builder_stack(P.b, &c, P.frames, P.nfr, midx, vals, nv);
+	if (s->has_ts) builder_time(P.b, s->ts);
+	if (P.want_samples) {
+		sbuf *e = &P.extra;
+		e->n = 0;
+		if (s->has_cpu) sbuf_printf(e, "\"cpu\":%lld,", (long long)s->cpu);
+		if (s->has_period) sbuf_printf(e, "\"period\":%llu,", (unsigned long long)s->period);
+		if (s->trace_len) {
+			sbuf_adds(e, "\"x_trace_fields\":\"");
+			const char *t = P.sb.p + s->trace_off;
+			for (uint32_t i = 0; i < s->trace_len; i++) {
+				unsigned char ch = (unsigned char)t[i];
+				if (ch == '"' || ch == '\\') {
+					sbuf_addc(e, '\\');
+					sbuf_addc(e, (char)ch);
+				} else if (ch < 0x20) {
+					sbuf_printf(e, "\\u%04x", ch);
+				} else {
+					sbuf_addc(e, (char)ch);
+				}
+			}
+			sbuf_adds(e, "\",");
+		}
+		if (e->n) e->n--; /* trailing comma */
+		sbuf_addc(e, 0);
+		builder_sample(P.b, si, s->has_ts, s->ts, e->p);
+	}
+}
+
+/* "# cmdline : ..." and "# perf version : ..." */
+static void header_comment(const char *p, size_t n)
+{
+	const char *key = NULL;
+	bool *got = NULL;
+	if (n > 12 && memcmp(p, "# cmdline : ", 12) == 0) key = "command", got = &P.got_cmdline, p += 12, n -= 12;
+	else if (n > 17 && memcmp(p, "# perf version : ", 17) == 0) key = "tool_version", got = &P.got_version, p += 17, n -= 17;
+	if (!key || *got) return;
+	*got = true;
+	builder_source_str(P.b, key, p, n);
+}
+
+/* Starts the sample of a fitted header line (the previous one is done). */
+static void start_sample(char *line, struct hdr *h, uint64_t lineno)
+{
+	P.s = h->s;
+	P.s.active = true;
+	P.s.lineno = lineno;
+	P.s.event = (int32_t)event_get(h->ev, h->ev_n, h->s.has_period);
+	P.sb.n = 0;
+	P.s.comm_off = 0;
+	P.s.comm_len = h->comm_len;
+	sbuf_add(&P.sb, line, h->comm_len);
+	if (!h->rest_n) return;
+	struct fparts f;
+	if (split_frame(h->rest, h->rest_n, true, &f)) {
+		add_fline(h->rest, h->rest_n);
+		return;
+	}
+	P.s.trace_off = (uint32_t)P.sb.n;
+	P.s.trace_len = (uint32_t)h->rest_n;
+	sbuf_add(&P.sb, h->rest, h->rest_n);
+}
+
+static void convert(input *in)
+{
+	P.fname = input_name(in);
+	char *line;
+	size_t n;
+	bool prev_frame = false; /* the last line was a frame line */
+	while ((line = input_line(in, &n)) != NULL) {
+		while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r')) n--;
+		line[n] = 0;
+		size_t i = 0;
+		while (i < n && is_sp(line[i])) i++;
+		if (i == n) { /* blank: end of sample */
+			finish_sample();
+			prev_frame = false;
+			continue;
+		}
+		if (line[0] == '#') {
+			header_comment(line, n);
+			continue;
+		}
+		struct hdr h;
+		if (i == 0 && header_fit(line, n, &h)) {
+			finish_sample();
+			start_sample(line, &h, input_lineno(in));
+			prev_frame = P.nfl > 0;
+			continue;
+		}
+		const char *p = line + i;
+		size_t pn = n - i;
+		struct fparts f;
+		if (P.s.active) {
+			/* frame lines are not indented in some files */
+			if (split_frame(p, pn, i == 0, &f)) {
+				add_fline(p, pn);
+				prev_frame = true;
+				continue;
+			}
+			if (prev_frame && is_srcline(p, pn)) {
+				struct pline *pl = &P.fl[P.nfl - 1];
+				pl->has_src = true;
+				pl->src_off = (uint32_t)P.sb.n;
+				pl->src_len = (uint32_t)pn;
+				sbuf_add(&P.sb, p, pn);
+				prev_frame = false;
+				continue;
+			}
+		}
+		warn_line(input_lineno(in), P.s.active ? "cannot read this line (not a frame): ignored"
+						       : "cannot read this line (not a sample header): ignored");
+		prev_frame = false;
+	}
+	finish_sample();
+	if (P.nwarn > MAX_WARN && !P.quiet)
+		warn_at(P.fname, 0, "warning: %llu unreadable lines in all",
+			(unsigned long long)P.nwarn);
+	P.nwarn = 0;
+}
 
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	die(EXIT_USAGE, "not implemented yet");
+	static const struct option longopts[] = {
+		{ "samples", no_argument, 0, 's' },
+		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
+		{ "quiet", no_argument, 0, 'q' },
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	const char *outpath = NULL;
+	bool zstd = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "so:zqhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': P.want_samples = true; break;
+		case 'o': outpath = optarg; break;
+		case 'z': zstd = true; break;
+		case 'q': P.quiet = true; break;
+		CLI_STD_CASES(help);
+		}
+	}
+
+	P.b = builder_new();
+	builder_source_tool(P.b, "perf");
+	P.m_samples = builder_metric(P.b, "samples", NULL);
+	P.m_period = builder_metric(P.b, "period", NULL);
+
+	if (optind >= argc) {
+		input *in = input_open("-");
+		convert(in);
+		input_close(in);
+	}
+	for (int a = optind; a < argc; a++) {
+		input *in = input_open(argv[a]);
+		convert(in);
+		input_close(in);
+	}
+
+	output *o = output_open(outpath, zstd);
+	builder_write(P.b, o);
+	output_close(o);
+	builder_free(P.b);
+	return EXIT_OK;
 }

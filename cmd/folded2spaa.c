@@ -1,8 +1,206 @@
-/* folded2spaa - placeholder until its issue lands. */
+/* folded2spaa - folded stacks ("root;...;leaf COUNT") to SPAA.
+ *
+ * Each line is split at its last run of blanks: the count after it, the
+ * ';'-separated frames (root first) before it.  Every distinct name becomes
+ * one frame of a single "[unknown]" dso; identical stacks are summed by the
+ * builder (build.h), which writes the SPAA file with content-addressed ids. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "build.h"
 #include "cli.h"
+#include "input.h"
+#include "num.h"
+#include "output.h"
+#include "spaa.h"
+
+static const char help[] =
+"Usage: folded2spaa [OPTION]... [FILE]...\n"
+"Convert folded stacks (\"root;...;leaf COUNT\" lines, as made by the FlameGraph\n"
+"stackcollapse scripts, inferno and spaa-fold) to a SPAA profile.  Several FILEs\n"
+"are read as one profile (identical stacks summed).  With no FILE, or when FILE\n"
+"is -, read standard input (zstd and gzip allowed).  Blank lines and lines\n"
+"starting with '#' are skipped; counts may be integers or decimals.\n"
+"\n"
+"  -e, --event=NAME     event name (default: cpu)\n"
+"  -k, --kind=KIND      event kind: hardware, software (default), allocation,\n"
+"                       deallocation, timer or probe\n"
+"  -m, --metric=NAME    metric of the counts (default: samples)\n"
+"  -u, --unit=UNIT      unit of that metric (default: none)\n"
+"  -o, --output=FILE    write to FILE (replaced only on success; .zst compresses)\n"
+"  -z, --zstd           compress the output with zstd\n"
+"  -h, --help           show this help and exit\n"
+"  -V, --version        show the version and exit\n"
+"\n"
+"A line without a count, or with two counts (the differential form), is an\n"
+"error.  Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+
+static const char *const kinds[] = { "hardware", "software", "allocation", "deallocation",
+				     "timer", "probe", NULL };
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* A count: [-]digits[.digits][e[+-]digits] or [-].digits...  Integers are
+ * exact (64-bit); others become doubles. */
+static bool parse_count(const char *p, size_t n, num *out)
+{
+	size_t i = 0;
+	bool neg = n > 0 && p[0] == '-';
+	if (neg) i++;
+	size_t d0 = i;
+	while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+	size_t intdigits = i - d0, fracdigits = 0;
+	bool isint = true;
+	if (i < n && p[i] == '.') {
+		isint = false;
+		size_t f0 = ++i;
+		while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+		fracdigits = i - f0;
+	}
+	if (intdigits + fracdigits == 0) return false;
+	if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+		isint = false;
+		i++;
+		if (i < n && (p[i] == '+' || p[i] == '-')) i++;
+		size_t e0 = i;
+		while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+		if (i == e0) return false;
+	}
+	if (i != n) return false;
+	if (isint) {
+		uint64_t u;
+		int64_t v;
+		if (neg) {
+			if (!parse_i64(p, n, &v)) return false;
+			*out = num_i(v);
+		} else {
+			if (!parse_u64(p, n, &u)) return false;
+			*out = num_u(u);
+		}
+		return true;
+	}
+	char buf[64];
+	if (n >= sizeof buf) return false;
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	*out = num_d(strtod(buf, NULL));
+	return true;
+}
+
+/* Converts one input into the builder. */
+static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metric,
+			uint32_t dso)
+{
+	input *in = input_open(path);
+	const char *name = input_name(in);
+	uint32_t *fr = NULL, nfr = 0, frcap = 0;
+	char *line;
+	size_t len;
+	while ((line = input_line(in, &len))) {
+		uint64_t ln = input_lineno(in);
+		if (len && line[len - 1] == '\r') len--;
+		size_t start = 0;
+		while (start < len && is_blank(line[start])) start++;
+		if (start == len || line[0] == '#') continue;
+		/* the count: after the last run of blanks */
+		size_t end = len;
+		while (end > 0 && is_blank(line[end - 1])) end--;
+		size_t cs = end;
+		while (cs > 0 && !is_blank(line[cs - 1])) cs--;
+		num v;
+		if (cs == 0 || !parse_count(line + cs, end - cs, &v))
+			die_at(name, ln, "no count at the end of the line (expected \"frame;frame;... COUNT\")");
+		size_t se = cs;
+		while (se > 0 && is_blank(line[se - 1])) se--;
+		size_t ps = se;
+		while (ps > 0 && !is_blank(line[ps - 1])) ps--;
+		num v2;
+		if (ps < se && parse_count(line + ps, se - ps, &v2))
+			die_at(name, ln, "two counts on the line: differential folded stacks "
+			       "(\"stack COUNT1 COUNT2\") are not a profile; convert each side separately");
+		/* frames, root first in the text; the builder wants leaf first */
+		nfr = 0;
+		size_t i = 0;
+		while (i < se) {
+			size_t j = i;
+			while (j < se && line[j] != ';') j++;
+			builder_frame f = { 0 };
+			f.func = (sstr){ line + i, j - i };
+			f.dso = dso;
+			f.kind = FK_UNKNOWN;
+			f.func_resolved = true;
+			f.inline_depth = -1;
+			*VEC_PUSH(fr, nfr, frcap) = builder_frame_add(b, &f);
+			if (j == se) break;
+			i = j + 1;
+			if (i == se) { /* trailing ';': an empty leaf name */
+				f.func = (sstr){ line + i, 0 };
+				*VEC_PUSH(fr, nfr, frcap) = builder_frame_add(b, &f);
+			}
+		}
+		for (uint32_t a = 0, z = nfr ? nfr - 1 : 0; a < z; a++, z--) {
+			uint32_t t = fr[a];
+			fr[a] = fr[z];
+			fr[z] = t;
+		}
+		builder_ctx c = { 0 };
+		c.event = ev;
+		builder_stack(b, &c, fr, nfr, &metric, &v, 1);
+	}
+	free(fr);
+	input_close(in);
+}
 
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	die(EXIT_USAGE, "not implemented yet");
+	static const struct option longopts[] = {
+		{ "event", required_argument, 0, 'e' },
+		{ "kind", required_argument, 0, 'k' },
+		{ "metric", required_argument, 0, 'm' },
+		{ "unit", required_argument, 0, 'u' },
+		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	const char *event = "cpu", *kind = "software", *metric = "samples", *unit = NULL;
+	const char *outpath = NULL;
+	bool zstd = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "e:k:m:u:o:zhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': event = optarg; break;
+		case 'k': kind = optarg; break;
+		case 'm': metric = optarg; break;
+		case 'u': unit = optarg; break;
+		case 'o': outpath = optarg; break;
+		case 'z': zstd = true; break;
+		CLI_STD_CASES(help);
+		}
+	}
+	bool kind_ok = false;
+	for (int i = 0; kinds[i]; i++) kind_ok |= strcmp(kind, kinds[i]) == 0;
+	if (!kind_ok)
+		usage_error("--kind: unknown kind '%s' (hardware, software, allocation, "
+			    "deallocation, timer or probe)", kind);
+	if (!*event) usage_error("--event: empty name");
+	if (!*metric) usage_error("--metric: empty name");
+
+	builder *b = builder_new();
+	builder_source_tool(b, "folded");
+	/* counts of CPU-like events are samples at some frequency; the
+	 * others count occurrences */
+	bool freq = !strcmp(kind, "hardware") || !strcmp(kind, "software") || !strcmp(kind, "timer");
+	uint32_t ev = builder_event(b, event, kind, freq ? "frequency" : "event", metric, NULL);
+	uint32_t m = builder_metric(b, metric, unit);
+	uint32_t dso = builder_dso(b, "[unknown]", 9, false);
+	if (optind == argc) read_folded(b, "-", ev, m, dso);
+	for (int i = optind; i < argc; i++) read_folded(b, argv[i], ev, m, dso);
+
+	output *o = output_open(outpath, zstd);
+	builder_write(b, o);
+	output_close(o);
+	builder_free(b);
+	return EXIT_OK;
 }

@@ -1,0 +1,137 @@
+/* rank.c - self and total weight per name (see rank.h). */
+#include "rank.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ranker_init(ranker *k, int by)
+{
+	memset(k, 0, sizeof *k);
+	k->by = by;
+	strmap_init(&k->names);
+	k->grand = num_i(0);
+}
+
+void ranker_free(ranker *k)
+{
+	strmap_free(&k->names);
+	free(k->self);
+	free(k->total);
+	free(k->stamp);
+	free(k->frame_key);
+	memset(k, 0, sizeof *k);
+}
+
+uint32_t ranker_name_key(ranker *k, const char *name, size_t n)
+{
+	uint32_t i = strmap_intern(&k->names, name, n, NULL);
+	if (i >= k->cap) {
+		uint32_t old = k->cap, c1 = k->cap, c2 = k->cap;
+		grow_array((void **)&k->self, &c1, i + 1, sizeof *k->self);
+		grow_array((void **)&k->total, &c2, i + 1, sizeof *k->total);
+		grow_array((void **)&k->stamp, &k->cap, i + 1, sizeof *k->stamp);
+		for (uint32_t j = old; j < k->cap; j++) {
+			k->self[j] = k->total[j] = num_i(0);
+			k->stamp[j] = 0;
+		}
+	}
+	return i;
+}
+
+uint32_t ranker_frame_key(ranker *k, const spaa_reader *r, uint32_t f)
+{
+	if (f >= k->fkcap) {
+		uint32_t old = k->fkcap;
+		grow_array((void **)&k->frame_key, &k->fkcap, f + 1, sizeof *k->frame_key);
+		for (uint32_t j = old; j < k->fkcap; j++) k->frame_key[j] = -1;
+	}
+	if (k->frame_key[f] >= 0) return (uint32_t)k->frame_key[f];
+	const spaa_frame *fr = &r->frames[f];
+	const char *func = fr->func && *fr->func ? fr->func : "[unknown]";
+	uint32_t key;
+	if (k->by == RANK_DSO) {
+		const char *d = r->dsos[fr->dso].name;
+		if (!d || !*d) d = "[unknown]";
+		key = ranker_name_key(k, d, strlen(d));
+	} else if (k->by == RANK_SRCLINE && !fr->srcline) {
+		sbuf b = { 0 };
+		sbuf_printf(&b, "?? (%s)", func);
+		key = ranker_name_key(k, b.p, b.n);
+		sbuf_free(&b);
+	} else {
+		const char *s = k->by == RANK_SRCLINE ? fr->srcline : func;
+		key = ranker_name_key(k, s, strlen(s));
+	}
+	k->frame_key[f] = key;
+	return key;
+}
+
+bool ranker_add(ranker *k, const spaa_reader *r, const spaa_stack *s, num w)
+{
+	num g = k->grand;
+	if (!num_add(&g, w)) return false;
+	if (s->nframes == 0) {
+		k->grand = g;
+		return true;
+	}
+	uint64_t stamp = ++k->serial;
+	uint32_t leaf = ranker_frame_key(k, r, spaa_stack_leaf(r, s));
+	/* check first, so that a failure adds nothing */
+	num t = k->self[leaf];
+	if (!num_add(&t, w)) return false;
+	for (uint32_t i = 0; i < s->nframes; i++) {
+		uint32_t key = ranker_frame_key(k, r, s->frames[i]);
+		if (k->stamp[key] == stamp) continue;
+		k->stamp[key] = stamp;
+		t = k->total[key];
+		if (!num_add(&t, w)) return false;
+	}
+	stamp = ++k->serial;
+	for (uint32_t i = 0; i < s->nframes; i++) {
+		uint32_t key = ranker_frame_key(k, r, s->frames[i]);
+		if (k->stamp[key] == stamp) continue;
+		k->stamp[key] = stamp;
+		num_add(&k->total[key], w);
+	}
+	num_add(&k->self[leaf], w);
+	k->grand = g;
+	return true;
+}
+
+static const ranker *sort_k;
+static bool sort_total;
+
+static int cmp_keys(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const num *p1 = sort_total ? sort_k->total : sort_k->self;
+	const num *p2 = sort_total ? sort_k->self : sort_k->total;
+	int c = num_cmp(p1[y], p1[x]);
+	if (!c) c = num_cmp(p2[y], p2[x]);
+	if (!c) {
+		size_t nx, ny;
+		const char *sx = strmap_key(&sort_k->names, x, &nx);
+		const char *sy = strmap_key(&sort_k->names, y, &ny);
+		c = memcmp(sx, sy, nx < ny ? nx : ny);
+		if (!c) c = nx < ny ? -1 : nx > ny;
+	}
+	return c;
+}
+
+uint32_t *ranker_sorted(const ranker *k, bool by_total, uint32_t *n)
+{
+	uint32_t *v = xmalloc(((size_t)k->names.count + 1) * sizeof *v);
+	*n = 0;
+	for (uint32_t i = 0; i < k->names.count; i++)
+		if (!num_is_zero(k->total[i]) || !num_is_zero(k->self[i])) v[(*n)++] = i;
+	sort_k = k;
+	sort_total = by_total;
+	qsort(v, *n, sizeof *v, cmp_keys);
+	return v;
+}
+
+double rank_percent(num part, num whole)
+{
+	double w = num_to_double(whole);
+	return w == 0 ? 0 : 100.0 * num_to_double(part) / w;
+}

@@ -1,0 +1,52 @@
+/* rank.h - self and total weight per function (or dso, or source line), the
+ * figures behind spaa-top and spaa-stat.
+ *
+ * self(F)  = sum of the weights of the stacks whose leaf frame is F;
+ * total(F) = sum of the weights of the stacks that contain F at least once
+ *            (recursion counted once per stack).
+ * Names: the frame's func as stored ("[unknown]" when empty), its dso's name
+ * ("[unknown]" when empty), or its srcline ("?? (FUNC)" when absent). */
+#ifndef SPAA_RANK_H
+#define SPAA_RANK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "num.h"
+#include "spaa.h"
+#include "strmap.h"
+
+enum rank_by { RANK_FUNC, RANK_DSO, RANK_SRCLINE };
+
+typedef struct ranker {
+	int by;                /* enum rank_by */
+	strmap names;          /* key -> index */
+	num *self, *total;
+	uint64_t *stamp;       /* last stack that counted the key in total */
+	uint32_t cap;
+	int64_t *frame_key;    /* reader frame index -> key, -1 not yet known */
+	uint32_t fkcap;
+	uint64_t serial;       /* stacks added */
+	num grand;             /* sum of all weights added */
+} ranker;
+
+void ranker_init(ranker *k, int by);
+void ranker_free(ranker *k);
+/* The key index of frame f of r (interned on first use). */
+uint32_t ranker_frame_key(ranker *k, const spaa_reader *r, uint32_t f);
+/* The key index of a name (interned). */
+uint32_t ranker_name_key(ranker *k, const char *name, size_t n);
+/* Adds stack s with weight w; false if a sum would pass 64 bits (nothing is
+ * added then). */
+bool ranker_add(ranker *k, const spaa_reader *r, const spaa_stack *s, num w);
+/* The keys with nonzero total, sorted by self (or total) descending, then
+ * the other figure descending, then name ascending (bytewise); *n set.
+ * The array is the caller's to free. */
+uint32_t *ranker_sorted(const ranker *k, bool by_total, uint32_t *n);
+static inline const char *ranker_name(const ranker *k, uint32_t key)
+{
+	return strmap_key(&k->names, key, NULL);
+}
+/* 100 * part / whole, 0 when whole is 0. */
+double rank_percent(num part, num whole);
+
+#endif

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "cli.h"
 #include "fold.h"
+#include "idtab.h"
 #include "json.h"
 #include "jsonw.h"
 #include "num.h"
@@ -303,26 +304,25 @@ static void mark_tid(int64_t tid)
 }
 
 /* Stack ids: state 0 = only named by a sample so far, 1 = dropped, 2 = kept. */
-static strmap stack_ids;
+static idtab stack_ids;
 static uint8_t *sstate;
-static uint64_t *sfirst;       /* line of the first sample naming an unseen stack */
 static uint32_t sstate_cap;
 
 static uint32_t stack_index(sstr id)
 {
 	bool added;
-	uint32_t i = strmap_intern(&stack_ids, id.p, id.n, &added);
+	uint32_t i = idtab_intern(&stack_ids, id.p, id.n, &added);
 	if (added) {
-		if (i >= sstate_cap) {
-			uint32_t cap = sstate_cap;
-			grow_array((void **)&sstate, &sstate_cap, i + 1, 1);
-			grow_array((void **)&sfirst, &cap, i + 1, sizeof *sfirst);
-		}
+		if (i >= sstate_cap) grow_array((void **)&sstate, &sstate_cap, i + 1, 1);
 		sstate[i] = 0;
-		sfirst[i] = 0;
 	}
 	return i;
 }
+
+/* Stacks first named by a sample: where, to report them if they never come. */
+typedef struct unseen { uint32_t index; uint64_t line; char *id; } unseen;
+static unseen *unseens;
+static uint32_t nunseen, unseencap;
 
 /* (stack, tid) pairs of undecided samples, to keep their thread records. */
 static strmap pending_tids;
@@ -368,13 +368,18 @@ static void take_sample(void)
 {
 	spaa_sample smp;
 	if (spaa_sample_parse(r, &smp) < 0) return;
-	int64_t i = strmap_find(&stack_ids, smp.stack_id.p, smp.stack_id.n);
+	int64_t i = idtab_find(&stack_ids, smp.stack_id.p, smp.stack_id.n);
 	if (i >= 0 && sstate[i] == 2) {
 		if (smp.has_tid) mark_tid(smp.tid);
 		spool_tagged('K', false);
 	} else if (i < 0 || sstate[i] == 0) {
 		uint32_t k = stack_index(smp.stack_id);
-		if (!sfirst[k]) sfirst[k] = r->lineno;
+		if (i < 0) {
+			unseen *u = VEC_PUSH(unseens, nunseen, unseencap);
+			u->index = k;
+			u->line = r->lineno;
+			u->id = xmemdup(smp.stack_id.p, smp.stack_id.n);
+		}
 		if (smp.has_tid) {
 			char key[12];
 			memcpy(key, &k, 4);
@@ -389,12 +394,9 @@ static void take_sample(void)
  * sample naming a stack that never came is an error. */
 static void settle_pending(void)
 {
-	for (uint32_t k = 0; k < stack_ids.count; k++) {
-		if (sstate[k] != 0) continue;
-		size_t n;
-		const char *id = strmap_key(&stack_ids, k, &n);
-		die_at(r->name, sfirst[k], "sample refers to unknown stack %.*s", (int)n, id);
-	}
+	for (uint32_t i = 0; i < nunseen; i++)
+		if (sstate[unseens[i].index] == 0)
+			die_at(r->name, unseens[i].line, "sample refers to unknown stack %s", unseens[i].id);
 	for (uint32_t i = 0; i < pending_tids.count; i++) {
 		const char *key = strmap_key(&pending_tids, i, NULL);
 		uint32_t k;
@@ -430,7 +432,7 @@ static bool kept_id(const json_doc *doc, uint32_t k)
 	if (x->type == JSON_STRING) { p = x->str; n = x->count; }
 	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
 	else return false;
-	int64_t i = strmap_find(&stack_ids, p, n);
+	int64_t i = idtab_find(&stack_ids, p, n);
 	return i >= 0 && sstate[i] == 2;
 }
 
@@ -526,7 +528,7 @@ int main(int argc, char **argv)
 	r = spaa_open(path);
 	output *o = output_open(out_path, zstd);
 	if (!count_only) sp = spool_new();
-	strmap_init(&stack_ids);
+	idtab_init(&stack_ids);
 	strmap_init(&pending_tids);
 	spaa_stack s = { 0 };
 	bool payload = false;  /* a stack, sample or window was seen */

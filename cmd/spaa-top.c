@@ -81,37 +81,15 @@ static void put_pct(output *o, double p)
 	out_printf(o, "%.2f", p);
 }
 
-static int num_width(num v)
-{
-	char buf[32];
-	return (int)num_fmt(buf, v);
-}
-
-static void put_padded(output *o, num v, int width)
-{
-	char buf[32];
-	int n = (int)num_fmt(buf, v);
-	for (int i = n; i < width; i++) out_putc(o, ' ');
-	out_write(o, buf, (size_t)n);
-}
-
 static void put_cell(output *o, const char *s, int width)
 {
 	for (int i = (int)strlen(s); i < width; i++) out_putc(o, ' ');
 	out_puts(o, s);
 }
 
-static void put_pct_cell(output *o, double p)
-{
-	out_printf(o, "%6.2f%%", p);
-}
-
 /* The ranking table. */
 static void put_top(output *o, const ranker *k, const char *event, const char *metric)
 {
-	uint32_t n;
-	uint32_t *v = ranker_sorted(k, opt.sort_total, &n);
-	if (opt.lines && n > opt.lines) n = (uint32_t)opt.lines;
 	if (opt.json) {
 		out_puts(o, "{\"type\":\"summary\",\"event\":");
 		if (event) jw_strc(o, event); else out_puts(o, "null");
@@ -120,50 +98,13 @@ static void put_top(output *o, const ranker *k, const char *event, const char *m
 		out_printf(o, ",\"by\":\"%s\",\"total\":", by_names[opt.by]);
 		put_num(o, k->grand);
 		out_printf(o, ",\"stacks\":%llu}\n", (unsigned long long)nstack);
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t key = v[i];
-			out_printf(o, "{\"type\":\"row\",\"rank\":%u,\"name\":", i + 1);
-			jw_strc(o, ranker_name(k, key));
-			out_puts(o, ",\"self\":");
-			put_num(o, k->self[key]);
-			out_puts(o, ",\"self_percent\":");
-			put_pct(o, rank_percent(k->self[key], k->grand));
-			out_puts(o, ",\"total\":");
-			put_num(o, k->total[key]);
-			out_puts(o, ",\"total_percent\":");
-			put_pct(o, rank_percent(k->total[key], k->grand));
-			out_puts(o, "}\n");
-		}
-		free(v);
+		ranker_put_json(o, k, opt.sort_total, opt.lines, false);
 		return;
-	}
-	int ws = 4, wt = 5;
-	for (uint32_t i = 0; i < n; i++) {
-		int a = num_width(k->self[v[i]]), b = num_width(k->total[v[i]]);
-		if (a > ws) ws = a;
-		if (b > wt) wt = b;
 	}
 	out_printf(o, "%s%s%s, total ", event ? event : "", event ? "/" : "", metric);
 	put_num(o, k->grand);
 	out_putc(o, '\n');
-	put_cell(o, "self", ws);
-	out_puts(o, "    self%  ");
-	put_cell(o, "total", wt);
-	out_printf(o, "   total%%  %s\n", by_heads[opt.by]);
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t key = v[i];
-		put_padded(o, k->self[key], ws);
-		out_puts(o, "  ");
-		put_pct_cell(o, rank_percent(k->self[key], k->grand));
-		out_puts(o, "  ");
-		put_padded(o, k->total[key], wt);
-		out_puts(o, "  ");
-		put_pct_cell(o, rank_percent(k->total[key], k->grand));
-		out_puts(o, "  ");
-		out_puts(o, ranker_name(k, key));
-		out_putc(o, '\n');
-	}
-	free(v);
+	ranker_put_table(o, k, opt.sort_total, opt.lines, by_heads[opt.by]);
 }
 
 static const ranker *sort_rk;
@@ -203,15 +144,15 @@ static void put_side(output *o, const ranker *k, const side *s, num focus_total,
 	}
 	int ww = 6;
 	for (uint32_t i = 0; i < n; i++) {
-		int a = num_width(s->w[v[i]]);
+		int a = rank_num_width(s->w[v[i]]);
 		if (a > ww) ww = a;
 	}
 	put_cell(o, "weight", ww);
 	out_printf(o, "  weight%%  %s\n", what);
 	for (uint32_t i = 0; i < n; i++) {
-		put_padded(o, s->w[v[i]], ww);
+		rank_put_padded(o, s->w[v[i]], ww);
 		out_puts(o, "  ");
-		put_pct_cell(o, rank_percent(s->w[v[i]], focus_total));
+		rank_put_pct_cell(o, rank_percent(s->w[v[i]], focus_total));
 		out_puts(o, "  ");
 		out_puts(o, ranker_name(k, v[i]));
 		out_putc(o, '\n');

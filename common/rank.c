@@ -1,7 +1,9 @@
 /* rank.c - self and total weight per name (see rank.h). */
 #include "rank.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include "jsonw.h"
 #include <string.h>
 
 void ranker_init(ranker *k, int by)
@@ -134,4 +136,81 @@ double rank_percent(num part, num whole)
 {
 	double w = num_to_double(whole);
 	return w == 0 ? 0 : 100.0 * num_to_double(part) / w;
+}
+
+int rank_num_width(num v)
+{
+	char buf[32];
+	return (int)num_fmt(buf, v);
+}
+
+void rank_put_padded(output *o, num v, int width)
+{
+	char buf[32];
+	int n = (int)num_fmt(buf, v);
+	for (int i = n; i < width; i++) out_putc(o, ' ');
+	out_write(o, buf, (size_t)n);
+}
+
+void rank_put_pct_cell(output *o, double p)
+{
+	out_printf(o, "%6.2f%%", p);
+}
+
+static void put_cell(output *o, const char *s, int width)
+{
+	for (int i = (int)strlen(s); i < width; i++) out_putc(o, ' ');
+	out_puts(o, s);
+}
+
+void ranker_put_table(output *o, const ranker *k, bool by_total, uint64_t nrows, const char *head)
+{
+	uint32_t n;
+	uint32_t *v = ranker_sorted(k, by_total, &n);
+	if (nrows && n > nrows) n = (uint32_t)nrows;
+	int ws = 4, wt = 5;
+	for (uint32_t i = 0; i < n; i++) {
+		int a = rank_num_width(k->self[v[i]]), b = rank_num_width(k->total[v[i]]);
+		if (a > ws) ws = a;
+		if (b > wt) wt = b;
+	}
+	put_cell(o, "self", ws);
+	out_puts(o, "    self%  ");
+	put_cell(o, "total", wt);
+	out_printf(o, "   total%%  %s\n", head);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t key = v[i];
+		rank_put_padded(o, k->self[key], ws);
+		out_puts(o, "  ");
+		rank_put_pct_cell(o, rank_percent(k->self[key], k->grand));
+		out_puts(o, "  ");
+		rank_put_padded(o, k->total[key], wt);
+		out_puts(o, "  ");
+		rank_put_pct_cell(o, rank_percent(k->total[key], k->grand));
+		out_puts(o, "  ");
+		out_puts(o, ranker_name(k, key));
+		out_putc(o, '\n');
+	}
+	free(v);
+}
+
+void ranker_put_json(output *o, const ranker *k, bool by_total, uint64_t nrows, bool array)
+{
+	uint32_t n;
+	uint32_t *v = ranker_sorted(k, by_total, &n);
+	if (nrows && n > nrows) n = (uint32_t)nrows;
+	char buf[32];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t key = v[i];
+		if (array) out_printf(o, "%s{\"rank\":%u,\"name\":", i ? "," : "", i + 1);
+		else out_printf(o, "{\"type\":\"row\",\"rank\":%u,\"name\":", i + 1);
+		jw_strc(o, ranker_name(k, key));
+		out_puts(o, ",\"self\":");
+		out_write(o, buf, num_fmt(buf, k->self[key]));
+		out_printf(o, ",\"self_percent\":%.2f,\"total\":", rank_percent(k->self[key], k->grand));
+		out_write(o, buf, num_fmt(buf, k->total[key]));
+		out_printf(o, ",\"total_percent\":%.2f}", rank_percent(k->total[key], k->grand));
+		if (!array) out_putc(o, '\n');
+	}
+	free(v);
 }

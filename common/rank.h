@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "num.h"
+#include "output.h"
 #include "spaa.h"
 #include "strmap.h"
 
@@ -48,5 +49,18 @@ static inline const char *ranker_name(const ranker *k, uint32_t key)
 }
 /* 100 * part / whole, 0 when whole is 0. */
 double rank_percent(num part, num whole);
+
+/* The table spaa-top prints (the first nrows rows of ranker_sorted(); 0:
+ * all):  "self    self%  total   total%  HEAD", weights right-aligned and
+ * exact, percentages of k->grand with 2 decimals. */
+void ranker_put_table(output *o, const ranker *k, bool by_total, uint64_t nrows, const char *head);
+/* The same rows as JSON objects {"rank":1,"name":...,"self":...,
+ * "self_percent":...,"total":...,"total_percent":...}: one per line with
+ * "type":"row" first, or (array) as the comma-separated elements of an array. */
+void ranker_put_json(output *o, const ranker *k, bool by_total, uint64_t nrows, bool array);
+/* Table helpers: a number right-aligned in width, its width, "%6.2f%". */
+void rank_put_padded(output *o, num v, int width);
+int rank_num_width(num v);
+void rank_put_pct_cell(output *o, double p);
 
 #endif

@@ -573,6 +573,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!r->have_header) die_at(r->name, 0, "no header record (empty input?)");
+	if (event_name) fold_pick_event(r, event_name, true); /* exits if not declared */
 
 	if (count_only) {
 		if (!declared) declare_sums();

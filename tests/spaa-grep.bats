@@ -1,7 +1,216 @@
 #!/usr/bin/env bats
+# spaa-grep: stack selection, dictionary pruning, samples and windows, -c,
+# errors, compressed input, -o, write errors.
 load common
 
-@test "spaa-grep is a placeholder" {
-	run spaa-grep
+G=$BATS_TEST_DIRNAME/data/grep
+F=$G/small.spaa
+
+# The ids of the stacks spaa-grep keeps, on one line.
+kept() { spaa-grep "$@" | grep -o '"type":"stack","id":"[^"]*"' | sed 's/.*"id":"\([^"]*\)"/\1/' | tr '\n' ' '; }
+
+@test "-e: the kept stacks, their dictionaries, samples and windows, records unchanged" {
+	run spaa-grep -e malloc "$F"
+	assert_success
+	assert_output "$(cat "$G/malloc.expected")"
+}
+
+@test "-e REGEX matches any frame; several -e: any of them" {
+	run kept -e 'parse_' "$F"
+	assert_output "s1 s2 s3 "
+	run kept -e '^malloc$' -e sys_read "$F"
+	assert_output "s1 s2 "
+}
+
+@test "spaa-grep -e X | spaa-fold = the folded lines with a frame matching X" {
+	for re in read 'fs(notify|_read)' '^0x' 'k]$'; do
+		spaa-grep -e "$re" "$G/before.spaa" | spaa-fold > "$T/got"
+		spaa-fold "$G/before.spaa" | awk -v re="$re" '{ sub(/ [0-9]+$/, "", $0); n = split($0, f, ";"); for (i = 1; i <= n; i++) if (f[i] ~ re) { print; next } }' > "$T/names"
+		cut -d' ' -f1 "$T/got" > "$T/gotnames"
+		run diff "$T/names" "$T/gotnames"
+		assert_success
+	done
+	run bash -c "spaa-grep -e '^read\$' '$G/before.spaa' | spaa-fold"
+	assert_output "dd;[unknown];read 14
+dd;[unknown];read;system_call_[k];__fdget_pos_[k] 11
+dd;[unknown];read;system_call_[k];sys_read_[k];vfs_read_[k];fsnotify_[k] 6"
+}
+
+@test "--leaf looks at the leaf frame only" {
+	run kept --leaf -e parse "$F"
+	assert_output "s3 "
+}
+
+@test "-v keeps the stacks without a matching frame" {
+	run kept -v -e read "$F"
+	assert_output "s1 s3 s4 "
+	run kept -v --leaf -e parse "$F"
+	assert_output "s1 s2 s4 "
+}
+
+@test "-i ignores case" {
+	run spaa-grep -c -e memcpy "$F"
+	assert_output "0 stacks, 0 period"
+	run spaa-grep -c -i -e memcpy "$F"
+	assert_output "1 stack, 50 period"
+	run spaa-grep -c -i --comm '^APP$' "$F"
+	assert_output "2 stacks, 500 period"
+}
+
+@test "--dso: a frame in a matching DSO; with -e, both on the same frame" {
+	run kept --dso libc "$F"
+	assert_output "s1 s2 s4 "
+	run kept --dso kallsyms "$F"
+	assert_output "s2 "
+	run spaa-grep -c --dso libc -e parse "$F"
+	assert_output "0 stacks, 0 period"
+	run spaa-grep -c --dso app -e parse "$F"
+	assert_output "3 stacks, 1000 period"
+}
+
+@test "--pid, --tid (repeatable), --comm" {
+	run spaa-grep -c --pid 100 "$F"
+	assert_output "4 stacks, 1050 period"
+	run spaa-grep -c --pid 200 "$F"
+	assert_output "0 stacks, 0 period"
+	run kept --tid 101 "$F"
+	assert_output "s2 s4 "
+	run spaa-grep -c --tid 101 --tid 100 "$F"
+	assert_output "4 stacks, 1050 period"
+	run kept --comm '^app$' "$F"
+	assert_output "s1 s3 "
+	run kept --comm worker "$F"
+	assert_output "s2 s4 "
+}
+
+@test "--event, --min-weight, --metric; criteria combine with AND" {
+	run spaa-grep -c --event cycles "$F"
+	assert_output "4 stacks, 1050 period"
+	run kept --min-weight 300 "$F"
+	assert_output "s1 s2 "
+	run spaa-grep -c --min-weight 3 --metric samples "$F"
+	assert_output "1 stack, 3 samples"
+	run kept -e parse --tid 100 --min-weight 250 "$F"
+	assert_output "s1 "
+}
+
+@test "--event not declared in the header is an error" {
+	run spaa-grep --event nope "$F"
+	assert_failure 1
+	assert_output "spaa-grep: $F:1: event nope is not declared in the header (events: cycles)"
+}
+
+@test "-c counts the kept stacks and sums the primary metric" {
+	run spaa-grep -c "$F"
+	assert_success
+	assert_output "4 stacks, 1050 period"
+	run spaa-grep --count -e nothing "$F"
+	assert_output "0 stacks, 0 period"
+}
+
+@test "dictionaries no longer referenced are dropped; --keep-dicts keeps them" {
+	run bash -c "spaa-grep -e sys_read '$F' | grep -c '\"type\":\"\\(dso\\|frame\\|thread\\)\"'"
+	assert_output "8"
+	run bash -c "spaa-grep --keep-dicts -e sys_read '$F' | grep -c '\"type\":\"\\(dso\\|frame\\|thread\\)\"'"
+	assert_output "14"
+	run bash -c "spaa-grep -e sys_read '$F' | spaa-validate"
+	assert_success
+}
+
+@test "windows keep the entries of kept stacks; a window left empty stays" {
+	run bash -c "spaa-grep --tid 101 '$F' | grep window"
+	assert_output '{"type":"window","id":"w1","start":10.0,"end":11.0,"unit":"seconds","by_stack":[{"stack_id":"s2","weights":[{"metric":"period","value":250}]}]}
+{"type":"window","id":"w2","start":11.0,"end":12.0,"unit":"seconds","by_stack":[{"stack_id":"s2","weights":[{"metric":"period","value":250}]},{"stack_id":"s4","weights":[{"metric":"period","value":50}]}],"x_extra":{"a":[1,2.50]}}'
+	run bash -c "spaa-grep -e nothing '$F' | grep window"
+	assert_output '{"type":"window","id":"w1","start":10.0,"end":11.0,"unit":"seconds","by_stack":[]}
+{"type":"window","id":"w2","start":11.0,"end":12.0,"unit":"seconds","by_stack":[],"x_extra":{"a":[1,2.50]}}'
+}
+
+@test "no criterion: everything kept, byte for byte apart from unused dictionaries" {
+	run bash -c "spaa-grep --keep-dicts '$F' | cmp - '$F'"
+	assert_success
+	run bash -c "spaa-grep '$F' | wc -l"
+	assert_output "26"
+}
+
+@test "stdin, gzip and zstd input" {
+	gzip -c "$F" > "$T/in.gz"
+	zstd -q -c "$F" > "$T/in.zst"
+	run bash -c "spaa-grep -e malloc < '$T/in.gz'"
+	assert_output "$(cat "$G/malloc.expected")"
+	run spaa-grep -e malloc "$T/in.zst"
+	assert_output "$(cat "$G/malloc.expected")"
+	run bash -c "cat '$F' | spaa-grep -e malloc -"
+	assert_output "$(cat "$G/malloc.expected")"
+}
+
+@test "-o FILE, -z and FILE.zst" {
+	run spaa-grep -e malloc -o "$T/out.spaa" "$F"
+	assert_success
+	assert_output ""
+	run cmp "$T/out.spaa" "$G/malloc.expected"
+	assert_success
+	spaa-grep -e malloc -o "$T/out.spaa.zst" "$F"
+	run bash -c "zstd -dc '$T/out.spaa.zst' | cmp - '$G/malloc.expected'"
+	assert_success
+	run bash -c "spaa-grep -z -e malloc '$F' | zstd -dc | cmp - '$G/malloc.expected'"
+	assert_success
+}
+
+@test "write error" {
+	run bash -c "spaa-grep -e main '$F' > /dev/full"
+	assert_failure 1
+	assert_output "spaa-grep: standard output: write error: No space left on device"
+}
+
+@test "a sample whose stack never comes" {
+	sed 's/"stack_id":"s4"/"stack_id":"s9"/' "$F" > "$T/bad.spaa"
+	run spaa-grep -e main "$T/bad.spaa"
+	assert_failure 1
+	assert_output "spaa-grep: $T/bad.spaa:27: sample refers to unknown stack s9"
+}
+
+@test "bad JSON, no header, missing file" {
+	printf '{"type":"header"}\n{bad\n' > "$T/bad.spaa"
+	run spaa-grep "$T/bad.spaa"
+	assert_failure 1
+	assert_output "spaa-grep: $T/bad.spaa:2: invalid JSON at byte 2: expected string key"
+	run bash -c ": | spaa-grep"
+	assert_failure 1
+	assert_output "spaa-grep: -: no header record (empty input?)"
+	run spaa-grep "$T/missing.spaa"
+	assert_failure 1
+	assert_output "spaa-grep: $T/missing.spaa: No such file or directory"
+}
+
+@test "usage errors exit 2" {
+	run spaa-grep -e '(' "$F"
 	assert_failure 2
+	assert_line --index 0 "spaa-grep: -e '(': Unmatched ( or \\("
+	assert_line --index 1 "Try 'spaa-grep --help' for more information."
+	run spaa-grep -v "$F"
+	assert_failure 2
+	assert_line --index 0 "spaa-grep: -v needs -e or --dso"
+	run spaa-grep --leaf "$F"
+	assert_failure 2
+	assert_line --index 0 "spaa-grep: --leaf needs -e or --dso"
+	run spaa-grep --pid x "$F"
+	assert_failure 2
+	assert_line --index 0 "spaa-grep: --pid: 'x' is not an integer"
+	run spaa-grep --min-weight -1 "$F"
+	assert_failure 2
+	run spaa-grep "$F" "$F"
+	assert_failure 2
+	assert_line --index 0 "spaa-grep: too many arguments (one FILE at most)"
+	run spaa-grep --bogus "$F"
+	assert_failure 2
+}
+
+@test "--help and --version" {
+	run spaa-grep --help
+	assert_success
+	assert_line --index 0 "Usage: spaa-grep [OPTION]... [FILE]"
+	run spaa-grep --version
+	assert_success
+	assert_output --regexp "^spaa-grep \(spaa-tools\) "
 }

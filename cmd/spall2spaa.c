@@ -1,8 +1,781 @@
-/* spall2spaa - placeholder until its issue lands. */
+/* spall2spaa - convert spall traces (Chrome JSON trace events, or the binary
+ * .spall format versions 0, 1 and 3) to SPAA: one stack per call path,
+ * weighted by the self time of its spans (wall_ns) and their count (calls).
+ * The span model is common/spans.h. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "build.h"
 #include "cli.h"
+#include "input.h"
+#include "json.h"
+#include "output.h"
+#include "spans.h"
+#include "strmap.h"
+
+static const char help_text[] =
+	"Usage: spall2spaa [OPTION]... [FILE]\n"
+	"Convert a spall trace to SPAA: a Chrome JSON trace (an array of trace events\n"
+	"or {\"traceEvents\":[...]}) or a binary .spall file (versions 0, 1 and 3).\n"
+	"Each span's self time goes to the stack of its call path (metric wall_ns,\n"
+	"nanoseconds) with calls = 1.  With no FILE, or when FILE is -, read standard\n"
+	"input; gzip and zstd input is decompressed.\n"
+	"\n"
+	"  -o, --output=FILE  write to FILE (atomically; zstd if it ends in .zst)\n"
+	"  -z, --zstd         compress the output with zstd\n"
+	"  -s, --samples      also write one sample record per span (start time,\n"
+	"                     x_dur_ns, and the event's category and args)\n"
+	"      --strict       treat damaged input (unmatched or unclosed spans,\n"
+	"                     overlapping spans, missing commas, truncated events)\n"
+	"                     as an error instead of a warning\n"
+	"  -h, --help         display this help and exit\n"
+	"  -V, --version      output version information and exit\n"
+	"\n"
+	"Exit status: 0 success, 1 bad input or write error, 2 usage error.\n";
+
+/* ---- diagnostics ------------------------------------------------------------
+ * Positions: binary input reports byte offsets ("FILE: byte N: ..."); JSON
+ * reports the line and the byte offset ("FILE:LINE: ... (byte N)").  For JSON
+ * a position is packed as line << 40 | byte. */
+#define MAX_WARNINGS 50
+#define POS_SHIFT 40
+#define POS_MASK ((UINT64_C(1) << POS_SHIFT) - 1)
+
+static const char *fname;
+static bool strict, is_json;
+static uint64_t nproblems;
+
+static uint64_t json_pos(uint64_t line, uint64_t byte)
+{
+	if (line >= (UINT64_C(1) << (64 - POS_SHIFT))) line = (UINT64_C(1) << (64 - POS_SHIFT)) - 1;
+	return line << POS_SHIFT | (byte & POS_MASK);
+}
+
+static void problem(uint64_t pos, const char *msg)
+{
+	nproblems++;
+	if (strict) {
+		if (is_json) die_at(fname, pos >> POS_SHIFT, "%s (byte %llu)", msg, (unsigned long long)(pos & POS_MASK));
+		die_at(fname, 0, "byte %llu: %s", (unsigned long long)pos, msg);
+	}
+	if (nproblems > MAX_WARNINGS) return;
+	if (is_json) warn_at(fname, pos >> POS_SHIFT, "%s (byte %llu)", msg, (unsigned long long)(pos & POS_MASK));
+	else warn_at(fname, 0, "byte %llu: %s", (unsigned long long)pos, msg);
+	if (nproblems == MAX_WARNINGS) warn_at(fname, 0, "further warnings not shown");
+}
+
+static void spans_problem(void *arg, uint64_t pos, const char *msg)
+{
+	(void)arg;
+	problem(pos, msg);
+}
+
+static noreturn void fatal(uint64_t pos, const char *msg)
+{
+	strict = true;
+	problem(pos, msg);
+	cli_exit(EXIT_DATA);
+}
+
+/* ---- the SPAA side ------------------------------------------------------- */
+
+static builder *B;
+static spans *S;
+static bool opt_samples;
+static sbuf extra;      /* sample members of the current event */
+static strmap procs;    /* process names: pid (text) -> index into procname */
+static char **procname;
+static uint32_t procname_cap;
+
+static void setup(enum spans_mode mode, const char *format)
+{
+	B = builder_new();
+	builder_source_tool(B, "spall");
+	builder_source_str(B, "format", format, strlen(format));
+	uint32_t ev = builder_event(B, "span", "probe", "event", "wall_ns", NULL);
+	spans_conf c;
+	memset(&c, 0, sizeof c);
+	c.b = B;
+	c.event = ev;
+	c.nmetrics = 1;
+	c.midx[0] = builder_metric(B, "wall_ns", "nanoseconds");
+	c.calls_midx = (int32_t)builder_metric(B, "calls", "count");
+	c.mode = mode;
+	c.samples = opt_samples;
+	c.report = spans_problem;
+	S = spans_new(&c);
+}
+
+static void process_name(int64_t pid, const char *name, size_t n)
+{
+	char key[24];
+	size_t kn = fmt_i64(key, pid);
+	bool added;
+	uint32_t i = strmap_intern(&procs, key, kn, &added);
+	if (added) grow_array((void **)&procname, &procname_cap, i + 1, sizeof *procname);
+	else free(procname[i]);
+	procname[i] = xmemdup(name, n);
+}
+
+static void finish(const char *outpath, bool zstd)
+{
+	spans_finish(S);
+	if (procs.count) {
+		sbuf j = { 0 };
+		sbuf_addc(&j, '{');
+		for (uint32_t i = 0; i < procs.count; i++) {
+			size_t kn;
+			const char *k = strmap_key(&procs, i, &kn);
+			if (i) sbuf_addc(&j, ',');
+			spans_json_str(&j, k, kn);
+			sbuf_addc(&j, ':');
+			spans_json_str(&j, procname[i], strlen(procname[i]));
+		}
+		sbuf_addc(&j, '}');
+		sbuf_addc(&j, 0);
+		builder_source_json(B, "process_names", j.p);
+		sbuf_free(&j);
+	}
+	output *o = output_open(outpath, zstd);
+	builder_write(B, o);
+	output_close(o);
+}
+
+/* ---- JSON ------------------------------------------------------------------
+ * An incremental scanner: the input is read in blocks; each event object is
+ * located by tracking strings, escapes and brace depth, then parsed alone
+ * with json_parse.  Only one event is held at a time. */
+
+typedef struct jreader {
+	input *in;
+	char *buf;
+	size_t cap, pos, len;
+	uint64_t base;   /* input offset of buf[0] */
+	uint64_t line;   /* line number at buf[pos] */
+	bool eof;
+} jreader;
+
+/* Reads more, keeping buf[keep..len); returns false at end of input. */
+static bool jr_fill(jreader *r, size_t keep)
+{
+	if (r->eof) return false;
+	if (keep > 0) {
+		memmove(r->buf, r->buf + keep, r->len - keep);
+		r->base += keep;
+		r->len -= keep;
+		r->pos -= keep;
+	}
+	if (r->len == r->cap) {
+		r->cap *= 2;
+		r->buf = xrealloc(r->buf, r->cap);
+	}
+	size_t n = input_read(r->in, r->buf + r->len, r->cap - r->len);
+	if (n == 0) {
+		r->eof = true;
+		return false;
+	}
+	r->len += n;
+	return true;
+}
+
+/* The next non-blank byte (not consumed), -1 at end of input. */
+static int jr_peek(jreader *r)
+{
+	for (;;) {
+		while (r->pos < r->len) {
+			char c = r->buf[r->pos];
+			if (c == '\n') r->line++;
+			else if (c != ' ' && c != '\t' && c != '\r') return (unsigned char)c;
+			r->pos++;
+		}
+		if (!jr_fill(r, r->pos)) return -1;
+	}
+}
+
+static uint64_t jr_here(const jreader *r)
+{
+	return json_pos(r->line, r->base + r->pos);
+}
+
+/* The extent of the JSON value at pos: on return buf[pos..*end) holds it
+ * (kept contiguous).  keep = false: a value to skip (memory is not kept).
+ * Returns false if the input ends inside the value. */
+static bool jr_value(jreader *r, size_t *end, bool keep)
+{
+	size_t i = r->pos;
+	int depth = 0;
+	bool in_str = false, esc = false;
+	uint64_t lines = 0;
+	char first = r->buf[i];
+	if (first != '{' && first != '[' && first != '"') {
+		/* a scalar: up to a delimiter */
+		for (;;) {
+			while (i < r->len) {
+				char c = r->buf[i];
+				if (c == ',' || c == ']' || c == '}' || c == ' ' || c == '\n' ||
+				    c == '\t' || c == '\r')
+					goto done;
+				i++;
+			}
+			size_t off = r->pos;
+			if (!jr_fill(r, off)) goto done;
+			i -= off;
+		}
+	}
+	for (;;) {
+		const char *b = r->buf;
+		size_t n = r->len;
+		while (i < n) {
+			char c = b[i++];
+			if (in_str) {
+				if (esc) esc = false;
+				else if (c == '\\') esc = true;
+				else if (c == '"') {
+					in_str = false;
+					if (depth == 0) goto done;
+				}
+				continue;
+			}
+			switch (c) {
+			case '"': in_str = true; break;
+			case '{': case '[': depth++; break;
+			case '}': case ']':
+				if (--depth == 0) goto done;
+				break;
+			case '\n': lines++; break;
+			}
+		}
+		size_t off = keep ? r->pos : i;
+		if (!keep) {
+			r->pos = i;
+		}
+		if (!jr_fill(r, off)) {
+			r->line += lines;
+			*end = r->len;
+			return false;
+		}
+		i -= off;
+	}
+done:
+	r->line += lines;
+	*end = i;
+	return true;
+}
+
+static json_doc doc;
+static uint64_t phase_count[128], phase_other, name_mismatch, cat_varies;
+static uint32_t *frame_cat;     /* per frame: category index + 1 */
+static uint32_t frame_cat_cap;
+static strmap cats;
+static strmap fnames;           /* span names -> frame (fnum) */
+static uint32_t *fnum, fnum_cap;
+
+static bool get_id(uint32_t k, int64_t *v)
+{
+	if (!k) {
+		*v = 0;
+		return true;
+	}
+	return json_int64(&doc, k, v);
+}
+
+static bool get_time(uint32_t k, int64_t *ns)
+{
+	const json_node *x = &doc.nodes[k];
+	if (!k || !json_is_num(&doc, k)) return false;
+	return spans_us_text_to_ns(x->str, x->num_len, ns);
+}
+
+static void json_event(const char *text, size_t n, uint64_t pos)
+{
+	if (json_parse(&doc, text, n) != 0) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "bad event: %s at byte %llu of the event; event ignored", doc.err_msg,
+			 (unsigned long long)doc.err_pos);
+		problem(pos, msg);
+		return;
+	}
+	uint32_t kph = 0, kname = 0, kcat = 0, kpid = 0, ktid = 0, kts = 0, kdur = 0, kargs = 0;
+	const json_node *root = &doc.nodes[0];
+	uint32_t c = 1;
+	for (uint32_t i = 0; i < root->count; i++, c = doc.nodes[c + 1].next) {
+		const json_node *key = &doc.nodes[c];
+		const char *k = key->str;
+		switch (key->count) {
+		case 2:
+			if (k[0] == 'p' && k[1] == 'h') kph = c + 1;
+			else if (k[0] == 't' && k[1] == 's') kts = c + 1;
+			break;
+		case 3:
+			if (!memcmp(k, "pid", 3)) kpid = c + 1;
+			else if (!memcmp(k, "tid", 3)) ktid = c + 1;
+			else if (!memcmp(k, "cat", 3)) kcat = c + 1;
+			else if (!memcmp(k, "dur", 3)) kdur = c + 1;
+			break;
+		case 4:
+			if (!memcmp(k, "name", 4)) kname = c + 1;
+			else if (!memcmp(k, "args", 4)) kargs = c + 1;
+			break;
+		}
+	}
+	char ph = 0;
+	if (kph && doc.nodes[kph].type == JSON_STRING && doc.nodes[kph].count == 1)
+		ph = doc.nodes[kph].str[0];
+	if (ph != 'X' && ph != 'B' && ph != 'E') {
+		if (ph == 'M' && kname && kargs && doc.nodes[kargs].type == JSON_OBJECT) {
+			uint32_t an = json_get(&doc, kargs, "name");
+			int64_t pid, tid;
+			if (an && doc.nodes[an].type == JSON_STRING && get_id(kpid, &pid) && get_id(ktid, &tid)) {
+				const json_node *nm = &doc.nodes[an];
+				if (json_is_str(&doc, kname, "thread_name", 11)) {
+					spans_thread_name(S, spans_thread(S, pid, tid), nm->str, nm->count);
+					return;
+				}
+				if (json_is_str(&doc, kname, "process_name", 12)) {
+					process_name(pid, nm->str, nm->count);
+					return;
+				}
+			}
+		}
+		if (ph > 0 && (unsigned char)ph < 128 && kph && doc.nodes[kph].count == 1) phase_count[(int)ph]++;
+		else phase_other++;
+		return;
+	}
+	int64_t pid, tid, ts, dur = 0;
+	if (!get_id(kpid, &pid) || !get_id(ktid, &tid)) {
+		problem(pos, "pid or tid is not an integer; event ignored");
+		return;
+	}
+	if (!get_time(kts, &ts)) {
+		problem(pos, kts ? "ts is not a number in range; event ignored" : "event without ts; ignored");
+		return;
+	}
+	if (ph == 'X' && !get_time(kdur, &dur)) {
+		problem(pos, kdur ? "dur is not a number in range; event ignored" : "complete event without dur; ignored");
+		return;
+	}
+	uint32_t thr = spans_thread(S, pid, tid);
+	const char *name = "";
+	size_t name_n = 0;
+	if (kname && doc.nodes[kname].type == JSON_STRING) {
+		name = doc.nodes[kname].str;
+		name_n = doc.nodes[kname].count;
+	}
+	if (ph == 'E') {
+		if (kname && name_n) {
+			int64_t top = spans_open_frame(S, thr);
+			int64_t f = strmap_find(&fnames, name, name_n);
+			if (top >= 0 && (f < 0 || (uint32_t)top != fnum[f])) name_mismatch++;
+		}
+		spans_end(S, thr, &ts, pos);
+		return;
+	}
+	/* the frame, with the category of its first event */
+	const json_node *cat = kcat && doc.nodes[kcat].type == JSON_STRING ? &doc.nodes[kcat] : NULL;
+	uint32_t frame;
+	uint32_t ci = cat ? strmap_intern(&cats, cat->str, cat->count, NULL) + 1 : 0;
+	{
+		/* intern first without extra to learn whether the frame is new */
+		static sbuf fx;
+		fx.n = 0; /* only used for a new frame: cheap to build always */
+		if (cat) {
+			sbuf_adds(&fx, "\"x_cat\":");
+			spans_json_str(&fx, cat->str, cat->count);
+		}
+		sbuf_addc(&fx, 0);
+		bool added;
+		uint32_t fi = strmap_intern(&fnames, name, name_n, &added);
+		if (added) {
+			grow_array((void **)&fnum, &fnum_cap, fi + 1, sizeof *fnum);
+			fnum[fi] = spans_frame(S, name, name_n, cat ? fx.p : NULL);
+		}
+		frame = fnum[fi];
+		if (frame >= frame_cat_cap) {
+			uint32_t old = frame_cat_cap;
+			grow_array((void **)&frame_cat, &frame_cat_cap, frame + 1, sizeof *frame_cat);
+			memset(frame_cat + old, 0xff, (frame_cat_cap - old) * sizeof *frame_cat);
+		}
+		if (frame_cat[frame] == UINT32_MAX) frame_cat[frame] = ci;
+		else if (frame_cat[frame] != ci) cat_varies++;
+	}
+	extra.n = 0;
+	if (opt_samples) {
+		if (cat) {
+			sbuf_adds(&extra, "\"x_cat\":");
+			spans_json_str(&extra, cat->str, cat->count);
+		}
+		if (kargs) {
+			if (extra.n) sbuf_addc(&extra, ',');
+			sbuf_adds(&extra, "\"x_args\":");
+			spans_json_compact(&extra, &doc, kargs);
+		}
+	}
+	if (ph == 'X') spans_complete(S, thr, frame, ts, dur, NULL, extra.p, extra.n, pos);
+	else spans_begin(S, thr, frame, &ts, extra.p, extra.n, pos);
+}
+
+static void json_events(jreader *r)
+{
+	bool need_sep = false;
+	for (;;) {
+		int c = jr_peek(r);
+		if (c < 0 || c == ']') {
+			if (c == ']') r->pos++;
+			return;
+		}
+		if (c == ',') {
+			if (!need_sep) problem(jr_here(r), "empty array element (extra comma) ignored");
+			need_sep = false;
+			r->pos++;
+			continue;
+		}
+		if (c != '{') fatal(jr_here(r), "expected a trace event object");
+		uint64_t pos = jr_here(r);
+		if (need_sep) problem(pos, "missing comma between events");
+		size_t end;
+		if (!jr_value(r, &end, true)) {
+			problem(pos, "event truncated at end of input; ignored");
+			r->pos = r->len;
+			return;
+		}
+		json_event(r->buf + r->pos, end - r->pos, pos);
+		r->pos = end;
+		need_sep = true;
+	}
+}
+
+static void convert_json(input *in, const char *outpath, bool zstd)
+{
+	is_json = true;
+	jreader r = { .in = in, .cap = 1 << 20, .line = 1 };
+	r.buf = xmalloc(r.cap);
+	json_doc_init(&doc);
+	setup(SPANS_SORT, "chrome-json");
+	int c = jr_peek(&r);
+	if (c == 0xef && r.len - r.pos >= 3 && !memcmp(r.buf + r.pos, "\xef\xbb\xbf", 3)) {
+		r.pos += 3;
+		c = jr_peek(&r);
+	}
+	if (c == '[') {
+		r.pos++;
+		json_events(&r);
+	} else if (c == '{') {
+		/* {"traceEvents":[...], other members skipped} */
+		r.pos++;
+		bool found = false;
+		for (;;) {
+			c = jr_peek(&r);
+			if (c < 0 || c == '}') break;
+			if (c == ',') {
+				r.pos++;
+				continue;
+			}
+			if (c != '"') fatal(jr_here(&r), "expected a member name in the trace object");
+			size_t end;
+			uint64_t kpos = jr_here(&r);
+			if (!jr_value(&r, &end, true)) fatal(kpos, "input ends inside a member name");
+			bool is_events = end - r.pos == 13 && !memcmp(r.buf + r.pos, "\"traceEvents\"", 13);
+			r.pos = end;
+			c = jr_peek(&r);
+			if (c != ':') fatal(jr_here(&r), "expected ':' after a member name");
+			r.pos++;
+			c = jr_peek(&r);
+			if (c < 0) break;
+			if (is_events && c == '[') {
+				found = true;
+				r.pos++;
+				json_events(&r);
+			} else {
+				if (!jr_value(&r, &end, false)) break;
+				r.pos = end;
+			}
+		}
+		if (!found) fatal(jr_here(&r), "no traceEvents array in the trace object");
+		if (c == '}') r.pos++;
+	} else if (c < 0) {
+		fatal(jr_here(&r), "empty input: not a trace");
+	} else {
+		fatal(jr_here(&r), "not a trace: expected '[' or '{' (or a binary .spall file)");
+	}
+	c = jr_peek(&r);
+	if (c >= 0) problem(jr_here(&r), "data after the trace ignored");
+	/* summaries */
+	uint64_t other = phase_other;
+	sbuf w = { 0 };
+	for (int i = 0; i < 128; i++) {
+		if (!phase_count[i]) continue;
+		other += phase_count[i];
+		sbuf_printf(&w, "%s%c: %llu", w.n ? ", " : "", i, (unsigned long long)phase_count[i]);
+	}
+	if (phase_other) sbuf_printf(&w, "%sother: %llu", w.n ? ", " : "", (unsigned long long)phase_other);
+	if (other)
+		warn_at(fname, 0, "ignored %llu event%s of other phases than B, E and X (%.*s)",
+			(unsigned long long)other, other == 1 ? "" : "s", (int)w.n, w.p);
+	sbuf_free(&w);
+	if (name_mismatch)
+		warn_at(fname, 0, "%llu end event%s named differently from the span they close",
+			(unsigned long long)name_mismatch, name_mismatch == 1 ? "" : "s");
+	if (cat_varies)
+		warn_at(fname, 0, "%llu event%s with another category than the first of their name (frame x_cat keeps the first; --samples keeps each)",
+			(unsigned long long)cat_varies, cat_varies == 1 ? "" : "s");
+	finish(outpath, zstd);
+	json_doc_free(&doc);
+	free(r.buf);
+}
+
+/* ---- binary .spall ---------------------------------------------------------- */
+
+typedef struct breader {
+	input *in;
+	uint8_t *buf;
+	size_t cap, pos, len;
+	uint64_t base;
+} breader;
+
+/* Makes n bytes available at pos; false if the input ends first. */
+static inline bool br_need(breader *r, size_t n)
+{
+	if (r->len - r->pos >= n) return true;
+	memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+	r->base += r->pos;
+	r->len -= r->pos;
+	r->pos = 0;
+	while (r->len < n) {
+		size_t got = input_read(r->in, r->buf + r->len, r->cap - r->len);
+		if (got == 0) return false;
+		r->len += got;
+	}
+	return true;
+}
+
+static inline uint64_t br_off(const breader *r) { return r->base + r->pos; }
+static inline uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static inline double rdf64(const uint8_t *p) { double v; memcpy(&v, p, 8); return v; }
+
+static double unit_us;   /* v0/v1: file time * unit_us = microseconds */
+static double unit_ns;   /* v3: ticks * unit_ns = nanoseconds */
+
+static int64_t us_to_ns(double t, uint64_t pos)
+{
+	double ns = t * unit_us * 1000.0;
+	if (!(ns > -9.2e18 && ns < 9.2e18)) fatal(pos, "time out of range");
+	return llround(ns);
+}
+
+static int64_t ticks_to_ns(uint64_t t, uint64_t pos)
+{
+	if (unit_ns == 1.0) {
+		if (t > INT64_MAX) fatal(pos, "time out of range");
+		return (int64_t)t;
+	}
+	double ns = (double)t * unit_ns;
+	if (!(ns < 9.2e18)) fatal(pos, "time out of range");
+	return llround(ns);
+}
+
+static void bin_truncated(uint64_t pos)
+{
+	problem(pos, "event truncated at end of input; ignored");
+}
+
+static uint32_t bin_frame(const uint8_t *name, size_t n)
+{
+	return spans_frame(S, (const char *)name, n, NULL);
+}
+
+/* v1 Begin args / v3 args: free text kept for samples */
+static void bin_extra(const uint8_t *args, size_t n)
+{
+	extra.n = 0;
+	if (!opt_samples || !n) return;
+	sbuf_adds(&extra, "\"x_args\":");
+	spans_json_str(&extra, (const char *)args, n);
+}
+
+static void convert_v0_v1(breader *r, int version)
+{
+	for (;;) {
+		if (!br_need(r, 1)) return;
+		uint64_t pos = br_off(r);
+		uint8_t type = r->buf[r->pos];
+		const uint8_t *p;
+		if (type == 4) { /* End */
+			if (!br_need(r, 17)) return bin_truncated(pos);
+			p = r->buf + r->pos;
+			int64_t ts = us_to_ns(rdf64(p + 9), pos);
+			spans_end(S, spans_thread(S, rd32(p + 1), rd32(p + 5)), &ts, pos);
+			r->pos += 17;
+		} else if (type == 3 && version == 0) {
+			if (!br_need(r, 18)) return bin_truncated(pos);
+			size_t nl = r->buf[r->pos + 17];
+			if (!br_need(r, 18 + nl)) return bin_truncated(pos);
+			p = r->buf + r->pos;
+			int64_t ts = us_to_ns(rdf64(p + 9), pos);
+			uint32_t thr = spans_thread(S, rd32(p + 1), rd32(p + 5));
+			spans_begin(S, thr, bin_frame(p + 18, nl), &ts, NULL, 0, pos);
+			r->pos += 18 + nl;
+		} else if (type == 3) {
+			if (!br_need(r, 20)) return bin_truncated(pos);
+			size_t nl = r->buf[r->pos + 18], al = r->buf[r->pos + 19];
+			if (!br_need(r, 20 + nl + al)) return bin_truncated(pos);
+			p = r->buf + r->pos;
+			int64_t ts = us_to_ns(rdf64(p + 10), pos);
+			uint32_t thr = spans_thread(S, rd32(p + 2), rd32(p + 6));
+			bin_extra(p + 20 + nl, al);
+			spans_begin(S, thr, bin_frame(p + 20, nl), &ts, extra.p, extra.n, pos);
+			r->pos += 20 + nl + al;
+		} else if (type == 2 && version == 0) { /* Complete */
+			if (!br_need(r, 26)) return bin_truncated(pos);
+			size_t nl = r->buf[r->pos + 25];
+			if (!br_need(r, 26 + nl)) return bin_truncated(pos);
+			p = r->buf + r->pos;
+			double t = rdf64(p + 9), d = rdf64(p + 17);
+			int64_t ts = us_to_ns(t, pos), dur = us_to_ns(d, pos);
+			uint32_t thr = spans_thread(S, rd32(p + 1), rd32(p + 5));
+			spans_complete(S, thr, bin_frame(p + 26, nl), ts, dur, NULL, NULL, 0, pos);
+			r->pos += 26 + nl;
+		} else {
+			char msg[100];
+			snprintf(msg, sizeof msg, "unknown or unsupported event type %u in a version %d file", type, version);
+			fatal(pos, msg);
+		}
+	}
+}
+
+static void convert_v3(breader *r)
+{
+	for (;;) {
+		if (!br_need(r, 1)) return;
+		uint64_t hpos = br_off(r);
+		if (!br_need(r, 20)) {
+			problem(hpos, "buffer header truncated at end of input; ignored");
+			return;
+		}
+		const uint8_t *h = r->buf + r->pos;
+		uint64_t size = rd32(h);
+		int64_t tid = rd32(h + 4), pid = rd32(h + 8);
+		r->pos += 20;
+		uint32_t thr = spans_thread(S, pid, tid);
+		uint64_t left = size;
+		while (left > 0) {
+			uint64_t pos = br_off(r);
+			if (!br_need(r, 1)) {
+				problem(hpos, "buffer extends past the end of input (truncated file); read what is there");
+				return;
+			}
+			uint8_t type = r->buf[r->pos];
+			size_t n;
+			if (type == 4) n = 9;
+			else if (type == 3) n = 11;
+			else if (type == 8 || type == 9) n = 2;
+			else {
+				char msg[100];
+				snprintf(msg, sizeof msg, "unknown or unsupported event type %u in a version 3 file", type);
+				fatal(pos, msg);
+			}
+			if (n > left) fatal(pos, "event runs past the end of its buffer");
+			if (!br_need(r, n)) return bin_truncated(pos);
+			const uint8_t *p = r->buf + r->pos;
+			size_t nl = 0, al = 0;
+			if (type == 3) {
+				nl = p[9];
+				al = p[10];
+			} else if (type != 4) {
+				nl = p[1];
+			}
+			if (n + nl + al > left) fatal(pos, "event runs past the end of its buffer");
+			if (!br_need(r, n + nl + al)) return bin_truncated(pos);
+			p = r->buf + r->pos;
+			if (type == 4) {
+				int64_t ts = ticks_to_ns(rd64(p + 1), pos);
+				spans_end(S, thr, &ts, pos);
+			} else if (type == 3) {
+				int64_t ts = ticks_to_ns(rd64(p + 1), pos);
+				bin_extra(p + 11 + nl, al);
+				spans_begin(S, thr, bin_frame(p + 11, nl), &ts, extra.p, extra.n, pos);
+			} else if (type == 9) {
+				spans_thread_name(S, thr, (const char *)p + 2, nl);
+			} else {
+				process_name(pid, (const char *)p + 2, nl);
+			}
+			r->pos += n + nl + al;
+			left -= n + nl + al;
+		}
+	}
+}
+
+static void convert_binary(input *in, const char *outpath, bool zstd)
+{
+	breader r = { .in = in, .cap = 1 << 20 };
+	r.buf = xmalloc(r.cap);
+	if (!br_need(&r, 32)) fatal(0, "truncated .spall header (fewer than 32 bytes)");
+	const uint8_t *h = r.buf;
+	uint64_t version = rd64(h + 8);
+	double unit = rdf64(h + 16);
+	if (version != 0 && version != 1 && version != 3) {
+		char msg[120];
+		snprintf(msg, sizeof msg, "unsupported .spall version %llu (versions 0, 1 and 3 are read)",
+			 (unsigned long long)version);
+		fatal(8, msg);
+	}
+	if (!(unit > 0) || !isfinite(unit)) fatal(16, "bad timestamp_unit in the header");
+	if (rd64(h + 24) != 0) problem(24, "header field must_be_0 is not 0");
+	r.pos = 32;
+	char fmt[32];
+	snprintf(fmt, sizeof fmt, "spall-binary-v%llu", (unsigned long long)version);
+	setup(version == 0 ? SPANS_SORT : SPANS_STACK, fmt);
+	char ubuf[40];
+	ubuf[num_fmt(ubuf, num_d(unit))] = 0;
+	builder_source_json(B, "timestamp_unit", ubuf);
+	if (version == 3) {
+		unit_ns = unit;
+		builder_source_str(B, "time", "ticks * timestamp_unit = nanoseconds", 36);
+		convert_v3(&r);
+	} else {
+		unit_us = unit;
+		builder_source_str(B, "time", "time * timestamp_unit = microseconds", 36);
+		convert_v0_v1(&r, (int)version);
+	}
+	finish(outpath, zstd);
+	free(r.buf);
+}
 
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	die(EXIT_USAGE, "not implemented yet");
+	static const struct option longopts[] = {
+		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
+		{ "samples", no_argument, 0, 's' },
+		{ "strict", no_argument, 0, 'S' },
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	const char *outpath = NULL;
+	bool zstd = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': outpath = optarg; break;
+		case 'z': zstd = true; break;
+		case 's': opt_samples = true; break;
+		case 'S': strict = true; break;
+		CLI_STD_CASES(help_text);
+		}
+	}
+	if (argc - optind > 1) usage_error("too many input files (one trace at a time)");
+	input *in = input_open(optind < argc ? argv[optind] : "-");
+	fname = input_name(in);
+	const void *magic;
+	size_t n = input_peek(in, &magic, 8);
+	uint64_t m = 0;
+	if (n == 8) memcpy(&m, magic, 8);
+	if (m == 0x0BADF00D) convert_binary(in, outpath, zstd);
+	else if (m == 0xABADF00D) fatal(0, "the spall auto-tracing format (magic 0xABADF00D) is not supported");
+	else convert_json(in, outpath, zstd);
+	input_close(in);
+	return EXIT_OK;
 }

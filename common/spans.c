@@ -1,0 +1,784 @@
+/* spans.c - timed spans to self-cost call-path stacks (see spans.h). */
+#include "spans.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cli.h"
+#include "spaa.h"
+#include "strmap.h"
+
+/* One entry of a stack of open spans. */
+struct sp_ent {
+	uint32_t frame;
+	uint32_t node;      /* call-path node (STACK path, SORT walk) */
+	uint32_t xi;        /* SORT walk: index of the span's aux data */
+	uint64_t seq, pos;
+	int64_t end;        /* SORT walk: end time */
+	uint32_t xoff, xn;  /* sample extra in the thread's open-extra buffer */
+};
+
+struct sp_stack {
+	struct sp_ent *e;
+	uint32_t n, cap;
+	int64_t *beg, *child; /* n * nmetrics each */
+	uint32_t vcap;        /* entries the value arrays hold */
+};
+
+/* A finished span waiting to be nested (SPANS_SORT). */
+struct sp_span {
+	int64_t start, end;
+	uint64_t seq, pos;
+	uint32_t frame;
+	uint32_t xi;        /* arrival index: aux values and sample extra */
+};
+
+struct sp_thr {
+	int64_t pid, tid;
+	char *name;
+	size_t name_n;
+	struct sp_stack open;     /* STACK: the path; SORT: begin/end pairing */
+	sbuf oextra;              /* sample extras of open spans (LIFO) */
+	int64_t *last;            /* readings of the last event */
+	bool has_t, has_be;
+	int64_t tmin, tmax;       /* time of all spans seen */
+	int64_t be_last;          /* last begin/end time (monotonicity) */
+	struct sp_span *buf;      /* SORT: finished spans */
+	uint32_t nbuf, bcap;
+	int64_t *aux;             /* SORT: nmetrics-1 inclusive values per span */
+	uint32_t auxcap;
+	uint32_t *xoff, *xn;      /* SORT + samples: extra per span, in xbuf */
+	uint32_t xcap;
+	sbuf xbuf;
+};
+
+/* A call path of one thread: a node of a per-thread trie. */
+struct sp_node {
+	uint32_t parent;    /* UINT32_MAX: a root */
+	uint32_t frame, thr, depth;
+	int64_t stack;      /* builder stack index, -1 before the first span ends */
+	uint64_t calls;
+	uint32_t order;     /* first end: position in s->emitted, UINT32_MAX none */
+};
+
+struct spans {
+	spans_conf c;
+	struct sp_node *nodes;
+	uint32_t nnodes, nodecap, selfcap;
+	int64_t *self;            /* nmetrics per node: summed self cost */
+	uint64_t *htk;            /* path trie: (parent, frame) -> node + 1 */
+	uint32_t *htv, htcap, htn; /* open addressing, htcap a power of two */
+	uint32_t *emitted;        /* nodes in order of their first span's end */
+	uint32_t nemitted, emcap;
+	uint32_t dso;
+	strmap thr_map;
+	struct sp_thr *thr;
+	uint32_t nthr, thrcap;
+	int64_t cache_pid, cache_tid;
+	int64_t cache_idx;        /* -1 none */
+	uint64_t seq;
+	struct sp_stack walk;
+	uint32_t *leaf;           /* frames leaf first */
+	uint32_t leafcap;
+	sbuf sx;                  /* sample extra being built */
+	spans_stats st;
+	bool finished;
+};
+
+static void report(spans *s, uint64_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void report(spans *s, uint64_t pos, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (s->c.report) s->c.report(s->c.arg, pos, msg);
+	else warnmsg("%s", msg);
+}
+
+spans *spans_new(const spans_conf *conf)
+{
+	spans *s = xcalloc(1, sizeof *s);
+	s->c = *conf;
+	if (s->c.nmetrics < 1 || s->c.nmetrics > SPANS_MAX_METRICS)
+		die(EXIT_DATA, "internal error: spans with %u metrics", s->c.nmetrics);
+	s->dso = builder_dso(s->c.b, "[unknown]", 9, false);
+	s->cache_idx = -1;
+	return s;
+}
+
+static void stack_free(struct sp_stack *k)
+{
+	free(k->e);
+	free(k->beg);
+	free(k->child);
+}
+
+void spans_free(spans *s)
+{
+	if (!s) return;
+	for (uint32_t i = 0; i < s->nthr; i++) {
+		struct sp_thr *t = &s->thr[i];
+		free(t->name);
+		stack_free(&t->open);
+		sbuf_free(&t->oextra);
+		free(t->last);
+		free(t->buf);
+		free(t->aux);
+		free(t->xoff);
+		free(t->xn);
+		sbuf_free(&t->xbuf);
+	}
+	free(s->thr);
+	free(s->nodes);
+	free(s->self);
+	free(s->htk);
+	free(s->htv);
+	free(s->emitted);
+	stack_free(&s->walk);
+	free(s->leaf);
+	sbuf_free(&s->sx);
+	strmap_free(&s->thr_map);
+	free(s);
+}
+
+void spans_set_dso(spans *s, const char *name)
+{
+	s->dso = builder_dso(s->c.b, name, strlen(name), false);
+}
+
+uint32_t spans_frame(spans *s, const char *name, size_t n, const char *extra_json)
+{
+	builder_frame f;
+	memset(&f, 0, sizeof f);
+	f.func = (sstr){ name, n };
+	f.dso = s->dso;
+	f.kind = FK_USER;
+	f.func_resolved = true;
+	f.inline_depth = -1;
+	f.extra_json = extra_json;
+	return builder_frame_add(s->c.b, &f);
+}
+
+uint32_t spans_thread(spans *s, int64_t pid, int64_t tid)
+{
+	if (s->cache_idx >= 0 && s->cache_pid == pid && s->cache_tid == tid)
+		return (uint32_t)s->cache_idx;
+	int64_t key[2] = { pid, tid };
+	bool added;
+	uint32_t i = strmap_intern(&s->thr_map, key, sizeof key, &added);
+	if (added) {
+		grow_array((void **)&s->thr, &s->thrcap, i + 1, sizeof *s->thr);
+		struct sp_thr *t = &s->thr[i];
+		memset(t, 0, sizeof *t);
+		t->pid = pid;
+		t->tid = tid;
+		t->last = xcalloc(s->c.nmetrics, sizeof *t->last);
+		s->nthr = i + 1;
+	}
+	s->cache_pid = pid;
+	s->cache_tid = tid;
+	s->cache_idx = i;
+	return i;
+}
+
+void spans_thread_name(spans *s, uint32_t thr, const char *name, size_t n)
+{
+	struct sp_thr *t = &s->thr[thr];
+	free(t->name);
+	t->name = xmemdup(name, n);
+	t->name_n = n;
+}
+
+const spans_stats *spans_get_stats(const spans *s)
+{
+	return &s->st;
+}
+
+/* ---- call-path nodes ---------------------------------------------------- */
+
+static inline uint64_t mix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
+}
+
+static void ht_grow(spans *s)
+{
+	uint32_t nc = s->htcap ? s->htcap * 2 : 1024;
+	uint64_t *nk = xcalloc(nc, sizeof *nk);
+	uint32_t *nv = xcalloc(nc, sizeof *nv);
+	for (uint32_t i = 0; i < s->htcap; i++) {
+		if (!s->htv[i]) continue;
+		uint32_t j = (uint32_t)mix64(s->htk[i]) & (nc - 1);
+		while (nv[j]) j = (j + 1) & (nc - 1);
+		nk[j] = s->htk[i];
+		nv[j] = s->htv[i];
+	}
+	free(s->htk);
+	free(s->htv);
+	s->htk = nk;
+	s->htv = nv;
+	s->htcap = nc;
+}
+
+/* The node for frame under parent (UINT32_MAX: a root of thread thr). */
+static uint32_t node_get(spans *s, uint32_t thr, uint32_t parent, uint32_t frame)
+{
+	uint64_t key = (uint64_t)(parent == UINT32_MAX ? 0x80000000u | thr : parent) << 32 | frame;
+	if ((uint64_t)(s->htn + 1) * 4 > (uint64_t)s->htcap * 3) ht_grow(s);
+	uint32_t j = (uint32_t)mix64(key) & (s->htcap - 1);
+	while (s->htv[j]) {
+		if (s->htk[j] == key) return s->htv[j] - 1;
+		j = (j + 1) & (s->htcap - 1);
+	}
+	if (s->nnodes >= 0x7fffffffu) die(EXIT_DATA, "too many distinct call paths");
+	uint32_t nm = s->c.nmetrics;
+	uint32_t n = s->nnodes;
+	struct sp_node *x = VEC_PUSH(s->nodes, s->nnodes, s->nodecap);
+	x->parent = parent;
+	x->frame = frame;
+	x->thr = thr;
+	x->depth = parent == UINT32_MAX ? 1 : s->nodes[parent].depth + 1;
+	x->stack = -1;
+	x->calls = 0;
+	x->order = UINT32_MAX;
+	if (s->nodecap * nm > s->selfcap) {
+		s->selfcap = s->nodecap * nm;
+		s->self = xrealloc(s->self, (size_t)s->selfcap * sizeof *s->self);
+	}
+	memset(s->self + (size_t)n * nm, 0, nm * sizeof *s->self);
+	s->htk[j] = key;
+	s->htv[j] = n + 1;
+	s->htn++;
+	return n;
+}
+
+/* The builder stack of node n (created without weights on first use). */
+static uint32_t node_stack(spans *s, uint32_t n)
+{
+	struct sp_node *x = &s->nodes[n];
+	if (x->stack >= 0) return (uint32_t)x->stack;
+	struct sp_thr *t = &s->thr[x->thr];
+	if (x->depth > s->leafcap) grow_array((void **)&s->leaf, &s->leafcap, x->depth, sizeof *s->leaf);
+	uint32_t j = 0;
+	for (uint32_t k = n; k != UINT32_MAX; k = s->nodes[k].parent) s->leaf[j++] = s->nodes[k].frame;
+	builder_ctx ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.event = s->c.event;
+	ctx.has_pid = ctx.has_tid = true;
+	ctx.pid = t->pid;
+	ctx.tid = t->tid;
+	x->stack = builder_stack(s->c.b, &ctx, s->leaf, j, NULL, NULL, 0);
+	return (uint32_t)x->stack;
+}
+
+/* ---- stacks of open spans ------------------------------------------------ */
+
+static struct sp_ent *stack_push(spans *s, struct sp_stack *k)
+{
+	uint32_t nm = s->c.nmetrics;
+	struct sp_ent *e = VEC_PUSH(k->e, k->n, k->cap);
+	if (k->n > k->vcap) {
+		uint32_t nc = k->cap;
+		k->beg = xrealloc(k->beg, (size_t)nc * nm * sizeof *k->beg);
+		k->child = xrealloc(k->child, (size_t)nc * nm * sizeof *k->child);
+		k->vcap = nc;
+	}
+	memset(k->child + (size_t)(k->n - 1) * nm, 0, nm * sizeof *k->child);
+	return e;
+}
+
+static void seen_time(struct sp_thr *t, int64_t ts)
+{
+	if (!t->has_t) {
+		t->has_t = true;
+		t->tmin = t->tmax = ts;
+		return;
+	}
+	if (ts < t->tmin) t->tmin = ts;
+	if (ts > t->tmax) t->tmax = ts;
+}
+
+/* Ends the top span of k (with readings endv): its self cost is added to
+ * its call-path node, its inclusive cost to the parent's children.  extra:
+ * the caller's sample members for this span. */
+static void emit_top(spans *s, struct sp_thr *t, struct sp_stack *k, const int64_t *endv,
+		     const char *extra, size_t extra_n)
+{
+	uint32_t nm = s->c.nmetrics;
+	uint32_t top = k->n - 1;
+	const int64_t *beg = k->beg + (size_t)top * nm;
+	const int64_t *child = k->child + (size_t)top * nm;
+	uint32_t n = k->e[top].node;
+	int64_t *acc = s->self + (size_t)n * nm;
+	int64_t incl[SPANS_MAX_METRICS] = { 0 };
+	for (uint32_t m = 0; m < nm; m++) {
+		if (__builtin_sub_overflow(endv[m], beg[m], &incl[m]))
+			die(EXIT_DATA, "span cost overflows 64 bits");
+	}
+	if (incl[0] < 0) {
+		s->st.negative++;
+		report(s, k->e[top].pos, "span ends %lld ns before it begins; taken as 0",
+		       (long long)-incl[0]);
+		incl[0] = 0;
+	}
+	for (uint32_t m = 0; m < nm; m++) {
+		int64_t self;
+		if (__builtin_sub_overflow(incl[m], child[m], &self) ||
+		    __builtin_add_overflow(acc[m], self, &acc[m]))
+			die(EXIT_DATA, "span cost overflows 64 bits");
+		if (top > 0) {
+			int64_t *pc = k->child + (size_t)(top - 1) * nm + m;
+			if (__builtin_add_overflow(*pc, incl[m], pc))
+				die(EXIT_DATA, "span cost overflows 64 bits");
+		}
+	}
+	struct sp_node *x = &s->nodes[n];
+	x->calls++;
+	if (x->order == UINT32_MAX) {
+		x->order = s->nemitted;
+		*VEC_PUSH(s->emitted, s->nemitted, s->emcap) = n;
+	}
+	s->st.spans++;
+	if (s->c.samples) {
+		uint32_t si = node_stack(s, n);
+		char nb[24];
+		s->sx.n = 0;
+		sbuf_adds(&s->sx, "\"x_dur_ns\":");
+		sbuf_add(&s->sx, nb, fmt_i64(nb, incl[0]));
+		if (extra_n) {
+			sbuf_addc(&s->sx, ',');
+			sbuf_add(&s->sx, extra, extra_n);
+		}
+		sbuf_addc(&s->sx, 0);
+		builder_sample(s->c.b, si, true, (double)beg[0] / 1e9, s->sx.p);
+	}
+	(void)t;
+	k->n--;
+}
+
+/* ---- events -------------------------------------------------------------- */
+
+static void be_time(spans *s, struct sp_thr *t, int64_t ts, uint64_t pos)
+{
+	if (t->has_be && ts < t->be_last) {
+		s->st.backwards++;
+		report(s, pos, "time goes backwards on thread %lld/%lld (%lld ns earlier than the previous event)",
+		       (long long)t->pid, (long long)t->tid, (long long)(t->be_last - ts));
+	}
+	if (!t->has_be || ts > t->be_last) t->be_last = ts;
+	t->has_be = true;
+	seen_time(t, ts);
+}
+
+void spans_begin(spans *s, uint32_t thr, uint32_t frame, const int64_t *vals,
+		 const char *sample_extra, size_t extra_n, uint64_t pos)
+{
+	struct sp_thr *t = &s->thr[thr];
+	uint32_t nm = s->c.nmetrics;
+	be_time(s, t, vals[0], pos);
+	memcpy(t->last, vals, nm * sizeof *vals);
+	struct sp_ent *e = stack_push(s, &t->open);
+	e->frame = frame;
+	e->node = UINT32_MAX;
+	if (s->c.mode == SPANS_STACK)
+		e->node = node_get(s, thr, t->open.n > 1 ? e[-1].node : UINT32_MAX, frame);
+	e->seq = s->seq++;
+	e->pos = pos;
+	e->xi = 0;
+	e->end = 0;
+	e->xoff = (uint32_t)t->oextra.n;
+	e->xn = 0;
+	if (s->c.samples && extra_n) {
+		sbuf_add(&t->oextra, sample_extra, extra_n);
+		e->xn = (uint32_t)extra_n;
+	}
+	memcpy(t->open.beg + (size_t)(t->open.n - 1) * nm, vals, nm * sizeof *vals);
+}
+
+/* SORT: keep a finished span of t. */
+static void keep_span(spans *s, struct sp_thr *t, int64_t start, int64_t end, uint64_t seq,
+		      uint64_t pos, uint32_t frame, const int64_t *incl, const char *extra,
+		      size_t extra_n)
+{
+	uint32_t nm = s->c.nmetrics;
+	uint32_t xi = t->nbuf;
+	struct sp_span *sp = VEC_PUSH(t->buf, t->nbuf, t->bcap);
+	sp->start = start;
+	sp->end = end;
+	sp->seq = seq;
+	sp->pos = pos;
+	sp->frame = frame;
+	sp->xi = xi;
+	if (nm > 1) {
+		if ((size_t)(xi + 1) * (nm - 1) > t->auxcap) {
+			t->auxcap = t->bcap * (nm - 1);
+			t->aux = xrealloc(t->aux, (size_t)t->auxcap * sizeof *t->aux);
+		}
+		for (uint32_t m = 1; m < nm; m++)
+			t->aux[(size_t)xi * (nm - 1) + m - 1] = incl ? incl[m - 1] : 0;
+	}
+	if (s->c.samples) {
+		if (xi >= t->xcap) {
+			t->xcap = t->bcap;
+			t->xoff = xrealloc(t->xoff, (size_t)t->xcap * sizeof *t->xoff);
+			t->xn = xrealloc(t->xn, (size_t)t->xcap * sizeof *t->xn);
+		}
+		t->xoff[xi] = (uint32_t)t->xbuf.n;
+		t->xn[xi] = (uint32_t)extra_n;
+		if (t->xbuf.n + extra_n > UINT32_MAX)
+			die(EXIT_DATA, "too much per-span data for samples on one thread");
+		sbuf_add(&t->xbuf, extra, extra_n);
+	}
+	seen_time(t, start);
+	seen_time(t, end);
+}
+
+static void close_top(spans *s, struct sp_thr *t, const int64_t *vals)
+{
+	struct sp_stack *k = &t->open;
+	struct sp_ent *e = &k->e[k->n - 1];
+	const char *x = t->oextra.p + e->xoff;
+	size_t xn = e->xn;
+	if (s->c.mode == SPANS_STACK) {
+		emit_top(s, t, k, vals, x, xn);
+	} else {
+		uint32_t nm = s->c.nmetrics;
+		const int64_t *beg = k->beg + (size_t)(k->n - 1) * nm;
+		int64_t incl[SPANS_MAX_METRICS];
+		int64_t end = vals[0];
+		if (end < beg[0]) {
+			s->st.negative++;
+			report(s, e->pos, "span ends %lld ns before it begins; taken as 0",
+			       (long long)(beg[0] - end));
+			end = beg[0];
+		}
+		for (uint32_t m = 1; m < nm; m++)
+			if (__builtin_sub_overflow(vals[m], beg[m], &incl[m - 1]))
+				die(EXIT_DATA, "span cost overflows 64 bits");
+		keep_span(s, t, beg[0], end, e->seq, e->pos, e->frame, incl, x, xn);
+		k->n--;
+	}
+	t->oextra.n = e->xoff;
+}
+
+bool spans_end(spans *s, uint32_t thr, const int64_t *vals, uint64_t pos)
+{
+	struct sp_thr *t = &s->thr[thr];
+	if (t->open.n == 0) {
+		s->st.unmatched_ends++;
+		report(s, pos, "end with no open begin on thread %lld/%lld; ignored",
+		       (long long)t->pid, (long long)t->tid);
+		return false;
+	}
+	be_time(s, t, vals[0], pos);
+	memcpy(t->last, vals, s->c.nmetrics * sizeof *vals);
+	close_top(s, t, vals);
+	return true;
+}
+
+int64_t spans_open_frame(const spans *s, uint32_t thr)
+{
+	const struct sp_thr *t = &s->thr[thr];
+	return t->open.n ? (int64_t)t->open.e[t->open.n - 1].frame : -1;
+}
+
+void spans_complete(spans *s, uint32_t thr, uint32_t frame, int64_t start_ns,
+		    int64_t dur_ns, const int64_t *incl, const char *sample_extra,
+		    size_t extra_n, uint64_t pos)
+{
+	struct sp_thr *t = &s->thr[thr];
+	int64_t end;
+	if (s->c.mode != SPANS_SORT) die(EXIT_DATA, "internal error: complete span in stack mode");
+	if (dur_ns < 0) {
+		s->st.negative++;
+		report(s, pos, "negative duration; span ignored");
+		return;
+	}
+	if (__builtin_add_overflow(start_ns, dur_ns, &end)) {
+		s->st.negative++;
+		report(s, pos, "span end does not fit in 64 bits; span ignored");
+		return;
+	}
+	keep_span(s, t, start_ns, end, s->seq++, pos, frame, incl,
+		  s->c.samples ? sample_extra : NULL, s->c.samples ? extra_n : 0);
+}
+
+/* ---- finishing ----------------------------------------------------------- */
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct sp_span *x = a, *y = b;
+	if (x->start != y->start) return x->start < y->start ? -1 : 1;
+	int64_t dx = x->end - x->start, dy = y->end - y->start;
+	if (dx != dy) return dx > dy ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void walk_pop(spans *s, struct sp_thr *t)
+{
+	uint32_t nm = s->c.nmetrics;
+	struct sp_stack *k = &s->walk;
+	struct sp_ent *e = &k->e[k->n - 1];
+	int64_t endv[SPANS_MAX_METRICS];
+	endv[0] = e->end;
+	for (uint32_t m = 1; m < nm; m++) endv[m] = t->aux[(size_t)e->xi * (nm - 1) + m - 1];
+	const char *x = NULL;
+	size_t xn = 0;
+	if (s->c.samples) {
+		x = t->xbuf.p + t->xoff[e->xi];
+		xn = t->xn[e->xi];
+	}
+	emit_top(s, t, k, endv, x, xn);
+}
+
+static void nest_sorted(spans *s, uint32_t thr)
+{
+	struct sp_thr *t = &s->thr[thr];
+	uint32_t nm = s->c.nmetrics;
+	bool sorted = true;
+	for (uint32_t i = 1; i < t->nbuf && sorted; i++)
+		if (span_cmp(&t->buf[i - 1], &t->buf[i]) > 0) sorted = false;
+	if (!sorted) qsort(t->buf, t->nbuf, sizeof *t->buf, span_cmp);
+	struct sp_stack *k = &s->walk;
+	k->n = 0;
+	for (uint32_t i = 0; i < t->nbuf; i++) {
+		const struct sp_span *cur = &t->buf[i];
+		bool overlap = false;
+		while (k->n && k->e[k->n - 1].end < cur->end) {
+			if (k->e[k->n - 1].end > cur->start) overlap = true;
+			walk_pop(s, t);
+		}
+		if (overlap) {
+			s->st.overlaps++;
+			report(s, cur->pos, "span overlaps an earlier span of thread %lld/%lld without nesting in it",
+			       (long long)t->pid, (long long)t->tid);
+		}
+		uint32_t parent = k->n ? k->e[k->n - 1].node : UINT32_MAX;
+		struct sp_ent *e = stack_push(s, k);
+		e->frame = cur->frame;
+		e->node = node_get(s, thr, parent, cur->frame);
+		e->xi = cur->xi;
+		e->seq = cur->seq;
+		e->pos = cur->pos;
+		e->end = cur->end;
+		int64_t *beg = k->beg + (size_t)(k->n - 1) * nm;
+		beg[0] = cur->start;
+		for (uint32_t m = 1; m < nm; m++) beg[m] = 0;
+	}
+	while (k->n) walk_pop(s, t);
+	free(t->buf);
+	free(t->aux);
+	free(t->xoff);
+	free(t->xn);
+	sbuf_free(&t->xbuf);
+	t->buf = NULL;
+	t->aux = NULL;
+	t->xoff = t->xn = NULL;
+	t->nbuf = t->bcap = t->auxcap = t->xcap = 0;
+}
+
+void spans_finish(spans *s)
+{
+	if (s->finished) return;
+	s->finished = true;
+	uint32_t nm = s->c.nmetrics;
+	int64_t endv[SPANS_MAX_METRICS];
+	for (uint32_t i = 0; i < s->nthr; i++) {
+		struct sp_thr *t = &s->thr[i];
+		while (t->open.n) {
+			struct sp_ent *e = &t->open.e[t->open.n - 1];
+			s->st.unclosed++;
+			report(s, e->pos, "span never ends on thread %lld/%lld; closed at the thread's last time",
+			       (long long)t->pid, (long long)t->tid);
+			memcpy(endv, t->last, nm * sizeof *endv);
+			endv[0] = t->tmax;
+			close_top(s, t, endv);
+		}
+		if (s->c.mode == SPANS_SORT) nest_sorted(s, i);
+	}
+	/* one builder stack per call path, in order of the first span's end */
+	num vals[SPANS_MAX_METRICS + 1];
+	uint32_t midx[SPANS_MAX_METRICS + 1];
+	for (uint32_t i = 0; i < s->nemitted; i++) {
+		uint32_t n = s->emitted[i];
+		uint32_t si = node_stack(s, n);
+		uint32_t nv = 0;
+		for (uint32_t m = 0; m < nm; m++) {
+			vals[nv] = num_i(s->self[(size_t)n * nm + m]);
+			midx[nv++] = s->c.midx[m];
+		}
+		if (s->c.calls_midx >= 0) {
+			vals[nv] = num_u(s->nodes[n].calls);
+			midx[nv++] = (uint32_t)s->c.calls_midx;
+		}
+		struct sp_node *x = &s->nodes[n];
+		struct sp_thr *t = &s->thr[x->thr];
+		builder_ctx ctx;
+		memset(&ctx, 0, sizeof ctx);
+		ctx.event = s->c.event;
+		ctx.has_pid = ctx.has_tid = true;
+		ctx.pid = t->pid;
+		ctx.tid = t->tid;
+		if (s->leafcap < x->depth) grow_array((void **)&s->leaf, &s->leafcap, x->depth, sizeof *s->leaf);
+		uint32_t j = 0;
+		for (uint32_t k = n; k != UINT32_MAX; k = s->nodes[k].parent) s->leaf[j++] = s->nodes[k].frame;
+		if (builder_stack(s->c.b, &ctx, s->leaf, j, midx, vals, nv) != si)
+			die(EXIT_DATA, "internal error: call path and stack disagree");
+	}
+	for (uint32_t i = 0; i < s->nthr; i++) {
+		struct sp_thr *t = &s->thr[i];
+		builder_thread(s->c.b, t->pid, t->tid, t->name, t->name_n);
+		if (t->has_t) {
+			builder_time(s->c.b, (double)t->tmin / 1e9);
+			builder_time(s->c.b, (double)t->tmax / 1e9);
+		}
+	}
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+bool spans_us_text_to_ns(const char *p, size_t n, int64_t *ns)
+{
+	const char *e = p + n;
+	bool neg = false;
+	if (p < e && (*p == '-' || *p == '+')) neg = *p++ == '-';
+	/* the significant digits as one integer m (at most 19 of them), with the
+	 * decimal exponent x: value = m * 10^x; later digits only round */
+	uint64_t m = 0;
+	int64_t x = 0;
+	bool any = false;
+	int nd = 0;
+	for (; p < e && *p >= '0' && *p <= '9'; p++) {
+		any = true;
+		if (nd < 19) {
+			m = m * 10 + (uint64_t)(*p - '0');
+			if (m) nd++;
+		} else {
+			x++;
+		}
+	}
+	if (p < e && *p == '.') {
+		p++;
+		for (; p < e && *p >= '0' && *p <= '9'; p++) {
+			any = true;
+			if (nd < 19) {
+				m = m * 10 + (uint64_t)(*p - '0');
+				if (m) nd++;
+				x--;
+			}
+		}
+	}
+	if (!any) return false;
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		p++;
+		bool eneg = false;
+		if (p < e && (*p == '-' || *p == '+')) eneg = *p++ == '-';
+		int64_t ex = 0;
+		bool ed = false;
+		for (; p < e && *p >= '0' && *p <= '9'; p++) {
+			ed = true;
+			if (ex < 100000) ex = ex * 10 + (*p - '0');
+		}
+		if (!ed) return false;
+		x += eneg ? -ex : ex;
+	}
+	if (p != e) return false;
+	x += 3; /* microseconds to nanoseconds */
+	if (m == 0) {
+		*ns = 0;
+		return true;
+	}
+	uint64_t v = m;
+	if (x >= 0) {
+		for (int64_t i = 0; i < x; i++)
+			if (__builtin_mul_overflow(v, 10, &v)) return false;
+	} else {
+		/* divide by 10^-x, rounding half away from zero (digits dropped
+		 * beyond the 19th are worth less than one unit of rem) */
+		int64_t k = -x;
+		if (k > 19) {
+			v = 0;
+		} else {
+			uint64_t div = 1;
+			for (int64_t i = 0; i < k; i++) div *= 10;
+			v = m / div + (m % div >= div / 2);
+		}
+	}
+	if (v > (uint64_t)INT64_MAX) return false;
+	*ns = neg ? -(int64_t)v : (int64_t)v;
+	return true;
+}
+
+void spans_json_str(sbuf *b, const char *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	sbuf_addc(b, '"');
+	size_t run = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c >= 0x20 && c != '"' && c != '\\') continue;
+		sbuf_add(b, p + run, i - run);
+		run = i + 1;
+		sbuf_addc(b, '\\');
+		switch (c) {
+		case '"': sbuf_addc(b, '"'); break;
+		case '\\': sbuf_addc(b, '\\'); break;
+		case '\n': sbuf_addc(b, 'n'); break;
+		case '\t': sbuf_addc(b, 't'); break;
+		case '\r': sbuf_addc(b, 'r'); break;
+		default:
+			sbuf_adds(b, "u00");
+			sbuf_addc(b, hex[c >> 4]);
+			sbuf_addc(b, hex[c & 15]);
+		}
+	}
+	sbuf_add(b, p + run, n - run);
+	sbuf_addc(b, '"');
+}
+
+void spans_json_compact(sbuf *b, const json_doc *d, uint32_t k)
+{
+	const json_node *x = &d->nodes[k];
+	switch (x->type) {
+	case JSON_NULL: sbuf_adds(b, "null"); break;
+	case JSON_FALSE: sbuf_adds(b, "false"); break;
+	case JSON_TRUE: sbuf_adds(b, "true"); break;
+	case JSON_INT: case JSON_UINT: case JSON_DOUBLE:
+		sbuf_add(b, x->str, x->num_len);
+		break;
+	case JSON_STRING:
+		spans_json_str(b, x->str, x->count);
+		break;
+	case JSON_ARRAY: {
+		sbuf_addc(b, '[');
+		uint32_t c = k + 1;
+		for (uint32_t i = 0; i < x->count; i++) {
+			if (i) sbuf_addc(b, ',');
+			spans_json_compact(b, d, c);
+			c = d->nodes[c].next;
+		}
+		sbuf_addc(b, ']');
+		break;
+	}
+	case JSON_OBJECT: {
+		sbuf_addc(b, '{');
+		uint32_t c = k + 1;
+		for (uint32_t i = 0; i < x->count; i++) {
+			if (i) sbuf_addc(b, ',');
+			spans_json_compact(b, d, c);
+			sbuf_addc(b, ':');
+			spans_json_compact(b, d, c + 1);
+			c = d->nodes[c + 1].next;
+		}
+		sbuf_addc(b, '}');
+		break;
+	}
+	}
+}

@@ -83,7 +83,7 @@ typedef struct vfile {
 	pending *rd;
 	uint32_t rdcap;
 	strmap once;              /* keys of warnings given once per file */
-	sbuf msg, key;
+	sbuf msg, key, q;
 	spaa_stack st;
 	uint64_t first_line;      /* first record's line */
 } vfile;
@@ -165,7 +165,12 @@ static const struct { const char *needle, *rule; } reader_rules[] = {
 	{ "no \"type\"", "record-type" },
 	{ "not the header", "header-first" },
 	{ "second header", "header-once" },
+	{ "weights", "weights" },
+	{ "exclusive has no frame", "exclusive-frame" },
 	{ "exclusive.frame", "exclusive-frame" },
+	{ "related_stacks", "related-stacks" },
+	{ "window entry", "window-stack" },
+	{ "by_stack", "window" },
 	{ "unknown frame", "stack-frame" },
 	{ "unknown dso", "frame-dso" },
 	{ "has no dso", "frame-dso" },
@@ -175,7 +180,6 @@ static const struct { const char *needle, *rule; } reader_rules[] = {
 	{ "stack record has no valid", "stack-id" },
 	{ "\"frames\"", "stack-frames" },
 	{ "context", "stack-context" },
-	{ "weights", "weights" },
 };
 
 static void on_reader_error(spaa_reader *r, const char *msg)
@@ -227,6 +231,19 @@ static sstr text_of(const vfile *v, uint32_t k)
 	}
 }
 #define PS(s) (int)(s).n, (s).p
+
+/* Node k as it would be written in JSON (strings quoted, unescaped): for
+ * messages about a value of the wrong kind.  Valid until the next call. */
+static const char *qtext(vfile *v, uint32_t k)
+{
+	sstr t = text_of(v, k);
+	v->q.n = 0;
+	if (N(v, k)->type == JSON_STRING) sbuf_addc(&v->q, '"');
+	sbuf_add(&v->q, t.p, t.n);
+	if (N(v, k)->type == JSON_STRING) sbuf_addc(&v->q, '"');
+	sbuf_addc(&v->q, 0);
+	return v->q.p;
+}
 
 /* The record's id member (key) for messages. */
 static sstr id_of(const vfile *v, const char *key)
@@ -314,8 +331,8 @@ static void check_event(vfile *v, uint32_t e, uint32_t i)
 	if (!k)
 		ERR(v, "event-kind", "%s has no \"kind\"", where);
 	else if (N(v, k)->type != JSON_STRING || !in_list(text_of(v, k), event_kinds))
-		ERR(v, "event-kind", "%s: kind %.*s is not hardware, software, allocation, deallocation, timer or probe",
-		    where, PS(text_of(v, k)));
+		ERR(v, "event-kind", "%s: kind %s is not hardware, software, allocation, deallocation, timer or probe",
+		    where, qtext(v, k));
 	uint32_t s = get(v, e, "sampling");
 	if (!s || N(v, s)->type != JSON_OBJECT) {
 		ERR(v, "sampling", "%s has no \"sampling\" object", where);
@@ -325,7 +342,7 @@ static void check_event(vfile *v, uint32_t e, uint32_t i)
 	if (!k)
 		ERR(v, "sampling", "%s has no sampling.mode", where);
 	else if (N(v, k)->type != JSON_STRING || !in_list(text_of(v, k), sampling_modes))
-		ERR(v, "sampling", "%s: sampling.mode %.*s is not period, frequency or event", where, PS(text_of(v, k)));
+		ERR(v, "sampling", "%s: sampling.mode %s is not period, frequency or event", where, qtext(v, k));
 	k = get(v, s, "primary_metric");
 	if (!k || N(v, k)->type != JSON_STRING || N(v, k)->count == 0)
 		ERR(v, "sampling", "%s has no sampling.primary_metric string", where);
@@ -337,7 +354,7 @@ static void check_header(vfile *v)
 	if (!k)
 		ERR(v, "header-format", "header has no \"format\" (must be \"spaa\")");
 	else if (!json_is_str(&v->r->doc, k, "spaa", 4))
-		ERR(v, "header-format", "header format is %.*s, not \"spaa\"", PS(text_of(v, k)));
+		ERR(v, "header-format", "header format is %s, not \"spaa\"", qtext(v, k));
 
 	k = get(v, 0, "version");
 	if (!k)
@@ -365,14 +382,14 @@ static void check_header(vfile *v)
 	if (!k)
 		ERR(v, "frame-order", "header has no \"frame_order\" (leaf_to_root or root_to_leaf)");
 	else if (N(v, k)->type != JSON_STRING || !in_list(text_of(v, k), frame_orders))
-		ERR(v, "frame-order", "header frame_order %.*s is not leaf_to_root or root_to_leaf", PS(text_of(v, k)));
+		ERR(v, "frame-order", "header frame_order %s is not leaf_to_root or root_to_leaf", qtext(v, k));
 
 	k = get(v, 0, "stack_id_mode");
 	if (!k)
 		WARN(v, "stack-id-mode", "header has no \"stack_id_mode\" (taken as \"local\")");
 	else if (N(v, k)->type != JSON_STRING || !in_list(text_of(v, k), id_modes))
-		ERR(v, "stack-id-mode", "header stack_id_mode %.*s is not content_addressable or local",
-		    PS(text_of(v, k)));
+		ERR(v, "stack-id-mode", "header stack_id_mode %s is not content_addressable or local",
+		    qtext(v, k));
 
 	uint32_t ev = get(v, 0, "events");
 	if (!ev || N(v, ev)->type != JSON_ARRAY) {
@@ -458,8 +475,8 @@ static void check_frame(vfile *v)
 	bool kernel_kind = false;
 	if (k) {
 		if (N(v, k)->type != JSON_STRING || !in_list(text_of(v, k), (const char *const[]){ "user", "kernel", "unknown", NULL }))
-			ERR(v, "frame-kind", "frame %.*s: kind %.*s is not user, kernel or unknown",
-			    PS(id), PS(text_of(v, k)));
+			ERR(v, "frame-kind", "frame %.*s: kind %s is not user, kernel or unknown",
+			    PS(id), qtext(v, k));
 		else
 			kernel_kind = json_is_str(&r->doc, k, "kernel", 6);
 	}
@@ -582,16 +599,17 @@ static void check_weight_values(vfile *v, sstr id, const spaa_weight *w, uint32_
 	for (uint32_t i = 0; i < n; i++) {
 		for (uint32_t j = 0; j < i; j++)
 			if (sstr_eq(w[j].metric, w[i].metric)) {
-				WARN(v, "weight-duplicate", "stack %.*s: %s has metric \"%.*s\" twice",
-				     PS(id), what, PS(w[i].metric));
+				const char *what_arr = *what ? "exclusive.weights" : "weights";
+				WARN(v, "weight-duplicate", "stack %.*s: metric \"%.*s\" appears twice in %s",
+				     PS(id), PS(w[i].metric), what_arr);
 				break;
 			}
 		num x = w[i].value;
 		bool neg = x.kind == NUM_INT ? x.i < 0 : x.kind == NUM_DBL ? x.d < 0 : false;
 		if (num_is_zero(x))
-			WARN(v, "weight-value", "stack %.*s: %s %.*s is 0", PS(id), what, PS(w[i].metric));
+			WARN(v, "weight-value", "stack %.*s: %s%.*s weight is 0", PS(id), what, PS(w[i].metric));
 		else if (neg && !sstr_eqc(w[i].metric, "live_bytes") && !sstr_eqc(w[i].metric, "live_count"))
-			WARN(v, "weight-value", "stack %.*s: %s %.*s is negative", PS(id), what, PS(w[i].metric));
+			WARN(v, "weight-value", "stack %.*s: %s%.*s weight is negative", PS(id), what, PS(w[i].metric));
 	}
 }
 
@@ -670,7 +688,7 @@ static void check_stack(vfile *v)
 
 	uint32_t k = get(v, 0, "stack_type");
 	if (k && (N(v, k)->type != JSON_STRING || !in_list(text_of(v, k), stack_types)))
-		ERR(v, "stack-type", "stack %.*s: stack_type %.*s is not unified, user or kernel", PS(id), PS(text_of(v, k)));
+		ERR(v, "stack-type", "stack %.*s: stack_type %s is not unified, user or kernel", PS(id), qtext(v, k));
 	else if (k && frames_ok && !json_is_str(&r->doc, k, "unified", 7)) {
 		uint8_t other = json_is_str(&r->doc, k, "user", 4) ? FK_KERNEL : FK_USER;
 		for (uint32_t i = 0; i < s->nframes; i++)
@@ -697,7 +715,7 @@ static void check_stack(vfile *v)
 				ERR(v, "primary-metric", "stack %.*s: weights lack the primary metric \"%s\" of event \"%.*s\"",
 				    PS(id), pm, PS(s->event_name));
 		}
-		check_weight_values(v, id, s->w, s->nw, "weight");
+		check_weight_values(v, id, s->w, s->nw, "");
 	}
 
 	uint32_t ex = get(v, 0, "exclusive");
@@ -724,7 +742,7 @@ static void check_stack(vfile *v)
 		if (!xw) {
 			WARN(v, "exclusive-weights", "stack %.*s: exclusive has no weights", PS(id));
 		} else if (N(v, xw)->type == JSON_ARRAY && s->nxw == N(v, xw)->count) {
-			check_weight_values(v, id, s->xw, s->nxw, "exclusive weight");
+			check_weight_values(v, id, s->xw, s->nxw, "exclusive ");
 			if (weights_ok) {
 				sbuf *m = &v->key;
 				m->n = 0;
@@ -758,19 +776,14 @@ static void check_stack(vfile *v)
 		}
 	}
 
-	uint32_t rel = get(v, 0, "related_stacks");
-	if (rel) {
-		if (N(v, rel)->type != JSON_ARRAY) {
-			ERR(v, "related-stacks", "stack %.*s: related_stacks must be an array", PS(id));
-		} else {
-			uint32_t e = json_first(&r->doc, rel);
-			for (uint32_t i = 0; i < N(v, rel)->count; i++, e = json_after(&r->doc, e)) {
-				sstr rk;
-				if (!spaa_id_key(r, e, &rk))
-					ERR(v, "related-stacks", "stack %.*s: related_stacks[%u] is not a stack id", PS(id), i);
-				else
-					ref_stack(v, &v->rel, &v->rd, &v->rdcap, rk, "related_stacks of a stack");
-			}
+	if (s->related) {
+		uint32_t e = json_first(&r->doc, s->related);
+		for (uint32_t i = 0; i < N(v, s->related)->count; i++, e = json_after(&r->doc, e)) {
+			sstr rk;
+			if (!spaa_id_key(r, e, &rk))
+				ERR(v, "related-stacks", "stack %.*s: related_stacks[%u] is not a stack id", PS(id), i);
+			else
+				ref_stack(v, &v->rel, &v->rd, &v->rdcap, rk, "related_stacks");
 		}
 	}
 
@@ -849,42 +862,34 @@ static void check_sample(vfile *v)
 		ERR(v, "sample-stack", "sample has no stack_id");
 }
 
+static num num_of(const json_node *x)
+{
+	return x->type == JSON_INT ? num_i(x->v.i) : x->type == JSON_UINT ? num_u(x->v.u) : num_d(x->v.d);
+}
+
 static void check_window(vfile *v)
 {
 	spaa_reader *r = v->r;
 	const json_doc *d = &r->doc;
+	spaa_window w;
 	uint32_t s = get(v, 0, "start"), e = get(v, 0, "end");
 	if ((s && !json_is_num(d, s)) || (e && !json_is_num(d, e)))
 		ERR(v, "window", "window start and end must be numbers");
-	else if (s && e && num_cmp(N(v, s)->type == JSON_DOUBLE ? num_d(N(v, s)->v.d) : N(v, s)->type == JSON_INT ? num_i(N(v, s)->v.i) : num_u(N(v, s)->v.u),
-				   N(v, e)->type == JSON_DOUBLE ? num_d(N(v, e)->v.d) : N(v, e)->type == JSON_INT ? num_i(N(v, e)->v.i) : num_u(N(v, e)->v.u)) > 0)
+	else if (s && e && num_cmp(num_of(N(v, s)), num_of(N(v, e))) > 0)
 		WARN(v, "window", "window ends (%.*s) before it starts (%.*s)", PS(text_of(v, e)), PS(text_of(v, s)));
-	uint32_t b = get(v, 0, "by_stack");
-	if (!b || N(v, b)->type != JSON_ARRAY) {
-		ERR(v, "window", "window has no \"by_stack\" array");
+	if (spaa_window_parse(r, &w) < 0)
+		return;
+	if (!w.by_stack) {
+		ERR(v, "window", "window %.*s has no \"by_stack\" array", PS(w.id));
 		return;
 	}
-	uint32_t x = json_first(d, b);
-	for (uint32_t i = 0; i < N(v, b)->count; i++, x = json_after(d, x)) {
-		uint32_t sid = N(v, x)->type == JSON_OBJECT ? get(v, x, "stack_id") : 0;
-		sstr id;
-		if (!sid || !spaa_id_key(r, sid, &id)) {
-			ERR(v, "window-stack", "window by_stack[%u] has no stack_id", i);
+	uint32_t x = json_first(d, w.by_stack);
+	for (uint32_t i = 0; i < N(v, w.by_stack)->count; i++, x = json_after(d, x)) {
+		sstr id = SSTR_NULL;
+		if (spaa_window_entry(r, x, &id, &v->st.w, &v->st.nw, &v->st.wcap) < 0 && !id.p)
 			continue;
-		}
-		ref_stack(v, &v->pend, &v->pd, &v->pdcap, id, "window");
-		uint32_t w = get(v, x, "weights");
-		bool ok = w && N(v, w)->type == JSON_ARRAY;
-		if (ok) {
-			uint32_t y = json_first(d, w);
-			for (uint32_t j = 0; j < N(v, w)->count && ok; j++, y = json_after(d, y)) {
-				uint32_t m = N(v, y)->type == JSON_OBJECT ? get(v, y, "metric") : 0;
-				uint32_t val = N(v, y)->type == JSON_OBJECT ? get(v, y, "value") : 0;
-				ok = m && N(v, m)->type == JSON_STRING && val && json_is_num(d, val);
-			}
-		}
-		if (!ok)
-			ERR(v, "weights", "window by_stack[%u]: weights must be an array of {\"metric\", \"value\"} objects", i);
+		if (id.p)
+			ref_stack(v, &v->pend, &v->pd, &v->pdcap, id, "window");
 	}
 }
 
@@ -898,8 +903,9 @@ static void report_pending(vfile *v, strmap *m, pending *pd, enum sev sev, const
 		if (strmap_find(&v->stacks, key, n) >= 0)
 			continue;
 		if (pd[i].count > 1)
-			diag(v, pd[i].line, sev, rule, "%s refers to unknown stack %.*s (and %llu more references)",
-			     pd[i].what, (int)n, key, (unsigned long long)(pd[i].count - 1));
+			diag(v, pd[i].line, sev, rule, "%s refers to unknown stack %.*s (and %llu more %s)",
+			     pd[i].what, (int)n, key, (unsigned long long)(pd[i].count - 1),
+			     plural(pd[i].count - 1, "reference", "references"));
 		else
 			diag(v, pd[i].line, sev, rule, "%s refers to unknown stack %.*s", pd[i].what, (int)n, key);
 	}
@@ -1016,6 +1022,7 @@ static bool validate(const char *path)
 	free(v.rd);
 	sbuf_free(&v.msg);
 	sbuf_free(&v.key);
+	sbuf_free(&v.q);
 	spaa_close(r);
 	return valid;
 }

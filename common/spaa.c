@@ -441,7 +441,10 @@ int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 	if (ex && node(r, ex)->type == JSON_OBJECT) {
 		uint32_t ef = json_get(&r->doc, ex, "frame");
 		int64_t f = ef ? find_id(r, &r->frame_ids, ef) : -1;
-		if (f < 0) {
+		if (!ef) {
+			spaa_error(r, "stack %.*s: exclusive has no frame", (int)id.n, id.p);
+			rc = -1;
+		} else if (f < 0) {
 			sstr t = id_text(r, ef);
 			spaa_error(r, "stack %.*s: exclusive.frame refers to unknown frame %.*s",
 				   (int)id.n, id.p, (int)t.n, t.p);

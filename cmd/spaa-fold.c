@@ -55,19 +55,6 @@ static strmap paths;
 static num *sums;
 static uint32_t nsums, sumcap;
 
-static void add_path(const spaa_reader *r, const char *p, size_t n, num v)
-{
-	bool added;
-	uint32_t i = strmap_intern(&paths, p, n, &added);
-	if (added) {
-		*VEC_PUSH(sums, nsums, sumcap) = v;
-		return;
-	}
-	if (!num_add(&sums[i], v))
-		die_at(r->name, r->lineno, "weight overflow: the sum for stack %.*s exceeds 64 bits",
-		       (int)(n > 200 ? 200 : n), p);
-}
-
 /* Output lines in bytewise (LC_ALL=C sort) order. */
 static const char *lines;
 static size_t *line_off;
@@ -78,16 +65,145 @@ static int cmp_lines(const void *a, const void *b)
 	return strcmp(lines + line_off[i], lines + line_off[j]);
 }
 
+/* What a stack's key (below) resolved to: the index of its folded path in
+ * `paths`, or -1 to leave it out (another event); and the metric to weigh
+ * it by. */
+struct known { int64_t path; const char *metric; };
+
+/* Appends node k's bytes (string or number text), length first, to the key. */
+static bool key_add(sbuf *key, const json_doc *d, uint32_t k)
+{
+	const json_node *x = &d->nodes[k];
+	uint32_t n;
+	if (x->type == JSON_STRING) n = x->count;
+	else if (x->type == JSON_INT || x->type == JSON_UINT || x->type == JSON_DOUBLE) n = x->num_len;
+	else return false;
+	sbuf_add(key, &n, sizeof n);
+	sbuf_add(key, x->str, n);
+	return true;
+}
+
+/* The source text of id node k (a number, or a string without escapes, with
+ * its quotes), within the current line. */
+static bool raw_span(const spaa_reader *r, uint32_t k, const char **a, const char **z)
+{
+	const json_node *x = &r->doc.nodes[k];
+	const char *p = x->str;
+	size_t n;
+	if (x->type == JSON_STRING) {
+		p--;
+		n = (size_t)x->count + 2;
+	} else if (x->type == JSON_INT || x->type == JSON_UINT) {
+		n = x->num_len;
+	} else {
+		return false;
+	}
+	if (!p || p < r->line || p + n > r->line + r->len) return false;
+	*a = p;
+	*z = p + n;
+	return true;
+}
+
+/* The key of the current stack record: what its folded path depends on
+ * (event, process name, the ids as the options need them, frame ids), taken
+ * from the parsed line without resolving anything.  False when the record
+ * is not well-formed enough (the full parser then reports it). */
+static bool stack_key(const spaa_reader *r, const fold_opts *fo, sbuf *key)
+{
+	const json_doc *d = &r->doc;
+	key->n = 0;
+	uint32_t ctx = json_get(d, 0, "context");
+	if (!ctx || d->nodes[ctx].type != JSON_OBJECT) return false;
+	uint32_t ev = json_get(d, ctx, "event");
+	if (!ev || d->nodes[ev].type != JSON_STRING) return false;
+	key_add(key, d, ev);
+	uint32_t comm = json_get(d, ctx, "comm");
+	bool has_comm = comm && d->nodes[comm].type == JSON_STRING;
+	sbuf_addc(key, has_comm);
+	if (has_comm) key_add(key, d, comm);
+	if (fo->pid || fo->tid) {
+		uint32_t pid = json_get(d, ctx, "pid");
+		sbuf_addc(key, pid && key_add(key, d, pid));
+	}
+	if (fo->tid || !has_comm) {
+		uint32_t tid = json_get(d, ctx, "tid");
+		sbuf_addc(key, tid && key_add(key, d, tid));
+	}
+	uint32_t fr = json_get(d, 0, "frames");
+	if (!fr || d->nodes[fr].type != JSON_ARRAY) return false;
+	uint32_t n = d->nodes[fr].count;
+	if (n == 0) return true;
+	/* the source text from the first frame id to the last: the same text
+	 * means the same ids */
+	const char *a, *z;
+	if (!raw_span(r, json_first(d, fr), &a, &z)) return false;
+	if (n > 1) {
+		uint32_t last = json_first(d, fr);
+		for (uint32_t i = 1; i < n; i++) last = json_after(d, last);
+		const char *a2, *z2;
+		if (!raw_span(r, last, &a2, &z2)) return false;
+		z = z2;
+	}
+	if (z < a) return false;
+	sbuf_add(key, a, (size_t)(z - a));
+	return true;
+}
+
+/* The value of metric m in the current record's weights: 1 found, 0 absent,
+ * -1 malformed (the full parser then reports it). */
+static int stack_weight(const spaa_reader *r, const char *m, num *out)
+{
+	const json_doc *d = &r->doc;
+	uint32_t ws = json_get(d, 0, "weights");
+	if (!ws || d->nodes[ws].type != JSON_ARRAY) return -1;
+	size_t mlen = strlen(m);
+	int found = 0;
+	uint32_t k = json_first(d, ws);
+	for (uint32_t i = 0; i < d->nodes[ws].count; i++, k = json_after(d, k)) {
+		if (d->nodes[k].type != JSON_OBJECT) return -1;
+		uint32_t mk = json_get(d, k, "metric"), vk = json_get(d, k, "value");
+		if (!mk || d->nodes[mk].type != JSON_STRING || !vk || !json_is_num(d, vk)) return -1;
+		if (found || !json_is_str(d, mk, m, mlen)) continue;
+		const json_node *x = &d->nodes[vk];
+		*out = x->type == JSON_INT ? num_i(x->v.i) : x->type == JSON_UINT ? num_u(x->v.u) : num_d(x->v.d);
+		found = 1;
+	}
+	return found;
+}
+
+static void add_weight(const spaa_reader *r, uint32_t path, num v)
+{
+	if (!num_add(&sums[path], v)) {
+		size_t n;
+		const char *p = strmap_key(&paths, path, &n);
+		die_at(r->name, r->lineno, "weight overflow: the sum for stack %.*s exceeds 64 bits",
+		       (int)(n > 200 ? 200 : n), p);
+	}
+}
+
+/* A record the quick readers above found malformed: the full parser says
+ * why (and exits). */
+static void bad_stack(spaa_reader *r, spaa_stack *s)
+{
+	if (spaa_stack_parse(r, s) == 0) die_at(r->name, r->lineno, "malformed stack record");
+	cli_exit(EXIT_DATA);
+}
+
 static void fold_file(const char *path, const char *event, const char *metric,
 		      const fold_opts *opts, fold_cache *cache, sbuf *pb)
 {
 	fold_opts file_opts = *opts, *fo = &file_opts;
 	spaa_reader *r = spaa_open(path);
 	spaa_stack s = { 0 };
-	int32_t ev = -2;            /* not picked yet */
-	const char **ev_metric = NULL; /* per event index, with --all-events */
+	int32_t ev = -2;               /* not picked yet */
+	const char *ev_name = NULL;
 	uint64_t skipped = 0;
 	const char *one_metric = NULL;
+	strmap keys;                   /* stack key -> struct known */
+	struct known *known = NULL;
+	uint32_t nknown = 0, kcap = 0;
+	sbuf key = { 0 };
+	strmap_init(&keys);
 	fold_cache_reset(cache);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
@@ -95,39 +211,76 @@ static void fold_file(const char *path, const char *event, const char *metric,
 			fold_opts_header(fo, r);
 			if (fo->all_events) {
 				ev = -1;
-				ev_metric = xcalloc(r->nevents + 1, sizeof *ev_metric);
-				for (uint32_t i = 0; i < r->nevents; i++)
-					ev_metric[i] = fold_pick_metric(r, (int32_t)i, metric);
-				ev_metric[r->nevents] = fold_pick_metric(r, -1, metric);
 			} else {
 				ev = fold_pick_event(r, event, false);
+				if (ev >= 0) ev_name = r->events[ev].name;
 				one_metric = fold_pick_metric(r, ev, metric);
 			}
 		}
 		if (t != SPAA_STACK) continue;
-		if (spaa_stack_parse(r, &s) < 0) continue;
-		const char *m;
-		if (fo->all_events) {
-			m = ev_metric[s.event >= 0 ? (uint32_t)s.event : r->nevents];
-		} else {
-			if (ev >= 0 && s.event != ev) continue;
-			m = one_metric;
+		/* a stack seen before (same key): its path is known */
+		bool ok = stack_key(r, fo, &key);
+		struct known *kn = NULL;
+		if (ok) {
+			bool added;
+			uint32_t i = strmap_intern(&keys, key.p, key.n, &added);
+			if (!added) {
+				kn = &known[i];
+			} else {
+				/* first time: full parse (checks frames), then the path */
+				if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA); /* reported */
+				kn = VEC_PUSH(known, nknown, kcap);
+				kn->path = -1;
+				kn->metric = NULL;
+				if (fo->all_events || ev < 0 || (ev_name && sstr_eqc(s.event_name, ev_name))) {
+					pb->n = 0;
+					fold_stack_path_cached(cache, r, &s, fo, pb);
+					bool padded;
+					kn->path = strmap_intern(&paths, pb->p, pb->n, &padded);
+					if (padded) *VEC_PUSH(sums, nsums, sumcap) = num_i(0);
+					kn->metric = fo->all_events
+						? fold_pick_metric(r, s.event, metric) : one_metric;
+				}
+			}
 		}
-		const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
-		if (!w) {
+		if (!kn) {
+			/* an unusual record (ids with escapes...): the full way */
+			if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
+			if (!fo->all_events && ev >= 0 && !(ev_name && sstr_eqc(s.event_name, ev_name)))
+				continue;
+			const char *m = fo->all_events ? fold_pick_metric(r, s.event, metric) : one_metric;
+			const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
+			if (!w) {
+				skipped++;
+				continue;
+			}
+			pb->n = 0;
+			fold_stack_path_cached(cache, r, &s, fo, pb);
+			bool padded;
+			uint32_t pi = strmap_intern(&paths, pb->p, pb->n, &padded);
+			if (padded) *VEC_PUSH(sums, nsums, sumcap) = num_i(0);
+			add_weight(r, pi, w->value);
+			continue;
+		}
+		if (kn->path < 0) continue;
+		num v;
+		int w = stack_weight(r, kn->metric, &v);
+		if (w < 0) bad_stack(r, &s);
+		if (w == 0) {
 			skipped++;
 			continue;
 		}
-		pb->n = 0;
-		fold_stack_path_cached(cache, r, &s, fo, pb);
-		add_path(r, pb->p, pb->n, w->value);
+		add_weight(r, (uint32_t)kn->path, v);
 	}
 	if (skipped)
-		warn_at(r->name, 0, "%llu stack%s without metric %s skipped",
+		warn_at(r->name, 0, "%llu stack%s without %s%s skipped",
 			(unsigned long long)skipped, skipped == 1 ? "" : "s",
-			fo->all_events && !metric ? "(the event's primary metric)" : one_metric ? one_metric : metric);
+			metric || one_metric ? "metric " : "its event's primary metric",
+			metric ? metric : one_metric ? one_metric : "");
 	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
-	free(ev_metric);
+	strmap_free(&keys);
+	free(known);
+	sbuf_free(&key);
 	spaa_stack_free(&s);
 	spaa_close(r);
 }

@@ -247,8 +247,9 @@ sstr fold_stack_comm(const spaa_reader *r, const spaa_stack *s)
 }
 
 /* A frame's name from the cache (computing it the first time). */
-static void add_cached(fold_cache *c, const spaa_reader *r, uint32_t f, bool java,
-		       sstr comm, const fold_opts *o, sbuf *b)
+/* The cache entry of frame f, with its hidden flag known. */
+static struct fold_cache_ent *cache_ent(fold_cache *c, const spaa_reader *r, uint32_t f,
+					const fold_opts *o)
 {
 	if (f >= c->n) {
 		uint32_t n = c->n, cap = c->n;
@@ -257,6 +258,14 @@ static void add_cached(fold_cache *c, const spaa_reader *r, uint32_t f, bool jav
 		c->n = cap;
 	}
 	struct fold_cache_ent *e = &c->ent[f];
+	if (!(e->have & 4)) e->have |= 4 | (fold_frame_hidden(r, f, o) ? 8 : 0);
+	return e;
+}
+
+/* A frame's name from the cache (computing it the first time). */
+static void add_cached(fold_cache *c, struct fold_cache_ent *e, const spaa_reader *r, uint32_t f,
+		       bool java, sstr comm, const fold_opts *o, sbuf *b)
+{
 	if (!(e->have & (1u << java))) {
 		size_t at = c->text.n;
 		fold_frame_name(r, f, comm.p, comm.n, o, &c->text);
@@ -287,11 +296,18 @@ static void stack_path(const spaa_reader *r, const spaa_stack *s, const fold_opt
 	bool java = comm.n >= 4 && memcmp(comm.p, "java", 4) == 0;
 	for (uint32_t i = 0; i < s->nframes; i++) {
 		uint32_t f = spaa_stack_root_frame(r, s, i);
-		if (fold_frame_hidden(r, f, o)) continue;
-		if (!first) sbuf_addc(b, ';');
-		first = false;
-		if (c) add_cached(c, r, f, java, comm, o, b);
-		else fold_frame_name(r, f, comm.p, comm.n, o, b);
+		if (c) {
+			struct fold_cache_ent *e = cache_ent(c, r, f, o);
+			if (e->have & 8) continue;
+			if (!first) sbuf_addc(b, ';');
+			first = false;
+			add_cached(c, e, r, f, java, comm, o, b);
+		} else {
+			if (fold_frame_hidden(r, f, o)) continue;
+			if (!first) sbuf_addc(b, ';');
+			first = false;
+			fold_frame_name(r, f, comm.p, comm.n, o, b);
+		}
 	}
 }
 

@@ -59,7 +59,7 @@ typedef struct fold_cache {
 	struct fold_cache_ent {
 		size_t off[2];
 		uint32_t len[2];
-		uint8_t have; /* bit 0/1: name for non-java/java known */
+		uint8_t have; /* bit 0/1: name for non-java/java known; 4: hidden known; 8: hidden */
 	} *ent;
 	uint32_t n;
 	sbuf text;

@@ -1,7 +1,217 @@
 #!/usr/bin/env bats
 load common
+bats_require_minimum_version 1.5.0
 
-@test "spaa-top is a placeholder" {
-	run spaa-top
+# small.spaa: two events (cycles, instructions); fib is recursive (frames 2
+# and 3 are both fib); one cycles stack has no period weight.
+
+@test "spaa-top: default table, first event, warnings on stderr" {
+	run --separate-stderr spaa-top "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cycles/period, total 2000
+self    self%  total   total%  function
+1000   50.00%   1000   50.00%  page_fault
+ 700   35.00%    900   45.00%  fib
+ 200   10.00%   1200   60.00%  memcpy
+ 100    5.00%   1100   55.00%  parse
+   0    0.00%   2000  100.00%  main
+OUT
+	assert_equal "$stderr" "spaa-top: $D/top/small.spaa:1: 2 events; ranking only cycles (use --event)
+spaa-top: $D/top/small.spaa: 1 stack of event cycles has no 'period' weight (left out)"
+}
+
+@test "spaa-top: recursion counted once in total; --sort total; -n" {
+	run --separate-stderr spaa-top -e cycles --sort total -n 2 "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cycles/period, total 2000
+self    self%  total   total%  function
+   0    0.00%   2000  100.00%  main
+ 200   10.00%   1200   60.00%  memcpy
+OUT
+}
+
+@test "spaa-top: --metric samples counts the stack without period" {
+	run --separate-stderr spaa-top -e cycles -m samples -n 0 "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cycles/samples, total 12
+self    self%  total   total%  function
+   7   58.33%      9   75.00%  fib
+   2   16.67%      3   25.00%  memcpy
+   1    8.33%     12  100.00%  main
+   1    8.33%      2   16.67%  parse
+   1    8.33%      1    8.33%  page_fault
+OUT
+	assert_equal "$stderr" ""
+}
+
+@test "spaa-top: --by dso" {
+	run --separate-stderr spaa-top -e cycles --by dso "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cycles/period, total 2000
+self    self%  total   total%  dso
+1000   50.00%   1000   50.00%  [kernel.kallsyms]
+ 800   40.00%   2000  100.00%  /bin/app
+ 200   10.00%   1200   60.00%  /lib/libc.so.6
+OUT
+}
+
+@test "spaa-top: --by srcline, missing srclines named ?? (func)" {
+	run --separate-stderr spaa-top -e cycles --by srcline -n 0 "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cycles/period, total 2000
+self    self%  total   total%  srcline
+1000   50.00%   1000   50.00%  ?? (page_fault)
+ 400   20.00%    900   45.00%  app.c:3
+ 300   15.00%    500   25.00%  app.c:5
+ 200   10.00%   1200   60.00%  ?? (memcpy)
+ 100    5.00%   1100   55.00%  app.c:20
+   0    0.00%   2000  100.00%  app.c:10
+OUT
+}
+
+@test "spaa-top: --json" {
+	run --separate-stderr spaa-top -e instructions --json "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+{"type":"summary","event":"instructions","metric":"period","by":"func","total":5000,"stacks":1}
+{"type":"row","rank":1,"name":"parse","self":5000,"self_percent":100.00,"total":5000,"total_percent":100.00}
+{"type":"row","rank":2,"name":"main","self":0,"self_percent":0.00,"total":5000,"total_percent":100.00}
+OUT
+}
+
+@test "spaa-top: --callers and --callees (sandwich), recursion not a caller of itself" {
+	run --separate-stderr spaa-top -e cycles --callers fib --callees fib "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cycles/period, fib: self 700 (35.00%), total 900 (45.00%) of 2000
+weight  weight%  caller
+   900  100.00%  main
+
+weight  weight%  callee
+   700   77.78%  [self]
+   200   22.22%  memcpy
+OUT
+}
+
+@test "spaa-top: --callees of the root, --callers reaching [root], --json" {
+	run --separate-stderr spaa-top -e cycles --callers main --json "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+{"type":"focus","name":"main","event":"cycles","metric":"period","self":0,"self_percent":0.00,"total":2000,"total_percent":100.00,"profile_total":2000}
+{"type":"caller","name":"[root]","weight":2000,"percent":100.00}
+OUT
+	run --separate-stderr spaa-top -e cycles --by dso --callees /bin/app "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cycles/period, /bin/app: self 800 (40.00%), total 2000 (100.00%) of 2000
+weight  weight%  callee
+  1200   60.00%  /lib/libc.so.6
+   800   40.00%  [self]
+OUT
+}
+
+@test "spaa-top: unknown function for --callers" {
+	run --separate-stderr spaa-top -e cycles --callers nope "$D/top/small.spaa"
+	assert_failure 1
+	assert_equal "$stderr" "spaa-top: $D/top/small.spaa: 1 stack of event cycles has no 'period' weight (left out)
+spaa-top: $D/top/small.spaa: no function 'nope' in the stacks of event cycles"
+}
+
+# The figures of corpus/trace/small-trace.EXPECTED.txt [all threads]: self
+# time per name and inclusive time with recursion counted once.  The fixture
+# holds the trace's spans as self-time stacks (what a span converter writes).
+@test "spaa-top: self and total agree with small-trace.EXPECTED.txt" {
+	run --separate-stderr spaa-top "$D/top/small-trace.spaa"
+	assert_success
+	assert_output - <<'OUT'
+spans/self_time, total 1165
+self    self%  total   total%  function
+ 240   20.60%    488   41.89%  fib
+ 191   16.39%    489   41.97%  emit
+ 181   15.54%    480   41.20%  sché∂ule
+ 179   15.36%    518   44.46%  main
+ 156   13.39%    511   43.86%  lex
+ 124   10.64%    271   23.26%  parse
+  94    8.07%    207   17.77%  alloc
+OUT
+	run --separate-stderr spaa-top -m calls -n 1 "$D/top/small-trace.spaa"
+	assert_success
+	assert_line --index 2 "  66   22.84%    142   49.13%  fib"
+}
+
+@test "spaa-top: gzip and zstd input, stdin, -o" {
+	gzip -c "$D/top/small.spaa" > "$T/s.spaa.gz"
+	zstd -q -c "$D/top/small.spaa" > "$T/s.spaa.zst"
+	run --separate-stderr spaa-top -e instructions -n 1 "$T/s.spaa.gz"
+	assert_success
+	assert_line --index 2 "5000  100.00%   5000  100.00%  parse"
+	run --separate-stderr spaa-top -e instructions -n 1 - < "$T/s.spaa.zst"
+	assert_success
+	assert_line --index 2 "5000  100.00%   5000  100.00%  parse"
+	run spaa-top -e instructions -n 1 -o "$T/out" "$D/top/small.spaa"
+	assert_success
+	assert_output ""
+	assert_file_eq "$T/out" <<'OUT'
+instructions/period, total 5000
+self    self%  total   total%  function
+5000  100.00%   5000  100.00%  parse
+OUT
+}
+
+@test "spaa-top: bad options" {
+	run spaa-top --by file "$D/top/small.spaa"
 	assert_failure 2
+	assert_output "spaa-top: --by: 'file' is not func, dso or srcline
+Try 'spaa-top --help' for more information."
+	run spaa-top --sort name "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-top: --sort: 'name' is not self or total"
+	run spaa-top -n x "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-top: -n: 'x' is not a non-negative integer"
+	run spaa-top --callers a --callees b "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-top: --callers and --callees must name the same function"
+	run spaa-top a b
+	assert_failure 2
+	assert_line --index 0 "spaa-top: one input file at most"
+	run spaa-top --bogus
+	assert_failure 2
+}
+
+@test "spaa-top: bad input" {
+	run spaa-top -e nosuch "$D/top/small.spaa"
+	assert_failure 1
+	assert_output "spaa-top: $D/top/small.spaa:1: event nosuch is not declared in the header (events: cycles, instructions)"
+	printf '{"type":"header","events":[]}\n{"type":"stack",\n' > "$T/bad.spaa"
+	run spaa-top "$T/bad.spaa"
+	assert_failure 1
+	assert_output --partial "spaa-top: $T/bad.spaa:2: invalid JSON"
+	run spaa-top /nonexistent
+	assert_failure 1
+	assert_output "spaa-top: /nonexistent: No such file or directory"
+	: > "$T/empty"
+	run sh -c 'spaa-top < "$1"' sh "$T/empty"
+	assert_failure 1
+	assert_output "spaa-top: -: empty input: no header"
+}
+
+@test "spaa-top: write error" {
+	run sh -c 'spaa-top -e instructions "$1" > /dev/full' sh "$D/top/small.spaa"
+	assert_failure 1
+	assert_output --partial "write error"
+}
+
+@test "spaa-top: --help and --version" {
+	run spaa-top --help
+	assert_success
+	assert_line --index 0 "Usage: spaa-top [OPTIONS] [FILE]"
+	run spaa-top --version
+	assert_success
+	assert_output --regexp '^spaa-top \(spaa-tools\) '
 }

@@ -618,9 +618,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1) usage_error("one input file at most");
+	if (opt.list && !opt.has_every) usage_error("--list needs --every");
 	if (!opt.from_s && !opt.to_s && !opt.has_every)
 		usage_error("nothing to do: give --from, --to or --every");
-	if (opt.list && !opt.has_every) usage_error("--list needs --every");
 	if (opt.event_name && !opt.list) usage_error("--event goes with --list");
 	bool dummy;
 	if (opt.from_s) (void)parse_time("--from", opt.from_s, &dummy);

@@ -231,7 +231,7 @@ int main(int argc, char **argv)
 			out_printf(o, "%s%s:", i ? "             " : "", strmap_key(&names, tot[i].event, NULL));
 			for (uint32_t j = i; j < ntot; j++) {
 				if (tot[j].event != tot[i].event) continue;
-				out_printf(o, "%s %s ", j == i ? " " : ", ", strmap_key(&names, tot[j].metric, NULL));
+				out_printf(o, "%s%s ", j == i ? " " : ", ", strmap_key(&names, tot[j].metric, NULL));
 				out_write(o, buf, num_fmt(buf, tot[j].v));
 			}
 			out_putc(o, '\n');

@@ -1,7 +1,299 @@
 #!/usr/bin/env bats
-load common
+# spaa-fold: SPAA to folded stacks.
 
-@test "spaa-fold is a placeholder" {
-	run spaa-fold
+load common
+bats_require_minimum_version 1.5.0
+
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	F=$D/fold
+	M=$F/mini.spaa
+	WARN_EV="spaa-fold: $M:1: 2 events; folding only cycles, not malloc (use --event or --all-events)"
+	WARN_PERIOD="spaa-fold: $M: 1 stack without metric period skipped"
+}
+
+@test "default: comm root, tidied names, bytewise order, one warning per kind" {
+	run --separate-stderr spaa-fold "$M"
+	assert_success
+	assert_output - <<'EOF'
+app;main;foo;do_syscall_64 2001
+app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000
+app;main;name with:newline 500
+worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
+EOF
+	assert_equal "$stderr" "$WARN_EV
+$WARN_PERIOD"
+}
+
+@test "both frame orders fold the same" {
+	spaa-fold "$M" >"$T/a" 2>/dev/null
+	spaa-fold "$F/mini-root.spaa" >"$T/b" 2>/dev/null
+	cmp "$T/a" "$T/b"
+}
+
+@test "--raw: names as stored, only ';' and line breaks replaced" {
+	run --separate-stderr spaa-fold --raw "$M"
+	assert_success
+	assert_output - <<'EOF'
+app;main;(skipped);name with:newline 500
+app;main;foo(int, char const*);do_syscall_64 2001
+app;main;main.(*Server).Serve;std::(anonymous namespace)::bar(long);inl_helper 1000
+worker thread;main;LazyCompile:"f" /app.js:1;0x0;0x7f00dead 700
+EOF
+}
+
+@test "--raw --inline=mark keeps the inline mark" {
+	run --separate-stderr spaa-fold --raw --inline=mark --event cycles "$M"
+	assert_success
+	assert_line "app;main;main.(*Server).Serve;std::(anonymous namespace)::bar(long);inl_helper_[i] 1000"
+}
+
+@test "--no-comm" {
+	run --separate-stderr spaa-fold --no-comm "$M"
+	assert_success
+	assert_output - <<'EOF'
+main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
+main;foo;do_syscall_64 2001
+main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000
+main;name with:newline 500
+EOF
+}
+
+@test "--pid: comm-PID, comm-? without a pid" {
+	run --separate-stderr spaa-fold --pid "$M"
+	assert_success
+	assert_output - <<'EOF'
+app-10;main;foo;do_syscall_64 2001
+app-10;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000
+app-10;main;name with:newline 500
+worker_thread-?;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
+EOF
+}
+
+@test "--tid: comm-PID/TID splits threads" {
+	run --separate-stderr spaa-fold --tid "$M"
+	assert_success
+	assert_output - <<'EOF'
+app-10/11;main;foo;do_syscall_64 2000
+app-10/11;main;name with:newline 500
+app-10/12;main;foo;do_syscall_64 1
+app-10/12;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000
+worker_thread-?/11;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
+EOF
+}
+
+@test "--kernel, --jit, --all" {
+	run --separate-stderr spaa-fold --kernel "$M"
+	assert_line "app;main;foo;do_syscall_64_[k] 2001"
+	assert_line "worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700"
+	run --separate-stderr spaa-fold --jit "$M"
+	assert_line "app;main;foo;do_syscall_64 2001"
+	assert_line "worker_thread;main;LazyCompile:f /app.js:1_[j];[unknown];[libc.so.6] 700"
+	run --separate-stderr spaa-fold --all "$M"
+	assert_line "app;main;foo;do_syscall_64_[k] 2001"
+	assert_line "worker_thread;main;LazyCompile:f /app.js:1_[j];[unknown];[libc.so.6] 700"
+}
+
+@test "--addrs" {
+	run --separate-stderr spaa-fold --addrs "$M"
+	assert_line "worker_thread;main;LazyCompile:f /app.js:1;[unknown <0>];[libc.so.6 <7f00dead>] 700"
+}
+
+@test "--inline=plain and --inline=hide" {
+	run --separate-stderr spaa-fold --inline=plain "$M"
+	assert_line "app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000"
+	run --separate-stderr spaa-fold --inline=hide "$M"
+	assert_line "app;main;main.(*Server).Serve;std::(anonymous namespace)::bar 1000"
+}
+
+@test "--metric samples: java L prefix dropped, zero-period stack now shown" {
+	run --separate-stderr spaa-fold --metric samples "$M"
+	assert_success
+	assert_output - <<'EOF'
+app;main 1
+app;main;foo;do_syscall_64 3
+app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1
+app;main;name with:newline 1
+java;java/lang/Thread:::run 3
+worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 1
+EOF
+	assert_equal "$stderr" "$WARN_EV"
+}
+
+@test "--metric with non-integer values sums them in plain decimals" {
+	run --separate-stderr spaa-fold -m cpu_util "$M"
+	assert_success
+	assert_output "app;main;foo;do_syscall_64 0.75"
+	assert_equal "$stderr" "$WARN_EV
+spaa-fold: $M: 5 stacks without metric cpu_util skipped"
+}
+
+@test "--event picks one event and its primary metric" {
+	run --separate-stderr spaa-fold --event malloc "$M"
+	assert_success
+	assert_output "app;main;foo 4096"
+	assert_equal "$stderr" "spaa-fold: $M: 1 stack without metric alloc_bytes skipped"
+}
+
+@test "--all-events: the event is the root frame" {
+	run --separate-stderr spaa-fold -E "$M"
+	assert_success
+	assert_output - <<'EOF'
+cycles;app;main;foo;do_syscall_64 2001
+cycles;app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000
+cycles;app;main;name with:newline 500
+cycles;worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
+malloc;app;main;foo 4096
+EOF
+	assert_equal "$stderr" "spaa-fold: $M: 2 stacks without its event's primary metric skipped"
+}
+
+@test "unknown event is an error" {
+	run spaa-fold --event nope "$M"
+	assert_failure 1
+	assert_output "spaa-fold: $M:1: event nope is not declared in the header (events: cycles, malloc)"
+}
+
+@test "usage errors" {
+	run spaa-fold --inline=x "$M"
 	assert_failure 2
+	assert_output "spaa-fold: --inline: unknown mode 'x' (mark, plain or hide)
+Try 'spaa-fold --help' for more information."
+	run spaa-fold --event cycles --all-events "$M"
+	assert_failure 2
+	assert_line -n 0 "spaa-fold: --event and --all-events exclude each other"
+	run spaa-fold --bogus
+	assert_failure 2
+}
+
+@test "--help and --version" {
+	run spaa-fold --help
+	assert_success
+	assert_line -n 0 "Usage: spaa-fold [OPTION]... [FILE]..."
+	run spaa-fold --version
+	assert_success
+	assert_output --regexp '^spaa-fold \(spaa-tools\) '
+}
+
+# stackcollapse-perf.pl compatibility on perf-derived SPAA (FlameGraph tests)
+fold_perf() { # NAME OPT
+	local in
+	in=$(ls "$F/$1".spaa*)
+	spaa-fold "--$2" "$in" 2>/dev/null >"$T/out"
+	cmp "$T/out" "$F/expected/$1-collapsed-$2.txt"
+}
+
+@test "perf-java-stacks-02: all six stackcollapse-perf options" {
+	for o in pid tid kernel jit all addrs; do fold_perf perf-java-stacks-02 $o; done
+}
+
+@test "perf-js-stacks-01: all six options (JIT maps, quotes, C++ signatures)" {
+	for o in pid tid kernel jit all addrs; do fold_perf perf-js-stacks-01 $o; done
+}
+
+@test "perf-dd-stacks-01: all six options (periods, vmlinux, single pid number)" {
+	for o in pid tid kernel jit all addrs; do fold_perf perf-dd-stacks-01 $o; done
+}
+
+@test "perf-iperf (zstd input): all six options (pid/tid pairs)" {
+	for o in pid tid kernel jit all addrs; do fold_perf perf-iperf-stacks-pidtid-01 $o; done
+}
+
+@test "perf-cycles-instructions (gzip input): first event, with a warning" {
+	run --separate-stderr spaa-fold --pid "$F/perf-cycles-instructions-01.spaa.gz"
+	assert_success
+	assert_equal "$stderr" "spaa-fold: $F/perf-cycles-instructions-01.spaa.gz:1: 2 events; folding only instructions, not cycles (use --event or --all-events)"
+	for o in pid tid kernel jit all addrs; do fold_perf perf-cycles-instructions-01 $o; done
+}
+
+@test "several events: --event cycles and --all-events totals" {
+	run sh -c "spaa-fold --event cycles '$F/perf-cycles-instructions-01.spaa.gz' | awk '{s+=\$NF} END {print NR, s}'"
+	assert_output "8 111"
+	run sh -c "spaa-fold --all-events '$F/perf-cycles-instructions-01.spaa.gz' | awk '{s+=\$NF} END {print NR, s}'"
+	assert_output "14 444"
+}
+
+@test "DTrace-sourced SPAA folds like stackcollapse.pl" {
+	spaa-fold "$F/dtrace-stacks.spaa.gz" >"$T/out"
+	cmp "$T/out" "$F/expected/example-dtrace-stacks-collapsed.txt"
+}
+
+@test "several inputs and stdin are summed" {
+	run sh -c "spaa-fold --metric samples '$M' - <'$F/mini-root.spaa' 2>/dev/null"
+	assert_success
+	assert_line "app;main;foo;do_syscall_64 6"
+	assert_line "java;java/lang/Thread:::run 6"
+}
+
+@test "-o FILE" {
+	run spaa-fold -o "$T/out.folded" "$F/perf-dd-stacks-01.spaa"
+	assert_success
+	assert_output ""
+	grep -q '^dd;\[unknown\];read 10101010$' "$T/out.folded"
+}
+
+@test "write error on /dev/full" {
+	run sh -c "spaa-fold '$F/perf-dd-stacks-01.spaa' >/dev/full"
+	assert_failure 1
+	assert_output --partial "write error"
+}
+
+@test "stack referring to an unknown frame" {
+	printf '%s\n' '{"type":"header","format":"spaa","version":"1.0","frame_order":"leaf_to_root","events":[{"name":"c","kind":"software","sampling":{"mode":"event","primary_metric":"samples"}}],"stack_id_mode":"local"}' \
+		'{"type":"dso","id":1,"name":"x"}' '{"type":"frame","id":1,"func":"f","dso":1}' \
+		'{"type":"stack","id":"0x1e","frames":[1],"context":{"event":"c"},"weights":[{"metric":"samples","value":1}]}' \
+		'{"type":"stack","id":"0x1f","frames":[1,42],"context":{"event":"c"},"weights":[{"metric":"samples","value":1}]}' >"$T/x.spaa"
+	run spaa-fold "$T/x.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/x.spaa:5: stack 0x1f refers to unknown frame 42"
+}
+
+@test "missing header" {
+	printf '%s\n' '{"type":"dso","id":1,"name":"x"}' >"$T/x.spaa"
+	run spaa-fold "$T/x.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/x.spaa:1: the first record is a dso, not the header"
+	: >"$T/empty.spaa"
+	run spaa-fold "$T/empty.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/empty.spaa: no header record (empty input)"
+}
+
+@test "bad JSON" {
+	head -3 "$M" >"$T/x.spaa"
+	echo '{"type":"frame","id":1,' >>"$T/x.spaa"
+	run spaa-fold --event cycles "$T/x.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/x.spaa:4: invalid JSON at byte 24: unexpected end of line"
+}
+
+@test "bad weight value" {
+	head -1 "$M" >"$T/x.spaa"
+	echo '{"type":"stack","id":1,"frames":[],"context":{"event":"cycles"},"weights":[{"metric":"period","value":"7"}]}' >>"$T/x.spaa"
+	run spaa-fold --event cycles "$T/x.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/x.spaa:2: stack 1: weights[0] needs a \"metric\" string and a numeric \"value\""
+}
+
+@test "weight overflow is an error" {
+	head -1 "$F/perf-dd-stacks-01.spaa" >"$T/x.spaa"
+	for i in 1 2; do
+		echo '{"type":"stack","id":'$i',"frames":[],"context":{"event":"cpu-clock","comm":"a"},"weights":[{"metric":"period","value":18446744073709551615}]}' >>"$T/x.spaa"
+	done
+	run spaa-fold "$T/x.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/x.spaa:3: weight overflow: the sum for stack a exceeds 64 bits"
+}
+
+@test "output loads in flamegraph.pl / inferno-flamegraph when installed" {
+	if command -v flamegraph.pl >/dev/null; then
+		spaa-fold "$F/perf-dd-stacks-01.spaa" | flamegraph.pl >"$T/a.svg"
+		grep -q '<svg' "$T/a.svg"
+	elif command -v inferno-flamegraph >/dev/null; then
+		spaa-fold "$F/perf-dd-stacks-01.spaa" | inferno-flamegraph >"$T/a.svg"
+		grep -q '<svg' "$T/a.svg"
+	else
+		skip "neither flamegraph.pl nor inferno-flamegraph installed"
+	fi
 }

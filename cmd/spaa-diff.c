@@ -1,8 +1,555 @@
-/* spaa-diff - placeholder until its issue lands. */
+/* spaa-diff - compare two SPAA profiles.
+ *
+ * Stacks are matched by what they resolve to (their folded paths, fold.h:
+ * function and process names), never by ids, so that profiles from different
+ * runs and tools compare.  Default output: the three-column folded form of
+ * difffolded.pl ("stack BEFORE AFTER", bytewise order), the input of
+ * flamegraph.pl's differential graphs.  --top prints a table of the functions
+ * whose self and total weights changed most; --json writes the per-function
+ * and per-stack figures as NDJSON.
+ *
+ * Figures are integers (fractional weights are truncated, as inferno's
+ * diff-folded does), summed and scaled in 128-bit arithmetic. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli.h"
+#include "fold.h"
+#include "jsonw.h"
+#include "num.h"
+#include "output.h"
+#include "spaa.h"
+#include "strmap.h"
+#include "util.h"
+
+typedef __int128 i128;
+
+static const char help_text[] =
+	"Usage: spaa-diff [OPTION]... BEFORE AFTER\n"
+	"Compare two SPAA profiles stack by stack, matching stacks by their folded\n"
+	"names (never by ids).  Default output: \"stack BEFORE AFTER\" lines in bytewise\n"
+	"order, as difffolded.pl writes them, for flamegraph.pl differential graphs.\n"
+	"Either file may be - for standard input; gzip and zstd are read too.\n"
+	"\n"
+	"Comparison:\n"
+	"  -n, --normalize      scale BEFORE's weights to AFTER's total\n"
+	"                       (int(w * total_after / total_before))\n"
+	"      --strip-hex      replace hex addresses (0x1234abcd) in names with 0x...\n"
+	"Event and weight (as spaa-fold):\n"
+	"  -e, --event=NAME     compare event NAME (default: the first one declared)\n"
+	"  -E, --all-events     compare every event, with its name as the root frame\n"
+	"  -m, --metric=NAME    weigh by metric NAME (default: the primary metric)\n"
+	"Names (as spaa-fold):\n"
+	"      --raw            function names exactly as stored\n"
+	"      --no-comm        no process-name root frame\n"
+	"      --pid            root frame \"comm-PID\"\n"
+	"      --tid            root frame \"comm-PID/TID\"\n"
+	"      --kernel         mark kernel frames with _[k]\n"
+	"      --jit            mark frames from /tmp/perf-N.map with _[j]\n"
+	"      --all            both --kernel and --jit\n"
+	"      --addrs          \"[dso <addr>]\" for unresolved frames\n"
+	"      --inline=MODE    inlined frames: mark (default), plain or hide\n"
+	"Output:\n"
+	"      --top=N          a table of the N functions whose weights changed most\n"
+	"      --sort=KEY       rank functions by the change of self (default) or total\n"
+	"      --json           NDJSON: a summary, then function and stack records\n"
+	"                       (ranked; only the first N of each with --top)\n"
+	"  -o, --output=FILE    write to FILE (replaced only on success)\n"
+	"  -h, --help           show this help and exit\n"
+	"  -V, --version        show the version and exit\n"
+	"\n"
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+
+/* ---- options ---------------------------------------------------------------- */
+
+static fold_opts fo;
+static const char *event_opt, *metric_opt, *out_path;
+static bool normalize, strip_hex, json, sort_total;
+static uint64_t top_n;
+static bool have_top;
+
+/* ---- the tables ------------------------------------------------------------- */
+
+/* Folded path -> weight in each profile. */
+static strmap paths;
+static i128 (*pw)[2];
+static uint32_t npw, pwcap;
+
+/* Function name -> self and total weight in each profile; stamp: the last
+ * stack that counted it in its total (recursion counts once per stack). */
+typedef struct func { i128 self[2], total[2]; uint64_t stamp; } func;
+static strmap funcs;
+static func *fn;
+static uint32_t nfn, fncap;
+static uint64_t stack_no;
+
+static i128 totals[2];
+static const char *metric_used[2], *event_used[2];
+
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* --strip-hex on b: every "0x" followed by hex digits becomes "0x...". */
+static void strip_hex_in(sbuf *b)
+{
+	static sbuf t;
+	t.n = 0;
+	for (size_t i = 0; i < b->n;) {
+		if (b->p[i] == '0' && i + 2 < b->n && b->p[i + 1] == 'x' && is_hex(b->p[i + 2])) {
+			sbuf_add(&t, "0x...", 5);
+			for (i += 2; i < b->n && is_hex(b->p[i]); i++) {}
+		} else {
+			sbuf_addc(&t, b->p[i++]);
+		}
+	}
+	sbuf swap = *b;
+	*b = t;
+	t = swap;
+}
+
+static uint32_t func_index(const char *p, size_t n)
+{
+	bool added;
+	uint32_t i = strmap_intern(&funcs, p, n, &added);
+	if (added) memset(VEC_PUSH(fn, nfn, fncap), 0, sizeof *fn);
+	return i;
+}
+
+/* The weight of a stack as an integer: doubles are truncated (warned once
+ * per file). */
+static i128 weight_of(spaa_reader *r, num v, bool *warned)
+{
+	if (v.kind == NUM_INT) return v.i;
+	if (v.kind == NUM_UINT) return v.u;
+	if (!*warned) {
+		*warned = true;
+		warn_at(r->name, r->lineno, "fractional weights truncated to integers");
+	}
+	if (!(v.d > -9.2e18 && v.d < 1.8e19)) spaa_error(r, "weight %g out of range", v.d);
+	return v.d < 0 ? -(i128)(uint64_t)(-v.d) : (i128)(uint64_t)v.d;
+}
+
+static void read_profile(const char *path, int side)
+{
+	spaa_reader *r = spaa_open(path);
+	fold_opts o = fo;
+	fold_cache cache;
+	fold_cache_init(&cache);
+	spaa_stack s = { 0 };
+	sbuf pb = { 0 }, nb = { 0 };
+	int32_t ev = -2;
+	const char *metric = NULL;
+	uint64_t skipped = 0;
+	bool warned = false;
+	/* frame index -> function index + 1 (0 unknown), per java-or-not */
+	uint32_t *fcache[2] = { NULL, NULL };
+	uint32_t fccap[2] = { 0, 0 };
+	uint32_t *sfun = NULL, nsfun = 0, sfcap = 0;
+
+	enum spaa_rtype t;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		if (t == SPAA_HEADER && ev == -2) {
+			fold_opts_header(&o, r);
+			if (o.all_events) {
+				ev = -1;
+				event_used[side] = NULL;
+			} else {
+				ev = fold_pick_event(r, event_opt, false);
+				event_used[side] = ev >= 0 ? r->events[ev].name : NULL;
+			}
+			metric = fold_pick_metric(r, ev, metric_opt);
+			metric_used[side] = metric;
+			continue;
+		}
+		if (t != SPAA_STACK) continue;
+		if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
+		if (!o.all_events && ev >= 0 && s.event != ev) continue;
+		const char *m = o.all_events ? fold_pick_metric(r, s.event, metric_opt) : metric;
+		const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
+		if (!w) {
+			skipped++;
+			continue;
+		}
+		i128 v = weight_of(r, w->value, &warned);
+
+		/* the path */
+		pb.n = 0;
+		fold_stack_path_cached(&cache, r, &s, &o, &pb);
+		if (strip_hex) strip_hex_in(&pb);
+		bool added;
+		uint32_t pi = strmap_intern(&paths, pb.p, pb.n, &added);
+		if (added) memset(VEC_PUSH(pw, npw, pwcap), 0, sizeof *pw);
+		pw[pi][side] += v;
+		totals[side] += v;
+
+		/* the functions: self for the leaf, total once per stack */
+		sstr comm = fold_stack_comm(r, &s);
+		int java = comm.p && comm.n >= 4 && memcmp(comm.p, "java", 4) == 0;
+		stack_no++;
+		nsfun = 0;
+		for (uint32_t i = 0; i < s.nframes; i++) {
+			uint32_t f = spaa_stack_root_frame(r, &s, i);
+			if (f >= fccap[java]) {
+				uint32_t old = fccap[java];
+				grow_array((void **)&fcache[java], &fccap[java], f + 1, sizeof (uint32_t));
+				memset(fcache[java] + old, 0, (fccap[java] - old) * sizeof (uint32_t));
+			}
+			if (!fcache[java][f]) {
+				if (fold_frame_hidden(r, f, &o)) {
+					fcache[java][f] = UINT32_MAX;
+				} else {
+					nb.n = 0;
+					fold_frame_name(r, f, comm.p, comm.n, &o, &nb);
+					if (strip_hex) strip_hex_in(&nb);
+					fcache[java][f] = func_index(nb.p, nb.n) + 1;
+				}
+			}
+			if (fcache[java][f] != UINT32_MAX) *VEC_PUSH(sfun, nsfun, sfcap) = fcache[java][f] - 1;
+		}
+		for (uint32_t i = 0; i < nsfun; i++) {
+			func *x = &fn[sfun[i]];
+			if (x->stamp != stack_no) {
+				x->stamp = stack_no;
+				x->total[side] += v;
+			}
+		}
+		if (nsfun) fn[sfun[nsfun - 1]].self[side] += v;
+	}
+	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
+	if (skipped)
+		warn_at(r->name, 0, "%llu stack%s without metric %s skipped",
+			(unsigned long long)skipped, skipped == 1 ? "" : "s", metric);
+	free(fcache[0]);
+	free(fcache[1]);
+	free(sfun);
+	sbuf_free(&pb);
+	sbuf_free(&nb);
+	fold_cache_free(&cache);
+	spaa_stack_free(&s);
+	spaa_close(r);
+}
+
+/* ---- figures ---------------------------------------------------------------- */
+
+static size_t fmt_i128(char *buf, i128 v)
+{
+	char tmp[48];
+	size_t n = 0;
+	unsigned __int128 u = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+	do {
+		tmp[n++] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	size_t k = 0;
+	if (v < 0) buf[k++] = '-';
+	while (n) buf[k++] = tmp[--n];
+	buf[k] = 0;
+	return k;
+}
+
+static void out_i128(output *o, i128 v)
+{
+	char b[48];
+	out_write(o, b, fmt_i128(b, v));
+}
+
+/* int(v * total_after / total_before), truncated toward zero as Perl's int(). */
+static i128 scale(i128 v)
+{
+	if (!normalize || totals[0] == 0) return v;
+	unsigned __int128 a = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+	unsigned __int128 b = totals[1] < 0 ? -(unsigned __int128)totals[1] : (unsigned __int128)totals[1];
+	unsigned __int128 c = totals[0] < 0 ? -(unsigned __int128)totals[0] : (unsigned __int128)totals[0];
+	unsigned __int128 lim = (unsigned __int128)1 << 64;
+	if (a >= lim || b >= lim) die(EXIT_DATA, "weights too large to normalize");
+	unsigned __int128 q = a * b / c;
+	bool neg = ((v < 0) != (totals[1] < 0)) != (totals[0] < 0);
+	return neg ? -(i128)q : (i128)q;
+}
+
+static i128 iabs(i128 v) { return v < 0 ? -v : v; }
+
+/* "+12.5%", "-100.0%", "0.0%", "new" (before 0, after not), "" (both 0). */
+static void fmt_pct(char *buf, i128 before, i128 after)
+{
+	if (before == 0) {
+		strcpy(buf, after == 0 ? "0.0%" : "new");
+		return;
+	}
+	/* tenths of a percent, rounded half away from zero, exactly */
+	i128 d = after - before;
+	unsigned __int128 nu = (unsigned __int128)iabs(d) * 2000, den = (unsigned __int128)iabs(before);
+	unsigned __int128 t = (nu / den + 1) / 2;
+	char digits[48];
+	fmt_i128(digits, (i128)(t / 10));
+	sprintf(buf, "%s%s.%d%%", d > 0 ? "+" : d < 0 ? "-" : "", digits, (int)(t % 10));
+}
+
+/* ---- output ----------------------------------------------------------------- */
+
+static int cmp_paths(const void *a, const void *b)
+{
+	size_t la, lb;
+	const char *pa = strmap_key(&paths, *(const uint32_t *)a, &la);
+	const char *pb = strmap_key(&paths, *(const uint32_t *)b, &lb);
+	int c = memcmp(pa, pb, la < lb ? la : lb);
+	return c ? c : la < lb ? -1 : la > lb;
+}
+
+static int cmp_i128_desc(i128 a, i128 b) { return a > b ? -1 : a < b; }
+
+static int cmp_stack_rank(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	int c = cmp_i128_desc(iabs(pw[i][1] - scale(pw[i][0])), iabs(pw[j][1] - scale(pw[j][0])));
+	return c ? c : cmp_paths(a, b);
+}
+
+/* Functions: by the absolute change of self (or total), then of the other,
+ * then by name. */
+static i128 (*fx)[4]; /* scaled self before, self after, total before, total after */
+
+static int cmp_func_rank(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	i128 si = iabs(fx[i][1] - fx[i][0]), sj = iabs(fx[j][1] - fx[j][0]);
+	i128 ti = iabs(fx[i][3] - fx[i][2]), tj = iabs(fx[j][3] - fx[j][2]);
+	int c = sort_total ? cmp_i128_desc(ti, tj) : cmp_i128_desc(si, sj);
+	if (!c) c = sort_total ? cmp_i128_desc(si, sj) : cmp_i128_desc(ti, tj);
+	if (c) return c;
+	size_t la, lb;
+	const char *pa = strmap_key(&funcs, i, &la), *pb = strmap_key(&funcs, j, &lb);
+	c = memcmp(pa, pb, la < lb ? la : lb);
+	return c ? c : la < lb ? -1 : la > lb;
+}
+
+static void write_folded(output *o, const uint32_t *ord, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t i = ord[k];
+		size_t len;
+		const char *p = strmap_key(&paths, i, &len);
+		out_write(o, p, len);
+		out_putc(o, ' ');
+		out_i128(o, scale(pw[i][0]));
+		out_putc(o, ' ');
+		out_i128(o, pw[i][1]);
+		out_putc(o, '\n');
+	}
+}
+
+static void signed_fmt(char *b, i128 v)
+{
+	if (v > 0) {
+		b[0] = '+';
+		fmt_i128(b + 1, v);
+	} else {
+		fmt_i128(b, v);
+	}
+}
+
+static void write_table(output *o, const uint32_t *ord, uint32_t n)
+{
+	static const char *hdr[8] = { "SELF_DELTA", "SELF_%", "TOTAL_DELTA", "TOTAL_%",
+				      "SELF_BEFORE", "SELF_AFTER", "TOTAL_BEFORE", "TOTAL_AFTER" };
+	char (*cell)[8][48] = xmalloc((n ? n : 1) * sizeof *cell);
+	size_t width[8];
+	for (int c = 0; c < 8; c++) width[c] = strlen(hdr[c]);
+	for (uint32_t k = 0; k < n; k++) {
+		const i128 *x = fx[ord[k]];
+		signed_fmt(cell[k][0], x[1] - x[0]);
+		fmt_pct(cell[k][1], x[0], x[1]);
+		signed_fmt(cell[k][2], x[3] - x[2]);
+		fmt_pct(cell[k][3], x[2], x[3]);
+		fmt_i128(cell[k][4], x[0]);
+		fmt_i128(cell[k][5], x[1]);
+		fmt_i128(cell[k][6], x[2]);
+		fmt_i128(cell[k][7], x[3]);
+		for (int c = 0; c < 8; c++)
+			if (strlen(cell[k][c]) > width[c]) width[c] = strlen(cell[k][c]);
+	}
+	for (int c = 0; c < 8; c++) out_printf(o, "%*s  ", (int)width[c], hdr[c]);
+	out_puts(o, "FUNCTION\n");
+	for (uint32_t k = 0; k < n; k++) {
+		for (int c = 0; c < 8; c++) out_printf(o, "%*s  ", (int)width[c], cell[k][c]);
+		size_t len;
+		const char *p = strmap_key(&funcs, ord[k], &len);
+		out_write(o, p, len);
+		out_putc(o, '\n');
+	}
+	free(cell);
+}
+
+static void jw_i128(output *o, const char *key, i128 v)
+{
+	jw_key(o, key, false);
+	out_i128(o, v);
+}
+
+static void write_json(output *o, const char *before, const char *after,
+		       const uint32_t *ford, uint32_t nf, const uint32_t *sord, uint32_t ns)
+{
+	out_puts(o, "{\"type\":\"summary\"");
+	jw_key(o, "before", false);
+	jw_strc(o, before);
+	jw_key(o, "after", false);
+	jw_strc(o, after);
+	for (int side = 0; side < 2; side++) {
+		jw_key(o, side ? "event_after" : "event_before", false);
+		if (event_used[side]) jw_strc(o, event_used[side]);
+		else out_puts(o, fo.all_events ? "\"*\"" : "null");
+		jw_key(o, side ? "metric_after" : "metric_before", false);
+		jw_strc(o, metric_used[side] ? metric_used[side] : "samples");
+	}
+	jw_key(o, "normalized", false);
+	out_puts(o, normalize ? "true" : "false");
+	jw_i128(o, "total_before", scale(totals[0]));
+	jw_i128(o, "total_after", totals[1]);
+	jw_i128(o, "total_delta", totals[1] - scale(totals[0]));
+	jw_i128(o, "functions", nfn);
+	jw_i128(o, "stacks", npw);
+	out_puts(o, "}\n");
+	for (uint32_t k = 0; k < nf; k++) {
+		const i128 *x = fx[ford[k]];
+		size_t len;
+		const char *p = strmap_key(&funcs, ford[k], &len);
+		out_puts(o, "{\"type\":\"function\",\"name\":");
+		jw_str(o, p, len);
+		jw_i128(o, "self_before", x[0]);
+		jw_i128(o, "self_after", x[1]);
+		jw_i128(o, "self_delta", x[1] - x[0]);
+		jw_i128(o, "total_before", x[2]);
+		jw_i128(o, "total_after", x[3]);
+		jw_i128(o, "total_delta", x[3] - x[2]);
+		out_puts(o, "}\n");
+	}
+	for (uint32_t k = 0; k < ns; k++) {
+		uint32_t i = sord[k];
+		size_t len;
+		const char *p = strmap_key(&paths, i, &len);
+		out_puts(o, "{\"type\":\"stack\",\"stack\":");
+		jw_str(o, p, len);
+		jw_i128(o, "before", scale(pw[i][0]));
+		jw_i128(o, "after", pw[i][1]);
+		jw_i128(o, "delta", pw[i][1] - scale(pw[i][0]));
+		out_puts(o, "}\n");
+	}
+}
+
+/* ---- main ------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	die(EXIT_USAGE, "not implemented yet");
+	enum { O_RAW = 256, O_NO_COMM, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS,
+	       O_INLINE, O_STRIP, O_TOP, O_SORT, O_JSON };
+	static const struct option longopts[] = {
+		{ "normalize", no_argument, 0, 'n' },
+		{ "strip-hex", no_argument, 0, O_STRIP },
+		{ "event", required_argument, 0, 'e' },
+		{ "all-events", no_argument, 0, 'E' },
+		{ "metric", required_argument, 0, 'm' },
+		{ "raw", no_argument, 0, O_RAW },
+		{ "no-comm", no_argument, 0, O_NO_COMM },
+		{ "pid", no_argument, 0, O_PID },
+		{ "tid", no_argument, 0, O_TID },
+		{ "kernel", no_argument, 0, O_KERNEL },
+		{ "jit", no_argument, 0, O_JIT },
+		{ "all", no_argument, 0, O_ALL },
+		{ "addrs", no_argument, 0, O_ADDRS },
+		{ "inline", required_argument, 0, O_INLINE },
+		{ "top", required_argument, 0, O_TOP },
+		{ "sort", required_argument, 0, O_SORT },
+		{ "json", no_argument, 0, O_JSON },
+		{ "output", required_argument, 0, 'o' },
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	fo.inline_mode = -1;
+	int c;
+	while ((c = getopt_long(argc, argv, "ne:Em:o:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n': normalize = true; break;
+		case O_STRIP: strip_hex = true; break;
+		case 'e': event_opt = optarg; break;
+		case 'E': fo.all_events = true; break;
+		case 'm': metric_opt = optarg; break;
+		case O_RAW: fo.raw = true; break;
+		case O_NO_COMM: fo.no_comm = true; break;
+		case O_PID: fo.pid = true; break;
+		case O_TID: fo.tid = true; break;
+		case O_KERNEL: fo.kernel = true; break;
+		case O_JIT: fo.jit = true; break;
+		case O_ALL: fo.kernel = fo.jit = true; break;
+		case O_ADDRS: fo.addrs = true; break;
+		case O_INLINE:
+			if (strcmp(optarg, "mark") == 0) fo.inline_mode = FOLD_INLINE_MARK;
+			else if (strcmp(optarg, "plain") == 0) fo.inline_mode = FOLD_INLINE_PLAIN;
+			else if (strcmp(optarg, "hide") == 0) fo.inline_mode = FOLD_INLINE_HIDE;
+			else usage_error("--inline: unknown mode '%s' (mark, plain or hide)", optarg);
+			break;
+		case O_TOP: have_top = true; top_n = opt_u64("--top", optarg); break;
+		case O_SORT:
+			if (strcmp(optarg, "self") == 0) sort_total = false;
+			else if (strcmp(optarg, "total") == 0) sort_total = true;
+			else usage_error("--sort: unknown key '%s' (self or total)", optarg);
+			break;
+		case O_JSON: json = true; break;
+		case 'o': out_path = optarg; break;
+		CLI_STD_CASES(help_text);
+		}
+	}
+	if (argc - optind != 2)
+		usage_error(argc - optind < 2 ? "two files needed: BEFORE AFTER" : "too many arguments (two files: BEFORE AFTER)");
+	if (event_opt && fo.all_events) usage_error("--event and --all-events exclude each other");
+	if (strcmp(argv[optind], "-") == 0 && strcmp(argv[optind + 1], "-") == 0)
+		usage_error("only one of the files can be standard input");
+	if (fo.inline_mode < 0) fo.inline_mode = fo.raw ? FOLD_INLINE_PLAIN : FOLD_INLINE_MARK;
+
+	strmap_init(&paths);
+	strmap_init(&funcs);
+	output *o = output_open(out_path, false);
+	read_profile(argv[optind], 0);
+	read_profile(argv[optind + 1], 1);
+
+	/* the stacks with a weight on either side, bytewise */
+	uint32_t *sord = xmalloc((npw ? npw : 1) * sizeof *sord), ns = 0;
+	for (uint32_t i = 0; i < npw; i++)
+		if (pw[i][0] != 0 || pw[i][1] != 0) sord[ns++] = i;
+	qsort(sord, ns, sizeof *sord, cmp_paths);
+
+	if (!have_top && !json) {
+		write_folded(o, sord, ns);
+	} else {
+		fx = xmalloc((nfn ? nfn : 1) * sizeof *fx);
+		uint32_t *ford = xmalloc((nfn ? nfn : 1) * sizeof *ford), nf = 0;
+		for (uint32_t i = 0; i < nfn; i++) {
+			fx[i][0] = scale(fn[i].self[0]);
+			fx[i][1] = fn[i].self[1];
+			fx[i][2] = scale(fn[i].total[0]);
+			fx[i][3] = fn[i].total[1];
+			if (fx[i][2] != 0 || fx[i][3] != 0 || fx[i][0] != 0 || fx[i][1] != 0) ford[nf++] = i;
+		}
+		qsort(ford, nf, sizeof *ford, cmp_func_rank);
+		uint32_t nft = have_top && top_n < nf ? (uint32_t)top_n : nf;
+		if (json) {
+			qsort(sord, ns, sizeof *sord, cmp_stack_rank);
+			uint32_t nst = have_top && top_n < ns ? (uint32_t)top_n : ns;
+			write_json(o, argv[optind], argv[optind + 1], ford, nft, sord, nst);
+		} else {
+			write_table(o, ford, nft);
+		}
+		free(ford);
+		free(fx);
+	}
+	output_close(o);
+	free(sord);
+	free(pw);
+	free(fn);
+	strmap_free(&paths);
+	strmap_free(&funcs);
+	return EXIT_OK;
 }

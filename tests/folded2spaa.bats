@@ -1,7 +1,134 @@
 #!/usr/bin/env bats
-load common
+# folded2spaa: folded stacks to SPAA.
 
-@test "folded2spaa is a placeholder" {
-	run folded2spaa
+load common
+bats_require_minimum_version 1.5.0
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	F=$D/fold
+}
+
+@test "a small profile: header, one dso, frames, summed stacks with content ids" {
+	printf 'a;b 1\n# comment\n\nmain;foo 2\r\nmain;foo 3\n' >"$T/x.folded"
+	run folded2spaa "$T/x.folded"
+	assert_success
+	assert_output - <<'EOF'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"folded","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"software","sampling":{"mode":"frequency","primary_metric":"samples"}}],"source":{"tool":"folded"},"stack_id_mode":"content_addressable"}
+{"type":"dso","id":1,"name":"[unknown]","is_kernel":false}
+{"type":"frame","id":1,"func":"a","dso":1,"kind":"unknown"}
+{"type":"frame","id":2,"func":"b","dso":1,"kind":"unknown"}
+{"type":"frame","id":3,"func":"main","dso":1,"kind":"unknown"}
+{"type":"frame","id":4,"func":"foo","dso":1,"kind":"unknown"}
+{"type":"stack","id":"0x03634fb5361274dd","frames":[2,1],"context":{"event":"cpu"},"weights":[{"metric":"samples","value":1}],"exclusive":{"frame":2,"weights":[{"metric":"samples","value":1}]},"x_path_id":"0x1e27b32149aca326"}
+{"type":"stack","id":"0xd4ca7a13314738c7","frames":[4,3],"context":{"event":"cpu"},"weights":[{"metric":"samples","value":5}],"exclusive":{"frame":4,"weights":[{"metric":"samples","value":5}]},"x_path_id":"0x7f0b54acb5ef5208"}
+EOF
+}
+
+@test "round trip: folded2spaa | spaa-fold --raw gives the input summed and sorted" {
+	for f in before after; do
+		folded2spaa "$F/folded-$f.txt" | spaa-fold --raw >"$T/out"
+		sort "$F/folded-$f.txt" | cmp - "$T/out"
+	done
+	cat "$F/folded-before.txt" "$F/folded-before.txt" | folded2spaa | spaa-fold --raw >"$T/out"
+	run grep -c . "$T/out"
+	assert_output 8
+	run grep -F 'dd;[unknown];read 28' "$T/out"
+	assert_success
+}
+
+@test "several inputs are one profile" {
+	folded2spaa "$F/folded-before.txt" "$F/folded-after.txt" | spaa-fold --raw >"$T/out"
+	run grep -F 'dd;[unknown];[dd] 10' "$T/out"
+	assert_success
+}
+
+@test "fractional counts" {
+	run sh -c "folded2spaa '$F/folded-before_fractionals.txt' | spaa-fold --raw"
+	assert_success
+	assert_output - <<'EOF'
+dd;[unknown];0x234f2abc;system_call_[k];0xF1BDE348 1
+dd;[unknown];[dd] 3
+dd;[unknown];read 14.234398324872284
+dd;[unknown];read;system_call_[k];__fdget_pos_[k] 11.98
+dd;[unknown];read;system_call_[k];sys_read_[k];vfs_read_[k];fsnotify_[k] 6.2
+dd;[unknown];write;system_call_[k];sys_write_[k];vfs_write_[k];fsnotify_[k];__srcu_read_unlock_[k] 20
+dd;[unknown];write;system_call_[k];sys_write_[k];vfs_write_[k];rw_verify_area_[k] 3.11
+dd;write;system_call_[k];sys_write_[k];vfs_write_[k];fsnotify_[k];__srcu_read_unlock_[k] 7.56
+EOF
+}
+
+@test "a line without a count is an error naming the line" {
+	run folded2spaa "$F/folded-bad_before.txt"
+	assert_failure 1
+	assert_output "folded2spaa: $F/folded-bad_before.txt:3: no count at the end of the line (expected \"frame;frame;... COUNT\")"
+	run folded2spaa -o "$T/out.spaa" "$F/folded-bad_before.txt"
+	assert_failure 1
+	[ ! -e "$T/out.spaa" ]
+}
+
+@test "the differential 3-column form is an error" {
+	printf 'a;b 1\na;c 1 2\n' >"$T/d.folded"
+	run folded2spaa "$T/d.folded"
+	assert_failure 1
+	assert_output "folded2spaa: $T/d.folded:2: two counts on the line: differential folded stacks (\"stack COUNT1 COUNT2\") are not a profile; convert each side separately"
+}
+
+@test "--event, --kind, --metric, --unit set the header" {
+	printf 'a;b 4096\n' | folded2spaa -e malloc -k allocation -m alloc_bytes -u bytes >"$T/out"
+	run head -1 "$T/out"
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"folded","frame_order":"leaf_to_root","events":[{"name":"malloc","kind":"allocation","sampling":{"mode":"event","primary_metric":"alloc_bytes"}}],"source":{"tool":"folded"},"stack_id_mode":"content_addressable"}'
+	run grep -c '"weights":\[{"metric":"alloc_bytes","value":4096,"unit":"bytes"}\]' "$T/out"
+	assert_output 1
+	run spaa-fold --raw "$T/out"
+	assert_output "a;b 4096"
+}
+
+@test "bad --kind is a usage error" {
+	run folded2spaa --kind bogus
 	assert_failure 2
+	assert_output "folded2spaa: --kind: unknown kind 'bogus' (hardware, software, allocation, deallocation, timer or probe)
+Try 'folded2spaa --help' for more information."
+}
+
+@test "gzip and zstd input, -z and -o output" {
+	gzip -c "$F/folded-before.txt" >"$T/b.gz"
+	zstd -q -c "$F/folded-before.txt" >"$T/b.zst"
+	folded2spaa "$F/folded-before.txt" >"$T/plain.spaa"
+	folded2spaa "$T/b.gz" | cmp - "$T/plain.spaa"
+	folded2spaa <"$T/b.zst" | cmp - "$T/plain.spaa"
+	folded2spaa -z "$F/folded-before.txt" | zstd -dc | cmp - "$T/plain.spaa"
+	run folded2spaa -o "$T/o.spaa" "$F/folded-before.txt"
+	assert_success
+	assert_output ""
+	cmp "$T/o.spaa" "$T/plain.spaa"
+}
+
+@test "output is valid SPAA for spaa-validate" {
+	if ! spaa-validate --help >/dev/null 2>&1; then skip "spaa-validate not built yet"; fi
+	folded2spaa "$F/folded-after.txt" >"$T/a.spaa"
+	run spaa-validate "$T/a.spaa"
+	assert_success
+}
+
+@test "names with spaces, empty stacks" {
+	printf 'x y;z w 2\n 5\n' | folded2spaa | spaa-fold --raw >"$T/out"
+	run cat "$T/out"
+	assert_output " 5
+x y;z w 2"
+}
+
+@test "write error on /dev/full" {
+	run sh -c "folded2spaa '$F/folded-before.txt' >/dev/full"
+	assert_failure 1
+	assert_output --partial "write error"
+}
+
+@test "--help and --version" {
+	run folded2spaa --help
+	assert_success
+	assert_line -n 0 "Usage: folded2spaa [OPTION]... [FILE]..."
+	run folded2spaa --version
+	assert_success
+	assert_output --regexp '^folded2spaa \(spaa-tools\) '
 }

@@ -64,6 +64,7 @@ struct src {
 	strmap stacks;
 	uint32_t *stack_of;
 	uint32_t scap;
+	bool frames_kept;     /* every frame id stays and the order too */
 };
 
 /* A dictionary of the output (dsos or frames): entry i has output id
@@ -236,6 +237,7 @@ static void take_frame(struct src *s, spaa_reader *r, uint32_t srci)
 	grow_array((void **)&s->fsame, &s->fcap2, i + 1, sizeof *s->fsame);
 	s->fmap[i] = e;
 	s->fsame[i] = same;
+	s->frames_kept &= same;
 }
 
 /* Writes the current dso or frame record if it defined its entry. */
@@ -579,13 +581,17 @@ static void merge_stack(struct src *s, spaa_reader *r, uint32_t srci)
 static void put_merged_stack(struct src *s, spaa_reader *r, uint32_t srci)
 {
 	spaa_stack *st = &C.st;
-	spaa_stack_parse(r, st);
-	int64_t m = strmap_find(&s->stacks, st->id.p, st->id.n);
-	m = s->stack_of[m];
+	uint32_t idk = json_get(&r->doc, 0, "id");
+	int64_t m = merged_of(s, r, idk);
 	struct mstack *x = &C.ms[m];
 	if (x->src != srci || x->line != r->lineno) return;
-	bool raw = x->count == 1 && frames_same(s, st) && id_same(r, json_get(&r->doc, 0, "id"), (uint32_t)m);
 	uint32_t rel = json_get(&r->doc, 0, "related_stacks");
+	if (!rel && x->count == 1 && s->frames_kept && id_same(r, idk, (uint32_t)m)) {
+		write_line(r); /* the common case, without parsing the stack */
+		return;
+	}
+	spaa_stack_parse(r, st);
+	bool raw = x->count == 1 && frames_same(s, st) && id_same(r, idk, (uint32_t)m);
 	if (raw && rel && nd(r, rel)->type == JSON_ARRAY) {
 		for (uint32_t c = rel + 1, i = 0; raw && i < nd(r, rel)->count; i++, c = json_after(&r->doc, c)) {
 			int64_t y = merged_of(s, r, c);
@@ -709,7 +715,7 @@ static void read_header(uint32_t i)
 				die_at(s->name, r->lineno, "event %s: kind %s conflicts with kind %s in %s",
 				       x->name, or_none(x->kind), or_none(evs[j].kind), C.src[evs[j].src].name);
 			if (!str_eq(evs[j].primary, x->primary_metric))
-				die_at(s->name, r->lineno, "event %s: primary metric %s conflicts with %s in %s",
+				die_at(s->name, r->lineno, "event %s: primary metric %s conflicts with primary metric %s in %s",
 				       x->name, or_none(x->primary_metric), or_none(evs[j].primary),
 				       C.src[evs[j].src].name);
 			continue;
@@ -979,6 +985,8 @@ int main(int argc, char **argv)
 	}
 	C.content_out |= C.merge;
 	C.leaf_first = C.src[0].leaf_first;
+	for (uint32_t i = 0; i < C.nsrc; i++)
+		C.src[i].frames_kept = C.src[i].leaf_first == C.leaf_first;
 	C.dso.fresh = C.frame.fresh = 1;
 
 	C.o = output_open(outpath, zstd);

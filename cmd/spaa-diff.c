@@ -389,6 +389,8 @@ static void jw_i128(output *o, const char *key, i128 v)
 	out_i128(o, v);
 }
 
+static uint32_t nstacks;
+
 static void write_json(output *o, const char *before, const char *after,
 		       const uint32_t *ford, uint32_t nf, const uint32_t *sord, uint32_t ns)
 {
@@ -410,7 +412,7 @@ static void write_json(output *o, const char *before, const char *after,
 	jw_i128(o, "total_after", totals[1]);
 	jw_i128(o, "total_delta", totals[1] - scale(totals[0]));
 	jw_i128(o, "functions", nfn);
-	jw_i128(o, "stacks", npw);
+	jw_i128(o, "stacks", nstacks);
 	out_puts(o, "}\n");
 	for (uint32_t k = 0; k < nf; k++) {
 		const i128 *x = fx[ford[k]];
@@ -521,6 +523,7 @@ int main(int argc, char **argv)
 		if (pw[i][0] != 0 || pw[i][1] != 0) sord[ns++] = i;
 	qsort(sord, ns, sizeof *sord, cmp_paths);
 
+	nstacks = ns;
 	if (!have_top && !json) {
 		write_folded(o, sord, ns);
 	} else {

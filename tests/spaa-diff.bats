@@ -1,7 +1,198 @@
 #!/usr/bin/env bats
+# spaa-diff: inferno-diff-folded's results, naming options, --top, --json,
+# matching by content, errors, compressed input, -o, write errors.
 load common
 
-@test "spaa-diff is a placeholder" {
+DD=$BATS_TEST_DIRNAME/data/diff
+B=$DD/before.spaa
+A=$DD/after.spaa
+
+# before/after.spaa are folded2spaa conversions of inferno's
+# tests/data/diff-folded inputs; results/ are inferno-diff-folded's outputs,
+# sorted (inferno writes them in no particular order).
+
+@test "default: inferno-diff-folded results/default.txt" {
+	run spaa-diff "$B" "$A"
+	assert_success
+	assert_output "$(cat "$DD/results/default.txt")"
+}
+
+@test "--normalize: results/normalize.txt" {
+	run spaa-diff --normalize "$B" "$A"
+	assert_success
+	assert_output "$(cat "$DD/results/normalize.txt")"
+	run spaa-diff -n "$B" "$A"
+	assert_output "$(cat "$DD/results/normalize.txt")"
+}
+
+@test "--strip-hex: results/strip_hex.txt" {
+	run spaa-diff --strip-hex "$B" "$A"
+	assert_success
+	assert_output "$(cat "$DD/results/strip_hex.txt")"
+}
+
+@test "fractional weights are truncated with a warning: results/fractionals.txt" {
+	spaa-diff "$DD/before_fractionals.spaa" "$A" > "$T/out" 2> "$T/err"
+	run cat "$T/out"
+	assert_output "$(cat "$DD/results/fractionals.txt")"
+	run cat "$T/err"
+	assert_output "spaa-diff: $DD/before_fractionals.spaa:20: fractional weights truncated to integers"
+}
+
+@test "stacks match by names, not ids: a renumbered profile of another tool" {
+	run spaa-diff "$DD/small.spaa" "$DD/renum.spaa"
+	assert_success
+	assert_output "app;main;parse_file 200 200
+app;main;parse_file;malloc 300 600
+app_worker;main;Memcpy 50 100
+app_worker;main;parse_file;read;sys_read 500 1000"
+	run spaa-diff -n "$DD/small.spaa" "$DD/renum.spaa"
+	assert_output "app;main;parse_file 361 200
+app;main;parse_file;malloc 542 600
+app_worker;main;Memcpy 90 100
+app_worker;main;parse_file;read;sys_read 904 1000"
+}
+
+@test "naming options as spaa-fold: --raw --pid, --tid --all, --no-comm --metric, --event" {
+	run spaa-diff --pid --raw "$DD/small.spaa" "$DD/renum.spaa"
+	assert_output "app worker-100;main;Memcpy 50 100
+app worker-100;main;parse_file;read;sys_read 500 1000
+app-100;main;parse_file 200 200
+app-100;main;parse_file;malloc 300 600"
+	run spaa-diff --tid --all -e cycles "$DD/small.spaa" "$DD/renum.spaa"
+	assert_output "app-100/100;main;parse_file 200 200
+app-100/100;main;parse_file;malloc 300 600
+app_worker-100/101;main;Memcpy 50 100
+app_worker-100/101;main;parse_file;read;sys_read_[k] 500 1000"
+	spaa-diff --no-comm -m samples "$DD/small.spaa" "$DD/renum.spaa" > "$T/out" 2> "$T/err"
+	run cat "$T/out"
+	assert_output "main;Memcpy 1 0
+main;parse_file 1 0
+main;parse_file;malloc 3 0
+main;parse_file;read;sys_read 2 0"
+	run cat "$T/err"
+	assert_output "spaa-diff: $DD/renum.spaa: 4 stacks without metric samples skipped"
+	run spaa-diff -E --no-comm "$DD/small.spaa" "$DD/renum.spaa"
+	assert_line --index 0 "cycles;main;Memcpy 50 100"
+	run spaa-diff -e nope "$DD/small.spaa" "$DD/renum.spaa"
+	assert_failure 1
+	assert_output "spaa-diff: $DD/small.spaa:1: event nope is not declared in the header (events: cycles)"
+}
+
+@test "--top: functions ranked by the change of self weight; recursion counted once" {
+	run spaa-diff --top 10 "$DD/rec-before.spaa" "$DD/rec-after.spaa"
+	assert_success
+	assert_output "SELF_DELTA   SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
+        +6      new           +6      new            0           6             0            6  d
+        -4  -100.0%           -4  -100.0%            4           0             4            0  0x7f00beef
+        -2   -40.0%           -2   -40.0%            5           3             5            3  b
+        +1      new           +1      new            0           1             0            1  0x7f00cafe
+         0     0.0%           -3   -75.0%            0           0             4            1  c
+         0     0.0%           -2   -28.6%            2           2             7            5  a
+         0     0.0%           +1    +9.1%            0           0            11           12  main"
+}
+
+@test "--top N --sort total" {
+	run spaa-diff --top 3 --sort total "$B" "$A"
+	assert_success
+	assert_output "SELF_DELTA  SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
+        +4  +36.4%          +16  +145.5%           11          15            11           27  __fdget_pos_[k]
+         0    0.0%          +15   +23.1%            0           0            65           80  dd
+       +12     new          +12      new            0          12             0           12  __fget_light_[k]"
+	run spaa-diff --top 0 "$B" "$A"
+	assert_output "SELF_DELTA  SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION"
+}
+
+@test "--json: summary, functions and stacks as NDJSON (--strip-hex, --top)" {
+	run spaa-diff --json --strip-hex --top 3 "$DD/rec-before.spaa" "$DD/rec-after.spaa"
+	assert_success
+	assert_output "{\"type\":\"summary\",\"before\":\"$DD/rec-before.spaa\",\"after\":\"$DD/rec-after.spaa\",\"event_before\":\"cpu\",\"metric_before\":\"samples\",\"event_after\":\"cpu\",\"metric_after\":\"samples\",\"normalized\":false,\"total_before\":11,\"total_after\":12,\"total_delta\":1,\"functions\":6,\"stacks\":5}
+{\"type\":\"function\",\"name\":\"d\",\"self_before\":0,\"self_after\":6,\"self_delta\":6,\"total_before\":0,\"total_after\":6,\"total_delta\":6}
+{\"type\":\"function\",\"name\":\"0x...\",\"self_before\":4,\"self_after\":1,\"self_delta\":-3,\"total_before\":4,\"total_after\":1,\"total_delta\":-3}
+{\"type\":\"function\",\"name\":\"b\",\"self_before\":5,\"self_after\":3,\"self_delta\":-2,\"total_before\":5,\"total_after\":3,\"total_delta\":-2}
+{\"type\":\"stack\",\"stack\":\"main;d\",\"before\":0,\"after\":6,\"delta\":6}
+{\"type\":\"stack\",\"stack\":\"main;a;b;a;b\",\"before\":5,\"after\":0,\"delta\":-5}
+{\"type\":\"stack\",\"stack\":\"main;a;b\",\"before\":0,\"after\":3,\"delta\":3}"
+}
+
+@test "--json --normalize scales the before figures" {
+	run spaa-diff --json -n "$B" "$A"
+	assert_success
+	assert_line --index 0 --partial '"normalized":true,"total_before":80,"total_after":80,"total_delta":0,"functions":18,"stacks":9}'
+	assert_line --index 2 '{"type":"function","name":"__srcu_read_unlock_[k]","self_before":33,"self_after":21,"self_delta":-12,"total_before":33,"total_after":21,"total_delta":-12}'
+	run bash -c "spaa-diff --json '$B' '$A' | grep -c '\"type\":\"stack\"'"
+	assert_output "9"
+}
+
+@test "stdin, gzip and zstd input" {
+	gzip -c "$B" > "$T/b.gz"
+	zstd -q -c "$A" > "$T/a.zst"
+	run spaa-diff "$T/b.gz" "$T/a.zst"
+	assert_output "$(cat "$DD/results/default.txt")"
+	run bash -c "spaa-diff - '$T/a.zst' < '$T/b.gz'"
+	assert_output "$(cat "$DD/results/default.txt")"
+}
+
+@test "-o FILE" {
+	run spaa-diff -o "$T/out.txt" "$B" "$A"
+	assert_success
+	assert_output ""
+	run cmp "$T/out.txt" "$DD/results/default.txt"
+	assert_success
+}
+
+@test "write error" {
+	run bash -c "spaa-diff '$B' '$A' > /dev/full"
+	assert_failure 1
+	assert_output "spaa-diff: standard output: write error: No space left on device"
+}
+
+@test "bad input: missing file, bad JSON at line N, no header" {
+	run spaa-diff "$B" "$T/missing.spaa"
+	assert_failure 1
+	assert_output "spaa-diff: $T/missing.spaa: No such file or directory"
+	{ head -3 "$A"; echo '{"type":"stack",'; } > "$T/bad.spaa"
+	run spaa-diff "$B" "$T/bad.spaa"
+	assert_failure 1
+	assert_output "spaa-diff: $T/bad.spaa:4: invalid JSON at byte 17: unexpected end of line"
+	: > "$T/empty.spaa"
+	run spaa-diff "$T/empty.spaa" "$A"
+	assert_failure 1
+	assert_output "spaa-diff: $T/empty.spaa: no header record (empty input)"
+}
+
+@test "usage errors exit 2" {
+	run spaa-diff "$B"
+	assert_failure 2
+	assert_line --index 0 "spaa-diff: two files needed: BEFORE AFTER"
+	assert_line --index 1 "Try 'spaa-diff --help' for more information."
 	run spaa-diff
 	assert_failure 2
+	run spaa-diff "$B" "$A" "$A"
+	assert_failure 2
+	assert_line --index 0 "spaa-diff: too many arguments (two files: BEFORE AFTER)"
+	run spaa-diff - -
+	assert_failure 2
+	assert_line --index 0 "spaa-diff: only one of the files can be standard input"
+	run spaa-diff --sort size "$B" "$A"
+	assert_failure 2
+	assert_line --index 0 "spaa-diff: --sort: unknown key 'size' (self or total)"
+	run spaa-diff --top x "$B" "$A"
+	assert_failure 2
+	run spaa-diff -e x -E "$B" "$A"
+	assert_failure 2
+	assert_line --index 0 "spaa-diff: --event and --all-events exclude each other"
+	run spaa-diff --inline=foo "$B" "$A"
+	assert_failure 2
+	run spaa-diff --bogus "$B" "$A"
+	assert_failure 2
+}
+
+@test "--help and --version" {
+	run spaa-diff --help
+	assert_success
+	assert_line --index 0 "Usage: spaa-diff [OPTION]... BEFORE AFTER"
+	run spaa-diff --version
+	assert_success
+	assert_output --regexp "^spaa-diff \(spaa-tools\) "
 }

@@ -1,0 +1,197 @@
+/* jsonw.c - compact JSON writer (see jsonw.h). */
+#include "jsonw.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Advance p over bytes that can be written as they are (printable ASCII
+ * other than '"' and '\\'); stops at any other byte or at end.  Same word-wide
+ * trick as the parser: the lowest flagged byte is exact. */
+static inline const uint8_t *skip_safe(const uint8_t *p, const uint8_t *end)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	while (end - p >= 8) {
+		uint64_t x, q, b, m;
+		memcpy(&x, p, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		m = (((q - ones) & ~q) | ((b - ones) & ~b) |
+		     ((x - ones * 0x20) & ~x) | x) & high;
+		if (m) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			return p + (__builtin_clzll(m) >> 3);
+#else
+			return p + (__builtin_ctzll(m) >> 3);
+#endif
+		}
+		p += 8;
+	}
+	while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
+/* For a byte c >= 0x80 at p: length of the valid UTF-8 sequence there (2..4),
+ * or minus the length of the maximal invalid subpart (-1..-3), which is
+ * replaced by a single U+FFFD (the Unicode "maximal subpart" practice). */
+static inline int utf8_seq(const uint8_t *p, const uint8_t *end)
+{
+	uint8_t c = p[0], lo = 0x80, hi = 0xBF;
+	size_t avail = (size_t)(end - p);
+	int n;
+
+	if (c < 0xC2)
+		return -1;
+	if (c < 0xE0)
+		return avail >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : -1;
+	if (c < 0xF0) {
+		n = 3;
+		if (c == 0xE0) lo = 0xA0;
+		else if (c == 0xED) hi = 0x9F;
+	} else if (c < 0xF5) {
+		n = 4;
+		if (c == 0xF0) lo = 0x90;
+		else if (c == 0xF4) hi = 0x8F;
+	} else {
+		return -1;
+	}
+	if (avail < 2 || p[1] < lo || p[1] > hi)
+		return -1;
+	if (avail < 3 || (p[2] & 0xC0) != 0x80)
+		return -2;
+	if (n == 3)
+		return 3;
+	if (avail < 4 || (p[3] & 0xC0) != 0x80)
+		return -3;
+	return 4;
+}
+
+void jw_str(output *o, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const uint8_t *p = (const uint8_t *)s, *end = p + n, *run = p;
+
+	/* the common case: nothing to escape, and room in the buffer */
+	p = skip_safe(p, end);
+	if (__builtin_expect(p == end, 1) && o->cap - o->n >= n + 2) {
+		char *w = o->buf + o->n;
+		w[0] = '"';
+		memcpy(w + 1, s, n);
+		w[n + 1] = '"';
+		o->n += n + 2;
+		return;
+	}
+	out_putc(o, '"');
+	while (p < end) {
+		uint8_t c = *p;
+		if (c >= 0x80) {
+			int l = utf8_seq(p, end);
+			if (l > 0) {
+				p = skip_safe(p + l, end);
+				continue;
+			}
+			out_write(o, run, (size_t)(p - run));
+			out_write(o, "\xEF\xBF\xBD", 3);
+			p += -l;
+			run = p;
+			p = skip_safe(p, end);
+			continue;
+		}
+		out_write(o, run, (size_t)(p - run));
+		char esc[6] = { '\\', 0, '0', '0', 0, 0 };
+		size_t el = 2;
+		switch (c) {
+		case '"': esc[1] = '"'; break;
+		case '\\': esc[1] = '\\'; break;
+		case '\n': esc[1] = 'n'; break;
+		case '\r': esc[1] = 'r'; break;
+		case '\t': esc[1] = 't'; break;
+		case '\b': esc[1] = 'b'; break;
+		case '\f': esc[1] = 'f'; break;
+		default:
+			esc[1] = 'u';
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			el = 6;
+			break;
+		}
+		out_write(o, esc, el);
+		p++;
+		run = p;
+		p = skip_safe(p, end);
+	}
+	out_write(o, run, (size_t)(p - run));
+	out_putc(o, '"');
+}
+
+void jw_key(output *o, const char *key, bool first)
+{
+	if (!first)
+		out_putc(o, ',');
+	jw_str(o, key, strlen(key));
+	out_putc(o, ':');
+}
+
+void jw_num(output *o, num v)
+{
+	char buf[32];
+	switch (v.kind) {
+	case NUM_INT:
+		out_i64(o, v.i);
+		break;
+	case NUM_UINT:
+		out_u64(o, v.u);
+		break;
+	default:
+		out_write(o, buf, num_fmt(buf, v));
+		break;
+	}
+}
+
+void jw_node(output *o, const json_doc *d, uint32_t k)
+{
+	const json_node *x = &d->nodes[k];
+	uint32_t c, end;
+
+	switch (x->type) {
+	case JSON_NULL:
+		out_write(o, "null", 4);
+		break;
+	case JSON_FALSE:
+		out_write(o, "false", 5);
+		break;
+	case JSON_TRUE:
+		out_write(o, "true", 4);
+		break;
+	case JSON_INT:
+	case JSON_UINT:
+	case JSON_DOUBLE:
+		out_write(o, x->str, x->num_len);
+		break;
+	case JSON_STRING:
+		jw_str(o, x->str, x->count);
+		break;
+	case JSON_ARRAY:
+		out_putc(o, '[');
+		end = x->next;
+		for (c = k + 1; c < end; c = d->nodes[c].next) {
+			if (c != k + 1)
+				out_putc(o, ',');
+			jw_node(o, d, c);
+		}
+		out_putc(o, ']');
+		break;
+	case JSON_OBJECT:
+		out_putc(o, '{');
+		end = x->next;
+		for (c = k + 1; c < end; c = d->nodes[c + 1].next) {
+			if (c != k + 1)
+				out_putc(o, ',');
+			jw_str(o, d->nodes[c].str, d->nodes[c].count);
+			out_putc(o, ':');
+			jw_node(o, d, c + 1);
+		}
+		out_putc(o, '}');
+		break;
+	}
+}

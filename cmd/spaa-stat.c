@@ -74,7 +74,8 @@ int main(int argc, char **argv)
 	ranker_init(&k, RANK_FUNC);
 	spaa_stack st = { 0 };
 	int32_t event = -1;
-	const char *ev_name = NULL, *metric = "samples", *unit = NULL, *tool_version = NULL;
+	const char *ev_name = NULL, *metric = "samples";
+	char *unit = NULL, *tool_version = NULL;
 	sbuf key = { 0 };
 	uint64_t nhot = 0;
 	enum spaa_rtype t;
@@ -251,6 +252,8 @@ int main(int argc, char **argv)
 	}
 	output_close(o);
 	sbuf_free(&key);
+	free(unit);
+	free(tool_version);
 	free(tot);
 	strmap_free(&names);
 	strmap_free(&pairs);

@@ -199,6 +199,16 @@ static uint64_t jr_here(const jreader *r)
 	return json_pos(r->line, r->base + r->pos);
 }
 
+/* Bytes that matter inside strings, and outside them. */
+static bool str_special[256], struct_special[256];
+
+static void init_special(void)
+{
+	str_special['"'] = str_special['\\'] = true;
+	struct_special['"'] = struct_special['{'] = struct_special['}'] = true;
+	struct_special['['] = struct_special[']'] = struct_special['\n'] = true;
+}
+
 /* The extent of the JSON value at pos: on return buf[pos..*end) holds it
  * (kept contiguous).  keep = false: a value to skip (memory is not kept).
  * Returns false if the input ends inside the value. */
@@ -225,20 +235,28 @@ static bool jr_value(jreader *r, size_t *end, bool keep)
 		}
 	}
 	for (;;) {
-		const char *b = r->buf;
+		const unsigned char *b = (const unsigned char *)r->buf;
 		size_t n = r->len;
 		while (i < n) {
-			char c = b[i++];
 			if (in_str) {
-				if (esc) esc = false;
-				else if (c == '\\') esc = true;
-				else if (c == '"') {
-					in_str = false;
-					if (depth == 0) goto done;
+				if (esc) {
+					esc = false;
+					i++;
+					continue;
 				}
+				while (i < n && !str_special[b[i]]) i++;
+				if (i == n) break;
+				if (b[i++] == '\\') {
+					esc = true;
+					continue;
+				}
+				in_str = false;
+				if (depth == 0) goto done;
 				continue;
 			}
-			switch (c) {
+			while (i < n && !struct_special[b[i]]) i++;
+			if (i == n) break;
+			switch (b[i++]) {
 			case '"': in_str = true; break;
 			case '{': case '[': depth++; break;
 			case '}': case ']':
@@ -449,6 +467,7 @@ static void json_events(jreader *r)
 static void convert_json(input *in, const char *outpath, bool zstd)
 {
 	is_json = true;
+	init_special();
 	jreader r = { .in = in, .cap = 1 << 20, .line = 1 };
 	r.buf = xmalloc(r.cap);
 	json_doc_init(&doc);
@@ -776,6 +795,8 @@ int main(int argc, char **argv)
 	if (m == 0x0BADF00D) convert_binary(in, outpath, zstd);
 	else if (m == 0xABADF00D) fatal(0, "the spall auto-tracing format (magic 0xABADF00D) is not supported");
 	else convert_json(in, outpath, zstd);
+	if (nproblems > MAX_WARNINGS)
+		warn_at(fname, 0, "%llu problems in all", (unsigned long long)nproblems);
 	input_close(in);
 	return EXIT_OK;
 }

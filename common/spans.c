@@ -52,6 +52,9 @@ struct sp_thr {
 	sbuf xbuf;
 };
 
+#define SP_FCACHE 1024
+struct sp_fcache { char *name; uint32_t n, frame; };
+
 /* A call path of one thread: a node of a per-thread trie. */
 struct sp_node {
 	uint32_t parent;    /* UINT32_MAX: a root */
@@ -81,10 +84,13 @@ struct spans {
 	uint32_t *leaf;           /* frames leaf first */
 	uint32_t leafcap;
 	sbuf sx;                  /* sample extra being built */
+	struct sp_fcache fcache[SP_FCACHE];
 	spans_stats st;
 	bool finished;
 };
 
+static inline uint64_t mix64(uint64_t k);
+static uint32_t frame_add(spans *s, const char *name, size_t n, const char *extra_json);
 static void report(spans *s, uint64_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void report(spans *s, uint64_t pos, const char *fmt, ...)
 {
@@ -136,6 +142,7 @@ void spans_free(spans *s)
 	free(s->htk);
 	free(s->htv);
 	free(s->emitted);
+	for (uint32_t i = 0; i < SP_FCACHE; i++) free(s->fcache[i].name);
 	stack_free(&s->walk);
 	free(s->leaf);
 	sbuf_free(&s->sx);
@@ -148,7 +155,34 @@ void spans_set_dso(spans *s, const char *name)
 	s->dso = builder_dso(s->c.b, name, strlen(name), false);
 }
 
+static inline uint32_t name_hash(const char *p, size_t n)
+{
+	uint64_t a = 0, b = 0;
+	if (n >= 8) {
+		memcpy(&a, p, 8);
+		memcpy(&b, p + n - 8, 8);
+	} else if (n > 0) {
+		memcpy(&a, p, n);
+	}
+	return (uint32_t)(mix64(a ^ (b * 0x9e3779b97f4a7c15ULL) ^ n) >> 40);
+}
+
 uint32_t spans_frame(spans *s, const char *name, size_t n, const char *extra_json)
+{
+	/* a direct-mapped cache in front of the builder's dictionary */
+	struct sp_fcache *fc = &s->fcache[name_hash(name, n) & (SP_FCACHE - 1)];
+	if (fc->name && fc->n == n && memcmp(fc->name, name, n) == 0) return fc->frame;
+	uint32_t id = frame_add(s, name, n, extra_json);
+	if (n <= 64) {
+		if (!fc->name) fc->name = xmalloc(64);
+		memcpy(fc->name, name, n);
+		fc->n = (uint32_t)n;
+		fc->frame = id;
+	}
+	return id;
+}
+
+static uint32_t frame_add(spans *s, const char *name, size_t n, const char *extra_json)
 {
 	builder_frame f;
 	memset(&f, 0, sizeof f);

@@ -1,7 +1,335 @@
 #!/usr/bin/env bats
+# spall2spaa: Chrome JSON traces and binary .spall files (v0, v1, v3) to SPAA.
+# The figures come from the corpus EXPECTED.txt files (times there in us or
+# ticks; here in ns): self time per name = weight of stacks whose leaf is the
+# name, total = weight of stacks containing it (recursion counted once).
 load common
 
-@test "spall2spaa is a placeholder" {
-	run spall2spaa
+S=$D/spall
+
+# per root frame (thread) and name: self and total, from folded lines in $1
+selftotal() {
+	awk '{
+		n = $NF; p = $0; sub(/ [^ ]*$/, "", p); k = split(p, f, ";")
+		self[f[1] SUBSEP f[k]] += n
+		delete seen
+		for (i = 2; i <= k; i++) if (!(f[i] in seen)) { seen[f[i]] = 1; tot[f[1] SUBSEP f[i]] += n }
+	} END { for (x in tot) { split(x, a, SUBSEP); print a[1], a[2], self[x] + 0, tot[x] } }' "$1" | sort -k1,1 -k3,3nr -k2,2
+}
+
+small_trace_figures() {
+	cat <<'END'
+[unknown]-1/1 fib 96000 219000
+[unknown]-1/1 lex 71000 295000
+[unknown]-1/1 main 53000 270000
+[unknown]-1/1 parse 53000 81000
+[unknown]-1/1 emit 52000 147000
+[unknown]-1/1 sché∂ule 38000 91000
+[unknown]-1/1 alloc 25000 51000
+[unknown]-1/2 emit 85000 178000
+[unknown]-1/2 sché∂ule 73000 195000
+[unknown]-1/2 main 60000 113000
+[unknown]-1/2 fib 54000 83000
+[unknown]-1/2 lex 47000 124000
+[unknown]-1/2 alloc 35000 103000
+[unknown]-1/2 parse 33000 84000
+[unknown]-2/7 fib 90000 186000
+[unknown]-2/7 sché∂ule 70000 194000
+[unknown]-2/7 main 66000 135000
+[unknown]-2/7 emit 54000 164000
+[unknown]-2/7 lex 38000 92000
+[unknown]-2/7 parse 38000 106000
+[unknown]-2/7 alloc 34000 53000
+END
+}
+
+# span counts per thread and name: self of the calls metric
+small_trace_spans() {
+	cat <<'END'
+[unknown]-1/1 fib 24
+[unknown]-1/1 lex 18
+[unknown]-1/1 emit 13
+[unknown]-1/1 parse 13
+[unknown]-1/1 main 11
+[unknown]-1/1 alloc 10
+[unknown]-1/1 sché∂ule 9
+[unknown]-1/2 fib 18
+[unknown]-1/2 emit 15
+[unknown]-1/2 main 14
+[unknown]-1/2 sché∂ule 14
+[unknown]-1/2 parse 11
+[unknown]-1/2 lex 11
+[unknown]-1/2 alloc 12
+[unknown]-2/7 fib 24
+[unknown]-2/7 main 15
+[unknown]-2/7 emit 14
+[unknown]-2/7 lex 11
+[unknown]-2/7 alloc 10
+[unknown]-2/7 sché∂ule 13
+[unknown]-2/7 parse 9
+END
+}
+
+@test "JSON trace: self and total per thread and name as in small-trace.EXPECTED.txt" {
+	spall2spaa "$S/small-trace.json" > "$T/out.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<<"spall2spaa: $S/small-trace.json: ignored 1 event of other phases than B, E and X (i: 1)"
+	spaa-fold --tid "$T/out.spaa" > "$T/f"
+	run selftotal "$T/f"
+	assert_success
+	assert_output "$(small_trace_figures)"
+}
+
+@test "JSON trace: span counts per thread and name (metric calls)" {
+	spall2spaa "$S/small-trace.json" 2>/dev/null | spaa-fold --tid -m calls |
+		awk '{ n = $NF; p = $0; sub(/ [^ ]*$/, "", p); k = split(p, f, ";"); c[f[1] " " f[k]] += n }
+		     END { for (x in c) print x, c[x] }' | sort > "$T/got"
+	small_trace_spans | sort > "$T/want"
+	run diff "$T/want" "$T/got"
+	assert_success
+}
+
+@test "JSON trace: all threads, per name (the [all threads] table)" {
+	spall2spaa "$S/small-trace.json" 2>/dev/null | spaa-fold --no-comm | sed 's/^/x;/' > "$T/f"
+	run selftotal "$T/f"
+	assert_output "x fib 240000 488000
+x emit 191000 489000
+x sché∂ule 181000 480000
+x main 179000 518000
+x lex 156000 511000
+x parse 124000 271000
+x alloc 94000 207000"
+}
+
+@test "JSON trace: the header, dictionaries and the first stack exactly" {
+	run bash -c "spall2spaa '$S/small-trace.json' 2>/dev/null | head -13"
+	assert_output - <<'END'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"spall","frame_order":"leaf_to_root","events":[{"name":"span","kind":"probe","sampling":{"mode":"event","primary_metric":"wall_ns"}}],"time_range":{"start":0,"end":0.000395,"unit":"seconds"},"source":{"tool":"spall","format":"chrome-json"},"stack_id_mode":"content_addressable"}
+{"type":"dso","id":1,"name":"[unknown]","is_kernel":false}
+{"type":"frame","id":1,"func":"lex","dso":1,"kind":"user","x_cat":"function"}
+{"type":"frame","id":2,"func":"main","dso":1,"kind":"user","x_cat":"function"}
+{"type":"frame","id":3,"func":"parse","dso":1,"kind":"user","x_cat":"function"}
+{"type":"frame","id":4,"func":"emit","dso":1,"kind":"user","x_cat":"function"}
+{"type":"frame","id":5,"func":"fib","dso":1,"kind":"user","x_cat":"function"}
+{"type":"frame","id":6,"func":"alloc","dso":1,"kind":"user","x_cat":"function"}
+{"type":"frame","id":7,"func":"sché∂ule","dso":1,"kind":"user","x_cat":"function"}
+{"type":"thread","pid":1,"tid":1}
+{"type":"thread","pid":2,"tid":7}
+{"type":"thread","pid":1,"tid":2}
+{"type":"stack","id":"0x4dde006ce087cd5b","frames":[2,2,3,2,1],"context":{"event":"span","pid":1,"tid":1},"weights":[{"metric":"wall_ns","value":2000,"unit":"nanoseconds"},{"metric":"calls","value":1,"unit":"count"}],"exclusive":{"frame":2,"weights":[{"metric":"wall_ns","value":2000,"unit":"nanoseconds"},{"metric":"calls","value":1,"unit":"count"}]},"x_path_id":"0x1bb9c6a49d9a41dc"}
+END
+}
+
+@test "JSON trace: 243 distinct stacks (86 + 77 + 80) and valid SPAA" {
+	spall2spaa "$S/small-trace.json" 2>/dev/null > "$T/out.spaa"
+	run grep -c '"type":"stack"' "$T/out.spaa"
+	assert_output 243
+	run spaa-validate "$T/out.spaa"
+	assert_success
+}
+
+@test "version-0 binary of the same trace gives the same figures" {
+	spall2spaa "$S/small-trace-v0.spall" | spaa-fold --tid > "$T/f"
+	run selftotal "$T/f"
+	assert_success
+	assert_output "$(small_trace_figures)"
+}
+
+@test "version-0 binary: same stacks as the JSON trace" {
+	spall2spaa "$S/small-trace.json" 2>/dev/null | grep '"stack"' > "$T/a"
+	spall2spaa "$S/small-trace-v0.spall" | grep '"stack"' > "$T/b"
+	run cmp "$T/a" "$T/b"
+	assert_success
+}
+
+@test "version 3 (advanced_threads_n5): self and total per thread" {
+	spall2spaa "$S/advanced_threads_n5.spall" | spaa-fold --tid > "$T/f"
+	run selftotal "$T/f"
+	assert_output "[unknown]-0/2830964416 foo 1428 1533
+[unknown]-0/2830964416 bar 105 105
+[unknown]-0/2839357120 foo 1932 2037
+[unknown]-0/2839357120 bar 105 105"
+}
+
+@test "version 3: exact folded output, calls and header source" {
+	spall2spaa "$S/advanced_threads_n5.spall" > "$T/out.spaa"
+	run spaa-fold --tid "$T/out.spaa"
+	assert_output "[unknown]-0/2830964416;foo 1428
+[unknown]-0/2830964416;foo;bar 105
+[unknown]-0/2839357120;foo 1932
+[unknown]-0/2839357120;foo;bar 105"
+	run spaa-fold -m calls "$T/out.spaa"
+	assert_output "foo 10
+foo;bar 10"
+	run bash -c "head -1 '$T/out.spaa' | grep -o '\"source\":{[^}]*}'"
+	assert_output '"source":{"tool":"spall","format":"spall-binary-v3","timestamp_unit":1,"time":"ticks * timestamp_unit = nanoseconds"}'
+	run spaa-validate "$T/out.spaa"
+	assert_success
+}
+
+@test "version 1 (simple_sample_v1_n5): 5 spans, 16.91 us rounded per timestamp" {
+	run bash -c "spall2spaa '$S/simple_sample_v1_n5.spall' | spaa-fold --tid"
+	assert_output "[unknown]-0/0;hello_world 16910"
+	run bash -c "spall2spaa '$S/simple_sample_v1_n5.spall' | spaa-fold -m calls"
+	assert_output "hello_world 5"
+}
+
+@test "--samples: one sample per span with start, x_dur_ns, x_cat and x_args" {
+	printf '[{"name":"a","cat":"c","ph":"X","pid":3,"tid":4,"ts":10,"dur":5,"args":{"k": [1, "v"]}},\n{"name":"b","ph":"X","pid":3,"tid":4,"ts":11.5,"dur":1}]' > "$T/t.json"
+	run spall2spaa --samples "$T/t.json"
+	assert_success
+	assert_line --index 5 --partial '"frames":[2,1],"context":{"event":"span","pid":3,"tid":4},"weights":[{"metric":"wall_ns","value":1000,'
+	assert_line --index 6 --partial '"frames":[1],"context":{"event":"span","pid":3,"tid":4},"weights":[{"metric":"wall_ns","value":4000,'
+	assert_line --index 7 '{"type":"sample","timestamp":0.0000115,"pid":3,"tid":4,"x_dur_ns":1000,"event":"span","stack_id":"0x7f05ff405f9e06be"}'
+	assert_line --index 8 '{"type":"sample","timestamp":0.00001,"pid":3,"tid":4,"x_dur_ns":5000,"x_cat":"c","x_args":{"k":[1,"v"]},"event":"span","stack_id":"0xd89048869270979e"}'
+	spall2spaa -s "$S/small-trace.json" 2>/dev/null > "$T/s.spaa"
+	run grep -c '"type":"sample"' "$T/s.spaa"
+	assert_output 289
+	run spaa-validate "$T/s.spaa"
+	assert_success
+}
+
+@test "traceEvents object form, thread and process names, other members skipped" {
+	printf '{"displayTimeUnit":"ns","otherData":{"a":[1,{"b":"}"}]},"traceEvents":[\n{"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"worker"}},\n{"name":"process_name","ph":"M","pid":1,"args":{"name":"app"}},\n{"name":"f","ph":"B","pid":1,"tid":2,"ts":1},{"ph":"E","pid":1,"tid":2,"ts":3}\n],"metadata":{}}\n' > "$T/t.json"
+	run spall2spaa "$T/t.json"
+	assert_success
+	assert_line --index 0 --partial '"source":{"tool":"spall","format":"chrome-json","process_names":{"1":"app"}}'
+	assert_line --index 3 '{"type":"thread","pid":1,"tid":2,"comm":"worker"}'
+	run bash -c "spall2spaa '$T/t.json' | spaa-fold"
+	assert_output "worker;f 2000"
+}
+
+@test "fractional microseconds are rounded once to nanoseconds" {
+	printf '[{"name":"a","ph":"X","ts":0.0004,"dur":1.2345},{"name":"b","ph":"X","ts":1e-3,"dur":0.5E0}' > "$T/t.json"
+	run bash -c "spall2spaa '$T/t.json' | spaa-fold"
+	assert_output "a 735
+a;b 500"
+}
+
+@test "damaged JSON: missing comma, unmatched end, unclosed span are warnings" {
+	printf '[{"name":"a","ph":"B","pid":1,"tid":1,"ts":1}\n{"name":"b","ph":"B","pid":1,"tid":1,"ts":2},\n{"ph":"E","pid":1,"tid":1,"ts":3},\n{"ph":"E","pid":1,"tid":1,"ts":5},{"ph":"E","pid":1,"tid":1,"ts":6},\n{"name":"c","ph":"B","pid":1,"tid":1,"ts":7},\n{"name":"x","ph":"X","pid":1,"tid":1,"ts":7.5,"dur":1.0005},\n' > "$T/bad.json"
+	spall2spaa "$T/bad.json" > "$T/out.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<END
+spall2spaa: $T/bad.json:2: missing comma between events (byte 46)
+spall2spaa: $T/bad.json:4: end with no open begin on thread 1/1; ignored (byte 161)
+spall2spaa: $T/bad.json:5: span never ends on thread 1/1; closed at the thread's last time (byte 196)
+END
+	run spaa-fold "$T/out.spaa"
+	assert_output "a 3000
+a;b 1000
+c 500
+c;x 1001"
+}
+
+@test "--strict: the first problem is an error" {
+	printf '[{"name":"a","ph":"B","ts":1},\n{"ph":"E","ts":2},{"ph":"E","ts":3}]' > "$T/bad.json"
+	run spall2spaa --strict "$T/bad.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/bad.json:2: end with no open begin on thread 0/0; ignored (byte 49)"
+}
+
+@test "overlapping complete spans are reported; truncated event ignored" {
+	printf '[{"name":"a","ph":"X","ts":0,"dur":10},{"name":"b","ph":"X","ts":5,"dur":10},{"name":"c","ph":"X","ts":20,' > "$T/bad.json"
+	run spall2spaa -o "$T/out.spaa" "$T/bad.json"
+	assert_success
+	assert_output "spall2spaa: $T/bad.json:1: event truncated at end of input; ignored (byte 77)
+spall2spaa: $T/bad.json:1: span overlaps an earlier span of thread 0/0 without nesting in it (byte 39)"
+	run spaa-fold "$T/out.spaa"
+	assert_output "a 10000
+b 10000"
+}
+
+@test "not a trace: errors" {
+	printf '"x"' > "$T/a.json"
+	run spall2spaa "$T/a.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/a.json:1: not a trace: expected '[' or '{' (or a binary .spall file) (byte 0)"
+	printf '[1]' > "$T/b.json"
+	run spall2spaa "$T/b.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/b.json:1: expected a trace event object (byte 1)"
+	: > "$T/empty"
+	run spall2spaa "$T/empty"
+	assert_failure 1
+	assert_output "spall2spaa: $T/empty:1: empty input: not a trace (byte 0)"
+}
+
+@test "truncated binary: warning with the byte offset; --strict: error" {
+	head -c 300 "$S/advanced_threads_n5.spall" > "$T/t.spall"
+	run spall2spaa -o "$T/out.spaa" "$T/t.spall"
+	assert_success
+	assert_output "spall2spaa: $T/t.spall: byte 282: buffer header truncated at end of input; ignored"
+	run spaa-fold "$T/out.spaa"
+	assert_output "foo 1932
+foo;bar 105"
+	run spall2spaa --strict "$T/t.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/t.spall: byte 282: buffer header truncated at end of input; ignored"
+	head -c 100 "$S/small-trace-v0.spall" > "$T/t0.spall"
+	run spall2spaa -o "$T/out.spaa" "$T/t0.spall"
+	assert_output "spall2spaa: $T/t0.spall: byte 91: event truncated at end of input; ignored"
+	run spaa-fold "$T/out.spaa"
+	assert_output "lex 64000
+lex;main 102000"
+}
+
+@test "binary: unknown version and unknown event type are errors with offsets" {
+	{ printf '\015\360\255\013\0\0\0\0\002\0\0\0\0\0\0\0'; head -c 16 /dev/zero; } > "$T/v2.spall"
+	run spall2spaa "$T/v2.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/v2.spall: byte 8: unsupported .spall version 2 (versions 0, 1 and 3 are read)"
+	{ head -c 272 "$S/simple_sample_v1_n5.spall"; printf '\005'; } > "$T/e.spall"
+	run spall2spaa "$T/e.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/e.spall: byte 272: unknown or unsupported event type 5 in a version 1 file"
+	head -c 20 "$S/simple_sample_v1_n5.spall" > "$T/h.spall"
+	run spall2spaa "$T/h.spall"
+	assert_failure 1
+}
+
+@test "gzip and zstd input" {
+	gzip -c "$S/small-trace-v0.spall" > "$T/t.spall.gz"
+	zstd -q -c "$S/small-trace.json" > "$T/t.json.zst"
+	spall2spaa "$S/small-trace-v0.spall" > "$T/want"
+	run bash -c "spall2spaa < '$T/t.spall.gz' | cmp - '$T/want'"
+	assert_success
+	spall2spaa "$S/small-trace.json" 2>/dev/null > "$T/want.json"
+	run bash -c "spall2spaa '$T/t.json.zst' 2>/dev/null | cmp - '$T/want.json'"
+	assert_success
+}
+
+@test "-o writes the file, .zst compresses, -z compresses stdout" {
+	run spall2spaa -o "$T/out.spaa" "$S/advanced_threads_n5.spall"
+	assert_success
+	assert_output ""
+	spall2spaa -o "$T/out.spaa.zst" "$S/advanced_threads_n5.spall"
+	run bash -c "zstd -dc '$T/out.spaa.zst' | cmp - '$T/out.spaa'"
+	assert_success
+	run bash -c "spall2spaa -z '$S/advanced_threads_n5.spall' | zstd -dc | cmp - '$T/out.spaa'"
+	assert_success
+}
+
+@test "write error to /dev/full" {
+	run bash -c "spall2spaa '$S/advanced_threads_n5.spall' > /dev/full"
+	assert_failure 1
+	assert_output --partial "write error"
+}
+
+@test "usage: --help, --version, bad option, two files" {
+	run spall2spaa --help
+	assert_success
+	assert_line --index 0 "Usage: spall2spaa [OPTION]... [FILE]"
+	run spall2spaa --version
+	assert_success
+	assert_output --partial "spall2spaa (spaa-tools)"
+	run spall2spaa --bogus
 	assert_failure 2
+	run spall2spaa a b
+	assert_failure 2
+	assert_output "spall2spaa: too many input files (one trace at a time)
+Try 'spall2spaa --help' for more information."
+}
+
+@test "the README example trace is the corpus trace" {
+	run cmp "$EX/small-trace.json" "$S/small-trace.json"
+	assert_success
 }

@@ -473,7 +473,7 @@ static void write_header(builder *b, output *o)
 	}
 	out_puts(o, ",\"source\":{\"tool\":");
 	jw_strc(o, b->source_tool ? b->source_tool : "unknown");
-	out_write(o, b->source.p, b->source.n);
+	if (b->source.n) out_write(o, b->source.p, b->source.n);
 	out_puts(o, "},\"stack_id_mode\":\"content_addressable\"}\n");
 }
 

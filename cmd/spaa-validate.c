@@ -969,6 +969,7 @@ static bool validate(const char *path)
 				v.r = NULL;
 				diag(&v, 0, SEV_ERROR, "file", "%s", strerror(e));
 				summary(&v);
+				sbuf_free(&v.msg);
 			} else if (!opt.quiet) {
 				warn_at(path, 0, "%s", strerror(e));
 			}

@@ -8,9 +8,9 @@ load "$BATS_LIB/bats-assert/load.bash"
 : "${SPAA_TESTDATA:=$BATS_TEST_DIRNAME/data}"
 : "${SPAA_EXAMPLES:=$BATS_TEST_DIRNAME/../examples}"
 : "${SPAA_MANDIR:=$BATS_TEST_DIRNAME/../man}"
-if [ -d "$BATS_TEST_DIRNAME/../cmd" ]; then
-	PATH="$BATS_TEST_DIRNAME/../cmd:$PATH"
-fi
+# make check exports SPAA_CMDDIR (the build tree's cmd/, which differs from
+# the source tree's in a VPATH build such as the sanitizer build).
+PATH="${SPAA_CMDDIR:-$BATS_TEST_DIRNAME/../cmd}:$PATH"
 export LC_ALL=C
 D=$SPAA_TESTDATA
 EX=$SPAA_EXAMPLES

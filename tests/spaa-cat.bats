@@ -214,3 +214,19 @@ Try 'spaa-cat --help' for more information."
 	assert_success
 	assert_output --regexp '^spaa-cat \(spaa-tools\) '
 }
+
+@test "spaa-cat: the examples pass unchanged, with and without --merge" {
+	spaa-cat "$EX/perf-cpu.spaa" | cmp - "$EX/perf-cpu.spaa"
+	spaa-cat --merge "$EX/perf-cpu.spaa" | cmp - "$EX/perf-cpu.spaa"
+	spaa-cat -m "$EX/memory.spaa" | cmp - "$EX/memory.spaa"
+}
+
+@test "spaa-cat: a CPU and a memory profile in one file" {
+	spaa-cat "$EX/perf-cpu.spaa" "$EX/memory.spaa" > "$T/both.spaa"
+	run head -1 "$T/both.spaa"
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"cycles","kind":"hardware","sampling":{"mode":"frequency","primary_metric":"period","frequency_hz":999}},{"name":"malloc","kind":"allocation","sampling":{"mode":"event","primary_metric":"alloc_bytes"},"allocation_tracking":{"tracks_frees":true,"has_timestamps":false}}],"time_range":{"start":52310.001012,"end":52310.011016,"unit":"seconds"},"source":{"tool":"perf","command":"perf record -F 999 -g --call-graph dwarf ./wordfreq input.txt","tool_version":"6.1.76"},"stack_id_mode":"content_addressable"}'
+	run grep -c '"type":"dso"' "$T/both.spaa"
+	assert_output 5
+	run sh -c 'spaa-cat -m "$1" | grep -c "\"type\":\"stack\""' sh "$T/both.spaa"
+	assert_output 11
+}

@@ -2,13 +2,14 @@
  * stacks with content ids, spooled samples, and the final write. */
 #include "build.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "cli.h"
+#include "jsonbuf.h"
 #include "jsonw.h"
 #include "spaa.h"
+#include "spool.h"
 #include "stackid.h"
 #include "strmap.h"
 
@@ -76,7 +77,8 @@ struct builder {
 	uint32_t nrel, relcap;
 	arena mem;
 	sbuf key;
-	FILE *spool;
+	spool *samples;
+	sbuf line;
 	uint64_t nsamples;
 };
 
@@ -104,8 +106,9 @@ void builder_free(builder *b)
 	free(b->rel);
 	sbuf_free(&b->source);
 	sbuf_free(&b->key);
+	sbuf_free(&b->line);
 	arena_free(&b->mem);
-	if (b->spool) fclose(b->spool);
+	if (b->samples) spool_free(b->samples);
 	free(b);
 }
 
@@ -158,21 +161,8 @@ static void source_key(builder *b, const char *key)
 
 void builder_source_str(builder *b, const char *key, const char *val, size_t n)
 {
-	/* escape through a temporary output-free path */
 	source_key(b, key);
-	sbuf_addc(&b->source, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)val[i];
-		if (c == '"' || c == '\\') {
-			sbuf_addc(&b->source, '\\');
-			sbuf_addc(&b->source, (char)c);
-		} else if (c < 0x20) {
-			sbuf_printf(&b->source, "\\u%04x", c);
-		} else {
-			sbuf_addc(&b->source, (char)c);
-		}
-	}
-	sbuf_addc(&b->source, '"');
+	jb_str(&b->source, val, n);
 }
 
 void builder_source_json(builder *b, const char *key, const char *raw_json)
@@ -383,48 +373,37 @@ const char *builder_stack_id(const builder *b, uint32_t s)
 	return buf;
 }
 
-static void spool_error(void)
-{
-	die(EXIT_DATA, "temporary file for samples: %s", strerror(errno));
-}
-
 void builder_sample(builder *b, uint32_t si, bool has_ts, double ts, const char *extra_json)
 {
-	if (!b->spool) {
-		b->spool = tmpfile();
-		if (!b->spool) spool_error();
-		setvbuf(b->spool, NULL, _IOFBF, 1 << 16);
-	}
+	if (!b->samples) b->samples = spool_new();
 	const struct bstack *s = &b->stacks[si];
+	sbuf *l = &b->line;
 	char buf[40];
-	FILE *f = b->spool;
-	fputs("{\"type\":\"sample\"", f);
+	l->n = 0;
+	sbuf_adds(l, "{\"type\":\"sample\"");
 	if (has_ts) {
 		builder_time(b, ts);
-		size_t n = num_fmt(buf, num_d(ts));
-		fputs(",\"timestamp\":", f);
-		fwrite(buf, 1, n, f);
+		sbuf_adds(l, ",\"timestamp\":");
+		sbuf_add(l, buf, num_fmt(buf, num_d(ts)));
 	}
-	if (s->has_pid) fprintf(f, ",\"pid\":%lld", (long long)s->pid);
-	if (s->has_tid) fprintf(f, ",\"tid\":%lld", (long long)s->tid);
+	if (s->has_pid) {
+		sbuf_adds(l, ",\"pid\":");
+		sbuf_add(l, buf, fmt_i64(buf, s->pid));
+	}
+	if (s->has_tid) {
+		sbuf_adds(l, ",\"tid\":");
+		sbuf_add(l, buf, fmt_i64(buf, s->tid));
+	}
 	if (extra_json && *extra_json) {
-		fputc(',', f);
-		fputs(extra_json, f);
+		sbuf_addc(l, ',');
+		sbuf_adds(l, extra_json);
 	}
-	fputs(",\"event\":", f);
-	/* event names come from the converters' input: escape them */
-	const char *e = b->events[s->event].name;
-	fputc('"', f);
-	for (; *e; e++) {
-		unsigned char c = (unsigned char)*e;
-		if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-		else if (c < 0x20) fprintf(f, "\\u%04x", c);
-		else fputc(c, f);
-	}
-	fputc('"', f);
-	stackid_fmt(buf, s->id);
-	fprintf(f, ",\"stack_id\":\"%s\"}\n", buf);
-	if (ferror(f)) spool_error();
+	sbuf_adds(l, ",\"event\":");
+	jb_str(l, b->events[s->event].name, strlen(b->events[s->event].name));
+	sbuf_adds(l, ",\"stack_id\":\"");
+	sbuf_add(l, buf, stackid_fmt(buf, s->id));
+	sbuf_adds(l, "\"}\n");
+	spool_write(b->samples, l->p, l->n);
 	b->nsamples++;
 }
 
@@ -621,12 +600,13 @@ void builder_write(builder *b, output *o)
 		out_puts(o, idbuf);
 		out_puts(o, "\"}\n");
 	}
-	if (b->spool) {
-		if (fflush(b->spool) != 0) spool_error();
-		rewind(b->spool);
-		char buf[1 << 16];
+	if (b->samples) {
+		spool_rewind(b->samples);
+		char *line;
 		size_t n;
-		while ((n = fread(buf, 1, sizeof buf, b->spool)) > 0) out_write(o, buf, n);
-		if (ferror(b->spool)) spool_error();
+		while ((line = spool_line(b->samples, &n)) != NULL) {
+			out_write(o, line, n);
+			out_putc(o, '\n');
+		}
 	}
 }

@@ -347,6 +347,13 @@ static void take_stack(spaa_stack *s)
 {
 	spaa_stack_parse(r, s);
 	bool keep = selected(s);
+	if (count_only) { /* no ids needed: samples are not looked at */
+		if (keep) {
+			nkept++;
+			add_to_sums(s);
+		}
+		return;
+	}
 	uint32_t i = stack_index(s->id);
 	if (!keep) {
 		if (sstate[i] == 0) sstate[i] = 1;
@@ -354,10 +361,6 @@ static void take_stack(spaa_stack *s)
 	}
 	sstate[i] = 2;
 	nkept++;
-	if (count_only) {
-		add_to_sums(s);
-		return;
-	}
 	for (uint32_t k = 0; k < s->nframes; k++) mark(&fref, &fref_cap, s->frames[k]);
 	if (s->has_excl) mark(&fref, &fref_cap, s->excl_frame);
 	if (s->has_tid) mark_tid(s->tid);

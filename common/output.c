@@ -51,19 +51,28 @@ output *output_open(const char *path, bool zstd)
 		p->name = xstrdup("standard output");
 	} else {
 		if (ends_with(path, ".zst")) zstd = true;
-		p->target = xstrdup(path);
 		p->name = xstrdup(path);
-		size_t n = strlen(path);
-		p->tmp = xmalloc(n + 16);
-		snprintf(p->tmp, n + 16, "%s.tmpXXXXXX", path);
-		p->fd = mkstemp(p->tmp);
-		if (p->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
-		pending_tmp = p->tmp;
-		cli_atexit(remove_tmp);
-		/* mkstemp makes 0600; a normal file gets the umask's mode */
-		mode_t um = umask(0);
-		umask(um);
-		fchmod(p->fd, 0666 & ~um);
+		struct stat st;
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			/* a device, FIFO or socket (-o /dev/null, -o /dev/stdout):
+			 * write to it directly; renaming over it would replace it */
+			p->fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (p->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
+		} else {
+			p->target = xstrdup(path);
+			size_t n = strlen(path);
+			p->tmp = xmalloc(n + 16);
+			snprintf(p->tmp, n + 16, "%s.tmpXXXXXX", path);
+			p->fd = mkstemp(p->tmp);
+			if (p->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
+			pending_tmp = p->tmp;
+			cli_atexit(remove_tmp);
+			/* mkstemp makes 0600; a new file gets the umask's mode */
+			mode_t um = umask(0);
+			umask(um);
+			if (fchmod(p->fd, 0666 & ~um) != 0)
+				die(EXIT_DATA, "%s: %s", path, strerror(errno));
+		}
 	}
 	if (zstd) {
 		p->zs = ZSTD_createCStream();
@@ -168,6 +177,9 @@ void output_close(output *o)
 		if (rename(p->tmp, p->target) != 0)
 			die(EXIT_DATA, "%s: %s", p->name, strerror(errno));
 		pending_tmp = NULL;
+	} else if (p->fd != 1) {
+		if (close(p->fd) != 0)
+			die(EXIT_DATA, "%s: write error: %s", p->name, strerror(errno));
 	} else if (fflush(stdout) != 0 || close(1) != 0) {
 		/* close() reports errors that write() could not see (NFS, fuse) */
 		if (errno != EBADF)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -172,6 +173,12 @@ static void test_output(void)
 	fclose(f);
 	is_str(buf, "hello 18446744073709551615", "written atomically on close");
 	free(path);
+	/* -o /dev/null writes to the device; it must not be renamed over */
+	o = output_open("/dev/null", false);
+	out_puts(o, "discarded");
+	output_close(o);
+	struct stat st;
+	ok(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode), "-o /dev/null leaves the device in place");
 }
 
 static void test_roundtrip(void)

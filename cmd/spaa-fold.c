@@ -55,14 +55,29 @@ static strmap paths;
 static num *sums;
 static uint32_t nsums, sumcap;
 
-/* Output lines in bytewise (LC_ALL=C sort) order. */
-static const char *lines;
-static size_t *line_off;
+/* Output lines "path COUNT" in bytewise (LC_ALL=C sort) order, compared
+ * without building them: the path, a space, then the count text. */
+struct line { uint32_t path; char count[27]; uint8_t count_n; };
+
+static int line_byte(const char *p, size_t n, const struct line *l, size_t i)
+{
+	return i < n ? (unsigned char)p[i] : i == n ? ' ' : i - n - 1 < l->count_n ?
+		(unsigned char)l->count[i - n - 1] : -1;
+}
 
 static int cmp_lines(const void *a, const void *b)
 {
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	return strcmp(lines + line_off[i], lines + line_off[j]);
+	const struct line *x = a, *y = b;
+	size_t nx, ny;
+	const char *px = strmap_key(&paths, x->path, &nx), *py = strmap_key(&paths, y->path, &ny);
+	size_t m = nx < ny ? nx : ny;
+	int c = memcmp(px, py, m);
+	if (c) return c;
+	for (size_t i = m;; i++) {
+		int bx = line_byte(px, nx, x, i), by = line_byte(py, ny, y, i);
+		if (bx != by) return bx < by ? -1 : 1;
+		if (bx < 0) return 0;
+	}
 }
 
 /* What a stack's key (below) resolved to: the index of its folded path in
@@ -345,35 +360,29 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc; i++) fold_file(argv[i], event, metric, &fo, &cache, &pb);
 	fold_cache_free(&cache);
 
-	/* Lines "path COUNT", then sorted bytewise. */
-	sbuf text = { 0 };
-	size_t *off = xmalloc((nsums ? nsums : 1) * sizeof *off), *ord = xmalloc((nsums ? nsums : 1) * sizeof *ord);
+	/* Lines "path COUNT", sorted bytewise. */
+	struct line *ls = xmalloc((nsums ? nsums : 1) * sizeof *ls);
 	size_t nl = 0;
 	for (uint32_t i = 0; i < nsums; i++) {
 		if (num_is_zero(sums[i])) continue;
-		size_t len;
-		const char *p = strmap_key(&paths, i, &len);
 		char nb[32];
-		off[nl] = text.n;
-		ord[nl] = nl;
+		size_t n = num_fmt(nb, sums[i]);
+		ls[nl].path = i;
+		memcpy(ls[nl].count, nb, n);
+		ls[nl].count_n = (uint8_t)n;
 		nl++;
-		sbuf_add(&text, p, len);
-		sbuf_addc(&text, ' ');
-		sbuf_add(&text, nb, num_fmt(nb, sums[i]));
-		sbuf_addc(&text, 0);
 	}
-	lines = text.p;
-	line_off = off;
-	qsort(ord, nl, sizeof *ord, cmp_lines);
+	qsort(ls, nl, sizeof *ls, cmp_lines);
 	for (size_t i = 0; i < nl; i++) {
-		const char *l = text.p + off[ord[i]];
-		out_write(o, l, strlen(l));
+		size_t n;
+		const char *p = strmap_key(&paths, ls[i].path, &n);
+		out_write(o, p, n);
+		out_putc(o, ' ');
+		out_write(o, ls[i].count, ls[i].count_n);
 		out_putc(o, '\n');
 	}
 	output_close(o);
-	free(off);
-	free(ord);
-	sbuf_free(&text);
+	free(ls);
 	sbuf_free(&pb);
 	free(sums);
 	strmap_free(&paths);

@@ -87,6 +87,8 @@ size_t num_fmt(char *buf, num a)
 	if (!isfinite(d)) d = 0;
 	if (d == floor(d) && fabs(d) < 9.007199254740992e15)
 		return fmt_i64(buf, (int64_t)d);
+	if (d == floor(d) && fabs(d) < 1e21) /* integral: plain digits */
+		return (size_t)snprintf(buf, 32, "%.0f", d);
 	/* shortest %.Ng that reads back exactly; plain decimals (no exponent)
 	 * where the magnitude allows, since flamegraph.pl wants them */
 	int k = 0;

@@ -49,6 +49,7 @@ static void test_num(void)
 	is_str((buf[num_fmt(buf, num_d(14.2343983248722834234))] = 0, buf), "14.234398324872284", "double shortest form");
 	is_str((buf[num_fmt(buf, num_d(20.0))] = 0, buf), "20", "integral double prints as integer");
 	is_str((buf[num_fmt(buf, num_d(0.00001))] = 0, buf), "0.00001", "small double without exponent");
+	is_str((buf[num_fmt(buf, num_d(1e16))] = 0, buf), "10000000000000000", "large integral double without exponent");
 	ok(num_cmp(num_u(UINT64_MAX), num_i(-1)) > 0, "compare uint with negative int");
 }
 

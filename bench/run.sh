@@ -31,10 +31,9 @@ export LC_ALL=C
 if [ ! -x "$OUT/gen-spaa" ] || [ "$HERE/gen-spaa.c" -nt "$OUT/gen-spaa" ] || [ "$LIB" -nt "$OUT/gen-spaa" ]; then
 	ZLIBS=$(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
 	${CC:-cc} -O2 -I"$HERE/../common" -o "$OUT/gen-spaa" "$HERE/gen-spaa.c" "$LIB" $ZLIBS -lz -lm
-	rm -f "$OUT"/bench-*.spaa
 fi
-gen() { # gen FILE SAMPLES
-	if [ ! -s "$1" ]; then
+gen() { # gen FILE SAMPLES: made again only when the generator's source changed
+	if [ ! -s "$1" ] || [ "$HERE/gen-spaa.c" -nt "$1" ]; then
 		echo "generating $(basename "$1") ($2 samples)..." >&2
 		"$OUT/gen-spaa" "$2" > "$1.tmp"
 		mv "$1.tmp" "$1"

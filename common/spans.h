@@ -50,7 +50,7 @@
 #include "json.h"
 #include "util.h"
 
-#define SPANS_MAX_METRICS 16
+#define SPANS_MAX_METRICS 32
 
 enum spans_mode { SPANS_STACK, SPANS_SORT };
 

@@ -32,6 +32,8 @@ struct input {
 	z_stream gz;
 	bool gz_done;       /* the current gzip member ended */
 	bool any_out;
+	bool keep_truncated; /* input_keep_truncated(): end instead of dying */
+	const char *damage;  /* why the compressed data ended early, or NULL */
 };
 
 static void read_error(input *in)
@@ -131,6 +133,11 @@ static bool fill(input *in)
 		if (in->raw_pos == in->raw_end && !raw_fill(in)) {
 			/* end of the compressed file */
 			bool complete = in->codec == ZSTD ? in->zs_last == 0 : in->gz_done;
+			if (!complete && in->keep_truncated) {
+				in->damage = "truncated";
+				in->eof = true;
+				return false;
+			}
 			if (!complete)
 				die(EXIT_DATA, "%s: truncated %s data", in->name,
 				    in->codec == ZSTD ? "zstd" : "gzip");
@@ -142,6 +149,11 @@ static bool fill(input *in)
 			ZSTD_inBuffer ib = { in->raw, in->raw_end, in->raw_pos };
 			ZSTD_outBuffer ob = { in->buf, in->cap, in->end };
 			size_t r = ZSTD_decompressStream(in->zs, &ob, &ib);
+			if (ZSTD_isError(r) && in->keep_truncated) {
+				in->damage = "corrupt";
+				in->eof = true;
+				return false;
+			}
 			if (ZSTD_isError(r))
 				die(EXIT_DATA, "%s: corrupt zstd data: %s", in->name, ZSTD_getErrorName(r));
 			in->zs_last = r;
@@ -159,7 +171,11 @@ static bool fill(input *in)
 			in->gz.avail_out = (uInt)room;
 			int r = inflate(&in->gz, Z_NO_FLUSH);
 			if (r == Z_STREAM_END) in->gz_done = true;
-			else if (r != Z_OK && r != Z_BUF_ERROR)
+			else if (r != Z_OK && r != Z_BUF_ERROR && in->keep_truncated) {
+				in->damage = "corrupt";
+				in->eof = true;
+				return false;
+			} else if (r != Z_OK && r != Z_BUF_ERROR)
 				die(EXIT_DATA, "%s: corrupt gzip data: %s", in->name,
 				    in->gz.msg ? in->gz.msg : "inflate failed");
 			in->raw_pos = in->raw_end - in->gz.avail_in;
@@ -218,6 +234,16 @@ char *input_line(input *in, size_t *len)
 			return line;
 		}
 	}
+}
+
+void input_keep_truncated(input *in)
+{
+	in->keep_truncated = true;
+}
+
+const char *input_damage(const input *in)
+{
+	return in->damage;
 }
 
 uint64_t input_lineno(const input *in)

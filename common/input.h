@@ -31,6 +31,14 @@ uint64_t input_offset(const input *in);
  * sniffing); returns the count available. */
 size_t input_peek(input *in, const void **p, size_t n);
 
+/* Damaged compressed data (truncated, or corrupt part way): by default a
+ * fatal error.  After input_keep_truncated(), the input ends instead where the
+ * good data ends, and input_damage() then says "truncated" or "corrupt" (NULL
+ * while the data is sound), so that a converter can keep what it read and
+ * report the damage itself. */
+void input_keep_truncated(input *in);
+const char *input_damage(const input *in);
+
 void input_close(input *in);
 
 #endif

@@ -303,6 +303,7 @@ struct run {
 	uint32_t npauses, pcap;
 	int64_t *pprefix;          /* paused time before pause k */
 	uint32_t tid;
+	uint64_t nkind[11];        /* data records per kind */
 };
 static struct run *runs;
 static uint32_t nruns, runcap;
@@ -376,7 +377,7 @@ static FILE *spool;
 struct dhead {
 	uint64_t line, recid, iid, cur_run;
 	uint32_t npairs;
-	uint8_t type, has_recid, has_iid, has_agg, has_cur;
+	uint8_t type, has_recid, has_iid, has_agg, has_cur, agg_sum;
 };
 
 static void spool_put(const void *p, size_t n)
@@ -596,6 +597,9 @@ static void data_rec(uint32_t t)
 		if (e < s) fail(rec_line, "%s ends (%lld) before it starts (%lld)", type_names[t], (long long)e, (long long)s);
 		uint32_t ai = t == T_SAGG ? 5 : 4;
 		h.has_agg = !blank_field(ai);
+		sstr at = trim(F(ai));
+		h.agg_sum = (at.n == 5 && memcmp(at.p, "total", 5) == 0) || (at.n == 3 && memcmp(at.p, "sum", 3) == 0) ||
+			    (at.n == 9 && memcmp(at.p, "summation", 9) == 0);
 		if (!blank_field(3)) {
 			h.recid = get_id(3, "record id");
 			h.has_recid = 1;
@@ -1170,6 +1174,7 @@ static void replay_data(void)
 			kind = h.type == T_SPOINT ? K_SPOINT : h.has_agg ? K_SAGG_RAWT : K_SAGG_RAW;
 		}
 		}
+		runs[run].nkind[kind]++;
 		for (uint32_t i = 0; i < h.npairs; i++) {
 			uint64_t mt;
 			uint32_t n;
@@ -1188,10 +1193,9 @@ static void replay_data(void)
 			if (!ok || owner < 0) continue;
 			/* raw aggregates of a region or section become metrics */
 			bool summable = kind == K_RAGG_RAW || kind == K_SAGG_RAW;
-			if (kind == K_SAGG_RAWT || kind == K_RAGG_RAWT) {
-				/* AFSIM's "total" per section: a sum */
-				summable = false;
-			}
+			/* with an aggregation type ("total" per section in AFSIM's
+			 * writer): only sums add up */
+			if (kind == K_SAGG_RAWT || kind == K_RAGG_RAWT) summable = h.agg_sum;
 			if (!summable) continue;
 			struct mval *x = region ? VEC_PUSH(rvals, nrvals, rvcap) : VEC_PUSH(svals, nsvals, svcap);
 			x->owner = (uint32_t)owner;
@@ -1564,7 +1568,14 @@ static void write_source(sbuf *src_secs)
 			json_tags(&j, str_get(ltk[k].tags));
 			sbuf_printf(&j, ",\"regions\":%llu}", (unsigned long long)ltcount[k]);
 		}
-		sbuf_adds(&j, "],\"data\":[");
+		sbuf_adds(&j, "],\"data_records\":{");
+		bool firstk = true;
+		for (uint32_t kk = 0; kk < 11; kk++) {
+			if (!r->nkind[kk]) continue;
+			sbuf_printf(&j, "%s\"%s\":%llu", firstk ? "" : ",", kind_names[kk], (unsigned long long)r->nkind[kk]);
+			firstk = false;
+		}
+		sbuf_adds(&j, "},\"data\":[");
 		bool first = true;
 		for (; bi < nbks && bks[bi].run == ri; bi++) {
 			const struct bucket *b = &bks[bi];

@@ -224,6 +224,7 @@ static void take_dso(spaa_reader *r)
 	spaa_dso *d = &r->dsos[i];
 	d->name = dup_str(r, 0, "name");
 	if (!d->name) d->name = arena_strdup(&r->mem, "", 0);
+	d->name_n = (uint32_t)strlen(d->name);
 	d->is_kernel = get_bool(r, 0, "is_kernel", false);
 }
 
@@ -250,6 +251,7 @@ static void take_frame(spaa_reader *r)
 			uint32_t j = strmap_intern(&r->dso_ids, "\x01?", 2, NULL);
 			grow_array((void **)&r->dsos, &r->dcap, j + 1, sizeof *r->dsos);
 			r->dsos[j].name = arena_strdup(&r->mem, "[unknown]", 9);
+			r->dsos[j].name_n = 9;
 			r->dsos[j].is_kernel = false;
 		}
 		dso = strmap_find(&r->dso_ids, "\x01?", 2);
@@ -264,6 +266,8 @@ static void take_frame(spaa_reader *r)
 	int64_t depth;
 	f->inline_depth = get_i64(r, 0, "inline_depth", &depth) && depth >= 0 && depth < INT32_MAX ? (int32_t)depth : -1;
 	f->srcline = dup_str(r, 0, "srcline");
+	f->func_n = (uint32_t)strlen(f->func);
+	f->srcline_n = f->srcline ? (uint32_t)strlen(f->srcline) : 0;
 	f->ip = dup_str(r, 0, "ip");
 	f->symoff = dup_str(r, 0, "symoff");
 	f->line = r->lineno;
@@ -525,8 +529,9 @@ void spaa_stack_ids(const spaa_reader *r, const spaa_stack *s, uint64_t *id, uin
 	uint64_t h = FNV64_BASIS;
 	for (uint32_t i = 0; i < s->nframes; i++) {
 		const spaa_frame *f = &r->frames[spaa_stack_root_frame(r, s, i)];
-		stackid_frame sf = { sstr_c(f->func), sstr_c(r->dsos[f->dso].name),
-				     f->srcline ? sstr_c(f->srcline) : SSTR_NULL, f->inlined };
+		const spaa_dso *d = &r->dsos[f->dso];
+		stackid_frame sf = { { f->func, f->func_n }, { d->name, d->name_n },
+				     { f->srcline, f->srcline_n }, f->inlined };
 		h = stackid_add_frame(h, &sf);
 	}
 	if (path_id) *path_id = h;

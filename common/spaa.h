@@ -38,11 +38,13 @@ typedef struct spaa_event {
 
 typedef struct spaa_dso {
 	char *name;
+	uint32_t name_n;
 	bool is_kernel;
 } spaa_dso;
 
 typedef struct spaa_frame {
 	char *func;           /* "" when missing */
+	uint32_t func_n, srcline_n;
 	uint32_t dso;         /* index into r->dsos */
 	uint8_t kind;         /* enum spaa_fkind */
 	bool inlined, func_resolved;

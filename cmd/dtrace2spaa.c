@@ -1,8 +1,469 @@
-/* dtrace2spaa - placeholder until its issue lands. */
+/* dtrace2spaa - the printa output of DTrace stack aggregations to SPAA.
+ *
+ * Each aggregation entry is printed as its keys, then its value:
+ * scalar keys (execname, pid, ...) on short indented lines, stacks as one
+ * frame per line ("module`func+0xoff", leaf first) after a blank line, and
+ * the value on a line of its own.  Two stack keys (ustack(), stack()) are
+ * separated by a blank line.  Lines before the first entry (the banner
+ * "CPU ID FUNCTION:NAME", "dtrace: description ... matched N probes") are
+ * skipped. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build.h"
 #include "cli.h"
+#include "input.h"
+#include "output.h"
+#include "spaa.h"
+#include "strmap.h"
+#include "util.h"
+
+static const char help[] =
+	"Usage: dtrace2spaa [OPTION]... [FILE]...\n"
+	"Convert the printa output of DTrace stack aggregations to a SPAA 1.0 profile.\n"
+	"\n"
+	"Reads each FILE (or standard input when none or \"-\"), plain, gzip or zstd:\n"
+	"entries of @[ustack()], @[stack()], @[ustack(), stack()] or\n"
+	"@[execname, ustack()] style aggregations, each a stack (leaf first) and a count.\n"
+	"\n"
+	"  -e, --event=NAME      the probe that fired (default profile-997): profile-N\n"
+	"                        and tick-N are timers sampling at N Hz (metric\n"
+	"                        \"samples\"), any other name a probe (metric \"count\")\n"
+	"  -F, --frequency=HZ    the sampling frequency (default: from the event name)\n"
+	"  -k, --keys=LIST       the aggregation keys in order, comma-separated:\n"
+	"                        ustack, jstack (user stacks), stack (kernel stack),\n"
+	"                        execname (context comm), pid, tid, or any other name\n"
+	"                        (context x_NAME); default: scalar keys guessed (the\n"
+	"                        first text key is the comm), two stacks are user\n"
+	"                        then kernel\n"
+	"  -o, --output=FILE     write to FILE (atomically) instead of standard output\n"
+	"  -z, --zstd            compress the output with zstd (implied by a .zst FILE)\n"
+	"  -h, --help            display this help and exit\n"
+	"  -V, --version         output version information and exit\n"
+	"\n"
+	"Exit status: 0 success, 1 bad input or write error, 2 usage error.\n";
+
+#define MAXKEYS 16
+#define MAXSTACKS 4
+#define FRAME_INDENT 8 /* frames are indented more than this, scalar keys less */
+
+enum keykind { K_USTACK, K_KSTACK, K_COMM, K_PID, K_TID, K_OTHER };
+
+static struct {
+	builder *b;
+	uint32_t event, metric;
+	/* --keys */
+	bool have_keys;
+	struct { enum keykind kind; char *name; } keys[MAXKEYS + MAXSTACKS];
+	uint32_t nkeys;
+	/* current entry */
+	sbuf sb;                         /* scalar key texts */
+	struct { uint32_t off, len; } sk[MAXKEYS];
+	uint32_t nsk;
+	uint32_t *fr;                    /* frames of all stacks, leaf first */
+	uint32_t nfr, frcap;
+	struct { uint32_t off, len; } *fl; /* frame lines of the entry, in D.sb */
+	uint32_t nfl, flcap;
+	uint32_t st_start[MAXSTACKS + 1]; /* first frame line of each stack */
+	uint32_t nst;                    /* stacks begun */
+	bool seg_open;                   /* frames since the last blank line */
+	uint64_t entry_line;
+	/* frame cache: trimmed line + stack kind -> frames */
+	strmap fcache;
+	struct { uint32_t first, n; } *fval;
+	uint32_t fvcap;
+	uint32_t *fpool;
+	uint32_t fpn, fpcap;
+	sbuf key, tmp, extra;
+	const char *fname;
+} D;
+
+static inline bool is_sp(char c) { return c == ' ' || c == '\t'; }
+static inline bool is_dig(char c) { return c >= '0' && c <= '9'; }
+static inline bool is_hex(char c)
+{
+	return is_dig(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool all_digits(const char *p, size_t n, bool sign)
+{
+	if (sign && n > 1 && p[0] == '-') p++, n--;
+	if (!n) return false;
+	for (size_t i = 0; i < n; i++)
+		if (!is_dig(p[i])) return false;
+	return true;
+}
+
+/* The kind of stack number i (0-based) of an entry: 'u', 'k' or '?'. */
+static char stack_kind(uint32_t i, uint32_t nstacks)
+{
+	if (D.have_keys) {
+		uint32_t s = 0;
+		for (uint32_t k = 0; k < D.nkeys; k++) {
+			if (D.keys[k].kind != K_USTACK && D.keys[k].kind != K_KSTACK) continue;
+			if (s++ == i) return D.keys[k].kind == K_USTACK ? 'u' : 'k';
+		}
+		return '?';
+	}
+	if (nstacks == 2) return i == 0 ? 'u' : 'k';
+	return '?';
+}
+
+/* "+0x1f" or "+31" at the end of s: its length, else 0. */
+static size_t offset_len(const char *p, size_t n)
+{
+	size_t i = n;
+	while (i > 0 && (is_hex(p[i - 1]) || p[i - 1] == 'x')) i--;
+	if (i == 0 || i == n || p[i - 1] != '+') return 0;
+	const char *o = p + i;
+	size_t on = n - i;
+	if (on > 2 && o[0] == '0' && o[1] == 'x') {
+		for (size_t k = 2; k < on; k++)
+			if (!is_hex(o[k])) return 0;
+	} else if (!all_digits(o, on, false)) {
+		return 0;
+	}
+	return on + 1;
+}
+
+/* Interns the frames of one trimmed frame line (an inline chain "a->b->c"
+ * gives three: a physical, b and c inlined), appended leaf first to D.fr. */
+static void add_frame_line(const char *p, size_t n, char kind)
+{
+	sbuf *k = &D.key;
+	k->n = 0;
+	sbuf_add(k, p, n);
+	sbuf_addc(k, kind);
+	bool added;
+	uint32_t ci = strmap_intern(&D.fcache, k->p, k->n, &added);
+	if (added) {
+		grow_array((void **)&D.fval, &D.fvcap, ci + 1, sizeof *D.fval);
+		D.fval[ci].first = D.fpn;
+		/* the offset of the whole line ("a`f->g+0x10": the last part's) */
+		size_t ol = offset_len(p, n);
+		sstr symoff = ol ? (sstr){ p + n - ol + 1, ol - 1 } : SSTR_NULL;
+		size_t fn = n - ol;
+		/* split at "->" */
+		uint32_t nparts = 0;
+		sstr parts[64];
+		size_t s = 0;
+		for (size_t i = 0; i + 1 < fn && nparts < 63; i++) {
+			if (p[i] == '-' && p[i + 1] == '>') {
+				parts[nparts++] = (sstr){ p + s, i - s };
+				s = i + 2;
+				i++;
+			}
+		}
+		parts[nparts++] = (sstr){ p + s, fn - s };
+		/* the module of the physical frame is every part's dso */
+		sstr mod = SSTR_NULL;
+		const char *bt = memchr(parts[0].p, '`', parts[0].n);
+		if (bt) mod = (sstr){ parts[0].p, (size_t)(bt - parts[0].p) };
+		bool kern = kind == 'k';
+		uint32_t dso = mod.n ? builder_dso(D.b, mod.p, mod.n, kern)
+				     : builder_dso(D.b, "[unknown]", 9, false);
+		/* leaf first: the last part is the deepest inlined one */
+		for (uint32_t j = nparts; j-- > 0;) {
+			builder_frame f;
+			memset(&f, 0, sizeof f);
+			f.func = parts[j];
+			if (f.func.n == 0) f.func = sstr_c("-");
+			f.dso = dso;
+			f.kind = kind == 'u' ? FK_USER : kind == 'k' ? FK_KERNEL : FK_UNKNOWN;
+			f.inlined = j > 0;
+			f.inline_depth = nparts > 1 ? (int32_t)j : -1;
+			/* hex-only: an unresolved address */
+			const char *q = f.func.p;
+			size_t qn = f.func.n;
+			f.func_resolved = true;
+			if (qn > 2 && q[0] == '0' && q[1] == 'x') {
+				size_t h = 2;
+				while (h < qn && is_hex(q[h])) h++;
+				if (h == qn) {
+					f.func_resolved = false;
+					f.ip = f.func;
+				}
+			}
+			if (j == nparts - 1) f.symoff = symoff;
+			uint32_t fi = builder_frame_add(D.b, &f);
+			uint32_t *slot = VEC_PUSH(D.fpool, D.fpn, D.fpcap);
+			*slot = fi;
+		}
+		D.fval[ci].n = D.fpn - D.fval[ci].first;
+	}
+	uint32_t first = D.fval[ci].first, cnt = D.fval[ci].n;
+	grow_array((void **)&D.fr, &D.frcap, D.nfr + cnt, sizeof *D.fr);
+	memcpy(D.fr + D.nfr, D.fpool + first, cnt * sizeof *D.fr);
+	D.nfr += cnt;
+}
+
+static void reset_entry(void)
+{
+	D.nsk = 0;
+	D.sb.n = 0;
+	D.nfr = 0;
+	D.nfl = 0;
+	D.nst = 0;
+	D.seg_open = false;
+}
+
+static void json_escape(sbuf *e, const char *t, size_t n)
+{
+	sbuf_addc(e, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)t[i];
+		if (ch == '"' || ch == '\\') {
+			sbuf_addc(e, '\\');
+			sbuf_addc(e, (char)ch);
+		} else if (ch < 0x20) {
+			sbuf_printf(e, "\\u%04x", ch);
+		} else {
+			sbuf_addc(e, (char)ch);
+		}
+	}
+	sbuf_addc(e, '"');
+}
+
+/* The entry is complete: its value is v. */
+static void finish_entry(num v, uint64_t lineno)
+{
+	builder_ctx c;
+	memset(&c, 0, sizeof c);
+	c.event = D.event;
+	/* scalar keys */
+	sbuf *e = &D.extra;
+	e->n = 0;
+	bool comm_done = false;
+	for (uint32_t i = 0; i < D.nsk; i++) {
+		const char *t = D.sb.p + D.sk[i].off;
+		size_t tn = D.sk[i].len;
+		enum keykind kk = K_OTHER;
+		const char *name = NULL;
+		char nbuf[32];
+		if (D.have_keys) {
+			uint32_t s = 0;
+			for (uint32_t k = 0; k < D.nkeys; k++) {
+				if (D.keys[k].kind == K_USTACK || D.keys[k].kind == K_KSTACK) continue;
+				if (s++ == i) {
+					kk = D.keys[k].kind;
+					name = D.keys[k].name;
+					break;
+				}
+			}
+		} else if (!comm_done && !all_digits(t, tn, true)) {
+			kk = K_COMM;
+		}
+		bool num_ok = all_digits(t, tn, true);
+		int64_t iv = 0;
+		if (num_ok && !parse_i64(t, tn, &iv)) num_ok = false;
+		if (kk == K_COMM && !comm_done) {
+			c.comm = (sstr){ t, tn };
+			comm_done = true;
+			continue;
+		}
+		if (kk == K_PID && num_ok) {
+			c.has_pid = true;
+			c.pid = iv;
+			continue;
+		}
+		if (kk == K_TID && num_ok) {
+			c.has_tid = true;
+			c.tid = iv;
+			continue;
+		}
+		if (!name) {
+			snprintf(nbuf, sizeof nbuf, "key%u", i + 1);
+			name = nbuf;
+		}
+		if (e->n) sbuf_addc(e, ',');
+		sbuf_adds(e, "\"x_");
+		sbuf_adds(e, name);
+		sbuf_adds(e, "\":");
+		if (num_ok) sbuf_printf(e, "%lld", (long long)iv);
+		else json_escape(e, t, tn);
+	}
+	c.extra_json = e->n ? (sstr){ e->p, e->n } : SSTR_NULL;
+	if (c.has_pid && !c.has_tid) {
+		c.has_tid = true;
+		c.tid = c.pid;
+	}
+	if (c.has_tid && c.has_pid) builder_thread(D.b, c.pid, c.tid, c.comm.p, c.comm.n);
+
+	uint32_t nst = D.nst ? D.nst : 1;
+	if (!D.nst) D.st_start[0] = 0;
+	D.st_start[nst] = D.nfl;
+	uint32_t ids[MAXSTACKS];
+	for (uint32_t s = 0; s < nst; s++) {
+		char kind = stack_kind(s, nst);
+		c.stack_type = kind == 'u' ? "user" : kind == 'k' ? "kernel" : NULL;
+		D.nfr = 0;
+		for (uint32_t l = D.st_start[s]; l < D.st_start[s + 1]; l++)
+			add_frame_line(D.sb.p + D.fl[l].off, D.fl[l].len, kind);
+		ids[s] = builder_stack(D.b, &c, D.fr, D.nfr, &D.metric, &v, 1);
+	}
+	for (uint32_t s = 1; s < nst; s++) builder_relate(D.b, ids[0], ids[s]);
+	(void)lineno;
+	reset_entry();
+}
+
+static void convert(input *in)
+{
+	D.fname = input_name(in);
+	reset_entry();
+	char *line;
+	size_t n;
+	while ((line = input_line(in, &n)) != NULL) {
+		while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r')) n--;
+		size_t i = 0;
+		while (i < n && is_sp(line[i])) i++;
+		const char *p = line + i;
+		size_t pn = n - i;
+		if (pn == 0) {
+			if (D.seg_open) D.seg_open = false; /* a second stack may follow */
+			else if (D.nst == 0) reset_entry(); /* keys without a stack: banner text */
+			continue;
+		}
+		bool frames_yet = D.nst > 0;
+		if (all_digits(p, pn, true) && (frames_yet || i >= FRAME_INDENT)) {
+			int64_t iv;
+			uint64_t uv;
+			num v;
+			if (parse_i64(p, pn, &iv)) v = num_i(iv);
+			else if (parse_u64(p, pn, &uv)) v = num_u(uv);
+			else die_at(D.fname, input_lineno(in), "count out of range: %.*s", (int)pn, p);
+			finish_entry(v, input_lineno(in));
+			continue;
+		}
+		if (!frames_yet && i < FRAME_INDENT) {
+			/* a scalar key, or banner text (dropped at the next blank line) */
+			if (D.nsk == MAXKEYS) die_at(D.fname, input_lineno(in), "more than %d keys in an entry", MAXKEYS);
+			D.sk[D.nsk].off = (uint32_t)D.sb.n;
+			D.sk[D.nsk].len = (uint32_t)pn;
+			D.nsk++;
+			sbuf_add(&D.sb, p, pn);
+			continue;
+		}
+		/* a frame line */
+		if (!D.seg_open) {
+			if (D.nst == MAXSTACKS)
+				die_at(D.fname, input_lineno(in), "more than %d stacks in an entry", MAXSTACKS);
+			D.st_start[D.nst++] = D.nfl;
+			D.seg_open = true;
+			if (D.nst == 1) D.entry_line = input_lineno(in);
+		}
+		/* interned at the end of the entry, when the kinds are known */
+		VEC_PUSH(D.fl, D.nfl, D.flcap);
+		D.fl[D.nfl - 1].off = (uint32_t)D.sb.n;
+		D.fl[D.nfl - 1].len = (uint32_t)pn;
+		sbuf_add(&D.sb, p, pn);
+	}
+	if (D.nst)
+		die_at(D.fname, D.entry_line, "truncated entry: stack without a count at the end of the input");
+}
+
+static void parse_keys(const char *arg)
+{
+	D.have_keys = true;
+	const char *s = arg;
+	while (*s) {
+		const char *e = strchr(s, ',');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		if (D.nkeys == MAXKEYS + MAXSTACKS) usage_error("--keys: too many keys");
+		if (n == 0) usage_error("--keys: empty key name in '%s'", arg);
+		char *name = xmemdup(s, n);
+		for (size_t i = 0; i < n; i++)
+			if (!(is_dig(name[i]) || (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || name[i] == '_'))
+				usage_error("--keys: bad key name '%s'", name);
+		enum keykind k = K_OTHER;
+		if (!strcmp(name, "ustack") || !strcmp(name, "jstack")) k = K_USTACK;
+		else if (!strcmp(name, "stack") || !strcmp(name, "kstack")) k = K_KSTACK;
+		else if (!strcmp(name, "execname") || !strcmp(name, "comm")) k = K_COMM;
+		else if (!strcmp(name, "pid")) k = K_PID;
+		else if (!strcmp(name, "tid")) k = K_TID;
+		D.keys[D.nkeys].kind = k;
+		D.keys[D.nkeys].name = name;
+		D.nkeys++;
+		if (!e) break;
+		s = e + 1;
+	}
+	uint32_t nst = 0;
+	for (uint32_t k = 0; k < D.nkeys; k++)
+		nst += D.keys[k].kind == K_USTACK || D.keys[k].kind == K_KSTACK;
+	if (nst > MAXSTACKS) usage_error("--keys: at most %d stacks", MAXSTACKS);
+}
 
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	die(EXIT_USAGE, "not implemented yet");
+	static const struct option longopts[] = {
+		{ "event", required_argument, 0, 'e' },
+		{ "frequency", required_argument, 0, 'F' },
+		{ "keys", required_argument, 0, 'k' },
+		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	const char *outpath = NULL, *event = "profile-997";
+	bool zstd = false, have_freq = false;
+	uint64_t freq = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "e:F:k:o:zhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (!*optarg) usage_error("--event: empty name");
+			event = optarg;
+			break;
+		case 'F':
+			freq = opt_u64("--frequency", optarg);
+			if (!freq) usage_error("--frequency: must be at least 1");
+			have_freq = true;
+			break;
+		case 'k': parse_keys(optarg); break;
+		case 'o': outpath = optarg; break;
+		case 'z': zstd = true; break;
+		CLI_STD_CASES(help);
+		}
+	}
+
+	D.b = builder_new();
+	builder_source_tool(D.b, "dtrace");
+	/* profile-N / tick-N (optionally with a unit suffix: profile-1ms is not
+	 * a rate, so only plain numbers and "hz" give frequency_hz) */
+	bool timer = false;
+	const char *rate = NULL;
+	const char *colon = strrchr(event, ':');
+	const char *base = colon ? colon + 1 : event;
+	if (!strncmp(base, "profile-", 8)) rate = base + 8, timer = true;
+	else if (!strncmp(base, "tick-", 5)) rate = base + 5, timer = true;
+	if (timer && !have_freq && rate) {
+		size_t nn = strlen(rate);
+		if (nn > 2 && !strcmp(rate + nn - 2, "hz")) nn -= 2;
+		uint64_t v;
+		if (all_digits(rate, nn, false) && parse_u64(rate, nn, &v) && v > 0) freq = v, have_freq = true;
+	}
+	char extra[48];
+	if (have_freq) snprintf(extra, sizeof extra, "\"frequency_hz\":%llu", (unsigned long long)freq);
+	D.event = builder_event(D.b, event, timer ? "timer" : "probe", timer ? "frequency" : "event",
+				timer ? "samples" : "count", have_freq ? extra : NULL);
+	D.metric = builder_metric(D.b, timer ? "samples" : "count", NULL);
+
+	if (optind >= argc) {
+		input *in = input_open("-");
+		convert(in);
+		input_close(in);
+	}
+	for (int a = optind; a < argc; a++) {
+		input *in = input_open(argv[a]);
+		convert(in);
+		input_close(in);
+	}
+
+	output *o = output_open(outpath, zstd);
+	builder_write(D.b, o);
+	output_close(o);
+	builder_free(D.b);
+	return EXIT_OK;
 }

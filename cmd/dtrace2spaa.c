@@ -141,22 +141,24 @@ static void add_frame_line(const char *p, size_t n, char kind)
 	if (added) {
 		grow_array((void **)&D.fval, &D.fvcap, ci + 1, sizeof *D.fval);
 		D.fval[ci].first = D.fpn;
-		/* the offset of the whole line ("a`f->g+0x10": the last part's) */
-		size_t ol = offset_len(p, n);
-		sstr symoff = ol ? (sstr){ p + n - ol + 1, ol - 1 } : SSTR_NULL;
-		size_t fn = n - ol;
-		/* split at "->" */
+		/* split at "->"; each part may have its "+0x..." offset */
 		uint32_t nparts = 0;
 		sstr parts[64];
 		size_t s = 0;
-		for (size_t i = 0; i + 1 < fn && nparts < 63; i++) {
+		for (size_t i = 0; i + 1 < n && nparts < 63; i++) {
 			if (p[i] == '-' && p[i + 1] == '>') {
 				parts[nparts++] = (sstr){ p + s, i - s };
 				s = i + 2;
 				i++;
 			}
 		}
-		parts[nparts++] = (sstr){ p + s, fn - s };
+		parts[nparts++] = (sstr){ p + s, n - s };
+		sstr symoff = SSTR_NULL;
+		for (uint32_t j = 0; j < nparts; j++) {
+			size_t ol = offset_len(parts[j].p, parts[j].n);
+			if (ol && j == 0) symoff = (sstr){ parts[j].p + parts[j].n - ol + 1, ol - 1 };
+			parts[j].n -= ol;
+		}
 		/* the module of the physical frame is every part's dso */
 		sstr mod = SSTR_NULL;
 		const char *bt = memchr(parts[0].p, '`', parts[0].n);
@@ -186,7 +188,7 @@ static void add_frame_line(const char *p, size_t n, char kind)
 					f.ip = f.func;
 				}
 			}
-			if (j == nparts - 1) f.symoff = symoff;
+			if (j == 0) f.symoff = symoff;
 			uint32_t fi = builder_frame_add(D.b, &f);
 			uint32_t *slot = VEC_PUSH(D.fpool, D.fpn, D.fpcap);
 			*slot = fi;
@@ -224,6 +226,22 @@ static void json_escape(sbuf *e, const char *t, size_t n)
 		}
 	}
 	sbuf_addc(e, '"');
+}
+
+/* Without --keys, a lone stack is a kernel stack when one of its frames is
+ * from the kernel proper: module "unix" or "genunix" (illumos, Solaris) or
+ * "kernel" (FreeBSD, macOS). */
+static bool kernel_guess(uint32_t from, uint32_t to)
+{
+	static const char *const mods[] = { "unix`", "genunix`", "kernel`", NULL };
+	for (uint32_t l = from; l < to; l++) {
+		const char *t = D.sb.p + D.fl[l].off;
+		for (const char *const *m = mods; *m; m++) {
+			size_t mn = strlen(*m);
+			if (D.fl[l].len > mn && memcmp(t, *m, mn) == 0) return true;
+		}
+	}
+	return false;
 }
 
 /* The entry is complete: its value is v. */
@@ -297,6 +315,7 @@ static void finish_entry(num v, uint64_t lineno)
 	uint32_t ids[MAXSTACKS];
 	for (uint32_t s = 0; s < nst; s++) {
 		char kind = stack_kind(s, nst);
+		if (kind == '?' && kernel_guess(D.st_start[s], D.st_start[s + 1])) kind = 'k';
 		c.stack_type = kind == 'u' ? "user" : kind == 'k' ? "kernel" : NULL;
 		D.nfr = 0;
 		for (uint32_t l = D.st_start[s]; l < D.st_start[s + 1]; l++)

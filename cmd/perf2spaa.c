@@ -347,9 +347,34 @@ static void add_fline(const char *p, size_t n)
 	sbuf_add(&P.sb, p, n);
 }
 
-/* Interns the frame of line pl (physical dso phys_dso for inlined ones). */
-static uint32_t resolve_frame(const struct pline *pl, uint32_t phys_dso, int32_t depth)
+/* What inlined frames take from their physical frame. */
+struct phys { uint32_t dso; uint8_t kind; sstr symoff; };
+
+/* Splits "sym+0x1f" into the symbol and its offset. */
+static sstr strip_symoff(sstr *sym)
 {
+	for (size_t i = sym->n; i-- > 0;) {
+		if (sym->p[i] == '+') {
+			if (sym->n - i > 3 && sym->p[i + 1] == '0' && sym->p[i + 2] == 'x') {
+				size_t j = i + 3;
+				while (j < sym->n && is_hex(sym->p[j])) j++;
+				if (j == sym->n) {
+					sstr off = { sym->p + i + 1, sym->n - i - 1 };
+					sym->n = i;
+					return off;
+				}
+			}
+			break;
+		}
+		if (!is_hex(sym->p[i]) && sym->p[i] != 'x') break;
+	}
+	return SSTR_NULL;
+}
+
+/* Interns the frame of line pl (ph: the physical frame, for inlined ones). */
+static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int32_t depth)
+{
+	uint32_t phys_dso = ph ? ph->dso : 0;
 	const char *p = P.sb.p + pl->off;
 	sbuf *k = &P.key;
 	k->n = 0;
@@ -379,21 +404,7 @@ static uint32_t resolve_frame(const struct pline *pl, uint32_t phys_dso, int32_t
 	}
 	fr.ip = ip;
 	sstr sym = f.sym;
-	/* "+0x..." offset */
-	for (size_t i = sym.n; i-- > 0;) {
-		if (sym.p[i] == '+') {
-			if (sym.n - i > 3 && sym.p[i + 1] == '0' && sym.p[i + 2] == 'x') {
-				size_t j = i + 3;
-				while (j < sym.n && is_hex(sym.p[j])) j++;
-				if (j == sym.n) {
-					fr.symoff = (sstr){ sym.p + i + 1, sym.n - i - 1 };
-					sym.n = i;
-				}
-			}
-			break;
-		}
-		if (!is_hex(sym.p[i]) && sym.p[i] != 'x') break;
-	}
+	fr.symoff = strip_symoff(&sym);
 	fr.func_resolved = true;
 	if (sym.n == 0 || sstr_eqc(sym, "[unknown]")) {
 		fr.func = ip;
@@ -404,15 +415,14 @@ static uint32_t resolve_frame(const struct pline *pl, uint32_t phys_dso, int32_t
 	if (pl->inlined) {
 		fr.dso = phys_dso;
 		fr.inlined = true;
+		fr.kind = ph->kind;
+		fr.symoff = ph->symoff;
 	} else {
 		bool kern = dso_is_kernel(f.dso);
 		fr.dso = builder_dso(P.b, f.dso.p, f.dso.n, kern);
 	}
-	/* kind from the (physical) dso */
-	size_t dn;
-	(void)dn;
-	fr.kind = FK_USER;
 	if (!pl->inlined) {
+		fr.kind = FK_USER;
 		if (dso_is_kernel(f.dso)) fr.kind = FK_KERNEL;
 		else if (sstr_eqc(f.dso, "[unknown]")) fr.kind = FK_UNKNOWN;
 	}
@@ -424,15 +434,15 @@ static uint32_t resolve_frame(const struct pline *pl, uint32_t phys_dso, int32_t
 	return idx;
 }
 
-/* The dso index and kind of a physical frame (for its inlined frames). */
-static uint32_t frame_dso_kind(uint32_t fi, const struct pline *pl, uint8_t *kind)
+/* The dso, kind and offset of a physical frame (for its inlined frames). */
+static void phys_of(const struct pline *pl, struct phys *ph)
 {
-	(void)fi;
 	struct fparts f;
 	split_frame(P.sb.p + pl->off, pl->len, false, &f);
 	bool kern = dso_is_kernel(f.dso);
-	*kind = kern ? FK_KERNEL : sstr_eqc(f.dso, "[unknown]") ? FK_UNKNOWN : FK_USER;
-	return builder_dso(P.b, f.dso.p, f.dso.n, kern);
+	ph->kind = kern ? FK_KERNEL : sstr_eqc(f.dso, "[unknown]") ? FK_UNKNOWN : FK_USER;
+	ph->dso = builder_dso(P.b, f.dso.p, f.dso.n, kern);
+	ph->symoff = strip_symoff(&f.sym);
 }
 
 static void finish_sample(void)
@@ -445,21 +455,20 @@ static void finish_sample(void)
 	for (uint32_t i = 0; i < P.nfl; i++) {
 		const struct pline *pl = &P.fl[i];
 		if (!pl->inlined) {
-			P.frames[P.nfr++] = resolve_frame(pl, 0, -1);
+			P.frames[P.nfr++] = resolve_frame(pl, NULL, -1);
 			continue;
 		}
 		/* a run of inlined frames, then their physical frame */
 		uint32_t j = i;
 		while (j < P.nfl && P.fl[j].inlined) j++;
-		uint32_t dso = 0;
-		uint8_t kind = FK_UNKNOWN;
-		if (j < P.nfl) dso = frame_dso_kind(0, &P.fl[j], &kind);
-		else dso = builder_dso(P.b, "[unknown]", 9, false);
+		struct phys ph = { 0, FK_UNKNOWN, SSTR_NULL };
+		if (j < P.nfl) phys_of(&P.fl[j], &ph);
+		else ph.dso = builder_dso(P.b, "[unknown]", 9, false);
 		for (uint32_t k = i; k < j; k++) {
-			uint32_t fi = resolve_frame(&P.fl[k], dso, (int32_t)(j - k));
+			uint32_t fi = resolve_frame(&P.fl[k], &ph, (int32_t)(j - k));
 			P.frames[P.nfr++] = fi;
 		}
-		if (j < P.nfl) P.frames[P.nfr++] = resolve_frame(&P.fl[j], 0, 0);
+		if (j < P.nfl) P.frames[P.nfr++] = resolve_frame(&P.fl[j], NULL, 0);
 		i = j;
 	}
 	P.nfl = 0;

@@ -78,6 +78,7 @@ static struct {
 	uint32_t fpn, fpcap;
 	sbuf key, tmp, extra;
 	const char *fname;
+	uint64_t nentries;
 } D;
 
 static inline bool is_sp(char c) { return c == ' ' || c == '\t'; }
@@ -323,6 +324,7 @@ static void finish_entry(num v, uint64_t lineno)
 		ids[s] = builder_stack(D.b, &c, D.fr, D.nfr, &D.metric, &v, 1);
 	}
 	for (uint32_t s = 1; s < nst; s++) builder_relate(D.b, ids[0], ids[s]);
+	D.nentries++;
 	(void)lineno;
 	reset_entry();
 }
@@ -380,6 +382,8 @@ static void convert(input *in)
 	}
 	if (D.nst)
 		die_at(D.fname, D.entry_line, "truncated entry: stack without a count at the end of the input");
+	if (D.nsk)
+		warn_at(D.fname, input_lineno(in), "warning: text after the last entry ignored");
 }
 
 static void parse_keys(const char *arg)
@@ -480,6 +484,7 @@ int main(int argc, char **argv)
 		input_close(in);
 	}
 
+	if (!D.nentries) die(EXIT_DATA, "no stack aggregation entries in the input (is it printa output?)");
 	output *o = output_open(outpath, zstd);
 	builder_write(D.b, o);
 	output_close(o);

@@ -88,6 +88,7 @@ static struct {
 	const char *fname;
 	uint64_t nwarn;
 	bool got_cmdline, got_version;
+	uint64_t nsamples;
 	sbuf extra;
 } P;
 
@@ -450,6 +451,7 @@ static void finish_sample(void)
 	struct sample *s = &P.s;
 	if (!s->active) return;
 	s->active = false;
+	P.nsamples++;
 	P.nfr = 0;
 	grow_array((void **)&P.frames, &P.frcap, P.nfl + 1, sizeof *P.frames);
 	for (uint32_t i = 0; i < P.nfl; i++) {
@@ -660,6 +662,7 @@ int main(int argc, char **argv)
 		input_close(in);
 	}
 
+	if (!P.nsamples) die(EXIT_DATA, "no samples in the input (is it `perf script` text output?)");
 	output *o = output_open(outpath, zstd);
 	builder_write(P.b, o);
 	output_close(o);

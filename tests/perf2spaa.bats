@@ -1,7 +1,192 @@
 #!/usr/bin/env bats
 load common
 
-@test "perf2spaa is a placeholder" {
-	run perf2spaa
+P=$D/perf
+FILES="perf-cycles-instructions-01 perf-dd-stacks-01 perf-funcab-cmd-01 perf-iperf-stacks-pidtid-01 perf-java-stacks-02 perf-js-stacks-01 perf-rust-Yamakaky-dcpu"
+
+# perf2spaa FILE | spaa-fold OPT == stackcollapse-perf.pl@57207af OPT, for
+# the six options of FlameGraph's test.sh.
+check_corpus() {
+	local b=$1 o
+	perf2spaa "$P/$b.txt" > "$T/p.spaa"
+	for o in pid tid kernel jit all addrs; do
+		spaa-fold --$o "$T/p.spaa" > "$T/out-$o.txt" 2>/dev/null
+		cmp "$T/out-$o.txt" "$P/results-57207af/$b-collapsed-$o.txt" || {
+			echo "mismatch: $b --$o"
+			diff "$T/out-$o.txt" "$P/results-57207af/$b-collapsed-$o.txt" | head -20
+			return 1
+		}
+	done
+	run spaa-validate -q "$T/p.spaa"
+	assert_success
+}
+
+@test "corpus: perf-cycles-instructions-01, all options" { check_corpus perf-cycles-instructions-01; }
+@test "corpus: perf-dd-stacks-01, all options" { check_corpus perf-dd-stacks-01; }
+@test "corpus: perf-funcab-cmd-01, all options" { check_corpus perf-funcab-cmd-01; }
+@test "corpus: perf-iperf-stacks-pidtid-01, all options" { check_corpus perf-iperf-stacks-pidtid-01; }
+@test "corpus: perf-java-stacks-02, all options" { check_corpus perf-java-stacks-02; }
+@test "corpus: perf-js-stacks-01, all options" { check_corpus perf-js-stacks-01; }
+@test "corpus: perf-rust-Yamakaky-dcpu, all options" { check_corpus perf-rust-Yamakaky-dcpu; }
+
+@test "--samples output validates for every corpus file" {
+	for f in $FILES; do
+		perf2spaa --samples "$P/$f.txt" > "$T/s.spaa"
+		run spaa-validate -q "$T/s.spaa"
+		assert_success
+	done
+	run grep -c '"type":"sample"' "$T/s.spaa"
+	assert_output 58
+}
+
+@test "header: events in order of appearance, kinds, metrics, time range, --header comments" {
+	run sh -c "perf2spaa '$P/perf-cycles-instructions-01.txt' | head -1"
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"instructions","kind":"hardware","sampling":{"mode":"period","primary_metric":"samples"}},{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"samples"}}],"time_range":{"start":1410597.984841,"end":1410598.977322,"unit":"seconds"},"source":{"tool":"perf","tool_version":"4.13.0-rc1","command":"/usr/bin/perf record -e cycles -e instructions -c 100000000 -a --call-graph=lbr -- sleep 1"},"stack_id_mode":"content_addressable"}'
+}
+
+@test "dso, frames and a stack with period weights" {
+	perf2spaa "$P/perf-dd-stacks-01.txt" > "$T/o"
+	run grep -c '"type":"dso"' "$T/o"
+	assert_output 4
+	run grep -F -x '{"type":"dso","id":1,"name":"/lib/modules/4.1.0-virtual/build/vmlinux","is_kernel":true}' "$T/o"
+	assert_success
+	run grep -F -x '{"type":"frame","id":6,"func":"0x0","func_resolved":false,"dso":3,"ip":"0x0","kind":"unknown"}' "$T/o"
+	assert_success
+	run grep -F '"frames":[11,1,8,9,4,10,6]' "$T/o"
+	assert_output '{"type":"stack","id":"0xe351e45e3c40849a","frames":[11,1,8,9,4,10,6],"context":{"event":"cpu-clock","tid":29776,"comm":"dd"},"weights":[{"metric":"samples","value":2},{"metric":"period","value":20202020}],"exclusive":{"frame":11,"weights":[{"metric":"samples","value":2},{"metric":"period","value":20202020}]},"x_path_id":"0x9a84841668af6ea8"}'
+}
+
+@test "comm with spaces, single frame on the header line, srcline, tracepoint, --samples" {
+	run perf2spaa -s "$P/mixed.txt"
+	assert_success
+	assert_output - <<'OUT'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"cycles:u","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}},{"name":"sched:sched_switch","kind":"probe","sampling":{"mode":"event","primary_metric":"period"}}],"time_range":{"start":10.000001,"end":11.25,"unit":"seconds"},"source":{"tool":"perf"},"stack_id_mode":"content_addressable"}
+{"type":"dso","id":1,"name":"/bin/app","is_kernel":false}
+{"type":"dso","id":2,"name":"/lib/libc.so.6","is_kernel":false}
+{"type":"dso","id":3,"name":"[kernel.kallsyms]","is_kernel":true}
+{"type":"frame","id":1,"func":"leaf","dso":1,"ip":"0x401000","symoff":"0x10","srcline":"app.c:12","kind":"user"}
+{"type":"frame","id":2,"func":"main","dso":1,"ip":"0x401100","symoff":"0x20","srcline":"app.c:40","kind":"user"}
+{"type":"frame","id":3,"func":"poll","dso":2,"ip":"0x401200","symoff":"0x4","kind":"user"}
+{"type":"frame","id":4,"func":"__schedule","dso":3,"ip":"0xffffffff81000010","symoff":"0x2d0","kind":"kernel"}
+{"type":"frame","id":5,"func":"schedule","dso":3,"ip":"0xffffffff81000020","symoff":"0x40","kind":"kernel"}
+{"type":"thread","pid":100,"tid":101,"comm":"app"}
+{"type":"thread","pid":200,"tid":201,"comm":"Web Content"}
+{"type":"thread","pid":300,"tid":300,"comm":"perf"}
+{"type":"stack","id":"0x1002ecf0b96a88dd","frames":[1,2],"context":{"event":"cycles:u","pid":100,"tid":101,"comm":"app"},"weights":[{"metric":"samples","value":1},{"metric":"period","value":5}],"exclusive":{"frame":1,"weights":[{"metric":"samples","value":1},{"metric":"period","value":5}]},"x_path_id":"0xa5d44381d973acab"}
+{"type":"stack","id":"0x3fbdc0710075eb6f","frames":[3],"context":{"event":"cycles:u","pid":200,"tid":201,"comm":"Web Content"},"weights":[{"metric":"samples","value":1},{"metric":"period","value":7}],"exclusive":{"frame":3,"weights":[{"metric":"samples","value":1},{"metric":"period","value":7}]},"x_path_id":"0xa6479f1caf96c101"}
+{"type":"stack","id":"0xe1e96d9984fa62d9","frames":[4,5],"context":{"event":"sched:sched_switch","pid":300,"tid":300,"comm":"perf"},"weights":[{"metric":"samples","value":1},{"metric":"period","value":1}],"exclusive":{"frame":4,"weights":[{"metric":"samples","value":1},{"metric":"period","value":1}]},"x_path_id":"0x6f0e1ab9b6c14023"}
+{"type":"sample","timestamp":10.000001,"pid":100,"tid":101,"cpu":1,"period":5,"event":"cycles:u","stack_id":"0x1002ecf0b96a88dd"}
+{"type":"sample","timestamp":10.5,"pid":200,"tid":201,"cpu":0,"period":7,"event":"cycles:u","stack_id":"0x3fbdc0710075eb6f"}
+{"type":"sample","timestamp":11.25,"pid":300,"tid":300,"cpu":2,"period":1,"x_trace_fields":"prev_comm=perf prev_pid=300 ==> next_comm=swapper/2 next_pid=0","event":"sched:sched_switch","stack_id":"0xe1e96d9984fa62d9"}
+OUT
+}
+
+@test "the README example: inlined frames, kernel frames, kworker comm" {
+	run sh -c "perf2spaa '$EX/perf-cpu.perf.txt' | spaa-fold"
+	assert_success
+	assert_output - <<'OUT'
+kworker/2:1;ret_from_fork;kthread;worker_thread;process_one_work 1001001
+parser;__clone3;start_thread;worker_loop;[libc.so.6] 1001001
+parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;tokenize 2002002
+parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;validate_token_[i];check_bounds_[i] 2002002
+parser;_start;__libc_start_main_impl;__libc_start_call_main;main;read_input;__GI___libc_read;entry_SYSCALL_64_after_hwframe;do_syscall_64;ksys_read;vfs_read;filemap_read;copy_user_enhanced_fast_string 1001001
+OUT
+	run sh -c "perf2spaa '$EX/perf-cpu.perf.txt' | grep -F '\"inlined\":true'"
+	assert_output - <<'OUT'
+{"type":"frame","id":1,"func":"check_bounds","dso":1,"ip":"0x55d3c1a0f1b0","symoff":"0x60","inlined":true,"inline_depth":2,"kind":"user"}
+{"type":"frame","id":2,"func":"validate_token","dso":1,"ip":"0x55d3c1a0f1b0","symoff":"0x60","inlined":true,"inline_depth":1,"kind":"user"}
+OUT
+	run sh -c "perf2spaa '$EX/perf-cpu.perf.txt' | spaa-validate -q"
+	assert_success
+}
+
+@test "one number in the header: tid only, no pid, no thread record" {
+	printf 'prog 42 cycles:\n\t1000 f (/bin/prog)\n' | perf2spaa > "$T/o"
+	run grep -c '"type":"thread"' "$T/o"
+	assert_output 0
+	run grep -o '"context":{[^}]*}' "$T/o"
+	assert_output '"context":{"event":"cycles","tid":42,"comm":"prog"}'
+	run sh -c "spaa-fold --pid '$T/o'"
+	assert_output 'prog-?;f 1'
+}
+
+@test "a garbage line is a warning with its line number; the sample keeps its other frames" {
+	printf 'a 1 b:\n\tgarbage here\n\t 400 f (/x)\n' > "$T/in.txt"
+	run perf2spaa "$T/in.txt"
+	assert_success
+	assert_line --index 0 "perf2spaa: $T/in.txt:2: warning: cannot read this line (not a frame): ignored"
+	perf2spaa -q "$T/in.txt" 2>"$T/err" | spaa-fold > "$T/out"
+	assert_file_eq "$T/out" <<<'a;f 1'
+	assert_file_eq "$T/err" </dev/null
+}
+
+@test "a truncated sample header is a warning; the samples before it count" {
+	head -n 16 "$P/perf-dd-stacks-01.txt" > "$T/cut.txt"
+	printf 'dd 29776 666709.7' >> "$T/cut.txt"
+	run perf2spaa "$T/cut.txt"
+	assert_success
+	assert_line --index 0 "perf2spaa: $T/cut.txt:17: warning: cannot read this line (not a sample header): ignored"
+	run sh -c "perf2spaa -q '$T/cut.txt' | spaa-fold -m samples | awk '{s+=\$NF} END {print s}'"
+	assert_output 2
+}
+
+@test "the last sample without a blank line after it is counted" {
+	printf 'a 1 cycles:\n\t10 f (/x)\n\na 1 cycles:\n\t10 f (/x)' | perf2spaa | spaa-fold > "$T/out"
+	assert_file_eq "$T/out" <<<'a;f 2'
+}
+
+@test "more than 20 unreadable lines: 20 warnings and a count" {
+	{ echo 'a 1 cycles:'; for i in $(seq 1 25); do echo '	???'; done; } > "$T/in.txt"
+	run perf2spaa "$T/in.txt"
+	assert_success
+	assert_line --index 20 "perf2spaa: $T/in.txt: warning: 25 unreadable lines in all"
+}
+
+@test "empty input is an error" {
+	run perf2spaa /dev/null
+	assert_failure 1
+	assert_output 'perf2spaa: no samples in the input (is it `perf script` text output?)'
+}
+
+@test "gzip and zstd input, several files, stdin" {
+	gzip -c "$P/perf-dd-stacks-01.txt" > "$T/a.gz"
+	zstd -q -c "$P/perf-dd-stacks-01.txt" > "$T/a.zst"
+	perf2spaa "$P/perf-dd-stacks-01.txt" > "$T/plain"
+	perf2spaa "$T/a.gz" > "$T/gz"
+	perf2spaa - < "$T/a.zst" > "$T/zst"
+	cmp "$T/plain" "$T/gz"
+	cmp "$T/plain" "$T/zst"
+	perf2spaa "$T/a.gz" "$T/a.zst" | spaa-fold -m samples > "$T/two"
+	run awk '{s+=$NF} END {print s}' "$T/two"
+	assert_output 22
+}
+
+@test "-o writes the file, -z compresses" {
+	run perf2spaa -o "$T/o.spaa" "$P/perf-dd-stacks-01.txt"
+	assert_success
+	assert_output ''
+	perf2spaa -z "$P/perf-dd-stacks-01.txt" > "$T/o.zst"
+	run sh -c "zstd -dc '$T/o.zst' | cmp - '$T/o.spaa'"
+	assert_success
+}
+
+@test "write error on /dev/full" {
+	run sh -c "perf2spaa '$P/perf-dd-stacks-01.txt' > /dev/full"
+	assert_failure 1
+	assert_output 'perf2spaa: standard output: write error: No space left on device'
+}
+
+@test "missing file, bad option, --help, --version" {
+	run perf2spaa "$T/nope"
+	assert_failure 1
+	assert_output "perf2spaa: $T/nope: No such file or directory"
+	run perf2spaa --bogus
 	assert_failure 2
+	assert_line --index 1 "Try 'perf2spaa --help' for more information."
+	run perf2spaa --help
+	assert_success
+	assert_line --index 0 'Usage: perf2spaa [OPTION]... [FILE]...'
+	run perf2spaa --version
+	assert_success
+	assert_output --regexp '^perf2spaa \(spaa-tools\) '
 }

@@ -359,11 +359,19 @@ static void convert(input *in)
 		}
 		if (!frames_yet && i < FRAME_INDENT) {
 			/* a scalar key, or banner text (dropped at the next blank line) */
-			if (D.nsk == MAXKEYS) die_at(D.fname, input_lineno(in), "more than %d keys in an entry", MAXKEYS);
-			D.sk[D.nsk].off = (uint32_t)D.sb.n;
-			D.sk[D.nsk].len = (uint32_t)pn;
-			D.nsk++;
-			sbuf_add(&D.sb, p, pn);
+			/* several scalar keys share a line, blank-separated */
+			for (size_t k = 0; k < pn;) {
+				size_t e = k;
+				while (e < pn && !is_sp(p[e])) e++;
+				if (D.nsk == MAXKEYS)
+					die_at(D.fname, input_lineno(in), "more than %d keys in an entry", MAXKEYS);
+				D.sk[D.nsk].off = (uint32_t)D.sb.n;
+				D.sk[D.nsk].len = (uint32_t)(e - k);
+				D.nsk++;
+				sbuf_add(&D.sb, p + k, e - k);
+				while (e < pn && is_sp(p[e])) e++;
+				k = e;
+			}
 			continue;
 		}
 		/* a frame line */

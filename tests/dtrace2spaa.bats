@@ -1,7 +1,117 @@
 #!/usr/bin/env bats
 load common
 
-@test "dtrace2spaa is a placeholder" {
-	run dtrace2spaa
+X=$D/dtrace
+
+@test "corpus: dtrace2spaa | spaa-fold equals stackcollapse.pl, byte for byte" {
+	dtrace2spaa "$X/example-dtrace-stacks.txt.gz" > "$T/d.spaa"
+	spaa-fold "$T/d.spaa" > "$T/out"
+	cmp "$T/out" "$X/example-dtrace-stacks-collapsed.txt"
+	run spaa-validate -q "$T/d.spaa"
+	assert_success
+}
+
+@test "corpus: header, kernel stack guessed from unix/genunix frames, offsets in symoff" {
+	dtrace2spaa "$X/example-dtrace-stacks.txt.gz" > "$T/d.spaa"
+	run head -1 "$T/d.spaa"
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"dtrace","frame_order":"leaf_to_root","events":[{"name":"profile-997","kind":"timer","sampling":{"mode":"frequency","primary_metric":"samples","frequency_hz":997}}],"source":{"tool":"dtrace"},"stack_id_mode":"content_addressable"}'
+	run grep -F -x '{"type":"frame","id":3,"func":"genunix`vn_free","dso":1,"symoff":"0x9a","kind":"kernel"}' "$T/d.spaa"
+	assert_success
+	run grep -c '"stack_type":"kernel"' "$T/d.spaa"
+	assert_output 434
+}
+
+@test "execname key, user and kernel stacks linked, inline chain, hex frame, banner skipped" {
+	run dtrace2spaa -e profile-97 "$X/two-stacks.txt"
+	assert_success
+	assert_output - <<'OUT'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"dtrace","frame_order":"leaf_to_root","events":[{"name":"profile-97","kind":"timer","sampling":{"mode":"frequency","primary_metric":"samples","frequency_hz":97}}],"source":{"tool":"dtrace"},"stack_id_mode":"content_addressable"}
+{"type":"dso","id":1,"name":"libc.so.1","is_kernel":false}
+{"type":"dso","id":2,"name":"[unknown]","is_kernel":false}
+{"type":"dso","id":3,"name":"unix","is_kernel":true}
+{"type":"dso","id":4,"name":"genunix","is_kernel":true}
+{"type":"dso","id":5,"name":"a.out","is_kernel":false}
+{"type":"frame","id":1,"func":"libc.so.1`__pollsys","dso":1,"symoff":"0xa","kind":"user"}
+{"type":"frame","id":2,"func":"inl_b","dso":1,"inlined":true,"inline_depth":2,"kind":"user"}
+{"type":"frame","id":3,"func":"inl_a","dso":1,"inlined":true,"inline_depth":1,"kind":"user"}
+{"type":"frame","id":4,"func":"libc.so.1`poll","dso":1,"symoff":"0x52","inline_depth":0,"kind":"user"}
+{"type":"frame","id":5,"func":"0x7fffdeadbeef","func_resolved":false,"dso":2,"ip":"0x7fffdeadbeef","kind":"user"}
+{"type":"frame","id":6,"func":"unix`sys_syscall","dso":3,"symoff":"0x17a","kind":"kernel"}
+{"type":"frame","id":7,"func":"genunix`poll","dso":4,"symoff":"0x20","kind":"kernel"}
+{"type":"frame","id":8,"func":"libc.so.1`__read","dso":1,"symoff":"0x15","kind":"user"}
+{"type":"frame","id":9,"func":"a.out`main","dso":5,"symoff":"0x10","kind":"user"}
+{"type":"frame","id":10,"func":"genunix`read","dso":4,"symoff":"0x1","kind":"kernel"}
+{"type":"stack","id":"0x1e3f6045ffeeb8b5","frames":[1,2,3,4,5],"stack_type":"user","context":{"event":"profile-97","comm":"sshd"},"weights":[{"metric":"samples","value":3}],"exclusive":{"frame":1,"weights":[{"metric":"samples","value":3}]},"related_stacks":["0xb009ad80d00c27c4"],"x_path_id":"0x34243d759769d718"}
+{"type":"stack","id":"0xb009ad80d00c27c4","frames":[6,7],"stack_type":"kernel","context":{"event":"profile-97","comm":"sshd"},"weights":[{"metric":"samples","value":3}],"exclusive":{"frame":6,"weights":[{"metric":"samples","value":3}]},"related_stacks":["0x1e3f6045ffeeb8b5"],"x_path_id":"0xab2c357116b69321"}
+{"type":"stack","id":"0x28b97f6d5f6f81e7","frames":[8,9],"stack_type":"user","context":{"event":"profile-97","comm":"bash"},"weights":[{"metric":"samples","value":12}],"exclusive":{"frame":8,"weights":[{"metric":"samples","value":12}]},"related_stacks":["0x90a56a05d86d5d80"],"x_path_id":"0xa892dbe295235e72"}
+{"type":"stack","id":"0x90a56a05d86d5d80","frames":[10],"stack_type":"kernel","context":{"event":"profile-97","comm":"bash"},"weights":[{"metric":"samples","value":12}],"exclusive":{"frame":10,"weights":[{"metric":"samples","value":12}]},"related_stacks":["0x28b97f6d5f6f81e7"],"x_path_id":"0xae0566811ae6c4d1"}
+OUT
+	dtrace2spaa "$X/two-stacks.txt" | spaa-fold > "$T/out"
+	assert_file_eq "$T/out" <<'OUT'
+bash;a.out`main;libc.so.1`__read 12
+bash;genunix`read 12
+sshd;0x7fffdeadbeef;libc.so.1`poll;inl_a_[i];inl_b_[i];libc.so.1`__pollsys 3
+sshd;genunix`poll;unix`sys_syscall 3
+OUT
+}
+
+@test "--keys names the keys: pid, other keys as x_ context, stack kinds" {
+	printf '\n  1234  7\n              libc.so.1`read+0x1\n              a.out`main+0x2\n                5\n' > "$T/in.txt"
+	dtrace2spaa -k pid,x,ustack "$T/in.txt" > "$T/o"
+	run grep -c '"type":"thread","pid":1234,"tid":1234' "$T/o"
+	assert_output 1
+	run grep -o '"stack_type":"user","context":{[^}]*}' "$T/o"
+	assert_output '"stack_type":"user","context":{"event":"profile-997","pid":1234,"tid":1234,"x_x":7}'
+}
+
+@test "--event: probe kind and count metric; --frequency" {
+	printf '\n              a.out`main+0x2\n                5\n' > "$T/in.txt"
+	run sh -c "dtrace2spaa -e syscall::read:entry '$T/in.txt' | head -1"
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"dtrace","frame_order":"leaf_to_root","events":[{"name":"syscall::read:entry","kind":"probe","sampling":{"mode":"event","primary_metric":"count"}}],"source":{"tool":"dtrace"},"stack_id_mode":"content_addressable"}'
+	run sh -c "dtrace2spaa -e tick-5s -F 2 '$T/in.txt' | head -1 | grep -o '\"sampling\":{[^}]*}'"
+	assert_output '"sampling":{"mode":"frequency","primary_metric":"samples","frequency_hz":2}'
+	run dtrace2spaa -F 0 "$T/in.txt"
 	assert_failure 2
+}
+
+@test "a stack without its count at the end is an error naming its line" {
+	printf '\n              foo`bar+0x1\n' > "$T/in.txt"
+	run dtrace2spaa "$T/in.txt"
+	assert_failure 1
+	assert_output "dtrace2spaa: $T/in.txt:2: truncated entry: stack without a count at the end of the input"
+}
+
+@test "empty input is an error" {
+	run dtrace2spaa /dev/null
+	assert_failure 1
+	assert_output 'dtrace2spaa: no stack aggregation entries in the input (is it printa output?)'
+}
+
+@test "zstd input, -o, -z" {
+	zstd -q -c "$X/two-stacks.txt" > "$T/a.zst"
+	dtrace2spaa "$X/two-stacks.txt" > "$T/plain"
+	dtrace2spaa -o "$T/o.spaa" < "$T/a.zst"
+	cmp "$T/plain" "$T/o.spaa"
+	dtrace2spaa -z "$X/two-stacks.txt" | zstd -dc | cmp - "$T/plain"
+}
+
+@test "write error on /dev/full" {
+	run sh -c "dtrace2spaa '$X/two-stacks.txt' > /dev/full"
+	assert_failure 1
+	assert_output 'dtrace2spaa: standard output: write error: No space left on device'
+}
+
+@test "bad option, bad --keys, --help, --version" {
+	run dtrace2spaa --bogus
+	assert_failure 2
+	assert_line --index 1 "Try 'dtrace2spaa --help' for more information."
+	run dtrace2spaa --keys 'a,,b'
+	assert_failure 2
+	assert_line --index 0 "dtrace2spaa: --keys: empty key name in 'a,,b'"
+	run dtrace2spaa --help
+	assert_success
+	assert_line --index 0 'Usage: dtrace2spaa [OPTION]... [FILE]...'
+	run dtrace2spaa --version
+	assert_success
+	assert_output --regexp '^dtrace2spaa \(spaa-tools\) '
 }

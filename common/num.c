@@ -91,10 +91,12 @@ size_t num_fmt(char *buf, num a)
 		return (size_t)snprintf(buf, 32, "%.0f", d);
 	/* shortest %.Ng that reads back exactly; plain decimals (no exponent)
 	 * where the magnitude allows, since flamegraph.pl wants them */
+	/* %.15g is the shortest form for any value with at most 15 significant
+	 * digits (trailing zeros go); otherwise 16, else 17 digits round-trip */
 	int k = 0;
-	for (int prec = 1; prec <= 17; prec++) {
+	for (int prec = 15; prec <= 17; prec++) {
 		k = snprintf(buf, 32, "%.*g", prec, d);
-		if (strtod(buf, NULL) == d) break;
+		if (prec == 17 || strtod(buf, NULL) == d) break;
 	}
 	if (!memchr(buf, 'e', (size_t)k) || fabs(d) >= 1e15 || fabs(d) < 1e-9)
 		return (size_t)k;

@@ -58,7 +58,9 @@ struct sample {
 	bool has_cpu;
 	int64_t cpu;
 	bool has_ts;
-	double ts;
+	uint64_t ts_sec, ts_frac;  /* the timestamp, fraction scaled to 1e-12 s */
+	const char *ts_p;          /* its text (in the line, then in P.sb) */
+	uint32_t ts_off, ts_len;
 	bool has_period;
 	uint64_t period;
 	int32_t event;
@@ -89,6 +91,10 @@ static struct {
 	uint64_t nwarn;
 	bool got_cmdline, got_version;
 	uint64_t nsamples;
+	/* time range: fixed-point min and max, and their texts */
+	bool has_time;
+	uint64_t tmin_s, tmin_f, tmax_s, tmax_f;
+	char tmin[48], tmax[48];
 	sbuf extra;
 } P;
 
@@ -260,11 +266,23 @@ static bool header_fit(char *line, size_t n, struct hdr *h)
 		s->has_cpu = has_cpu;
 		s->cpu = cpu;
 		if (has_ts) {
-			char *end = line + t[tsj].s + t[tsj].n - 1;
-			char save = *end;
-			*end = 0;
-			s->ts = strtod(line + t[tsj].s, NULL);
-			*end = save;
+			/* kept as text (written as is) and as a fixed-point
+			 * pair for the time range: no strtod per sample */
+			const char *q = line + t[tsj].s;
+			uint32_t qn = t[tsj].n - 1, d = 0;
+			uint64_t sec = 0, frac = 0;
+			while (d < qn && q[d] != '.' && d < 19) sec = sec * 10 + (uint64_t)(q[d++] - '0');
+			if (d < qn && q[d] != '.') continue; /* absurd: not a time */
+			uint32_t fd = 0;
+			for (d++; d < qn; d++)
+				if (fd < 12) frac = frac * 10 + (uint64_t)(q[d] - '0'), fd++;
+			while (fd++ < 12) frac *= 10;
+			s->ts_sec = sec;
+			s->ts_frac = frac;
+			/* no leading zeros in a JSON number */
+			while (qn > 1 && q[0] == '0' && q[1] != '.') q++, qn--;
+			s->ts_p = q;
+			s->ts_len = qn;
 			s->has_ts = true;
 		}
 		h->ev = ev;
@@ -502,10 +520,31 @@ static void finish_sample(void)
 		vals[nv++] = num_u(period);
 	}
 	uint32_t si = builder_stack(P.b, &c, P.frames, P.nfr, midx, vals, nv);
-	if (s->has_ts) builder_time(P.b, s->ts);
+	const char *ts_text = s->has_ts ? P.sb.p + s->ts_off : NULL;
+	if (s->has_ts && s->ts_len < sizeof P.tmin) {
+		bool lo = !P.has_time || s->ts_sec < P.tmin_s || (s->ts_sec == P.tmin_s && s->ts_frac < P.tmin_f);
+		bool hi = !P.has_time || s->ts_sec > P.tmax_s || (s->ts_sec == P.tmax_s && s->ts_frac > P.tmax_f);
+		P.has_time = true;
+		if (lo) {
+			P.tmin_s = s->ts_sec, P.tmin_f = s->ts_frac;
+			memcpy(P.tmin, ts_text, s->ts_len);
+			P.tmin[s->ts_len] = 0;
+		}
+		if (hi) {
+			P.tmax_s = s->ts_sec, P.tmax_f = s->ts_frac;
+			memcpy(P.tmax, ts_text, s->ts_len);
+			P.tmax[s->ts_len] = 0;
+		}
+	}
 	if (P.want_samples) {
 		sbuf *e = &P.extra;
 		e->n = 0;
+		if (s->has_ts) {
+			/* the timestamp exactly as perf printed it */
+			sbuf_adds(e, "\"timestamp\":");
+			sbuf_add(e, ts_text, s->ts_len);
+			sbuf_addc(e, ',');
+		}
 		if (s->has_cpu) sbuf_printf(e, "\"cpu\":%lld,", (long long)s->cpu);
 		if (s->has_period) sbuf_printf(e, "\"period\":%llu,", (unsigned long long)s->period);
 		if (s->trace_len) {
@@ -526,7 +565,7 @@ static void finish_sample(void)
 		}
 		if (e->n) e->n--; /* trailing comma */
 		sbuf_addc(e, 0);
-		builder_sample(P.b, si, s->has_ts, s->ts, e->p);
+		builder_sample(P.b, si, false, 0, e->p);
 	}
 }
 
@@ -553,6 +592,10 @@ static void start_sample(char *line, struct hdr *h, uint64_t lineno)
 	P.s.comm_off = 0;
 	P.s.comm_len = h->comm_len;
 	sbuf_add(&P.sb, line, h->comm_len);
+	if (P.s.has_ts) {
+		P.s.ts_off = (uint32_t)P.sb.n;
+		sbuf_add(&P.sb, h->s.ts_p, P.s.ts_len);
+	}
 	if (!h->rest_n) return;
 	struct fparts f;
 	if (split_frame(h->rest, h->rest_n, true, &f)) {
@@ -662,6 +705,7 @@ int main(int argc, char **argv)
 		input_close(in);
 	}
 
+	if (P.has_time) builder_time_range(P.b, strtod(P.tmin, NULL), strtod(P.tmax, NULL));
 	if (!P.nsamples) die(EXIT_DATA, "no samples in the input (is it `perf script` text output?)");
 	output *o = output_open(outpath, zstd);
 	builder_write(P.b, o);

@@ -75,9 +75,9 @@ check_corpus() {
 {"type":"stack","id":"0x1002ecf0b96a88dd","frames":[1,2],"context":{"event":"cycles:u","pid":100,"tid":101,"comm":"app"},"weights":[{"metric":"samples","value":1},{"metric":"period","value":5}],"exclusive":{"frame":1,"weights":[{"metric":"samples","value":1},{"metric":"period","value":5}]},"x_path_id":"0xa5d44381d973acab"}
 {"type":"stack","id":"0x3fbdc0710075eb6f","frames":[3],"context":{"event":"cycles:u","pid":200,"tid":201,"comm":"Web Content"},"weights":[{"metric":"samples","value":1},{"metric":"period","value":7}],"exclusive":{"frame":3,"weights":[{"metric":"samples","value":1},{"metric":"period","value":7}]},"x_path_id":"0xa6479f1caf96c101"}
 {"type":"stack","id":"0xe1e96d9984fa62d9","frames":[4,5],"context":{"event":"sched:sched_switch","pid":300,"tid":300,"comm":"perf"},"weights":[{"metric":"samples","value":1},{"metric":"period","value":1}],"exclusive":{"frame":4,"weights":[{"metric":"samples","value":1},{"metric":"period","value":1}]},"x_path_id":"0x6f0e1ab9b6c14023"}
-{"type":"sample","timestamp":10.000001,"pid":100,"tid":101,"cpu":1,"period":5,"event":"cycles:u","stack_id":"0x1002ecf0b96a88dd"}
-{"type":"sample","timestamp":10.5,"pid":200,"tid":201,"cpu":0,"period":7,"event":"cycles:u","stack_id":"0x3fbdc0710075eb6f"}
-{"type":"sample","timestamp":11.25,"pid":300,"tid":300,"cpu":2,"period":1,"x_trace_fields":"prev_comm=perf prev_pid=300 ==> next_comm=swapper/2 next_pid=0","event":"sched:sched_switch","stack_id":"0xe1e96d9984fa62d9"}
+{"type":"sample","pid":100,"tid":101,"timestamp":10.000001,"cpu":1,"period":5,"event":"cycles:u","stack_id":"0x1002ecf0b96a88dd"}
+{"type":"sample","pid":200,"tid":201,"timestamp":10.5,"cpu":0,"period":7,"event":"cycles:u","stack_id":"0x3fbdc0710075eb6f"}
+{"type":"sample","pid":300,"tid":300,"timestamp":11.25,"cpu":2,"period":1,"x_trace_fields":"prev_comm=perf prev_pid=300 ==> next_comm=swapper/2 next_pid=0","event":"sched:sched_switch","stack_id":"0xe1e96d9984fa62d9"}
 OUT
 }
 

@@ -224,6 +224,7 @@ static void read_names(input *in, FILE *spool)
 	char *line;
 	size_t n;
 	while ((line = input_line(in, &n)) != NULL) {
+		if (n && line[n - 1] == '\r') line[--n] = 0;
 		if (spool && (fwrite(line, 1, n, spool) != n || putc('\n', spool) == EOF))
 			die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
 		if (have_functions) {
@@ -342,7 +343,7 @@ static void convert_events(input *in)
 	char *line;
 	size_t n;
 	int64_t col[SPANS_MAX_METRICS], sv[SPANS_MAX_METRICS];
-	uint64_t last_line = 0;
+	uint64_t last_line = 0, nread = 0, nbad = 0;
 	line = input_line(in, &n);
 	if (!line) die_at(fname, 0, "empty input: not an SPX events file");
 	if (n && line[n - 1] == '\r') line[--n] = 0;
@@ -398,6 +399,7 @@ static void convert_events(input *in)
 			goto next;
 		}
 		uint32_t frame = func_frame(idx, ln);
+		nread++;
 		if (entry) {
 			spans_begin(S, thr, frame, sv, NULL, 0, ln);
 		} else {
@@ -411,8 +413,12 @@ static void convert_events(input *in)
 	bad:
 		problem(ln, "bad event line (expected FUNCTION 0|1 and %u value%s); ignored", ncols,
 			ncols == 1 ? "" : "s");
-	next:;
+	next:
+		nbad++;
 	}
+	if (nread == 0 && nbad > 0)
+		die_at(fname, 0, "none of the %llu event lines could be read: is %s the metadata of this report?",
+		       (unsigned long long)nbad, meta_path);
 	const char *damage = input_damage(in);
 	if (damage)
 		problem(last_line + 1, "%s compressed data after line %llu; the rest of the report is lost",

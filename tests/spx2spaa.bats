@@ -397,3 +397,17 @@ Try 'spx2spaa --help' for more information."
 	run figures "$T/ex.spaa" "$S/01-small-default-metrics/EXPECTED.txt"
 	assert_output "$(cat "$S/01-small-default-metrics/figures.tsv")"
 }
+
+@test "metadata of another report (no event line fits): an error after the warnings" {
+	run spx2spaa -m "$R02.json" "$S/tiny.txt.gz"
+	assert_failure 1
+	assert_line --index 0 "spx2spaa: $S/tiny.txt.gz:2: only 2 values where the metadata enables 22 metrics; event ignored"
+	assert_line --index 10 "spx2spaa: $S/tiny.txt.gz: none of the 10 event lines could be read: is $R02.json the metadata of this report?"
+}
+
+@test "CRLF line ends are accepted" {
+	zcat "$S/tiny.txt.gz" | sed 's/$/\r/' > "$T/crlf.txt"
+	run spx2spaa -m "$S/tiny.json" "$T/crlf.txt"
+	assert_success
+	assert_output "$(cat "$S/tiny.spaa")"
+}

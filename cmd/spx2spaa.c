@@ -70,9 +70,12 @@ static void problem(uint64_t line, const char *fmt, ...)
 	if (nproblems == MAX_WARNINGS) warn_at(fname, 0, "further warnings not shown");
 }
 
+static bool finishing;          /* unclosed calls were reported already */
+
 static void spans_problem(void *arg, uint64_t pos, const char *msg)
 {
 	(void)arg;
+	if (finishing && strncmp(msg, "span never ends", 15) == 0) return;
 	problem(pos, "%s", msg);
 }
 
@@ -247,9 +250,13 @@ static uint32_t thr;
 static uint32_t *frame_of;      /* function index -> frame + 1 (0: not yet) */
 static uint32_t frame_cap;
 static bool opt_samples;
+/* The open calls (as spans has them), for messages: frame and line. */
+static struct open_call { uint32_t frame; uint64_t line; } *open_calls;
+static uint32_t nopen, open_cap;
 
 static const char **frame_name; /* frame -> function name (messages) */
 static uint32_t frame_name_cap;
+static arena placeholders;      /* names "[spx function N]" */
 
 static const char *frame_label(uint32_t frame)
 {
@@ -285,7 +292,9 @@ static uint32_t func_frame(uint64_t idx, uint64_t line)
 	if (have_functions)
 		problem(line, "function index %llu is not in the [functions] list (%u names); named \"%s\"",
 			(unsigned long long)idx, nfuncs, nm);
-	return spans_frame(S, nm, (size_t)k, NULL);
+	uint32_t f = spans_frame(S, nm, (size_t)k, NULL);
+	if (f >= frame_name_cap || !frame_name[f]) name_frame(f, arena_strdup(&placeholders, nm, (size_t)k));
+	return f;
 }
 
 /* One value as SPX writes it: an integer, or a decimal with up to 4 digits
@@ -402,12 +411,14 @@ static void convert_events(input *in)
 		nread++;
 		if (entry) {
 			spans_begin(S, thr, frame, sv, NULL, 0, ln);
+			*VEC_PUSH(open_calls, nopen, open_cap) = (struct open_call){ frame, ln };
 		} else {
 			int64_t top = spans_open_frame(S, thr);
 			if (top >= 0 && (uint32_t)top != frame)
 				problem(ln, "exit of %s while the open call is of %s; taken as its exit",
 					frame_label(frame), frame_label((uint32_t)top));
 			spans_end(S, thr, sv, ln);
+			if (nopen) nopen--;
 		}
 		continue;
 	bad:
@@ -421,12 +432,19 @@ static void convert_events(input *in)
 		       (unsigned long long)nbad, meta_path);
 	const char *damage = input_damage(in);
 	if (damage)
-		problem(last_line + 1, "%s compressed data after line %llu; the rest of the report is lost",
-			damage, (unsigned long long)last_line);
+		problem(last_line + 1, "%s compressed data after line %llu; the rest of the report is lost%s",
+			damage, (unsigned long long)last_line,
+			have_functions ? "" : " (functions are named by their index)");
 	else if (!at_functions)
 		problem(last_line + 1, "no [functions] section (truncated file?); functions are named by their index");
 	if (at_functions && !have_functions)
 		die_at(fname, 0, "the input changed between its two readings");
+	while (nopen) {
+		struct open_call *oc = &open_calls[--nopen];
+		problem(oc->line, "call of %s never returns; closed at the last event", frame_label(oc->frame));
+	}
+	finishing = true;
+	free(open_calls);
 }
 
 /* ---- header and output ---------------------------------------------------------- */
@@ -563,5 +581,6 @@ int main(int argc, char **argv)
 	free(func_len);
 	free(frame_of);
 	free(frame_name);
+	arena_free(&placeholders);
 	return EXIT_OK;
 }

@@ -213,8 +213,8 @@ main;a 10"
 	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 4' '1 1 30 4' '[functions]' main a > "$T/x.txt"
 	run spx2spaa -m "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
-	assert_output "spx2spaa: $T/x.txt:5: span never ends on thread 4242/4243; closed at the thread's last time
-spx2spaa: $T/x.txt:2: span never ends on thread 4242/4243; closed at the thread's last time"
+	assert_output "spx2spaa: $T/x.txt:5: call of a never returns; closed at the last event
+spx2spaa: $T/x.txt:2: call of main never returns; closed at the last event"
 	run spaa-fold --no-comm -m wt "$T/out.spaa"
 	assert_output "main 20
 main;a 10"
@@ -223,7 +223,7 @@ main;a 10"
 main;a 2"
 	run spx2spaa --strict -m "$S/tiny.json" "$T/x.txt"
 	assert_failure 1
-	assert_output "spx2spaa: $T/x.txt:5: span never ends on thread 4242/4243; closed at the thread's last time"
+	assert_output "spx2spaa: $T/x.txt:5: call of a never returns; closed at the last event"
 }
 
 @test "no [functions] section: reported, functions named by index" {
@@ -241,15 +241,15 @@ main;a 2"
 	cp "$R01.json" "$T/t.json"
 	run spx2spaa -o "$T/out.spaa" "$T/t.json"
 	assert_success
-	assert_output "spx2spaa: $T/t.txt.gz:765: truncated compressed data after line 764; the rest of the report is lost
-spx2spaa: $T/t.txt.gz:2: span never ends on thread 22767/22767; closed at the thread's last time"
+	assert_output "spx2spaa: $T/t.txt.gz:765: truncated compressed data after line 764; the rest of the report is lost (functions are named by their index)
+spx2spaa: $T/t.txt.gz:2: call of [spx function 0] never returns; closed at the last event"
 	run spaa-validate "$T/out.spaa"
 	assert_success
 	run spaa-top -n 1 -m calls "$T/out.spaa"
 	assert_line --index 0 "spx/calls, total 382"
 	run spx2spaa --strict -o "$T/strict.spaa" "$T/t.json"
 	assert_failure 1
-	assert_output "spx2spaa: $T/t.txt.gz:765: truncated compressed data after line 764; the rest of the report is lost"
+	assert_output "spx2spaa: $T/t.txt.gz:765: truncated compressed data after line 764; the rest of the report is lost (functions are named by their index)"
 	[ ! -e "$T/strict.spaa" ]
 }
 

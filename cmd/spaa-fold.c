@@ -50,7 +50,9 @@ static const char help[] =
 enum { OPT_RAW = 256, OPT_NO_COMM, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
        OPT_ADDRS, OPT_INLINE };
 
-/* The aggregate: folded path -> summed weight. */
+/* The aggregate: folded path (packed: its names' ids, fold.h) -> summed
+ * weight. */
+static fold_names names;
 static strmap paths;
 static num *sums;
 static uint32_t nsums, sumcap;
@@ -59,31 +61,29 @@ static uint32_t nsums, sumcap;
  * without building them: the path, a space, then the count text. */
 struct line { uint32_t path; char count[27]; uint8_t count_n; };
 
-static int line_byte(const char *p, size_t n, const struct line *l, size_t i)
-{
-	return i < n ? (unsigned char)p[i] : i == n ? ' ' : i - n - 1 < l->count_n ?
-		(unsigned char)l->count[i - n - 1] : -1;
-}
-
 static int cmp_lines(const void *a, const void *b)
 {
 	const struct line *x = a, *y = b;
 	size_t nx, ny;
 	const char *px = strmap_key(&paths, x->path, &nx), *py = strmap_key(&paths, y->path, &ny);
-	size_t m = nx < ny ? nx : ny;
-	int c = memcmp(px, py, m);
-	if (c) return c;
-	for (size_t i = m;; i++) {
-		int bx = line_byte(px, nx, x, i), by = line_byte(py, ny, y, i);
-		if (bx != by) return bx < by ? -1 : 1;
-		if (bx < 0) return 0;
-	}
+	return fold_packed_cmp(&names, px, nx, (sstr){ x->count, x->count_n },
+			       py, ny, (sstr){ y->count, y->count_n });
 }
 
 /* What a stack's key (below) resolved to: the index of its folded path in
  * `paths`, or -1 to leave it out (another event); and the metric to weigh
  * it by. */
 struct known { int64_t path; const char *metric; };
+
+static void key_varint(sbuf *key, uint64_t v)
+{
+	sbuf_reserve(key, 10);
+	while (v >= 128) {
+		key->p[key->n++] = (char)(v | 128);
+		v >>= 7;
+	}
+	key->p[key->n++] = (char)v;
+}
 
 /* Appends node k's bytes (string or number text), length first, to the key. */
 static bool key_add(sbuf *key, const json_doc *d, uint32_t k)
@@ -93,30 +93,25 @@ static bool key_add(sbuf *key, const json_doc *d, uint32_t k)
 	if (x->type == JSON_STRING) n = x->count;
 	else if (x->type == JSON_INT || x->type == JSON_UINT || x->type == JSON_DOUBLE) n = x->num_len;
 	else return false;
-	sbuf_add(key, &n, sizeof n);
+	key_varint(key, n);
 	sbuf_add(key, x->str, n);
 	return true;
 }
 
-/* The source text of id node k (a number, or a string without escapes, with
- * its quotes), within the current line. */
-static bool raw_span(const spaa_reader *r, uint32_t k, const char **a, const char **z)
+/* Appends frame id node k to the key, compactly: a non-negative integer as
+ * its value plus one (its text has no other form: JSON allows no leading
+ * zeros), anything else as 0, a type byte and its text.  The same bytes mean
+ * the same id. */
+static void key_add_id(sbuf *key, const json_doc *d, uint32_t k)
 {
-	const json_node *x = &r->doc.nodes[k];
-	const char *p = x->str;
-	size_t n;
-	if (x->type == JSON_STRING) {
-		p--;
-		n = (size_t)x->count + 2;
-	} else if (x->type == JSON_INT || x->type == JSON_UINT) {
-		n = x->num_len;
-	} else {
-		return false;
+	const json_node *x = &d->nodes[k];
+	if (x->type == JSON_INT && x->v.i >= 0 && x->str[0] != '-' && x->v.i < INT64_MAX) {
+		key_varint(key, (uint64_t)x->v.i + 1);
+		return;
 	}
-	if (!p || p < r->line || p + n > r->line + r->len) return false;
-	*a = p;
-	*z = p + n;
-	return true;
+	sbuf_addc(key, 0);
+	sbuf_addc(key, (char)x->type);
+	if (!key_add(key, d, k)) sbuf_addc(key, 0);
 }
 
 /* The key of the current stack record: what its folded path depends on
@@ -147,20 +142,8 @@ static bool stack_key(const spaa_reader *r, const fold_opts *fo, sbuf *key)
 	uint32_t fr = json_get(d, 0, "frames");
 	if (!fr || d->nodes[fr].type != JSON_ARRAY) return false;
 	uint32_t n = d->nodes[fr].count;
-	if (n == 0) return true;
-	/* the source text from the first frame id to the last: the same text
-	 * means the same ids */
-	const char *a, *z;
-	if (!raw_span(r, json_first(d, fr), &a, &z)) return false;
-	if (n > 1) {
-		uint32_t last = json_first(d, fr);
-		for (uint32_t i = 1; i < n; i++) last = json_after(d, last);
-		const char *a2, *z2;
-		if (!raw_span(r, last, &a2, &z2)) return false;
-		z = z2;
-	}
-	if (z < a) return false;
-	sbuf_add(key, a, (size_t)(z - a));
+	uint32_t k = json_first(d, fr);
+	for (uint32_t i = 0; i < n; i++, k = json_after(d, k)) key_add_id(key, d, k);
 	return true;
 }
 
@@ -191,8 +174,10 @@ static void add_weight(const spaa_reader *r, uint32_t path, num v)
 	if (!num_add(&sums[path], v)) {
 		size_t n;
 		const char *p = strmap_key(&paths, path, &n);
+		sbuf t = { 0 };
+		fold_packed_text(&names, p, n, &t);
 		die_at(r->name, r->lineno, "weight overflow: the sum for stack %.*s exceeds 64 bits",
-		       (int)(n > 200 ? 200 : n), p);
+		       (int)(t.n > 200 ? 200 : t.n), t.p ? t.p : "");
 	}
 }
 
@@ -205,7 +190,7 @@ static void bad_stack(spaa_reader *r, spaa_stack *s)
 }
 
 static void fold_file(const char *path, const char *event, const char *metric,
-		      const fold_opts *opts, fold_cache *cache, sbuf *pb)
+		      const fold_opts *opts, sbuf *pb)
 {
 	fold_opts file_opts = *opts, *fo = &file_opts;
 	spaa_reader *r = spaa_open(path);
@@ -219,7 +204,7 @@ static void fold_file(const char *path, const char *event, const char *metric,
 	uint32_t nknown = 0, kcap = 0;
 	sbuf key = { 0 };
 	strmap_init(&keys);
-	fold_cache_reset(cache);
+	fold_names_reset(&names);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER && ev == -2) {
@@ -249,7 +234,7 @@ static void fold_file(const char *path, const char *event, const char *metric,
 				kn->metric = NULL;
 				if (fo->all_events || ev < 0 || (ev_name && sstr_eqc(s.event_name, ev_name))) {
 					pb->n = 0;
-					fold_stack_path_cached(cache, r, &s, fo, pb);
+					fold_stack_packed(&names, r, &s, fo, pb);
 					bool padded;
 					kn->path = strmap_intern(&paths, pb->p, pb->n, &padded);
 					if (padded) *VEC_PUSH(sums, nsums, sumcap) = num_i(0);
@@ -270,7 +255,7 @@ static void fold_file(const char *path, const char *event, const char *metric,
 				continue;
 			}
 			pb->n = 0;
-			fold_stack_path_cached(cache, r, &s, fo, pb);
+			fold_stack_packed(&names, r, &s, fo, pb);
 			bool padded;
 			uint32_t pi = strmap_intern(&paths, pb->p, pb->n, &padded);
 			if (padded) *VEC_PUSH(sums, nsums, sumcap) = num_i(0);
@@ -352,13 +337,11 @@ int main(int argc, char **argv)
 
 	/* Fold every input into one table. */
 	strmap_init(&paths);
-	fold_cache cache;
-	fold_cache_init(&cache);
+	fold_names_init(&names);
 	sbuf pb = { 0 };
 	output *o = output_open(outpath, false);
-	if (optind == argc) fold_file("-", event, metric, &fo, &cache, &pb);
-	for (int i = optind; i < argc; i++) fold_file(argv[i], event, metric, &fo, &cache, &pb);
-	fold_cache_free(&cache);
+	if (optind == argc) fold_file("-", event, metric, &fo, &pb);
+	for (int i = optind; i < argc; i++) fold_file(argv[i], event, metric, &fo, &pb);
 
 	/* Lines "path COUNT", sorted bytewise. */
 	struct line *ls = xmalloc((nsums ? nsums : 1) * sizeof *ls);
@@ -376,7 +359,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < nl; i++) {
 		size_t n;
 		const char *p = strmap_key(&paths, ls[i].path, &n);
-		out_write(o, p, n);
+		pb.n = 0;
+		fold_packed_text(&names, p, n, &pb);
+		out_write(o, pb.p, pb.n);
 		out_putc(o, ' ');
 		out_write(o, ls[i].count, ls[i].count_n);
 		out_putc(o, '\n');
@@ -386,5 +371,6 @@ int main(int argc, char **argv)
 	sbuf_free(&pb);
 	free(sums);
 	strmap_free(&paths);
+	fold_names_free(&names);
 	return EXIT_OK;
 }

@@ -339,3 +339,198 @@ void fold_stack_path_cached(fold_cache *c, const spaa_reader *r, const spaa_stac
 {
 	stack_path(r, s, o, b, c);
 }
+
+/* Packed paths: names interned once, a path as LEB128 varints of name ids. */
+
+static void put_varint(sbuf *b, uint32_t v)
+{
+	sbuf_reserve(b, 5);
+	uint8_t *d = (uint8_t *)b->p + b->n;
+	while (v >= 128) {
+		*d++ = (uint8_t)(v | 128);
+		v >>= 7;
+	}
+	*d++ = (uint8_t)v;
+	b->n = (size_t)((char *)d - b->p);
+}
+
+static inline uint32_t get_varint(const uint8_t **pp)
+{
+	const uint8_t *p = *pp;
+	uint32_t v = 0;
+	unsigned sh = 0;
+	uint8_t x;
+	do {
+		x = *p++;
+		v |= (uint32_t)(x & 127) << sh;
+		sh += 7;
+	} while (x & 128);
+	*pp = p;
+	return v;
+}
+
+void fold_names_init(fold_names *c)
+{
+	memset(c, 0, sizeof *c);
+	strmap_init(&c->names);
+}
+
+void fold_names_reset(fold_names *c)
+{
+	if (c->n) memset(c->ent, 0, c->n * sizeof *c->ent);
+}
+
+void fold_names_free(fold_names *c)
+{
+	strmap_free(&c->names);
+	free(c->ent);
+	sbuf_free(&c->tmp);
+	memset(c, 0, sizeof *c);
+}
+
+static uint32_t intern_tmp(fold_names *c)
+{
+	return strmap_intern(&c->names, c->tmp.p ? c->tmp.p : "", c->tmp.n, NULL);
+}
+
+void fold_stack_packed(fold_names *c, const spaa_reader *r, const spaa_stack *s,
+		       const fold_opts *o, sbuf *b)
+{
+	size_t start = b->n;
+	uint32_t count = 0, first = 0;
+	if (o->all_events) {
+		sstr ev = s->event_name.p ? s->event_name
+			: s->event >= 0 && r->events[s->event].name ? sstr_c(r->events[s->event].name)
+			: sstr_c("[unknown]");
+		c->tmp.n = 0;
+		add_clean(&c->tmp, ev.p, ev.n);
+		first = intern_tmp(c);
+		put_varint(b, first);
+		count++;
+	}
+	sstr comm = fold_stack_comm(r, s);
+	if (!o->no_comm && (comm.p || o->pid || o->tid)) {
+		c->tmp.n = 0;
+		add_comm(s, comm.p ? comm : sstr_c("[unknown]"), o, &c->tmp);
+		uint32_t id = intern_tmp(c);
+		if (!count++) first = id;
+		put_varint(b, id);
+	}
+	bool java = comm.n >= 4 && memcmp(comm.p, "java", 4) == 0;
+	for (uint32_t i = 0; i < s->nframes; i++) {
+		uint32_t f = spaa_stack_root_frame(r, s, i);
+		if (f >= c->n) {
+			uint32_t n = c->n, cap = c->n;
+			grow_array((void **)&c->ent, &cap, f + 1, sizeof *c->ent);
+			memset(c->ent + n, 0, (cap - n) * sizeof *c->ent);
+			c->n = cap;
+		}
+		struct fold_names_ent *e = &c->ent[f];
+		if (!(e->have & 4)) e->have |= 4 | (fold_frame_hidden(r, f, o) ? 8 : 0);
+		if (e->have & 8) continue;
+		if (!(e->have & (1u << java))) {
+			c->tmp.n = 0;
+			fold_frame_name(r, f, comm.p, comm.n, o, &c->tmp);
+			e->id[java] = intern_tmp(c);
+			e->have |= 1u << java;
+		}
+		if (!count++) first = e->id[java];
+		put_varint(b, e->id[java]);
+	}
+	/* one empty name reads the same as no name at all */
+	if (count == 1 && c->names.keys[first].n == 0) b->n = start;
+}
+
+void fold_packed_text(const fold_names *c, const void *p, size_t n, sbuf *b)
+{
+	const uint8_t *q = p, *end = q + n;
+	while (q < end) {
+		size_t len;
+		const char *nm = strmap_key(&c->names, get_varint(&q), &len);
+		sbuf_add(b, nm, len);
+		if (q < end) sbuf_addc(b, ';');
+	}
+}
+
+/* The bytes of a line "NAME;...;NAME TAIL", one at a time. */
+struct line_cur {
+	const fold_names *c;
+	const uint8_t *q, *end;
+	const char *s;   /* the current name, or the tail */
+	size_t n, k;
+	int state;       /* 0 in a name, 1 before the tail's space, 2 in the tail */
+	sstr tail;
+};
+
+static void cur_init(struct line_cur *u, const fold_names *c, const uint8_t *q,
+		     const uint8_t *end, sstr tail)
+{
+	u->c = c;
+	u->q = q;
+	u->end = end;
+	u->tail = tail;
+	u->k = 0;
+	if (q < end) {
+		u->s = strmap_key(&c->names, get_varint(&u->q), &u->n);
+		u->state = 0;
+	} else {
+		u->state = 1;
+	}
+}
+
+static int cur_next(struct line_cur *u)
+{
+	switch (u->state) {
+	case 0:
+		if (u->k < u->n) return (unsigned char)u->s[u->k++];
+		u->k = 0;
+		if (u->q < u->end) {
+			u->s = strmap_key(&u->c->names, get_varint(&u->q), &u->n);
+			return ';';
+		}
+		u->state = 2;
+		return ' ';
+	case 1:
+		u->state = 2;
+		return ' ';
+	default:
+		if (u->k < u->tail.n) return (unsigned char)u->tail.p[u->k++];
+		return -1;
+	}
+}
+
+int fold_packed_cmp(const fold_names *c, const void *a, size_t na, sstr ta,
+		    const void *b, size_t nb, sstr tb)
+{
+	const uint8_t *p = a, *pe = p + na, *q = b, *qe = q + nb;
+	/* whole names at a time while they are the same */
+	while (p < pe && q < qe) {
+		const uint8_t *p1 = p, *q1 = q;
+		uint32_t x = get_varint(&p1), y = get_varint(&q1);
+		if (x != y) {
+			size_t lx, ly;
+			const char *sx = strmap_key(&c->names, x, &lx), *sy = strmap_key(&c->names, y, &ly);
+			int d = memcmp(sx, sy, lx < ly ? lx : ly);
+			if (d) return d;
+			break; /* one is a prefix of the other: byte by byte from here */
+		}
+		p = p1;
+		q = q1;
+		bool mx = p < pe, my = q < qe;
+		if (mx != my) return mx ? 1 : -1; /* ';' > ' ' */
+		if (!mx) {
+			size_t m = ta.n < tb.n ? ta.n : tb.n;
+			int d = m ? memcmp(ta.p, tb.p, m) : 0;
+			if (d) return d;
+			return ta.n < tb.n ? -1 : ta.n > tb.n;
+		}
+	}
+	struct line_cur u, v;
+	cur_init(&u, c, p, pe, ta);
+	cur_init(&v, c, q, qe, tb);
+	for (;;) {
+		int x = cur_next(&u), y = cur_next(&v);
+		if (x != y) return x < y ? -1 : 1;
+		if (x < 0) return 0;
+	}
+}

@@ -70,4 +70,36 @@ void fold_cache_free(fold_cache *c);
 void fold_stack_path_cached(fold_cache *c, const spaa_reader *r, const spaa_stack *s,
 			    const fold_opts *o, sbuf *b);
 
+/* Folded paths kept compactly, for commands that hold many of them: every
+ * distinct name text (frames, and the process and event root frames) gets
+ * an id once, and a path is "packed" as the varint-coded ids of its names,
+ * root first.  Two paths have the same packed bytes exactly when their
+ * folded texts are equal.  Ids stay valid over files: call
+ * fold_names_reset() before each next file (it clears the per-frame cache,
+ * which belongs to one reader and one set of options). */
+#include "strmap.h"
+typedef struct fold_names {
+	strmap names;           /* name text -> id */
+	struct fold_names_ent {
+		uint32_t id[2]; /* name id for a non-java / java process */
+		uint8_t have;   /* bit 0/1: id[0]/id[1] known; 4: hidden known; 8: hidden */
+	} *ent;
+	uint32_t n;
+	sbuf tmp;
+} fold_names;
+void fold_names_init(fold_names *c);
+void fold_names_reset(fold_names *c);
+void fold_names_free(fold_names *c);
+/* Appends the packed folded path of s (as fold_stack_path would write it)
+ * to b. */
+void fold_stack_packed(fold_names *c, const spaa_reader *r, const spaa_stack *s,
+		       const fold_opts *o, sbuf *b);
+/* Appends the text of packed path p[0..n) to b. */
+void fold_packed_text(const fold_names *c, const void *p, size_t n, sbuf *b);
+/* The bytewise order (memcmp, shorter first) of the text lines
+ * "PATH_A TAIL_A" and "PATH_B TAIL_B", for packed paths a and b, without
+ * building them. */
+int fold_packed_cmp(const fold_names *c, const void *a, size_t na, sstr ta,
+		    const void *b, size_t nb, sstr tb);
+
 #endif

@@ -363,8 +363,13 @@ static void convert(input *in)
 			for (size_t k = 0; k < pn;) {
 				size_t e = k;
 				while (e < pn && !is_sp(p[e])) e++;
-				if (D.nsk == MAXKEYS)
-					die_at(D.fname, input_lineno(in), "more than %d keys in an entry", MAXKEYS);
+				if (D.nsk == MAXKEYS) {
+					/* text, not keys (a printf before the entries) */
+					warn_at(D.fname, input_lineno(in), "warning: more than %d keys: line ignored", MAXKEYS);
+					D.nsk = 0;
+					D.sb.n = 0;
+					break;
+				}
 				D.sk[D.nsk].off = (uint32_t)D.sb.n;
 				D.sk[D.nsk].len = (uint32_t)(e - k);
 				D.nsk++;

@@ -593,6 +593,17 @@ static void check_context(vfile *v, sstr id, uint32_t ctx)
 	}
 }
 
+/* Metrics that count events, so that zero or a negative value is suspicious;
+ * other metrics (self times, memory deltas) can be 0 or negative. */
+static bool is_count_metric(sstr m)
+{
+	static const char *const counts[] = { "samples", "period", "count", "calls", "alloc_bytes",
+		"alloc_count", "free_bytes", "free_count" };
+	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
+		if (sstr_eqc(m, counts[i])) return true;
+	return false;
+}
+
 /* Weight arrays: duplicate metrics and suspicious values. */
 static void check_weight_values(vfile *v, sstr id, const spaa_weight *w, uint32_t n, const char *what)
 {
@@ -605,10 +616,11 @@ static void check_weight_values(vfile *v, sstr id, const spaa_weight *w, uint32_
 				break;
 			}
 		num x = w[i].value;
+		if (!is_count_metric(w[i].metric)) continue;
 		bool neg = x.kind == NUM_INT ? x.i < 0 : x.kind == NUM_DBL ? x.d < 0 : false;
 		if (num_is_zero(x))
 			WARN(v, "weight-value", "stack %.*s: %s%.*s weight is 0", PS(id), what, PS(w[i].metric));
-		else if (neg && !sstr_eqc(w[i].metric, "live_bytes") && !sstr_eqc(w[i].metric, "live_count"))
+		else if (neg)
 			WARN(v, "weight-value", "stack %.*s: %s%.*s weight is negative", PS(id), what, PS(w[i].metric));
 	}
 }

@@ -59,15 +59,13 @@ static uint32_t nsums, sumcap;
 
 /* Output lines "path COUNT" in bytewise (LC_ALL=C sort) order, compared
  * without building them: the path, a space, then the count text. */
-struct line { uint32_t path; char count[27]; uint8_t count_n; };
+struct line { const char *path; uint32_t path_n; uint8_t count_n; char count[27]; };
 
 static int cmp_lines(const void *a, const void *b)
 {
 	const struct line *x = a, *y = b;
-	size_t nx, ny;
-	const char *px = strmap_key(&paths, x->path, &nx), *py = strmap_key(&paths, y->path, &ny);
-	return fold_packed_cmp(&names, px, nx, (sstr){ x->count, x->count_n },
-			       py, ny, (sstr){ y->count, y->count_n });
+	return fold_packed_cmp(&names, x->path, x->path_n, (sstr){ x->count, x->count_n },
+			       y->path, y->path_n, (sstr){ y->count, y->count_n });
 }
 
 /* What a stack's key (below) resolved to: the index of its folded path in
@@ -350,17 +348,17 @@ int main(int argc, char **argv)
 		if (num_is_zero(sums[i])) continue;
 		char nb[32];
 		size_t n = num_fmt(nb, sums[i]);
-		ls[nl].path = i;
+		size_t pn;
+		ls[nl].path = strmap_key(&paths, i, &pn);
+		ls[nl].path_n = (uint32_t)pn;
 		memcpy(ls[nl].count, nb, n);
 		ls[nl].count_n = (uint8_t)n;
 		nl++;
 	}
 	qsort(ls, nl, sizeof *ls, cmp_lines);
 	for (size_t i = 0; i < nl; i++) {
-		size_t n;
-		const char *p = strmap_key(&paths, ls[i].path, &n);
 		pb.n = 0;
-		fold_packed_text(&names, p, n, &pb);
+		fold_packed_text(&names, ls[i].path, ls[i].path_n, &pb);
 		out_write(o, pb.p, pb.n);
 		out_putc(o, ' ');
 		out_write(o, ls[i].count, ls[i].count_n);

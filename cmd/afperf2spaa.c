@@ -795,7 +795,7 @@ static void resolve_pauses(void)
 	}
 	for (uint32_t k = 0; k < nruns; k++) {
 		struct run *r = &runs[k];
-		qsort(r->pauses, r->npauses, sizeof *r->pauses, cmp_pause);
+		xqsort(r->pauses, r->npauses, sizeof *r->pauses, cmp_pause);
 		uint32_t m = 0;
 		for (uint32_t i = 0; i < r->npauses; i++) {
 			if (m && r->pauses[i].s <= r->pauses[m - 1].e) {
@@ -930,7 +930,7 @@ static void resolve_sections(void)
 			     sevs[i].stop ? "SectionStop" : "SectionStart", hexid(sevs[i].sid));
 		sevs[i].sec = (uint32_t)s;
 	}
-	qsort(sevs, nsevs, sizeof *sevs, cmp_sev);
+	xqsort(sevs, nsevs, sizeof *sevs, cmp_sev);
 	/* per (section, interval id): start then stop, in file order */
 	ival_sec = NULL;
 	uint32_t iscap = 0;
@@ -1296,8 +1296,8 @@ static void write_regions(void)
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < nregs; i++)
 		if (regs[i].stopped) order[n++] = &regs[i];
-	qsort(order, n, sizeof *order, cmp_region);
-	qsort(rvals, nrvals, sizeof *rvals, cmp_mval);
+	xqsort(order, n, sizeof *order, cmp_region);
+	xqsort(rvals, nrvals, sizeof *rvals, cmp_mval);
 	rv_first = xmalloc((nregs + 1) * sizeof *rv_first);
 	for (uint32_t i = 0; i < nregs; i++) rv_first[i] = UINT32_MAX;
 	for (uint32_t i = nrvals; i-- > 0;) rv_first[rvals[i].owner] = i;
@@ -1378,7 +1378,7 @@ static void write_sections(sbuf *src_secs)
 	uint32_t *pos = xmalloc((nsecs + 1) * sizeof *pos);
 	memcpy(pos, cnt, (nsecs + 1) * sizeof *pos);
 	for (uint32_t i = 0; i < nivals; i++) by[pos[ival_sec[i]]++] = ivals[i];
-	qsort(svals, nsvals, sizeof *svals, cmp_mval);
+	xqsort(svals, nsvals, sizeof *svals, cmp_mval);
 	uint32_t sv = 0;
 	sbuf ctx_x = { 0 };
 	for (uint32_t si = 0; si < nsecs; si++) {
@@ -1386,7 +1386,7 @@ static void write_sections(sbuf *src_secs)
 		const struct run *r = &runs[x->ri];
 		struct ival *iv = by + cnt[si];
 		uint32_t n = cnt[si + 1] - cnt[si];
-		qsort(iv, n, sizeof *iv, cmp_ival);
+		xqsort(iv, n, sizeof *iv, cmp_ival);
 		int64_t sum = 0, uni = 0, uni_np = 0, cs = 0, ce = 0;
 		bool open = false;
 		for (uint32_t i = 0; i < n; i++) {
@@ -1508,7 +1508,7 @@ static void write_source(sbuf *src_secs)
 		}
 		ltcount[k]++;
 	}
-	qsort(bks, nbks, sizeof *bks, cmp_bucket);
+	xqsort(bks, nbks, sizeof *bks, cmp_bucket);
 	uint32_t bi = 0;
 	const struct mtype **mtl = xmalloc((nmts + 1) * sizeof *mtl);
 	sbuf_addc(&j, '[');
@@ -1533,7 +1533,7 @@ static void write_source(sbuf *src_secs)
 		uint32_t nm = 0;
 		for (uint32_t i = 0; i < nmts; i++)
 			if (mts[i].run == r->id) mtl[nm++] = &mts[i];
-		qsort(mtl, nm, sizeof *mtl, cmp_mt);
+		xqsort(mtl, nm, sizeof *mtl, cmp_mt);
 		sbuf_adds(&j, ",\"measurement_types\":[");
 		for (uint32_t i = 0; i < nm; i++) {
 			const struct mtype *m = mtl[i];

@@ -158,10 +158,11 @@ static void read_profile(const char *path, int side)
 				event_used[side] = NULL;
 			} else {
 				ev = fold_pick_event(r, event_opt, false);
-				event_used[side] = ev >= 0 ? r->events[ev].name : NULL;
+				/* copies: the reader's strings go with spaa_close() */
+				event_used[side] = ev >= 0 ? xstrdup(r->events[ev].name) : NULL;
 			}
 			metric = fold_pick_metric(r, ev, metric_opt);
-			metric_used[side] = metric;
+			metric_used[side] = metric ? xstrdup(metric) : NULL;
 			continue;
 		}
 		if (t != SPAA_STACK) continue;
@@ -521,7 +522,7 @@ int main(int argc, char **argv)
 	uint32_t *sord = xmalloc((npw ? npw : 1) * sizeof *sord), ns = 0;
 	for (uint32_t i = 0; i < npw; i++)
 		if (pw[i][0] != 0 || pw[i][1] != 0) sord[ns++] = i;
-	qsort(sord, ns, sizeof *sord, cmp_paths);
+	xqsort(sord, ns, sizeof *sord, cmp_paths);
 
 	nstacks = ns;
 	if (!have_top && !json) {
@@ -536,10 +537,10 @@ int main(int argc, char **argv)
 			fx[i][3] = fn[i].total[1];
 			if (fx[i][2] != 0 || fx[i][3] != 0 || fx[i][0] != 0 || fx[i][1] != 0) ford[nf++] = i;
 		}
-		qsort(ford, nf, sizeof *ford, cmp_func_rank);
+		xqsort(ford, nf, sizeof *ford, cmp_func_rank);
 		uint32_t nft = have_top && top_n < nf ? (uint32_t)top_n : nf;
 		if (json) {
-			qsort(sord, ns, sizeof *sord, cmp_stack_rank);
+			xqsort(sord, ns, sizeof *sord, cmp_stack_rank);
 			uint32_t nst = have_top && top_n < ns ? (uint32_t)top_n : ns;
 			write_json(o, argv[optind], argv[optind + 1], ford, nft, sord, nst);
 		} else {

@@ -355,7 +355,7 @@ int main(int argc, char **argv)
 		ls[nl].count_n = (uint8_t)n;
 		nl++;
 	}
-	qsort(ls, nl, sizeof *ls, cmp_lines);
+	xqsort(ls, nl, sizeof *ls, cmp_lines);
 	for (size_t i = 0; i < nl; i++) {
 		pb.n = 0;
 		fold_packed_text(&names, ls[i].path, ls[i].path_n, &pb);

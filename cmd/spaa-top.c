@@ -127,7 +127,7 @@ static void put_side(output *o, const ranker *k, const side *s, num focus_total,
 		if (s->stamp[i]) v[n++] = i;
 	sort_rk = k;
 	sort_side = s;
-	qsort(v, n, sizeof *v, cmp_side);
+	xqsort(v, n, sizeof *v, cmp_side);
 	if (opt.lines && n > opt.lines) n = (uint32_t)opt.lines;
 	if (opt.json) {
 		for (uint32_t i = 0; i < n; i++) {

@@ -498,7 +498,7 @@ static void put_window_weights(output *o, const stackinfo *si, const acc *a)
 
 static void put_windows(output *o)
 {
-	qsort(wins.e, wins.n, sizeof *wins.e, cmp_entry);
+	xqsort(wins.e, wins.n, sizeof *wins.e, cmp_entry);
 	uint32_t j = 0, id = 0;
 	for (int64_t k = kmin; k <= kmax; k++) {
 		out_printf(o, "{\"type\":\"window\",\"id\":\"w%u\",\"start\":", ++id);
@@ -528,7 +528,7 @@ static void put_windows(output *o)
 static void put_list(output *o, int32_t event, const char *pm)
 {
 	bool period = pm && strcmp(pm, "period") == 0;
-	qsort(wins.e, wins.n, sizeof *wins.e, cmp_entry);
+	xqsort(wins.e, wins.n, sizeof *wins.e, cmp_entry);
 	num *byf = xcalloc(funcs.count ? funcs.count : 1, sizeof *byf);
 	uint32_t *touched = xmalloc((funcs.count ? funcs.count : 1) * sizeof *touched);
 	bool *seen = xcalloc(funcs.count ? funcs.count : 1, sizeof *seen);

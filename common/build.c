@@ -293,7 +293,7 @@ uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
 		grow_array((void **)&b->fpool, &b->fpcap, b->fpn + nframes, sizeof *b->fpool);
 		s->frames = b->fpn;
 		s->nframes = nframes;
-		memcpy(b->fpool + b->fpn, frames, (size_t)nframes * sizeof *frames);
+		if (nframes) memcpy(b->fpool + b->fpn, frames, (size_t)nframes * sizeof *frames);
 		b->fpn += nframes;
 		s->event = c->event;
 		s->has_pid = c->has_pid;

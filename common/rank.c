@@ -128,7 +128,7 @@ uint32_t *ranker_sorted(const ranker *k, bool by_total, uint32_t *n)
 		if (!num_is_zero(k->total[i]) || !num_is_zero(k->self[i])) v[(*n)++] = i;
 	sort_k = k;
 	sort_total = by_total;
-	qsort(v, *n, sizeof *v, cmp_keys);
+	xqsort(v, *n, sizeof *v, cmp_keys);
 	return v;
 }
 

@@ -18,6 +18,14 @@ void grow_array(void **pp, uint32_t *cap, uint32_t need, size_t es);
 #define VEC_PUSH(arr, n, cap) \
 	(((n) >= (cap) ? grow_array((void **)&(arr), &(cap), (n) + 1, sizeof *(arr)) : (void)0), &(arr)[(n)++])
 
+/* qsort() that accepts an empty (possibly NULL) array, which qsort itself
+ * must not be given. */
+#include <stdlib.h>
+static inline void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1) qsort(base, n, size, cmp);
+}
+
 /* A byte string that does not own its bytes. */
 typedef struct sstr { const char *p; size_t n; } sstr;
 #define SSTR_NULL ((sstr){ NULL, 0 })

@@ -169,14 +169,17 @@ static bool jr_fill(jreader *r, size_t keep)
 	}
 	if (r->len == r->cap) {
 		r->cap *= 2;
-		r->buf = xrealloc(r->buf, r->cap);
+		r->buf = xrealloc(r->buf, r->cap + 8);
+		memset(r->buf + r->cap, 0, 8);
 	}
 	size_t n = input_read(r->in, r->buf + r->len, r->cap - r->len);
 	if (n == 0) {
 		r->eof = true;
+		memset(r->buf + r->len, 0, 8);
 		return false;
 	}
 	r->len += n;
+	memset(r->buf + r->len, 0, 8); /* the sentinel of the fast path */
 	return true;
 }
 
@@ -306,6 +309,11 @@ static bool get_time(uint32_t k, int64_t *ns)
 	return spans_us_text_to_ns(x->str, x->num_len, ns);
 }
 
+static void span_event(char ph, int64_t pid, int64_t tid, int64_t ts, int64_t dur, const char *name,
+		       size_t name_n, bool has_name, const char *cat, size_t cat_n, const char *args,
+		       size_t args_n, uint64_t pos);
+
+/* An event parsed with json_parse (any JSON). */
 static void json_event(const char *text, size_t n, uint64_t pos)
 {
 	if (json_parse(&doc, text, n) != 0) {
@@ -374,15 +382,30 @@ static void json_event(const char *text, size_t n, uint64_t pos)
 		problem(pos, kdur ? "dur is not a number in range; event ignored" : "complete event without dur; ignored");
 		return;
 	}
-	uint32_t thr = spans_thread(S, pid, tid);
 	const char *name = "";
 	size_t name_n = 0;
 	if (kname && doc.nodes[kname].type == JSON_STRING) {
 		name = doc.nodes[kname].str;
 		name_n = doc.nodes[kname].count;
 	}
+	const json_node *cat = kcat && doc.nodes[kcat].type == JSON_STRING ? &doc.nodes[kcat] : NULL;
+	static sbuf args;
+	args.n = 0;
+	if (opt_samples && kargs) spans_json_compact(&args, &doc, kargs);
+	span_event(ph, pid, tid, ts, dur, name, name_n, kname != 0, cat ? cat->str : NULL, cat ? cat->count : 0,
+		   kargs ? args.p : NULL, args.n, pos);
+}
+
+/* A B, E or X event.  has_name: the event has a name member (of any type;
+ * name_n = 0 if not a string); cat: NULL if none (or not a string); args: the
+ * compact JSON of the args member (only with --samples), NULL if none. */
+static void span_event(char ph, int64_t pid, int64_t tid, int64_t ts, int64_t dur, const char *name,
+		       size_t name_n, bool has_name, const char *cat, size_t cat_n, const char *args,
+		       size_t args_n, uint64_t pos)
+{
+	uint32_t thr = spans_thread(S, pid, tid);
 	if (ph == 'E') {
-		if (kname && name_n) {
+		if (has_name && name_n) {
 			int64_t top = spans_open_frame(S, thr);
 			int64_t f = strmap_find(&fnames, name, name_n);
 			if (top >= 0 && (f < 0 || (uint32_t)top != fnum[f])) name_mismatch++;
@@ -391,16 +414,15 @@ static void json_event(const char *text, size_t n, uint64_t pos)
 		return;
 	}
 	/* the frame, with the category of its first event */
-	const json_node *cat = kcat && doc.nodes[kcat].type == JSON_STRING ? &doc.nodes[kcat] : NULL;
 	uint32_t frame;
-	uint32_t ci = cat ? strmap_intern(&cats, cat->str, cat->count, NULL) + 1 : 0;
+	uint32_t ci = cat ? strmap_intern(&cats, cat, cat_n, NULL) + 1 : 0;
 	{
 		/* intern first without extra to learn whether the frame is new */
 		static sbuf fx;
 		fx.n = 0; /* only used for a new frame: cheap to build always */
 		if (cat) {
 			sbuf_adds(&fx, "\"x_cat\":");
-			spans_json_str(&fx, cat->str, cat->count);
+			spans_json_str(&fx, cat, cat_n);
 		}
 		sbuf_addc(&fx, 0);
 		bool added;
@@ -422,16 +444,287 @@ static void json_event(const char *text, size_t n, uint64_t pos)
 	if (opt_samples) {
 		if (cat) {
 			sbuf_adds(&extra, "\"x_cat\":");
-			spans_json_str(&extra, cat->str, cat->count);
+			spans_json_str(&extra, cat, cat_n);
 		}
-		if (kargs) {
+		if (args) {
 			if (extra.n) sbuf_addc(&extra, ',');
 			sbuf_adds(&extra, "\"x_args\":");
-			spans_json_compact(&extra, &doc, kargs);
+			sbuf_add(&extra, args, args_n);
 		}
 	}
 	if (ph == 'X') spans_complete(S, thr, frame, ts, dur, NULL, extra.p, extra.n, pos);
 	else spans_begin(S, thr, frame, &ts, extra.p, extra.n, pos);
+}
+
+/* ---- the fast path -----------------------------------------------------------
+ * Most events are small flat objects without escapes.  fast_event() parses
+ * such an event in one pass straight from the read buffer, validating it as
+ * json_parse would, and takes the members it needs on the way.  Anything it
+ * does not handle (escapes, "M" events, integers too long for pid/tid, times
+ * that do not convert, nesting deeper than FX_DEPTH, an event that runs past
+ * the buffered input) makes it give up without side effects, and the event
+ * goes the general way (jr_value + json_parse), which also makes the
+ * diagnostics.  The buffer ends with a NUL sentinel (and 8 bytes of padding)
+ * so the scanners need no bounds checks: NUL is never valid there. */
+
+#define FX_DEPTH 32
+
+static inline const uint8_t *fx_ws(const uint8_t *p, uint64_t *lines)
+{
+	for (;;) {
+		uint8_t c = *p;
+		if (c == ' ' || c == '\t' || c == '\r') p++;
+		else if (c == '\n') (*lines)++, p++;
+		else return p;
+	}
+}
+
+/* The rest of a string after its opening quote: returns the position of the
+ * closing quote; NULL for escapes, control bytes or invalid UTF-8. */
+static const uint8_t *fx_str(const uint8_t *p)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	for (;;) {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+		/* flags bytes equal to '"' or '\\', below 0x20, or >= 0x80; the
+		 * lowest flag is exact (borrows only reach later bytes) */
+		uint64_t m = (((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x) & high;
+		if (!m) {
+			p += 8;
+			continue;
+		}
+		p += __builtin_ctzll(m) >> 3;
+		uint8_t c = *p;
+		if (c == '"') return p;
+		if (c < 0x80) return NULL;
+		/* a UTF-8 sequence: well-formed per RFC 3629 */
+		uint8_t lo = 0x80, hi = 0xbf;
+		int n;
+		if (c < 0xc2) return NULL;
+		if (c < 0xe0) {
+			n = 2;
+		} else if (c < 0xf0) {
+			n = 3;
+			if (c == 0xe0) lo = 0xa0;
+			else if (c == 0xed) hi = 0x9f;
+		} else if (c < 0xf5) {
+			n = 4;
+			if (c == 0xf0) lo = 0x90;
+			else if (c == 0xf4) hi = 0x8f;
+		} else {
+			return NULL;
+		}
+		if (p[1] < lo || p[1] > hi) return NULL;
+		if (n >= 3 && (p[2] & 0xc0) != 0x80) return NULL;
+		if (n == 4 && (p[3] & 0xc0) != 0x80) return NULL;
+		p += n;
+	}
+}
+
+static inline bool is_digit(uint8_t c) { return (unsigned)(c - '0') <= 9; }
+
+/* A number (JSON grammar) at p: the position after it, NULL if malformed;
+ * *is_int: no fraction or exponent. */
+static const uint8_t *fx_num(const uint8_t *p, bool *is_int)
+{
+	*is_int = true;
+	if (*p == '-') p++;
+	if (*p == '0') p++;
+	else if (is_digit(*p)) while (is_digit(*p)) p++;
+	else return NULL;
+	if (*p == '.') {
+		p++;
+		if (!is_digit(*p)) return NULL;
+		while (is_digit(*p)) p++;
+		*is_int = false;
+	}
+	if ((*p | 0x20) == 'e') {
+		p++;
+		if (*p == '+' || *p == '-') p++;
+		if (!is_digit(*p)) return NULL;
+		while (is_digit(*p)) p++;
+		*is_int = false;
+	}
+	return p;
+}
+
+/* Any value at p (not blank): the position after it, NULL if not handled.
+ * out: the value written compactly (as spans_json_compact would), or NULL. */
+static const uint8_t *fx_value(const uint8_t *p, int depth, uint64_t *lines, sbuf *out)
+{
+	const uint8_t *s = p, *q;
+	bool is_int;
+	switch (*p) {
+	case '"':
+		if (!(q = fx_str(p + 1))) return NULL;
+		p = q + 1;
+		break;
+	case 't':
+		if (memcmp(p, "true", 4)) return NULL;
+		p += 4;
+		break;
+	case 'f':
+		if (memcmp(p, "false", 5)) return NULL;
+		p += 5;
+		break;
+	case 'n':
+		if (memcmp(p, "null", 4)) return NULL;
+		p += 4;
+		break;
+	case '{': case '[': {
+		char close = *p == '{' ? '}' : ']';
+		if (depth >= FX_DEPTH) return NULL;
+		if (out) sbuf_addc(out, (char)*p);
+		p = fx_ws(p + 1, lines);
+		if (*p == close) {
+			if (out) sbuf_addc(out, close);
+			return p + 1;
+		}
+		for (;;) {
+			if (close == '}') {
+				if (*p != '"' || !(q = fx_str(p + 1))) return NULL;
+				if (out) sbuf_add(out, (const char *)p, (size_t)(q + 1 - p));
+				p = fx_ws(q + 1, lines);
+				if (*p != ':') return NULL;
+				if (out) sbuf_addc(out, ':');
+				p = fx_ws(p + 1, lines);
+			}
+			if (!(p = fx_value(p, depth + 1, lines, out))) return NULL;
+			p = fx_ws(p, lines);
+			if (*p == close) {
+				if (out) sbuf_addc(out, close);
+				return p + 1;
+			}
+			if (*p != ',') return NULL;
+			if (out) sbuf_addc(out, ',');
+			p = fx_ws(p + 1, lines);
+		}
+	}
+	default:
+		if (!(p = fx_num(p, &is_int))) return NULL;
+		break;
+	}
+	if (out) sbuf_add(out, (const char *)s, (size_t)(p - s));
+	return p;
+}
+
+/* A member value: kind 0 absent, 's' string (p, n: its bytes), 'i' integer,
+ * 'n' other number (p, n: its text), 'o' anything else (p, n: its text). */
+typedef struct fx_val {
+	const uint8_t *p;
+	size_t n;
+	char kind;
+} fx_val;
+
+/* pid/tid: absent is 0; false unless a short integer */
+static bool fx_id(const fx_val *v, int64_t *id)
+{
+	if (!v->kind) {
+		*id = 0;
+		return true;
+	}
+	if (v->kind != 'i' || v->n > 18) return false;
+	const uint8_t *p = v->p, *e = p + v->n;
+	bool neg = *p == '-';
+	if (neg) p++;
+	int64_t x = 0;
+	for (; p < e; p++) x = x * 10 + (*p - '0');
+	*id = neg ? -x : x;
+	return true;
+}
+
+static bool fast_event(jreader *r, uint64_t pos)
+{
+	const uint8_t *p = (const uint8_t *)r->buf + r->pos + 1, *q;
+	uint64_t lines = 0;
+	fx_val ph = { 0 }, name = { 0 }, cat = { 0 }, pid = { 0 }, tid = { 0 }, ts = { 0 }, dur = { 0 }, args = { 0 };
+	p = fx_ws(p, &lines);
+	if (*p != '}') {
+		for (;;) {
+			if (*p != '"' || !(q = fx_str(p + 1))) return false;
+			const uint8_t *k = p + 1;
+			size_t kn = (size_t)(q - k);
+			p = fx_ws(q + 1, &lines);
+			if (*p != ':') return false;
+			p = fx_ws(p + 1, &lines);
+			fx_val *v = NULL;
+			switch (kn) {
+			case 2:
+				if (k[0] == 'p' && k[1] == 'h') v = &ph;
+				else if (k[0] == 't' && k[1] == 's') v = &ts;
+				break;
+			case 3:
+				if (!memcmp(k, "pid", 3)) v = &pid;
+				else if (!memcmp(k, "tid", 3)) v = &tid;
+				else if (!memcmp(k, "cat", 3)) v = &cat;
+				else if (!memcmp(k, "dur", 3)) v = &dur;
+				break;
+			case 4:
+				if (!memcmp(k, "name", 4)) v = &name;
+				else if (!memcmp(k, "args", 4)) v = &args;
+				break;
+			}
+			const uint8_t *s = p;
+			char kind;
+			if (*p == '"') {
+				if (!(q = fx_str(p + 1))) return false;
+				s = p + 1;
+				p = q + 1;
+				kind = 's';
+			} else if (*p == '-' || is_digit(*p)) {
+				bool is_int;
+				if (!(q = fx_num(p, &is_int))) return false;
+				p = q;
+				kind = is_int ? 'i' : 'n';
+			} else {
+				if (!(q = fx_value(p, 1, &lines, NULL))) return false;
+				p = q;
+				kind = 'o';
+			}
+			if (v) {
+				v->p = s;
+				v->n = (size_t)((kind == 's' ? p - 1 : p) - s);
+				v->kind = kind;
+			}
+			p = fx_ws(p, &lines);
+			if (*p == '}') break;
+			if (*p != ',') return false;
+			p = fx_ws(p + 1, &lines);
+		}
+	}
+	p++;
+	char c = ph.kind == 's' && ph.n == 1 ? (char)ph.p[0] : 0;
+	if (c == 'M') return false;
+	if (c != 'X' && c != 'B' && c != 'E') {
+		if (c > 0) phase_count[(int)c]++;
+		else phase_other++;
+	} else {
+		int64_t ipid, itid, its, idur = 0;
+		if (!fx_id(&pid, &ipid) || !fx_id(&tid, &itid)) return false;
+		if (ts.kind != 'i' && ts.kind != 'n') return false;
+		if (!spans_us_text_to_ns((const char *)ts.p, ts.n, &its)) return false;
+		if (c == 'X') {
+			if (dur.kind != 'i' && dur.kind != 'n') return false;
+			if (!spans_us_text_to_ns((const char *)dur.p, dur.n, &idur)) return false;
+		}
+		static sbuf abuf;
+		const char *a = NULL;
+		if (args.kind && opt_samples) {
+			uint64_t ignore = 0;
+			abuf.n = 0;
+			const uint8_t *as = args.kind == 's' ? args.p - 1 : args.p;
+			fx_value(as, 1, &ignore, &abuf);
+			a = abuf.p;
+		}
+		span_event(c, ipid, itid, its, idur, name.kind == 's' ? (const char *)name.p : "",
+			   name.kind == 's' ? name.n : 0, name.kind != 0, cat.kind == 's' ? (const char *)cat.p : NULL,
+			   cat.kind == 's' ? cat.n : 0, a, abuf.n, pos);
+	}
+	r->line += lines;
+	r->pos = (size_t)(p - (const uint8_t *)r->buf);
+	return true;
 }
 
 static void json_events(jreader *r)
@@ -452,6 +745,8 @@ static void json_events(jreader *r)
 		if (c != '{') fatal(jr_here(r), "expected a trace event object");
 		uint64_t pos = jr_here(r);
 		if (need_sep) problem(pos, "missing comma between events");
+		need_sep = true;
+		if (fast_event(r, pos)) continue;
 		size_t end;
 		if (!jr_value(r, &end, true)) {
 			problem(pos, "event truncated at end of input; ignored");
@@ -460,7 +755,6 @@ static void json_events(jreader *r)
 		}
 		json_event(r->buf + r->pos, end - r->pos, pos);
 		r->pos = end;
-		need_sep = true;
 	}
 }
 
@@ -469,7 +763,7 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 	is_json = true;
 	init_special();
 	jreader r = { .in = in, .cap = 1 << 20, .line = 1 };
-	r.buf = xmalloc(r.cap);
+	r.buf = xcalloc(r.cap + 8, 1); /* room for the sentinel and padding */
 	json_doc_init(&doc);
 	setup(SPANS_SORT, "chrome-json");
 	int c = jr_peek(&r);
@@ -546,27 +840,31 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 
 /* ---- binary .spall ---------------------------------------------------------- */
 
+/* Reads straight from the input's buffer (input_window): buf[pos..len) is
+ * the unread part of the current window, base the input offset of buf[0]. */
 typedef struct breader {
 	input *in;
-	uint8_t *buf;
-	size_t cap, pos, len;
+	const uint8_t *buf;
+	size_t pos, len;
 	uint64_t base;
 } breader;
 
 /* Makes n bytes available at pos; false if the input ends first. */
+static bool br_more(breader *r, size_t n)
+{
+	input_skip(r->in, r->pos);
+	r->base += r->pos;
+	const void *p;
+	r->len = input_window(r->in, &p, n);
+	r->buf = p;
+	r->pos = 0;
+	return r->len >= n;
+}
+
 static inline bool br_need(breader *r, size_t n)
 {
 	if (r->len - r->pos >= n) return true;
-	memmove(r->buf, r->buf + r->pos, r->len - r->pos);
-	r->base += r->pos;
-	r->len -= r->pos;
-	r->pos = 0;
-	while (r->len < n) {
-		size_t got = input_read(r->in, r->buf + r->len, r->cap - r->len);
-		if (got == 0) return false;
-		r->len += got;
-	}
-	return true;
+	return br_more(r, n);
 }
 
 static inline uint64_t br_off(const breader *r) { return r->base + r->pos; }
@@ -728,8 +1026,7 @@ static void convert_v3(breader *r)
 
 static void convert_binary(input *in, const char *outpath, bool zstd)
 {
-	breader r = { .in = in, .cap = 1 << 20 };
-	r.buf = xmalloc(r.cap);
+	breader r = { .in = in };
 	if (!br_need(&r, 32)) fatal(0, "truncated .spall header (fewer than 32 bytes)");
 	const uint8_t *h = r.buf;
 	uint64_t version = rd64(h + 8);
@@ -759,7 +1056,6 @@ static void convert_binary(input *in, const char *outpath, bool zstd)
 		convert_v0_v1(&r, (int)version);
 	}
 	finish(outpath, zstd);
-	free(r.buf);
 }
 
 int main(int argc, char **argv)

@@ -285,6 +285,24 @@ size_t input_peek(input *in, const void **p, size_t n)
 	return k < n ? k : n;
 }
 
+size_t input_window(input *in, const void **p, size_t want)
+{
+	if (want == 0) want = 1;
+	while (in->end - in->pos < want) {
+		if (in->end == in->cap || in->pos > 0) make_room(in);
+		if (!fill(in)) break;
+	}
+	*p = in->buf + in->pos;
+	return in->end - in->pos;
+}
+
+void input_skip(input *in, size_t n)
+{
+	if (n > in->end - in->pos) n = in->end - in->pos;
+	in->pos += n;
+	in->consumed += n;
+}
+
 void input_close(input *in)
 {
 	if (!in) return;

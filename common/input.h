@@ -38,6 +38,13 @@ size_t input_peek(input *in, const void **p, size_t n);
  * report the damage itself. */
 void input_keep_truncated(input *in);
 const char *input_damage(const input *in);
+/* Zero-copy raw reading (binary formats; do not mix with input_line): makes
+ * at least want bytes available at *p if the input has them, without
+ * consuming them, and returns how many are available (possibly more than
+ * want; fewer only at the end of input, 0 at its end).  They stay valid until
+ * the next call on in.  input_skip consumes n of them (n <= that count). */
+size_t input_window(input *in, const void **p, size_t want);
+void input_skip(input *in, size_t n);
 
 void input_close(input *in);
 

@@ -33,8 +33,14 @@ struct sp_span {
 	uint32_t xi;        /* arrival index: aux values and sample extra */
 };
 
+/* The last children looked up under a call-path node (most recent first), in
+ * front of the hash table: a span's begin then usually costs no hashing. */
+#define SP_KIDS 4
+struct sp_kids { uint32_t frame[SP_KIDS], node[SP_KIDS]; };
+
 struct sp_thr {
 	int64_t pid, tid;
+	struct sp_kids roots;     /* the thread's root nodes */
 	char *name;
 	size_t name_n;
 	struct sp_stack open;     /* STACK: the path; SORT: begin/end pairing */
@@ -53,7 +59,9 @@ struct sp_thr {
 };
 
 #define SP_FCACHE 1024
-struct sp_fcache { char *name; uint32_t n, frame; };
+/* a, b: the name's first and last 8 bytes (zero-padded): for names up to 16
+ * bytes they are the whole name */
+struct sp_fcache { uint64_t a, b; char *name; uint32_t n, frame; };
 
 /* A call path of one thread: a node of a per-thread trie. */
 struct sp_node {
@@ -62,6 +70,7 @@ struct sp_node {
 	int64_t stack;      /* builder stack index, -1 before the first span ends */
 	uint64_t calls;
 	uint32_t order;     /* first end: position in s->emitted, UINT32_MAX none */
+	struct sp_kids kids;
 };
 
 struct spans {
@@ -155,27 +164,27 @@ void spans_set_dso(spans *s, const char *name)
 	s->dso = builder_dso(s->c.b, name, strlen(name), false);
 }
 
-static inline uint32_t name_hash(const char *p, size_t n)
-{
-	uint64_t a = 0, b = 0;
-	if (n >= 8) {
-		memcpy(&a, p, 8);
-		memcpy(&b, p + n - 8, 8);
-	} else if (n > 0) {
-		memcpy(&a, p, n);
-	}
-	return (uint32_t)(mix64(a ^ (b * 0x9e3779b97f4a7c15ULL) ^ n) >> 40);
-}
-
 uint32_t spans_frame(spans *s, const char *name, size_t n, const char *extra_json)
 {
 	/* a direct-mapped cache in front of the builder's dictionary */
-	struct sp_fcache *fc = &s->fcache[name_hash(name, n) & (SP_FCACHE - 1)];
-	if (fc->name && fc->n == n && memcmp(fc->name, name, n) == 0) return fc->frame;
+	uint64_t a = 0, b = 0;
+	if (n >= 8) {
+		memcpy(&a, name, 8);
+		memcpy(&b, name + n - 8, 8);
+	} else if (n > 0) {
+		memcpy(&a, name, n);
+	}
+	uint32_t h = (uint32_t)(mix64(a ^ (b * 0x9e3779b97f4a7c15ULL) ^ n) >> 40);
+	struct sp_fcache *fc = &s->fcache[h & (SP_FCACHE - 1)];
+	if (fc->name && fc->n == n && fc->a == a && fc->b == b &&
+	    (n <= 16 || memcmp(fc->name + 8, name + 8, n - 16) == 0))
+		return fc->frame;
 	uint32_t id = frame_add(s, name, n, extra_json);
 	if (n <= 64) {
 		if (!fc->name) fc->name = xmalloc(64);
 		memcpy(fc->name, name, n);
+		fc->a = a;
+		fc->b = b;
 		fc->n = (uint32_t)n;
 		fc->frame = id;
 	}
@@ -209,6 +218,7 @@ uint32_t spans_thread(spans *s, int64_t pid, int64_t tid)
 		t->pid = pid;
 		t->tid = tid;
 		t->last = xcalloc(s->c.nmetrics, sizeof *t->last);
+		memset(&t->roots, 0xff, sizeof t->roots);
 		s->nthr = i + 1;
 	}
 	s->cache_pid = pid;
@@ -261,8 +271,29 @@ static void ht_grow(spans *s)
 	s->htcap = nc;
 }
 
+static uint32_t node_find(spans *s, uint32_t thr, uint32_t parent, uint32_t frame);
+
 /* The node for frame under parent (UINT32_MAX: a root of thread thr). */
-static uint32_t node_get(spans *s, uint32_t thr, uint32_t parent, uint32_t frame)
+static inline uint32_t node_get(spans *s, uint32_t thr, uint32_t parent, uint32_t frame)
+{
+	struct sp_kids *c = parent == UINT32_MAX ? &s->thr[thr].roots : &s->nodes[parent].kids;
+	if (c->frame[0] == frame) return c->node[0];
+	uint32_t j = 1;
+	while (j < SP_KIDS && c->frame[j] != frame) j++;
+	uint32_t n = j < SP_KIDS ? c->node[j] : node_find(s, thr, parent, frame);
+	/* node_find may move s->nodes */
+	c = parent == UINT32_MAX ? &s->thr[thr].roots : &s->nodes[parent].kids;
+	if (j == SP_KIDS) j--;
+	for (; j > 0; j--) {
+		c->frame[j] = c->frame[j - 1];
+		c->node[j] = c->node[j - 1];
+	}
+	c->frame[0] = frame;
+	c->node[0] = n;
+	return n;
+}
+
+static uint32_t node_find(spans *s, uint32_t thr, uint32_t parent, uint32_t frame)
 {
 	uint64_t key = (uint64_t)(parent == UINT32_MAX ? 0x80000000u | thr : parent) << 32 | frame;
 	if ((uint64_t)(s->htn + 1) * 4 > (uint64_t)s->htcap * 3) ht_grow(s);
@@ -282,6 +313,7 @@ static uint32_t node_get(spans *s, uint32_t thr, uint32_t parent, uint32_t frame
 	x->stack = -1;
 	x->calls = 0;
 	x->order = UINT32_MAX;
+	memset(&x->kids, 0xff, sizeof x->kids);
 	if (s->nodecap * nm > s->selfcap) {
 		s->selfcap = s->nodecap * nm;
 		s->self = xrealloc(s->self, (size_t)s->selfcap * sizeof *s->self);
@@ -324,7 +356,8 @@ static struct sp_ent *stack_push(spans *s, struct sp_stack *k)
 		k->child = xrealloc(k->child, (size_t)nc * nm * sizeof *k->child);
 		k->vcap = nc;
 	}
-	memset(k->child + (size_t)(k->n - 1) * nm, 0, nm * sizeof *k->child);
+	int64_t *child = k->child + (size_t)(k->n - 1) * nm;
+	for (uint32_t m = 0; m < nm; m++) child[m] = 0;
 	return e;
 }
 
@@ -351,7 +384,8 @@ static void emit_top(spans *s, struct sp_thr *t, struct sp_stack *k, const int64
 	const int64_t *child = k->child + (size_t)top * nm;
 	uint32_t n = k->e[top].node;
 	int64_t *acc = s->self + (size_t)n * nm;
-	int64_t incl[SPANS_MAX_METRICS] = { 0 };
+	int64_t incl[SPANS_MAX_METRICS];
+	incl[0] = 0;
 	for (uint32_t m = 0; m < nm; m++) {
 		if (__builtin_sub_overflow(endv[m], beg[m], &incl[m]))
 			die(EXIT_DATA, "span cost overflows 64 bits");
@@ -417,7 +451,7 @@ void spans_begin(spans *s, uint32_t thr, uint32_t frame, const int64_t *vals,
 	struct sp_thr *t = &s->thr[thr];
 	uint32_t nm = s->c.nmetrics;
 	be_time(s, t, vals[0], pos);
-	memcpy(t->last, vals, nm * sizeof *vals);
+	for (uint32_t m = 0; m < nm; m++) t->last[m] = vals[m];
 	struct sp_ent *e = stack_push(s, &t->open);
 	e->frame = frame;
 	e->node = UINT32_MAX;
@@ -433,7 +467,8 @@ void spans_begin(spans *s, uint32_t thr, uint32_t frame, const int64_t *vals,
 		sbuf_add(&t->oextra, sample_extra, extra_n);
 		e->xn = (uint32_t)extra_n;
 	}
-	memcpy(t->open.beg + (size_t)(t->open.n - 1) * nm, vals, nm * sizeof *vals);
+	int64_t *beg = t->open.beg + (size_t)(t->open.n - 1) * nm;
+	for (uint32_t m = 0; m < nm; m++) beg[m] = vals[m];
 }
 
 /* SORT: keep a finished span of t. */
@@ -512,7 +547,7 @@ bool spans_end(spans *s, uint32_t thr, const int64_t *vals, uint64_t pos)
 		return false;
 	}
 	be_time(s, t, vals[0], pos);
-	memcpy(t->last, vals, s->c.nmetrics * sizeof *vals);
+	for (uint32_t m = 0; m < s->c.nmetrics; m++) t->last[m] = vals[m];
 	close_top(s, t, vals);
 	return true;
 }

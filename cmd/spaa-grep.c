@@ -16,7 +16,6 @@
 #include <string.h>
 #include "cli.h"
 #include "fold.h"
-#include "idtab.h"
 #include "json.h"
 #include "jsonw.h"
 #include "num.h"
@@ -304,14 +303,14 @@ static void mark_tid(int64_t tid)
 }
 
 /* Stack ids: state 0 = only named by a sample so far, 1 = dropped, 2 = kept. */
-static idtab stack_ids;
+static strmap stack_ids;
 static uint8_t *sstate;
 static uint32_t sstate_cap;
 
 static uint32_t stack_index(sstr id)
 {
 	bool added;
-	uint32_t i = idtab_intern(&stack_ids, id.p, id.n, &added);
+	uint32_t i = strmap_intern(&stack_ids, id.p, id.n, &added);
 	if (added) {
 		if (i >= sstate_cap) grow_array((void **)&sstate, &sstate_cap, i + 1, 1);
 		sstate[i] = 0;
@@ -371,7 +370,7 @@ static void take_sample(void)
 {
 	spaa_sample smp;
 	if (spaa_sample_parse(r, &smp) < 0) return;
-	int64_t i = idtab_find(&stack_ids, smp.stack_id.p, smp.stack_id.n);
+	int64_t i = strmap_find(&stack_ids, smp.stack_id.p, smp.stack_id.n);
 	if (i >= 0 && sstate[i] == 2) {
 		if (smp.has_tid) mark_tid(smp.tid);
 		spool_tagged('K', false);
@@ -435,7 +434,7 @@ static bool kept_id(const json_doc *doc, uint32_t k)
 	if (x->type == JSON_STRING) { p = x->str; n = x->count; }
 	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
 	else return false;
-	int64_t i = idtab_find(&stack_ids, p, n);
+	int64_t i = strmap_find(&stack_ids, p, n);
 	return i >= 0 && sstate[i] == 2;
 }
 
@@ -531,7 +530,7 @@ int main(int argc, char **argv)
 	r = spaa_open(path);
 	output *o = output_open(out_path, zstd);
 	if (!count_only) sp = spool_new();
-	idtab_init(&stack_ids);
+	strmap_init(&stack_ids);
 	strmap_init(&pending_tids);
 	spaa_stack s = { 0 };
 	bool payload = false;  /* a stack, sample or window was seen */

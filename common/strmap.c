@@ -42,15 +42,24 @@ void strmap_free(strmap *m)
 static void rehash(strmap *m)
 {
 	uint32_t ns = m->nslots ? m->nslots * 2 : 64;
-	uint32_t *slots = xcalloc(ns, sizeof *slots);
-	for (uint32_t i = 0; i < m->count; i++) {
-		uint32_t j = m->keys[i].hash & (ns - 1);
-		while (slots[j]) j = (j + 1) & (ns - 1);
-		slots[j] = i + 1;
+	strmap_slot *slots = xcalloc(ns, sizeof *slots);
+	for (uint32_t i = 0; i < m->nslots; i++) {
+		strmap_slot s = m->slots[i];
+		if (!s.idx) continue;
+		uint32_t j = s.hash & (ns - 1);
+		while (slots[j].idx) j = (j + 1) & (ns - 1);
+		slots[j] = s;
 	}
 	free(m->slots);
 	m->slots = slots;
 	m->nslots = ns;
+}
+
+static inline bool same_key(const strmap *m, strmap_slot s, uint32_t h, const void *key, size_t len)
+{
+	if (s.hash != h) return false;
+	const struct strmap_key *k = &m->keys[s.idx - 1];
+	return k->n == len && memcmp(k->p, key, len) == 0;
 }
 
 int64_t strmap_find(const strmap *m, const void *key, size_t len)
@@ -58,10 +67,9 @@ int64_t strmap_find(const strmap *m, const void *key, size_t len)
 	if (!m->nslots) return -1;
 	uint32_t h = (uint32_t)hash_bytes(key, len);
 	for (uint32_t j = h & (m->nslots - 1);; j = (j + 1) & (m->nslots - 1)) {
-		uint32_t s = m->slots[j];
-		if (!s) return -1;
-		const struct strmap_key *k = &m->keys[s - 1];
-		if (k->hash == h && k->n == len && memcmp(k->p, key, len) == 0) return s - 1;
+		strmap_slot s = m->slots[j];
+		if (!s.idx) return -1;
+		if (same_key(m, s, h, key, len)) return s.idx - 1;
 	}
 }
 
@@ -71,20 +79,18 @@ uint32_t strmap_intern(strmap *m, const void *key, size_t len, bool *added)
 	uint32_t h = (uint32_t)hash_bytes(key, len);
 	uint32_t j = h & (m->nslots - 1);
 	for (;; j = (j + 1) & (m->nslots - 1)) {
-		uint32_t s = m->slots[j];
-		if (!s) break;
-		const struct strmap_key *k = &m->keys[s - 1];
-		if (k->hash == h && k->n == len && memcmp(k->p, key, len) == 0) {
+		strmap_slot s = m->slots[j];
+		if (!s.idx) break;
+		if (same_key(m, s, h, key, len)) {
 			if (added) *added = false;
-			return s - 1;
+			return s.idx - 1;
 		}
 	}
 	if (len > UINT32_MAX) die(EXIT_DATA, "key too long");
 	struct strmap_key *k = VEC_PUSH(m->keys, m->count, m->cap);
 	k->p = arena_strdup(&m->mem, key, len);
 	k->n = (uint32_t)len;
-	k->hash = h;
-	m->slots[j] = m->count;
+	m->slots[j] = (strmap_slot){ h, m->count };
 	if (added) *added = true;
 	return m->count - 1;
 }

@@ -1,6 +1,8 @@
 /* strmap.h - string interning: a growable open-addressing hash table from
  * byte strings to dense indices 0..count-1, keys copied once into an arena.
- * Used for every id -> record dictionary and for interned names. */
+ * Used for every id -> record dictionary and for interned names.  Each slot
+ * holds the key's hash next to its index, so that a probe that misses costs
+ * no trip to the key itself. */
 #ifndef SPAA_STRMAP_H
 #define SPAA_STRMAP_H
 
@@ -9,11 +11,13 @@
 #include <stdbool.h>
 #include "util.h"
 
+typedef struct strmap_slot { uint32_t hash, idx; /* idx: index+1, 0 = empty */ } strmap_slot;
+
 typedef struct strmap {
-	uint32_t *slots;   /* index+1, 0 = empty */
+	strmap_slot *slots;
 	uint32_t nslots;   /* power of two */
 	uint32_t count, cap;
-	struct strmap_key { const char *p; uint32_t n; uint32_t hash; } *keys;
+	struct strmap_key { const char *p; uint32_t n; } *keys;
 	arena mem;
 } strmap;
 

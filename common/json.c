@@ -22,6 +22,7 @@
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
+#include "utf8.h"
 #include "util.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -41,73 +42,12 @@ void json_doc_free(json_doc *d)
 
 /* ---- byte classes ---------------------------------------------------- */
 
-/* 1: a byte a string may hold as is (printable ASCII except '"' '\\'). */
-static const uint8_t plain_byte[256] = {
-	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7f] = 1,
-};
 
 static const uint8_t ws_byte[256] = {
 	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1,
 };
 
-/* Advance p over plain string bytes; returns the first byte that is '"',
- * '\\', < 0x20 or >= 0x80, or end. */
-static inline const uint8_t *skip_plain(const uint8_t *p, const uint8_t *end)
-{
-	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-	while (end - p >= 8) {
-		uint64_t x, q, b, m;
-		memcpy(&x, p, 8);
-		q = x ^ (ones * '"');
-		b = x ^ (ones * '\\');
-		/* high bit set in a byte that is zero in q or b, below 0x20 in x,
-		 * or has its own high bit set.  Borrows can only flag bytes
-		 * above (later than) a byte that really matches, so the lowest
-		 * flag is exact. */
-		m = (((q - ones) & ~q) | ((b - ones) & ~b) |
-		     ((x - ones * 0x20) & ~x) | x) & high;
-		if (m) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			return p + (__builtin_clzll(m) >> 3);
-#else
-			return p + (__builtin_ctzll(m) >> 3);
-#endif
-		}
-		p += 8;
-	}
-	while (p < end && plain_byte[*p])
-		p++;
-	return p;
-}
 
-/* Length (2..4) of the valid UTF-8 sequence at p (p[0] >= 0x80), or 0. */
-static inline int utf8_seq(const uint8_t *p, const uint8_t *end)
-{
-	uint8_t c = p[0], lo = 0x80, hi = 0xBF;
-	size_t avail = (size_t)(end - p);
-	int n;
-
-	if (c < 0xC2)
-		return 0;	/* continuation byte, or overlong 2-byte lead */
-	if (c < 0xE0)
-		return avail >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c < 0xF0) {
-		n = 3;
-		if (c == 0xE0) lo = 0xA0;      /* overlong */
-		else if (c == 0xED) hi = 0x9F; /* UTF-16 surrogates */
-	} else if (c < 0xF5) {
-		n = 4;
-		if (c == 0xF0) lo = 0x90;      /* overlong */
-		else if (c == 0xF4) hi = 0x8F; /* > U+10FFFF */
-	} else {
-		return 0;
-	}
-	if (avail < (size_t)n || p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80)
-		return 0;
-	if (n == 4 && (p[3] & 0xC0) != 0x80)
-		return 0;
-	return n;
-}
 
 static inline int hexval(uint8_t c)
 {
@@ -247,7 +187,7 @@ decode_str(json_doc *d, const uint8_t *text, const uint8_t *p, const uint8_t *s,
 			return fail_at(d, text, p, "control character in string");
 		} else { /* >= 0x80 */
 			int n = utf8_seq(p, end);
-			if (!n) {
+			if (n <= 0) {
 				return fail_at(d, text, p, "invalid UTF-8 in string");
 			}
 			memcpy(o, p, (size_t)n);
@@ -255,7 +195,7 @@ decode_str(json_doc *d, const uint8_t *text, const uint8_t *p, const uint8_t *s,
 			p += n;
 		}
 		r = p;
-		p = skip_plain(p, end);
+		p = utf8_skip_plain(p, end);
 		memcpy(o, r, (size_t)(p - r));
 		o += p - r;
 		if (p == end)
@@ -284,7 +224,7 @@ static inline const uint8_t *parse_str(json_doc *d, const uint8_t *text, const u
 {
 	const uint8_t *s = p;
 	for (;;) {
-		p = skip_plain(p, end);
+		p = utf8_skip_plain(p, end);
 		if (unlikely(p == end)) {
 			return fail_at(d, text, p, "unexpected end of line");
 		}
@@ -297,7 +237,7 @@ static inline const uint8_t *parse_str(json_doc *d, const uint8_t *text, const u
 			return fail_at(d, text, p, "control character in string");
 		}
 		int n = utf8_seq(p, end);
-		if (!n) {
+		if (n <= 0) {
 			return fail_at(d, text, p, "invalid UTF-8 in string");
 		}
 		p += n;

@@ -1,70 +1,9 @@
 /* jsonw.c - compact JSON writer (see jsonw.h). */
 #include "jsonw.h"
+#include "utf8.h"
 
 #include <stdint.h>
 #include <string.h>
-
-/* Advance p over bytes that can be written as they are (printable ASCII
- * other than '"' and '\\'); stops at any other byte or at end.  Same word-wide
- * trick as the parser: the lowest flagged byte is exact. */
-static inline const uint8_t *skip_safe(const uint8_t *p, const uint8_t *end)
-{
-	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-	while (end - p >= 8) {
-		uint64_t x, q, b, m;
-		memcpy(&x, p, 8);
-		q = x ^ (ones * '"');
-		b = x ^ (ones * '\\');
-		m = (((q - ones) & ~q) | ((b - ones) & ~b) |
-		     ((x - ones * 0x20) & ~x) | x) & high;
-		if (m) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			return p + (__builtin_clzll(m) >> 3);
-#else
-			return p + (__builtin_ctzll(m) >> 3);
-#endif
-		}
-		p += 8;
-	}
-	while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-		p++;
-	return p;
-}
-
-/* For a byte c >= 0x80 at p: length of the valid UTF-8 sequence there (2..4),
- * or minus the length of the maximal invalid subpart (-1..-3), which is
- * replaced by a single U+FFFD (the Unicode "maximal subpart" practice). */
-static inline int utf8_seq(const uint8_t *p, const uint8_t *end)
-{
-	uint8_t c = p[0], lo = 0x80, hi = 0xBF;
-	size_t avail = (size_t)(end - p);
-	int n;
-
-	if (c < 0xC2)
-		return -1;
-	if (c < 0xE0)
-		return avail >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : -1;
-	if (c < 0xF0) {
-		n = 3;
-		if (c == 0xE0) lo = 0xA0;
-		else if (c == 0xED) hi = 0x9F;
-	} else if (c < 0xF5) {
-		n = 4;
-		if (c == 0xF0) lo = 0x90;
-		else if (c == 0xF4) hi = 0x8F;
-	} else {
-		return -1;
-	}
-	if (avail < 2 || p[1] < lo || p[1] > hi)
-		return -1;
-	if (avail < 3 || (p[2] & 0xC0) != 0x80)
-		return -2;
-	if (n == 3)
-		return 3;
-	if (avail < 4 || (p[3] & 0xC0) != 0x80)
-		return -3;
-	return 4;
-}
 
 void jw_str(output *o, const char *s, size_t n)
 {
@@ -72,7 +11,7 @@ void jw_str(output *o, const char *s, size_t n)
 	const uint8_t *p = (const uint8_t *)s, *end = p + n, *run = p;
 
 	/* the common case: nothing to escape, and room in the buffer */
-	p = skip_safe(p, end);
+	p = utf8_skip_plain(p, end);
 	if (__builtin_expect(p == end, 1) && o->cap - o->n >= n + 2) {
 		char *w = o->buf + o->n;
 		w[0] = '"';
@@ -87,14 +26,14 @@ void jw_str(output *o, const char *s, size_t n)
 		if (c >= 0x80) {
 			int l = utf8_seq(p, end);
 			if (l > 0) {
-				p = skip_safe(p + l, end);
+				p = utf8_skip_plain(p + l, end);
 				continue;
 			}
 			out_write(o, run, (size_t)(p - run));
 			out_write(o, "\xEF\xBF\xBD", 3);
 			p += -l;
 			run = p;
-			p = skip_safe(p, end);
+			p = utf8_skip_plain(p, end);
 			continue;
 		}
 		out_write(o, run, (size_t)(p - run));
@@ -118,7 +57,7 @@ void jw_str(output *o, const char *s, size_t n)
 		out_write(o, esc, el);
 		p++;
 		run = p;
-		p = skip_safe(p, end);
+		p = utf8_skip_plain(p, end);
 	}
 	out_write(o, run, (size_t)(p - run));
 	out_putc(o, '"');

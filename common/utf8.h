@@ -1,0 +1,74 @@
+/* utf8.h - the byte scanning shared by the JSON parser and writers: a
+ * word-at-a-time skip over plain string bytes, and UTF-8 sequence checks. */
+#ifndef SPAA_UTF8_H
+#define SPAA_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Advance p over plain string bytes: printable ASCII other than '"' and
+ * '\\'.  Returns the first other byte ('"', '\\', < 0x20 or >= 0x80) or end.
+ * Eight bytes at a time: a byte is flagged when it is zero after xor with '"'
+ * or '\\', below 0x20, or has its high bit set; borrows can only flag bytes
+ * after a real match, so the lowest flag is exact. */
+static inline const uint8_t *utf8_skip_plain(const uint8_t *p, const uint8_t *end)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	while (end - p >= 8) {
+		uint64_t x, q, b, m;
+		memcpy(&x, p, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		m = (((q - ones) & ~q) | ((b - ones) & ~b) |
+		     ((x - ones * 0x20) & ~x) | x) & high;
+		if (m) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			return p + (__builtin_clzll(m) >> 3);
+#else
+			return p + (__builtin_ctzll(m) >> 3);
+#endif
+		}
+		p += 8;
+	}
+	while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
+/* For a byte c >= 0x80 at p: length of the valid UTF-8 sequence there (2..4),
+ * or minus the length of the maximal invalid subpart (-1..-3), which is
+ * replaced by a single U+FFFD (the Unicode "maximal subpart" practice). */
+static inline int utf8_seq(const uint8_t *p, const uint8_t *end)
+{
+	uint8_t c = p[0], lo = 0x80, hi = 0xBF;
+	size_t avail = (size_t)(end - p);
+	int n;
+
+	if (c < 0xC2)
+		return -1;
+	if (c < 0xE0)
+		return avail >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : -1;
+	if (c < 0xF0) {
+		n = 3;
+		if (c == 0xE0) lo = 0xA0;
+		else if (c == 0xED) hi = 0x9F;
+	} else if (c < 0xF5) {
+		n = 4;
+		if (c == 0xF0) lo = 0x90;
+		else if (c == 0xF4) hi = 0x8F;
+	} else {
+		return -1;
+	}
+	if (avail < 2 || p[1] < lo || p[1] > hi)
+		return -1;
+	if (avail < 3 || (p[2] & 0xC0) != 0x80)
+		return -2;
+	if (n == 3)
+		return 3;
+	if (avail < 4 || (p[3] & 0xC0) != 0x80)
+		return -3;
+	return 4;
+}
+
+#endif

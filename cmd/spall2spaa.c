@@ -293,6 +293,53 @@ static strmap cats;
 static strmap fnames;           /* span names -> frame (fnum) */
 static uint32_t *fnum, fnum_cap;
 
+/* A direct-mapped cache of span names (up to NC_MAX bytes) -> frame in front
+ * of fnames.  a, b: the first and last 8 bytes of the name, zero-padded
+ * (the whole name when it has at most 16). */
+#define NC_SIZE 1024
+#define NC_MAX 48
+struct ncache {
+	uint64_t a, b;
+	uint32_t n, frame;      /* n = UINT32_MAX: empty */
+	char name[NC_MAX];
+};
+static struct ncache ncache[NC_SIZE];
+
+static inline struct ncache *nc_slot(const char *name, size_t n, uint64_t *a, uint64_t *b)
+{
+	*a = *b = 0;
+	if (n >= 8) {
+		memcpy(a, name, 8);
+		memcpy(b, name + n - 8, 8);
+	} else if (n > 0) {
+		memcpy(a, name, n);
+	}
+	uint64_t h = (*a ^ (*b * 0x9e3779b97f4a7c15ULL) ^ n) * 0xff51afd7ed558ccdULL;
+	return &ncache[(h >> 40) & (NC_SIZE - 1)];
+}
+
+/* The frame of a span name seen before, -1 if not in the cache. */
+static inline int64_t nc_find(const char *name, size_t n)
+{
+	uint64_t a, b;
+	const struct ncache *c = nc_slot(name, n, &a, &b);
+	if (c->n == n && c->a == a && c->b == b && (n <= 16 || !memcmp(c->name + 8, name + 8, n - 16)))
+		return c->frame;
+	return -1;
+}
+
+static void nc_put(const char *name, size_t n, uint32_t frame)
+{
+	uint64_t a, b;
+	struct ncache *c = nc_slot(name, n, &a, &b);
+	if (n > NC_MAX) return;
+	c->a = a;
+	c->b = b;
+	c->n = (uint32_t)n;
+	c->frame = frame;
+	memcpy(c->name, name, n);
+}
+
 static bool get_id(uint32_t k, int64_t *v)
 {
 	if (!k) {
@@ -407,31 +454,53 @@ static void span_event(char ph, int64_t pid, int64_t tid, int64_t ts, int64_t du
 	if (ph == 'E') {
 		if (has_name && name_n) {
 			int64_t top = spans_open_frame(S, thr);
-			int64_t f = strmap_find(&fnames, name, name_n);
-			if (top >= 0 && (f < 0 || (uint32_t)top != fnum[f])) name_mismatch++;
+			int64_t fr = nc_find(name, name_n);
+			if (fr < 0) {
+				int64_t f = strmap_find(&fnames, name, name_n);
+				fr = f < 0 ? -1 : fnum[f];
+			}
+			if (top >= 0 && (fr < 0 || top != fr)) name_mismatch++;
 		}
 		spans_end(S, thr, &ts, pos);
 		return;
 	}
 	/* the frame, with the category of its first event */
 	uint32_t frame;
-	uint32_t ci = cat ? strmap_intern(&cats, cat, cat_n, NULL) + 1 : 0;
-	{
-		/* intern first without extra to learn whether the frame is new */
-		static sbuf fx;
-		fx.n = 0; /* only used for a new frame: cheap to build always */
-		if (cat) {
-			sbuf_adds(&fx, "\"x_cat\":");
-			spans_json_str(&fx, cat, cat_n);
+	uint32_t ci = 0;
+	if (cat) {
+		/* the category of the previous event, most likely the same */
+		static sbuf last_cat;
+		static uint32_t last_ci;
+		if (last_ci && cat_n == last_cat.n && !memcmp(cat, last_cat.p, cat_n)) {
+			ci = last_ci;
+		} else {
+			ci = last_ci = strmap_intern(&cats, cat, cat_n, NULL) + 1;
+			last_cat.n = 0;
+			sbuf_add(&last_cat, cat, cat_n);
 		}
-		sbuf_addc(&fx, 0);
+	}
+	int64_t cached = nc_find(name, name_n);
+	if (cached >= 0) {
+		frame = (uint32_t)cached;
+	} else {
+		/* intern first without extra to learn whether the frame is new */
 		bool added;
 		uint32_t fi = strmap_intern(&fnames, name, name_n, &added);
 		if (added) {
+			static sbuf fx;
+			fx.n = 0;
+			if (cat) {
+				sbuf_adds(&fx, "\"x_cat\":");
+				spans_json_str(&fx, cat, cat_n);
+			}
+			sbuf_addc(&fx, 0);
 			grow_array((void **)&fnum, &fnum_cap, fi + 1, sizeof *fnum);
 			fnum[fi] = spans_frame(S, name, name_n, cat ? fx.p : NULL);
 		}
 		frame = fnum[fi];
+		nc_put(name, name_n, frame);
+	}
+	{
 		if (frame >= frame_cat_cap) {
 			uint32_t old = frame_cat_cap;
 			grow_array((void **)&frame_cat, &frame_cat_cap, frame + 1, sizeof *frame_cat);
@@ -762,6 +831,7 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 {
 	is_json = true;
 	init_special();
+	for (uint32_t i = 0; i < NC_SIZE; i++) ncache[i].n = UINT32_MAX;
 	jreader r = { .in = in, .cap = 1 << 20, .line = 1 };
 	r.buf = xcalloc(r.cap + 8, 1); /* room for the sentinel and padding */
 	json_doc_init(&doc);

@@ -33,8 +33,9 @@ struct sp_span {
 	uint32_t xi;        /* arrival index: aux values and sample extra */
 };
 
-/* The last children looked up under a call-path node (most recent first), in
- * front of the hash table: a span's begin then usually costs no hashing. */
+/* Children looked up under a call-path node, in front of the hash table: a
+ * span's begin then usually costs no hashing.  A hit moves one place towards
+ * the front, a miss replaces the last entry. */
 #define SP_KIDS 4
 struct sp_kids { uint32_t frame[SP_KIDS], node[SP_KIDS]; };
 
@@ -58,7 +59,7 @@ struct sp_thr {
 	sbuf xbuf;
 };
 
-#define SP_FCACHE 1024
+#define SP_FCACHE 2048
 /* a, b: the name's first and last 8 bytes (zero-padded): for names up to 16
  * bytes they are the whole name */
 struct sp_fcache { uint64_t a, b; char *name; uint32_t n, frame; };
@@ -175,12 +176,19 @@ uint32_t spans_frame(spans *s, const char *name, size_t n, const char *extra_jso
 		memcpy(&a, name, n);
 	}
 	uint32_t h = (uint32_t)(mix64(a ^ (b * 0x9e3779b97f4a7c15ULL) ^ n) >> 40);
-	struct sp_fcache *fc = &s->fcache[h & (SP_FCACHE - 1)];
+	/* two ways: a miss moves way 0 to way 1 and fills way 0 */
+	struct sp_fcache *fc = &s->fcache[(h & (SP_FCACHE / 2 - 1)) * 2];
 	if (fc->name && fc->n == n && fc->a == a && fc->b == b &&
 	    (n <= 16 || memcmp(fc->name + 8, name + 8, n - 16) == 0))
 		return fc->frame;
+	if (fc[1].name && fc[1].n == n && fc[1].a == a && fc[1].b == b &&
+	    (n <= 16 || memcmp(fc[1].name + 8, name + 8, n - 16) == 0))
+		return fc[1].frame;
 	uint32_t id = frame_add(s, name, n, extra_json);
 	if (n <= 64) {
+		struct sp_fcache t = fc[1];
+		fc[1] = fc[0];
+		fc[0] = t;
 		if (!fc->name) fc->name = xmalloc(64);
 		memcpy(fc->name, name, n);
 		fc->a = a;
@@ -278,18 +286,20 @@ static inline uint32_t node_get(spans *s, uint32_t thr, uint32_t parent, uint32_
 {
 	struct sp_kids *c = parent == UINT32_MAX ? &s->thr[thr].roots : &s->nodes[parent].kids;
 	if (c->frame[0] == frame) return c->node[0];
-	uint32_t j = 1;
-	while (j < SP_KIDS && c->frame[j] != frame) j++;
-	uint32_t n = j < SP_KIDS ? c->node[j] : node_find(s, thr, parent, frame);
-	/* node_find may move s->nodes */
-	c = parent == UINT32_MAX ? &s->thr[thr].roots : &s->nodes[parent].kids;
-	if (j == SP_KIDS) j--;
-	for (; j > 0; j--) {
+	for (uint32_t j = 1; j < SP_KIDS; j++) {
+		if (c->frame[j] != frame) continue;
+		uint32_t n = c->node[j];
 		c->frame[j] = c->frame[j - 1];
 		c->node[j] = c->node[j - 1];
+		c->frame[j - 1] = frame;
+		c->node[j - 1] = n;
+		return n;
 	}
-	c->frame[0] = frame;
-	c->node[0] = n;
+	uint32_t n = node_find(s, thr, parent, frame);
+	/* node_find may move s->nodes */
+	c = parent == UINT32_MAX ? &s->thr[thr].roots : &s->nodes[parent].kids;
+	c->frame[SP_KIDS - 1] = frame;
+	c->node[SP_KIDS - 1] = n;
 	return n;
 }
 
@@ -581,13 +591,59 @@ void spans_complete(spans *s, uint32_t thr, uint32_t frame, int64_t start_ns,
 
 /* ---- finishing ----------------------------------------------------------- */
 
-static int span_cmp(const void *a, const void *b)
+/* The nesting order: start ascending, duration descending, arrival (a total
+ * order: seq is unique). */
+static inline bool span_before(const struct sp_span *x, const struct sp_span *y)
 {
-	const struct sp_span *x = a, *y = b;
-	if (x->start != y->start) return x->start < y->start ? -1 : 1;
+	if (x->start != y->start) return x->start < y->start;
 	int64_t dx = x->end - x->start, dy = y->end - y->start;
-	if (dx != dy) return dx > dy ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (dx != dy) return dx > dy;
+	return x->seq < y->seq;
+}
+
+/* Sorts a[0..n) by span_before: insertion-sorted runs, then bottom-up
+ * merges through a buffer of n spans (runs already in order are merged in
+ * linear time, and an array already sorted is only checked). */
+static void sort_spans(struct sp_span *a, uint32_t n)
+{
+	uint32_t i;
+	for (i = 1; i < n && !span_before(&a[i], &a[i - 1]); i++)
+		;
+	if (i >= n) return;
+	enum { RUN = 24 };
+	for (uint32_t lo = 0; lo < n; lo += RUN) {
+		uint32_t hi = n - lo < RUN ? n : lo + RUN;
+		for (uint32_t j = lo + 1; j < hi; j++) {
+			struct sp_span x = a[j];
+			uint32_t k = j;
+			while (k > lo && span_before(&x, &a[k - 1])) {
+				a[k] = a[k - 1];
+				k--;
+			}
+			a[k] = x;
+		}
+	}
+	if (n <= RUN) return;
+	struct sp_span *tmp = xmalloc((size_t)n * sizeof *tmp), *src = a, *dst = tmp;
+	for (size_t w = RUN; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t x = lo, y = mid, o = lo;
+			if (mid < hi && !span_before(&src[mid], &src[mid - 1])) {
+				/* already in order */
+				memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
+				continue;
+			}
+			while (x < mid && y < hi) dst[o++] = span_before(&src[y], &src[x]) ? src[y++] : src[x++];
+			while (x < mid) dst[o++] = src[x++];
+			while (y < hi) dst[o++] = src[y++];
+		}
+		struct sp_span *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
+	free(tmp);
 }
 
 static void walk_pop(spans *s, struct sp_thr *t)
@@ -611,10 +667,7 @@ static void nest_sorted(spans *s, uint32_t thr)
 {
 	struct sp_thr *t = &s->thr[thr];
 	uint32_t nm = s->c.nmetrics;
-	bool sorted = true;
-	for (uint32_t i = 1; i < t->nbuf && sorted; i++)
-		if (span_cmp(&t->buf[i - 1], &t->buf[i]) > 0) sorted = false;
-	if (!sorted) qsort(t->buf, t->nbuf, sizeof *t->buf, span_cmp);
+	sort_spans(t->buf, t->nbuf);
 	struct sp_stack *k = &s->walk;
 	k->n = 0;
 	for (uint32_t i = 0; i < t->nbuf; i++) {

@@ -1002,7 +1002,7 @@ static void convert_v0_v1(breader *r, int version)
 			p = r->buf + r->pos;
 			int64_t ts = us_to_ns(rdf64(p + 9), pos);
 			uint32_t thr = spans_thread(S, rd32(p + 1), rd32(p + 5));
-			spans_begin(S, thr, bin_frame(p + 18, nl), &ts, NULL, 0, pos);
+			spans_begin_name(S, thr, (const char *)p + 18, nl, &ts, NULL, 0, pos);
 			r->pos += 18 + nl;
 		} else if (type == 3) {
 			if (!br_need(r, 20)) return bin_truncated(pos);
@@ -1012,7 +1012,7 @@ static void convert_v0_v1(breader *r, int version)
 			int64_t ts = us_to_ns(rdf64(p + 10), pos);
 			uint32_t thr = spans_thread(S, rd32(p + 2), rd32(p + 6));
 			bin_extra(p + 20 + nl, al);
-			spans_begin(S, thr, bin_frame(p + 20, nl), &ts, extra.p, extra.n, pos);
+			spans_begin_name(S, thr, (const char *)p + 20, nl, &ts, extra.p, extra.n, pos);
 			r->pos += 20 + nl + al;
 		} else if (type == 2 && version == 0) { /* Complete */
 			if (!br_need(r, 26)) return bin_truncated(pos);
@@ -1082,7 +1082,7 @@ static void convert_v3(breader *r)
 			} else if (type == 3) {
 				int64_t ts = ticks_to_ns(rd64(p + 1), pos);
 				bin_extra(p + 11 + nl, al);
-				spans_begin(S, thr, bin_frame(p + 11, nl), &ts, extra.p, extra.n, pos);
+				spans_begin_name(S, thr, (const char *)p + 11, nl, &ts, extra.p, extra.n, pos);
 			} else if (type == 9) {
 				spans_thread_name(S, thr, (const char *)p + 2, nl);
 			} else {

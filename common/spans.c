@@ -33,15 +33,18 @@ struct sp_span {
 	uint32_t xi;        /* arrival index: aux values and sample extra */
 };
 
-/* Children looked up under a call-path node, in front of the hash table: a
- * span's begin then usually costs no hashing.  A hit moves one place towards
- * the front, a miss replaces the last entry. */
+/* Children looked up under a call-path node (roots of a thread), in front of
+ * the hash table: a span's begin then usually costs no hashing.  A hit moves
+ * to the front, a miss is added at the front (the last entry drops out). */
 #define SP_KIDS 4
-struct sp_kids { uint32_t frame[SP_KIDS], node[SP_KIDS]; };
+#define SP_ROOTS 16
+/* tag: name_tag() of the frame's name (spans_begin_name's quick check) */
+struct sp_kids { uint32_t frame[SP_KIDS], node[SP_KIDS], tag[SP_KIDS]; };
+struct sp_roots { uint32_t frame[SP_ROOTS], node[SP_ROOTS], tag[SP_ROOTS]; };
 
 struct sp_thr {
 	int64_t pid, tid;
-	struct sp_kids roots;     /* the thread's root nodes */
+	struct sp_roots roots;    /* the thread's root nodes */
 	char *name;
 	size_t name_n;
 	struct sp_stack open;     /* STACK: the path; SORT: begin/end pairing */
@@ -63,6 +66,10 @@ struct sp_thr {
 /* a, b: the name's first and last 8 bytes (zero-padded): for names up to 16
  * bytes they are the whole name */
 struct sp_fcache { uint64_t a, b; char *name; uint32_t n, frame; };
+
+/* The name of each frame made by spans_frame (n = UINT32_MAX: none): a, b as
+ * in sp_fcache, p the name (kept when longer than 16 bytes). */
+struct sp_fname { uint64_t a, b; char *p; uint32_t n, tag; };
 
 /* A call path of one thread: a node of a per-thread trie. */
 struct sp_node {
@@ -95,6 +102,8 @@ struct spans {
 	uint32_t leafcap;
 	sbuf sx;                  /* sample extra being built */
 	struct sp_fcache fcache[SP_FCACHE];
+	struct sp_fname *fn;
+	uint32_t fncap;
 	spans_stats st;
 	bool finished;
 };
@@ -153,6 +162,8 @@ void spans_free(spans *s)
 	free(s->htv);
 	free(s->emitted);
 	for (uint32_t i = 0; i < SP_FCACHE; i++) free(s->fcache[i].name);
+	for (uint32_t i = 0; i < s->fncap; i++) free(s->fn[i].p);
+	free(s->fn);
 	stack_free(&s->walk);
 	free(s->leaf);
 	sbuf_free(&s->sx);
@@ -165,16 +176,27 @@ void spans_set_dso(spans *s, const char *name)
 	s->dso = builder_dso(s->c.b, name, strlen(name), false);
 }
 
+static inline uint32_t name_tag(uint64_t a, uint64_t b, size_t n)
+{
+	return (uint32_t)(a ^ (a >> 32) ^ b ^ (b >> 32)) ^ (uint32_t)n;
+}
+
+static inline void name_words(const char *name, size_t n, uint64_t *a, uint64_t *b)
+{
+	*a = *b = 0;
+	if (n >= 8) {
+		memcpy(a, name, 8);
+		memcpy(b, name + n - 8, 8);
+	} else if (n > 0) {
+		memcpy(a, name, n);
+	}
+}
+
 uint32_t spans_frame(spans *s, const char *name, size_t n, const char *extra_json)
 {
 	/* a direct-mapped cache in front of the builder's dictionary */
-	uint64_t a = 0, b = 0;
-	if (n >= 8) {
-		memcpy(&a, name, 8);
-		memcpy(&b, name + n - 8, 8);
-	} else if (n > 0) {
-		memcpy(&a, name, n);
-	}
+	uint64_t a, b;
+	name_words(name, n, &a, &b);
 	uint32_t h = (uint32_t)(mix64(a ^ (b * 0x9e3779b97f4a7c15ULL) ^ n) >> 40);
 	/* two ways: a miss moves way 0 to way 1 and fills way 0 */
 	struct sp_fcache *fc = &s->fcache[(h & (SP_FCACHE / 2 - 1)) * 2];
@@ -185,6 +207,19 @@ uint32_t spans_frame(spans *s, const char *name, size_t n, const char *extra_jso
 	    (n <= 16 || memcmp(fc[1].name + 8, name + 8, n - 16) == 0))
 		return fc[1].frame;
 	uint32_t id = frame_add(s, name, n, extra_json);
+	if (id >= s->fncap) {
+		uint32_t old = s->fncap;
+		grow_array((void **)&s->fn, &s->fncap, id + 1, sizeof *s->fn);
+		for (uint32_t i = old; i < s->fncap; i++) s->fn[i].n = UINT32_MAX, s->fn[i].p = NULL;
+	}
+	if (s->fn[id].n == UINT32_MAX && n < UINT32_MAX) {
+		struct sp_fname *x = &s->fn[id];
+		x->a = a;
+		x->b = b;
+		x->n = (uint32_t)n;
+		x->tag = name_tag(a, b, n);
+		x->p = n > 16 ? xmemdup(name, n) : NULL;
+	}
 	if (n <= 64) {
 		struct sp_fcache t = fc[1];
 		fc[1] = fc[0];
@@ -284,22 +319,44 @@ static uint32_t node_find(spans *s, uint32_t thr, uint32_t parent, uint32_t fram
 /* The node for frame under parent (UINT32_MAX: a root of thread thr). */
 static inline uint32_t node_get(spans *s, uint32_t thr, uint32_t parent, uint32_t frame)
 {
-	struct sp_kids *c = parent == UINT32_MAX ? &s->thr[thr].roots : &s->nodes[parent].kids;
-	if (c->frame[0] == frame) return c->node[0];
-	for (uint32_t j = 1; j < SP_KIDS; j++) {
-		if (c->frame[j] != frame) continue;
-		uint32_t n = c->node[j];
-		c->frame[j] = c->frame[j - 1];
-		c->node[j] = c->node[j - 1];
-		c->frame[j - 1] = frame;
-		c->node[j - 1] = n;
+	uint32_t *cf, *cn, *ct, size;
+	if (parent == UINT32_MAX) {
+		cf = s->thr[thr].roots.frame;
+		cn = s->thr[thr].roots.node;
+		ct = s->thr[thr].roots.tag;
+		size = SP_ROOTS;
+	} else {
+		cf = s->nodes[parent].kids.frame;
+		cn = s->nodes[parent].kids.node;
+		ct = s->nodes[parent].kids.tag;
+		size = SP_KIDS;
+	}
+	if (cf[0] == frame) return cn[0];
+	for (uint32_t j = 1; j < size; j++) {
+		if (cf[j] != frame) continue;
+		uint32_t n = cn[j], tg = ct[j];
+		cf[j] = cf[0];
+		cn[j] = cn[0];
+		ct[j] = ct[0];
+		cf[0] = frame;
+		cn[0] = n;
+		ct[0] = tg;
 		return n;
 	}
 	uint32_t n = node_find(s, thr, parent, frame);
-	/* node_find may move s->nodes */
-	c = parent == UINT32_MAX ? &s->thr[thr].roots : &s->nodes[parent].kids;
-	c->frame[SP_KIDS - 1] = frame;
-	c->node[SP_KIDS - 1] = n;
+	if (parent != UINT32_MAX) { /* node_find may move s->nodes */
+		cf = s->nodes[parent].kids.frame;
+		cn = s->nodes[parent].kids.node;
+		ct = s->nodes[parent].kids.tag;
+	}
+	for (uint32_t j = size - 1; j > 0; j--) {
+		cf[j] = cf[j - 1];
+		cn[j] = cn[j - 1];
+		ct[j] = ct[j - 1];
+	}
+	cf[0] = frame;
+	cn[0] = n;
+	ct[0] = frame < s->fncap && s->fn[frame].n != UINT32_MAX ? s->fn[frame].tag : 0;
 	return n;
 }
 
@@ -356,6 +413,13 @@ static uint32_t node_stack(spans *s, uint32_t n)
 
 /* ---- stacks of open spans ------------------------------------------------ */
 
+/* nm >= 1 values (the first written out: one metric needs no memcpy call) */
+static inline void copy_vals(int64_t *d, const int64_t *v, uint32_t nm)
+{
+	d[0] = v[0];
+	for (uint32_t m = 1; m < nm; m++) d[m] = v[m];
+}
+
 static struct sp_ent *stack_push(spans *s, struct sp_stack *k)
 {
 	uint32_t nm = s->c.nmetrics;
@@ -367,7 +431,8 @@ static struct sp_ent *stack_push(spans *s, struct sp_stack *k)
 		k->vcap = nc;
 	}
 	int64_t *child = k->child + (size_t)(k->n - 1) * nm;
-	for (uint32_t m = 0; m < nm; m++) child[m] = 0;
+	child[0] = 0; /* nm >= 1; written out so that one metric needs no memset call */
+	for (uint32_t m = 1; m < nm; m++) child[m] = 0;
 	return e;
 }
 
@@ -455,18 +520,17 @@ static void be_time(spans *s, struct sp_thr *t, int64_t ts, uint64_t pos)
 	seen_time(t, ts);
 }
 
-void spans_begin(spans *s, uint32_t thr, uint32_t frame, const int64_t *vals,
-		 const char *sample_extra, size_t extra_n, uint64_t pos)
+/* A begin whose call-path node is known (UINT32_MAX in SORT mode). */
+static void begin_at(spans *s, uint32_t thr, uint32_t frame, uint32_t node, const int64_t *vals,
+		     const char *sample_extra, size_t extra_n, uint64_t pos)
 {
 	struct sp_thr *t = &s->thr[thr];
 	uint32_t nm = s->c.nmetrics;
 	be_time(s, t, vals[0], pos);
-	for (uint32_t m = 0; m < nm; m++) t->last[m] = vals[m];
+	copy_vals(t->last, vals, nm);
 	struct sp_ent *e = stack_push(s, &t->open);
 	e->frame = frame;
-	e->node = UINT32_MAX;
-	if (s->c.mode == SPANS_STACK)
-		e->node = node_get(s, thr, t->open.n > 1 ? e[-1].node : UINT32_MAX, frame);
+	e->node = node;
 	e->seq = s->seq++;
 	e->pos = pos;
 	e->xi = 0;
@@ -478,7 +542,54 @@ void spans_begin(spans *s, uint32_t thr, uint32_t frame, const int64_t *vals,
 		e->xn = (uint32_t)extra_n;
 	}
 	int64_t *beg = t->open.beg + (size_t)(t->open.n - 1) * nm;
-	for (uint32_t m = 0; m < nm; m++) beg[m] = vals[m];
+	copy_vals(beg, vals, nm);
+}
+
+void spans_begin(spans *s, uint32_t thr, uint32_t frame, const int64_t *vals,
+		 const char *sample_extra, size_t extra_n, uint64_t pos)
+{
+	uint32_t node = UINT32_MAX;
+	if (s->c.mode == SPANS_STACK) {
+		const struct sp_stack *k = &s->thr[thr].open;
+		node = node_get(s, thr, k->n ? k->e[k->n - 1].node : UINT32_MAX, frame);
+	}
+	begin_at(s, thr, frame, node, vals, sample_extra, extra_n, pos);
+}
+
+void spans_begin_name(spans *s, uint32_t thr, const char *name, size_t n, const int64_t *vals,
+		      const char *sample_extra, size_t extra_n, uint64_t pos)
+{
+	if (s->c.mode == SPANS_STACK) {
+		/* the children of the open span (or the thread's roots), by name */
+		const struct sp_thr *t = &s->thr[thr];
+		const uint32_t *cf, *cn, *ct;
+		uint32_t size;
+		if (t->open.n) {
+			const struct sp_kids *c = &s->nodes[t->open.e[t->open.n - 1].node].kids;
+			cf = c->frame;
+			cn = c->node;
+			ct = c->tag;
+			size = SP_KIDS;
+		} else {
+			cf = t->roots.frame;
+			cn = t->roots.node;
+			ct = t->roots.tag;
+			size = SP_ROOTS;
+		}
+		uint64_t a, b;
+		name_words(name, n, &a, &b);
+		uint32_t tag = name_tag(a, b, n);
+		for (uint32_t j = 0; j < size; j++) {
+			uint32_t f = cf[j];
+			if (ct[j] != tag || f >= s->fncap) continue;
+			const struct sp_fname *x = &s->fn[f];
+			if (x->n == n && x->a == a && x->b == b && (n <= 16 || !memcmp(x->p + 8, name + 8, n - 16))) {
+				begin_at(s, thr, f, cn[j], vals, sample_extra, extra_n, pos);
+				return;
+			}
+		}
+	}
+	spans_begin(s, thr, spans_frame(s, name, n, NULL), vals, sample_extra, extra_n, pos);
 }
 
 /* SORT: keep a finished span of t. */
@@ -557,7 +668,7 @@ bool spans_end(spans *s, uint32_t thr, const int64_t *vals, uint64_t pos)
 		return false;
 	}
 	be_time(s, t, vals[0], pos);
-	for (uint32_t m = 0; m < s->c.nmetrics; m++) t->last[m] = vals[m];
+	copy_vals(t->last, vals, s->c.nmetrics);
 	close_top(s, t, vals);
 	return true;
 }

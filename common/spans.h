@@ -91,6 +91,11 @@ void spans_thread_name(spans *s, uint32_t thr, const char *name, size_t n);
  * NULL none.  pos: the event's position, for reports. */
 void spans_begin(spans *s, uint32_t thr, uint32_t frame, const int64_t *vals,
 		 const char *sample_extra, size_t extra_n, uint64_t pos);
+/* The same as spans_begin(s, thr, spans_frame(s, name, n, NULL), ...), faster
+ * in SPANS_STACK mode: the name is first looked for among the recent
+ * children of the open span's call path, which needs no hashing. */
+void spans_begin_name(spans *s, uint32_t thr, const char *name, size_t n, const int64_t *vals,
+		      const char *sample_extra, size_t extra_n, uint64_t pos);
 /* End: closes the most recently opened span of thr (false, reported and
  * dropped, if none). */
 bool spans_end(spans *s, uint32_t thr, const int64_t *vals, uint64_t pos);

@@ -9,6 +9,7 @@
 # printed are the best CPU time (user + sys: the machine may be shared, so
 # wall time says little), MB/s of input per CPU second, the peak RSS, and the
 # sha256 of spall2spaa's output (to check that optimisations change nothing).
+# Targets: 200 MB/s for JSON, 500 MB/s for binary (one core).
 # CMD_DIR defaults to the cmd directory next to this script.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -64,20 +65,26 @@ measure() {
 	echo "$best $rss"
 }
 
-row() { # row LABEL FILE COMMAND...
+row() { # row LABEL FILE TARGET_MBS COMMAND...  (TARGET_MBS - for none)
 	label=$1
 	rf=$2
-	shift 2
+	target=$3
+	shift 3
 	size=$(wc -c < "$rf")
 	set -- $(measure "$rf" "$@")
-	awk -v l="$label" -v s="$size" -v t="$1" -v m="$2" 'BEGIN {
+	awk -v l="$label" -v s="$size" -v t="$1" -v m="$2" -v g="$target" 'BEGIN {
 		mbs = t > 0 ? s / 1048576 / t : 0
-		printf "%-28s %8.1f MB %7.2f s cpu %8.1f MB/s %8.1f MB rss\n", l, s / 1048576, t, mbs, m / 1024
+		printf "%-28s %8.1f MB %7.2f s cpu %8.1f MB/s %8.1f MB rss", l, s / 1048576, t, mbs, m / 1024
+		if (g != "-") printf "  (target %d MB/s: %s)", g, mbs >= g ? "met" : "MISSED"
+		printf "\n"
 	}'
 }
 
-for f in trace.json trace.spall; do
-	row "wc -w $f" "$DIR/$f" wc -w
-	row "spall2spaa $f" "$DIR/$f" "$CMD/spall2spaa"
+# targets, in MB of input per CPU second: JSON 200, binary 500
+for f in trace.json:200 trace.spall:500; do
+	target=${f#*:}
+	f=${f%:*}
+	row "wc -w $f" "$DIR/$f" - wc -w
+	row "spall2spaa $f" "$DIR/$f" "$target" "$CMD/spall2spaa"
 	"$CMD/spall2spaa" "$DIR/$f" 2>/dev/null | sha256sum | sed "s/ .*/  (sha256 of the output)/"
 done

@@ -1047,6 +1047,33 @@ static void convert_v3(breader *r)
 		r->pos += 20;
 		uint32_t thr = spans_thread(S, pid, tid);
 		uint64_t left = size;
+		/* The usual case: the whole buffer is at hand, and its begin and
+		 * end events are read without checks on the input per event.
+		 * Anything else (other events, an event running past the buffer)
+		 * is left to the general loop below, from where this one stops. */
+		if (size <= (UINT32_C(1) << 20) && br_need(r, size)) {
+			const uint8_t *b0 = r->buf + r->pos, *p = b0, *e = b0 + size;
+			for (;;) {
+				size_t avail = (size_t)(e - p);
+				if (avail >= 9 && *p == 4) {
+					uint64_t pos = r->base + (uint64_t)(p - r->buf);
+					int64_t ts = ticks_to_ns(rd64(p + 1), pos);
+					spans_end(S, thr, &ts, pos);
+					p += 9;
+				} else if (avail >= 11 && *p == 3 && avail - 11 >= (size_t)p[9] + p[10]) {
+					uint64_t pos = r->base + (uint64_t)(p - r->buf);
+					size_t nl = p[9], al = p[10];
+					int64_t ts = ticks_to_ns(rd64(p + 1), pos);
+					bin_extra(p + 11 + nl, al);
+					spans_begin_name(S, thr, (const char *)p + 11, nl, &ts, extra.p, extra.n, pos);
+					p += 11 + nl + al;
+				} else {
+					break;
+				}
+			}
+			r->pos += (size_t)(p - b0);
+			left -= (uint64_t)(p - b0);
+		}
 		while (left > 0) {
 			uint64_t pos = br_off(r);
 			if (!br_need(r, 1)) {

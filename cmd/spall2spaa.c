@@ -952,7 +952,7 @@ static int64_t us_to_ns(double t, uint64_t pos)
 	return llround(ns);
 }
 
-static int64_t ticks_to_ns(uint64_t t, uint64_t pos)
+static int64_t ticks_to_ns_slow(uint64_t t, uint64_t pos)
 {
 	if (unit_ns == 1.0) {
 		if (t > INT64_MAX) fatal(pos, "time out of range");
@@ -961,6 +961,12 @@ static int64_t ticks_to_ns(uint64_t t, uint64_t pos)
 	double ns = (double)t * unit_ns;
 	if (!(ns < 9.2e18)) fatal(pos, "time out of range");
 	return llround(ns);
+}
+
+static inline int64_t ticks_to_ns(uint64_t t, uint64_t pos)
+{
+	if (unit_ns == 1.0 && t <= INT64_MAX) return (int64_t)t;
+	return ticks_to_ns_slow(t, pos);
 }
 
 static void bin_truncated(uint64_t pos)

@@ -75,16 +75,16 @@ row() { # row LABEL FILE TARGET_MBS COMMAND...  (TARGET_MBS - for none)
 	awk -v l="$label" -v s="$size" -v t="$1" -v m="$2" -v g="$target" 'BEGIN {
 		mbs = t > 0 ? s / 1048576 / t : 0
 		printf "%-28s %8.1f MB %7.2f s cpu %8.1f MB/s %8.1f MB rss", l, s / 1048576, t, mbs, m / 1024
-		if (g != "-") printf "  (target %d MB/s: %s)", g, mbs >= g ? "met" : "MISSED"
+		if (g != "-") printf "  (target %d MB/s: %s)", g, (mbs >= g ? "met" : "MISSED")
 		printf "\n"
 	}'
 }
 
 # targets, in MB of input per CPU second: JSON 200, binary 500
 for f in trace.json:200 trace.spall:500; do
-	target=${f#*:}
+	tgt=${f#*:}
 	f=${f%:*}
 	row "wc -w $f" "$DIR/$f" - wc -w
-	row "spall2spaa $f" "$DIR/$f" "$target" "$CMD/spall2spaa"
+	row "spall2spaa $f" "$DIR/$f" "$tgt" "$CMD/spall2spaa"
 	"$CMD/spall2spaa" "$DIR/$f" 2>/dev/null | sha256sum | sed "s/ .*/  (sha256 of the output)/"
 done

@@ -712,49 +712,84 @@ static inline bool span_before(const struct sp_span *x, const struct sp_span *y)
 	return x->seq < y->seq;
 }
 
-/* Sorts a[0..n) by span_before: insertion-sorted runs, then bottom-up
- * merges through a buffer of n spans (runs already in order are merged in
- * linear time, and an array already sorted is only checked). */
+static inline void span_swap(struct sp_span *x, struct sp_span *y)
+{
+	struct sp_span t = *x;
+	*x = *y;
+	*y = t;
+}
+
+static void span_sift(struct sp_span *a, size_t i, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n) return;
+		if (c + 1 < n && span_before(&a[c], &a[c + 1])) c++;
+		if (!span_before(&a[i], &a[c])) return;
+		span_swap(&a[i], &a[c]);
+		i = c;
+	}
+}
+
+/* Introsort in place (no memory beyond the spans): quicksort with the
+ * median of three, heapsort past the depth limit, insertion sort for small
+ * parts.  The order is total, so the result is the only sorted one. */
+static void span_introsort(struct sp_span *a, size_t n, int depth)
+{
+	while (n > 24) {
+		if (depth-- == 0) {
+			for (size_t i = n / 2; i-- > 0;) span_sift(a, i, n);
+			for (size_t e = n; e-- > 1;) {
+				span_swap(&a[0], &a[e]);
+				span_sift(a, 0, e);
+			}
+			return;
+		}
+		size_t mid = n / 2;
+		if (span_before(&a[mid], &a[0])) span_swap(&a[mid], &a[0]);
+		if (span_before(&a[n - 1], &a[0])) span_swap(&a[n - 1], &a[0]);
+		if (span_before(&a[n - 1], &a[mid])) span_swap(&a[n - 1], &a[mid]);
+		/* Hoare partition around a copy of the median; a[0] <= pivot <=
+		 * a[n - 1] stop the scans, and both parts are non-empty */
+		struct sp_span pv = a[mid];
+		size_t i = (size_t)-1, j = n;
+		for (;;) {
+			do i++; while (span_before(&a[i], &pv));
+			do j--; while (span_before(&pv, &a[j]));
+			if (i >= j) break;
+			span_swap(&a[i], &a[j]);
+		}
+		size_t left = j + 1;
+		if (left < n - left) {
+			span_introsort(a, left, depth);
+			a += left;
+			n -= left;
+		} else {
+			span_introsort(a + left, n - left, depth);
+			n = left;
+		}
+	}
+	for (size_t k = 1; k < n; k++) {
+		struct sp_span x = a[k];
+		size_t m = k;
+		while (m > 0 && span_before(&x, &a[m - 1])) {
+			a[m] = a[m - 1];
+			m--;
+		}
+		a[m] = x;
+	}
+}
+
+/* Sorts a[0..n) by span_before (an array already sorted is only checked). */
 static void sort_spans(struct sp_span *a, uint32_t n)
 {
 	uint32_t i;
 	for (i = 1; i < n && !span_before(&a[i], &a[i - 1]); i++)
 		;
 	if (i >= n) return;
-	enum { RUN = 24 };
-	for (uint32_t lo = 0; lo < n; lo += RUN) {
-		uint32_t hi = n - lo < RUN ? n : lo + RUN;
-		for (uint32_t j = lo + 1; j < hi; j++) {
-			struct sp_span x = a[j];
-			uint32_t k = j;
-			while (k > lo && span_before(&x, &a[k - 1])) {
-				a[k] = a[k - 1];
-				k--;
-			}
-			a[k] = x;
-		}
-	}
-	if (n <= RUN) return;
-	struct sp_span *tmp = xmalloc((size_t)n * sizeof *tmp), *src = a, *dst = tmp;
-	for (size_t w = RUN; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t x = lo, y = mid, o = lo;
-			if (mid < hi && !span_before(&src[mid], &src[mid - 1])) {
-				/* already in order */
-				memcpy(dst + lo, src + lo, (hi - lo) * sizeof *src);
-				continue;
-			}
-			while (x < mid && y < hi) dst[o++] = span_before(&src[y], &src[x]) ? src[y++] : src[x++];
-			while (x < mid) dst[o++] = src[x++];
-			while (y < hi) dst[o++] = src[y++];
-		}
-		struct sp_span *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
-	free(tmp);
+	int depth = 0;
+	for (uint32_t k = n; k > 1; k >>= 1) depth += 2;
+	span_introsort(a, n, depth);
 }
 
 static void walk_pop(spans *s, struct sp_thr *t)

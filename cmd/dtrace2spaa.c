@@ -14,6 +14,7 @@
 
 #include "build.h"
 #include "cli.h"
+#include "jsonbuf.h"
 #include "input.h"
 #include "output.h"
 #include "spaa.h"
@@ -212,23 +213,6 @@ static void reset_entry(void)
 	D.seg_open = false;
 }
 
-static void json_escape(sbuf *e, const char *t, size_t n)
-{
-	sbuf_addc(e, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)t[i];
-		if (ch == '"' || ch == '\\') {
-			sbuf_addc(e, '\\');
-			sbuf_addc(e, (char)ch);
-		} else if (ch < 0x20) {
-			sbuf_printf(e, "\\u%04x", ch);
-		} else {
-			sbuf_addc(e, (char)ch);
-		}
-	}
-	sbuf_addc(e, '"');
-}
-
 /* Without --keys, a lone stack is a kernel stack when one of its frames is
  * from the kernel proper: module "unix" or "genunix" (illumos, Solaris) or
  * "kernel" (FreeBSD, macOS). */
@@ -301,7 +285,7 @@ static void finish_entry(num v, uint64_t lineno)
 		sbuf_adds(e, name);
 		sbuf_adds(e, "\":");
 		if (num_ok) sbuf_printf(e, "%lld", (long long)iv);
-		else json_escape(e, t, tn);
+		else jb_str(e, t, tn);
 	}
 	c.extra_json = e->n ? (sstr){ e->p, e->n } : SSTR_NULL;
 	if (c.has_pid && !c.has_tid) {

@@ -14,6 +14,7 @@
 
 #include "build.h"
 #include "cli.h"
+#include "jsonbuf.h"
 #include "input.h"
 #include "output.h"
 #include "spaa.h"
@@ -548,20 +549,9 @@ static void finish_sample(void)
 		if (s->has_cpu) sbuf_printf(e, "\"cpu\":%lld,", (long long)s->cpu);
 		if (s->has_period) sbuf_printf(e, "\"period\":%llu,", (unsigned long long)s->period);
 		if (s->trace_len) {
-			sbuf_adds(e, "\"x_trace_fields\":\"");
-			const char *t = P.sb.p + s->trace_off;
-			for (uint32_t i = 0; i < s->trace_len; i++) {
-				unsigned char ch = (unsigned char)t[i];
-				if (ch == '"' || ch == '\\') {
-					sbuf_addc(e, '\\');
-					sbuf_addc(e, (char)ch);
-				} else if (ch < 0x20) {
-					sbuf_printf(e, "\\u%04x", ch);
-				} else {
-					sbuf_addc(e, (char)ch);
-				}
-			}
-			sbuf_adds(e, "\",");
+			sbuf_adds(e, "\"x_trace_fields\":");
+			jb_str(e, P.sb.p + s->trace_off, s->trace_len);
+			sbuf_addc(e, ',');
 		}
 		if (e->n) e->n--; /* trailing comma */
 		sbuf_addc(e, 0);

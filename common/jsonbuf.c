@@ -1,18 +1,30 @@
 /* jsonbuf.c - compact JSON into an sbuf (see jsonbuf.h). */
 #include "jsonbuf.h"
+#include "utf8.h"
 
 void jb_str(sbuf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
+	const uint8_t *p = (const uint8_t *)s, *end = p + n;
 	sbuf_reserve(b, n + 2);
 	sbuf_addc(b, '"');
-	size_t run = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\')
+	while (p < end) {
+		const uint8_t *run = p;
+		p = utf8_skip_plain(p, end);
+		sbuf_add(b, run, (size_t)(p - run));
+		if (p == end) break;
+		uint8_t c = *p;
+		if (c >= 0x80) {
+			int l = utf8_seq(p, end);
+			if (l > 0) {
+				sbuf_add(b, p, (size_t)l);
+				p += l;
+			} else { /* not UTF-8: U+FFFD, as jw_str() writes it */
+				sbuf_add(b, "\xef\xbf\xbd", 3);
+				p += -l;
+			}
 			continue;
-		sbuf_add(b, s + run, i - run);
-		run = i + 1;
+		}
 		sbuf_addc(b, '\\');
 		switch (c) {
 		case '"': sbuf_addc(b, '"'); break;
@@ -27,8 +39,8 @@ void jb_str(sbuf *b, const char *s, size_t n)
 			sbuf_addc(b, hex[c >> 4]);
 			sbuf_addc(b, hex[c & 15]);
 		}
+		p++;
 	}
-	sbuf_add(b, s + run, n - run);
 	sbuf_addc(b, '"');
 }
 

@@ -7,8 +7,8 @@
 #include "json.h"
 #include "util.h"
 
-/* A JSON string with quotes, escaped as jw_str() does (the bytes are taken
- * to be valid UTF-8, as the parser guarantees). */
+/* A JSON string with quotes, escaped as jw_str() does; bytes that are not
+ * valid UTF-8 become U+FFFD. */
 void jb_str(sbuf *b, const char *s, size_t n);
 /* Node k of d and its subtree, compactly; numbers with their original text. */
 void jb_node(sbuf *b, const json_doc *d, uint32_t k);

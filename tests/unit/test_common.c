@@ -10,6 +10,7 @@
 
 #include "build.h"
 #include "input.h"
+#include "jsonbuf.h"
 #include "num.h"
 #include "output.h"
 #include "spaa.h"
@@ -80,6 +81,15 @@ static void test_strmap(void)
 	size_t n;
 	is_str(strmap_key(&m, 99999, &n), "k99999", "key by index");
 	strmap_free(&m);
+}
+
+static void test_jsonbuf(void)
+{
+	sbuf b = { 0 };
+	jb_str(&b, "a\"b\\c\n\x01\xc3\xa9\xff!", 11);
+	is_mem(b.p, b.n, "\"a\\\"b\\\\c\\n\\u0001\xc3\xa9\xef\xbf\xbd!\"", 23,
+	       "jb_str escapes, keeps UTF-8, replaces a bad byte with U+FFFD");
+	sbuf_free(&b);
 }
 
 static void test_stackid(void)
@@ -252,6 +262,7 @@ int main(void)
 	test_ints();
 	test_strmap();
 	test_stackid();
+	test_jsonbuf();
 	test_input();
 	test_output();
 	test_roundtrip();

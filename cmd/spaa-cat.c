@@ -907,33 +907,6 @@ static void copy(const char *path)
 	spaa_close(r);
 }
 
-/* Standard input copied to an unlinked temporary file, to be read twice. */
-static const char *spool_stdin(void)
-{
-	const char *dir = getenv("TMPDIR");
-	sbuf path = { 0 };
-	sbuf_printf(&path, "%s/spaa-cat.XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkstemp(path.p);
-	if (fd < 0) die(EXIT_DATA, "temporary file: %s", strerror(errno));
-	unlink(path.p);
-	input *in = input_open("-");
-	char *buf = xmalloc(1 << 17);
-	size_t n;
-	while ((n = input_read(in, buf, 1 << 17)) > 0) {
-		for (size_t off = 0; off < n;) {
-			ssize_t k = write(fd, buf + off, n - off);
-			if (k < 0 && errno == EINTR) continue;
-			if (k < 0) die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
-			off += (size_t)k;
-		}
-	}
-	input_close(in);
-	free(buf);
-	path.n = 0;
-	sbuf_printf(&path, "/dev/fd/%d", fd);
-	return path.p;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -976,7 +949,7 @@ int main(int argc, char **argv)
 	C.src = xcalloc(C.nsrc, sizeof *C.src);
 	for (uint32_t i = 0; i < C.nsrc; i++) {
 		C.src[i].name = files[i];
-		C.src[i].path = strcmp(files[i], "-") == 0 ? spool_stdin() : files[i];
+		C.src[i].path = strcmp(files[i], "-") == 0 ? input_rereadable("-") : files[i];
 	}
 	C.content_out = true;
 	for (uint32_t i = 0; i < C.nsrc; i++) {

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -313,4 +314,33 @@ void input_close(input *in)
 	free(in->buf);
 	free(in->name);
 	free(in);
+}
+
+char *input_rereadable(const char *path)
+{
+	struct stat st;
+	if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return xstrdup(path);
+	const char *dir = getenv("TMPDIR");
+	sbuf name = { 0 };
+	sbuf_printf(&name, "%s/%s.XXXXXX", dir && *dir ? dir : "/tmp", cli_prog);
+	int fd = mkstemp(name.p);
+	if (fd < 0) die(EXIT_DATA, "%s: cannot make a temporary file: %s", name.p, strerror(errno));
+	unlink(name.p);
+	input *in = input_open(path);
+	char *buf = xmalloc(1 << 17);
+	size_t n;
+	while ((n = input_read(in, buf, 1 << 17)) > 0) {
+		for (size_t off = 0; off < n;) {
+			ssize_t k = write(fd, buf + off, n - off);
+			if (k < 0 && errno == EINTR) continue;
+			if (k < 0) die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
+			off += (size_t)k;
+		}
+	}
+	input_close(in);
+	free(buf);
+	name.n = 0;
+	sbuf_printf(&name, "/dev/fd/%d", fd);
+	return name.p;
 }

@@ -48,4 +48,11 @@ void input_skip(input *in, size_t n);
 
 void input_close(input *in);
 
+/* A name for the same data that can be opened again, for commands that read
+ * their input twice: path itself when it is a regular file; otherwise
+ * (standard input "-", a pipe, a FIFO) its decompressed bytes are copied to
+ * an unlinked temporary file (in $TMPDIR, else /tmp) and the name is
+ * "/dev/fd/N".  Errors are fatal.  The string is allocated. */
+char *input_rereadable(const char *path);
+
 #endif

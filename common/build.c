@@ -201,6 +201,12 @@ uint32_t builder_metric(builder *b, const char *name, const char *unit)
 	return b->nmetrics++;
 }
 
+const char *builder_metric_name(const builder *b, uint32_t m)
+{
+	if (m >= b->nmetrics) die(EXIT_DATA, "internal error: no metric %u", m);
+	return b->metrics[m].name;
+}
+
 uint32_t builder_dso(builder *b, const char *name, size_t n, bool is_kernel)
 {
 	bool added;

@@ -44,6 +44,8 @@ void builder_time_range(builder *b, double start, double end);
 
 /* Metrics, in the order declared (that is the order weights are written). */
 uint32_t builder_metric(builder *b, const char *name, const char *unit /* NULL */);
+/* The name of metric m (from builder_metric()). */
+const char *builder_metric_name(const builder *b, uint32_t m);
 
 /* Dictionaries: interned; return the dense index (the written id is index+1
  * for dso and frame records). */

@@ -471,11 +471,13 @@ static void emit_top(spans *s, struct sp_thr *t, struct sp_stack *k, const int64
 		       (long long)-incl[0]);
 		incl[0] = 0;
 	}
+	int64_t selfv[SPANS_MAX_METRICS];
 	for (uint32_t m = 0; m < nm; m++) {
 		int64_t self;
 		if (__builtin_sub_overflow(incl[m], child[m], &self) ||
 		    __builtin_add_overflow(acc[m], self, &acc[m]))
 			die(EXIT_DATA, "span cost overflows 64 bits");
+		selfv[m] = self;
 		if (top > 0) {
 			int64_t *pc = k->child + (size_t)(top - 1) * nm + m;
 			if (__builtin_add_overflow(*pc, incl[m], pc))
@@ -495,6 +497,25 @@ static void emit_top(spans *s, struct sp_thr *t, struct sp_stack *k, const int64
 		s->sx.n = 0;
 		sbuf_adds(&s->sx, "\"x_dur_ns\":");
 		sbuf_add(&s->sx, nb, fmt_i64(nb, incl[0]));
+		/* the span's own share of its stack's weights: summed over the
+		 * stack's samples they give the stack's weights exactly */
+		sbuf_adds(&s->sx, ",\"x_weights\":[");
+		for (uint32_t m = 0; m < nm; m++) {
+			if (m) sbuf_addc(&s->sx, ',');
+			sbuf_adds(&s->sx, "{\"metric\":");
+			const char *mn = builder_metric_name(s->c.b, s->c.midx[m]);
+			spans_json_str(&s->sx, mn, strlen(mn));
+			sbuf_adds(&s->sx, ",\"value\":");
+			sbuf_add(&s->sx, nb, fmt_i64(nb, selfv[m]));
+			sbuf_addc(&s->sx, '}');
+		}
+		if (s->c.calls_midx >= 0) {
+			const char *mn = builder_metric_name(s->c.b, (uint32_t)s->c.calls_midx);
+			sbuf_adds(&s->sx, ",{\"metric\":");
+			spans_json_str(&s->sx, mn, strlen(mn));
+			sbuf_adds(&s->sx, ",\"value\":1}");
+		}
+		sbuf_addc(&s->sx, ']');
 		if (extra_n) {
 			sbuf_addc(&s->sx, ',');
 			sbuf_add(&s->sx, extra, extra_n);

@@ -300,14 +300,13 @@ END
 }
 
 @test "--samples: one sample per region, at its start in wall-clock seconds" {
-	# (spaa-window cannot rebuild wall_ns from samples yet: not used here)
 	afperf2spaa --samples "$A/basic_two_runs.afperf" >"$T/out.spaa"
 	run grep -c '"type":"sample"' "$T/out.spaa"
 	assert_output 43
 	# WsfSimulation::AdvanceTime of run 1: RunInfo start 3720445 us at wallclock
 	# 1700000000 s, region start 3720906 us, 15030 us long
 	run grep -F '"x_region_id":"0x6aaddd0003dd"' "$T/out.spaa"
-	assert_output '{"type":"sample","timestamp":1700000000.000461,"pid":1,"tid":1,"x_dur_ns":15030000,"x_region_id":"0x6aaddd0003dd","event":"region","stack_id":"0xe2f82413032cca72"}'
+	assert_output '{"type":"sample","timestamp":1700000000.000461,"pid":1,"tid":1,"x_dur_ns":15030000,"x_weights":[{"metric":"wall_ns","value":2402000},{"metric":"calls","value":1}],"x_region_id":"0x6aaddd0003dd","event":"region","stack_id":"0xe2f82413032cca72"}'
 	# without --samples: none
 	afperf2spaa "$A/basic_two_runs.afperf" >"$T/plain.spaa"
 	run grep -c '"type":"sample"' "$T/plain.spaa"

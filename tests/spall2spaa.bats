@@ -179,8 +179,8 @@ foo;bar 10"
 	assert_success
 	assert_line --index 5 --partial '"frames":[2,1],"context":{"event":"span","pid":3,"tid":4},"weights":[{"metric":"wall_ns","value":1000,'
 	assert_line --index 6 --partial '"frames":[1],"context":{"event":"span","pid":3,"tid":4},"weights":[{"metric":"wall_ns","value":4000,'
-	assert_line --index 7 '{"type":"sample","timestamp":0.0000115,"pid":3,"tid":4,"x_dur_ns":1000,"event":"span","stack_id":"0x7f05ff405f9e06be"}'
-	assert_line --index 8 '{"type":"sample","timestamp":0.00001,"pid":3,"tid":4,"x_dur_ns":5000,"x_cat":"c","x_args":{"k":[1,"v"]},"event":"span","stack_id":"0xd89048869270979e"}'
+	assert_line --index 7 '{"type":"sample","timestamp":0.0000115,"pid":3,"tid":4,"x_dur_ns":1000,"x_weights":[{"metric":"wall_ns","value":1000},{"metric":"calls","value":1}],"event":"span","stack_id":"0x7f05ff405f9e06be"}'
+	assert_line --index 8 '{"type":"sample","timestamp":0.00001,"pid":3,"tid":4,"x_dur_ns":5000,"x_weights":[{"metric":"wall_ns","value":4000},{"metric":"calls","value":1}],"x_cat":"c","x_args":{"k":[1,"v"]},"event":"span","stack_id":"0xd89048869270979e"}'
 	spall2spaa -s "$S/small-trace.json" 2>/dev/null > "$T/s.spaa"
 	run grep -c '"type":"sample"' "$T/s.spaa"
 	assert_output 289

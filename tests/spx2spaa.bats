@@ -147,7 +147,7 @@ php;/srv/app/index.php;fib;fib 100"
 @test "--samples: one sample per call, start time = exec_ts + wt, x_dur_ns; valid" {
 	run spx2spaa --samples "$S/tiny.json"
 	assert_success
-	assert_line --index 12 '{"type":"sample","timestamp":1795348800.0000002,"pid":4242,"tid":4243,"x_dur_ns":100,"event":"spx","stack_id":"0xd572254f7553137b"}'
+	assert_line --index 12 '{"type":"sample","timestamp":1795348800.0000002,"pid":4242,"tid":4243,"x_dur_ns":100,"x_weights":[{"metric":"wt","value":100},{"metric":"zm","value":0},{"metric":"calls","value":1}],"event":"spx","stack_id":"0xd572254f7553137b"}'
 	spx2spaa -s "$S/tiny.json" > "$T/s.spaa"
 	run grep -c '"type":"sample"' "$T/s.spaa"
 	assert_output 5

@@ -4,11 +4,18 @@
  * stacks' weights from them; --every adds window records that partition the
  * time range; --list prints one line per window instead of a profile.
  *
+ * A sample's weights: its "x_weights" array when it has one (the span
+ * converters write each span's own self cost there, so that the samples of a
+ * stack add up to exactly its weights), else samples = 1, count = 1 and
+ * period = its period.  A stack metric is rebuilt when every kept sample of
+ * the stack gives it, and dropped when none does.
+ *
  * Two passes over the input (stdin, pipes and other non-regular files are
  * first copied to a temporary file): the first adds up, per stack and per
- * (window, stack), the samples and their periods; the second writes the
- * records in input order with the new weights, then the windows.  Memory
- * grows with stacks and windows x stacks, not with samples.
+ * (window, stack), the samples and their weights (a small array per sum,
+ * indexed by a table of the metric names); the second writes the records in
+ * input order with the new weights, then the windows.  Memory grows with
+ * stacks and windows x stacks, not with samples.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -44,31 +51,43 @@ static const char usage[] =
 	"  -h, --help       show this help and exit\n"
 	"  -V, --version    show the version and exit\n"
 	"\n"
-	"Stack weights are rebuilt from samples: 'samples' and 'count' count one\n"
-	"per sample, 'period' adds the samples' periods; other metrics are dropped.\n";
+	"Stack weights are rebuilt from the kept samples: a sample's weights are its\n"
+	"x_weights array (written by the span converters with --samples) if it has\n"
+	"one, else 'samples' = 1, 'count' = 1 and 'period' = its period.  Metrics\n"
+	"that no sample gives are dropped.\n";
 
-/* Metrics a sample tells. */
-enum { M_SAMPLES = 1, M_COUNT = 2, M_PERIOD = 4 };
+/* The metric table: every metric name of the stack records and of the
+ * samples' x_weights, at most MAX_METRICS; the first three are the metrics a
+ * sample without x_weights gives. */
+#define MAX_METRICS 64
+enum { MI_SAMPLES, MI_COUNT, MI_PERIOD };
+#define BUILTIN_MASK 7u
+static strmap mnames;
 
-static int metric_bit(const char *p, size_t n)
+static uint32_t metric_id(const char *p, size_t n)
 {
-	sstr m = { p, n };
-	if (sstr_eqc(m, "samples")) return M_SAMPLES;
-	if (sstr_eqc(m, "count")) return M_COUNT;
-	if (sstr_eqc(m, "period")) return M_PERIOD;
-	return 0;
+	uint32_t i = strmap_intern(&mnames, p, n, NULL);
+	if (i >= MAX_METRICS) die(EXIT_DATA, "more than %d distinct metrics", MAX_METRICS);
+	return i;
+}
+
+/* -1: not in the table (so given by no sample). */
+static int metric_find(const char *p, size_t n)
+{
+	return (int)strmap_find(&mnames, p, n);
 }
 
 /* What the samples of a stack (or of a stack in one window) add up to. */
 typedef struct acc {
 	uint64_t nsamp;
-	num period;
-	uint64_t no_period_line; /* first sample without a period, 0 none */
+	uint64_t given, common;  /* metrics given by some, by every sample */
+	num *v;                  /* sums by metric id (nv long; 0 beyond) */
+	uint32_t nv;
 } acc;
 
 typedef struct stackinfo {
 	bool defined, id_is_num;
-	uint8_t metrics;         /* M_* the stack record has */
+	uint64_t metrics;        /* metric ids of the stack record's weights */
 	int32_t event;
 	uint32_t ord;            /* order of the stack records */
 	uint32_t leaf_func;      /* index into funcs (for --list) */
@@ -115,7 +134,6 @@ static acc *wmap_get(wmap *m, int64_t k, uint32_t s)
 	memset(e, 0, sizeof *e);
 	e->k = k;
 	e->stack = s;
-	e->a.period = num_i(0);
 	m->slots[j] = m->n;
 	return &e->a;
 }
@@ -142,6 +160,12 @@ static stackinfo *stacks;
 static uint32_t stacks_cap, nstack_records;
 static wmap wins;
 static uint64_t nsamples;
+static uint64_t given_any;        /* metrics given by some kept sample */
+
+/* The current sample's weights (metric id, value). */
+static uint32_t *sw_id, nsw, sw_cap;
+static num *sw_v;
+static uint32_t sw_vcap;
 
 static void remove_tmp(void)
 {
@@ -197,16 +221,77 @@ static stackinfo *stack_at(const char *id, size_t n, uint32_t *idx)
 	return &stacks[*idx];
 }
 
-static void acc_add(spaa_reader *r, acc *a, const spaa_sample *s)
+static void sw_push(uint32_t id, num v)
 {
+	*VEC_PUSH(sw_id, nsw, sw_cap) = id;
+	if (sw_cap > sw_vcap) {
+		sw_v = xrealloc(sw_v, (size_t)sw_cap * sizeof *sw_v);
+		sw_vcap = sw_cap;
+	}
+	sw_v[nsw - 1] = v;
+}
+
+/* The weights of the current sample into sw_*; returns the mask of their
+ * metrics. */
+static uint64_t sample_weights(spaa_reader *r, const spaa_sample *s)
+{
+	const json_doc *d = &r->doc;
+	uint64_t mask = 0;
+	nsw = 0;
+	uint32_t xw = json_get(d, 0, "x_weights");
+	if (!xw) {
+		sw_push(MI_SAMPLES, num_i(1));
+		sw_push(MI_COUNT, num_i(1));
+		mask = 1u << MI_SAMPLES | 1u << MI_COUNT;
+		if (s->has_period) {
+			sw_push(MI_PERIOD, s->period);
+			mask |= 1u << MI_PERIOD;
+		}
+		return mask;
+	}
+	if (d->nodes[xw].type != JSON_ARRAY)
+		spaa_error(r, "sample: x_weights must be an array");
+	uint32_t k = json_first(d, xw);
+	for (uint32_t i = 0; i < d->nodes[xw].count; i++, k = json_after(d, k)) {
+		uint32_t m = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "metric") : 0;
+		uint32_t v = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "value") : 0;
+		if (!m || d->nodes[m].type != JSON_STRING || !v || !json_is_num(d, v))
+			spaa_error(r, "sample: x_weights[%u] needs a \"metric\" string and a numeric \"value\"", i);
+		uint32_t id = metric_id(d->nodes[m].str, d->nodes[m].count);
+		const json_node *x = &d->nodes[v];
+		sw_push(id, x->type == JSON_INT ? num_i(x->v.i) : x->type == JSON_UINT ? num_u(x->v.u) : num_d(x->v.d));
+		mask |= (uint64_t)1 << id;
+	}
+	return mask;
+}
+
+/* Adds the current sample's weights (sw_*, metrics mask) to a. */
+static void acc_add(spaa_reader *r, acc *a, const spaa_sample *s, uint64_t mask)
+{
+	a->common = a->nsamp ? a->common & mask : mask;
+	a->given |= mask;
 	a->nsamp++;
-	if (!s->has_period) {
-		if (!a->no_period_line) a->no_period_line = r->lineno;
-	} else if (!num_add(&a->period, s->period)) {
-		spaa_error(r, "the periods of stack %.*s add up beyond 64 bits",
-			   (int)s->stack_id.n, s->stack_id.p);
+	for (uint32_t i = 0; i < nsw; i++) {
+		uint32_t id = sw_id[i];
+		if (id >= a->nv) {
+			uint32_t nv = mnames.count > id ? mnames.count : id + 1;
+			a->v = xrealloc(a->v, nv * sizeof *a->v);
+			for (uint32_t j = a->nv; j < nv; j++) a->v[j] = num_i(0);
+			a->nv = nv;
+		}
+		if (!num_add(&a->v[id], sw_v[i])) {
+			if (id == MI_PERIOD)
+				spaa_error(r, "the periods of stack %.*s add up beyond 64 bits",
+					   (int)s->stack_id.n, s->stack_id.p);
+			else
+				spaa_error(r, "the %s weights of stack %.*s add up beyond 64 bits",
+					   strmap_key(&mnames, id, NULL), (int)s->stack_id.n, s->stack_id.p);
+		}
 	}
 }
+
+static inline bool acc_has(const acc *a, uint32_t id) { return a->common >> id & 1; }
+static inline num acc_val(const acc *a, uint32_t id) { return id < a->nv ? a->v[id] : num_i(0); }
 
 /* ---- pass 1: add up the samples ------------------------------------------ */
 
@@ -290,7 +375,7 @@ static void pass1(void)
 			si->ord = nstack_records++;
 			si->event = st.event;
 			for (uint32_t j = 0; j < st.nw; j++)
-				si->metrics |= metric_bit(st.w[j].metric.p, st.w[j].metric.n);
+				si->metrics |= (uint64_t)1 << metric_id(st.w[j].metric.p, st.w[j].metric.n);
 			const char *f = st.nframes ? r->frames[spaa_stack_leaf(r, &st)].func : "";
 			if (!*f) f = "[unknown]";
 			si->leaf_func = strmap_intern(&funcs, f, strlen(f), NULL);
@@ -305,7 +390,9 @@ static void pass1(void)
 			stackinfo *si = stack_at(s.stack_id.p, s.stack_id.n, &i);
 			if (!si->first_ref) si->first_ref = r->lineno;
 			if (!(s.timestamp >= from && s.timestamp < to)) continue;
-			acc_add(r, &si->all, &s);
+			uint64_t mask = sample_weights(r, &s);
+			given_any |= mask;
+			acc_add(r, &si->all, &s, mask);
 			if (opt.has_every) {
 				double q = floor((s.timestamp - origin) / opt.every);
 				if (!(fabs(q) < 1e15)) spaa_error(r, "timestamp too far from the time range");
@@ -315,7 +402,7 @@ static void pass1(void)
 				if (k > kmax) kmax = k;
 				if (kmax - kmin >= 10000000)
 					spaa_error(r, "sample timestamp too far out of the time range");
-				acc_add(r, wmap_get(&wins, k, i), &s);
+				acc_add(r, wmap_get(&wins, k, i), &s, mask);
 			}
 		} else if (t == SPAA_HEADER && opt.event_name &&
 			   spaa_event_find(r, opt.event_name, strlen(opt.event_name)) < 0) {
@@ -352,8 +439,8 @@ static void put_weights(output *o, spaa_reader *r, uint32_t arr, const acc *a)
 	uint32_t k = json_first(d, arr);
 	for (uint32_t i = 0; i < d->nodes[arr].count; i++, k = json_after(d, k)) {
 		uint32_t m = json_get(d, k, "metric");
-		int bit = metric_bit(d->nodes[m].str, d->nodes[m].count);
-		if (!bit) continue;
+		int id = metric_find(d->nodes[m].str, d->nodes[m].count);
+		if (id < 0 || !acc_has(a, (uint32_t)id)) continue;
 		if (!firstw) out_putc(o, ',');
 		firstw = false;
 		out_putc(o, '{');
@@ -361,7 +448,7 @@ static void put_weights(output *o, spaa_reader *r, uint32_t arr, const acc *a)
 		for (uint32_t j = 0; j < d->nodes[k].count; j++, key = json_after(d, key + 1)) {
 			put_key(o, &d->nodes[key], j == 0);
 			if (json_is_str(d, key, "value", 5))
-				jw_num(o, bit == M_PERIOD ? a->period : num_u(a->nsamp));
+				jw_num(o, acc_val(a, (uint32_t)id));
 			else
 				jw_node(o, d, key + 1);
 		}
@@ -370,17 +457,42 @@ static void put_weights(output *o, spaa_reader *r, uint32_t arr, const acc *a)
 	out_putc(o, ']');
 }
 
+/* The line of the first kept sample of stack sid that does not give metric
+ * id (only looked for to report it: a third pass). */
+static uint64_t missing_line(const spaa_stack *st, uint32_t id)
+{
+	spaa_reader *r = open_input();
+	spaa_sample s;
+	uint64_t line = 0;
+	enum spaa_rtype t;
+	while (!line && (t = spaa_next(r)) != SPAA_EOF) {
+		if (t != SPAA_SAMPLE || spaa_sample_parse(r, &s) < 0 || !s.has_ts) continue;
+		if (!(s.timestamp >= from && s.timestamp < to) || !sstr_eq(s.stack_id, st->id)) continue;
+		if (!(sample_weights(r, &s) >> id & 1)) line = r->lineno;
+	}
+	spaa_close(r);
+	return line;
+}
+
+/* A metric some but not all kept samples of the stack give (or a period that
+ * not all give) cannot be rebuilt; nor can a primary metric no sample gives. */
 static void check_stack(spaa_reader *r, const spaa_stack *st, const stackinfo *si)
 {
-	if (si->metrics & M_PERIOD && si->all.no_period_line)
-		die_at(name, si->all.no_period_line,
-		       "sample has no period: the period weight of stack %.*s cannot be rebuilt",
-		       (int)st->id.n, st->id.p);
+	uint64_t bad = si->metrics & ~si->all.common & (si->all.given | (uint64_t)1 << MI_PERIOD);
+	if (bad) {
+		uint32_t id = (uint32_t)__builtin_ctzll(bad);
+		const char *m = strmap_key(&mnames, id, NULL);
+		die_at(name, missing_line(st, id),
+		       "sample has no %s: the %s weight of stack %.*s cannot be rebuilt",
+		       m, m, (int)st->id.n, st->id.p);
+	}
 	if (st->event >= 0) {
 		const char *pm = r->events[st->event].primary_metric;
-		if (pm && !metric_bit(pm, strlen(pm)))
+		int id = pm ? metric_find(pm, strlen(pm)) : MI_SAMPLES;
+		if (id < 0 || (id > MI_PERIOD && !acc_has(&si->all, (uint32_t)id)))
 			die_at(name, r->lineno, "stack %.*s: the primary metric '%s' of event '%s' "
-			       "cannot be rebuilt from samples (only samples, count, period)",
+			       "cannot be rebuilt from samples (only samples, count, period "
+			       "and the metrics of their x_weights)",
 			       (int)st->id.n, st->id.p, pm, r->events[st->event].name);
 	}
 }
@@ -477,21 +589,24 @@ static double win_end(int64_t k)
 	return k == nwin - 1 && range_end < e && range_end > win_start(k) ? range_end : e;
 }
 
+/* The stack's metrics that all the window's samples give, in metric table
+ * order; the sample count if none. */
 static void put_window_weights(output *o, const stackinfo *si, const acc *a)
 {
-	uint8_t m = si->metrics & (M_SAMPLES | M_COUNT | M_PERIOD);
-	if (!m) m = M_SAMPLES;
-	bool first = true;
+	uint64_t m = si->metrics & a->common;
 	out_putc(o, '[');
-	static const struct { int bit; const char *name; } ms[] = {
-		{ M_SAMPLES, "samples" }, { M_COUNT, "count" }, { M_PERIOD, "period" } };
-	for (int i = 0; i < 3; i++) {
-		if (!(m & ms[i].bit)) continue;
-		if (ms[i].bit == M_PERIOD && a->no_period_line) continue;
-		out_printf(o, "%s{\"metric\":\"%s\",\"value\":", first ? "" : ",", ms[i].name);
-		jw_num(o, ms[i].bit == M_PERIOD ? a->period : num_u(a->nsamp));
+	if (!m) {
+		out_puts(o, "{\"metric\":\"samples\",\"value\":");
+		jw_num(o, num_u(a->nsamp));
 		out_putc(o, '}');
-		first = false;
+	}
+	for (bool first = true; m; m &= m - 1, first = false) {
+		uint32_t id = (uint32_t)__builtin_ctzll(m);
+		out_puts(o, first ? "{\"metric\":" : ",{\"metric\":");
+		jw_strc(o, strmap_key(&mnames, id, NULL));
+		out_puts(o, ",\"value\":");
+		jw_num(o, acc_val(a, id));
+		out_putc(o, '}');
 	}
 	out_putc(o, ']');
 }
@@ -524,10 +639,12 @@ static void put_windows(output *o)
 	}
 }
 
-/* --list: one line per window for one event. */
+/* --list: one line per window for one event: its primary metric when the
+ * samples give it, else the sample count. */
 static void put_list(output *o, int32_t event, const char *pm)
 {
-	bool period = pm && strcmp(pm, "period") == 0;
+	int pid = pm ? metric_find(pm, strlen(pm)) : -1;
+	if (pid >= 0 && !(given_any >> pid & 1)) pid = -1;
 	xqsort(wins.e, wins.n, sizeof *wins.e, cmp_entry);
 	num *byf = xcalloc(funcs.count ? funcs.count : 1, sizeof *byf);
 	uint32_t *touched = xmalloc((funcs.count ? funcs.count : 1) * sizeof *touched);
@@ -542,7 +659,7 @@ static void put_list(output *o, int32_t event, const char *pm)
 			const wentry *e = &wins.e[j];
 			const stackinfo *si = &stacks[e->stack];
 			if (si->event != event) continue;
-			num v = period ? e->a.period : num_u(e->a.nsamp);
+			num v = pid >= 0 ? acc_val(&e->a, (uint32_t)pid) : num_u(e->a.nsamp);
 			num *f = &byf[si->leaf_func];
 			if (!seen[si->leaf_func]) {
 				seen[si->leaf_func] = true;
@@ -632,6 +749,10 @@ int main(int argc, char **argv)
 	path = rereadable(arg);
 	strmap_init(&stack_ids);
 	strmap_init(&funcs);
+	strmap_init(&mnames);
+	metric_id("samples", 7);
+	metric_id("count", 5);
+	metric_id("period", 6);
 	resolve_times();
 	pass1();
 
@@ -683,7 +804,6 @@ int main(int argc, char **argv)
 	}
 done:
 	if (opt.list) {
-		if (metric_bit(list_pm ? list_pm : "", list_pm ? strlen(list_pm) : 0) == 0) list_pm = "samples";
 		put_list(o, list_event, list_pm);
 	} else if (opt.has_every) {
 		put_windows(o);

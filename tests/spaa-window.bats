@@ -106,7 +106,7 @@ OUT
 	sed 's/"primary_metric":"period"/"primary_metric":"x_cost"/' "$D/window/small.spaa" > "$T/m.spaa"
 	run spaa-window --to 105 "$T/m.spaa"
 	assert_failure 1
-	assert_output "spaa-window: $T/m.spaa:8: stack 0xa: the primary metric 'x_cost' of event 'cycles' cannot be rebuilt from samples (only samples, count, period)"
+	assert_output "spaa-window: $T/m.spaa:8: stack 0xa: the primary metric 'x_cost' of event 'cycles' cannot be rebuilt from samples (only samples, count, period and the metrics of their x_weights)"
 	run spaa-window --every 1 --list --event nosuch "$D/window/small.spaa"
 	assert_failure 1
 	assert_output "spaa-window: $D/window/small.spaa: event 'nosuch' is not declared in the header"

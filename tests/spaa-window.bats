@@ -153,3 +153,118 @@ OUT
 	assert_success
 	assert_output --regexp '^spaa-window \(spaa-tools\) '
 }
+
+# spans.spaa: spall2spaa --samples of spans.json (main 0-100 us; a 10-30 with
+# b 15-20; a 50-80 with c 60-70): samples carry each span's self cost as
+# x_weights.
+@test "spaa-window: span samples (x_weights): a cut rebuilds wall_ns and calls" {
+	run spaa-window --from 0.00004 "$D/window/spans.spaa"
+	assert_success
+	assert_output - <<'OUT'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"spall","frame_order":"leaf_to_root","events":[{"name":"span","kind":"probe","sampling":{"mode":"event","primary_metric":"wall_ns"}}],"time_range":{"start":0.00004,"end":0.0001,"unit":"seconds"},"source":{"tool":"spall","format":"chrome-json"},"stack_id_mode":"content_addressable"}
+{"type":"dso","id":1,"name":"[unknown]","is_kernel":false}
+{"type":"frame","id":1,"func":"main","dso":1,"kind":"user"}
+{"type":"frame","id":2,"func":"a","dso":1,"kind":"user"}
+{"type":"frame","id":3,"func":"b","dso":1,"kind":"user"}
+{"type":"frame","id":4,"func":"c","dso":1,"kind":"user"}
+{"type":"thread","pid":1,"tid":1}
+{"type":"stack","id":"0xe6434f8165c647bc","frames":[2,1],"context":{"event":"span","pid":1,"tid":1},"weights":[{"metric":"wall_ns","value":20000,"unit":"nanoseconds"},{"metric":"calls","value":1,"unit":"count"}],"exclusive":{"frame":2,"weights":[{"metric":"wall_ns","value":20000,"unit":"nanoseconds"},{"metric":"calls","value":1,"unit":"count"}]},"x_path_id":"0x38f13f4ca10e3dc9"}
+{"type":"stack","id":"0x8aa87dfce1620fe3","frames":[4,2,1],"context":{"event":"span","pid":1,"tid":1},"weights":[{"metric":"wall_ns","value":10000,"unit":"nanoseconds"},{"metric":"calls","value":1,"unit":"count"}],"exclusive":{"frame":4,"weights":[{"metric":"wall_ns","value":10000,"unit":"nanoseconds"},{"metric":"calls","value":1,"unit":"count"}]},"x_path_id":"0x48da331144f23f34"}
+{"type":"sample","timestamp":0.00006,"pid":1,"tid":1,"x_dur_ns":10000,"x_weights":[{"metric":"wall_ns","value":10000},{"metric":"calls","value":1}],"event":"span","stack_id":"0x8aa87dfce1620fe3"}
+{"type":"sample","timestamp":0.00005,"pid":1,"tid":1,"x_dur_ns":30000,"x_weights":[{"metric":"wall_ns","value":20000},{"metric":"calls","value":1}],"event":"span","stack_id":"0xe6434f8165c647bc"}
+OUT
+	spaa-window --from 0.00004 "$D/window/spans.spaa" | spaa-validate -q -
+	run sh -c 'spaa-window --to 0.00004 "$1" | spaa-fold -m wall_ns' sh "$D/window/spans.spaa"
+	assert_output "main 50000
+main;a 15000
+main;a;b 5000"
+	# the converter's own output, from the trace
+	run sh -c 'spall2spaa --samples "$1" | spaa-window --from 0.00004 - | spaa-fold -m calls' sh "$D/window/spans.json"
+	assert_output "main;a 1
+main;a;c 1"
+}
+
+@test "spaa-window: span samples: --every windows and --list by wall_ns" {
+	run spaa-window --every 0.00004 "$D/window/spans.spaa"
+	assert_success
+	assert_equal "$(echo "$output" | head -n 16)" "$(cat "$D/window/spans.spaa")"
+	assert_equal "$(echo "$output" | tail -n +17)" '{"type":"window","id":"w1","start":0,"end":0.00004,"unit":"seconds","by_stack":[{"stack_id":"0x8fb67e72042cdcec","weights":[{"metric":"wall_ns","value":5000},{"metric":"calls","value":1}]},{"stack_id":"0xe6434f8165c647bc","weights":[{"metric":"wall_ns","value":15000},{"metric":"calls","value":1}]},{"stack_id":"0x6922d393462d9fb1","weights":[{"metric":"wall_ns","value":50000},{"metric":"calls","value":1}]}]}
+{"type":"window","id":"w2","start":0.00004,"end":0.00008,"unit":"seconds","by_stack":[{"stack_id":"0xe6434f8165c647bc","weights":[{"metric":"wall_ns","value":20000},{"metric":"calls","value":1}]},{"stack_id":"0x8aa87dfce1620fe3","weights":[{"metric":"wall_ns","value":10000},{"metric":"calls","value":1}]}]}
+{"type":"window","id":"w3","start":0.00008,"end":0.0001,"unit":"seconds","by_stack":[]}'
+	spaa-window --every 0.00004 "$D/window/spans.spaa" | spaa-validate -q -
+	run spaa-window --every 0.00004 --list "$D/window/spans.spaa"
+	assert_success
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t0.00004\t70000\t50000\tmain\n0.00004\t0.00008\t30000\t20000\ta\n0.00008\t0.0001\t0\t0\t-')"
+}
+
+@test "spaa-window: a cut covering everything gives back the converters' stacks exactly" {
+	spall2spaa --samples "$D/spall/small-trace.json" > "$T/s.spaa" 2>/dev/null
+	spaa-window --from -1e300 --to 1e300 "$T/s.spaa" > "$T/all.spaa"
+	assert_equal "$(spaa-fold -m wall_ns "$T/all.spaa")" "$(spaa-fold -m wall_ns "$T/s.spaa")"
+	cmp "$T/s.spaa" "$T/all.spaa"
+	for f in "$D"/spx/0*/*.json; do
+		spx2spaa --samples "$f" > "$T/x.spaa"
+		spaa-window --from -1e300 --to 1e300 "$T/x.spaa" > "$T/xall.spaa"
+		assert_equal "$(spaa-fold -m wt "$T/xall.spaa")" "$(spaa-fold -m wt "$T/x.spaa")"
+		cmp "$T/x.spaa" "$T/xall.spaa"
+	done
+}
+
+@test "spaa-window: spx2spaa --samples cut in time (wt, zm, calls)" {
+	spx2spaa --samples "$D/spx/tiny.json" > "$T/x.spaa"
+	run sh -c 'spaa-window --from +0.0000004 "$1" | spaa-fold -m wt' sh "$T/x.spaa"
+	assert_output "php;/srv/app/index.php;Foo::{closure} 110
+php;/srv/app/index.php;Foo::{closure};::gc_collect_cycles 90"
+	run sh -c 'spaa-window --from +0.0000004 "$1" | spaa-fold -m zm' sh "$T/x.spaa"
+	assert_output "php;/srv/app/index.php;Foo::{closure};::gc_collect_cycles -1024"
+	run sh -c 'spaa-window --to +0.0000004 "$1" | spaa-fold -m wt' sh "$T/x.spaa"
+	assert_output "php;/srv/app/index.php 500
+php;/srv/app/index.php;fib 200
+php;/srv/app/index.php;fib;fib 100"
+	spaa-window --to +0.0000004 "$T/x.spaa" | spaa-validate -q -
+}
+
+@test "spaa-window: afperf2spaa --samples cut in time; counter metrics and sections dropped" {
+	afperf2spaa --samples "$D/afperf/basic_two_runs.afperf" > "$T/a.spaa"
+	spaa-window --from 1700000000.005 "$T/a.spaa" > "$T/cut.spaa"
+	run spaa-validate "$T/cut.spaa"
+	assert_output "$T/cut.spaa: valid: 1 header, 1 dso, 22 frame, 2 thread, 10 stack, 10 sample, 0 window, 0 other; 0 errors, 0 warnings"
+	run spaa-fold -e region -m wall_ns "$T/cut.spaa"
+	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 1445000
+mission;WsfSimulation::AdvanceTime;WsfPlatform::Update;ballistic, RK4 504000
+mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight 894000
+mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight;detect 892000
+mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight;line-of-sight 132000
+mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight;task assign 781000
+mission;WsfSimulation::AdvanceTime;event dispatch;log flush;log flush 644000
+mission;WsfSimulation::AdvanceTime;quoted radar sweep 506000
+mission;WsfSimulation::AdvanceTime;Ω-band jammer 887000"
+	run grep -c '"metric":"Bytes sent"' "$T/cut.spaa"
+	assert_output 0
+	run spaa-window --from 1700000000 --every 0.005 --list "$T/a.spaa"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n1700000000\t1700000000.005\t8345000\t2402000\tWsfSimulation::AdvanceTime\n1700000000.005\t1700000000.01\t3343000\t1026000\tline-of-sight\n1700000000.01\t1700000000.015\t3342000\t1445000\tWsfPlatform::Update\n1700000000.015\t1700000000.015491\t0\t0\t-')"
+}
+
+@test "spaa-window: x_weights errors: bad arrays, a metric some samples of a stack lack" {
+	s='"stack_id":"0xe6434f8165c647bc"'
+	{ head -n 11 "$D/window/spans.spaa"; echo "{\"type\":\"sample\",\"timestamp\":0.00009,\"x_weights\":{},$s}"; } > "$T/a.spaa"
+	run spaa-window --to 1 "$T/a.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $T/a.spaa:12: sample: x_weights must be an array"
+	{ head -n 11 "$D/window/spans.spaa"; echo "{\"type\":\"sample\",\"timestamp\":0.00009,\"x_weights\":[{\"metric\":\"wall_ns\"}],$s}"; } > "$T/b.spaa"
+	run spaa-window --every 1 "$T/b.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $T/b.spaa:12: sample: x_weights[0] needs a \"metric\" string and a numeric \"value\""
+	{ head -n 11 "$D/window/spans.spaa"; echo "{\"type\":\"sample\",\"timestamp\":0.00009,\"x_weights\":[{\"metric\":\"wall_ns\",\"value\":7}],$s}"; tail -n 5 "$D/window/spans.spaa"; } > "$T/c.spaa"
+	run spaa-window --to 1 "$T/c.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $T/c.spaa:12: sample has no calls: the calls weight of stack 0xe6434f8165c647bc cannot be rebuilt"
+	# a window leaves out what not all its samples give
+	run sh -c 'spaa-window --every 0.0001 "$1" | tail -n 1' sh "$T/c.spaa"
+	assert_output --partial '{"stack_id":"0xe6434f8165c647bc","weights":[{"metric":"wall_ns","value":35007}]}'
+	# without x_weights the primary metric wall_ns cannot be rebuilt
+	sed 's/,"x_weights":\[[^]]*\]//' "$D/window/spans.spaa" > "$T/d.spaa"
+	run spaa-window --to 1 "$T/d.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $T/d.spaa:8: stack 0x8fb67e72042cdcec: the primary metric 'wall_ns' of event 'span' cannot be rebuilt from samples (only samples, count, period and the metrics of their x_weights)"
+}

@@ -147,7 +147,6 @@ static struct {
 } opt;
 
 static const char *path, *name;   /* the file read twice, the name for messages */
-static char *tmp_path;
 static double from = -INFINITY, to = INFINITY;
 static bool cut;                  /* --from or --to: stacks are rewritten */
 static double origin, range_end;  /* of the windows */
@@ -166,36 +165,6 @@ static uint64_t given_any;        /* metrics given by some kept sample */
 static uint32_t *sw_id, nsw, sw_cap;
 static num *sw_v;
 static uint32_t sw_vcap;
-
-static void remove_tmp(void)
-{
-	if (tmp_path) unlink(tmp_path);
-}
-
-/* A path that can be read twice: the file itself if regular, else a copy. */
-static const char *rereadable(const char *arg)
-{
-	struct stat st;
-	if (strcmp(arg, "-") != 0 && stat(arg, &st) == 0 && S_ISREG(st.st_mode))
-		return arg;
-	input *in = input_open(arg);
-	const char *dir = getenv("TMPDIR");
-	sbuf b = { 0 };
-	sbuf_printf(&b, "%s/spaa-window.XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkstemp(b.p);
-	if (fd < 0) die(EXIT_DATA, "%s: cannot make a temporary file: %s", b.p, strerror(errno));
-	tmp_path = b.p;
-	cli_atexit(remove_tmp);
-	FILE *f = fdopen(fd, "w");
-	if (!f) die(EXIT_DATA, "temporary file: %s", strerror(errno));
-	char buf[1 << 16];
-	size_t n;
-	while ((n = input_read(in, buf, sizeof buf)) > 0)
-		if (fwrite(buf, 1, n, f) != n) die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
-	if (fclose(f) != 0) die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
-	input_close(in);
-	return tmp_path;
-}
 
 static spaa_reader *open_input(void)
 {
@@ -746,7 +715,7 @@ int main(int argc, char **argv)
 
 	const char *arg = optind < argc ? argv[optind] : "-";
 	name = arg;
-	path = rereadable(arg);
+	path = input_rereadable(arg);
 	strmap_init(&stack_ids);
 	strmap_init(&funcs);
 	strmap_init(&mnames);

@@ -31,6 +31,7 @@
 #include <string.h>
 #include "build.h"
 #include "cli.h"
+#include "jsonbuf.h"
 #include "input.h"
 #include "output.h"
 #include "spans.h"
@@ -1222,7 +1223,7 @@ static void spans_problem(void *arg, uint64_t pos, const char *msg)
 	fail(pos, "%s", msg);
 }
 
-static void json_sstr(sbuf *b, sstr s) { spans_json_str(b, s.p, s.n); }
+static void json_sstr(sbuf *b, sstr s) { jb_str(b, s.p, s.n); }
 
 /* Tags "a=b;c=d" as [["a","b"],["c","d"]]. */
 static void json_tags(sbuf *b, sstr t)
@@ -1239,9 +1240,9 @@ static void json_tags(sbuf *b, sstr t)
 			if (!first) sbuf_addc(b, ',');
 			first = false;
 			sbuf_addc(b, '[');
-			spans_json_str(b, t.p + i, e - i);
+			jb_str(b, t.p + i, e - i);
 			sbuf_addc(b, ',');
-			if (e < j) spans_json_str(b, t.p + e + 1, j - e - 1);
+			if (e < j) jb_str(b, t.p + e + 1, j - e - 1);
 			else sbuf_adds(b, "null");
 			sbuf_addc(b, ']');
 		}

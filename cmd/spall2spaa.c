@@ -9,6 +9,7 @@
 #include <string.h>
 #include "build.h"
 #include "cli.h"
+#include "jsonbuf.h"
 #include "input.h"
 #include "json.h"
 #include "output.h"
@@ -129,9 +130,9 @@ static void finish(const char *outpath, bool zstd)
 			size_t kn;
 			const char *k = strmap_key(&procs, i, &kn);
 			if (i) sbuf_addc(&j, ',');
-			spans_json_str(&j, k, kn);
+			jb_str(&j, k, kn);
 			sbuf_addc(&j, ':');
-			spans_json_str(&j, procname[i], strlen(procname[i]));
+			jb_str(&j, procname[i], strlen(procname[i]));
 		}
 		sbuf_addc(&j, '}');
 		sbuf_addc(&j, 0);
@@ -438,7 +439,7 @@ static void json_event(const char *text, size_t n, uint64_t pos)
 	const json_node *cat = kcat && doc.nodes[kcat].type == JSON_STRING ? &doc.nodes[kcat] : NULL;
 	static sbuf args;
 	args.n = 0;
-	if (opt_samples && kargs) spans_json_compact(&args, &doc, kargs);
+	if (opt_samples && kargs) jb_node(&args, &doc, kargs);
 	span_event(ph, pid, tid, ts, dur, name, name_n, kname != 0, cat ? cat->str : NULL, cat ? cat->count : 0,
 		   kargs ? args.p : NULL, args.n, pos);
 }
@@ -491,7 +492,7 @@ static void span_event(char ph, int64_t pid, int64_t tid, int64_t ts, int64_t du
 			fx.n = 0;
 			if (cat) {
 				sbuf_adds(&fx, "\"x_cat\":");
-				spans_json_str(&fx, cat, cat_n);
+				jb_str(&fx, cat, cat_n);
 			}
 			sbuf_addc(&fx, 0);
 			grow_array((void **)&fnum, &fnum_cap, fi + 1, sizeof *fnum);
@@ -513,7 +514,7 @@ static void span_event(char ph, int64_t pid, int64_t tid, int64_t ts, int64_t du
 	if (opt_samples) {
 		if (cat) {
 			sbuf_adds(&extra, "\"x_cat\":");
-			spans_json_str(&extra, cat, cat_n);
+			jb_str(&extra, cat, cat_n);
 		}
 		if (args) {
 			if (extra.n) sbuf_addc(&extra, ',');
@@ -620,7 +621,7 @@ static const uint8_t *fx_num(const uint8_t *p, bool *is_int)
 }
 
 /* Any value at p (not blank): the position after it, NULL if not handled.
- * out: the value written compactly (as spans_json_compact would), or NULL. */
+ * out: the value written compactly (as jb_node would), or NULL. */
 static const uint8_t *fx_value(const uint8_t *p, int depth, uint64_t *lines, sbuf *out)
 {
 	const uint8_t *s = p, *q;
@@ -985,7 +986,7 @@ static void bin_extra(const uint8_t *args, size_t n)
 	extra.n = 0;
 	if (!opt_samples || !n) return;
 	sbuf_adds(&extra, "\"x_args\":");
-	spans_json_str(&extra, (const char *)args, n);
+	jb_str(&extra, (const char *)args, n);
 }
 
 static void convert_v0_v1(breader *r, int version)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "build.h"
 #include "cli.h"
+#include "jsonbuf.h"
 #include "input.h"
 #include "json.h"
 #include "output.h"
@@ -460,7 +461,7 @@ static void add_source(void)
 	if ((s = meta_str("host_name"))) builder_source_str(B, "host", s->str, s->count);
 	if ((s = meta_str("key"))) builder_source_str(B, "report_key", s->str, s->count);
 	sbuf j = { 0 };
-	spans_json_compact(&j, &meta, 0);
+	jb_node(&j, &meta, 0);
 	sbuf_addc(&j, 0);
 	builder_source_json(B, "x_spx", j.p);
 	sbuf_free(&j);

@@ -1,5 +1,6 @@
 /* spans.c - timed spans to self-cost call-path stacks (see spans.h). */
 #include "spans.h"
+#include "jsonbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -504,7 +505,7 @@ static void emit_top(spans *s, struct sp_thr *t, struct sp_stack *k, const int64
 			if (m) sbuf_addc(&s->sx, ',');
 			sbuf_adds(&s->sx, "{\"metric\":");
 			const char *mn = builder_metric_name(s->c.b, s->c.midx[m]);
-			spans_json_str(&s->sx, mn, strlen(mn));
+			jb_str(&s->sx, mn, strlen(mn));
 			sbuf_adds(&s->sx, ",\"value\":");
 			sbuf_add(&s->sx, nb, fmt_i64(nb, selfv[m]));
 			sbuf_addc(&s->sx, '}');
@@ -512,7 +513,7 @@ static void emit_top(spans *s, struct sp_thr *t, struct sp_stack *k, const int64
 		if (s->c.calls_midx >= 0) {
 			const char *mn = builder_metric_name(s->c.b, (uint32_t)s->c.calls_midx);
 			sbuf_adds(&s->sx, ",{\"metric\":");
-			spans_json_str(&s->sx, mn, strlen(mn));
+			jb_str(&s->sx, mn, strlen(mn));
 			sbuf_adds(&s->sx, ",\"value\":1}");
 		}
 		sbuf_addc(&s->sx, ']');
@@ -1003,71 +1004,4 @@ bool spans_us_text_to_ns(const char *p, size_t n, int64_t *ns)
 	if (v > (uint64_t)INT64_MAX) return false;
 	*ns = neg ? -(int64_t)v : (int64_t)v;
 	return true;
-}
-
-void spans_json_str(sbuf *b, const char *p, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	sbuf_addc(b, '"');
-	size_t run = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c >= 0x20 && c != '"' && c != '\\') continue;
-		sbuf_add(b, p + run, i - run);
-		run = i + 1;
-		sbuf_addc(b, '\\');
-		switch (c) {
-		case '"': sbuf_addc(b, '"'); break;
-		case '\\': sbuf_addc(b, '\\'); break;
-		case '\n': sbuf_addc(b, 'n'); break;
-		case '\t': sbuf_addc(b, 't'); break;
-		case '\r': sbuf_addc(b, 'r'); break;
-		default:
-			sbuf_adds(b, "u00");
-			sbuf_addc(b, hex[c >> 4]);
-			sbuf_addc(b, hex[c & 15]);
-		}
-	}
-	sbuf_add(b, p + run, n - run);
-	sbuf_addc(b, '"');
-}
-
-void spans_json_compact(sbuf *b, const json_doc *d, uint32_t k)
-{
-	const json_node *x = &d->nodes[k];
-	switch (x->type) {
-	case JSON_NULL: sbuf_adds(b, "null"); break;
-	case JSON_FALSE: sbuf_adds(b, "false"); break;
-	case JSON_TRUE: sbuf_adds(b, "true"); break;
-	case JSON_INT: case JSON_UINT: case JSON_DOUBLE:
-		sbuf_add(b, x->str, x->num_len);
-		break;
-	case JSON_STRING:
-		spans_json_str(b, x->str, x->count);
-		break;
-	case JSON_ARRAY: {
-		sbuf_addc(b, '[');
-		uint32_t c = k + 1;
-		for (uint32_t i = 0; i < x->count; i++) {
-			if (i) sbuf_addc(b, ',');
-			spans_json_compact(b, d, c);
-			c = d->nodes[c].next;
-		}
-		sbuf_addc(b, ']');
-		break;
-	}
-	case JSON_OBJECT: {
-		sbuf_addc(b, '{');
-		uint32_t c = k + 1;
-		for (uint32_t i = 0; i < x->count; i++) {
-			if (i) sbuf_addc(b, ',');
-			spans_json_compact(b, d, c);
-			sbuf_addc(b, ':');
-			spans_json_compact(b, d, c + 1);
-			c = d->nodes[c + 1].next;
-		}
-		sbuf_addc(b, '}');
-		break;
-	}
-	}
 }

@@ -124,9 +124,5 @@ const spans_stats *spans_get_stats(const spans *s);
  * nearest (halves away from zero), exactly from the decimal digits; false if
  * it is not a number or does not fit in int64. */
 bool spans_us_text_to_ns(const char *p, size_t n, int64_t *ns);
-/* Node k of d written compactly as JSON into b (strings re-escaped). */
-void spans_json_compact(sbuf *b, const json_doc *d, uint32_t k);
-/* s escaped as a JSON string (with quotes) into b. */
-void spans_json_str(sbuf *b, const char *p, size_t n);
 
 #endif

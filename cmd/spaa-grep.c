@@ -326,7 +326,7 @@ static uint32_t nunseen, unseencap;
 /* (stack, tid) pairs of undecided samples, to keep their thread records. */
 static strmap pending_tids;
 
-/* Spool records: a tag byte, then for 'S' and 'W' the line number and a
+/* Spool records: a tag byte, then for 'S', 'W' and 'R' the line number and a
  * space, then the record. */
 static spool *sp;
 
@@ -363,7 +363,8 @@ static void take_stack(spaa_stack *s)
 	for (uint32_t k = 0; k < s->nframes; k++) mark(&fref, &fref_cap, s->frames[k]);
 	if (s->has_excl) mark(&fref, &fref_cap, s->excl_frame);
 	if (s->has_tid) mark_tid(s->tid);
-	spool_tagged('K', false);
+	/* related_stacks may name stacks that are dropped: settled at the end */
+	spool_tagged(s->related ? 'R' : 'K', s->related != 0);
 }
 
 static void take_sample(void)
@@ -438,21 +439,29 @@ static bool kept_id(const json_doc *doc, uint32_t k)
 	return i >= 0 && sstate[i] == 2;
 }
 
-/* A window record: as it is when every by_stack entry is kept, else
- * rewritten with only the entries of kept stacks. */
-static void write_window(output *o, json_doc *doc, const char *name, uint64_t line,
-			 const char *text, size_t len)
+/* Element e of a filtered array: a by_stack entry (an object with a
+ * stack_id) or a related_stacks id. */
+static bool element_kept(const json_doc *doc, uint32_t e, bool entries)
 {
+	uint32_t id = !entries ? e : doc->nodes[e].type == JSON_OBJECT ? json_get(doc, e, "stack_id") : 0;
+	return id && kept_id(doc, id);
+}
+
+/* A window record (member "by_stack") or a stack record (member
+ * "related_stacks"): as it is when the member names only kept stacks, else
+ * rewritten with only the elements that do. */
+static void write_filtered(output *o, json_doc *doc, const char *name, uint64_t line,
+			   const char *text, size_t len, const char *member)
+{
+	bool entries = strcmp(member, "by_stack") == 0;
 	if (json_parse(doc, text, len) != 0 || doc->nodes[0].type != JSON_OBJECT)
-		die_at(name, line, "invalid window record"); /* cannot happen: parsed once */
-	uint32_t bs = json_get(doc, 0, "by_stack");
+		die_at(name, line, "invalid %s record", entries ? "window" : "stack"); /* parsed once already */
+	uint32_t arr = json_get(doc, 0, member);
 	bool all = true;
-	if (bs && doc->nodes[bs].type == JSON_ARRAY) {
-		uint32_t k = json_first(doc, bs);
-		for (uint32_t i = 0; i < doc->nodes[bs].count; i++, k = json_after(doc, k)) {
-			uint32_t id = doc->nodes[k].type == JSON_OBJECT ? json_get(doc, k, "stack_id") : 0;
-			if (!id || !kept_id(doc, id)) { all = false; break; }
-		}
+	if (arr && doc->nodes[arr].type == JSON_ARRAY) {
+		uint32_t k = json_first(doc, arr);
+		for (uint32_t i = 0; i < doc->nodes[arr].count; i++, k = json_after(doc, k))
+			if (!element_kept(doc, k, entries)) { all = false; break; }
 	}
 	if (all) {
 		out_write(o, text, len);
@@ -464,13 +473,12 @@ static void write_window(output *o, json_doc *doc, const char *name, uint64_t li
 		uint32_t v = k + 1;
 		jw_str(o, doc->nodes[k].str, doc->nodes[k].count);
 		out_putc(o, ':');
-		if (v == bs) {
+		if (v == arr) {
 			out_putc(o, '[');
 			bool f1 = true;
-			uint32_t e = json_first(doc, bs);
-			for (uint32_t j = 0; j < doc->nodes[bs].count; j++, e = json_after(doc, e)) {
-				uint32_t id = doc->nodes[e].type == JSON_OBJECT ? json_get(doc, e, "stack_id") : 0;
-				if (!id || !kept_id(doc, id)) continue;
+			uint32_t e = json_first(doc, arr);
+			for (uint32_t j = 0; j < doc->nodes[arr].count; j++, e = json_after(doc, e)) {
+				if (!element_kept(doc, e, entries)) continue;
 				if (!f1) out_putc(o, ',');
 				f1 = false;
 				jw_node(o, doc, e);
@@ -503,8 +511,8 @@ static void play_spool(output *o)
 		uint64_t lineno = strtoull(line + 1, &end, 10);
 		const char *text = end + 1;
 		size_t tlen = len - (size_t)(text - line);
-		if (tag == 'W') {
-			write_window(o, &doc, r->name, lineno, text, tlen);
+		if (tag == 'W' || tag == 'R') {
+			write_filtered(o, &doc, r->name, lineno, text, tlen, tag == 'W' ? "by_stack" : "related_stacks");
 			continue;
 		}
 		/* 'S': a sample met before its stack */

@@ -214,3 +214,15 @@ dd;[unknown];read;system_call_[k];sys_read_[k];vfs_read_[k];fsnotify_[k] 6"
 	assert_success
 	assert_output --regexp "^spaa-grep \(spaa-tools\) "
 }
+
+@test "related_stacks keep only the stacks that are kept" {
+	dtrace2spaa "$EX/dtrace-stacks.txt" | spaa-grep -e '__read$' > "$T/g.spaa"
+	run grep -c '"related_stacks":\[\]' "$T/g.spaa"
+	assert_output 1
+	run spaa-validate --strict -q "$T/g.spaa"
+	assert_success
+	# both halves kept: the links stay as they were
+	dtrace2spaa "$EX/dtrace-stacks.txt" | spaa-grep -e 'read$' > "$T/both.spaa"
+	run grep -c '"related_stacks":\["0x' "$T/both.spaa"
+	assert_output 2
+}

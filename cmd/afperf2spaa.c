@@ -51,8 +51,10 @@ static const char help_text[] =
 	"\n"
 	"  -o, --output=FILE    write to FILE (atomically; zstd if it ends in .zst)\n"
 	"  -z, --zstd           compress the output with zstd\n"
-	"  -s, --samples        also write one sample record per region (timestamp\n"
-	"                       = start in wall-clock seconds, x_dur_ns, x_region_id)\n"
+	"  -s, --samples        also write one sample record per region and per\n"
+	"                       section interval, at its start in wall-clock\n"
+	"                       seconds; x_weights carry region counters, so that\n"
+	"                       spaa-window can cut them in time\n"
 	"  -p, --exclude-pauses deduct PauseResume pauses: wall_ns and union_ns\n"
 	"                       leave paused time out (regions also get elapsed_ns)\n"
 	"      --strict         treat recoverable problems (regions or intervals\n"
@@ -898,7 +900,7 @@ static int64_t section_ref(uint64_t id, uint64_t at)
 	return best;
 }
 
-struct ival { int64_t s, e; };
+struct ival { int64_t s, e; uint64_t iid; };
 static struct ival *ivals;       /* per section after matching */
 static uint32_t nivals, ivalcap;
 static uint32_t *ival_sec;
@@ -960,6 +962,7 @@ static void resolve_sections(void)
 			struct ival *v = VEC_PUSH(ivals, nivals, ivalcap);
 			v->s = st->ts;
 			v->e = sp->ts;
+			v->iid = st->iid;
 			grow_array((void **)&ival_sec, &iscap, nivals, sizeof *ival_sec);
 			ival_sec[nivals - 1] = st->sec;
 			struct section *x = &secs[st->sec];
@@ -1291,6 +1294,86 @@ static void add_region_metrics(const struct region *r, const uint32_t *frames, u
 	}
 }
 
+/* With --samples, a region's counters go into its sample's x_weights too, so
+ * that a time cut (spaa-window) can rebuild them.  spaa-window rebuilds a
+ * stack metric only when every sample of the stack gives it, so the sample
+ * of each region gives every counter metric of its call path: its own value
+ * (the sum of its raw aggregates of that metric) or 0.  The call paths are
+ * found by a first nesting walk over the regions (the same as the second). */
+struct pmetric { uint32_t path, metric; };
+static uint32_t *reg_path;          /* call path of each region */
+static struct pmetric *pmetrics;    /* (path, metric) pairs, sorted, unique */
+static uint32_t npmetrics, *pm_first; /* first pair of each path, UINT32_MAX none */
+
+static int cmp_pmetric(const void *a, const void *b)
+{
+	const struct pmetric *x = a, *y = b;
+	if (x->path != y->path) return x->path < y->path ? -1 : 1;
+	return x->metric < y->metric ? -1 : x->metric > y->metric;
+}
+
+static void region_paths(struct region **order, uint32_t n)
+{
+	strmap paths;
+	strmap_init(&paths);
+	struct region **stk = xmalloc((n + 1) * sizeof *stk);
+	uint32_t *pid = xmalloc((n + 1) * sizeof *pid);
+	uint32_t depth = 0;
+	reg_path = xmalloc((nregs + 1) * sizeof *reg_path);
+	for (uint32_t i = 0; i < n; i++) {
+		struct region *cur = order[i];
+		while (depth && (cur->ri != stk[depth - 1]->ri || cur->stop > stk[depth - 1]->stop)) depth--;
+		uint32_t key[3] = { depth ? pid[depth - 1] : UINT32_MAX, cur->label, cur->ri };
+		uint32_t p = strmap_intern(&paths, (const char *)key, sizeof key, NULL);
+		reg_path[cur - regs] = p;
+		stk[depth] = cur;
+		pid[depth++] = p;
+	}
+	uint32_t np = paths.count;
+	strmap_free(&paths);
+	free(stk);
+	free(pid);
+	pmetrics = xmalloc((nrvals + 1) * sizeof *pmetrics);
+	npmetrics = 0;
+	for (uint32_t i = 0; i < nrvals; i++) {
+		struct region *r = &regs[rvals[i].owner];
+		if (!r->stopped) continue;
+		pmetrics[npmetrics].path = reg_path[rvals[i].owner];
+		pmetrics[npmetrics++].metric = rvals[i].metric;
+	}
+	xqsort(pmetrics, npmetrics, sizeof *pmetrics, cmp_pmetric);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < npmetrics; i++)
+		if (!k || cmp_pmetric(&pmetrics[i], &pmetrics[k - 1])) pmetrics[k++] = pmetrics[i];
+	npmetrics = k;
+	pm_first = xmalloc((np + 1) * sizeof *pm_first);
+	for (uint32_t i = 0; i < np; i++) pm_first[i] = UINT32_MAX;
+	for (uint32_t i = npmetrics; i-- > 0;) pm_first[pmetrics[i].path] = i;
+}
+
+/* The x_weights elements of region r's sample: every counter metric of its
+ * call path, with r's own value or 0. */
+static void region_weights(sbuf *w, const struct region *r)
+{
+	w->n = 0;
+	uint32_t ri = (uint32_t)(r - regs), i = pm_first[reg_path[ri]];
+	if (i == UINT32_MAX) return;
+	for (; i < npmetrics && pmetrics[i].path == reg_path[ri]; i++) {
+		num v = num_i(0);
+		for (uint32_t j = rv_first[ri]; j < nrvals && rvals[j].owner == ri; j++)
+			if (rvals[j].metric == pmetrics[i].metric && !num_add(&v, rvals[j].v))
+				fail(r->stop_line, "region %s: %s overflows", hexid(r->id), mnames[pmetrics[i].metric]);
+		const char *mn = builder_metric_name(B, metric_idx[pmetrics[i].metric]);
+		char nb[32];
+		if (w->n) sbuf_addc(w, ',');
+		sbuf_adds(w, "{\"metric\":");
+		jb_str(w, mn, strlen(mn));
+		sbuf_adds(w, ",\"value\":");
+		sbuf_add(w, nb, num_fmt(nb, v));
+		sbuf_addc(w, '}');
+	}
+}
+
 static void write_regions(void)
 {
 	struct region **order = xmalloc((nregs + 1) * sizeof *order);
@@ -1302,11 +1385,12 @@ static void write_regions(void)
 	rv_first = xmalloc((nregs + 1) * sizeof *rv_first);
 	for (uint32_t i = 0; i < nregs; i++) rv_first[i] = UINT32_MAX;
 	for (uint32_t i = nrvals; i-- > 0;) rv_first[rvals[i].owner] = i;
+	if (opt_samples) region_paths(order, n);
 	struct region **stk = xmalloc((n + 1) * sizeof *stk);
 	uint32_t *path = xmalloc((n + 1) * sizeof *path), *leaf = xmalloc((n + 1) * sizeof *leaf);
 	uint32_t depth = 0;
 	int64_t v[2];
-	sbuf x = { 0 };
+	sbuf x = { 0 }, w = { 0 };
 	for (uint32_t i = 0; i <= n; i++) {
 		struct region *cur = i < n ? order[i] : NULL;
 		while (depth && (!cur || cur->ri != stk[depth - 1]->ri || cur->stop > stk[depth - 1]->stop)) {
@@ -1316,7 +1400,8 @@ static void write_regions(void)
 				     hexid(top->id), (long long)top->start, (long long)top->stop,
 				     hexid(cur->id), (long long)cur->start, (long long)cur->stop);
 			readings(top, top->stop, top->stop_line, v);
-			spans_end(S, runs[top->ri].tid - 1, v, top->stop_line);
+			if (opt_samples) region_weights(&w, top);
+			spans_end_weights(S, runs[top->ri].tid - 1, v, w.p, w.n, top->stop_line);
 			depth--;
 		}
 		if (!cur) break;
@@ -1343,6 +1428,12 @@ static void write_regions(void)
 		add_region_metrics(cur, leaf, depth);
 	}
 	sbuf_free(&x);
+	sbuf_free(&w);
+	free(reg_path);
+	free(pmetrics);
+	free(pm_first);
+	reg_path = pm_first = NULL;
+	pmetrics = NULL;
 	free(order);
 	free(stk);
 	free(path);
@@ -1381,7 +1472,7 @@ static void write_sections(sbuf *src_secs)
 	for (uint32_t i = 0; i < nivals; i++) by[pos[ival_sec[i]]++] = ivals[i];
 	xqsort(svals, nsvals, sizeof *svals, cmp_mval);
 	uint32_t sv = 0;
-	sbuf ctx_x = { 0 };
+	sbuf ctx_x = { 0 }, smp = { 0 };
 	for (uint32_t si = 0; si < nsecs; si++) {
 		struct section *x = &secs[si];
 		const struct run *r = &runs[x->ri];
@@ -1421,7 +1512,25 @@ static void write_sections(sbuf *src_secs)
 		uint32_t fr = spans_frame(S, label.p, label.n, NULL);
 		uint32_t midx[3] = { m_wall, m_union, m_intervals };
 		num vals[3] = { mul_factor(r, sum, x->line), mul_factor(r, opt_pauses ? uni_np : uni, x->line), num_u(x->nint) };
-		builder_stack(B, &c, &fr, 1, midx, vals, 3);
+		uint32_t stk = builder_stack(B, &c, &fr, 1, midx, vals, 3);
+		/* one sample per interval (start order): its wall_ns and
+		 * intervals = 1; union_ns and the section counters belong to
+		 * no interval, so no sample gives them */
+		for (uint32_t i = 0; opt_samples && i < n; i++) {
+			num len = mul_factor(r, span_len(r, iv[i].s, iv[i].e), x->line);
+			char nb[32];
+			smp.n = 0;
+			sbuf_adds(&smp, "\"x_dur_ns\":");
+			sbuf_add(&smp, nb, fmt_i64(nb, to_ns(r, iv[i].e, x->line) - to_ns(r, iv[i].s, x->line)));
+			sbuf_adds(&smp, ",\"x_weights\":[{\"metric\":\"wall_ns\",\"value\":");
+			sbuf_add(&smp, nb, num_fmt(nb, len));
+			sbuf_adds(&smp, "},{\"metric\":\"intervals\",\"value\":1}],\"x_section_id\":\"");
+			sbuf_adds(&smp, hexid(x->id));
+			sbuf_adds(&smp, "\",\"x_interval_id\":");
+			sbuf_add(&smp, nb, fmt_u64(nb, iv[i].iid));
+			sbuf_addc(&smp, 0);
+			builder_sample(B, stk, true, (double)to_ns(r, iv[i].s, x->line) / 1e9, smp.p);
+		}
 		while (sv < nsvals && svals[sv].owner < si) sv++;
 		for (; sv < nsvals && svals[sv].owner == si; sv++) {
 			uint32_t mi = metric_idx[svals[sv].metric];
@@ -1441,6 +1550,7 @@ static void write_sections(sbuf *src_secs)
 		sbuf_addc(s, '}');
 	}
 	sbuf_free(&ctx_x);
+	sbuf_free(&smp);
 	free(cnt);
 	free(by);
 	free(pos);

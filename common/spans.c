@@ -59,6 +59,7 @@ struct sp_thr {
 	int64_t *aux;             /* SORT: nmetrics-1 inclusive values per span */
 	uint32_t auxcap;
 	uint32_t *xoff, *xn;      /* SORT + samples: extra per span, in xbuf */
+	uint32_t *xw;             /* and the length of its extra weights, after it */
 	uint32_t xcap;
 	sbuf xbuf;
 };
@@ -154,6 +155,7 @@ void spans_free(spans *s)
 		free(t->aux);
 		free(t->xoff);
 		free(t->xn);
+		free(t->xw);
 		sbuf_free(&t->xbuf);
 	}
 	free(s->thr);
@@ -450,9 +452,10 @@ static void seen_time(struct sp_thr *t, int64_t ts)
 
 /* Ends the top span of k (with readings endv): its self cost is added to
  * its call-path node, its inclusive cost to the parent's children.  extra:
- * the caller's sample members for this span. */
+ * the caller's sample members for this span; w: the caller's x_weights
+ * elements for it. */
 static void emit_top(spans *s, struct sp_thr *t, struct sp_stack *k, const int64_t *endv,
-		     const char *extra, size_t extra_n)
+		     const char *extra, size_t extra_n, const char *w, size_t wn)
 {
 	uint32_t nm = s->c.nmetrics;
 	uint32_t top = k->n - 1;
@@ -515,6 +518,10 @@ static void emit_top(spans *s, struct sp_thr *t, struct sp_stack *k, const int64
 			sbuf_adds(&s->sx, ",{\"metric\":");
 			jb_str(&s->sx, mn, strlen(mn));
 			sbuf_adds(&s->sx, ",\"value\":1}");
+		}
+		if (wn) {
+			sbuf_addc(&s->sx, ',');
+			sbuf_add(&s->sx, w, wn);
 		}
 		sbuf_addc(&s->sx, ']');
 		if (extra_n) {
@@ -617,7 +624,7 @@ void spans_begin_name(spans *s, uint32_t thr, const char *name, size_t n, const 
 /* SORT: keep a finished span of t. */
 static void keep_span(spans *s, struct sp_thr *t, int64_t start, int64_t end, uint64_t seq,
 		      uint64_t pos, uint32_t frame, const int64_t *incl, const char *extra,
-		      size_t extra_n)
+		      size_t extra_n, const char *w, size_t wn)
 {
 	uint32_t nm = s->c.nmetrics;
 	uint32_t xi = t->nbuf;
@@ -641,25 +648,29 @@ static void keep_span(spans *s, struct sp_thr *t, int64_t start, int64_t end, ui
 			t->xcap = t->bcap;
 			t->xoff = xrealloc(t->xoff, (size_t)t->xcap * sizeof *t->xoff);
 			t->xn = xrealloc(t->xn, (size_t)t->xcap * sizeof *t->xn);
+			t->xw = xrealloc(t->xw, (size_t)t->xcap * sizeof *t->xw);
 		}
 		t->xoff[xi] = (uint32_t)t->xbuf.n;
 		t->xn[xi] = (uint32_t)extra_n;
-		if (t->xbuf.n + extra_n > UINT32_MAX)
+		t->xw[xi] = (uint32_t)wn;
+		if (t->xbuf.n + extra_n + wn > UINT32_MAX)
 			die(EXIT_DATA, "too much per-span data for samples on one thread");
 		sbuf_add(&t->xbuf, extra, extra_n);
+		sbuf_add(&t->xbuf, w, wn);
 	}
 	seen_time(t, start);
 	seen_time(t, end);
 }
 
-static void close_top(spans *s, struct sp_thr *t, const int64_t *vals)
+static void close_top(spans *s, struct sp_thr *t, const int64_t *vals, const char *w, size_t wn)
 {
+	if (!s->c.samples) wn = 0;
 	struct sp_stack *k = &t->open;
 	struct sp_ent *e = &k->e[k->n - 1];
 	const char *x = t->oextra.p + e->xoff;
 	size_t xn = e->xn;
 	if (s->c.mode == SPANS_STACK) {
-		emit_top(s, t, k, vals, x, xn);
+		emit_top(s, t, k, vals, x, xn, w, wn);
 	} else {
 		uint32_t nm = s->c.nmetrics;
 		const int64_t *beg = k->beg + (size_t)(k->n - 1) * nm;
@@ -674,13 +685,19 @@ static void close_top(spans *s, struct sp_thr *t, const int64_t *vals)
 		for (uint32_t m = 1; m < nm; m++)
 			if (__builtin_sub_overflow(vals[m], beg[m], &incl[m - 1]))
 				die(EXIT_DATA, "span cost overflows 64 bits");
-		keep_span(s, t, beg[0], end, e->seq, e->pos, e->frame, incl, x, xn);
+		keep_span(s, t, beg[0], end, e->seq, e->pos, e->frame, incl, x, xn, w, wn);
 		k->n--;
 	}
 	t->oextra.n = e->xoff;
 }
 
 bool spans_end(spans *s, uint32_t thr, const int64_t *vals, uint64_t pos)
+{
+	return spans_end_weights(s, thr, vals, NULL, 0, pos);
+}
+
+bool spans_end_weights(spans *s, uint32_t thr, const int64_t *vals, const char *weights,
+		       size_t weights_n, uint64_t pos)
 {
 	struct sp_thr *t = &s->thr[thr];
 	if (t->open.n == 0) {
@@ -691,7 +708,7 @@ bool spans_end(spans *s, uint32_t thr, const int64_t *vals, uint64_t pos)
 	}
 	be_time(s, t, vals[0], pos);
 	copy_vals(t->last, vals, s->c.nmetrics);
-	close_top(s, t, vals);
+	close_top(s, t, vals, weights, weights_n);
 	return true;
 }
 
@@ -719,7 +736,7 @@ void spans_complete(spans *s, uint32_t thr, uint32_t frame, int64_t start_ns,
 		return;
 	}
 	keep_span(s, t, start_ns, end, s->seq++, pos, frame, incl,
-		  s->c.samples ? sample_extra : NULL, s->c.samples ? extra_n : 0);
+		  s->c.samples ? sample_extra : NULL, s->c.samples ? extra_n : 0, NULL, 0);
 }
 
 /* ---- finishing ----------------------------------------------------------- */
@@ -823,12 +840,13 @@ static void walk_pop(spans *s, struct sp_thr *t)
 	endv[0] = e->end;
 	for (uint32_t m = 1; m < nm; m++) endv[m] = t->aux[(size_t)e->xi * (nm - 1) + m - 1];
 	const char *x = NULL;
-	size_t xn = 0;
+	size_t xn = 0, wn = 0;
 	if (s->c.samples) {
 		x = t->xbuf.p + t->xoff[e->xi];
 		xn = t->xn[e->xi];
+		wn = t->xw[e->xi];
 	}
-	emit_top(s, t, k, endv, x, xn);
+	emit_top(s, t, k, endv, x, xn, wn ? x + xn : NULL, wn);
 }
 
 static void nest_sorted(spans *s, uint32_t thr)
@@ -867,10 +885,11 @@ static void nest_sorted(spans *s, uint32_t thr)
 	free(t->aux);
 	free(t->xoff);
 	free(t->xn);
+	free(t->xw);
 	sbuf_free(&t->xbuf);
 	t->buf = NULL;
 	t->aux = NULL;
-	t->xoff = t->xn = NULL;
+	t->xoff = t->xn = t->xw = NULL;
 	t->nbuf = t->bcap = t->auxcap = t->xcap = 0;
 }
 
@@ -889,7 +908,7 @@ void spans_finish(spans *s)
 			       (long long)t->pid, (long long)t->tid);
 			memcpy(endv, t->last, nm * sizeof *endv);
 			endv[0] = t->tmax;
-			close_top(s, t, endv);
+			close_top(s, t, endv, NULL, 0);
 		}
 		if (s->c.mode == SPANS_SORT) nest_sorted(s, i);
 	}

@@ -99,6 +99,15 @@ void spans_begin_name(spans *s, uint32_t thr, const char *name, size_t n, const 
 /* End: closes the most recently opened span of thr (false, reported and
  * dropped, if none). */
 bool spans_end(spans *s, uint32_t thr, const int64_t *vals, uint64_t pos);
+/* The same, with more weights for the span's sample (only kept with
+ * conf.samples): weights (weights_n bytes, not NUL-terminated) are raw JSON
+ * elements, e.g. {"metric":"bytes","value":5},{"metric":"x","value":1.5},
+ * appended to its "x_weights" array after the span's own metrics.  The
+ * caller adds the same metrics to the span's stack (builder_stack) and gives
+ * them on every sample of that stack (0 where a span has none), so that a
+ * time cut (spaa-window) can rebuild them. */
+bool spans_end_weights(spans *s, uint32_t thr, const int64_t *vals, const char *weights,
+		       size_t weights_n, uint64_t pos);
 /* The frame of the most recently opened span of thr still open, -1: none
  * (e.g. to compare it with the name an end event carries). */
 int64_t spans_open_frame(const spans *s, uint32_t thr);

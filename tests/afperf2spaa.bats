@@ -299,18 +299,94 @@ END
 	done
 }
 
-@test "--samples: one sample per region, at its start in wall-clock seconds" {
+@test "--samples: one sample per region and per section interval, at its start in wall-clock seconds" {
 	afperf2spaa --samples "$A/basic_two_runs.afperf" >"$T/out.spaa"
 	run grep -c '"type":"sample"' "$T/out.spaa"
-	assert_output 43
+	assert_output 62
+	run grep -c '"type":"sample".*"event":"section"' "$T/out.spaa"
+	assert_output 19
 	# WsfSimulation::AdvanceTime of run 1: RunInfo start 3720445 us at wallclock
 	# 1700000000 s, region start 3720906 us, 15030 us long
 	run grep -F '"x_region_id":"0x6aaddd0003dd"' "$T/out.spaa"
-	assert_output '{"type":"sample","timestamp":1700000000.000461,"pid":1,"tid":1,"x_dur_ns":15030000,"x_weights":[{"metric":"wall_ns","value":2402000},{"metric":"calls","value":1}],"x_region_id":"0x6aaddd0003dd","event":"region","stack_id":"0xe2f82413032cca72"}'
+	assert_output '{"type":"sample","timestamp":1700000000.000461,"pid":1,"tid":1,"x_dur_ns":15030000,"x_weights":[{"metric":"wall_ns","value":2402000},{"metric":"calls","value":1},{"metric":"Bytes sent","value":823123942466},{"metric":"CPU time","value":1654.1772}],"x_region_id":"0x6aaddd0003dd","event":"region","stack_id":"0xe2f82413032cca72"}'
+	# a region without counters of a call path that has some gives them as 0
+	run grep -F '"x_region_id":"0xa397fe00057d"' "$T/out.spaa"
+	assert_output '{"type":"sample","timestamp":1700000000.002434,"pid":1,"tid":1,"x_dur_ns":647000,"x_weights":[{"metric":"wall_ns","value":647000},{"metric":"calls","value":1},{"metric":"Bytes sent","value":0}],"x_region_id":"0xa397fe00057d","x_tags":[["component","mover"]],"event":"region","stack_id":"0xca37d96ec82aaf94"}'
+	# a section interval: its length and intervals = 1
+	run grep -F '"x_section_id":"0xaae53300059f","x_interval_id":15,' "$T/out.spaa"
+	assert_output '{"type":"sample","timestamp":1639527663.7144175,"pid":2,"tid":2,"x_dur_ns":347619,"x_weights":[{"metric":"wall_ns","value":347619},{"metric":"intervals","value":1}],"x_section_id":"0xaae53300059f","x_interval_id":15,"event":"section","stack_id":"0x84908a1146a2efb9"}'
 	# without --samples: none
 	afperf2spaa "$A/basic_two_runs.afperf" >"$T/plain.spaa"
 	run grep -c '"type":"sample"' "$T/plain.spaa"
 	assert_output 0
+}
+
+# spaa-fold without its note on the stacks that lack the metric
+fold_quiet() { spaa-fold "$@" 2>/dev/null; }
+
+@test "--samples and spaa-window: a cut over everything rebuilds region counters, section wall_ns and intervals" {
+	for f in basic_two_runs crlf_numeric_types_later_minor afsim_writer_style; do
+		for o in "" --exclude-pauses; do
+			afperf2spaa --samples $o "$A/$f.afperf" >"$T/a.spaa"
+			spaa-window --from 0 --to 1e12 "$T/a.spaa" >"$T/cut.spaa"
+			for e in region section; do
+				for m in wall_ns calls elapsed_ns intervals "Bytes sent" "CPU time" "Resident memory"; do
+					spaa-fold --raw --tid -e $e -m "$m" "$T/a.spaa" >"$T/want" 2>/dev/null || true
+					spaa-fold --raw --tid -e $e -m "$m" "$T/cut.spaa" >"$T/got" 2>/dev/null || true
+					run diff "$T/want" "$T/got"
+					assert_success
+				done
+			done
+		done
+	done
+	afperf2spaa --samples "$A/basic_two_runs.afperf" >"$T/a.spaa"
+	spaa-window --from 0 --to 1e12 "$T/a.spaa" >"$T/cut.spaa"
+	run spaa-validate "$T/cut.spaa"
+	assert_output "$T/cut.spaa: valid: 1 header, 1 dso, 22 frame, 2 thread, 42 stack, 62 sample, 0 window, 0 other; 0 errors, 0 warnings"
+	run fold_quiet --raw --tid -e region -m "Bytes sent" "$T/cut.spaa"
+	assert_output "mission-1/1;WsfSimulation::AdvanceTime 823123942466
+mission-1/1;WsfSimulation::AdvanceTime;WsfPlatform::Update 1039533389606
+mission-1/1;WsfSimulation::AdvanceTime;event dispatch 1018984092225
+mission-1/1;WsfSimulation::AdvanceTime;event dispatch;line-of-sight 799974932952
+mission-1/1;WsfSimulation::AdvanceTime;event dispatch;log flush 508809616395
+mission-1/1;WsfSimulation::AdvanceTime;processor update 115895741440
+mission-1/1;WsfSimulation::AdvanceTime;processor update;ballistic, RK4;detect 509243178212
+mission-1/1;WsfSimulation::AdvanceTime;quoted \"radar\" sweep 532812492572
+mission-1/1;WsfSimulation::AdvanceTime;Ω-band jammer 303655627857
+mission-2/2;WsfSimulation::AdvanceTime;mover update 1080270181695
+mission-2/2;WsfSimulation::AdvanceTime;mover update;log flush 151700814398
+mission-2/2;WsfSimulation::AdvanceTime;mover update;log flush;log flush 178734110300
+mission-2/2;WsfSimulation::AdvanceTime;mover update;log flush;log flush;message decode 116164925634
+mission-2/2;WsfSimulation::AdvanceTime;mover update;mover update 1053987776879
+mission-2/2;WsfSimulation::AdvanceTime;mover update;mover update;observer callback 160796580259
+mission-2/2;WsfSimulation::AdvanceTime;mover update;mover update;observer callback;kinematics 1389816900212
+mission-2/2;WsfSimulation::AdvanceTime;mover update;mover update;observer callback;line-of-sight 75661699842401
+mission-2/2;WsfSimulation::AdvanceTime;mover update;µ-wave link 497753544523"
+	# union_ns and the section counters belong to no interval: dropped
+	run grep -c -e '"metric":"union_ns"' -e '"metric":"Messages handled"' "$T/cut.spaa"
+	assert_output 0
+}
+
+@test "--samples and spaa-window: a partial cut keeps the counters of the regions and the intervals that start in it" {
+	afperf2spaa --samples "$A/basic_two_runs.afperf" >"$T/a.spaa"
+	spaa-window --from 1700000000.005 "$T/a.spaa" >"$T/cut.spaa"
+	run spaa-validate "$T/cut.spaa"
+	assert_output "$T/cut.spaa: valid: 1 header, 1 dso, 22 frame, 2 thread, 12 stack, 20 sample, 0 window, 0 other; 0 errors, 0 warnings"
+	run fold_quiet -e region -m "Bytes sent" "$T/cut.spaa"
+	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 1039533389606
+mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight 799974932952
+mission;WsfSimulation::AdvanceTime;quoted radar sweep 532812492572
+mission;WsfSimulation::AdvanceTime;Ω-band jammer 303655627857"
+	run fold_quiet -e region -m "CPU time" "$T/cut.spaa"
+	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 461.521
+mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight 608.45
+mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight;line-of-sight 1490.5969906"
+	run spaa-fold -e section -m wall_ns "$T/cut.spaa"
+	assert_output "mission;guidance loop, fast #1 11108000
+mission;événement #0 20000000"
+	run spaa-fold -e section -m intervals "$T/cut.spaa"
+	assert_output "mission;guidance loop, fast #1 4
+mission;événement #0 6"
 }
 
 @test "--exclude-pauses: wall_ns leaves paused time out, elapsed_ns keeps it" {

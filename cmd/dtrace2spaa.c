@@ -1,12 +1,17 @@
 /* dtrace2spaa - the printa output of DTrace stack aggregations to SPAA.
  *
- * Each aggregation entry is printed as its keys, then its value:
- * scalar keys (execname, pid, ...) on short indented lines, stacks as one
- * frame per line ("module`func+0xoff", leaf first) after a blank line, and
- * the value on a line of its own.  Two stack keys (ustack(), stack()) are
- * separated by a blank line.  Lines before the first entry (the banner
- * "CPU ID FUNCTION:NAME", "dtrace: description ... matched N probes") are
- * skipped. */
+ * Each aggregation entry is printed as its keys in the order of the key
+ * tuple, then its value.  A stack key (ustack(), stack()) is a newline, then
+ * one frame per line ("module`func+0xoff", leaf first) indented by the
+ * stackindent option (14); a scalar key (execname, pid, ...) is printed
+ * without a newline, blank-padded ("  %-50s" for strings, " %8d" for 32-bit
+ * numbers), and the value " %16lld" ends the entry's last line.  So keys
+ * before the first stack share a short indented line; keys after the last
+ * stack share the value's line ("  sshd      3"); keys between two stacks
+ * are a short line right before the second stack's frames.  A value alone
+ * on its line and keys on lines of their own (one per line) are accepted
+ * too.  Lines before the first entry (the banner "CPU ID FUNCTION:NAME",
+ * "dtrace: description ... matched N probes") are skipped. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,13 +32,15 @@ static const char help[] =
 	"\n"
 	"Reads each FILE (or standard input when none or \"-\"), plain, gzip or zstd:\n"
 	"entries of @[ustack()], @[stack()], @[ustack(), stack()] or\n"
-	"@[execname, ustack()] style aggregations, each a stack (leaf first) and a count.\n"
+	"@[execname, ustack()] or @[ustack(), execname] style aggregations, each a\n"
+	"stack (leaf first) and a count; scalar keys before, between or after stacks.\n"
 	"\n"
 	"  -e, --event=NAME      the probe that fired (default profile-997): profile-N\n"
 	"                        and tick-N are timers sampling at N Hz (metric\n"
 	"                        \"samples\"), any other name a probe (metric \"count\")\n"
 	"  -F, --frequency=HZ    the sampling frequency (default: from the event name)\n"
 	"  -k, --keys=LIST       the aggregation keys in order, comma-separated:\n"
+	"                        as in the D program (the order DTrace prints them):\n"
 	"                        ustack, jstack (user stacks), stack (kernel stack),\n"
 	"                        execname (context comm), pid, tid, or any other name\n"
 	"                        (context x_NAME); default: scalar keys guessed (the\n"
@@ -57,12 +64,15 @@ static struct {
 	uint32_t event, metric;
 	/* --keys */
 	bool have_keys;
-	struct { enum keykind kind; char *name; } keys[MAXKEYS + MAXSTACKS];
-	uint32_t nkeys;
+	struct { enum keykind kind; char *name; uint32_t nst; } keys[MAXKEYS + MAXSTACKS];
+	uint32_t nkeys;                  /* nst: stacks before the key */
 	/* current entry */
 	sbuf sb;                         /* scalar key texts */
-	struct { uint32_t off, len; } sk[MAXKEYS];
+	struct { uint32_t off, len, nst; } sk[MAXKEYS]; /* nst: stacks before it */
 	uint32_t nsk;
+	uint32_t ntrail;                 /* keys since the last stack began */
+	bool trail_open;                 /* keys after a stack, no value yet */
+	size_t fr_indent;                /* indentation of the stack's frames */
 	uint32_t *fr;                    /* frames of all stacks, leaf first */
 	uint32_t nfr, frcap;
 	struct { uint32_t off, len; } *fl; /* frame lines of the entry, in D.sb */
@@ -206,6 +216,8 @@ static void add_frame_line(const char *p, size_t n, char kind)
 static void reset_entry(void)
 {
 	D.nsk = 0;
+	D.ntrail = 0;
+	D.trail_open = false;
 	D.sb.n = 0;
 	D.nfr = 0;
 	D.nfl = 0;
@@ -252,6 +264,11 @@ static void finish_entry(num v, uint64_t lineno)
 				if (s++ == i) {
 					kk = D.keys[k].kind;
 					name = D.keys[k].name;
+					if (D.keys[k].nst != D.sk[i].nst)
+						die_at(D.fname, lineno,
+						       "--keys: key '%s' is printed after %u stack(s), not %u: "
+						       "list the keys in the order of the aggregation's key tuple",
+						       name, D.sk[i].nst, D.keys[k].nst);
 					break;
 				}
 			}
@@ -266,6 +283,10 @@ static void finish_entry(num v, uint64_t lineno)
 			comm_done = true;
 			continue;
 		}
+		if ((kk == K_PID || kk == K_TID) && !num_ok)
+			die_at(D.fname, lineno, "--keys: key '%s' is not a number: '%.*s' "
+			       "(list the keys in the order of the aggregation's key tuple)",
+			       name, (int)tn, t);
 		if (kk == K_PID && num_ok) {
 			c.has_pid = true;
 			c.pid = iv;
@@ -309,8 +330,88 @@ static void finish_entry(num v, uint64_t lineno)
 	}
 	for (uint32_t s = 1; s < nst; s++) builder_relate(D.b, ids[0], ids[s]);
 	D.nentries++;
-	(void)lineno;
 	reset_entry();
+}
+
+/* Records a scalar key of the entry. */
+static void add_key(const char *p, size_t n, uint64_t lineno)
+{
+	if (D.nsk == MAXKEYS) die_at(D.fname, lineno, "more than %d scalar keys in an entry", MAXKEYS);
+	D.sk[D.nsk].off = (uint32_t)D.sb.n;
+	D.sk[D.nsk].len = (uint32_t)n;
+	D.sk[D.nsk].nst = D.nst;
+	D.nsk++;
+	sbuf_add(&D.sb, p, n);
+	if (D.nst) D.ntrail++;
+}
+
+/* The value at the end of an entry. */
+static num parse_count(const char *p, size_t pn, uint64_t lineno)
+{
+	int64_t iv;
+	uint64_t uv;
+	if (parse_i64(p, pn, &iv)) return num_i(iv);
+	if (parse_u64(p, pn, &uv)) return num_u(uv);
+	die_at(D.fname, lineno, "count out of range: %.*s", (int)pn, p);
+}
+
+/* With --keys: how many scalar keys follow stack number nst (1-based). */
+static uint32_t keys_after(uint32_t nst)
+{
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < D.nkeys; k++)
+		n += D.keys[k].kind != K_USTACK && D.keys[k].kind != K_KSTACK && D.keys[k].nst == nst;
+	return n;
+}
+
+/* A line after the frames of a stack that holds scalar keys, maybe ending
+ * with the entry's value: handled (true), or a frame line (false). */
+static bool after_stack_line(const char *p, size_t pn, size_t indent, uint64_t lineno)
+{
+	/* blank-separated tokens: all numbers?  the last one? */
+	uint32_t ntok = 0;
+	bool allnum = true;
+	size_t lastoff = 0;
+	for (size_t k = 0; k < pn;) {
+		size_t e = k;
+		while (e < pn && !is_sp(p[e])) e++;
+		if (!all_digits(p + k, e - k, true)) allnum = false;
+		ntok++;
+		lastoff = k;
+		while (e < pn && is_sp(p[e])) e++;
+		k = e;
+	}
+	uint32_t want = D.have_keys ? keys_after(D.nst) : 0;
+	if (ntok == 1 && allnum) {
+		/* the value alone, or (on a line of its own after other keys, at
+		 * most 8 blanks in as DTrace prints a 32-bit number) a key */
+		bool key = D.have_keys ? D.ntrail < want : D.ntrail > 0 && indent <= FRAME_INDENT;
+		if (!key) {
+			finish_entry(parse_count(p, pn, lineno), lineno);
+			return true;
+		}
+	} else if (indent >= D.fr_indent && !allnum) {
+		return false; /* a frame: less indented lines are keys */
+	}
+	const char *last = p + lastoff;
+	size_t lastn = pn - lastoff;
+	bool value_here = ntok >= 2 && all_digits(last, lastn, true) &&
+			  !(D.have_keys && D.ntrail + ntok <= want);
+	size_t keysn = value_here ? lastoff : pn;
+	for (size_t k = 0; k < keysn;) {
+		size_t e = k;
+		while (e < keysn && !is_sp(p[e])) e++;
+		add_key(p + k, e - k, lineno);
+		while (e < keysn && is_sp(p[e])) e++;
+		k = e;
+	}
+	if (value_here) {
+		finish_entry(parse_count(last, lastn, lineno), lineno);
+	} else {
+		D.seg_open = false; /* the next frame line begins another stack */
+		D.trail_open = true;
+	}
+	return true;
 }
 
 static void convert(input *in)
@@ -326,19 +427,19 @@ static void convert(input *in)
 		const char *p = line + i;
 		size_t pn = n - i;
 		if (pn == 0) {
+			if (D.trail_open)
+				die_at(D.fname, input_lineno(in),
+				       "blank line after the keys of the entry at line %llu: its count is missing",
+				       (unsigned long long)D.entry_line);
 			if (D.seg_open) D.seg_open = false; /* a second stack may follow */
 			else if (D.nst == 0) reset_entry(); /* keys without a stack: banner text */
 			continue;
 		}
 		bool frames_yet = D.nst > 0;
-		if (all_digits(p, pn, true) && (frames_yet || i >= FRAME_INDENT)) {
-			int64_t iv;
-			uint64_t uv;
-			num v;
-			if (parse_i64(p, pn, &iv)) v = num_i(iv);
-			else if (parse_u64(p, pn, &uv)) v = num_u(uv);
-			else die_at(D.fname, input_lineno(in), "count out of range: %.*s", (int)pn, p);
-			finish_entry(v, input_lineno(in));
+		if (frames_yet) {
+			if (after_stack_line(p, pn, i, input_lineno(in))) continue;
+		} else if (all_digits(p, pn, true) && i >= FRAME_INDENT) {
+			finish_entry(parse_count(p, pn, input_lineno(in)), input_lineno(in));
 			continue;
 		}
 		if (!frames_yet && i < FRAME_INDENT) {
@@ -356,6 +457,7 @@ static void convert(input *in)
 				}
 				D.sk[D.nsk].off = (uint32_t)D.sb.n;
 				D.sk[D.nsk].len = (uint32_t)(e - k);
+				D.sk[D.nsk].nst = 0;
 				D.nsk++;
 				sbuf_add(&D.sb, p + k, e - k);
 				while (e < pn && is_sp(p[e])) e++;
@@ -369,6 +471,9 @@ static void convert(input *in)
 				die_at(D.fname, input_lineno(in), "more than %d stacks in an entry", MAXSTACKS);
 			D.st_start[D.nst++] = D.nfl;
 			D.seg_open = true;
+			D.trail_open = false;
+			D.ntrail = 0;
+			D.fr_indent = i;
 			if (D.nst == 1) D.entry_line = input_lineno(in);
 		}
 		/* interned at the end of the entry, when the kinds are known */
@@ -386,6 +491,7 @@ static void convert(input *in)
 static void parse_keys(const char *arg)
 {
 	D.have_keys = true;
+	uint32_t nst = 0; /* stacks so far */
 	const char *s = arg;
 	while (*s) {
 		const char *e = strchr(s, ',');
@@ -404,13 +510,12 @@ static void parse_keys(const char *arg)
 		else if (!strcmp(name, "tid")) k = K_TID;
 		D.keys[D.nkeys].kind = k;
 		D.keys[D.nkeys].name = name;
+		D.keys[D.nkeys].nst = nst;
+		nst += k == K_USTACK || k == K_KSTACK;
 		D.nkeys++;
 		if (!e) break;
 		s = e + 1;
 	}
-	uint32_t nst = 0;
-	for (uint32_t k = 0; k < D.nkeys; k++)
-		nst += D.keys[k].kind == K_USTACK || D.keys[k].kind == K_KSTACK;
 	if (nst > MAXSTACKS) usage_error("--keys: at most %d stacks", MAXSTACKS);
 }
 

@@ -115,3 +115,143 @@ OUT
 	assert_success
 	assert_output --regexp '^dtrace2spaa \(spaa-tools\) '
 }
+
+# Keys after the stacks: DTrace prints the key tuple in order, a scalar key
+# blank-padded without a newline, so keys after the last stack share the
+# count's line ("  sshd<pad>   7").
+
+@test "@[ustack(), execname]: the key after the stack is the comm, on the count's line" {
+	run dtrace2spaa -k ustack,execname "$X/ustack-execname.txt"
+	assert_success
+	assert_output - <<'OUT'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"dtrace","frame_order":"leaf_to_root","events":[{"name":"profile-997","kind":"timer","sampling":{"mode":"frequency","primary_metric":"samples","frequency_hz":997}}],"source":{"tool":"dtrace"},"stack_id_mode":"content_addressable"}
+{"type":"dso","id":1,"name":"libc.so.1","is_kernel":false}
+{"type":"dso","id":2,"name":"sshd","is_kernel":false}
+{"type":"dso","id":3,"name":"a.out","is_kernel":false}
+{"type":"frame","id":1,"func":"libc.so.1`__pollsys","dso":1,"symoff":"0xa","kind":"user"}
+{"type":"frame","id":2,"func":"libc.so.1`poll","dso":1,"symoff":"0x52","kind":"user"}
+{"type":"frame","id":3,"func":"sshd`main","dso":2,"symoff":"0x1c","kind":"user"}
+{"type":"frame","id":4,"func":"libc.so.1`__read","dso":1,"symoff":"0x15","kind":"user"}
+{"type":"frame","id":5,"func":"a.out`main","dso":3,"symoff":"0x10","kind":"user"}
+{"type":"stack","id":"0x96df1a1a3e0cb081","frames":[1,2,3],"stack_type":"user","context":{"event":"profile-997","comm":"sshd"},"weights":[{"metric":"samples","value":7}],"exclusive":{"frame":1,"weights":[{"metric":"samples","value":7}]},"x_path_id":"0x58515556a6214ddf"}
+{"type":"stack","id":"0xcafa363d24e6f474","frames":[4,5],"stack_type":"user","context":{"event":"profile-997","comm":"bash"},"weights":[{"metric":"samples","value":12}],"exclusive":{"frame":4,"weights":[{"metric":"samples","value":12}]},"x_path_id":"0xa892dbe295235e72"}
+{"type":"stack","id":"0x79e2cad2a6844050","frames":[1,2,3],"stack_type":"user","context":{"event":"profile-997","comm":"sshd-child"},"weights":[{"metric":"samples","value":2}],"exclusive":{"frame":1,"weights":[{"metric":"samples","value":2}]},"x_path_id":"0x58515556a6214ddf"}
+OUT
+	dtrace2spaa "$X/ustack-execname.txt" | spaa-fold > "$T/out"
+	assert_file_eq "$T/out" <<'OUT'
+bash;a.out`main;libc.so.1`__read 12
+sshd-child;sshd`main;libc.so.1`poll;libc.so.1`__pollsys 2
+sshd;sshd`main;libc.so.1`poll;libc.so.1`__pollsys 7
+OUT
+	dtrace2spaa "$X/ustack-execname.txt" > "$T/d.spaa"
+	run spaa-validate -q "$T/d.spaa"
+	assert_success
+}
+
+@test "@[stack(), pid]: the pid after the stack (8 blanks in for pid 0); x_key1 without --keys" {
+	dtrace2spaa "$X/stack-pid.txt" > "$T/d.spaa"
+	spaa-fold "$T/d.spaa" > "$T/out"
+	assert_file_eq "$T/out" <<'OUT'
+unix`sys_syscall;genunix`read 3
+unix`thread_start;unix`idle;unix`cpu_idle;unix`i86_mwait 512
+OUT
+	run grep -o '"stack_type":"[a-z]*","context":{[^}]*}' "$T/d.spaa"
+	assert_output - <<'OUT'
+"stack_type":"kernel","context":{"event":"profile-997","x_key1":0}
+"stack_type":"kernel","context":{"event":"profile-997","x_key1":1234}
+OUT
+	dtrace2spaa -k stack,pid "$X/stack-pid.txt" > "$T/d.spaa"
+	run grep -o -e '"stack_type":"[a-z]*","context":{[^}]*}' -e '^{"type":"thread".*' "$T/d.spaa"
+	assert_output - <<'OUT'
+{"type":"thread","pid":0,"tid":0}
+{"type":"thread","pid":1234,"tid":1234}
+"stack_type":"kernel","context":{"event":"profile-997","pid":0,"tid":0}
+"stack_type":"kernel","context":{"event":"profile-997","pid":1234,"tid":1234}
+OUT
+}
+
+@test "@[ustack(), stack(), execname]: both stacks get the comm and are linked" {
+	dtrace2spaa "$X/ustack-stack-execname.txt" > "$T/d.spaa"
+	spaa-fold "$T/d.spaa" > "$T/out"
+	assert_file_eq "$T/out" <<'OUT'
+bash;a.out`main;libc.so.1`__read 12
+bash;unix`sys_syscall;genunix`read 12
+sshd;genunix`poll 3
+sshd;libc.so.1`__pollsys 3
+OUT
+	run grep -o -e '"stack_type":"[a-z]*","context":{[^}]*}' -e '"related_stacks":[^]]*]' "$T/d.spaa"
+	assert_output - <<'OUT'
+"stack_type":"user","context":{"event":"profile-997","comm":"bash"}
+"related_stacks":["0x4daf22e689f10064"]
+"stack_type":"kernel","context":{"event":"profile-997","comm":"bash"}
+"related_stacks":["0xcafa363d24e6f474"]
+"stack_type":"user","context":{"event":"profile-997","comm":"sshd"}
+"related_stacks":["0x66af01fa1ab9a942"]
+"stack_type":"kernel","context":{"event":"profile-997","comm":"sshd"}
+"related_stacks":["0xab78b63976e0bf0d"]
+OUT
+	dtrace2spaa -k ustack,stack,execname "$X/ustack-stack-execname.txt" | cmp - "$T/d.spaa"
+}
+
+@test "@[execname, ustack(), pid]: keys before and after the stack; --keys in tuple order" {
+	dtrace2spaa "$X/keys-before-after.txt" > "$T/d.spaa"
+	spaa-fold "$T/d.spaa" > "$T/out"
+	assert_file_eq "$T/out" <<'OUT'
+bash;a.out`main 9
+sshd;sshd`main;libc.so.1`__pollsys 4
+OUT
+	run grep -o '"stack_type":"[a-z]*","context":{[^}]*}\|"context":{[^}]*}' "$T/d.spaa"
+	assert_output - <<'OUT'
+"context":{"event":"profile-997","comm":"sshd","x_key2":501}
+"context":{"event":"profile-997","comm":"bash","x_key2":7}
+OUT
+	dtrace2spaa -k execname,ustack,pid "$X/keys-before-after.txt" > "$T/d.spaa"
+	run grep -o -e '"stack_type":"[a-z]*","context":{[^}]*}' -e '^{"type":"thread".*' "$T/d.spaa"
+	assert_output - <<'OUT'
+{"type":"thread","pid":501,"tid":501,"comm":"sshd"}
+{"type":"thread","pid":7,"tid":7,"comm":"bash"}
+"stack_type":"user","context":{"event":"profile-997","pid":501,"tid":501,"comm":"sshd"}
+"stack_type":"user","context":{"event":"profile-997","pid":7,"tid":7,"comm":"bash"}
+OUT
+}
+
+@test "--keys not in the printed order: error naming the entry's line" {
+	run dtrace2spaa -k ustack,execname,pid "$X/keys-before-after.txt"
+	assert_failure 1
+	assert_output "dtrace2spaa: $X/keys-before-after.txt:10: --keys: key 'execname' is printed after 0 stack(s), not 1: list the keys in the order of the aggregation's key tuple"
+	run dtrace2spaa -k pid,ustack,execname "$X/keys-before-after.txt"
+	assert_failure 1
+	assert_output "dtrace2spaa: $X/keys-before-after.txt:7: --keys: key 'pid' is not a number: 'sshd' (list the keys in the order of the aggregation's key tuple)"
+}
+
+@test "a key between two stacks; keys and count on lines of their own; --keys decides a lone number" {
+	# @[ustack(), execname, stack()]: the key line comes right before the kernel frames
+	printf '\n              a.out`main+0x10\n  bash                                               \n              genunix`read+0x1\n                5\n' > "$T/in.txt"
+	run sh -c "dtrace2spaa '$T/in.txt' | grep -o '\"stack_type\":\"[a-z]*\",\"context\":{[^}]*}'"
+	assert_output - <<'OUT'
+"stack_type":"user","context":{"event":"profile-997","comm":"bash"}
+"stack_type":"kernel","context":{"event":"profile-997","comm":"bash"}
+OUT
+	# one key per line, the count alone: a lone number at most 8 blanks in after a key is a key
+	printf '\n              a.out`main+0x10\n  bash\n     42\n                5\n\n              a.out`foo+0x1\n  sh\n                6\n' > "$T/in.txt"
+	run sh -c "dtrace2spaa '$T/in.txt' | grep -o '\"context\":{[^}]*},\"weights\":[^]]*]'"
+	assert_output - <<'OUT'
+"context":{"event":"profile-997","comm":"bash","x_key2":42},"weights":[{"metric":"samples","value":5}]
+"context":{"event":"profile-997","comm":"sh"},"weights":[{"metric":"samples","value":6}]
+OUT
+	# right after the frames a lone number is the count, unless --keys expects a key there
+	printf '\n              a.out`main+0x10\n     42\n                5\n' > "$T/in.txt"
+	run sh -c "dtrace2spaa -k ustack,pid '$T/in.txt' | grep -o '\"context\":{[^}]*},\"weights\":[^]]*]'"
+	assert_output '"context":{"event":"profile-997","pid":42,"tid":42},"weights":[{"metric":"samples","value":5}]'
+}
+
+@test "keys after a stack without a count: error naming the blank line and the entry" {
+	printf '\n              a.out`main+0x10\n  bash\n\n              a.out`foo+0x1\n                6\n' > "$T/in.txt"
+	run dtrace2spaa "$T/in.txt"
+	assert_failure 1
+	assert_output "dtrace2spaa: $T/in.txt:4: blank line after the keys of the entry at line 2: its count is missing"
+	printf '\n              a.out`main+0x10\n  bash\n' > "$T/in.txt"
+	run dtrace2spaa "$T/in.txt"
+	assert_failure 1
+	assert_output "dtrace2spaa: $T/in.txt:2: truncated entry: stack without a count at the end of the input"
+}

@@ -2,9 +2,11 @@
 #include "spans.h"
 #include "jsonbuf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "cli.h"
 #include "spaa.h"
 #include "strmap.h"
@@ -14,9 +16,11 @@ struct sp_ent {
 	uint32_t frame;
 	uint32_t node;      /* call-path node (STACK path, SORT walk) */
 	uint32_t xi;        /* SORT walk: index of the span's aux data */
+	uint32_t wn;        /* SORT walk: length of the extra weights after xn */
 	uint64_t seq, pos;
 	int64_t end;        /* SORT walk: end time */
-	uint32_t xoff, xn;  /* sample extra in the thread's open-extra buffer */
+	uint32_t xoff, xn;  /* sample extra in the thread's open-extra buffer
+			     * (SORT walk: in s->wx) */
 };
 
 struct sp_stack {
@@ -24,6 +28,41 @@ struct sp_stack {
 	uint32_t n, cap;
 	int64_t *beg, *child; /* n * nmetrics each */
 	uint32_t vcap;        /* entries the value arrays hold */
+};
+
+/* A sorted run in the temporary file: records [off, end); runs merged from
+ * runs of one level have the next level. */
+struct sp_run { uint64_t off, end; uint32_t level; };
+
+/* A span as written to the temporary file, followed by its nmetrics-1
+ * inclusive values (int64) and xn + wn bytes of sample extras. */
+struct sp_rec {
+	int64_t start, end;
+	uint64_t seq, pos;
+	uint32_t thr, frame, xn, wn;
+};
+
+/* A run being read. */
+struct sp_cur {
+	uint64_t off, end;        /* file bytes not yet read */
+	char *buf;
+	size_t cap, lo, hi;       /* unread bytes: buf[lo, hi) */
+	struct sp_rec h;          /* the current record */
+	int64_t aux[SPANS_MAX_METRICS];
+	const char *raw, *x;      /* its bytes; its sample extras */
+	size_t rawn;
+};
+
+/* Cursors, the one with the first record on top. */
+struct sp_heap { struct sp_cur **c; uint32_t n; };
+
+/* A span fed to the nesting walk. */
+struct sp_in {
+	int64_t start, end;
+	uint64_t seq, pos;
+	uint32_t frame, xn, wn;
+	const int64_t *aux;       /* nmetrics-1 values */
+	const char *x;            /* xn + wn bytes */
 };
 
 /* A finished span waiting to be nested (SPANS_SORT). */
@@ -108,9 +147,28 @@ struct spans {
 	uint32_t fncap;
 	spans_stats st;
 	bool finished;
+	/* SORT: bounded memory.  At most buflimit spans (and about xlimit
+	 * bytes of sample extras) wait in the threads' buffers; beyond, they
+	 * are sorted and written as a run to an unlinked temporary file, and
+	 * spans_finish() merges the runs. */
+	uint64_t buflimit, xlimit;
+	uint64_t nbuffered, xbuffered;
+	bool nospill;             /* spans_finish: unclosed spans stay in memory */
+	int fd;                   /* the temporary file, -1: none yet */
+	uint64_t fend;            /* bytes written to it (with wbuf) */
+	sbuf wbuf;                /* write buffer */
+	struct sp_run *runs;
+	uint32_t nruns, runcap;
+	int64_t *waux;            /* SORT walk: nmetrics-1 inclusive values per entry */
+	uint32_t wauxcap;
+	sbuf wx;                  /* SORT walk: sample extras of the entries (LIFO) */
+	struct sp_heap mh;        /* spans_finish: the runs being merged */
+	struct sp_cur *mcs;
+	uint32_t mn;
 };
 
 static inline uint64_t mix64(uint64_t k);
+static void merge_end(spans *s);
 static uint32_t frame_add(spans *s, const char *name, size_t n, const char *extra_json);
 static void report(spans *s, uint64_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void report(spans *s, uint64_t pos, const char *fmt, ...)
@@ -132,6 +190,18 @@ spans *spans_new(const spans_conf *conf)
 		die(EXIT_DATA, "internal error: spans with %u metrics", s->c.nmetrics);
 	s->dso = builder_dso(s->c.b, "[unknown]", 9, false);
 	s->cache_idx = -1;
+	s->fd = -1;
+	s->buflimit = (uint64_t)1 << 20;
+	const char *env = getenv("SPAA_SPANS_BUFFER");
+	if (env && *env) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(env, &end, 10);
+		if (errno || *end || v == 0 || *env < '0' || *env > '9')
+			die(EXIT_DATA, "SPAA_SPANS_BUFFER: not a positive number of spans: %s", env);
+		s->buflimit = v;
+	}
+	s->xlimit = s->buflimit > UINT64_MAX / 64 ? UINT64_MAX : s->buflimit * 64;
 	return s;
 }
 
@@ -159,6 +229,10 @@ void spans_free(spans *s)
 		sbuf_free(&t->xbuf);
 	}
 	free(s->thr);
+	merge_end(s);
+	free(s->runs);
+	free(s->waux);
+	sbuf_free(&s->wx);
 	free(s->nodes);
 	free(s->self);
 	free(s->htk);
@@ -621,12 +695,18 @@ void spans_begin_name(spans *s, uint32_t thr, const char *name, size_t n, const 
 	spans_begin(s, thr, spans_frame(s, name, n, NULL), vals, sample_extra, extra_n, pos);
 }
 
+static void spill(spans *s);
+
 /* SORT: keep a finished span of t. */
 static void keep_span(spans *s, struct sp_thr *t, int64_t start, int64_t end, uint64_t seq,
 		      uint64_t pos, uint32_t frame, const int64_t *incl, const char *extra,
 		      size_t extra_n, const char *w, size_t wn)
 {
 	uint32_t nm = s->c.nmetrics;
+	if (s->nbuffered >= s->buflimit || s->xbuffered >= s->xlimit) {
+		if (!s->nospill) spill(s);
+	}
+	s->nbuffered++;
 	uint32_t xi = t->nbuf;
 	struct sp_span *sp = VEC_PUSH(t->buf, t->nbuf, t->bcap);
 	sp->start = start;
@@ -657,6 +737,7 @@ static void keep_span(spans *s, struct sp_thr *t, int64_t start, int64_t end, ui
 			die(EXIT_DATA, "too much per-span data for samples on one thread");
 		sbuf_add(&t->xbuf, extra, extra_n);
 		sbuf_add(&t->xbuf, w, wn);
+		s->xbuffered += extra_n + wn;
 	}
 	seen_time(t, start);
 	seen_time(t, end);
@@ -739,16 +820,259 @@ void spans_complete(spans *s, uint32_t thr, uint32_t frame, int64_t start_ns,
 		  s->c.samples ? sample_extra : NULL, s->c.samples ? extra_n : 0, NULL, 0);
 }
 
-/* ---- finishing ----------------------------------------------------------- */
+/* ---- the temporary file (SORT beyond the buffer) ------------------------- */
+
+#define SP_FANIN 16            /* runs merged at once */
+#define SP_RBUF (1u << 16)     /* read buffer of a run being merged */
+#define SP_WBUF (1u << 20)     /* write buffer */
+
+static void tmp_open(spans *s)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir) dir = "/tmp";
+	size_t n = strlen(dir) + 32;
+	char *path = xmalloc(n);
+	snprintf(path, n, "%s/spaa-spans.XXXXXX", dir);
+	int fd = mkstemp(path);
+	if (fd < 0) die(EXIT_DATA, "%s: cannot make a temporary file: %s", dir, strerror(errno));
+	unlink(path);
+	free(path);
+	s->fd = fd;
+}
+
+static void tmp_flush(spans *s)
+{
+	const char *p = s->wbuf.p;
+	size_t n = s->wbuf.n;
+	while (n > 0) {
+		ssize_t k = write(s->fd, p, n);
+		if (k < 0) {
+			if (errno == EINTR) continue;
+			die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+	s->wbuf.n = 0;
+}
+
+static inline void tmp_write(spans *s, const void *p, size_t n)
+{
+	sbuf_add(&s->wbuf, p, n);
+	s->fend += n;
+	if (s->wbuf.n >= SP_WBUF) tmp_flush(s);
+}
+
+/* At least n unread bytes in c's buffer. */
+static void cur_need(spans *s, struct sp_cur *c, size_t n)
+{
+	if (c->hi - c->lo >= n) return;
+	memmove(c->buf, c->buf + c->lo, c->hi - c->lo);
+	c->hi -= c->lo;
+	c->lo = 0;
+	if (n > c->cap) {
+		c->cap = n > 2 * c->cap ? n : 2 * c->cap;
+		c->buf = xrealloc(c->buf, c->cap);
+	}
+	while (c->hi < n) {
+		size_t want = c->cap - c->hi;
+		if (want > c->end - c->off) want = (size_t)(c->end - c->off);
+		if (want == 0) die(EXIT_DATA, "temporary file: read error: record cut short");
+		ssize_t k = pread(s->fd, c->buf + c->hi, want, (off_t)c->off);
+		if (k < 0) {
+			if (errno == EINTR) continue;
+			die(EXIT_DATA, "temporary file: read error: %s", strerror(errno));
+		}
+		if (k == 0) die(EXIT_DATA, "temporary file: read error: unexpected end of file");
+		c->hi += (size_t)k;
+		c->off += (uint64_t)k;
+	}
+}
+
+/* The next record of c's run into c->h, c->aux, c->x; false at its end. */
+static bool cur_next(spans *s, struct sp_cur *c)
+{
+	if (c->lo == c->hi && c->off == c->end) return false;
+	uint32_t na = s->c.nmetrics - 1;
+	size_t hn = sizeof c->h + (size_t)na * sizeof *c->aux;
+	cur_need(s, c, hn);
+	memcpy(&c->h, c->buf + c->lo, sizeof c->h);
+	size_t n = hn + (size_t)c->h.xn + c->h.wn;
+	cur_need(s, c, n);
+	const char *p = c->buf + c->lo;
+	if (na) memcpy(c->aux, p + sizeof c->h, (size_t)na * sizeof *c->aux);
+	c->raw = p;
+	c->rawn = n;
+	c->x = p + hn;
+	c->lo += n;
+	return true;
+}
 
 /* The nesting order: start ascending, duration descending, arrival (a total
  * order: seq is unique). */
+static inline bool key_before(int64_t s1, int64_t e1, uint64_t q1, int64_t s2, int64_t e2, uint64_t q2)
+{
+	if (s1 != s2) return s1 < s2;
+	int64_t d1 = e1 - s1, d2 = e2 - s2;
+	if (d1 != d2) return d1 > d2;
+	return q1 < q2;
+}
+
+/* Records are in thread order, then in the nesting order. */
+static inline bool rec_before(const struct sp_rec *x, const struct sp_rec *y)
+{
+	if (x->thr != y->thr) return x->thr < y->thr;
+	return key_before(x->start, x->end, x->seq, y->start, y->end, y->seq);
+}
+
+static void heap_down(struct sp_heap *h, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+		if (l < h->n && rec_before(&h->c[l]->h, &h->c[m]->h)) m = l;
+		if (l + 1 < h->n && rec_before(&h->c[l + 1]->h, &h->c[m]->h)) m = l + 1;
+		if (m == i) return;
+		struct sp_cur *x = h->c[i];
+		h->c[i] = h->c[m];
+		h->c[m] = x;
+		i = m;
+	}
+}
+
+/* A heap of cursors on runs [r0, r0 + n); returns the cursors to free. */
+static struct sp_cur *heap_open(spans *s, struct sp_heap *h, uint32_t r0, uint32_t n)
+{
+	tmp_flush(s);
+	struct sp_cur *cs = xcalloc(n, sizeof *cs);
+	h->c = xmalloc((size_t)n * sizeof *h->c);
+	h->n = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct sp_cur *c = &cs[i];
+		c->off = s->runs[r0 + i].off;
+		c->end = s->runs[r0 + i].end;
+		c->cap = SP_RBUF;
+		c->buf = xmalloc(c->cap);
+		if (cur_next(s, c)) h->c[h->n++] = c;
+	}
+	for (uint32_t i = h->n / 2; i-- > 0;) heap_down(h, i);
+	return cs;
+}
+
+/* Moves the top cursor to its next record. */
+static void heap_pop(spans *s, struct sp_heap *h)
+{
+	if (!cur_next(s, h->c[0])) h->c[0] = h->c[--h->n];
+	if (h->n) heap_down(h, 0);
+}
+
+static void heap_close(struct sp_heap *h, struct sp_cur *cs, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) free(cs[i].buf);
+	free(cs);
+	free(h->c);
+	h->c = NULL;
+	h->n = 0;
+}
+
+/* Merges the last n runs into one. */
+static void merge_runs(spans *s, uint32_t n)
+{
+	uint32_t r0 = s->nruns - n;
+	uint32_t level = s->runs[r0].level + 1;
+	struct sp_heap h;
+	struct sp_cur *cs = heap_open(s, &h, r0, n);
+	uint64_t off = s->fend;
+	while (h.n) {
+		tmp_write(s, h.c[0]->raw, h.c[0]->rawn);
+		heap_pop(s, &h);
+	}
+	heap_close(&h, cs, n);
+	s->runs[r0].off = off;
+	s->runs[r0].end = s->fend;
+	s->runs[r0].level = level;
+	s->nruns = r0 + 1;
+}
+
+static void thr_buf_free(struct sp_thr *t)
+{
+	free(t->buf);
+	free(t->aux);
+	free(t->xoff);
+	free(t->xn);
+	free(t->xw);
+	sbuf_free(&t->xbuf);
+	t->buf = NULL;
+	t->aux = NULL;
+	t->xoff = t->xn = t->xw = NULL;
+	t->nbuf = t->bcap = t->auxcap = t->xcap = 0;
+}
+
+static void sort_spans(struct sp_span *a, uint32_t n);
+
+/* Writes the buffered spans of every thread, sorted, as one run (in thread
+ * order), and empties the buffers. */
+static void spill(spans *s)
+{
+	uint32_t nm = s->c.nmetrics;
+	if (s->fd < 0) tmp_open(s);
+	uint64_t off = s->fend;
+	for (uint32_t i = 0; i < s->nthr; i++) {
+		struct sp_thr *t = &s->thr[i];
+		if (!t->nbuf) continue;
+		sort_spans(t->buf, t->nbuf);
+		for (uint32_t j = 0; j < t->nbuf; j++) {
+			const struct sp_span *sp = &t->buf[j];
+			struct sp_rec r;
+			r.start = sp->start;
+			r.end = sp->end;
+			r.seq = sp->seq;
+			r.pos = sp->pos;
+			r.thr = i;
+			r.frame = sp->frame;
+			r.xn = s->c.samples ? t->xn[sp->xi] : 0;
+			r.wn = s->c.samples ? t->xw[sp->xi] : 0;
+			tmp_write(s, &r, sizeof r);
+			if (nm > 1)
+				tmp_write(s, t->aux + (size_t)sp->xi * (nm - 1), (size_t)(nm - 1) * sizeof *t->aux);
+			if (r.xn + r.wn) tmp_write(s, t->xbuf.p + t->xoff[sp->xi], (size_t)r.xn + r.wn);
+		}
+		thr_buf_free(t);
+	}
+	s->nbuffered = s->xbuffered = 0;
+	struct sp_run *r = VEC_PUSH(s->runs, s->nruns, s->runcap);
+	r->off = off;
+	r->end = s->fend;
+	r->level = 0;
+	/* runs of equal level are merged SP_FANIN at a time: few runs, each
+	 * span rewritten once per level */
+	while (s->nruns >= SP_FANIN && s->runs[s->nruns - SP_FANIN].level == s->runs[s->nruns - 1].level)
+		merge_runs(s, SP_FANIN);
+}
+
+/* spans_finish: cursors on at most SP_FANIN runs, in one heap. */
+static void merge_start(spans *s)
+{
+	if (!s->nruns) return;
+	tmp_flush(s);
+	while (s->nruns > SP_FANIN) merge_runs(s, SP_FANIN);
+	s->mn = s->nruns;
+	s->mcs = heap_open(s, &s->mh, 0, s->nruns);
+}
+
+static void merge_end(spans *s)
+{
+	if (s->mcs) heap_close(&s->mh, s->mcs, s->mn);
+	s->mcs = NULL;
+	if (s->fd >= 0) close(s->fd);
+	s->fd = -1;
+	sbuf_free(&s->wbuf);
+}
+
+/* ---- finishing ----------------------------------------------------------- */
+
 static inline bool span_before(const struct sp_span *x, const struct sp_span *y)
 {
-	if (x->start != y->start) return x->start < y->start;
-	int64_t dx = x->end - x->start, dy = y->end - y->start;
-	if (dx != dy) return dx > dy;
-	return x->seq < y->seq;
+	return key_before(x->start, x->end, x->seq, y->start, y->end, y->seq);
 }
 
 static inline void span_swap(struct sp_span *x, struct sp_span *y)
@@ -838,65 +1162,115 @@ static void walk_pop(spans *s, struct sp_thr *t)
 	struct sp_ent *e = &k->e[k->n - 1];
 	int64_t endv[SPANS_MAX_METRICS];
 	endv[0] = e->end;
-	for (uint32_t m = 1; m < nm; m++) endv[m] = t->aux[(size_t)e->xi * (nm - 1) + m - 1];
-	const char *x = NULL;
-	size_t xn = 0, wn = 0;
-	if (s->c.samples) {
-		x = t->xbuf.p + t->xoff[e->xi];
-		xn = t->xn[e->xi];
-		wn = t->xw[e->xi];
-	}
+	for (uint32_t m = 1; m < nm; m++) endv[m] = s->waux[(size_t)(k->n - 1) * (nm - 1) + m - 1];
+	uint32_t xoff = e->xoff, xn = e->xn, wn = e->wn;
+	const char *x = xn || wn ? s->wx.p + xoff : NULL;
 	emit_top(s, t, k, endv, x, xn, wn ? x + xn : NULL, wn);
+	s->wx.n = xoff;
 }
 
+/* The next span of thread thr in the nesting order: the spans it does not
+ * nest in end, and it opens. */
+static void nest_push(spans *s, uint32_t thr, const struct sp_in *cur)
+{
+	struct sp_thr *t = &s->thr[thr];
+	uint32_t nm = s->c.nmetrics;
+	struct sp_stack *k = &s->walk;
+	bool overlap = false;
+	while (k->n && k->e[k->n - 1].end < cur->end) {
+		if (k->e[k->n - 1].end > cur->start) overlap = true;
+		walk_pop(s, t);
+	}
+	if (overlap) {
+		s->st.overlaps++;
+		report(s, cur->pos, "span overlaps an earlier span of thread %lld/%lld without nesting in it",
+		       (long long)t->pid, (long long)t->tid);
+	}
+	uint32_t parent = k->n ? k->e[k->n - 1].node : UINT32_MAX;
+	struct sp_ent *e = stack_push(s, k);
+	e->frame = cur->frame;
+	e->node = node_get(s, thr, parent, cur->frame);
+	e->xi = 0;
+	e->seq = cur->seq;
+	e->pos = cur->pos;
+	e->end = cur->end;
+	e->xoff = (uint32_t)s->wx.n;
+	e->xn = cur->xn;
+	e->wn = cur->wn;
+	if (cur->xn || cur->wn) {
+		if (s->wx.n + cur->xn + cur->wn > UINT32_MAX)
+			die(EXIT_DATA, "too much per-span data for samples on one thread");
+		sbuf_add(&s->wx, cur->x, (size_t)cur->xn + cur->wn);
+	}
+	int64_t *beg = k->beg + (size_t)(k->n - 1) * nm;
+	beg[0] = cur->start;
+	for (uint32_t m = 1; m < nm; m++) beg[m] = 0;
+	if (nm > 1) {
+		if ((size_t)k->n * (nm - 1) > s->wauxcap) {
+			s->wauxcap = k->cap * (nm - 1);
+			s->waux = xrealloc(s->waux, (size_t)s->wauxcap * sizeof *s->waux);
+		}
+		memcpy(s->waux + (size_t)(k->n - 1) * (nm - 1), cur->aux, (size_t)(nm - 1) * sizeof *s->waux);
+	}
+}
+
+/* Nests the spans of thread thr: those in its buffer and, merged with them,
+ * those in the runs of the temporary file. */
 static void nest_sorted(spans *s, uint32_t thr)
 {
 	struct sp_thr *t = &s->thr[thr];
 	uint32_t nm = s->c.nmetrics;
 	sort_spans(t->buf, t->nbuf);
-	struct sp_stack *k = &s->walk;
-	k->n = 0;
-	for (uint32_t i = 0; i < t->nbuf; i++) {
-		const struct sp_span *cur = &t->buf[i];
-		bool overlap = false;
-		while (k->n && k->e[k->n - 1].end < cur->end) {
-			if (k->e[k->n - 1].end > cur->start) overlap = true;
-			walk_pop(s, t);
+	s->walk.n = 0;
+	s->wx.n = 0;
+	struct sp_heap *h = &s->mh;
+	struct sp_in in;
+	uint32_t i = 0;
+	for (;;) {
+		bool run = h->n && h->c[0]->h.thr == thr;
+		if (i < t->nbuf) {
+			const struct sp_span *sp = &t->buf[i];
+			if (!run || key_before(sp->start, sp->end, sp->seq, h->c[0]->h.start, h->c[0]->h.end,
+					       h->c[0]->h.seq)) {
+				in.start = sp->start;
+				in.end = sp->end;
+				in.seq = sp->seq;
+				in.pos = sp->pos;
+				in.frame = sp->frame;
+				in.aux = nm > 1 ? t->aux + (size_t)sp->xi * (nm - 1) : NULL;
+				in.xn = s->c.samples ? t->xn[sp->xi] : 0;
+				in.wn = s->c.samples ? t->xw[sp->xi] : 0;
+				in.x = in.xn || in.wn ? t->xbuf.p + t->xoff[sp->xi] : NULL;
+				nest_push(s, thr, &in);
+				i++;
+				continue;
+			}
+		} else if (!run) {
+			break;
 		}
-		if (overlap) {
-			s->st.overlaps++;
-			report(s, cur->pos, "span overlaps an earlier span of thread %lld/%lld without nesting in it",
-			       (long long)t->pid, (long long)t->tid);
-		}
-		uint32_t parent = k->n ? k->e[k->n - 1].node : UINT32_MAX;
-		struct sp_ent *e = stack_push(s, k);
-		e->frame = cur->frame;
-		e->node = node_get(s, thr, parent, cur->frame);
-		e->xi = cur->xi;
-		e->seq = cur->seq;
-		e->pos = cur->pos;
-		e->end = cur->end;
-		int64_t *beg = k->beg + (size_t)(k->n - 1) * nm;
-		beg[0] = cur->start;
-		for (uint32_t m = 1; m < nm; m++) beg[m] = 0;
+		const struct sp_cur *c = h->c[0];
+		in.start = c->h.start;
+		in.end = c->h.end;
+		in.seq = c->h.seq;
+		in.pos = c->h.pos;
+		in.frame = c->h.frame;
+		in.aux = c->aux;
+		in.xn = c->h.xn;
+		in.wn = c->h.wn;
+		in.x = c->x;
+		nest_push(s, thr, &in);
+		heap_pop(s, h);
 	}
-	while (k->n) walk_pop(s, t);
-	free(t->buf);
-	free(t->aux);
-	free(t->xoff);
-	free(t->xn);
-	free(t->xw);
-	sbuf_free(&t->xbuf);
-	t->buf = NULL;
-	t->aux = NULL;
-	t->xoff = t->xn = t->xw = NULL;
-	t->nbuf = t->bcap = t->auxcap = t->xcap = 0;
+	while (s->walk.n) walk_pop(s, t);
+	thr_buf_free(t);
 }
 
 void spans_finish(spans *s)
 {
 	if (s->finished) return;
 	s->finished = true;
+	s->nospill = true;
+	if (s->c.mode == SPANS_SORT) merge_start(s);
 	uint32_t nm = s->c.nmetrics;
 	int64_t endv[SPANS_MAX_METRICS];
 	for (uint32_t i = 0; i < s->nthr; i++) {
@@ -912,6 +1286,7 @@ void spans_finish(spans *s)
 		}
 		if (s->c.mode == SPANS_SORT) nest_sorted(s, i);
 	}
+	if (s->c.mode == SPANS_SORT) merge_end(s);
 	/* one builder stack per call path, in order of the first span's end */
 	num vals[SPANS_MAX_METRICS + 1];
 	uint32_t midx[SPANS_MAX_METRICS + 1];

@@ -26,7 +26,11 @@
  *    seen) are kept per thread (40 bytes each) and, at spans_finish(), sorted
  *    by start ascending, duration descending, then order of arrival (of the
  *    begin); walking that order, a span's parent is the innermost earlier span
- *    that contains it [start, end].  A span that starts inside another and
+ *    that contains it [start, end].  Memory is bounded: beyond 1<<20 buffered
+ *    spans (environment SPAA_SPANS_BUFFER), or 64 bytes of sample extras per
+ *    such span, the buffers are sorted and written as a run to an unlinked
+ *    temporary file ($TMPDIR, else /tmp); runs are merged 16 at a time, and
+ *    spans_finish() merges the rest with the buffers: same output.  A span that starts inside another and
  *    ends after it is not its child ("overlap without nesting": reported).
  *    Needed when complete spans may come in any order (Chrome JSON "X").
  *

@@ -333,3 +333,24 @@ Try 'spall2spaa --help' for more information."
 	run cmp "$EX/small-trace.json" "$S/small-trace.json"
 	assert_success
 }
+
+@test "SPAA_SPANS_BUFFER=3: spans sorted through a temporary file give the same output" {
+	spall2spaa "$S/small-trace.json" > "$T/mem.spaa"
+	spall2spaa --samples "$S/small-trace.json" > "$T/mem-samples.spaa"
+	spall2spaa "$S/small-trace-v0.spall" > "$T/mem-v0.spaa"
+	SPAA_SPANS_BUFFER=3 spall2spaa "$S/small-trace.json" > "$T/tmp.spaa"
+	SPAA_SPANS_BUFFER=3 spall2spaa --samples "$S/small-trace.json" > "$T/tmp-samples.spaa"
+	SPAA_SPANS_BUFFER=1 spall2spaa "$S/small-trace-v0.spall" > "$T/tmp-v0.spaa"
+	run cmp "$T/mem.spaa" "$T/tmp.spaa"
+	assert_success
+	run cmp "$T/mem-samples.spaa" "$T/tmp-samples.spaa"
+	assert_success
+	run cmp "$T/mem-v0.spaa" "$T/tmp-v0.spaa"
+	assert_success
+	SPAA_SPANS_BUFFER=0 run spall2spaa "$S/small-trace.json"
+	assert_failure 1
+	assert_output "spall2spaa: SPAA_SPANS_BUFFER: not a positive number of spans: 0"
+	TMPDIR=/nonexistent SPAA_SPANS_BUFFER=3 run spall2spaa "$S/small-trace.json"
+	assert_failure 1
+	assert_output "spall2spaa: /nonexistent: cannot make a temporary file: No such file or directory"
+}

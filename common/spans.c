@@ -1,8 +1,10 @@
 /* spans.c - timed spans to self-cost call-path stacks (see spans.h). */
+#define _GNU_SOURCE /* fallocate: give back the space of merged runs */
 #include "spans.h"
 #include "jsonbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -987,6 +989,13 @@ static void merge_runs(spans *s, uint32_t n)
 		heap_pop(s, &h);
 	}
 	heap_close(&h, cs, n);
+#ifdef FALLOC_FL_PUNCH_HOLE
+	/* the merged runs' space is free again (if the file system can) */
+	for (uint32_t i = r0; i < s->nruns; i++)
+		if (s->runs[i].end > s->runs[i].off)
+			(void)fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)s->runs[i].off,
+					(off_t)(s->runs[i].end - s->runs[i].off));
+#endif
 	s->runs[r0].off = off;
 	s->runs[r0].end = s->fend;
 	s->runs[r0].level = level;

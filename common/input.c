@@ -321,12 +321,7 @@ char *input_rereadable(const char *path)
 	struct stat st;
 	if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return xstrdup(path);
-	const char *dir = getenv("TMPDIR");
-	sbuf name = { 0 };
-	sbuf_printf(&name, "%s/%s.XXXXXX", dir && *dir ? dir : "/tmp", cli_prog);
-	int fd = mkstemp(name.p);
-	if (fd < 0) die(EXIT_DATA, "%s: cannot make a temporary file: %s", name.p, strerror(errno));
-	unlink(name.p);
+	int fd = tmpfile_unlinked(cli_prog);
 	input *in = input_open(path);
 	char *buf = xmalloc(1 << 17);
 	size_t n;
@@ -340,7 +335,7 @@ char *input_rereadable(const char *path)
 	}
 	input_close(in);
 	free(buf);
-	name.n = 0;
+	sbuf name = { 0 };
 	sbuf_printf(&name, "/dev/fd/%d", fd);
 	return name.p;
 }

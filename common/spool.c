@@ -22,15 +22,7 @@ struct spool {
 
 spool *spool_new(void)
 {
-	const char *dir = getenv("TMPDIR");
-	if (!dir || !*dir) dir = "/tmp";
-	size_t n = strlen(dir) + 32;
-	char *path = xmalloc(n);
-	snprintf(path, n, "%s/spaa-spool.XXXXXX", dir);
-	int fd = mkstemp(path);
-	if (fd < 0) die(EXIT_DATA, "%s: cannot make a temporary file: %s", dir, strerror(errno));
-	unlink(path);
-	free(path);
+	int fd = tmpfile_unlinked("spaa-spool");
 	spool *s = xcalloc(1, sizeof *s);
 	s->fd = fd;
 	s->cap = SPOOL_BUF;

@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <unistd.h>
 
 static void oom(void)
 {
@@ -181,4 +183,17 @@ bool parse_i64(const char *s, size_t n, int64_t *out)
 		*out = (int64_t)u;
 	}
 	return true;
+}
+
+int tmpfile_unlinked(const char *tag)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir) dir = "/tmp";
+	sbuf path = { 0 };
+	sbuf_printf(&path, "%s/%s.XXXXXX", dir, tag);
+	int fd = mkstemp(path.p);
+	if (fd < 0) die(EXIT_DATA, "%s: cannot make a temporary file: %s", dir, strerror(errno));
+	unlink(path.p);
+	sbuf_free(&path);
+	return fd;
 }

@@ -49,6 +49,11 @@ void *arena_alloc(arena *a, size_t n);
 char *arena_strdup(arena *a, const void *p, size_t n); /* adds NUL */
 void arena_free(arena *a);
 
+/* An unlinked temporary file in $TMPDIR (default /tmp), open for reading
+ * and writing, its name made from tag; dies (exit 1) when none can be
+ * made.  Returns the descriptor. */
+int tmpfile_unlinked(const char *tag);
+
 /* Decimal formatting of 64-bit integers; returns length written (no NUL).
  * buf needs 21 bytes. */
 size_t fmt_u64(char *buf, uint64_t v);

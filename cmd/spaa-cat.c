@@ -337,7 +337,7 @@ static int64_t merged_of(struct src *s, spaa_reader *r, uint32_t k)
 	sstr id;
 	if (!spaa_id_key(r, k, &id)) return -1;
 	int64_t i = strmap_find(&s->stacks, id.p, id.n);
-	return i < 0 ? -1 : s->stack_of[i];
+	return i < 0 ? -1 : (int64_t)s->stack_of[i];
 }
 
 /* true when id node k is already the string of merged stack m's id */

@@ -84,6 +84,20 @@ setup() {
 	assert_output "spaa-cat: $T/big.spaa:6: stack 2: the sum of metric period overflows 64 bits"
 }
 
+@test "spaa-cat --merge: a sample or window of an unknown stack is an error" {
+	grep -v '"id":"0xd3bec3265ff773b3"' "$EX/perf-cpu.spaa" > "$T/nostack.spaa"
+	run spaa-cat --merge "$T/nostack.spaa"
+	assert_failure 1
+	assert_output "spaa-cat: $T/nostack.spaa:35: sample refers to unknown stack 0xd3bec3265ff773b3"
+	{ head -4 "$C/c.spaa"
+	  echo '{"type":"stack","id":1,"frames":[10],"context":{"event":"cycles"},"weights":[{"metric":"period","value":5}]}'
+	  echo '{"type":"window","id":"w","start":0,"end":1,"by_stack":[{"stack_id":7,"weights":[{"metric":"period","value":5}]}]}'
+	} > "$T/win.spaa"
+	run spaa-cat --merge "$T/win.spaa"
+	assert_failure 1
+	assert_output "spaa-cat: $T/win.spaa:6: window refers to unknown stack 7"
+}
+
 @test "spaa-cat: conflicting primary metrics are an error naming both files" {
 	run spaa-cat "$C/a.spaa" "$C/conflict.spaa"
 	assert_failure 1

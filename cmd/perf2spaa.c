@@ -48,6 +48,7 @@ struct pline {
 	uint32_t src_off, src_len; /* srcline line, src_len 0: none */
 	bool has_src;
 	bool inlined;          /* dso is "(inlined)" */
+	bool standalone;       /* "(inlined)" but not at its caller's ip: a frame of its own */
 };
 
 struct sample {
@@ -364,6 +365,7 @@ static void add_fline(const char *p, size_t n)
 	pl->has_src = false;
 	pl->src_off = pl->src_len = 0;
 	pl->inlined = n > 10 && memcmp(p + n - 10, " (inlined)", 10) == 0;
+	pl->standalone = false;
 	sbuf_add(&P.sb, p, n);
 }
 
@@ -427,6 +429,10 @@ static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int
 	fr.symoff = strip_symoff(&sym);
 	fr.func_resolved = true;
 	if (sym.n == 0 || sstr_eqc(sym, "[unknown]")) {
+		/* an unresolved frame; one printed with no symbol at all
+		 * (perf 3.x: "IP  (DSO)") is marked, as spaa-fold names it
+		 * " " the way stackcollapse-perf.pl does */
+		if (f.sym.n == 0) fr.extra_json = "\"x_perf_nosym\":true";
 		fr.func = ip;
 		fr.func_resolved = false;
 	} else {
@@ -438,6 +444,7 @@ static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int
 		fr.kind = ph->kind;
 		fr.symoff = ph->symoff;
 	} else {
+		if (pl->standalone) f.dso = sstr_c("[unknown]");
 		bool kern = dso_is_kernel(f.dso);
 		fr.dso = builder_dso(P.b, f.dso.p, f.dso.n, kern);
 	}
@@ -465,6 +472,16 @@ static void phys_of(const struct pline *pl, struct phys *ph)
 	ph->symoff = strip_symoff(&f.sym);
 }
 
+/* Do frame lines a and b (NULL: none) start with the same ip? */
+static bool same_ip(const struct pline *a, const struct pline *b)
+{
+	if (!b) return false;
+	const char *p = P.sb.p + a->off, *q = P.sb.p + b->off;
+	uint32_t i = 0;
+	while (i < a->len && !is_sp(p[i])) i++;
+	return i < b->len && memcmp(p, q, i) == 0 && is_sp(q[i]);
+}
+
 static void finish_sample(void)
 {
 	struct sample *s = &P.s;
@@ -482,6 +499,15 @@ static void finish_sample(void)
 		/* a run of inlined frames, then their physical frame */
 		uint32_t j = i;
 		while (j < P.nfl && P.fl[j].inlined) j++;
+		if (!same_ip(pl, j < P.nfl ? &P.fl[j] : NULL)) {
+			/* not at the ip of the frame after it (as perf prints
+			 * a uprobe's own address): a frame of its own, its
+			 * dso unknown */
+			P.fl[i].inlined = false;
+			P.fl[i].standalone = true;
+			P.frames[P.nfr++] = resolve_frame(&P.fl[i], NULL, -1);
+			continue;
+		}
 		struct phys ph = { 0, FK_UNKNOWN, SSTR_NULL };
 		if (j < P.nfl) phys_of(&P.fl[j], &ph);
 		else ph.dso = builder_dso(P.b, "[unknown]", 9, false);

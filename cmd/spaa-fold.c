@@ -37,8 +37,9 @@ static const char help[] =
 "      --jit            mark frames from /tmp/perf-N.map with _[j]\n"
 "      --all            both --kernel and --jit\n"
 "      --addrs          \"[dso <addr>]\" for unresolved frames\n"
-"      --inline=MODE    inlined frames: mark (add _[i], the default), plain,\n"
-"                       or hide (leave them out)\n"
+"      --inline[=MODE]  inlined frames: mark (add _[i]; --inline alone), plain\n"
+"                       or hide (leave them out); default: plain, but mark\n"
+"                       for DTrace profiles (as stackcollapse.pl does)\n"
 "Output:\n"
 "  -o, --output=FILE    write to FILE (replaced only on success; .zst compresses)\n"
 "  -h, --help           show this help and exit\n"
@@ -298,7 +299,7 @@ int main(int argc, char **argv)
 		{ "jit", no_argument, 0, OPT_JIT },
 		{ "all", no_argument, 0, OPT_ALL },
 		{ "addrs", no_argument, 0, OPT_ADDRS },
-		{ "inline", required_argument, 0, OPT_INLINE },
+		{ "inline", optional_argument, 0, OPT_INLINE },
 		{ "output", required_argument, 0, 'o' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -322,7 +323,7 @@ int main(int argc, char **argv)
 		case OPT_ALL: fo.kernel = fo.jit = true; break;
 		case OPT_ADDRS: fo.addrs = true; break;
 		case OPT_INLINE:
-			if (strcmp(optarg, "mark") == 0) fo.inline_mode = FOLD_INLINE_MARK;
+			if (!optarg || strcmp(optarg, "mark") == 0) fo.inline_mode = FOLD_INLINE_MARK;
 			else if (strcmp(optarg, "plain") == 0) fo.inline_mode = FOLD_INLINE_PLAIN;
 			else if (strcmp(optarg, "hide") == 0) fo.inline_mode = FOLD_INLINE_HIDE;
 			else usage_error("--inline: unknown mode '%s' (mark, plain or hide)", optarg);
@@ -331,7 +332,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (event && fo.all_events) usage_error("--event and --all-events exclude each other");
-	if (fo.inline_mode < 0) fo.inline_mode = fo.raw ? FOLD_INLINE_PLAIN : FOLD_INLINE_MARK;
+	/* inline_mode < 0: the default, per file (see fold.h) */
 
 	/* Fold every input into one table. */
 	strmap_init(&paths);

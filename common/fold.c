@@ -156,14 +156,69 @@ void fold_opts_header(fold_opts *o, const spaa_reader *r)
 	uint32_t k = json_get(&r->doc, 0, "source_tool");
 	const json_node *x = k ? &r->doc.nodes[k] : NULL;
 	o->dtrace = x && x->type == JSON_STRING && x->count == 6 && memcmp(x->str, "dtrace", 6) == 0;
+	o->perf = x && x->type == JSON_STRING && x->count == 4 && memcmp(x->str, "perf", 4) == 0;
+}
+
+/* The inline mode in effect: a negative inline_mode means "the default":
+ * _[i] marks for DTrace (stackcollapse.pl marks "->" chains), plain names
+ * otherwise (stackcollapse-perf.pl shows perf's "(inlined)" frames as they
+ * are; it marks _[i] only with its --inline). */
+static int inline_mode(const fold_opts *o)
+{
+	if (o->inline_mode >= 0) return o->inline_mode;
+	return o->dtrace && !o->raw ? FOLD_INLINE_MARK : FOLD_INLINE_PLAIN;
 }
 
 bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 {
 	const spaa_frame *fr = &r->frames[f];
-	if (fr->inlined && o->inline_mode == FOLD_INLINE_HIDE) return true;
+	if (fr->inlined && inline_mode(o) == FOLD_INLINE_HIDE) return true;
 	/* stackcollapse-perf.pl skips symbols that start with '(' */
 	return !o->raw && !o->dtrace && fr->func_resolved && fr->func[0] == '(';
+}
+
+/* The first "->" in [s, e), or NULL. */
+static const char *find_arrow(const char *s, const char *e)
+{
+	for (; e - s >= 2; s++)
+		if (s[0] == '-' && s[1] == '>') return s;
+	return NULL;
+}
+
+/* "[dso-basename]", or "[unknown]"; with addrs "[NAME <addr>]" */
+static void add_unknown(sbuf *b, const spaa_frame *fr, const char *dname, const fold_opts *o)
+{
+	const char *nm = "unknown";
+	if (dname[0] && strcmp(dname, "[unknown]") != 0) {
+		const char *sl = strrchr(dname, '/');
+		nm = sl ? sl + 1 : dname;
+	}
+	sbuf_addc(b, '[');
+	add_tidy(b, nm, strlen(nm));
+	if (o->addrs) {
+		const char *ip = fr->ip ? fr->ip : !fr->func_resolved ? fr->func : NULL;
+		if (ip && ip[0] == '0' && (ip[1] == 'x' || ip[1] == 'X')) ip += 2;
+		if (ip && *ip) {
+			sbuf_adds(b, " <");
+			add_tidy(b, ip, strlen(ip));
+			sbuf_addc(b, '>');
+		}
+	}
+	sbuf_addc(b, ']');
+}
+
+/* The suffix of a frame name that starts at b->p[start]: _[i], _[k] or _[j]. */
+static void add_mark(const spaa_reader *r, const spaa_frame *fr, const char *dname,
+		     const fold_opts *o, sbuf *b, size_t start)
+{
+	if (fr->inlined && inline_mode(o) == FOLD_INLINE_MARK) {
+		if (!has_mark(b->p + start, b->n - start))
+			sbuf_adds(b, "_[i]");
+	} else if (o->kernel && is_kernel_frame(r, fr)) {
+		sbuf_adds(b, "_[k]");
+	} else if (o->jit && is_jit_map(dname)) {
+		sbuf_adds(b, "_[j]");
+	}
 }
 
 void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t comm_n,
@@ -177,40 +232,43 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
 		add_clean(b, fr->func, strlen(fr->func));
 	} else if (o->dtrace) {
 		add_tidy_dtrace(b, fr->func, strlen(fr->func));
-	} else if (!fr->func_resolved || fr->func[0] == 0 || strcmp(fr->func, "[unknown]") == 0) {
-		/* "[dso-basename]", or "[unknown]"; with addrs "[NAME <addr>]" */
-		const char *nm = "unknown";
-		if (dname[0] && strcmp(dname, "[unknown]") != 0) {
-			const char *sl = strrchr(dname, '/');
-			nm = sl ? sl + 1 : dname;
-		}
-		sbuf_addc(b, '[');
-		add_tidy(b, nm, strlen(nm));
-		if (o->addrs) {
-			const char *ip = fr->ip ? fr->ip : !fr->func_resolved ? fr->func : NULL;
-			if (ip && ip[0] == '0' && (ip[1] == 'x' || ip[1] == 'X')) ip += 2;
-			if (ip && *ip) {
-				sbuf_adds(b, " <");
-				add_tidy(b, ip, strlen(ip));
-				sbuf_addc(b, '>');
-			}
-		}
-		sbuf_addc(b, ']');
+	} else if (fr->perf_nosym && !fr->func_resolved) {
+		/* no symbol at all (perf 3.x printed "IP  (DSO)"):
+		 * stackcollapse-perf.pl's frame pattern makes that " " */
+		sbuf_addc(b, ' ');
+	} else if (!fr->func_resolved || fr->func[0] == 0) {
+		add_unknown(b, fr, dname, o);
 	} else {
-		add_tidy(b, fr->func, strlen(fr->func));
-		/* Java: drop the 'L' of "Ljava/lang/..." in java processes */
-		if (comm && comm_n >= 4 && memcmp(comm, "java", 4) == 0 && b->p[start] == 'L' &&
-		    memchr(b->p + start, '/', b->n - start))
-			memmove(b->p + start, b->p + start + 1, --b->n - start);
+		/* stackcollapse-perf.pl splits a symbol at "->" into frames,
+		 * each named (and marked) on its own; a trailing empty part
+		 * is dropped (perl's split) */
+		const char *s = fr->func, *e = s + strlen(s);
+		bool java = comm && comm_n >= 4 && memcmp(comm, "java", 4) == 0;
+		const char *arrow = o->perf ? strstr(s, "->") : NULL;
+		if (arrow) {
+			while (e - s >= 2 && e[-2] == '-' && e[-1] == '>') e -= 2;
+			arrow = find_arrow(s, e);
+		}
+		for (;;) {
+			const char *pe = arrow ? arrow : e;
+			size_t ps = b->n;
+			if (pe - s == 9 && memcmp(s, "[unknown]", 9) == 0) {
+				add_unknown(b, fr, dname, o);
+			} else {
+				add_tidy(b, s, (size_t)(pe - s));
+				/* Java: drop the 'L' of "Ljava/lang/..." in java processes */
+				if (java && b->n > ps && b->p[ps] == 'L' && memchr(b->p + ps, '/', b->n - ps))
+					memmove(b->p + ps, b->p + ps + 1, --b->n - ps);
+			}
+			if (!arrow) break;
+			add_mark(r, fr, dname, o, b, ps);
+			sbuf_addc(b, ';');
+			s = arrow + 2;
+			arrow = find_arrow(s, e);
+			start = b->n;
+		}
 	}
-	if (fr->inlined && o->inline_mode == FOLD_INLINE_MARK) {
-		if (!has_mark(b->p + start, b->n - start))
-			sbuf_adds(b, "_[i]");
-	} else if (o->kernel && is_kernel_frame(r, fr)) {
-		sbuf_adds(b, "_[k]");
-	} else if (o->jit && is_jit_map(dname)) {
-		sbuf_adds(b, "_[j]");
-	}
+	add_mark(r, fr, dname, o, b, start);
 }
 
 /* The process root frame: comm (spaces -> '_' unless raw), "-PID", "/TID". */
@@ -223,12 +281,21 @@ static void add_comm(const spaa_stack *s, sstr comm, const fold_opts *o, sbuf *b
 			if (b->p[i] == ' ') b->p[i] = '_';
 	if (o->pid || o->tid) {
 		char nb[24];
+		bool has_pid = s->has_pid, has_tid = s->has_tid;
+		int64_t pid = s->pid, tid = s->tid;
+		/* stackcollapse-perf.pl takes a "PID/0" header (the idle
+		 * "swapper 0/0") as having no tid: the tid becomes the pid and
+		 * the pid "?" */
+		if (o->perf && !o->raw && has_pid && has_tid && tid == 0) {
+			tid = pid;
+			has_pid = false;
+		}
 		sbuf_addc(b, '-');
-		if (s->has_pid) sbuf_add(b, nb, fmt_i64(nb, s->pid));
+		if (has_pid) sbuf_add(b, nb, fmt_i64(nb, pid));
 		else sbuf_addc(b, '?');
 		if (o->tid) {
 			sbuf_addc(b, '/');
-			if (s->has_tid) sbuf_add(b, nb, fmt_i64(nb, s->tid));
+			if (has_tid) sbuf_add(b, nb, fmt_i64(nb, tid));
 			else sbuf_addc(b, '?');
 		}
 	}

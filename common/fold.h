@@ -21,13 +21,17 @@ typedef struct fold_opts {
 	bool jit;        /* "_[j]" on frames from /tmp/perf-N.map */
 	bool addrs;      /* "[dso <ip>]" for unresolved frames */
 	bool all_events; /* the event name as the root frame */
-	int inline_mode; /* enum fold_inline */
+	int inline_mode; /* enum fold_inline; negative: the default, which is
+			  * MARK for DTrace profiles (not raw), else PLAIN */
 	bool dtrace;     /* stackcollapse.pl (DTrace) naming: see fold_opts_header() */
+	bool perf;       /* a perf profile: names split at "->" as
+			  * stackcollapse-perf.pl does (fold_opts_header()) */
 } fold_opts;
 
 /* Sets what the header implies (call right after spaa_next() returned
  * SPAA_HEADER, while r->doc holds it): for source_tool "dtrace", names are
- * tidied the way stackcollapse.pl does instead of stackcollapse-perf.pl. */
+ * tidied the way stackcollapse.pl does instead of stackcollapse-perf.pl;
+ * for "perf", a name with "->" is split into frames as that script does. */
 void fold_opts_header(fold_opts *o, const spaa_reader *r);
 
 /* Which event to fold: by name (NULL: the first declared; when the header

@@ -48,6 +48,7 @@ typedef struct spaa_frame {
 	uint32_t dso;         /* index into r->dsos */
 	uint8_t kind;         /* enum spaa_fkind */
 	bool inlined, func_resolved;
+	bool perf_nosym;      /* "x_perf_nosym": perf printed no symbol at all */
 	int32_t inline_depth; /* -1 when absent */
 	char *srcline, *ip, *symoff; /* NULL when absent */
 	uint64_t line;        /* where it was defined */

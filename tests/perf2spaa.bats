@@ -88,8 +88,13 @@ OUT
 kworker/2:1;ret_from_fork;kthread;worker_thread;process_one_work 1001001
 parser;__clone3;start_thread;worker_loop;[libc.so.6] 1001001
 parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;tokenize 2002002
-parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;validate_token_[i];check_bounds_[i] 2002002
+parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;validate_token;check_bounds 2002002
 parser;_start;__libc_start_main_impl;__libc_start_call_main;main;read_input;__GI___libc_read;entry_SYSCALL_64_after_hwframe;do_syscall_64;ksys_read;vfs_read;filemap_read;copy_user_enhanced_fast_string 1001001
+OUT
+	run sh -c "perf2spaa '$EX/perf-cpu.perf.txt' | spaa-fold --inline | grep parse_file"
+	assert_output - <<'OUT'
+parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;tokenize 2002002
+parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;validate_token_[i];check_bounds_[i] 2002002
 OUT
 	run sh -c "perf2spaa '$EX/perf-cpu.perf.txt' | grep -F '\"inlined\":true'"
 	assert_output - <<'OUT'
@@ -189,4 +194,66 @@ OUT
 	run perf2spaa --version
 	assert_success
 	assert_output --regexp '^perf2spaa \(spaa-tools\) '
+}
+
+# stackcollapse-perf.pl's rules on layouts the FlameGraph corpus files do not
+# all show: a uprobe sample whose leaf perf prints "(inlined)" at the probe
+# address, frames with no symbol at all ("IP  (DSO)", perf 3.x: named " "),
+# symbols with "->" (split into frames), "comm  PID" and "swapper     0".
+@test "uprobe (inlined) leaf, no-symbol frames, '->' in symbols" {
+	perf2spaa "$P/quirks.txt" > "$T/q.spaa"
+	run spaa-validate "$T/q.spaa"
+	assert_success
+	assert_output --partial "0 errors, 0 warnings"
+	run spaa-fold "$T/q.spaa"
+	assert_output - <<'OUT'
+app;main;make_node;alloc_fast 2
+java;start_thread;java/lang/Thread:.run; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
+swapper;[app];outer;middle;inner;Ptr<Node>::operator; 1
+OUT
+	run spaa-fold --inline --addrs "$T/q.spaa"
+	assert_output - <<'OUT'
+app;main;make_node;alloc_fast 2
+java;start_thread;java/lang/Thread:.run; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
+swapper;[app <400a00>];outer;middle;inner;Ptr<Node>::operator; 1
+OUT
+	run spaa-fold --all --tid "$T/q.spaa"
+	assert_output - <<'OUT'
+app-?/4242;main;make_node;alloc_fast 2
+java-?/4243;start_thread;java/lang/Thread:.run_[j]; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
+swapper-?/0;[app];outer;middle;inner;Ptr<Node>::operator; 1
+OUT
+	run spaa-fold --raw "$T/q.spaa"
+	assert_output - <<'OUT'
+app;main;make_node;alloc_fast 2
+java;start_thread;Ljava/lang/Thread:.run(Ljava/lang/Runnable:)V;0x7f1e2215d0aa;0x7f1e2215d058;pthread_cond_signal@@GLIBC_2.3.2 1
+swapper;0x400a00;outer->middle->inner;Ptr<Node>::operator->() const 1
+OUT
+	run grep -F '"func":"alloc_fast"' "$T/q.spaa"
+	assert_output '{"type":"frame","id":1,"func":"alloc_fast","dso":1,"ip":"0x4005d0","symoff":"0x0","kind":"unknown"}'
+	run grep -F '"x_perf_nosym"' "$T/q.spaa"
+	assert_output - <<'OUT'
+{"type":"frame","id":5,"func":"0x7f1e2215d058","func_resolved":false,"dso":4,"ip":"0x7f1e2215d058","kind":"user","x_perf_nosym":true}
+{"type":"frame","id":6,"func":"0x7f1e2215d0aa","func_resolved":false,"dso":4,"ip":"0x7f1e2215d0aa","kind":"user","x_perf_nosym":true}
+OUT
+}
+
+@test "--pid/--tid: a PID/0 header (idle swapper 0/0) reads as stackcollapse-perf.pl reads it" {
+	perf2spaa "$P/pid-tid-zero.txt" > "$T/z.spaa"
+	run spaa-fold --tid "$T/z.spaa"
+	assert_output - <<'OUT'
+sh-7/8;main 1
+sh-?/5;main 1
+swapper-?/0;native_safe_halt 1
+OUT
+	run spaa-fold --pid "$T/z.spaa"
+	assert_output - <<'OUT'
+sh-7;main 1
+sh-?;main 1
+swapper-?;native_safe_halt 1
+OUT
+	run spaa-fold --tid --raw "$T/z.spaa"
+	assert_line "swapper-0/0;native_safe_halt 1"
+	run grep -c '"pid":0,"tid":0' "$T/z.spaa"
+	assert_output 2
 }

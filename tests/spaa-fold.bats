@@ -18,7 +18,7 @@ setup() {
 	assert_success
 	assert_output - <<'EOF'
 app;main;foo;do_syscall_64 2001
-app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000
+app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000
 app;main;name with:newline 500
 worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
 EOF
@@ -55,7 +55,7 @@ EOF
 	assert_output - <<'EOF'
 main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
 main;foo;do_syscall_64 2001
-main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000
+main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000
 main;name with:newline 500
 EOF
 }
@@ -65,7 +65,7 @@ EOF
 	assert_success
 	assert_output - <<'EOF'
 app-10;main;foo;do_syscall_64 2001
-app-10;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000
+app-10;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000
 app-10;main;name with:newline 500
 worker_thread-?;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
 EOF
@@ -78,7 +78,7 @@ EOF
 app-10/11;main;foo;do_syscall_64 2000
 app-10/11;main;name with:newline 500
 app-10/12;main;foo;do_syscall_64 1
-app-10/12;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000
+app-10/12;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000
 worker_thread-?/11;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
 EOF
 }
@@ -100,7 +100,11 @@ EOF
 	assert_line "worker_thread;main;LazyCompile:f /app.js:1;[unknown <0>];[libc.so.6 <7f00dead>] 700"
 }
 
-@test "--inline=plain and --inline=hide" {
+@test "--inline (mark), --inline=plain (the default for perf) and --inline=hide" {
+	run --separate-stderr spaa-fold --inline "$M"
+	assert_line "app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000"
+	run --separate-stderr spaa-fold --inline=mark "$M"
+	assert_line "app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000"
 	run --separate-stderr spaa-fold --inline=plain "$M"
 	assert_line "app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000"
 	run --separate-stderr spaa-fold --inline=hide "$M"
@@ -113,7 +117,7 @@ EOF
 	assert_output - <<'EOF'
 app;main 1
 app;main;foo;do_syscall_64 3
-app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1
+app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1
 app;main;name with:newline 1
 java;java/lang/Thread:::run 3
 worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 1
@@ -141,7 +145,7 @@ spaa-fold: $M: 5 stacks without metric cpu_util skipped"
 	assert_success
 	assert_output - <<'EOF'
 cycles;app;main;foo;do_syscall_64 2001
-cycles;app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper_[i] 1000
+cycles;app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000
 cycles;app;main;name with:newline 500
 cycles;worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
 malloc;app;main;foo 4096

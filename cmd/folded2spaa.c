@@ -5,6 +5,7 @@
  * one frame of a single "[unknown]" dso; identical stacks are summed by the
  * builder (build.h), which writes the SPAA file with content-addressed ids. */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
@@ -20,7 +21,9 @@ static const char help[] =
 "stackcollapse scripts, inferno and spaa-fold) to a SPAA profile.  Several FILEs\n"
 "are read as one profile (identical stacks summed).  With no FILE, or when FILE\n"
 "is -, read standard input (zstd and gzip allowed).  Blank lines and lines\n"
-"starting with '#' are skipped; counts may be integers or decimals.\n"
+"starting with '#' are skipped; counts may be integers (exact, signed 64-bit\n"
+"or up to 18446744073709551615) or decimals, negative too (memory that is\n"
+"given back).\n"
 "\n"
 "  -e, --event=NAME     event name (default: cpu)\n"
 "  -k, --kind=KIND      event kind: hardware, software (default), allocation,\n"
@@ -33,7 +36,9 @@ static const char help[] =
 "  -V, --version        show the version and exit\n"
 "\n"
 "A line without a count, or with two counts (the differential form), is an\n"
-"error.  Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+"error, as are counts beyond 64 bits (below -9223372036854775808, above\n"
+"18446744073709551615).  Exit status: 0 ok, 1 bad input or\n"
+"write error, 2 usage error.\n";
 
 static const char *const kinds[] = { "hardware", "software", "allocation", "deallocation",
 				     "timer", "probe", NULL };
@@ -41,8 +46,11 @@ static const char *const kinds[] = { "hardware", "software", "allocation", "deal
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 /* A count: [-]digits[.digits][e[+-]digits] or [-].digits...  Integers are
- * exact (64-bit); others become doubles. */
-static bool parse_count(const char *p, size_t n, num *out)
+ * exact (64-bit, signed or unsigned); others become doubles.  Returns CNT_OK,
+ * CNT_NONE (not a number) or CNT_RANGE (beyond 64 bits, or not finite). */
+enum { CNT_OK, CNT_NONE, CNT_RANGE };
+
+static int parse_count(const char *p, size_t n, num *out)
 {
 	size_t i = 0;
 	bool neg = n > 0 && p[0] == '-';
@@ -57,34 +65,36 @@ static bool parse_count(const char *p, size_t n, num *out)
 		while (i < n && p[i] >= '0' && p[i] <= '9') i++;
 		fracdigits = i - f0;
 	}
-	if (intdigits + fracdigits == 0) return false;
+	if (intdigits + fracdigits == 0) return CNT_NONE;
 	if (i < n && (p[i] == 'e' || p[i] == 'E')) {
 		isint = false;
 		i++;
 		if (i < n && (p[i] == '+' || p[i] == '-')) i++;
 		size_t e0 = i;
 		while (i < n && p[i] >= '0' && p[i] <= '9') i++;
-		if (i == e0) return false;
+		if (i == e0) return CNT_NONE;
 	}
-	if (i != n) return false;
+	if (i != n) return CNT_NONE;
 	if (isint) {
 		uint64_t u;
 		int64_t v;
 		if (neg) {
-			if (!parse_i64(p, n, &v)) return false;
-			*out = num_i(v);
+			if (!parse_i64(p, n, &v)) return CNT_RANGE;
+			*out = v == 0 ? num_u(0) : num_i(v);
 		} else {
-			if (!parse_u64(p, n, &u)) return false;
+			if (!parse_u64(p, n, &u)) return CNT_RANGE;
 			*out = num_u(u);
 		}
-		return true;
+		return CNT_OK;
 	}
 	char buf[64];
-	if (n >= sizeof buf) return false;
+	if (n >= sizeof buf) return CNT_RANGE;
 	memcpy(buf, p, n);
 	buf[n] = 0;
-	*out = num_d(strtod(buf, NULL));
-	return true;
+	double d = strtod(buf, NULL);
+	if (!isfinite(d)) return CNT_RANGE;
+	*out = num_d(d == 0 ? 0.0 : d);
+	return CNT_OK;
 }
 
 /* Converts one input into the builder. */
@@ -108,14 +118,18 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 		size_t cs = end;
 		while (cs > 0 && !is_blank(line[cs - 1])) cs--;
 		num v;
-		if (cs == 0 || !parse_count(line + cs, end - cs, &v))
+		int pc = cs == 0 ? CNT_NONE : parse_count(line + cs, end - cs, &v);
+		if (pc == CNT_NONE)
 			die_at(name, ln, "no count at the end of the line (expected \"frame;frame;... COUNT\")");
+		if (pc == CNT_RANGE)
+			die_at(name, ln, "count %.*s out of range (-9223372036854775808 to 18446744073709551615)",
+			       (int)(end - cs), line + cs);
 		size_t se = cs;
 		while (se > 0 && is_blank(line[se - 1])) se--;
 		size_t ps = se;
 		while (ps > 0 && !is_blank(line[ps - 1])) ps--;
 		num v2;
-		if (ps < se && parse_count(line + ps, se - ps, &v2))
+		if (ps < se && parse_count(line + ps, se - ps, &v2) != CNT_NONE)
 			die_at(name, ln, "two counts on the line: differential folded stacks "
 			       "(\"stack COUNT1 COUNT2\") are not a profile; convert each side separately");
 		/* frames, root first in the text; the builder wants leaf first */
@@ -145,8 +159,10 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 		}
 		builder_ctx c = { 0 };
 		c.event = ev;
+		builder_where(b, name, ln);
 		builder_stack(b, &c, fr, nfr, &metric, &v, 1);
 	}
+	builder_where(b, NULL, 0);
 	free(fr);
 	input_close(in);
 }
@@ -195,6 +211,9 @@ int main(int argc, char **argv)
 	uint32_t ev = builder_event(b, event, kind, freq ? "frequency" : "event", metric, NULL);
 	uint32_t m = builder_metric(b, metric, unit);
 	uint32_t dso = builder_dso(b, "[unknown]", 9, false);
+	int nstdin = 0;
+	for (int i = optind; i < argc; i++) nstdin += strcmp(argv[i], "-") == 0;
+	if (nstdin > 1) usage_error("standard input (-) can be read only once");
 	if (optind == argc) read_folded(b, "-", ev, m, dso);
 	for (int i = optind; i < argc; i++) read_folded(b, argv[i], ev, m, dso);
 

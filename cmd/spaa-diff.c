@@ -49,7 +49,8 @@ static const char help_text[] =
 	"      --jit            mark frames from /tmp/perf-N.map with _[j]\n"
 	"      --all            both --kernel and --jit\n"
 	"      --addrs          \"[dso <addr>]\" for unresolved frames\n"
-	"      --inline=MODE    inlined frames: mark (default), plain or hide\n"
+	"      --inline[=MODE]  inlined frames: mark (add _[i]; --inline alone), plain\n"
+	"                       or hide; default: as spaa-fold (mark for DTrace)\n"
 	"Output:\n"
 	"      --top=N          a table of the N functions whose weights changed most\n"
 	"      --sort=KEY       rank functions by the change of self (default) or total\n"
@@ -463,7 +464,7 @@ int main(int argc, char **argv)
 		{ "jit", no_argument, 0, O_JIT },
 		{ "all", no_argument, 0, O_ALL },
 		{ "addrs", no_argument, 0, O_ADDRS },
-		{ "inline", required_argument, 0, O_INLINE },
+		{ "inline", optional_argument, 0, O_INLINE },
 		{ "top", required_argument, 0, O_TOP },
 		{ "sort", required_argument, 0, O_SORT },
 		{ "json", no_argument, 0, O_JSON },
@@ -489,7 +490,7 @@ int main(int argc, char **argv)
 		case O_ALL: fo.kernel = fo.jit = true; break;
 		case O_ADDRS: fo.addrs = true; break;
 		case O_INLINE:
-			if (strcmp(optarg, "mark") == 0) fo.inline_mode = FOLD_INLINE_MARK;
+			if (!optarg || strcmp(optarg, "mark") == 0) fo.inline_mode = FOLD_INLINE_MARK;
 			else if (strcmp(optarg, "plain") == 0) fo.inline_mode = FOLD_INLINE_PLAIN;
 			else if (strcmp(optarg, "hide") == 0) fo.inline_mode = FOLD_INLINE_HIDE;
 			else usage_error("--inline: unknown mode '%s' (mark, plain or hide)", optarg);
@@ -510,7 +511,7 @@ int main(int argc, char **argv)
 	if (event_opt && fo.all_events) usage_error("--event and --all-events exclude each other");
 	if (strcmp(argv[optind], "-") == 0 && strcmp(argv[optind + 1], "-") == 0)
 		usage_error("only one of the files can be standard input");
-	if (fo.inline_mode < 0) fo.inline_mode = fo.raw ? FOLD_INLINE_PLAIN : FOLD_INLINE_MARK;
+	/* inline_mode < 0: the default, per file, as spaa-fold (see fold.h) */
 
 	strmap_init(&paths);
 	strmap_init(&funcs);

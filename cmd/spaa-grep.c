@@ -267,7 +267,7 @@ static void add_to_sums(const spaa_stack *s)
 	const spaa_weight *w = spaa_weight_find(s->w, s->nw, m);
 	msum *ms = sum_for(m);
 	if (w && !num_add(&ms->sum, w->value))
-		spaa_error(r, "the sum of %s overflows", m);
+		spaa_error(r, "-c: the %s weights add up beyond 64 bits", m);
 }
 
 /* ---- what is kept -------------------------------------------------------------------- */
@@ -582,7 +582,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (!r->have_header) die_at(r->name, 0, "no header record (empty input?)");
+	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
 	if (event_name) fold_pick_event(r, event_name, true); /* exits if not declared */
 
 	if (count_only) {

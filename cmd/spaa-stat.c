@@ -20,6 +20,7 @@ static const char usage[] =
 	"Usage: spaa-stat [OPTIONS] [FILE]\n"
 	"Summarise a SPAA file: source, events, time range, record counts, total\n"
 	"weights, threads and the hottest functions.\n"
+	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
 	"  -e, --event NAME   the event of the hottest functions (default: the first)\n"
 	"  -m, --metric NAME  their metric (default: the event's primary metric)\n"
@@ -27,7 +28,9 @@ static const char usage[] =
 	"  --json             one JSON object instead of text\n"
 	"  -o, --output FILE  write to FILE\n"
 	"  -h, --help         show this help and exit\n"
-	"  -V, --version      show the version and exit\n";
+	"  -V, --version      show the version and exit\n"
+	"\n"
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 static const char *type_names[] = { "header", "dso", "frame", "thread", "stack", "sample", "window", "other" };
 enum { NTYPES = 8 };
@@ -122,7 +125,7 @@ int main(int argc, char **argv)
 		if (!ranker_add(&k, r, &st, w->value))
 			spaa_error(r, "weights add up beyond 64 bits");
 	}
-	if (!r->have_header) die(EXIT_DATA, "%s: empty input: no header", r->name);
+	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
 
 	output *o = output_open(outpath, false);
 	char buf[32];
@@ -205,8 +208,7 @@ int main(int argc, char **argv)
 			out_puts(o, " .. ");
 			out_write(o, buf, num_fmt(buf, num_d(r->tr_end)));
 			out_puts(o, " (");
-			out_write(o, buf, num_fmt(buf, num_d(r->tr_end - r->tr_start)));
-			out_printf(o, " %s)\n", unit ? unit : "seconds");
+			out_printf(o, "%.9g %s)\n", r->tr_end - r->tr_start, unit ? unit : "seconds");
 		} else {
 			out_puts(o, "(none)\n");
 		}

@@ -19,6 +19,7 @@
 static const char usage[] =
 	"Usage: spaa-top [OPTIONS] [FILE]\n"
 	"Rank the functions of a SPAA profile by self and total weight.\n"
+	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
 	"  -n, --lines N      show the first N rows (default 10; 0: all)\n"
 	"  --by func|dso|srcline  what to rank (default func)\n"
@@ -33,7 +34,9 @@ static const char usage[] =
 	"  -V, --version      show the version and exit\n"
 	"\n"
 	"self = weight of the stacks whose leaf is the function; total = weight of\n"
-	"the stacks that contain it (once per stack, even when recursive).\n";
+	"the stacks that contain it (once per stack, even when recursive).\n"
+	"\n"
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 static const char *by_names[] = { "func", "dso", "srcline" };
 static const char *by_heads[] = { "function", "dso", "srcline" };
@@ -263,7 +266,7 @@ int main(int argc, char **argv)
 			if (down != fkey) side_add(&callees, down, w->value, stamp);
 		}
 	}
-	if (!r->have_header) die(EXIT_DATA, "%s: empty input: no header", r->name);
+	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
 	if (missing)
 		warnmsg("%s: %llu stack%s of event %s %s no '%s' weight (left out)", r->name,
 			(unsigned long long)missing, missing == 1 ? "" : "s", ev_name ? ev_name : "(any)",

@@ -36,6 +36,7 @@
 static const char usage[] =
 	"Usage: spaa-window [OPTIONS] [FILE]\n"
 	"Cut a SPAA profile in time using its sample records.\n"
+	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
 	"  --from T         keep samples with timestamp >= T\n"
 	"  --to T           keep samples with timestamp < T\n"
@@ -54,7 +55,10 @@ static const char usage[] =
 	"Stack weights are rebuilt from the kept samples: a sample's weights are its\n"
 	"x_weights array (written by the span converters with --samples) if it has\n"
 	"one, else 'samples' = 1, 'count' = 1 and 'period' = its period.  Metrics\n"
-	"that no sample gives are dropped.\n";
+	"that no sample gives are dropped.\n"
+	"\n"
+	"Exit status: 0 ok, 1 bad input (also: no sample records) or write error,\n"
+	"2 usage error.\n";
 
 /* The metric table: every metric name of the stack records and of the
  * samples' x_weights, at most MAX_METRICS; the first three are the metrics a
@@ -290,7 +294,7 @@ static void resolve_times(void)
 {
 	spaa_reader *r = open_input();
 	enum spaa_rtype t = spaa_next(r);
-	if (t == SPAA_EOF) die(EXIT_DATA, "%s: empty input: no header", name);
+	if (t == SPAA_EOF) die_at(name, 0, "no header record (empty input)");
 	double start = r->tr_start, end = r->tr_end;
 	bool have = r->has_time_range;
 	uint32_t tr = json_get(&r->doc, 0, "time_range");
@@ -512,6 +516,7 @@ static void put_header(output *o, spaa_reader *r)
 		if (!isfinite(s)) s = lo;
 		if (!isfinite(e)) e = hi;
 	}
+	if (e < s) e = s; /* a cut outside the range: empty, not reversed */
 	bool done = false;
 	out_putc(o, '{');
 	uint32_t key = json_first(d, 0);

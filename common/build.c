@@ -51,6 +51,8 @@ struct bstack {
 struct brel { uint32_t stack, next; };
 
 struct builder {
+	const char *where_file; /* builder_where */
+	uint64_t where_line;
 	char *source_tool;
 	struct bevent *events;
 	uint32_t nevents, evcap;
@@ -270,6 +272,12 @@ uint32_t builder_thread(builder *b, int64_t pid, int64_t tid, const char *comm, 
 	return i;
 }
 
+void builder_where(builder *b, const char *file, uint64_t line)
+{
+	b->where_file = file;
+	b->where_line = line;
+}
+
 uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
 		       uint32_t nframes, const uint32_t *midx, const num *vals, uint32_t nvals)
 {
@@ -343,8 +351,12 @@ uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
 	struct bstack *s = &b->stacks[i];
 	for (uint32_t j = 0; j < nvals; j++) {
 		num *acc = &b->wpool[s->weights + midx[j]];
-		if (!num_add(acc, vals[j]))
+		if (!num_add(acc, vals[j])) {
+			if (b->where_file)
+				die_at(b->where_file, b->where_line, "metric %s of a stack overflows 64 bits",
+				       b->metrics[midx[j]].name);
 			die(EXIT_DATA, "metric %s of a stack overflows 64 bits", b->metrics[midx[j]].name);
+		}
 		s->present |= (uint64_t)1 << midx[j];
 	}
 	return i;

@@ -79,6 +79,9 @@ typedef struct builder_ctx {
 uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
 		       uint32_t nframes, const uint32_t *midx, const num *vals,
 		       uint32_t nvals);
+/* The input position that errors of builder_stack name ("file:line: ..."),
+ * NULL file for none (the default). */
+void builder_where(builder *b, const char *file, uint64_t line);
 /* "related_stacks" both ways (DTrace user + kernel stacks). */
 void builder_relate(builder *b, uint32_t s1, uint32_t s2);
 /* The id string ("0x...") of stack s. */

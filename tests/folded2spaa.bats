@@ -121,7 +121,7 @@ x y;z w 2"
 @test "write error on /dev/full" {
 	run sh -c "folded2spaa '$F/folded-before.txt' >/dev/full"
 	assert_failure 1
-	assert_output --partial "write error"
+	assert_output "folded2spaa: standard output: write error: No space left on device"
 }
 
 @test "--help and --version" {
@@ -131,4 +131,70 @@ x y;z w 2"
 	run folded2spaa --version
 	assert_success
 	assert_output --regexp '^folded2spaa \(spaa-tools\) '
+}
+
+@test "counts: negative, beyond 64 bits, not finite, a sum beyond 64 bits" {
+	run sh -c "printf 'a;b -1024\na;c 5\na;c -9223372036854775808\nx 2.5\nx -0.5\n' | folded2spaa -m zm | spaa-fold --raw -m zm"
+	assert_success
+	assert_output "a;b -1024
+a;c -9223372036854775803
+x 2"
+	run sh -c "printf 'a;b -9223372036854775809\n' | folded2spaa"
+	assert_failure 1
+	assert_output "folded2spaa: -:1: count -9223372036854775809 out of range (-9223372036854775808 to 18446744073709551615)"
+	run sh -c "printf 'a;b 18446744073709551616\n' | folded2spaa"
+	assert_failure 1
+	assert_output "folded2spaa: -:1: count 18446744073709551616 out of range (-9223372036854775808 to 18446744073709551615)"
+	run sh -c "printf 'a;b 1e999\n' | folded2spaa"
+	assert_failure 1
+	assert_output "folded2spaa: -:1: count 1e999 out of range (-9223372036854775808 to 18446744073709551615)"
+	printf 'a;b 18446744073709551615\n# x\na;c 1\na;b 1\n' >"$T/big.folded"
+	run folded2spaa "$T/big.folded"
+	assert_failure 1
+	assert_output "folded2spaa: $T/big.folded:4: metric samples of a stack overflows 64 bits"
+	run sh -c "head -1 '$T/big.folded' | folded2spaa | spaa-fold --raw"
+	assert_success
+	assert_output "a;b 18446744073709551615"
+	run sh -c "printf 'a;b -0\n' | folded2spaa | grep -c '\"weights\":\[{\"metric\":\"samples\",\"value\":0}\]'"
+	assert_output 1
+}
+
+@test "empty input, comments only: a header and the dso, no stacks" {
+	run folded2spaa </dev/null
+	assert_success
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"folded","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"software","sampling":{"mode":"frequency","primary_metric":"samples"}}],"source":{"tool":"folded"},"stack_id_mode":"content_addressable"}
+{"type":"dso","id":1,"name":"[unknown]","is_kernel":false}'
+	run sh -c "printf '# only\n\n  \n' | folded2spaa | spaa-fold --raw"
+	assert_success
+	assert_output ""
+}
+
+@test "standard input twice is a usage error; missing file; -o in a missing directory" {
+	run folded2spaa - "$F/folded-before.txt" -
+	assert_failure 2
+	assert_output "folded2spaa: standard input (-) can be read only once
+Try 'folded2spaa --help' for more information."
+	run folded2spaa "$T/missing.folded"
+	assert_failure 1
+	assert_output "folded2spaa: $T/missing.folded: No such file or directory"
+	run folded2spaa -o "$T/no/such/dir/x.spaa" "$F/folded-before.txt"
+	assert_failure 1
+	assert_output "folded2spaa: $T/no/such/dir/x.spaa: No such file or directory"
+	echo old >"$T/keep.spaa"
+	run folded2spaa -o "$T/keep.spaa" "$F/folded-bad_before.txt"
+	assert_failure 1
+	run cat "$T/keep.spaa"
+	assert_output "old"
+}
+
+@test "the corpus's folded files: round trip, and bad_before's error" {
+	C=${SPAA_CORPUS:-$BATS_TEST_DIRNAME/../../shared/corpus}/folded
+	[ -d "$C" ] || skip "no corpus at $C"
+	for f in before after; do
+		folded2spaa "$C/$f.txt" | spaa-fold --raw >"$T/out"
+		LC_ALL=C sort "$C/$f.txt" | cmp - "$T/out"
+	done
+	run folded2spaa "$C/bad_before.txt"
+	assert_failure 1
+	assert_output "folded2spaa: $C/bad_before.txt:3: no count at the end of the line (expected \"frame;frame;... COUNT\")"
 }

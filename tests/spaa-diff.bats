@@ -39,6 +39,13 @@ A=$DD/after.spaa
 	assert_output "spaa-diff: $DD/before_fractionals.spaa:20: fractional weights truncated to integers"
 }
 
+@test "inlined frames are named as spaa-fold names them: plain by default, _[i] with --inline" {
+	assert_equal "$(spaa-diff "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" | cut -d' ' -f1)" "$(spaa-fold "$EX/perf-cpu.spaa" | cut -d' ' -f1)"
+	assert_equal "$(spaa-diff --inline "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" | cut -d' ' -f1)" "$(spaa-fold --inline "$EX/perf-cpu.spaa" | cut -d' ' -f1)"
+	run sh -c 'spaa-diff --inline "$1" "$1" | grep -c "_\[i\]"' sh "$EX/perf-cpu.spaa"
+	assert_output 3
+}
+
 @test "stacks match by names, not ids: a renumbered profile of another tool" {
 	run spaa-diff "$DD/small.spaa" "$DD/renum.spaa"
 	assert_success
@@ -195,4 +202,50 @@ main;parse_file;read;sys_read 2 0"
 	run spaa-diff --version
 	assert_success
 	assert_output --regexp "^spaa-diff \(spaa-tools\) "
+}
+
+@test "the corpus's folded pairs through folded2spaa: every MANIFEST.tsv row" {
+	C=${SPAA_CORPUS:-$BATS_TEST_DIRNAME/../../shared/corpus}/folded
+	[ -f "$C/MANIFEST.tsv" ] || skip "no corpus at $C"
+	n=0
+	while IFS=$'\t' read -r input expected tool options; do
+		[ "$input" = input ] && continue
+		set -- $input
+		folded2spaa "$C/$1" >"$T/1.spaa"
+		folded2spaa "$C/$2" >"$T/2.spaa"
+		spaa-diff $options "$T/1.spaa" "$T/2.spaa" >"$T/out" 2>/dev/null
+		LC_ALL=C sort "$C/$expected" | cmp - "$T/out"
+		n=$((n + 1))
+	done <"$C/MANIFEST.tsv"
+	[ "$n" -eq 4 ]
+}
+
+@test "a differential flame graph: spaa-diff | flamegraph.pl, when installed" {
+	command -v flamegraph.pl >/dev/null || skip "flamegraph.pl not installed"
+	spaa-diff "$B" "$A" | flamegraph.pl >"$T/diff.svg"
+	grep -q '<svg' "$T/diff.svg"
+	grep -q 'fsnotify_' "$T/diff.svg"
+	spaa-diff -n "$B" "$A" | flamegraph.pl --negate >"$T/neg.svg"
+	grep -q '<svg' "$T/neg.svg"
+}
+
+@test "header only; weights of 2^64-1 stay exact, also with -n and --json" {
+	printf 'a;b 18446744073709551615\n' | folded2spaa >"$T/b.spaa"
+	printf 'a;b 3\na;c 18446744073709551612\n' | folded2spaa >"$T/a.spaa"
+	head -n 1 "$T/b.spaa" >"$T/h.spaa"
+	run spaa-diff "$T/h.spaa" "$T/h.spaa"
+	assert_success
+	assert_output ""
+	run spaa-diff -n "$T/h.spaa" "$T/b.spaa"
+	assert_success
+	assert_output "a;b 0 18446744073709551615"
+	run spaa-diff -n "$T/b.spaa" "$T/a.spaa"
+	assert_success
+	assert_output "a;b 18446744073709551615 3
+a;c 0 18446744073709551612"
+	run spaa-diff --json "$T/b.spaa" "$T/a.spaa"
+	assert_line --index 1 '{"type":"function","name":"b","self_before":18446744073709551615,"self_after":3,"self_delta":-18446744073709551612,"total_before":18446744073709551615,"total_after":3,"total_delta":-18446744073709551612}'
+	run spaa-diff -o "$T/no/dir/x.txt" "$T/b.spaa" "$T/a.spaa"
+	assert_failure 1
+	assert_output "spaa-diff: $T/no/dir/x.txt: No such file or directory"
 }

@@ -177,7 +177,7 @@ dd;[unknown];read;system_call_[k];sys_read_[k];vfs_read_[k];fsnotify_[k] 6"
 	assert_output "spaa-grep: $T/bad.spaa:2: invalid JSON at byte 2: expected string key"
 	run bash -c ": | spaa-grep"
 	assert_failure 1
-	assert_output "spaa-grep: -: no header record (empty input?)"
+	assert_output "spaa-grep: -: no header record (empty input)"
 	run spaa-grep "$T/missing.spaa"
 	assert_failure 1
 	assert_output "spaa-grep: $T/missing.spaa: No such file or directory"
@@ -225,4 +225,50 @@ dd;[unknown];read;system_call_[k];sys_read_[k];vfs_read_[k];fsnotify_[k] 6"
 	dtrace2spaa "$EX/dtrace-stacks.txt" | spaa-grep -e 'read$' > "$T/both.spaa"
 	run grep -c '"related_stacks":\["0x' "$T/both.spaa"
 	assert_output 2
+}
+
+@test "the corpus's folded files: spaa-grep -e X | spaa-fold = the lines with a frame matching X" {
+	for f in before after; do
+		folded2spaa "$BATS_TEST_DIRNAME/data/fold/folded-$f.txt" >"$T/$f.spaa"
+		for x in 'fsnotify' '^read$' '_\[k\]$' 'nothing'; do
+			spaa-grep -e "$x" "$T/$f.spaa" | spaa-fold --raw >"$T/got"
+			spaa-fold --raw "$T/$f.spaa" |
+				awk -v X="$x" '{ s = $0; sub(/ [^ ]*$/, "", s); n = split(s, a, ";")
+					for (i = 1; i <= n; i++) if (a[i] ~ X) { print; break } }' >"$T/want"
+			cmp "$T/want" "$T/got"
+		done
+	done
+	run sh -c 'spaa-grep --leaf -e "_\[k\]$" -v "$1" | spaa-fold --raw' sh "$T/before.spaa"
+	assert_output "dd;[unknown];0x234f2abc;system_call_[k];0xF1BDE348 1
+dd;[unknown];[dd] 3
+dd;[unknown];read 14"
+	run spaa-grep -c -e 'write' "$T/after.spaa"
+	assert_output "4 stacks, 41 samples"
+}
+
+@test "header only; unknown frame; weights of 2^64-1 and a -c sum beyond 64 bits; -o in a missing directory" {
+	head -n 1 "$F" >"$T/h.spaa"
+	run spaa-grep -e main "$T/h.spaa"
+	assert_success
+	assert_output "$(cat "$T/h.spaa")"
+	{ cat "$T/h.spaa"; echo '{"type":"stack","id":"0x1","frames":[9],"context":{"event":"cycles"},"weights":[{"metric":"period","value":1}]}'; } >"$T/u.spaa"
+	run spaa-grep -e main "$T/u.spaa"
+	assert_failure 1
+	assert_output "spaa-grep: $T/u.spaa:2: stack 0x1 refers to unknown frame 9"
+	{ cat "$T/h.spaa"
+	  echo '{"type":"dso","id":1,"name":"x","is_kernel":false}'
+	  echo '{"type":"frame","id":1,"func":"f","dso":1,"kind":"user"}'
+	  for i in 1 2; do echo '{"type":"stack","id":"0x'$i'","frames":[1],"context":{"event":"cycles","tid":'$i'},"weights":[{"metric":"period","value":18446744073709551615}]}'; done; } >"$T/big.spaa"
+	run spaa-grep -c --tid 2 --min-weight 18446744073709551615 "$T/big.spaa"
+	assert_success
+	assert_output "1 stack, 18446744073709551615 period"
+	run spaa-grep -e f "$T/big.spaa"
+	assert_success
+	assert_output "$(cat "$T/big.spaa")"
+	run spaa-grep -c "$T/big.spaa"
+	assert_failure 1
+	assert_output "spaa-grep: $T/big.spaa:5: -c: the period weights add up beyond 64 bits"
+	run spaa-grep -e f -o "$T/no/dir/x.spaa" "$T/big.spaa"
+	assert_failure 1
+	assert_output "spaa-grep: $T/no/dir/x.spaa: No such file or directory"
 }

@@ -81,7 +81,7 @@ OUT
 	: > "$T/empty"
 	run spaa-stat "$T/empty"
 	assert_failure 1
-	assert_output "spaa-stat: $T/empty: empty input: no header"
+	assert_output "spaa-stat: $T/empty: no header record (empty input)"
 	run spaa-stat -e nosuch "$D/stat/small.spaa"
 	assert_failure 1
 	assert_output "spaa-stat: $D/stat/small.spaa:1: event nosuch is not declared in the header (events: cycles)"
@@ -104,7 +104,10 @@ OUT
 @test "spaa-stat: write error" {
 	run sh -c 'spaa-stat "$1" > /dev/full' sh "$D/stat/small.spaa"
 	assert_failure 1
-	assert_output --partial "write error"
+	assert_output "spaa-stat: standard output: write error: No space left on device"
+	run spaa-stat -o "$T/no/dir/x.txt" "$D/stat/small.spaa"
+	assert_failure 1
+	assert_output "spaa-stat: $T/no/dir/x.txt: No such file or directory"
 }
 
 @test "spaa-stat: --help and --version" {
@@ -114,4 +117,70 @@ OUT
 	run spaa-stat --version
 	assert_success
 	assert_output --regexp '^spaa-stat \(spaa-tools\) '
+}
+
+@test "spaa-stat: a perf profile: a short time range printed readably" {
+	run spaa-stat "$EX/perf-cpu.spaa"
+	assert_success
+	assert_output - <<OUT
+file:        $EX/perf-cpu.spaa
+source:      perf 6.1.76: perf record -F 999 -g --call-graph dwarf ./wordfreq input.txt
+frame order: leaf_to_root
+stack ids:   content_addressable
+time range:  52310.001012 .. 52310.011016 (0.010004 seconds)
+events:      cycles (kind hardware, mode frequency, primary metric period)
+records:     header 1, dso 3, frame 15, thread 2, stack 7, sample 14, window 0, other 0
+weights:     cycles: samples 14, period 31629620
+threads:     2 (wordfreq 31337/31337, wf-reader 31337/31338)
+hottest:     cycles/period, total 31629620 in 7 stacks
+    self    self%     total   total%  function
+12516741   39.57%  12516741   39.57%  hashbrown::map::HashMap<K,V,S>::insert
+ 5011029   15.84%  17527770   55.42%  core::hash::BuildHasher::hash_one
+ 4989207   15.77%   4989207   15.77%  core::str::<impl str>::to_lowercase
+ 3714219   11.74%   3714219   11.74%  copy_user_enhanced_fast_string
+ 2506002    7.92%  27514178   86.99%  wordfreq::count_words
+OUT
+}
+
+@test "spaa-stat: folded2spaa output of the corpus's before.txt, from a pipe" {
+	run sh -c 'folded2spaa "$1" | spaa-stat' sh "$D/fold/folded-before.txt"
+	assert_success
+	assert_output - <<'OUT'
+file:        -
+source:      folded
+frame order: leaf_to_root
+stack ids:   content_addressable
+time range:  (none)
+events:      cpu (kind software, mode frequency, primary metric samples)
+records:     header 1, dso 1, frame 16, thread 0, stack 8, sample 0, window 0, other 0
+weights:     cpu: samples 65
+threads:     0
+hottest:     cpu/samples, total 65 in 8 stacks
+self    self%  total   total%  function
+  27   41.54%     27   41.54%  __srcu_read_unlock_[k]
+  14   21.54%     31   47.69%  read
+  11   16.92%     11   16.92%  __fdget_pos_[k]
+   6    9.23%     33   50.77%  fsnotify_[k]
+   3    4.62%      3    4.62%  [dd]
+OUT
+}
+
+@test "spaa-stat: header only; unknown frame; weights beyond 64 bits; bad JSON" {
+	head -n 1 "$D/stat/small.spaa" >"$T/h.spaa"
+	run spaa-stat "$T/h.spaa"
+	assert_success
+	assert_line --index 6 "records:     header 1, dso 0, frame 0, thread 0, stack 0, sample 0, window 0, other 0"
+	assert_line --index 7 "weights:     (none)"
+	{ cat "$T/h.spaa"; echo '{"type":"stack","id":"0x1","frames":[9],"context":{"event":"cycles"},"weights":[{"metric":"period","value":1}]}'; } >"$T/u.spaa"
+	run spaa-stat "$T/u.spaa"
+	assert_failure 1
+	assert_output "spaa-stat: $T/u.spaa:2: stack 0x1 refers to unknown frame 9"
+	{ cat "$T/h.spaa"; for i in 1 2; do echo '{"type":"stack","id":"0x'$i'","frames":[],"context":{"event":"cycles"},"weights":[{"metric":"period","value":18446744073709551615}]}'; done; } >"$T/big.spaa"
+	run spaa-stat "$T/big.spaa"
+	assert_failure 1
+	assert_output "spaa-stat: $T/big.spaa:3: the period weights add up beyond 64 bits"
+	{ cat "$T/h.spaa"; echo '{"type":"stack",'; } >"$T/j.spaa"
+	run spaa-stat "$T/j.spaa"
+	assert_failure 1
+	assert_output "spaa-stat: $T/j.spaa:2: invalid JSON at byte 17: unexpected end of line"
 }

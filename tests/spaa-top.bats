@@ -198,13 +198,16 @@ Try 'spaa-top --help' for more information."
 	: > "$T/empty"
 	run sh -c 'spaa-top < "$1"' sh "$T/empty"
 	assert_failure 1
-	assert_output "spaa-top: -: empty input: no header"
+	assert_output "spaa-top: -: no header record (empty input)"
 }
 
 @test "spaa-top: write error" {
 	run sh -c 'spaa-top -e instructions "$1" > /dev/full' sh "$D/top/small.spaa"
 	assert_failure 1
-	assert_output --partial "write error"
+	assert_output "spaa-top: standard output: write error: No space left on device"
+	run spaa-top -e instructions -o "$T/no/dir/x.txt" "$D/top/small.spaa"
+	assert_failure 1
+	assert_output "spaa-top: $T/no/dir/x.txt: No such file or directory"
 }
 
 @test "spaa-top: --help and --version" {
@@ -214,4 +217,58 @@ Try 'spaa-top --help' for more information."
 	run spaa-top --version
 	assert_success
 	assert_output --regexp '^spaa-top \(spaa-tools\) '
+}
+
+@test "spaa-top: the corpus's after.txt through folded2spaa: table, sandwich, --json" {
+	run sh -c 'folded2spaa "$1" | spaa-top -n 4' sh "$D/fold/folded-after.txt"
+	assert_success
+	assert_output - <<'OUT'
+cpu/samples, total 80
+self    self%  total   total%  function
+  21   26.25%     21   26.25%  __srcu_read_unlock_[k]
+  15   18.75%     27   33.75%  __fdget_pos_[k]
+  13   16.25%     32   40.00%  read
+  12   15.00%     12   15.00%  __fget_light_[k]
+OUT
+	run sh -c 'folded2spaa "$1" | spaa-top --callers "fsnotify_[k]" --callees "fsnotify_[k]"' sh "$D/fold/folded-after.txt"
+	assert_success
+	assert_output - <<'OUT'
+cpu/samples, fsnotify_[k]: self 4 (5.00%), total 25 (31.25%) of 80
+weight  weight%  caller
+    21   84.00%  vfs_write_[k]
+     4   16.00%  vfs_read_[k]
+
+weight  weight%  callee
+    21   84.00%  __srcu_read_unlock_[k]
+     4   16.00%  [self]
+OUT
+	run sh -c 'folded2spaa "$1" | spaa-top --sort total -n 2 --json' sh "$D/fold/folded-after.txt"
+	assert_success
+	assert_output - <<'OUT'
+{"type":"summary","event":"cpu","metric":"samples","by":"func","total":80,"stacks":8}
+{"type":"row","rank":1,"name":"dd","self":0,"self_percent":0.00,"total":80,"total_percent":100.00}
+{"type":"row","rank":2,"name":"[unknown]","self":0,"self_percent":0.00,"total":62,"total_percent":77.50}
+OUT
+}
+
+@test "spaa-top: header only; a weight of 2^64-1; a sum beyond 64 bits" {
+	head -n 1 "$D/top/small.spaa" >"$T/h.spaa"
+	run --separate-stderr spaa-top "$T/h.spaa"
+	assert_success
+	assert_output "cycles/period, total 0
+self    self%  total   total%  function"
+	{ cat "$T/h.spaa"
+	  echo '{"type":"dso","id":1,"name":"x","is_kernel":false}'
+	  echo '{"type":"frame","id":1,"func":"f","dso":1,"kind":"user"}'
+	  echo '{"type":"stack","id":"0x1","frames":[1],"context":{"event":"cycles"},"weights":[{"metric":"period","value":18446744073709551615}]}'; } >"$T/one.spaa"
+	run --separate-stderr spaa-top "$T/one.spaa"
+	assert_success
+	assert_output "cycles/period, total 18446744073709551615
+                self    self%                 total   total%  function
+18446744073709551615  100.00%  18446744073709551615  100.00%  f"
+	{ cat "$T/one.spaa"; echo '{"type":"stack","id":"0x2","frames":[1],"context":{"event":"cycles","comm":"b"},"weights":[{"metric":"period","value":1}]}'; } >"$T/two.spaa"
+	run --separate-stderr spaa-top "$T/two.spaa"
+	assert_failure 1
+	assert_equal "$stderr" "spaa-top: $T/two.spaa:1: 2 events; ranking only cycles (use --event)
+spaa-top: $T/two.spaa:5: weights add up beyond 64 bits"
 }

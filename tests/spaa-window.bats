@@ -142,7 +142,7 @@ OUT
 @test "spaa-window: write error" {
 	run sh -c 'spaa-window --every 1 "$1" > /dev/full' sh "$D/window/small.spaa"
 	assert_failure 1
-	assert_output --partial "write error"
+	assert_output "spaa-window: standard output: write error: No space left on device"
 }
 
 @test "spaa-window: --help and --version" {
@@ -274,4 +274,39 @@ mission;événement #0 20000000"
 	run spaa-window --to 1 "$T/d.spaa"
 	assert_failure 1
 	assert_output "spaa-window: $T/d.spaa:8: stack 0x8fb67e72042cdcec: the primary metric 'wall_ns' of event 'span' cannot be rebuilt from samples (only samples, count, period and the metrics of their x_weights)"
+}
+
+@test "spaa-window: a cut outside the time range: no stacks, an empty (not reversed) range" {
+	run spaa-window --from 200 "$D/window/small.spaa"
+	assert_success
+	assert_output - <<OUT
+{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}}],"time_range":{"start":200,"end":200,"unit":"seconds"},"source":{"tool":"perf","command":"perf record -g ./app"},"stack_id_mode":"content_addressable"}
+$(head7)
+OUT
+	run sh -c 'spaa-window --to 5 "$1" | head -n 1' sh "$D/window/small.spaa"
+	assert_output --partial '"time_range":{"start":100,"end":100,"unit":"seconds"}'
+}
+
+@test "spaa-window: huge periods: exact up to 2^64-1, then an error naming the line" {
+	{ head -n 10 "$D/window/small.spaa"
+	  echo '{"type":"sample","timestamp":101,"period":18446744073709551615,"stack_id":"0xa"}'
+	  echo '{"type":"sample","timestamp":102,"period":18446744073709551615,"stack_id":"0xa"}'; } >"$T/huge.spaa"
+	run sh -c 'head -n 11 "$1" | spaa-window --to 105 - | grep "\"id\":\"0xa\""' sh "$T/huge.spaa"
+	assert_output '{"type":"stack","id":"0xa","frames":[2,1],"context":{"event":"cycles","pid":7,"tid":7,"x_note":"kept"},"weights":[{"metric":"samples","value":1},{"metric":"period","value":18446744073709551615,"unit":"events"}],"exclusive":{"frame":2,"weights":[{"metric":"period","value":18446744073709551615}]},"x_extra":[1,2]}'
+	run spaa-window --to 105 "$T/huge.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $T/huge.spaa:12: the periods of stack 0xa add up beyond 64 bits"
+}
+
+@test "spaa-window: empty input, bad JSON, -o in a missing directory" {
+	run spaa-window --to 1 </dev/null
+	assert_failure 1
+	assert_output "spaa-window: -: no header record (empty input)"
+	{ head -n 1 "$D/window/small.spaa"; echo '{"type":'; } >"$T/bad.spaa"
+	run spaa-window --every 1 "$T/bad.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $T/bad.spaa:2: invalid JSON at byte 9: unexpected end of line"
+	run spaa-window --every 1 -o "$T/no/dir/x.spaa" "$D/window/small.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $T/no/dir/x.spaa: No such file or directory"
 }

@@ -55,6 +55,8 @@ void spaa_close(spaa_reader *r)
 	json_doc_free(&r->doc);
 	strmap_free(&r->dso_ids);
 	strmap_free(&r->frame_ids);
+	free(r->dso_direct.ix);
+	free(r->frame_direct.ix);
 	strmap_free(&r->thread_ids);
 	free(r->events);
 	free(r->dsos);
@@ -186,16 +188,44 @@ static void take_header(spaa_reader *r)
 				    get_double(r, tr, "end", &r->tr_end);
 }
 
-/* Looks up id node k in map; returns index or -1 (unknown or not an id). */
-static int64_t find_id(spaa_reader *r, const strmap *m, uint32_t k)
+/* Is x an integer written without a sign (its key text is then the decimal
+ * form of *v; "-0" is not)? */
+static inline bool unsigned_id(const json_node *x, uint64_t *v)
 {
+	if (x->type == JSON_UINT) *v = x->v.u;
+	else if (x->type == JSON_INT && x->str[0] != '-') *v = (uint64_t)x->v.i;
+	else return false;
+	return true;
+}
+
+/* Looks up id node k in map (through its direct cache); returns index or -1
+ * (unknown or not an id). */
+static int64_t find_id(spaa_reader *r, const strmap *m, const struct spaa_direct *dc, uint32_t k)
+{
+	uint64_t v;
+	if (unsigned_id(node(r, k), &v) && v < dc->n && dc->ix[v]) return dc->ix[v] - 1;
 	sstr key;
 	if (!spaa_id_key(r, k, &key)) return -1;
 	return strmap_find(m, key.p, key.n);
 }
 
+/* Caches index i of the unsigned integer id v, when v is small for the
+ * number of ids (so that the cache stays within a few times the map). */
+static void cache_id(struct spaa_direct *dc, uint64_t v, uint32_t i, uint32_t count)
+{
+	if (v >= 8 * (uint64_t)count + 4096) return;
+	if (v >= dc->n) {
+		uint32_t n = dc->n ? dc->n : 4096;
+		while (n <= v) n *= 2;
+		dc->ix = xrealloc(dc->ix, (size_t)n * sizeof *dc->ix);
+		memset(dc->ix + dc->n, 0, (size_t)(n - dc->n) * sizeof *dc->ix);
+		dc->n = n;
+	}
+	dc->ix[v] = i + 1;
+}
+
 /* Adds the current record's "id" to map; returns the new index or -1. */
-static int64_t add_id(spaa_reader *r, strmap *m, const char *what, const char *idkey)
+static int64_t add_id(spaa_reader *r, strmap *m, struct spaa_direct *dc, const char *what, const char *idkey)
 {
 	uint32_t k = json_get(&r->doc, 0, idkey);
 	sstr key;
@@ -213,12 +243,14 @@ static int64_t add_id(spaa_reader *r, strmap *m, const char *what, const char *i
 		spaa_error(r, "duplicate %s %s %.*s", what, idkey, (int)key.n, key.p);
 		return -1;
 	}
+	uint64_t v;
+	if (dc && unsigned_id(node(r, k), &v)) cache_id(dc, v, i, m->count);
 	return i;
 }
 
 static void take_dso(spaa_reader *r)
 {
-	int64_t i = add_id(r, &r->dso_ids, "dso", "id");
+	int64_t i = add_id(r, &r->dso_ids, &r->dso_direct, "dso", "id");
 	if (i < 0) return;
 	grow_array((void **)&r->dsos, &r->dcap, (uint32_t)i + 1, sizeof *r->dsos);
 	spaa_dso *d = &r->dsos[i];
@@ -235,12 +267,12 @@ static void take_frame(spaa_reader *r)
 	if (!dk) {
 		sstr id = id_text(r, json_get(&r->doc, 0, "id"));
 		spaa_error(r, "frame %.*s has no dso", (int)id.n, id.p);
-	} else if ((dso = find_id(r, &r->dso_ids, dk)) < 0) {
+	} else if ((dso = find_id(r, &r->dso_ids, &r->dso_direct, dk)) < 0) {
 		sstr id = id_text(r, json_get(&r->doc, 0, "id"));
 		sstr d = id_text(r, dk);
 		spaa_error(r, "frame %.*s refers to unknown dso %.*s", (int)id.n, id.p, (int)d.n, d.p);
 	}
-	int64_t i = add_id(r, &r->frame_ids, "frame", "id");
+	int64_t i = add_id(r, &r->frame_ids, &r->frame_direct, "frame", "id");
 	if (i < 0) return;
 	grow_array((void **)&r->frames, &r->fcap, (uint32_t)i + 1, sizeof *r->frames);
 	spaa_frame *f = &r->frames[i];
@@ -276,7 +308,7 @@ static void take_frame(spaa_reader *r)
 
 static void take_thread(spaa_reader *r)
 {
-	int64_t i = add_id(r, &r->thread_ids, "thread", "tid");
+	int64_t i = add_id(r, &r->thread_ids, NULL, "thread", "tid");
 	if (i < 0) return;
 	grow_array((void **)&r->threads, &r->tcap, (uint32_t)i + 1, sizeof *r->threads);
 	spaa_thread *t = &r->threads[i];
@@ -401,7 +433,7 @@ int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 	grow_array((void **)&s->frames, &s->fcap, node(r, fr)->count, sizeof *s->frames);
 	uint32_t k = json_first(&r->doc, fr);
 	for (uint32_t i = 0; i < node(r, fr)->count; i++, k = json_after(&r->doc, k)) {
-		int64_t f = find_id(r, &r->frame_ids, k);
+		int64_t f = find_id(r, &r->frame_ids, &r->frame_direct, k);
 		if (f < 0) {
 			sstr t = id_text(r, k);
 			spaa_error(r, "stack %.*s refers to unknown frame %.*s", (int)id.n, id.p, (int)t.n, t.p);
@@ -445,7 +477,7 @@ int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 	uint32_t ex = json_get(&r->doc, 0, "exclusive");
 	if (ex && node(r, ex)->type == JSON_OBJECT) {
 		uint32_t ef = json_get(&r->doc, ex, "frame");
-		int64_t f = ef ? find_id(r, &r->frame_ids, ef) : -1;
+		int64_t f = ef ? find_id(r, &r->frame_ids, &r->frame_direct, ef) : -1;
 		if (!ef) {
 			spaa_error(r, "stack %.*s: exclusive has no frame", (int)id.n, id.p);
 			rc = -1;

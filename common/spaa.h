@@ -127,6 +127,9 @@ struct spaa_reader {
 
 	/* dictionaries: id key -> dense index */
 	strmap dso_ids, frame_ids, thread_ids;
+	/* a cache in front of dso_ids and frame_ids for ids that are small
+	 * unsigned integers: direct[id] = index + 1, 0 when not cached */
+	struct spaa_direct { uint32_t *ix; uint32_t n; } dso_direct, frame_direct;
 	spaa_dso *dsos;
 	spaa_frame *frames;
 	spaa_thread *threads;

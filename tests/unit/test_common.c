@@ -255,6 +255,61 @@ static void test_roundtrip(void)
 	free(path);
 }
 
+/* Frame and dso ids: integers and strings are the same id when their text
+ * is ("5" and 5), "-0" is not 0, and ids far beyond the number of records
+ * (past the reader's direct cache) are found as well as small ones. */
+static int id_errors;
+static void count_error(spaa_reader *r, const char *msg)
+{
+	(void)r;
+	diag("expected error: %s", msg);
+	id_errors++;
+}
+
+static void test_ids(void)
+{
+	char *path = xstrdup(tmp_path("ids.spaa"));
+	FILE *f = fopen(path, "w");
+	fputs("{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\",\"frame_order\":\"leaf_to_root\","
+	      "\"events\":[{\"name\":\"e\",\"kind\":\"software\",\"sampling\":{\"mode\":\"event\",\"primary_metric\":\"samples\"}}]}\n"
+	      "{\"type\":\"dso\",\"id\":\"7\",\"name\":\"a\"}\n"
+	      "{\"type\":\"dso\",\"id\":1000000000000,\"name\":\"b\"}\n"
+	      "{\"type\":\"frame\",\"id\":5,\"func\":\"five\",\"dso\":7}\n"
+	      "{\"type\":\"frame\",\"id\":\"x\",\"func\":\"ex\",\"dso\":\"1000000000000\"}\n"
+	      "{\"type\":\"frame\",\"id\":18446744073709551615,\"func\":\"max\",\"dso\":7}\n"
+	      "{\"type\":\"frame\",\"id\":-0,\"func\":\"minus zero\",\"dso\":7}\n"
+	      "{\"type\":\"frame\",\"id\":0,\"func\":\"zero\",\"dso\":1000000000000}\n"
+	      "{\"type\":\"stack\",\"id\":1,\"frames\":[\"5\",\"x\",\"18446744073709551615\",0,-0],"
+	      "\"context\":{\"event\":\"e\"},\"weights\":[{\"metric\":\"samples\",\"value\":1}]}\n"
+	      "{\"type\":\"stack\",\"id\":2,\"frames\":[6],\"context\":{\"event\":\"e\"},\"weights\":[{\"metric\":\"samples\",\"value\":1}]}\n",
+	      f);
+	fclose(f);
+	spaa_reader *r = spaa_open(path);
+	r->on_error = count_error;
+	spaa_stack s = { 0 };
+	int stacks = 0, errors = 0;
+	enum spaa_rtype t;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		if (t == SPAA_BAD) errors++;
+		if (t != SPAA_STACK) continue;
+		int rc = spaa_stack_parse(r, &s);
+		if (++stacks == 1) {
+			ok(rc == 0 && s.nframes == 5, "stack 1: every spelling of its frame ids is found");
+			const char *want[] = { "five", "ex", "max", "zero", "minus zero" };
+			for (int i = 0; i < 5 && i < (int)s.nframes; i++)
+				is_str(r->frames[s.frames[i]].func, want[i], "stack 1 frame %d", i);
+			ok(strcmp(r->dsos[r->frames[s.frames[1]].dso].name, "b") == 0 &&
+			   strcmp(r->dsos[r->frames[s.frames[0]].dso].name, "a") == 0, "dsos by integer and string ids");
+		} else {
+			ok(rc < 0, "stack 2: frame 6 is unknown");
+		}
+	}
+	ok(stacks == 2 && errors == 0 && id_errors == 1, "two stacks read, one error (frame 6)");
+	spaa_stack_free(&s);
+	spaa_close(r);
+	free(path);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -266,6 +321,7 @@ int main(void)
 	test_input();
 	test_output();
 	test_roundtrip();
+	test_ids();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0) diag("could not remove %s", tmpdir);

@@ -202,6 +202,8 @@ static void fold_file(const char *path, const char *event, const char *metric,
 	struct known *known = NULL;
 	uint32_t nknown = 0, kcap = 0;
 	sbuf key = { 0 };
+	bool use_keys = true;
+	uint64_t nstacks = 0, key_hits = 0;
 	strmap_init(&keys);
 	fold_names_reset(&names);
 	enum spaa_rtype t;
@@ -218,13 +220,18 @@ static void fold_file(const char *path, const char *event, const char *metric,
 		}
 		if (t != SPAA_STACK) continue;
 		/* a stack seen before (same key): its path is known */
-		bool ok = stack_key(r, fo, &key);
+		/* the key cache pays only when stacks repeat their key (as the
+		 * threads of one program do): after every 4096 stacks it stays
+		 * on only if at least one stack in 8 was found in it */
+		if (use_keys && ++nstacks % 4096 == 0 && key_hits < nstacks / 8) use_keys = false;
+		bool ok = use_keys && stack_key(r, fo, &key);
 		struct known *kn = NULL;
 		if (ok) {
 			bool added;
 			uint32_t i = strmap_intern(&keys, key.p, key.n, &added);
 			if (!added) {
 				kn = &known[i];
+				key_hits++;
 			} else {
 				/* first time: full parse (checks frames), then the path */
 				if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA); /* reported */

@@ -223,6 +223,22 @@ fold_perf() { # NAME OPT
 	cmp "$T/out" "$F/expected/example-dtrace-stacks-collapsed.txt"
 }
 
+@test "many distinct stacks, then repeated ones: the same sums whether stacks repeat or not" {
+	# 6000 distinct call paths in thread 1 (past the point where spaa-fold
+	# stops caching stack keys that never repeat), then the same paths
+	# again in thread 2: every folded line sums both
+	awk 'BEGIN { for (i = 0; i < 6000; i++) printf "main;f%d;g%d %d\n", i % 97, i, i + 1 }' > "$T/a.folded"
+	folded2spaa "$T/a.folded" > "$T/a.spaa"
+	sed -n '/"type":"stack"/p' "$T/a.spaa" | sed 's/"id":"0x/"id":"0xb/; s/"context":{"event":"cpu"}/"context":{"event":"cpu","tid":2}/' > "$T/b.part"
+	cat "$T/a.spaa" "$T/b.part" > "$T/ab.spaa"
+	spaa-validate -q "$T/ab.spaa"
+	awk '{ $2 = 2 * $2; print }' "$T/a.folded" | LC_ALL=C sort > "$T/want"
+	spaa-fold --no-comm "$T/ab.spaa" > "$T/got"
+	cmp "$T/want" "$T/got"
+	run sh -c 'spaa-fold --no-comm "$1" | wc -l' sh "$T/ab.spaa"
+	assert_output 6000
+}
+
 @test "several inputs and stdin are summed" {
 	run sh -c "spaa-fold --metric samples '$M' - <'$F/mini-root.spaa' 2>/dev/null"
 	assert_success

@@ -197,11 +197,15 @@ static sstr trim(sstr s)
 	return s;
 }
 
-/* Unsigned decimal or 0x hexadecimal (C99 strtoll syntax without octal),
- * blanks around allowed. */
+/* Unsigned decimal or 0x hexadecimal (C99 strtoll syntax without octal: an
+ * optional '+', blanks around allowed). */
 static bool parse_mag(sstr s, uint64_t *out)
 {
 	s = trim(s);
+	if (s.n > 1 && *s.p == '+' && !is_blank(s.p[1])) {
+		s.p++;
+		s.n--;
+	}
 	if (!s.n) return false;
 	uint64_t v = 0;
 	if (s.n > 2 && s.p[0] == '0' && (s.p[1] == 'x' || s.p[1] == 'X')) {
@@ -236,7 +240,7 @@ static bool parse_int(sstr s, int64_t *out)
 		neg = *s.p == '-';
 		s.p++;
 		s.n--;
-		if (s.n && is_blank(*s.p)) return false;
+		if (s.n && (is_blank(*s.p) || *s.p == '+')) return false;
 	}
 	uint64_t m;
 	if (!parse_mag(s, &m)) return false;

@@ -105,6 +105,7 @@ static void setup(enum spans_mode mode, const char *format)
 	c.calls_midx = (int32_t)builder_metric(B, "calls", "count");
 	c.mode = mode;
 	c.samples = opt_samples;
+	c.drop_unclosed = true;
 	c.report = spans_problem;
 	S = spans_new(&c);
 }
@@ -341,13 +342,27 @@ static void nc_put(const char *name, size_t n, uint32_t frame)
 	memcpy(c->name, name, n);
 }
 
-static bool get_id(uint32_t k, int64_t *v)
+/* pid/tid: absent is 0; 1 an integer from 0 to 2^32-1 (spall's range: whole
+ * values, so 7.0 and 7e0 are 7); 0 not an integer; -1 out of range */
+static int get_id(uint32_t k, int64_t *v)
 {
 	if (!k) {
 		*v = 0;
-		return true;
+		return 1;
 	}
-	return json_int64(&doc, k, v);
+	if (!json_is_num(&doc, k)) return 0;
+	if (!json_int64(&doc, k, v)) {
+		const json_node *x = &doc.nodes[k];
+		char t[64];
+		if (x->num_len >= sizeof t) return -1;
+		memcpy(t, x->str, x->num_len);
+		t[x->num_len] = 0;
+		double d = strtod(t, NULL);
+		if (d != floor(d)) return 0;
+		if (!(d >= 0 && d <= 4294967295.0)) return -1;
+		*v = (int64_t)d;
+	}
+	return *v >= 0 && *v <= INT64_C(4294967295) ? 1 : -1;
 }
 
 static bool get_time(uint32_t k, int64_t *ns)
@@ -401,7 +416,8 @@ static void json_event(const char *text, size_t n, uint64_t pos)
 		if (ph == 'M' && kname && kargs && doc.nodes[kargs].type == JSON_OBJECT) {
 			uint32_t an = json_get(&doc, kargs, "name");
 			int64_t pid, tid;
-			if (an && doc.nodes[an].type == JSON_STRING && get_id(kpid, &pid) && get_id(ktid, &tid)) {
+			if (an && doc.nodes[an].type == JSON_STRING && get_id(kpid, &pid) == 1 &&
+			    get_id(ktid, &tid) == 1) {
 				const json_node *nm = &doc.nodes[an];
 				if (json_is_str(&doc, kname, "thread_name", 11)) {
 					spans_thread_name(S, spans_thread(S, pid, tid), nm->str, nm->count);
@@ -418,8 +434,10 @@ static void json_event(const char *text, size_t n, uint64_t pos)
 		return;
 	}
 	int64_t pid, tid, ts, dur = 0;
-	if (!get_id(kpid, &pid) || !get_id(ktid, &tid)) {
-		problem(pos, "pid or tid is not an integer; event ignored");
+	int ip = get_id(kpid, &pid), it = ip == 1 ? get_id(ktid, &tid) : 1;
+	if (ip != 1 || it != 1) {
+		problem(pos, ip == 0 || it == 0 ? "pid or tid is not an integer; event ignored"
+						: "pid or tid out of range (0 to 4294967295); event ignored");
 		return;
 	}
 	if (!get_time(kts, &ts)) {
@@ -688,21 +706,20 @@ typedef struct fx_val {
 	char kind;
 } fx_val;
 
-/* pid/tid: absent is 0; false unless a short integer */
+/* pid/tid: absent is 0; false unless a short integer from 0 to 2^32-1 (the
+ * slow path reports the others) */
 static bool fx_id(const fx_val *v, int64_t *id)
 {
 	if (!v->kind) {
 		*id = 0;
 		return true;
 	}
-	if (v->kind != 'i' || v->n > 18) return false;
+	if (v->kind != 'i' || v->n > 10 || *v->p == '-') return false;
 	const uint8_t *p = v->p, *e = p + v->n;
-	bool neg = *p == '-';
-	if (neg) p++;
 	int64_t x = 0;
 	for (; p < e; p++) x = x * 10 + (*p - '0');
-	*id = neg ? -x : x;
-	return true;
+	*id = x;
+	return x <= INT64_C(4294967295);
 }
 
 static bool fast_event(jreader *r, uint64_t pos)
@@ -1191,7 +1208,13 @@ int main(int argc, char **argv)
 	const void *magic;
 	size_t n = input_peek(in, &magic, 8);
 	uint64_t m = 0;
-	if (n == 8) memcpy(&m, magic, 8);
+	static const unsigned char spall_magic[8] = { 0x0D, 0xF0, 0xAD, 0x0B, 0, 0, 0, 0 };
+	for (size_t i = 0; i < n && i < 8; i++) m |= (uint64_t)((const unsigned char *)magic)[i] << (8 * i);
+	if (n < 8) {
+		if (n >= 2 && !memcmp(magic, spall_magic, n))
+			fatal(0, "truncated .spall header (fewer than 32 bytes)");
+		m = 0;
+	}
 	if (m == 0x0BADF00D) convert_binary(in, outpath, zstd);
 	else if (m == 0xABADF00D) fatal(0, "the spall auto-tracing format (magic 0xABADF00D) is not supported");
 	else convert_json(in, outpath, zstd);

@@ -1287,6 +1287,13 @@ void spans_finish(spans *s)
 		while (t->open.n) {
 			struct sp_ent *e = &t->open.e[t->open.n - 1];
 			s->st.unclosed++;
+			if (s->c.drop_unclosed && s->c.mode == SPANS_SORT) {
+				report(s, e->pos, "span never ends on thread %lld/%lld; dropped",
+				       (long long)t->pid, (long long)t->tid);
+				t->oextra.n = e->xoff;
+				t->open.n--;
+				continue;
+			}
 			report(s, e->pos, "span never ends on thread %lld/%lld; closed at the thread's last time",
 			       (long long)t->pid, (long long)t->tid);
 			memcpy(endv, t->last, nm * sizeof *endv);

@@ -38,7 +38,8 @@
  * that overlap without nesting, time going backwards, negative durations) are
  * passed to conf.report with the position the caller gave for the event; the
  * caller warns or dies (--strict).  Nothing else is lost: unclosed spans are
- * closed at the thread's last time, unmatched ends are dropped.
+ * closed at the thread's last time (or dropped: conf.drop_unclosed),
+ * unmatched ends are dropped.
  *
  * Samples (conf.samples): one sample record per span, written as the span is
  * added: timestamp = start in seconds (ns / 1e9), pid, tid, and the context
@@ -66,6 +67,10 @@ typedef struct spans_conf {
 	int32_t calls_midx;      /* builder metric for the span count, -1: none */
 	enum spans_mode mode;
 	bool samples;            /* one sample record per span */
+	/* SPANS_SORT only: spans still open at spans_finish() are reported and
+	 * dropped (no span, no sample) instead of closed at their thread's last
+	 * time; their children keep the spans that contain them as parents. */
+	bool drop_unclosed;
 	/* Problem reports: pos is what the caller passed with the event. */
 	void (*report)(void *arg, uint64_t pos, const char *msg);
 	void *arg;
@@ -122,7 +127,8 @@ void spans_complete(spans *s, uint32_t thr, uint32_t frame, int64_t start_ns,
 		    int64_t dur_ns, const int64_t *incl, const char *sample_extra,
 		    size_t extra_n, uint64_t pos);
 /* Ends everything: SPANS_SORT threads are nested and written; spans still
- * open are reported and closed at their thread's last time; threads are
+ * open are reported and closed at their thread's last time (dropped with
+ * conf.drop_unclosed); threads are
  * registered with the builder; the time range covers all spans. */
 void spans_finish(spans *s);
 

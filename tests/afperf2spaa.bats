@@ -608,6 +608,30 @@ END
 	assert_output "afperf2spaa: $f:3: a second RunInfo for run 0xbad0bad0 (the first is on line 2)"
 }
 
+@test "integers as strtoll reads them: an optional + sign, blanks around; no second sign" {
+	{
+		base
+		printf 'RegionStart,+1100,0xbad0bad0,+0x1,a,\nRegionStop, +0x76C ,1\n'
+		printf 'MeasurementType,1000,0xbad0bad0,2,n,int64,count,,\nRunPoint,1000,+0xbad0bad0,2,+7\nRunPoint,1000,0xbad0bad0,2,-0x10\n'
+	} >"$T/f.afperf"
+	run afperf2spaa "$T/f.afperf"
+	assert_success
+	run jq -c '.source.runs[0].data' <(echo "$output" | head -n 1)
+	assert_output '[{"type":"2","kind":"RunPoint","n":2,"sum":-9,"min":-16,"max":7}]'
+	run bash -c "afperf2spaa '$T/f.afperf' | spaa-fold --raw -e region"
+	assert_output "mission;a 800"
+	for v in '++1100' '+ 1100' '+-1100' '+'; do
+		{ base; printf 'RegionStart,%s,0xbad0bad0,1,a,\n' "$v"; } >"$T/g.afperf"
+		run afperf2spaa "$T/g.afperf"
+		assert_failure 1
+		assert_output "afperf2spaa: $T/g.afperf:3: timestamp '$v' is not an integer"
+	done
+	{ base; printf 'MeasurementType,1000,0xbad0bad0,2,n,int64,count,,\nRunPoint,1000,0xbad0bad0,2,+-7\n'; } >"$T/g.afperf"
+	run afperf2spaa "$T/g.afperf"
+	assert_failure 1
+	assert_output "afperf2spaa: $T/g.afperf:4: value '+-7' is not an integer (int64, measurement type 2)"
+}
+
 @test "double values: C99 strtod spellings, inf and nan counted apart" {
 	{
 		base

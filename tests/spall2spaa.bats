@@ -70,6 +70,69 @@ small_trace_spans() {
 END
 }
 
+# Straight from an EXPECTED.txt file: one line per thread (pid tid, "all"
+# for the [all threads] table of a trace) and name: spans, self and, for
+# traces, inclusive total, in ns (trace and v0/v1 figures are in us, v3 in
+# ns); plus "stacks"/"root" lines per thread where the file gives them.
+expected_figures() {
+	awk -F'\t' '
+	/^time_conversion = .* = ns$/ { f = 1 }
+	/^time_conversion = .* = us$/ || /^# times are in .*microseconds/ { f = 1000 }
+	/^\[thread pid=/ { split($0, a, /[= \]]/); th = a[3] " " a[5]; next }
+	/^\[all threads\]/ { th = "all"; next }
+	/^\[/ { th = ""; next }
+	th == "" { next }
+	/^top[0-9]/ { printf "%s %s %d %.0f %.0f\n", th, $5, $3, $2 * f, $4 * f; next }
+	/^[0-9]+\t/ && NF == 4 { printf "%s %s %d %.0f -\n", th, $4, $1, $3 * f; next }
+	/^distinct_stacks = / { print th, "stacks", substr($0, 19); next }
+	/^root_inclusive_total = / { printf "%s root %.0f\n", th, substr($0, 24) * f; next }
+	/^root_inclusive_total_(ns|us) = / { printf "%s root %.0f\n", th, substr($0, 27) * f }
+	' "$1" | sort
+}
+
+# The same figures from spaa-top (per thread: spaa-grep --pid --tid) of the
+# conversion in $1; $2: the threads as "pid tid" lines; $3: "-" to leave out
+# the totals (the binary EXPECTED files give none per name).
+actual_figures() {
+	local pid tid
+	while read -r pid tid; do
+		spaa-grep --pid="$pid" --tid="$tid" "$1" > "$T/thr.spaa"
+		top_rows "$T/thr.spaa" "$pid $tid" "$3"
+		spaa-top --json -n 1 "$T/thr.spaa" | jq -r --arg th "$pid $tid" 'select(.type == "summary") | "\($th) root \(.total)", "\($th) stacks \(.stacks)"'
+	done <<< "$2"
+	[ "$3" = - ] || top_rows "$1" all "$3"
+}
+top_rows() {
+	spaa-top --json -n 0 -m calls "$1" | jq -r 'select(.type == "row") | "\(.name)\t\(.self)"' > "$T/calls"
+	spaa-top --json -n 0 "$1" | jq -r 'select(.type == "row") | "\(.name)\t\(.self)\t\(.total)"' |
+		awk -F'\t' -v th="$2" -v nt="$3" 'NR == FNR { c[$1] = $2; next } { print th, $1, c[$1], $2, nt == "-" ? "-" : $3 }' "$T/calls" -
+}
+
+@test "figures straight from small-trace.EXPECTED.txt: JSON and version-0 binary" {
+	expected_figures "$S/small-trace.EXPECTED.txt" > "$T/want"
+	[ "$(wc -l < "$T/want")" -eq 34 ]
+	for f in small-trace.json small-trace-v0.spall; do
+		spall2spaa "$S/$f" 2>/dev/null > "$T/out.spaa"
+		actual_figures "$T/out.spaa" "$(printf '1 1\n1 2\n2 7')" | sort > "$T/got"
+		run diff "$T/want" "$T/got"
+		assert_success
+		assert_output ''
+	done
+}
+
+@test "figures straight from spall/*.EXPECTED.txt (versions 3 and 1)" {
+	for f in advanced_threads_n5 simple_sample_v1_n5; do
+		expected_figures "$S/$f.EXPECTED.txt" | grep -v ' stacks ' > "$T/want"
+		[ -s "$T/want" ]
+		threads=$(awk '/^\[thread pid=/ { split($0, a, /[= \]]/); print a[3], a[5] }' "$S/$f.EXPECTED.txt")
+		spall2spaa "$S/$f.spall" > "$T/out.spaa"
+		actual_figures "$T/out.spaa" "$threads" - | grep -v ' stacks ' | sort > "$T/got"
+		run diff "$T/want" "$T/got"
+		assert_success
+		assert_output ''
+	done
+}
+
 @test "JSON trace: self and total per thread and name as in small-trace.EXPECTED.txt" {
 	spall2spaa "$S/small-trace.json" > "$T/out.spaa" 2> "$T/err"
 	assert_file_eq "$T/err" <<<"spall2spaa: $S/small-trace.json: ignored 1 event of other phases than B, E and X (i: 1)"
@@ -211,13 +274,51 @@ a;b 500"
 	assert_file_eq "$T/err" <<END
 spall2spaa: $T/bad.json:2: missing comma between events (byte 46)
 spall2spaa: $T/bad.json:4: end with no open begin on thread 1/1; ignored (byte 161)
-spall2spaa: $T/bad.json:5: span never ends on thread 1/1; closed at the thread's last time (byte 196)
+spall2spaa: $T/bad.json:5: span never ends on thread 1/1; dropped (byte 196)
 END
 	run spaa-fold "$T/out.spaa"
 	assert_output "a 3000
 a;b 1000
-c 500
-c;x 1001"
+x 1001"
+}
+
+@test "a begin never closed: dropped in JSON and version 0 (its children nest elsewhere), closed in version 3" {
+	printf '[{"name":"main","ph":"B","pid":0,"tid":0,"ts":0},\n{"name":"a","ph":"B","pid":0,"tid":0,"ts":1},{"ph":"E","pid":0,"tid":0,"ts":3},\n{"name":"b","ph":"X","pid":0,"tid":0,"ts":4,"dur":2},{"name":"c","ph":"X","pid":0,"tid":0,"ts":3.5,"dur":5}' > "$T/t.json"
+	spall2spaa --samples "$T/t.json" > "$T/out.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<<"spall2spaa: $T/t.json:1: span never ends on thread 0/0; dropped (byte 1)"
+	run spaa-fold "$T/out.spaa"
+	assert_output "a 2000
+c 3000
+c;b 2000"
+	run grep -c '"type":"sample"' "$T/out.spaa"
+	assert_output 3
+	run spaa-validate "$T/out.spaa"
+	assert_success
+	run spall2spaa --strict "$T/t.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/t.json:1: span never ends on thread 0/0; dropped (byte 1)"
+	# version 0: the last End of the corpus file cut off
+	n=$(($(wc -c < "$S/small-trace-v0.spall") - 17))
+	head -c $n "$S/small-trace-v0.spall" > "$T/t0.spall"
+	spall2spaa "$T/t0.spall" 2> "$T/err" | spaa-fold --tid > "$T/cut"
+	assert_file_eq "$T/err" <<<"spall2spaa: $T/t0.spall: byte 9722: span never ends on thread 1/2; dropped"
+	spall2spaa "$S/small-trace-v0.spall" | spaa-fold --tid > "$T/full"
+	run diff "$T/full" "$T/cut"
+	assert_output "133c133
+< [unknown]-1/2;sché∂ule 21000
+---
+> [unknown]-1/2;sché∂ule 20000"
+	# version 3: the last End (9 bytes) of the first buffer cut off: the
+	# span is closed at the thread's last time (spans are written as they end)
+	head -c 273 "$S/advanced_threads_n5.spall" > "$T/t3.spall"
+	spall2spaa "$T/t3.spall" > "$T/out.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<END
+spall2spaa: $T/t3.spall: byte 32: buffer extends past the end of input (truncated file); read what is there
+spall2spaa: $T/t3.spall: byte 236: span never ends on thread 0/2839357120; closed at the thread's last time
+END
+	run spaa-fold --tid "$T/out.spaa"
+	assert_output "[unknown]-0/2839357120;foo 1911
+[unknown]-0/2839357120;foo;bar 105"
 }
 
 @test "--strict: the first problem is an error" {
@@ -236,6 +337,26 @@ spall2spaa: $T/bad.json:1: span overlaps an earlier span of thread 0/0 without n
 	run spaa-fold "$T/out.spaa"
 	assert_output "a 10000
 b 10000"
+}
+
+@test "pid and tid: whole numbers from 0 to 2^32-1, others reported and ignored; --strict fails" {
+	printf '[{"name":"a","ph":"X","pid":4294967296,"tid":0,"ts":0,"dur":5},\n{"name":"b","ph":"X","pid":0,"tid":-1,"ts":1,"dur":2},\n{"name":"c","ph":"X","pid":1.5,"tid":0,"ts":1,"dur":2},\n{"name":"d","ph":"X","pid":4294967295,"tid":4294967295,"ts":1,"dur":2},\n{"name":"e","ph":"X","pid":7.0,"tid":1e1,"ts":1,"dur":2},\n{"name":"f","ph":"B","pid":"1","tid":0,"ts":1},\n{"name":"g","ph":"X","tid":99999999999999999999,"ts":1,"dur":2}]' > "$T/t.json"
+	spall2spaa "$T/t.json" > "$T/out.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<END
+spall2spaa: $T/t.json:1: pid or tid out of range (0 to 4294967295); event ignored (byte 1)
+spall2spaa: $T/t.json:2: pid or tid out of range (0 to 4294967295); event ignored (byte 64)
+spall2spaa: $T/t.json:3: pid or tid is not an integer; event ignored (byte 119)
+spall2spaa: $T/t.json:6: pid or tid is not an integer; event ignored (byte 305)
+spall2spaa: $T/t.json:7: pid or tid out of range (0 to 4294967295); event ignored (byte 353)
+END
+	run spaa-fold --tid "$T/out.spaa"
+	assert_output "[unknown]-4294967295/4294967295;d 2000
+[unknown]-7/10;e 2000"
+	run spaa-validate "$T/out.spaa"
+	assert_success
+	run spall2spaa --strict "$T/t.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/t.json:1: pid or tid out of range (0 to 4294967295); event ignored (byte 1)"
 }
 
 @test "not a trace: errors" {
@@ -284,6 +405,11 @@ lex;main 102000"
 	head -c 20 "$S/simple_sample_v1_n5.spall" > "$T/h.spall"
 	run spall2spaa "$T/h.spall"
 	assert_failure 1
+	assert_output "spall2spaa: $T/h.spall: byte 0: truncated .spall header (fewer than 32 bytes)"
+	head -c 5 "$S/simple_sample_v1_n5.spall" > "$T/h.spall"
+	run spall2spaa "$T/h.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/h.spall: byte 0: truncated .spall header (fewer than 32 bytes)"
 }
 
 @test "gzip and zstd input" {

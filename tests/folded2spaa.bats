@@ -6,7 +6,6 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	T=$BATS_TEST_TMPDIR
-	F=$D/fold
 }
 
 @test "a small profile: header, one dso, frames, summed stacks with content ids" {
@@ -27,10 +26,10 @@ EOF
 
 @test "round trip: folded2spaa | spaa-fold --raw gives the input summed and sorted" {
 	for f in before after; do
-		folded2spaa "$F/folded-$f.txt" | spaa-fold --raw >"$T/out"
-		sort "$F/folded-$f.txt" | cmp - "$T/out"
+		folded2spaa "$D/folded/$f.txt" | spaa-fold --raw >"$T/out"
+		sort "$D/folded/$f.txt" | cmp - "$T/out"
 	done
-	cat "$F/folded-before.txt" "$F/folded-before.txt" | folded2spaa | spaa-fold --raw >"$T/out"
+	cat "$D/folded/before.txt" "$D/folded/before.txt" | folded2spaa | spaa-fold --raw >"$T/out"
 	run grep -c . "$T/out"
 	assert_output 8
 	run grep -F 'dd;[unknown];read 28' "$T/out"
@@ -38,13 +37,13 @@ EOF
 }
 
 @test "several inputs are one profile" {
-	folded2spaa "$F/folded-before.txt" "$F/folded-after.txt" | spaa-fold --raw >"$T/out"
+	folded2spaa "$D/folded/before.txt" "$D/folded/after.txt" | spaa-fold --raw >"$T/out"
 	run grep -F 'dd;[unknown];[dd] 10' "$T/out"
 	assert_success
 }
 
 @test "fractional counts" {
-	run sh -c "folded2spaa '$F/folded-before_fractionals.txt' | spaa-fold --raw"
+	run sh -c "folded2spaa '$D/folded/before_fractionals.txt' | spaa-fold --raw"
 	assert_success
 	assert_output - <<'EOF'
 dd;[unknown];0x234f2abc;system_call_[k];0xF1BDE348 1
@@ -59,10 +58,10 @@ EOF
 }
 
 @test "a line without a count is an error naming the line" {
-	run folded2spaa "$F/folded-bad_before.txt"
+	run folded2spaa "$D/folded/bad_before.txt"
 	assert_failure 1
-	assert_output "folded2spaa: $F/folded-bad_before.txt:3: no count at the end of the line (expected \"frame;frame;... COUNT\")"
-	run folded2spaa -o "$T/out.spaa" "$F/folded-bad_before.txt"
+	assert_output "folded2spaa: $D/folded/bad_before.txt:3: no count at the end of the line (expected \"frame;frame;... COUNT\")"
+	run folded2spaa -o "$T/out.spaa" "$D/folded/bad_before.txt"
 	assert_failure 1
 	[ ! -e "$T/out.spaa" ]
 }
@@ -92,13 +91,13 @@ Try 'folded2spaa --help' for more information."
 }
 
 @test "gzip and zstd input, -z and -o output" {
-	gzip -c "$F/folded-before.txt" >"$T/b.gz"
-	zstd -q -c "$F/folded-before.txt" >"$T/b.zst"
-	folded2spaa "$F/folded-before.txt" >"$T/plain.spaa"
+	gzip -c "$D/folded/before.txt" >"$T/b.gz"
+	zstd -q -c "$D/folded/before.txt" >"$T/b.zst"
+	folded2spaa "$D/folded/before.txt" >"$T/plain.spaa"
 	folded2spaa "$T/b.gz" | cmp - "$T/plain.spaa"
 	folded2spaa <"$T/b.zst" | cmp - "$T/plain.spaa"
-	folded2spaa -z "$F/folded-before.txt" | zstd -dc | cmp - "$T/plain.spaa"
-	run folded2spaa -o "$T/o.spaa" "$F/folded-before.txt"
+	folded2spaa -z "$D/folded/before.txt" | zstd -dc | cmp - "$T/plain.spaa"
+	run folded2spaa -o "$T/o.spaa" "$D/folded/before.txt"
 	assert_success
 	assert_output ""
 	cmp "$T/o.spaa" "$T/plain.spaa"
@@ -106,7 +105,7 @@ Try 'folded2spaa --help' for more information."
 
 @test "output is valid SPAA for spaa-validate" {
 	if ! spaa-validate --help >/dev/null 2>&1; then skip "spaa-validate not built yet"; fi
-	folded2spaa "$F/folded-after.txt" >"$T/a.spaa"
+	folded2spaa "$D/folded/after.txt" >"$T/a.spaa"
 	run spaa-validate "$T/a.spaa"
 	assert_success
 }
@@ -119,7 +118,7 @@ x y;z w 2"
 }
 
 @test "write error on /dev/full" {
-	run sh -c "folded2spaa '$F/folded-before.txt' >/dev/full"
+	run sh -c "folded2spaa '$D/folded/before.txt' >/dev/full"
 	assert_failure 1
 	assert_output "folded2spaa: standard output: write error: No space left on device"
 }
@@ -170,31 +169,20 @@ x 2"
 }
 
 @test "standard input twice is a usage error; missing file; -o in a missing directory" {
-	run folded2spaa - "$F/folded-before.txt" -
+	run folded2spaa - "$D/folded/before.txt" -
 	assert_failure 2
 	assert_output "folded2spaa: standard input (-) can be read only once
 Try 'folded2spaa --help' for more information."
 	run folded2spaa "$T/missing.folded"
 	assert_failure 1
 	assert_output "folded2spaa: $T/missing.folded: No such file or directory"
-	run folded2spaa -o "$T/no/such/dir/x.spaa" "$F/folded-before.txt"
+	run folded2spaa -o "$T/no/such/dir/x.spaa" "$D/folded/before.txt"
 	assert_failure 1
 	assert_output "folded2spaa: $T/no/such/dir/x.spaa: No such file or directory"
 	echo old >"$T/keep.spaa"
-	run folded2spaa -o "$T/keep.spaa" "$F/folded-bad_before.txt"
+	run folded2spaa -o "$T/keep.spaa" "$D/folded/bad_before.txt"
 	assert_failure 1
 	run cat "$T/keep.spaa"
 	assert_output "old"
 }
 
-@test "the corpus's folded files: round trip, and bad_before's error" {
-	C=${SPAA_CORPUS:-$BATS_TEST_DIRNAME/../../shared/corpus}/folded
-	[ -d "$C" ] || skip "no corpus at $C"
-	for f in before after; do
-		folded2spaa "$C/$f.txt" | spaa-fold --raw >"$T/out"
-		LC_ALL=C sort "$C/$f.txt" | cmp - "$T/out"
-	done
-	run folded2spaa "$C/bad_before.txt"
-	assert_failure 1
-	assert_output "folded2spaa: $C/bad_before.txt:3: no count at the end of the line (expected \"frame;frame;... COUNT\")"
-}

@@ -143,7 +143,7 @@ OUT
 }
 
 @test "spaa-stat: folded2spaa output of the corpus's before.txt, from a pipe" {
-	run sh -c 'folded2spaa "$1" | spaa-stat' sh "$D/fold/folded-before.txt"
+	run sh -c 'folded2spaa "$1" | spaa-stat' sh "$D/folded/before.txt"
 	assert_success
 	assert_output - <<'OUT'
 file:        -

@@ -220,7 +220,7 @@ Try 'spaa-top --help' for more information."
 }
 
 @test "spaa-top: the corpus's after.txt through folded2spaa: table, sandwich, --json" {
-	run sh -c 'folded2spaa "$1" | spaa-top -n 4' sh "$D/fold/folded-after.txt"
+	run sh -c 'folded2spaa "$1" | spaa-top -n 4' sh "$D/folded/after.txt"
 	assert_success
 	assert_output - <<'OUT'
 cpu/samples, total 80
@@ -230,7 +230,7 @@ self    self%  total   total%  function
   13   16.25%     32   40.00%  read
   12   15.00%     12   15.00%  __fget_light_[k]
 OUT
-	run sh -c 'folded2spaa "$1" | spaa-top --callers "fsnotify_[k]" --callees "fsnotify_[k]"' sh "$D/fold/folded-after.txt"
+	run sh -c 'folded2spaa "$1" | spaa-top --callers "fsnotify_[k]" --callees "fsnotify_[k]"' sh "$D/folded/after.txt"
 	assert_success
 	assert_output - <<'OUT'
 cpu/samples, fsnotify_[k]: self 4 (5.00%), total 25 (31.25%) of 80
@@ -242,7 +242,7 @@ weight  weight%  callee
     21   84.00%  __srcu_read_unlock_[k]
      4   16.00%  [self]
 OUT
-	run sh -c 'folded2spaa "$1" | spaa-top --sort total -n 2 --json' sh "$D/fold/folded-after.txt"
+	run sh -c 'folded2spaa "$1" | spaa-top --sort total -n 2 --json' sh "$D/folded/after.txt"
 	assert_success
 	assert_output - <<'OUT'
 {"type":"summary","event":"cpu","metric":"samples","by":"func","total":80,"stacks":8}

@@ -229,7 +229,7 @@ dd;[unknown];read;system_call_[k];sys_read_[k];vfs_read_[k];fsnotify_[k] 6"
 
 @test "the corpus's folded files: spaa-grep -e X | spaa-fold = the lines with a frame matching X" {
 	for f in before after; do
-		folded2spaa "$BATS_TEST_DIRNAME/data/fold/folded-$f.txt" >"$T/$f.spaa"
+		folded2spaa "$D/folded/$f.txt" >"$T/$f.spaa"
 		for x in 'fsnotify' '^read$' '_\[k\]$' 'nothing'; do
 			spaa-grep -e "$x" "$T/$f.spaa" | spaa-fold --raw >"$T/got"
 			spaa-fold --raw "$T/$f.spaa" |

@@ -2,11 +2,14 @@
  * .spall format versions 0, 1 and 3) to SPAA: one stack per call path,
  * weighted by the self time of its spans (wall_ns) and their count (calls).
  * The span model is common/spans.h. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "build.h"
 #include "cli.h"
 #include "jsonbuf.h"
@@ -47,6 +50,9 @@ static const char help_text[] =
 static const char *fname;
 static bool strict, is_json;
 static uint64_t nproblems;
+/* Set while a binary file is read a second time (see convert_binary): its
+ * problems were reported by the first reading. */
+static bool quiet;
 
 static uint64_t json_pos(uint64_t line, uint64_t byte)
 {
@@ -56,6 +62,7 @@ static uint64_t json_pos(uint64_t line, uint64_t byte)
 
 static void problem(uint64_t pos, const char *msg)
 {
+	if (quiet) return;
 	nproblems++;
 	if (strict) {
 		if (is_json) die_at(fname, pos >> POS_SHIFT, "%s (byte %llu)", msg, (unsigned long long)(pos & POS_MASK));
@@ -76,6 +83,7 @@ static void spans_problem(void *arg, uint64_t pos, const char *msg)
 static noreturn void fatal(uint64_t pos, const char *msg)
 {
 	strict = true;
+	quiet = false;
 	problem(pos, msg);
 	cli_exit(EXIT_DATA);
 }
@@ -929,21 +937,38 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 /* ---- binary .spall ---------------------------------------------------------- */
 
 /* Reads straight from the input's buffer (input_window): buf[pos..len) is
- * the unread part of the current window, base the input offset of buf[0]. */
+ * the unread part of the current window, base the input offset of buf[0].
+ * spool >= 0: a file that receives a copy of the bytes read (so that input
+ * that cannot be opened again can be read again); limit: the input is taken
+ * to end there. */
 typedef struct breader {
 	input *in;
 	const uint8_t *buf;
 	size_t pos, len;
-	uint64_t base;
+	uint64_t base, limit;
+	int spool;
 } breader;
+
+static void spool_write(int fd, const void *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR) continue;
+		if (k < 0) die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
+		p = (const char *)p + k;
+		n -= (size_t)k;
+	}
+}
 
 /* Makes n bytes available at pos; false if the input ends first. */
 static bool br_more(breader *r, size_t n)
 {
+	if (r->spool >= 0) spool_write(r->spool, r->buf, r->pos);
 	input_skip(r->in, r->pos);
 	r->base += r->pos;
 	const void *p;
 	r->len = input_window(r->in, &p, n);
+	if (r->len > r->limit - r->base) r->len = (size_t)(r->limit - r->base);
 	r->buf = p;
 	r->pos = 0;
 	return r->len >= n;
@@ -1145,11 +1170,12 @@ static void convert_v3(breader *r)
 	}
 }
 
-static void convert_binary(input *in, const char *outpath, bool zstd)
+/* The header, then the events, into a new B and S (nesting with mode);
+ * returns the version. */
+static uint64_t convert_bin_pass(breader *r, bool sort)
 {
-	breader r = { .in = in };
-	if (!br_need(&r, 32)) fatal(0, "truncated .spall header (fewer than 32 bytes)");
-	const uint8_t *h = r.buf;
+	if (!br_need(r, 32)) fatal(0, "truncated .spall header (fewer than 32 bytes)");
+	const uint8_t *h = r->buf;
 	uint64_t version = rd64(h + 8);
 	double unit = rdf64(h + 16);
 	if (version != 0 && version != 1 && version != 3) {
@@ -1160,22 +1186,64 @@ static void convert_binary(input *in, const char *outpath, bool zstd)
 	}
 	if (!(unit > 0) || !isfinite(unit)) fatal(16, "bad timestamp_unit in the header");
 	if (rd64(h + 24) != 0) problem(24, "header field must_be_0 is not 0");
-	r.pos = 32;
+	r->pos = 32;
 	char fmt[32];
 	snprintf(fmt, sizeof fmt, "spall-binary-v%llu", (unsigned long long)version);
-	setup(version == 0 ? SPANS_SORT : SPANS_STACK, fmt);
+	setup(version == 0 || sort ? SPANS_SORT : SPANS_STACK, fmt);
 	char ubuf[40];
 	ubuf[num_fmt(ubuf, num_d(unit))] = 0;
 	builder_source_json(B, "timestamp_unit", ubuf);
 	if (version == 3) {
 		unit_ns = unit;
 		builder_source_str(B, "time", "ticks * timestamp_unit = nanoseconds", 36);
-		convert_v3(&r);
+		convert_v3(r);
 	} else {
 		unit_us = unit;
 		builder_source_str(B, "time", "time * timestamp_unit = microseconds", 36);
-		convert_v0_v1(&r, (int)version);
+		convert_v0_v1(r, (int)version);
 	}
+	return version;
+}
+
+/* Versions 1 and 3 are nested in SPANS_STACK mode, streaming (fast, little
+ * memory), which gives the spans of the rule (nesting by containment, see
+ * spans.h) unless a begin is still open at the end: the rule drops it, and
+ * the spans it contained nest in the others, which only SPANS_SORT does.
+ * Then the input is converted again, from the start, in SPANS_SORT mode
+ * with new B and S; the problems met on the way are those of the first
+ * reading (already reported), those of spans_finish() are SPANS_SORT's.
+ * reopen: a name to open the input again by (a regular file), or NULL: the
+ * bytes read are kept in an unlinked temporary file as they are read. */
+static void convert_binary(input *in, const char *reopen, const char *outpath, bool zstd)
+{
+	breader r = { .in = in, .limit = UINT64_MAX, .spool = -1 };
+	if (br_need(&r, 16) && rd64(r.buf + 8) != 0 && !reopen) r.spool = tmpfile_unlinked(cli_prog);
+	uint64_t version = convert_bin_pass(&r, false);
+	if (version != 0 && spans_open_count(S) > 0) {
+		uint64_t end = r.base + r.len;  /* all the first reading saw */
+		input *again;
+		if (r.spool >= 0) {
+			spool_write(r.spool, r.buf, r.len);
+			if (lseek(r.spool, 0, SEEK_SET) != 0)
+				die(EXIT_DATA, "temporary file: seek error: %s", strerror(errno));
+			char path[32];
+			snprintf(path, sizeof path, "/dev/fd/%d", r.spool);
+			again = input_open(path);
+		} else {
+			again = input_open(reopen);
+		}
+		spans_free(S);
+		builder_free(B);
+		for (uint32_t i = 0; i < procs.count; i++) free(procname[i]);
+		strmap_free(&procs);
+		strmap_init(&procs);
+		quiet = true;
+		breader r2 = { .in = again, .limit = end, .spool = -1 };
+		convert_bin_pass(&r2, true);
+		quiet = false;
+		input_close(again);
+	}
+	if (r.spool >= 0) close(r.spool);
 	finish(outpath, zstd);
 }
 
@@ -1215,7 +1283,14 @@ int main(int argc, char **argv)
 			fatal(0, "truncated .spall header (fewer than 32 bytes)");
 		m = 0;
 	}
-	if (m == 0x0BADF00D) convert_binary(in, outpath, zstd);
+	if (m == 0x0BADF00D) {
+		/* a regular file can be opened again; anything else is copied
+		 * as it is read, when it may have to be read again */
+		const char *path = optind < argc ? argv[optind] : "-";
+		struct stat st;
+		bool reg = strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+		convert_binary(in, reg ? path : NULL, outpath, zstd);
+	}
 	else if (m == 0xABADF00D) fatal(0, "the spall auto-tracing format (magic 0xABADF00D) is not supported");
 	else convert_json(in, outpath, zstd);
 	if (nproblems > MAX_WARNINGS)

@@ -801,6 +801,13 @@ int64_t spans_open_frame(const spans *s, uint32_t thr)
 	return t->open.n ? (int64_t)t->open.e[t->open.n - 1].frame : -1;
 }
 
+uint64_t spans_open_count(const spans *s)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < s->nthr; i++) n += s->thr[i].open.n;
+	return n;
+}
+
 void spans_complete(spans *s, uint32_t thr, uint32_t frame, int64_t start_ns,
 		    int64_t dur_ns, const int64_t *incl, const char *sample_extra,
 		    size_t extra_n, uint64_t pos)
@@ -830,16 +837,7 @@ void spans_complete(spans *s, uint32_t thr, uint32_t frame, int64_t start_ns,
 
 static void tmp_open(spans *s)
 {
-	const char *dir = getenv("TMPDIR");
-	if (!dir || !*dir) dir = "/tmp";
-	size_t n = strlen(dir) + 32;
-	char *path = xmalloc(n);
-	snprintf(path, n, "%s/spaa-spans.XXXXXX", dir);
-	int fd = mkstemp(path);
-	if (fd < 0) die(EXIT_DATA, "%s: cannot make a temporary file: %s", dir, strerror(errno));
-	unlink(path);
-	free(path);
-	s->fd = fd;
+	s->fd = tmpfile_unlinked("spaa-spans");
 }
 
 static void tmp_flush(spans *s)
@@ -1024,7 +1022,7 @@ static void spill(spans *s)
 {
 	uint32_t nm = s->c.nmetrics;
 	if (s->fd < 0) tmp_open(s);
-	uint64_t off = s->fend;
+	uint64_t off = s->fend, kept = 0, xkept = 0;
 	for (uint32_t i = 0; i < s->nthr; i++) {
 		struct sp_thr *t = &s->thr[i];
 		if (!t->nbuf) continue;
@@ -1045,7 +1043,17 @@ static void spill(spans *s)
 				tmp_write(s, t->aux + (size_t)sp->xi * (nm - 1), (size_t)(nm - 1) * sizeof *t->aux);
 			if (r.xn + r.wn) tmp_write(s, t->xbuf.p + t->xoff[sp->xi], (size_t)r.xn + r.wn);
 		}
-		thr_buf_free(t);
+		/* the buffers are kept for the next spans (freed and grown
+		 * again, their pages would be faulted in again), as long as
+		 * all that is kept stays within one buffer's limits */
+		if (kept + t->bcap <= s->buflimit && xkept + t->xbuf.cap <= s->xlimit) {
+			kept += t->bcap;
+			xkept += t->xbuf.cap;
+			t->nbuf = 0;
+			t->xbuf.n = 0;
+		} else {
+			thr_buf_free(t);
+		}
 	}
 	s->nbuffered = s->xbuffered = 0;
 	struct sp_run *r = VEC_PUSH(s->runs, s->nruns, s->runcap);

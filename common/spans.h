@@ -120,6 +120,10 @@ bool spans_end_weights(spans *s, uint32_t thr, const int64_t *vals, const char *
 /* The frame of the most recently opened span of thr still open, -1: none
  * (e.g. to compare it with the name an end event carries). */
 int64_t spans_open_frame(const spans *s, uint32_t thr);
+/* The number of spans still open on all threads (begins not yet ended): a
+ * caller that nests in SPANS_STACK mode can tell before spans_finish()
+ * whether any begin would be left unclosed. */
+uint64_t spans_open_count(const spans *s);
 /* A complete span (SPANS_SORT only): start and duration in ns; incl: the
  * inclusive values of metrics 1.. (nmetrics - 1 values), NULL for zeros.
  * A negative duration is reported and the span dropped. */

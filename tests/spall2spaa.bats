@@ -282,7 +282,7 @@ a;b 1000
 x 1001"
 }
 
-@test "a begin never closed: dropped in JSON and version 0 (its children nest elsewhere), closed in version 3" {
+@test "a begin never closed: dropped (its children nest elsewhere) in JSON and versions 0 and 3" {
 	printf '[{"name":"main","ph":"B","pid":0,"tid":0,"ts":0},\n{"name":"a","ph":"B","pid":0,"tid":0,"ts":1},{"ph":"E","pid":0,"tid":0,"ts":3},\n{"name":"b","ph":"X","pid":0,"tid":0,"ts":4,"dur":2},{"name":"c","ph":"X","pid":0,"tid":0,"ts":3.5,"dur":5}' > "$T/t.json"
 	spall2spaa --samples "$T/t.json" > "$T/out.spaa" 2> "$T/err"
 	assert_file_eq "$T/err" <<<"spall2spaa: $T/t.json:1: span never ends on thread 0/0; dropped (byte 1)"
@@ -309,16 +309,116 @@ c;b 2000"
 ---
 > [unknown]-1/2;sché∂ule 20000"
 	# version 3: the last End (9 bytes) of the first buffer cut off: the
-	# span is closed at the thread's last time (spans are written as they end)
+	# last foo is dropped, and the bar it contained is a root
 	head -c 273 "$S/advanced_threads_n5.spall" > "$T/t3.spall"
 	spall2spaa "$T/t3.spall" > "$T/out.spaa" 2> "$T/err"
 	assert_file_eq "$T/err" <<END
 spall2spaa: $T/t3.spall: byte 32: buffer extends past the end of input (truncated file); read what is there
-spall2spaa: $T/t3.spall: byte 236: span never ends on thread 0/2839357120; closed at the thread's last time
+spall2spaa: $T/t3.spall: byte 236: span never ends on thread 0/2839357120; dropped
 END
 	run spaa-fold --tid "$T/out.spaa"
-	assert_output "[unknown]-0/2839357120;foo 1911
-[unknown]-0/2839357120;foo;bar 105"
+	assert_output "[unknown]-0/2839357120;bar 21
+[unknown]-0/2839357120;foo 1890
+[unknown]-0/2839357120;foo;bar 84"
+	run spall2spaa --strict "$T/t3.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/t3.spall: byte 32: buffer extends past the end of input (truncated file); read what is there"
+}
+
+# The corpus v3 file with the End at byte 80 (the first bar's) taken out and
+# the first buffer's size (byte 32: 230) made 221: the End after it closes
+# bar, and the first foo (byte 52) stays open to the end of the file.
+v3_unclosed() {
+	local f=$S/advanced_threads_n5.spall
+	{ head -c 32 "$f"; printf '\335'; head -c 80 "$f" | tail -c +34; tail -c +90 "$f"; }
+}
+
+# The corpus v1 file with its second End (bytes 111 to 127) taken out: the
+# second Begin (byte 80) stays open to the end of the file.
+v1_unclosed() {
+	local f=$S/simple_sample_v1_n5.spall
+	{ head -c 111 "$f"; tail -c +129 "$f"; }
+}
+
+@test "versions 1 and 3: a begin open at the end of the file is dropped, the spans it contains nest in the others" {
+	v3_unclosed > "$T/t3.spall"
+	run wc -c < "$T/t3.spall"
+	assert_output 563
+	spall2spaa "$T/t3.spall" > "$T/out.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<<"spall2spaa: $T/t3.spall: byte 52: span never ends on thread 0/2839357120; dropped"
+	# the same figures as the other thread, which is whole, but for the
+	# dropped foo: the bar it contained (63) is a root, the foo;foo paths
+	# that stack nesting would give are foo paths
+	run spaa-fold --tid "$T/out.spaa"
+	assert_output "[unknown]-0/2830964416;foo 1428
+[unknown]-0/2830964416;foo;bar 105
+[unknown]-0/2839357120;bar 63
+[unknown]-0/2839357120;foo 903
+[unknown]-0/2839357120;foo;bar 84"
+	run spaa-validate "$T/out.spaa"
+	assert_success
+	# one sample per span kept: 10 + 10 on one thread, 9 (of 10) on the other
+	spall2spaa --samples "$T/t3.spall" > "$T/s.spaa" 2> /dev/null
+	run grep -c '"type":"sample"' "$T/s.spaa"
+	assert_output 19
+	# a pipe (read again from a copy), compressed or not, and a redirection
+	# give the same output and the same one warning
+	cat "$T/t3.spall" | spall2spaa --samples > "$T/p.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<<"spall2spaa: -: byte 52: span never ends on thread 0/2839357120; dropped"
+	run cmp "$T/s.spaa" "$T/p.spaa"
+	assert_success
+	spall2spaa --samples < "$T/t3.spall" > "$T/p.spaa" 2> /dev/null
+	run cmp "$T/s.spaa" "$T/p.spaa"
+	assert_success
+	if command -v zstd > /dev/null; then
+		zstd -q -c "$T/t3.spall" | spall2spaa --samples > "$T/p.spaa" 2> "$T/err"
+		assert_file_eq "$T/err" <<<"spall2spaa: -: byte 52: span never ends on thread 0/2839357120; dropped"
+		run cmp "$T/s.spaa" "$T/p.spaa"
+		assert_success
+		zstd -q -c "$T/t3.spall" > "$T/t3.spall.zst"
+		spall2spaa --samples "$T/t3.spall.zst" > "$T/p.spaa" 2> /dev/null
+		run cmp "$T/s.spaa" "$T/p.spaa"
+		assert_success
+	fi
+	run spall2spaa --strict "$T/t3.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/t3.spall: byte 52: span never ends on thread 0/2839357120; dropped"
+	run bash -c "cat '$T/t3.spall' | spall2spaa --strict"
+	assert_failure 1
+	assert_output "spall2spaa: -: byte 52: span never ends on thread 0/2839357120; dropped"
+
+	v1_unclosed > "$T/t1.spall"
+	spall2spaa "$T/t1.spall" > "$T/out.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<<"spall2spaa: $T/t1.spall: byte 80: span never ends on thread 0/0; dropped"
+	# the other four spans (16760 ns in all), all roots
+	run spaa-fold --tid "$T/out.spaa"
+	assert_output "[unknown]-0/0;hello_world 16760"
+	run bash -c "spaa-fold --tid '$T/out.spaa' --metric calls"
+	assert_output "[unknown]-0/0;hello_world 4"
+	cat "$T/t1.spall" | spall2spaa > "$T/p.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<<"spall2spaa: -: byte 80: span never ends on thread 0/0; dropped"
+	run cmp "$T/out.spaa" "$T/p.spaa"
+	assert_success
+	run spall2spaa --strict "$T/t1.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/t1.spall: byte 80: span never ends on thread 0/0; dropped"
+}
+
+@test "versions 1 and 3: problems before an unclosed begin are reported once" {
+	# an End with no Begin first (thread 0/0), then the v1 file with its
+	# second End taken out
+	v1_unclosed > "$T/t1.spall"
+	{ head -c 32 "$T/t1.spall"; tail -c +112 "$S/simple_sample_v1_n5.spall" | head -c 17; tail -c +33 "$T/t1.spall"; } > "$T/t.spall"
+	spall2spaa "$T/t.spall" > "$T/out.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<END
+spall2spaa: $T/t.spall: byte 32: end with no open begin on thread 0/0; ignored
+spall2spaa: $T/t.spall: byte 97: span never ends on thread 0/0; dropped
+END
+	run spaa-fold --tid "$T/out.spaa"
+	assert_output "[unknown]-0/0;hello_world 16760"
+	run spall2spaa --strict "$T/t.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/t.spall: byte 32: end with no open begin on thread 0/0; ignored"
 }
 
 @test "--strict: the first problem is an error" {

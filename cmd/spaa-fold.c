@@ -363,11 +363,10 @@ int main(int argc, char **argv)
 		ls[nl].count_n = (uint8_t)n;
 		nl++;
 	}
+	fold_names_rank(&names);
 	xqsort(ls, nl, sizeof *ls, cmp_lines);
 	for (size_t i = 0; i < nl; i++) {
-		pb.n = 0;
-		fold_packed_text(&names, ls[i].path, ls[i].path_n, &pb);
-		out_write(o, pb.p, pb.n);
+		fold_packed_write(&names, ls[i].path, ls[i].path_n, o);
 		out_putc(o, ' ');
 		out_write(o, ls[i].count, ls[i].count_n);
 		out_putc(o, '\n');

@@ -447,9 +447,36 @@ void fold_names_reset(fold_names *c)
 	if (c->n) memset(c->ent, 0, c->n * sizeof *c->ent);
 }
 
+static const strmap *rank_map; /* for cmp_semi (qsort has no argument) */
+
+/* bytewise order of "A;" and "B;" */
+static int cmp_semi(const void *a, const void *b)
+{
+	size_t na, nb;
+	const char *x = strmap_key(rank_map, *(const uint32_t *)a, &na);
+	const char *y = strmap_key(rank_map, *(const uint32_t *)b, &nb);
+	int d = memcmp(x, y, na < nb ? na : nb);
+	if (d || na == nb) return d;
+	return na < nb ? ';' - (unsigned char)y[na] : (unsigned char)x[nb] - ';';
+}
+
+void fold_names_rank(fold_names *c)
+{
+	uint32_t n = c->names.count;
+	uint32_t *ids = xmalloc((n + 1) * sizeof *ids);
+	for (uint32_t i = 0; i < n; i++) ids[i] = i;
+	rank_map = &c->names;
+	xqsort(ids, n, sizeof *ids, cmp_semi);
+	free(c->rank);
+	c->rank = xmalloc((n + 1) * sizeof *c->rank);
+	for (uint32_t i = 0; i < n; i++) c->rank[ids[i]] = i;
+	free(ids);
+}
+
 void fold_names_free(fold_names *c)
 {
 	strmap_free(&c->names);
+	free(c->rank);
 	free(c->ent);
 	sbuf_free(&c->tmp);
 	memset(c, 0, sizeof *c);
@@ -519,6 +546,17 @@ void fold_packed_text(const fold_names *c, const void *p, size_t n, sbuf *b)
 	}
 }
 
+void fold_packed_write(const fold_names *c, const void *p, size_t n, output *o)
+{
+	const uint8_t *q = p, *end = q + n;
+	while (q < end) {
+		size_t len;
+		const char *nm = strmap_key(&c->names, get_varint(&q), &len);
+		out_write(o, nm, len);
+		if (q < end) out_putc(o, ';');
+	}
+}
+
 /* The bytes of a line "NAME;...;NAME TAIL", one at a time. */
 struct line_cur {
 	const fold_names *c;
@@ -574,6 +612,8 @@ int fold_packed_cmp(const fold_names *c, const void *a, size_t na, sstr ta,
 	while (p < pe && q < qe) {
 		const uint8_t *p1 = p, *q1 = q;
 		uint32_t x = get_varint(&p1), y = get_varint(&q1);
+		if (x != y && c->rank && p1 < pe && q1 < qe)
+			return c->rank[x] < c->rank[y] ? -1 : 1; /* "X;" against "Y;" */
 		if (x != y) {
 			size_t lx, ly;
 			const char *sx = strmap_key(&c->names, x, &lx), *sy = strmap_key(&c->names, y, &ly);

@@ -90,6 +90,7 @@ typedef struct fold_names {
 	} *ent;
 	uint32_t n;
 	sbuf tmp;
+	uint32_t *rank;         /* fold_names_rank(): the order of "NAME;" */
 } fold_names;
 void fold_names_init(fold_names *c);
 void fold_names_reset(fold_names *c);
@@ -98,8 +99,15 @@ void fold_names_free(fold_names *c);
  * to b. */
 void fold_stack_packed(fold_names *c, const spaa_reader *r, const spaa_stack *s,
 		       const fold_opts *o, sbuf *b);
+/* Ranks the names by their bytes followed by ';' (no name holds one), so
+ * that fold_packed_cmp() can compare paths that differ at a name followed by
+ * more names without reading the names.  Call once no more names are added. */
+void fold_names_rank(fold_names *c);
 /* Appends the text of packed path p[0..n) to b. */
 void fold_packed_text(const fold_names *c, const void *p, size_t n, sbuf *b);
+/* Writes it to o. */
+#include "output.h"
+void fold_packed_write(const fold_names *c, const void *p, size_t n, output *o);
 /* The bytewise order (memcmp, shorter first) of the text lines
  * "PATH_A TAIL_A" and "PATH_B TAIL_B", for packed paths a and b, without
  * building them. */

@@ -239,6 +239,21 @@ fold_perf() { # NAME OPT
 	assert_output 6000
 }
 
+@test "bytewise order with names that are prefixes of others (' ', '!', digits, ':' below ';'; '<', letters, UTF-8 above)" {
+	# 3000 random paths of 1 to 5 names over a small alphabet, so that many
+	# names are prefixes of others and paths share prefixes; the expected
+	# order is sort(1)'s in the C locale
+	awk 'BEGIN { srand(7); split("a|b|ab|a b|a!|a0|a:|a<|é|aé|b9|b=", al, "|")
+		for (i = 0; i < 3000; i++) { n = 1 + int(rand() * 5); p = ""
+			for (j = 0; j < n; j++) p = p (j ? ";" : "") al[1 + int(rand() * 12)] al[1 + int(rand() * 12)]
+			print p, 1 + int(rand() * 9) } }' > "$T/r.folded"
+	awk '{ c = $NF; sub(/ [^ ]*$/, ""); s[$0] += c } END { for (k in s) print k, s[k] }' "$T/r.folded" |
+		LC_ALL=C sort > "$T/want"
+	folded2spaa "$T/r.folded" | spaa-fold --raw > "$T/got"
+	cmp "$T/want" "$T/got"
+	[ "$(wc -l < "$T/got")" -gt 2000 ]
+}
+
 @test "several inputs and stdin are summed" {
 	run sh -c "spaa-fold --metric samples '$M' - <'$F/mini-root.spaa' 2>/dev/null"
 	assert_success

@@ -7,7 +7,9 @@
 # (the same stacks with 2000000 samples), with bench/gen-spaa.c linked to the
 # library of the build tree.  Each command reads the file with its output
 # thrown away; the best wall time of 3 runs and the largest peak RSS are printed,
-# with MB/s, the ratio to `wc -w` and the target, if any.
+# with MB/s, the ratio to `wc -w` (run in the C.UTF-8 locale) and the target,
+# if any.  The machine may be shared: timings vary from run to run, so
+# BENCH_RUNS=5 or more gives steadier best times.
 #
 # To add a command, add a line at the end:
 #   bench_cmd NAME TARGET_RATIO COMMAND [ARGS]...
@@ -90,7 +92,10 @@ printf 'files: %s (%d MB), %s (%d MB); best of %d runs\n' "$(basename "$F1")" $(
 	"$(basename "$F2")" $((SIZE2 / 1000000)) "$RUNS"
 printf '%-22s %8s %8s %9s %7s %8s   %s\n' command seconds MB/s "RSS MB" "x wc" "target" "RSS MB (2x samples)"
 
-set -- $(measure "$F1" wc -w)
+# the yardstick: wc -w in a UTF-8 locale (about 420 MB/s on the machine class
+# of the targets; in the C locale GNU wc -w is much slower here, which would
+# flatter the ratios)
+set -- $(measure "$F1" env LC_ALL=C.UTF-8 wc -w)
 WC=$1
 
 # bench_cmd NAME TARGET COMMAND... : one line of the table

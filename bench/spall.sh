@@ -84,7 +84,7 @@ row() { # row LABEL FILE TARGET_MBS COMMAND...  (TARGET_MBS - for none)
 for f in trace.json:200 trace.spall:500; do
 	tgt=${f#*:}
 	f=${f%:*}
-	row "wc -w $f" "$DIR/$f" - wc -w
+	row "wc -w $f" "$DIR/$f" - env LC_ALL=C.UTF-8 wc -w # UTF-8: see bench/run.sh
 	row "spall2spaa $f" "$DIR/$f" "$tgt" "$CMD/spall2spaa"
 	"$CMD/spall2spaa" "$DIR/$f" 2>/dev/null | sha256sum | sed "s/ .*/  (sha256 of the output)/"
 done

@@ -949,21 +949,10 @@ typedef struct breader {
 	int spool;
 } breader;
 
-static void spool_write(int fd, const void *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR) continue;
-		if (k < 0) die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
-		p = (const char *)p + k;
-		n -= (size_t)k;
-	}
-}
-
 /* Makes n bytes available at pos; false if the input ends first. */
 static bool br_more(breader *r, size_t n)
 {
-	if (r->spool >= 0) spool_write(r->spool, r->buf, r->pos);
+	if (r->spool >= 0) tmpfile_write(r->spool, r->buf, r->pos);
 	input_skip(r->in, r->pos);
 	r->base += r->pos;
 	const void *p;
@@ -1223,7 +1212,7 @@ static void convert_binary(input *in, const char *reopen, const char *outpath, b
 		uint64_t end = r.base + r.len;  /* all the first reading saw */
 		input *again;
 		if (r.spool >= 0) {
-			spool_write(r.spool, r.buf, r.len);
+			tmpfile_write(r.spool, r.buf, r.len);
 			if (lseek(r.spool, 0, SEEK_SET) != 0)
 				die(EXIT_DATA, "temporary file: seek error: %s", strerror(errno));
 			char path[32];

@@ -325,14 +325,7 @@ char *input_rereadable(const char *path)
 	input *in = input_open(path);
 	char *buf = xmalloc(1 << 17);
 	size_t n;
-	while ((n = input_read(in, buf, 1 << 17)) > 0) {
-		for (size_t off = 0; off < n;) {
-			ssize_t k = write(fd, buf + off, n - off);
-			if (k < 0 && errno == EINTR) continue;
-			if (k < 0) die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
-			off += (size_t)k;
-		}
-	}
+	while ((n = input_read(in, buf, 1 << 17)) > 0) tmpfile_write(fd, buf, n);
 	input_close(in);
 	free(buf);
 	sbuf name = { 0 };

@@ -842,17 +842,7 @@ static void tmp_open(spans *s)
 
 static void tmp_flush(spans *s)
 {
-	const char *p = s->wbuf.p;
-	size_t n = s->wbuf.n;
-	while (n > 0) {
-		ssize_t k = write(s->fd, p, n);
-		if (k < 0) {
-			if (errno == EINTR) continue;
-			die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
-		}
-		p += k;
-		n -= (size_t)k;
-	}
+	tmpfile_write(s->fd, s->wbuf.p, s->wbuf.n);
 	s->wbuf.n = 0;
 }
 

@@ -32,17 +32,7 @@ spool *spool_new(void)
 
 static void flush(spool *s)
 {
-	const char *p = s->buf;
-	size_t n = s->n;
-	while (n > 0) {
-		ssize_t k = write(s->fd, p, n);
-		if (k < 0) {
-			if (errno == EINTR) continue;
-			die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
-		}
-		p += k;
-		n -= (size_t)k;
-	}
+	tmpfile_write(s->fd, s->buf, s->n);
 	s->n = 0;
 }
 

@@ -197,3 +197,17 @@ int tmpfile_unlinked(const char *tag)
 	sbuf_free(&path);
 	return fd;
 }
+
+void tmpfile_write(int fd, const void *p, size_t n)
+{
+	const char *s = p;
+	while (n > 0) {
+		ssize_t k = write(fd, s, n);
+		if (k < 0) {
+			if (errno == EINTR) continue;
+			die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
+		}
+		s += k;
+		n -= (size_t)k;
+	}
+}

@@ -53,6 +53,8 @@ void arena_free(arena *a);
  * and writing, its name made from tag; dies (exit 1) when none can be
  * made.  Returns the descriptor. */
 int tmpfile_unlinked(const char *tag);
+/* Writes all of p[0..n) to such a file; dies (exit 1) on a write error. */
+void tmpfile_write(int fd, const void *p, size_t n);
 
 /* Decimal formatting of 64-bit integers; returns length written (no NUL).
  * buf needs 21 bytes. */

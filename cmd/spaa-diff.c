@@ -448,23 +448,13 @@ static void write_json(output *o, const char *before, const char *after,
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	enum { O_RAW = 256, O_NO_COMM, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS,
-	       O_INLINE, O_STRIP, O_TOP, O_SORT, O_JSON };
+	enum { O_STRIP = FOLD_OPT_END, O_TOP, O_SORT, O_JSON };
 	static const struct option longopts[] = {
 		{ "normalize", no_argument, 0, 'n' },
 		{ "strip-hex", no_argument, 0, O_STRIP },
 		{ "event", required_argument, 0, 'e' },
-		{ "all-events", no_argument, 0, 'E' },
 		{ "metric", required_argument, 0, 'm' },
-		{ "raw", no_argument, 0, O_RAW },
-		{ "no-comm", no_argument, 0, O_NO_COMM },
-		{ "pid", no_argument, 0, O_PID },
-		{ "tid", no_argument, 0, O_TID },
-		{ "kernel", no_argument, 0, O_KERNEL },
-		{ "jit", no_argument, 0, O_JIT },
-		{ "all", no_argument, 0, O_ALL },
-		{ "addrs", no_argument, 0, O_ADDRS },
-		{ "inline", optional_argument, 0, O_INLINE },
+		FOLD_LONGOPTS,
 		{ "top", required_argument, 0, O_TOP },
 		{ "sort", required_argument, 0, O_SORT },
 		{ "json", no_argument, 0, O_JSON },
@@ -475,26 +465,12 @@ int main(int argc, char **argv)
 	fo.inline_mode = -1;
 	int c;
 	while ((c = getopt_long(argc, argv, "ne:Em:o:hV", longopts, NULL)) != -1) {
+		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
 		case 'n': normalize = true; break;
 		case O_STRIP: strip_hex = true; break;
 		case 'e': event_opt = optarg; break;
-		case 'E': fo.all_events = true; break;
 		case 'm': metric_opt = optarg; break;
-		case O_RAW: fo.raw = true; break;
-		case O_NO_COMM: fo.no_comm = true; break;
-		case O_PID: fo.pid = true; break;
-		case O_TID: fo.tid = true; break;
-		case O_KERNEL: fo.kernel = true; break;
-		case O_JIT: fo.jit = true; break;
-		case O_ALL: fo.kernel = fo.jit = true; break;
-		case O_ADDRS: fo.addrs = true; break;
-		case O_INLINE:
-			if (!optarg || strcmp(optarg, "mark") == 0) fo.inline_mode = FOLD_INLINE_MARK;
-			else if (strcmp(optarg, "plain") == 0) fo.inline_mode = FOLD_INLINE_PLAIN;
-			else if (strcmp(optarg, "hide") == 0) fo.inline_mode = FOLD_INLINE_HIDE;
-			else usage_error("--inline: unknown mode '%s' (mark, plain or hide)", optarg);
-			break;
 		case O_TOP: have_top = true; top_n = opt_u64("--top", optarg); break;
 		case O_SORT:
 			if (strcmp(optarg, "self") == 0) sort_total = false;

@@ -48,9 +48,6 @@ static const char help[] =
 "Lines whose weights sum to zero are left out.  Exit status: 0 ok, 1 bad input\n"
 "or write error, 2 usage error.\n";
 
-enum { OPT_RAW = 256, OPT_NO_COMM, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL,
-       OPT_ADDRS, OPT_INLINE };
-
 /* The aggregate: folded path (packed: its names' ids, fold.h) -> summed
  * weight. */
 static fold_names names;
@@ -296,18 +293,9 @@ int main(int argc, char **argv)
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "event", required_argument, 0, 'e' },
-		{ "all-events", no_argument, 0, 'E' },
 		{ "metric", required_argument, 0, 'm' },
-		{ "raw", no_argument, 0, OPT_RAW },
-		{ "no-comm", no_argument, 0, OPT_NO_COMM },
-		{ "pid", no_argument, 0, OPT_PID },
-		{ "tid", no_argument, 0, OPT_TID },
-		{ "kernel", no_argument, 0, OPT_KERNEL },
-		{ "jit", no_argument, 0, OPT_JIT },
-		{ "all", no_argument, 0, OPT_ALL },
-		{ "addrs", no_argument, 0, OPT_ADDRS },
-		{ "inline", optional_argument, 0, OPT_INLINE },
 		{ "output", required_argument, 0, 'o' },
+		FOLD_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -316,25 +304,11 @@ int main(int argc, char **argv)
 	const char *event = NULL, *metric = NULL, *outpath = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, "e:Em:o:hV", longopts, NULL)) != -1) {
+		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
 		case 'e': event = optarg; break;
-		case 'E': fo.all_events = true; break;
 		case 'm': metric = optarg; break;
 		case 'o': outpath = optarg; break;
-		case OPT_RAW: fo.raw = true; break;
-		case OPT_NO_COMM: fo.no_comm = true; break;
-		case OPT_PID: fo.pid = true; break;
-		case OPT_TID: fo.tid = true; break;
-		case OPT_KERNEL: fo.kernel = true; break;
-		case OPT_JIT: fo.jit = true; break;
-		case OPT_ALL: fo.kernel = fo.jit = true; break;
-		case OPT_ADDRS: fo.addrs = true; break;
-		case OPT_INLINE:
-			if (!optarg || strcmp(optarg, "mark") == 0) fo.inline_mode = FOLD_INLINE_MARK;
-			else if (strcmp(optarg, "plain") == 0) fo.inline_mode = FOLD_INLINE_PLAIN;
-			else if (strcmp(optarg, "hide") == 0) fo.inline_mode = FOLD_INLINE_HIDE;
-			else usage_error("--inline: unknown mode '%s' (mark, plain or hide)", optarg);
-			break;
 		CLI_STD_CASES(help);
 		}
 	}

@@ -169,6 +169,29 @@ static int inline_mode(const fold_opts *o)
 	return o->dtrace && !o->raw ? FOLD_INLINE_MARK : FOLD_INLINE_PLAIN;
 }
 
+bool fold_opts_take(fold_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'E': o->all_events = true; break;
+	case FOLD_OPT_RAW: o->raw = true; break;
+	case FOLD_OPT_NO_COMM: o->no_comm = true; break;
+	case FOLD_OPT_PID: o->pid = true; break;
+	case FOLD_OPT_TID: o->tid = true; break;
+	case FOLD_OPT_KERNEL: o->kernel = true; break;
+	case FOLD_OPT_JIT: o->jit = true; break;
+	case FOLD_OPT_ALL: o->kernel = o->jit = true; break;
+	case FOLD_OPT_ADDRS: o->addrs = true; break;
+	case FOLD_OPT_INLINE:
+		if (!arg || strcmp(arg, "mark") == 0) o->inline_mode = FOLD_INLINE_MARK;
+		else if (strcmp(arg, "plain") == 0) o->inline_mode = FOLD_INLINE_PLAIN;
+		else if (strcmp(arg, "hide") == 0) o->inline_mode = FOLD_INLINE_HIDE;
+		else usage_error("--inline: unknown mode '%s' (mark, plain or hide)", arg);
+		break;
+	default: return false;
+	}
+	return true;
+}
+
 bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 {
 	const spaa_frame *fr = &r->frames[f];

@@ -28,6 +28,29 @@ typedef struct fold_opts {
 			  * stackcollapse-perf.pl does (fold_opts_header()) */
 } fold_opts;
 
+/* The naming options of the commands that print folded stacks (spaa-fold,
+ * spaa-diff): FOLD_LONGOPTS in their struct option array, and
+ * fold_opts_take() first for every option getopt_long() returns.  Their own
+ * long options take values from FOLD_OPT_END on. */
+#include <getopt.h>
+enum { FOLD_OPT_RAW = 256, FOLD_OPT_NO_COMM, FOLD_OPT_PID, FOLD_OPT_TID, FOLD_OPT_KERNEL,
+       FOLD_OPT_JIT, FOLD_OPT_ALL, FOLD_OPT_ADDRS, FOLD_OPT_INLINE, FOLD_OPT_END };
+#define FOLD_LONGOPTS \
+	{ "all-events", no_argument, 0, 'E' }, \
+	{ "raw", no_argument, 0, FOLD_OPT_RAW }, \
+	{ "no-comm", no_argument, 0, FOLD_OPT_NO_COMM }, \
+	{ "pid", no_argument, 0, FOLD_OPT_PID }, \
+	{ "tid", no_argument, 0, FOLD_OPT_TID }, \
+	{ "kernel", no_argument, 0, FOLD_OPT_KERNEL }, \
+	{ "jit", no_argument, 0, FOLD_OPT_JIT }, \
+	{ "all", no_argument, 0, FOLD_OPT_ALL }, \
+	{ "addrs", no_argument, 0, FOLD_OPT_ADDRS }, \
+	{ "inline", optional_argument, 0, FOLD_OPT_INLINE }
+/* Sets option c (with its argument) in o: true when c is one of
+ * FOLD_LONGOPTS ('E' too), false for the caller's own options.  A bad
+ * --inline mode is a usage error. */
+bool fold_opts_take(fold_opts *o, int c, const char *arg);
+
 /* Sets what the header implies (call right after spaa_next() returned
  * SPAA_HEADER, while r->doc holds it): for source_tool "dtrace", names are
  * tidied the way stackcollapse.pl does instead of stackcollapse-perf.pl;

@@ -28,9 +28,12 @@ void cli_atexit(void (*fn)(void))
 	if (nhooks < MAX_HOOKS) hooks[nhooks++] = fn;
 }
 
+void (*cli_exit_override)(int code);
+
 noreturn void cli_exit(int code)
 {
 	while (nhooks > 0) hooks[--nhooks]();
+	if (cli_exit_override) cli_exit_override(code);
 	exit(code);
 }
 
@@ -78,6 +81,21 @@ noreturn void die_at(const char *file, uint64_t line, const char *fmt, ...)
 	vmsg(file, line, fmt, ap);
 	va_end(ap);
 	cli_exit(EXIT_DATA);
+}
+
+noreturn void die_empty_input(const char *file)
+{
+	die_at(file ? file : "-", 0, "empty input: no profile written");
+}
+
+noreturn void die_no_stacks(const char *file, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	die_at(file ? file : "-", 0, "no stacks found: %s (no profile written)", what);
 }
 
 noreturn void cli_bad_option(void)

@@ -37,6 +37,18 @@ noreturn void cli_bad_option(void);
 /* Called by die/cli_exit before exiting (e.g. to remove a temp file). */
 void cli_atexit(void (*fn)(void));
 
+/* For fuzz targets and tests that run a command's code in-process: when set,
+ * cli_exit calls it (after the hooks) instead of exit(); it must not return
+ * (it longjmps back to the harness). */
+extern void (*cli_exit_override)(int code);
+
+/* The toolbox's two messages for a converter that has nothing to write
+ * (spaa(7), "EMPTY INPUT"), both exit 1:
+ *   "prog: FILE: empty input: no profile written"
+ *   "prog: FILE: no stacks found: WHAT (no profile written)" */
+noreturn void die_empty_input(const char *file);
+noreturn void die_no_stacks(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Option values; on a bad value they call usage_error naming the option. */
 uint64_t opt_u64(const char *opt, const char *val);
 int64_t opt_i64(const char *opt, const char *val);

@@ -219,6 +219,7 @@ run_page() { # run_page md|man FILE
 	[ -f "$page" ] || fail "no page $page"
 	rm -rf "$blocks" "$run" && mkdir -p "$run"
 	cp -R "$SPAA_EXAMPLES" "$run/examples"
+	chmod -R u+w "$run/examples"	# read-only in make distcheck
 	ln -s "$(cd "$CMDDIR" && pwd)" "$run/cmd"
 	"${kind}_blocks" "$page" "$blocks" || fail "$page: cannot read its examples"
 	[ -n "$(ls "$blocks")" ] || fail "$page: no examples found"

@@ -55,7 +55,7 @@ static const char help_text[] =
 	"                       section interval, at its start in wall-clock\n"
 	"                       seconds; x_weights carry region counters, so that\n"
 	"                       spaa-window can cut them in time\n"
-	"  -p, --exclude-pauses deduct PauseResume pauses: wall_ns and union_ns\n"
+	"      --exclude-pauses deduct PauseResume pauses: wall_ns and union_ns\n"
 	"                       leave paused time out (regions also get elapsed_ns)\n"
 	"      --strict         treat recoverable problems (regions or intervals\n"
 	"                       that never stop, undefined measurement types) as\n"
@@ -63,7 +63,7 @@ static const char help_text[] =
 	"  -h, --help           display this help and exit\n"
 	"  -V, --version        output version information and exit\n"
 	"\n"
-	"Exit status: 0 success, 1 bad input or write error, 2 usage error.\n";
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 /* ---- diagnostics --------------------------------------------------------- */
 
@@ -1837,7 +1837,7 @@ int main(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zsphV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': outpath = optarg; break;
 		case 'z': zstd = true; break;

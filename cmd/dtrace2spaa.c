@@ -36,7 +36,7 @@ static const char help[] =
 	"entry its stacks (leaf first), scalar keys before, between or after them,\n"
 	"and a count.\n"
 	"\n"
-	"  -e, --event=NAME      the probe that fired (default profile-997): profile-N\n"
+	"      --event=NAME      the probe that fired (default profile-997): profile-N\n"
 	"                        and tick-N are timers sampling at N Hz (metric\n"
 	"                        \"samples\"), any other name a probe (metric \"count\")\n"
 	"  -F, --frequency=HZ    the sampling frequency (default: from the event name)\n"
@@ -52,7 +52,7 @@ static const char help[] =
 	"  -h, --help            display this help and exit\n"
 	"  -V, --version         output version information and exit\n"
 	"\n"
-	"Exit status: 0 success, 1 bad input or write error, 2 usage error.\n";
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 #define MAXKEYS 16
 #define MAXSTACKS 4
@@ -536,7 +536,7 @@ int main(int argc, char **argv)
 	bool zstd = false, have_freq = false;
 	uint64_t freq = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "e:F:k:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:k:o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!*optarg) usage_error("--event: empty name");

@@ -25,8 +25,8 @@ static const char help[] =
 "or up to 18446744073709551615) or decimals, negative too (memory that is\n"
 "given back).\n"
 "\n"
-"  -e, --event=NAME     event name (default: cpu)\n"
-"  -k, --kind=KIND      event kind: hardware, software (default), allocation,\n"
+"      --event=NAME     event name (default: cpu)\n"
+"      --kind=KIND      event kind: hardware, software (default), allocation,\n"
 "                       deallocation, timer or probe\n"
 "  -m, --metric=NAME    metric of the counts (default: samples)\n"
 "  -u, --unit=UNIT      unit of that metric (default: none)\n"
@@ -37,8 +37,9 @@ static const char help[] =
 "\n"
 "A line without a count, or with two counts (the differential form), is an\n"
 "error, as are counts beyond 64 bits (below -9223372036854775808, above\n"
-"18446744073709551615).  Exit status: 0 ok, 1 bad input or\n"
-"write error, 2 usage error.\n";
+"18446744073709551615).\n"
+"\n"
+"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 static const char *const kinds[] = { "hardware", "software", "allocation", "deallocation",
 				     "timer", "probe", NULL };
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "e:k:m:u:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:u:o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'k': kind = optarg; break;

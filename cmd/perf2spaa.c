@@ -38,7 +38,7 @@ static const char help[] =
 	"  -V, --version       output version information and exit\n"
 	"\n"
 	"Lines that cannot be read are skipped with a warning naming the line.\n"
-	"Exit status: 0 success, 1 bad input or write error, 2 usage error.\n";
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 #define MAX_WARN 20
 

@@ -31,18 +31,23 @@ static const char help_text[] =
 	"Concatenate SPAA files (plain, zstd or gzip) into one SPAA stream.\n"
 	"With no FILE, or when FILE is -, read standard input.\n"
 	"\n"
-	"  -m, --merge        sum the stacks of the same identity (content id and\n"
+	"      --merge        sum the stacks of the same identity (content id and\n"
 	"                     context) across and within the inputs; stack ids\n"
 	"                     become content ids\n"
-	"  -o, --output=FILE  write to FILE (replaced only when all went well)\n"
-	"  -z, --zstd         compress the output with zstd (also for FILE.zst)\n"
+	"  -m, --metric=NAME  make NAME the primary metric of every event (needed\n"
+	"                     when the inputs' primary metrics differ)\n"
+	"  -o, --output=FILE  write to FILE (replaced only when all went well;\n"
+	"                     .zst and .gz compress)\n"
+	"  -z, --zstd         compress the output with zstd\n"
 	"  -h, --help         display this help and exit\n"
 	"  -V, --version      output version information and exit\n"
 	"\n"
 	"One header is written: the first input's, with the events of all inputs\n"
 	"and the widest time range.  Equal dso and frame records are shared and\n"
 	"ids are renumbered where they collide.  Without --merge a stack id found\n"
-	"in two inputs is an error.  A single input is copied unchanged.\n";
+	"in two inputs is an error.  A single input is copied unchanged.\n"
+	"\n"
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 /* ---- state ---------------------------------------------------------------- */
 
@@ -96,6 +101,7 @@ struct mstack {              /* a merged stack */
 
 static struct {
 	bool merge, leaf_first, content_out;
+	const char *metric; /* -m: the primary metric of every output event */
 	struct src *src;
 	uint32_t nsrc;
 	struct dict dso, frame;
@@ -714,10 +720,11 @@ static void read_header(uint32_t i)
 			if (!str_eq(evs[j].kind, x->kind))
 				die_at(s->name, r->lineno, "event %s: kind %s conflicts with kind %s in %s",
 				       x->name, or_none(x->kind), or_none(evs[j].kind), C.src[evs[j].src].name);
-			if (!str_eq(evs[j].primary, x->primary_metric))
-				die_at(s->name, r->lineno, "event %s: primary metric %s conflicts with primary metric %s in %s",
+			if (!C.metric && !str_eq(evs[j].primary, x->primary_metric))
+				die_at(s->name, r->lineno, "event %s: primary metric %s conflicts with primary metric %s in %s: "
+				       "choose one for the output with -m METRIC (e.g. -m %s), or convert the inputs alike",
 				       x->name, or_none(x->primary_metric), or_none(evs[j].primary),
-				       C.src[evs[j].src].name);
+				       C.src[evs[j].src].name, x->primary_metric ? x->primary_metric : "samples");
 			continue;
 		}
 		struct ev *v = VEC_PUSH(evs, nevs, evcap);
@@ -778,6 +785,37 @@ static void write_time_range_value(uint32_t tr)
 	out_putc(C.o, '}');
 }
 
+/* An event object with its primary metric (sampling.primary_metric)
+ * replaced by -m's. */
+static void write_event(json_doc *d, uint32_t e)
+{
+	bool had = false;
+	out_putc(C.o, '{');
+	for (uint32_t c = e + 1, i = 0; i < d->nodes[e].count; i++, c = json_after(d, c + 1)) {
+		member_key(d, c, i == 0);
+		if (!key_is(d, c, "sampling") || d->nodes[c + 1].type != JSON_OBJECT) {
+			jw_node(C.o, d, c + 1);
+			continue;
+		}
+		uint32_t o = c + 1;
+		had = true;
+		out_puts(C.o, "{\"primary_metric\":");
+		jw_strc(C.o, C.metric);
+		for (uint32_t k = o + 1, j = 0; j < d->nodes[o].count; j++, k = json_after(d, k + 1)) {
+			if (key_is(d, k, "primary_metric")) continue;
+			member_key(d, k, false);
+			jw_node(C.o, d, k + 1);
+		}
+		out_putc(C.o, '}');
+	}
+	if (!had) {
+		out_puts(C.o, d->nodes[e].count ? ",\"sampling\":{\"primary_metric\":" : "\"sampling\":{\"primary_metric\":");
+		jw_strc(C.o, C.metric);
+		out_putc(C.o, '}');
+	}
+	out_putc(C.o, '}');
+}
+
 /* The first input's header with the events of all, the widest time range
  * and the output's stack_id_mode; the first header line as it is when that
  * changes nothing. */
@@ -785,7 +823,7 @@ static void write_header(void)
 {
 	const char *mode = C.content_out ? "content_addressable" : "local";
 	struct src *s0 = &C.src[0];
-	bool same = s0->mode && strcmp(s0->mode, mode) == 0;
+	bool same = !C.metric && s0->mode && strcmp(s0->mode, mode) == 0;
 	for (uint32_t i = 1; same && i < C.nsrc; i++)
 		same = C.src[i].hlen == s0->hlen && memcmp(C.src[i].hline, s0->hline, s0->hlen) == 0;
 	if (same) {
@@ -826,7 +864,8 @@ static void write_header(void)
 					if (i > 0 && !added) continue;
 					if (!first) out_putc(C.o, ',');
 					first = false;
-					jw_node(C.o, di, e);
+					if (C.metric && di->nodes[e].type == JSON_OBJECT) write_event(di, e);
+					else jw_node(C.o, di, e);
 				}
 			}
 			out_putc(C.o, ']');
@@ -910,7 +949,8 @@ static void copy(const char *path)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "merge", no_argument, 0, 'm' },
+		{ "merge", no_argument, 0, 'M' },
+		{ "metric", required_argument, 0, 'm' },
 		{ "output", required_argument, 0, 'o' },
 		{ "zstd", no_argument, 0, 'z' },
 		CLI_STD_LONGOPTS,
@@ -921,9 +961,10 @@ int main(int argc, char **argv)
 	int c;
 
 	cli_init(argc, argv);
-	while ((c = getopt_long(argc, argv, "mo:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'm': C.merge = true; break;
+		case 'M': C.merge = true; break;
+		case 'm': C.metric = optarg; break;
 		case 'o': outpath = optarg; break;
 		case 'z': zstd = true; break;
 		CLI_STD_CASES(help_text);
@@ -938,7 +979,7 @@ int main(int argc, char **argv)
 		nstdin += strcmp(files[i], "-") == 0;
 	if (nstdin > 1) usage_error("standard input (-) can be read only once");
 
-	if (C.nsrc == 1 && !C.merge) {
+	if (C.nsrc == 1 && !C.merge && !C.metric) {
 		C.o = output_open(outpath, zstd);
 		copy(files[0]);
 		output_close(C.o);

@@ -33,12 +33,12 @@ static const char help_text[] =
 	"Either file may be - for standard input; gzip and zstd are read too.\n"
 	"\n"
 	"Comparison:\n"
-	"  -n, --normalize      scale BEFORE's weights to AFTER's total\n"
+	"      --normalize      scale BEFORE's weights to AFTER's total\n"
 	"                       (int(w * total_after / total_before))\n"
 	"      --strip-hex      replace hex addresses (0x1234abcd) in names with 0x...\n"
 	"Event and weight (as spaa-fold):\n"
-	"  -e, --event=NAME     compare event NAME (default: the first one declared)\n"
-	"  -E, --all-events     compare every event, with its name as the root frame\n"
+	"      --event=NAME     compare event NAME (default: the first one declared)\n"
+	"      --all-events     compare every event, with its name as the root frame\n"
 	"  -m, --metric=NAME    weigh by metric NAME (default: the primary metric)\n"
 	"Names (as spaa-fold):\n"
 	"      --raw            function names exactly as stored\n"
@@ -52,11 +52,15 @@ static const char help_text[] =
 	"      --inline[=MODE]  inlined frames: mark (add _[i]; --inline alone), plain\n"
 	"                       or hide; default: as spaa-fold (mark for DTrace)\n"
 	"Output:\n"
-	"      --top=N          a table of the N functions whose weights changed most\n"
+	"      --top[=N]        a table of the N (default 10) functions whose weights\n"
+	"                       changed most\n"
+	"  -n, --lines=N        the table's rows (implies --top; 0: all)\n"
 	"      --sort=KEY       rank functions by the change of self (default) or total\n"
-	"      --json           NDJSON: a summary, then function and stack records\n"
-	"                       (ranked; only the first N of each with --top)\n"
-	"  -o, --output=FILE    write to FILE (replaced only on success)\n"
+	"  -j, --json           NDJSON: a summary, then function and stack records\n"
+	"                       (ranked; only the first N of each with --top or -n)\n"
+	"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
+	"                       compress)\n"
+	"  -z, --zstd           compress the output with zstd\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show the version and exit\n"
 	"\n"
@@ -67,7 +71,7 @@ static const char help_text[] =
 static fold_opts fo;
 static const char *event_opt, *metric_opt, *out_path;
 static bool normalize, strip_hex, json, sort_total;
-static uint64_t top_n;
+static uint64_t top_n = 10; /* rows of the table; 0: all */
 static bool have_top;
 
 /* ---- the tables ------------------------------------------------------------- */
@@ -232,6 +236,45 @@ static void read_profile(const char *path, int side)
 	fold_cache_free(&cache);
 	spaa_stack_free(&s);
 	spaa_close(r);
+}
+
+/* The path without its first frame (the process-name root). */
+static sstr drop_root(sstr p)
+{
+	const char *s = memchr(p.p, ';', p.n);
+	return s ? (sstr){ s + 1, p.n - (size_t)(s + 1 - p.p) } : SSTR_NULL;
+}
+
+/* Refuses what would compare apples with oranges: different metrics, or two
+ * profiles with no path in common that would match without the process-name
+ * root frame (perf against folded stacks made without it). */
+static void check_comparable(const char *a, const char *b)
+{
+	if (!fo.all_events && metric_used[0] && metric_used[1] && strcmp(metric_used[0], metric_used[1]) != 0)
+		die(EXIT_DATA, "%s is weighed by %s, %s by %s: compare one metric both have "
+		    "with -m METRIC (e.g. -m samples)", a, metric_used[0], b, metric_used[1]);
+	if (fo.no_comm || npw == 0) return;
+	bool side[2] = { false, false };
+	for (uint32_t i = 0; i < npw; i++) {
+		if (pw[i][0] != 0 && pw[i][1] != 0) return; /* a path in common */
+		side[0] |= pw[i][0] != 0;
+		side[1] |= pw[i][1] != 0;
+	}
+	if (!side[0] || !side[1]) return;
+	/* a path of one side that is another side's path less its root */
+	bool match = false;
+	for (uint32_t i = 0; i < npw && !match; i++) {
+		size_t n;
+		const char *k = strmap_key(&paths, i, &n);
+		sstr q = drop_root((sstr){ k, n });
+		if (!q.p) continue;
+		int64_t j = strmap_find(&paths, q.p, q.n);
+		int s = pw[i][0] != 0 ? 0 : 1;
+		match = j >= 0 && pw[j][1 - s] != 0;
+	}
+	if (match)
+		die(EXIT_DATA, "%s and %s have no stack in common, but would match without their "
+		    "first frame: one has a process-name root frame, the other not; try --no-comm", a, b);
 }
 
 /* ---- figures ---------------------------------------------------------------- */
@@ -409,7 +452,7 @@ static void write_json(output *o, const char *before, const char *after,
 		jw_strc(o, metric_used[side] ? metric_used[side] : "samples");
 	}
 	jw_key(o, "normalized", false);
-	out_puts(o, normalize ? "true" : "false");
+	out_puts(o, normalize && totals[0] != 0 ? "true" : "false");
 	jw_i128(o, "total_before", scale(totals[0]));
 	jw_i128(o, "total_after", totals[1]);
 	jw_i128(o, "total_delta", totals[1] - scale(totals[0]));
@@ -448,36 +491,44 @@ static void write_json(output *o, const char *before, const char *after,
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	enum { O_STRIP = FOLD_OPT_END, O_TOP, O_SORT, O_JSON };
+	enum { O_STRIP = FOLD_OPT_END, O_TOP, O_SORT, O_NORM };
 	static const struct option longopts[] = {
-		{ "normalize", no_argument, 0, 'n' },
+		{ "normalize", no_argument, 0, O_NORM },
+		{ "lines", required_argument, 0, 'n' },
+		{ "zstd", no_argument, 0, 'z' },
 		{ "strip-hex", no_argument, 0, O_STRIP },
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
 		FOLD_LONGOPTS,
-		{ "top", required_argument, 0, O_TOP },
+		{ "top", optional_argument, 0, O_TOP },
 		{ "sort", required_argument, 0, O_SORT },
-		{ "json", no_argument, 0, O_JSON },
+		{ "json", no_argument, 0, 'j' },
 		{ "output", required_argument, 0, 'o' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	fo.inline_mode = -1;
 	int c;
-	while ((c = getopt_long(argc, argv, "ne:Em:o:hV", longopts, NULL)) != -1) {
+	bool zstd = false;
+	while ((c = getopt_long(argc, argv, "m:n:o:zjhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
-		case 'n': normalize = true; break;
+		case O_NORM: normalize = true; break;
+		case 'n': have_top = true; top_n = opt_u64("-n", optarg); break;
+		case 'z': zstd = true; break;
 		case O_STRIP: strip_hex = true; break;
 		case 'e': event_opt = optarg; break;
 		case 'm': metric_opt = optarg; break;
-		case O_TOP: have_top = true; top_n = opt_u64("--top", optarg); break;
+		case O_TOP:
+			have_top = true;
+			if (optarg) top_n = opt_u64("--top", optarg);
+			break;
 		case O_SORT:
 			if (strcmp(optarg, "self") == 0) sort_total = false;
 			else if (strcmp(optarg, "total") == 0) sort_total = true;
 			else usage_error("--sort: unknown key '%s' (self or total)", optarg);
 			break;
-		case O_JSON: json = true; break;
+		case 'j': json = true; break;
 		case 'o': out_path = optarg; break;
 		CLI_STD_CASES(help_text);
 		}
@@ -491,9 +542,12 @@ int main(int argc, char **argv)
 
 	strmap_init(&paths);
 	strmap_init(&funcs);
-	output *o = output_open(out_path, false);
+	output *o = output_open(out_path, zstd);
 	read_profile(argv[optind], 0);
 	read_profile(argv[optind + 1], 1);
+	check_comparable(argv[optind], argv[optind + 1]);
+	if (normalize && totals[0] == 0)
+		warn_at(argv[optind], 0, "total weight is 0: --normalize leaves the weights as they are");
 
 	/* the stacks with a weight on either side, bytewise */
 	uint32_t *sord = xmalloc((npw ? npw : 1) * sizeof *sord), ns = 0;
@@ -515,10 +569,10 @@ int main(int argc, char **argv)
 			if (fx[i][2] != 0 || fx[i][3] != 0 || fx[i][0] != 0 || fx[i][1] != 0) ford[nf++] = i;
 		}
 		xqsort(ford, nf, sizeof *ford, cmp_func_rank);
-		uint32_t nft = have_top && top_n < nf ? (uint32_t)top_n : nf;
+		uint32_t nft = have_top && top_n && top_n < nf ? (uint32_t)top_n : nf;
 		if (json) {
 			xqsort(sord, ns, sizeof *sord, cmp_stack_rank);
-			uint32_t nst = have_top && top_n < ns ? (uint32_t)top_n : ns;
+			uint32_t nst = have_top && top_n && top_n < ns ? (uint32_t)top_n : ns;
 			write_json(o, argv[optind], argv[optind + 1], ford, nft, sord, nst);
 		} else {
 			write_table(o, ford, nft);

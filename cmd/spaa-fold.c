@@ -23,8 +23,8 @@ static const char help[] =
 "With no FILE, or when FILE is -, read standard input (zstd and gzip allowed).\n"
 "\n"
 "Event and weight:\n"
-"  -e, --event=NAME     fold event NAME (default: the first one declared)\n"
-"  -E, --all-events     fold every event, with its name as the root frame\n"
+"      --event=NAME     fold event NAME (default: the first one declared)\n"
+"      --all-events     fold every event, with its name as the root frame\n"
 "  -m, --metric=NAME    weight by metric NAME (default: the event's primary\n"
 "                       metric); stacks without it are skipped, with a warning\n"
 "Names (stackcollapse-perf.pl compatible by default):\n"
@@ -41,12 +41,15 @@ static const char help[] =
 "                       or hide (leave them out); default: plain, but mark\n"
 "                       for DTrace profiles (as stackcollapse.pl does)\n"
 "Output:\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst compresses)\n"
+"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
+"                       compress)\n"
+"  -z, --zstd           compress the output with zstd\n"
 "  -h, --help           show this help and exit\n"
 "  -V, --version        show the version and exit\n"
 "\n"
-"Lines whose weights sum to zero are left out.  Exit status: 0 ok, 1 bad input\n"
-"or write error, 2 usage error.\n";
+"Lines whose weights sum to zero are left out.\n"
+"\n"
+"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 /* The aggregate: folded path (packed: its names' ids, fold.h) -> summed
  * weight. */
@@ -295,6 +298,7 @@ int main(int argc, char **argv)
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
 		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
 		FOLD_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -302,13 +306,15 @@ int main(int argc, char **argv)
 	fold_opts fo = { 0 };
 	fo.inline_mode = -1;
 	const char *event = NULL, *metric = NULL, *outpath = NULL;
+	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "e:Em:o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'm': metric = optarg; break;
 		case 'o': outpath = optarg; break;
+		case 'z': zstd = true; break;
 		CLI_STD_CASES(help);
 		}
 	}
@@ -319,7 +325,7 @@ int main(int argc, char **argv)
 	strmap_init(&paths);
 	fold_names_init(&names);
 	sbuf pb = { 0 };
-	output *o = output_open(outpath, false);
+	output *o = output_open(outpath, zstd);
 	if (optind == argc) fold_file("-", event, metric, &fo, &pb);
 	for (int i = optind; i < argc; i++) fold_file(argv[i], event, metric, &fo, &pb);
 

@@ -44,17 +44,19 @@ static const char help_text[] =
 	"      --comm=REGEX      command name matches REGEX (use ^name$ for exact)\n"
 	"      --event=NAME      event NAME\n"
 	"      --min-weight=N    weight at least N (primary metric of the stack's event)\n"
-	"      --metric=NAME     the metric for --min-weight and --count\n"
+	"  -m, --metric=NAME     the metric for --min-weight and --count\n"
 	"Output:\n"
 	"  -c, --count           print only \"N stacks, W METRIC\" for the kept stacks\n"
 	"      --keep-dicts      keep every dictionary record, referenced or not\n"
-	"  -o, --output=FILE     write to FILE (atomically) instead of standard output\n"
-	"  -z, --zstd            compress the output with zstd (implied by FILE.zst)\n"
+	"  -o, --output=FILE     write to FILE (atomically) instead of standard output;\n"
+	"                        .zst and .gz compress\n"
+	"  -z, --zstd            compress the output with zstd\n"
 	"  -h, --help            show this help and exit\n"
 	"  -V, --version         show the version and exit\n"
 	"\n"
-	"All criteria given must hold.  Exit status: 0 ok (also when nothing matched),\n"
-	"1 bad input or write error, 2 usage error.\n";
+	"All criteria given must hold; exit status 0 also when nothing matched.\n"
+	"\n"
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 /* ---- options ---------------------------------------------------------------- */
 
@@ -92,7 +94,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		{ "comm", required_argument, 0, O_COMM },
 		{ "event", required_argument, 0, O_EVENT },
 		{ "min-weight", required_argument, 0, O_MIN },
-		{ "metric", required_argument, 0, O_METRIC },
+		{ "metric", required_argument, 0, 'm' },
 		{ "count", no_argument, 0, 'c' },
 		{ "keep-dicts", no_argument, 0, O_KEEP },
 		{ "output", required_argument, 0, 'o' },
@@ -104,7 +106,7 @@ static void parse_options(int argc, char **argv, const char **path)
 	const char **pat_src = NULL, *dso_src = NULL, *comm_src = NULL;
 	uint32_t npat_src = 0, pat_src_cap = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "e:vico:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:vicm:o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': *VEC_PUSH(pat_src, npat_src, pat_src_cap) = optarg; break;
 		case O_DSO: dso_src = optarg; break;
@@ -116,7 +118,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		case O_COMM: comm_src = optarg; break;
 		case O_EVENT: event_name = optarg; break;
 		case O_MIN: have_min = true; min_weight = num_u(opt_u64("--min-weight", optarg)); break;
-		case O_METRIC: metric_name = optarg; break;
+		case 'm': metric_name = optarg; break;
 		case 'c': count_only = true; break;
 		case O_KEEP: keep_dicts = true; break;
 		case 'o': out_path = optarg; break;

@@ -17,16 +17,17 @@
 #include "spaa.h"
 
 static const char usage[] =
-	"Usage: spaa-stat [OPTIONS] [FILE]\n"
+	"Usage: spaa-stat [OPTION]... [FILE]\n"
 	"Summarise a SPAA file: source, events, time range, record counts, total\n"
 	"weights, threads and the hottest functions.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
-	"  -e, --event NAME   the event of the hottest functions (default: the first)\n"
-	"  -m, --metric NAME  their metric (default: the event's primary metric)\n"
-	"  -n, --lines N      how many hottest functions (default 5; 0: all)\n"
-	"  --json             one JSON object instead of text\n"
-	"  -o, --output FILE  write to FILE\n"
+	"      --event=NAME   the event of the hottest functions (default: the first)\n"
+	"  -m, --metric=NAME  their metric (default: the event's primary metric)\n"
+	"  -n, --lines=N      how many hottest functions (default 5; 0: all)\n"
+	"  -j, --json         one JSON object instead of text\n"
+	"  -o, --output=FILE  write to FILE (.zst and .gz compress)\n"
+	"  -z, --zstd         compress the output with zstd\n"
 	"  -h, --help         show this help and exit\n"
 	"  -V, --version      show the version and exit\n"
 	"\n"
@@ -45,21 +46,23 @@ int main(int argc, char **argv)
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
 		{ "lines", required_argument, 0, 'n' },
-		{ "json", no_argument, 0, 'J' },
+		{ "json", no_argument, 0, 'j' },
 		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	const char *outpath = NULL, *opt_event = NULL, *opt_metric = NULL;
 	uint64_t lines = 5;
-	bool json = false;
+	bool json = false, zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "e:m:n:o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:n:o:zjhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': opt_event = optarg; break;
 		case 'm': opt_metric = optarg; break;
 		case 'n': lines = opt_u64("-n", optarg); break;
-		case 'J': json = true; break;
+		case 'j': json = true; break;
+		case 'z': zstd = true; break;
 		case 'o': outpath = optarg; break;
 		CLI_STD_CASES(usage);
 		}
@@ -127,7 +130,7 @@ int main(int argc, char **argv)
 	}
 	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
 
-	output *o = output_open(outpath, false);
+	output *o = output_open(outpath, zstd);
 	char buf[32];
 	if (json) {
 		out_puts(o, "{\"file\":");

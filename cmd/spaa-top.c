@@ -17,21 +17,23 @@
 #include "spaa.h"
 
 static const char usage[] =
-	"Usage: spaa-top [OPTIONS] [FILE]\n"
+	"Usage: spaa-top [OPTION]... [FILE]\n"
 	"Rank the functions of a SPAA profile by self and total weight.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
-	"  -n, --lines N      show the first N rows (default 10; 0: all)\n"
-	"  --by func|dso|srcline  what to rank (default func)\n"
-	"  --sort self|total  order of the rows (default self)\n"
-	"  -e, --event NAME   the event to read (default: the first declared)\n"
-	"  -m, --metric NAME  the weight to add up (default: the event's primary metric)\n"
-	"  --callers F        who calls F, with weights (sandwich view, top half)\n"
-	"  --callees F        what F calls, with weights (bottom half)\n"
-	"  --json             one JSON object per line instead of a table\n"
-	"  -o, --output FILE  write to FILE\n"
-	"  -h, --help         show this help and exit\n"
-	"  -V, --version      show the version and exit\n"
+	"  -n, --lines=N        show the first N rows (default 10; 0: all)\n"
+	"      --by=KEY         what to rank: func (default), dso or srcline\n"
+	"      --sort=KEY       order of the rows: self (default) or total\n"
+	"      --event=NAME     the event to read (default: the first declared)\n"
+	"  -m, --metric=NAME    the weight to add up (default: the event's primary\n"
+	"                       metric)\n"
+	"      --callers=FUNC   who calls FUNC, with weights (sandwich view, top half)\n"
+	"      --callees=FUNC   what FUNC calls, with weights (bottom half)\n"
+	"  -j, --json           one JSON object per line instead of a table\n"
+	"  -o, --output=FILE    write to FILE (.zst and .gz compress)\n"
+	"  -z, --zstd           compress the output with zstd\n"
+	"  -h, --help           show this help and exit\n"
+	"  -V, --version        show the version and exit\n"
 	"\n"
 	"self = weight of the stacks whose leaf is the function; total = weight of\n"
 	"the stacks that contain it (once per stack, even when recursive).\n"
@@ -174,14 +176,16 @@ int main(int argc, char **argv)
 		{ "metric", required_argument, 0, 'm' },
 		{ "callers", required_argument, 0, 'C' },
 		{ "callees", required_argument, 0, 'D' },
-		{ "json", no_argument, 0, 'J' },
+		{ "json", no_argument, 0, 'j' },
 		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	const char *outpath = NULL;
+	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "n:e:m:o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:m:o:zjhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n': opt.lines = opt_u64("-n", optarg); break;
 		case 'B':
@@ -199,7 +203,8 @@ int main(int argc, char **argv)
 		case 'm': opt.metric = optarg; break;
 		case 'C': opt.callers = optarg; break;
 		case 'D': opt.callees = optarg; break;
-		case 'J': opt.json = true; break;
+		case 'j': opt.json = true; break;
+		case 'z': zstd = true; break;
 		case 'o': outpath = optarg; break;
 		CLI_STD_CASES(usage);
 		}
@@ -275,7 +280,7 @@ int main(int argc, char **argv)
 		die(EXIT_DATA, "%s: no %s '%s' in the stacks of event %s", r->name,
 		    by_heads[opt.by], focus, ev_name ? ev_name : "(any)");
 
-	output *o = output_open(outpath, false);
+	output *o = output_open(outpath, zstd);
 	if (!focus) {
 		put_top(o, &k, ev_name, metric);
 	} else {

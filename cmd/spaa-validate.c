@@ -41,14 +41,16 @@ static const char help_text[] =
 "With no FILE, or when FILE is -, read standard input.\n"
 "\n"
 "  -q, --quiet            print nothing; the exit status tells\n"
-"  -s, --strict           treat warnings as errors\n"
+"      --strict           treat warnings as errors\n"
 "  -j, --json             print problems and summaries as JSON lines on stdout\n"
-"  -m, --max-errors=N     report at most N problems per file (default 100,\n"
+"      --max-errors=N     report at most N problems per file (default 100,\n"
 "                         0: no limit); the rest are still counted\n"
 "  -h, --help             display this help and exit\n"
 "  -V, --version          output version information and exit\n"
 "\n"
-"Exit status: 0 if every file is valid, 1 if any is not, 2 on usage errors.\n";
+"Every file valid: exit 0; any not valid: exit 1.\n"
+"\n"
+"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 /* ---- options and output ------------------------------------------------- */
 
@@ -1053,7 +1055,7 @@ int main(int argc, char **argv)
 	int c;
 
 	cli_init(argc, argv);
-	while ((c = getopt_long(argc, argv, "qsjm:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qjhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'q': opt.quiet = true; break;
 		case 's': opt.strict = true; break;

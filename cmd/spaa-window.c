@@ -34,31 +34,35 @@
 #include "util.h"
 
 static const char usage[] =
-	"Usage: spaa-window [OPTIONS] [FILE]\n"
+	"Usage: spaa-window [OPTION]... [FILE]\n"
 	"Cut a SPAA profile in time using its sample records.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
-	"  --from T         keep samples with timestamp >= T\n"
-	"  --to T           keep samples with timestamp < T\n"
-	"                   (T in the unit of the header's time_range, normally\n"
-	"                   seconds; '+T' is relative to time_range.start)\n"
-	"  --every D        add window records of duration D partitioning the\n"
-	"                   time range (ids w1, w2, ...)\n"
-	"  --list           print one line per window (needs --every):\n"
-	"                   start, end, weight, top_weight, top_function\n"
-	"  --event NAME     the event --list adds up (default: the first declared)\n"
-	"  -o, --output FILE  write to FILE (zstd-compressed if it ends in .zst)\n"
-	"  -z, --zstd       compress the output with zstd\n"
-	"  -h, --help       show this help and exit\n"
-	"  -V, --version    show the version and exit\n"
+	"      --from=T         keep samples with timestamp >= T\n"
+	"      --to=T           keep samples with timestamp < T\n"
+	"                       (T absolute, in the unit of the header's time_range,\n"
+	"                       normally seconds; '+T' is relative to its start)\n"
+	"      --every=D        add window records of duration D partitioning the\n"
+	"                       time range (ids w1, w2, ...; at most 100000)\n"
+	"      --list           print one line per window (needs --every): start and\n"
+	"                       end relative to the first window's start, weight,\n"
+	"                       top_weight, top_function\n"
+	"  -j, --json           with --list: one JSON object per window\n"
+	"      --event=NAME     the event --list adds up (default: the first declared)\n"
+	"      --allow-empty    write a cut that keeps no sample, or whose --from is\n"
+	"                       before the start, instead of failing\n"
+	"  -o, --output=FILE    write to FILE (.zst and .gz compress)\n"
+	"  -z, --zstd           compress the output with zstd\n"
+	"  -h, --help           show this help and exit\n"
+	"  -V, --version        show the version and exit\n"
 	"\n"
 	"Stack weights are rebuilt from the kept samples: a sample's weights are its\n"
 	"x_weights array (written by the span converters with --samples) if it has\n"
 	"one, else 'samples' = 1, 'count' = 1 and 'period' = its period.  Metrics\n"
-	"that no sample gives are dropped.\n"
+	"that no sample gives are dropped.  A file without sample records, or a cut\n"
+	"that keeps none, is an error (exit 1).\n"
 	"\n"
-	"Exit status: 0 ok, 1 bad input (also: no sample records) or write error,\n"
-	"2 usage error.\n";
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 /* The metric table: every metric name of the stack records and of the
  * samples' x_weights, at most MAX_METRICS; the first three are the metrics a
@@ -145,10 +149,14 @@ static acc *wmap_get(wmap *m, int64_t k, uint32_t s)
 /* ---- options and state ---------------------------------------------------- */
 
 static struct {
-	const char *from_s, *to_s, *event_name;
+	const char *from_s, *to_s, *event_name, *every_s;
 	double every;
-	bool has_every, list;
+	bool has_every, list, json, allow_empty;
 } opt;
+
+/* At most this many windows (--every), so that a tiny duration is refused
+ * before anything is written. */
+#define MAX_WINDOWS 100000
 
 static const char *path, *name;   /* the file read twice, the name for messages */
 static double from = -INFINITY, to = INFINITY;
@@ -162,7 +170,7 @@ static strmap stack_ids, funcs;
 static stackinfo *stacks;
 static uint32_t stacks_cap, nstack_records;
 static wmap wins;
-static uint64_t nsamples;
+static uint64_t nsamples, nkept; /* sample records; those in [from, to) */
 static uint64_t given_any;        /* metrics given by some kept sample */
 
 /* The current sample's weights (metric id, value). */
@@ -318,12 +326,18 @@ static void resolve_times(void)
 	if (to_rel) to += start;
 	if (opt.from_s && opt.to_s && !(from < to))
 		die(EXIT_USAGE, "--from (%s) must be before --to (%s)", opt.from_s, opt.to_s);
+	if (opt.from_s && !from_rel && have && from < start && !opt.allow_empty)
+		die(EXIT_DATA, "%s: --from %s is before the profile's start (%.17g %s): times are "
+		    "absolute; write --from +%s for %s %s after the start (or give --allow-empty)",
+		    name, opt.from_s, start, tr_unit, opt.from_s, opt.from_s, tr_unit);
 	if (opt.has_every) {
 		origin = opt.from_s ? from : start;
 		range_end = opt.to_s ? to : end;
 		if (!opt.to_s && opt.from_s && !(range_end > origin)) range_end = origin;
 		double w = ceil((range_end - origin) / opt.every);
-		if (!(w < 1e7)) die(EXIT_USAGE, "--every %g makes too many windows", opt.every);
+		if (!(w <= MAX_WINDOWS))
+			usage_error("--every %s makes %.0f windows of the %g %s range (at most %d)",
+				    opt.every_s, w, range_end - origin, tr_unit, MAX_WINDOWS);
 		nwin = w < 1 ? 1 : (int64_t)w;
 		kmin = 0;
 		kmax = nwin - 1;
@@ -363,6 +377,7 @@ static void pass1(void)
 			stackinfo *si = stack_at(s.stack_id.p, s.stack_id.n, &i);
 			if (!si->first_ref) si->first_ref = r->lineno;
 			if (!(s.timestamp >= from && s.timestamp < to)) continue;
+			nkept++;
 			uint64_t mask = sample_weights(r, &s);
 			given_any |= mask;
 			acc_add(r, &si->all, &s, mask);
@@ -373,7 +388,7 @@ static void pass1(void)
 				if (k == nwin && s.timestamp <= range_end) k = nwin - 1;
 				if (k < kmin) kmin = k;
 				if (k > kmax) kmax = k;
-				if (kmax - kmin >= 10000000)
+				if (kmax - kmin >= MAX_WINDOWS)
 					spaa_error(r, "sample timestamp too far out of the time range");
 				acc_add(r, wmap_get(&wins, k, i), &s, mask);
 			}
@@ -383,6 +398,10 @@ static void pass1(void)
 		}
 	}
 	if (nsamples == 0) no_samples();
+	if (nkept == 0 && !opt.allow_empty)
+		die(EXIT_DATA, "%s: no sample between %s and %s: the cut would be empty "
+		    "(times are absolute, '+T' relative to the start; --allow-empty writes it anyway)",
+		    name, opt.from_s ? opt.from_s : "the start", opt.to_s ? opt.to_s : "the end");
 	for (uint32_t i = 0; i < stack_ids.count; i++)
 		if (!stacks[i].defined) {
 			size_t n;
@@ -613,8 +632,36 @@ static void put_windows(output *o)
 	}
 }
 
+/* A time of --list, relative to the windows' origin, rounded to a
+ * nanosecond of the header's unit (so that 0.1 + 0.2 prints as 0.3), with
+ * no trailing zeros. */
+static void put_rel_time(output *o, double rel)
+{
+	int dec = 9; /* seconds, and units we do not know */
+	if (!strcmp(tr_unit, "milliseconds") || !strcmp(tr_unit, "ms")) dec = 6;
+	else if (!strcmp(tr_unit, "microseconds") || !strcmp(tr_unit, "us")) dec = 3;
+	else if (!strcmp(tr_unit, "nanoseconds") || !strcmp(tr_unit, "ns")) dec = 0;
+	/* no more decimals than the absolute times hold (the 16 significant
+	 * digits a double holds): 1700000000.005 - 1700000000 is 0.005, not
+	 * 0.005000114 */
+	double big = fmax(fabs(origin), fabs(range_end));
+	if (big >= 1) {
+		int sig = 16 - 1 - (int)floor(log10(big));
+		if (sig < dec) dec = sig < 0 ? 0 : sig;
+	}
+	char buf[64];
+	int n = snprintf(buf, sizeof buf, "%.*f", dec, rel);
+	if (dec > 0) {
+		while (n > 0 && buf[n - 1] == '0') n--;
+		if (n > 0 && buf[n - 1] == '.') n--;
+	}
+	if (n == 2 && buf[0] == '-' && buf[1] == '0') { buf[0] = '0'; n = 1; }
+	out_write(o, buf, (size_t)n);
+}
+
 /* --list: one line per window for one event: its primary metric when the
- * samples give it, else the sample count. */
+ * samples give it, else the sample count; start and end relative to the
+ * first window's start.  With --json, one object per window. */
 static void put_list(output *o, int32_t event, const char *pm)
 {
 	int pid = pm ? metric_find(pm, strlen(pm)) : -1;
@@ -623,7 +670,7 @@ static void put_list(output *o, int32_t event, const char *pm)
 	num *byf = xcalloc(funcs.count ? funcs.count : 1, sizeof *byf);
 	uint32_t *touched = xmalloc((funcs.count ? funcs.count : 1) * sizeof *touched);
 	bool *seen = xcalloc(funcs.count ? funcs.count : 1, sizeof *seen);
-	out_puts(o, "start\tend\tweight\ttop_weight\ttop_function\n");
+	if (!opt.json) out_puts(o, "start\tend\tweight\ttop_weight\ttop_function\n");
 	char buf[32];
 	uint32_t j = 0;
 	for (int64_t k = kmin; k <= kmax; k++) {
@@ -651,18 +698,24 @@ static void put_list(output *o, int32_t event, const char *pm)
 			if (c > 0 || (c == 0 && strcmp(strmap_key(&funcs, fi, NULL), strmap_key(&funcs, (uint32_t)best, NULL)) < 0))
 				best = fi;
 		}
-		put_time(o, win_start(k));
-		out_putc(o, '\t');
-		put_time(o, win_end(k));
-		out_putc(o, '\t');
+		bool has_top = best >= 0 && !num_is_zero(byf[best]);
+		const char *sep = opt.json ? "," : "\t";
+		if (opt.json) out_puts(o, "{\"start\":");
+		put_rel_time(o, (double)k * opt.every);
+		out_puts(o, opt.json ? ",\"end\":" : sep);
+		put_rel_time(o, win_end(k) == range_end ? range_end - origin : (double)(k + 1) * opt.every);
+		out_puts(o, opt.json ? ",\"weight\":" : sep);
 		out_write(o, buf, num_fmt(buf, total));
-		out_putc(o, '\t');
-		if (best >= 0 && !num_is_zero(byf[best])) {
-			out_write(o, buf, num_fmt(buf, byf[best]));
-			out_putc(o, '\t');
-			out_puts(o, strmap_key(&funcs, (uint32_t)best, NULL));
+		out_puts(o, opt.json ? ",\"top_weight\":" : sep);
+		out_write(o, buf, has_top ? num_fmt(buf, byf[best]) : num_fmt(buf, num_i(0)));
+		if (opt.json) {
+			out_puts(o, ",\"top_function\":");
+			if (has_top) jw_str(o, strmap_key(&funcs, (uint32_t)best, NULL), strlen(strmap_key(&funcs, (uint32_t)best, NULL)));
+			else out_puts(o, "null");
+			out_putc(o, '}');
 		} else {
-			out_puts(o, "0\t-");
+			out_puts(o, sep);
+			out_puts(o, has_top ? strmap_key(&funcs, (uint32_t)best, NULL) : "-");
 		}
 		out_putc(o, '\n');
 		for (uint32_t i = 0; i < nt; i++) {
@@ -683,6 +736,8 @@ int main(int argc, char **argv)
 		{ "to", required_argument, 0, 'T' },
 		{ "every", required_argument, 0, 'E' },
 		{ "list", no_argument, 0, 'L' },
+		{ "json", no_argument, 0, 'j' },
+		{ "allow-empty", no_argument, 0, 'A' },
 		{ "event", required_argument, 0, 'e' },
 		{ "output", required_argument, 0, 'o' },
 		{ "zstd", no_argument, 0, 'z' },
@@ -692,16 +747,19 @@ int main(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:zjhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F': opt.from_s = optarg; break;
 		case 'T': opt.to_s = optarg; break;
 		case 'E':
 			opt.every = opt_double("--every", optarg);
+			opt.every_s = optarg;
 			if (!(opt.every > 0)) usage_error("--every: '%s' is not a positive duration", optarg);
 			opt.has_every = true;
 			break;
 		case 'L': opt.list = true; break;
+		case 'j': opt.json = true; break;
+		case 'A': opt.allow_empty = true; break;
 		case 'e': opt.event_name = optarg; break;
 		case 'o': outpath = optarg; break;
 		case 'z': zstd = true; break;
@@ -713,6 +771,7 @@ int main(int argc, char **argv)
 	if (!opt.from_s && !opt.to_s && !opt.has_every)
 		usage_error("nothing to do: give --from, --to or --every");
 	if (opt.event_name && !opt.list) usage_error("--event goes with --list");
+	if (opt.json && !opt.list) usage_error("--json goes with --list");
 	bool dummy;
 	if (opt.from_s) (void)parse_time("--from", opt.from_s, &dummy);
 	if (opt.to_s) (void)parse_time("--to", opt.to_s, &dummy);

@@ -37,7 +37,7 @@ static const char help_text[] =
 	"  -h, --help         display this help and exit\n"
 	"  -V, --version      output version information and exit\n"
 	"\n"
-	"Exit status: 0 success, 1 bad input or write error, 2 usage error.\n";
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 /* ---- diagnostics ------------------------------------------------------------
  * Positions: binary input reports byte offsets ("FILE: byte N: ..."); JSON

@@ -25,17 +25,17 @@
 #include "spans.h"
 
 static const char help_text[] =
-	"Usage: spx2spaa [OPTION]... [REPORT]\n"
-	"Convert an SPX (PHP profiler) full report to SPAA.  REPORT is the report's\n"
+	"Usage: spx2spaa [OPTION]... [FILE]\n"
+	"Convert an SPX (PHP profiler) full report to SPAA.  FILE is the report's\n"
 	".json metadata or its .txt.gz events file; the other one is found beside it.\n"
-	"With --metadata, REPORT (or standard input, with no REPORT or -) is the\n"
+	"With --metadata, FILE (or standard input, with no FILE or -) is the\n"
 	"events file.  gzip and zstd input is decompressed.\n"
 	"\n"
 	"Each call path becomes one stack weighted by its self cost for every\n"
 	"enabled SPX metric (wt, ct, zm, ... in the file's order; times in\n"
 	"nanoseconds, memory in bytes, the rest counts) and by its calls.\n"
 	"\n"
-	"  -m, --metadata=FILE  the report's .json metadata (events from REPORT or\n"
+	"      --metadata=FILE  the report's .json metadata (events from FILE or\n"
 	"                       standard input)\n"
 	"  -o, --output=FILE    write to FILE (atomically; zstd if it ends in .zst)\n"
 	"  -z, --zstd           compress the output with zstd\n"
@@ -46,7 +46,7 @@ static const char help_text[] =
 	"  -h, --help           display this help and exit\n"
 	"  -V, --version        output version information and exit\n"
 	"\n"
-	"Exit status: 0 success, 1 bad input or write error, 2 usage error.\n";
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
 /* ---- diagnostics ------------------------------------------------------------ */
 
@@ -482,7 +482,7 @@ int main(int argc, char **argv)
 	const char *outpath = NULL, *opt_meta = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "m:o:zshV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': opt_meta = optarg; break;
 		case 'o': outpath = optarg; break;

@@ -172,7 +172,7 @@ static int inline_mode(const fold_opts *o)
 bool fold_opts_take(fold_opts *o, int c, const char *arg)
 {
 	switch (c) {
-	case 'E': o->all_events = true; break;
+	case FOLD_OPT_ALL_EVENTS: o->all_events = true; break;
 	case FOLD_OPT_RAW: o->raw = true; break;
 	case FOLD_OPT_NO_COMM: o->no_comm = true; break;
 	case FOLD_OPT_PID: o->pid = true; break;

@@ -34,9 +34,9 @@ typedef struct fold_opts {
  * long options take values from FOLD_OPT_END on. */
 #include <getopt.h>
 enum { FOLD_OPT_RAW = 256, FOLD_OPT_NO_COMM, FOLD_OPT_PID, FOLD_OPT_TID, FOLD_OPT_KERNEL,
-       FOLD_OPT_JIT, FOLD_OPT_ALL, FOLD_OPT_ADDRS, FOLD_OPT_INLINE, FOLD_OPT_END };
+       FOLD_OPT_JIT, FOLD_OPT_ALL, FOLD_OPT_ADDRS, FOLD_OPT_INLINE, FOLD_OPT_ALL_EVENTS, FOLD_OPT_END };
 #define FOLD_LONGOPTS \
-	{ "all-events", no_argument, 0, 'E' }, \
+	{ "all-events", no_argument, 0, FOLD_OPT_ALL_EVENTS }, \
 	{ "raw", no_argument, 0, FOLD_OPT_RAW }, \
 	{ "no-comm", no_argument, 0, FOLD_OPT_NO_COMM }, \
 	{ "pid", no_argument, 0, FOLD_OPT_PID }, \
@@ -47,7 +47,7 @@ enum { FOLD_OPT_RAW = 256, FOLD_OPT_NO_COMM, FOLD_OPT_PID, FOLD_OPT_TID, FOLD_OP
 	{ "addrs", no_argument, 0, FOLD_OPT_ADDRS }, \
 	{ "inline", optional_argument, 0, FOLD_OPT_INLINE }
 /* Sets option c (with its argument) in o: true when c is one of
- * FOLD_LONGOPTS ('E' too), false for the caller's own options.  A bad
+ * FOLD_LONGOPTS, false for the caller's own options.  A bad
  * --inline mode is a usage error. */
 bool fold_opts_take(fold_opts *o, int c, const char *arg);
 

@@ -1,4 +1,4 @@
-/* output.c - checked, buffered output; atomic -o FILE; optional zstd. */
+/* output.c - checked, buffered output; atomic -o FILE; optional zstd or gzip. */
 #include "output.h"
 
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <zstd.h>
 #include "cli.h"
 #include "util.h"
@@ -18,6 +19,7 @@ struct output_priv {
 	char *target;    /* final path, NULL for stdout */
 	char *tmp;       /* temporary path */
 	ZSTD_CStream *zs;
+	z_stream *gz;    /* gzip output (-o FILE.gz) */
 	char *zbuf;
 	size_t zcap;
 };
@@ -42,6 +44,7 @@ static bool ends_with(const char *s, const char *suf)
 
 output *output_open(const char *path, bool zstd)
 {
+	bool gzip = false;
 	output *o = xcalloc(1, sizeof *o);
 	struct output_priv *p = o->priv = xcalloc(1, sizeof *p);
 	o->cap = 1 << 16;
@@ -51,26 +54,38 @@ output *output_open(const char *path, bool zstd)
 		p->name = xstrdup("standard output");
 	} else {
 		if (ends_with(path, ".zst")) zstd = true;
+		else if (ends_with(path, ".gz") && !zstd) gzip = true;
 		p->name = xstrdup(path);
 		struct stat st;
-		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		bool exists = stat(path, &st) == 0;
+		if (exists && !S_ISREG(st.st_mode)) {
 			/* a device, FIFO or socket (-o /dev/null, -o /dev/stdout):
 			 * write to it directly; renaming over it would replace it */
 			p->fd = open(path, O_WRONLY | O_CLOEXEC);
 			if (p->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
 		} else {
-			p->target = xstrdup(path);
-			size_t n = strlen(path);
+			/* a symbolic link stays one: the file it points to is
+			 * replaced */
+			char *real = exists ? realpath(path, NULL) : NULL;
+			p->target = real ? real : xstrdup(path);
+			size_t n = strlen(p->target);
 			p->tmp = xmalloc(n + 16);
-			snprintf(p->tmp, n + 16, "%s.tmpXXXXXX", path);
+			snprintf(p->tmp, n + 16, "%s.tmpXXXXXX", p->target);
 			p->fd = mkstemp(p->tmp);
 			if (p->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
 			pending_tmp = p->tmp;
 			cli_atexit(remove_tmp);
-			/* mkstemp makes 0600; a new file gets the umask's mode */
-			mode_t um = umask(0);
-			umask(um);
-			if (fchmod(p->fd, 0666 & ~um) != 0)
+			/* mkstemp makes 0600: a file replaced keeps its mode, a
+			 * new one gets the umask's */
+			mode_t mode;
+			if (exists) {
+				mode = st.st_mode & 07777;
+			} else {
+				mode_t um = umask(0);
+				umask(um);
+				mode = 0666 & ~um;
+			}
+			if (fchmod(p->fd, mode) != 0)
 				die(EXIT_DATA, "%s: %s", path, strerror(errno));
 		}
 	}
@@ -79,6 +94,13 @@ output *output_open(const char *path, bool zstd)
 		if (!p->zs) die(EXIT_DATA, "out of memory");
 		ZSTD_initCStream(p->zs, 3);
 		p->zcap = ZSTD_CStreamOutSize();
+		p->zbuf = xmalloc(p->zcap);
+	} else if (gzip) {
+		p->gz = xcalloc(1, sizeof *p->gz);
+		/* windowBits 15 + 16: a gzip wrapper, as gzip(1) writes */
+		if (deflateInit2(p->gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+			die(EXIT_DATA, "out of memory");
+		p->zcap = 1 << 16;
 		p->zbuf = xmalloc(p->zcap);
 	}
 	return o;
@@ -99,9 +121,36 @@ static void write_all(output *o, const void *buf, size_t n)
 	}
 }
 
+static void emit_gzip(output *o, const void *buf, size_t n, bool end)
+{
+	struct output_priv *p = o->priv;
+	z_stream *z = p->gz;
+	const unsigned char *s = buf;
+	do { /* avail_in is 32 bits: feed at most 1 GiB at a time */
+		size_t take = n > (1u << 30) ? (1u << 30) : n;
+		z->next_in = (unsigned char *)s;
+		z->avail_in = (uInt)take;
+		s += take;
+		n -= take;
+		int flush = end && n == 0 ? Z_FINISH : Z_NO_FLUSH;
+		for (;;) {
+			z->next_out = (unsigned char *)p->zbuf;
+			z->avail_out = (uInt)p->zcap;
+			int r = deflate(z, flush);
+			if (r == Z_STREAM_ERROR) die(EXIT_DATA, "%s: gzip: compression failed", p->name);
+			write_all(o, p->zbuf, p->zcap - z->avail_out);
+			if (flush == Z_FINISH ? r == Z_STREAM_END : z->avail_out != 0) break;
+		}
+	} while (n > 0);
+}
+
 static void emit(output *o, const void *buf, size_t n, ZSTD_EndDirective mode)
 {
 	struct output_priv *p = o->priv;
+	if (p->gz) {
+		emit_gzip(o, buf, n, mode == ZSTD_e_end);
+		return;
+	}
 	if (!p->zs) {
 		write_all(o, buf, n);
 		return;
@@ -166,6 +215,11 @@ void output_close(output *o)
 		emit(o, o->buf, o->n, ZSTD_e_end);
 		o->n = 0;
 		ZSTD_freeCStream(p->zs);
+	} else if (p->gz) {
+		emit(o, o->buf, o->n, ZSTD_e_end);
+		o->n = 0;
+		deflateEnd(p->gz);
+		free(p->gz);
 	} else {
 		output_flush_buf(o);
 	}

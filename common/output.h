@@ -1,8 +1,8 @@
 /* output.h - buffered, checked output to stdout or a file.  With a file
  * name the data goes to a temporary file in the same directory, renamed over
  * the target only by output_close() after everything was written; on any
- * failure (or die()) the temporary file is removed.  zstd compression is
- * optional.  Every write error is fatal: "prog: FILE: write error: ...". */
+ * failure (or die()) the temporary file is removed.  zstd or gzip
+ * compression is optional.  Every write error is fatal: "prog: FILE: write error: ...". */
 #ifndef SPAA_OUTPUT_H
 #define SPAA_OUTPUT_H
 
@@ -18,7 +18,8 @@ typedef struct output {
 } output;
 
 /* path NULL or "-": stdout.  zstd: compress (also implied by a path ending in
- * ".zst"). */
+ * ".zst"); a path ending in ".gz" is gzip-compressed.  A file replaced keeps
+ * its mode; a symbolic link stays one (the file it names is replaced). */
 output *output_open(const char *path, bool zstd);
 /* Flushes, finishes compression, closes and renames; exits 1 on error. */
 void output_close(output *o);

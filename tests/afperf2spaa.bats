@@ -4,11 +4,11 @@
 # The figures come from the corpus EXPECTED.txt / EXPECTED.json files
 # (tests/data/afperf), where durations are in each run's own unit; in SPAA
 # they are nanoseconds (factor 1000 for microseconds, 10^6 for ms).  Views:
-#  - regions: spaa-fold --raw --tid -e region; per run (root "comm-N/N") and
+#  - regions: spaa-fold --raw --tid --event region; per run (root "comm-N/N") and
 #    label path: calls = count, wall_ns = exclusive, the sum of wall_ns over a
 #    path and its descendants = inclusive, the same with --exclude-pauses =
 #    inclusive_minus_pauses;
-#  - sections: spaa-fold -e section with -m intervals, wall_ns (sum of the
+#  - sections: spaa-fold --event section with -m intervals, wall_ns (sum of the
 #    interval lengths), union_ns (their union; with --exclude-pauses the union
 #    minus pauses);
 #  - run info, measurement types, pauses, data record summaries and the file
@@ -44,9 +44,9 @@ expected_regions() {
 # The same figures from SPAA: $1 converted plainly, $2 with --exclude-pauses.
 actual_regions() {
 	{
-		spaa-fold --raw --tid -e region -m calls "$1" | sed 's/^/C /'
-		spaa-fold --raw --tid -e region -m wall_ns "$1" | sed 's/^/W /'
-		spaa-fold --raw --tid -e region -m wall_ns "$2" | sed 's/^/P /'
+		spaa-fold --raw --tid --event region -m calls "$1" | sed 's/^/C /'
+		spaa-fold --raw --tid --event region -m wall_ns "$1" | sed 's/^/W /'
+		spaa-fold --raw --tid --event region -m wall_ns "$2" | sed 's/^/P /'
 	} | awk '{
 		k = substr($0, 1, 1); line = substr($0, 3)
 		v = line; sub(/.* /, "", v); p = line; sub(/ [^ ]*$/, "", p)
@@ -78,10 +78,10 @@ expected_sections() {
 
 actual_sections() {
 	{
-		spaa-fold --raw --tid -e section -m intervals "$1" | sed 's/^/I /'
-		spaa-fold --raw --tid -e section -m wall_ns "$1" | sed 's/^/S /'
-		spaa-fold --raw --tid -e section -m union_ns "$1" | sed 's/^/U /'
-		spaa-fold --raw --tid -e section -m union_ns "$2" | sed 's/^/P /'
+		spaa-fold --raw --tid --event section -m intervals "$1" | sed 's/^/I /'
+		spaa-fold --raw --tid --event section -m wall_ns "$1" | sed 's/^/S /'
+		spaa-fold --raw --tid --event section -m union_ns "$1" | sed 's/^/U /'
+		spaa-fold --raw --tid --event section -m union_ns "$2" | sed 's/^/P /'
 	} | awk '{
 		k = substr($0, 1, 1); line = substr($0, 3)
 		v = line; sub(/.* /, "", v); p = line; sub(/ [^ ]*$/, "", p)
@@ -186,7 +186,7 @@ check_header() {
 	run afperf2spaa --help
 	assert_success
 	assert_line --index 0 'Usage: afperf2spaa [OPTION]... [FILE]'
-	assert_line '  -p, --exclude-pauses deduct PauseResume pauses: wall_ns and union_ns'
+	assert_line '      --exclude-pauses deduct PauseResume pauses: wall_ns and union_ns'
 	run afperf2spaa --version
 	assert_success
 	assert_output --regexp '^afperf2spaa \(spaa-tools\) '
@@ -218,7 +218,7 @@ check_header() {
 
 @test "afsim_writer_style: section totals become the metrics of the section stacks" {
 	afperf2spaa "$A/afsim_writer_style.afperf" >"$T/out.spaa"
-	run spaa-fold --raw --tid -e section -m 'Total time' "$T/out.spaa"
+	run spaa-fold --raw --tid --event section -m 'Total time' "$T/out.spaa"
 	assert_output - <<'END'
 unknown-1/1;WsfComm::Transmit 36236
 unknown-1/1;WsfMover::Update, rotary wing 11121
@@ -229,7 +229,7 @@ unknown-2/2;WsfMover::Update, rotary wing 14065
 unknown-2/2;WsfScriptProcessor::Execute 9915
 unknown-2/2;WsfSensor::Update 19443
 END
-	run spaa-fold --raw --tid -e section -m 'Number of outermost nonnested instances' "$T/out.spaa"
+	run spaa-fold --raw --tid --event section -m 'Number of outermost nonnested instances' "$T/out.spaa"
 	assert_output - <<'END'
 unknown-1/1;WsfComm::Transmit 6
 unknown-1/1;WsfMover::Update, rotary wing 7
@@ -257,7 +257,7 @@ END
 @test "spaa-top and spaa-stat views of the microsecond run (self = exclusive, total = inclusive)" {
 	afperf2spaa "$A/basic_two_runs.afperf" | spaa-grep --tid=1 >"$T/run1.spaa"
 	# detect: 892 + 1368 us self; ballistic, RK4: 504 + 1692 self, 504 + 3080 total
-	run spaa-top -e region -n 3 "$T/run1.spaa"
+	run spaa-top --event region -n 3 "$T/run1.spaa"
 	assert_success
 	assert_output - <<'END'
 region/wall_ns, total 15030000
@@ -266,13 +266,13 @@ region/wall_ns, total 15030000
 2260000   15.04%   2260000   15.04%  detect
 2196000   14.61%   3584000   23.85%  ballistic, RK4
 END
-	run spaa-top -e region --sort total -n 2 --json "$T/run1.spaa"
+	run spaa-top --event region --sort total -n 2 --json "$T/run1.spaa"
 	assert_line --index 2 '{"type":"row","rank":2,"name":"event dispatch","self":1562000,"self_percent":10.39,"total":6000000,"total_percent":39.92}'
 	# totals per event and metric: regions 15030 us in 18 calls, raw region
 	# aggregates "Bytes sent" (mt 22) and "CPU time" (mt 13422045); sections:
 	# sums 13284 + 20000 us, unions 12865 + 12664 us, 5 + 6 intervals, raw
 	# section aggregates of mt 19, 34 and 31 (EXPECTED.txt, data records)
-	spaa-stat -e region --json "$T/run1.spaa" >"$T/stat.json"
+	spaa-stat --event region --json "$T/run1.spaa" >"$T/stat.json"
 	run jq -c '.weights[] | [.event, .metric, .value]' "$T/stat.json"
 	assert_output - <<'END'
 ["region","wall_ns",15030000]
@@ -328,11 +328,11 @@ fold_quiet() { spaa-fold "$@" 2>/dev/null; }
 	for f in basic_two_runs crlf_numeric_types_later_minor afsim_writer_style; do
 		for o in "" --exclude-pauses; do
 			afperf2spaa --samples $o "$A/$f.afperf" >"$T/a.spaa"
-			spaa-window --from 0 --to 1e12 "$T/a.spaa" >"$T/cut.spaa"
+			spaa-window --from +0 --to 1e12 "$T/a.spaa" >"$T/cut.spaa"
 			for e in region section; do
 				for m in wall_ns calls elapsed_ns intervals "Bytes sent" "CPU time" "Resident memory"; do
-					spaa-fold --raw --tid -e $e -m "$m" "$T/a.spaa" >"$T/want" 2>/dev/null || true
-					spaa-fold --raw --tid -e $e -m "$m" "$T/cut.spaa" >"$T/got" 2>/dev/null || true
+					spaa-fold --raw --tid --event $e -m "$m" "$T/a.spaa" >"$T/want" 2>/dev/null || true
+					spaa-fold --raw --tid --event $e -m "$m" "$T/cut.spaa" >"$T/got" 2>/dev/null || true
 					run diff "$T/want" "$T/got"
 					assert_success
 				done
@@ -340,10 +340,10 @@ fold_quiet() { spaa-fold "$@" 2>/dev/null; }
 		done
 	done
 	afperf2spaa --samples "$A/basic_two_runs.afperf" >"$T/a.spaa"
-	spaa-window --from 0 --to 1e12 "$T/a.spaa" >"$T/cut.spaa"
+	spaa-window --from +0 --to 1e12 "$T/a.spaa" >"$T/cut.spaa"
 	run spaa-validate "$T/cut.spaa"
 	assert_output "$T/cut.spaa: valid: 1 header, 1 dso, 22 frame, 2 thread, 42 stack, 62 sample, 0 window, 0 other; 0 errors, 0 warnings"
-	run fold_quiet --raw --tid -e region -m "Bytes sent" "$T/cut.spaa"
+	run fold_quiet --raw --tid --event region -m "Bytes sent" "$T/cut.spaa"
 	assert_output "mission-1/1;WsfSimulation::AdvanceTime 823123942466
 mission-1/1;WsfSimulation::AdvanceTime;WsfPlatform::Update 1039533389606
 mission-1/1;WsfSimulation::AdvanceTime;event dispatch 1018984092225
@@ -372,19 +372,19 @@ mission-2/2;WsfSimulation::AdvanceTime;mover update;µ-wave link 497753544523"
 	spaa-window --from 1700000000.005 "$T/a.spaa" >"$T/cut.spaa"
 	run spaa-validate "$T/cut.spaa"
 	assert_output "$T/cut.spaa: valid: 1 header, 1 dso, 22 frame, 2 thread, 12 stack, 20 sample, 0 window, 0 other; 0 errors, 0 warnings"
-	run fold_quiet -e region -m "Bytes sent" "$T/cut.spaa"
+	run fold_quiet --event region -m "Bytes sent" "$T/cut.spaa"
 	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 1039533389606
 mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight 799974932952
 mission;WsfSimulation::AdvanceTime;quoted radar sweep 532812492572
 mission;WsfSimulation::AdvanceTime;Ω-band jammer 303655627857"
-	run fold_quiet -e region -m "CPU time" "$T/cut.spaa"
+	run fold_quiet --event region -m "CPU time" "$T/cut.spaa"
 	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 461.521
 mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight 608.45
 mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight;line-of-sight 1490.5969906"
-	run spaa-fold -e section -m wall_ns "$T/cut.spaa"
+	run spaa-fold --event section -m wall_ns "$T/cut.spaa"
 	assert_output "mission;guidance loop, fast #1 11108000
 mission;événement #0 20000000"
-	run spaa-fold -e section -m intervals "$T/cut.spaa"
+	run spaa-fold --event section -m intervals "$T/cut.spaa"
 	assert_output "mission;guidance loop, fast #1 4
 mission;événement #0 6"
 }
@@ -392,12 +392,12 @@ mission;événement #0 6"
 @test "--exclude-pauses: wall_ns leaves paused time out, elapsed_ns keeps it" {
 	afperf2spaa --exclude-pauses "$A/basic_two_runs.afperf" >"$T/p.spaa"
 	afperf2spaa "$A/basic_two_runs.afperf" >"$T/n.spaa"
-	run spaa-fold --raw --tid -e region -m elapsed_ns "$T/p.spaa"
+	run spaa-fold --raw --tid --event region -m elapsed_ns "$T/p.spaa"
 	want=$output
-	run spaa-fold --raw --tid -e region -m wall_ns "$T/n.spaa"
+	run spaa-fold --raw --tid --event region -m wall_ns "$T/n.spaa"
 	assert_equal "$output" "$want"
 	# ["...", "WsfPlatform::Update", "ballistic, RK4"]: 504 us, all paused
-	run spaa-fold --raw --tid -e region -m wall_ns "$T/p.spaa"
+	run spaa-fold --raw --tid --event region -m wall_ns "$T/p.spaa"
 	refute_line --partial 'WsfPlatform::Update;ballistic, RK4 '
 	assert_line 'mission-1/1;WsfSimulation::AdvanceTime;WsfPlatform::Update 795000'
 }
@@ -406,14 +406,14 @@ mission;événement #0 6"
 	run afperf2spaa "$I/unknown_record_type_later_minor.afperf"
 	assert_success
 	echo "$output" >"$T/out.spaa"
-	run spaa-fold --raw --tid -e region "$T/out.spaa"
+	run spaa-fold --raw --tid --event region "$T/out.spaa"
 	assert_output - <<'END'
 mission-1/1;simulation 500
 mission-1/1;simulation;sensor update, radar 300
 END
-	run spaa-fold --raw --tid -e section -m union_ns "$T/out.spaa"
+	run spaa-fold --raw --tid --event section -m union_ns "$T/out.spaa"
 	assert_output 'mission-1/1;comm burst 550'
-	run spaa-fold --raw --tid -e section -m wall_ns "$T/out.spaa"
+	run spaa-fold --raw --tid --event section -m wall_ns "$T/out.spaa"
 	assert_output 'mission-1/1;comm burst 650'
 	run jq -c '.source.file | [.ignored_unknown_type_records, .ignored_extra_fields_records, .runs]' <(head -n 1 "$T/out.spaa")
 	assert_output '[2,0,1]'
@@ -525,7 +525,7 @@ base() {
 	run afperf2spaa -o "$T/out.spaa" "$T/f.afperf"
 	assert_success
 	assert_output "afperf2spaa: $T/f.afperf:3: region 0x1 (a) never stops; left out"
-	run spaa-fold --raw --tid -e region "$T/out.spaa"
+	run spaa-fold --raw --tid --event region "$T/out.spaa"
 	assert_output 'mission-1/1;b 100'
 	run afperf2spaa --strict "$T/f.afperf"
 	assert_failure 1
@@ -557,7 +557,7 @@ base() {
 	} >"$T/f.afperf"
 	afperf2spaa "$T/f.afperf" >"$T/out.spaa"
 	# the CRLF inside the quoted label is kept: fold shows two spaces
-	run spaa-fold --raw --tid -e region "$T/out.spaa"
+	run spaa-fold --raw --tid --event region "$T/out.spaa"
 	assert_output - <<'END'
 app-1/1;top 500000
 app-1/1;top;x, "y"  z 300000
@@ -618,7 +618,7 @@ END
 	assert_success
 	run jq -c '.source.runs[0].data' <(echo "$output" | head -n 1)
 	assert_output '[{"type":"2","kind":"RunPoint","n":2,"sum":-9,"min":-16,"max":7}]'
-	run bash -c "afperf2spaa '$T/f.afperf' | spaa-fold --raw -e region"
+	run bash -c "afperf2spaa '$T/f.afperf' | spaa-fold --raw --event region"
 	assert_output "mission;a 800"
 	for v in '++1100' '+ 1100' '+-1100' '+'; do
 		{ base; printf 'RegionStart,%s,0xbad0bad0,1,a,\n' "$v"; } >"$T/g.afperf"

@@ -22,7 +22,7 @@ X=$D/dtrace
 }
 
 @test "execname key, user and kernel stacks linked, inline chain, hex frame, banner skipped" {
-	run dtrace2spaa -e profile-97 "$X/two-stacks.txt"
+	run dtrace2spaa --event profile-97 "$X/two-stacks.txt"
 	assert_success
 	assert_output - <<'OUT'
 {"type":"header","format":"spaa","version":"1.0","source_tool":"dtrace","frame_order":"leaf_to_root","events":[{"name":"profile-97","kind":"timer","sampling":{"mode":"frequency","primary_metric":"samples","frequency_hz":97}}],"source":{"tool":"dtrace"},"stack_id_mode":"content_addressable"}
@@ -66,9 +66,9 @@ OUT
 
 @test "--event: probe kind and count metric; --frequency" {
 	printf '\n              a.out`main+0x2\n                5\n' > "$T/in.txt"
-	run sh -c "dtrace2spaa -e syscall::read:entry '$T/in.txt' | head -1"
+	run sh -c "dtrace2spaa --event syscall::read:entry '$T/in.txt' | head -1"
 	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"dtrace","frame_order":"leaf_to_root","events":[{"name":"syscall::read:entry","kind":"probe","sampling":{"mode":"event","primary_metric":"count"}}],"source":{"tool":"dtrace"},"stack_id_mode":"content_addressable"}'
-	run sh -c "dtrace2spaa -e tick-5s -F 2 '$T/in.txt' | head -1 | grep -o '\"sampling\":{[^}]*}'"
+	run sh -c "dtrace2spaa --event tick-5s -F 2 '$T/in.txt' | head -1 | grep -o '\"sampling\":{[^}]*}'"
 	assert_output '"sampling":{"mode":"frequency","primary_metric":"samples","frequency_hz":2}'
 	run dtrace2spaa -F 0 "$T/in.txt"
 	assert_failure 2

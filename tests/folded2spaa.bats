@@ -74,7 +74,7 @@ EOF
 }
 
 @test "--event, --kind, --metric, --unit set the header" {
-	printf 'a;b 4096\n' | folded2spaa -e malloc -k allocation -m alloc_bytes -u bytes >"$T/out"
+	printf 'a;b 4096\n' | folded2spaa --event malloc --kind allocation -m alloc_bytes -u bytes >"$T/out"
 	run head -1 "$T/out"
 	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"folded","frame_order":"leaf_to_root","events":[{"name":"malloc","kind":"allocation","sampling":{"mode":"event","primary_metric":"alloc_bytes"}}],"source":{"tool":"folded"},"stack_id_mode":"content_addressable"}'
 	run grep -c '"weights":\[{"metric":"alloc_bytes","value":4096,"unit":"bytes"}\]' "$T/out"

@@ -82,7 +82,7 @@ OUT
 }
 
 @test "the README example: inlined frames, kernel frames, kworker comm" {
-	run sh -c "perf2spaa '$EX/perf-cpu.perf.txt' | spaa-fold"
+	run sh -c "perf2spaa '$EX/parser.perf.txt' | spaa-fold"
 	assert_success
 	assert_output - <<'OUT'
 kworker/2:1;ret_from_fork;kthread;worker_thread;process_one_work 1001001
@@ -91,17 +91,17 @@ parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;toke
 parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;validate_token;check_bounds 2002002
 parser;_start;__libc_start_main_impl;__libc_start_call_main;main;read_input;__GI___libc_read;entry_SYSCALL_64_after_hwframe;do_syscall_64;ksys_read;vfs_read;filemap_read;copy_user_enhanced_fast_string 1001001
 OUT
-	run sh -c "perf2spaa '$EX/perf-cpu.perf.txt' | spaa-fold --inline | grep parse_file"
+	run sh -c "perf2spaa '$EX/parser.perf.txt' | spaa-fold --inline | grep parse_file"
 	assert_output - <<'OUT'
 parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;tokenize 2002002
 parser;_start;__libc_start_main_impl;__libc_start_call_main;main;parse_file;validate_token_[i];check_bounds_[i] 2002002
 OUT
-	run sh -c "perf2spaa '$EX/perf-cpu.perf.txt' | grep -F '\"inlined\":true'"
+	run sh -c "perf2spaa '$EX/parser.perf.txt' | grep -F '\"inlined\":true'"
 	assert_output - <<'OUT'
 {"type":"frame","id":1,"func":"check_bounds","dso":1,"ip":"0x55d3c1a0f1b0","symoff":"0x60","inlined":true,"inline_depth":2,"kind":"user"}
 {"type":"frame","id":2,"func":"validate_token","dso":1,"ip":"0x55d3c1a0f1b0","symoff":"0x60","inlined":true,"inline_depth":1,"kind":"user"}
 OUT
-	run sh -c "perf2spaa '$EX/perf-cpu.perf.txt' | spaa-validate -q"
+	run sh -c "perf2spaa '$EX/parser.perf.txt' | spaa-validate -q"
 	assert_success
 }
 

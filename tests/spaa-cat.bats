@@ -52,7 +52,7 @@ setup() {
 }
 
 @test "spaa-cat -m: one file with local ids, samples before their stack" {
-	run spaa-cat -m "$C/c.spaa"
+	run spaa-cat --merge "$C/c.spaa"
 	assert_success
 	assert_output "$(cat "$C/merge-c.expected")"
 }
@@ -101,7 +101,7 @@ setup() {
 @test "spaa-cat: conflicting primary metrics are an error naming both files" {
 	run spaa-cat "$C/a.spaa" "$C/conflict.spaa"
 	assert_failure 1
-	assert_output "spaa-cat: $C/conflict.spaa:1: event cycles: primary metric samples conflicts with primary metric period in $C/a.spaa"
+	assert_output "spaa-cat: $C/conflict.spaa:1: event cycles: primary metric samples conflicts with primary metric period in $C/a.spaa: choose one for the output with -m METRIC (e.g. -m samples), or convert the inputs alike"
 }
 
 @test "spaa-cat: conflicting event kinds are an error naming both files" {
@@ -223,7 +223,7 @@ Try 'spaa-cat --help' for more information."
 	run spaa-cat --help
 	assert_success
 	assert_line -n 0 "Usage: spaa-cat [OPTION]... [FILE]..."
-	assert_line "  -m, --merge        sum the stacks of the same identity (content id and"
+	assert_line "      --merge        sum the stacks of the same identity (content id and"
 	run spaa-cat -V
 	assert_success
 	assert_output --regexp '^spaa-cat \(spaa-tools\) '
@@ -232,7 +232,7 @@ Try 'spaa-cat --help' for more information."
 @test "spaa-cat: the examples pass unchanged, with and without --merge" {
 	spaa-cat "$EX/perf-cpu.spaa" | cmp - "$EX/perf-cpu.spaa"
 	spaa-cat --merge "$EX/perf-cpu.spaa" | cmp - "$EX/perf-cpu.spaa"
-	spaa-cat -m "$EX/memory.spaa" | cmp - "$EX/memory.spaa"
+	spaa-cat --merge "$EX/memory.spaa" | cmp - "$EX/memory.spaa"
 }
 
 @test "spaa-cat: a CPU and a memory profile in one file" {
@@ -241,6 +241,26 @@ Try 'spaa-cat --help' for more information."
 	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"cycles","kind":"hardware","sampling":{"mode":"frequency","primary_metric":"period","frequency_hz":999}},{"name":"malloc","kind":"allocation","sampling":{"mode":"event","primary_metric":"alloc_bytes"},"allocation_tracking":{"tracks_frees":true,"has_timestamps":false}}],"time_range":{"start":52310.001012,"end":52310.011016,"unit":"seconds"},"source":{"tool":"perf","command":"perf record -F 999 -g --call-graph dwarf ./wordfreq input.txt","tool_version":"6.1.76"},"stack_id_mode":"content_addressable"}'
 	run grep -c '"type":"dso"' "$T/both.spaa"
 	assert_output 5
-	run sh -c 'spaa-cat -m "$1" | grep -c "\"type\":\"stack\""' sh "$T/both.spaa"
+	run sh -c 'spaa-cat --merge "$1" | grep -c "\"type\":\"stack\""' sh "$T/both.spaa"
 	assert_output 11
+}
+
+@test "-o: FILE.gz is gzip, FILE.zst zstd; a replaced file keeps its mode; a symlink stays one" {
+	spaa-cat -o "$T/o.gz" "$EX/perf-cpu.spaa"
+	gzip -dc "$T/o.gz" | cmp - "$EX/perf-cpu.spaa"
+	spaa-cat -o "$T/o.zst" "$EX/perf-cpu.spaa"
+	zstd -dcq "$T/o.zst" | cmp - "$EX/perf-cpu.spaa"
+	: >"$T/kept" && chmod 640 "$T/kept" && ln -s kept "$T/link"
+	spaa-cat -o "$T/link" "$EX/perf-cpu.spaa"
+	[ -L "$T/link" ]
+	cmp "$T/kept" "$EX/perf-cpu.spaa"
+	run stat -c %a "$T/kept"
+	assert_output 640
+}
+
+@test "-m/--metric: inputs whose primary metrics differ are put together under the one chosen" {
+	run spaa-cat -m samples "$C/a.spaa" "$C/conflict.spaa"
+	assert_success
+	run sh -c 'spaa-cat -m samples "$1" "$2" | head -1 | grep -o "\"sampling\":{[^}]*}"' sh "$C/a.spaa" "$C/conflict.spaa"
+	assert_output '"sampling":{"primary_metric":"samples","mode":"period","sample_period":1000}'
 }

@@ -21,7 +21,7 @@ A=$DD/after.spaa
 	run spaa-diff --normalize "$B" "$A"
 	assert_success
 	assert_output "$(cat "$DD/results/normalize.txt")"
-	run spaa-diff -n "$B" "$A"
+	run spaa-diff --normalize "$B" "$A"
 	assert_output "$(cat "$DD/results/normalize.txt")"
 }
 
@@ -53,7 +53,7 @@ A=$DD/after.spaa
 app;main;parse_file;malloc 300 600
 app_worker;main;Memcpy 50 100
 app_worker;main;parse_file;read;sys_read 500 1000"
-	run spaa-diff -n "$DD/small.spaa" "$DD/renum.spaa"
+	run spaa-diff --normalize "$DD/small.spaa" "$DD/renum.spaa"
 	assert_output "app;main;parse_file 361 200
 app;main;parse_file;malloc 542 600
 app_worker;main;Memcpy 90 100
@@ -66,7 +66,7 @@ app_worker;main;parse_file;read;sys_read 904 1000"
 app worker-100;main;parse_file;read;sys_read 500 1000
 app-100;main;parse_file 200 200
 app-100;main;parse_file;malloc 300 600"
-	run spaa-diff --tid --all -e cycles "$DD/small.spaa" "$DD/renum.spaa"
+	run spaa-diff --tid --all --event cycles "$DD/small.spaa" "$DD/renum.spaa"
 	assert_output "app-100/100;main;parse_file 200 200
 app-100/100;main;parse_file;malloc 300 600
 app_worker-100/101;main;Memcpy 50 100
@@ -79,15 +79,15 @@ main;parse_file;malloc 3 0
 main;parse_file;read;sys_read 2 0"
 	run cat "$T/err"
 	assert_output "spaa-diff: $DD/renum.spaa: 4 stacks without metric samples skipped"
-	run spaa-diff -E --no-comm "$DD/small.spaa" "$DD/renum.spaa"
+	run spaa-diff --all-events --no-comm "$DD/small.spaa" "$DD/renum.spaa"
 	assert_line --index 0 "cycles;main;Memcpy 50 100"
-	run spaa-diff -e nope "$DD/small.spaa" "$DD/renum.spaa"
+	run spaa-diff --event nope "$DD/small.spaa" "$DD/renum.spaa"
 	assert_failure 1
 	assert_output "spaa-diff: $DD/small.spaa:1: event nope is not declared in the header (events: cycles)"
 }
 
 @test "--top: functions ranked by the change of self weight; recursion counted once" {
-	run spaa-diff --top 10 "$DD/rec-before.spaa" "$DD/rec-after.spaa"
+	run spaa-diff --top=10 "$DD/rec-before.spaa" "$DD/rec-after.spaa"
 	assert_success
 	assert_output "SELF_DELTA   SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
         +6      new           +6      new            0           6             0            6  d
@@ -100,18 +100,23 @@ main;parse_file;read;sys_read 2 0"
 }
 
 @test "--top N --sort total" {
-	run spaa-diff --top 3 --sort total "$B" "$A"
+	run spaa-diff -n 3 --sort total "$B" "$A"
 	assert_success
 	assert_output "SELF_DELTA  SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
         +4  +36.4%          +16  +145.5%           11          15            11           27  __fdget_pos_[k]
          0    0.0%          +15   +23.1%            0           0            65           80  dd
        +12     new          +12      new            0          12             0           12  __fget_light_[k]"
-	run spaa-diff --top 0 "$B" "$A"
-	assert_output "SELF_DELTA  SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION"
+	# --top alone: 10 rows; -n 0 and --top=0: every function (18 here)
+	run spaa-diff --top "$B" "$A"
+	assert_equal "${#lines[@]}" 11
+	run spaa-diff -n 0 "$B" "$A"
+	assert_equal "${#lines[@]}" 19
+	run spaa-diff --top=0 "$B" "$A"
+	assert_equal "${#lines[@]}" 19
 }
 
 @test "--json: summary, functions and stacks as NDJSON (--strip-hex, --top)" {
-	run spaa-diff --json --strip-hex --top 3 "$DD/rec-before.spaa" "$DD/rec-after.spaa"
+	run spaa-diff --json --strip-hex --top=3 "$DD/rec-before.spaa" "$DD/rec-after.spaa"
 	assert_success
 	assert_output "{\"type\":\"summary\",\"before\":\"$DD/rec-before.spaa\",\"after\":\"$DD/rec-after.spaa\",\"event_before\":\"cpu\",\"metric_before\":\"samples\",\"event_after\":\"cpu\",\"metric_after\":\"samples\",\"normalized\":false,\"total_before\":11,\"total_after\":12,\"total_delta\":1,\"functions\":6,\"stacks\":5}
 {\"type\":\"function\",\"name\":\"d\",\"self_before\":0,\"self_after\":6,\"self_delta\":6,\"total_before\":0,\"total_after\":6,\"total_delta\":6}
@@ -123,7 +128,7 @@ main;parse_file;read;sys_read 2 0"
 }
 
 @test "--json --normalize scales the before figures" {
-	run spaa-diff --json -n "$B" "$A"
+	run spaa-diff --json --normalize "$B" "$A"
 	assert_success
 	assert_line --index 0 --partial '"normalized":true,"total_before":80,"total_after":80,"total_delta":0,"functions":18,"stacks":9}'
 	assert_line --index 2 '{"type":"function","name":"__srcu_read_unlock_[k]","self_before":33,"self_after":21,"self_delta":-12,"total_before":33,"total_after":21,"total_delta":-12}'
@@ -186,7 +191,7 @@ main;parse_file;read;sys_read 2 0"
 	assert_line --index 0 "spaa-diff: --sort: unknown key 'size' (self or total)"
 	run spaa-diff --top x "$B" "$A"
 	assert_failure 2
-	run spaa-diff -e x -E "$B" "$A"
+	run spaa-diff --event x --all-events "$B" "$A"
 	assert_failure 2
 	assert_line --index 0 "spaa-diff: --event and --all-events exclude each other"
 	run spaa-diff --inline=foo "$B" "$A"
@@ -224,7 +229,7 @@ main;parse_file;read;sys_read 2 0"
 	spaa-diff "$B" "$A" | flamegraph.pl >"$T/diff.svg"
 	grep -q '<svg' "$T/diff.svg"
 	grep -q 'fsnotify_' "$T/diff.svg"
-	spaa-diff -n "$B" "$A" | flamegraph.pl --negate >"$T/neg.svg"
+	spaa-diff --normalize "$B" "$A" | flamegraph.pl --negate >"$T/neg.svg"
 	grep -q '<svg' "$T/neg.svg"
 }
 
@@ -235,10 +240,11 @@ main;parse_file;read;sys_read 2 0"
 	run spaa-diff "$T/h.spaa" "$T/h.spaa"
 	assert_success
 	assert_output ""
-	run spaa-diff -n "$T/h.spaa" "$T/b.spaa"
+	run --separate-stderr spaa-diff --normalize "$T/h.spaa" "$T/b.spaa"
 	assert_success
 	assert_output "a;b 0 18446744073709551615"
-	run spaa-diff -n "$T/b.spaa" "$T/a.spaa"
+	assert_equal "$stderr" "spaa-diff: $T/h.spaa: total weight is 0: --normalize leaves the weights as they are"
+	run spaa-diff --normalize "$T/b.spaa" "$T/a.spaa"
 	assert_success
 	assert_output "a;b 18446744073709551615 3
 a;c 0 18446744073709551612"
@@ -247,4 +253,18 @@ a;c 0 18446744073709551612"
 	run spaa-diff -o "$T/no/dir/x.txt" "$T/b.spaa" "$T/a.spaa"
 	assert_failure 1
 	assert_output "spaa-diff: $T/no/dir/x.txt: No such file or directory"
+}
+
+@test "profiles weighed by different metrics are refused; a root frame on one side only suggests --no-comm" {
+	spaa-fold "$EX/parser.spaa" | folded2spaa >"$T/f.spaa"
+	run spaa-diff "$EX/parser.spaa" "$T/f.spaa"
+	assert_failure 1
+	assert_output "spaa-diff: $EX/parser.spaa is weighed by period, $T/f.spaa by samples: compare one metric both have with -m METRIC (e.g. -m samples)"
+	spaa-fold --no-comm "$EX/parser.spaa" | folded2spaa >"$T/g.spaa"
+	run spaa-diff -m samples "$EX/parser.spaa" "$T/g.spaa"
+	assert_failure 1
+	assert_output "spaa-diff: $EX/parser.spaa and $T/g.spaa have no stack in common, but would match without their first frame: one has a process-name root frame, the other not; try --no-comm"
+	run spaa-diff -m samples --no-comm "$EX/parser.spaa" "$T/g.spaa"
+	assert_success
+	assert_line --index 0 "__clone3;start_thread;worker_loop;[libc.so.6] 1 1001001"
 }

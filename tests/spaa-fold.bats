@@ -141,7 +141,7 @@ spaa-fold: $M: 5 stacks without metric cpu_util skipped"
 }
 
 @test "--all-events: the event is the root frame" {
-	run --separate-stderr spaa-fold -E "$M"
+	run --separate-stderr spaa-fold --all-events "$M"
 	assert_success
 	assert_output - <<'EOF'
 cycles;app;main;foo;do_syscall_64 2001

@@ -25,7 +25,7 @@ OUT
 }
 
 @test "spaa-stat: several events, --event, --metric, -n; no time range" {
-	run --separate-stderr spaa-stat -e instructions -m samples -n 1 "$D/top/small.spaa"
+	run --separate-stderr spaa-stat --event instructions -m samples -n 1 "$D/top/small.spaa"
 	assert_success
 	assert_output - <<OUT
 file:        $D/top/small.spaa
@@ -82,7 +82,7 @@ OUT
 	run spaa-stat "$T/empty"
 	assert_failure 1
 	assert_output "spaa-stat: $T/empty: no header record (empty input)"
-	run spaa-stat -e nosuch "$D/stat/small.spaa"
+	run spaa-stat --event nosuch "$D/stat/small.spaa"
 	assert_failure 1
 	assert_output "spaa-stat: $D/stat/small.spaa:1: event nosuch is not declared in the header (events: cycles)"
 	run spaa-stat /nonexistent
@@ -113,7 +113,7 @@ OUT
 @test "spaa-stat: --help and --version" {
 	run spaa-stat --help
 	assert_success
-	assert_line --index 0 "Usage: spaa-stat [OPTIONS] [FILE]"
+	assert_line --index 0 "Usage: spaa-stat [OPTION]... [FILE]"
 	run spaa-stat --version
 	assert_success
 	assert_output --regexp '^spaa-stat \(spaa-tools\) '

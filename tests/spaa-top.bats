@@ -22,7 +22,7 @@ spaa-top: $D/top/small.spaa: 1 stack of event cycles has no 'period' weight (lef
 }
 
 @test "spaa-top: recursion counted once in total; --sort total; -n" {
-	run --separate-stderr spaa-top -e cycles --sort total -n 2 "$D/top/small.spaa"
+	run --separate-stderr spaa-top --event cycles --sort total -n 2 "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
 cycles/period, total 2000
@@ -33,7 +33,7 @@ OUT
 }
 
 @test "spaa-top: --metric samples counts the stack without period" {
-	run --separate-stderr spaa-top -e cycles -m samples -n 0 "$D/top/small.spaa"
+	run --separate-stderr spaa-top --event cycles -m samples -n 0 "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
 cycles/samples, total 12
@@ -48,7 +48,7 @@ OUT
 }
 
 @test "spaa-top: --by dso" {
-	run --separate-stderr spaa-top -e cycles --by dso "$D/top/small.spaa"
+	run --separate-stderr spaa-top --event cycles --by dso "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
 cycles/period, total 2000
@@ -60,7 +60,7 @@ OUT
 }
 
 @test "spaa-top: --by srcline, missing srclines named ?? (func)" {
-	run --separate-stderr spaa-top -e cycles --by srcline -n 0 "$D/top/small.spaa"
+	run --separate-stderr spaa-top --event cycles --by srcline -n 0 "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
 cycles/period, total 2000
@@ -75,7 +75,7 @@ OUT
 }
 
 @test "spaa-top: --json" {
-	run --separate-stderr spaa-top -e instructions --json "$D/top/small.spaa"
+	run --separate-stderr spaa-top --event instructions --json "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
 {"type":"summary","event":"instructions","metric":"period","by":"func","total":5000,"stacks":1}
@@ -85,7 +85,7 @@ OUT
 }
 
 @test "spaa-top: --callers and --callees (sandwich), recursion not a caller of itself" {
-	run --separate-stderr spaa-top -e cycles --callers fib --callees fib "$D/top/small.spaa"
+	run --separate-stderr spaa-top --event cycles --callers fib --callees fib "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
 cycles/period, fib: self 700 (35.00%), total 900 (45.00%) of 2000
@@ -99,13 +99,13 @@ OUT
 }
 
 @test "spaa-top: --callees of the root, --callers reaching [root], --json" {
-	run --separate-stderr spaa-top -e cycles --callers main --json "$D/top/small.spaa"
+	run --separate-stderr spaa-top --event cycles --callers main --json "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
 {"type":"focus","name":"main","event":"cycles","metric":"period","self":0,"self_percent":0.00,"total":2000,"total_percent":100.00,"profile_total":2000}
 {"type":"caller","name":"[root]","weight":2000,"percent":100.00}
 OUT
-	run --separate-stderr spaa-top -e cycles --by dso --callees /bin/app "$D/top/small.spaa"
+	run --separate-stderr spaa-top --event cycles --by dso --callees /bin/app "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
 cycles/period, /bin/app: self 800 (40.00%), total 2000 (100.00%) of 2000
@@ -116,7 +116,7 @@ OUT
 }
 
 @test "spaa-top: unknown function for --callers" {
-	run --separate-stderr spaa-top -e cycles --callers nope "$D/top/small.spaa"
+	run --separate-stderr spaa-top --event cycles --callers nope "$D/top/small.spaa"
 	assert_failure 1
 	assert_equal "$stderr" "spaa-top: $D/top/small.spaa: 1 stack of event cycles has no 'period' weight (left out)
 spaa-top: $D/top/small.spaa: no function 'nope' in the stacks of event cycles"
@@ -147,13 +147,13 @@ OUT
 @test "spaa-top: gzip and zstd input, stdin, -o" {
 	gzip -c "$D/top/small.spaa" > "$T/s.spaa.gz"
 	zstd -q -c "$D/top/small.spaa" > "$T/s.spaa.zst"
-	run --separate-stderr spaa-top -e instructions -n 1 "$T/s.spaa.gz"
+	run --separate-stderr spaa-top --event instructions -n 1 "$T/s.spaa.gz"
 	assert_success
 	assert_line --index 2 "5000  100.00%   5000  100.00%  parse"
-	run --separate-stderr spaa-top -e instructions -n 1 - < "$T/s.spaa.zst"
+	run --separate-stderr spaa-top --event instructions -n 1 - < "$T/s.spaa.zst"
 	assert_success
 	assert_line --index 2 "5000  100.00%   5000  100.00%  parse"
-	run spaa-top -e instructions -n 1 -o "$T/out" "$D/top/small.spaa"
+	run spaa-top --event instructions -n 1 -o "$T/out" "$D/top/small.spaa"
 	assert_success
 	assert_output ""
 	assert_file_eq "$T/out" <<'OUT'
@@ -185,7 +185,7 @@ Try 'spaa-top --help' for more information."
 }
 
 @test "spaa-top: bad input" {
-	run spaa-top -e nosuch "$D/top/small.spaa"
+	run spaa-top --event nosuch "$D/top/small.spaa"
 	assert_failure 1
 	assert_output "spaa-top: $D/top/small.spaa:1: event nosuch is not declared in the header (events: cycles, instructions)"
 	printf '{"type":"header","events":[]}\n{"type":"stack",\n' > "$T/bad.spaa"
@@ -202,10 +202,10 @@ Try 'spaa-top --help' for more information."
 }
 
 @test "spaa-top: write error" {
-	run sh -c 'spaa-top -e instructions "$1" > /dev/full' sh "$D/top/small.spaa"
+	run sh -c 'spaa-top --event instructions "$1" > /dev/full' sh "$D/top/small.spaa"
 	assert_failure 1
 	assert_output "spaa-top: standard output: write error: No space left on device"
-	run spaa-top -e instructions -o "$T/no/dir/x.txt" "$D/top/small.spaa"
+	run spaa-top --event instructions -o "$T/no/dir/x.txt" "$D/top/small.spaa"
 	assert_failure 1
 	assert_output "spaa-top: $T/no/dir/x.txt: No such file or directory"
 }
@@ -213,7 +213,7 @@ Try 'spaa-top --help' for more information."
 @test "spaa-top: --help and --version" {
 	run spaa-top --help
 	assert_success
-	assert_line --index 0 "Usage: spaa-top [OPTIONS] [FILE]"
+	assert_line --index 0 "Usage: spaa-top [OPTION]... [FILE]"
 	run spaa-top --version
 	assert_success
 	assert_output --regexp '^spaa-top \(spaa-tools\) '

@@ -83,7 +83,7 @@ OUT
 spaa-validate: context-unknown-key.spaa:5: unknown context key "vendor_key" (custom keys should start with "x_")
 context-unknown-key.spaa: invalid: 1 header, 1 dso, 2 frame, 0 thread, 2 stack, 0 sample, 0 window, 0 other; 1 error, 0 warnings
 OUT
-	run both -s perf-inline-kernel.spaa
+	run both --strict perf-inline-kernel.spaa
 	assert_success
 }
 
@@ -137,7 +137,7 @@ spaa-validate: sample-field-type.spaa:6: sample pid must be an integer
 spaa-validate: sample-field-type.spaa: too many problems; only counting the rest (--max-errors 2)
 sample-field-type.spaa: invalid: 1 header, 1 dso, 2 frame, 0 thread, 1 stack, 1 sample, 0 window, 0 other; 5 errors, 0 warnings
 OUT
-	run diags -m 0 sample-field-type.spaa
+	run diags --max-errors=0 sample-field-type.spaa
 	assert_failure 1
 	assert_equal "$(echo "$output" | wc -l)" 5
 }
@@ -219,7 +219,7 @@ OUT
 	run spaa-validate --help
 	assert_success
 	assert_line --index 0 'Usage: spaa-validate [OPTION]... [FILE]...'
-	assert_line '  -s, --strict           treat warnings as errors'
+	assert_line '      --strict           treat warnings as errors'
 	run spaa-validate -V
 	assert_success
 	assert_output --regexp '^spaa-validate \(spaa-tools\) [0-9]'

@@ -33,16 +33,16 @@ OUT
 @test "spaa-window: --list" {
 	run spaa-window --every 2.5 --list "$D/window/small.spaa"
 	assert_success
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n100\t102.5\t300\t200\twork\n102.5\t105\t150\t150\tparse\n105\t107.5\t10\t10\tidle\n107.5\t110\t110\t100\twork')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t2.5\t300\t200\twork\n2.5\t5\t150\t150\tparse\n5\t7.5\t10\t10\tidle\n7.5\t10\t110\t100\twork')"
 	run spaa-window --from 104 --every 2 --list --event cycles "$D/window/small.spaa"
 	assert_success
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n104\t106\t160\t150\tparse\n106\t108\t100\t100\twork\n108\t110\t10\t10\tidle')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t2\t160\t150\tparse\n2\t4\t100\t100\twork\n4\t6\t10\t10\tidle')"
 }
 
 @test "spaa-window: empty window in --list, last window clipped to --to" {
 	run spaa-window --from 100 --to 107 --every 3 --list "$D/window/small.spaa"
 	assert_success
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n100\t103\t300\t200\twork\n103\t106\t160\t150\tparse\n106\t107\t0\t0\t-')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t3\t300\t200\twork\n3\t6\t160\t150\tparse\n6\t7\t0\t0\t-')"
 }
 
 @test "spaa-window: samples before stacks, no time_range, other metrics dropped" {
@@ -61,7 +61,7 @@ OUT
 OUT
 	run spaa-window --every 1 --list "$D/window/early.spaa"
 	assert_success
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n5\t6\t2\t1\tread\n6\t7\t2\t1\tread')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t1\t2\t1\tread\n1\t2\t2\t1\tread')"
 }
 
 @test "spaa-window: stdin, gzip, zstd, -o, -z" {
@@ -148,7 +148,7 @@ OUT
 @test "spaa-window: --help and --version" {
 	run spaa-window --help
 	assert_success
-	assert_line --index 0 "Usage: spaa-window [OPTIONS] [FILE]"
+	assert_line --index 0 "Usage: spaa-window [OPTION]... [FILE]"
 	run spaa-window --version
 	assert_success
 	assert_output --regexp '^spaa-window \(spaa-tools\) '
@@ -199,12 +199,12 @@ main;a;c 1"
 
 @test "spaa-window: a cut covering everything gives back the converters' stacks exactly" {
 	spall2spaa --samples "$D/spall/small-trace.json" > "$T/s.spaa" 2>/dev/null
-	spaa-window --from -1e300 --to 1e300 "$T/s.spaa" > "$T/all.spaa"
+	spaa-window --from +0 --to 1e300 "$T/s.spaa" > "$T/all.spaa"
 	assert_equal "$(spaa-fold -m wall_ns "$T/all.spaa")" "$(spaa-fold -m wall_ns "$T/s.spaa")"
 	cmp "$T/s.spaa" "$T/all.spaa"
 	for f in "$D"/spx/0*/*.json; do
 		spx2spaa --samples "$f" > "$T/x.spaa"
-		spaa-window --from -1e300 --to 1e300 "$T/x.spaa" > "$T/xall.spaa"
+		spaa-window --from +0 --to 1e300 "$T/x.spaa" > "$T/xall.spaa"
 		assert_equal "$(spaa-fold -m wt "$T/xall.spaa")" "$(spaa-fold -m wt "$T/x.spaa")"
 		cmp "$T/x.spaa" "$T/xall.spaa"
 	done
@@ -229,7 +229,7 @@ php;/srv/app/index.php;fib;fib 100"
 	spaa-window --from 1700000000.005 "$T/a.spaa" > "$T/cut.spaa"
 	run spaa-validate "$T/cut.spaa"
 	assert_output "$T/cut.spaa: valid: 1 header, 1 dso, 22 frame, 2 thread, 12 stack, 20 sample, 0 window, 0 other; 0 errors, 0 warnings"
-	run spaa-fold -e region -m wall_ns "$T/cut.spaa"
+	run spaa-fold --event region -m wall_ns "$T/cut.spaa"
 	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 1445000
 mission;WsfSimulation::AdvanceTime;WsfPlatform::Update;ballistic, RK4 504000
 mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight 894000
@@ -239,17 +239,17 @@ mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight;task assign 7810
 mission;WsfSimulation::AdvanceTime;event dispatch;log flush;log flush 644000
 mission;WsfSimulation::AdvanceTime;quoted radar sweep 506000
 mission;WsfSimulation::AdvanceTime;Ω-band jammer 887000"
-	run spaa-fold -e region -m 'Bytes sent' "$T/cut.spaa"
+	run spaa-fold --event region -m 'Bytes sent' "$T/cut.spaa"
 	assert_output "spaa-fold: $T/cut.spaa: 6 stacks without metric Bytes sent skipped
 mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 1039533389606
 mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight 799974932952
 mission;WsfSimulation::AdvanceTime;quoted radar sweep 532812492572
 mission;WsfSimulation::AdvanceTime;Ω-band jammer 303655627857"
-	run spaa-fold -e section -m wall_ns "$T/cut.spaa"
+	run spaa-fold --event section -m wall_ns "$T/cut.spaa"
 	assert_output "mission;guidance loop, fast #1 11108000
 mission;événement #0 20000000"
 	run spaa-window --from 1700000000 --every 0.005 --list "$T/a.spaa"
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n1700000000\t1700000000.005\t8345000\t2402000\tWsfSimulation::AdvanceTime\n1700000000.005\t1700000000.01\t3343000\t1026000\tline-of-sight\n1700000000.01\t1700000000.015\t3342000\t1445000\tWsfPlatform::Update\n1700000000.015\t1700000000.016793\t0\t0\t-')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t0.005\t8345000\t2402000\tWsfSimulation::AdvanceTime\n0.005\t0.01\t3343000\t1026000\tline-of-sight\n0.01\t0.015\t3342000\t1445000\tWsfPlatform::Update\n0.015\t0.016793\t0\t0\t-')"
 }
 
 @test "spaa-window: x_weights errors: bad arrays, a metric some samples of a stack lack" {
@@ -276,14 +276,20 @@ mission;événement #0 20000000"
 	assert_output "spaa-window: $T/d.spaa:8: stack 0x8fb67e72042cdcec: the primary metric 'wall_ns' of event 'span' cannot be rebuilt from samples (only samples, count, period and the metrics of their x_weights)"
 }
 
-@test "spaa-window: a cut outside the time range: no stacks, an empty (not reversed) range" {
+@test "spaa-window: a cut outside the time range: exit 1; with --allow-empty no stacks, an empty (not reversed) range" {
 	run spaa-window --from 200 "$D/window/small.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $D/window/small.spaa: no sample between 200 and the end: the cut would be empty (times are absolute, '+T' relative to the start; --allow-empty writes it anyway)"
+	run spaa-window --from 200 --allow-empty "$D/window/small.spaa"
 	assert_success
 	assert_output - <<OUT
 {"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}}],"time_range":{"start":200,"end":200,"unit":"seconds"},"source":{"tool":"perf","command":"perf record -g ./app"},"stack_id_mode":"content_addressable"}
 $(head7)
 OUT
-	run sh -c 'spaa-window --to 5 "$1" | head -n 1' sh "$D/window/small.spaa"
+	run spaa-window --to 5 "$D/window/small.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $D/window/small.spaa: no sample between the start and 5: the cut would be empty (times are absolute, '+T' relative to the start; --allow-empty writes it anyway)"
+	run sh -c 'spaa-window --allow-empty --to 5 "$1" | head -n 1' sh "$D/window/small.spaa"
 	assert_output --partial '"time_range":{"start":100,"end":100,"unit":"seconds"}'
 }
 

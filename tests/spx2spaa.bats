@@ -83,9 +83,9 @@ check_report() {
 	spx2spaa "$R01.json" > "$T/a"
 	spx2spaa "$R01.txt.gz" > "$T/b"
 	spx2spaa --metadata "$R01.json" < "$R01.txt.gz" > "$T/c"
-	zcat "$R01.txt.gz" | spx2spaa -m "$R01.json" - > "$T/d"
+	zcat "$R01.txt.gz" | spx2spaa --metadata "$R01.json" - > "$T/d"
 	cp "$R01.txt.gz" "$T/elsewhere.gz"
-	spx2spaa -m "$R01.json" "$T/elsewhere.gz" > "$T/e"
+	spx2spaa --metadata "$R01.json" "$T/elsewhere.gz" > "$T/e"
 	cmp "$T/a" "$T/b"
 	cmp "$T/a" "$T/c"
 	cmp "$T/a" "$T/d"
@@ -164,14 +164,14 @@ php;/srv/app/index.php;fib;fib 100"
 
 @test "--samples without wt is an error" {
 	sed 's/"wt"/"zmac"/' "$S/tiny.json" > "$T/nowt.json"
-	run spx2spaa -s -m "$T/nowt.json" "$S/tiny.txt.gz"
+	run spx2spaa -s --metadata "$T/nowt.json" "$S/tiny.txt.gz"
 	assert_failure 1
 	assert_output "spx2spaa: $T/nowt.json: --samples needs the wt metric (call start times), which this report does not record"
 }
 
 @test "without wt: first metric is primary, time range from the metadata" {
 	sed 's/"wt"/"zmac"/' "$S/tiny.json" > "$T/nowt.json"
-	run spx2spaa -m "$T/nowt.json" "$S/tiny.txt.gz" -o "$T/out.spaa"
+	run spx2spaa --metadata "$T/nowt.json" "$S/tiny.txt.gz" -o "$T/out.spaa"
 	assert_success
 	run grep -c '"primary_metric":"zmac".*"time_range":{"start":1795348800,"end":1795348800.000001,' "$T/out.spaa"
 	assert_output 1
@@ -185,7 +185,7 @@ php;/srv/app/index.php;fib;fib 100"
 
 @test "exit with no entry: reported with its line, the rest kept; --strict fails" {
 	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 0' '1 0 25 0' '2 1 30 0' '2 0 40 8' '0 0 50 8' '[functions]' main a b > "$T/x.txt"
-	run spx2spaa -m "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:5: exit of a while the open call is of main; taken as its exit
 spx2spaa: $T/x.txt:8: end with no open begin on thread 4242/4243; ignored"
@@ -194,7 +194,7 @@ spx2spaa: $T/x.txt:8: end with no open begin on thread 4242/4243; ignored"
 	assert_output "b 10
 main 15
 main;a 10"
-	run spx2spaa --strict -m "$S/tiny.json" -o "$T/strict.spaa" "$T/x.txt"
+	run spx2spaa --strict --metadata "$S/tiny.json" -o "$T/strict.spaa" "$T/x.txt"
 	assert_failure 1
 	assert_output "spx2spaa: $T/x.txt:5: exit of a while the open call is of main; taken as its exit"
 	[ ! -e "$T/strict.spaa" ]
@@ -202,7 +202,7 @@ main;a 10"
 
 @test "exit with nothing open at all" {
 	printf '%s\n' '[events]' '0 0 0 0' '0 1 5 0' '0 0 9 0' '[functions]' main > "$T/x.txt"
-	run spx2spaa -m "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:2: end with no open begin on thread 4242/4243; ignored"
 	run spaa-fold --no-comm -m wt "$T/out.spaa"
@@ -211,7 +211,7 @@ main;a 10"
 
 @test "calls never closed (truncated text): reported, closed at the last event, names still read" {
 	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 4' '1 1 30 4' '[functions]' main a > "$T/x.txt"
-	run spx2spaa -m "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:5: call of a never returns; closed at the last event
 spx2spaa: $T/x.txt:2: call of main never returns; closed at the last event"
@@ -221,14 +221,14 @@ main;a 10"
 	run spaa-fold --no-comm -m calls "$T/out.spaa"
 	assert_output "main 1
 main;a 2"
-	run spx2spaa --strict -m "$S/tiny.json" "$T/x.txt"
+	run spx2spaa --strict --metadata "$S/tiny.json" "$T/x.txt"
 	assert_failure 1
 	assert_output "spx2spaa: $T/x.txt:5: call of a never returns; closed at the last event"
 }
 
 @test "no [functions] section: reported, functions named by index" {
 	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 4' '0 0 30 4' > "$T/x.txt"
-	run spx2spaa -m "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:6: no [functions] section (truncated file?); functions are named by their index"
 	run spaa-fold --no-comm -m wt "$T/out.spaa"
@@ -255,7 +255,7 @@ spx2spaa: $T/t.txt.gz:2: call of [spx function 0] never returns; closed at the l
 
 @test "bad event lines: reported and skipped; -0.5 and 1.5e1 read as -1 and 15" {
 	printf '%s\n' '[events]' '0 1 0 0' 'x 1 1 1' '1 2 1 1' '1 1 5' '1 1 5 1 2' '1 1 5 abc' '1 1 6 -0.5' '1 0 8 1.5e1' '' '[oops]' '0 0 10 20' '[functions]' main a > "$T/x.txt"
-	run spx2spaa -m "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:3: bad event line (expected FUNCTION 0|1 and 2 values); ignored
 spx2spaa: $T/x.txt:4: bad event line (expected FUNCTION 0|1 and 2 values); ignored
@@ -267,14 +267,14 @@ spx2spaa: $T/x.txt:11: unknown section [oops]; ignored up to [functions]"
 	run spaa-fold --no-comm -m zm "$T/out.spaa"
 	assert_output "main 4
 main;a 16"
-	run spx2spaa --strict -m "$S/tiny.json" "$T/x.txt"
+	run spx2spaa --strict --metadata "$S/tiny.json" "$T/x.txt"
 	assert_failure 1
 	assert_output "spx2spaa: $T/x.txt:3: bad event line (expected FUNCTION 0|1 and 2 values); ignored"
 }
 
 @test "function index outside the [functions] list" {
 	printf '%s\n' '[events]' '0 1 0 0' '7 1 1 0' '7 0 2 0' '0 0 3 0' '[functions]' main > "$T/x.txt"
-	run spx2spaa -m "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:3: function index 7 is not in the [functions] list (1 names); named \"[spx function 7]\"
 spx2spaa: $T/x.txt:4: function index 7 is not in the [functions] list (1 names); named \"[spx function 7]\""
@@ -284,38 +284,38 @@ main;[spx function 7] 1"
 }
 
 @test "not an events file; empty events file" {
-	run spx2spaa -m "$S/tiny.json" "$S/tiny.json"
+	run spx2spaa --metadata "$S/tiny.json" "$S/tiny.json"
 	assert_failure 1
 	assert_output "spx2spaa: $S/tiny.json:1: not an SPX events file (the first line is not [events])"
 	: > "$T/empty.txt"
-	run spx2spaa -m "$S/tiny.json" "$T/empty.txt"
+	run spx2spaa --metadata "$S/tiny.json" "$T/empty.txt"
 	assert_failure 1
 	assert_output "spx2spaa: $T/empty.txt: empty input: not an SPX events file"
 }
 
 @test "bad metadata" {
 	printf '{\n  "key": "x",\n  "enabled_metrics": [ "wt" ,, ]\n}\n' > "$T/bad.json"
-	run spx2spaa -m "$T/bad.json" "$S/tiny.txt.gz"
+	run spx2spaa --metadata "$T/bad.json" "$S/tiny.txt.gz"
 	assert_failure 1
 	assert_output --regexp "^spx2spaa: $T/bad.json:3: bad JSON in the metadata: .+"
 	echo '{"key":"x"}' > "$T/nom.json"
-	run spx2spaa -m "$T/nom.json" "$S/tiny.txt.gz"
+	run spx2spaa --metadata "$T/nom.json" "$S/tiny.txt.gz"
 	assert_failure 1
 	assert_output "spx2spaa: $T/nom.json: no \"enabled_metrics\" array: not the metadata of an SPX full report"
 	echo '{"enabled_metrics":["wt","wt"]}' > "$T/dup.json"
-	run spx2spaa -m "$T/dup.json" "$S/tiny.txt.gz"
+	run spx2spaa --metadata "$T/dup.json" "$S/tiny.txt.gz"
 	assert_failure 1
 	assert_output "spx2spaa: $T/dup.json: metric wt enabled twice"
 	echo '{"enabled_metrics":["wt",3]}' > "$T/num.json"
-	run spx2spaa -m "$T/num.json" "$S/tiny.txt.gz"
+	run spx2spaa --metadata "$T/num.json" "$S/tiny.txt.gz"
 	assert_failure 1
 	assert_output "spx2spaa: $T/num.json: enabled_metrics[1] is not a metric key"
 	echo '[]' > "$T/arr.json"
-	run spx2spaa -m "$T/arr.json" "$S/tiny.txt.gz"
+	run spx2spaa --metadata "$T/arr.json" "$S/tiny.txt.gz"
 	assert_failure 1
 	assert_output "spx2spaa: $T/arr.json:1: the metadata is not a JSON object"
 	: > "$T/empty.json"
-	run spx2spaa -m "$T/empty.json" "$S/tiny.txt.gz"
+	run spx2spaa --metadata "$T/empty.json" "$S/tiny.txt.gz"
 	assert_failure 1
 	assert_output "spx2spaa: $T/empty.json: empty metadata file"
 }
@@ -331,7 +331,7 @@ main;[spx function 7] 1"
 	run spx2spaa "$T/report.dat"
 	assert_failure 1
 	assert_output "spx2spaa: $T/report.dat: not named like an SPX report (NAME.json or NAME.txt.gz); give its metadata with --metadata"
-	run spx2spaa -m "$S/tiny.json" "$T/none.txt.gz"
+	run spx2spaa --metadata "$S/tiny.json" "$T/none.txt.gz"
 	assert_failure 1
 	assert_output "spx2spaa: $T/none.txt.gz: No such file or directory"
 }
@@ -350,7 +350,7 @@ Try 'spx2spaa --help' for more information."
 	run spx2spaa --bogus "$S/tiny.json"
 	assert_failure 2
 	assert_line --index 1 "Try 'spx2spaa --help' for more information."
-	run spx2spaa -m
+	run spx2spaa --metadata
 	assert_failure 2
 }
 
@@ -380,7 +380,7 @@ Try 'spx2spaa --help' for more information."
 @test "--help and --version" {
 	run spx2spaa --help
 	assert_success
-	assert_line --index 0 "Usage: spx2spaa [OPTION]... [REPORT]"
+	assert_line --index 0 "Usage: spx2spaa [OPTION]... [FILE]"
 	assert_line --partial "  -m, --metadata=FILE  the report's .json metadata (events from REPORT or"
 	run spx2spaa -h
 	assert_success
@@ -399,7 +399,7 @@ Try 'spx2spaa --help' for more information."
 }
 
 @test "metadata of another report (no event line fits): an error after the warnings" {
-	run spx2spaa -m "$R02.json" "$S/tiny.txt.gz"
+	run spx2spaa --metadata "$R02.json" "$S/tiny.txt.gz"
 	assert_failure 1
 	assert_line --index 0 "spx2spaa: $S/tiny.txt.gz:2: only 2 values where the metadata enables 22 metrics; event ignored"
 	assert_line --index 10 "spx2spaa: $S/tiny.txt.gz: none of the 10 event lines could be read: is $R02.json the metadata of this report?"
@@ -407,7 +407,7 @@ Try 'spx2spaa --help' for more information."
 
 @test "CRLF line ends are accepted" {
 	zcat "$S/tiny.txt.gz" | sed 's/$/\r/' > "$T/crlf.txt"
-	run spx2spaa -m "$S/tiny.json" "$T/crlf.txt"
+	run spx2spaa --metadata "$S/tiny.json" "$T/crlf.txt"
 	assert_success
 	assert_output "$(cat "$S/tiny.spaa")"
 }

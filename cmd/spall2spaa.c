@@ -27,13 +27,15 @@ static const char help_text[] =
 	"nanoseconds) with calls = 1.  With no FILE, or when FILE is -, read standard\n"
 	"input; gzip and zstd input is decompressed.\n"
 	"\n"
-	"  -o, --output=FILE  write to FILE (atomically; zstd if it ends in .zst)\n"
+	"  -o, --output=FILE  write to FILE (atomically; .zst and .gz compress)\n"
 	"  -z, --zstd         compress the output with zstd\n"
 	"  -s, --samples      also write one sample record per span (start time,\n"
 	"                     x_dur_ns, and the event's category and args)\n"
 	"      --strict       treat damaged input (unmatched or unclosed spans,\n"
 	"                     overlapping spans, missing commas, truncated events)\n"
 	"                     as an error instead of a warning\n"
+	"      --verbose      also note what is ignored by design (events of other\n"
+	"                     phases than B, E and X; categories that vary)\n"
 	"  -h, --help         display this help and exit\n"
 	"  -V, --version      output version information and exit\n"
 	"\n"
@@ -49,6 +51,7 @@ static const char help_text[] =
 
 static const char *fname;
 static bool strict, is_json;
+static bool verbose; /* --verbose: the notes about input ignored by design */
 static uint64_t nproblems;
 /* Set while a binary file is read a second time (see convert_binary): its
  * problems were reported by the first reading. */
@@ -919,14 +922,14 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 		sbuf_printf(&w, "%s%c: %llu", w.n ? ", " : "", i, (unsigned long long)phase_count[i]);
 	}
 	if (phase_other) sbuf_printf(&w, "%sother: %llu", w.n ? ", " : "", (unsigned long long)phase_other);
-	if (other)
+	if (other && verbose)
 		warn_at(fname, 0, "ignored %llu event%s of other phases than B, E and X (%.*s)",
 			(unsigned long long)other, other == 1 ? "" : "s", (int)w.n, w.p);
 	sbuf_free(&w);
 	if (name_mismatch)
 		warn_at(fname, 0, "%llu end event%s named differently from the span they close",
 			(unsigned long long)name_mismatch, name_mismatch == 1 ? "" : "s");
-	if (cat_varies)
+	if (cat_varies && verbose)
 		warn_at(fname, 0, "%llu event%s with another category than the first of their name (frame x_cat keeps the first; --samples keeps each)",
 			(unsigned long long)cat_varies, cat_varies == 1 ? "" : "s");
 	finish(outpath, zstd);
@@ -1244,6 +1247,7 @@ int main(int argc, char **argv)
 		{ "zstd", no_argument, 0, 'z' },
 		{ "samples", no_argument, 0, 's' },
 		{ "strict", no_argument, 0, 'S' },
+		{ "verbose", no_argument, 0, 'v' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -1256,6 +1260,7 @@ int main(int argc, char **argv)
 		case 'z': zstd = true; break;
 		case 's': opt_samples = true; break;
 		case 'S': strict = true; break;
+		case 'v': verbose = true; break;
 		CLI_STD_CASES(help_text);
 		}
 	}

@@ -135,6 +135,8 @@ top_rows() {
 
 @test "JSON trace: self and total per thread and name as in small-trace.EXPECTED.txt" {
 	spall2spaa "$S/small-trace.json" > "$T/out.spaa" 2> "$T/err"
+	[ ! -s "$T/err" ]
+	spall2spaa --verbose "$S/small-trace.json" 2> "$T/err" | cmp - "$T/out.spaa"
 	assert_file_eq "$T/err" <<<"spall2spaa: $S/small-trace.json: ignored 1 event of other phases than B, E and X (i: 1)"
 	spaa-fold --tid "$T/out.spaa" > "$T/f"
 	run selftotal "$T/f"

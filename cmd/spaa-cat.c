@@ -942,7 +942,7 @@ static void copy(const char *path)
 {
 	spaa_reader *r = spaa_open(path);
 	while (spaa_next(r) != SPAA_EOF) write_line(r);
-	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
+	spaa_need_header(r);
 	spaa_close(r);
 }
 

@@ -224,7 +224,7 @@ static void read_profile(const char *path, int side)
 		}
 		if (nsfun) fn[sfun[nsfun - 1]].self[side] += v;
 	}
-	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
+	spaa_need_header(r);
 	if (skipped)
 		warn_at(r->name, 0, "%llu stack%s without metric %s skipped",
 			(unsigned long long)skipped, skipped == 1 ? "" : "s", metric);

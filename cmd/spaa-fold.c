@@ -283,7 +283,7 @@ static void fold_file(const char *path, const char *event, const char *metric,
 			(unsigned long long)skipped, skipped == 1 ? "" : "s",
 			metric || one_metric ? "metric " : "its event's primary metric",
 			metric ? metric : one_metric ? one_metric : "");
-	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
+	spaa_need_header(r);
 	strmap_free(&keys);
 	free(known);
 	sbuf_free(&key);

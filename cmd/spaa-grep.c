@@ -584,7 +584,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
+	spaa_need_header(r);
 	if (event_name) fold_pick_event(r, event_name, true); /* exits if not declared */
 
 	if (count_only) {

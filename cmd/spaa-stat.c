@@ -128,7 +128,7 @@ int main(int argc, char **argv)
 		if (!ranker_add(&k, r, &st, w->value))
 			spaa_error(r, "weights add up beyond 64 bits");
 	}
-	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
+	spaa_need_header(r);
 
 	output *o = output_open(outpath, zstd);
 	char buf[32];

@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 			if (down != fkey) side_add(&callees, down, w->value, stamp);
 		}
 	}
-	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
+	spaa_need_header(r);
 	if (missing)
 		warnmsg("%s: %llu stack%s of event %s %s no '%s' weight (left out)", r->name,
 			(unsigned long long)missing, missing == 1 ? "" : "s", ev_name ? ev_name : "(any)",

@@ -998,7 +998,7 @@ static bool validate(const char *path)
 	r->user = &v;
 
 	enum spaa_rtype t;
-	while ((t = spaa_next(r)) != SPAA_EOF) {
+	while ((t = spaa_next(r)) != SPAA_EOF && !r->not_spaa) {
 		if (t != SPAA_BAD)
 			v.counts[t]++;
 		switch (t) {

@@ -37,7 +37,7 @@ static const char help_text[] =
 	"\n"
 	"      --metadata=FILE  the report's .json metadata (events from FILE or\n"
 	"                       standard input)\n"
-	"  -o, --output=FILE    write to FILE (atomically; zstd if it ends in .zst)\n"
+	"  -o, --output=FILE    write to FILE (atomically; .zst and .gz compress)\n"
 	"  -z, --zstd           compress the output with zstd\n"
 	"  -s, --samples        also write one sample record per call (start time,\n"
 	"                       x_dur_ns); needs the wt metric\n"

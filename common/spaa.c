@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cli.h"
+#include "sniff.h"
 #include "stackid.h"
 
 const char *spaa_rtype_name(enum spaa_rtype t)
@@ -331,6 +332,27 @@ static enum spaa_rtype classify(sstr t)
 	return SPAA_OTHER;
 }
 
+/* The first line is not a SPAA record: if it looks like a converter's
+ * input, say so (once) and what to run.  True when it did. */
+static bool not_spaa(spaa_reader *r)
+{
+	sniff_result what;
+	if (r->have_header || r->header_missing_said || sniff_line(r->line, r->len, &what) != 0)
+		return false;
+	r->header_missing_said = true;
+	r->not_spaa = true;
+	if (what.run)
+		spaa_error(r, "this is %s, not SPAA: run %s first", what.what, what.run);
+	else
+		spaa_error(r, "this is %s, not SPAA", what.what);
+	return true;
+}
+
+void spaa_need_header(spaa_reader *r)
+{
+	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
+}
+
 enum spaa_rtype spaa_next(spaa_reader *r)
 {
 	for (;;) {
@@ -342,16 +364,20 @@ enum spaa_rtype spaa_next(spaa_reader *r)
 		if (n == 0) continue;
 		break;
 	}
+	bool first = !r->have_header && !r->header_missing_said;
 	if (json_parse(&r->doc, r->line, r->len) != 0) {
+		if (first && not_spaa(r)) return r->type = SPAA_BAD;
 		spaa_error(r, "invalid JSON at byte %zu: %s", r->doc.err_pos + 1, r->doc.err_msg);
 		return r->type = SPAA_BAD;
 	}
 	if (node(r, 0)->type != JSON_OBJECT) {
+		if (first && not_spaa(r)) return r->type = SPAA_BAD;
 		spaa_error(r, "record is not a JSON object");
 		return r->type = SPAA_BAD;
 	}
 	sstr t = get_str(r, 0, "type");
 	if (!t.p) {
+		if (first && not_spaa(r)) return r->type = SPAA_BAD;
 		spaa_error(r, "record has no \"type\" string");
 		return r->type = SPAA_BAD;
 	}

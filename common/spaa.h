@@ -115,6 +115,7 @@ struct spaa_reader {
 
 	/* header */
 	bool have_header, header_missing_said;
+	bool not_spaa;        /* the first line is another format's (said once) */
 	uint64_t header_line;
 	bool leaf_first;      /* frame_order == "leaf_to_root" (the default when missing) */
 	bool content_ids;     /* stack_id_mode == "content_addressable" */
@@ -146,6 +147,10 @@ void spaa_close(spaa_reader *r);
 /* Next record: its type, SPAA_EOF at the end.  Dictionaries and the header
  * are taken in automatically. */
 enum spaa_rtype spaa_next(spaa_reader *r);
+
+/* After the records: exits 1 with "FILE: no header record (empty input)"
+ * if the input held none. */
+void spaa_need_header(spaa_reader *r);
 
 /* Reports an error at the current line through r->on_error. */
 void spaa_error(spaa_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

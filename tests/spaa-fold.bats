@@ -332,3 +332,31 @@ fold_perf() { # NAME OPT
 		skip "neither flamegraph.pl nor inferno-flamegraph installed"
 	fi
 }
+
+@test "not SPAA: the reader says what the file looks like and what to run (every filter)" {
+	run spaa-fold "$EX/parser.perf.txt"
+	assert_failure 1
+	assert_output "spaa-fold: $EX/parser.perf.txt:1: this is 'perf script' text, not SPAA: run perf2spaa first"
+	run spaa-top "$EX/dtrace-stacks.txt"
+	assert_failure 1
+	assert_output "spaa-top: $EX/dtrace-stacks.txt:1: this is DTrace output, not SPAA: run dtrace2spaa first"
+	run spaa-grep -e x "$EX/dd.folded"
+	assert_failure 1
+	assert_output "spaa-grep: $EX/dd.folded:1: this is folded stacks, not SPAA: run folded2spaa first"
+	run spaa-stat "$EX/small-trace.spall"
+	assert_failure 1
+	assert_output "spaa-stat: $EX/small-trace.spall:1: this is a binary spall trace, not SPAA: run spall2spaa first"
+	run spaa-cat "$EX/spx-small.txt.gz"
+	assert_failure 1
+	assert_output "spaa-cat: $EX/spx-small.txt.gz:1: this is SPX profile data, not SPAA: run spx2spaa first"
+	run spaa-window --every 1 "$EX/basic.afperf"
+	assert_failure 1
+	assert_output "spaa-window: $EX/basic.afperf:1: this is an AFPerf file, not SPAA: run afperf2spaa first"
+	run spaa-diff "$EX/small-trace.json" "$EX/parser.spaa"
+	assert_failure 1
+	assert_output "spaa-diff: $EX/small-trace.json:1: this is a JSON array spread over lines (a Chrome trace?), not SPAA: run spall2spaa first"
+	run spaa-validate "$EX/parser.perf.txt"
+	assert_failure 1
+	assert_output "spaa-validate: $EX/parser.perf.txt:1: this is 'perf script' text, not SPAA: run perf2spaa first
+$EX/parser.perf.txt: invalid: 0 header, 0 dso, 0 frame, 0 thread, 0 stack, 0 sample, 0 window, 0 other; 1 error, 0 warnings"
+}

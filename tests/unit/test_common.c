@@ -13,6 +13,7 @@
 #include "jsonbuf.h"
 #include "num.h"
 #include "output.h"
+#include "sniff.h"
 #include "spaa.h"
 #include "stackid.h"
 #include "strmap.h"
@@ -310,6 +311,44 @@ static void test_ids(void)
 	free(path);
 }
 
+/* sniff: each converter's input by its first line; SPAA and unknown text
+ * are not claimed. */
+static void test_sniff(void)
+{
+	static const struct { const char *line, *run; } cases[] = {
+		{ "parser  4242/4243 [002] 52310.001012:   1001001 cpu-clock:", "perf2spaa" },
+		{ "swapper     0 [000]  1234.567890: cycles:", "perf2spaa" },
+		{ "PERFILE2h", "perf script -i FILE | perf2spaa" },
+		{ "              libc.so.1`__pollsys+0xa", "dtrace2spaa" },
+		{ "dtrace: description 'profile-97 ' matched 1 probe", "dtrace2spaa" },
+		{ "main;parse;lex 12", "folded2spaa" },
+		{ "[{\"name\":\"a\",\"ph\":\"X\",\"ts\":1}]", "spall2spaa" },
+		{ "{\"traceEvents\":[", "spall2spaa" },
+		{ "[", "spall2spaa" },
+		{ "\x0D\xF0\xAD\x0B\x01", "spall2spaa" },
+		{ "[events]", "spx2spaa" },
+		{ "{\"exec_ts\": 1, \"enabled_metrics\": [\"wt\"]}", "spx2spaa" },
+		{ "# AFPerf v1     ", "afperf2spaa" },
+		{ "{\"nodes\":[{\"id\":1,\"callFrame\":{}}]}", NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		sniff_result r = { 0 };
+		int k = sniff_line(cases[i].line, strlen(cases[i].line), &r);
+		ok(k == 0 && (cases[i].run ? r.run && strcmp(r.run, cases[i].run) == 0 : !r.run),
+		   "sniff: %s -> %s", cases[i].line, cases[i].run ? cases[i].run : "no converter");
+	}
+	static const char *not_claimed[] = {
+		"{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\"}",
+		"{\"type\":\"stack\",\"id\":1}",
+		"hello world",
+		"",
+	};
+	for (size_t i = 0; i < sizeof not_claimed / sizeof *not_claimed; i++) {
+		sniff_result r;
+		is_int(sniff_line(not_claimed[i], strlen(not_claimed[i]), &r), -1, "sniff: not claimed: '%s'", not_claimed[i]);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -322,6 +361,7 @@ int main(void)
 	test_output();
 	test_roundtrip();
 	test_ids();
+	test_sniff();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0) diag("could not remove %s", tmpdir);

@@ -38,6 +38,8 @@ static const char help_text[] =
 	"      --leaf            look at the leaf frame only\n"
 	"  -v, --invert-match    keep the stacks with no matching frame\n"
 	"  -i, --ignore-case     case-insensitive REGEX (also for --comm)\n"
+	"  (REGEX is matched against the name spaa-fold prints: \"[unknown]\",\n"
+	"  \"[libc.so.6]\" for unresolved frames; the naming options below apply)\n"
 	"Stack criteria:\n"
 	"      --pid=N           process id N (repeatable: any of them)\n"
 	"      --tid=N           thread id N (repeatable: any of them)\n"
@@ -45,6 +47,7 @@ static const char help_text[] =
 	"      --event=NAME      event NAME\n"
 	"      --min-weight=N    weight at least N (primary metric of the stack's event)\n"
 	"  -m, --metric=NAME     the metric for --min-weight and --count\n"
+	FOLD_NAME_HELP
 	"Output:\n"
 	"  -c, --count           print only \"N stacks, W METRIC\" for the kept stacks\n"
 	"      --keep-dicts      keep every dictionary record, referenced or not\n"
@@ -69,6 +72,7 @@ static uint32_t npids, pidcap, ntids, tidcap;
 static const char *event_name, *metric_name, *out_path;
 static bool have_min;
 static num min_weight;
+static fold_opts fo = { .inline_mode = -1 }; /* how frames are named */
 
 static void compile(regex_t *re, const char *opt, const char *pat)
 {
@@ -82,7 +86,7 @@ static void compile(regex_t *re, const char *opt, const char *pat)
 
 static void parse_options(int argc, char **argv, const char **path)
 {
-	enum { O_LEAF = 256, O_DSO, O_PID, O_TID, O_COMM, O_EVENT, O_MIN, O_METRIC, O_KEEP };
+	enum { O_LEAF = FOLD_OPT_END, O_DSO, O_PID, O_TID, O_COMM, O_EVENT, O_MIN, O_METRIC, O_KEEP };
 	static const struct option longopts[] = {
 		{ "regexp", required_argument, 0, 'e' },
 		{ "dso", required_argument, 0, O_DSO },
@@ -99,6 +103,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		{ "keep-dicts", no_argument, 0, O_KEEP },
 		{ "output", required_argument, 0, 'o' },
 		{ "zstd", no_argument, 0, 'z' },
+		FOLD_NAME_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -107,6 +112,7 @@ static void parse_options(int argc, char **argv, const char **path)
 	uint32_t npat_src = 0, pat_src_cap = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "e:vicm:o:zhV", longopts, NULL)) != -1) {
+		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
 		case 'e': *VEC_PUSH(pat_src, npat_src, pat_src_cap) = optarg; break;
 		case O_DSO: dso_src = optarg; break;
@@ -157,9 +163,13 @@ static bool frame_matches(uint32_t f)
 		const spaa_frame *fr = &r->frames[f];
 		bool ok = true;
 		if (npats) {
+			/* the name spaa-fold and spaa-top print */
+			scratch.n = 0;
+			fold_frame_name(r, f, NULL, 0, &fo, &scratch);
+			sbuf_addc(&scratch, 0);
 			ok = false;
 			for (uint32_t i = 0; i < npats && !ok; i++)
-				ok = regexec(&pats[i], fr->func, 0, NULL, 0) == 0;
+				ok = regexec(&pats[i], scratch.p, 0, NULL, 0) == 0;
 		}
 		if (ok && have_dso) ok = regexec(&dso_re, r->dsos[fr->dso].name, 0, NULL, 0) == 0;
 		fmatch[f] = ok ? 1 : 2;
@@ -569,6 +579,7 @@ int main(int argc, char **argv)
 			/* before any stack: kept in place with the dictionaries */
 			__attribute__((fallthrough));
 		case SPAA_HEADER: case SPAA_DSO: case SPAA_FRAME: case SPAA_THREAD: {
+			if (t == SPAA_HEADER && r->header_line == r->lineno) fold_opts_header(&fo, r);
 			if (count_only) break;
 			dictrec *d = VEC_PUSH(drecs, ndrecs, drcap);
 			d->off = dtext.n;

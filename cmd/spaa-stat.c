@@ -5,6 +5,7 @@
  * One pass; memory grows with the dictionaries and unique names.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +23,16 @@ static const char usage[] =
 	"weights, threads and the hottest functions.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
-	"      --event=NAME   the event of the hottest functions (default: the first)\n"
-	"  -m, --metric=NAME  their metric (default: the event's primary metric)\n"
-	"  -n, --lines=N      how many hottest functions (default 5; 0: all)\n"
-	"  -j, --json         one JSON object instead of text\n"
-	"  -o, --output=FILE  write to FILE (.zst and .gz compress)\n"
-	"  -z, --zstd         compress the output with zstd\n"
-	"  -h, --help         show this help and exit\n"
-	"  -V, --version      show the version and exit\n"
+	"      --event=NAME     the event of the hottest functions (default: the first)\n"
+	"  -m, --metric=NAME    their metric (default: the event's primary metric)\n"
+	"  -n, --lines=N        how many hottest functions (default 5; 0: all)\n"
+	"  -j, --json           one JSON object instead of text\n"
+	FOLD_NAME_HELP
+	"Output:\n"
+	"  -o, --output=FILE    write to FILE (.zst and .gz compress)\n"
+	"  -z, --zstd           compress the output with zstd\n"
+	"  -h, --help           show this help and exit\n"
+	"  -V, --version        show the version and exit\n"
 	"\n"
 	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
@@ -38,6 +41,30 @@ enum { NTYPES = 8 };
 
 /* Total weight per (event, metric), in order of first appearance. */
 typedef struct wtotal { uint32_t event, metric; num v; } wtotal;
+
+/* A duration for people: 3 significant digits in the largest unit that
+ * keeps it at least 1 ("17.2 µs", "1.72 s", "2.5 min"); a unit that is not a
+ * time as it is ("%.9g UNIT"). */
+static void put_duration(output *o, double d, const char *unit)
+{
+	static const struct { const char *name; double s; } units[] = {
+		{ "seconds", 1 }, { "s", 1 }, { "milliseconds", 1e-3 }, { "ms", 1e-3 },
+		{ "microseconds", 1e-6 }, { "us", 1e-6 }, { "nanoseconds", 1e-9 }, { "ns", 1e-9 },
+	};
+	double secs = -1;
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+		if (!strcmp(unit, units[i].name)) secs = d * units[i].s;
+	if (!(secs >= 0) || !isfinite(secs)) {
+		out_printf(o, "%.9g %s", d, unit);
+		return;
+	}
+	if (secs >= 3600) out_printf(o, "%.3g h", secs / 3600);
+	else if (secs >= 60) out_printf(o, "%.3g min", secs / 60);
+	else if (secs >= 1) out_printf(o, "%.3g s", secs);
+	else if (secs >= 1e-3) out_printf(o, "%.3g ms", secs * 1e3);
+	else if (secs >= 1e-6) out_printf(o, "%.3g \u00b5s", secs * 1e6);
+	else out_printf(o, "%.3g ns", secs * 1e9);
+}
 
 int main(int argc, char **argv)
 {
@@ -49,6 +76,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, 0, 'j' },
 		{ "output", required_argument, 0, 'o' },
 		{ "zstd", no_argument, 0, 'z' },
+		FOLD_NAME_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -56,7 +84,9 @@ int main(int argc, char **argv)
 	uint64_t lines = 5;
 	bool json = false, zstd = false;
 	int c;
+	fold_opts fo = { .inline_mode = -1 };
 	while ((c = getopt_long(argc, argv, "m:n:o:zjhV", longopts, NULL)) != -1) {
+		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
 		case 'e': opt_event = optarg; break;
 		case 'm': opt_metric = optarg; break;
@@ -77,7 +107,7 @@ int main(int argc, char **argv)
 	wtotal *tot = NULL;
 	uint32_t ntot = 0, totcap = 0;
 	ranker k;
-	ranker_init(&k, RANK_FUNC);
+	ranker_init(&k, RANK_FUNC, &fo);
 	spaa_stack st = { 0 };
 	int32_t event = -1;
 	const char *ev_name = NULL, *metric = "samples";
@@ -89,6 +119,7 @@ int main(int argc, char **argv)
 		if (t == SPAA_BAD) continue;
 		counts[t - SPAA_HEADER]++;
 		if (t == SPAA_HEADER && counts[0] == 1) {
+			fold_opts_header(&fo, r);
 			event = fold_pick_event(r, opt_event, true);
 			ev_name = event >= 0 ? r->events[event].name : NULL;
 			metric = fold_pick_metric(r, event, opt_metric);
@@ -211,7 +242,8 @@ int main(int argc, char **argv)
 			out_puts(o, " .. ");
 			out_write(o, buf, num_fmt(buf, num_d(r->tr_end)));
 			out_puts(o, " (");
-			out_printf(o, "%.9g %s)\n", r->tr_end - r->tr_start, unit ? unit : "seconds");
+			put_duration(o, r->tr_end - r->tr_start, unit ? unit : "seconds");
+			out_puts(o, ")\n");
 		} else {
 			out_puts(o, "(none)\n");
 		}

@@ -30,6 +30,8 @@ static const char usage[] =
 	"      --callers=FUNC   who calls FUNC, with weights (sandwich view, top half)\n"
 	"      --callees=FUNC   what FUNC calls, with weights (bottom half)\n"
 	"  -j, --json           one JSON object per line instead of a table\n"
+	FOLD_NAME_HELP
+	"Output:\n"
 	"  -o, --output=FILE    write to FILE (.zst and .gz compress)\n"
 	"  -z, --zstd           compress the output with zstd\n"
 	"  -h, --help           show this help and exit\n"
@@ -179,13 +181,16 @@ int main(int argc, char **argv)
 		{ "json", no_argument, 0, 'j' },
 		{ "output", required_argument, 0, 'o' },
 		{ "zstd", no_argument, 0, 'z' },
+		FOLD_NAME_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
+	fold_opts fo = { .inline_mode = -1 };
 	while ((c = getopt_long(argc, argv, "n:m:o:zjhV", longopts, NULL)) != -1) {
+		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
 		case 'n': opt.lines = opt_u64("-n", optarg); break;
 		case 'B':
@@ -216,7 +221,7 @@ int main(int argc, char **argv)
 
 	spaa_reader *r = spaa_open(optind < argc ? argv[optind] : "-");
 	ranker k;
-	ranker_init(&k, opt.by);
+	ranker_init(&k, opt.by, &fo);
 	uint32_t fkey = focus ? ranker_name_key(&k, focus, strlen(focus)) : 0;
 	uint32_t k_root = 0, k_self = 0;
 	side callers = { 0 }, callees = { 0 };
@@ -229,6 +234,7 @@ int main(int argc, char **argv)
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER) {
+			fold_opts_header(&fo, r);
 			event = fold_pick_event(r, opt.event, true);
 			if (!opt.event && r->nevents > 1)
 				warn_at(r->name, r->lineno, "%u events; ranking only %s (use --event)",

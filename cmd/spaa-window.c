@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fold.h"
 #include "jsonw.h"
 #include "output.h"
 #include "spaa.h"
@@ -51,6 +52,8 @@ static const char usage[] =
 	"      --event=NAME     the event --list adds up (default: the first declared)\n"
 	"      --allow-empty    write a cut that keeps no sample, or whose --from is\n"
 	"                       before the start, instead of failing\n"
+	FOLD_NAME_HELP
+	"Output:\n"
 	"  -o, --output=FILE    write to FILE (.zst and .gz compress)\n"
 	"  -z, --zstd           compress the output with zstd\n"
 	"  -h, --help           show this help and exit\n"
@@ -344,6 +347,10 @@ static void resolve_times(void)
 	}
 }
 
+/* --list names the top function as spaa-fold would (fold.h) */
+static fold_opts names_fo = { .inline_mode = -1 };
+static sbuf leaf_name;
+
 static void pass1(void)
 {
 	spaa_reader *r = open_input();
@@ -351,6 +358,7 @@ static void pass1(void)
 	spaa_sample s;
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
+		if (t == SPAA_HEADER && r->header_line == r->lineno) fold_opts_header(&names_fo, r);
 		if (t == SPAA_STACK) {
 			if (spaa_stack_parse(r, &st) < 0) continue;
 			uint32_t i;
@@ -363,9 +371,10 @@ static void pass1(void)
 			si->event = st.event;
 			for (uint32_t j = 0; j < st.nw; j++)
 				si->metrics |= (uint64_t)1 << metric_id(st.w[j].metric.p, st.w[j].metric.n);
-			const char *f = st.nframes ? r->frames[spaa_stack_leaf(r, &st)].func : "";
-			if (!*f) f = "[unknown]";
-			si->leaf_func = strmap_intern(&funcs, f, strlen(f), NULL);
+			leaf_name.n = 0;
+			if (st.nframes) fold_frame_name(r, spaa_stack_leaf(r, &st), NULL, 0, &names_fo, &leaf_name);
+			else sbuf_add(&leaf_name, "[unknown]", 9);
+			si->leaf_func = strmap_intern(&funcs, leaf_name.p, leaf_name.n, NULL);
 		} else if (t == SPAA_SAMPLE) {
 			if (spaa_sample_parse(r, &s) < 0) continue;
 			if (!s.has_ts) {
@@ -741,6 +750,7 @@ int main(int argc, char **argv)
 		{ "event", required_argument, 0, 'e' },
 		{ "output", required_argument, 0, 'o' },
 		{ "zstd", no_argument, 0, 'z' },
+		FOLD_NAME_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -748,6 +758,7 @@ int main(int argc, char **argv)
 	bool zstd = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "o:zjhV", longopts, NULL)) != -1) {
+		if (fold_opts_take(&names_fo, c, optarg)) continue;
 		switch (c) {
 		case 'F': opt.from_s = optarg; break;
 		case 'T': opt.to_s = optarg; break;

@@ -35,17 +35,30 @@ typedef struct fold_opts {
 #include <getopt.h>
 enum { FOLD_OPT_RAW = 256, FOLD_OPT_NO_COMM, FOLD_OPT_PID, FOLD_OPT_TID, FOLD_OPT_KERNEL,
        FOLD_OPT_JIT, FOLD_OPT_ALL, FOLD_OPT_ADDRS, FOLD_OPT_INLINE, FOLD_OPT_ALL_EVENTS, FOLD_OPT_END };
-#define FOLD_LONGOPTS \
-	{ "all-events", no_argument, 0, FOLD_OPT_ALL_EVENTS }, \
+/* The options that name one frame: every command that prints or matches
+ * function names (spaa-top, spaa-stat, spaa-grep, spaa-window --list) takes
+ * these, so that a frame has the name spaa-fold gives it everywhere. */
+#define FOLD_NAME_LONGOPTS \
 	{ "raw", no_argument, 0, FOLD_OPT_RAW }, \
-	{ "no-comm", no_argument, 0, FOLD_OPT_NO_COMM }, \
-	{ "pid", no_argument, 0, FOLD_OPT_PID }, \
-	{ "tid", no_argument, 0, FOLD_OPT_TID }, \
 	{ "kernel", no_argument, 0, FOLD_OPT_KERNEL }, \
 	{ "jit", no_argument, 0, FOLD_OPT_JIT }, \
 	{ "all", no_argument, 0, FOLD_OPT_ALL }, \
 	{ "addrs", no_argument, 0, FOLD_OPT_ADDRS }, \
 	{ "inline", optional_argument, 0, FOLD_OPT_INLINE }
+#define FOLD_NAME_HELP \
+	"Names of functions (as spaa-fold prints them):\n" \
+	"      --raw            function names exactly as stored\n" \
+	"      --kernel         mark kernel frames with _[k]\n" \
+	"      --jit            mark frames from /tmp/perf-N.map with _[j]\n" \
+	"      --all            both --kernel and --jit\n" \
+	"      --addrs          \"[dso <addr>]\" for unresolved frames\n" \
+	"      --inline[=MODE]  inlined frames: mark (add _[i]), plain or hide\n"
+#define FOLD_LONGOPTS \
+	FOLD_NAME_LONGOPTS, \
+	{ "all-events", no_argument, 0, FOLD_OPT_ALL_EVENTS }, \
+	{ "no-comm", no_argument, 0, FOLD_OPT_NO_COMM }, \
+	{ "pid", no_argument, 0, FOLD_OPT_PID }, \
+	{ "tid", no_argument, 0, FOLD_OPT_TID }
 /* Sets option c (with its argument) in o: true when c is one of
  * FOLD_LONGOPTS, false for the caller's own options.  A bad
  * --inline mode is a usage error. */

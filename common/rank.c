@@ -6,10 +6,11 @@
 #include "jsonw.h"
 #include <string.h>
 
-void ranker_init(ranker *k, int by)
+void ranker_init(ranker *k, int by, const fold_opts *fo)
 {
 	memset(k, 0, sizeof *k);
 	k->by = by;
+	k->fo = fo;
 	strmap_init(&k->names);
 	k->grand = num_i(0);
 }
@@ -21,6 +22,7 @@ void ranker_free(ranker *k)
 	free(k->total);
 	free(k->stamp);
 	free(k->frame_key);
+	sbuf_free(&k->tmp);
 	memset(k, 0, sizeof *k);
 }
 
@@ -49,7 +51,11 @@ uint32_t ranker_frame_key(ranker *k, const spaa_reader *r, uint32_t f)
 	}
 	if (k->frame_key[f] >= 0) return (uint32_t)k->frame_key[f];
 	const spaa_frame *fr = &r->frames[f];
-	const char *func = fr->func && *fr->func ? fr->func : "[unknown]";
+	static const fold_opts plain = { .inline_mode = -1 };
+	k->tmp.n = 0;
+	fold_frame_name(r, f, NULL, 0, k->fo ? k->fo : &plain, &k->tmp);
+	sbuf_addc(&k->tmp, 0);
+	const char *func = k->tmp.p;
 	uint32_t key;
 	if (k->by == RANK_DSO) {
 		const char *d = r->dsos[fr->dso].name;

@@ -4,8 +4,9 @@
  * self(F)  = sum of the weights of the stacks whose leaf frame is F;
  * total(F) = sum of the weights of the stacks that contain F at least once
  *            (recursion counted once per stack).
- * Names: the frame's func as stored ("[unknown]" when empty), its dso's name
- * ("[unknown]" when empty), or its srcline ("?? (FUNC)" when absent). */
+ * Names: the frame's display name (fold_frame_name(): the name spaa-fold
+ * prints, under the same naming options), its dso's name ("[unknown]" when
+ * empty), or its srcline ("?? (FUNC)" when absent). */
 #ifndef SPAA_RANK_H
 #define SPAA_RANK_H
 
@@ -15,6 +16,7 @@
 #include "output.h"
 #include "spaa.h"
 #include "strmap.h"
+#include "fold.h"
 
 enum rank_by { RANK_FUNC, RANK_DSO, RANK_SRCLINE };
 
@@ -28,9 +30,13 @@ typedef struct ranker {
 	uint32_t fkcap;
 	uint64_t serial;       /* stacks added */
 	num grand;             /* sum of all weights added */
+	const fold_opts *fo;   /* how functions are named */
+	sbuf tmp;
 } ranker;
 
-void ranker_init(ranker *k, int by);
+/* fo: the naming options (kept by pointer: fold_opts_header() may still
+ * change them when the header is read). */
+void ranker_init(ranker *k, int by, const fold_opts *fo);
 void ranker_free(ranker *k);
 /* The key index of frame f of r (interned on first use). */
 uint32_t ranker_frame_key(ranker *k, const spaa_reader *r, uint32_t f);

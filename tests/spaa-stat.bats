@@ -10,7 +10,7 @@ file:        $D/stat/small.spaa
 source:      perf 6.1.0: perf record -g ./app
 frame order: leaf_to_root
 stack ids:   content_addressable
-time range:  100 .. 110 (10 seconds)
+time range:  100 .. 110 (10 s)
 events:      cycles (kind hardware, mode period, primary metric period)
 records:     header 1, dso 1, frame 4, thread 1, stack 3, sample 7, window 1, other 1
 weights:     cycles: samples 7, period 570
@@ -32,7 +32,7 @@ file:        $D/top/small.spaa
 source:      perf
 frame order: leaf_to_root
 stack ids:   local
-time range:  0 .. 2 (2 seconds)
+time range:  0 .. 2 (2 s)
 events:      cycles (kind hardware, mode period, primary metric period)
              instructions (kind hardware, mode period, primary metric period)
 records:     header 1, dso 3, frame 6, thread 0, stack 7, sample 0, window 0, other 0
@@ -127,7 +127,7 @@ file:        $EX/perf-cpu.spaa
 source:      perf 6.1.76: perf record -F 999 -g --call-graph dwarf ./wordfreq input.txt
 frame order: leaf_to_root
 stack ids:   content_addressable
-time range:  52310.001012 .. 52310.011016 (0.010004 seconds)
+time range:  52310.001012 .. 52310.011016 (10 ms)
 events:      cycles (kind hardware, mode frequency, primary metric period)
 records:     header 1, dso 3, frame 15, thread 2, stack 7, sample 14, window 0, other 0
 weights:     cycles: samples 14, period 31629620
@@ -183,4 +183,13 @@ OUT
 	run spaa-stat "$T/j.spaa"
 	assert_failure 1
 	assert_output "spaa-stat: $T/j.spaa:2: invalid JSON at byte 17: unexpected end of line"
+}
+
+@test "spaa-stat: durations in a human unit, 3 significant digits" {
+	for r in "0 17.2 microseconds 17.2 µs" "0 1.72 seconds 1.72 s" "0 150 seconds 2.5 min" "0 5005 nanoseconds 5.01 µs" "0 3 ms 3 ms" "0 7 ticks 7 ticks"; do
+		set -- $r
+		printf '{"type":"header","format":"spaa","version":"1.0","events":[],"time_range":{"start":%s,"end":%s,"unit":"%s"}}\n' "$1" "$2" "$3" > "$T/h.spaa"
+		run sh -c 'spaa-stat "$1" | grep "^time range"' sh "$T/h.spaa"
+		assert_output "time range:  $1 .. $2 ($4 $5)"
+	done
 }

@@ -272,3 +272,25 @@ self    self%  total   total%  function"
 	assert_equal "$stderr" "spaa-top: $T/two.spaa:1: 2 events; ranking only cycles (use --event)
 spaa-top: $T/two.spaa:5: weights add up beyond 64 bits"
 }
+
+@test "one name for a frame: spaa-top, spaa-grep, spaa-stat and spaa-window --list name unresolved frames as spaa-fold does" {
+	run sh -c 'spaa-fold "$1" | grep -c "\[libc.so.6\] "' sh "$EX/parser.spaa"
+	assert_output 1
+	run spaa-top --callers '[libc.so.6]' "$EX/parser.spaa"
+	assert_success
+	assert_output "cpu-clock:pppH/period, [libc.so.6]: self 1001001 (14.29%), total 1001001 (14.29%) of 7007007
+ weight  weight%  caller
+1001001  100.00%  worker_loop"
+	run sh -c 'spaa-grep -e "^\[libc.so.6\]$" "$1" | spaa-fold' sh "$EX/parser.spaa"
+	assert_output "parser;__clone3;start_thread;worker_loop;[libc.so.6] 1001001"
+	run sh -c 'spaa-stat -n 0 "$1" | grep -c "  \[libc.so.6\]$"' sh "$EX/parser.spaa"
+	assert_output 1
+	# the naming options of spaa-fold apply
+	run sh -c 'spaa-top --addrs -n 0 "$1" | grep "\[libc"' sh "$EX/parser.spaa"
+	assert_output "1001001   14.29%  1001001   14.29%  [libc.so.6 <7f1e2a49a1f0>]"
+	run sh -c 'spaa-grep --addrs -c -e "<7f1e2a49a1f0>" "$1"' sh "$EX/parser.spaa"
+	assert_output "1 stack, 1001001 period"
+	run sh -c 'spaa-fold --kernel "$1" | grep -o "copy_user_enhanced_fast_string_\[k\]"; spaa-top --kernel -n 0 "$1" | grep -o "copy_user_enhanced_fast_string_\[k\]"' sh "$EX/parser.spaa"
+	assert_output "copy_user_enhanced_fast_string_[k]
+copy_user_enhanced_fast_string_[k]"
+}

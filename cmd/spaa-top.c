@@ -5,6 +5,7 @@
  * One pass over the stacks of one event; memory grows with unique names.
  */
 #include <getopt.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,10 @@ static const char usage[] =
 	"                       metric)\n"
 	"      --callers=FUNC   who calls FUNC, with weights (sandwich view, top half)\n"
 	"      --callees=FUNC   what FUNC calls, with weights (bottom half)\n"
+	"  -E, --regex          FUNC is a POSIX extended regex: every function it\n"
+	"                       matches is the focus\n"
+	"  -i, --ignore-case    FUNC (a regex) matches case-insensitively\n"
+	"      --depth=N        the callers' and callees' trees, N levels (default 1)\n"
 	"  -j, --json           one JSON object per line instead of a table\n"
 	FOLD_NAME_HELP
 	"Output:\n"
@@ -48,33 +53,41 @@ static const char *by_heads[] = { "function", "dso", "srcline" };
 static struct {
 	uint64_t lines;
 	int by;
-	bool sort_total, json;
+	bool sort_total, json, regex, icase;
+	uint32_t depth;
 	const char *event, *metric, *callers, *callees;
-} opt = { .lines = 10 };
+} opt = { .lines = 10, .depth = 1 };
 
 static uint64_t nstack; /* stacks added up */
 
-/* Neighbours of the focused function: weight per key. */
-typedef struct side {
-	num *w;
-	uint64_t *stamp;
-	uint32_t cap;
-} side;
+/* One half of the sandwich, as a tree: the callers (or callees) of the
+ * focused function, then theirs, up to --depth levels.  A node is a path of
+ * keys away from the focus; its weight is that of the stacks that hold the
+ * path next to an occurrence of the focus, each stack counted once per node
+ * (recursion counted once).  A walk stops at the root ("[root]"), the leaf
+ * ("[self]") or another occurrence of the focus. */
+typedef struct tree {
+	strmap index;          /* (parent, key) -> node */
+	struct tnode { uint32_t parent, key, depth; num w; uint64_t stamp; } *n;
+	uint32_t count, cap;
+} tree;
 
-static void side_add(side *s, uint32_t key, num w, uint64_t stamp)
+#define TREE_TOP UINT32_MAX   /* the parent of the first level */
+
+static void tree_add(tree *t, uint32_t parent, uint32_t key, num w, uint64_t stamp, uint32_t *node)
 {
-	if (key >= s->cap) {
-		uint32_t old = s->cap, c = s->cap;
-		grow_array((void **)&s->w, &c, key + 1, sizeof *s->w);
-		grow_array((void **)&s->stamp, &s->cap, key + 1, sizeof *s->stamp);
-		for (uint32_t j = old; j < s->cap; j++) {
-			s->w[j] = num_i(0);
-			s->stamp[j] = 0;
-		}
+	uint32_t kb[2] = { parent, key };
+	bool fresh;
+	uint32_t i = strmap_intern(&t->index, (const char *)kb, sizeof kb, &fresh);
+	if (fresh) {
+		grow_array((void **)&t->n, &t->cap, i + 1, sizeof *t->n);
+		t->n[i] = (struct tnode){ parent, key, parent == TREE_TOP ? 1 : t->n[parent].depth + 1, num_i(0), 0 };
+		t->count = i + 1;
 	}
-	if (s->stamp[key] == stamp) return;
-	s->stamp[key] = stamp;
-	if (!num_add(&s->w[key], w)) die(EXIT_DATA, "weights add up beyond 64 bits");
+	*node = i;
+	if (t->n[i].stamp == stamp) return;
+	t->n[i].stamp = stamp;
+	if (!num_add(&t->n[i].w, w)) die(EXIT_DATA, "weights add up beyond 64 bits");
 }
 
 static void put_num(output *o, num v)
@@ -115,56 +128,106 @@ static void put_top(output *o, const ranker *k, const char *event, const char *m
 }
 
 static const ranker *sort_rk;
-static const side *sort_side;
+static const tree *sort_tree;
 
-static int cmp_side(const void *a, const void *b)
+/* Siblings together (by parent), heaviest first, then by name. */
+static int cmp_node(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = num_cmp(sort_side->w[y], sort_side->w[x]);
-	if (!c) c = strcmp(ranker_name(sort_rk, x), ranker_name(sort_rk, y));
+	const struct tnode *x = &sort_tree->n[*(const uint32_t *)a], *y = &sort_tree->n[*(const uint32_t *)b];
+	if (x->parent != y->parent) return x->parent < y->parent ? -1 : 1;
+	int c = num_cmp(y->w, x->w);
+	if (!c) c = strcmp(ranker_name(sort_rk, x->key), ranker_name(sort_rk, y->key));
 	return c;
 }
 
-/* One half of the sandwich: rows of (weight, % of the focus's total, name). */
-static void put_side(output *o, const ranker *k, const side *s, num focus_total, const char *what)
+static void put_node(output *o, const ranker *k, const tree *t, uint32_t i, num focus_total,
+		     const char *what, int ww)
 {
-	uint32_t n = 0;
-	uint32_t *v = xmalloc(((size_t)s->cap + 1) * sizeof *v);
-	for (uint32_t i = 0; i < s->cap; i++)
-		if (s->stamp[i]) v[n++] = i;
-	sort_rk = k;
-	sort_side = s;
-	xqsort(v, n, sizeof *v, cmp_side);
-	if (opt.lines && n > opt.lines) n = (uint32_t)opt.lines;
+	const struct tnode *nd = &t->n[i];
 	if (opt.json) {
-		for (uint32_t i = 0; i < n; i++) {
-			out_printf(o, "{\"type\":\"%s\",\"name\":", what);
-			jw_strc(o, ranker_name(k, v[i]));
-			out_puts(o, ",\"weight\":");
-			put_num(o, s->w[v[i]]);
-			out_puts(o, ",\"percent\":");
-			put_pct(o, rank_percent(s->w[v[i]], focus_total));
-			out_puts(o, "}\n");
-		}
-		free(v);
+		out_printf(o, "{\"type\":\"%s\",\"depth\":%u,\"name\":", what, nd->depth);
+		jw_strc(o, ranker_name(k, nd->key));
+		out_puts(o, ",\"weight\":");
+		put_num(o, nd->w);
+		out_puts(o, ",\"percent\":");
+		put_pct(o, rank_percent(nd->w, focus_total));
+		out_puts(o, "}\n");
 		return;
+	}
+	rank_put_padded(o, nd->w, ww);
+	out_puts(o, "  ");
+	rank_put_pct_cell(o, rank_percent(nd->w, focus_total));
+	out_puts(o, "  ");
+	for (uint32_t d = 1; d < nd->depth; d++) out_puts(o, "  ");
+	out_puts(o, ranker_name(k, nd->key));
+	out_putc(o, '\n');
+}
+
+/* One half of the sandwich: rows of (weight, % of the focus's total, name),
+ * depth first, each level's rows heaviest first (at most -n per parent). */
+static void put_side(output *o, const ranker *k, const tree *t, num focus_total, const char *what)
+{
+	uint32_t n = t->count;
+	uint32_t *v = xmalloc(((size_t)n + 1) * sizeof *v);
+	for (uint32_t i = 0; i < n; i++) v[i] = i;
+	sort_rk = k;
+	sort_tree = t;
+	xqsort(v, n, sizeof *v, cmp_node);
+	/* first[p]: where node p's children start in v (TREE_TOP's: 0) */
+	uint32_t *first = xmalloc(((size_t)n + 1) * sizeof *first);
+	for (uint32_t i = 0; i <= n; i++) first[i] = UINT32_MAX;
+	for (uint32_t j = n; j-- > 0;) {
+		uint32_t p = t->n[v[j]].parent;
+		first[p == TREE_TOP ? n : p] = j;
 	}
 	int ww = 6;
 	for (uint32_t i = 0; i < n; i++) {
-		int a = rank_num_width(s->w[v[i]]);
+		int a = rank_num_width(t->n[i].w);
 		if (a > ww) ww = a;
 	}
-	put_cell(o, "weight", ww);
-	out_printf(o, "  weight%%  %s\n", what);
-	for (uint32_t i = 0; i < n; i++) {
-		rank_put_padded(o, s->w[v[i]], ww);
-		out_puts(o, "  ");
-		rank_put_pct_cell(o, rank_percent(s->w[v[i]], focus_total));
-		out_puts(o, "  ");
-		out_puts(o, ranker_name(k, v[i]));
-		out_putc(o, '\n');
+	if (!opt.json) {
+		put_cell(o, "weight", ww);
+		out_printf(o, "  weight%%  %s\n", what);
 	}
+	/* depth first, with an explicit stack of (parent slot, next index) */
+	struct frame_ { uint32_t slot, j, shown; } *st = xmalloc(((size_t)opt.depth + 2) * sizeof *st);
+	uint32_t sp = 0;
+	st[sp++] = (struct frame_){ n, first[n], 0 };
+	while (sp) {
+		struct frame_ *f = &st[sp - 1];
+		uint32_t parent = f->slot == n ? TREE_TOP : f->slot;
+		if (f->j >= n || t->n[v[f->j]].parent != parent || (opt.lines && f->shown >= opt.lines)) {
+			sp--;
+			continue;
+		}
+		uint32_t node = v[f->j++];
+		f->shown++;
+		put_node(o, k, t, node, focus_total, what, ww);
+		if (first[node] != UINT32_MAX) st[sp++] = (struct frame_){ node, first[node], 0 };
+	}
+	free(st);
+	free(first);
 	free(v);
+}
+
+/* Is key a focused function: the name given, or with -E any name the
+ * regex matches (decided once per key). */
+static regex_t focus_re;
+static uint8_t *focus_known; /* per key: 0 not yet, 1 yes, 2 no */
+static uint32_t focus_cap;
+static uint32_t focus_key;
+
+static bool is_focus(const ranker *k, uint32_t key)
+{
+	if (!opt.regex) return key == focus_key;
+	if (key >= focus_cap) {
+		uint32_t old = focus_cap;
+		grow_array((void **)&focus_known, &focus_cap, key + 1, 1);
+		memset(focus_known + old, 0, focus_cap - old);
+	}
+	if (!focus_known[key])
+		focus_known[key] = regexec(&focus_re, ranker_name(k, key), 0, NULL, 0) == 0 ? 1 : 2;
+	return focus_known[key] == 1;
 }
 
 int main(int argc, char **argv)
@@ -179,6 +242,9 @@ int main(int argc, char **argv)
 		{ "callers", required_argument, 0, 'C' },
 		{ "callees", required_argument, 0, 'D' },
 		{ "json", no_argument, 0, 'j' },
+		{ "regex", no_argument, 0, 'E' },
+		{ "ignore-case", no_argument, 0, 'i' },
+		{ "depth", required_argument, 0, 'd' },
 		{ "output", required_argument, 0, 'o' },
 		{ "zstd", no_argument, 0, 'z' },
 		FOLD_NAME_LONGOPTS,
@@ -189,7 +255,7 @@ int main(int argc, char **argv)
 	bool zstd = false;
 	int c;
 	fold_opts fo = { .inline_mode = -1 };
-	while ((c = getopt_long(argc, argv, "n:m:o:zjhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:m:o:zjEihV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
 		case 'n': opt.lines = opt_u64("-n", optarg); break;
@@ -209,6 +275,14 @@ int main(int argc, char **argv)
 		case 'C': opt.callers = optarg; break;
 		case 'D': opt.callees = optarg; break;
 		case 'j': opt.json = true; break;
+		case 'E': opt.regex = true; break;
+		case 'i': opt.icase = true; break;
+		case 'd': {
+			uint64_t d = opt_u64("--depth", optarg);
+			if (d < 1 || d > 1000) usage_error("--depth: '%s' is not from 1 to 1000", optarg);
+			opt.depth = (uint32_t)d;
+			break;
+		}
 		case 'z': zstd = true; break;
 		case 'o': outpath = optarg; break;
 		CLI_STD_CASES(usage);
@@ -218,13 +292,27 @@ int main(int argc, char **argv)
 	if (opt.callers && opt.callees && strcmp(opt.callers, opt.callees) != 0)
 		usage_error("--callers and --callees must name the same function");
 	const char *focus = opt.callers ? opt.callers : opt.callees;
+	if ((opt.regex || opt.icase || opt.depth > 1) && !focus)
+		usage_error("-E, -i and --depth go with --callers or --callees");
+	if (opt.icase) opt.regex = true;
+	if (opt.regex) {
+		int rc = regcomp(&focus_re, focus, REG_EXTENDED | REG_NOSUB | (opt.icase ? REG_ICASE : 0));
+		if (rc != 0) {
+			char msg[256];
+			regerror(rc, &focus_re, msg, sizeof msg);
+			usage_error("'%s': %s", focus, msg);
+		}
+	}
 
 	spaa_reader *r = spaa_open(optind < argc ? argv[optind] : "-");
 	ranker k;
 	ranker_init(&k, opt.by, &fo);
-	uint32_t fkey = focus ? ranker_name_key(&k, focus, strlen(focus)) : 0;
+	if (focus && !opt.regex) focus_key = ranker_name_key(&k, focus, strlen(focus));
 	uint32_t k_root = 0, k_self = 0;
-	side callers = { 0 }, callees = { 0 };
+	tree callers = { 0 }, callees = { 0 };
+	strmap_init(&callers.index);
+	strmap_init(&callees.index);
+	num fself = num_i(0), ftotal = num_i(0); /* the focus's self and total */
 	spaa_stack st = { 0 };
 	int32_t event = -1;
 	const char *ev_name = NULL, *metric = NULL;
@@ -264,17 +352,30 @@ int main(int argc, char **argv)
 		bool has = false;
 		for (uint32_t i = 0; i < st.nframes; i++) {
 			keys[i] = ranker_frame_key(&k, r, spaa_stack_root_frame(r, &st, i));
-			has |= keys[i] == fkey;
+			has |= is_focus(&k, keys[i]);
 		}
 		if (!has) continue;
 		found = true;
+		if (!num_add(&ftotal, w->value) ||
+		    (is_focus(&k, keys[st.nframes - 1]) && !num_add(&fself, w->value)))
+			spaa_error(r, "weights add up beyond 64 bits");
 		uint64_t stamp = nstack;
 		for (uint32_t i = 0; i < st.nframes; i++) {
-			if (keys[i] != fkey) continue;
-			uint32_t up = i == 0 ? k_root : keys[i - 1];
-			uint32_t down = i + 1 == st.nframes ? k_self : keys[i + 1];
-			if (up != fkey) side_add(&callers, up, w->value, stamp);
-			if (down != fkey) side_add(&callees, down, w->value, stamp);
+			if (!is_focus(&k, keys[i])) continue;
+			uint32_t node = TREE_TOP;
+			for (uint32_t d = 1; d <= opt.depth; d++) { /* callers, upwards */
+				uint32_t up = i < d ? k_root : keys[i - d];
+				if (up != k_root && is_focus(&k, up)) break;
+				tree_add(&callers, node, up, w->value, stamp, &node);
+				if (up == k_root) break;
+			}
+			node = TREE_TOP;
+			for (uint32_t d = 1; d <= opt.depth; d++) { /* callees, downwards */
+				uint32_t down = i + d >= st.nframes ? k_self : keys[i + d];
+				if (down != k_self && is_focus(&k, down)) break;
+				tree_add(&callees, node, down, w->value, stamp, &node);
+				if (down == k_self) break;
+			}
 		}
 	}
 	spaa_need_header(r);
@@ -298,39 +399,41 @@ int main(int argc, char **argv)
 			out_puts(o, ",\"metric\":");
 			jw_strc(o, metric);
 			out_puts(o, ",\"self\":");
-			put_num(o, k.self[fkey]);
+			put_num(o, fself);
 			out_puts(o, ",\"self_percent\":");
-			put_pct(o, rank_percent(k.self[fkey], k.grand));
+			put_pct(o, rank_percent(fself, k.grand));
 			out_puts(o, ",\"total\":");
-			put_num(o, k.total[fkey]);
+			put_num(o, ftotal);
 			out_puts(o, ",\"total_percent\":");
-			put_pct(o, rank_percent(k.total[fkey], k.grand));
+			put_pct(o, rank_percent(ftotal, k.grand));
 			out_puts(o, ",\"profile_total\":");
 			put_num(o, k.grand);
 			out_puts(o, "}\n");
 		} else {
 			out_printf(o, "%s%s%s, %s: self ", ev_name ? ev_name : "", ev_name ? "/" : "", metric, focus);
-			put_num(o, k.self[fkey]);
+			put_num(o, fself);
 			out_puts(o, " (");
-			put_pct(o, rank_percent(k.self[fkey], k.grand));
+			put_pct(o, rank_percent(fself, k.grand));
 			out_puts(o, "%), total ");
-			put_num(o, k.total[fkey]);
+			put_num(o, ftotal);
 			out_puts(o, " (");
-			put_pct(o, rank_percent(k.total[fkey], k.grand));
+			put_pct(o, rank_percent(ftotal, k.grand));
 			out_puts(o, "%) of ");
 			put_num(o, k.grand);
 			out_putc(o, '\n');
 		}
-		if (opt.callers) put_side(o, &k, &callers, k.total[fkey], "caller");
+		if (opt.callers) put_side(o, &k, &callers, ftotal, "caller");
 		if (opt.callers && opt.callees && !opt.json) out_putc(o, '\n');
-		if (opt.callees) put_side(o, &k, &callees, k.total[fkey], "callee");
+		if (opt.callees) put_side(o, &k, &callees, ftotal, "callee");
 	}
 	output_close(o);
 	free(keys);
-	free(callers.w);
-	free(callers.stamp);
-	free(callees.w);
-	free(callees.stamp);
+	strmap_free(&callers.index);
+	strmap_free(&callees.index);
+	free(callers.n);
+	free(callees.n);
+	free(focus_known);
+	if (opt.regex) regfree(&focus_re);
 	spaa_stack_free(&st);
 	ranker_free(&k);
 	spaa_close(r);

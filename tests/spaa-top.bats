@@ -103,7 +103,7 @@ OUT
 	assert_success
 	assert_output - <<'OUT'
 {"type":"focus","name":"main","event":"cycles","metric":"period","self":0,"self_percent":0.00,"total":2000,"total_percent":100.00,"profile_total":2000}
-{"type":"caller","name":"[root]","weight":2000,"percent":100.00}
+{"type":"caller","depth":1,"name":"[root]","weight":2000,"percent":100.00}
 OUT
 	run --separate-stderr spaa-top --event cycles --by dso --callees /bin/app "$D/top/small.spaa"
 	assert_success
@@ -293,4 +293,45 @@ spaa-top: $T/two.spaa:5: weights add up beyond 64 bits"
 	run sh -c 'spaa-fold --kernel "$1" | grep -o "copy_user_enhanced_fast_string_\[k\]"; spaa-top --kernel -n 0 "$1" | grep -o "copy_user_enhanced_fast_string_\[k\]"' sh "$EX/parser.spaa"
 	assert_output "copy_user_enhanced_fast_string_[k]
 copy_user_enhanced_fast_string_[k]"
+}
+
+@test "spaa-top --depth: the callers' and callees' trees; -E and -i: a regex as the focus" {
+	run spaa-top --callers parse_file --callees parse_file --depth 3 "$EX/parser.spaa"
+	assert_success
+	assert_output "cpu-clock:pppH/period, parse_file: self 0 (0.00%), total 4004004 (57.14%) of 7007007
+ weight  weight%  caller
+4004004  100.00%  main
+4004004  100.00%    __libc_start_call_main
+4004004  100.00%      __libc_start_main_impl
+
+ weight  weight%  callee
+2002002   50.00%  tokenize
+2002002   50.00%    [self]
+2002002   50.00%  validate_token
+2002002   50.00%    check_bounds
+2002002   50.00%      [self]"
+	run spaa-top -E --callers '^(tokenize|check_bounds)$' --depth 2 "$EX/parser.spaa"
+	assert_success
+	assert_output "cpu-clock:pppH/period, ^(tokenize|check_bounds)$: self 4004004 (57.14%), total 4004004 (57.14%) of 7007007
+ weight  weight%  caller
+2002002   50.00%  parse_file
+2002002   50.00%    main
+2002002   50.00%  validate_token
+2002002   50.00%    parse_file"
+	run spaa-top -i --callees 'PARSE_' --depth 5 --json "$EX/parser.spaa"
+	assert_success
+	assert_output '{"type":"focus","name":"PARSE_","event":"cpu-clock:pppH","metric":"period","self":0,"self_percent":0.00,"total":4004004,"total_percent":57.14,"profile_total":7007007}
+{"type":"callee","depth":1,"name":"tokenize","weight":2002002,"percent":50.00}
+{"type":"callee","depth":2,"name":"[self]","weight":2002002,"percent":50.00}
+{"type":"callee","depth":1,"name":"validate_token","weight":2002002,"percent":50.00}
+{"type":"callee","depth":2,"name":"check_bounds","weight":2002002,"percent":50.00}
+{"type":"callee","depth":3,"name":"[self]","weight":2002002,"percent":50.00}'
+	run spaa-top --depth 2 "$EX/parser.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-top: -E, -i and --depth go with --callers or --callees"
+	run spaa-top -E --callers '(' "$EX/parser.spaa"
+	assert_failure 2
+	run spaa-top -E --callers '^nosuch' "$EX/parser.spaa"
+	assert_failure 1
+	assert_output "spaa-top: $EX/parser.spaa: no function '^nosuch' in the stacks of event cpu-clock:pppH"
 }

@@ -300,6 +300,7 @@ done:
 
 static json_doc doc;
 static uint64_t phase_count[128], phase_other, name_mismatch, cat_varies;
+static uint64_t n_events, n_span_events, n_cpu_profile; /* JSON: all, B/E/X, Profile(Chunk) */
 static uint32_t *frame_cat;     /* per frame: category index + 1 */
 static uint32_t frame_cat_cap;
 static strmap cats;
@@ -442,6 +443,8 @@ static void json_event(const char *text, size_t n, uint64_t pos)
 		}
 		if (ph > 0 && (unsigned char)ph < 128 && kph && doc.nodes[kph].count == 1) phase_count[(int)ph]++;
 		else phase_other++;
+		if (kname && (json_is_str(&doc, kname, "Profile", 7) || json_is_str(&doc, kname, "ProfileChunk", 12)))
+			n_cpu_profile++;
 		return;
 	}
 	int64_t pid, tid, ts, dur = 0;
@@ -480,6 +483,7 @@ static void span_event(char ph, int64_t pid, int64_t tid, int64_t ts, int64_t du
 		       size_t name_n, bool has_name, const char *cat, size_t cat_n, const char *args,
 		       size_t args_n, uint64_t pos)
 {
+	n_span_events++;
 	uint32_t thr = spans_thread(S, pid, tid);
 	if (ph == 'E') {
 		if (has_name && name_n) {
@@ -798,6 +802,9 @@ static bool fast_event(jreader *r, uint64_t pos)
 	if (c != 'X' && c != 'B' && c != 'E') {
 		if (c > 0) phase_count[(int)c]++;
 		else phase_other++;
+		if (name.kind == 's' && ((name.n == 7 && !memcmp(name.p, "Profile", 7)) ||
+					 (name.n == 12 && !memcmp(name.p, "ProfileChunk", 12))))
+			n_cpu_profile++;
 	} else {
 		int64_t ipid, itid, its, idur = 0;
 		if (!fx_id(&pid, &ipid) || !fx_id(&tid, &itid)) return false;
@@ -844,6 +851,7 @@ static void json_events(jreader *r)
 		uint64_t pos = jr_here(r);
 		if (need_sep) problem(pos, "missing comma between events");
 		need_sep = true;
+		n_events++;
 		if (fast_event(r, pos)) continue;
 		size_t end;
 		if (!jr_value(r, &end, true)) {
@@ -907,7 +915,7 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 		if (!found) fatal(jr_here(&r), "no traceEvents array in the trace object");
 		if (c == '}') r.pos++;
 	} else if (c < 0) {
-		fatal(jr_here(&r), "empty input: not a trace");
+		die_empty_input(fname);
 	} else {
 		fatal(jr_here(&r), "not a trace: expected '[' or '{' (or a binary .spall file)");
 	}
@@ -929,6 +937,14 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 	if (name_mismatch)
 		warn_at(fname, 0, "%llu end event%s named differently from the span they close",
 			(unsigned long long)name_mismatch, name_mismatch == 1 ? "" : "s");
+	if (n_span_events == 0 && n_cpu_profile)
+		die_no_stacks(fname, "a Chrome trace whose CPU profile is in %llu Profile/ProfileChunk "
+			      "event%s (sampled stacks), which spall2spaa does not read; it converts "
+			      "trace events of phases B, E and X", (unsigned long long)n_cpu_profile,
+			      n_cpu_profile == 1 ? "" : "s");
+	if (n_span_events == 0)
+		die_no_stacks(fname, "%llu trace event%s, none of phase B, E or X", (unsigned long long)n_events,
+			      n_events == 1 ? "" : "s");
 	if (cat_varies && verbose)
 		warn_at(fname, 0, "%llu event%s with another category than the first of their name (frame x_cat keeps the first; --samples keeps each)",
 			(unsigned long long)cat_varies, cat_varies == 1 ? "" : "s");

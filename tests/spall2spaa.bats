@@ -473,7 +473,7 @@ END
 	: > "$T/empty"
 	run spall2spaa "$T/empty"
 	assert_failure 1
-	assert_output "spall2spaa: $T/empty:1: empty input: not a trace (byte 0)"
+	assert_output "spall2spaa: $T/empty: empty input: no profile written"
 }
 
 @test "truncated binary: warning with the byte offset; --strict: error" {
@@ -581,4 +581,20 @@ Try 'spall2spaa --help' for more information."
 	TMPDIR=/nonexistent SPAA_SPANS_BUFFER=3 run spall2spaa "$S/small-trace.json"
 	assert_failure 1
 	assert_output "spall2spaa: /nonexistent: cannot make a temporary file: No such file or directory"
+}
+
+@test "nothing to convert: an empty input, a trace of other phases only, a CPU profile in Profile/ProfileChunk events" {
+	run spall2spaa - < /dev/null
+	assert_failure 1
+	assert_output "spall2spaa: -: empty input: no profile written"
+	echo '[{"ph":"i","name":"x","ts":1,"pid":1,"tid":1}]' > "$T/i.json"
+	run spall2spaa -o "$T/out.spaa" "$T/i.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/i.json: no stacks found: 1 trace event, none of phase B, E or X (no profile written)"
+	[ ! -e "$T/out.spaa" ]
+	echo '{"traceEvents":[{"name":"Profile","ph":"P","id":"0x1","pid":1,"tid":1,"ts":1,"args":{"data":{"startTime":1}}},
+{"name":"ProfileChunk","ph":"P","id":"0x1","pid":1,"tid":1,"ts":2,"args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"samples":[1]},"timeDeltas":[5]}}}]}' > "$T/p.json"
+	run spall2spaa "$T/p.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/p.json: no stacks found: a Chrome trace whose CPU profile is in 2 Profile/ProfileChunk events (sampled stacks), which spall2spaa does not read; it converts trace events of phases B, E and X (no profile written)"
 }

@@ -355,7 +355,7 @@ static void convert_events(input *in)
 	int64_t col[SPANS_MAX_METRICS], sv[SPANS_MAX_METRICS];
 	uint64_t last_line = 0, nread = 0, nbad = 0;
 	line = input_line(in, &n);
-	if (!line) die_at(fname, 0, "empty input: not an SPX events file");
+	if (!line) die_empty_input(fname);
 	if (n && line[n - 1] == '\r') line[--n] = 0;
 	if (strcmp(line, "[events]") != 0) die_at(fname, 1, "not an SPX events file (the first line is not [events])");
 	bool at_functions = false;

@@ -290,7 +290,7 @@ main;[spx function 7] 1"
 	: > "$T/empty.txt"
 	run spx2spaa --metadata "$S/tiny.json" "$T/empty.txt"
 	assert_failure 1
-	assert_output "spx2spaa: $T/empty.txt: empty input: not an SPX events file"
+	assert_output "spx2spaa: $T/empty.txt: empty input: no profile written"
 }
 
 @test "bad metadata" {

@@ -974,10 +974,7 @@ int main(int argc, char **argv)
 	static char *dash[] = { stdin_name };
 	char **files = optind < argc ? argv + optind : dash;
 	C.nsrc = optind < argc ? (uint32_t)(argc - optind) : 1;
-	uint32_t nstdin = 0;
-	for (uint32_t i = 0; i < C.nsrc; i++)
-		nstdin += strcmp(files[i], "-") == 0;
-	if (nstdin > 1) usage_error("standard input (-) can be read only once");
+	cli_stdin_once(files, (int)C.nsrc);
 
 	if (C.nsrc == 1 && !C.merge && !C.metric) {
 		C.o = output_open(outpath, zstd);

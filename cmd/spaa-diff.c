@@ -536,8 +536,7 @@ int main(int argc, char **argv)
 	if (argc - optind != 2)
 		usage_error(argc - optind < 2 ? "two files needed: BEFORE AFTER" : "too many arguments (two files: BEFORE AFTER)");
 	if (event_opt && fo.all_events) usage_error("--event and --all-events exclude each other");
-	if (strcmp(argv[optind], "-") == 0 && strcmp(argv[optind + 1], "-") == 0)
-		usage_error("only one of the files can be standard input");
+	cli_stdin_once(argv + optind, 2);
 	/* inline_mode < 0: the default, per file, as spaa-fold (see fold.h) */
 
 	strmap_init(&paths);

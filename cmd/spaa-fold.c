@@ -326,6 +326,7 @@ int main(int argc, char **argv)
 	fold_names_init(&names);
 	sbuf pb = { 0 };
 	output *o = output_open(outpath, zstd);
+	cli_stdin_once(argv + optind, argc - optind);
 	if (optind == argc) fold_file("-", event, metric, &fo, &pb);
 	for (int i = optind; i < argc; i++) fold_file(argv[i], event, metric, &fo, &pb);
 

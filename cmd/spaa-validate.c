@@ -308,13 +308,11 @@ static const char *const id_modes[] = { "content_addressable", "local", NULL };
 static void check_event(vfile *v, uint32_t e, uint32_t i)
 {
 	char where[64];
-	if (N(v, e)->type != JSON_OBJECT) {
-		ERR(v, "event", "header events[%u] is not an object", i);
-		return;
-	}
+	/* an event that is not an object with a name string: reported by the
+	 * reader (spaa.c), with the message every command gives */
+	if (N(v, e)->type != JSON_OBJECT) return;
 	uint32_t k = get(v, e, "name");
 	if (!k || N(v, k)->type != JSON_STRING) {
-		ERR(v, "event", "header events[%u] has no \"name\" string", i);
 		snprintf(where, sizeof where, "header events[%u]", i);
 	} else {
 		sstr name = text_of(v, k);
@@ -1065,6 +1063,7 @@ int main(int argc, char **argv)
 		}
 	}
 
+	cli_stdin_once(argv + optind, argc - optind);
 	out = output_open(NULL, false);
 	bool ok = true;
 	if (optind == argc) {

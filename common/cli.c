@@ -20,6 +20,8 @@ void cli_init(int argc, char **argv)
 	if (argc > 0 && argv[0]) {
 		const char *s = strrchr(argv[0], '/');
 		cli_prog = s ? s + 1 : argv[0];
+		/* getopt's messages name argv[0]: the program's name, not its path */
+		argv[0] = (char *)cli_prog;
 	}
 }
 
@@ -155,7 +157,17 @@ double opt_double(const char *opt, const char *val)
 	char *end;
 	errno = 0;
 	double d = strtod(val, &end);
-	if (end == val || *end || errno || !isfinite(d))
+	if (end == val || *end || isnan(d))
 		usage_error("%s: '%s' is not a number", opt, val);
+	/* ERANGE with a finite result is an underflow (4.9e-324): a number */
+	if (!isfinite(d) || (errno == ERANGE && d == 0 && strpbrk(val, "123456789")))
+		usage_error("%s: '%s' is out of range", opt, val);
 	return d;
+}
+
+void cli_stdin_once(char *const *files, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++) k += strcmp(files[i], "-") == 0;
+	if (k > 1) usage_error("standard input (-) can be read only once");
 }

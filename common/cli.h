@@ -28,6 +28,8 @@ noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1,
 noreturn void cli_help(const char *text);
 /* "prog (spaa-tools) VERSION" on stdout, exit 0. */
 noreturn void cli_version(void);
+/* A usage error if "-" (standard input) is among the n files more than once. */
+void cli_stdin_once(char *const *files, int n);
 /* Exit through the same path as die (hooks run), with no message. */
 noreturn void cli_exit(int code);
 

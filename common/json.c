@@ -597,6 +597,18 @@ uint32_t json_get(const json_doc *d, uint32_t obj, const char *key)
 	return 0;
 }
 
+uint32_t json_dup_key(const json_doc *d, uint32_t obj)
+{
+	const json_node *nodes = d->nodes;
+	if (obj >= d->n || nodes[obj].type != JSON_OBJECT) return 0;
+	uint32_t end = nodes[obj].next;
+	for (uint32_t k = obj + 1; k < end; k = nodes[k + 1].next)
+		for (uint32_t j = obj + 1; j < k; j = nodes[j + 1].next)
+			if (nodes[j].count == nodes[k].count && memcmp(nodes[j].str, nodes[k].str, nodes[k].count) == 0)
+				return k;
+	return 0;
+}
+
 bool json_int64(const json_doc *d, uint32_t k, int64_t *out)
 {
 	if (k >= d->n || d->nodes[k].type != JSON_INT)

@@ -63,6 +63,9 @@ void json_doc_free(json_doc *d);
  * string, lone surrogates in \u escapes, control characters in strings,
  * nesting deeper than JSON_MAX_DEPTH are errors. */
 int json_parse(json_doc *d, const char *text, size_t len);
+/* The key node of the first member of object obj whose key an earlier
+ * member has too, or 0 (quadratic in the member count: for records). */
+uint32_t json_dup_key(const json_doc *d, uint32_t obj);
 
 /* Object lookup: index of the value of member `key` in object node `obj`, or 0
  * if absent (node 0 is always the root, never a member value).  Keys are

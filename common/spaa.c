@@ -2,6 +2,7 @@
  * and the dictionaries, and parsers for stack and sample records. */
 #include "spaa.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,10 +105,33 @@ static bool get_i64(const spaa_reader *r, uint32_t obj, const char *key, int64_t
 	return k && json_int64(&r->doc, k, out);
 }
 
-static bool get_double(const spaa_reader *r, uint32_t obj, const char *key, double *out)
+/* Is number x representable: a finite double, and for an integer literal
+ * (no fraction, no exponent) one of -2^63 .. 2^64-1? */
+static bool num_in_range(const json_node *x)
+{
+	if (x->type != JSON_DOUBLE) return true;
+	if (!isfinite(x->v.d)) return false;
+	for (uint32_t i = 0; i < x->num_len; i++)
+		if (x->str[i] == '.' || x->str[i] == 'e' || x->str[i] == 'E') return true;
+	return false;
+}
+
+/* Reports a number out of range (spaa_error) and returns false. */
+static bool check_range(spaa_reader *r, uint32_t k, const char *what)
+{
+	const json_node *x = node(r, k);
+	if (json_is_num(&r->doc, k) && !num_in_range(x)) {
+		spaa_error(r, "%s %.*s is out of range (integers from -2^63 to 2^64-1, finite numbers)",
+			   what, (int)x->num_len, x->str);
+		return false;
+	}
+	return true;
+}
+
+static bool get_double(spaa_reader *r, uint32_t obj, const char *key, double *out)
 {
 	uint32_t k = json_get(&r->doc, obj, key);
-	if (!k) return false;
+	if (!k || !check_range(r, k, key)) return false;
 	const json_node *x = node(r, k);
 	switch (x->type) {
 	case JSON_INT: *out = (double)x->v.i; return true;
@@ -168,7 +192,12 @@ static void take_header(spaa_reader *r)
 	if (ev && node(r, ev)->type == JSON_ARRAY) {
 		for (uint32_t k = json_first(&r->doc, ev), i = 0; i < node(r, ev)->count;
 		     i++, k = json_after(&r->doc, k)) {
-			if (node(r, k)->type != JSON_OBJECT) continue;
+			if (node(r, k)->type != JSON_OBJECT || !get_str(r, k, "name").p) {
+				/* every command names events: one without a name is
+				 * refused here, not met as NULL later */
+				spaa_error(r, "header: events[%u] is not an object with a \"name\" string", i);
+				continue;
+			}
 			spaa_event *e = VEC_PUSH(r->events, r->nevents, r->evcap);
 			e->name = dup_str(r, k, "name");
 			e->kind = dup_str(r, k, "kind");
@@ -375,6 +404,13 @@ enum spaa_rtype spaa_next(spaa_reader *r)
 		spaa_error(r, "record is not a JSON object");
 		return r->type = SPAA_BAD;
 	}
+	uint32_t dup = json_dup_key(&r->doc, 0);
+	if (dup) {
+		/* tools differ on which one counts (jq takes the last, this
+		 * reader the first): refused */
+		spaa_error(r, "key \"%.*s\" appears twice in the record", (int)node(r, dup)->count, node(r, dup)->str);
+		return r->type = SPAA_BAD;
+	}
 	sstr t = get_str(r, 0, "type");
 	if (!t.p) {
 		if (first && not_spaa(r)) return r->type = SPAA_BAD;
@@ -424,6 +460,11 @@ static int parse_weights(spaa_reader *r, uint32_t arr, const char *owner, sstr i
 		if (!metric.p || !v || !json_is_num(&r->doc, v)) {
 			spaa_error(r, "%s %.*s: %s[%u] needs a \"metric\" string and a numeric \"value\"",
 				   owner, (int)id.n, id.p, what, i);
+			return -1;
+		}
+		if (!num_in_range(node(r, v))) {
+			spaa_error(r, "%s %.*s: %s[%u]: value %.*s is out of range (integers from -2^63 to 2^64-1, finite numbers)",
+				   owner, (int)id.n, id.p, what, i, (int)node(r, v)->num_len, node(r, v)->str);
 			return -1;
 		}
 		spaa_weight *w = VEC_PUSH(*ws, *nw, *cap);

@@ -64,6 +64,7 @@ static inline bool same_key(const strmap *m, strmap_slot s, uint32_t h, const vo
 
 int64_t strmap_find(const strmap *m, const void *key, size_t len)
 {
+	if (!key) key = ""; /* an empty key may come as NULL */
 	if (!m->nslots) return -1;
 	uint32_t h = (uint32_t)hash_bytes(key, len);
 	for (uint32_t j = h & (m->nslots - 1);; j = (j + 1) & (m->nslots - 1)) {
@@ -75,6 +76,7 @@ int64_t strmap_find(const strmap *m, const void *key, size_t len)
 
 uint32_t strmap_intern(strmap *m, const void *key, size_t len, bool *added)
 {
+	if (!key) key = "";
 	if ((uint64_t)(m->count + 1) * 4 > (uint64_t)m->nslots * 3) rehash(m);
 	uint32_t h = (uint32_t)hash_bytes(key, len);
 	uint32_t j = h & (m->nslots - 1);

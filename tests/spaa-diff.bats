@@ -185,7 +185,7 @@ main;parse_file;read;sys_read 2 0"
 	assert_line --index 0 "spaa-diff: too many arguments (two files: BEFORE AFTER)"
 	run spaa-diff - -
 	assert_failure 2
-	assert_line --index 0 "spaa-diff: only one of the files can be standard input"
+	assert_line --index 0 "spaa-diff: standard input (-) can be read only once"
 	run spaa-diff --sort size "$B" "$A"
 	assert_failure 2
 	assert_line --index 0 "spaa-diff: --sort: unknown key 'size' (self or total)"

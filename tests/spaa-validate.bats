@@ -339,7 +339,7 @@ EOF
 @test "event name is required (event-no-name)" {
 	run diags event-no-name.spaa
 	assert_failure 1
-	assert_output 'spaa-validate: event-no-name.spaa:1: header events[0] has no "name" string'
+	assert_output 'spaa-validate: event-no-name.spaa:1: header: events[0] is not an object with a "name" string'
 }
 
 @test "no events is a warning (events-empty)" {
@@ -818,4 +818,57 @@ EOF
 	run diags window-unknown-stack.spaa
 	assert_failure 1
 	assert_output 'spaa-validate: window-unknown-stack.spaa:6: window refers to unknown stack 0x7'
+}
+
+@test "hardening: numbers out of range, duplicate keys, nameless events are refused by every reader with file:line" {
+	H='{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","stack_id_mode":"local","events":[{"name":"c","kind":"timer","sampling":{"mode":"event","primary_metric":"samples"}}]}'
+	D='{"type":"dso","id":1,"name":"d"}
+{"type":"frame","id":1,"func":"a","dso":1}'
+	for v in 1e400 18446744073709551616 -9223372036854775809; do
+		printf '%s\n%s\n{"type":"stack","id":1,"frames":[1],"context":{"event":"c"},"weights":[{"metric":"samples","value":%s}]}\n' "$H" "$D" "$v" > "$T/w.spaa"
+		for c in spaa-fold spaa-top spaa-stat "spaa-cat --merge" spaa-grep; do
+			run $c "$T/w.spaa"
+			assert_failure 1
+			assert_output "${c%% *}: $T/w.spaa:4: stack 1: weights[0]: value $v is out of range (integers from -2^63 to 2^64-1, finite numbers)"
+		done
+		run spaa-validate "$T/w.spaa"
+		assert_failure 1
+		assert_line --index 0 "spaa-validate: $T/w.spaa:4: stack 1: weights[0]: value $v is out of range (integers from -2^63 to 2^64-1, finite numbers)"
+	done
+	printf '%s\n%s\n{"type":"stack","id":1,"frames":[1],"context":{"event":"c"},"weights":[{"metric":"samples","value":1}]}\n{"type":"sample","stack_id":1,"timestamp":1e400}\n' "$H" "$D" > "$T/t.spaa"
+	run spaa-window --every 1 "$T/t.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $T/t.spaa:5: timestamp 1e400 is out of range (integers from -2^63 to 2^64-1, finite numbers)"
+	printf '%s\n{"type":"dso","id":1,"name":"d","name":"e"}\n' "$H" > "$T/k.spaa"
+	run spaa-fold "$T/k.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/k.spaa:2: key \"name\" appears twice in the record"
+	run spaa-validate -q "$T/k.spaa"
+	assert_failure 1
+	echo '{"type":"header","format":"spaa","version":"1.0","events":[{"name":5}]}' > "$T/e.spaa"
+	for c in spaa-fold spaa-diff spaa-top spaa-stat; do
+		if [ $c = spaa-diff ]; then run $c "$T/e.spaa" "$T/e.spaa"; else run $c "$T/e.spaa"; fi
+		assert_failure 1
+		assert_output "$c: $T/e.spaa:1: header: events[0] is not an object with a \"name\" string"
+	done
+}
+
+@test "hardening: usage messages name the program, not its path; stdin read once; tiny and huge option numbers" {
+	run "$SPAA_CMDDIR/spaa-validate" --bogus
+	assert_failure 2
+	assert_line --index 0 "spaa-validate: unrecognized option '--bogus'"
+	for c in spaa-validate spaa-fold spaa-cat; do
+		run $c - - < /dev/null
+		assert_failure 2
+		assert_line --index 0 "$c: standard input (-) can be read only once"
+	done
+	run spaa-window --every 1e999 "$EX/parser.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-window: --every: '1e999' is out of range"
+	run spaa-window --every 4.9e-324 "$EX/parser.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-window: --every 4.9e-324 makes inf windows of the 0.005005 seconds range (at most 100000)"
+	run sh -c 'exec <&-; spaa-fold'
+	assert_failure 1
+	assert_output "spaa-fold: -: read error: Bad file descriptor"
 }

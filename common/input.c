@@ -200,6 +200,18 @@ static void make_room(input *in)
 	}
 }
 
+size_t input_max_line(void)
+{
+	static size_t max;
+	if (!max) {
+		const char *e = getenv("SPAA_MAX_LINE");
+		char *end;
+		unsigned long long v = e && *e ? strtoull(e, &end, 10) : 0;
+		max = e && *e && !*end && v > 0 && v <= SIZE_MAX / 2 ? (size_t)v : (size_t)64 << 20;
+	}
+	return max;
+}
+
 char *input_line(input *in, size_t *len)
 {
 	size_t scan = in->pos;
@@ -218,6 +230,9 @@ char *input_line(input *in, size_t *len)
 		size_t off = scan - in->pos;
 		scan = in->end;
 		size_t pending = in->end - in->pos;
+		if (pending > input_max_line())
+			die_at(in->name, in->lineno + 1, "line longer than %zu bytes, the limit "
+			       "(SPAA_MAX_LINE=BYTES raises it)", input_max_line());
 		if (in->end == in->cap || in->pos > 0) {
 			make_room(in);
 			scan = in->pos + pending;

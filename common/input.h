@@ -15,6 +15,11 @@ input *input_open(const char *path);
 /* The name to use in messages: the path, or "-" for stdin. */
 const char *input_name(const input *in);
 
+/* The longest line input_line() returns: SPAA_MAX_LINE bytes from the
+ * environment, else 64 MiB.  A longer line is an error (file:line), so that
+ * one endless line cannot take all memory. */
+size_t input_max_line(void);
+
 /* Next line without its '\n' (a trailing '\r' is kept), NUL-terminated, valid
  * until the next call.  NULL at end of input.  A last line without '\n' is
  * returned too.  The line is writable (callers may modify it in place). */

@@ -360,3 +360,17 @@ fold_perf() { # NAME OPT
 	assert_output "spaa-validate: $EX/parser.perf.txt:1: this is 'perf script' text, not SPAA: run perf2spaa first
 $EX/parser.perf.txt: invalid: 0 header, 0 dso, 0 frame, 0 thread, 0 stack, 0 sample, 0 window, 0 other; 1 error, 0 warnings"
 }
+
+@test "a line longer than SPAA_MAX_LINE is an error with its line, in the filters and the converters" {
+	{ printf '{"type":"header","format":"spaa","version":"1.0","events":[]}\n'; head -c 3000 /dev/zero | tr '\0' a; } > "$T/long.spaa"
+	SPAA_MAX_LINE=1000 run spaa-fold "$T/long.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/long.spaa:2: line longer than 1000 bytes, the limit (SPAA_MAX_LINE=BYTES raises it)"
+	head -c 3000 /dev/zero | tr '\0' a > "$T/long.folded"
+	SPAA_MAX_LINE=1000 run folded2spaa "$T/long.folded"
+	assert_failure 1
+	assert_output "folded2spaa: $T/long.folded:1: line longer than 1000 bytes, the limit (SPAA_MAX_LINE=BYTES raises it)"
+	SPAA_MAX_LINE=1000 run perf2spaa "$T/long.folded"
+	assert_failure 1
+	assert_output "perf2spaa: $T/long.folded:1: line longer than 1000 bytes, the limit (SPAA_MAX_LINE=BYTES raises it)"
+}

@@ -34,6 +34,8 @@ static const char help_text[] =
 	"      --strict       treat damaged input (unmatched or unclosed spans,\n"
 	"                     overlapping spans, missing commas, truncated events)\n"
 	"                     as an error instead of a warning\n"
+	"      --max-depth=N  the deepest nesting of spans (default 4096): deeper\n"
+	"                     is an error, since output grows with depth squared\n"
 	"      --verbose      also note what is ignored by design (events of other\n"
 	"                     phases than B, E and X; categories that vary)\n"
 	"  -h, --help         display this help and exit\n"
@@ -91,6 +93,14 @@ static noreturn void fatal(uint64_t pos, const char *msg)
 	cli_exit(EXIT_DATA);
 }
 
+static void spans_fatal(void *arg, uint64_t pos, const char *msg)
+{
+	(void)arg;
+	fatal(pos, msg);
+}
+
+static uint32_t opt_max_depth; /* --max-depth (0: the default) */
+
 /* ---- the SPAA side ------------------------------------------------------- */
 
 static builder *B;
@@ -118,6 +128,8 @@ static void setup(enum spans_mode mode, const char *format)
 	c.samples = opt_samples;
 	c.drop_unclosed = true;
 	c.report = spans_problem;
+	c.fatal = spans_fatal;
+	c.max_depth = opt_max_depth;
 	S = spans_new(&c);
 }
 
@@ -1264,6 +1276,7 @@ int main(int argc, char **argv)
 		{ "samples", no_argument, 0, 's' },
 		{ "strict", no_argument, 0, 'S' },
 		{ "verbose", no_argument, 0, 'v' },
+		{ "max-depth", required_argument, 0, 'D' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -1277,6 +1290,7 @@ int main(int argc, char **argv)
 		case 's': opt_samples = true; break;
 		case 'S': strict = true; break;
 		case 'v': verbose = true; break;
+		case 'D': opt_max_depth = spans_max_depth_arg(optarg); break;
 		CLI_STD_CASES(help_text);
 		}
 	}

@@ -43,6 +43,8 @@ static const char help_text[] =
 	"                       x_dur_ns); needs the wt metric\n"
 	"      --strict         treat damaged input (an exit with no entry, a call\n"
 	"                       never closed, bad or truncated lines) as an error\n"
+	"      --max-depth=N    the deepest nesting of calls (default 4096): deeper\n"
+	"                       is an error, since output grows with depth squared\n"
 	"  -h, --help           display this help and exit\n"
 	"  -V, --version        output version information and exit\n"
 	"\n"
@@ -78,6 +80,14 @@ static void spans_problem(void *arg, uint64_t pos, const char *msg)
 	(void)arg;
 	if (finishing && strncmp(msg, "span never ends", 15) == 0) return;
 	problem(pos, "%s", msg);
+}
+
+static uint32_t opt_max_depth; /* --max-depth (0: the default) */
+
+static void spans_fatal(void *arg, uint64_t pos, const char *msg)
+{
+	(void)arg;
+	die_at(fname, pos, "%s", msg);
 }
 
 /* ---- SPX metrics -------------------------------------------------------------
@@ -476,6 +486,7 @@ int main(int argc, char **argv)
 		{ "zstd", no_argument, 0, 'z' },
 		{ "samples", no_argument, 0, 's' },
 		{ "strict", no_argument, 0, 'S' },
+		{ "max-depth", required_argument, 0, 'D' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -489,6 +500,7 @@ int main(int argc, char **argv)
 		case 'z': zstd = true; break;
 		case 's': opt_samples = true; break;
 		case 'S': strict = true; break;
+		case 'D': opt_max_depth = spans_max_depth_arg(optarg); break;
 		CLI_STD_CASES(help_text);
 		}
 	}
@@ -521,6 +533,8 @@ int main(int argc, char **argv)
 	sc.mode = SPANS_STACK;
 	sc.samples = opt_samples;
 	sc.report = spans_problem;
+	sc.fatal = spans_fatal;
+	sc.max_depth = opt_max_depth;
 	nsm = 0;
 	scol[nsm] = wt;
 	sc.midx[nsm++] = wt >= 0 ? (uint32_t)wt : calls; /* a constant 0 adds nothing */

@@ -126,6 +126,7 @@ struct sp_node {
 
 struct spans {
 	spans_conf c;
+	uint64_t cur_pos;         /* the position of the event being nested */
 	struct sp_node *nodes;
 	uint32_t nnodes, nodecap, selfcap;
 	int64_t *self;            /* nmetrics per node: summed self cost */
@@ -188,6 +189,7 @@ spans *spans_new(const spans_conf *conf)
 {
 	spans *s = xcalloc(1, sizeof *s);
 	s->c = *conf;
+	if (!s->c.max_depth) s->c.max_depth = SPANS_DEFAULT_MAX_DEPTH;
 	if (s->c.nmetrics < 1 || s->c.nmetrics > SPANS_MAX_METRICS)
 		die(EXIT_DATA, "internal error: spans with %u metrics", s->c.nmetrics);
 	s->dso = builder_dso(s->c.b, "[unknown]", 9, false);
@@ -456,6 +458,17 @@ static uint32_t node_find(spans *s, uint32_t thr, uint32_t parent, uint32_t fram
 	x->frame = frame;
 	x->thr = thr;
 	x->depth = parent == UINT32_MAX ? 1 : s->nodes[parent].depth + 1;
+	if (x->depth > s->c.max_depth) {
+		/* output grows with the square of the depth (each stack holds
+		 * all its ancestors): a limit, not gigabytes */
+		char msg[160];
+		snprintf(msg, sizeof msg, "spans nested deeper than %u levels (the limit; --max-depth=N raises it)",
+			 s->c.max_depth);
+		if (s->c.fatal) s->c.fatal(s->c.arg, s->cur_pos, msg);
+		if (s->c.report) s->c.report(s->c.arg, s->cur_pos, msg);
+		else warnmsg("%s", msg);
+		cli_exit(EXIT_DATA);
+	}
 	x->stack = -1;
 	x->calls = 0;
 	x->order = UINT32_MAX;
@@ -617,8 +630,10 @@ static void be_time(spans *s, struct sp_thr *t, int64_t ts, uint64_t pos)
 {
 	if (t->has_be && ts < t->be_last) {
 		s->st.backwards++;
-		report(s, pos, "time goes backwards on thread %lld/%lld (%lld ns earlier than the previous event)",
-		       (long long)t->pid, (long long)t->tid, (long long)(t->be_last - ts));
+		/* the difference of two int64 may pass 2^63: taken unsigned */
+		report(s, pos, "time goes backwards on thread %lld/%lld (%llu ns earlier than the previous event)",
+		       (long long)t->pid, (long long)t->tid,
+		       (unsigned long long)((uint64_t)t->be_last - (uint64_t)ts));
 	}
 	if (!t->has_be || ts > t->be_last) t->be_last = ts;
 	t->has_be = true;
@@ -656,6 +671,7 @@ void spans_begin(spans *s, uint32_t thr, uint32_t frame, const int64_t *vals,
 	uint32_t node = UINT32_MAX;
 	if (s->c.mode == SPANS_STACK) {
 		const struct sp_stack *k = &s->thr[thr].open;
+		s->cur_pos = pos;
 		node = node_get(s, thr, k->n ? k->e[k->n - 1].node : UINT32_MAX, frame);
 	}
 	begin_at(s, thr, frame, node, vals, sample_extra, extra_n, pos);
@@ -1196,6 +1212,7 @@ static void nest_push(spans *s, uint32_t thr, const struct sp_in *cur)
 	uint32_t parent = k->n ? k->e[k->n - 1].node : UINT32_MAX;
 	struct sp_ent *e = stack_push(s, k);
 	e->frame = cur->frame;
+	s->cur_pos = cur->pos;
 	e->node = node_get(s, thr, parent, cur->frame);
 	e->xi = 0;
 	e->seq = cur->seq;
@@ -1412,4 +1429,11 @@ bool spans_us_text_to_ns(const char *p, size_t n, int64_t *ns)
 	if (v > (uint64_t)INT64_MAX) return false;
 	*ns = neg ? -(int64_t)v : (int64_t)v;
 	return true;
+}
+
+uint32_t spans_max_depth_arg(const char *arg)
+{
+	uint64_t v = opt_u64("--max-depth", arg);
+	if (v < 1 || v > INT32_MAX) usage_error("--max-depth: '%s' is not from 1 to 2147483647", arg);
+	return (uint32_t)v;
 }

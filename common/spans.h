@@ -34,6 +34,9 @@
  *    ends after it is not its child ("overlap without nesting": reported).
  *    Needed when complete spans may come in any order (Chrome JSON "X").
  *
+ * Depth.  A call path deeper than conf.max_depth (default 4096) stops the
+ * conversion with an error: the output grows with the square of the depth.
+ *
  * Problems (an end with no open begin, a span still open at the end, spans
  * that overlap without nesting, time going backwards, negative durations) are
  * passed to conf.report with the position the caller gave for the event; the
@@ -74,7 +77,17 @@ typedef struct spans_conf {
 	/* Problem reports: pos is what the caller passed with the event. */
 	void (*report)(void *arg, uint64_t pos, const char *msg);
 	void *arg;
+	/* The deepest call path (0: SPANS_DEFAULT_MAX_DEPTH).  A span nested
+	 * deeper is an error: fatal(arg, pos, msg) if set (it must not
+	 * return), else report() then exit 1. */
+	uint32_t max_depth;
+	void (*fatal)(void *arg, uint64_t pos, const char *msg);
 } spans_conf;
+
+#define SPANS_DEFAULT_MAX_DEPTH 4096
+/* Parses the value of a converter's --max-depth=N (1 .. 2^31); a usage
+ * error otherwise. */
+uint32_t spans_max_depth_arg(const char *arg);
 
 typedef struct spans spans;
 

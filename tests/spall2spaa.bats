@@ -598,3 +598,28 @@ Try 'spall2spaa --help' for more information."
 	assert_failure 1
 	assert_output "spall2spaa: $T/p.json: no stacks found: a Chrome trace whose CPU profile is in 2 Profile/ProfileChunk events (sampled stacks), which spall2spaa does not read; it converts trace events of phases B, E and X (no profile written)"
 }
+
+@test "a depth limit: spans nested deeper than --max-depth (default 4096) are an error with their position" {
+	awk 'BEGIN { printf "["; for (i = 0; i < 4097; i++) printf "%s{\"name\":\"f\",\"ph\":\"B\",\"ts\":%d,\"pid\":1,\"tid\":1}", i ? "," : "", i
+		for (i = 0; i < 4097; i++) printf ",{\"name\":\"f\",\"ph\":\"E\",\"ts\":%d,\"pid\":1,\"tid\":1}", 10000 + i; print "]" }' > "$T/deep.json"
+	run spall2spaa -o "$T/out.spaa" "$T/deep.json"
+	assert_failure 1
+	assert_output --regexp "^spall2spaa: $T/deep.json:1: spans nested deeper than 4096 levels \(the limit; --max-depth=N raises it\) \(byte [0-9]+\)$"
+	[ ! -e "$T/out.spaa" ]
+	spall2spaa --max-depth=4097 "$T/deep.json" | spaa-validate -q -
+	echo '[{"name":"a","ph":"X","ts":0,"dur":10,"pid":1,"tid":1},{"name":"b","ph":"X","ts":1,"dur":5,"pid":1,"tid":1},{"name":"c","ph":"X","ts":2,"dur":1,"pid":1,"tid":1}]' > "$T/x.json"
+	run spall2spaa --max-depth=2 "$T/x.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/x.json:1: spans nested deeper than 2 levels (the limit; --max-depth=N raises it) (byte 108)"
+	run spall2spaa --max-depth=0 "$T/x.json"
+	assert_failure 2
+	assert_line --index 0 "spall2spaa: --max-depth: '0' is not from 1 to 2147483647"
+}
+
+@test "time going backwards by more than 2^63 ns is reported exactly" {
+	echo '[{"name":"a","ph":"B","ts":9000000000000000,"pid":1,"tid":1},{"name":"b","ph":"B","ts":-9000000000000000,"pid":1,"tid":1},{"name":"b","ph":"E","ts":-8000000000000000,"pid":1,"tid":1},{"name":"a","ph":"E","ts":9000000000000001,"pid":1,"tid":1}]' > "$T/back.json"
+	run spall2spaa -o "$T/out.spaa" "$T/back.json"
+	assert_success
+	assert_output "spall2spaa: $T/back.json:1: time goes backwards on thread 1/1 (18000000000000000000 ns earlier than the previous event) (byte 61)
+spall2spaa: $T/back.json:1: time goes backwards on thread 1/1 (17000000000000000000 ns earlier than the previous event) (byte 122)"
+}

@@ -169,7 +169,8 @@ static void add_frame_line(const char *p, size_t n, char kind)
 		sstr symoff = SSTR_NULL;
 		for (uint32_t j = 0; j < nparts; j++) {
 			size_t ol = offset_len(parts[j].p, parts[j].n);
-			if (ol && j == 0) symoff = (sstr){ parts[j].p + parts[j].n - ol + 1, ol - 1 };
+			/* one address: the offset, wherever printed, is every part's */
+			if (ol && !symoff.p) symoff = (sstr){ parts[j].p + parts[j].n - ol + 1, ol - 1 };
 			parts[j].n -= ol;
 		}
 		/* the module of the physical frame is every part's dso */
@@ -201,7 +202,9 @@ static void add_frame_line(const char *p, size_t n, char kind)
 					f.ip = f.func;
 				}
 			}
-			if (j == 0) f.symoff = symoff;
+			f.symoff = symoff;
+			/* in a chain, a frame is one depth at one address */
+			f.exact = nparts > 1;
 			uint32_t fi = builder_frame_add(D.b, &f);
 			uint32_t *slot = VEC_PUSH(D.fpool, D.fpn, D.fpcap);
 			*slot = fi;

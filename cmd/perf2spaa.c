@@ -98,7 +98,8 @@ static struct {
 	uint64_t tmin_s, tmin_f, tmax_s, tmax_f;
 	char tmin[48], tmax[48];
 	sbuf extra;
-} P;
+	uint32_t nochain;       /* the placeholder frame of empty callchains */
+} P = { .nochain = UINT32_MAX };
 
 static void warn_line(uint64_t line, const char *what)
 {
@@ -159,8 +160,11 @@ static uint32_t event_get(const char *name, size_t n, bool has_period)
 	if (e >= 0) return (uint32_t)e;
 	char *nm = xmemdup(name, n);
 	const char *kind = event_kind(name, n);
+	/* one primary metric for a perf event, whatever columns perf printed:
+	 * period, 1 per sample when perf printed none (so that two captures
+	 * of one event compare and merge) */
 	uint32_t i = builder_event(P.b, nm, kind, strcmp(kind, "probe") ? "period" : "event",
-				   has_period ? "period" : "samples", NULL);
+				   "period", NULL);
 	free(nm);
 	grow_array((void **)&P.ev_period, &P.evcap, i + 1, sizeof *P.ev_period);
 	uint32_t cap2 = 0;
@@ -190,6 +194,11 @@ static bool tok_pid(const char *p, uint32_t n, int64_t *pid, int64_t *tid, bool 
 	const char *sl = memchr(p, '/', n);
 	if (!sl) {
 		*two = false;
+		/* "-1": perf's pid of a task it no longer knows (comm ":-1") */
+		if (n == 2 && p[0] == '-' && p[1] == '1') {
+			*tid = -1;
+			return true;
+		}
 		return tok_digits(p, n) && parse_i64(p, n, tid);
 	}
 	uint32_t a = (uint32_t)(sl - p);
@@ -409,6 +418,10 @@ static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int
 		sbuf_addc(k, '\x1e');
 		sbuf_add(k, &phys_dso, sizeof phys_dso);
 	}
+	if (depth >= 0) { /* one frame per depth: inline_depth is part of it */
+		sbuf_addc(k, '\x1d');
+		sbuf_add(k, &depth, sizeof depth);
+	}
 	bool added;
 	uint32_t ci = strmap_intern(&P.fcache, k->p, k->n, &added);
 	if (!added) return P.fval[ci];
@@ -454,6 +467,7 @@ static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int
 		else if (sstr_eqc(f.dso, "[unknown]")) fr.kind = FK_UNKNOWN;
 	}
 	fr.inline_depth = depth;
+	fr.exact = depth >= 0;
 	fr.srcline = pl->has_src ? (sstr){ P.sb.p + pl->src_off, pl->src_len } : SSTR_NULL;
 	uint32_t idx = builder_frame_add(P.b, &fr);
 	grow_array((void **)&P.fval, &P.fvcap, ci + 1, sizeof *P.fval);
@@ -519,6 +533,23 @@ static void finish_sample(void)
 		i = j;
 	}
 	P.nfl = 0;
+	if (P.nfr == 0) {
+		/* perf printed no frame at all (an empty callchain): one
+		 * placeholder frame, so that the stack validates; spaa-fold
+		 * leaves it out, as stackcollapse-perf.pl shows only the comm */
+		if (P.nochain == UINT32_MAX) {
+			builder_frame fr;
+			memset(&fr, 0, sizeof fr);
+			fr.func = sstr_c("[unknown]");
+			fr.dso = builder_dso(P.b, "[unknown]", 9, false);
+			fr.kind = FK_UNKNOWN;
+			fr.inline_depth = -1;
+			fr.func_resolved = true;
+			fr.extra_json = "\"x_perf_no_callchain\":true";
+			P.nochain = builder_frame_add(P.b, &fr);
+		}
+		P.frames[P.nfr++] = P.nochain;
+	}
 
 	builder_ctx c;
 	memset(&c, 0, sizeof c);
@@ -534,18 +565,13 @@ static void finish_sample(void)
 	uint32_t nv = 0;
 	midx[nv] = P.m_samples;
 	vals[nv++] = num_i(1);
-	uint64_t period = s->period;
-	if (!s->has_period && P.ev_period[s->event]) {
-		period = 1;
-		if (!P.ev_warned[s->event]) {
-			P.ev_warned[s->event] = true;
-			warn_line(s->lineno, "sample without a period in an event with periods: counted as period 1");
-		}
+	uint64_t period = s->has_period ? s->period : 1;
+	if (!s->has_period && P.ev_period[s->event] && !P.ev_warned[s->event]) {
+		P.ev_warned[s->event] = true;
+		warn_line(s->lineno, "sample without a period in an event with periods: counted as period 1");
 	}
-	if (s->has_period || P.ev_period[s->event]) {
-		midx[nv] = P.m_period;
-		vals[nv++] = num_u(period);
-	}
+	midx[nv] = P.m_period;
+	vals[nv++] = num_u(period);
 	uint32_t si = builder_stack(P.b, &c, P.frames, P.nfr, midx, vals, nv);
 	const char *ts_text = s->has_ts ? P.sb.p + s->ts_off : NULL;
 	if (s->has_ts && s->ts_len < sizeof P.tmin) {
@@ -643,10 +669,12 @@ static void convert(input *in)
 			header_comment(line, n);
 			continue;
 		}
+		/* a header; without -g (one line per sample: "comm pid time:
+		 * period event: ip sym+off (dso)") perf right-aligns the comm */
 		struct hdr h;
-		if (i == 0 && header_fit(line, n, &h)) {
+		if (header_fit(line + i, n - i, &h)) {
 			finish_sample();
-			start_sample(line, &h, input_lineno(in));
+			start_sample(line + i, &h, input_lineno(in));
 			prev_frame = P.nfl > 0;
 			continue;
 		}

@@ -238,6 +238,13 @@ uint32_t builder_frame_add(builder *b, const builder_frame *f)
 		sbuf_addc(k, 0x1f);
 		sbuf_add(k, f->srcline.p, f->srcline.n);
 	}
+	if (f->exact) {
+		sbuf_addc(k, 0x1e);
+		sbuf_add(k, &f->inline_depth, sizeof f->inline_depth);
+		sbuf_add(k, f->ip.p, f->ip.n);
+		sbuf_addc(k, 0x1f);
+		sbuf_add(k, f->symoff.p, f->symoff.n);
+	}
 	bool added;
 	uint32_t i = strmap_intern(&b->frame_map, k->p, k->n, &added);
 	if (!added) return i;

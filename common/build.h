@@ -59,6 +59,10 @@ typedef struct builder_frame {
 	int32_t inline_depth; /* -1: omit */
 	sstr srcline, ip, symoff; /* .p NULL: omit; srcline is part of identity, ip/symoff of the first occurrence are kept */
 	const char *extra_json; /* raw members added to the record, NULL none (not identity) */
+	/* ip, symoff and inline_depth are part of the identity too: for
+	 * inlined frames and the physical frame they sit on, which spaa(5)
+	 * ties together by ip (a frame there is one address, not a function) */
+	bool exact;
 } builder_frame;
 uint32_t builder_frame_add(builder *b, const builder_frame *f);
 uint32_t builder_thread(builder *b, int64_t pid, int64_t tid, const char *comm, size_t n);

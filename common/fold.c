@@ -196,6 +196,9 @@ bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 {
 	const spaa_frame *fr = &r->frames[f];
 	if (fr->inlined && inline_mode(o) == FOLD_INLINE_HIDE) return true;
+	/* perf2spaa's placeholder for an empty callchain: the comm alone, as
+	 * stackcollapse-perf.pl writes such a sample */
+	if (fr->perf_nochain && !o->raw) return true;
 	/* stackcollapse-perf.pl skips symbols that start with '(' */
 	return !o->raw && !o->dtrace && fr->func_resolved && fr->func[0] == '(';
 }

@@ -326,6 +326,7 @@ static void take_frame(spaa_reader *r)
 	f->inlined = get_bool(r, 0, "inlined", false);
 	f->func_resolved = get_bool(r, 0, "func_resolved", true);
 	f->perf_nosym = get_bool(r, 0, "x_perf_nosym", false);
+	f->perf_nochain = get_bool(r, 0, "x_perf_no_callchain", false);
 	int64_t depth;
 	f->inline_depth = get_i64(r, 0, "inline_depth", &depth) && depth >= 0 && depth < INT32_MAX ? (int32_t)depth : -1;
 	f->srcline = dup_str(r, 0, "srcline");

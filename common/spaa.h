@@ -49,6 +49,8 @@ typedef struct spaa_frame {
 	uint8_t kind;         /* enum spaa_fkind */
 	bool inlined, func_resolved;
 	bool perf_nosym;      /* "x_perf_nosym": perf printed no symbol at all */
+	bool perf_nochain;    /* "x_perf_no_callchain": the placeholder of a sample
+			       * perf printed without frames */
 	int32_t inline_depth; /* -1 when absent */
 	char *srcline, *ip, *symoff; /* NULL when absent */
 	uint64_t line;        /* where it was defined */

@@ -32,8 +32,8 @@ X=$D/dtrace
 {"type":"dso","id":4,"name":"genunix","is_kernel":true}
 {"type":"dso","id":5,"name":"a.out","is_kernel":false}
 {"type":"frame","id":1,"func":"libc.so.1`__pollsys","dso":1,"symoff":"0xa","kind":"user"}
-{"type":"frame","id":2,"func":"inl_b","dso":1,"inlined":true,"inline_depth":2,"kind":"user"}
-{"type":"frame","id":3,"func":"inl_a","dso":1,"inlined":true,"inline_depth":1,"kind":"user"}
+{"type":"frame","id":2,"func":"inl_b","dso":1,"symoff":"0x52","inlined":true,"inline_depth":2,"kind":"user"}
+{"type":"frame","id":3,"func":"inl_a","dso":1,"symoff":"0x52","inlined":true,"inline_depth":1,"kind":"user"}
 {"type":"frame","id":4,"func":"libc.so.1`poll","dso":1,"symoff":"0x52","inline_depth":0,"kind":"user"}
 {"type":"frame","id":5,"func":"0x7fffdeadbeef","func_resolved":false,"dso":2,"ip":"0x7fffdeadbeef","kind":"user"}
 {"type":"frame","id":6,"func":"unix`sys_syscall","dso":3,"symoff":"0x17a","kind":"kernel"}
@@ -254,4 +254,15 @@ OUT
 	run dtrace2spaa "$T/in.txt"
 	assert_failure 1
 	assert_output "dtrace2spaa: $T/in.txt:2: truncated entry: stack without a count at the end of the input"
+}
+
+@test "an inline chain a->b: one frame per depth and address; the last entry without a blank line after it counts" {
+	printf '\n  java\n              libjvm.so`a->b+0x10\n              libjvm.so`c->d->b+0x20\n              libc.so`main+0x4\n               7\n\n  java\n              libjvm.so`x+0x1\n               3' > "$T/j.txt"
+	dtrace2spaa "$T/j.txt" | spaa-validate -q --strict -
+	run sh -c 'dtrace2spaa "$1" | spaa-fold' sh "$T/j.txt"
+	assert_output 'java;libc.so`main;libjvm.so`c;d_[i];b_[i];libjvm.so`a;b_[i] 7
+java;libjvm.so`x 3'
+	run sh -c 'dtrace2spaa "$1" | grep -o "\"func\":\"b\",[^}]*\"inline_depth\":[0-9]"' sh "$T/j.txt"
+	assert_output '"func":"b","dso":1,"symoff":"0x10","inlined":true,"inline_depth":1
+"func":"b","dso":1,"symoff":"0x20","inlined":true,"inline_depth":2'
 }

@@ -41,7 +41,7 @@ check_corpus() {
 
 @test "header: events in order of appearance, kinds, metrics, time range, --header comments" {
 	run sh -c "perf2spaa '$P/perf-cycles-instructions-01.txt' | head -1"
-	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"instructions","kind":"hardware","sampling":{"mode":"period","primary_metric":"samples"}},{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"samples"}}],"time_range":{"start":1410597.984841,"end":1410598.977322,"unit":"seconds"},"source":{"tool":"perf","tool_version":"4.13.0-rc1","command":"/usr/bin/perf record -e cycles -e instructions -c 100000000 -a --call-graph=lbr -- sleep 1"},"stack_id_mode":"content_addressable"}'
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"instructions","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}},{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}}],"time_range":{"start":1410597.984841,"end":1410598.977322,"unit":"seconds"},"source":{"tool":"perf","tool_version":"4.13.0-rc1","command":"/usr/bin/perf record -e cycles -e instructions -c 100000000 -a --call-graph=lbr -- sleep 1"},"stack_id_mode":"content_addressable"}'
 }
 
 @test "dso, frames and a stack with period weights" {
@@ -256,4 +256,47 @@ OUT
 	assert_line "swapper-0/0;native_safe_halt 1"
 	run grep -c '"pid":0,"tid":0' "$T/z.spaa"
 	assert_output 2
+}
+
+@test "a capture recorded without -g: one line per sample, the comm right-aligned, the frame on the header line" {
+	run sh -c 'perf2spaa "$1" | spaa-fold' sh "$P/no-callgraph.txt"
+	assert_success
+	assert_output "sh;__strchr_evex 1001001
+sh;__strcmp_evex 2002002
+sh;pvm_irq_enable 1001001
+sh;strncpy_from_user 1001001
+sh;update_active.constprop.0 1001001"
+	perf2spaa "$P/no-callgraph.txt" | spaa-validate -q --strict -
+}
+
+@test "an empty callchain gets a placeholder frame that validates and that spaa-fold leaves out; pid -1 (comm ':-1')" {
+	printf 'sh 1 1.0: 1 cpu-clock:\n\nsh 1 2.0: 1 cpu-clock:\n\tffffffff8225fd19 pvm_irq_enable+0x19 ([kernel.kallsyms])\n\n:-1    -1 [000]  5989.865198:     500250 cpu-clock: \n\tffffffff8225fd19 pvm_irq_enable+0x19 ([kernel.kallsyms])\n' > "$T/in.txt"
+	perf2spaa "$T/in.txt" | spaa-validate -q --strict -
+	run sh -c 'perf2spaa "$1" | spaa-fold' sh "$T/in.txt"
+	assert_output ":-1;pvm_irq_enable 500250
+sh 1
+sh;pvm_irq_enable 1"
+	run sh -c 'perf2spaa "$1" | grep -c "\"func\":\"\[unknown\]\",\"dso\":[0-9]*,\"kind\":\"unknown\",\"x_perf_no_callchain\":true"' sh "$T/in.txt"
+	assert_output 1
+	run sh -c 'perf2spaa "$1" | spaa-fold --raw | head -n 2 | tail -n 1' sh "$T/in.txt"
+	assert_output "sh;[unknown] 1"
+}
+
+@test "one primary metric, period, with or without a period column; inlined frames are one per depth and address" {
+	printf 'a 1 1.0: cycles:\n\t10 f+0x1 (/bin/a)\n\n' > "$T/noperiod.txt"
+	printf 'a 1 1.0: 7 cycles:\n\t10 f+0x1 (/bin/a)\n\n' > "$T/period.txt"
+	run sh -c 'perf2spaa "$1" | head -n 1 | grep -o "\"primary_metric\":\"[a-z]*\""; perf2spaa "$2" | head -n 1 | grep -o "\"primary_metric\":\"[a-z]*\""' sh "$T/noperiod.txt" "$T/period.txt"
+	assert_output '"primary_metric":"period"
+"primary_metric":"period"'
+	perf2spaa "$T/noperiod.txt" > "$T/a.spaa"
+	perf2spaa "$T/period.txt" > "$T/b.spaa"
+	run spaa-diff "$T/a.spaa" "$T/b.spaa"
+	assert_output "a;f 1 7"
+	# the same inlined function at one address, at depth 1 and 2
+	printf 'p 1 1.0: 1 cycles:\n\t20 g (inlined)\n\t20 m+0x2 (/bin/p)\n\n' > "$T/inl.txt"
+	printf 'p 1 2.0: 1 cycles:\n\t20 g (inlined)\n\t20 h (inlined)\n\t20 m+0x2 (/bin/p)\n\n' >> "$T/inl.txt"
+	perf2spaa "$T/inl.txt" | spaa-validate -q --strict -
+	run sh -c 'perf2spaa "$1" | grep -o "\"func\":\"g\",[^}]*\"inline_depth\":[0-9]"' sh "$T/inl.txt"
+	assert_output '"func":"g","dso":1,"ip":"0x20","symoff":"0x2","inlined":true,"inline_depth":1
+"func":"g","dso":1,"ip":"0x20","symoff":"0x2","inlined":true,"inline_depth":2'
 }

@@ -30,14 +30,17 @@ static const char help[] =
 "                       deallocation, timer or probe\n"
 "  -m, --metric=NAME    metric of the counts (default: samples)\n"
 "  -u, --unit=UNIT      unit of that metric (default: none)\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst compresses)\n"
+"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
+"                       compress)\n"
 "  -z, --zstd           compress the output with zstd\n"
 "  -h, --help           show this help and exit\n"
 "  -V, --version        show the version and exit\n"
 "\n"
-"A line without a count, or with two counts (the differential form), is an\n"
-"error, as are counts beyond 64 bits (below -9223372036854775808, above\n"
-"18446744073709551615).\n"
+"Each line is read as flamegraph.pl does: the count is the last word, the\n"
+"frames everything before the blank before it.  A line without a count or\n"
+"frames, a file with two counts on every line (the differential form), and\n"
+"counts beyond 64 bits (below -9223372036854775808, above\n"
+"18446744073709551615) or sums beyond them are errors.\n"
 "\n"
 "Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
@@ -100,11 +103,13 @@ static int parse_count(const char *p, size_t n, num *out)
 
 /* Converts one input into the builder. */
 static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metric,
-			uint32_t dso)
+			uint32_t dso, uint64_t *lines_read, uint64_t *stack_lines)
 {
 	input *in = input_open(path);
 	const char *name = input_name(in);
 	uint32_t *fr = NULL, nfr = 0, frcap = 0;
+	uint64_t nlines = 0, ntwo = 0, two_line = 0; /* lines, lines with two counts */
+	uint64_t nread = 0; /* all lines, blank and comments too */
 	char *line;
 	size_t len;
 	while ((line = input_line(in, &len))) {
@@ -112,6 +117,7 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 		if (len && line[len - 1] == '\r') len--;
 		size_t start = 0;
 		while (start < len && is_blank(line[start])) start++;
+		nread++;
 		if (start == len || line[0] == '#') continue;
 		/* the count: after the last run of blanks */
 		size_t end = len;
@@ -125,14 +131,21 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 		if (pc == CNT_RANGE)
 			die_at(name, ln, "count %.*s out of range (-9223372036854775808 to 18446744073709551615)",
 			       (int)(end - cs), line + cs);
-		size_t se = cs;
-		while (se > 0 && is_blank(line[se - 1])) se--;
+		/* the path: everything before the one blank before the count, as
+		 * flamegraph.pl reads it, so that a last frame " " (written by
+		 * stackcollapse-perf.pl for a frame with no symbol) stays one */
+		size_t se = cs - 1; /* 0: an empty path (" 5"), a stack of no frame */
+		/* a last word that is a number belongs to the path ("foo 12 1"
+		 * is frame "foo 12", count 1), unless every line has two counts:
+		 * then it is the differential form (checked at the end) */
 		size_t ps = se;
 		while (ps > 0 && !is_blank(line[ps - 1])) ps--;
 		num v2;
-		if (ps < se && parse_count(line + ps, se - ps, &v2) != CNT_NONE)
-			die_at(name, ln, "two counts on the line: differential folded stacks "
-			       "(\"stack COUNT1 COUNT2\") are not a profile; convert each side separately");
+		nlines++;
+		if (ps < se && ps > 0 && parse_count(line + ps, se - ps, &v2) == CNT_OK) {
+			if (!ntwo) two_line = ln;
+			ntwo++;
+		}
 		/* frames, root first in the text; the builder wants leaf first */
 		nfr = 0;
 		size_t i = 0;
@@ -163,6 +176,11 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 		builder_where(b, name, ln);
 		builder_stack(b, &c, fr, nfr, &metric, &v, 1);
 	}
+	*lines_read += nread;
+	*stack_lines += nlines;
+	if (nlines > 0 && ntwo == nlines)
+		die_at(name, two_line, "two counts on every line: differential folded stacks "
+		       "(\"stack COUNT1 COUNT2\") are not a profile; convert each side separately");
 	builder_where(b, NULL, 0);
 	free(fr);
 	input_close(in);
@@ -215,8 +233,13 @@ int main(int argc, char **argv)
 	int nstdin = 0;
 	for (int i = optind; i < argc; i++) nstdin += strcmp(argv[i], "-") == 0;
 	if (nstdin > 1) usage_error("standard input (-) can be read only once");
-	if (optind == argc) read_folded(b, "-", ev, m, dso);
-	for (int i = optind; i < argc; i++) read_folded(b, argv[i], ev, m, dso);
+	uint64_t nread = 0, nstacks = 0;
+	if (optind == argc) read_folded(b, "-", ev, m, dso, &nread, &nstacks);
+	for (int i = optind; i < argc; i++) read_folded(b, argv[i], ev, m, dso, &nread, &nstacks);
+	/* nothing to write: the converters' two messages */
+	const char *what = optind == argc ? "-" : argc - optind == 1 ? argv[optind] : "the inputs";
+	if (nread == 0) die_empty_input(what);
+	if (nstacks == 0) die_no_stacks(what, "only comments and blank lines");
 
 	output *o = output_open(outpath, zstd);
 	builder_write(b, o);

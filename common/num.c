@@ -51,7 +51,11 @@ static __int128 to_i128(num a)
 bool num_add(num *acc, num v)
 {
 	if (acc->kind == NUM_DBL || v.kind == NUM_DBL) {
-		*acc = num_d(num_to_double(*acc) + num_to_double(v));
+		/* a sum beyond the doubles is refused like one beyond 64 bits,
+		 * never written as 0 */
+		double d = num_to_double(*acc) + num_to_double(v);
+		if (!isfinite(d)) return false;
+		*acc = num_d(d);
 		return true;
 	}
 	return from_i128(to_i128(*acc) + to_i128(v), acc);
@@ -60,7 +64,9 @@ bool num_add(num *acc, num v)
 bool num_sub(num *acc, num v)
 {
 	if (acc->kind == NUM_DBL || v.kind == NUM_DBL) {
-		*acc = num_d(num_to_double(*acc) - num_to_double(v));
+		double d = num_to_double(*acc) - num_to_double(v);
+		if (!isfinite(d)) return false;
+		*acc = num_d(d);
 		return true;
 	}
 	return from_i128(to_i128(*acc) - to_i128(v), acc);

@@ -66,11 +66,32 @@ EOF
 	[ ! -e "$T/out.spaa" ]
 }
 
-@test "the differential 3-column form is an error" {
-	printf 'a;b 1\na;c 1 2\n' >"$T/d.folded"
+@test "the differential 3-column form (two counts on every line) is an error; on some lines the last word is the count" {
+	printf 'a;b 3 1\na;c 1 2\n' >"$T/d.folded"
 	run folded2spaa "$T/d.folded"
 	assert_failure 1
-	assert_output "folded2spaa: $T/d.folded:2: two counts on the line: differential folded stacks (\"stack COUNT1 COUNT2\") are not a profile; convert each side separately"
+	assert_output "folded2spaa: $T/d.folded:1: two counts on every line: differential folded stacks (\"stack COUNT1 COUNT2\") are not a profile; convert each side separately"
+	# what spaa-fold writes for a symbol ending in a number reads back
+	printf 'a;b 1\np;foo 12 1\n' >"$T/n.folded"
+	run sh -c 'folded2spaa "$1" | spaa-fold --raw' sh "$T/n.folded"
+	assert_output "a;b 1
+p;foo 12 1"
+}
+
+@test "a frame that is a single space (stackcollapse-perf.pl's frame with no symbol) is kept" {
+	printf 'a; ;b 3\na;  4\n' >"$T/s.folded"
+	run sh -c 'folded2spaa "$1" | spaa-fold --raw' sh "$T/s.folded"
+	assert_output "a;  4
+a; ;b 3"
+	run sh -c 'folded2spaa "$1" | grep -c "\"func\":\" \""' sh "$T/s.folded"
+	assert_output 1
+}
+
+@test "double counts whose sum passes the largest double are an error, not 0" {
+	printf 'a 1.7976931348623157e308\na 1.7976931348623157e308\n' >"$T/big.folded"
+	run folded2spaa "$T/big.folded"
+	assert_failure 1
+	assert_output "folded2spaa: $T/big.folded:2: metric samples of a stack overflows 64 bits"
 }
 
 @test "--event, --kind, --metric, --unit set the header" {
@@ -158,14 +179,15 @@ x 2"
 	assert_output 1
 }
 
-@test "empty input, comments only: a header and the dso, no stacks" {
+@test "empty input, comments only: the converters' two errors, no profile written" {
 	run folded2spaa </dev/null
-	assert_success
-	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"folded","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"software","sampling":{"mode":"frequency","primary_metric":"samples"}}],"source":{"tool":"folded"},"stack_id_mode":"content_addressable"}
-{"type":"dso","id":1,"name":"[unknown]","is_kernel":false}'
-	run sh -c "printf '# only\n\n  \n' | folded2spaa | spaa-fold --raw"
-	assert_success
-	assert_output ""
+	assert_failure 1
+	assert_output "folded2spaa: -: empty input: no profile written"
+	printf '# only\n\n  \n' > "$T/c.folded"
+	run folded2spaa -o "$T/out.spaa" "$T/c.folded"
+	assert_failure 1
+	assert_output "folded2spaa: $T/c.folded: no stacks found: only comments and blank lines (no profile written)"
+	[ ! -e "$T/out.spaa" ]
 }
 
 @test "standard input twice is a usage error; missing file; -o in a missing directory" {

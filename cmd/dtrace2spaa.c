@@ -525,6 +525,8 @@ static void parse_keys(const char *arg)
 
 int main(int argc, char **argv)
 {
+	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls main again */
+	memset(&D, 0, sizeof D);
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "event", required_argument, 0, 'e' },

@@ -711,6 +711,9 @@ static void convert(input *in)
 
 int main(int argc, char **argv)
 {
+	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls main again */
+	memset(&P, 0, sizeof P);
+	P.nochain = UINT32_MAX;
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "samples", no_argument, 0, 's' },

@@ -1,0 +1,48 @@
+#!/bin/sh
+# fuzz/replay.sh - every fuzz seed and every crash reproducer, through the
+# commands of a sanitizer build (.ci/run calls it with SPAA_BUILDDIR set to
+# the ASan+UBSan build).  A command may accept or refuse an input (exit 0, 1
+# or 2); it must not crash (signal) or make a sanitizer speak.
+#   fuzz/seeds/spaa/, fuzz/crashes/spaa/     SPAA: spaa-validate, spaa-fold,
+#                                            spaa-cat --merge, spaa-top, spaa-stat
+#   fuzz/seeds/CMD/, fuzz/crashes/CMD/       the converter CMD, with and
+#                                            without --samples
+# Usage: SPAA_BUILDDIR=DIR sh fuzz/replay.sh   (from the top of the sources)
+set -u
+B=${SPAA_BUILDDIR:?set SPAA_BUILDDIR to a build directory}/cmd
+here=$(cd "$(dirname "$0")" && pwd)
+export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+runs=0 bad=0
+check() { # check FILE CMD ARGS...: runs CMD ARGS FILE
+	f=$1; shift
+	"$B/$1" "$@" "$f" > /dev/null 2> "$err" < /dev/null
+	rc=$?
+	runs=$((runs + 1))
+	if [ $rc -gt 2 ] || grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' "$err"; then
+		bad=$((bad + 1))
+		echo "replay: $*: $f: exit $rc" >&2
+		head -n 20 "$err" >&2
+	fi
+}
+for dir in "$here"/seeds/* "$here"/crashes/*; do
+	[ -d "$dir" ] || continue
+	name=$(basename "$dir")
+	for f in "$dir"/*; do
+		[ -f "$f" ] || continue
+		case $name in
+		spaa)
+			check "$f" spaa-validate -q
+			check "$f" spaa-fold
+			check "$f" spaa-cat --merge -o /dev/null
+			check "$f" spaa-top
+			check "$f" spaa-stat ;;
+		*)
+			check "$f" "$name" -o /dev/null
+			check "$f" "$name" --samples -o /dev/null ;;
+		esac
+	done
+done
+echo "replay: $runs runs, $bad failed"
+[ "$bad" -eq 0 ]

@@ -36,6 +36,7 @@
 #include "output.h"
 #include "spans.h"
 #include "strmap.h"
+#include "utf8.h"
 
 static const char help_text[] =
 	"Usage: afperf2spaa [OPTION]... [FILE]\n"
@@ -49,7 +50,7 @@ static const char help_text[] =
 	"With no FILE, or when FILE is -, read standard input (gzip and zstd are\n"
 	"decompressed).\n"
 	"\n"
-	"  -o, --output=FILE    write to FILE (atomically; zstd if it ends in .zst)\n"
+	"  -o, --output=FILE    write to FILE (atomically; .zst and .gz compress)\n"
 	"  -z, --zstd           compress the output with zstd\n"
 	"  -s, --samples        also write one sample record per region and per\n"
 	"                       section interval, at its start in wall-clock\n"
@@ -57,6 +58,8 @@ static const char help_text[] =
 	"                       spaa-window can cut them in time\n"
 	"      --exclude-pauses deduct PauseResume pauses: wall_ns and union_ns\n"
 	"                       leave paused time out (regions also get elapsed_ns)\n"
+	"      --max-depth=N    the deepest nesting of regions (default 4096): deeper\n"
+	"                       is an error, since output grows with depth squared\n"
 	"      --strict         treat recoverable problems (regions or intervals\n"
 	"                       that never stop, undefined measurement types) as\n"
 	"                       errors instead of warnings\n"
@@ -128,6 +131,22 @@ static struct fld { size_t off, n; bool quoted; } *flds;
 static uint32_t nflds, fldcap;
 static uint64_t rec_line;        /* physical line the record starts on */
 
+/* The AFPerf specification: a file MUST be UTF-8.  Invalid bytes are
+ * refused with their line, not replaced. */
+static void check_utf8(const char *line, size_t n, uint64_t lineno)
+{
+	const uint8_t *p = (const uint8_t *)line, *end = p + n;
+	for (;;) {
+		while (p < end && *p < 0x80) p++;
+		if (p >= end) return;
+		int k = utf8_seq(p, end);
+		if (k < 0)
+			fail(lineno, "invalid UTF-8 at byte %zu (0x%02x): AFPerf files must be UTF-8",
+			     (size_t)(p - (const uint8_t *)line) + 1, *p);
+		p += k;
+	}
+}
+
 static sstr F(uint32_t i)
 {
 	return (sstr){ rec.p + flds[i].off, flds[i].n };
@@ -181,6 +200,7 @@ static void split_record(char *p, size_t n)
 		sbuf_addc(&rec, '\n');
 		p = input_line(IN, &n);
 		if (!p) fail(rec_line, "unterminated quoted field (RFC 4180)");
+		check_utf8(p, n, input_lineno(IN));
 	}
 	flds[nflds - 1].n = rec.n - flds[nflds - 1].off;
 	sbuf_addc(&rec, 0);
@@ -730,6 +750,7 @@ static void read_all(void)
 	nheaders = 1;
 	while ((p = input_line(IN, &n))) {
 		rec_line = input_lineno(IN);
+		check_utf8(p, n, rec_line);
 		size_t m = n && p[n - 1] == '\r' ? n - 1 : n;
 		if (m >= 8 && memcmp(p, "# AFPerf", 8) == 0) {
 			if (m != 16 || memcmp(p, SIGNATURE, 16) != 0) {
@@ -1223,6 +1244,8 @@ static builder *B;
 static spans *S;
 static uint32_t m_wall, m_calls, m_elapsed, m_union, m_intervals;
 static uint32_t ev_region, ev_section;
+
+static uint32_t opt_max_depth; /* --max-depth (0: the default) */
 
 static void spans_problem(void *arg, uint64_t pos, const char *msg)
 {
@@ -1801,6 +1824,8 @@ static void convert(const char *outpath, bool zstd)
 	c.mode = SPANS_STACK;
 	c.samples = opt_samples;
 	c.report = spans_problem;
+	c.fatal = spans_problem; /* fail() does not return */
+	c.max_depth = opt_max_depth;
 	S = spans_new(&c);
 	for (uint32_t i = 0; i < nruns; i++) {
 		uint32_t t = spans_thread(S, runs[i].tid, runs[i].tid);
@@ -1830,6 +1855,7 @@ int main(int argc, char **argv)
 		{ "zstd", no_argument, 0, 'z' },
 		{ "samples", no_argument, 0, 's' },
 		{ "exclude-pauses", no_argument, 0, 'p' },
+		{ "max-depth", required_argument, 0, 'D' },
 		{ "strict", no_argument, 0, 'S' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1843,6 +1869,7 @@ int main(int argc, char **argv)
 		case 'z': zstd = true; break;
 		case 's': opt_samples = true; break;
 		case 'p': opt_pauses = true; break;
+		case 'D': opt_max_depth = spans_max_depth_arg(optarg); break;
 		case 'S': strict = true; break;
 		CLI_STD_CASES(help_text);
 		}

@@ -462,8 +462,8 @@ static uint32_t node_find(spans *s, uint32_t thr, uint32_t parent, uint32_t fram
 		/* output grows with the square of the depth (each stack holds
 		 * all its ancestors): a limit, not gigabytes */
 		char msg[160];
-		snprintf(msg, sizeof msg, "spans nested deeper than %u levels (the limit; --max-depth=N raises it)",
-			 s->c.max_depth);
+		snprintf(msg, sizeof msg, "spans nested deeper than %u level%s (the limit; --max-depth=N raises it)",
+			 s->c.max_depth, s->c.max_depth == 1 ? "" : "s");
 		if (s->c.fatal) s->c.fatal(s->c.arg, s->cur_pos, msg);
 		if (s->c.report) s->c.report(s->c.arg, s->cur_pos, msg);
 		else warnmsg("%s", msg);

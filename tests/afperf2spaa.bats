@@ -698,3 +698,15 @@ END
 	assert_success
 	cmp <(afperf2spaa "$EX/basic.afperf") <(afperf2spaa "$A/basic_two_runs.afperf")
 }
+
+@test "invalid UTF-8 is refused with its line (AFPerf files MUST be UTF-8); --max-depth" {
+	{ head -n 2 "$A/basic_two_runs.afperf"; printf 'Tag,1,2,3,caf\351\n'; } > "$T/bad.afperf"
+	run afperf2spaa -o "$T/out.spaa" "$T/bad.afperf"
+	assert_failure 1
+	assert_output "afperf2spaa: $T/bad.afperf:3: invalid UTF-8 at byte 14 (0xe9): AFPerf files must be UTF-8"
+	[ ! -e "$T/out.spaa" ]
+	run afperf2spaa --max-depth=1 "$A/basic_two_runs.afperf"
+	assert_failure 1
+	assert_output "afperf2spaa: $A/basic_two_runs.afperf:92: spans nested deeper than 1 level (the limit; --max-depth=N raises it)"
+	afperf2spaa --max-depth=5 "$A/basic_two_runs.afperf" | spaa-validate -q -
+}

@@ -581,18 +581,25 @@ int main(int argc, char **argv)
 				timer ? "samples" : "count", have_freq ? extra : NULL);
 	D.metric = builder_metric(D.b, timer ? "samples" : "count", NULL);
 
+	uint64_t nlines = 0; /* of all inputs, for the message when nothing is found */
 	if (optind >= argc) {
 		input *in = input_open("-");
 		convert(in);
+		nlines += input_lineno(in);
 		input_close(in);
 	}
 	for (int a = optind; a < argc; a++) {
 		input *in = input_open(argv[a]);
 		convert(in);
+		nlines += input_lineno(in);
 		input_close(in);
 	}
+	const char *what = optind >= argc ? "-" : argc - optind == 1 ? argv[optind] : "the inputs";
 
-	if (!D.nentries) die(EXIT_DATA, "no stack aggregation entries in the input (is it printa output?)");
+	if (!D.nentries && !nlines) die_empty_input(what);
+	if (!D.nentries)
+		die_no_stacks(what, "%llu line%s, no stack aggregation entry (printa output of @[...] = count())",
+			      (unsigned long long)nlines, nlines == 1 ? "" : "s");
 	output *o = output_open(outpath, zstd);
 	builder_write(D.b, o);
 	output_close(o);

@@ -238,8 +238,8 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc; i++) read_folded(b, argv[i], ev, m, dso, &nread, &nstacks);
 	/* nothing to write: the converters' two messages */
 	const char *what = optind == argc ? "-" : argc - optind == 1 ? argv[optind] : "the inputs";
-	if (nread == 0) die_empty_input(what);
-	if (nstacks == 0) die_no_stacks(what, "only comments and blank lines");
+	/* only comments and blank lines: empty too, as spaa(7) says */
+	if (nread == 0 || nstacks == 0) die_empty_input(what);
 
 	output *o = output_open(outpath, zstd);
 	builder_write(b, o);

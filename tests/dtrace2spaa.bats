@@ -84,7 +84,11 @@ OUT
 @test "empty input is an error" {
 	run dtrace2spaa /dev/null
 	assert_failure 1
-	assert_output 'dtrace2spaa: no stack aggregation entries in the input (is it printa output?)'
+	assert_output 'dtrace2spaa: /dev/null: empty input: no profile written'
+	printf 'dtrace: description matched 1 probe\n\n' > "$T/none.txt"
+	run dtrace2spaa "$T/none.txt"
+	assert_failure 1
+	assert_output "dtrace2spaa: $T/none.txt: no stacks found: 2 lines, no stack aggregation entry (printa output of @[...] = count()) (no profile written)"
 }
 
 @test "zstd input, -o, -z" {

@@ -179,14 +179,14 @@ x 2"
 	assert_output 1
 }
 
-@test "empty input, comments only: the converters' two errors, no profile written" {
+@test "empty input, comments only: the converters' empty-input error, no profile written" {
 	run folded2spaa </dev/null
 	assert_failure 1
 	assert_output "folded2spaa: -: empty input: no profile written"
 	printf '# only\n\n  \n' > "$T/c.folded"
 	run folded2spaa -o "$T/out.spaa" "$T/c.folded"
 	assert_failure 1
-	assert_output "folded2spaa: $T/c.folded: no stacks found: only comments and blank lines (no profile written)"
+	assert_output "folded2spaa: $T/c.folded: empty input: no profile written"
 	[ ! -e "$T/out.spaa" ]
 }
 

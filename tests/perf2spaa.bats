@@ -150,7 +150,11 @@ OUT
 @test "empty input is an error" {
 	run perf2spaa /dev/null
 	assert_failure 1
-	assert_output 'perf2spaa: no samples in the input (is it `perf script` text output?)'
+	assert_output 'perf2spaa: /dev/null: empty input: no profile written'
+	printf '# comment\n\n' > "$T/none.txt"
+	run perf2spaa "$T/none.txt"
+	assert_failure 1
+	assert_output "perf2spaa: $T/none.txt: no stacks found: 2 lines, none of them a perf sample header (is it 'perf script' output?) (no profile written)"
 }
 
 @test "gzip and zstd input, several files, stdin" {

@@ -290,8 +290,10 @@ static bool header_fit(char *line, size_t n, struct hdr *h)
 			while (fd++ < 12) frac *= 10;
 			s->ts_sec = sec;
 			s->ts_frac = frac;
-			/* no leading zeros in a JSON number */
+			/* no leading zeros in a JSON number, nor a trailing
+			 * dot ("107.:" is 107) */
 			while (qn > 1 && q[0] == '0' && q[1] != '.') q++, qn--;
+			if (qn > 1 && q[qn - 1] == '.') qn--;
 			s->ts_p = q;
 			s->ts_len = qn;
 			s->has_ts = true;

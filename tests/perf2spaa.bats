@@ -304,3 +304,10 @@ sh;pvm_irq_enable 1"
 	assert_output '"func":"g","dso":1,"ip":"0x20","symoff":"0x2","inlined":true,"inline_depth":1
 "func":"g","dso":1,"ip":"0x20","symoff":"0x2","inlined":true,"inline_depth":2'
 }
+
+@test "a time printed with a trailing dot ('107.:') is written as a valid JSON number (found by fuzz_perf2spaa)" {
+	printf 'sh 8/8 [001] 107.: 1 cycles:\n\t401000 main (/bin/sh)\n' > "$T/t.txt"
+	perf2spaa --samples "$T/t.txt" | spaa-validate -q --strict -
+	run sh -c 'perf2spaa --samples "$1" | grep -o "\"timestamp\":[^,]*"' sh "$T/t.txt"
+	assert_output '"timestamp":107'
+}

@@ -6,8 +6,8 @@
  * conversion succeeds, its output must read back as SPAA without a single
  * error: a converter that writes what its own readers refuse is a finding
  * (abort).  Commands keep their state in one struct that main() clears.
- * Leaks on error paths are expected: run with -detect_leaks=0, in fork mode
- * (-fork=1 -ignore_ooms=1) so that they do not add up to an OOM. */
+ * Leaks on error paths are expected: run with -detect_leaks=0 and a high
+ * -rss_limit_mb (they add up over a run). */
 #include <fcntl.h>
 #include <getopt.h>
 #include <setjmp.h>

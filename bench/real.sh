@@ -74,7 +74,7 @@ row "wc -w (C.UTF-8)" "LC_ALL=C.UTF-8 wc -w '$capture'"
 row "perf2spaa" "'$CMD/perf2spaa' '$capture'"
 row "perf2spaa | spaa-fold" "'$CMD/perf2spaa' '$capture' | '$CMD/spaa-fold'"
 "$CMD/perf2spaa" "$capture" 2>/dev/null | "$CMD/spaa-fold" > "$OUT/real.folded"
-row "spaa-fold (of the SPAA file)" "'$CMD/perf2spaa' '$capture' > '$OUT/real.spaa' 2>/dev/null; '$CMD/spaa-fold' '$OUT/real.spaa'"
+row "perf2spaa > f; spaa-fold f" "'$CMD/perf2spaa' '$capture' > '$OUT/real.spaa' 2>/dev/null; '$CMD/spaa-fold' '$OUT/real.spaa'"
 row "folded2spaa (its folded output)" "'$CMD/folded2spaa' '$OUT/real.folded'"
 if command -v inferno-collapse-perf >/dev/null 2>&1; then
 	row "inferno-collapse-perf" "inferno-collapse-perf '$capture'"

@@ -651,6 +651,14 @@ static void start_sample(char *line, struct hdr *h, uint64_t lineno)
 	sbuf_add(&P.sb, h->rest, h->rest_n);
 }
 
+/* ": " somewhere in p[0..n), or a ':' at its end. */
+static bool has_colon_blank(const char *p, size_t n)
+{
+	for (const char *c = p, *e = p + n; (c = memchr(c, ':', (size_t)(e - c))) != NULL; c++)
+		if (c + 1 == e || c[1] == ' ') return true;
+	return false;
+}
+
 static void convert(input *in)
 {
 	P.fname = input_name(in);
@@ -674,7 +682,9 @@ static void convert(input *in)
 		/* a header; without -g (one line per sample: "comm pid time:
 		 * period event: ip sym+off (dso)") perf right-aligns the comm */
 		struct hdr h;
-		if (header_fit(line + i, n - i, &h)) {
+		/* (an indented line is a frame unless it has the ": " of a time;
+		 * tested first, as frame lines are most lines) */
+		if ((i == 0 || has_colon_blank(line + i, n - i)) && header_fit(line + i, n - i, &h)) {
 			finish_sample();
 			start_sample(line + i, &h, input_lineno(in));
 			prev_frame = P.nfl > 0;

@@ -270,3 +270,15 @@ java;libjvm.so`x 3'
 	assert_output '"func":"b","dso":1,"symoff":"0x10","inlined":true,"inline_depth":1
 "func":"b","dso":1,"symoff":"0x20","inlined":true,"inline_depth":2'
 }
+
+@test "identical stacks under different scalar keys are two stacks with two content ids" {
+	printf '\n  foo\n              libc.so.1`_write+0x8\n  1\n              7\n\n  foo\n              libc.so.1`_write+0x8\n  2\n              3\n\n' > "$T/keys.txt"
+	dtrace2spaa -k execname,ustack,x "$T/keys.txt" > "$T/k.spaa"
+	spaa-validate -q --strict "$T/k.spaa"
+	run sh -c 'grep -o "\"context\":{[^}]*}" "$1"' sh "$T/k.spaa"
+	assert_output '"context":{"event":"profile-997","comm":"foo","x_x":1}
+"context":{"event":"profile-997","comm":"foo","x_x":2}'
+	run sh -c 'grep "\"type\":\"stack\"" "$1" | grep -o "\"id\":\"0x[0-9a-f]*\"" | sort -u | wc -l' sh "$T/k.spaa"
+	assert_output 2
+	spaa-cat --merge "$T/k.spaa" | spaa-validate -q --strict -
+}

@@ -679,6 +679,13 @@ static void convert(input *in)
 			header_comment(line, n);
 			continue;
 		}
+		if (memchr(line, 0, n)) {
+			/* perf script never prints one: binary damage; names would
+			 * be cut at it */
+			warn_line(input_lineno(in), "NUL byte in the line: ignored");
+			prev_frame = false;
+			continue;
+		}
 		/* a header; without -g (one line per sample: "comm pid time:
 		 * period event: ip sym+off (dso)") perf right-aligns the comm */
 		struct hdr h;

@@ -311,3 +311,12 @@ sh;pvm_irq_enable 1"
 	run sh -c 'perf2spaa --samples "$1" | grep -o "\"timestamp\":[^,]*"' sh "$T/t.txt"
 	assert_output '"timestamp":107'
 }
+
+@test "a NUL byte in a line is a warning with its line, never a name cut short" {
+	printf 'a 1 1.0: 1 cyc\000les:\n\t10 f (/bin/a)\n\na 1 2.0: 1 cycles:\n\t10 f (/bin/a)\n' > "$T/nul.txt"
+	run --separate-stderr sh -c 'perf2spaa "$1" | spaa-fold' sh "$T/nul.txt"
+	assert_success
+	assert_output "a;f 1"
+	assert_equal "$stderr" "perf2spaa: $T/nul.txt:1: warning: NUL byte in the line: ignored
+perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): ignored"
+}

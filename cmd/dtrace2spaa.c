@@ -330,6 +330,7 @@ static void finish_entry(num v, uint64_t lineno)
 		D.nfr = 0;
 		for (uint32_t l = D.st_start[s]; l < D.st_start[s + 1]; l++)
 			add_frame_line(D.sb.p + D.fl[l].off, D.fl[l].len, kind);
+		builder_where(D.b, D.fname, lineno); /* for an overflow message */
 		ids[s] = builder_stack(D.b, &c, D.fr, D.nfr, &D.metric, &v, 1);
 	}
 	for (uint32_t s = 1; s < nst; s++) builder_relate(D.b, ids[0], ids[s]);

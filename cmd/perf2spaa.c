@@ -574,6 +574,7 @@ static void finish_sample(void)
 	}
 	midx[nv] = P.m_period;
 	vals[nv++] = num_u(period);
+	builder_where(P.b, P.fname, s->lineno); /* for an overflow message */
 	uint32_t si = builder_stack(P.b, &c, P.frames, P.nfr, midx, vals, nv);
 	const char *ts_text = s->has_ts ? P.sb.p + s->ts_off : NULL;
 	if (s->has_ts && s->ts_len < sizeof P.tmin) {

@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,7 +338,11 @@ static void resolve_times(void)
 		origin = opt.from_s ? from : start;
 		range_end = opt.to_s ? to : end;
 		if (!opt.to_s && opt.from_s && !(range_end > origin)) range_end = origin;
-		double w = ceil((range_end - origin) / opt.every);
+		/* the difference of two absolute times is off by a few ulps of
+		 * their magnitude: 52310.005 - 52310.003 is 2.0000000000036 ms,
+		 * which must make 2 windows of 1 ms, not 3 */
+		double slack = 8 * DBL_EPSILON * fmax(fabs(origin), fabs(range_end)) / opt.every;
+		double w = ceil((range_end - origin) / opt.every - slack);
 		if (!(w <= MAX_WINDOWS))
 			usage_error("--every %s makes %.0f windows of the %g %s range (at most %d)",
 				    opt.every_s, w, range_end - origin, tr_unit, MAX_WINDOWS);

@@ -185,6 +185,16 @@ static void report(spans *s, uint64_t pos, const char *fmt, ...)
 	else warnmsg("%s", msg);
 }
 
+/* An error that ends the conversion, at position pos: conf.fatal, else the
+ * report with exit 1. */
+static noreturn void fatal_at(spans *s, uint64_t pos, const char *msg)
+{
+	if (s->c.fatal) s->c.fatal(s->c.arg, pos, msg);
+	if (s->c.report) s->c.report(s->c.arg, pos, msg);
+	else warnmsg("%s", msg);
+	cli_exit(EXIT_DATA);
+}
+
 spans *spans_new(const spans_conf *conf)
 {
 	spans *s = xcalloc(1, sizeof *s);
@@ -464,10 +474,7 @@ static uint32_t node_find(spans *s, uint32_t thr, uint32_t parent, uint32_t fram
 		char msg[160];
 		snprintf(msg, sizeof msg, "spans nested deeper than %u level%s (the limit; --max-depth=N raises it)",
 			 s->c.max_depth, s->c.max_depth == 1 ? "" : "s");
-		if (s->c.fatal) s->c.fatal(s->c.arg, s->cur_pos, msg);
-		if (s->c.report) s->c.report(s->c.arg, s->cur_pos, msg);
-		else warnmsg("%s", msg);
-		cli_exit(EXIT_DATA);
+		fatal_at(s, s->cur_pos, msg);
 	}
 	x->stack = -1;
 	x->calls = 0;
@@ -556,7 +563,7 @@ static void emit_top(spans *s, struct sp_thr *t, struct sp_stack *k, const int64
 	incl[0] = 0;
 	for (uint32_t m = 0; m < nm; m++) {
 		if (__builtin_sub_overflow(endv[m], beg[m], &incl[m]))
-			die(EXIT_DATA, "span cost overflows 64 bits");
+			fatal_at(s, k->e[top].pos, "span cost overflows 64 bits");
 	}
 	if (incl[0] < 0) {
 		s->st.negative++;
@@ -569,12 +576,12 @@ static void emit_top(spans *s, struct sp_thr *t, struct sp_stack *k, const int64
 		int64_t self;
 		if (__builtin_sub_overflow(incl[m], child[m], &self) ||
 		    __builtin_add_overflow(acc[m], self, &acc[m]))
-			die(EXIT_DATA, "span cost overflows 64 bits");
+			fatal_at(s, k->e[top].pos, "span cost overflows 64 bits");
 		selfv[m] = self;
 		if (top > 0) {
 			int64_t *pc = k->child + (size_t)(top - 1) * nm + m;
 			if (__builtin_add_overflow(*pc, incl[m], pc))
-				die(EXIT_DATA, "span cost overflows 64 bits");
+				fatal_at(s, k->e[top].pos, "span cost overflows 64 bits");
 		}
 	}
 	struct sp_node *x = &s->nodes[n];
@@ -783,7 +790,7 @@ static void close_top(spans *s, struct sp_thr *t, const int64_t *vals, const cha
 		}
 		for (uint32_t m = 1; m < nm; m++)
 			if (__builtin_sub_overflow(vals[m], beg[m], &incl[m - 1]))
-				die(EXIT_DATA, "span cost overflows 64 bits");
+				fatal_at(s, e->pos, "span cost overflows 64 bits");
 		keep_span(s, t, beg[0], end, e->seq, e->pos, e->frame, incl, x, xn, w, wn);
 		k->n--;
 	}

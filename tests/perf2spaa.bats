@@ -320,3 +320,10 @@ sh;pvm_irq_enable 1"
 	assert_equal "$stderr" "perf2spaa: $T/nul.txt:1: warning: NUL byte in the line: ignored
 perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): ignored"
 }
+
+@test "a period sum beyond 64 bits is an error naming the sample's line" {
+	printf 'a 1 1.0: 18446744073709551615 cycles:\n\t10 f (/bin/a)\n\na 1 2.0: 5 cycles:\n\t10 f (/bin/a)\n' > "$T/ov.txt"
+	run perf2spaa "$T/ov.txt"
+	assert_failure 1
+	assert_output "perf2spaa: $T/ov.txt:4: metric period of a stack overflows 64 bits"
+}

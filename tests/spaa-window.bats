@@ -316,3 +316,9 @@ OUT
 	assert_failure 1
 	assert_output "spaa-window: $T/no/dir/x.spaa: No such file or directory"
 }
+
+@test "spaa-window: --from/--to with --every make exactly the windows between them (no rounding window past --to)" {
+	run spaa-window --from 52310.003 --to 52310.005 --every 0.001 --list "$EX/perf-cpu.spaa"
+	assert_success
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t0.001\t2503311\t2503311\tcore::hash::BuildHasher::hash_one\n0.001\t0.002\t4291216\t2488004\tcore::str::<impl str>::to_lowercase')"
+}

@@ -623,3 +623,10 @@ Try 'spall2spaa --help' for more information."
 	assert_output "spall2spaa: $T/back.json:1: time goes backwards on thread 1/1 (18000000000000000000 ns earlier than the previous event) (byte 61)
 spall2spaa: $T/back.json:1: time goes backwards on thread 1/1 (17000000000000000000 ns earlier than the previous event) (byte 122)"
 }
+
+@test "a span whose cost passes 64 bits is an error naming its position" {
+	echo '[{"name":"a","ph":"B","ts":-9000000000000000,"pid":1,"tid":1},{"name":"a","ph":"E","ts":9000000000000000,"pid":1,"tid":1}]' > "$T/ov.json"
+	run spall2spaa "$T/ov.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/ov.json:1: span cost overflows 64 bits (byte 1)"
+}

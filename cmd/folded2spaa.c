@@ -13,6 +13,7 @@
 #include "input.h"
 #include "num.h"
 #include "output.h"
+#include "strmap.h"
 #include "spaa.h"
 
 static const char help[] =
@@ -101,6 +102,11 @@ static int parse_count(const char *p, size_t n, num *out)
 	return CNT_OK;
 }
 
+/* The paths met (the text before the count) -> their stack: a line seen
+ * before costs one lookup. */
+static strmap paths;
+static uint32_t *path_stack, path_cap;
+
 /* Converts one input into the builder. */
 static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metric,
 			uint32_t dso, uint64_t *lines_read, uint64_t *stack_lines)
@@ -146,6 +152,14 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 			if (!ntwo) two_line = ln;
 			ntwo++;
 		}
+		/* a path met before: its stack, no frame interned again */
+		bool fresh;
+		uint32_t pi = strmap_intern(&paths, line, se, &fresh);
+		if (!fresh) {
+			builder_where(b, name, ln);
+			builder_add(b, path_stack[pi], &metric, &v, 1);
+			continue;
+		}
 		/* frames, root first in the text; the builder wants leaf first */
 		nfr = 0;
 		size_t i = 0;
@@ -174,7 +188,8 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 		builder_ctx c = { 0 };
 		c.event = ev;
 		builder_where(b, name, ln);
-		builder_stack(b, &c, fr, nfr, &metric, &v, 1);
+		grow_array((void **)&path_stack, &path_cap, pi + 1, sizeof *path_stack);
+		path_stack[pi] = builder_stack(b, &c, fr, nfr, &metric, &v, 1);
 	}
 	*lines_read += nread;
 	*stack_lines += nlines;

@@ -355,6 +355,12 @@ uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
 					(unsigned long long)s->id);
 		}
 	}
+	builder_add(b, i, midx, vals, nvals);
+	return i;
+}
+
+void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, uint32_t nvals)
+{
 	struct bstack *s = &b->stacks[i];
 	for (uint32_t j = 0; j < nvals; j++) {
 		num *acc = &b->wpool[s->weights + midx[j]];
@@ -366,7 +372,6 @@ uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
 		}
 		s->present |= (uint64_t)1 << midx[j];
 	}
-	return i;
 }
 
 static bool related_has(const builder *b, uint32_t s1, uint32_t s2)

@@ -83,6 +83,9 @@ typedef struct builder_ctx {
 uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
 		       uint32_t nframes, const uint32_t *midx, const num *vals,
 		       uint32_t nvals);
+/* Adds weights to stack i (an index builder_stack returned), as
+ * builder_stack does: for callers that know the stack already. */
+void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, uint32_t nvals);
 /* The input position that errors of builder_stack name ("file:line: ..."),
  * NULL file for none (the default). */
 void builder_where(builder *b, const char *file, uint64_t line);

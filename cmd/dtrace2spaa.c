@@ -217,6 +217,22 @@ static void add_frame_line(const char *p, size_t n, char kind)
 	D.nfr += cnt;
 }
 
+/* Does a line read as a frame whatever its indentation: its first word
+ * "module`function", or an address "0x..." alone?  (stackcollapse.pl takes
+ * every line that is not a count as a frame; indentation is how DTrace tells
+ * scalar keys from frames, but a file may have lost it.) */
+static bool frame_shaped(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n && !is_sp(p[i]); i++)
+		if (p[i] == '`') return i > 0;
+	if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		for (size_t i = 2; i < n; i++)
+			if (!is_hex(p[i])) return false;
+		return true;
+	}
+	return false;
+}
+
 static void reset_entry(void)
 {
 	D.nsk = 0;
@@ -396,7 +412,13 @@ static bool after_stack_line(const char *p, size_t pn, size_t indent, uint64_t l
 			return true;
 		}
 	} else if (indent >= D.fr_indent && !allnum) {
-		return false; /* a frame: less indented lines are keys */
+		/* a frame: less indented lines are keys.  Frames indented less
+		 * than DTrace does (its stackindent is 14) leave keys no room
+		 * to the left: there, words ending with a number are keys and
+		 * the count */
+		bool keys_count = D.fr_indent < FRAME_INDENT && ntok >= 2 &&
+				  all_digits(p + lastoff, pn - lastoff, true) && !frame_shaped(p, pn);
+		if (!keys_count) return false;
 	}
 	const char *last = p + lastoff;
 	size_t lastn = pn - lastoff;
@@ -427,10 +449,12 @@ static void convert(input *in)
 	size_t n;
 	while ((line = input_line(in, &n)) != NULL) {
 		while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r')) n--;
-		size_t i = 0;
-		while (i < n && is_sp(line[i])) i++;
-		const char *p = line + i;
-		size_t pn = n - i;
+		/* i: the indentation in columns, a tab to the next multiple of
+		 * 8 (a file whose blanks became tabs) */
+		size_t i = 0, b = 0;
+		for (; b < n && is_sp(line[b]); b++) i = line[b] == '\t' ? (i / 8 + 1) * 8 : i + 1;
+		const char *p = line + b;
+		size_t pn = n - b;
 		if (pn == 0) {
 			if (D.trail_open)
 				die_at(D.fname, input_lineno(in),
@@ -447,7 +471,7 @@ static void convert(input *in)
 			finish_entry(parse_count(p, pn, input_lineno(in)), input_lineno(in));
 			continue;
 		}
-		if (!frames_yet && i < FRAME_INDENT) {
+		if (!frames_yet && i < FRAME_INDENT && !frame_shaped(p, pn)) {
 			/* a scalar key, or banner text (dropped at the next blank line) */
 			/* several scalar keys share a line, blank-separated */
 			for (size_t k = 0; k < pn;) {

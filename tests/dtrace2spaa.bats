@@ -282,3 +282,30 @@ java;libjvm.so`x 3'
 	assert_output 2
 	spaa-cat --merge "$T/k.spaa" | spaa-validate -q --strict -
 }
+
+@test "the last entry without a blank line after it, frames indented less than DTrace's 14 or not at all" {
+	# frames 4 blanks in: the lone count and the last entry are read
+	printf '    libc.so.1`foo+0x1\n    a.out`main+0x2\n      5\n\n    libc.so.1`bar+0x1\n    a.out`main+0x2\n      7' > "$T/in.txt"
+	run sh -c "dtrace2spaa '$T/in.txt' 2>&1 | spaa-fold"
+	assert_output - <<'OUT'
+a.out`main;libc.so.1`bar 7
+a.out`main;libc.so.1`foo 5
+OUT
+	# not indented at all: module`function and 0x... lines are frames, a
+	# line of words ending with a number holds the keys and the count
+	printf 'libc.so.1`foo+0x1\n0x401000\nbash 5\n\nlibc.so.1`bar+0x1\n3' > "$T/in.txt"
+	run sh -c "dtrace2spaa '$T/in.txt' 2>&1 | spaa-fold"
+	assert_output - <<'OUT'
+bash;0x401000;libc.so.1`foo 5
+libc.so.1`bar 3
+OUT
+}
+
+@test "tab-indented entries (a tab counts to the next multiple of 8 columns)" {
+	printf '\n  bash\n\tlibc.so.1`__read+0x15\n\ta.out`main+0x10\n\t\t12\n\n\tlibc.so.1`__read+0x15\n\t\t3' > "$T/in.txt"
+	run sh -c "dtrace2spaa '$T/in.txt' 2>&1 | spaa-fold"
+	assert_output - <<'OUT'
+bash;a.out`main;libc.so.1`__read 12
+libc.so.1`__read 3
+OUT
+}

@@ -340,8 +340,9 @@ static void resolve_times(void)
 		if (!opt.to_s && opt.from_s && !(range_end > origin)) range_end = origin;
 		/* the difference of two absolute times is off by a few ulps of
 		 * their magnitude: 52310.005 - 52310.003 is 2.0000000000036 ms,
-		 * which must make 2 windows of 1 ms, not 3 */
-		double slack = 8 * DBL_EPSILON * fmax(fabs(origin), fabs(range_end)) / opt.every;
+		 * which must make 2 windows of 1 ms, not 3 (never more than half a
+		 * window: a tiny --every makes an infinite count, not NaN) */
+		double slack = fmin(0.5, 8 * DBL_EPSILON * fmax(fabs(origin), fabs(range_end)) / opt.every);
 		double w = ceil((range_end - origin) / opt.every - slack);
 		if (!(w <= MAX_WINDOWS))
 			usage_error("--every %s makes %.0f windows of the %g %s range (at most %d)",

@@ -10,7 +10,8 @@ load "$BATS_LIB/bats-assert/load.bash"
 : "${SPAA_MANDIR:=$BATS_TEST_DIRNAME/../man}"
 # make check exports SPAA_CMDDIR (the build tree's cmd/, which differs from
 # the source tree's in a VPATH build such as the sanitizer build).
-PATH="${SPAA_CMDDIR:-$BATS_TEST_DIRNAME/../cmd}:$PATH"
+SPAA_CMDDIR=${SPAA_CMDDIR:-$BATS_TEST_DIRNAME/../cmd}
+PATH="$SPAA_CMDDIR:$PATH"
 export LC_ALL=C
 D=$SPAA_TESTDATA
 EX=$SPAA_EXAMPLES

@@ -1,16 +1,32 @@
-/* fuzz_cmd.c - a libFuzzer target for one converter's reader.  Built once
+/* fuzz_cmd.c - a libFuzzer target for one command's reader.  Built once
  * per command (make fuzz): the command's own .c is compiled with
  * -Dmain=spaa_cmd_main and FUZZ_CMD names it.  Each input is written to a
- * file and converted in-process with `-o FILE` (and --samples when the first
- * byte is odd); die() comes back here through cli_exit_override.  When the
- * conversion succeeds, its output must read back as SPAA without a single
- * error: a converter that writes what its own readers refuse is a finding
- * (abort).  Commands keep their state in one struct that main() clears.
- * Leaks on error paths are expected: run with -detect_leaks=0 and a high
- * -rss_limit_mb (they add up over a run). */
+ * file and run in-process; die() comes back here through cli_exit_override.
+ *
+ * The command's state is reset before each run: its .c is compiled with
+ * -fno-zero-initialized-in-bss, so that every variable of static duration it
+ * has (file scope or function scope) is in its .data, which objcopy renames
+ * spaacmd_data; the linker marks that section's bounds, and the bytes it had
+ * at start-up are copied back before each input.  (What the variables
+ * pointed to is leaked: run with -detect_leaks=0 and a high -rss_limit_mb.)
+ *
+ * How each command is run, and the property checked when it exits 0:
+ *   converters      CMD -o OUT [--samples] IN  (--samples, where there is
+ *                   one, when the first byte is odd); OUT must read back as
+ *                   SPAA without one error
+ *   spx2spaa        the input is the .json metadata, a line "%%", then the
+ *                   events: CMD -o OUT --metadata=META [--samples] EVENTS
+ *   spaa-cat        CMD --merge -o OUT IN IN; OUT must read back
+ *   spaa-validate   CMD -q IN; a file it calls valid must read without error
+ * A converter or filter that writes what its own readers refuse is a finding
+ * (abort), as much as a crash.  With SPAA_FUZZ_TWICE=1 each input is run
+ * twice, and a second run that exits or writes otherwise is a finding: it
+ * checks the reset (and that the command is deterministic). */
+#define _GNU_SOURCE /* memmem */
 #include <fcntl.h>
 #include <getopt.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,16 +37,31 @@
 
 int spaa_cmd_main(int argc, char **argv);
 
+/* the bounds of the command's variables (see above) */
+extern char __start_spaacmd_data[], __stop_spaacmd_data[];
+static char *initial_data;
+
+/* byte by byte and not through memcpy: the section holds ASan's poisoned
+ * red zones between the variables */
+__attribute__((no_sanitize("address"))) static void
+copy_bytes(volatile char *to, const volatile char *from, size_t n)
+{
+	for (size_t i = 0; i < n; i++) to[i] = from[i];
+}
+
 static jmp_buf back;
 static int exit_code;
 static int first_free_fd; /* fds from here on are the command's */
-static char in_path[64], out_path[80];
+static char in_path[64], out_path[80], meta_path[80];
 
 static void come_back(int code)
 {
 	exit_code = code;
 	longjmp(back, 1);
 }
+
+static bool twice;    /* SPAA_FUZZ_TWICE=1 */
+static FILE *devnull; /* the command's stderr: its messages are expected */
 
 static void reader_error(spaa_reader *r, const char *msg)
 {
@@ -39,10 +70,10 @@ static void reader_error(spaa_reader *r, const char *msg)
 	abort();
 }
 
-/* The output must be SPAA that the record reader takes without an error. */
-static void check_output(void)
+/* FILE must be SPAA that the record reader takes without an error. */
+static void check_reads(const char *path)
 {
-	spaa_reader *r = spaa_open(out_path);
+	spaa_reader *r = spaa_open(path);
 	r->on_error = reader_error;
 	spaa_stack s = { 0 };
 	spaa_sample smp;
@@ -63,9 +94,68 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"; /* fsync is free there */
 	snprintf(in_path, sizeof in_path, "%s/spaa-fuzz-%d.in", dir, (int)getpid());
 	snprintf(out_path, sizeof out_path, "%s/spaa-fuzz-%d.spaa", dir, (int)getpid());
+	snprintf(meta_path, sizeof meta_path, "%s/spaa-fuzz-%d.json", dir, (int)getpid());
+	devnull = fopen("/dev/null", "w");
+	twice = getenv("SPAA_FUZZ_TWICE") && strcmp(getenv("SPAA_FUZZ_TWICE"), "1") == 0;
 	first_free_fd = open("/dev/null", O_RDONLY);
 	close(first_free_fd);
+	size_t n = __stop_spaacmd_data - __start_spaacmd_data;
+	initial_data = malloc(n ? n : 1);
+	copy_bytes(initial_data, __start_spaacmd_data, n);
 	return 0;
+}
+
+static void fail(const char *what)
+{
+	fprintf(stderr, "fuzz_cmd: %s: %s\n", FUZZ_CMD, what);
+	abort();
+}
+
+/* The command, as if started afresh: its variables as they were at start-up. */
+static int run(int argc, char **argv)
+{
+	char *args[8];
+	memcpy(args, argv, (argc + 1) * sizeof *args); /* getopt permutes them */
+	copy_bytes(__start_spaacmd_data, initial_data, __stop_spaacmd_data - __start_spaacmd_data);
+	unlink(out_path);
+	optind = 0; /* glibc: a full reset of getopt */
+	cli_exit_override = come_back;
+	exit_code = 0;
+	FILE *err = stderr;
+	if (devnull) stderr = devnull; /* sanitizer reports go to fd 2 all the same */
+	if (!setjmp(back)) exit_code = spaa_cmd_main(argc, args);
+	stderr = err;
+	cli_exit_override = NULL;
+	/* files a die() left open */
+	for (int fd = first_free_fd; fd < first_free_fd + 64; fd++) close(fd);
+	return exit_code;
+}
+
+/* a whole file (NULL and 0 when there is none) */
+static char *slurp(const char *path, size_t *n)
+{
+	*n = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f) return NULL;
+	char *buf = NULL;
+	size_t cap = 0, got;
+	do {
+		if (*n == cap) buf = realloc(buf, cap = cap ? 2 * cap : 65536);
+		got = fread(buf + *n, 1, cap - *n, f);
+		*n += got;
+	} while (got > 0);
+	fclose(f);
+	return buf;
+}
+
+static bool is(const char *cmd) { return strcmp(FUZZ_CMD, cmd) == 0; }
+
+static bool write_file(const char *path, const unsigned char *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f) return false;
+	bool ok = fwrite(data, 1, size, f) == size;
+	return fclose(f) == 0 && ok;
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
@@ -74,30 +164,45 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	 * layer is fuzzed with plain text */
 	if (size >= 2 && ((data[0] == 0x28 && data[1] == 0xb5) || (data[0] == 0x1f && data[1] == 0x8b)))
 		return 0;
-	FILE *f = fopen(in_path, "wb");
-	if (!f) return 0;
-	if (fwrite(data, 1, size, f) != size) {
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
-	unlink(out_path);
-	static char a0[] = FUZZ_CMD, a1[] = "-o", a2[] = "--samples";
-	char *argv[6];
+	static char a_o[] = "-o", a_samples[] = "--samples", a_merge[] = "--merge", a_q[] = "-q";
+	static char a_meta[100];
+	static char a0[] = FUZZ_CMD;
+	char *argv[8];
 	int argc = 0;
 	argv[argc++] = a0;
-	argv[argc++] = a1;
-	argv[argc++] = out_path;
-	if (size > 0 && (data[0] & 1)) argv[argc++] = a2;
+	if (is("spx2spaa")) {
+		const unsigned char *sep = memmem(data, size, "\n%%\n", 4);
+		size_t mlen = sep ? (size_t)(sep - data) + 1 : 0;
+		if (!write_file(meta_path, data, mlen)) return 0;
+		data += sep ? mlen + 3 : 0;
+		size -= sep ? mlen + 3 : 0;
+		snprintf(a_meta, sizeof a_meta, "--metadata=%s", meta_path);
+		argv[argc++] = a_meta;
+	}
+	if (!write_file(in_path, data, size)) return 0;
+	if (is("spaa-validate")) {
+		argv[argc++] = a_q;
+	} else {
+		if (is("spaa-cat")) argv[argc++] = a_merge;
+		else if (size > 0 && (data[0] & 1) && !is("folded2spaa") && !is("dtrace2spaa"))
+			argv[argc++] = a_samples;
+		argv[argc++] = a_o;
+		argv[argc++] = out_path;
+	}
 	argv[argc++] = in_path;
+	if (is("spaa-cat")) argv[argc++] = in_path;
 	argv[argc] = NULL;
-	optind = 0; /* glibc: a full reset of getopt */
-	cli_exit_override = come_back;
-	exit_code = 0;
-	if (!setjmp(back)) exit_code = spaa_cmd_main(argc, argv);
-	cli_exit_override = NULL;
-	/* files a die() left open */
-	for (int fd = first_free_fd; fd < first_free_fd + 64; fd++) close(fd);
-	if (exit_code == 0) check_output();
+
+	int code = run(argc, argv);
+	if (twice) { /* SPAA_FUZZ_TWICE=1: the reset is complete */
+		size_t n1, n2;
+		char *out1 = slurp(out_path, &n1);
+		if (run(argc, argv) != code) fail("a second run exits differently");
+		char *out2 = slurp(out_path, &n2);
+		if (n1 != n2 || (n1 && memcmp(out1, out2, n1))) fail("a second run writes other bytes");
+		free(out1);
+		free(out2);
+	}
+	if (code == 0) check_reads(is("spaa-validate") ? in_path : out_path);
 	return 0;
 }

@@ -363,10 +363,9 @@ static void check_header(vfile *v)
 		ERR(v, "header-version", "header version must be a string (\"1.0\")");
 	else if (!json_is_str(&v->r->doc, k, "1.0", 3)) {
 		sstr ver = text_of(v, k);
+		/* other major versions are refused by the reader (spaa.c) */
 		if (ver.n > 2 && memcmp(ver.p, "1.", 2) == 0)
 			WARN(v, "header-version", "header version \"%.*s\" is not 1.0: checked as 1.0", PS(ver));
-		else
-			ERR(v, "header-version", "unsupported version \"%.*s\" (this program knows 1.0)", PS(ver));
 	}
 
 	k = get(v, 0, "source_tool");

@@ -1,6 +1,7 @@
 /* build.c - the converters' back end: interned dictionaries, aggregated
  * stacks with content ids, spooled samples, and the final write. */
 #include "build.h"
+#include "utf8.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -79,6 +80,7 @@ struct builder {
 	uint32_t nrel, relcap;
 	arena mem;
 	sbuf key;
+	sbuf fix[4];      /* names as written (as_written()) */
 	spool *samples;
 	sbuf line;
 	uint64_t nsamples;
@@ -108,6 +110,7 @@ void builder_free(builder *b)
 	free(b->rel);
 	sbuf_free(&b->source);
 	sbuf_free(&b->key);
+	for (int i = 0; i < 4; i++) sbuf_free(&b->fix[i]);
 	sbuf_free(&b->line);
 	arena_free(&b->mem);
 	if (b->samples) spool_free(b->samples);
@@ -124,9 +127,33 @@ void builder_source_tool(builder *b, const char *tool)
 	b->source_tool = adup(b, tool);
 }
 
+/* A string as the JSON writers write it: bytes that are not UTF-8 become
+ * U+FFFD.  Names are interned, compared and hashed into content ids in this
+ * form, so that the ids are those of the file as written and two names
+ * written alike are one.  s itself when it is valid (nearly always), else a
+ * copy in fix. */
+static sstr as_written(sbuf *fix, sstr s)
+{
+	const uint8_t *p = (const uint8_t *)s.p, *end = p + s.n;
+	size_t ok = s.p ? utf8_valid_len(p, end) : s.n;
+	if (ok == s.n) return s;
+	fix->n = 0;
+	while (p < end) {
+		sbuf_add(fix, p, ok);
+		p += ok;
+		if (p == end) break;
+		p += -utf8_seq(p, end);
+		sbuf_add(fix, "\xef\xbf\xbd", 3);
+		ok = utf8_valid_len(p, end);
+	}
+	sbuf_addc(fix, 0); /* for names used as C strings */
+	return (sstr){ fix->p, fix->n - 1 };
+}
+
 uint32_t builder_event(builder *b, const char *name, const char *kind, const char *mode,
 		       const char *primary_metric, const char *sampling_extra_json)
 {
+	name = as_written(&b->fix[0], (sstr){ name, strlen(name) }).p;
 	int32_t e = builder_event_find(b, name, strlen(name));
 	if (e >= 0) return (uint32_t)e;
 	struct bevent *ev = VEC_PUSH(b->events, b->nevents, b->evcap);
@@ -146,10 +173,14 @@ void builder_event_extra(builder *b, uint32_t event, const char *json_members)
 
 int32_t builder_event_find(const builder *b, const char *name, size_t n)
 {
-	for (uint32_t i = 0; i < b->nevents; i++)
-		if (strlen(b->events[i].name) == n && memcmp(b->events[i].name, name, n) == 0)
-			return (int32_t)i;
-	return -1;
+	sbuf fix = { 0 };
+	sstr w = as_written(&fix, (sstr){ name, n });
+	int32_t found = -1;
+	for (uint32_t i = 0; i < b->nevents && found < 0; i++)
+		if (strlen(b->events[i].name) == w.n && memcmp(b->events[i].name, w.p, w.n) == 0)
+			found = (int32_t)i;
+	sbuf_free(&fix);
+	return found;
 }
 
 /* header.source members are kept as raw JSON text: ,"key":value */
@@ -211,8 +242,9 @@ const char *builder_metric_name(const builder *b, uint32_t m)
 
 uint32_t builder_dso(builder *b, const char *name, size_t n, bool is_kernel)
 {
+	sstr w = as_written(&b->fix[0], (sstr){ name, n });
 	bool added;
-	uint32_t i = strmap_intern(&b->dso_map, name, n, &added);
+	uint32_t i = strmap_intern(&b->dso_map, w.p, w.n, &added);
 	if (added) {
 		grow_array((void **)&b->dso_kernel, &b->dkcap, i + 1, sizeof *b->dso_kernel);
 		b->dso_kernel[i] = is_kernel;
@@ -226,8 +258,13 @@ static const char *adup_s(builder *b, sstr s, uint32_t *n)
 	return s.p ? arena_strdup(&b->mem, s.p, s.n) : NULL;
 }
 
-uint32_t builder_frame_add(builder *b, const builder_frame *f)
+uint32_t builder_frame_add(builder *b, const builder_frame *in)
 {
+	builder_frame w = *in, *f = &w;
+	w.func = as_written(&b->fix[0], in->func);
+	w.srcline = as_written(&b->fix[1], in->srcline);
+	w.ip = as_written(&b->fix[2], in->ip);
+	w.symoff = as_written(&b->fix[3], in->symoff);
 	sbuf *k = &b->key;
 	k->n = 0;
 	sbuf_add(k, f->func.p, f->func.n);
@@ -274,7 +311,7 @@ uint32_t builder_thread(builder *b, int64_t pid, int64_t tid, const char *comm, 
 		struct bthread *t = &b->threads[i];
 		t->pid = pid;
 		t->tid = tid;
-		t->comm = comm ? adup_s(b, (sstr){ comm, n }, &t->comm_n) : NULL;
+		t->comm = comm ? adup_s(b, as_written(&b->fix[0], (sstr){ comm, n }), &t->comm_n) : NULL;
 	}
 	return i;
 }
@@ -285,9 +322,12 @@ void builder_where(builder *b, const char *file, uint64_t line)
 	b->where_line = line;
 }
 
-uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
+uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames,
 		       uint32_t nframes, const uint32_t *midx, const num *vals, uint32_t nvals)
 {
+	builder_ctx w = *in;
+	const builder_ctx *c = &w;
+	w.comm = as_written(&b->fix[0], in->comm);
 	/* aggregation key: the binary context, then the frame indices */
 	sbuf *k = &b->key;
 	k->n = 0;

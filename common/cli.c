@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "utf8.h"
 #include "util.h"
 
 const char *cli_prog = "spaa";
@@ -39,16 +40,48 @@ noreturn void cli_exit(int code)
 	exit(code);
 }
 
+/* A message as the terminal should see it: control bytes (other than tab)
+ * and bytes that are not UTF-8, which input echoed in a message may hold,
+ * are written as \xNN. */
+static void put_shown(const char *s, size_t n)
+{
+	const uint8_t *p = (const uint8_t *)s, *end = p + n;
+	while (p < end) {
+		int l = *p >= 0x80 ? utf8_seq(p, end) : 1;
+		if (l < 0 || (*p < 0x20 && *p != '\t') || *p == 0x7f) {
+			fprintf(stderr, "\\x%02x", *p);
+			p++;
+		} else {
+			fwrite(p, 1, (size_t)l, stderr);
+			p += l;
+		}
+	}
+}
+
 static void vmsg(const char *file, uint64_t line, const char *fmt, va_list ap)
 {
+	char buf[1024], *m = buf;
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(buf, sizeof buf, fmt, aq);
+	va_end(aq);
+	if (n < 0) n = 0;
+	if ((size_t)n >= sizeof buf && (m = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(m, (size_t)n + 1, fmt, ap);
+	if (!m) {
+		m = buf;
+		n = sizeof buf - 1;
+	}
 	fflush(stdout);
 	fprintf(stderr, "%s: ", cli_prog);
 	if (file) {
-		if (line) fprintf(stderr, "%s:%llu: ", file, (unsigned long long)line);
-		else fprintf(stderr, "%s: ", file);
+		put_shown(file, strlen(file));
+		if (line) fprintf(stderr, ":%llu", (unsigned long long)line);
+		fputs(": ", stderr);
 	}
-	vfprintf(stderr, fmt, ap);
+	put_shown(m, (size_t)n);
 	fputc('\n', stderr);
+	if (m != buf) free(m);
 }
 
 void warnmsg(const char *fmt, ...)

@@ -184,6 +184,11 @@ static void take_header(spaa_reader *r)
 {
 	r->have_header = true;
 	r->header_line = r->lineno;
+	/* a later major version may mean other things by the same fields */
+	sstr ver = get_str(r, 0, "version");
+	if (ver.p && !(ver.n >= 2 && memcmp(ver.p, "1.", 2) == 0))
+		spaa_error(r, "header: unsupported SPAA version \"%.*s\" (this program reads 1.x)",
+			   (int)ver.n, ver.p);
 	sstr fo = get_str(r, 0, "frame_order");
 	r->leaf_first = !fo.p || !sstr_eqc(fo, "root_to_leaf");
 	sstr mode = get_str(r, 0, "stack_id_mode");

@@ -71,4 +71,25 @@ static inline int utf8_seq(const uint8_t *p, const uint8_t *end)
 	return 4;
 }
 
+/* The length of the longest valid UTF-8 prefix of [p, end): end - p when
+ * all of it is UTF-8.  ASCII goes eight bytes at a time. */
+static inline size_t utf8_valid_len(const uint8_t *p, const uint8_t *end)
+{
+	const uint8_t *q = p;
+	while (q < end) {
+		while (end - q >= 8) {
+			uint64_t x;
+			memcpy(&x, q, 8);
+			if (x & 0x8080808080808080ULL) break;
+			q += 8;
+		}
+		while (q < end && *q < 0x80) q++;
+		if (q == end) break;
+		int l = utf8_seq(q, end);
+		if (l < 0) break;
+		q += l;
+	}
+	return (size_t)(q - p);
+}
+
 #endif

@@ -208,3 +208,18 @@ Try 'folded2spaa --help' for more information."
 	assert_output "old"
 }
 
+
+@test "names that are not UTF-8 are one frame as written (U+FFFD), and the stack ids are those of the file as written" {
+	printf 'a;f\377oo 1\na;f\376oo 2\nb\303 3\n' > "$T/u.folded"
+	run folded2spaa -o "$T/u.spaa" "$T/u.folded"
+	assert_success
+	run grep -c $'"func":"f\xef\xbf\xbdoo"' "$T/u.spaa"
+	assert_output 1
+	run grep -c '"type":"stack"' "$T/u.spaa"
+	assert_output 2
+	# spaa-cat --merge recomputes every content id: the same ids come out
+	grep -o '"type":"stack","id":"0x[0-9a-f]*"' "$T/u.spaa" > "$T/ids"
+	spaa-cat --merge "$T/u.spaa" | grep -o '"type":"stack","id":"0x[0-9a-f]*"' > "$T/merged"
+	run diff "$T/ids" "$T/merged"
+	assert_success
+}

@@ -327,3 +327,19 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 	assert_failure 1
 	assert_output "perf2spaa: $T/ov.txt:4: metric period of a stack overflows 64 bits"
 }
+
+@test "symbols and comms that are not UTF-8 are written with U+FFFD, one frame per written name, with the content ids of the file as written" {
+	printf 'pr\377g 123 [000] 1.000001: 1 cpu-clock:\n\t    1000 f\377oo+0x1 (/bin/x)\n\t    2000 main+0x2 (/bin/x)\n\npr\376g 123 [000] 1.000002: 1 cpu-clock:\n\t    1000 f\376oo+0x1 (/bin/x)\n\t    2000 main+0x2 (/bin/x)\n\n' > "$T/u.txt"
+	run perf2spaa -o "$T/u.spaa" "$T/u.txt"
+	assert_success
+	run grep -c '"type":"frame"' "$T/u.spaa"
+	assert_output 2
+	run grep -c $'"type":"stack".*"comm":"pr\xef\xbf\xbdg".*"value":2' "$T/u.spaa"
+	assert_output 1
+	grep -o '"type":"stack","id":"0x[0-9a-f]*"' "$T/u.spaa" > "$T/ids"
+	spaa-cat --merge "$T/u.spaa" | grep -o '"type":"stack","id":"0x[0-9a-f]*"' > "$T/merged"
+	run diff "$T/ids" "$T/merged"
+	assert_success
+	run spaa-validate -q "$T/u.spaa"
+	assert_success
+}

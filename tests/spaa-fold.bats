@@ -374,3 +374,14 @@ $EX/parser.perf.txt: invalid: 0 header, 0 dso, 0 frame, 0 thread, 0 stack, 0 sam
 	assert_failure 1
 	assert_output "perf2spaa: $T/long.folded:1: line longer than 1000 bytes, the limit (SPAA_MAX_LINE=BYTES raises it)"
 }
+
+@test "another major version of SPAA is refused; control bytes and bad UTF-8 from the input are shown as \\xNN in messages" {
+	printf '{"type":"header","format":"spaa","version":"\\u001b[31m2.0\\u0007","frame_order":"leaf_to_root","events":[]}\n' > "$T/v2.spaa"
+	run spaa-fold "$T/v2.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/v2.spaa:1: header: unsupported SPAA version \"\\x1b[31m2.0\\x07\" (this program reads 1.x)"
+	printf 'a;b 1\n' | folded2spaa > "$T/ok.spaa"
+	run spaa-fold --event $'x\377\033y' "$T/ok.spaa"
+	assert_failure 1
+	assert_output --partial 'event x\xff\x1by is not'
+}

@@ -768,7 +768,7 @@ EOF
 @test "another major version is an error (version-2)" {
 	run diags version-2.spaa
 	assert_failure 1
-	assert_output 'spaa-validate: version-2.spaa:1: unsupported version "2.0" (this program knows 1.0)'
+	assert_output 'spaa-validate: version-2.spaa:1: header: unsupported SPAA version "2.0" (this program reads 1.x)'
 }
 
 @test "header version is required (version-missing)" {

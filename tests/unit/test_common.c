@@ -17,6 +17,7 @@
 #include "spaa.h"
 #include "stackid.h"
 #include "strmap.h"
+#include "utf8.h"
 #include "util.h"
 #include "tap.h"
 
@@ -91,6 +92,23 @@ static void test_jsonbuf(void)
 	is_mem(b.p, b.n, "\"a\\\"b\\\\c\\n\\u0001\xc3\xa9\xef\xbf\xbd!\"", 23,
 	       "jb_str escapes, keeps UTF-8, replaces a bad byte with U+FFFD");
 	sbuf_free(&b);
+}
+
+static void test_utf8(void)
+{
+	static const struct { const char *s; size_t n, want; } cases[] = {
+		{ "plain ascii, longer than a word", 31, 31 },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 15, 15 },
+		{ "abcdefgh\xff", 9, 8 },
+		{ "ab\xc3", 3, 2 },             /* cut short */
+		{ "\xed\xa0\x80x", 4, 0 },      /* a surrogate */
+		{ "\xc0\xaf", 2, 0 },            /* overlong */
+		{ "abcdefghijklmno\xf4\x90\x80\x80", 19, 15 }, /* beyond U+10FFFF */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const uint8_t *p = (const uint8_t *)cases[i].s;
+		ok(utf8_valid_len(p, p + cases[i].n) == cases[i].want, "utf8_valid_len case %zu", i);
+	}
 }
 
 static void test_stackid(void)
@@ -357,6 +375,7 @@ int main(void)
 	test_strmap();
 	test_stackid();
 	test_jsonbuf();
+	test_utf8();
 	test_input();
 	test_output();
 	test_roundtrip();

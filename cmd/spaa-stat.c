@@ -238,9 +238,9 @@ int main(int argc, char **argv)
 			   r->content_ids ? "content_addressable" : "local");
 		out_puts(o, "time range:  ");
 		if (r->has_time_range) {
-			out_write(o, buf, num_fmt(buf, num_d(r->tr_start)));
+			out_write(o, buf, num_fmt(buf, r->tr_start_n));
 			out_puts(o, " .. ");
-			out_write(o, buf, num_fmt(buf, num_d(r->tr_end)));
+			out_write(o, buf, num_fmt(buf, r->tr_end_n));
 			out_puts(o, " (");
 			put_duration(o, r->tr_end - r->tr_start, unit ? unit : "seconds");
 			out_puts(o, ")\n");

@@ -58,14 +58,17 @@ struct builder {
 	struct bevent *events;
 	uint32_t nevents, evcap;
 	sbuf source;      /* raw members of header.source */
-	bool has_time;
+	bool has_time, time_ns; /* time_ns: tmin_ns, tmax_ns in nanoseconds */
 	double tmin, tmax;
+	int64_t tmin_ns, tmax_ns;
 	struct { char *name, *unit; } metrics[MAX_METRICS];
 	uint32_t nmetrics;
 
 	strmap dso_map, frame_map, thread_map, stack_map, id_map;
 	bool *dso_kernel;
 	uint32_t dkcap;
+	char **dso_extra;  /* raw members of dso records, NULL none */
+	uint32_t dxcap;
 	struct bframe *frames;
 	uint32_t fcap;
 	struct bthread *threads;
@@ -102,6 +105,7 @@ void builder_free(builder *b)
 	strmap_free(&b->id_map);
 	free(b->events);
 	free(b->dso_kernel);
+	free(b->dso_extra);
 	free(b->frames);
 	free(b->threads);
 	free(b->stacks);
@@ -216,9 +220,17 @@ void builder_time(builder *b, double t)
 	if (t > b->tmax) b->tmax = t;
 }
 
+void builder_time_range_ns(builder *b, int64_t start, int64_t end)
+{
+	b->has_time = b->time_ns = true;
+	b->tmin_ns = start;
+	b->tmax_ns = end;
+}
+
 void builder_time_range(builder *b, double start, double end)
 {
 	b->has_time = true;
+	b->time_ns = false;
 	b->tmin = start;
 	b->tmax = end;
 }
@@ -250,6 +262,14 @@ uint32_t builder_dso(builder *b, const char *name, size_t n, bool is_kernel)
 		b->dso_kernel[i] = is_kernel;
 	}
 	return i;
+}
+
+void builder_dso_extra(builder *b, uint32_t dso, const char *json_members)
+{
+	uint32_t old = b->dxcap;
+	grow_array((void **)&b->dso_extra, &b->dxcap, dso + 1, sizeof *b->dso_extra);
+	for (uint32_t i = old; i < b->dxcap; i++) b->dso_extra[i] = NULL;
+	b->dso_extra[dso] = adup(b, json_members);
 }
 
 static const char *adup_s(builder *b, sstr s, uint32_t *n)
@@ -513,7 +533,13 @@ static void write_header(builder *b, output *o)
 		out_putc(o, '}');
 	}
 	out_putc(o, ']');
-	if (b->has_time) {
+	if (b->has_time && b->time_ns) {
+		out_puts(o, ",\"time_range\":{\"start\":");
+		jw_num(o, num_i(b->tmin_ns));
+		out_puts(o, ",\"end\":");
+		jw_num(o, num_i(b->tmax_ns));
+		out_puts(o, ",\"unit\":\"nanoseconds\"}");
+	} else if (b->has_time) {
 		out_puts(o, ",\"time_range\":{\"start\":");
 		jw_num(o, num_d(b->tmin));
 		out_puts(o, ",\"end\":");
@@ -563,7 +589,12 @@ void builder_write(builder *b, output *o)
 		out_u64(o, i + 1);
 		out_puts(o, ",\"name\":");
 		jw_str(o, name, n);
-		out_puts(o, b->dso_kernel[i] ? ",\"is_kernel\":true}\n" : ",\"is_kernel\":false}\n");
+		out_puts(o, b->dso_kernel[i] ? ",\"is_kernel\":true" : ",\"is_kernel\":false");
+		if (i < b->dxcap && b->dso_extra[i]) {
+			out_putc(o, ',');
+			out_puts(o, b->dso_extra[i]);
+		}
+		out_puts(o, "}\n");
 	}
 	for (uint32_t i = 0; i < b->frame_map.count; i++) {
 		const struct bframe *f = &b->frames[i];

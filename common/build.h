@@ -41,6 +41,8 @@ void builder_source_json(builder *b, const char *key, const char *raw_json);
 /* time_range: widened by each timestamp seen (unit seconds); or set. */
 void builder_time(builder *b, double t);
 void builder_time_range(builder *b, double start, double end);
+/* time_range in integer nanoseconds (unit "nanoseconds"), exact. */
+void builder_time_range_ns(builder *b, int64_t start, int64_t end);
 
 /* Metrics, in the order declared (that is the order weights are written). */
 uint32_t builder_metric(builder *b, const char *name, const char *unit /* NULL */);
@@ -50,6 +52,9 @@ const char *builder_metric_name(const builder *b, uint32_t m);
 /* Dictionaries: interned; return the dense index (the written id is index+1
  * for dso and frame records). */
 uint32_t builder_dso(builder *b, const char *name, size_t n, bool is_kernel);
+/* Raw JSON members added to dso record d ("\"build_id\":\"...\""), not
+ * part of its identity; NULL none. */
+void builder_dso_extra(builder *b, uint32_t dso, const char *json_members);
 typedef struct builder_frame {
 	sstr func;            /* required */
 	uint32_t dso;         /* from builder_dso() */

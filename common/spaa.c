@@ -128,6 +128,12 @@ static bool check_range(spaa_reader *r, uint32_t k, const char *what)
 	return true;
 }
 
+/* A number node (checked) as it was written: integers exact. */
+static num exact_num(const json_node *x)
+{
+	return x->type == JSON_INT ? num_i(x->v.i) : x->type == JSON_UINT ? num_u(x->v.u) : num_d(x->v.d);
+}
+
 static bool get_double(spaa_reader *r, uint32_t obj, const char *key, double *out)
 {
 	uint32_t k = json_get(&r->doc, obj, key);
@@ -218,9 +224,14 @@ static void take_header(spaa_reader *r)
 	uint32_t src = json_get(&r->doc, 0, "source");
 	if (src && node(r, src)->type == JSON_OBJECT) r->command = dup_str(r, src, "command");
 	uint32_t tr = json_get(&r->doc, 0, "time_range");
-	if (tr && node(r, tr)->type == JSON_OBJECT)
+	if (tr && node(r, tr)->type == JSON_OBJECT) {
 		r->has_time_range = get_double(r, tr, "start", &r->tr_start) &&
 				    get_double(r, tr, "end", &r->tr_end);
+		if (r->has_time_range) {
+			r->tr_start_n = exact_num(node(r, json_get(&r->doc, tr, "start")));
+			r->tr_end_n = exact_num(node(r, json_get(&r->doc, tr, "end")));
+		}
+	}
 }
 
 /* Is x an integer written without a sign (its key text is then the decimal

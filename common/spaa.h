@@ -125,6 +125,7 @@ struct spaa_reader {
 	uint32_t nevents, evcap;
 	bool has_time_range;
 	double tr_start, tr_end;
+	num tr_start_n, tr_end_n;  /* the same, integers exact */
 	char *source_tool;    /* header.source_tool, NULL if absent */
 	char *command;        /* header.source.command, NULL if absent */
 

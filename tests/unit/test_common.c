@@ -13,6 +13,7 @@
 #include "jsonbuf.h"
 #include "num.h"
 #include "output.h"
+#include "pb.h"
 #include "sniff.h"
 #include "spaa.h"
 #include "stackid.h"
@@ -109,6 +110,37 @@ static void test_utf8(void)
 		const uint8_t *p = (const uint8_t *)cases[i].s;
 		ok(utf8_valid_len(p, p + cases[i].n) == cases[i].want, "utf8_valid_len case %zu", i);
 	}
+}
+
+static void test_pb(void)
+{
+	/* field 1 varint 150, field 2 "hi", field 3 packed 1 300, field 4 fixed64 */
+	static const uint8_t m[] = { 0x08, 0x96, 0x01, 0x12, 2, 'h', 'i', 0x1a, 3, 0x01, 0xac, 0x02,
+				     0x21, 1, 0, 0, 0, 0, 0, 0, 0x80 };
+	pb_reader r = pb_init(m, sizeof m);
+	pb_field f;
+	ok(pb_next(&r, m, &f) == 1 && f.num == 1 && f.wire == PB_VARINT && f.v == 150, "pb varint field");
+	ok(pb_next(&r, m, &f) == 1 && f.num == 2 && f.len == 2 && f.data == m + 5 && f.off == 3, "pb bytes field");
+	ok(pb_next(&r, m, &f) == 1 && f.num == 3, "pb packed field");
+	pb_ints it;
+	uint64_t v1 = 0, v2 = 0, v3;
+	ok(pb_ints_init(&it, &f) && pb_ints_next(&it, &v1) == 1 && pb_ints_next(&it, &v2) == 1 &&
+	   pb_ints_next(&it, &v3) == 0 && v1 == 1 && v2 == 300, "pb packed varints");
+	ok(pb_next(&r, m, &f) == 1 && f.num == 4 && f.v == 0x8000000000000001ULL, "pb fixed64, little endian");
+	ok(pb_next(&r, m, &f) == 0, "pb end of message");
+	/* the largest varint, one byte too many, a length beyond the end, a group */
+	static const uint8_t big[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01 };
+	static const uint8_t over[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02 };
+	uint64_t v;
+	r = pb_init(big, sizeof big);
+	ok(pb_varint(&r, &v) && v == UINT64_MAX, "pb varint 2^64-1");
+	r = pb_init(over, sizeof over);
+	ok(!pb_varint(&r, &v), "pb varint beyond 64 bits refused");
+	static const uint8_t cut[] = { 0x12, 5, 'a' }, group[] = { 0x0b, 0x0c };
+	r = pb_init(cut, sizeof cut);
+	ok(pb_next(&r, cut, &f) == -1, "pb length beyond the end refused");
+	r = pb_init(group, sizeof group);
+	ok(pb_next(&r, group, &f) == -1, "pb group refused");
 }
 
 static void test_stackid(void)
@@ -376,6 +408,7 @@ int main(void)
 	test_stackid();
 	test_jsonbuf();
 	test_utf8();
+	test_pb();
 	test_input();
 	test_output();
 	test_roundtrip();

@@ -1,0 +1,55 @@
+/* pb.h - the protocol buffers wire format (pprof's profile.proto): reading
+ * the fields of a message in place, in whatever order they come.
+ *
+ * A message is a run of fields, each a key varint (field number << 3 | wire
+ * type) and a value: a varint (type 0), 8 bytes (1), a length-delimited
+ * byte string (2: strings, nested messages, packed repeated scalars) or 4
+ * bytes (5).  Groups (3, 4) are obsolete and refused. */
+#ifndef SPAA_PB_H
+#define SPAA_PB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pb_reader {
+	const uint8_t *p, *end;
+} pb_reader;
+
+enum { PB_VARINT = 0, PB_I64 = 1, PB_LEN = 2, PB_I32 = 5 };
+
+typedef struct pb_field {
+	uint32_t num;          /* field number */
+	uint8_t wire;          /* wire type */
+	uint64_t v;            /* PB_VARINT, PB_I64, PB_I32: the value */
+	const uint8_t *data;   /* PB_LEN: the bytes */
+	size_t len;
+	size_t off;            /* offset of the field's key in the message */
+} pb_field;
+
+static inline pb_reader pb_init(const void *p, size_t n)
+{
+	return (pb_reader){ (const uint8_t *)p, (const uint8_t *)p + n };
+}
+
+/* The next field of the message: 1, 0 at its end, -1 when it is malformed
+ * (a varint longer than 10 bytes, a length beyond the end, a group or an
+ * unknown wire type, field number 0).  base: the start of the message, for
+ * f->off. */
+int pb_next(pb_reader *r, const uint8_t *base, pb_field *f);
+
+/* Reading a varint: false when malformed or cut short. */
+bool pb_varint(pb_reader *r, uint64_t *v);
+
+/* The values of a repeated integer field, packed (one PB_LEN field of
+ * varints) or not (one PB_VARINT field): call with the field, then
+ * pb_ints_next until it returns 0 (-1: malformed). */
+typedef struct pb_ints {
+	pb_reader r;
+	bool single, done;
+	uint64_t v;
+} pb_ints;
+bool pb_ints_init(pb_ints *it, const pb_field *f);
+int pb_ints_next(pb_ints *it, uint64_t *v);
+
+#endif

@@ -112,7 +112,7 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 	for (size_t k = 0; k < n; k++) {
 		unsigned char c = (unsigned char)p[k];
 		if (c == 0 || (c < 0x20 && c != '\t')) {
-			*res = (sniff_result){ "binary data (a pprof profile? perf.data? run 'perf script' on perf.data)", NULL };
+			*res = (sniff_result){ "binary data (a pprof profile? run pprof2spaa)", NULL };
 			return 0;
 		}
 	}

@@ -1,0 +1,746 @@
+/* pprof2spaa - pprof profiles (profile.proto, gzip or plain) to SPAA.
+ *
+ * The story: the whole profile is read (it is one protobuf message, whose
+ * fields may come in any order), then read twice in place: first the
+ * dictionaries (string table, mappings, functions, locations) and the
+ * profile's own fields, then the samples.  Each sample becomes a stack
+ * weighted by its values, one metric per sample type, of one event; each
+ * location becomes its frames (several lines: inlined functions, innermost
+ * first, spaa(5)'s inline_depth), each mapping a dso.  The builder (build.h)
+ * sums identical stacks and writes content-addressed ids. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "build.h"
+#include "cli.h"
+#include "input.h"
+#include "jsonbuf.h"
+#include "num.h"
+#include "output.h"
+#include "pb.h"
+#include "spaa.h"
+#include "strmap.h"
+#include "util.h"
+
+static const char help[] =
+"Usage: pprof2spaa [OPTION]... [FILE]\n"
+"Convert a pprof profile (profile.proto, as Go's runtime/pprof, gperftools,\n"
+"jemalloc, perf_data_converter and the continuous profilers write it; gzip,\n"
+"zstd or plain) to SPAA.  With no FILE, or when FILE is -, read standard\n"
+"input.\n"
+"\n"
+"Each sample type becomes a metric of one event: alloc_objects, alloc_space,\n"
+"inuse_objects and inuse_space become SPAA's alloc_count, alloc_bytes,\n"
+"live_count and live_bytes (event \"heap\", kind allocation); a CPU profile is\n"
+"event \"cpu\" (kind timer) with metrics samples and cpu (nanoseconds).  Labels\n"
+"are kept in each stack's context as x_labels.\n"
+"\n"
+"      --event=NAME     name of the event (default: from the profile)\n"
+"  -m, --metric=NAME    the primary metric (default: the profile's default\n"
+"                       sample type, else its last, as pprof chooses)\n"
+"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
+"                       compress)\n"
+"  -z, --zstd           compress the output with zstd\n"
+"  -h, --help           show this help and exit\n"
+"  -V, --version        show the version and exit\n"
+"\n"
+"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+
+/* ---- the profile, as read ----------------------------------------------------- */
+
+#define MAX_TYPES 64 /* sample types (the builder's metrics) */
+
+/* profile.proto field numbers */
+enum {
+	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4, P_FUNCTION = 5,
+	P_STRING_TABLE = 6, P_DROP_FRAMES = 7, P_KEEP_FRAMES = 8, P_TIME_NANOS = 9,
+	P_DURATION_NANOS = 10, P_PERIOD_TYPE = 11, P_PERIOD = 12, P_COMMENT = 13,
+	P_DEFAULT_SAMPLE_TYPE = 14,
+};
+
+struct mapping {
+	uint64_t filename, build_id;  /* string indices */
+	int64_t dso;                  /* builder dso, -1 not yet */
+};
+
+struct function {
+	uint64_t name, system_name, filename, start_line;
+};
+
+struct location {
+	uint64_t mapping, address;
+	uint32_t lines, nlines;       /* into Q.lines */
+	bool has_frames;              /* resolved into Q.fpool */
+	uint32_t frames, nframes;
+};
+
+struct line { uint64_t function, line; };
+
+static struct {
+	const char *fname;            /* for messages */
+	const uint8_t *buf;           /* the whole message */
+	size_t len;
+	/* the string table: offset and length of each string */
+	struct { uint32_t off, len; } *str;
+	uint32_t nstr, strcap;
+	/* id -> index maps (ids are 8-byte keys) */
+	strmap map_ids, fn_ids, loc_ids;
+	struct mapping *maps;
+	uint32_t nmaps, mapcap;
+	struct function *fns;
+	uint32_t nfns, fncap;
+	struct location *locs;
+	uint32_t nlocs, loccap;
+	struct line *lines;
+	uint32_t nlines, linecap;
+	uint32_t *fpool;              /* frames of the locations, leaf first */
+	uint32_t nfpool, fpcap;
+	/* the profile's own fields */
+	uint64_t type[MAX_TYPES], unit[MAX_TYPES];
+	uint32_t ntypes;
+	uint64_t period_type, period_unit, default_type;
+	bool has_period_type;
+	int64_t period, time_nanos, duration_nanos;
+	bool has_period, has_time;
+	uint64_t drop_frames, keep_frames;
+	uint64_t *comments;
+	uint32_t ncomments, comcap;
+	uint64_t nsamples;
+	/* output */
+	builder *b;
+	uint32_t event, metric[MAX_TYPES], primary;
+	int64_t unknown_dso;
+	uint32_t *frames;
+	uint32_t nframes, frcap;
+	sbuf labels, scratch;
+} Q = { .unknown_dso = -1 };
+
+/* Damage at byte offset off of the message: every message names where. */
+static noreturn void bad(size_t off, const char *what)
+{
+	die_at(Q.fname, 0, "not a valid pprof profile: %s (byte %zu of the decompressed data)", what, off);
+}
+
+static size_t off_of(const uint8_t *p) { return (size_t)(p - Q.buf); }
+
+static sstr str_of(uint64_t i)
+{
+	if (i >= Q.nstr) return SSTR_NULL;
+	return (sstr){ (const char *)Q.buf + Q.str[i].off, Q.str[i].len };
+}
+
+/* A string index that must exist (every index is checked before use). */
+static void check_str(uint64_t i, const uint8_t *at, const char *what)
+{
+	if (i >= Q.nstr) {
+		char m[128];
+		snprintf(m, sizeof m, "%s: string index %" PRIu64 " beyond the string table (%u strings)",
+			 what, i, Q.nstr);
+		bad(off_of(at), m);
+	}
+}
+
+/* id -> index in one of the maps; UINT32_MAX when absent */
+static uint32_t id_find(strmap *m, uint64_t id)
+{
+	int64_t i = strmap_find(m, &id, sizeof id);
+	return i < 0 ? UINT32_MAX : (uint32_t)i;
+}
+
+static uint32_t id_add(strmap *m, uint64_t id, const uint8_t *at, const char *what)
+{
+	bool added;
+	uint32_t i = strmap_intern(m, &id, sizeof id, &added);
+	if (!added) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "%s id %" PRIu64 " defined twice", what, id);
+		bad(off_of(at), msg);
+	}
+	return i;
+}
+
+/* ---- pass 1: the dictionaries and the profile's fields ---------------------------- */
+
+static int next(pb_reader *r, pb_field *f)
+{
+	int k = pb_next(r, Q.buf, f);
+	if (k < 0) bad(f->off, "malformed protobuf field");
+	return k;
+}
+
+static pb_reader sub(const pb_field *f)
+{
+	return pb_init(f->data, f->len);
+}
+
+static void read_value_type(const pb_field *f, uint64_t *type, uint64_t *unit)
+{
+	pb_reader r = sub(f);
+	pb_field g;
+	*type = *unit = 0;
+	while (next(&r, &g))
+		if (g.wire == PB_VARINT && g.num == 1) *type = g.v;
+		else if (g.wire == PB_VARINT && g.num == 2) *unit = g.v;
+}
+
+static void read_mapping(const pb_field *f)
+{
+	pb_reader r = sub(f);
+	pb_field g;
+	uint64_t id = 0;
+	struct mapping m = { 0, 0, -1 };
+	while (next(&r, &g)) {
+		if (g.wire != PB_VARINT) continue;
+		if (g.num == 1) id = g.v;
+		else if (g.num == 5) m.filename = g.v;
+		else if (g.num == 6) m.build_id = g.v;
+	}
+	if (id == 0) bad(off_of(f->data), "a mapping with id 0");
+	id_add(&Q.map_ids, id, f->data, "mapping");
+	*VEC_PUSH(Q.maps, Q.nmaps, Q.mapcap) = m;
+}
+
+static void read_function(const pb_field *f)
+{
+	pb_reader r = sub(f);
+	pb_field g;
+	uint64_t id = 0;
+	struct function fn = { 0, 0, 0, 0 };
+	while (next(&r, &g)) {
+		if (g.wire != PB_VARINT) continue;
+		if (g.num == 1) id = g.v;
+		else if (g.num == 2) fn.name = g.v;
+		else if (g.num == 3) fn.system_name = g.v;
+		else if (g.num == 4) fn.filename = g.v;
+		else if (g.num == 5) fn.start_line = g.v;
+	}
+	if (id == 0) bad(off_of(f->data), "a function with id 0");
+	id_add(&Q.fn_ids, id, f->data, "function");
+	*VEC_PUSH(Q.fns, Q.nfns, Q.fncap) = fn;
+}
+
+static void read_location(const pb_field *f)
+{
+	pb_reader r = sub(f);
+	pb_field g;
+	uint64_t id = 0;
+	struct location l = { 0, 0, Q.nlines, 0, false, 0, 0 };
+	while (next(&r, &g)) {
+		if (g.wire == PB_VARINT && g.num == 1) id = g.v;
+		else if (g.wire == PB_VARINT && g.num == 2) l.mapping = g.v;
+		else if (g.wire == PB_VARINT && g.num == 3) l.address = g.v;
+		else if (g.wire == PB_LEN && g.num == 4) {
+			pb_reader lr = sub(&g);
+			pb_field h;
+			struct line ln = { 0, 0 };
+			while (next(&lr, &h))
+				if (h.wire == PB_VARINT && h.num == 1) ln.function = h.v;
+				else if (h.wire == PB_VARINT && h.num == 2) ln.line = h.v;
+			*VEC_PUSH(Q.lines, Q.nlines, Q.linecap) = ln;
+			l.nlines++;
+		}
+	}
+	if (id == 0) bad(off_of(f->data), "a location with id 0");
+	id_add(&Q.loc_ids, id, f->data, "location");
+	*VEC_PUSH(Q.locs, Q.nlocs, Q.loccap) = l;
+}
+
+static void read_dictionaries(void)
+{
+	pb_reader r = pb_init(Q.buf, Q.len);
+	pb_field f;
+	while (next(&r, &f)) {
+		if (f.wire == PB_LEN) {
+			switch (f.num) {
+			case P_STRING_TABLE:
+				if (f.len > UINT32_MAX || off_of(f.data) > UINT32_MAX)
+					bad(f.off, "a string beyond 4 GiB");
+				grow_array((void **)&Q.str, &Q.strcap, Q.nstr + 1, sizeof *Q.str);
+				Q.str[Q.nstr].off = (uint32_t)off_of(f.data);
+				Q.str[Q.nstr++].len = (uint32_t)f.len;
+				break;
+			case P_SAMPLE_TYPE:
+				if (Q.ntypes == MAX_TYPES) bad(f.off, "more than 64 sample types");
+				read_value_type(&f, &Q.type[Q.ntypes], &Q.unit[Q.ntypes]);
+				Q.ntypes++;
+				break;
+			case P_PERIOD_TYPE:
+				read_value_type(&f, &Q.period_type, &Q.period_unit);
+				Q.has_period_type = true;
+				break;
+			case P_MAPPING: read_mapping(&f); break;
+			case P_FUNCTION: read_function(&f); break;
+			case P_LOCATION: read_location(&f); break;
+			case P_COMMENT: {
+				pb_ints it;
+				uint64_t v;
+				int k;
+				pb_ints_init(&it, &f);
+				while ((k = pb_ints_next(&it, &v)) > 0) *VEC_PUSH(Q.comments, Q.ncomments, Q.comcap) = v;
+				if (k < 0) bad(f.off, "malformed comment list");
+				break;
+			}
+			default: break; /* samples (pass 2) and fields unknown here */
+			}
+		} else if (f.wire == PB_VARINT) {
+			switch (f.num) {
+			case P_COMMENT: *VEC_PUSH(Q.comments, Q.ncomments, Q.comcap) = f.v; break;
+			case P_DROP_FRAMES: Q.drop_frames = f.v; break;
+			case P_KEEP_FRAMES: Q.keep_frames = f.v; break;
+			case P_TIME_NANOS: Q.time_nanos = (int64_t)f.v; Q.has_time = true; break;
+			case P_DURATION_NANOS: Q.duration_nanos = (int64_t)f.v; break;
+			case P_PERIOD: Q.period = (int64_t)f.v; Q.has_period = true; break;
+			case P_DEFAULT_SAMPLE_TYPE: Q.default_type = f.v; break;
+			default: break;
+			}
+		}
+	}
+	if (Q.nstr == 0 || Q.str[0].len != 0)
+		bad(0, Q.nstr ? "the string table does not start with the empty string"
+			      : "no string table");
+	for (uint32_t i = 0; i < Q.ntypes; i++) {
+		check_str(Q.type[i], Q.buf, "sample_type");
+		check_str(Q.unit[i], Q.buf, "sample_type unit");
+	}
+}
+
+/* ---- the header: event, metrics, source ----------------------------------------- */
+
+/* pprof's heap sample types and the names spaa(5) gives them */
+static const char *const heap_names[][2] = {
+	{ "alloc_objects", "alloc_count" }, { "alloc_space", "alloc_bytes" },
+	{ "inuse_objects", "live_count" }, { "inuse_space", "live_bytes" },
+};
+
+static const char *metric_name(sstr type, bool *heap)
+{
+	for (size_t i = 0; i < sizeof heap_names / sizeof *heap_names; i++)
+		if (sstr_eqc(type, heap_names[i][0])) {
+			*heap = true;
+			return heap_names[i][1];
+		}
+	return NULL;
+}
+
+static char *cstr(sstr s)
+{
+	char *c = xmalloc(s.n + 1);
+	memcpy(c, s.p, s.n);
+	c[s.n] = 0;
+	return c;
+}
+
+static void declare(const char *event_opt, const char *metric_opt)
+{
+	if (Q.ntypes == 0) bad(0, "no sample types");
+	bool heap = false;
+	char *names[MAX_TYPES];
+	for (uint32_t i = 0; i < Q.ntypes; i++) {
+		const char *m = metric_name(str_of(Q.type[i]), &heap);
+		names[i] = m ? cstr(sstr_c(m)) : cstr(str_of(Q.type[i]));
+		if (!*names[i]) bad(0, "a sample type with an empty name");
+		for (uint32_t j = 0; j < i; j++)
+			if (!strcmp(names[i], names[j]))
+				die_at(Q.fname, 0, "sample type '%s' appears twice: not one event's metrics", names[i]);
+	}
+	/* the primary metric: -m, else pprof's choice */
+	uint32_t primary = Q.ntypes - 1;
+	if (metric_opt) {
+		uint32_t i;
+		for (i = 0; i < Q.ntypes; i++)
+			if (!strcmp(names[i], metric_opt) || sstr_eqc(str_of(Q.type[i]), metric_opt)) break;
+		if (i == Q.ntypes) {
+			sbuf all = { 0 };
+			for (uint32_t j = 0; j < Q.ntypes; j++) sbuf_printf(&all, "%s%s", j ? ", " : "", names[j]);
+			sbuf_addc(&all, 0);
+			usage_error("--metric: the profile has no sample type '%s' (it has %s)", metric_opt, all.p);
+		}
+		primary = i;
+	} else if (Q.default_type) {
+		for (uint32_t i = 0; i < Q.ntypes; i++)
+			if (Q.type[i] == Q.default_type) primary = i;
+	}
+	sstr pt = Q.has_period_type ? str_of(Q.period_type) : SSTR_NULL;
+	const char *event, *kind, *mode;
+	if (heap) {
+		event = "heap", kind = "allocation", mode = Q.has_period && Q.period > 1 ? "period" : "event";
+	} else if (pt.p && sstr_eqc(pt, "cpu")) {
+		event = "cpu", kind = "timer", mode = "period";
+	} else {
+		/* goroutine, mutex, block, threadcreate, ...: counted events */
+		event = pt.p && pt.n ? cstr(pt) : names[0];
+		kind = "probe", mode = "event";
+	}
+	if (event_opt) event = event_opt;
+	sbuf *x = &Q.scratch;
+	x->n = 0;
+	if (Q.has_period) sbuf_printf(x, "\"sample_period\":%" PRId64 ",", Q.period);
+	if (Q.has_period_type) {
+		check_str(Q.period_type, Q.buf, "period_type");
+		check_str(Q.period_unit, Q.buf, "period_type unit");
+		sbuf_adds(x, "\"x_period_type\":{\"type\":");
+		jb_str(x, str_of(Q.period_type).p, str_of(Q.period_type).n);
+		sbuf_adds(x, ",\"unit\":");
+		jb_str(x, str_of(Q.period_unit).p, str_of(Q.period_unit).n);
+		sbuf_adds(x, "},");
+	}
+	if (x->n) x->n--;
+	sbuf_addc(x, 0);
+	Q.event = builder_event(Q.b, event, kind, mode, names[primary], x->n > 1 ? x->p : NULL);
+	Q.primary = primary;
+	for (uint32_t i = 0; i < Q.ntypes; i++) {
+		sstr u = str_of(Q.unit[i]);
+		char *unit = u.n && !sstr_eqc(u, "count") ? cstr(u) : NULL;
+		Q.metric[i] = builder_metric(Q.b, names[i], unit);
+		free(unit);
+		free(names[i]);
+	}
+	if (Q.has_time) {
+		int64_t end;
+		if (__builtin_add_overflow(Q.time_nanos, Q.duration_nanos, &end))
+			bad(0, "time_nanos + duration_nanos beyond 64 bits");
+		builder_time_range_ns(Q.b, Q.time_nanos, end);
+	}
+	if (Q.duration_nanos) {
+		char d[32];
+		snprintf(d, sizeof d, "%" PRId64, Q.duration_nanos);
+		builder_source_json(Q.b, "x_duration_nanos", d);
+	}
+	if (Q.ncomments) {
+		x->n = 0;
+		sbuf_addc(x, '[');
+		for (uint32_t i = 0; i < Q.ncomments; i++) {
+			check_str(Q.comments[i], Q.buf, "comment");
+			if (i) sbuf_addc(x, ',');
+			jb_str(x, str_of(Q.comments[i]).p, str_of(Q.comments[i]).n);
+		}
+		sbuf_adds(x, "]");
+		sbuf_addc(x, 0);
+		builder_source_json(Q.b, "x_comments", x->p);
+	}
+	if (Q.drop_frames) {
+		check_str(Q.drop_frames, Q.buf, "drop_frames");
+		builder_source_str(Q.b, "x_drop_frames", str_of(Q.drop_frames).p, str_of(Q.drop_frames).n);
+	}
+	if (Q.keep_frames) {
+		check_str(Q.keep_frames, Q.buf, "keep_frames");
+		builder_source_str(Q.b, "x_keep_frames", str_of(Q.keep_frames).p, str_of(Q.keep_frames).n);
+	}
+}
+
+/* ---- resolving locations into frames ------------------------------------------------ */
+
+static bool is_kernel_name(sstr s)
+{
+	return s.n >= 7 && memcmp(s.p, "[kernel", 7) == 0;
+}
+
+static uint32_t dso_of(uint64_t mapping_id, const uint8_t *at)
+{
+	if (mapping_id == 0) {
+		if (Q.unknown_dso < 0) Q.unknown_dso = builder_dso(Q.b, "[unknown]", 9, false);
+		return (uint32_t)Q.unknown_dso;
+	}
+	uint32_t mi = id_find(&Q.map_ids, mapping_id);
+	if (mi == UINT32_MAX) {
+		char m[80];
+		snprintf(m, sizeof m, "a location refers to mapping %" PRIu64 ", which is not defined", mapping_id);
+		bad(off_of(at), m);
+	}
+	struct mapping *m = &Q.maps[mi];
+	if (m->dso >= 0) return (uint32_t)m->dso;
+	check_str(m->filename, at, "mapping filename");
+	check_str(m->build_id, at, "mapping build_id");
+	sstr name = str_of(m->filename);
+	if (!name.n) name = sstr_c("[unknown]");
+	uint32_t d = builder_dso(Q.b, name.p, name.n, is_kernel_name(name));
+	m->dso = d;
+	sstr bid = str_of(m->build_id);
+	if (bid.n) {
+		sbuf *x = &Q.scratch;
+		x->n = 0;
+		sbuf_adds(x, "\"build_id\":");
+		jb_str(x, bid.p, bid.n);
+		sbuf_addc(x, 0);
+		builder_dso_extra(Q.b, d, x->p);
+	}
+	return d;
+}
+
+/* The frames of location li, leaf first: its lines (line[0] the innermost
+ * inlined function, the last the function it sits in), or its address. */
+static void resolve_location(uint32_t li, const uint8_t *at)
+{
+	struct location *l = &Q.locs[li];
+	uint32_t dso = dso_of(l->mapping, at);
+	char ip[24];
+	int ipn = snprintf(ip, sizeof ip, "0x%" PRIx64, l->address);
+	l->frames = Q.nfpool;
+	l->nframes = l->nlines ? l->nlines : 1;
+	grow_array((void **)&Q.fpool, &Q.fpcap, Q.nfpool + l->nframes, sizeof *Q.fpool);
+	bool kernel = false;
+	if (l->mapping) {
+		uint32_t mi = id_find(&Q.map_ids, l->mapping);
+		kernel = is_kernel_name(str_of(Q.maps[mi].filename));
+	}
+	if (l->nlines == 0) {
+		builder_frame f;
+		memset(&f, 0, sizeof f);
+		f.func = (sstr){ ip, (size_t)ipn };
+		f.func_resolved = false;
+		f.dso = dso;
+		f.kind = kernel ? FK_KERNEL : l->mapping ? FK_USER : FK_UNKNOWN;
+		f.inline_depth = -1;
+		f.ip = (sstr){ ip, (size_t)ipn };
+		Q.fpool[Q.nfpool++] = builder_frame_add(Q.b, &f);
+		l->has_frames = true;
+		return;
+	}
+	for (uint32_t k = 0; k < l->nlines; k++) {
+		const struct line *ln = &Q.lines[l->lines + k];
+		uint32_t fi = id_find(&Q.fn_ids, ln->function);
+		if (fi == UINT32_MAX) {
+			char m[80];
+			snprintf(m, sizeof m, "a location line refers to function %" PRIu64 ", which is not defined",
+				 ln->function);
+			bad(off_of(at), m);
+		}
+		const struct function *fn = &Q.fns[fi];
+		check_str(fn->name, at, "function name");
+		check_str(fn->system_name, at, "function system_name");
+		check_str(fn->filename, at, "function filename");
+		builder_frame f;
+		memset(&f, 0, sizeof f);
+		f.func = str_of(fn->name);
+		if (!f.func.n) f.func = str_of(fn->system_name);
+		f.func_resolved = f.func.n > 0;
+		if (!f.func.n) f.func = (sstr){ ip, (size_t)ipn };
+		f.dso = dso;
+		f.kind = kernel ? FK_KERNEL : l->mapping ? FK_USER : FK_UNKNOWN;
+		f.inlined = k + 1 < l->nlines;
+		f.inline_depth = l->nlines > 1 ? (int32_t)(l->nlines - 1 - k) : -1;
+		f.exact = l->nlines > 1; /* inlined frames belong to their address */
+		if (l->address) f.ip = (sstr){ ip, (size_t)ipn };
+		char src[64];
+		sbuf *x = &Q.scratch;
+		x->n = 0;
+		sstr file = str_of(fn->filename);
+		if (file.n) {
+			sbuf_add(x, file.p, file.n);
+			if (ln->line) {
+				int sn = snprintf(src, sizeof src, ":%" PRIu64, ln->line);
+				sbuf_add(x, src, (size_t)sn);
+			}
+			f.srcline = (sstr){ x->p, x->n };
+		}
+		sbuf *e = &Q.labels; /* free here: labels are read per sample, later */
+		e->n = 0;
+		sstr sys = str_of(fn->system_name);
+		if (sys.n && !sstr_eq(sys, str_of(fn->name))) {
+			sbuf_adds(e, "\"x_system_name\":");
+			jb_str(e, sys.p, sys.n);
+			sbuf_addc(e, ',');
+		}
+		if (fn->start_line) sbuf_printf(e, "\"x_start_line\":%" PRIu64 ",", fn->start_line);
+		if (e->n) {
+			e->p[e->n - 1] = 0;
+			f.extra_json = e->p;
+		}
+		Q.fpool[Q.nfpool++] = builder_frame_add(Q.b, &f);
+	}
+	l->has_frames = true;
+}
+
+/* ---- pass 2: the samples ---------------------------------------------------------- */
+
+static void read_label(const pb_field *f)
+{
+	pb_reader r = sub(f);
+	pb_field g;
+	uint64_t key = 0, str = 0, unit = 0;
+	int64_t numv = 0;
+	bool has_num = false;
+	while (next(&r, &g)) {
+		if (g.wire != PB_VARINT) continue;
+		if (g.num == 1) key = g.v;
+		else if (g.num == 2) str = g.v;
+		else if (g.num == 3) numv = (int64_t)g.v, has_num = true;
+		else if (g.num == 4) unit = g.v;
+	}
+	check_str(key, f->data, "label key");
+	check_str(str, f->data, "label str");
+	check_str(unit, f->data, "label num_unit");
+	sbuf *e = &Q.labels;
+	sbuf_addc(e, e->n ? ',' : '{');
+	jb_str(e, str_of(key).p, str_of(key).n);
+	sbuf_addc(e, ':');
+	if (str || !has_num) {
+		jb_str(e, str_of(str).p, str_of(str).n);
+	} else if (unit) {
+		sbuf_printf(e, "{\"num\":%" PRId64 ",\"unit\":", numv);
+		jb_str(e, str_of(unit).p, str_of(unit).n);
+		sbuf_addc(e, '}');
+	} else {
+		sbuf_printf(e, "%" PRId64, numv);
+	}
+}
+
+static void read_sample(const pb_field *f)
+{
+	pb_reader r = sub(f);
+	pb_field g;
+	num vals[MAX_TYPES];
+	uint32_t nvals = 0;
+	Q.nframes = 0;
+	Q.labels.n = 0;
+	while (next(&r, &g)) {
+		if (g.num == 1 || g.num == 2) {
+			pb_ints it;
+			uint64_t v;
+			int k;
+			if (!pb_ints_init(&it, &g)) bad(g.off, "a sample field of the wrong wire type");
+			while ((k = pb_ints_next(&it, &v)) > 0) {
+				if (g.num == 2) {
+					if (nvals == Q.ntypes) bad(off_of(f->data), "a sample with more values than sample types");
+					vals[nvals++] = num_i((int64_t)v);
+					continue;
+				}
+				uint32_t li = id_find(&Q.loc_ids, v);
+				if (li == UINT32_MAX) {
+					char m[80];
+					snprintf(m, sizeof m, "a sample refers to location %" PRIu64 ", which is not defined", v);
+					bad(off_of(f->data), m);
+				}
+				if (!Q.locs[li].has_frames) resolve_location(li, f->data);
+				const struct location *l = &Q.locs[li];
+				grow_array((void **)&Q.frames, &Q.frcap, Q.nframes + l->nframes, sizeof *Q.frames);
+				memcpy(Q.frames + Q.nframes, Q.fpool + l->frames, l->nframes * sizeof *Q.frames);
+				Q.nframes += l->nframes;
+			}
+			if (k < 0) bad(g.off, "malformed packed integers");
+		} else if (g.num == 3 && g.wire == PB_LEN) {
+			read_label(&g);
+		}
+	}
+	if (nvals != Q.ntypes) {
+		char m[96];
+		snprintf(m, sizeof m, "a sample with %u values for %u sample types", nvals, Q.ntypes);
+		bad(off_of(f->data), m);
+	}
+	if (Q.nframes == 0) {
+		/* pprof shows such a sample under no function; SPAA needs a frame */
+		builder_frame fr;
+		memset(&fr, 0, sizeof fr);
+		fr.func = sstr_c("[unknown]");
+		fr.dso = dso_of(0, f->data);
+		fr.kind = FK_UNKNOWN;
+		fr.inline_depth = -1;
+		fr.func_resolved = true;
+		Q.frames[0] = builder_frame_add(Q.b, &fr);
+		Q.nframes = 1;
+	}
+	builder_ctx c;
+	memset(&c, 0, sizeof c);
+	c.event = Q.event;
+	sbuf *e = &Q.labels;
+	if (e->n) {
+		sbuf_addc(e, '}');
+		/* "x_labels":{...} */
+		sbuf *x = &Q.scratch;
+		x->n = 0;
+		sbuf_adds(x, "\"x_labels\":");
+		sbuf_add(x, e->p, e->n);
+		c.extra_json = (sstr){ x->p, x->n };
+	}
+	/* zero values are left out (an allocation site whose objects are all
+	 * freed has no live bytes), except the primary metric's, which every
+	 * stack carries */
+	uint32_t midx[MAX_TYPES], nv = 0;
+	for (uint32_t i = 0; i < nvals; i++)
+		if (!num_is_zero(vals[i]) || i == Q.primary) {
+			midx[nv] = Q.metric[i];
+			vals[nv++] = vals[i];
+		}
+	builder_stack(Q.b, &c, Q.frames, Q.nframes, midx, vals, nv);
+	Q.nsamples++;
+}
+
+static void read_samples(void)
+{
+	pb_reader r = pb_init(Q.buf, Q.len);
+	pb_field f;
+	grow_array((void **)&Q.frames, &Q.frcap, 1, sizeof *Q.frames);
+	while (next(&r, &f))
+		if (f.num == P_SAMPLE && f.wire == PB_LEN) read_sample(&f);
+}
+
+/* ---- input --------------------------------------------------------------------------- */
+
+static sbuf whole;
+
+static void read_input(const char *path)
+{
+	input *in = input_open(path);
+	Q.fname = path; /* input_name(in) lives as long as in */
+	for (;;) {
+		sbuf_reserve(&whole, 1 << 20);
+		size_t got = input_read(in, whole.p + whole.n, whole.cap - whole.n);
+		if (got == 0) break;
+		whole.n += got;
+	}
+	input_close(in);
+	Q.buf = (const uint8_t *)whole.p;
+	Q.len = whole.n;
+	if (Q.len == 0) die_empty_input(Q.fname);
+	/* the text forms pprof also reads are not profile.proto */
+	static const char *const legacy[] = { "heap profile:", "--- heapz", "--- contention", "--- threadz",
+					      "heap_v2/", "%%% ", NULL };
+	for (int i = 0; legacy[i]; i++) {
+		size_t n = strlen(legacy[i]);
+		if (Q.len >= n && memcmp(Q.buf, legacy[i], n) == 0)
+			die_at(Q.fname, 1, "a legacy text profile ('%s'), not profile.proto: not read yet", legacy[i]);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	cli_init(argc, argv);
+	static const struct option longopts[] = {
+		{ "event", required_argument, 0, 'e' },
+		{ "metric", required_argument, 0, 'm' },
+		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	const char *event = NULL, *metric = NULL, *outpath = NULL;
+	bool zstd = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': event = optarg; break;
+		case 'm': metric = optarg; break;
+		case 'o': outpath = optarg; break;
+		case 'z': zstd = true; break;
+		CLI_STD_CASES(help);
+		}
+	}
+	if (argc - optind > 1) usage_error("one profile at a time (spaa-cat --merge joins the results)");
+	if (event && !*event) usage_error("--event: empty name");
+	read_input(optind < argc ? argv[optind] : "-");
+
+	Q.b = builder_new();
+	builder_source_tool(Q.b, "pprof");
+	read_dictionaries();
+	declare(event, metric);
+	read_samples();
+	if (Q.nsamples == 0) die_no_stacks(Q.fname, "a profile of %u sample types with no sample", Q.ntypes);
+
+	output *o = output_open(outpath, zstd);
+	builder_write(Q.b, o);
+	output_close(o);
+	builder_free(Q.b);
+	return EXIT_OK;
+}

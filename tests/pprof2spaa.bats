@@ -1,0 +1,166 @@
+#!/usr/bin/env bats
+load common
+
+P=$D/pprof
+
+# pprof's own -top table for one sample type: "function flat cum", sorted,
+# units dropped, " (inline)" dropped.
+pprof_top() { # FILE SAMPLE_INDEX UNIT
+	go tool pprof -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 \
+		-sample_index="$2" -unit="$3" "$1" 2>/dev/null |
+		sed -E 's/ \(inline\)$//' |
+		awk 'f { n = $6; for (i = 7; i <= NF; i++) n = n " " $i
+		         sub(/[a-zA-Z]+$/, "", $1); sub(/[a-zA-Z]+$/, "", $4); print n, $1, $4 }
+		     /flat%/ { f = 1 }' | LC_ALL=C sort
+}
+# The same from spaa-top on the conversion ("_[i]" is spaa-fold's mark of an
+# inlined frame, as pprof's "(inline)").
+spaa_top() { # FILE METRIC
+	pprof2spaa -m "$2" "$1" | spaa-top --inline -n 0 --json |
+		jq -r 'select(.type == "row") | "\(.name) \(.self) \(.total)"' |
+		sed 's/_\[i\] / /' | LC_ALL=C sort
+}
+same_as_pprof() { # FILE: every sample type, every function, flat and cum
+	local types t
+	types=$(go tool pprof -raw "$1" 2>/dev/null | awk '/^Samples:/ { getline; print; exit }')
+	[ -n "$types" ]
+	for t in $types; do
+		pprof_top "$1" "${t%%/*}" "$(case ${t#*/} in nanoseconds) echo ns ;; bytes) echo B ;; *) echo B ;; esac)" > "$T/pprof.txt"
+		spaa_top "$1" "${t%%/*}" > "$T/spaa.txt"
+		[ -s "$T/pprof.txt" ]
+		run diff "$T/pprof.txt" "$T/spaa.txt"
+		assert_success
+	done
+}
+
+@test "a Go CPU profile: event cpu, metrics samples and cpu (ns), period, exact time range, frames with lines" {
+	run pprof2spaa "$P/cpu.pprof"
+	assert_success
+	assert_line --index 0 '{"type":"header","format":"spaa","version":"1.0","source_tool":"pprof","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"timer","sampling":{"mode":"period","primary_metric":"cpu","sample_period":10000000,"x_period_type":{"type":"cpu","unit":"nanoseconds"}}}],"time_range":{"start":1795600668087541031,"end":1795600668589979029,"unit":"nanoseconds"},"source":{"tool":"pprof","x_duration_nanos":502437998},"stack_id_mode":"content_addressable"}'
+	assert_line '{"type":"frame","id":1,"func":"main.sumSquares","dso":1,"ip":"0x4b0c64","srcline":"/tmp/gop/main.go:29","kind":"user"}'
+	run sh -c "pprof2spaa '$P/cpu.pprof' | spaa-fold"
+	assert_success
+	assert_output "runtime.main;main.main;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib;main.fib 10000000
+runtime.main;main.main;main.sumSquares 300000000
+runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
+	run sh -c "pprof2spaa -m samples '$P/cpu.pprof' | spaa-validate --strict"
+	assert_success
+}
+
+@test "a Go heap profile: event heap (allocation), spaa(5)'s memory metrics, inlined frames by inline depth" {
+	run sh -c "pprof2spaa '$P/heap.pprof' | head -n 1"
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"pprof","frame_order":"leaf_to_root","events":[{"name":"heap","kind":"allocation","sampling":{"mode":"period","primary_metric":"live_bytes","sample_period":4096,"x_period_type":{"type":"space","unit":"bytes"}}}],"time_range":{"start":1795600668633445689,"end":1795600668633445689,"unit":"nanoseconds"},"source":{"tool":"pprof"},"stack_id_mode":"content_addressable"}'
+	run sh -c "pprof2spaa '$P/heap.pprof' | spaa-top --inline -n 3"
+	assert_output "heap/live_bytes, total 1210167
+   self    self%    total   total%  function
+1192250   98.52%  1192250   98.52%  main.allocLive
+   9474    0.78%     9474    0.78%  hash/crc32.slicingMakeTable
+   4307    0.36%     4307    0.36%  runtime.malg"
+	run sh -c "pprof2spaa -m alloc_space '$P/heap.pprof' | spaa-top --inline -n 1"
+	assert_line --index 0 "heap/alloc_bytes, total 20046824"
+	assert_line --index 2 "16437724   82.00%  16437724   82.00%  main.allocTemp"
+	# hash/crc32.archInitIEEE is inlined into hash/crc32.ieeeInit at one address
+	run sh -c "pprof2spaa '$P/heap.pprof' | grep -E '\"func\":\"hash/crc32.(archInitIEEE|ieeeInit)\"'"
+	assert_line --partial '"func":"hash/crc32.archInitIEEE","dso":1,"ip":"0x'
+	assert_line --partial '"inlined":true,"inline_depth":1'
+	assert_line --partial '"inline_depth":0'
+	run sh -c "pprof2spaa '$P/heap.pprof' | spaa-validate --strict"
+	assert_success
+}
+
+@test "every sample type: spaa-top's self and total per function are go tool pprof -top's flat and cum" {
+	same_as_pprof "$P/cpu.pprof"
+	same_as_pprof "$P/heap.pprof"
+}
+
+@test "a fresh Go program's CPU and heap profiles agree with go tool pprof" {
+	export HOME=$T GOCACHE=$T/gocache GOPATH=$T/gopath GOFLAGS=-mod=mod
+	mkdir "$T/gen" && cp "$P/gen/main.go" "$T/gen/" && cd "$T/gen"
+	printf 'module gen\n\ngo 1.19\n' > go.mod
+	go build -o gen .
+	./gen
+	same_as_pprof "$T/gen/cpu.pprof"
+	same_as_pprof "$T/gen/heap.pprof"
+}
+
+@test "gzip, zstd and plain protobuf; standard input; -o" {
+	zcat "$P/cpu.pprof" > "$T/cpu.pb"
+	pprof2spaa "$P/cpu.pprof" > "$T/a.spaa"
+	run pprof2spaa "$T/cpu.pb"
+	assert_output "$(cat "$T/a.spaa")"
+	zstd -q "$T/cpu.pb" -o "$T/cpu.pb.zst"
+	run pprof2spaa - < "$T/cpu.pb.zst"
+	assert_output "$(cat "$T/a.spaa")"
+	run pprof2spaa -o "$T/b.spaa" "$P/cpu.pprof"
+	assert_success
+	assert_output ""
+	cmp "$T/a.spaa" "$T/b.spaa"
+}
+
+@test "labels are kept in the context as x_labels" {
+	# a hand-made profile: sample_type samples/count, one sample at one
+	# location with a string label and a numeric label with a unit
+	printf '\012\004\010\001\020\002\022\022\010\001\020\005\032\004\010\003\020\004\032\006\010\005\030@ \006"\006\010\001"\002\010\001*\004\010\001\020\0072\0002\007samples2\005count2\001k2\001v2\004size2\005bytes2\002fn' > "$T/l.pb"
+	run pprof2spaa "$T/l.pb"
+	assert_success
+	assert_line --partial '"context":{"event":"samples","x_labels":{"k":"v","size":{"num":64,"unit":"bytes"}}}'
+	assert_line --partial '"func":"fn","dso":1'
+}
+
+@test "damaged, truncated, empty and other inputs: one message each, exit 1" {
+	run pprof2spaa "$T/none.pprof"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/none.pprof: No such file or directory"
+	run pprof2spaa - < /dev/null
+	assert_failure 1
+	assert_output "pprof2spaa: -: empty input: no profile written"
+	printf 'garbage\n' > "$T/g.txt"
+	run pprof2spaa "$T/g.txt"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/g.txt: not a valid pprof profile: malformed protobuf field (byte 0 of the decompressed data)"
+	zcat "$P/cpu.pprof" | head -c 300 > "$T/cut.pb"
+	run pprof2spaa "$T/cut.pb"
+	assert_failure 1
+	assert_output --partial "pprof2spaa: $T/cut.pb: not a valid pprof profile: malformed protobuf field (byte "
+	head -c 300 "$P/cpu.pprof" > "$T/cut.pprof"
+	run pprof2spaa "$T/cut.pprof"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/cut.pprof: truncated gzip data"
+	printf 'heap profile: 1: 2 [3: 4] @ heap_v2/524288\n' > "$T/legacy.txt"
+	run pprof2spaa "$T/legacy.txt"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/legacy.txt:1: a legacy text profile ('heap profile:'), not profile.proto: not read yet"
+	# a sample at location 9, which is not defined
+	printf '\x0a\x04\x08\x01\x10\x02\x12\x04\x08\x09\x10\x05\x32\x00\x32\x07samples\x32\x05count' > "$T/noloc.pb"
+	run pprof2spaa "$T/noloc.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/noloc.pb: not a valid pprof profile: a sample refers to location 9, which is not defined (byte 8 of the decompressed data)"
+	# sample types but no sample
+	printf '\x0a\x04\x08\x01\x10\x02\x32\x00\x32\x07samples\x32\x05count' > "$T/nos.pb"
+	run pprof2spaa "$T/nos.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/nos.pb: no stacks found: a profile of 1 sample types with no sample (no profile written)"
+	# a filter given a pprof profile says what to run
+	run spaa-fold "$P/cpu.pprof"
+	assert_failure 1
+	assert_output --partial "run pprof2spaa"
+}
+
+@test "usage: -m names a sample type; one file; --help and --version" {
+	run pprof2spaa -m nope "$P/cpu.pprof"
+	assert_failure 2
+	assert_line --index 0 "pprof2spaa: --metric: the profile has no sample type 'nope' (it has samples, cpu)"
+	run pprof2spaa "$P/cpu.pprof" "$P/heap.pprof"
+	assert_failure 2
+	assert_line --index 0 "pprof2spaa: one profile at a time (spaa-cat --merge joins the results)"
+	run sh -c "pprof2spaa --event=mycpu -m samples '$P/cpu.pprof' | head -n 1"
+	assert_output --partial '"events":[{"name":"mycpu","kind":"timer","sampling":{"mode":"period","primary_metric":"samples",'
+	run pprof2spaa --help
+	assert_success
+	assert_line --index 0 "Usage: pprof2spaa [OPTION]... [FILE]"
+	run pprof2spaa -V
+	assert_success
+	assert_output --partial "pprof2spaa (spaa-tools)"
+	run pprof2spaa -o /dev/full "$P/cpu.pprof"
+	assert_failure 1
+}

@@ -685,7 +685,7 @@ static void read_input(const char *path)
 	input *in = input_open(path);
 	Q.fname = path; /* input_name(in) lives as long as in */
 	for (;;) {
-		sbuf_reserve(&whole, 1 << 20);
+		sbuf_reserve(&whole, whole.n < 65536 ? 65536 : whole.n);
 		size_t got = input_read(in, whole.p + whole.n, whole.cap - whole.n);
 		if (got == 0) break;
 		whole.n += got;

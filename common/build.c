@@ -47,6 +47,7 @@ struct bstack {
 	uint64_t present;  /* metric bitmask */
 	uint32_t weights;  /* offset into b->wpool (nmetrics values) */
 	uint32_t related;  /* head of related list in b->rel, +1; 0 none */
+	uint32_t alias;    /* index + 1 of the stack this one is (same content), 0 none */
 };
 
 struct brel { uint32_t stack, next; };
@@ -65,6 +66,8 @@ struct builder {
 	uint32_t nmetrics;
 
 	strmap dso_map, frame_map, thread_map, stack_map, id_map;
+	uint32_t *id_stack;  /* id_map entry -> the stack with that id */
+	uint32_t iscap;
 	bool *dso_kernel;
 	uint32_t dkcap;
 	char **dso_extra;  /* raw members of dso records, NULL none */
@@ -106,6 +109,7 @@ void builder_free(builder *b)
 	free(b->events);
 	free(b->dso_kernel);
 	free(b->dso_extra);
+	free(b->id_stack);
 	free(b->frames);
 	free(b->threads);
 	free(b->stacks);
@@ -405,16 +409,25 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 				   c->has_pid, c->has_tid, c->pid, c->tid };
 		s->id = stackid_add_ctx(h, &sc);
 		bool fresh;
-		strmap_intern(&b->id_map, &s->id, sizeof s->id, &fresh);
-		if (!fresh) {
+		uint32_t e = strmap_intern(&b->id_map, &s->id, sizeof s->id, &fresh);
+		if (!fresh && s->extra) {
 			/* the same content with a different extra context: ids must stay
 			 * unique, so fold the extra context into this one */
-			if (s->extra) s->id = fnv1a64(s->id, s->extra, s->extra_n);
-			strmap_intern(&b->id_map, &s->id, sizeof s->id, &fresh);
-			if (!fresh) die(EXIT_DATA, "stack id collision (0x%016llx): please report this input",
-					(unsigned long long)s->id);
+			s->id = fnv1a64(s->id, s->extra, s->extra_n);
+			e = strmap_intern(&b->id_map, &s->id, sizeof s->id, &fresh);
+		}
+		grow_array((void **)&b->id_stack, &b->iscap, e + 1, sizeof *b->id_stack);
+		if (fresh) {
+			b->id_stack[e] = i;
+		} else {
+			/* frames that differ only in what is not part of a
+			 * stack's identity (ip, symoff, inline_depth: the same
+			 * function and line at two addresses) make the same
+			 * stack: this one is the first one */
+			b->stacks[i].alias = b->id_stack[e] + 1;
 		}
 	}
+	if (b->stacks[i].alias) i = b->stacks[i].alias - 1;
 	builder_add(b, i, midx, vals, nvals);
 	return i;
 }
@@ -645,6 +658,7 @@ void builder_write(builder *b, output *o)
 	}
 	for (uint32_t i = 0; i < b->stack_map.count; i++) {
 		const struct bstack *s = &b->stacks[i];
+		if (s->alias) continue;
 		stackid_fmt(idbuf, s->id);
 		out_puts(o, "{\"type\":\"stack\",\"id\":\"");
 		out_puts(o, idbuf);

@@ -343,3 +343,12 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 	run spaa-validate -q "$T/u.spaa"
 	assert_success
 }
+
+@test "one inlined function sampled at two addresses of its caller is one stack (no 'stack id collision')" {
+	printf 'parser 1/1 [002] 1.000001:    1 cpu-clock: \n\t    55d3c1a0f1b0 check_bounds (inlined)\n\t    55d3c1a0f1b0 parse_file+0x60 (/opt/parser)\n\t    55d3c1a0e2c4 main+0x34 (/opt/parser)\n\nparser 1/1 [002] 1.000002:    1 cpu-clock: \n\t    55d3c1a0f1c8 check_bounds (inlined)\n\t    55d3c1a0f1c8 parse_file+0x78 (/opt/parser)\n\t    55d3c1a0e2c4 main+0x34 (/opt/parser)\n\n' > "$T/inl.txt"
+	run sh -c "perf2spaa '$T/inl.txt' | spaa-fold --inline"
+	assert_success
+	assert_output "parser;main;parse_file;check_bounds_[i] 2"
+	run sh -c "perf2spaa '$T/inl.txt' | spaa-validate --strict"
+	assert_success
+}

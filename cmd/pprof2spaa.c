@@ -386,7 +386,13 @@ static void declare(const char *event_opt, const char *metric_opt)
 		jb_str(x, str_of(Q.period_unit).p, str_of(Q.period_unit).n);
 		sbuf_adds(x, "},");
 	}
-	if (x->n) x->n--;
+	/* the metrics in the profile's order (a stack lists only those it has) */
+	sbuf_adds(x, "\"x_metrics\":[");
+	for (uint32_t i = 0; i < Q.ntypes; i++) {
+		if (i) sbuf_addc(x, ',');
+		jb_str(x, names[i], strlen(names[i]));
+	}
+	sbuf_adds(x, "]");
 	sbuf_addc(x, 0);
 	Q.event = builder_event(Q.b, event, kind, mode, names[primary], x->n > 1 ? x->p : NULL);
 	Q.primary = primary;

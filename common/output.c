@@ -42,9 +42,20 @@ static bool ends_with(const char *s, const char *suf)
 	return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+static output *open_impl(const char *path, bool zstd, bool gzip);
+
 output *output_open(const char *path, bool zstd)
 {
-	bool gzip = false;
+	return open_impl(path, zstd, false);
+}
+
+output *output_open_gzip(const char *path)
+{
+	return open_impl(path, false, true);
+}
+
+static output *open_impl(const char *path, bool zstd, bool gzip)
+{
 	output *o = xcalloc(1, sizeof *o);
 	struct output_priv *p = o->priv = xcalloc(1, sizeof *p);
 	o->cap = 1 << 16;
@@ -53,7 +64,7 @@ output *output_open(const char *path, bool zstd)
 		p->fd = 1;
 		p->name = xstrdup("standard output");
 	} else {
-		if (ends_with(path, ".zst")) zstd = true;
+		if (ends_with(path, ".zst") && !gzip) zstd = true;
 		else if (ends_with(path, ".gz") && !zstd) gzip = true;
 		p->name = xstrdup(path);
 		struct stat st;

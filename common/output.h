@@ -21,6 +21,9 @@ typedef struct output {
  * ".zst"); a path ending in ".gz" is gzip-compressed.  A file replaced keeps
  * its mode; a symbolic link stays one (the file it names is replaced). */
 output *output_open(const char *path, bool zstd);
+/* The same, always gzip-compressed (formats that are gzip by convention,
+ * as pprof's), whatever the name. */
+output *output_open_gzip(const char *path);
 /* Flushes, finishes compression, closes and renames; exits 1 on error. */
 void output_close(output *o);
 

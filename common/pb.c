@@ -75,3 +75,32 @@ int pb_ints_next(pb_ints *it, uint64_t *v)
 	if (it->r.p >= it->r.end) return 0;
 	return pb_varint(&it->r, v) ? 1 : -1;
 }
+
+void pb_put_varint(sbuf *b, uint64_t v)
+{
+	uint8_t t[10];
+	size_t n = 0;
+	do {
+		t[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	sbuf_add(b, t, n);
+}
+
+void pb_put_uint(sbuf *b, uint32_t num, uint64_t v)
+{
+	pb_put_varint(b, (uint64_t)num << 3 | PB_VARINT);
+	pb_put_varint(b, v);
+}
+
+void pb_put_int(sbuf *b, uint32_t num, int64_t v)
+{
+	pb_put_uint(b, num, (uint64_t)v);
+}
+
+void pb_put_bytes(sbuf *b, uint32_t num, const void *p, size_t n)
+{
+	pb_put_varint(b, (uint64_t)num << 3 | PB_LEN);
+	pb_put_varint(b, n);
+	sbuf_add(b, p, n);
+}

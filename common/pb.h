@@ -52,4 +52,12 @@ typedef struct pb_ints {
 bool pb_ints_init(pb_ints *it, const pb_field *f);
 int pb_ints_next(pb_ints *it, uint64_t *v);
 
+/* Writing: fields appended to an sbuf (util.h).  A nested message is
+ * written into its own sbuf first, then added with pb_put_bytes. */
+#include "util.h"
+void pb_put_varint(sbuf *b, uint64_t v);
+void pb_put_uint(sbuf *b, uint32_t num, uint64_t v);   /* varint field */
+void pb_put_int(sbuf *b, uint32_t num, int64_t v);     /* int64 field (two's complement) */
+void pb_put_bytes(sbuf *b, uint32_t num, const void *p, size_t n);
+
 #endif

@@ -36,7 +36,7 @@ same_as_pprof() { # FILE: every sample type, every function, flat and cum
 @test "a Go CPU profile: event cpu, metrics samples and cpu (ns), period, exact time range, frames with lines" {
 	run pprof2spaa "$P/cpu.pprof"
 	assert_success
-	assert_line --index 0 '{"type":"header","format":"spaa","version":"1.0","source_tool":"pprof","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"timer","sampling":{"mode":"period","primary_metric":"cpu","sample_period":10000000,"x_period_type":{"type":"cpu","unit":"nanoseconds"}}}],"time_range":{"start":1795600668087541031,"end":1795600668589979029,"unit":"nanoseconds"},"source":{"tool":"pprof","x_duration_nanos":502437998},"stack_id_mode":"content_addressable"}'
+	assert_line --index 0 '{"type":"header","format":"spaa","version":"1.0","source_tool":"pprof","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"timer","sampling":{"mode":"period","primary_metric":"cpu","sample_period":10000000,"x_period_type":{"type":"cpu","unit":"nanoseconds"},"x_metrics":["samples","cpu"]}}],"time_range":{"start":1795600668087541031,"end":1795600668589979029,"unit":"nanoseconds"},"source":{"tool":"pprof","x_duration_nanos":502437998},"stack_id_mode":"content_addressable"}'
 	assert_line '{"type":"frame","id":1,"func":"main.sumSquares","dso":1,"ip":"0x4b0c64","srcline":"/tmp/gop/main.go:29","kind":"user"}'
 	run sh -c "pprof2spaa '$P/cpu.pprof' | spaa-fold"
 	assert_success
@@ -49,7 +49,7 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 
 @test "a Go heap profile: event heap (allocation), spaa(5)'s memory metrics, inlined frames by inline depth" {
 	run sh -c "pprof2spaa '$P/heap.pprof' | head -n 1"
-	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"pprof","frame_order":"leaf_to_root","events":[{"name":"heap","kind":"allocation","sampling":{"mode":"period","primary_metric":"live_bytes","sample_period":4096,"x_period_type":{"type":"space","unit":"bytes"}}}],"time_range":{"start":1795600668633445689,"end":1795600668633445689,"unit":"nanoseconds"},"source":{"tool":"pprof"},"stack_id_mode":"content_addressable"}'
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"pprof","frame_order":"leaf_to_root","events":[{"name":"heap","kind":"allocation","sampling":{"mode":"period","primary_metric":"live_bytes","sample_period":4096,"x_period_type":{"type":"space","unit":"bytes"},"x_metrics":["alloc_count","alloc_bytes","live_count","live_bytes"]}}],"time_range":{"start":1795600668633445689,"end":1795600668633445689,"unit":"nanoseconds"},"source":{"tool":"pprof"},"stack_id_mode":"content_addressable"}'
 	run sh -c "pprof2spaa '$P/heap.pprof' | spaa-top --inline -n 3"
 	assert_output "heap/live_bytes, total 1210167
    self    self%    total   total%  function

@@ -682,6 +682,237 @@ static void read_samples(void)
 		if (f.num == P_SAMPLE && f.wire == PB_LEN) read_sample(&f);
 }
 
+
+/* ---- legacy text heap profiles (gperftools' tcmalloc, jemalloc) ---------------------- */
+
+/* tcmalloc (HEAPPROFILE, MallocExtension::GetHeapSample):
+ *   heap profile:   300:  1228800 [   300:  1228800] @ heapprofile
+ *      300:  1228800 [   300:  1228800] @ 0x562b0ea0615b 0x562b0ea06194 ...
+ * jemalloc (prof:true):
+ *   heap_v2/524288
+ *     t*: 28106: 56637512 [0: 0]
+ *   @ 0x7f... 0x7f...
+ *     t*: 13: 6688 [0: 0]
+ * then both: MAPPED_LIBRARIES: (or "--- Memory map: ---") and /proc/PID/maps
+ * lines.  A sample is "live objects: live bytes [allocated objects:
+ * allocated bytes]" and its stack, leaf first, as return addresses. */
+
+struct lmap { uint64_t start, limit; sstr path; int64_t dso; /* -1 until used */ };
+
+static bool is_legacy_heap(void)
+{
+	return (Q.len >= 13 && memcmp(Q.buf, "heap profile:", 13) == 0) ||
+	       (Q.len >= 8 && memcmp(Q.buf, "heap_v2/", 8) == 0);
+}
+
+/* the next line of the text at *pos: [*p, *p + *n), false at the end */
+static bool text_line(size_t *pos, const char **p, size_t *n, uint64_t *lineno)
+{
+	if (*pos >= Q.len) return false;
+	const char *s = (const char *)Q.buf + *pos;
+	const char *e = memchr(s, '\n', Q.len - *pos);
+	size_t len = e ? (size_t)(e - s) : Q.len - *pos;
+	*pos += len + (e != NULL);
+	while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t')) len--;
+	*p = s;
+	*n = len;
+	(*lineno)++;
+	return true;
+}
+
+static bool scan_u64(const char **p, const char *end, uint64_t *v, int base)
+{
+	const char *s = *p;
+	while (s < end && (*s == ' ' || *s == '\t')) s++;
+	uint64_t x = 0;
+	const char *d = s;
+	for (; s < end; s++) {
+		int c = *s >= '0' && *s <= '9' ? *s - '0' : base == 16 && *s >= 'a' && *s <= 'f' ? *s - 'a' + 10 :
+			base == 16 && *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+		if (c < 0) break;
+		if (x > (UINT64_MAX - (uint64_t)c) / (uint64_t)base) return false;
+		x = x * (uint64_t)base + (uint64_t)c;
+	}
+	if (s == d) return false;
+	*p = s;
+	*v = x;
+	return true;
+}
+
+static bool expect(const char **p, const char *end, char c)
+{
+	while (*p < end && (**p == ' ' || **p == '\t')) (*p)++;
+	if (*p < end && **p == c) {
+		(*p)++;
+		return true;
+	}
+	return false;
+}
+
+/* "A: B [C: D]": live objects, live bytes, allocated objects and bytes */
+static bool parse_counts(const char **p, const char *end, uint64_t v[4])
+{
+	return scan_u64(p, end, &v[0], 10) && expect(p, end, ':') && scan_u64(p, end, &v[1], 10) &&
+	       expect(p, end, '[') && scan_u64(p, end, &v[2], 10) && expect(p, end, ':') &&
+	       scan_u64(p, end, &v[3], 10) && expect(p, end, ']');
+}
+
+static struct lmap *lmaps;
+static uint32_t nlmaps, lmcap;
+
+/* the executable mappings of the maps section: address ranges -> dsos */
+static void read_maps(size_t pos, uint64_t lineno)
+{
+	const char *p;
+	size_t n;
+	while (text_line(&pos, &p, &n, &lineno)) {
+		const char *e = p + n, *q = p;
+		uint64_t start, limit;
+		if (!scan_u64(&q, e, &start, 16) || !expect(&q, e, '-') || !scan_u64(&q, e, &limit, 16))
+			continue;
+		while (q < e && *q == ' ') q++;
+		if (e - q < 4 || q[2] != 'x') continue; /* not executable */
+		/* perms offset dev inode path */
+		int field = 0;
+		while (q < e && field < 4) {
+			while (q < e && *q != ' ') q++;
+			while (q < e && *q == ' ') q++;
+			field++;
+		}
+		sstr path = { q, (size_t)(e - q) };
+		if (!path.n) continue;
+		struct lmap *m = VEC_PUSH(lmaps, nlmaps, lmcap);
+		m->start = start;
+		m->limit = limit;
+		m->path = path;
+		m->dso = -1; /* a dso when a frame is in it */
+	}
+}
+
+static uint32_t legacy_frame(uint64_t addr)
+{
+	uint32_t dso = UINT32_MAX;
+	for (uint32_t i = 0; i < nlmaps && dso == UINT32_MAX; i++) {
+		struct lmap *m = &lmaps[i];
+		if (addr < m->start || addr >= m->limit) continue;
+		if (m->dso < 0) m->dso = builder_dso(Q.b, m->path.p, m->path.n, is_kernel_name(m->path));
+		dso = (uint32_t)m->dso;
+	}
+	if (dso == UINT32_MAX) dso = dso_of(0, Q.buf);
+	char ip[24];
+	int ipn = snprintf(ip, sizeof ip, "0x%" PRIx64, addr);
+	builder_frame f;
+	memset(&f, 0, sizeof f);
+	f.func = (sstr){ ip, (size_t)ipn };
+	f.ip = f.func;
+	f.func_resolved = false;
+	f.dso = dso;
+	f.kind = dso == (uint32_t)Q.unknown_dso ? FK_UNKNOWN : FK_USER;
+	f.inline_depth = -1;
+	return builder_frame_add(Q.b, &f);
+}
+
+static void legacy_sample(const uint64_t v[4], const char *p, const char *e, uint64_t lineno)
+{
+	Q.nframes = 0;
+	uint64_t addr;
+	while (expect(&p, e, '0') && expect(&p, e, 'x') && scan_u64(&p, e, &addr, 16)) {
+		grow_array((void **)&Q.frames, &Q.frcap, Q.nframes + 1, sizeof *Q.frames);
+		Q.frames[Q.nframes++] = legacy_frame(addr);
+	}
+	while (p < e && (*p == ' ' || *p == '\t')) p++;
+	if (p != e) die_at(Q.fname, lineno, "not an address: '%.*s'", (int)(e - p), p);
+	if (Q.nframes == 0) die_at(Q.fname, lineno, "a sample with no address");
+	builder_ctx c;
+	memset(&c, 0, sizeof c);
+	c.event = Q.event;
+	num vals[4];
+	uint32_t midx[4], nv = 0;
+	for (int i = 0; i < 4; i++) {
+		if (v[i] > INT64_MAX) die_at(Q.fname, lineno, "a count beyond 2^63-1");
+		/* live_bytes (the primary metric) always, the others when not 0 */
+		if (v[i] || i == 1) {
+			midx[nv] = Q.metric[i];
+			vals[nv++] = num_i((int64_t)v[i]);
+		}
+	}
+	builder_where(Q.b, Q.fname, lineno);
+	builder_stack(Q.b, &c, Q.frames, Q.nframes, midx, vals, nv);
+	Q.nsamples++;
+}
+
+static void read_legacy_heap(const char *event_opt)
+{
+	size_t pos = 0;
+	uint64_t lineno = 0, period = 0;
+	const char *p, *e;
+	size_t n;
+	text_line(&pos, &p, &n, &lineno);
+	e = p + n;
+	bool jemalloc = n >= 8 && memcmp(p, "heap_v2/", 8) == 0;
+	const char *at = jemalloc ? p : memchr(p, '@', n);
+	if (!at) die_at(Q.fname, 1, "a heap profile header without '@ heapprofile' or '@ heap_v2/RATE'");
+	const char *kind = jemalloc ? at : at + 1;
+	while (kind < e && *kind == ' ') kind++;
+	if ((size_t)(e - kind) > 8 && memcmp(kind, "heap_v2/", 8) == 0) {
+		const char *r = kind + 8;
+		if (!scan_u64(&r, e, &period, 10) || r != e) die_at(Q.fname, 1, "heap_v2/RATE: not a rate");
+	} else if (!((size_t)(e - kind) == 11 && memcmp(kind, "heapprofile", 11) == 0)) {
+		die_at(Q.fname, 1, "a heap profile of kind '%.*s' (heapprofile and heap_v2/RATE are read)",
+		       (int)(e - kind), kind);
+	}
+	/* the header */
+	sbuf *x = &Q.scratch;
+	x->n = 0;
+	if (period) sbuf_printf(x, "\"sample_period\":%" PRIu64 ",\"x_sampled_counts\":true,", period);
+	sbuf_adds(x, "\"x_metrics\":[\"live_count\",\"live_bytes\",\"alloc_count\",\"alloc_bytes\"]");
+	sbuf_addc(x, 0);
+	Q.event = builder_event(Q.b, event_opt ? event_opt : "heap", "allocation", period ? "period" : "event",
+				"live_bytes", x->p);
+	static const char *const names[4] = { "live_count", "live_bytes", "alloc_count", "alloc_bytes" };
+	for (int i = 0; i < 4; i++) Q.metric[i] = builder_metric(Q.b, names[i], i & 1 ? "bytes" : NULL);
+	builder_source_json(Q.b, "x_format", jemalloc ? "\"jemalloc heap_v2\"" : "\"gperftools heap profile\"");
+	/* the maps first: every frame needs its dso */
+	size_t mpos = pos;
+	uint64_t mline = lineno;
+	while (text_line(&mpos, &p, &n, &mline))
+		if ((n == 17 && memcmp(p, "MAPPED_LIBRARIES:", 17) == 0) ||
+		    (n >= 18 && memcmp(p, "--- Memory map: ---", 18) == 0)) {
+			read_maps(mpos, mline);
+			break;
+		}
+	/* the samples */
+	const char *stack = NULL, *stack_end = NULL;
+	uint64_t stack_line = 0;
+	while (text_line(&pos, &p, &n, &lineno)) {
+		e = p + n;
+		if ((n == 17 && memcmp(p, "MAPPED_LIBRARIES:", 17) == 0) ||
+		    (n >= 18 && memcmp(p, "--- Memory map: ---", 18) == 0))
+			break;
+		const char *q = p;
+		while (q < e && (*q == ' ' || *q == '\t')) q++;
+		if (q == e) continue;
+		uint64_t v[4];
+		if (jemalloc) {
+			if (*q == '@') {
+				stack = q + 1, stack_end = e, stack_line = lineno;
+			} else if (e - q > 3 && memcmp(q, "t*:", 3) == 0) {
+				q += 3;
+				if (!parse_counts(&q, e, v) || q != e) die_at(Q.fname, lineno, "not 'A: B [C: D]' counts");
+				if (stack) legacy_sample(v, stack, stack_end, stack_line);
+				stack = NULL;
+			} else if (*q != 't') {
+				die_at(Q.fname, lineno, "neither '@ ADDRESS...' nor 't*: A: B [C: D]'");
+			}
+			continue;
+		}
+		if (!parse_counts(&q, e, v) || !expect(&q, e, '@'))
+			die_at(Q.fname, lineno, "not 'A: B [C: D] @ ADDRESS...'");
+		legacy_sample(v, q, e, lineno);
+	}
+	builder_where(Q.b, NULL, 0);
+}
+
 /* ---- input --------------------------------------------------------------------------- */
 
 static sbuf whole;
@@ -700,13 +931,13 @@ static void read_input(const char *path)
 	Q.buf = (const uint8_t *)whole.p;
 	Q.len = whole.n;
 	if (Q.len == 0) die_empty_input(Q.fname);
-	/* the text forms pprof also reads are not profile.proto */
-	static const char *const legacy[] = { "heap profile:", "--- heapz", "--- contention", "--- threadz",
-					      "heap_v2/", "%%% ", NULL };
+	/* the text forms pprof also reads: heap profiles are read (legacy.c
+	 * below), the others are not profile.proto */
+	static const char *const legacy[] = { "--- heapz", "--- contention", "--- threadz", "%%% ", NULL };
 	for (int i = 0; legacy[i]; i++) {
 		size_t n = strlen(legacy[i]);
 		if (Q.len >= n && memcmp(Q.buf, legacy[i], n) == 0)
-			die_at(Q.fname, 1, "a legacy text profile ('%s'), not profile.proto: not read yet", legacy[i]);
+			die_at(Q.fname, 1, "a legacy text profile ('%s'), not profile.proto: not read", legacy[i]);
 	}
 }
 
@@ -739,9 +970,16 @@ int main(int argc, char **argv)
 
 	Q.b = builder_new();
 	builder_source_tool(Q.b, "pprof");
-	read_dictionaries();
-	declare(event, metric);
-	read_samples();
+	bool legacy = is_legacy_heap();
+	if (legacy) {
+		if (metric) usage_error("--metric: a legacy heap profile's primary metric is live_bytes");
+		read_legacy_heap(event);
+	} else {
+		read_dictionaries();
+		declare(event, metric);
+		read_samples();
+	}
+	if (Q.nsamples == 0 && legacy) die_no_stacks(Q.fname, "a heap profile with no sample");
 	if (Q.nsamples == 0) die_no_stacks(Q.fname, "a profile of %u sample types with no sample", Q.ntypes);
 
 	output *o = output_open(outpath, zstd);

@@ -129,7 +129,15 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	printf 'heap profile: 1: 2 [3: 4] @ heap_v2/524288\n' > "$T/legacy.txt"
 	run pprof2spaa "$T/legacy.txt"
 	assert_failure 1
-	assert_output "pprof2spaa: $T/legacy.txt:1: a legacy text profile ('heap profile:'), not profile.proto: not read yet"
+	assert_output "pprof2spaa: $T/legacy.txt: no stacks found: a heap profile with no sample (no profile written)"
+	printf 'heap profile: 1: 2 [3: 4] @ heap_v2/524288\n 1: 2 [3: 4] @ 0x10 zz\n' > "$T/legacy.txt"
+	run pprof2spaa "$T/legacy.txt"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/legacy.txt:2: not an address: 'zz'"
+	printf -- '--- contention:\ncycles/second=1\n' > "$T/contention.txt"
+	run pprof2spaa "$T/contention.txt"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/contention.txt:1: a legacy text profile ('--- contention'), not profile.proto: not read"
 	# a sample at location 9, which is not defined
 	printf '\x0a\x04\x08\x01\x10\x02\x12\x04\x08\x09\x10\x05\x32\x00\x32\x07samples\x32\x05count' > "$T/noloc.pb"
 	run pprof2spaa "$T/noloc.pb"
@@ -163,4 +171,66 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	assert_output --partial "pprof2spaa (spaa-tools)"
 	run pprof2spaa -o /dev/full "$P/cpu.pprof"
 	assert_failure 1
+}
+
+@test "a gperftools (tcmalloc) heap profile: raw addresses in their mappings, the counts of each stack" {
+	run sh -c "pprof2spaa '$P/tcmalloc.heap' | grep -v '\"type\":\"header\"'"
+	assert_success
+	assert_output '{"type":"dso","id":1,"name":"/tmp/tc/leak","is_kernel":false}
+{"type":"dso","id":2,"name":"/usr/lib/x86_64-linux-gnu/libc.so.6","is_kernel":false}
+{"type":"frame","id":1,"func":"0x562b0ea0615b","func_resolved":false,"dso":1,"ip":"0x562b0ea0615b","kind":"user"}
+{"type":"frame","id":2,"func":"0x562b0ea06194","func_resolved":false,"dso":1,"ip":"0x562b0ea06194","kind":"user"}
+{"type":"frame","id":3,"func":"0x7ffa8ce4524a","func_resolved":false,"dso":2,"ip":"0x7ffa8ce4524a","kind":"user"}
+{"type":"frame","id":4,"func":"0x7ffa8ce45305","func_resolved":false,"dso":2,"ip":"0x7ffa8ce45305","kind":"user"}
+{"type":"frame","id":5,"func":"0x562b0ea06071","func_resolved":false,"dso":1,"ip":"0x562b0ea06071","kind":"user"}
+{"type":"stack","id":"0x420017dfce91530c","frames":[1,2,3,4,5],"context":{"event":"heap"},"weights":[{"metric":"live_count","value":300},{"metric":"live_bytes","value":1228800,"unit":"bytes"},{"metric":"alloc_count","value":300},{"metric":"alloc_bytes","value":1228800,"unit":"bytes"}],"exclusive":{"frame":1,"weights":[{"metric":"live_count","value":300},{"metric":"live_bytes","value":1228800,"unit":"bytes"},{"metric":"alloc_count","value":300},{"metric":"alloc_bytes","value":1228800,"unit":"bytes"}]},"x_path_id":"0x4dd768b26ac419db"}'
+	run sh -c "pprof2spaa '$P/tcmalloc.heap' | head -n 1"
+	assert_output --partial '"sampling":{"mode":"event","primary_metric":"live_bytes","x_metrics":["live_count","live_bytes","alloc_count","alloc_bytes"]}'
+	assert_output --partial '"x_format":"gperftools heap profile"'
+	run sh -c "pprof2spaa '$P/tcmalloc.heap' | spaa-fold"
+	assert_output "[leak];[libc.so.6];[libc.so.6];[leak];[leak] 1228800"
+}
+
+@test "a jemalloc heap profile (heap_v2): the t* counts of each stack, the sampling rate" {
+	run sh -c "pprof2spaa '$P/jemalloc.heap' | spaa-fold"
+	assert_success
+	assert_output "[ld-linux-x86-64.so.2];[ld-linux-x86-64.so.2];[ld-linux-x86-64.so.2];[libstdc++.so.6.0.30];[libjemalloc.so.2];[libjemalloc.so.2];[libjemalloc.so.2];[libjemalloc.so.2] 81920
+[leak2];[libc.so.6];[libc.so.6];[leak2];[leak2];[libjemalloc.so.2];[libjemalloc.so.2];[libjemalloc.so.2];[libjemalloc.so.2] 1205710"
+	run sh -c "pprof2spaa '$P/jemalloc.heap' | head -n 1"
+	assert_output --partial '"sampling":{"mode":"period","primary_metric":"live_bytes","sample_period":1024,"x_sampled_counts":true,'
+	run sh -c "pprof2spaa '$P/jemalloc.heap' | spaa-validate --strict"
+	assert_success
+}
+
+@test "a fresh tcmalloc heap profile: the live objects and bytes of every stack are go tool pprof's" {
+	[ -e /usr/lib/x86_64-linux-gnu/libtcmalloc.so ] || fail "libgoogle-perftools-dev is not installed (.ci/deps installs it)"
+	cd "$T"
+	cc -O1 -g -o leak "$P/gen/leak.c" -ltcmalloc
+	HEAPPROFILE=$T/hp ./leak 2>/dev/null
+	# pprof: one line per sample, "objects space"; it moves each address
+	# back by one (to the call), spaa-tools keeps them as recorded
+	go tool pprof -raw -symbolize=none hp.0001.heap 2>/dev/null |
+		awk '/^Samples:/ { f = 1; getline; next } /^Locations/ { f = 0 } f && $1 ~ /^[0-9]+$/ { print $1, $2 }' |
+		tr -d ':' | LC_ALL=C sort > pprof.txt
+	pprof2spaa hp.0001.heap |
+		jq -r 'select(.type == "stack") | [(.weights[] | select(.metric == "live_count") | .value),
+			(.weights[] | select(.metric == "live_bytes") | .value)] | "\(.[0]) \(.[1])"' |
+		LC_ALL=C sort > spaa.txt
+	[ -s pprof.txt ]
+	run diff pprof.txt spaa.txt
+	assert_success
+}
+
+@test "a fresh jemalloc heap profile converts and validates" {
+	[ -e /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ] || fail "libjemalloc2 is not installed (.ci/deps installs it)"
+	cd "$T"
+	cc -O1 -g -o leak "$P/gen/leak.c"
+	MALLOC_CONF=prof:true,prof_final:true,lg_prof_sample:10,prof_prefix:$T/je \
+		LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ./leak
+	run sh -c "pprof2spaa je.*.heap | spaa-validate --strict"
+	assert_success
+	# the t* totals of the file are the sums of the live metrics
+	want=$(awk '/^@/ { s = 1; next } s && $1 == "t*:" { o += $2; b += $3; s = 0 } END { print o + 0, b + 0 }' je.*.heap | tr -d ':')
+	got=$(pprof2spaa je.*.heap | spaa-stat | sed -n 's/^weights: *heap: live_count \([0-9]*\), live_bytes \([0-9]*\).*/\1 \2/p')
+	assert_equal "$got" "$want"
 }

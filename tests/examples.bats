@@ -257,6 +257,7 @@ run_page() { # run_page md|man FILE
 @test "folded2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/folded2spaa.1"; }
 @test "pprof2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/pprof2spaa.1"; }
 @test "spaa2pprof(1): every example runs" { run_page man "$SPAA_MANDIR/spaa2pprof.1"; }
+@test "heaptrack2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/heaptrack2spaa.1"; }
 @test "spaa-cat(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-cat.1"; }
 @test "spaa-validate(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-validate.1"; }
 @test "spaa-grep(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-grep.1"; }

@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+load common
+
+H=$D/heaptrack
+
+# The nonzero values of heaptrack_print's flame graph file for one cost
+# type, sorted (one line per allocation site).
+print_values() { # FILE
+	awk '{ print $NF }' "$1" | grep -v '^0$' | LC_ALL=C sort -n
+}
+# The same metric from the conversion, one value per stack.
+spaa_values() { # FILE METRIC
+	heaptrack2spaa "$1" | jq -r --arg m "$2" 'select(.type == "stack") | .weights[] | select(.metric == $m) | .value' |
+		grep -v '^0$' | LC_ALL=C sort -n
+}
+cost_metric() { # heaptrack_print's cost type -> the SPAA metric
+	case $1 in allocations) echo alloc_count ;; temporary) echo temporary_count ;;
+		leaked) echo live_bytes ;; peak) echo peak_bytes ;; esac
+}
+
+@test "allocations, temporary allocations, leaked and peak bytes of every site are heaptrack_print's" {
+	local t
+	for t in allocations temporary leaked peak; do
+		print_values "$H/heaptrack_print-$t.txt" > "$T/want"
+		spaa_values "$H/heap.heaptrack.zst" "$(cost_metric $t)" > "$T/got"
+		[ -s "$T/want" ]
+		run diff "$T/want" "$T/got"
+		assert_success
+	done
+}
+
+@test "the profile: event malloc, metrics, frames with their lines, an inlined allocator, valid" {
+	run sh -c "heaptrack2spaa '$H/heap.heaptrack.zst' | head -n 1"
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"heaptrack","frame_order":"leaf_to_root","events":[{"name":"malloc","kind":"allocation","sampling":{"mode":"event","primary_metric":"alloc_bytes"},"allocation_tracking":{"tracks_frees":true,"has_timestamps":false}}],"source":{"tool":"heaptrack","command":"./heap"},"stack_id_mode":"content_addressable"}'
+	run sh -c "heaptrack2spaa '$H/heap.heaptrack.zst' | spaa-fold --inline"
+	assert_output "[ld-linux-x86-64.so.2];_dl_init;call_init;call_init_[i];[libstdc++.so.6] 72704
+_start;__libc_start_main_impl;__libc_start_call_main;main;alloc_live 1638400
+_start;__libc_start_main_impl;__libc_start_call_main;main;alloc_temp 1638400
+_start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
+	run sh -c "heaptrack2spaa '$H/heap.heaptrack.zst' | grep '\"func\":\"grab\"'"
+	assert_output --partial '"srcline":"/tmp/ht/heap.c:28","inlined":true,"inline_depth":1'
+	run sh -c "heaptrack2spaa -m peak_bytes '$H/heap.heaptrack.zst' | spaa-top -n 2"
+	assert_output "malloc/peak_bytes, total 7855104
+   self    self%    total   total%  function
+6553600   83.43%  6553600   83.43%  grab
+1228800   15.64%  1228800   15.64%  alloc_live"
+	run sh -c "heaptrack2spaa '$H/heap.heaptrack.zst' | spaa-validate --strict"
+	assert_success
+}
+
+@test "a fresh heaptrack recording agrees with heaptrack_print" {
+	command -v heaptrack >/dev/null || fail "heaptrack is not installed (.ci/deps installs it)"
+	cd "$T"
+	cc -O2 -g -o heap "$H/heap.c"
+	heaptrack -o "$T/ht" ./heap > /dev/null 2>&1
+	local t f
+	f=$(ls "$T"/ht.*)
+	for t in allocations temporary leaked peak; do
+		heaptrack_print -f "$f" -F "$T/fg-$t.txt" --flamegraph-cost-type $t > /dev/null 2>&1
+		print_values "$T/fg-$t.txt" > "$T/want"
+		spaa_values "$f" "$(cost_metric $t)" > "$T/got"
+		[ -s "$T/want" ]
+		run diff "$T/want" "$T/got"
+		assert_success
+	done
+}
+
+@test "damaged and other inputs: one message each, exit 1; usage" {
+	run heaptrack2spaa - < /dev/null
+	assert_failure 1
+	assert_output "heaptrack2spaa: -: empty input: no profile written"
+	printf 'a;b 1\n' > "$T/f.txt"
+	run heaptrack2spaa "$T/f.txt"
+	assert_failure 1
+	assert_output "heaptrack2spaa: $T/f.txt:1: not a heaptrack record (a letter and a space)"
+	printf 's 3 abc\n' > "$T/nov.txt"
+	run heaptrack2spaa "$T/nov.txt"
+	assert_failure 1
+	assert_output "heaptrack2spaa: $T/nov.txt:1: no 'v' version line first: not a heaptrack data file (or one written before heaptrack 1.0; run heaptrack --analyze on the raw trace)"
+	printf 'v 10400 3\ns 3 abc\ni 10 1\nt 1 0\na 10 1\n+ 1\n' > "$T/idx.txt"
+	run heaptrack2spaa "$T/idx.txt"
+	assert_failure 1
+	assert_output "heaptrack2spaa: $T/idx.txt:6: allocation 1 is not defined (yet)"
+	printf 'v 10400 3\ns 3 abc\ni 10 1\nt 1 0\na 10 1\n- 0\n+ 0\n' > "$T/free.txt"
+	run heaptrack2spaa -o "$T/out.spaa" "$T/free.txt"
+	assert_success
+	assert_output "heaptrack2spaa: $T/free.txt:6: a deallocation with no live allocation of its kind: ignored (memory allocated before heaptrack attached?)"
+	printf 'v 10400 3\nX ./a\n' > "$T/none.txt"
+	run heaptrack2spaa "$T/none.txt"
+	assert_failure 1
+	assert_output "heaptrack2spaa: $T/none.txt: no stacks found: 2 lines, no allocation (no profile written)"
+	run heaptrack2spaa -m nope "$H/heap.heaptrack.zst"
+	assert_failure 2
+	assert_line --index 0 "heaptrack2spaa: --metric: 'nope' is none of alloc_count, alloc_bytes, live_count, live_bytes, peak_bytes, temporary_count"
+	run heaptrack2spaa --help
+	assert_success
+	assert_line --index 0 "Usage: heaptrack2spaa [OPTION]... [FILE]"
+}

@@ -184,7 +184,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		argv[argc++] = a_q;
 	} else {
 		if (is("spaa-cat")) argv[argc++] = a_merge;
-		else if (size > 0 && (data[0] & 1) && !is("folded2spaa") && !is("dtrace2spaa"))
+		else if (size > 0 && (data[0] & 1) && (is("perf2spaa") || is("spall2spaa") ||
+							 is("spx2spaa") || is("afperf2spaa")))
 			argv[argc++] = a_samples;
 		argv[argc++] = a_o;
 		argv[argc++] = out_path;

@@ -30,10 +30,10 @@ static const char help[] =
 "writes it) to SPAA.  With no FILE, or when FILE is -, read standard input.\n"
 "\n"
 "Each allocation site (a call stack and a size) becomes a stack of the event\n"
-"malloc weighted by alloc_count, alloc_bytes, live_count and live_bytes (what\n"
-"was never freed: heaptrack's leaked), peak_bytes (what it held when the heap\n"
-"was largest) and temporary_count (allocations freed right away), the\n"
-"figures heaptrack_print reports.\n"
+"malloc weighted by alloc_count, alloc_bytes, free_count, free_bytes,\n"
+"live_count and live_bytes (what was never freed: heaptrack's leaked),\n"
+"peak_bytes (what it held when the heap was largest) and temporary_count\n"
+"(allocations freed right away), the figures heaptrack_print reports.\n"
 "\n"
 "  -m, --metric=NAME    the primary metric (default: alloc_bytes)\n"
 "  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
@@ -44,9 +44,11 @@ static const char help[] =
 "\n"
 "Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
-enum { M_ALLOC_COUNT, M_ALLOC_BYTES, M_LIVE_COUNT, M_LIVE_BYTES, M_PEAK_BYTES, M_TEMP_COUNT, NMETRICS };
+enum { M_ALLOC_COUNT, M_ALLOC_BYTES, M_FREE_COUNT, M_FREE_BYTES, M_LIVE_COUNT, M_LIVE_BYTES,
+       M_PEAK_BYTES, M_TEMP_COUNT, NMETRICS };
 static const char *const metric_names[NMETRICS] = {
-	"alloc_count", "alloc_bytes", "live_count", "live_bytes", "peak_bytes", "temporary_count"
+	"alloc_count", "alloc_bytes", "free_count", "free_bytes", "live_count", "live_bytes",
+	"peak_bytes", "temporary_count"
 };
 
 struct ip {
@@ -58,7 +60,7 @@ struct triple { uint64_t function, file, line; };
 struct trace { uint64_t ip, parent; };
 struct info {
 	uint64_t size, trace;
-	uint64_t allocs, temps, live;  /* live: allocations not freed (count) */
+	uint64_t allocs, frees, temps, live;  /* live: allocations not freed (count) */
 	uint64_t peak_live;            /* live count at the peak epoch ... */
 	uint64_t peak_epoch;           /* ... when stamped with it */
 };
@@ -238,6 +240,7 @@ static void take_op(bool alloc, const char *p, const char *end)
 		return;
 	}
 	a->live--;
+	a->frees++;
 	H.live_bytes -= a->size;
 	if (H.last_alloc == (int64_t)i) a->temps++;
 	H.last_alloc = -1;
@@ -370,7 +373,7 @@ static void write_profile(const char *outpath, bool zstd, const char *metric)
 	uint32_t m[NMETRICS];
 	for (int i = 0; i < NMETRICS; i++)
 		m[i] = builder_metric(H.b, metric_names[i], i == M_ALLOC_BYTES || i == M_LIVE_BYTES ||
-							      i == M_PEAK_BYTES ? "bytes" : NULL);
+							      i == M_PEAK_BYTES || i == M_FREE_BYTES ? "bytes" : NULL);
 	uint64_t nstacks = 0;
 	for (uint32_t k = 0; k < H.ninfos; k++) {
 		struct info *a = &H.infos[k];
@@ -393,10 +396,11 @@ static void write_profile(const char *outpath, bool zstd, const char *metric)
 			grow_array((void **)&H.frames, &H.frcap, 1, sizeof *H.frames);
 			H.frames[H.nframes++] = builder_frame_add(H.b, &f);
 		}
-		uint64_t v[NMETRICS] = { a->allocs, 0, a->live, 0, 0, a->temps };
+		uint64_t v[NMETRICS] = { a->allocs, 0, a->frees, 0, a->live, 0, 0, a->temps };
 		num vals[NMETRICS];
 		uint32_t midx[NMETRICS], nv = 0;
 		if (__builtin_mul_overflow(a->allocs, a->size, &v[M_ALLOC_BYTES]) ||
+		    __builtin_mul_overflow(a->frees, a->size, &v[M_FREE_BYTES]) ||
 		    __builtin_mul_overflow(a->live, a->size, &v[M_LIVE_BYTES]) ||
 		    __builtin_mul_overflow(a->peak_live, a->size, &v[M_PEAK_BYTES]))
 			die_at(H.fname, 0, "allocation %u: bytes beyond 64 bits", k);
@@ -442,8 +446,8 @@ int main(int argc, char **argv)
 	int k;
 	for (k = 0; k < NMETRICS && strcmp(metric, metric_names[k]); k++) {}
 	if (k == NMETRICS)
-		usage_error("--metric: '%s' is none of alloc_count, alloc_bytes, live_count, live_bytes, "
-			    "peak_bytes, temporary_count", metric);
+		usage_error("--metric: '%s' is none of alloc_count, alloc_bytes, free_count, free_bytes, "
+			    "live_count, live_bytes, peak_bytes, temporary_count", metric);
 	if (argc - optind > 1) usage_error("one data file at a time (spaa-cat --merge joins the results)");
 	read_data(optind < argc ? argv[optind] : "-");
 	write_profile(outpath, zstd, metric);

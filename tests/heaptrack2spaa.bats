@@ -46,6 +46,14 @@ _start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
 1228800   15.64%  1228800   15.64%  alloc_live"
 	run sh -c "heaptrack2spaa '$H/heap.heaptrack.zst' | spaa-validate --strict"
 	assert_success
+	# every allocation is freed or live: alloc = free + live, site by site
+	run sh -c "heaptrack2spaa '$H/heap.heaptrack.zst' | jq -r 'select(.type == \"stack\") | [.weights[] | {(.metric): .value}] | add | (.alloc_count == (.free_count // 0) + (.live_count // 0)) and (.alloc_bytes == (.free_bytes // 0) + (.live_bytes // 0))' | sort -u"
+	assert_output true
+	run sh -c "heaptrack2spaa -m free_count '$H/heap.heaptrack.zst' | spaa-top -n 2"
+	assert_output "malloc/free_count, total 601
+self    self%  total   total%  function
+ 400   66.56%    400   66.56%  grab
+ 200   33.28%    200   33.28%  alloc_temp"
 }
 
 @test "a fresh heaptrack recording agrees with heaptrack_print" {
@@ -91,7 +99,7 @@ _start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
 	assert_output "heaptrack2spaa: $T/none.txt: no stacks found: 2 lines, no allocation (no profile written)"
 	run heaptrack2spaa -m nope "$H/heap.heaptrack.zst"
 	assert_failure 2
-	assert_line --index 0 "heaptrack2spaa: --metric: 'nope' is none of alloc_count, alloc_bytes, live_count, live_bytes, peak_bytes, temporary_count"
+	assert_line --index 0 "heaptrack2spaa: --metric: 'nope' is none of alloc_count, alloc_bytes, free_count, free_bytes, live_count, live_bytes, peak_bytes, temporary_count"
 	run heaptrack2spaa --help
 	assert_success
 	assert_line --index 0 "Usage: heaptrack2spaa [OPTION]... [FILE]"

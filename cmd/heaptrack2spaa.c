@@ -92,6 +92,7 @@ static struct {
 	uint32_t *frames;
 	uint32_t nframes, frcap;
 	char *command;
+	bool in_command;               /* the last record was 'X' */
 } H = { .last_alloc = -1 };
 
 static noreturn void bad(const char *what)
@@ -259,9 +260,21 @@ static void read_data(const char *path)
 		if (n == 0) continue;
 		nlines++;
 		const char *p = line + 1, *end = line + n;
-		if (n > 1 && *p != ' ') {
+		bool record = strchr("vXIsita+-cRA#m", line[0]) && (n == 1 || *p == ' ');
+		if (!record && (H.in_command || n == 1 || *p != ' ')) {
+			/* the command line ('X') is written as it was, newlines
+			 * included: its next lines belong to it */
+			if (H.in_command) {
+				size_t k = strlen(H.command);
+				H.command = xrealloc(H.command, k + n + 2);
+				H.command[k] = '\n';
+				memcpy(H.command + k + 1, line, n);
+				H.command[k + 1 + n] = 0;
+				continue;
+			}
 			bad("not a heaptrack record (a letter and a space)");
 		}
+		H.in_command = false;
 		if (!H.have_version && line[0] != 'v' && line[0] != '#')
 			bad("no 'v' version line first: not a heaptrack data file (or one written before "
 			    "heaptrack 1.0; run heaptrack --analyze on the raw trace)");
@@ -293,6 +306,7 @@ static void read_data(const char *path)
 				H.command = xmalloc(k + 1);
 				memcpy(H.command, p + (p < end), k);
 				H.command[k] = 0;
+				H.in_command = true;
 			}
 			H.last_alloc = -1;
 			break;

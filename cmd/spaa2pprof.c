@@ -122,7 +122,9 @@ static uint32_t metric_of(const char *name, size_t n, const char *unit, size_t u
 
 static uint64_t mapping_of(spaa_reader *r, uint32_t dso)
 {
+	uint32_t old = W.dmcap;
 	grow_array((void **)&W.dso_mapping, &W.dmcap, dso + 1, sizeof *W.dso_mapping);
+	for (uint32_t i = old; i < W.dmcap; i++) W.dso_mapping[i] = 0;
 	if (W.dso_mapping[dso]) return (uint64_t)W.dso_mapping[dso];
 	uint64_t id = ++W.nmappings;
 	W.dso_mapping[dso] = (int64_t)id;

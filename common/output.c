@@ -42,19 +42,20 @@ static bool ends_with(const char *s, const char *suf)
 	return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-static output *open_impl(const char *path, bool zstd, bool gzip);
+static output *open_impl(const char *path, bool zstd, bool gzip, int gzip_level);
 
 output *output_open(const char *path, bool zstd)
 {
-	return open_impl(path, zstd, false);
+	return open_impl(path, zstd, false, 6);
 }
 
 output *output_open_gzip(const char *path)
 {
-	return open_impl(path, false, true);
+	/* the speed Go's runtime/pprof writes its profiles with */
+	return open_impl(path, false, true, 1);
 }
 
-static output *open_impl(const char *path, bool zstd, bool gzip)
+static output *open_impl(const char *path, bool zstd, bool gzip, int gzip_level)
 {
 	output *o = xcalloc(1, sizeof *o);
 	struct output_priv *p = o->priv = xcalloc(1, sizeof *p);
@@ -109,7 +110,7 @@ static output *open_impl(const char *path, bool zstd, bool gzip)
 	} else if (gzip) {
 		p->gz = xcalloc(1, sizeof *p->gz);
 		/* windowBits 15 + 16: a gzip wrapper, as gzip(1) writes */
-		if (deflateInit2(p->gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		if (deflateInit2(p->gz, gzip_level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 			die(EXIT_DATA, "out of memory");
 		p->zcap = 1 << 16;
 		p->zbuf = xmalloc(p->zcap);

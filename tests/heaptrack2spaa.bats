@@ -93,6 +93,10 @@ self    self%  total   total%  function
 	run heaptrack2spaa -o "$T/out.spaa" "$T/free.txt"
 	assert_success
 	assert_output "heaptrack2spaa: $T/free.txt:6: a deallocation with no live allocation of its kind: ignored (memory allocated before heaptrack attached?)"
+	# a command line with newlines (sh -c, python -c) spans several lines
+	printf 'v 10400 3\nX python3 -c \nd = 1\nimport os\ns 1 a\ni 10 1\nt 1 0\na 10 1\n+ 0\n' > "$T/x.txt"
+	run sh -c "heaptrack2spaa '$T/x.txt' | head -n 1"
+	assert_output --partial '"source":{"tool":"heaptrack","command":"python3 -c \nd = 1\nimport os"}'
 	printf 'v 10400 3\nX ./a\n' > "$T/none.txt"
 	run heaptrack2spaa "$T/none.txt"
 	assert_failure 1

@@ -1,0 +1,67 @@
+#!/bin/sh
+# bench/memory.sh CMD_DIR - pprof2spaa and spaa2pprof on the SPAA and pprof
+# forms of a real capture (the bundled perf capture of a build of this
+# project: 46,000 samples, 36,000 distinct frames), and heaptrack2spaa
+# against heaptrack_print on a heaptrack recording made here (awk building
+# and thinning a 2,000,000-entry array: every allocation a line), when
+# heaptrack is installed.  Called by `make bench`.
+#
+# Each command runs BENCH_RUNS times (default 5) with its output thrown away;
+# printed are the median CPU time (user + sys: the machine may be shared)
+# with the spread (min..max), and MB/s of uncompressed input per CPU second.
+set -e
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+	echo "usage: bench/memory.sh CMD_DIR" >&2
+	exit 2
+fi
+CMD=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+OUT=$HERE/out
+RUNS=${BENCH_RUNS:-5}
+mkdir -p "$OUT"
+export LC_ALL=C
+
+spaa=$OUT/capture.spaa
+pb=$OUT/capture.pb
+if [ ! -s "$pb" ]; then
+	zstd -dc "$HERE/data/build.perf.txt.zst" | "$CMD/perf2spaa" -o "$spaa"
+	"$CMD/spaa2pprof" "$spaa" | gzip -dc > "$pb"
+fi
+
+# cpu FILE COMMAND...: "median min max" CPU seconds of COMMAND FILE
+cpu() {
+	f=$1
+	shift
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		i=$((i + 1))
+		/usr/bin/time -f '%U %S' -o "$OUT/cpu.txt" "$@" "$f" > /dev/null 2> "$OUT/err.txt" ||
+			{ echo "FAILED: $* $f" >&2; cat "$OUT/err.txt" >&2; return 1; }
+		awk '{ print $1 + $2 }' "$OUT/cpu.txt"
+	done | sort -n | awk '{ t[NR] = $1 } END { printf "%.3f %.3f %.3f\n", t[int((NR + 1) / 2)], t[1], t[NR] }'
+}
+row() { # NAME FILE COMMAND...
+	name=$1
+	f=$2
+	shift 2
+	bytes=$(case $f in *.zst) zstd -dc "$f" | wc -c ;; *) wc -c < "$f" ;; esac)
+	set -- $(cpu "$f" "$@")
+	awk -v n="$name" -v b="$bytes" -v m="$1" -v lo="$2" -v hi="$3" 'BEGIN {
+		printf "%-28s %7.3f s (%.3f..%.3f) %9.1f MB/s of %.1f MB\n", n, m, lo, hi, (m > 0 ? b / 1e6 / m : 0), b / 1e6 }'
+}
+
+echo "median CPU seconds of $RUNS runs (spread), MB/s of uncompressed input"
+row "spaa2pprof" "$spaa" "$CMD/spaa2pprof"
+row "pprof2spaa (plain protobuf)" "$pb" "$CMD/pprof2spaa"
+row "spaa-cat (the reader alone)" "$spaa" "$CMD/spaa-cat"
+if command -v heaptrack >/dev/null 2>&1 && command -v heaptrack_print >/dev/null 2>&1; then
+	ht=$OUT/perl.heaptrack
+	if [ ! -s "$ht.zst" ]; then
+		heaptrack -o "$ht" perl -e 'my %h; for my $i (1..300000) { $h{$i} = "x" x ($i % 50) }
+			for my $i (1..150000) { delete $h{$i * 2} }' > /dev/null 2>&1
+	fi
+	row "heaptrack2spaa" "$ht.zst" "$CMD/heaptrack2spaa"
+	row "heaptrack_print" "$ht.zst" heaptrack_print
+else
+	echo "heaptrack2spaa: heaptrack not installed, not measured"
+fi

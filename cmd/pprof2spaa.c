@@ -114,7 +114,7 @@ static struct {
 	int64_t unknown_dso;
 	uint32_t *frames;
 	uint32_t nframes, frcap;
-	sbuf labels, scratch;
+	sbuf labels, scratch, fextra;
 } Q = { .unknown_dso = -1 };
 
 /* Damage at byte offset off of the message: every message names where. */
@@ -541,7 +541,7 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 			}
 			f.srcline = (sstr){ x->p, x->n };
 		}
-		sbuf *e = &Q.labels; /* free here: labels are read per sample, later */
+		sbuf *e = &Q.fextra; /* (not Q.labels: a sample's labels may come before its locations) */
 		e->n = 0;
 		sstr sys = str_of(fn->system_name);
 		if (sys.n && !sstr_eq(sys, str_of(fn->name))) {

@@ -234,3 +234,15 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	got=$(pprof2spaa je.*.heap | spaa-stat | sed -n 's/^weights: *heap: live_count \([0-9]*\), live_bytes \([0-9]*\).*/\1 \2/p')
 	assert_equal "$got" "$want"
 }
+
+@test "a sample whose labels come before its locations keeps both (found by fuzz_pprof2spaa)" {
+	run sh -c "pprof2spaa '$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa/labels-before-locations.pb' | spaa-validate -q"
+	assert_success
+	# hand-made: sample = label (k=v) first, then location 1, then value 5;
+	# function 1 has a system name, so its frame carries x_system_name
+	printf '\012\004\010\001\020\002\022\012\032\004\010\003\020\004\010\001\020\005"\006\010\001"\002\010\001*\006\010\001\020\005\030\0062\0002\007samples2\005count2\001k2\001v2\002fn2\003sys' > "$T/order.pb"
+	run sh -c "pprof2spaa '$T/order.pb' | spaa-validate --strict"
+	assert_success
+	run sh -c "pprof2spaa '$T/order.pb' | grep -c 'x_labels\":{\"k\":\"v\"}'"
+	assert_output 1
+}

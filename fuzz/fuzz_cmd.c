@@ -13,10 +13,12 @@
  * How each command is run, and the property checked when it exits 0:
  *   converters      CMD -o OUT [--samples] IN  (--samples, where there is
  *                   one, when the first byte is odd); OUT must read back as
- *                   SPAA without one error
+ *                   SPAA without one error, and spaa-validate (linked in,
+ *                   reset the same way) must call it valid
  *   spx2spaa        the input is the .json metadata, a line "%%", then the
  *                   events: CMD -o OUT --metadata=META [--samples] EVENTS
- *   spaa-cat        CMD --merge -o OUT IN IN; OUT must read back
+ *   spaa-cat        CMD --merge -o OUT IN IN; OUT must read back, and be
+ *                   valid when IN is
  *   spaa-validate   CMD -q IN; a file it calls valid must read without error
  * A converter or filter that writes what its own readers refuse is a finding
  * (abort), as much as a crash.  With SPAA_FUZZ_TWICE=1 each input is run
@@ -40,6 +42,11 @@ int spaa_cmd_main(int argc, char **argv);
 /* the bounds of the command's variables (see above) */
 extern char __start_spaacmd_data[], __stop_spaacmd_data[];
 static char *initial_data;
+/* spaa-validate, linked in the same way (its .data renamed spaaval_data)
+ * into the targets of the other commands */
+int spaa_validate_main(int argc, char **argv) __attribute__((weak));
+extern char __start_spaaval_data[] __attribute__((weak)), __stop_spaaval_data[] __attribute__((weak));
+static char *initial_val;
 
 /* byte by byte and not through memcpy: the section holds ASan's poisoned
  * red zones between the variables */
@@ -102,6 +109,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	size_t n = __stop_spaacmd_data - __start_spaacmd_data;
 	initial_data = malloc(n ? n : 1);
 	copy_bytes(initial_data, __start_spaacmd_data, n);
+	if (spaa_validate_main) {
+		n = __stop_spaaval_data - __start_spaaval_data;
+		initial_val = malloc(n ? n : 1);
+		copy_bytes(initial_val, __start_spaaval_data, n);
+	}
 	return 0;
 }
 
@@ -111,24 +123,46 @@ static void fail(const char *what)
 	abort();
 }
 
-/* The command, as if started afresh: its variables as they were at start-up. */
-static int run(int argc, char **argv)
+/* A main, as if started afresh: its variables as they were at start-up. */
+static int run_main(int (*fn)(int, char **), char *start, char *stop, const char *initial,
+		    bool quiet, int argc, char **argv)
 {
 	char *args[8];
 	memcpy(args, argv, (argc + 1) * sizeof *args); /* getopt permutes them */
-	copy_bytes(__start_spaacmd_data, initial_data, __stop_spaacmd_data - __start_spaacmd_data);
-	unlink(out_path);
+	copy_bytes(start, initial, (size_t)(stop - start));
 	optind = 0; /* glibc: a full reset of getopt */
 	cli_exit_override = come_back;
 	exit_code = 0;
 	FILE *err = stderr;
-	if (devnull) stderr = devnull; /* sanitizer reports go to fd 2 all the same */
-	if (!setjmp(back)) exit_code = spaa_cmd_main(argc, args);
+	if (devnull && quiet) stderr = devnull; /* sanitizer reports go to fd 2 all the same */
+	if (!setjmp(back)) exit_code = fn(argc, args);
 	stderr = err;
 	cli_exit_override = NULL;
 	/* files a die() left open */
 	for (int fd = first_free_fd; fd < first_free_fd + 64; fd++) close(fd);
+	/* standard output closed by a command that wrote to it: /dev/null */
+	if (fcntl(1, F_GETFD) == -1 && devnull) dup2(fileno(devnull), 1);
 	return exit_code;
+}
+
+/* The command under test. */
+static int run(int argc, char **argv)
+{
+	unlink(out_path);
+	return run_main(spaa_cmd_main, __start_spaacmd_data, __stop_spaacmd_data, initial_data, true,
+			argc, argv);
+}
+
+/* spaa-validate on FILE: 0 when it calls it valid (warnings allowed). */
+static int validate(const char *path, bool quiet)
+{
+	static char a0[] = "spaa-validate", aq[] = "-q";
+	char file[96];
+	snprintf(file, sizeof file, "%s", path);
+	char *argv[4] = { a0, aq, file, NULL };
+	if (!quiet) argv[1] = file, argv[2] = NULL;
+	return run_main(spaa_validate_main, __start_spaaval_data, __stop_spaaval_data, initial_val, quiet,
+			quiet ? 3 : 2, argv);
 }
 
 /* a whole file (NULL and 0 when there is none) */
@@ -205,5 +239,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		free(out2);
 	}
 	if (code == 0) check_reads(is("spaa-validate") ? in_path : out_path);
+	/* and spaa-validate calls it valid (the property that found the
+	 * inline_depth and period findings) */
+	/* (spaa-cat passes what it does not change: its input must be valid
+	 * for its output to have to be) */
+	if (code == 0 && spaa_validate_main && !is("spaa-validate") &&
+	    !(is("spaa-cat") && validate(in_path, true) != 0) && validate(out_path, true) != 0) {
+		validate(out_path, false); /* its messages, then the finding */
+		fail("wrote a profile spaa-validate calls invalid");
+	}
 	return 0;
 }

@@ -76,10 +76,16 @@ Time: 2026-11-25 09:57:48.633445689 +0000 UTC'
 }
 
 @test "several events: --event chooses; a weight pprof cannot hold; errors" {
-	spaa-cat --merge "$EX/parser.spaa" "$EX/memory.spaa" > "$T/two.spaa" 2>/dev/null || skip "no two-event fixture"
-	run spaa2pprof -o "$T/x.pprof" "$T/two.spaa"
+	# three events, frames root first
+	run spaa2pprof -o "$T/x.pprof" "$D/validate/memory.spaa"
 	assert_failure 1
-	assert_output --partial ": choose one with --event (a pprof profile holds one)"
+	assert_output "spaa2pprof: $D/validate/memory.spaa:1: the profile has 3 events (malloc, free, cycles): choose one with --event (a pprof profile holds one)"
+	spaa2pprof --event malloc -o "$T/m.pprof" "$D/validate/memory.spaa"
+	run sh -c "go tool pprof -traces '$T/m.pprof' 2>/dev/null | sed -n '5,8p'"
+	assert_output --regexp '^ +tid: +4511
+ +100MB   malloc
+ +load_cache
+ +main$'
 	run spaa2pprof --event nope -o "$T/x.pprof" "$EX/parser.spaa"
 	assert_failure 1
 	assert_output "spaa2pprof: $EX/parser.spaa:1: --event: no event 'nope' in the header (events: cpu-clock:pppH)"

@@ -9,7 +9,7 @@
 # directory holding a copy of examples/ and a link cmd -> the build's cmd/
 # (so that `./cmd/x` and `PATH=$PWD/cmd:$PATH` work as from the top of a
 # build), with the build's cmd/ first on PATH, then stubs of perf, dtrace,
-# flamegraph.pl, heaptrack and profilecli.  A block must exit 0 with nothing on standard error, except
+# flamegraph.pl, heaptrack, profilecli and parca-push.  A block must exit 0 with nothing on standard error, except
 # a line followed by the comment `# fails: exit N` (at its end, or alone on
 # the next line), which must exit N.  Lines starting with "$ " are not run
 # (a block made only of such lines is an error: write commands plainly).
@@ -83,18 +83,19 @@ setup_file() {
 	[ "\$1" = -o ] || { echo "heaptrack (test stub): only -o NAME PROGRAM" >&2; exit 2; }
 	exec cp '$SPAA_EXAMPLES/heap.heaptrack.zst' "\$2.zst"
 	EOF
-	# profilecli (Grafana Pyroscope): `profilecli upload [--url=URL]
-	# [--extra-labels=K=V]... FILE` checks that FILE is a gzip pprof profile
+	# profilecli upload (Grafana Pyroscope) and parca-push: the FILE (the
+	# argument that is not an option) must be a gzip pprof profile
 	cat > "$s/profilecli" <<-'EOF'
 	#!/bin/sh
-	[ "$1" = upload ] || { echo "profilecli (test stub): only upload" >&2; exit 2; }
-	shift
-	for a; do case $a in --*) ;; *) f=$a ;; esac; done
-	gzip -t "$f" 2>/dev/null || { echo "profilecli (test stub): $f is not gzip" >&2; exit 1; }
+	[ "$(basename "$0")" = parca-push ] || [ "$1" = upload ] ||
+		{ echo "profilecli (test stub): only upload" >&2; exit 2; }
+	for a; do case $a in --*|upload) ;; *) f=$a ;; esac; done
+	gzip -t "$f" 2>/dev/null || { echo "$0 (test stub): $f is not gzip" >&2; exit 1; }
 	[ "$(gzip -dc "$f" | head -c 1 | od -An -tx1 | tr -d ' ')" = 0a ] ||
-		{ echo "profilecli (test stub): $f is not a pprof profile" >&2; exit 1; }
+		{ echo "$0 (test stub): $f is not a pprof profile" >&2; exit 1; }
 	EOF
-	chmod +x "$s/perf" "$s/dtrace" "$s/flamegraph.pl" "$s/heaptrack" "$s/profilecli"
+	cp "$s/profilecli" "$s/parca-push"
+	chmod +x "$s/perf" "$s/dtrace" "$s/flamegraph.pl" "$s/heaptrack" "$s/profilecli" "$s/parca-push"
 }
 
 # The ```sh blocks of a markdown file, each written to DIR/NNN.sh.

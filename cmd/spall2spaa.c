@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "jsonbuf.h"
 #include "input.h"
+#include "jscan.h"
 #include "json.h"
 #include "output.h"
 #include "spans.h"
@@ -169,145 +170,15 @@ static void finish(const char *outpath, bool zstd)
 }
 
 /* ---- JSON ------------------------------------------------------------------
- * An incremental scanner: the input is read in blocks; each event object is
- * located by tracking strings, escapes and brace depth, then parsed alone
- * with json_parse.  Only one event is held at a time. */
+ * The input is read in blocks by common/jscan; each event object is located
+ * by jscan_value (or the fast path below), then parsed alone with
+ * json_parse.  Only one event is held at a time. */
 
-typedef struct jreader {
-	input *in;
-	char *buf;
-	size_t cap, pos, len;
-	uint64_t base;   /* input offset of buf[0] */
-	uint64_t line;   /* line number at buf[pos] */
-	bool eof;
-} jreader;
-
-/* Reads more, keeping buf[keep..len); returns false at end of input. */
-static bool jr_fill(jreader *r, size_t keep)
-{
-	if (r->eof) return false;
-	if (keep > 0) {
-		memmove(r->buf, r->buf + keep, r->len - keep);
-		r->base += keep;
-		r->len -= keep;
-		r->pos -= keep;
-	}
-	if (r->len == r->cap) {
-		r->cap *= 2;
-		r->buf = xrealloc(r->buf, r->cap + 8);
-		memset(r->buf + r->cap, 0, 8);
-	}
-	size_t n = input_read(r->in, r->buf + r->len, r->cap - r->len);
-	if (n == 0) {
-		r->eof = true;
-		memset(r->buf + r->len, 0, 8);
-		return false;
-	}
-	r->len += n;
-	memset(r->buf + r->len, 0, 8); /* the sentinel of the fast path */
-	return true;
-}
-
-/* The next non-blank byte (not consumed), -1 at end of input. */
-static int jr_peek(jreader *r)
-{
-	for (;;) {
-		while (r->pos < r->len) {
-			char c = r->buf[r->pos];
-			if (c == '\n') r->line++;
-			else if (c != ' ' && c != '\t' && c != '\r') return (unsigned char)c;
-			r->pos++;
-		}
-		if (!jr_fill(r, r->pos)) return -1;
-	}
-}
+typedef jscan jreader;
 
 static uint64_t jr_here(const jreader *r)
 {
 	return json_pos(r->line, r->base + r->pos);
-}
-
-/* Bytes that matter inside strings, and outside them. */
-static bool str_special[256], struct_special[256];
-
-static void init_special(void)
-{
-	str_special['"'] = str_special['\\'] = true;
-	struct_special['"'] = struct_special['{'] = struct_special['}'] = true;
-	struct_special['['] = struct_special[']'] = struct_special['\n'] = true;
-}
-
-/* The extent of the JSON value at pos: on return buf[pos..*end) holds it
- * (kept contiguous).  keep = false: a value to skip (memory is not kept).
- * Returns false if the input ends inside the value. */
-static bool jr_value(jreader *r, size_t *end, bool keep)
-{
-	size_t i = r->pos;
-	int depth = 0;
-	bool in_str = false, esc = false;
-	uint64_t lines = 0;
-	char first = r->buf[i];
-	if (first != '{' && first != '[' && first != '"') {
-		/* a scalar: up to a delimiter */
-		for (;;) {
-			while (i < r->len) {
-				char c = r->buf[i];
-				if (c == ',' || c == ']' || c == '}' || c == ' ' || c == '\n' ||
-				    c == '\t' || c == '\r')
-					goto done;
-				i++;
-			}
-			size_t off = r->pos;
-			if (!jr_fill(r, off)) goto done;
-			i -= off;
-		}
-	}
-	for (;;) {
-		const unsigned char *b = (const unsigned char *)r->buf;
-		size_t n = r->len;
-		while (i < n) {
-			if (in_str) {
-				if (esc) {
-					esc = false;
-					i++;
-					continue;
-				}
-				while (i < n && !str_special[b[i]]) i++;
-				if (i == n) break;
-				if (b[i++] == '\\') {
-					esc = true;
-					continue;
-				}
-				in_str = false;
-				if (depth == 0) goto done;
-				continue;
-			}
-			while (i < n && !struct_special[b[i]]) i++;
-			if (i == n) break;
-			switch (b[i++]) {
-			case '"': in_str = true; break;
-			case '{': case '[': depth++; break;
-			case '}': case ']':
-				if (--depth == 0) goto done;
-				break;
-			case '\n': lines++; break;
-			}
-		}
-		size_t off = keep ? r->pos : i;
-		if (!keep) {
-			r->pos = i;
-		}
-		if (!jr_fill(r, off)) {
-			r->line += lines;
-			*end = r->len;
-			return false;
-		}
-		i -= off;
-	}
-done:
-	r->line += lines;
-	*end = i;
-	return true;
 }
 
 static json_doc doc;
@@ -848,7 +719,7 @@ static void json_events(jreader *r)
 {
 	bool need_sep = false;
 	for (;;) {
-		int c = jr_peek(r);
+		int c = jscan_peek(r);
 		if (c < 0 || c == ']') {
 			if (c == ']') r->pos++;
 			return;
@@ -866,7 +737,7 @@ static void json_events(jreader *r)
 		n_events++;
 		if (fast_event(r, pos)) continue;
 		size_t end;
-		if (!jr_value(r, &end, true)) {
+		if (!jscan_value(r, &end, true)) {
 			problem(pos, "event truncated at end of input; ignored");
 			r->pos = r->len;
 			return;
@@ -879,16 +750,15 @@ static void json_events(jreader *r)
 static void convert_json(input *in, const char *outpath, bool zstd)
 {
 	is_json = true;
-	init_special();
 	for (uint32_t i = 0; i < NC_SIZE; i++) ncache[i].n = UINT32_MAX;
-	jreader r = { .in = in, .cap = 1 << 20, .line = 1 };
-	r.buf = xcalloc(r.cap + 8, 1); /* room for the sentinel and padding */
+	jreader r;
+	jscan_init(&r, in, fname);
 	json_doc_init(&doc);
 	setup(SPANS_SORT, "chrome-json");
-	int c = jr_peek(&r);
+	int c = jscan_peek(&r);
 	if (c == 0xef && r.len - r.pos >= 3 && !memcmp(r.buf + r.pos, "\xef\xbb\xbf", 3)) {
 		r.pos += 3;
-		c = jr_peek(&r);
+		c = jscan_peek(&r);
 	}
 	if (c == '[') {
 		r.pos++;
@@ -898,7 +768,7 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 		r.pos++;
 		bool found = false;
 		for (;;) {
-			c = jr_peek(&r);
+			c = jscan_peek(&r);
 			if (c < 0 || c == '}') break;
 			if (c == ',') {
 				r.pos++;
@@ -907,20 +777,20 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 			if (c != '"') fatal(jr_here(&r), "expected a member name in the trace object");
 			size_t end;
 			uint64_t kpos = jr_here(&r);
-			if (!jr_value(&r, &end, true)) fatal(kpos, "input ends inside a member name");
+			if (!jscan_value(&r, &end, true)) fatal(kpos, "input ends inside a member name");
 			bool is_events = end - r.pos == 13 && !memcmp(r.buf + r.pos, "\"traceEvents\"", 13);
 			r.pos = end;
-			c = jr_peek(&r);
+			c = jscan_peek(&r);
 			if (c != ':') fatal(jr_here(&r), "expected ':' after a member name");
 			r.pos++;
-			c = jr_peek(&r);
+			c = jscan_peek(&r);
 			if (c < 0) break;
 			if (is_events && c == '[') {
 				found = true;
 				r.pos++;
 				json_events(&r);
 			} else {
-				if (!jr_value(&r, &end, false)) break;
+				if (!jscan_value(&r, &end, false)) break;
 				r.pos = end;
 			}
 		}
@@ -931,7 +801,7 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 	} else {
 		fatal(jr_here(&r), "not a trace: expected '[' or '{' (or a binary .spall file)");
 	}
-	c = jr_peek(&r);
+	c = jscan_peek(&r);
 	if (c >= 0) problem(jr_here(&r), "data after the trace ignored");
 	/* summaries */
 	uint64_t other = phase_other;
@@ -962,7 +832,7 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 			(unsigned long long)cat_varies, cat_varies == 1 ? "" : "s");
 	finish(outpath, zstd);
 	json_doc_free(&doc);
-	free(r.buf);
+	jscan_free(&r);
 }
 
 /* ---- binary .spall ---------------------------------------------------------- */

@@ -476,7 +476,8 @@ const char *builder_stack_id(const builder *b, uint32_t s)
 	return buf;
 }
 
-void builder_sample(builder *b, uint32_t si, bool has_ts, double ts, const char *extra_json)
+/* One sample record; ts: the timestamp's JSON text, NULL for none. */
+static void sample_record(builder *b, uint32_t si, const char *ts, size_t tn, const char *extra_json)
 {
 	if (!b->samples) b->samples = spool_new();
 	const struct bstack *s = &b->stacks[si];
@@ -484,10 +485,9 @@ void builder_sample(builder *b, uint32_t si, bool has_ts, double ts, const char 
 	char buf[40];
 	l->n = 0;
 	sbuf_adds(l, "{\"type\":\"sample\"");
-	if (has_ts) {
-		builder_time(b, ts);
+	if (ts) {
 		sbuf_adds(l, ",\"timestamp\":");
-		sbuf_add(l, buf, num_fmt(buf, num_d(ts)));
+		sbuf_add(l, ts, tn);
 	}
 	if (s->has_pid) {
 		sbuf_adds(l, ",\"pid\":");
@@ -508,6 +508,30 @@ void builder_sample(builder *b, uint32_t si, bool has_ts, double ts, const char 
 	sbuf_adds(l, "\"}\n");
 	spool_write(b->samples, l->p, l->n);
 	b->nsamples++;
+}
+
+void builder_sample(builder *b, uint32_t si, bool has_ts, double ts, const char *extra_json)
+{
+	char buf[40];
+	size_t n = 0;
+	if (has_ts) {
+		builder_time(b, ts);
+		n = num_fmt(buf, num_d(ts));
+	}
+	sample_record(b, si, has_ts ? buf : NULL, n, extra_json);
+}
+
+void builder_sample_ns(builder *b, uint32_t si, int64_t ts, const char *extra_json)
+{
+	char buf[24];
+	if (!b->has_time) {
+		b->has_time = b->time_ns = true;
+		b->tmin_ns = b->tmax_ns = ts;
+	} else if (b->time_ns) {
+		if (ts < b->tmin_ns) b->tmin_ns = ts;
+		if (ts > b->tmax_ns) b->tmax_ns = ts;
+	}
+	sample_record(b, si, buf, fmt_i64(buf, ts), extra_json);
 }
 
 /* ---- writing ------------------------------------------------------------ */

@@ -104,6 +104,11 @@ const char *builder_stack_id(const builder *b, uint32_t s);
 void builder_sample(builder *b, uint32_t s, bool has_ts, double ts,
 		    const char *extra_json);
 
+/* The same with an integer timestamp in nanoseconds (header time unit
+ * "nanoseconds"; do not mix with builder_sample or builder_time): widens the
+ * time range set by builder_time_range_ns. */
+void builder_sample_ns(builder *b, uint32_t s, int64_t ts, const char *extra_json);
+
 /* Writes everything. */
 void builder_write(builder *b, output *o);
 

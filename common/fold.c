@@ -157,6 +157,7 @@ void fold_opts_header(fold_opts *o, const spaa_reader *r)
 	const json_node *x = k ? &r->doc.nodes[k] : NULL;
 	o->dtrace = x && x->type == JSON_STRING && x->count == 6 && memcmp(x->str, "dtrace", 6) == 0;
 	o->perf = x && x->type == JSON_STRING && x->count == 4 && memcmp(x->str, "perf", 4) == 0;
+	o->js = x && x->type == JSON_STRING && x->count == 6 && memcmp(x->str, "chrome", 6) == 0;
 }
 
 /* The inline mode in effect: a negative inline_mode means "the default":
@@ -200,7 +201,7 @@ bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 	 * stackcollapse-perf.pl writes such a sample */
 	if (fr->perf_nochain && !o->raw) return true;
 	/* stackcollapse-perf.pl skips symbols that start with '(' */
-	return !o->raw && !o->dtrace && fr->func_resolved && fr->func[0] == '(';
+	return !o->raw && !o->dtrace && !o->js && fr->func_resolved && fr->func[0] == '(';
 }
 
 /* The first "->" in [s, e), or NULL. */
@@ -254,7 +255,7 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
 	const spaa_dso *d = &r->dsos[fr->dso];
 	const char *dname = d->name ? d->name : "";
 	size_t start = b->n;
-	if (o->raw) {
+	if (o->raw || o->js) {
 		add_clean(b, fr->func, strlen(fr->func));
 	} else if (o->dtrace) {
 		add_tidy_dtrace(b, fr->func, strlen(fr->func));

@@ -26,6 +26,9 @@ typedef struct fold_opts {
 	bool dtrace;     /* stackcollapse.pl (DTrace) naming: see fold_opts_header() */
 	bool perf;       /* a perf profile: names split at "->" as
 			  * stackcollapse-perf.pl does (fold_opts_header()) */
+	bool js;         /* a JavaScript profile (chrome2spaa): names are whole,
+			  * "(anonymous)" and V8's "(program)" included, since
+			  * no argument lists follow them (fold_opts_header()) */
 } fold_opts;
 
 /* The naming options of the commands that print folded stacks (spaa-fold,

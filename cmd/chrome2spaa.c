@@ -1,0 +1,1028 @@
+/* chrome2spaa - convert Chrome DevTools and Node.js profiles to SPAA: CPU
+ * profiles (Chrome performance traces with Profile/ProfileChunk events,
+ * .cpuprofile), sampling heap profiles (.heapprofile) and heap snapshots
+ * with allocation traces (.heapsnapshot, .heaptimeline).  Every format is
+ * one JSON text, read in pieces (common/jscan): memory grows with profile
+ * nodes and functions, not with samples or file size.
+ *
+ * The story: options; the format, by content; the reader of that format,
+ * which fills tables of profile nodes (each with its parent, its frame and
+ * its weights); then every node with weight becomes one stack, the path up
+ * to its root, and the profile is written. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "build.h"
+#include "spaa.h"
+#include "cli.h"
+#include "idmap.h"
+#include "input.h"
+#include "jscan.h"
+#include "json.h"
+#include "jsonbuf.h"
+#include "strmap.h"
+
+static const char help_text[] =
+	"Usage: chrome2spaa [OPTION]... [FILE]\n"
+	"Convert a Chrome DevTools or Node.js profile to SPAA: a performance trace\n"
+	"with CPU profile events (Profile, ProfileChunk), a .cpuprofile, a\n"
+	".heapprofile, or a .heapsnapshot/.heaptimeline with allocation traces.\n"
+	"The format is recognised by content.  CPU profiles give event cpu\n"
+	"(metrics wall_us and samples), heap profiles and snapshots event\n"
+	"allocation.  With no FILE, or when FILE is -, read standard input; gzip\n"
+	"and zstd input is decompressed.\n"
+	"\n"
+	"  -o, --output=FILE  write to FILE (atomically; .zst and .gz compress)\n"
+	"  -z, --zstd         compress the output with zstd\n"
+	"  -s, --samples      also write one sample record per CPU sample, with its\n"
+	"                     time (nanoseconds) and thread\n"
+	"      --format=NAME  read FILE as NAME: trace, cpuprofile, heapprofile or\n"
+	"                     heapsnapshot (default: recognised by content)\n"
+	"      --max-depth=N  the deepest call tree (default 10000)\n"
+	"      --verbose      also report what is ignored (negative time deltas)\n"
+	"  -h, --help         display this help and exit\n"
+	"  -V, --version      output version information and exit\n"
+	"\n"
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+
+enum format { F_AUTO, F_TRACE, F_CPUPROFILE, F_HEAPPROFILE, F_HEAPSNAPSHOT };
+static const char *const format_name[] = { "auto", "trace", "cpuprofile", "heapprofile", "heapsnapshot" };
+
+static const char *fname;
+static bool opt_samples, opt_verbose;
+static uint32_t opt_max_depth = 10000;
+static builder *B;
+static json_doc doc;
+
+#define NONE UINT32_MAX
+
+/* ---- frames ------------------------------------------------------------------
+ * A JavaScript function is its name, its script (the dso) and its position
+ * ("url:line:column", 1-based); x_kind says what the frame is: js (script
+ * code), native (builtins and other code without a script), or one of V8's
+ * pseudo frames: root, program, idle, gc. */
+
+static uint32_t make_frame(sstr name, sstr url, int64_t line, int64_t col, bool scripted)
+{
+	static sbuf src, extra;
+	const char *kind = NULL;
+	if (name.n > 2 && name.p[0] == '(' && name.p[name.n - 1] == ')' && !url.n) {
+		if (sstr_eqc(name, "(root)")) kind = "root";
+		else if (sstr_eqc(name, "(program)")) kind = "program";
+		else if (sstr_eqc(name, "(idle)")) kind = "idle";
+		else if (sstr_eqc(name, "(garbage collector)")) kind = "gc";
+	}
+	if (!kind) kind = scripted || url.n ? "js" : "native";
+	if (!name.n) name = sstr_c("(anonymous)");
+	sstr dso = url.n ? url : sstr_c("(program)");
+	src.n = 0;
+	if (url.n && line >= 1) {
+		sbuf_add(&src, url.p, url.n);
+		sbuf_printf(&src, ":%lld", (long long)line);
+		if (col >= 1) sbuf_printf(&src, ":%lld", (long long)col);
+	}
+	extra.n = 0;
+	sbuf_printf(&extra, "\"x_kind\":\"%s\"", kind);
+	sbuf_addc(&extra, 0);
+	builder_frame f = {
+		.func = name,
+		.dso = builder_dso(B, dso.p, dso.n, false),
+		.kind = FK_USER,
+		.func_resolved = true,
+		.inline_depth = -1,
+		.srcline = src.n ? (sstr){ src.p, src.n } : SSTR_NULL,
+		.extra_json = extra.p,
+	};
+	return builder_frame_add(B, &f);
+}
+
+/* Member key of object node obj in doc (obj 0 is the root), NONE when obj
+ * is NONE or not an object, or has no such member. */
+static uint32_t member(uint32_t obj, const char *key)
+{
+	if (obj == NONE || doc.nodes[obj].type != JSON_OBJECT) return NONE;
+	uint32_t k = json_get(&doc, obj, key);
+	return k ? k : NONE;
+}
+
+static sstr doc_str(uint32_t obj, const char *key)
+{
+	uint32_t k = member(obj, key);
+	if (k == NONE || doc.nodes[k].type != JSON_STRING) return SSTR_NULL;
+	return (sstr){ doc.nodes[k].str, doc.nodes[k].count };
+}
+
+static int64_t doc_int(uint32_t obj, const char *key, int64_t dflt)
+{
+	uint32_t k = member(obj, key);
+	int64_t v;
+	if (k == NONE || !json_int64(&doc, k, &v)) return dflt;
+	return v;
+}
+
+/* A DevTools callFrame (node k of doc): positions are 0-based there. */
+static uint32_t callframe(uint32_t k)
+{
+	if (k == NONE || doc.nodes[k].type != JSON_OBJECT) die_at(fname, 0, "a profile node without a callFrame object");
+	int64_t line = doc_int(k, "lineNumber", -1), col = doc_int(k, "columnNumber", -1);
+	sstr sid = doc_str(k, "scriptId");
+	int64_t nsid = doc_int(k, "scriptId", 0);
+	bool scripted = (sid.n && !sstr_eqc(sid, "0")) || nsid > 0;
+	sstr ct = doc_str(k, "codeType");
+	if (ct.n) scripted = sstr_eqc(ct, "JS");
+	return make_frame(doc_str(k, "functionName"), doc_str(k, "url"), line >= 0 ? line + 1 : 0,
+			  col >= 0 ? col + 1 : 0, scripted);
+}
+
+/* ---- profile nodes ---------------------------------------------------------- */
+
+enum { W_COUNT, W_TIME, W_BYTES, W_LIVE_COUNT, W_LIVE_BYTES, NW };
+
+typedef struct pnode {
+	uint32_t parent; /* index, NONE for a root */
+	uint32_t frame;  /* NONE until the node itself is read */
+	uint32_t stack;  /* NONE until written */
+	uint64_t w[NW];
+	int64_t id;
+} pnode;
+
+/* One profile: a CPU profile (per thread in a trace), a heap profile or a
+ * snapshot's allocation trace tree. */
+typedef struct profile {
+	idmap ids;       /* node id -> index */
+	pnode *nodes;
+	uint32_t n, cap;
+	bool has_ctx;
+	int64_t pid, tid;
+	uint32_t idx;    /* in profs */
+	/* CPU timing, microseconds: t and prev_t from start */
+	bool has_start, has_prev, has_end;
+	int64_t start, t, end, prev_t;
+	uint32_t prev_node;
+} profile;
+
+static profile **profs;
+static uint32_t nprofs, profs_cap;
+static uint64_t n_negative, n_samples;
+
+static profile *new_profile(void)
+{
+	profile *p = xcalloc(1, sizeof *p);
+	p->idx = nprofs;
+	*VEC_PUSH(profs, nprofs, profs_cap) = p;
+	return p;
+}
+
+/* The node of id, made when first named (as a node, a child or a sample). */
+static uint32_t node_of(profile *p, int64_t id)
+{
+	bool added;
+	uint32_t i = idmap_put(&p->ids, id, p->n, &added);
+	if (added) {
+		if (p->n == UINT32_MAX - 1) die_at(fname, 0, "too many profile nodes");
+		pnode *x = VEC_PUSH(p->nodes, p->n, p->cap);
+		memset(x, 0, sizeof *x);
+		x->parent = x->frame = x->stack = NONE;
+		x->id = id;
+	}
+	return i;
+}
+
+static void set_parent(profile *p, uint32_t child, uint32_t parent, jscan *r)
+{
+	pnode *c = &p->nodes[child];
+	if (c->parent != NONE && c->parent != parent)
+		jscan_fail(r, "profile node with two parents");
+	c->parent = parent;
+}
+
+static void add_w(uint64_t *w, uint64_t v)
+{
+	if (__builtin_add_overflow(*w, v, w)) die_at(fname, 0, "a weight overflows 64 bits");
+}
+
+/* ---- integers waiting in a temporary file ------------------------------------- */
+
+typedef struct ibuf {
+	int fd;
+	int64_t v[4096];
+	uint32_t n, pos;
+	uint64_t count;
+} ibuf;
+
+static void ibuf_put(ibuf *b, int64_t v)
+{
+	if (b->n == 4096) {
+		tmpfile_write(b->fd, b->v, sizeof b->v);
+		b->n = 0;
+	}
+	b->v[b->n++] = v;
+	b->count++;
+}
+
+static void ibuf_rewind(ibuf *b)
+{
+	if (b->n) tmpfile_write(b->fd, b->v, b->n * sizeof *b->v);
+	b->n = b->pos = 0;
+	if (lseek(b->fd, 0, SEEK_SET) < 0) die(EXIT_DATA, "temporary file: seek error");
+}
+
+static bool ibuf_get(ibuf *b, int64_t *v)
+{
+	if (b->pos == b->n) {
+		ssize_t k = read(b->fd, b->v, sizeof b->v);
+		if (k < 0) die(EXIT_DATA, "temporary file: read error");
+		b->n = (uint32_t)((size_t)k / sizeof *b->v);
+		b->pos = 0;
+		if (!b->n) return false;
+	}
+	*v = b->v[b->pos++];
+	return true;
+}
+
+/* ---- CPU samples -------------------------------------------------------------
+ * A sample's time is the time to the next sample (DevTools and speedscope
+ * read it so: the stack sampled runs until the next sample is taken); the
+ * last sample of a profile runs to the profile's endTime. */
+
+static ibuf sample_spool = { .fd = -1 }; /* --samples: (profile, node, time) */
+
+static void credit(profile *p, uint32_t node, int64_t t, int64_t dur)
+{
+	pnode *x = &p->nodes[node];
+	add_w(&x->w[W_COUNT], 1);
+	if (dur < 0) {
+		n_negative++;
+		dur = 0;
+	}
+	add_w(&x->w[W_TIME], (uint64_t)dur);
+	if (opt_samples) {
+		ibuf_put(&sample_spool, p->idx);
+		ibuf_put(&sample_spool, node);
+		ibuf_put(&sample_spool, t);
+	}
+}
+
+static void cpu_sample(profile *p, int64_t id, int64_t delta)
+{
+	uint32_t node = node_of(p, id);
+	if (__builtin_add_overflow(p->t, delta, &p->t)) die_at(fname, 0, "sample time overflows");
+	if (p->has_prev) credit(p, p->prev_node, p->prev_t, p->t - p->prev_t);
+	p->has_prev = true;
+	p->prev_node = node;
+	p->prev_t = p->t;
+	n_samples++;
+}
+
+static void cpu_finish(profile *p)
+{
+	if (!p->has_prev) return;
+	int64_t end = p->end - p->start; /* from start, as prev_t */
+	credit(p, p->prev_node, p->prev_t, p->has_end && end > p->prev_t ? end - p->prev_t : 0);
+	p->has_prev = false;
+}
+
+/* ---- .cpuprofile -------------------------------------------------------------
+ * {"nodes":[{"id","callFrame","children":[ids],...}], "startTime", "endTime",
+ * "samples":[node ids], "timeDeltas":[microseconds]}, members in any order.
+ * samples and timeDeltas pair up by position: the first of the two arrays
+ * to arrive waits in a temporary file until the other streams past. */
+
+static ibuf pending = { .fd = -1 };
+static char pending_kind; /* 's' samples, 'd' timeDeltas, 0 none */
+static bool paired;       /* both arrays read */
+static bool seen_samples, seen_deltas;
+
+/* samples or timeDeltas (kind 's' or 'd') of profile p */
+static void sample_array(jscan *r, profile *p, char kind)
+{
+	const char *what = kind == 's' ? "a sample (node id)" : "a time delta (microseconds)";
+	if (kind == 's' ? seen_samples : seen_deltas) jscan_fail(r, "a second %s array", kind == 's' ? "samples" : "timeDeltas");
+	*(kind == 's' ? &seen_samples : &seen_deltas) = true;
+	bool first = true;
+	jscan_open(r, '[', kind == 's' ? "the samples array" : "the timeDeltas array");
+	if (!pending_kind) {
+		/* the first of the two: keep it for the other */
+		pending_kind = kind;
+		pending.fd = tmpfile_unlinked("chrome2spaa");
+		while (jscan_more(r, &first, ']')) ibuf_put(&pending, jscan_int(r, what));
+		ibuf_rewind(&pending);
+		return;
+	}
+	uint64_t i = 0;
+	while (jscan_more(r, &first, ']')) {
+		int64_t v = jscan_int(r, what), o;
+		if (!ibuf_get(&pending, &o))
+			jscan_fail(r, "more samples than timeDeltas (%llu)", (unsigned long long)pending.count);
+		cpu_sample(p, kind == 's' ? v : o, kind == 's' ? o : v);
+		i++;
+	}
+	if (i != pending.count)
+		jscan_fail(r, "%llu samples but %llu timeDeltas", (unsigned long long)(kind == 's' ? i : pending.count),
+			   (unsigned long long)(kind == 's' ? pending.count : i));
+	close(pending.fd);
+	pending.fd = -1;
+	paired = true;
+}
+
+/* A node object of a CPU profile (cpuprofile or ProfileChunk), in doc. */
+static void cpu_node(jscan *r, profile *p, uint32_t k)
+{
+	int64_t id;
+	uint32_t ik = member(k, "id");
+	if (ik == NONE || !json_int64(&doc, ik, &id))
+		jscan_fail(r, "a profile node without an integer id");
+	uint32_t me = node_of(p, id);
+	if (p->nodes[me].frame != NONE) jscan_fail(r, "profile node %lld defined twice", (long long)id);
+	p->nodes[me].frame = callframe(member(k, "callFrame"));
+	uint32_t ch = member(k, "children");
+	if (ch != NONE && doc.nodes[ch].type == JSON_ARRAY) {
+		for (uint32_t c = json_first(&doc, ch), e = json_after(&doc, ch); c < e; c = json_after(&doc, c)) {
+			int64_t cid;
+			if (!json_int64(&doc, c, &cid)) jscan_fail(r, "a child id that is not an integer");
+			set_parent(p, node_of(p, cid), me, r);
+		}
+	}
+	int64_t par = doc_int(k, "parent", INT64_MIN);
+	if (par != INT64_MIN) set_parent(p, me, node_of(p, par), r);
+}
+
+static void cpuprofile_member(jscan *r, sstr key)
+{
+	profile *p = nprofs ? profs[0] : new_profile();
+	if (sstr_eqc(key, "nodes")) {
+		bool first = true;
+		jscan_open(r, '[', "the nodes array");
+		while (jscan_more(r, &first, ']')) {
+			jscan_doc(r, &doc);
+			cpu_node(r, p, 0);
+		}
+	} else if (sstr_eqc(key, "startTime")) {
+		p->start = jscan_int(r, "startTime");
+		p->has_start = true;
+	} else if (sstr_eqc(key, "endTime")) {
+		p->end = jscan_int(r, "endTime");
+		p->has_end = true;
+	} else if (sstr_eqc(key, "samples")) {
+		sample_array(r, p, 's');
+	} else if (sstr_eqc(key, "timeDeltas")) {
+		sample_array(r, p, 'd');
+	} else {
+		jscan_skip(r);
+	}
+}
+
+/* ---- Chrome traces -------------------------------------------------------------
+ * Events one at a time: Profile (startTime) and ProfileChunk (nodes with
+ * their parent, samples and timeDeltas in step) per profile id and process;
+ * thread_name metadata names the threads. */
+
+static strmap prof_keys;      /* "pid/id" -> profile index */
+static strmap thread_keys;    /* "pid/tid" -> name index */
+static char **thread_names;
+static uint32_t thread_names_cap;
+static uint64_t n_events;
+
+static profile *trace_profile(uint32_t ev)
+{
+	uint32_t idk = member(ev, "id");
+	int64_t pid = doc_int(ev, "pid", 0);
+	char key[80];
+	int n;
+	if (idk != NONE && doc.nodes[idk].type == JSON_STRING)
+		n = snprintf(key, sizeof key, "%lld/%.*s", (long long)pid, (int)(doc.nodes[idk].count > 40 ? 40 : doc.nodes[idk].count), doc.nodes[idk].str);
+	else if (idk != NONE && json_is_num(&doc, idk))
+		n = snprintf(key, sizeof key, "%lld/%.*s", (long long)pid, (int)doc.nodes[idk].num_len, doc.nodes[idk].str);
+	else /* no id: one profile per process */
+		n = snprintf(key, sizeof key, "%lld/", (long long)pid);
+	bool added;
+	strmap_intern(&prof_keys, key, (size_t)n, &added);
+	profile *p = added ? new_profile() : profs[strmap_find(&prof_keys, key, (size_t)n)];
+	if (added) {
+		p->has_ctx = true;
+		p->pid = pid;
+	}
+	int64_t tid = doc_int(ev, "tid", INT64_MIN);
+	if (tid != INT64_MIN) p->tid = tid;
+	return p;
+}
+
+static void trace_event(jscan *r)
+{
+	jscan_doc(r, &doc);
+	n_events++;
+	if (doc.nodes[0].type != JSON_OBJECT) jscan_fail(r, "a trace event that is not an object");
+	sstr name = doc_str(0, "name");
+	uint32_t data = member(member(0, "args"), "data");
+	if (sstr_eqc(name, "Profile")) {
+		profile *p = trace_profile(0);
+		int64_t st = doc_int(data, "startTime", INT64_MIN);
+		if (st != INT64_MIN && !p->has_start) {
+			p->start = st;
+			p->has_start = true;
+		}
+	} else if (sstr_eqc(name, "ProfileChunk")) {
+		profile *p = trace_profile(0);
+		uint32_t cp = member(data, "cpuProfile");
+		uint32_t nodes = member(cp, "nodes");
+		if (nodes != NONE && doc.nodes[nodes].type == JSON_ARRAY)
+			for (uint32_t k = json_first(&doc, nodes), e = json_after(&doc, nodes); k < e; k = json_after(&doc, k))
+				cpu_node(r, p, k);
+		uint32_t sm = member(cp, "samples"), td = member(data, "timeDeltas");
+		uint32_t ns = sm != NONE && doc.nodes[sm].type == JSON_ARRAY ? doc.nodes[sm].count : 0;
+		uint32_t nd = td != NONE && doc.nodes[td].type == JSON_ARRAY ? doc.nodes[td].count : 0;
+		if (ns != nd) jscan_fail(r, "a ProfileChunk with %u samples but %u timeDeltas", ns, nd);
+		for (uint32_t a = sm + 1, b = td + 1, i = 0; i < ns; i++, a = json_after(&doc, a), b = json_after(&doc, b)) {
+			int64_t id, dt;
+			if (!json_int64(&doc, a, &id) || !json_int64(&doc, b, &dt))
+				jscan_fail(r, "a ProfileChunk sample or time delta that is not an integer");
+			cpu_sample(p, id, dt);
+		}
+		int64_t end = doc_int(data, "endTime", INT64_MIN);
+		if (end != INT64_MIN) {
+			p->end = end;
+			p->has_end = true;
+		}
+	} else if (sstr_eqc(name, "thread_name") && sstr_eqc(doc_str(0, "ph"), "M")) {
+		sstr tn = doc_str(member(0, "args"), "name");
+		if (!tn.p) return;
+		char key[48];
+		int n = snprintf(key, sizeof key, "%lld/%lld", (long long)doc_int(0, "pid", 0), (long long)doc_int(0, "tid", 0));
+		bool added;
+		uint32_t i = strmap_intern(&thread_keys, key, (size_t)n, &added);
+		grow_array((void **)&thread_names, &thread_names_cap, i + 1, sizeof *thread_names);
+		if (added) thread_names[i] = xmemdup(tn.p, tn.n);
+	}
+}
+
+static void trace_events(jscan *r)
+{
+	bool first = true;
+	jscan_open(r, '[', "the traceEvents array");
+	while (jscan_more(r, &first, ']')) trace_event(r);
+}
+
+static void trace_member(jscan *r, sstr key)
+{
+	if (sstr_eqc(key, "traceEvents")) trace_events(r);
+	else jscan_skip(r);
+}
+
+/* ---- .heapprofile ------------------------------------------------------------
+ * {"head": a tree of {"callFrame","selfSize","id","children":[...]},
+ *  "samples":[{"size","nodeId","ordinal"}]}.  The tree is walked as it
+ * streams (its depth is the call depth); sample counts wait by node id. */
+
+static idmap sample_ids;    /* node id -> index into scount */
+static uint64_t *scount;
+static uint32_t nscount, scount_cap;
+
+static void heap_node(jscan *r, profile *p, uint32_t parent, uint32_t depth)
+{
+	if (depth > opt_max_depth) jscan_fail(r, "the call tree is deeper than %u (--max-depth)", opt_max_depth);
+	uint32_t me = p->n;
+	pnode *x = VEC_PUSH(p->nodes, p->n, p->cap);
+	memset(x, 0, sizeof *x);
+	x->parent = parent;
+	x->frame = x->stack = NONE;
+	x->id = INT64_MIN;
+	bool first = true;
+	jscan_open(r, '{', "a heap profile node (an object)");
+	while (jscan_more(r, &first, '}')) {
+		sstr key = jscan_key(r);
+		if (sstr_eqc(key, "callFrame")) {
+			jscan_doc(r, &doc);
+			p->nodes[me].frame = callframe(0);
+		} else if (sstr_eqc(key, "selfSize")) {
+			int64_t v = jscan_int(r, "selfSize");
+			if (v < 0) jscan_fail(r, "a negative selfSize");
+			p->nodes[me].w[W_BYTES] = (uint64_t)v;
+		} else if (sstr_eqc(key, "id")) {
+			int64_t id = jscan_int(r, "a node id");
+			bool added;
+			p->nodes[me].id = id;
+			idmap_put(&p->ids, id, me, &added);
+			if (!added) jscan_fail(r, "heap profile node %lld defined twice", (long long)id);
+		} else if (sstr_eqc(key, "children")) {
+			bool f2 = true;
+			jscan_open(r, '[', "the children array");
+			while (jscan_more(r, &f2, ']')) heap_node(r, p, me, depth + 1);
+		} else {
+			jscan_skip(r);
+		}
+	}
+	if (p->nodes[me].frame == NONE) jscan_fail(r, "a heap profile node without a callFrame");
+}
+
+static void heapprofile_member(jscan *r, sstr key)
+{
+	profile *p = nprofs ? profs[0] : new_profile();
+	if (sstr_eqc(key, "head")) {
+		if (p->n) jscan_fail(r, "a second head");
+		heap_node(r, p, NONE, 0);
+	} else if (sstr_eqc(key, "samples")) {
+		bool first = true;
+		jscan_open(r, '[', "the samples array");
+		while (jscan_more(r, &first, ']')) {
+			jscan_doc(r, &doc);
+			int64_t id = doc_int(0, "nodeId", INT64_MIN);
+			if (doc.nodes[0].type != JSON_OBJECT || id == INT64_MIN) jscan_fail(r, "a sample without an integer nodeId");
+			bool added;
+			uint32_t i = idmap_put(&sample_ids, id, nscount, &added);
+			if (added) *VEC_PUSH(scount, nscount, scount_cap) = 0;
+			scount[i]++;
+		}
+	} else {
+		jscan_skip(r);
+	}
+}
+
+static void heapprofile_finish(void)
+{
+	profile *p = profs[0];
+	for (uint32_t i = 0; i < sample_ids.cap; i++) {
+		if (sample_ids.vals[i] == UINT32_MAX) continue;
+		uint32_t n = idmap_get(&p->ids, sample_ids.keys[i]);
+		if (n == NONE) die_at(fname, 0, "a sample of heap profile node %lld, which the tree does not have", (long long)sample_ids.keys[i]);
+		add_w(&p->nodes[n].w[W_COUNT], scount[sample_ids.vals[i]]);
+	}
+}
+
+/* ---- .heapsnapshot / .heaptimeline ----------------------------------------------
+ * The allocation traces: trace_function_infos (functions, by string
+ * index), trace_tree (nested [id, function, count, size, [children]]), and
+ * the objects still live in "nodes" (each with its trace_node_id).  Every
+ * layout is read from snapshot.meta.  Strings come last: only those the
+ * functions name are kept. */
+
+static struct {
+	bool seen;
+	uint32_t nf, self_col, trace_col;        /* node_fields */
+	uint32_t nff, ff_name, ff_script, ff_line, ff_col; /* trace_function_info_fields */
+	uint32_t ntf, tf_id, tf_fi, tf_count, tf_size, tf_children; /* trace_node_fields */
+} meta;
+static int64_t *finfo;       /* 4 per function: name, script, line, column */
+static uint32_t nfinfo, finfo_cap;
+static bool have_finfo;
+static idmap wanted;         /* string index -> index in strs */
+static char **strs;
+static uint32_t *strs_len;
+static uint32_t nstrs, strs_cap, strs_len_cap;
+static uint64_t n_strings;
+
+static uint32_t field_index(jscan *r, uint32_t arr, const char *name, bool required)
+{
+	if (arr != NONE && doc.nodes[arr].type == JSON_ARRAY) {
+		uint32_t i = 0;
+		for (uint32_t k = json_first(&doc, arr), e = json_after(&doc, arr); k < e; k = json_after(&doc, k), i++)
+			if (json_is_str(&doc, k, name, strlen(name))) return i;
+	}
+	if (required) jscan_fail(r, "snapshot.meta does not list the field %s", name);
+	return NONE;
+}
+
+static uint32_t field_count(uint32_t arr)
+{
+	return arr != NONE && doc.nodes[arr].type == JSON_ARRAY ? doc.nodes[arr].count : 0;
+}
+
+static void snapshot_meta(jscan *r)
+{
+	jscan_doc(r, &doc);
+	uint32_t m = member(0, "meta");
+	if (m == NONE || doc.nodes[m].type != JSON_OBJECT) jscan_fail(r, "a snapshot without meta");
+	uint32_t nfl = member(m, "node_fields"), ffl = member(m, "trace_function_info_fields"),
+		 tfl = member(m, "trace_node_fields");
+	meta.nf = field_count(nfl);
+	if (!meta.nf) jscan_fail(r, "snapshot.meta has no node_fields");
+	meta.self_col = field_index(r, nfl, "self_size", true);
+	meta.trace_col = field_index(r, nfl, "trace_node_id", false);
+	meta.nff = field_count(ffl);
+	meta.ntf = field_count(tfl);
+	if (meta.nff && meta.ntf) {
+		meta.ff_name = field_index(r, ffl, "name", true);
+		meta.ff_script = field_index(r, ffl, "script_name", true);
+		meta.ff_line = field_index(r, ffl, "line", true);
+		meta.ff_col = field_index(r, ffl, "column", true);
+		meta.tf_id = field_index(r, tfl, "id", true);
+		meta.tf_fi = field_index(r, tfl, "function_info_index", true);
+		meta.tf_count = field_index(r, tfl, "count", true);
+		meta.tf_size = field_index(r, tfl, "size", true);
+		meta.tf_children = field_index(r, tfl, "children", true);
+		if (meta.tf_children < meta.tf_id) jscan_fail(r, "trace_node_fields list children before id");
+	}
+	meta.seen = true;
+}
+
+static void need_meta(jscan *r)
+{
+	if (!meta.seen) jscan_fail(r, "the snapshot's arrays come before its meta (\"snapshot\")");
+}
+
+static void snapshot_nodes(jscan *r, profile *p)
+{
+	need_meta(r);
+	bool first = true;
+	int64_t self = 0, tid = 0;
+	uint32_t col = 0;
+	jscan_open(r, '[', "the nodes array");
+	while (jscan_more(r, &first, ']')) {
+		int64_t v = jscan_int(r, "a node field");
+		if (col == meta.self_col) self = v;
+		else if (col == meta.trace_col) tid = v;
+		if (++col == meta.nf) {
+			col = 0;
+			if (tid != 0 && meta.trace_col != NONE) {
+				if (self < 0) jscan_fail(r, "a negative self_size");
+				uint32_t k = node_of(p, tid);
+				pnode *x = &p->nodes[k];
+				add_w(&x->w[W_LIVE_COUNT], 1);
+				add_w(&x->w[W_LIVE_BYTES], (uint64_t)self);
+			}
+			self = tid = 0;
+		}
+	}
+	if (col) jscan_fail(r, "the nodes array is not a whole number of nodes (%u fields each)", meta.nf);
+}
+
+static void want_string(int64_t i)
+{
+	if (i < 0 || i > UINT32_MAX) return;
+	bool added;
+	uint32_t k = idmap_put(&wanted, i, nstrs, &added);
+	(void)k;
+	if (added) {
+		grow_array((void **)&strs, &strs_cap, nstrs + 1, sizeof *strs);
+		grow_array((void **)&strs_len, &strs_len_cap, nstrs + 1, sizeof *strs_len);
+		strs[nstrs] = NULL;
+		strs_len[nstrs++] = 0;
+	}
+}
+
+static void snapshot_functions(jscan *r)
+{
+	need_meta(r);
+	bool first = true;
+	uint32_t col = 0;
+	int64_t f[4] = { 0 };
+	jscan_open(r, '[', "the trace_function_infos array");
+	while (jscan_more(r, &first, ']')) {
+		if (!meta.nff) jscan_fail(r, "trace_function_infos without trace_function_info_fields in meta");
+		int64_t v = jscan_int(r, "a function info field");
+		if (col == meta.ff_name) f[0] = v;
+		else if (col == meta.ff_script) f[1] = v;
+		else if (col == meta.ff_line) f[2] = v;
+		else if (col == meta.ff_col) f[3] = v;
+		if (++col == meta.nff) {
+			col = 0;
+			if (nfinfo + 4 < nfinfo) jscan_fail(r, "too many functions");
+			grow_array((void **)&finfo, &finfo_cap, nfinfo + 4, sizeof *finfo);
+			memcpy(finfo + nfinfo, f, sizeof f);
+			nfinfo += 4;
+			if (n_strings == 0) {
+				want_string(f[0]);
+				want_string(f[1]);
+			}
+		}
+	}
+	if (col) jscan_fail(r, "trace_function_infos is not a whole number of functions");
+	have_finfo = true;
+}
+
+static void trace_tree(jscan *r, profile *p, uint32_t parent, uint32_t depth)
+{
+	if (depth > opt_max_depth) jscan_fail(r, "the allocation trace tree is deeper than %u (--max-depth)", opt_max_depth);
+	bool first = true;
+	uint32_t col = 0, me = NONE;
+	int64_t fi = 0, count = 0, size = 0;
+	jscan_open(r, '[', "a trace_tree array");
+	while (jscan_more(r, &first, ']')) {
+		if (!meta.ntf) jscan_fail(r, "trace_tree without trace_node_fields in meta");
+		if (col == meta.tf_children) {
+			trace_tree(r, p, me, depth + 1);
+		} else {
+			int64_t v = jscan_int(r, "a trace node field");
+			if (col == meta.tf_id) {
+				me = node_of(p, v);
+				if (p->nodes[me].frame != NONE) jscan_fail(r, "trace node %lld defined twice", (long long)v);
+				if (parent != NONE) set_parent(p, me, parent, r);
+			} else if (col == meta.tf_fi) fi = v;
+			else if (col == meta.tf_count) count = v;
+			else if (col == meta.tf_size) size = v;
+		}
+		if (++col == meta.ntf) {
+			col = 0;
+			if (fi < 0 || fi > UINT32_MAX - 1 || count < 0 || size < 0)
+				jscan_fail(r, "a trace node with a bad function index, count or size");
+			pnode *x = &p->nodes[me];
+			x->frame = (uint32_t)fi; /* a function index until frames are made */
+			add_w(&x->w[W_COUNT], (uint64_t)count);
+			add_w(&x->w[W_BYTES], (uint64_t)size);
+		}
+	}
+	if (col) jscan_fail(r, "a trace_tree array is not a whole number of trace nodes");
+}
+
+static void snapshot_strings(jscan *r)
+{
+	bool first = true;
+	jscan_open(r, '[', "the strings array");
+	while (jscan_more(r, &first, ']')) {
+		if (!have_finfo) want_string((int64_t)n_strings);
+		uint32_t k = idmap_get(&wanted, (int64_t)n_strings);
+		if (k != NONE) {
+			sstr s = jscan_str(r, "a string");
+			strs[k] = xmemdup(s.p, s.n);
+			strs_len[k] = (uint32_t)s.n;
+		} else {
+			jscan_skip(r);
+		}
+		n_strings++;
+	}
+}
+
+static void snapshot_member(jscan *r, sstr key)
+{
+	profile *p = nprofs ? profs[0] : new_profile();
+	if (sstr_eqc(key, "snapshot")) snapshot_meta(r);
+	else if (sstr_eqc(key, "nodes")) snapshot_nodes(r, p);
+	else if (sstr_eqc(key, "trace_function_infos")) snapshot_functions(r);
+	else if (sstr_eqc(key, "trace_tree")) {
+		need_meta(r);
+		trace_tree(r, p, NONE, 0);
+	} else if (sstr_eqc(key, "strings")) snapshot_strings(r);
+	else jscan_skip(r);
+}
+
+static sstr snap_string(int64_t i)
+{
+	uint32_t k = i >= 0 ? idmap_get(&wanted, i) : NONE;
+	if (k == NONE || !strs[k]) die_at(fname, 0, "string %lld of the snapshot is missing", (long long)i);
+	return (sstr){ strs[k], strs_len[k] };
+}
+
+static void snapshot_finish(void)
+{
+	profile *p = profs[0];
+	bool traced = false;
+	for (uint32_t i = 0; i < p->n; i++) traced |= p->nodes[i].w[W_COUNT] != 0;
+	if (!traced)
+		die_no_stacks(fname, "a heap snapshot without allocation traces; record one with "
+			      "'node --track-heap-objects' or DevTools' \"Allocation instrumentation on timeline\", "
+			      "or compare two snapshots with spaa-heapdiff");
+	uint32_t nf = nfinfo / 4;
+	uint32_t *fr = xmalloc((nf ? nf : 1) * sizeof *fr);
+	for (uint32_t f = 0; f < nf; f++) {
+		const int64_t *x = finfo + 4 * f;
+		sstr script = snap_string(x[1]);
+		fr[f] = make_frame(snap_string(x[0]), script, x[2], x[3], script.n > 0);
+	}
+	for (uint32_t i = 0; i < p->n; i++) {
+		pnode *x = &p->nodes[i];
+		if (x->frame == NONE) die_at(fname, 0, "objects of trace node %lld, which trace_tree does not have", (long long)x->id);
+		if (x->frame >= nf) die_at(fname, 0, "a trace node of function %u, of %u functions", x->frame, nf);
+		x->frame = fr[x->frame];
+	}
+	free(fr);
+}
+
+/* ---- stacks and output ----------------------------------------------------------- */
+
+static enum format format;
+static uint32_t *path;
+static uint32_t path_cap;
+static uint32_t n_metrics, midx[NW], wcol[NW];
+
+static void declare_event(void)
+{
+	if (format == F_TRACE || format == F_CPUPROFILE) {
+		builder_event(B, "cpu", "timer", "period", "wall_us", NULL);
+		midx[n_metrics] = builder_metric(B, "wall_us", "microseconds"), wcol[n_metrics++] = W_TIME;
+		midx[n_metrics] = builder_metric(B, "samples", NULL), wcol[n_metrics++] = W_COUNT;
+		return;
+	}
+	builder_event(B, "allocation", "allocation", "event", "alloc_bytes", NULL);
+	midx[n_metrics] = builder_metric(B, "alloc_bytes", "bytes"), wcol[n_metrics++] = W_BYTES;
+	midx[n_metrics] = builder_metric(B, "alloc_count", NULL), wcol[n_metrics++] = W_COUNT;
+	if (format == F_HEAPSNAPSHOT && meta.trace_col != NONE) {
+		midx[n_metrics] = builder_metric(B, "live_bytes", "bytes"), wcol[n_metrics++] = W_LIVE_BYTES;
+		midx[n_metrics] = builder_metric(B, "live_count", NULL), wcol[n_metrics++] = W_LIVE_COUNT;
+	}
+}
+
+static const char *thread_name(const profile *p, size_t *n)
+{
+	char key[48];
+	int k = snprintf(key, sizeof key, "%lld/%lld", (long long)p->pid, (long long)p->tid);
+	int64_t i = strmap_find(&thread_keys, key, (size_t)k);
+	if (i < 0) return NULL;
+	*n = strlen(thread_names[i]);
+	return thread_names[i];
+}
+
+static void write_stacks(profile *p)
+{
+	builder_ctx c = { .event = 0 };
+	if (p->has_ctx) {
+		size_t n = 0;
+		const char *comm = thread_name(p, &n);
+		c.has_pid = c.has_tid = true;
+		c.pid = p->pid;
+		c.tid = p->tid;
+		if (comm) c.comm = (sstr){ comm, n };
+		builder_thread(B, p->pid, p->tid, comm, n);
+	}
+	for (uint32_t i = 0; i < p->n; i++) {
+		pnode *x = &p->nodes[i];
+		bool any = false;
+		for (uint32_t m = 0; m < n_metrics; m++) any |= x->w[wcol[m]] != 0;
+		if (!any && !(x->w[W_COUNT])) continue;
+		uint32_t depth = 0;
+		for (uint32_t k = i; k != NONE; k = p->nodes[k].parent) {
+			if (p->nodes[k].frame == NONE)
+				die_at(fname, 0, "profile node %lld is used but never defined", (long long)p->nodes[k].id);
+			if (depth >= opt_max_depth || depth > p->n)
+				die_at(fname, 0, "the path of profile node %lld is longer than %u nodes (a cycle, or raise --max-depth)",
+				       (long long)x->id, opt_max_depth);
+			grow_array((void **)&path, &path_cap, depth + 1, sizeof *path);
+			path[depth++] = p->nodes[k].frame;
+		}
+		num vals[NW];
+		for (uint32_t m = 0; m < n_metrics; m++) vals[m] = num_u(x->w[wcol[m]]);
+		x->stack = builder_stack(B, &c, path, depth, midx, vals, n_metrics);
+	}
+}
+
+static int64_t to_ns(int64_t us)
+{
+	int64_t ns;
+	if (__builtin_mul_overflow(us, 1000, &ns)) die_at(fname, 0, "a time of %lld microseconds overflows nanoseconds", (long long)us);
+	return ns;
+}
+
+static void finish(const char *outpath, bool zstd)
+{
+	if (format == F_TRACE || format == F_CPUPROFILE) {
+		if (format == F_CPUPROFILE && pending_kind && !paired)
+			die_at(fname, 0, pending_kind == 's' ? "samples without timeDeltas: the sample times are unknown"
+				   : "timeDeltas without samples");
+		if (!n_samples) {
+			if (format == F_TRACE && !nprofs)
+				die_no_stacks(fname, "%llu trace event%s, none of them a CPU profile (Profile, ProfileChunk); record with "
+					      "the disabled-by-default-v8.cpu_profiler category, or convert spans (B, E, X) with spall2spaa",
+					      (unsigned long long)n_events, n_events == 1 ? "" : "s");
+			die_no_stacks(fname, "a CPU profile without samples");
+		}
+		bool has_range = false;
+		int64_t lo = 0, hi = 0;
+		for (uint32_t i = 0; i < nprofs; i++) {
+			profile *p = profs[i];
+			cpu_finish(p);
+			if (!p->has_start) continue;
+			int64_t a = p->start, b = p->has_end && p->end > p->start + p->t ? p->end : p->start + p->t;
+			if (!has_range || a < lo) lo = a;
+			if (!has_range || b > hi) hi = b;
+			has_range = true;
+		}
+		if (has_range) builder_time_range_ns(B, to_ns(lo), to_ns(hi));
+		if (n_negative && opt_verbose)
+			warn_at(fname, 0, "%llu sample%s followed by a negative time delta (out of order) got no time",
+				(unsigned long long)n_negative, n_negative == 1 ? "" : "s");
+	} else if (format == F_HEAPPROFILE) {
+		if (!nprofs || !profs[0]->n) die_no_stacks(fname, "a heap profile without a head node");
+		heapprofile_finish();
+	} else {
+		if (!nprofs) die_no_stacks(fname, "a heap snapshot without allocation traces");
+		snapshot_finish();
+	}
+	declare_event();
+	for (uint32_t i = 0; i < nprofs; i++) write_stacks(profs[i]);
+	if (opt_samples) {
+		ibuf *sb = &sample_spool;
+		ibuf_rewind(sb);
+		int64_t rec[3];
+		for (;;) {
+			if (!ibuf_get(sb, &rec[0])) break;
+			if (!ibuf_get(sb, &rec[1]) || !ibuf_get(sb, &rec[2])) die(EXIT_DATA, "temporary file: read error");
+			profile *p = profs[rec[0]];
+			int64_t t;
+			if (__builtin_add_overflow(p->start, rec[2], &t)) die_at(fname, 0, "sample time overflows");
+			builder_sample_ns(B, p->nodes[rec[1]].stack, to_ns(t), NULL);
+		}
+	}
+	output *o = output_open(outpath, zstd);
+	builder_write(B, o);
+	output_close(o);
+}
+
+/* ---- the format, by content -------------------------------------------------- */
+
+static enum format by_key(jscan *r, sstr key)
+{
+	if (sstr_eqc(key, "traceEvents") || sstr_eqc(key, "metadata")) return F_TRACE;
+	if (sstr_eqc(key, "head")) return F_HEAPPROFILE;
+	if (sstr_eqc(key, "snapshot")) return F_HEAPSNAPSHOT;
+	if (sstr_eqc(key, "nodes") || sstr_eqc(key, "startTime") || sstr_eqc(key, "endTime") || sstr_eqc(key, "timeDeltas"))
+		return F_CPUPROFILE;
+	if (sstr_eqc(key, "samples")) {
+		/* objects: a heap profile's samples; numbers: a CPU profile's */
+		jscan_peek(r);
+		for (size_t i = r->pos + 1; i < r->len; i++) {
+			char c = r->buf[i];
+			if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
+			return c == '{' ? F_HEAPPROFILE : F_CPUPROFILE;
+		}
+		return F_CPUPROFILE;
+	}
+	return F_AUTO;
+}
+
+static void read_profile(jscan *r)
+{
+	int c = jscan_start(r);
+	if (c < 0) die_empty_input(fname);
+	if (c == '[') {
+		if (format != F_AUTO && format != F_TRACE)
+			jscan_fail(r, "a JSON array, which is a trace, not a %s", format_name[format]);
+		format = F_TRACE;
+		trace_events(r);
+	} else if (c == '{') {
+		bool first = true;
+		jscan_open(r, '{', "'{'");
+		while (jscan_more(r, &first, '}')) {
+			sstr key = jscan_key(r);
+			if (format == F_AUTO) format = by_key(r, key);
+			switch (format) {
+			case F_AUTO: jscan_skip(r); break;
+			case F_TRACE: trace_member(r, key); break;
+			case F_CPUPROFILE: cpuprofile_member(r, key); break;
+			case F_HEAPPROFILE: heapprofile_member(r, key); break;
+			case F_HEAPSNAPSHOT: snapshot_member(r, key); break;
+			}
+		}
+		if (format == F_AUTO)
+			die_at(fname, 0, "not a Chrome or Node.js profile: none of traceEvents, nodes, head or snapshot "
+			       "(--format names the format)");
+	} else {
+		jscan_fail(r, "not a Chrome or Node.js profile: expected a JSON object or array");
+	}
+	if (jscan_peek(r) >= 0) jscan_fail(r, "data after the JSON text");
+}
+
+int main(int argc, char **argv)
+{
+	cli_init(argc, argv);
+	static const struct option longopts[] = {
+		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
+		{ "samples", no_argument, 0, 's' },
+		{ "format", required_argument, 0, 'F' + 256 },
+		{ "max-depth", required_argument, 0, 'D' + 256 },
+		{ "verbose", no_argument, 0, 'v' + 256 },
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	const char *outpath = NULL;
+	bool zstd = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': outpath = optarg; break;
+		case 'z': zstd = true; break;
+		case 's': opt_samples = true; break;
+		case 'F' + 256:
+			for (format = F_TRACE; format <= F_HEAPSNAPSHOT; format++)
+				if (!strcmp(optarg, format_name[format])) break;
+			if (format > F_HEAPSNAPSHOT)
+				usage_error("--format: unknown format '%s' (trace, cpuprofile, heapprofile or heapsnapshot)", optarg);
+			break;
+		case 'D' + 256: {
+			uint64_t v = opt_u64("--max-depth", optarg);
+			if (v < 1 || v > 1000000) usage_error("--max-depth: %s is not from 1 to 1000000", optarg);
+			opt_max_depth = (uint32_t)v;
+			break;
+		}
+		case 'v' + 256: opt_verbose = true; break;
+		CLI_STD_CASES(help_text);
+		}
+	}
+	if (argc - optind > 1) usage_error("one input file at most");
+	input *in = input_open(optind < argc ? argv[optind] : "-");
+	fname = input_name(in);
+	B = builder_new();
+	builder_source_tool(B, "chrome");
+	json_doc_init(&doc);
+	strmap_init(&prof_keys);
+	strmap_init(&thread_keys);
+	if (opt_samples) sample_spool.fd = tmpfile_unlinked("chrome2spaa");
+	jscan r;
+	jscan_init(&r, in, fname);
+	read_profile(&r);
+	builder_source_str(B, "format", format_name[format], strlen(format_name[format]));
+	finish(outpath, zstd);
+	jscan_free(&r);
+	input_close(in);
+	return 0;
+}

@@ -158,7 +158,7 @@ typedef struct profile {
 	int64_t pid, tid;
 	uint32_t idx;    /* in profs */
 	/* CPU timing, microseconds: t and prev_t from start */
-	bool has_start, has_prev, has_end;
+	bool has_start, has_prev, has_end, has_tid;
 	int64_t start, t, end, prev_t;
 	uint32_t prev_node;
 } profile;
@@ -385,7 +385,9 @@ static char **thread_names;
 static uint32_t thread_names_cap;
 static uint64_t n_events;
 
-static profile *trace_profile(uint32_t ev)
+/* The profile of a Profile or ProfileChunk event: its thread is the one
+ * the Profile event names (chunks come from V8's profiler thread). */
+static profile *trace_profile(uint32_t ev, bool is_start)
 {
 	uint32_t idk = member(ev, "id");
 	int64_t pid = doc_int(ev, "pid", 0);
@@ -405,7 +407,10 @@ static profile *trace_profile(uint32_t ev)
 		p->pid = pid;
 	}
 	int64_t tid = doc_int(ev, "tid", INT64_MIN);
-	if (tid != INT64_MIN) p->tid = tid;
+	if (tid != INT64_MIN && (is_start || !p->has_tid)) {
+		p->tid = tid;
+		p->has_tid = is_start;
+	}
 	return p;
 }
 
@@ -417,14 +422,14 @@ static void trace_event(jscan *r)
 	sstr name = doc_str(0, "name");
 	uint32_t data = member(member(0, "args"), "data");
 	if (sstr_eqc(name, "Profile")) {
-		profile *p = trace_profile(0);
+		profile *p = trace_profile(0, true);
 		int64_t st = doc_int(data, "startTime", INT64_MIN);
 		if (st != INT64_MIN && !p->has_start) {
 			p->start = st;
 			p->has_start = true;
 		}
 	} else if (sstr_eqc(name, "ProfileChunk")) {
-		profile *p = trace_profile(0);
+		profile *p = trace_profile(0, false);
 		uint32_t cp = member(data, "cpuProfile");
 		uint32_t nodes = member(cp, "nodes");
 		if (nodes != NONE && doc.nodes[nodes].type == JSON_ARRAY)
@@ -542,12 +547,18 @@ static void heapprofile_member(jscan *r, sstr key)
 static void heapprofile_finish(void)
 {
 	profile *p = profs[0];
+	uint64_t lost = 0;
 	for (uint32_t i = 0; i < sample_ids.cap; i++) {
 		if (sample_ids.vals[i] == UINT32_MAX) continue;
 		uint32_t n = idmap_get(&p->ids, sample_ids.keys[i]);
-		if (n == NONE) die_at(fname, 0, "a sample of heap profile node %lld, which the tree does not have", (long long)sample_ids.keys[i]);
-		add_w(&p->nodes[n].w[W_COUNT], scount[sample_ids.vals[i]]);
+		if (n == NONE) lost += scount[sample_ids.vals[i]];
+		else add_w(&p->nodes[n].w[W_COUNT], scount[sample_ids.vals[i]]);
 	}
+	/* V8 leaves out of the tree the nodes whose sampled objects were all
+	 * collected, but not always their samples */
+	if (lost && opt_verbose)
+		warn_at(fname, 0, "%llu sample%s of nodes the tree does not have (not counted)",
+			(unsigned long long)lost, lost == 1 ? "" : "s");
 }
 
 /* ---- .heapsnapshot / .heaptimeline ----------------------------------------------
@@ -843,8 +854,10 @@ static void write_stacks(profile *p)
 		for (uint32_t k = i; k != NONE; k = p->nodes[k].parent) {
 			if (p->nodes[k].frame == NONE)
 				die_at(fname, 0, "profile node %lld is used but never defined", (long long)p->nodes[k].id);
-			if (depth >= opt_max_depth || depth > p->n)
-				die_at(fname, 0, "the path of profile node %lld is longer than %u nodes (a cycle, or raise --max-depth)",
+			if (depth > p->n)
+				die_at(fname, 0, "profile node %lld is its own ancestor (a cycle of parents)", (long long)x->id);
+			if (depth >= opt_max_depth)
+				die_at(fname, 0, "the path of profile node %lld is deeper than %u (--max-depth)",
 				       (long long)x->id, opt_max_depth);
 			grow_array((void **)&path, &path_cap, depth + 1, sizeof *path);
 			path[depth++] = p->nodes[k].frame;

@@ -1,0 +1,245 @@
+#!/usr/bin/env bats
+load common
+
+C=$D/chrome
+
+# Every function's self and total of one metric, "self total name", from
+# the conversion (spaa-top) and from the JSON itself (expect.py, which does
+# not use the converter's code); rows that are zero both ways left out.
+figures_match() { # FILE METRIC
+	python3 "$C/expect.py" "$1" "$2" | LC_ALL=C sort > "$T/want"
+	chrome2spaa "$1" | spaa-top -n 0 -j -m "$2" |
+		jq -r 'select(.type == "row" and (.self != 0 or .total != 0)) | "\(.self) \(.total) \(.name)"' |
+		LC_ALL=C sort > "$T/got"
+	[ -s "$T/want" ]
+	run diff "$T/want" "$T/got"
+	assert_success
+}
+
+# Real profiles, made by Node.js and Chromium on this machine.
+setup_file() {
+	W=$BATS_FILE_TMPDIR
+	export W
+	command -v node >/dev/null || return 0
+	cat > "$W/fib.js" <<'JS'
+function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+function work() { let s = 0; for (let i = 0; i < 30; i++) s += fib(22); return s; }
+const t = Date.now(); let x = 0;
+while (Date.now() - t < 300) x += work();
+if (x < 0) console.log(x);
+JS
+	(cd "$W" && node --cpu-prof --cpu-prof-name=fib.cpuprofile fib.js)
+	(cd "$W" && node --heap-prof --heap-prof-name=grow.heapprofile --heap-prof-interval=4096 -e \
+		'const keep = []; function grow() { for (let i = 0; i < 20000; i++) keep.push({ a: i, b: "x" + i }); } grow();')
+	(cd "$W" && node --track-heap-objects -e \
+		'const v8 = require("v8"); class Leaky { constructor(i) { this.i = i; } } const keep = [];
+		 function allocLeaky(n) { for (let i = 0; i < n; i++) keep.push(new Leaky(i)); }
+		 allocLeaky(500); v8.writeHeapSnapshot("traced.heapsnapshot");')
+	(cd "$W" && node -e 'require("v8").writeHeapSnapshot("plain.heapsnapshot")')
+	if command -v chromium >/dev/null; then
+		cat > "$W/burn.html" <<'HTML'
+<html><body><script>
+function fibo(n) { return n < 2 ? n : fibo(n - 1) + fibo(n - 2); }
+function burn() { const t = performance.now(); let x = 0; while (performance.now() - t < 300) x += fibo(20); document.title = "done " + x; }
+burn();
+</script></body></html>
+HTML
+		timeout 120 chromium --headless=new --no-sandbox --disable-gpu --no-first-run \
+			--trace-startup=v8,disabled-by-default-v8.cpu_profiler --trace-startup-format=json \
+			--trace-startup-file="$W/trace.json" --trace-startup-duration=3 \
+			--dump-dom "file://$W/burn.html" >/dev/null 2>&1 || true
+	fi
+}
+
+need_node() {
+	command -v node >/dev/null || fail "node is not installed (.ci/deps installs nodejs)"
+}
+
+@test "a .cpuprofile: stacks with time to the next sample, frames with 1-based positions" {
+	run chrome2spaa "$C/cpuprofile.json"
+	assert_success
+	assert_line --index 0 '{"type":"header","format":"spaa","version":"1.0","source_tool":"chrome","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"timer","sampling":{"mode":"period","primary_metric":"wall_us"}}],"time_range":{"start":1000000000,"end":2000000000,"unit":"nanoseconds"},"source":{"tool":"chrome","format":"cpuprofile"},"stack_id_mode":"content_addressable"}'
+	assert_line '{"type":"frame","id":3,"func":"main","dso":2,"srcline":"app.js:11:1","kind":"user","x_kind":"js"}'
+	assert_line '{"type":"frame","id":2,"func":"(program)","dso":1,"kind":"user","x_kind":"program"}'
+	run sh -c "chrome2spaa '$C/cpuprofile.json' | spaa-fold"
+	assert_output "(root);(program);main 200000
+(root);(program);main;computeHash 200000
+(root);(program);main;processData 500000"
+	run sh -c "chrome2spaa '$C/cpuprofile.json' | spaa-fold -m samples"
+	assert_output "(root);(program);main 2
+(root);(program);main;computeHash 3
+(root);(program);main;processData 5"
+	run sh -c "chrome2spaa '$C/cpuprofile.json' | spaa-validate --strict"
+	assert_success
+	figures_match "$C/cpuprofile.json" wall_us
+	figures_match "$C/cpuprofile.json" samples
+}
+
+@test "an empty function name is (anonymous); an empty url is the dso (program)" {
+	run sh -c "chrome2spaa '$C/cpuprofile-anonymous.json' | grep '\"type\":\"frame\"'"
+	assert_line '{"type":"frame","id":2,"func":"(anonymous)","dso":2,"srcline":"app.js:6","kind":"user","x_kind":"js"}'
+	run sh -c "chrome2spaa '$C/cpuprofile-no-url.json' | grep -c '\"name\":\"(program)\"'"
+	assert_output 1
+	run sh -c "chrome2spaa '$C/cpuprofile-no-url.json' | spaa-fold -m samples"
+	assert_output "(root);native 1"
+}
+
+@test "a profile without samples is an error, not an empty profile" {
+	run chrome2spaa "$C/cpuprofile-no-samples.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $C/cpuprofile-no-samples.json: no stacks found: a CPU profile without samples (no profile written)"
+}
+
+@test "a trace: Profile and ProfileChunk events, nodes with parents across chunks, pid and tid kept" {
+	run sh -c "chrome2spaa '$C/trace-profilechunks.json' | spaa-fold -m samples --pid"
+	assert_output "[unknown]-1;(root);main 3
+[unknown]-1;(root);main;helper 2"
+	run sh -c "chrome2spaa '$C/trace-profilechunks.json' | spaa-fold"
+	assert_output "(root);main 30000
+(root);main;helper 10000"
+	figures_match "$C/trace-profilechunks.json" wall_us
+	figures_match "$C/trace-profilechunks.json" samples
+	run sh -c "chrome2spaa '$C/trace-profilechunks.json' | spaa-validate --strict"
+	assert_success
+}
+
+@test "--samples: one sample record per sample, at its time in nanoseconds, for spaa-window" {
+	run sh -c "chrome2spaa -s '$C/cpuprofile.json' | jq -c 'select(.type == \"sample\") | .timestamp'"
+	assert_output "$(seq 1100000000 100000000 2000000000)"
+	run sh -c "chrome2spaa -s '$C/cpuprofile.json' | spaa-validate --strict"
+	assert_success
+	run sh -c "chrome2spaa -s '$C/cpuprofile.json' | spaa-window --every 500000000 | spaa-fold -m samples --all-events"
+	assert_success
+}
+
+@test "a heap snapshot with allocation traces: alloc and live bytes and counts per trace node" {
+	run sh -c "chrome2spaa '$C/heap-snapshot.heapsnapshot.json' | spaa-fold"
+	assert_output "(root);allocateBuffer 1000
+(root);allocateBuffer;processData 5000"
+	run sh -c "chrome2spaa '$C/heap-snapshot.heapsnapshot.json' | spaa-fold -m live_bytes"
+	assert_output "(root);allocateBuffer 200"
+	run sh -c "chrome2spaa '$C/heap-timeline.heaptimeline.json' | spaa-fold -m live_count"
+	assert_output "(root);allocateBuffer 1
+(root);allocateBuffer;processData 1"
+	run sh -c "chrome2spaa '$C/heap-timeline.heaptimeline.json' | spaa-validate --strict"
+	assert_success
+}
+
+@test "a real node --cpu-prof profile: fib dominates, figures equal the JSON's own" {
+	need_node
+	figures_match "$W/fib.cpuprofile" wall_us
+	figures_match "$W/fib.cpuprofile" samples
+	run sh -c "chrome2spaa '$W/fib.cpuprofile' | spaa-top -n 1 -j | jq -r 'select(.type == \"row\") | .name'"
+	assert_output fib
+	run sh -c "chrome2spaa -s '$W/fib.cpuprofile' | jq -c 'select(.type == \"sample\")' | wc -l"
+	assert_output "$(jq '.samples | length' "$W/fib.cpuprofile")"
+	run sh -c "chrome2spaa -s '$W/fib.cpuprofile' | spaa-validate --strict"
+	assert_success
+}
+
+@test "a real node --heap-prof profile: bytes and samples per function equal the JSON's own" {
+	need_node
+	figures_match "$W/grow.heapprofile" alloc_bytes
+	figures_match "$W/grow.heapprofile" alloc_count
+	run sh -c "chrome2spaa '$W/grow.heapprofile' | spaa-top -n 1 -j | jq -r 'select(.type == \"row\") | .name'"
+	assert_output grow
+}
+
+@test "a real snapshot of node --track-heap-objects: every allocation metric equals the JSON's own" {
+	need_node
+	local m
+	for m in alloc_bytes alloc_count live_bytes live_count; do
+		figures_match "$W/traced.heapsnapshot" $m
+	done
+	# 500 Leaky objects allocated in allocLeaky, all still live
+	run sh -c "chrome2spaa '$W/traced.heapsnapshot' | spaa-top -n 0 -j -m live_count | jq -r 'select(.type == \"row\" and .name == \"allocLeaky\") | .total >= 500'"
+	assert_output true
+	run sh -c "chrome2spaa '$W/traced.heapsnapshot' | spaa-validate --strict"
+	assert_success
+}
+
+@test "a snapshot without allocation traces says how to record one" {
+	need_node
+	run chrome2spaa "$W/plain.heapsnapshot"
+	assert_failure 1
+	assert_output "chrome2spaa: $W/plain.heapsnapshot: no stacks found: a heap snapshot without allocation traces; record one with 'node --track-heap-objects' or DevTools' \"Allocation instrumentation on timeline\", or compare two snapshots with spaa-heapdiff (no profile written)"
+}
+
+@test "a real Chromium trace: every renderer's profile keeps its thread; fibo burns the CPU" {
+	command -v chromium >/dev/null || fail "chromium is not installed (.ci/deps installs it)"
+	[ -s "$W/trace.json" ] || fail "chromium wrote no trace"
+	figures_match "$W/trace.json" wall_us
+	figures_match "$W/trace.json" samples
+	run sh -c "chrome2spaa '$W/trace.json' | spaa-grep -v -e '^\\(idle\\)\$' | spaa-top -n 1 -j | jq -r 'select(.type == \"row\") | .name'"
+	assert_output fibo
+	run sh -c "chrome2spaa '$W/trace.json' | jq -r 'select(.type == \"thread\") | .comm' | sort -u"
+	assert_line CrRendererMain
+	run sh -c "chrome2spaa '$W/trace.json' | spaa-validate --strict"
+	assert_success
+}
+
+@test "a trace without CPU profile events points to spall2spaa" {
+	printf '[{"name":"a","ph":"X","ts":1,"dur":2,"pid":1,"tid":1}]\n' > "$T/spans.json"
+	run chrome2spaa "$T/spans.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/spans.json: no stacks found: 1 trace event, none of them a CPU profile (Profile, ProfileChunk); record with the disabled-by-default-v8.cpu_profiler category, or convert spans (B, E, X) with spall2spaa (no profile written)"
+}
+
+@test "the format is found by content, whatever the member order; --format forces one" {
+	jq -c '{timeDeltas, samples, endTime, startTime, nodes}' "$C/cpuprofile.json" > "$T/reordered"
+	run sh -c "chrome2spaa '$T/reordered' | spaa-fold"
+	assert_output "$(chrome2spaa "$C/cpuprofile.json" | spaa-fold)"
+	run sh -c "gzip -c '$C/cpuprofile.json' | chrome2spaa --format=cpuprofile | spaa-fold -m samples | wc -l"
+	assert_output 3
+	run chrome2spaa --format=trace "$C/cpuprofile.json"
+	assert_failure 1
+	run chrome2spaa --format=pdf "$C/cpuprofile.json"
+	assert_failure 2
+	assert_line --index 0 "chrome2spaa: --format: unknown format 'pdf' (trace, cpuprofile, heapprofile or heapsnapshot)"
+}
+
+@test "bad input: exact messages, exit 1" {
+	: > "$T/empty"
+	run chrome2spaa "$T/empty"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/empty: empty input: no profile written"
+	echo '{"x":1}' > "$T/other"
+	run chrome2spaa "$T/other"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/other: not a Chrome or Node.js profile: none of traceEvents, nodes, head or snapshot (--format names the format)"
+	head -c 1500 "$C/cpuprofile.json" > "$T/cut"
+	run chrome2spaa "$T/cut"
+	assert_failure 1
+	assert_output --partial "chrome2spaa: $T/cut:"
+	assert_output --partial "truncated"
+	jq -c '.samples += [3]' "$C/cpuprofile.json" > "$T/more"
+	run chrome2spaa "$T/more"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/more:1: 11 samples but 10 timeDeltas (byte 859)"
+	jq -c '.samples[0] = 99' "$C/cpuprofile.json" > "$T/unknown"
+	run chrome2spaa "$T/unknown"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/unknown: profile node 99 is used but never defined"
+	jq -c '.nodes[2].children = [4, 5, 1]' "$C/cpuprofile.json" > "$T/cycle"
+	run chrome2spaa "$T/cycle"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/cycle: profile node 3 is its own ancestor (a cycle of parents)"
+	run chrome2spaa --max-depth=2 "$C/cpuprofile.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $C/cpuprofile.json: the path of profile node 3 is deeper than 2 (--max-depth)"
+}
+
+@test "usage: one file at most; -o writes atomically; --help and --version" {
+	run chrome2spaa a b
+	assert_failure 2
+	run chrome2spaa -o "$T/out.spaa.zst" "$C/cpuprofile.json"
+	assert_success
+	assert_output ""
+	run sh -c "zstd -dc '$T/out.spaa.zst' | spaa-validate --strict"
+	assert_success
+	run chrome2spaa --help
+	assert_success
+	assert_line --index 0 "Usage: chrome2spaa [OPTION]... [FILE]"
+	run chrome2spaa -V
+	assert_success
+}

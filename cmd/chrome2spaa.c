@@ -152,6 +152,8 @@ typedef struct pnode {
  * snapshot's allocation trace tree. */
 typedef struct profile {
 	idmap ids;       /* node id -> index */
+	uint32_t *dense; /* the same for ids below DENSE_IDS: index + 1, 0 none */
+	uint32_t dense_cap;
 	pnode *nodes;
 	uint32_t n, cap;
 	bool has_ctx;
@@ -175,9 +177,12 @@ static profile *new_profile(void)
 	return p;
 }
 
-/* The node of id, made when first named (as a node, a child or a sample). */
+/* The node of id, made when first named (as a node, a child or a sample).
+ * V8 numbers nodes from 1 up: small ids go through an array. */
+#define DENSE_IDS (1u << 22)
 static uint32_t node_of(profile *p, int64_t id)
 {
+	if (id >= 0 && id < (int64_t)p->dense_cap && p->dense[id]) return p->dense[id] - 1;
 	bool added;
 	uint32_t i = idmap_put(&p->ids, id, p->n, &added);
 	if (added) {
@@ -186,6 +191,14 @@ static uint32_t node_of(profile *p, int64_t id)
 		memset(x, 0, sizeof *x);
 		x->parent = x->frame = x->stack = NONE;
 		x->id = id;
+	}
+	if (id >= 0 && id < DENSE_IDS) {
+		if (id >= p->dense_cap) {
+			uint32_t old = p->dense_cap;
+			grow_array((void **)&p->dense, &p->dense_cap, (uint32_t)id + 1, sizeof *p->dense);
+			memset(p->dense + old, 0, (p->dense_cap - old) * sizeof *p->dense);
+		}
+		p->dense[id] = i + 1;
 	}
 	return i;
 }

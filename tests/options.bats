@@ -70,9 +70,9 @@ check_help() {
 	help=$("$prog" --help) || { echo "$prog --help: exit $?"; return; }
 	first=$(printf '%s\n' "$help" | head -n 1)
 	last=$(printf '%s\n' "$help" | tail -n 1)
-	if [ "$prog" = spaa-diff ]; then
-		[ "$first" = "Usage: spaa-diff [OPTION]... BEFORE AFTER" ] ||
-			echo "$prog: first line is '$first', not 'Usage: spaa-diff [OPTION]... BEFORE AFTER'"
+	if [ "$prog" = spaa-diff ] || [ "$prog" = spaa-heapdiff ]; then
+		[ "$first" = "Usage: $prog [OPTION]... BEFORE AFTER" ] ||
+			echo "$prog: first line is '$first', not 'Usage: $prog [OPTION]... BEFORE AFTER'"
 	else
 		case $first in
 		"Usage: $prog [OPTION]... [FILE]..." | "Usage: $prog [OPTION]... [FILE]") ;;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes a large .cpuprofile for bench/chrome.sh: a call tree of N nodes
-(random shape, names and scripts drawn from a few hundred), then SAMPLES
+(random shape, at most 60 deep, names and scripts drawn from a few hundred), then SAMPLES
 samples over its nodes with time deltas of 50..150 us.  Deterministic
 (fixed seed).  Usage: gen-cpuprofile.py NODES SAMPLES > FILE"""
 import json, random, sys
@@ -10,8 +10,14 @@ rng = random.Random(1)
 out = sys.stdout
 names = ["fn%d" % i for i in range(400)] + ["", "(garbage collector)", "(program)", "(idle)"]
 children = [[] for _ in range(nodes_n)]
+depth = [0] * nodes_n
 for i in range(1, nodes_n):
-    children[rng.randrange(max(0, i - 50), i)].append(i)
+    # mostly below a recent node, as call trees grow, but no deeper than 60
+    par = rng.randrange(max(0, i - 50), i)
+    while depth[par] >= 60:
+        par = rng.randrange(i)
+    depth[i] = depth[par] + 1
+    children[par].append(i)
 out.write('{"nodes":[')
 for i in range(nodes_n):
     cf = {"functionName": "(root)" if i == 0 else rng.choice(names), "scriptId": str(rng.randrange(40)),

@@ -316,21 +316,30 @@ static void sample_array(jscan *r, profile *p, char kind)
 	*(kind == 's' ? &seen_samples : &seen_deltas) = true;
 	bool first = true;
 	jscan_open(r, '[', kind == 's' ? "the samples array" : "the timeDeltas array");
+	static int64_t v[4096];
+	bool done = false;
 	if (!pending_kind) {
 		/* the first of the two: keep it for the other */
 		pending_kind = kind;
 		pending.fd = tmpfile_unlinked("chrome2spaa");
-		while (jscan_more(r, &first, ']')) ibuf_put(&pending, jscan_int(r, what));
+		while (!done) {
+			size_t n = jscan_ints(r, &first, v, 4096, what, &done);
+			for (size_t k = 0; k < n; k++) ibuf_put(&pending, v[k]);
+		}
 		ibuf_rewind(&pending);
 		return;
 	}
 	uint64_t i = 0;
-	while (jscan_more(r, &first, ']')) {
-		int64_t v = jscan_int(r, what), o;
-		if (!ibuf_get(&pending, &o))
-			jscan_fail(r, "more samples than timeDeltas (%llu)", (unsigned long long)pending.count);
-		cpu_sample(p, kind == 's' ? v : o, kind == 's' ? o : v);
-		i++;
+	while (!done) {
+		size_t n = jscan_ints(r, &first, v, 4096, what, &done);
+		for (size_t k = 0; k < n; k++) {
+			int64_t o;
+			if (!ibuf_get(&pending, &o))
+				jscan_fail(r, "%s samples than timeDeltas (%llu)", kind == 's' ? "more" : "fewer",
+					   (unsigned long long)pending.count);
+			cpu_sample(p, kind == 's' ? v[k] : o, kind == 's' ? o : v[k]);
+		}
+		i += n;
 	}
 	if (i != pending.count)
 		jscan_fail(r, "%llu samples but %llu timeDeltas", (unsigned long long)(kind == 's' ? i : pending.count),

@@ -254,6 +254,49 @@ int64_t jscan_int(jscan *r, const char *what)
 	return v;
 }
 
+static inline bool is_blank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+size_t jscan_ints(jscan *r, bool *first, int64_t *out, size_t max, const char *what, bool *done)
+{
+	size_t n = 0;
+	*done = false;
+	while (n < max) {
+		/* the fast way: an element wholly inside the buffer, blanks,
+		 * comma, an integer of at most 18 digits, then a delimiter */
+		if (r->len - r->pos >= 64) {
+			const char *p = r->buf + r->pos, *e = r->buf + r->len - 24;
+			uint64_t lines = 0;
+			while (p < e && is_blank(*p)) lines += *p++ == '\n';
+			if (p < e && (*first || *p == ',')) {
+				if (!*first) {
+					p++;
+					while (p < e && is_blank(*p)) lines += *p++ == '\n';
+				}
+				bool neg = *p == '-';
+				const char *q = p + neg;
+				uint64_t x = 0;
+				int nd = 0;
+				while (nd < 19 && is_digit((unsigned char)*q)) x = x * 10 + (uint64_t)(*q++ - '0'), nd++;
+				char c = *q;
+				if (p < e && nd > 0 && nd <= 18 && !(nd > 1 && p[neg] == '0') &&
+				    (c == ',' || c == ']' || is_blank(c))) {
+					out[n++] = neg ? -(int64_t)x : (int64_t)x;
+					r->line += lines;
+					r->pos = (size_t)(q - r->buf);
+					*first = false;
+					continue;
+				}
+			}
+		}
+		if (!jscan_more(r, first, ']')) {
+			*done = true;
+			return n;
+		}
+		out[n++] = jscan_int(r, what);
+	}
+	return n;
+}
+
 sstr jscan_str(jscan *r, const char *what)
 {
 	if (need(r) != '"') jscan_fail(r, "expected %s (a string)", what);

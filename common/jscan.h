@@ -63,6 +63,11 @@ sstr jscan_key(jscan *r);
 bool jscan_num(jscan *r, int64_t *v, double *d);
 /* An integer in int64 range, or fails naming what. */
 int64_t jscan_int(jscan *r, const char *what);
+/* Up to max integers of an array opened with jscan_open (first as for
+ * jscan_more), into out: returns how many; *done when the array's ']' has
+ * been consumed.  The fast way through long arrays of numbers (samples,
+ * heap snapshot nodes); the same errors as jscan_more and jscan_int. */
+size_t jscan_ints(jscan *r, bool *first, int64_t *out, size_t max, const char *what, bool *done);
 /* A string value, decoded (escapes, and bad UTF-8 is an error), valid until
  * the next call. */
 sstr jscan_str(jscan *r, const char *what);

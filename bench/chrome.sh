@@ -1,0 +1,63 @@
+#!/bin/sh
+# bench/chrome.sh CMD_DIR - chrome2spaa and spaa-heapdiff next to wc -w
+# (C.UTF-8) on the same files: a CPU profile of 20 million samples over a
+# call tree of 20,000 nodes (bench/gen-cpuprofile.py, about 180 MB), and,
+# when node is installed, heap snapshots of a real Node.js program that
+# builds and keeps a large object graph.  Called by `make bench`.
+#
+# Each command runs BENCH_RUNS times (default 5) with its output thrown away;
+# printed are the median CPU time (user + sys) with the spread (min..max),
+# MB/s of input per CPU second, and the peak RSS of the last run.
+set -e
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+	echo "usage: bench/chrome.sh CMD_DIR" >&2
+	exit 2
+fi
+CMD=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+OUT=$HERE/out
+RUNS=${BENCH_RUNS:-5}
+mkdir -p "$OUT"
+
+prof=$OUT/big.cpuprofile
+[ -s "$prof" ] || python3 "$HERE/gen-cpuprofile.py" 20000 20000000 > "$prof"
+
+# cpu COMMAND...: "median min max rss_kb" of COMMAND
+cpu() {
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		i=$((i + 1))
+		/usr/bin/time -f '%U %S %M' -o "$OUT/cpu.txt" "$@" > /dev/null 2> "$OUT/err.txt" ||
+			{ echo "FAILED: $*" >&2; cat "$OUT/err.txt" >&2; return 1; }
+		awk '{ print $1 + $2, $3 }' "$OUT/cpu.txt"
+	done | sort -n | awk '{ t[NR] = $1; m = $2 } END { printf "%.3f %.3f %.3f %d\n", t[int((NR + 1) / 2)], t[1], t[NR], m }'
+}
+row() { # NAME BYTES COMMAND...
+	name=$1
+	bytes=$2
+	shift 2
+	set -- $(cpu "$@")
+	awk -v n="$name" -v b="$bytes" -v m="$1" -v lo="$2" -v hi="$3" -v rss="$4" 'BEGIN {
+		printf "%-34s %7.3f s (%.3f..%.3f) %7.1f MB/s of %.1f MB, RSS %d MB\n", n, m, lo, hi, (m > 0 ? b / 1e6 / m : 0), b / 1e6, rss / 1024 }'
+}
+
+echo "median CPU seconds of $RUNS runs (spread), MB/s of input, peak RSS"
+size=$(wc -c < "$prof")
+row "chrome2spaa (.cpuprofile)" "$size" "$CMD/chrome2spaa" "$prof"
+row "wc -w (C.UTF-8), same file" "$size" env LC_ALL=C.UTF-8 wc -w "$prof"
+if command -v node >/dev/null 2>&1 && [ -x "$CMD/spaa-heapdiff" ]; then
+	if [ ! -s "$OUT/after.heapsnapshot" ]; then
+		(cd "$OUT" && node --max-old-space-size=8192 -e '
+			const v8 = require("v8");
+			class Item { constructor(i) { this.id = i; this.name = "item" + i; this.tags = [i % 7, i % 11]; } }
+			const keep = new Map();
+			function grow(n) { for (let i = 0; i < n; i++) keep.set(keep.size, new Item(keep.size)); }
+			grow(1500000);
+			v8.writeHeapSnapshot("before.heapsnapshot");
+			grow(500000);
+			v8.writeHeapSnapshot("after.heapsnapshot");')
+	fi
+	b=$(($(wc -c < "$OUT/before.heapsnapshot") + $(wc -c < "$OUT/after.heapsnapshot")))
+	row "spaa-heapdiff (two snapshots)" "$b" "$CMD/spaa-heapdiff" "$OUT/before.heapsnapshot" "$OUT/after.heapsnapshot"
+	row "wc -w (C.UTF-8), same files" "$b" env LC_ALL=C.UTF-8 wc -w "$OUT/before.heapsnapshot" "$OUT/after.heapsnapshot"
+fi

@@ -155,6 +155,9 @@ static const char *why_text(int why)
 }
 
 static elfsym *E;
+/* perf prints the addresses of frames it could not name as offsets into
+ * their file */
+static bool perf_offsets;
 static symtab K;
 static bool have_k;
 
@@ -302,6 +305,7 @@ struct fin {
 	bool done;            /* resolved without a pid (or found pid dependent) */
 	bool per_pid;         /* unresolved alone: try with each stack's pid */
 	bool cand;            /* has an address and no name */
+	bool used_raw;        /* a stack has it unchanged */
 	uint64_t addr;
 	uint32_t start, n;    /* its frames (without a pid), innermost first */
 	uint32_t prim;        /* the output frame holding its id */
@@ -476,7 +480,7 @@ static int resolve(uint32_t fi, int64_t pid)
 		return ES_OK;
 	}
 	if (dname[0] != '/') return R_NO_DSO;
-	int w = elfsym_lookup(E, dname, addr, false, &res);
+	int w = elfsym_lookup(E, dname, addr, perf_offsets, &res);
 	if (w != ES_OK) return w;
 	chain_elf(&res, fr->dso);
 	return ES_OK;
@@ -582,6 +586,7 @@ static void frames_of(uint32_t fi, int64_t pid, uint32_t *start, uint32_t *n)
 	if (!x->per_pid) {
 		*start = x->start;
 		*n = x->n;
+		x->used_raw = true;
 		return;
 	}
 	char key[12];
@@ -600,6 +605,7 @@ static void frames_of(uint32_t fi, int64_t pid, uint32_t *start, uint32_t *n)
 		} else {
 			pc_start[i] = x->start;
 			pc_n[i] = 1;
+			x->used_raw = true;
 		}
 	}
 	*start = pc_start[i];
@@ -1067,7 +1073,9 @@ static void write_dicts(void)
 				for (uint32_t i = 0; i < nnd; i++) write_dso(i);
 				new_dsos = true;
 			}
-			write_ofr(FI[x->index].prim);
+			/* a frame that has only become others (one per
+			 * process) is left out */
+			if (!FI[x->index].per_pid || FI[x->index].used_raw) write_ofr(FI[x->index].prim);
 			if ((int64_t)k == last_frame)
 				for (uint32_t i = 0; i < nf; i++)
 					if (F[i].fresh) write_ofr(i);
@@ -1254,6 +1262,7 @@ int main(int argc, char **argv)
 		switch (t) {
 		case SPAA_HEADER:
 			content = r->content_ids;
+			perf_offsets = r->source_tool && strcmp(r->source_tool, "perf") == 0;
 			keep_dict(t);
 			break;
 		case SPAA_DSO:

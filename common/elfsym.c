@@ -270,6 +270,10 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	memset(out, 0, sizeof *out);
 	if (f->status != ES_OK) return f->status;
 	uint64_t vaddr = addr;
+	/* below the first segment of a fixed-address executable: an offset
+	 * into the file, as perf prints the addresses of files it could not
+	 * read */
+	if (!is_offset && !f->dyn && addr < f->lo) is_offset = true;
 	if (is_offset) {
 		uint32_t k;
 		for (k = 0; k < f->nsegs; k++)

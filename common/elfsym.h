@@ -52,7 +52,8 @@ typedef struct elfsym_res {
 } elfsym_res;
 
 /* Resolves addr in file path: a link-time virtual address, or a file
- * offset when is_offset.  Returns ES_OK with *out filled in, else why not. */
+ * offset when is_offset (also when addr is below the first segment of a
+ * fixed-address executable).  Returns ES_OK with *out filled in, else why not. */
 int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, elfsym_res *out);
 
 /* Whether path (as given, under root) is an ELF file elfsym can read. */

@@ -197,9 +197,10 @@ $B/prog"
 	run sh -c "folded2spaa --addrs --pid=4242 '$T/stacks.folded' | spaa-symbolize --maps='$T/maps' | spaa-fold"
 	assert_output "main;outer;leaf_work;step;mix 5"
 	# another pid: nothing known, nothing changed
-	run sh -c "folded2spaa --addrs --pid=7 '$T/stacks.folded' | spaa-symbolize --verbose --maps='$T/maps' --perf-map='$T' | spaa-fold"
-	assert_output "[unknown];[unknown];[unknown] 5
-spaa-symbolize: [unknown]: 0 resolved, 3 no file known for the address"
+	run sh -c "folded2spaa --addrs --pid=7 '$T/stacks.folded' | spaa-symbolize --verbose --maps='$T/maps' --perf-map='$T' 2>'$T/err' | spaa-fold"
+	assert_output "[unknown];[unknown];[unknown] 5"
+	run cat "$T/err"
+	assert_output "spaa-symbolize: [unknown]: 0 resolved, 3 no file known for the address"
 }
 
 @test "a JIT's perf-PID.map resolves the frames of that pid; its path becomes their dso" {

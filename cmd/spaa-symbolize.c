@@ -296,6 +296,7 @@ struct ofr {
 	bool has_symoff;
 	uint64_t symoff;
 	uint32_t idj, idn;    /* the id as JSON text, in S */
+	uint32_t blob, blobn; /* its path bytes (stackid.h), in S; blobn 0: not made yet */
 };
 static struct ofr *F;
 static uint32_t nf, fcap;
@@ -642,7 +643,7 @@ static uint32_t nwn, wncap;
 static strmap metrics;
 
 struct mst {                  /* one output stack */
-	uint32_t id;          /* S offset of its id text (JSON) */
+	uint32_t id, idn;     /* its id text (JSON), in S */
 	uint64_t ctx;         /* hash of its context */
 	uint64_t line;        /* where it first came */
 	uint32_t count;
@@ -697,18 +698,38 @@ static void member(sbuf *b, const json_doc *d, uint32_t k, bool first)
 /* The path bytes of output frame o (spaa(5), STACK IDENTITY). */
 static uint64_t hash_frame(uint64_t h, uint32_t o)
 {
-	const struct ofr *f = &F[o];
-	stackid_frame sf;
-	if (!f->resolved) {
-		const spaa_frame *x = &r->frames[f->in];
-		const spaa_dso *d = &r->dsos[x->dso];
-		sf = (stackid_frame){ { x->func, x->func_n }, { d->name, d->name_n }, { x->srcline, x->srcline_n },
-				      x->inlined };
-	} else {
-		sf = (stackid_frame){ sstr_c(STR(f->func)), dso_name(f->dso),
-				      f->src == UINT32_MAX ? SSTR_NULL : sstr_c(STR(f->src)), f->depth > 0 };
+	struct ofr *f = &F[o];
+	if (!f->blobn) { /* made once: func US dso US p|i [US srcline] RS */
+		sstr func, dso, src;
+		bool inl;
+		if (!f->resolved) {
+			const spaa_frame *x = &r->frames[f->in];
+			const spaa_dso *d = &r->dsos[x->dso];
+			func = (sstr){ x->func, x->func_n };
+			dso = (sstr){ d->name ? d->name : "", d->name ? d->name_n : 0 };
+			src = (sstr){ x->srcline, x->srcline ? x->srcline_n : 0 };
+			inl = x->inlined;
+		} else {
+			func = sstr_c(STR(f->func));
+			dso = dso_name(f->dso);
+			src = f->src == UINT32_MAX ? SSTR_NULL : sstr_c(STR(f->src));
+			inl = f->depth > 0;
+		}
+		tmp.n = 0;
+		sbuf_add(&tmp, func.p, func.n);
+		sbuf_addc(&tmp, 0x1f);
+		sbuf_add(&tmp, dso.p, dso.n);
+		sbuf_addc(&tmp, 0x1f);
+		sbuf_addc(&tmp, inl ? 'i' : 'p');
+		if (src.p) {
+			sbuf_addc(&tmp, 0x1f);
+			sbuf_add(&tmp, src.p, src.n);
+		}
+		sbuf_addc(&tmp, 0x1e);
+		f->blob = str_add(tmp.p, tmp.n);
+		f->blobn = (uint32_t)tmp.n;
 	}
-	return stackid_add_frame(h, &sf);
+	return fnv1a64(h, STR(f->blob), f->blobn);
 }
 
 /* The process of the current stack: context pid, else its thread's. */
@@ -751,6 +772,10 @@ static void take_stack(void)
 	json_doc *d = &r->doc;
 	/* the output id */
 	char idb[24];
+	uint64_t h = FNV64_BASIS;
+	if (changed && content)
+		for (uint32_t i = 0; i < noutf; i++)
+			h = hash_frame(h, outf[r->leaf_first ? noutf - 1 - i : i]);
 	tmp.n = 0;
 	uint32_t ck = json_get(d, 0, "context");
 	if (ck) jb_node(&tmp, d, ck);
@@ -759,9 +784,6 @@ static void take_stack(void)
 	const char *idtext;
 	size_t idn;
 	if (changed && content) {
-		uint64_t h = FNV64_BASIS;
-		for (uint32_t i = 0; i < noutf; i++)
-			h = hash_frame(h, outf[r->leaf_first ? noutf - 1 - i : i]);
 		pathid = h;
 		stackid_ctx c = { st.event_name, st.stack_type, st.comm, st.has_pid, st.has_tid, st.pid, st.tid };
 		uint64_t id = stackid_add_ctx(h, &c);
@@ -798,6 +820,7 @@ static void take_stack(void)
 		size_t n;
 		const char *k = strmap_key(&out_ids, m, &n);
 		x->id = str_add(k, n);
+		x->idn = (uint32_t)n;
 		x->ctx = ctxh;
 		x->line = r->lineno;
 	} else if (!content || M[m].ctx != ctxh) {
@@ -856,9 +879,9 @@ static void take_stack(void)
 	spool_tagged('F', m, rec.p, rec.n);
 }
 
-/* The output id of input stack id node k: its S offset, or -1 if the stack
- * has not come yet. */
-static int64_t out_id_of(const json_doc *d, uint32_t k)
+/* The output stack of input stack id node k, or -1 if the stack has not
+ * come yet. */
+static int64_t out_of(const json_doc *d, uint32_t k)
 {
 	const json_node *x = &d->nodes[k];
 	const char *p;
@@ -867,46 +890,65 @@ static int64_t out_id_of(const json_doc *d, uint32_t k)
 	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
 	else return -1;
 	int64_t i = strmap_find(&in_ids, p, n);
-	return i < 0 ? -1 : (int64_t)M[in_m[i]].id;
+	return i < 0 ? -1 : (int64_t)in_m[i];
 }
 
-/* Does id node k of d already read as output id text at S offset o? */
-static bool same_id(const json_doc *d, uint32_t k, uint32_t o)
+/* Does id node k of d already read as output stack m's id? */
+static bool same_id(const json_doc *d, uint32_t k, uint32_t m)
 {
-	tmp.n = 0;
-	jb_node(&tmp, d, k);
-	return tmp.n == strlen(STR(o)) && memcmp(tmp.p, STR(o), tmp.n) == 0;
+	const json_node *x = &d->nodes[k];
+	const char *id = STR(M[m].id);
+	size_t n = M[m].idn;
+	if (x->type == JSON_STRING)
+		return n == x->count + 2 && id[0] == '"' && memcmp(id + 1, x->str, x->count) == 0;
+	return (x->type == JSON_INT || x->type == JSON_UINT) && n == x->num_len && memcmp(id, x->str, n) == 0;
+}
+
+static void add_id(sbuf *b, int64_t m)
+{
+	sbuf_add(b, STR(M[m].id), M[m].idn);
 }
 
 /* A sample or window (doc d, text p/n) with its stack ids mapped into rec;
  * false if one of them has not come (yet). */
-static bool map_refs(const json_doc *d, bool *same)
+static bool map_refs(const json_doc *d, const char *text, size_t tn, bool *same)
 {
 	*same = true;
 	uint32_t sk = json_get(d, 0, "stack_id");
 	uint32_t bs = json_get(d, 0, "by_stack");
+	int64_t sm = -1;
 	if (sk) {
-		int64_t o = out_id_of(d, sk);
-		if (o < 0) return false;
-		*same = same_id(d, sk, (uint32_t)o);
+		sm = out_of(d, sk);
+		if (sm < 0) return false;
+		*same = same_id(d, sk, (uint32_t)sm);
 	}
 	if (bs && d->nodes[bs].type == JSON_ARRAY) {
 		for (uint32_t e = bs + 1, i = 0; i < d->nodes[bs].count; i++, e = json_after(d, e)) {
 			uint32_t k = d->nodes[e].type == JSON_OBJECT ? json_get(d, e, "stack_id") : 0;
 			if (!k) continue;
-			int64_t o = out_id_of(d, k);
+			int64_t o = out_of(d, k);
 			if (o < 0) return false;
 			*same &= same_id(d, k, (uint32_t)o);
 		}
 	}
 	if (*same) return true;
 	rec.n = 0;
+	const json_node *x = sk ? &d->nodes[sk] : NULL;
+	if (x && !bs && x->type == JSON_STRING && x->str > text && x->str + x->count < text + tn &&
+	    x->str[-1] == '"' && x->str[x->count] == '"') {
+		/* a sample: the new id spliced into the text as it is */
+		size_t a = (size_t)(x->str - 1 - text), b = a + x->count + 2;
+		sbuf_add(&rec, text, a);
+		add_id(&rec, sm);
+		sbuf_add(&rec, text + b, tn - b);
+		return true;
+	}
 	sbuf_addc(&rec, '{');
 	for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
 		member(&rec, d, k, i == 0);
 		uint32_t v = k + 1;
 		if (v == sk) {
-			sbuf_adds(&rec, STR((uint32_t)out_id_of(d, sk)));
+			add_id(&rec, sm);
 		} else if (v == bs && d->nodes[bs].type == JSON_ARRAY) {
 			sbuf_addc(&rec, '[');
 			for (uint32_t e = bs + 1, j = 0; j < d->nodes[bs].count; j++, e = json_after(d, e)) {
@@ -916,9 +958,10 @@ static bool map_refs(const json_doc *d, bool *same)
 					continue;
 				}
 				sbuf_addc(&rec, '{');
-				for (uint32_t c = e + 1, x = 0; x < d->nodes[e].count; x++, c = json_after(d, c + 1)) {
-					member(&rec, d, c, x == 0);
-					if (key_is(d, c, "stack_id")) sbuf_adds(&rec, STR((uint32_t)out_id_of(d, c + 1)));
+				for (uint32_t c = e + 1, y = 0; y < d->nodes[e].count; y++, c = json_after(d, c + 1)) {
+					member(&rec, d, c, y == 0);
+					int64_t o = key_is(d, c, "stack_id") ? out_of(d, c + 1) : -1;
+					if (o >= 0) add_id(&rec, o);
 					else jb_node(&rec, d, c + 1);
 				}
 				sbuf_addc(&rec, '}');
@@ -937,7 +980,7 @@ static void take_ref_record(void)
 	bool same;
 	if (!content) {
 		spool_tagged('K', 0, r->line, r->len);
-	} else if (!map_refs(&r->doc, &same)) {
+	} else if (!map_refs(&r->doc, r->line, r->len, &same)) {
 		spool_tagged('P', r->lineno, r->line, r->len);
 	} else if (same) {
 		spool_tagged('K', 0, r->line, r->len);
@@ -1157,8 +1200,8 @@ static void write_first(const struct mst *m, const char *p, size_t n)
 			out_putc(out, '[');
 			for (uint32_t e = v + 1, j = 0; j < d->nodes[v].count; j++, e = json_after(d, e)) {
 				if (j) out_putc(out, ',');
-				int64_t o = out_id_of(d, e);
-				if (o >= 0) out_puts(out, STR((uint32_t)o));
+				int64_t o = out_of(d, e);
+				if (o >= 0) out_write(out, STR(M[o].id), M[o].idn);
 				else jw_node(out, d, e);
 			}
 			out_putc(out, ']');
@@ -1196,7 +1239,7 @@ static void play_spool(void)
 		} else { /* 'P': a sample or window met before its stack */
 			bool same;
 			if (json_parse(&doc, text, tn) != 0) die_at(r->name, v, "internal error: spooled record");
-			if (!map_refs(&doc, &same))
+			if (!map_refs(&doc, text, tn, &same))
 				die_at(r->name, v, "refers to a stack that is not in the file");
 			if (same) out_write(out, text, tn);
 			else out_write(out, rec.p, rec.n);

@@ -34,6 +34,11 @@ struct efile {
 	uint64_t lo, hi;      /* the address range of the loadable segments */
 	GElf_Addr bias;       /* module address = file address + bias */
 	char build_id[80];
+	/* the function symbols sorted by address, made once from libdwfl's
+	 * symbol table (dwfl_module_addrinfo searches it linearly) */
+	bool sorted;
+	struct fsym { uint64_t start, size; const char *name; uint8_t rank; } *syms;
+	uint32_t nsyms;
 };
 
 struct elfsym {
@@ -113,6 +118,7 @@ void elfsym_free(elfsym *e)
 	for (uint32_t i = 0; i < e->files.count; i++) {
 		if (e->f[i].dwfl) dwfl_end(e->f[i].dwfl);
 		free(e->f[i].segs);
+		free(e->f[i].syms);
 	}
 	free(e->f);
 	strmap_free(&e->files);
@@ -264,6 +270,65 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *d, sbuf *tmp)
 	if (name) sbuf_printf(tmp, "%s:%llu", name, (unsigned long long)line);
 }
 
+static int fsym_cmp(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+	if (x->start != y->start) return x->start < y->start ? -1 : 1;
+	if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name; /* stable enough: same table */
+}
+
+/* The function symbols of the module (.symtab, else .dynsym, from the
+ * file or its debug file, as libdwfl chooses), sorted by address; of
+ * several at one address the global one first, then weak, then local. */
+static void sort_syms(struct efile *f)
+{
+	f->sorted = true;
+	int n = dwfl_module_getsymtab(f->mod);
+	if (n <= 0) return;
+	f->syms = xmalloc((size_t)n * sizeof *f->syms);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &a, NULL, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF || (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		int bind = GELF_ST_BIND(sym.st_info);
+		struct fsym *x = &f->syms[f->nsyms++];
+		x->start = a;
+		x->size = sym.st_size;
+		x->name = name;
+		x->rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+	}
+	xqsort(f->syms, f->nsyms, sizeof *f->syms, fsym_cmp);
+	/* one entry per address: the first of each run */
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < f->nsyms; i++)
+		if (k == 0 || f->syms[k - 1].start != f->syms[i].start) f->syms[k++] = f->syms[i];
+	f->nsyms = k;
+}
+
+/* The function symbol holding module address a: the greatest start at or
+ * below it, if a is below its end (or, for a symbol of no size, below the
+ * next symbol). */
+static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off)
+{
+	if (!f->sorted) sort_syms(f);
+	uint32_t lo = 0, hi = f->nsyms;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (f->syms[mid].start <= a) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo == 0) return NULL;
+	const struct fsym *x = &f->syms[lo - 1];
+	uint64_t end = x->size ? x->start + x->size : lo < f->nsyms ? f->syms[lo].start : x->start + 1;
+	if (a >= end) return NULL;
+	*off = a - x->start;
+	return x->name;
+}
+
 int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, elfsym_res *out)
 {
 	struct efile *f = get_file(e, path);
@@ -285,8 +350,7 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	}
 	Dwarf_Addr a = vaddr + f->bias;
 	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(f->mod, a, &off, &sym, NULL, NULL, NULL);
+	const char *name = find_sym(f, a, &off);
 	Dwarf_Addr dbias = 0;
 	Dwarf_Die *cu = dwfl_module_addrdie(f->mod, a, &dbias);
 	res_reset(e);

@@ -5,6 +5,7 @@
 # or 2); it must not crash (signal) or make a sanitizer speak.
 #   fuzz/seeds/spaa/, fuzz/crashes/spaa/     SPAA: spaa-validate, spaa-fold,
 #                                            spaa-cat --merge, spaa-top, spaa-stat
+#   fuzz/seeds/symtab/                       spaa-symbolize --kallsyms=FILE
 #   fuzz/seeds/CMD/, fuzz/crashes/CMD/       the converter CMD, with and
 #                                            without --samples
 # Usage: SPAA_BUILDDIR=DIR sh fuzz/replay.sh   (from the top of the sources)
@@ -38,6 +39,10 @@ for dir in "$here"/seeds/* "$here"/crashes/*; do
 			check "$f" spaa-cat --merge -o /dev/null
 			check "$f" spaa-top
 			check "$f" spaa-stat ;;
+		symtab) # the file without its selector byte, as a kallsyms list
+			tail -c +2 "$f" > "$err.in"
+			check "$here/../examples/parser.spaa" spaa-symbolize --kallsyms="$err.in" -o /dev/null
+			rm -f "$err.in" ;;
 		*)
 			check "$f" "$name" -o /dev/null
 			check "$f" "$name" --samples -o /dev/null ;;

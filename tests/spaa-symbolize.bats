@@ -330,3 +330,36 @@ Try 'spaa-symbolize --help' for more information."
 	assert_failure 1
 	assert_output "spaa-symbolize: $T/maps.txt:1: not a /proc/PID/maps line (expected \"START-END PERMS OFFSET DEV INODE [PATH]\")"
 }
+
+@test "stacks that become one: a sample before its stack and one after both name the summed stack" {
+	cd "$B"
+	set -- $(addrs nodebug leaf_work | sed -n '3p;5p')
+	cat >"$T/in.spaa" <<-EOF
+	{"type":"header","format":"spaa","version":"1.0","source_tool":"folded","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"software","sampling":{"mode":"frequency","primary_metric":"samples"}}],"stack_id_mode":"content_addressable"}
+	{"type":"dso","id":1,"name":"$B/nodebug","is_kernel":false}
+	{"type":"frame","id":1,"func":"$1","func_resolved":false,"dso":1,"ip":"$1","kind":"user"}
+	{"type":"frame","id":2,"func":"$2","func_resolved":false,"dso":1,"ip":"$2","kind":"user"}
+	{"type":"sample","timestamp":1.5,"stack_id":"0x0000000000000002"}
+	{"type":"stack","id":"0x0000000000000001","frames":[1],"context":{"event":"cpu"},"weights":[{"metric":"samples","value":3}],"exclusive":{"frame":1,"weights":[{"metric":"samples","value":3}]}}
+	{"type":"stack","id":"0x0000000000000002","frames":[2],"context":{"event":"cpu"},"weights":[{"metric":"samples","value":4}],"exclusive":{"frame":2,"weights":[{"metric":"samples","value":4}]}}
+	{"type":"sample","timestamp":1.7,"stack_id":"0x0000000000000001"}
+	EOF
+	spaa-symbolize "$T/in.spaa" >"$T/out.spaa"
+	spaa-validate --strict -q "$T/out.spaa"
+	run jq -c 'select(.type == "stack") | [.frames, .weights, .exclusive]' "$T/out.spaa"
+	assert_output '[[1],[{"metric":"samples","value":7}],{"frame":1,"weights":[{"metric":"samples","value":7}]}]'
+	id=$(jq -r 'select(.type == "stack") | .id' "$T/out.spaa")
+	run jq -r 'select(.type == "sample") | .stack_id' "$T/out.spaa"
+	assert_output "$id
+$id"
+	# the content id: spaa-cat --merge, which makes every id again from the
+	# content, leaves it as it is
+	run sh -c "spaa-cat --merge '$T/out.spaa' | jq -r 'select(.type == \"stack\") | .id'"
+	assert_output "$id"
+	# and for the stacks of the first test too
+	fold_addrs "$B/prog" $(addrs prog leaf_work) | spaa-symbolize >"$T/many.spaa"
+	jq -r 'select(.type == "stack") | .id' "$T/many.spaa" | sort >"$T/ids1"
+	spaa-cat --merge "$T/many.spaa" | jq -r 'select(.type == "stack") | .id' | sort >"$T/ids2"
+	[ -s "$T/ids1" ]
+	cmp "$T/ids1" "$T/ids2"
+}

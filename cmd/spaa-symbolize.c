@@ -15,7 +15,8 @@
  * address, innermost first, as spaa(5) orders them), and stacks change
  * content: with content-addressed ids a changed stack gets its content id
  * again, and stacks that have become one are summed into the first, the
- * references of samples, windows and related_stacks following them. */
+ * references of samples, windows and related_stacks following them (a
+ * window's entries for them summed into one). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -909,9 +910,120 @@ static void add_id(sbuf *b, int64_t m)
 	sbuf_add(b, STR(M[m].id), M[m].idn);
 }
 
+/* A window's by_stack entry (object node e): its output stack, -1 if none. */
+static int64_t entry_stack(const json_doc *d, uint32_t e)
+{
+	uint32_t k = d->nodes[e].type == JSON_OBJECT ? json_get(d, e, "stack_id") : 0;
+	return k ? out_of(d, k) : -1;
+}
+
+/* Adds the weights array w of d to the list at *head (metrics in order). */
+static void sum_weights(const json_doc *d, uint32_t w, uint32_t *head, uint64_t line)
+{
+	if (!w || d->nodes[w].type != JSON_ARRAY) return;
+	for (uint32_t k = w + 1, i = 0; i < d->nodes[w].count; i++, k = json_after(d, k)) {
+		uint32_t mk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "metric") : 0;
+		uint32_t vk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "value") : 0;
+		if (!mk || !vk || d->nodes[mk].type != JSON_STRING || !json_is_num(d, vk)) continue;
+		const json_node *vn = &d->nodes[vk];
+		num v = vn->type == JSON_INT ? num_i(vn->v.i) : vn->type == JSON_UINT ? num_u(vn->v.u) : num_d(vn->v.d);
+		uint32_t m = strmap_intern(&metrics, d->nodes[mk].str, d->nodes[mk].count, NULL);
+		uint32_t *link = head;
+		while (*link && WN[*link - 1].metric != m) link = &WN[*link - 1].next;
+		if (!*link) {
+			struct wnode *x = VEC_PUSH(WN, nwn, wncap);
+			x->metric = m;
+			x->next = 0;
+			x->v = num_i(0);
+			*link = nwn;
+		}
+		if (!num_add(&WN[*link - 1].v, v))
+			die_at(r->name, line, "window: the weights of stacks that became one overflow 64 bits (metric %.*s)",
+			       (int)d->nodes[mk].count, d->nodes[mk].str);
+	}
+}
+
+/* A window's by_stack array (node bs) into rec, its stack ids mapped; the
+ * entries of stacks that became one are summed into the first of them. */
+static void by_stack(const json_doc *d, uint32_t bs, uint64_t line)
+{
+	static strmap groups;         /* output stack -> group */
+	static uint32_t *first, *head, *count;
+	static uint32_t c1, c2, c3;
+	strmap_free(&groups);
+	strmap_init(&groups);
+	bool merge = false;
+	for (uint32_t e = bs + 1, j = 0; j < d->nodes[bs].count; j++, e = json_after(d, e)) {
+		int64_t m = entry_stack(d, e);
+		if (m < 0) continue;
+		uint32_t mm = (uint32_t)m;
+		bool added;
+		uint32_t g = strmap_intern(&groups, &mm, sizeof mm, &added);
+		grow_array((void **)&first, &c1, g + 1, sizeof *first);
+		grow_array((void **)&head, &c2, g + 1, sizeof *head);
+		grow_array((void **)&count, &c3, g + 1, sizeof *count);
+		if (added) {
+			first[g] = e;
+			head[g] = count[g] = 0;
+		}
+		merge |= ++count[g] > 1;
+	}
+	if (merge) /* the sums, for the groups of several entries */
+		for (uint32_t e = bs + 1, j = 0; j < d->nodes[bs].count; j++, e = json_after(d, e)) {
+			int64_t m = entry_stack(d, e);
+			if (m < 0) continue;
+			uint32_t mm = (uint32_t)m;
+			uint32_t g = (uint32_t)strmap_find(&groups, &mm, sizeof mm);
+			if (count[g] > 1) sum_weights(d, json_get(d, e, "weights"), &head[g], line);
+		}
+	sbuf_addc(&rec, '[');
+	bool any = false;
+	for (uint32_t e = bs + 1, j = 0; j < d->nodes[bs].count; j++, e = json_after(d, e)) {
+		int64_t m = entry_stack(d, e);
+		uint32_t g = 0;
+		if (m >= 0) {
+			uint32_t mm = (uint32_t)m;
+			g = (uint32_t)strmap_find(&groups, &mm, sizeof mm);
+			if (first[g] != e) continue; /* summed into the first */
+		}
+		if (any) sbuf_addc(&rec, ',');
+		any = true;
+		if (m < 0) {
+			jb_node(&rec, d, e);
+			continue;
+		}
+		sbuf_addc(&rec, '{');
+		for (uint32_t c = e + 1, y = 0; y < d->nodes[e].count; y++, c = json_after(d, c + 1)) {
+			member(&rec, d, c, y == 0);
+			if (key_is(d, c, "stack_id")) {
+				add_id(&rec, m);
+			} else if (key_is(d, c, "weights") && count[g] > 1 && d->nodes[c + 1].type == JSON_ARRAY) {
+				/* the summed metrics, in the order they came */
+				sbuf_addc(&rec, '[');
+				for (uint32_t w = head[g]; w; w = WN[w - 1].next) {
+					size_t mn;
+					const char *mname = strmap_key(&metrics, WN[w - 1].metric, &mn);
+					char nb[32];
+					if (w != head[g]) sbuf_addc(&rec, ',');
+					sbuf_adds(&rec, "{\"metric\":");
+					jb_str(&rec, mname, mn);
+					sbuf_adds(&rec, ",\"value\":");
+					sbuf_add(&rec, nb, num_fmt(nb, WN[w - 1].v));
+					sbuf_addc(&rec, '}');
+				}
+				sbuf_addc(&rec, ']');
+			} else {
+				jb_node(&rec, d, c + 1);
+			}
+		}
+		sbuf_addc(&rec, '}');
+	}
+	sbuf_addc(&rec, ']');
+}
+
 /* A sample or window (doc d, text p/n) with its stack ids mapped into rec;
  * false if one of them has not come (yet). */
-static bool map_refs(const json_doc *d, const char *text, size_t tn, bool *same)
+static bool map_refs(const json_doc *d, const char *text, size_t tn, uint64_t line, bool *same)
 {
 	*same = true;
 	uint32_t sk = json_get(d, 0, "stack_id");
@@ -950,23 +1062,7 @@ static bool map_refs(const json_doc *d, const char *text, size_t tn, bool *same)
 		if (v == sk) {
 			add_id(&rec, sm);
 		} else if (v == bs && d->nodes[bs].type == JSON_ARRAY) {
-			sbuf_addc(&rec, '[');
-			for (uint32_t e = bs + 1, j = 0; j < d->nodes[bs].count; j++, e = json_after(d, e)) {
-				if (j) sbuf_addc(&rec, ',');
-				if (d->nodes[e].type != JSON_OBJECT) {
-					jb_node(&rec, d, e);
-					continue;
-				}
-				sbuf_addc(&rec, '{');
-				for (uint32_t c = e + 1, y = 0; y < d->nodes[e].count; y++, c = json_after(d, c + 1)) {
-					member(&rec, d, c, y == 0);
-					int64_t o = key_is(d, c, "stack_id") ? out_of(d, c + 1) : -1;
-					if (o >= 0) add_id(&rec, o);
-					else jb_node(&rec, d, c + 1);
-				}
-				sbuf_addc(&rec, '}');
-			}
-			sbuf_addc(&rec, ']');
+			by_stack(d, bs, line);
 		} else {
 			jb_node(&rec, d, v);
 		}
@@ -980,7 +1076,7 @@ static void take_ref_record(void)
 	bool same;
 	if (!content) {
 		spool_tagged('K', 0, r->line, r->len);
-	} else if (!map_refs(&r->doc, r->line, r->len, &same)) {
+	} else if (!map_refs(&r->doc, r->line, r->len, r->lineno, &same)) {
 		spool_tagged('P', r->lineno, r->line, r->len);
 	} else if (same) {
 		spool_tagged('K', 0, r->line, r->len);
@@ -1239,7 +1335,7 @@ static void play_spool(void)
 		} else { /* 'P': a sample or window met before its stack */
 			bool same;
 			if (json_parse(&doc, text, tn) != 0) die_at(r->name, v, "internal error: spooled record");
-			if (!map_refs(&doc, text, tn, &same))
+			if (!map_refs(&doc, text, tn, v, &same))
 				die_at(r->name, v, "refers to a stack that is not in the file");
 			if (same) out_write(out, text, tn);
 			else out_write(out, rec.p, rec.n);

@@ -331,7 +331,7 @@ Try 'spaa-symbolize --help' for more information."
 	assert_output "spaa-symbolize: $T/maps.txt:1: not a /proc/PID/maps line (expected \"START-END PERMS OFFSET DEV INODE [PATH]\")"
 }
 
-@test "stacks that become one: a sample before its stack and one after both name the summed stack" {
+@test "stacks that become one: samples before and after them and a window name the summed stack" {
 	cd "$B"
 	set -- $(addrs nodebug leaf_work | sed -n '3p;5p')
 	cat >"$T/in.spaa" <<-EOF
@@ -342,6 +342,7 @@ Try 'spaa-symbolize --help' for more information."
 	{"type":"sample","timestamp":1.5,"stack_id":"0x0000000000000002"}
 	{"type":"stack","id":"0x0000000000000001","frames":[1],"context":{"event":"cpu"},"weights":[{"metric":"samples","value":3}],"exclusive":{"frame":1,"weights":[{"metric":"samples","value":3}]}}
 	{"type":"stack","id":"0x0000000000000002","frames":[2],"context":{"event":"cpu"},"weights":[{"metric":"samples","value":4}],"exclusive":{"frame":2,"weights":[{"metric":"samples","value":4}]}}
+	{"type":"window","id":"w1","start":1,"end":2,"unit":"seconds","by_stack":[{"stack_id":"0x0000000000000001","weights":[{"metric":"samples","value":3}]},{"stack_id":"0x0000000000000002","weights":[{"metric":"samples","value":4}]}],"x_w":1}
 	{"type":"sample","timestamp":1.7,"stack_id":"0x0000000000000001"}
 	EOF
 	spaa-symbolize "$T/in.spaa" >"$T/out.spaa"
@@ -352,6 +353,9 @@ Try 'spaa-symbolize --help' for more information."
 	run jq -r 'select(.type == "sample") | .stack_id' "$T/out.spaa"
 	assert_output "$id
 $id"
+	# the window's entries of the two stacks are one entry, summed
+	run grep '"type":"window"' "$T/out.spaa"
+	assert_output '{"type":"window","id":"w1","start":1,"end":2,"unit":"seconds","by_stack":[{"stack_id":"'"$id"'","weights":[{"metric":"samples","value":7}]}],"x_w":1}'
 	# the content id: spaa-cat --merge, which makes every id again from the
 	# content, leaves it as it is
 	run sh -c "spaa-cat --merge '$T/out.spaa' | jq -r 'select(.type == \"stack\") | .id'"

@@ -67,11 +67,11 @@ stats() { # median min max of the times on stdin
 size=$(wc -c <"$F")
 printf 'file: %s, %d MB\n' "$(basename "$F")" $((size / 1000000))
 cat_t=$(timeit "$CMD/spaa-cat" "$F" | stats)
-sym_t=$(timeit "$CMD/spaa-symbolize" --kallsyms=none "$F" | stats)
+sym_t=$(timeit "$CMD/spaa-symbolize" "$F" | stats)
 printf '%-16s median %ss (min %ss, max %ss)\n' spaa-cat $cat_t | awk '{ print }'
 set -- $cat_t
 cm=$1
 printf '%-16s median %ss (min %ss, max %ss)\n' spaa-symbolize $sym_t
 set -- $sym_t
 echo "$1 $cm" | awk '{ r = $1 / $2; printf "spaa-symbolize / spaa-cat: %.2fx (target < 2x)%s\n", r, r < 2 ? "" : "  ** over target **" }'
-"$CMD/spaa-symbolize" --kallsyms=none --verbose "$F" 2>&1 >/dev/null | awk '{ print "  " $0 }' | head -n 25
+"$CMD/spaa-symbolize" --verbose "$F" 2>&1 >/dev/null | awk '{ print "  " $0 }' | head -n 25

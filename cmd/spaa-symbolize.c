@@ -219,8 +219,13 @@ static struct proc *proc_of(int64_t pid)
 	return p;
 }
 
+/* The kernel's symbols: a --kallsyms file at start (its errors at once),
+ * /proc/kallsyms when the first kernel frame needs it. */
+static bool k_loaded;
 static void load_kallsyms(void)
 {
+	if (k_loaded) return;
+	k_loaded = true;
 	const char *k = O.kallsyms;
 	if (k && strcmp(k, "none") == 0) return;
 	if (!k) {
@@ -433,6 +438,7 @@ static int resolve(uint32_t fi, int64_t pid)
 	uint64_t addr = FI[fi].addr;
 	const char *dname = r->dsos[fr->dso].name ? r->dsos[fr->dso].name : "";
 	if (is_kernel(fr, addr)) {
+		load_kallsyms();
 		if (!have_k) return R_NO_KALLSYMS;
 		const symtab_ent *e = symtab_find(&K, addr);
 		if (!e) return R_NOT_IN_KALLSYMS;
@@ -1382,7 +1388,7 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &path);
 	unsetenv("DEBUGINFOD_URLS"); /* local files only */
 
-	load_kallsyms();
+	if (O.kallsyms) load_kallsyms();
 	E = elfsym_new(O.root, O.debug_dir);
 	strmap_init(&procs);
 	strmap_init(&dso_names);

@@ -762,6 +762,106 @@ static void spool_tagged(char tag, uint64_t num1, const char *p, size_t n)
 	spool_putc(sp, '\n');
 }
 
+/* Input stack ids: the content ids ("0x" and 16 hex digits) also by value
+ * in an open-addressing table, which a sample's look-up reaches with one
+ * memory access where the string map needs several. */
+static struct idslot {
+	uint64_t id, out;     /* the input id, the output id when it is a content id too */
+	uint32_t in;          /* the input stack's index + 1, 0: empty */
+	bool same, out_content;
+} *IT;
+static uint32_t itn, itcount;
+static bool *in_same;         /* input stack: its id is its output id */
+static uint32_t iscap;
+
+static bool content_id(const char *p, size_t n, uint64_t *v)
+{
+	if (n != 18 || p[0] != '0' || p[1] != 'x') return false;
+	uint64_t x = 0;
+	for (int i = 2; i < 18; i++) {
+		char c = p[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (d < 0) return false;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return true;
+}
+
+static uint32_t id_slot(uint64_t v)
+{
+	uint64_t h = v * 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(h >> 32) & (itn - 1);
+}
+
+static struct idslot *it_add(uint64_t v, uint32_t in)
+{
+	if ((itcount + 1) * 2 > itn) {
+		struct idslot *old = IT;
+		uint32_t on = itn;
+		itn = itn ? itn * 2 : 1024;
+		IT = xcalloc(itn, sizeof *IT);
+		for (uint32_t i = 0; i < on; i++)
+			if (old[i].in) {
+				uint32_t j = id_slot(old[i].id);
+				while (IT[j].in) j = (j + 1) & (itn - 1);
+				IT[j] = old[i];
+			}
+		free(old);
+	}
+	uint32_t j = id_slot(v);
+	while (IT[j].in) j = (j + 1) & (itn - 1);
+	memset(&IT[j], 0, sizeof IT[j]);
+	IT[j].id = v;
+	IT[j].in = in + 1;
+	itcount++;
+	return &IT[j];
+}
+
+/* The slot of a content id string, NULL if it is none or not there. */
+static const struct idslot *it_find(const json_node *x)
+{
+	uint64_t v;
+	if (x->type != JSON_STRING || !itn || !content_id(x->str, x->count, &v)) return NULL;
+	for (uint32_t j = id_slot(v); IT[j].in; j = (j + 1) & (itn - 1))
+		if (IT[j].id == v) return &IT[j];
+	return NULL;
+}
+
+/* The input stack of id node k, -1 if it has not come (yet). */
+static int64_t in_of(const json_doc *d, uint32_t k)
+{
+	const json_node *x = &d->nodes[k];
+	const char *p;
+	size_t n;
+	if (x->type == JSON_STRING) { p = x->str; n = x->count; }
+	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
+	else return -1;
+	uint64_t v;
+	if (x->type == JSON_STRING && content_id(p, n, &v)) {
+		if (!itn) return -1;
+		for (uint32_t j = id_slot(v); IT[j].in; j = (j + 1) & (itn - 1))
+			if (IT[j].id == v) return IT[j].in - 1;
+		return -1;
+	}
+	return strmap_find(&in_ids, p, n);
+}
+
+/* The output stack of input stack id node k, or -1 if the stack has not
+ * come yet. */
+static int64_t out_of(const json_doc *d, uint32_t k)
+{
+	int64_t i = in_of(d, k);
+	return i < 0 ? -1 : (int64_t)in_m[i];
+}
+
+/* Does id node k of d already read as its output stack's id? */
+static bool same_id(const json_doc *d, uint32_t k)
+{
+	int64_t i = in_of(d, k);
+	return i >= 0 && in_same[i];
+}
+
 static void take_stack(void)
 {
 	if (spaa_stack_parse(r, &st) < 0) return;
@@ -839,6 +939,23 @@ static void take_stack(void)
 	if (!added) die_at(r->name, r->lineno, "duplicate stack id %.*s", (int)st.id.n, st.id.p);
 	grow_array((void **)&in_m, &imcap, ii + 1, sizeof *in_m);
 	in_m[ii] = m;
+	grow_array((void **)&in_same, &iscap, ii + 1, sizeof *in_same);
+	{
+		const char *o = STR(M[m].id);
+		size_t on = M[m].idn;
+		uint32_t ik = json_get(d, 0, "id");
+		const json_node *x = &d->nodes[ik];
+		in_same[ii] = x->type == JSON_STRING
+			? on == x->count + 2 && o[0] == '"' && memcmp(o + 1, x->str, x->count) == 0
+			: on == x->num_len && memcmp(o, x->str, on) == 0;
+		uint64_t v, ov;
+		if (x->type == JSON_STRING && content_id(x->str, x->count, &v)) {
+			struct idslot *t = it_add(v, ii);
+			t->same = in_same[ii];
+			t->out_content = on == 20 && content_id(o + 1, 18, &ov);
+			t->out = t->out_content ? ov : 0;
+		}
+	}
 	if (M[m].count > 1) { /* summed into the first, which is written at the end */
 		add_weights(&M[m].w, st.w, st.nw);
 		if (st.has_excl) add_weights(&M[m].xw, st.xw, st.nxw);
@@ -884,31 +1001,6 @@ static void take_stack(void)
 	}
 	sbuf_addc(&rec, '}');
 	spool_tagged('F', m, rec.p, rec.n);
-}
-
-/* The output stack of input stack id node k, or -1 if the stack has not
- * come yet. */
-static int64_t out_of(const json_doc *d, uint32_t k)
-{
-	const json_node *x = &d->nodes[k];
-	const char *p;
-	size_t n;
-	if (x->type == JSON_STRING) { p = x->str; n = x->count; }
-	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
-	else return -1;
-	int64_t i = strmap_find(&in_ids, p, n);
-	return i < 0 ? -1 : (int64_t)in_m[i];
-}
-
-/* Does id node k of d already read as output stack m's id? */
-static bool same_id(const json_doc *d, uint32_t k, uint32_t m)
-{
-	const json_node *x = &d->nodes[k];
-	const char *id = STR(M[m].id);
-	size_t n = M[m].idn;
-	if (x->type == JSON_STRING)
-		return n == x->count + 2 && id[0] == '"' && memcmp(id + 1, x->str, x->count) == 0;
-	return (x->type == JSON_INT || x->type == JSON_UINT) && n == x->num_len && memcmp(id, x->str, n) == 0;
 }
 
 static void add_id(sbuf *b, int64_t m)
@@ -1035,10 +1127,27 @@ static bool map_refs(const json_doc *d, const char *text, size_t tn, uint64_t li
 	uint32_t sk = json_get(d, 0, "stack_id");
 	uint32_t bs = json_get(d, 0, "by_stack");
 	int64_t sm = -1;
+	if (sk && !bs) { /* a sample: one look-up, its id spliced in */
+		const json_node *x = &d->nodes[sk];
+		const struct idslot *t = it_find(x);
+		if (t && t->same) return true;
+		if (t && t->out_content && x->str > text && x->str + x->count < text + tn &&
+		    x->str[-1] == '"' && x->str[x->count] == '"') {
+			*same = false;
+			size_t a = (size_t)(x->str - text), b = a + x->count;
+			char idb[20];
+			stackid_fmt(idb, t->out);
+			rec.n = 0;
+			sbuf_add(&rec, text, a);
+			sbuf_add(&rec, idb, 18);
+			sbuf_add(&rec, text + b, tn - b);
+			return true;
+		}
+	}
 	if (sk) {
 		sm = out_of(d, sk);
 		if (sm < 0) return false;
-		*same = same_id(d, sk, (uint32_t)sm);
+		*same = same_id(d, sk);
 	}
 	if (bs && d->nodes[bs].type == JSON_ARRAY) {
 		for (uint32_t e = bs + 1, i = 0; i < d->nodes[bs].count; i++, e = json_after(d, e)) {
@@ -1046,7 +1155,7 @@ static bool map_refs(const json_doc *d, const char *text, size_t tn, uint64_t li
 			if (!k) continue;
 			int64_t o = out_of(d, k);
 			if (o < 0) return false;
-			*same &= same_id(d, k, (uint32_t)o);
+			*same &= same_id(d, k);
 		}
 	}
 	if (*same) return true;

@@ -93,12 +93,33 @@ static arena names;            /* the new names of renamed frames */
 static uint8_t *renamed;       /* per frame index: its name changed */
 static uint32_t renamed_cap;
 
-/* Stacks by their input id: for those with a renamed frame (content ids),
- * the new id and path id. */
+/* Stacks by their input id.  In a content-addressed file each stack
+ * belongs to the group of the stacks with its content (its content id
+ * computed from the new names, and the context members that id leaves out):
+ * one stack unless renamed frames made two alike, which then become one. */
 static strmap stacks;
-static struct stk { uint64_t id, path; bool changed; } *stk;
-static uint32_t stk_cap;
-static strmap taken;           /* every output stack id */
+#define NO_GROUP UINT32_MAX
+static uint32_t *group_of;     /* per stack: its group, or NO_GROUP (kept as it is) */
+static uint32_t group_cap;
+static strmap gkeys;           /* content id + other context -> group */
+struct wsum {                  /* one summed weight of a group */
+	uint32_t metric, unit;     /* in wnames; unit UINT32_MAX: none */
+	uint32_t next;             /* index + 1, 0 ends the list */
+	num v;
+};
+static struct grp {
+	uint64_t id, path;         /* content id (then the id written), path id */
+	uint32_t leader;           /* the first stack: the one written */
+	uint32_t count;            /* stacks in the group */
+	uint32_t w, xw;            /* summed weights, exclusive weights (lists) */
+	bool changed;              /* a frame of a member was renamed */
+} *grp;
+static uint32_t grp_cap;
+static struct wsum *ws;
+static uint32_t nws, ws_cap;
+static strmap wnames;          /* metric and unit names */
+static strmap taken;           /* the stack ids of the output */
+static bool rewrite;           /* some stack gets a new id */
 
 /* The spool's records: a tag, then the record.  'L': written as it is;
  * 'S' stack, 'P' sample, 'W' window: their stack ids to replace. */
@@ -166,9 +187,10 @@ static void take_frame(void)
 	fr->func_n = (uint32_t)name.n;
 }
 
-/* ---- stacks: their new ids ---------------------------------------------------------- */
+/* ---- stacks: their groups and new ids --------------------------------------------- */
 
 static spaa_stack st;
+static sbuf key;
 
 static bool any_renamed(const spaa_stack *s)
 {
@@ -177,10 +199,52 @@ static bool any_renamed(const spaa_stack *s)
 	return false;
 }
 
-/* A stack record (spooled as read): in a content-addressed file, when one of
- * its frames was renamed, its id and path id as spaa(5) computes them from
- * the new names; the output ids are settled once all stacks are known
- * (settle_ids()). */
+static void add_weights(uint32_t *head, const spaa_weight *w, uint32_t n, sstr id)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t metric = strmap_intern(&wnames, w[i].metric.p, w[i].metric.n, NULL);
+		struct wsum *x = NULL;
+		uint32_t *link = head;
+		for (; *link; link = &ws[*link - 1].next)
+			if (ws[*link - 1].metric == metric) { x = &ws[*link - 1]; break; }
+		if (!x) {
+			x = VEC_PUSH(ws, nws, ws_cap);
+			x->metric = metric;
+			x->unit = w[i].unit.p ? strmap_intern(&wnames, w[i].unit.p, w[i].unit.n, NULL) : UINT32_MAX;
+			x->next = 0;
+			x->v = num_i(0);
+			*link = nws;
+		}
+		if (!num_add(&x->v, w[i].value))
+			die_at(r->name, r->lineno, "stack %.*s: the sum of metric %.*s over the stacks "
+			       "that are now alike overflows 64 bits", (int)id.n, id.p, (int)w[i].metric.n,
+			       w[i].metric.p);
+	}
+}
+
+/* The context members the content id leaves out, compactly, after the id
+ * in `key`. */
+static void group_key(uint64_t id)
+{
+	const json_doc *d = &r->doc;
+	key.n = 0;
+	sbuf_add(&key, &id, sizeof id);
+	uint32_t c = st.context;
+	if (!c || d->nodes[c].type != JSON_OBJECT) return;
+	for (uint32_t k = c + 1, i = 0; i < d->nodes[c].count; i++, k = json_after(d, k + 1)) {
+		if (json_is_str(d, k, "event", 5) || json_is_str(d, k, "pid", 3) ||
+		    json_is_str(d, k, "tid", 3) || json_is_str(d, k, "comm", 4))
+			continue;
+		jb_node(&key, d, k);
+		sbuf_addc(&key, ':');
+		jb_node(&key, d, k + 1);
+		sbuf_addc(&key, ',');
+	}
+}
+
+/* A stack record (spooled as read), in a content-addressed file: its group.
+ * A stack none of whose frames was renamed, and whose id is not the content
+ * id this toolbox computes, keeps its id and stays out of the groups. */
 static void take_stack(void)
 {
 	spool_rec('S', r->line, r->len);
@@ -188,29 +252,55 @@ static void take_stack(void)
 	bool added;
 	uint32_t i = strmap_intern(&stacks, st.id.p, st.id.n, &added);
 	if (!added) return; /* a duplicate id: spaa-validate says so */
-	grow_array((void **)&stk, &stk_cap, i + 1, sizeof *stk);
-	stk[i].changed = r->content_ids && any_renamed(&st);
-	if (stk[i].changed) spaa_stack_ids(r, &st, &stk[i].id, &stk[i].path);
-	else strmap_intern(&taken, st.id.p, st.id.n, NULL);
+	grow_array((void **)&group_of, &group_cap, i + 1, sizeof *group_of);
+	group_of[i] = NO_GROUP;
+	if (!r->content_ids) return;
+	uint64_t id, path;
+	spaa_stack_ids(r, &st, &id, &path);
+	bool changed = any_renamed(&st);
+	char buf[20];
+	if (!changed && !(st.id.n == 18 && memcmp(st.id.p, buf, stackid_fmt(buf, id)) == 0)) {
+		strmap_intern(&taken, st.id.p, st.id.n, NULL);
+		return;
+	}
+	group_key(id);
+	uint32_t g = strmap_intern(&gkeys, key.p, key.n, &added);
+	if (added) {
+		grow_array((void **)&grp, &grp_cap, g + 1, sizeof *grp);
+		grp[g] = (struct grp){ .id = id, .path = path, .leader = i };
+	} else if (!changed && !grp[g].changed && grp[g].count) {
+		/* the same content twice in the input, no name changed: left alone */
+		strmap_intern(&taken, st.id.p, st.id.n, NULL);
+		return;
+	}
+	struct grp *x = &grp[g];
+	x->count++;
+	x->changed |= changed;
+	add_weights(&x->w, st.w, st.nw, st.id);
+	if (st.has_excl) add_weights(&x->xw, st.xw, st.nxw, st.id);
+	group_of[i] = g;
 }
 
-/* The new ids of the stacks with renamed frames, in input order.  Two
- * stacks that differ only in frames now named alike get the same content
- * id: the later one's id is hashed on with its old id until it is unique
- * (spaa-cat --merge sums such stacks into one). */
+/* The ids written: those of the groups with no renamed frame stay (they are
+ * content ids already); a group with one gets its content id, hashed on
+ * with its first stack's old id while another stack has it (the same
+ * frames in another context). */
 static void settle_ids(void)
 {
 	char buf[20];
-	for (uint32_t i = 0; i < stacks.count; i++) {
-		if (!stk[i].changed) continue;
+	uint32_t ngroups = gkeys.count;
+	for (uint32_t g = 0; g < ngroups; g++)
+		if (!grp[g].changed) strmap_intern(&taken, buf, stackid_fmt(buf, grp[g].id), NULL);
+	for (uint32_t g = 0; g < ngroups; g++) {
+		if (!grp[g].changed) continue;
+		rewrite = true;
 		size_t n;
-		const char *old = strmap_key(&stacks, i, &n);
+		const char *old = strmap_key(&stacks, grp[g].leader, &n);
 		for (;;) {
-			stackid_fmt(buf, stk[i].id);
 			bool fresh;
-			strmap_intern(&taken, buf, 18, &fresh);
+			strmap_intern(&taken, buf, stackid_fmt(buf, grp[g].id), &fresh);
 			if (fresh) break;
-			stk[i].id = fnv1a64(stk[i].id, old, n);
+			grp[g].id = fnv1a64(grp[g].id, old, n);
 		}
 	}
 }
@@ -219,8 +309,8 @@ static void settle_ids(void)
 
 static json_doc doc;
 
-/* The new id of the stack whose id is node k of doc, if it has one. */
-static const struct stk *new_of(uint32_t k)
+/* The group of the stack whose id is node k of doc, when its id changes. */
+static const struct grp *group_at(uint32_t k, uint32_t *stack)
 {
 	const json_node *x = &doc.nodes[k];
 	sstr id;
@@ -228,24 +318,101 @@ static const struct stk *new_of(uint32_t k)
 	else if (json_is_num(&doc, k)) id = (sstr){ x->str, x->num_len };
 	else return NULL;
 	int64_t i = strmap_find(&stacks, id.p, id.n);
-	return i >= 0 && stk[i].changed ? &stk[i] : NULL;
+	if (i < 0 || group_of[i] == NO_GROUP || !grp[group_of[i]].changed) return NULL;
+	if (stack) *stack = (uint32_t)i;
+	return &grp[group_of[i]];
 }
+
+static bool edited;            /* the record being played was changed */
 
 static void add_id(uint64_t h)
 {
 	char buf[20];
-	stackid_fmt(buf, h);
 	sbuf_addc(&rec, '"');
-	sbuf_add(&rec, buf, 18);
+	sbuf_add(&rec, buf, stackid_fmt(buf, h));
 	sbuf_addc(&rec, '"');
 }
 
 /* Node k (a stack id) with the new id when it has one. */
 static void add_ref(uint32_t k)
 {
-	const struct stk *s = new_of(k);
-	if (s) add_id(s->id);
-	else jb_node(&rec, &doc, k);
+	const struct grp *g = group_at(k, NULL);
+	if (g) {
+		add_id(g->id);
+		edited = true;
+	} else {
+		jb_node(&rec, &doc, k);
+	}
+}
+
+/* A weights array (node a, 0: none) with the group's sums: its elements
+ * with their summed value, then the metrics only other stacks had. */
+static void add_sums(uint32_t a, uint32_t head)
+{
+	static uint8_t *seen;
+	static uint32_t seen_cap;
+	char nb[32];
+	bool first = true;
+	grow_array((void **)&seen, &seen_cap, nws + 1, 1);
+	for (uint32_t x = head; x; x = ws[x - 1].next) seen[x - 1] = 0;
+	sbuf_addc(&rec, '[');
+	for (uint32_t e = a ? a + 1 : 0, i = 0; a && i < doc.nodes[a].count; i++, e = json_after(&doc, e)) {
+		if (!first) sbuf_addc(&rec, ',');
+		first = false;
+		uint32_t mk = doc.nodes[e].type == JSON_OBJECT ? json_get(&doc, e, "metric") : 0;
+		uint32_t x = 0;
+		if (mk && doc.nodes[mk].type == JSON_STRING) {
+			int64_t m = strmap_find(&wnames, doc.nodes[mk].str, doc.nodes[mk].count);
+			for (x = head; m >= 0 && x && ws[x - 1].metric != (uint32_t)m; x = ws[x - 1].next) {}
+			if (m < 0) x = 0;
+		}
+		if (!x || seen[x - 1]) {
+			jb_node(&rec, &doc, e);
+			continue;
+		}
+		seen[x - 1] = 1;
+		sbuf_addc(&rec, '{');
+		for (uint32_t k = e + 1, j = 0; j < doc.nodes[e].count; j++, k = json_after(&doc, k + 1)) {
+			if (j) sbuf_addc(&rec, ',');
+			jb_node(&rec, &doc, k);
+			sbuf_addc(&rec, ':');
+			if (json_is_str(&doc, k, "value", 5)) sbuf_add(&rec, nb, num_fmt(nb, ws[x - 1].v));
+			else jb_node(&rec, &doc, k + 1);
+		}
+		sbuf_addc(&rec, '}');
+	}
+	for (uint32_t x = head; x; x = ws[x - 1].next) {
+		if (seen[x - 1]) continue;
+		size_t n;
+		const char *m = strmap_key(&wnames, ws[x - 1].metric, &n);
+		if (!first) sbuf_addc(&rec, ',');
+		first = false;
+		sbuf_adds(&rec, "{\"metric\":");
+		jb_str(&rec, m, n);
+		sbuf_adds(&rec, ",\"value\":");
+		sbuf_add(&rec, nb, num_fmt(nb, ws[x - 1].v));
+		if (ws[x - 1].unit != UINT32_MAX) {
+			m = strmap_key(&wnames, ws[x - 1].unit, &n);
+			sbuf_adds(&rec, ",\"unit\":");
+			jb_str(&rec, m, n);
+		}
+		sbuf_addc(&rec, '}');
+	}
+	sbuf_addc(&rec, ']');
+}
+
+/* The exclusive object (node v) of a merged stack: its weights summed. */
+static void add_exclusive(uint32_t v, const struct grp *g)
+{
+	sbuf_addc(&rec, '{');
+	for (uint32_t k = v + 1, j = 0; j < doc.nodes[v].count; j++, k = json_after(&doc, k + 1)) {
+		if (j) sbuf_addc(&rec, ',');
+		jb_node(&rec, &doc, k);
+		sbuf_addc(&rec, ':');
+		if (json_is_str(&doc, k, "weights", 7)) add_sums(k + 1, g->xw);
+		else jb_node(&rec, &doc, k + 1);
+	}
+	sbuf_addc(&rec, '}');
 }
 
 /* Array node a of stack ids, or of objects with a "stack_id" (by_stack). */
@@ -273,7 +440,8 @@ static void add_refs(uint32_t a, bool objects)
 	sbuf_addc(&rec, ']');
 }
 
-/* One spooled stack, sample or window record, its stack ids replaced. */
+/* One spooled stack, sample or window record, its stack ids replaced; the
+ * stacks merged into an earlier one left out, that one with the sums. */
 static void play(char tag, char *line, size_t len)
 {
 	if (json_parse(&doc, line, len) < 0 || doc.nodes[0].type != JSON_OBJECT) {
@@ -281,11 +449,14 @@ static void play(char tag, char *line, size_t len)
 		out_putc(o, '\n');
 		return;
 	}
-	const struct stk *self = NULL;
+	const struct grp *self = NULL;
 	if (tag == 'S') {
-		uint32_t k = json_get(&doc, 0, "id");
-		self = k ? new_of(k) : NULL;
+		uint32_t k = json_get(&doc, 0, "id"), i = 0;
+		self = k ? group_at(k, &i) : NULL;
+		if (self && self->leader != i) return; /* summed into its leader */
 	}
+	bool merged = self && self->count > 1;
+	edited = self != NULL;
 	rec.n = 0;
 	sbuf_addc(&rec, '{');
 	for (uint32_t k = 1, i = 0; i < doc.nodes[0].count; i++, k = json_after(&doc, k + 1)) {
@@ -297,6 +468,10 @@ static void play(char tag, char *line, size_t len)
 			add_id(self->id);
 		else if (self && json_is_str(&doc, k, "x_path_id", 9))
 			add_id(self->path);
+		else if (merged && json_is_str(&doc, k, "weights", 7))
+			add_sums(v, self->w);
+		else if (merged && json_is_str(&doc, k, "exclusive", 9) && doc.nodes[v].type == JSON_OBJECT)
+			add_exclusive(v, self);
 		else if (tag == 'S' && json_is_str(&doc, k, "related_stacks", 14) && doc.nodes[v].type == JSON_ARRAY)
 			add_refs(v, false);
 		else if (tag == 'P' && json_is_str(&doc, k, "stack_id", 8))
@@ -307,17 +482,18 @@ static void play(char tag, char *line, size_t len)
 			jb_node(&rec, &doc, v);
 	}
 	sbuf_addc(&rec, '}');
-	out_write(o, rec.p, rec.n);
+	if (edited) out_write(o, rec.p, rec.n);
+	else out_write(o, line, len);
 	out_putc(o, '\n');
 }
 
-static void play_spool(bool ids_changed)
+static void play_spool(void)
 {
 	spool_rewind(sp);
 	char *line;
 	size_t len;
 	while ((line = spool_line(sp, &len))) {
-		if (line[0] == 'L' || !ids_changed) {
+		if (line[0] == 'L' || !rewrite) {
 			out_write(o, line + 1, len - 1);
 			out_putc(o, '\n');
 		} else {
@@ -337,6 +513,8 @@ int main(int argc, char **argv)
 	sp = spool_new();
 	strmap_init(&stacks);
 	strmap_init(&taken);
+	strmap_init(&gkeys);
+	strmap_init(&wnames);
 	json_doc_init(&doc);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
@@ -351,16 +529,19 @@ int main(int argc, char **argv)
 	}
 	spaa_need_header(r);
 	settle_ids();
-	bool ids_changed = false;
-	for (uint32_t i = 0; i < stacks.count && !ids_changed; i++) ids_changed = stk[i].changed;
-	play_spool(ids_changed);
+	play_spool();
 	output_close(o);
 	spool_free(sp);
 	spaa_stack_free(&st);
 	json_doc_free(&doc);
 	strmap_free(&stacks);
 	strmap_free(&taken);
-	free(stk);
+	strmap_free(&gkeys);
+	strmap_free(&wnames);
+	free(group_of);
+	free(grp);
+	free(ws);
+	sbuf_free(&key);
 	free(renamed);
 	arena_free(&names);
 	sbuf_free(&rec);

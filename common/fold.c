@@ -195,6 +195,20 @@ bool fold_opts_take(fold_opts *o, int c, const char *arg)
 	return true;
 }
 
+/* The function name of frame fr: with --demangle, demangled (valid until
+ * the next call); its length in *n. */
+static const char *frame_func(const spaa_frame *fr, const fold_opts *o, size_t *n)
+{
+	static sbuf dm;
+	*n = fr->func_n;
+	if (!o->demangle || !fr->func_resolved) return fr->func;
+	dm.n = 0;
+	if (!demangle_name(fr->func, fr->func_n, 0, &dm)) return fr->func;
+	sbuf_addc(&dm, 0);
+	*n = dm.n - 1;
+	return dm.p;
+}
+
 bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 {
 	const spaa_frame *fr = &r->frames[f];
@@ -203,7 +217,9 @@ bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 	 * stackcollapse-perf.pl writes such a sample */
 	if (fr->perf_nochain && !o->raw) return true;
 	/* stackcollapse-perf.pl skips symbols that start with '(' */
-	return !o->raw && !o->dtrace && !o->js && fr->func_resolved && fr->func[0] == '(';
+	if (o->raw || o->dtrace || o->js || !fr->func_resolved) return false;
+	size_t n;
+	return frame_func(fr, o, &n)[0] == '(';
 }
 
 /* The first "->" in [s, e), or NULL. */
@@ -257,18 +273,8 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
 	const spaa_dso *d = &r->dsos[fr->dso];
 	const char *dname = d->name ? d->name : "";
 	size_t start = b->n;
-	/* the name, demangled first with --demangle */
-	const char *func = fr->func;
-	size_t func_n = fr->func_n;
-	static sbuf dm;
-	if (o->demangle && fr->func_resolved) {
-		dm.n = 0;
-		if (demangle_name(func, func_n, 0, &dm)) {
-			sbuf_addc(&dm, 0);
-			func = dm.p;
-			func_n = dm.n - 1;
-		}
-	}
+	size_t func_n;
+	const char *func = frame_func(fr, o, &func_n);
 	if (o->raw || o->js) {
 		add_clean(b, func, func_n);
 	} else if (o->dtrace) {

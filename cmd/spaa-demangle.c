@@ -281,6 +281,30 @@ static void take_stack(void)
 	group_of[i] = g;
 }
 
+/* Samples and windows wait in the spool, checked as the reader checks them
+ * (a bad one stops the command). */
+static void take_sample(void)
+{
+	spaa_sample smp;
+	spaa_sample_parse(r, &smp);
+	spool_rec('P', r->line, r->len);
+}
+
+static void take_window(void)
+{
+	static spaa_weight *w;
+	static uint32_t nw, wcap;
+	spaa_window win;
+	if (spaa_window_parse(r, &win) == 0 && win.by_stack) {
+		const json_doc *d = &r->doc;
+		for (uint32_t e = win.by_stack + 1, i = 0; i < d->nodes[win.by_stack].count; i++, e = json_after(d, e)) {
+			sstr id;
+			spaa_window_entry(r, e, &id, &w, &nw, &wcap);
+		}
+	}
+	spool_rec('W', r->line, r->len);
+}
+
 /* The ids written: those of the groups with no renamed frame stay (they are
  * content ids already); a group with one gets its content id, hashed on
  * with its first stack's old id while another stack has it (the same
@@ -504,6 +528,16 @@ static void play_spool(void)
 
 /* ---- main ------------------------------------------------------------------------------ */
 
+/* On an exit through die(): the temporary file closed (the reader too, for
+ * the fuzz target, which runs main again in the same process). */
+static void cleanup(void)
+{
+	spool_free(sp);
+	sp = NULL;
+	spaa_close(r);
+	r = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
@@ -511,6 +545,7 @@ int main(int argc, char **argv)
 	r = spaa_open(path);
 	o = output_open(out_path, zstd);
 	sp = spool_new();
+	cli_atexit(cleanup);
 	strmap_init(&stacks);
 	strmap_init(&taken);
 	strmap_init(&gkeys);
@@ -521,8 +556,8 @@ int main(int argc, char **argv)
 		switch (t) {
 		case SPAA_FRAME: take_frame(); break;
 		case SPAA_STACK: spooling = true; take_stack(); break;
-		case SPAA_SAMPLE: spooling = true; spool_rec('P', r->line, r->len); break;
-		case SPAA_WINDOW: spooling = true; spool_rec('W', r->line, r->len); break;
+		case SPAA_SAMPLE: spooling = true; take_sample(); break;
+		case SPAA_WINDOW: spooling = true; take_window(); break;
 		case SPAA_BAD: break; /* reported */
 		default: emit(r->line, r->len); break;
 		}
@@ -532,6 +567,7 @@ int main(int argc, char **argv)
 	play_spool();
 	output_close(o);
 	spool_free(sp);
+	sp = NULL;
 	spaa_stack_free(&st);
 	json_doc_free(&doc);
 	strmap_free(&stacks);
@@ -547,5 +583,6 @@ int main(int argc, char **argv)
 	sbuf_free(&rec);
 	sbuf_free(&name);
 	spaa_close(r);
+	r = NULL;
 	return EXIT_OK;
 }

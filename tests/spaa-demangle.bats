@@ -280,3 +280,22 @@ shapes;__libc_start_call_main;main;shapes::label;shapes::Box<double>::spin 50505
 	run spaa-demangle < /dev/null
 	assert_failure 1
 }
+
+@test "a stack renamed into one already demangled is summed into it; C++, Rust and D in one file" {
+	printf '%s\n' 'main;_ZN3foo3bar17h0123456789abcdefE 3' 'main;foo::bar::h0123456789abcdef 2' \
+		'main;_ZN6shapes4areaEd;_ZN6shapes4workEl 4' 'main;_RNvMs_Cs4Cv8Wi1oAIB_7mycrateNtB4_7Example3foo 1' \
+		'main;_D4test3fooFiZi;_$LT$T$GT$::new::h0123456789abcdef 1' | folded2spaa > "$T/in.spaa"
+	cmp "$T/in.spaa" "$BATS_TEST_DIRNAME/../fuzz/seeds/spaa/demangle-names.spaa"
+	spaa-demangle "$T/in.spaa" > "$T/out.spaa"
+	run spaa-validate --strict "$T/out.spaa"
+	assert_success
+	run spaa-fold --raw "$T/out.spaa"
+	assert_output 'main;<mycrate[35d2de6ac96359ef]::Example>::foo 1
+main;foo::bar::h0123456789abcdef 5
+main;shapes::area(double);shapes::work(long) 4
+main;test.foo(int);<T>::new::h0123456789abcdef 1'
+	# the ids are those folded2spaa gives the demangled lines
+	spaa-fold --raw "$T/out.spaa" | folded2spaa > "$T/want.spaa"
+	run diff <(stacks "$T/out.spaa" | sort) <(stacks "$T/want.spaa" | sort)
+	assert_success
+}

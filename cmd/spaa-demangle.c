@@ -242,9 +242,25 @@ static void group_key(uint64_t id)
 	}
 }
 
+/* The value of a content id "0x" + 16 lowercase hex digits. */
+static bool hex_id(sstr s, uint64_t *v)
+{
+	if (s.n != 18 || s.p[0] != '0' || s.p[1] != 'x') return false;
+	uint64_t x = 0;
+	for (size_t i = 2; i < 18; i++) {
+		char c = s.p[i];
+		if (c >= '0' && c <= '9') x = x << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f') x = x << 4 | (uint64_t)(c - 'a' + 10);
+		else return false;
+	}
+	*v = x;
+	return true;
+}
+
 /* A stack record (spooled as read), in a content-addressed file: its group.
- * A stack none of whose frames was renamed, and whose id is not the content
- * id this toolbox computes, keeps its id and stays out of the groups. */
+ * A stack none of whose frames was renamed is taken to have its content id
+ * already (it is not hashed again: spaa(5) ids are what converters write);
+ * one whose id is not of that form keeps it and stays out of the groups. */
 static void take_stack(void)
 {
 	spool_rec('S', r->line, r->len);
@@ -255,11 +271,11 @@ static void take_stack(void)
 	grow_array((void **)&group_of, &group_cap, i + 1, sizeof *group_of);
 	group_of[i] = NO_GROUP;
 	if (!r->content_ids) return;
-	uint64_t id, path;
-	spaa_stack_ids(r, &st, &id, &path);
+	uint64_t id = 0, path = 0;
 	bool changed = any_renamed(&st);
-	char buf[20];
-	if (!changed && !(st.id.n == 18 && memcmp(st.id.p, buf, stackid_fmt(buf, id)) == 0)) {
+	if (changed) spaa_stack_ids(r, &st, &id, &path);
+	else if (!hex_id(st.id, &id)) {
+		/* not a content id of spaa(5): no stack can have its content */
 		strmap_intern(&taken, st.id.p, st.id.n, NULL);
 		return;
 	}
@@ -275,7 +291,10 @@ static void take_stack(void)
 	}
 	struct grp *x = &grp[g];
 	x->count++;
-	x->changed |= changed;
+	if (changed) {
+		x->changed = true;
+		x->path = path; /* the same path bytes as the other members' */
+	}
 	add_weights(&x->w, st.w, st.nw, st.id);
 	if (st.has_excl) add_weights(&x->xw, st.xw, st.nxw, st.id);
 	group_of[i] = g;

@@ -282,7 +282,7 @@ shapes;__libc_start_call_main;main;shapes::label;shapes::Box<double>::spin 50505
 }
 
 @test "a stack renamed into one already demangled is summed into it; C++, Rust and D in one file" {
-	printf '%s\n' 'main;_ZN3foo3bar17h0123456789abcdefE 3' 'main;foo::bar::h0123456789abcdef 2' \
+	printf '%s\n' 'main;foo::bar::h0123456789abcdef 2' 'main;_ZN3foo3bar17h0123456789abcdefE 3' \
 		'main;_ZN6shapes4areaEd;_ZN6shapes4workEl 4' 'main;_RNvMs_Cs4Cv8Wi1oAIB_7mycrateNtB4_7Example3foo 1' \
 		'main;_D4test3fooFiZi;_$LT$T$GT$::new::h0123456789abcdef 1' | folded2spaa > "$T/in.spaa"
 	cmp "$T/in.spaa" "$BATS_TEST_DIRNAME/../fuzz/seeds/spaa/demangle-names.spaa"

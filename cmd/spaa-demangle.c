@@ -458,29 +458,100 @@ static void add_exclusive(uint32_t v, const struct grp *g)
 	sbuf_addc(&rec, '}');
 }
 
-/* Array node a of stack ids, or of objects with a "stack_id" (by_stack). */
-static void add_refs(uint32_t a, bool objects)
+/* Array node a of stack ids (related_stacks). */
+static void add_refs(uint32_t a)
 {
 	sbuf_addc(&rec, '[');
 	for (uint32_t e = a + 1, i = 0; i < doc.nodes[a].count; i++, e = json_after(&doc, e)) {
 		if (i) sbuf_addc(&rec, ',');
-		if (!objects) {
-			add_ref(e);
-		} else if (doc.nodes[e].type != JSON_OBJECT) {
-			jb_node(&rec, &doc, e);
-		} else {
-			sbuf_addc(&rec, '{');
-			for (uint32_t k = e + 1, j = 0; j < doc.nodes[e].count; j++, k = json_after(&doc, k + 1)) {
-				if (j) sbuf_addc(&rec, ',');
-				jb_node(&rec, &doc, k);
-				sbuf_addc(&rec, ':');
-				if (json_is_str(&doc, k, "stack_id", 8)) add_ref(k + 1);
-				else jb_node(&rec, &doc, k + 1);
-			}
-			sbuf_addc(&rec, '}');
-		}
+		add_ref(e);
 	}
 	sbuf_addc(&rec, ']');
+}
+
+/* Adds the weights of JSON array node arr (of a window entry) to list head. */
+static void add_json_weights(uint32_t *head, uint32_t arr)
+{
+	if (!arr || doc.nodes[arr].type != JSON_ARRAY) return;
+	for (uint32_t e = arr + 1, i = 0; i < doc.nodes[arr].count; i++, e = json_after(&doc, e)) {
+		uint32_t m = doc.nodes[e].type == JSON_OBJECT ? json_get(&doc, e, "metric") : 0;
+		uint32_t v = m ? json_get(&doc, e, "value") : 0;
+		uint32_t u = m ? json_get(&doc, e, "unit") : 0;
+		if (!v || doc.nodes[m].type != JSON_STRING) continue;
+		const json_node *x = &doc.nodes[v];
+		spaa_weight w = { { x->str, 0 }, SSTR_NULL, num_i(0) };
+		w.metric = (sstr){ doc.nodes[m].str, doc.nodes[m].count };
+		if (u && doc.nodes[u].type == JSON_STRING) w.unit = (sstr){ doc.nodes[u].str, doc.nodes[u].count };
+		if (x->type == JSON_INT) w.value = num_i(x->v.i);
+		else if (x->type == JSON_UINT) w.value = num_u(x->v.u);
+		else if (x->type == JSON_DOUBLE) w.value = num_d(x->v.d);
+		else continue;
+		add_weights(head, &w, 1, (sstr){ "in a window", 11 });
+	}
+}
+
+/* A window's by_stack (array node a): the stack ids replaced, and the
+ * entries of stacks now summed into one summed into one entry. */
+static void add_by_stack(uint32_t a)
+{
+	static uint32_t *first;        /* per group: its entry's index + 1 this window */
+	static uint32_t first_cap, *sums, sums_cap, multi_cap;
+	static uint8_t *multi;         /* per entry: others are summed into it */
+	uint32_t n = doc.nodes[a].count, mark = nws;
+	grow_array((void **)&sums, &sums_cap, n + 1, sizeof *sums);
+	grow_array((void **)&multi, &multi_cap, n + 1, 1);
+	memset(multi, 0, n + 1);
+	grow_array((void **)&first, &first_cap, gkeys.count + 1, sizeof *first);
+	/* the entries per group, and their sums where a group has several */
+	uint32_t e = a + 1;
+	for (uint32_t i = 0; i < n; i++, e = json_after(&doc, e)) {
+		sums[i] = 0;
+		uint32_t k = doc.nodes[e].type == JSON_OBJECT ? json_get(&doc, e, "stack_id") : 0;
+		const struct grp *g = k ? group_at(k, NULL) : NULL;
+		if (!g) continue;
+		uint32_t gi = (uint32_t)(g - grp);
+		if (!first[gi]) first[gi] = i + 1;
+		uint32_t f = first[gi] - 1;
+		add_json_weights(&sums[f], json_get(&doc, e, "weights"));
+		if (f != i) {
+			sums[i] = UINT32_MAX; /* summed into entry f */
+			multi[f] = 1;
+		}
+	}
+	sbuf_addc(&rec, '[');
+	bool any = false;
+	e = a + 1;
+	for (uint32_t i = 0; i < n; i++, e = json_after(&doc, e)) {
+		if (sums[i] == UINT32_MAX) {
+			edited = true;
+			continue;
+		}
+		if (any) sbuf_addc(&rec, ',');
+		any = true;
+		if (doc.nodes[e].type != JSON_OBJECT) {
+			jb_node(&rec, &doc, e);
+			continue;
+		}
+		sbuf_addc(&rec, '{');
+		for (uint32_t k = e + 1, j = 0; j < doc.nodes[e].count; j++, k = json_after(&doc, k + 1)) {
+			if (j) sbuf_addc(&rec, ',');
+			jb_node(&rec, &doc, k);
+			sbuf_addc(&rec, ':');
+			if (json_is_str(&doc, k, "stack_id", 8)) add_ref(k + 1);
+			else if (json_is_str(&doc, k, "weights", 7) && multi[i]) add_sums(k + 1, sums[i]);
+			else jb_node(&rec, &doc, k + 1);
+		}
+		sbuf_addc(&rec, '}');
+	}
+	sbuf_addc(&rec, ']');
+	/* forget this window's groups and sums */
+	e = a + 1;
+	for (uint32_t i = 0; i < n; i++, e = json_after(&doc, e)) {
+		uint32_t k = doc.nodes[e].type == JSON_OBJECT ? json_get(&doc, e, "stack_id") : 0;
+		const struct grp *g = k ? group_at(k, NULL) : NULL;
+		if (g) first[g - grp] = 0;
+	}
+	nws = mark;
 }
 
 /* One spooled stack, sample or window record, its stack ids replaced; the
@@ -516,11 +587,11 @@ static void play(char tag, char *line, size_t len)
 		else if (merged && json_is_str(&doc, k, "exclusive", 9) && doc.nodes[v].type == JSON_OBJECT)
 			add_exclusive(v, self);
 		else if (tag == 'S' && json_is_str(&doc, k, "related_stacks", 14) && doc.nodes[v].type == JSON_ARRAY)
-			add_refs(v, false);
+			add_refs(v);
 		else if (tag == 'P' && json_is_str(&doc, k, "stack_id", 8))
 			add_ref(v);
 		else if (tag == 'W' && json_is_str(&doc, k, "by_stack", 8) && doc.nodes[v].type == JSON_ARRAY)
-			add_refs(v, true);
+			add_by_stack(v);
 		else
 			jb_node(&rec, &doc, v);
 	}

@@ -182,6 +182,13 @@ _$LT$T$XX$::new::h0123456789abcdef	-'
       5 0xd21c6bf3e48c3234"
 	run bash -c "spaa-cat --merge '$T/np.spaa' | cmp - '$T/np.spaa'"
 	assert_success
+	# a window naming both: one entry, the weights summed
+	a=$(jq -r 'select(.type == "stack") | .id' "$T/s.spaa" | sed -n 1p)
+	b=$(jq -r 'select(.type == "stack") | .id' "$T/s.spaa" | sed -n 2p)
+	c=$(jq -r 'select(.type == "stack") | .id' "$T/s.spaa" | sed -n 4p)
+	{ cat "$T/s.spaa"; printf '{"type":"window","id":"w","start":1,"end":2,"by_stack":[{"stack_id":"%s","weights":[{"metric":"period","value":3}]},{"stack_id":"%s","weights":[{"metric":"period","value":4},{"metric":"samples","value":1}]},{"stack_id":"%s","weights":[{"metric":"period","value":5.50}]}]}\n' "$a" "$c" "$b"; } > "$T/w.spaa"
+	run bash -c "spaa-demangle --no-params '$T/w.spaa' | tail -n 1"
+	assert_output '{"type":"window","id":"w","start":1,"end":2,"by_stack":[{"stack_id":"0x9ce0a25aac4616d7","weights":[{"metric":"period","value":8.5}]},{"stack_id":"0xd21c6bf3e48c3234","weights":[{"metric":"period","value":4},{"metric":"samples","value":1}]}]}'
 	run spaa-fold --raw "$T/np.spaa"
 	assert_output "shapes;__libc_start_call_main;main;main::{lambda(long)#1}::operator();(anonymous namespace)::helper;shapes::Box<long>::spin 30303030
 shapes;__libc_start_call_main;main;main::{lambda(long)#1}::operator();shapes::area;shapes::work 60606060

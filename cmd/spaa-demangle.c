@@ -501,7 +501,11 @@ static void add_by_stack(uint32_t a)
 	grow_array((void **)&sums, &sums_cap, n + 1, sizeof *sums);
 	grow_array((void **)&multi, &multi_cap, n + 1, 1);
 	memset(multi, 0, n + 1);
-	grow_array((void **)&first, &first_cap, gkeys.count + 1, sizeof *first);
+	if (gkeys.count + 1 > first_cap) {
+		uint32_t old = first_cap;
+		grow_array((void **)&first, &first_cap, gkeys.count + 1, sizeof *first);
+		memset(first + old, 0, (first_cap - old) * sizeof *first);
+	}
 	/* the entries per group, and their sums where a group has several */
 	uint32_t e = a + 1;
 	for (uint32_t i = 0; i < n; i++, e = json_after(&doc, e)) {

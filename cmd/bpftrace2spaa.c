@@ -528,8 +528,8 @@ static void scalar_context(struct map *m, builder_ctx *c, uint64_t lineno)
 	for (uint32_t i = 0; i < B.nkeys; i++) {
 		struct key *k = &B.keys[i];
 		if (k->stack) continue;
-		const char *t = B.sb.p + k->off;
-		size_t tn = k->stack ? 0 : k->len;
+		size_t tn = k->len;
+		const char *t = tn ? B.sb.p + k->off : "";
 		enum keykind kk = kl ? kl->kind[i] : K_GUESS;
 		int64_t iv = 0;
 		bool num_ok = all_digits(t, tn) && parse_i64(t, tn, &iv);
@@ -766,6 +766,9 @@ static void convert(input *in)
 			if (line[0] == '[' || line[0] == '(') continue;
 			st = S_TOP;
 		}
+		if (n > 9 && !memcmp(line, "{\"type\": ", 9))
+			die_at(B.fname, lineno, "this is bpftrace's JSON output (-f json), not its text: "
+			       "run bpftrace without -f json");
 		if (n == 0 || line[0] != '@') continue; /* "Attaching N probes...", printf text */
 		/* "@name[" or "@name: " */
 		size_t i = 1;

@@ -320,6 +320,10 @@ OUT
 	run bpftrace2spaa "$T/in.txt"
 	assert_failure 1
 	assert_output "bpftrace2spaa: $T/in.txt:3: map @: value out of range: 99999999999999999999"
+	printf '{"type": "attached_probes", "data": {"probes": 2}}\n' > "$T/in.txt"
+	run bpftrace2spaa "$T/in.txt"
+	assert_failure 1
+	assert_output "bpftrace2spaa: $T/in.txt:1: this is bpftrace's JSON output (-f json), not its text: run bpftrace without -f json"
 	printf '@[\n    main+1\n]: 18446744073709551615\n@[\n    main+1\n]: 1\n' > "$T/in.txt"
 	run bpftrace2spaa "$T/in.txt"
 	assert_failure 1

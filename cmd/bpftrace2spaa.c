@@ -155,6 +155,14 @@ static bool all_digits(const char *p, size_t n)
 	return true;
 }
 
+static bool has_text(const char *p, size_t n, const char *t)
+{
+	size_t tn = strlen(t);
+	for (size_t i = 0; i + tn <= n; i++)
+		if (!memcmp(p + i, t, tn)) return true;
+	return false;
+}
+
 /* ---- options ------------------------------------------------------------ */
 
 static void parse_keylist(const char *arg, const char *list, struct keylist *kl)
@@ -268,7 +276,7 @@ static const char *const kernel_names[] = {
 };
 static const char *const user_names[] = {
 	"_start", "__libc_start_main", "__libc_start_call_main", "start_thread",
-	"__clone", "clone3", "__clone3", "thread_start", NULL
+	"__clone", "clone3", "__clone3", "thread_start", "main", "__GI_", "__libc_", NULL
 };
 
 /* sym without its "+off". */
@@ -352,18 +360,25 @@ static int addr_kernel(sstr a)
 	return a.p[0] >= '8' || (a.p[0] >= 'a' && a.p[0] <= 'f') || (a.p[0] >= 'A' && a.p[0] <= 'F');
 }
 
-/* What one frame line says of its stack's kind: 'k', 'u' or 0. */
-static char frame_evidence(const char *p, size_t n)
+/* What the frame lines [l0, l1) say of their stack's kind: 'k', 'u' or
+ * 0.  An address tells; else a kernel function anywhere (start_thread is a
+ * kernel function too), else a user one. */
+static char stack_evidence(uint32_t l0, uint32_t l1)
 {
-	struct fparts f;
-	split_frame(p, n, &f);
-	if (f.perf || f.bare) {
-		int k = addr_kernel(f.ip);
-		if (k >= 0) return k ? 'k' : 'u';
+	char byname = 0;
+	for (uint32_t l = l0; l < l1; l++) {
+		struct fparts f;
+		split_frame(B.sb.p + B.fl[l].off, B.fl[l].len, &f);
+		if (f.perf || f.bare) {
+			int k = addr_kernel(f.ip);
+			if (k >= 0) return k ? 'k' : 'u';
+		}
+		if (name_in(f.sym.p, f.sym.n, kernel_names, true)) byname = 'k';
+		else if (byname != 'k' && (name_in(f.sym.p, f.sym.n, user_names, true) ||
+					   has_text(f.sym.p, f.sym.n, "::")))
+			byname = 'u';
 	}
-	if (name_in(f.sym.p, f.sym.n, kernel_names, true)) return 'k';
-	if (name_in(f.sym.p, f.sym.n, user_names, false)) return 'u';
-	return 0;
+	return byname;
 }
 
 /* The frame of one frame line of a stack of kind ('k', 'u', '?'). */
@@ -476,9 +491,7 @@ static void stack_kinds(struct map *m)
 			continue;
 		}
 		/* the frames, then what the map's other entries said */
-		char ev = 0;
-		for (uint32_t l = k->fl0; l < k->fl1 && !ev; l++)
-			ev = frame_evidence(B.sb.p + B.fl[l].off, B.fl[l].len);
+		char ev = stack_evidence(k->fl0, k->fl1);
 		if (ev) {
 			k->kind = ev;
 			if (i >= m->nposkind) {
@@ -656,14 +669,6 @@ static void finish_entry(const char *v, size_t vn, uint64_t lineno)
 	builder_stack(B.b, &c, B.fr, B.nfr, &m->metric, &val, 1);
 	B.nstacks++;
 	reset_entry();
-}
-
-static bool has_text(const char *p, size_t n, const char *t)
-{
-	size_t tn = strlen(t);
-	for (size_t i = 0; i + tn <= n; i++)
-		if (!memcmp(p + i, t, tn)) return true;
-	return false;
 }
 
 /* The rest of a line r[0..n): from a key's start (key_starts: after "[" or

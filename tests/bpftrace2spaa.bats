@@ -213,6 +213,9 @@ bt_total() {
 	assert_success
 	assert_output ''
 	cmp <(spaa-fold --raw "$T/o.spaa" | LC_ALL=C sort) <(bt_fold "$X/hist.txt" @calls 0)
+	# ustack(2) of "__GI___write+0" and "main+...": user frames, by their names
+	run jq -r 'select(.type == "frame") | .kind' "$T/o.spaa"
+	assert_output - <<<$'user\nuser'
 	run bpftrace2spaa "$X/write.txt"
 	assert_failure 1
 	assert_output "bpftrace2spaa: $X/write.txt:24: map @sizes holds a histogram (hist() or lhist()), not counts: bpftrace2spaa reads maps of count() and sum(); leave it out with --map naming the others"

@@ -17,6 +17,7 @@
 #include "build.h"
 #include "spaa.h"
 #include "cli.h"
+#include "heapsnap.h"
 #include "idmap.h"
 #include "input.h"
 #include "jscan.h"
@@ -599,19 +600,12 @@ static struct {
 static int64_t *finfo;       /* 4 per function: name, script, line, column */
 static uint32_t nfinfo, finfo_cap;
 static bool have_finfo;
-static idmap wanted;         /* string index -> index in strs */
-static char **strs;
-static uint32_t *strs_len;
-static uint32_t nstrs, strs_cap, strs_len_cap;
-static uint64_t n_strings;
+static heapsnap_strings strs; /* the names of the functions */
 
 static uint32_t field_index(jscan *r, uint32_t arr, const char *name, bool required)
 {
-	if (arr != NONE && doc.nodes[arr].type == JSON_ARRAY) {
-		uint32_t i = 0;
-		for (uint32_t k = json_first(&doc, arr), e = json_after(&doc, arr); k < e; k = json_after(&doc, k), i++)
-			if (json_is_str(&doc, k, name, strlen(name))) return i;
-	}
+	uint32_t i = arr != NONE ? heapsnap_field(&doc, arr, name) : NONE;
+	if (i != NONE) return i;
 	if (required) jscan_fail(r, "snapshot.meta does not list the field %s", name);
 	return NONE;
 }
@@ -680,20 +674,6 @@ static void snapshot_nodes(jscan *r, profile *p)
 	if (col) jscan_fail(r, "the nodes array is not a whole number of nodes (%u fields each)", meta.nf);
 }
 
-static void want_string(int64_t i)
-{
-	if (i < 0 || i > UINT32_MAX) return;
-	bool added;
-	uint32_t k = idmap_put(&wanted, i, nstrs, &added);
-	(void)k;
-	if (added) {
-		grow_array((void **)&strs, &strs_cap, nstrs + 1, sizeof *strs);
-		grow_array((void **)&strs_len, &strs_len_cap, nstrs + 1, sizeof *strs_len);
-		strs[nstrs] = NULL;
-		strs_len[nstrs++] = 0;
-	}
-}
-
 static void snapshot_functions(jscan *r)
 {
 	need_meta(r);
@@ -714,10 +694,8 @@ static void snapshot_functions(jscan *r)
 			grow_array((void **)&finfo, &finfo_cap, nfinfo + 4, sizeof *finfo);
 			memcpy(finfo + nfinfo, f, sizeof f);
 			nfinfo += 4;
-			if (n_strings == 0) {
-				want_string(f[0]);
-				want_string(f[1]);
-			}
+			heapsnap_strings_want(&strs, f[0]);
+			heapsnap_strings_want(&strs, f[1]);
 		}
 	}
 	if (col) jscan_fail(r, "trace_function_infos is not a whole number of functions");
@@ -760,20 +738,8 @@ static void trace_tree(jscan *r, profile *p, uint32_t parent, uint32_t depth)
 
 static void snapshot_strings(jscan *r)
 {
-	bool first = true;
-	jscan_open(r, '[', "the strings array");
-	while (jscan_more(r, &first, ']')) {
-		if (!have_finfo) want_string((int64_t)n_strings);
-		uint32_t k = idmap_get(&wanted, (int64_t)n_strings);
-		if (k != NONE) {
-			sstr s = jscan_str(r, "a string");
-			strs[k] = xmemdup(s.p, s.n);
-			strs_len[k] = (uint32_t)s.n;
-		} else {
-			jscan_skip(r);
-		}
-		n_strings++;
-	}
+	if (!have_finfo) heapsnap_strings_want_all(&strs); /* the functions come after */
+	heapsnap_strings_read(r, &strs);
 }
 
 static void snapshot_member(jscan *r, sstr key)
@@ -791,9 +757,9 @@ static void snapshot_member(jscan *r, sstr key)
 
 static sstr snap_string(int64_t i)
 {
-	uint32_t k = i >= 0 ? idmap_get(&wanted, i) : NONE;
-	if (k == NONE || !strs[k]) die_at(fname, 0, "string %lld of the snapshot is missing", (long long)i);
-	return (sstr){ strs[k], strs_len[k] };
+	sstr s;
+	if (!heapsnap_strings_get(&strs, i, &s)) die_at(fname, 0, "string %lld of the snapshot is missing", (long long)i);
+	return s;
 }
 
 static void snapshot_finish(void)

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "heapsnap.h"
 #include "idmap.h"
 #include "input.h"
 #include "jscan.h"
@@ -72,151 +73,13 @@ static uint64_t opt_retained = 20;
  * TAIL (MAX_SEGS in all). */
 enum { MAX_SEGS = 20, HEAD = 10, TAIL = 9 };
 
-/* ---- wanted strings ------------------------------------------------------------
- * The strings array of a snapshot holds every name and every string's
- * contents; only the strings asked for beforehand are kept. */
-
-typedef struct strtab {
-	idmap want;     /* string index -> slot */
-	char **s;       /* per slot, NULL until read */
-	uint32_t *len;
-	uint32_t n, cap, lcap;
-	int64_t max;    /* the largest index wanted, -1 for none */
-	uint64_t count; /* strings read */
-} strtab;
-
-static void want_string(strtab *t, int64_t i)
+/* The strings of a snapshot are kept only where asked for beforehand
+ * (common/heapsnap); every index used was wanted and read. */
+static sstr get_string(const heapsnap_strings *t, int64_t i)
 {
-	bool added;
-	idmap_put(&t->want, i, t->n, &added);
-	if (!added) return;
-	grow_array((void **)&t->s, &t->cap, t->n + 1, sizeof *t->s);
-	grow_array((void **)&t->len, &t->lcap, t->n + 1, sizeof *t->len);
-	t->s[t->n] = NULL;
-	t->len[t->n++] = 0;
-	if (i > t->max) t->max = i;
-}
-
-static sstr get_string(const strtab *t, int64_t i)
-{
-	uint32_t k = idmap_get(&t->want, i);
-	if (k == NONE || !t->s[k]) abort(); /* every index used was wanted and read */
-	return (sstr){ t->s[k], t->len[k] };
-}
-
-static void strtab_free(strtab *t)
-{
-	for (uint32_t k = 0; k < t->n; k++) free(t->s[k]);
-	free(t->s);
-	free(t->len);
-	idmap_free(&t->want);
-}
-
-static unsigned hexval(const char *p)
-{
-	unsigned v = 0;
-	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-		v <<= 4;
-		if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
-		else return 0x110000; /* not hex */
-	}
-	return v;
-}
-
-static void add_utf8(sbuf *b, unsigned c)
-{
-	if (c < 0x80) {
-		sbuf_addc(b, (char)c);
-	} else if (c < 0x800) {
-		sbuf_addc(b, (char)(0xc0 | c >> 6));
-		sbuf_addc(b, (char)(0x80 | (c & 0x3f)));
-	} else if (c < 0x10000) {
-		sbuf_addc(b, (char)(0xe0 | c >> 12));
-		sbuf_addc(b, (char)(0x80 | (c >> 6 & 0x3f)));
-		sbuf_addc(b, (char)(0x80 | (c & 0x3f)));
-	} else {
-		sbuf_addc(b, (char)(0xf0 | c >> 18));
-		sbuf_addc(b, (char)(0x80 | (c >> 12 & 0x3f)));
-		sbuf_addc(b, (char)(0x80 | (c >> 6 & 0x3f)));
-		sbuf_addc(b, (char)(0x80 | (c & 0x3f)));
-	}
-}
-
-/* The string value at hand, decoded leniently: V8 writes lone surrogates
- * (\uD800) where a JavaScript string has them, which strict JSON readers
- * (jscan_str) refuse; they become U+FFFD here, as do bad escapes' code
- * points.  Bytes that are not UTF-8 stay (jw_str replaces them). */
-static sstr read_name(jscan *r, sbuf *b)
-{
-	if (jscan_peek(r) != '"') jscan_fail(r, "expected a string in the strings array");
-	size_t end;
-	if (!jscan_value(r, &end, true)) jscan_fail(r, "input ends inside a string (truncated file?)");
-	const char *p = r->buf + r->pos + 1, *e = r->buf + end - 1;
-	b->n = 0;
-	while (p < e) {
-		if (*p != '\\') {
-			const char *q = p;
-			while (q < e && *q != '\\') q++;
-			sbuf_add(b, p, (size_t)(q - p));
-			p = q;
-			continue;
-		}
-		if (e - p < 2) break;
-		char c = p[1];
-		p += 2;
-		switch (c) {
-		case 'b': sbuf_addc(b, '\b'); break;
-		case 'f': sbuf_addc(b, '\f'); break;
-		case 'n': sbuf_addc(b, '\n'); break;
-		case 'r': sbuf_addc(b, '\r'); break;
-		case 't': sbuf_addc(b, '\t'); break;
-		case 'u': {
-			unsigned u = e - p >= 4 ? hexval(p) : 0x110000;
-			if (u > 0xffff) {
-				add_utf8(b, 0xfffd);
-				break;
-			}
-			p += 4;
-			if (u >= 0xd800 && u < 0xdc00 && e - p >= 6 && p[0] == '\\' && p[1] == 'u') {
-				unsigned lo = hexval(p + 2);
-				if (lo >= 0xdc00 && lo < 0xe000) {
-					u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-					p += 6;
-				}
-			}
-			add_utf8(b, u >= 0xd800 && u < 0xe000 ? 0xfffd : u);
-			break;
-		}
-		default: sbuf_addc(b, c); break; /* \" \\ \/ (and anything else as itself) */
-		}
-	}
-	r->pos = end;
-	return (sstr){ b->p ? b->p : "", b->n };
-}
-
-static void read_strings(jscan *r, strtab *t)
-{
-	static sbuf b;
-	bool first = true;
-	jscan_open(r, '[', "the strings array");
-	while (jscan_more(r, &first, ']')) {
-		uint32_t k = (int64_t)t->count <= t->max ? idmap_get(&t->want, (int64_t)t->count) : NONE;
-		if (k != NONE) {
-			sstr s = read_name(r, &b);
-			if (s.n > UINT32_MAX) jscan_fail(r, "a name longer than 4 GiB");
-			t->s[k] = xmemdup(s.p, s.n);
-			t->len[k] = (uint32_t)s.n;
-		} else {
-			jscan_skip(r);
-		}
-		t->count++;
-	}
-	if (t->max >= 0 && (uint64_t)t->max >= t->count)
-		jscan_fail(r, "string %lld is used but the strings array has %llu", (long long)t->max,
-			   (unsigned long long)t->count);
+	sstr s;
+	if (!heapsnap_strings_get(t, i, &s)) abort();
+	return s;
 }
 
 /* ---- one snapshot ------------------------------------------------------------- */
@@ -268,19 +131,10 @@ typedef struct snap {
 	uint32_t *ename, *eto;
 	uint32_t etype_cap, ename_cap, eto_cap;
 
-	strtab strs;
+	heapsnap_strings strs;
 } snap;
 
 static snap S[2];
-
-/* The index of the string name in array k of the meta doc, or NONE. */
-static uint32_t find_field(const json_doc *d, uint32_t k, const char *name)
-{
-	uint32_t i = 0;
-	for (uint32_t x = json_first(d, k), e = json_after(d, k); x < e; x = json_after(d, x), i++)
-		if (json_is_str(d, x, name, strlen(name))) return i;
-	return NONE;
-}
 
 /* Member key of object k in the meta doc as an array: its index, or fails. */
 static uint32_t meta_array(jscan *r, const json_doc *d, uint32_t k, const char *key)
@@ -329,12 +183,12 @@ static void read_meta(jscan *r, snap *s)
 	memset(s->ecol, -1, s->ef);
 	uint32_t ncol[N_NF], ecol[N_EF];
 	for (int i = 0; i < N_NF; i++) {
-		ncol[i] = find_field(d, nfl, nf_names[i]);
+		ncol[i] = heapsnap_field(d, nfl, nf_names[i]);
 		if (ncol[i] == NONE) jscan_fail(r, "snapshot.meta.node_fields has no %s", nf_names[i]);
 		s->ncol[ncol[i]] = (int8_t)i;
 	}
 	for (int i = 0; i < N_EF; i++) {
-		ecol[i] = find_field(d, efl, ef_names[i]);
+		ecol[i] = heapsnap_field(d, efl, ef_names[i]);
 		if (ecol[i] == NONE) jscan_fail(r, "snapshot.meta.edge_fields has no %s", ef_names[i]);
 		s->ecol[ecol[i]] = (int8_t)i;
 	}
@@ -647,7 +501,7 @@ static void before_after_strings(jscan *r, snap *s)
 		if (s->eto[e] >= s->nnodes)
 			jscan_fail(r, "edge %u leads to node %u, of %u nodes", e, s->eto[e], s->nnodes);
 	for (uint32_t c = 0; c < s->ncls; c++)
-		if (s->ckey[c] >= 0) want_string(&s->strs, s->ckey[c]);
+		if (s->ckey[c] >= 0) heapsnap_strings_want(&s->strs, s->ckey[c]);
 	if (!opt_retained) return;
 	cand = xcalloc(s->ncls ? s->ncls : 1, sizeof *cand);
 	for (uint32_t i = 0; i < s->nnodes; i++) {
@@ -662,8 +516,8 @@ static void before_after_strings(jscan *r, snap *s)
 			for (uint32_t j = 0; j < n; j++) {
 				uint32_t e = pbuf[j];
 				if (n > MAX_SEGS && j >= HEAD && j < n - TAIL) continue;
-				if (s->eflag[s->etype[e]] != EDGE_NUMBERED) want_string(&s->strs, s->ename[e]);
-				if (j == 0) want_string(&s->strs, s->nname[s->eto[e]]);
+				if (s->eflag[s->etype[e]] != EDGE_NUMBERED) heapsnap_strings_want(&s->strs, s->ename[e]);
+				if (j == 0) heapsnap_strings_want(&s->strs, s->nname[s->eto[e]]);
 			}
 		}
 }
@@ -673,7 +527,7 @@ static void before_after_strings(jscan *r, snap *s)
 static void read_snapshot(snap *s, int side, const char *path)
 {
 	s->side = side;
-	s->strs.max = -1;
+	heapsnap_strings_init(&s->strs);
 	json_doc_init(&s->meta);
 	input *in = input_open(path);
 	s->name = input_name(in);
@@ -709,9 +563,9 @@ static void read_snapshot(snap *s, int side, const char *path)
 				before_after_strings(&r, s);
 			} else {
 				for (uint32_t k = 0; k < s->ncls; k++)
-					if (s->ckey[k] >= 0) want_string(&s->strs, s->ckey[k]);
+					if (s->ckey[k] >= 0) heapsnap_strings_want(&s->strs, s->ckey[k]);
 			}
-			read_strings(&r, &s->strs);
+			heapsnap_strings_read(&r, &s->strs);
 		} else if (sstr_eqc(key, "snapshot")) {
 			jscan_fail(&r, "a second \"snapshot\"");
 		} else {
@@ -922,7 +776,7 @@ int main(int argc, char **argv)
 	strmap_init(&ctors);
 	read_snapshot(&S[BEFORE], BEFORE, argv[optind]);
 	name_classes(&S[BEFORE]);
-	strtab_free(&S[BEFORE].strs);
+	heapsnap_strings_free(&S[BEFORE].strs);
 	read_snapshot(&S[AFTER], AFTER, argv[optind + 1]);
 	name_classes(&S[AFTER]);
 	write_report(argv[optind], argv[optind + 1], outpath, zstd);

@@ -4,7 +4,8 @@
 # the ASan+UBSan build).  A command may accept or refuse an input (exit 0, 1
 # or 2); it must not crash (signal) or make a sanitizer speak.
 #   fuzz/seeds/spaa/, fuzz/crashes/spaa/     SPAA: spaa-validate, spaa-fold,
-#                                            spaa-cat --merge, spaa-top, spaa-stat
+#                                            spaa-cat --merge, spaa-top, spaa-stat,
+#                                            spaa-demangle
 #   fuzz/seeds/symtab/                       spaa-symbolize --kallsyms=FILE
 #   fuzz/seeds/CMD/, fuzz/crashes/CMD/       the converter CMD, with and
 #                                            without --samples
@@ -38,7 +39,8 @@ for dir in "$here"/seeds/* "$here"/crashes/*; do
 			check "$f" spaa-fold
 			check "$f" spaa-cat --merge -o /dev/null
 			check "$f" spaa-top
-			check "$f" spaa-stat ;;
+			check "$f" spaa-stat
+			check "$f" spaa-demangle -o /dev/null ;;
 		symtab) # the file without its selector byte, as a kallsyms list
 			tail -c +2 "$f" > "$err.in"
 			check "$here/../examples/parser.spaa" spaa-symbolize --kallsyms="$err.in" -o /dev/null

@@ -9,6 +9,7 @@
 #include <zstd.h>
 
 #include "build.h"
+#include "heapsnap.h"
 #include "input.h"
 #include "jsonbuf.h"
 #include "num.h"
@@ -399,6 +400,45 @@ static void test_sniff(void)
 	}
 }
 
+/* heapsnap: meta fields by name; the strings array with only the wanted
+ * strings kept, lone surrogates and bad escapes as U+FFFD, pairs joined. */
+static void test_heapsnap(void)
+{
+	json_doc d;
+	json_doc_init(&d);
+	const char *meta = "[\"type\",\"name\",\"id\",\"self_size\"]";
+	ok(json_parse(&d, meta, strlen(meta)) == 0, "heapsnap: meta fields parsed");
+	is_int(heapsnap_field(&d, 0, "self_size"), 3, "heapsnap: field found");
+	is_int(heapsnap_field(&d, 0, "trace_node_id"), HEAPSNAP_NONE, "heapsnap: field absent");
+	json_doc_free(&d);
+
+	const char *text = "[\"a\", \"lone \\ud800 x\", \"pair \\ud83d\\ude00\", \"skipped \\ud800\", \"bad \\uZZZZ\\n\"]";
+	write_file(tmp_path("strings.json"), text, strlen(text));
+	heapsnap_strings t;
+	heapsnap_strings_init(&t);
+	heapsnap_strings_want(&t, 1);
+	heapsnap_strings_want(&t, 2);
+	heapsnap_strings_want(&t, 4);
+	heapsnap_strings_want(&t, -1);
+	input *in = input_open(tmp_path("strings.json"));
+	jscan r;
+	jscan_init(&r, in, "strings.json");
+	heapsnap_strings_read(&r, &t);
+	jscan_free(&r);
+	input_close(in);
+	is_int((int64_t)t.count, 5, "heapsnap: five strings read");
+	sstr s;
+	ok(!heapsnap_strings_get(&t, 0, &s), "heapsnap: string 0 not kept");
+	ok(!heapsnap_strings_get(&t, 3, &s), "heapsnap: string 3 not kept");
+	ok(heapsnap_strings_get(&t, 1, &s) && s.n == 10 && memcmp(s.p, "lone \xef\xbf\xbd x", 10) == 0,
+	   "heapsnap: a lone surrogate becomes U+FFFD");
+	ok(heapsnap_strings_get(&t, 2, &s) && s.n == 9 && memcmp(s.p, "pair \xf0\x9f\x98\x80", 9) == 0,
+	   "heapsnap: a surrogate pair joined");
+	ok(heapsnap_strings_get(&t, 4, &s) && s.n == 12 && memcmp(s.p, "bad \xef\xbf\xbd" "ZZZZ\n", 12) == 0,
+	   "heapsnap: a bad escape becomes U+FFFD, the rest kept");
+	heapsnap_strings_free(&t);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -414,6 +454,7 @@ int main(void)
 	test_roundtrip();
 	test_ids();
 	test_sniff();
+	test_heapsnap();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0) diag("could not remove %s", tmpdir);

@@ -3,9 +3,12 @@
  * Each line is split at its last run of blanks: the count after it, the
  * ';'-separated frames (root first) before it.  Every distinct name becomes
  * one frame of a single "[unknown]" dso; identical stacks are summed by the
- * builder (build.h), which writes the SPAA file with content-addressed ids. */
+ * builder (build.h), which writes the SPAA file with content-addressed ids.
+ * With --addrs, frames that are hex addresses become unresolved frames with
+ * that ip (in --binary's dso), for spaa-symbolize. */
 #include <getopt.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
@@ -31,6 +34,12 @@ static const char help[] =
 "                       deallocation, timer or probe\n"
 "  -m, --metric=NAME    metric of the counts (default: samples)\n"
 "  -u, --unit=UNIT      unit of that metric (default: none)\n"
+"      --addrs          frames that are hex addresses (0x401a2b) are addresses\n"
+"                       to resolve (spaa-symbolize): frames with that ip and no\n"
+"                       name; those at 0xffff800000000000 and above are kernel\n"
+"                       frames ([kernel.kallsyms])\n"
+"      --binary=PATH    with --addrs: the ELF file of the user-space addresses\n"
+"      --pid=N          the process the stacks come from (context pid N)\n"
 "  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
 "                       compress)\n"
 "  -z, --zstd           compress the output with zstd\n"
@@ -107,6 +116,49 @@ static int parse_count(const char *p, size_t n, num *out)
 static strmap paths;
 static uint32_t *path_stack, path_cap;
 
+/* --addrs, --binary, --pid */
+static struct {
+	bool on, has_pid;
+	int64_t pid;
+	uint32_t user_dso, kernel_dso;
+	bool user_known;
+} A;
+
+/* "0x" and 1 to 16 hex digits: an address. */
+static bool hex_addr(const char *p, size_t n, uint64_t *v)
+{
+	if (n < 3 || n > 18 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) return false;
+	uint64_t x = 0;
+	for (size_t i = 2; i < n; i++) {
+		char c = p[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+			: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (d < 0) return false;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return true;
+}
+
+/* With --addrs, a frame that is an address: its ip, no name, its dso. */
+static void addr_frame(builder *b, builder_frame *f, char *ipbuf)
+{
+	uint64_t v;
+	if (!A.on || !hex_addr(f->func.p, f->func.n, &v)) return;
+	int n = snprintf(ipbuf, 24, "0x%llx", (unsigned long long)v);
+	f->ip = (sstr){ ipbuf, (size_t)n };
+	f->func = f->ip;
+	f->func_resolved = false;
+	if (v >= 0xffff800000000000ULL) {
+		if (A.kernel_dso == UINT32_MAX) A.kernel_dso = builder_dso(b, "[kernel.kallsyms]", 17, true);
+		f->dso = A.kernel_dso;
+		f->kind = FK_KERNEL;
+	} else if (A.user_known) {
+		f->dso = A.user_dso;
+		f->kind = FK_USER;
+	}
+}
+
 /* Converts one input into the builder. */
 static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metric,
 			uint32_t dso, uint64_t *lines_read, uint64_t *stack_lines)
@@ -172,6 +224,8 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 			f.kind = FK_UNKNOWN;
 			f.func_resolved = true;
 			f.inline_depth = -1;
+			char ipbuf[24];
+			addr_frame(b, &f, ipbuf);
 			*VEC_PUSH(fr, nfr, frcap) = builder_frame_add(b, &f);
 			if (j == se) break;
 			i = j + 1;
@@ -187,6 +241,8 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 		}
 		builder_ctx c = { 0 };
 		c.event = ev;
+		c.has_pid = A.has_pid;
+		c.pid = A.pid;
 		builder_where(b, name, ln);
 		grow_array((void **)&path_stack, &path_cap, pi + 1, sizeof *path_stack);
 		path_stack[pi] = builder_stack(b, &c, fr, nfr, &metric, &v, 1);
@@ -209,13 +265,16 @@ int main(int argc, char **argv)
 		{ "kind", required_argument, 0, 'k' },
 		{ "metric", required_argument, 0, 'm' },
 		{ "unit", required_argument, 0, 'u' },
+		{ "addrs", no_argument, 0, 'A' },
+		{ "binary", required_argument, 0, 'B' },
+		{ "pid", required_argument, 0, 'P' },
 		{ "output", required_argument, 0, 'o' },
 		{ "zstd", no_argument, 0, 'z' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	const char *event = "cpu", *kind = "software", *metric = "samples", *unit = NULL;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *binary = NULL;
 	bool zstd = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "m:u:o:zhV", longopts, NULL)) != -1) {
@@ -224,6 +283,13 @@ int main(int argc, char **argv)
 		case 'k': kind = optarg; break;
 		case 'm': metric = optarg; break;
 		case 'u': unit = optarg; break;
+		case 'A': A.on = true; break;
+		case 'B': binary = optarg; break;
+		case 'P':
+			A.has_pid = true;
+			A.pid = opt_i64("--pid", optarg);
+			if (A.pid < 0) usage_error("--pid: '%s' is not a process id", optarg);
+			break;
 		case 'o': outpath = optarg; break;
 		case 'z': zstd = true; break;
 		CLI_STD_CASES(help);
@@ -236,6 +302,8 @@ int main(int argc, char **argv)
 			    "deallocation, timer or probe)", kind);
 	if (!*event) usage_error("--event: empty name");
 	if (!*metric) usage_error("--metric: empty name");
+	if (binary && !A.on) usage_error("--binary needs --addrs");
+	if (binary && !*binary) usage_error("--binary: empty path");
 
 	builder *b = builder_new();
 	builder_source_tool(b, "folded");
@@ -245,6 +313,11 @@ int main(int argc, char **argv)
 	uint32_t ev = builder_event(b, event, kind, freq ? "frequency" : "event", metric, NULL);
 	uint32_t m = builder_metric(b, metric, unit);
 	uint32_t dso = builder_dso(b, "[unknown]", 9, false);
+	A.kernel_dso = UINT32_MAX;
+	if (binary) {
+		A.user_dso = builder_dso(b, binary, strlen(binary), false);
+		A.user_known = true;
+	}
 	int nstdin = 0;
 	for (int i = optind; i < argc; i++) nstdin += strcmp(argv[i], "-") == 0;
 	if (nstdin > 1) usage_error("standard input (-) can be read only once");

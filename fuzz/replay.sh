@@ -6,6 +6,7 @@
 #   fuzz/seeds/spaa/, fuzz/crashes/spaa/     SPAA: spaa-validate, spaa-fold,
 #                                            spaa-cat --merge, spaa-top, spaa-stat,
 #                                            spaa-demangle
+#   fuzz/seeds/symtab/                       spaa-symbolize --kallsyms=FILE
 #   fuzz/seeds/CMD/, fuzz/crashes/CMD/       the converter CMD, with and
 #                                            without --samples
 # Usage: SPAA_BUILDDIR=DIR sh fuzz/replay.sh   (from the top of the sources)
@@ -40,6 +41,10 @@ for dir in "$here"/seeds/* "$here"/crashes/*; do
 			check "$f" spaa-top
 			check "$f" spaa-stat
 			check "$f" spaa-demangle -o /dev/null ;;
+		symtab) # the file without its selector byte, as a kallsyms list
+			tail -c +2 "$f" > "$err.in"
+			check "$here/../examples/parser.spaa" spaa-symbolize --kallsyms="$err.in" -o /dev/null
+			rm -f "$err.in" ;;
 		*)
 			check "$f" "$name" -o /dev/null
 			check "$f" "$name" --samples -o /dev/null ;;

@@ -223,3 +223,35 @@ Try 'folded2spaa --help' for more information."
 	run diff "$T/ids" "$T/merged"
 	assert_success
 }
+
+@test "--addrs: hex frames become unresolved frames with that ip, in --binary's dso or the kernel's; --pid sets the pid" {
+	printf '0x401a2b;main;0xFFFFFFFF81000010 2\n0x401A2B;0x4011 1\n' >"$T/a.folded"
+	run folded2spaa --addrs --binary=/usr/bin/app --pid=4242 "$T/a.folded"
+	assert_success
+	assert_output - <<'EOF2'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"folded","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"software","sampling":{"mode":"frequency","primary_metric":"samples"}}],"source":{"tool":"folded"},"stack_id_mode":"content_addressable"}
+{"type":"dso","id":1,"name":"[unknown]","is_kernel":false}
+{"type":"dso","id":2,"name":"/usr/bin/app","is_kernel":false}
+{"type":"dso","id":3,"name":"[kernel.kallsyms]","is_kernel":true}
+{"type":"frame","id":1,"func":"0x401a2b","func_resolved":false,"dso":2,"ip":"0x401a2b","kind":"user"}
+{"type":"frame","id":2,"func":"main","dso":1,"kind":"unknown"}
+{"type":"frame","id":3,"func":"0xffffffff81000010","func_resolved":false,"dso":3,"ip":"0xffffffff81000010","kind":"kernel"}
+{"type":"frame","id":4,"func":"0x4011","func_resolved":false,"dso":2,"ip":"0x4011","kind":"user"}
+{"type":"stack","id":"0x5770b5335e347129","frames":[3,2,1],"context":{"event":"cpu","pid":4242},"weights":[{"metric":"samples","value":2}],"exclusive":{"frame":3,"weights":[{"metric":"samples","value":2}]},"x_path_id":"0x58a2110b36204b5e"}
+{"type":"stack","id":"0xf7849c10195eabcc","frames":[4,1],"context":{"event":"cpu","pid":4242},"weights":[{"metric":"samples","value":1}],"exclusive":{"frame":4,"weights":[{"metric":"samples","value":1}]},"x_path_id":"0x8a98ec4d0c7bb7f5"}
+EOF2
+	spaa-validate --strict -q <(folded2spaa --addrs --binary=/usr/bin/app --pid=4242 "$T/a.folded")
+	# without --binary user addresses are in [unknown]; without --addrs
+	# they are names
+	run sh -c "folded2spaa --addrs '$T/a.folded' | grep -c '\"dso\":1,\"ip\":\"0x401a2b\",\"kind\":\"unknown\"'"
+	assert_output 1
+	run sh -c "folded2spaa '$T/a.folded' | grep -c '\"func\":\"0x401a2b\",\"dso\":1,\"kind\":\"unknown\"}'"
+	assert_output 1
+	run folded2spaa --binary=/x "$T/a.folded"
+	assert_failure 2
+	assert_output "folded2spaa: --binary needs --addrs
+Try 'folded2spaa --help' for more information."
+	run folded2spaa --addrs --pid=-3 "$T/a.folded"
+	assert_failure 2
+	assert_line --index 0 "folded2spaa: --pid: '-3' is not a process id"
+}

@@ -1,0 +1,1561 @@
+/* spaa-symbolize - names for the frames of a SPAA profile that have only an
+ * address: kernel addresses through kallsyms, native code through the ELF
+ * file's symbol table and DWARF (source lines, inlined calls), JIT code
+ * through perf-PID.map files, run-time addresses of position-independent
+ * code through saved /proc/PID/maps.  See spaa-symbolize(1).
+ *
+ * One pass.  Dictionary records are kept in memory as they were read;
+ * stacks, samples and windows go to a spool in their final form, except
+ * what only the end can settle (stacks that others were merged into,
+ * references to stacks not met yet).  At the end the dictionaries are
+ * written (frames that got a name rewritten in place, new dsos before the
+ * first frame, new frames after the last), then the spool is played back.
+ *
+ * A frame that gets a name may become several (the functions inlined at its
+ * address, innermost first, as spaa(5) orders them), and stacks change
+ * content: with content-addressed ids a changed stack gets its content id
+ * again, and stacks that have become one are summed into the first, the
+ * references of samples, windows and related_stacks following them (a
+ * window's entries for them summed into one). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+#include "elfsym.h"
+#include "jsonbuf.h"
+#include "jsonw.h"
+#include "num.h"
+#include "output.h"
+#include "spaa.h"
+#include "spool.h"
+#include "stackid.h"
+#include "strmap.h"
+#include "symtab.h"
+#include "util.h"
+
+static const char help_text[] =
+	"Usage: spaa-symbolize [OPTION]... [FILE]\n"
+	"Give the frames of a SPAA profile that have only an address a function name,\n"
+	"and with DWARF a source line and the functions inlined there.  Frames that\n"
+	"cannot be resolved stay as they are.  With no FILE, or when FILE is -, read\n"
+	"standard input (plain, gzip or zstd).\n"
+	"\n"
+	"Sources, tried in this order (the first that knows the address wins):\n"
+	"      --kallsyms=FILE   kernel symbols for kernel frames (default\n"
+	"                        /proc/kallsyms when it has addresses; \"none\": no\n"
+	"                        kernel symbols); module names become the dso\n"
+	"      --maps=PID=FILE   the saved /proc/PID/maps of process PID: its run-time\n"
+	"                        addresses are turned into file and offset, then\n"
+	"                        resolved in that file; repeatable\n"
+	"      --maps=DIR        the same for every process with a DIR/PID file\n"
+	"                        (also DIR/PID.maps, DIR/PID/maps)\n"
+	"                        ELF files: the frame's dso as recorded (or the\n"
+	"                        mapped file): .symtab, else .dynsym, and DWARF\n"
+	"      --root=DIR        look for ELF files under DIR\n"
+	"      --debug-dir=DIR   separate debug files by build id, DIR/xx/yyyy.debug\n"
+	"                        (default /usr/lib/debug/.build-id)\n"
+	"      --perf-map=DIR    JIT symbols from DIR/perf-PID.map (default /tmp)\n"
+	"\n"
+	"      --verbose         report per dso how many addresses were resolved,\n"
+	"                        and why the others were not\n"
+	"  -o, --output=FILE     write to FILE (atomically) instead of standard output;\n"
+	"                        .zst and .gz compress\n"
+	"  -z, --zstd            compress the output with zstd\n"
+	"  -h, --help            show this help and exit\n"
+	"  -V, --version         show the version and exit\n"
+	"\n"
+	"A frame is looked at when it has an address (ip, or a name that is one) and\n"
+	"no name (func_resolved false, \"[unknown]\" or an address as name).  Stacks\n"
+	"that become the same stack are summed, with content ids.\n"
+	"\n"
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+
+/* ---- options ------------------------------------------------------------------ */
+
+struct mapsopt { int64_t pid; const char *file; };
+
+static struct {
+	const char *kallsyms, *root, *debug_dir, *perf_map, *maps_dir, *out;
+	struct mapsopt *maps;
+	uint32_t nmaps, mapscap;
+	bool verbose, zstd;
+} O = { .perf_map = "/tmp" };
+
+static void parse_options(int argc, char **argv, const char **path)
+{
+	enum { O_KALLSYMS = 256, O_MAPS, O_ROOT, O_DEBUG, O_PERFMAP, O_VERBOSE };
+	static const struct option longopts[] = {
+		{ "kallsyms", required_argument, 0, O_KALLSYMS },
+		{ "maps", required_argument, 0, O_MAPS },
+		{ "root", required_argument, 0, O_ROOT },
+		{ "debug-dir", required_argument, 0, O_DEBUG },
+		{ "perf-map", required_argument, 0, O_PERFMAP },
+		{ "verbose", no_argument, 0, O_VERBOSE },
+		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_KALLSYMS: O.kallsyms = optarg; break;
+		case O_MAPS: {
+			const char *eq = strchr(optarg, '=');
+			struct stat st;
+			if (!eq) {
+				if (stat(optarg, &st) != 0 || !S_ISDIR(st.st_mode))
+					usage_error("--maps: '%s' is not PID=FILE nor a directory", optarg);
+				O.maps_dir = optarg;
+				break;
+			}
+			char pid[24];
+			size_t n = (size_t)(eq - optarg);
+			int64_t v;
+			if (n == 0 || n >= sizeof pid || !parse_i64(optarg, n, &v) || v < 0)
+				usage_error("--maps: '%s' is not PID=FILE (PID a process id)", optarg);
+			if (!eq[1]) usage_error("--maps: '%s' names no file", optarg);
+			struct mapsopt *m = VEC_PUSH(O.maps, O.nmaps, O.mapscap);
+			m->pid = v;
+			m->file = eq + 1;
+			break;
+		}
+		case O_ROOT: O.root = optarg; break;
+		case O_DEBUG: O.debug_dir = optarg; break;
+		case O_PERFMAP: O.perf_map = optarg; break;
+		case O_VERBOSE: O.verbose = true; break;
+		case 'o': O.out = optarg; break;
+		case 'z': O.zstd = true; break;
+		CLI_STD_CASES(help_text);
+		}
+	}
+	if (argc - optind > 1) usage_error("too many arguments (one FILE at most)");
+	*path = optind < argc ? argv[optind] : "-";
+}
+
+/* ---- the sources ------------------------------------------------------------------- */
+
+/* Why a frame stays unresolved (after elfsym's own reasons). */
+enum {
+	R_NO_KALLSYMS = ES_NWHY, R_NOT_IN_KALLSYMS, R_NO_DSO, R_NOT_MAPPED, R_NOT_IN_PERFMAP, R_NWHY
+};
+static const char *why_text(int why)
+{
+	switch (why) {
+	case R_NO_KALLSYMS: return "kernel address and no kallsyms";
+	case R_NOT_IN_KALLSYMS: return "kernel address outside any symbol";
+	case R_NO_DSO: return "no file known for the address";
+	case R_NOT_MAPPED: return "address in no mapping of the process";
+	case R_NOT_IN_PERFMAP: return "JIT address not in the perf map";
+	default: return elfsym_why_text(why);
+	}
+}
+
+static elfsym *E;
+/* perf prints the addresses of frames it could not name as offsets into
+ * their file */
+static bool perf_offsets;
+static symtab K;
+static bool have_k;
+
+/* Per process: its maps and its perf map, loaded when first needed. */
+struct proc {
+	bool loaded;
+	bool has_maps, has_pm;
+	symtab maps, pm;
+	char *pm_path;
+};
+static strmap procs;
+static struct proc *P;
+static uint32_t pcap;
+
+static bool readable_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, R_OK) == 0;
+}
+
+static struct proc *proc_of(int64_t pid)
+{
+	bool added;
+	uint32_t i = strmap_intern(&procs, &pid, sizeof pid, &added);
+	if (added) {
+		grow_array((void **)&P, &pcap, i + 1, sizeof *P);
+		memset(&P[i], 0, sizeof P[i]);
+	}
+	struct proc *p = &P[i];
+	if (p->loaded) return p;
+	p->loaded = true;
+	const char *mf = NULL;
+	for (uint32_t k = 0; k < O.nmaps; k++)
+		if (O.maps[k].pid == pid) mf = O.maps[k].file;
+	sbuf b = { 0 };
+	if (!mf && O.maps_dir) {
+		static const char *const forms[] = { "%s/%lld", "%s/%lld.maps", "%s/%lld/maps" };
+		for (int f = 0; f < 3 && !mf; f++) {
+			b.n = 0;
+			sbuf_printf(&b, forms[f], O.maps_dir, (long long)pid);
+			sbuf_addc(&b, 0);
+			if (readable_file(b.p)) mf = b.p;
+		}
+	}
+	if (mf) {
+		symtab_read_maps(&p->maps, mf);
+		p->has_maps = true;
+	}
+	b.n = 0;
+	sbuf_printf(&b, "%s/perf-%lld.map", O.perf_map, (long long)pid);
+	sbuf_addc(&b, 0);
+	p->pm_path = xstrdup(b.p);
+	if (readable_file(b.p)) {
+		symtab_read_perfmap(&p->pm, b.p);
+		p->has_pm = true;
+	}
+	sbuf_free(&b);
+	return p;
+}
+
+/* The kernel's symbols: a --kallsyms file at start (its errors at once),
+ * /proc/kallsyms when the first kernel frame needs it. */
+static bool k_loaded;
+static void load_kallsyms(void)
+{
+	if (k_loaded) return;
+	k_loaded = true;
+	const char *k = O.kallsyms;
+	if (k && strcmp(k, "none") == 0) return;
+	if (!k) {
+		if (!readable_file("/proc/kallsyms")) return;
+		k = "/proc/kallsyms";
+	}
+	symtab_read_kallsyms(&K, k);
+	have_k = K.n > 0;
+}
+
+/* ---- the output dictionaries -------------------------------------------------------- */
+
+static spaa_reader *r;
+static sbuf S;               /* strings of new names, ids, path bytes */
+
+static uint32_t str_add(const char *p, size_t n)
+{
+	uint32_t off = (uint32_t)S.n;
+	sbuf_add(&S, p, n);
+	sbuf_addc(&S, 0);
+	return off;
+}
+#define STR(off) (S.p + (off))
+
+/* Output dsos: the input's (the reader's index i) and new ones (NEW_DSO | j,
+ * j into ND). */
+#define NEW_DSO 0x80000000u
+struct ndso { uint32_t name, bid, id; bool kernel; };
+static struct ndso *ND;
+static uint32_t nnd, ndcap;
+static strmap dso_names;       /* name -> dso_of */
+static uint32_t *dso_of;
+static uint32_t docap;
+
+static void dso_name_add(const char *name, uint32_t d)
+{
+	bool added;
+	uint32_t i = strmap_intern(&dso_names, name, strlen(name), &added);
+	if (!added) return; /* the first of that name */
+	grow_array((void **)&dso_of, &docap, i + 1, sizeof *dso_of);
+	dso_of[i] = d;
+}
+
+/* The dso of that name: the input's, else a new one. */
+static uint32_t dso_for(const char *name, bool kernel, const char *bid)
+{
+	int64_t i = strmap_find(&dso_names, name, strlen(name));
+	if (i >= 0) return dso_of[i];
+	struct ndso *x = VEC_PUSH(ND, nnd, ndcap);
+	x->name = str_add(name, strlen(name));
+	x->bid = bid && *bid ? str_add(bid, strlen(bid)) : UINT32_MAX;
+	x->kernel = kernel;
+	x->id = UINT32_MAX;
+	dso_name_add(name, NEW_DSO | (nnd - 1));
+	return NEW_DSO | (nnd - 1);
+}
+
+static sstr dso_name(uint32_t d)
+{
+	if (d & NEW_DSO) return sstr_c(STR(ND[d & ~NEW_DSO].name));
+	const spaa_dso *x = &r->dsos[d];
+	return (sstr){ x->name ? x->name : "", x->name ? x->name_n : 0 };
+}
+
+/* Output frames. */
+struct ofr {
+	uint32_t in;          /* the input frame it comes from */
+	bool resolved;        /* false: the input record unchanged */
+	bool fresh;           /* a new record (not the input's, in place) */
+	uint8_t kind;
+	int32_t depth;        /* inline_depth, -1: none */
+	uint32_t func, src;   /* S offsets; src UINT32_MAX: none */
+	uint32_t dso;         /* odso */
+	bool has_symoff;
+	uint64_t symoff;
+	uint32_t idj, idn;    /* the id as JSON text, in S */
+	uint32_t blob, blobn; /* its path bytes (stackid.h), in S; blobn 0: not made yet */
+};
+static struct ofr *F;
+static uint32_t nf, fcap;
+
+/* Per input frame. */
+struct fin {
+	bool done;            /* resolved without a pid (or found pid dependent) */
+	bool per_pid;         /* unresolved alone: try with each stack's pid */
+	bool cand;            /* has an address and no name */
+	bool used_raw;        /* a stack has it unchanged */
+	uint64_t addr;
+	uint32_t start, n;    /* its frames (without a pid), innermost first */
+	uint32_t prim;        /* the output frame holding its id */
+};
+static struct fin *FI;
+static uint32_t ficap;
+
+static strmap pid_chains;      /* (input frame, pid) -> index into pc */
+static uint32_t *pc_start, *pc_n;
+static uint32_t pccap, pccap2;
+
+/* Fresh frame ids: integers above those of the input. */
+static strmap fresh_ids;
+static uint64_t next_id;
+static bool next_id_set;
+
+static uint32_t fresh_frame_id(void)
+{
+	if (!next_id_set) {
+		next_id_set = true;
+		next_id = 1;
+		for (uint32_t i = 0; i < r->frame_ids.count; i++) {
+			size_t n;
+			const char *k = strmap_key(&r->frame_ids, i, &n);
+			uint64_t v;
+			if (parse_u64(k, n, &v) && v < UINT64_MAX && v + 1 > next_id) next_id = v + 1;
+		}
+	}
+	char buf[24];
+	size_t n;
+	do n = fmt_u64(buf, next_id++);
+	while (strmap_find(&r->frame_ids, buf, n) >= 0 || strmap_find(&fresh_ids, buf, n) >= 0);
+	strmap_intern(&fresh_ids, buf, n, NULL);
+	return str_add(buf, n);
+}
+
+/* ---- statistics (--verbose) ------------------------------------------------------- */
+
+struct dstat { uint64_t ok, why[R_NWHY]; };
+static struct dstat *ST;        /* per input dso */
+static uint32_t stcap;
+
+static void count(uint32_t dso, int why)
+{
+	if (dso >= stcap) {
+		uint32_t old = stcap;
+		grow_array((void **)&ST, &stcap, dso + 1, sizeof *ST);
+		memset(ST + old, 0, (stcap - old) * sizeof *ST);
+	}
+	if (why == ES_OK) ST[dso].ok++;
+	else ST[dso].why[why]++;
+}
+
+/* ---- resolving -------------------------------------------------------------------- */
+
+static bool is_hex_addr(const char *s, uint64_t *v)
+{
+	if (!(s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) || !s[2]) return false;
+	uint64_t x = 0;
+	int nd0 = 0;
+	for (const char *p = s + 2; *p; p++) {
+		int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+			: *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
+		if (d < 0 || ++nd0 > 16) return false;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return true;
+}
+
+#define KERNEL_START 0xffff800000000000ULL
+
+static bool is_kernel(const spaa_frame *fr, uint64_t addr)
+{
+	const spaa_dso *d = &r->dsos[fr->dso];
+	if (d->is_kernel || fr->kind == FK_KERNEL) return true;
+	return (!d->name || !d->name[0] || strcmp(d->name, "[unknown]") == 0) && addr >= KERNEL_START;
+}
+
+/* A chain being built: innermost first. */
+struct link { const char *func, *src; uint32_t dso; uint8_t kind; bool has_symoff; uint64_t symoff; };
+static struct link *L;
+static uint32_t nl, lcap;
+static sbuf LT;                /* its strings */
+
+static void chain_elf(const elfsym_res *res, uint32_t dso)
+{
+	nl = 0;
+	for (uint32_t k = 0; k < res->n; k++) {
+		struct link *l = VEC_PUSH(L, nl, lcap);
+		l->func = res->func[k];
+		l->src = res->srcline[k];
+		l->dso = dso;
+		l->kind = FK_USER;
+		l->has_symoff = res->has_symoff;
+		l->symoff = res->symoff;
+	}
+}
+
+static void chain_one(const char *func, uint32_t dso, uint8_t kind, uint64_t symoff)
+{
+	nl = 0;
+	struct link *l = VEC_PUSH(L, nl, lcap);
+	l->func = func;
+	l->src = NULL;
+	l->dso = dso;
+	l->kind = kind;
+	l->has_symoff = true;
+	l->symoff = symoff;
+}
+
+/* The dso a perf map gives its frames: the map's own path. */
+static uint32_t perfmap_dso(struct proc *p)
+{
+	return dso_for(p->pm_path, false, NULL);
+}
+
+/* Resolves input frame fi (with pid, or without when pid < 0) into L;
+ * returns ES_OK or why not. */
+static int resolve(uint32_t fi, int64_t pid)
+{
+	const spaa_frame *fr = &r->frames[fi];
+	uint64_t addr = FI[fi].addr;
+	const char *dname = r->dsos[fr->dso].name ? r->dsos[fr->dso].name : "";
+	if (is_kernel(fr, addr)) {
+		load_kallsyms();
+		if (!have_k) return R_NO_KALLSYMS;
+		const symtab_ent *e = symtab_find(&K, addr);
+		if (!e) return R_NOT_IN_KALLSYMS;
+		const char *mod = symtab_str(&K, e->mod);
+		uint32_t dso;
+		if (*mod) {
+			LT.n = 0;
+			sbuf_printf(&LT, "[%s]", mod);
+			sbuf_addc(&LT, 0);
+			dso = dso_for(LT.p, true, NULL);
+		} else {
+			dso = r->dsos[fr->dso].is_kernel ? fr->dso : dso_for("[kernel.kallsyms]", true, NULL);
+		}
+		chain_one(symtab_str(&K, e->name), dso, FK_KERNEL, addr - e->start);
+		return ES_OK;
+	}
+	elfsym_res res;
+	if (pid >= 0) {
+		struct proc *p = proc_of(pid);
+		if (p->has_maps) {
+			const symtab_ent *m = symtab_find(&p->maps, addr);
+			const char *path = m ? symtab_str(&p->maps, m->name) : NULL;
+			if (path && path[0] == '/' && !(p->has_pm && strcmp(path, p->pm_path) == 0)) {
+				int w = elfsym_lookup(E, path, addr - m->start + m->off, true, &res);
+				if (w != ES_OK) return w;
+				chain_elf(&res, dso_for(path, false, res.build_id));
+				return ES_OK;
+			}
+			if (!p->has_pm) return R_NOT_MAPPED;
+		}
+		if (!p->has_pm) return R_NO_DSO;
+		const symtab_ent *e = symtab_find(&p->pm, addr);
+		if (!e) return R_NOT_IN_PERFMAP;
+		chain_one(symtab_str(&p->pm, e->name), perfmap_dso(p), FK_USER, addr - e->start);
+		return ES_OK;
+	}
+	/* the dso as recorded */
+	const char *base = strrchr(dname, '/');
+	long long mpid;
+	char tail;
+	if (base && sscanf(base, "/perf-%lld.ma%c", &mpid, &tail) == 2 && tail == 'p') {
+		struct proc *p = proc_of(mpid);
+		if (!p->has_pm) return ES_MISSING;
+		const symtab_ent *e = symtab_find(&p->pm, addr);
+		if (!e) return R_NOT_IN_PERFMAP;
+		chain_one(symtab_str(&p->pm, e->name), fr->dso, FK_USER, addr - e->start);
+		return ES_OK;
+	}
+	if (dname[0] != '/') return R_NO_DSO;
+	int w = elfsym_lookup(E, dname, addr, perf_offsets, &res);
+	if (w != ES_OK) return w;
+	chain_elf(&res, fr->dso);
+	return ES_OK;
+}
+
+/* The id text of input frame fi as it is in its record (number or string). */
+static void input_id(uint32_t fi, sbuf *b)
+{
+	size_t n;
+	const char *k = strmap_key(&r->frame_ids, fi, &n);
+	uint64_t v;
+	if (parse_u64(k, n, &v) && (n == 1 || k[0] != '0')) sbuf_add(b, k, n);
+	else jb_str(b, k, n);
+}
+
+/* Turns chain L into output frames; the physical one takes input frame
+ * fi's id when take_id.  Returns the first. */
+static uint32_t make_frames(uint32_t fi, bool take_id)
+{
+	uint32_t first = nf;
+	for (uint32_t k = 0; k < nl; k++) {
+		struct ofr *o = VEC_PUSH(F, nf, fcap);
+		memset(o, 0, sizeof *o);
+		o->in = fi;
+		o->resolved = true;
+		o->kind = L[k].kind;
+		o->depth = nl > 1 ? (int32_t)(nl - 1 - k) : -1;
+		o->func = str_add(L[k].func, strlen(L[k].func));
+		o->src = L[k].src ? str_add(L[k].src, strlen(L[k].src)) : UINT32_MAX;
+		o->dso = L[k].dso;
+		o->has_symoff = L[k].has_symoff;
+		o->symoff = L[k].symoff;
+		bool own = take_id && k == nl - 1;
+		o->fresh = !own;
+		if (own) {
+			sbuf b = { 0 };
+			input_id(fi, &b);
+			o->idj = str_add(b.p, b.n);
+			o->idn = (uint32_t)b.n;
+			sbuf_free(&b);
+		} else {
+			o->idj = fresh_frame_id();
+			o->idn = (uint32_t)strlen(STR(o->idj));
+		}
+	}
+	return first;
+}
+
+/* The unchanged output frame of input frame fi. */
+static uint32_t raw_frame(uint32_t fi)
+{
+	struct ofr *o = VEC_PUSH(F, nf, fcap);
+	memset(o, 0, sizeof *o);
+	o->in = fi;
+	o->dso = r->frames[fi].dso;
+	o->depth = -1;
+	sbuf b = { 0 };
+	input_id(fi, &b);
+	o->idj = str_add(b.p, b.n);
+	o->idn = (uint32_t)b.n;
+	sbuf_free(&b);
+	return nf - 1;
+}
+
+static bool have_pid_sources(void)
+{
+	return O.nmaps || O.maps_dir || O.perf_map;
+}
+
+/* Input frame fi on its own (without a pid). */
+static void settle_frame(uint32_t fi)
+{
+	struct fin *x = &FI[fi];
+	if (x->done) return;
+	x->done = true;
+	if (!x->cand) {
+		x->start = x->prim = raw_frame(fi);
+		x->n = 1;
+		return;
+	}
+	int w = resolve(fi, -1);
+	const spaa_frame *fr = &r->frames[fi];
+	bool retry = w != ES_OK && !is_kernel(fr, x->addr) && have_pid_sources() &&
+		     (w == R_NO_DSO || w == ES_NEEDS_MAP || w == ES_MISSING);
+	if (w == ES_OK) {
+		count(fr->dso, w);
+		x->start = make_frames(fi, true);
+		x->n = nl;
+		x->prim = x->start + nl - 1;
+		return;
+	}
+	x->start = x->prim = raw_frame(fi);
+	x->n = 1;
+	if (retry) x->per_pid = true; /* counted with each pid */
+	else count(fr->dso, w);
+}
+
+/* The frames of input frame fi in a stack of process pid (-1: none). */
+static void frames_of(uint32_t fi, int64_t pid, uint32_t *start, uint32_t *n)
+{
+	settle_frame(fi);
+	struct fin *x = &FI[fi];
+	if (!x->per_pid) {
+		*start = x->start;
+		*n = x->n;
+		x->used_raw = true;
+		return;
+	}
+	char key[12];
+	memcpy(key, &fi, 4);
+	memcpy(key + 4, &pid, 8);
+	bool added;
+	uint32_t i = strmap_intern(&pid_chains, key, sizeof key, &added);
+	if (added) {
+		grow_array((void **)&pc_start, &pccap, i + 1, sizeof *pc_start);
+		grow_array((void **)&pc_n, &pccap2, i + 1, sizeof *pc_n);
+		int w = pid < 0 ? R_NO_DSO : resolve(fi, pid);
+		count(r->frames[fi].dso, w);
+		if (w == ES_OK) {
+			pc_start[i] = make_frames(fi, false);
+			pc_n[i] = nl;
+		} else {
+			pc_start[i] = x->start;
+			pc_n[i] = 1;
+			x->used_raw = true;
+		}
+	}
+	*start = pc_start[i];
+	*n = pc_n[i];
+}
+
+/* A frame record as it is read: is it one to resolve? */
+static void take_frame(void)
+{
+	uint32_t fi = r->frame_ids.count - 1;
+	grow_array((void **)&FI, &ficap, fi + 1, sizeof *FI);
+	struct fin *x = &FI[fi];
+	memset(x, 0, sizeof *x);
+	const spaa_frame *fr = &r->frames[fi];
+	uint64_t a;
+	bool has_addr = (fr->ip && is_hex_addr(fr->ip, &a)) || is_hex_addr(fr->func, &a);
+	bool named = fr->func_resolved && !fr->perf_nosym && fr->func[0] && strcmp(fr->func, "[unknown]") != 0 &&
+		     !is_hex_addr(fr->func, &(uint64_t){ 0 });
+	x->cand = has_addr && !named && !fr->perf_nochain;
+	x->addr = a;
+	/* an id given to a new frame already: this one gets another */
+	size_t n;
+	const char *k = strmap_key(&r->frame_ids, fi, &n);
+	if (strmap_find(&fresh_ids, k, n) >= 0)
+		die_at(r->name, r->lineno, "frame id %.*s comes after the stacks and collides with a new frame's id: "
+		       "put the dictionaries first (spaa-cat does)", (int)n, k);
+}
+
+/* ---- stacks ---------------------------------------------------------------------------- */
+
+struct wnode { uint32_t metric; uint32_t next; num v; };
+static struct wnode *WN;
+static uint32_t nwn, wncap;
+static strmap metrics;
+
+struct mst {                  /* one output stack */
+	uint32_t id, idn;     /* its id text (JSON), in S */
+	uint64_t ctx;         /* hash of its context */
+	uint64_t line;        /* where it first came */
+	uint32_t count;
+	uint32_t w, xw;       /* the sums of the stacks merged into it */
+	bool rel;             /* has related_stacks */
+};
+static struct mst *M;
+static uint32_t nm, mcap;
+static strmap out_ids;        /* output id text -> mst */
+static strmap in_ids;         /* input stack id key -> mst */
+static uint32_t *in_m;
+static uint32_t imcap;
+static bool content;          /* stack_id_mode content_addressable */
+
+static spool *sp;
+static sbuf rec, tmp;
+static spaa_stack st;
+static uint32_t *outf;
+static uint32_t noutf, ocap;
+
+static void add_weights(uint32_t *head, const spaa_weight *ws, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t m = strmap_intern(&metrics, ws[i].metric.p, ws[i].metric.n, NULL);
+		uint32_t *link = head;
+		while (*link && WN[*link - 1].metric != m) link = &WN[*link - 1].next;
+		if (!*link) {
+			struct wnode *w = VEC_PUSH(WN, nwn, wncap);
+			w->metric = m;
+			w->next = 0;
+			w->v = num_i(0);
+			*link = nwn;
+		}
+		if (!num_add(&WN[*link - 1].v, ws[i].value))
+			die_at(r->name, r->lineno, "stack %.*s: summed with the stacks it became, metric %.*s overflows 64 bits",
+			       (int)st.id.n, st.id.p, (int)ws[i].metric.n, ws[i].metric.p);
+	}
+}
+
+static bool key_is(const json_doc *d, uint32_t k, const char *s)
+{
+	return json_is_str(d, k, s, strlen(s));
+}
+
+static void member(sbuf *b, const json_doc *d, uint32_t k, bool first)
+{
+	if (!first) sbuf_addc(b, ',');
+	jb_str(b, d->nodes[k].str, d->nodes[k].count);
+	sbuf_addc(b, ':');
+}
+
+/* The path bytes of output frame o (spaa(5), STACK IDENTITY). */
+static uint64_t hash_frame(uint64_t h, uint32_t o)
+{
+	struct ofr *f = &F[o];
+	if (!f->blobn) { /* made once: func US dso US p|i [US srcline] RS */
+		sstr func, dso, src;
+		bool inl;
+		if (!f->resolved) {
+			const spaa_frame *x = &r->frames[f->in];
+			const spaa_dso *d = &r->dsos[x->dso];
+			func = (sstr){ x->func, x->func_n };
+			dso = (sstr){ d->name ? d->name : "", d->name ? d->name_n : 0 };
+			src = (sstr){ x->srcline, x->srcline ? x->srcline_n : 0 };
+			inl = x->inlined;
+		} else {
+			func = sstr_c(STR(f->func));
+			dso = dso_name(f->dso);
+			src = f->src == UINT32_MAX ? SSTR_NULL : sstr_c(STR(f->src));
+			inl = f->depth > 0;
+		}
+		tmp.n = 0;
+		sbuf_add(&tmp, func.p, func.n);
+		sbuf_addc(&tmp, 0x1f);
+		sbuf_add(&tmp, dso.p, dso.n);
+		sbuf_addc(&tmp, 0x1f);
+		sbuf_addc(&tmp, inl ? 'i' : 'p');
+		if (src.p) {
+			sbuf_addc(&tmp, 0x1f);
+			sbuf_add(&tmp, src.p, src.n);
+		}
+		sbuf_addc(&tmp, 0x1e);
+		f->blob = str_add(tmp.p, tmp.n);
+		f->blobn = (uint32_t)tmp.n;
+	}
+	return fnv1a64(h, STR(f->blob), f->blobn);
+}
+
+/* The process of the current stack: context pid, else its thread's. */
+static int64_t stack_pid(void)
+{
+	if (st.has_pid) return st.pid;
+	if (st.has_tid) {
+		char nb[24];
+		size_t n = fmt_i64(nb, st.tid);
+		int64_t t = strmap_find(&r->thread_ids, nb, n);
+		if (t >= 0 && r->threads[t].pid >= 0) return r->threads[t].pid;
+	}
+	return -1;
+}
+
+static void spool_tagged(char tag, uint64_t num1, const char *p, size_t n)
+{
+	char nb[24];
+	spool_putc(sp, tag);
+	spool_write(sp, nb, fmt_u64(nb, num1));
+	spool_putc(sp, ' ');
+	spool_write(sp, p, n);
+	spool_putc(sp, '\n');
+}
+
+/* Input stack ids: the content ids ("0x" and 16 hex digits) also by value
+ * in an open-addressing table, which a sample's look-up reaches with one
+ * memory access where the string map needs several. */
+static struct idslot {
+	uint64_t id, out;     /* the input id, the output id when it is a content id too */
+	uint32_t in;          /* the input stack's index + 1, 0: empty */
+	bool same, out_content;
+} *IT;
+static uint32_t itn, itcount;
+static bool *in_same;         /* input stack: its id is its output id */
+static uint32_t iscap;
+
+static bool content_id(const char *p, size_t n, uint64_t *v)
+{
+	if (n != 18 || p[0] != '0' || p[1] != 'x') return false;
+	uint64_t x = 0;
+	for (int i = 2; i < 18; i++) {
+		char c = p[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (d < 0) return false;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return true;
+}
+
+static uint32_t id_slot(uint64_t v)
+{
+	uint64_t h = v * 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(h >> 32) & (itn - 1);
+}
+
+static struct idslot *it_add(uint64_t v, uint32_t in)
+{
+	if ((itcount + 1) * 2 > itn) {
+		struct idslot *old = IT;
+		uint32_t on = itn;
+		itn = itn ? itn * 2 : 1024;
+		IT = xcalloc(itn, sizeof *IT);
+		for (uint32_t i = 0; i < on; i++)
+			if (old[i].in) {
+				uint32_t j = id_slot(old[i].id);
+				while (IT[j].in) j = (j + 1) & (itn - 1);
+				IT[j] = old[i];
+			}
+		free(old);
+	}
+	uint32_t j = id_slot(v);
+	while (IT[j].in) j = (j + 1) & (itn - 1);
+	memset(&IT[j], 0, sizeof IT[j]);
+	IT[j].id = v;
+	IT[j].in = in + 1;
+	itcount++;
+	return &IT[j];
+}
+
+/* The slot of a content id string, NULL if it is none or not there. */
+static const struct idslot *it_find(const json_node *x)
+{
+	uint64_t v;
+	if (x->type != JSON_STRING || !itn || !content_id(x->str, x->count, &v)) return NULL;
+	for (uint32_t j = id_slot(v); IT[j].in; j = (j + 1) & (itn - 1))
+		if (IT[j].id == v) return &IT[j];
+	return NULL;
+}
+
+/* The input stack of id node k, -1 if it has not come (yet). */
+static int64_t in_of(const json_doc *d, uint32_t k)
+{
+	const json_node *x = &d->nodes[k];
+	const char *p;
+	size_t n;
+	if (x->type == JSON_STRING) { p = x->str; n = x->count; }
+	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
+	else return -1;
+	uint64_t v;
+	if (x->type == JSON_STRING && content_id(p, n, &v)) {
+		if (!itn) return -1;
+		for (uint32_t j = id_slot(v); IT[j].in; j = (j + 1) & (itn - 1))
+			if (IT[j].id == v) return IT[j].in - 1;
+		return -1;
+	}
+	return strmap_find(&in_ids, p, n);
+}
+
+/* The output stack of input stack id node k, or -1 if the stack has not
+ * come yet. */
+static int64_t out_of(const json_doc *d, uint32_t k)
+{
+	int64_t i = in_of(d, k);
+	return i < 0 ? -1 : (int64_t)in_m[i];
+}
+
+/* Does id node k of d already read as its output stack's id? */
+static bool same_id(const json_doc *d, uint32_t k)
+{
+	int64_t i = in_of(d, k);
+	return i >= 0 && in_same[i];
+}
+
+static void take_stack(void)
+{
+	if (spaa_stack_parse(r, &st) < 0) return;
+	int64_t pid = stack_pid();
+	bool changed = false;
+	noutf = 0;
+	for (uint32_t j = 0; j < st.nframes; j++) {
+		uint32_t s, n, fi = st.frames[j];
+		frames_of(fi, pid, &s, &n);
+		changed |= F[s].resolved || n > 1;
+		grow_array((void **)&outf, &ocap, noutf + n, sizeof *outf);
+		for (uint32_t k = 0; k < n; k++) /* innermost first when leaf first */
+			outf[noutf++] = r->leaf_first ? s + k : s + n - 1 - k;
+	}
+	json_doc *d = &r->doc;
+	/* the output id */
+	char idb[24];
+	uint64_t h = FNV64_BASIS;
+	if (changed && content)
+		for (uint32_t i = 0; i < noutf; i++)
+			h = hash_frame(h, outf[r->leaf_first ? noutf - 1 - i : i]);
+	tmp.n = 0;
+	uint32_t ck = json_get(d, 0, "context");
+	if (ck) jb_node(&tmp, d, ck);
+	uint64_t ctxh = hash_bytes(tmp.p, tmp.n);
+	uint64_t pathid = 0;
+	const char *idtext;
+	size_t idn;
+	if (changed && content) {
+		pathid = h;
+		stackid_ctx c = { st.event_name, st.stack_type, st.comm, st.has_pid, st.has_tid, st.pid, st.tid };
+		uint64_t id = stackid_add_ctx(h, &c);
+		idb[0] = '"';
+		stackid_fmt(idb + 1, id);
+		idb[19] = '"';
+		idtext = idb;
+		idn = 20;
+		int64_t m = strmap_find(&out_ids, idtext, idn);
+		if (m >= 0 && M[m].ctx != ctxh) {
+			/* the same content in another context: fold it in, as
+			 * spaa-cat does */
+			id = fnv1a64(id, tmp.p, tmp.n);
+			stackid_fmt(idb + 1, id);
+			idb[19] = '"';
+			m = strmap_find(&out_ids, idtext, idn);
+			if (m >= 0 && M[m].ctx != ctxh)
+				die_at(r->name, r->lineno, "stack %.*s: stack id collision (%.18s)", (int)st.id.n,
+				       st.id.p, idb + 1);
+		}
+	} else {
+		uint32_t ik = json_get(d, 0, "id");
+		rec.n = 0;
+		jb_node(&rec, d, ik);
+		idtext = xmemdup(rec.p, rec.n); /* copied below */
+		idn = rec.n;
+	}
+	bool added;
+	uint32_t m = strmap_intern(&out_ids, idtext, idn, &added);
+	if (idtext != idb) free((void *)idtext);
+	if (added) {
+		struct mst *x = VEC_PUSH(M, nm, mcap);
+		memset(x, 0, sizeof *x);
+		size_t n;
+		const char *k = strmap_key(&out_ids, m, &n);
+		x->id = str_add(k, n);
+		x->idn = (uint32_t)n;
+		x->ctx = ctxh;
+		x->line = r->lineno;
+	} else if (!content || M[m].ctx != ctxh) {
+		die_at(r->name, r->lineno, "duplicate stack id %.*s", (int)st.id.n, st.id.p);
+	}
+	M[m].count++;
+	if (M[m].count == 1) M[m].rel = st.related != 0;
+	uint32_t ii = strmap_intern(&in_ids, st.id.p, st.id.n, &added);
+	if (!added) die_at(r->name, r->lineno, "duplicate stack id %.*s", (int)st.id.n, st.id.p);
+	grow_array((void **)&in_m, &imcap, ii + 1, sizeof *in_m);
+	in_m[ii] = m;
+	grow_array((void **)&in_same, &iscap, ii + 1, sizeof *in_same);
+	{
+		const char *o = STR(M[m].id);
+		size_t on = M[m].idn;
+		uint32_t ik = json_get(d, 0, "id");
+		const json_node *x = &d->nodes[ik];
+		in_same[ii] = x->type == JSON_STRING
+			? on == x->count + 2 && o[0] == '"' && memcmp(o + 1, x->str, x->count) == 0
+			: on == x->num_len && memcmp(o, x->str, on) == 0;
+		uint64_t v, ov;
+		if (x->type == JSON_STRING && content_id(x->str, x->count, &v)) {
+			struct idslot *t = it_add(v, ii);
+			t->same = in_same[ii];
+			t->out_content = on == 20 && content_id(o + 1, 18, &ov);
+			t->out = t->out_content ? ov : 0;
+		}
+	}
+	if (M[m].count > 1) { /* summed into the first, which is written at the end */
+		add_weights(&M[m].w, st.w, st.nw);
+		if (st.has_excl) add_weights(&M[m].xw, st.xw, st.nxw);
+		return;
+	}
+	if (!changed) {
+		spool_tagged('F', m, r->line, r->len);
+		return;
+	}
+	/* the record with its new frames, id, exclusive frame and path id */
+	rec.n = 0;
+	sbuf_addc(&rec, '{');
+	for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
+		member(&rec, d, k, i == 0);
+		uint32_t v = k + 1;
+		if (key_is(d, k, "id") && content) {
+			sbuf_add(&rec, idtext == idb ? idb : STR(M[m].id), idn);
+		} else if (key_is(d, k, "frames")) {
+			sbuf_addc(&rec, '[');
+			for (uint32_t j = 0; j < noutf; j++) {
+				if (j) sbuf_addc(&rec, ',');
+				sbuf_add(&rec, STR(F[outf[j]].idj), F[outf[j]].idn);
+			}
+			sbuf_addc(&rec, ']');
+		} else if (key_is(d, k, "exclusive") && d->nodes[v].type == JSON_OBJECT && noutf) {
+			uint32_t leaf = outf[r->leaf_first ? 0 : noutf - 1];
+			sbuf_addc(&rec, '{');
+			for (uint32_t c = v + 1, e = 0; e < d->nodes[v].count; e++, c = json_after(d, c + 1)) {
+				member(&rec, d, c, e == 0);
+				if (key_is(d, c, "frame")) sbuf_add(&rec, STR(F[leaf].idj), F[leaf].idn);
+				else jb_node(&rec, d, c + 1);
+			}
+			sbuf_addc(&rec, '}');
+		} else if (key_is(d, k, "x_path_id") && content) {
+			char pb[20];
+			stackid_fmt(pb, pathid);
+			sbuf_addc(&rec, '"');
+			sbuf_add(&rec, pb, 18);
+			sbuf_addc(&rec, '"');
+		} else {
+			jb_node(&rec, d, v);
+		}
+	}
+	sbuf_addc(&rec, '}');
+	spool_tagged('F', m, rec.p, rec.n);
+}
+
+static void add_id(sbuf *b, int64_t m)
+{
+	sbuf_add(b, STR(M[m].id), M[m].idn);
+}
+
+/* A window's by_stack entry (object node e): its output stack, -1 if none. */
+static int64_t entry_stack(const json_doc *d, uint32_t e)
+{
+	uint32_t k = d->nodes[e].type == JSON_OBJECT ? json_get(d, e, "stack_id") : 0;
+	return k ? out_of(d, k) : -1;
+}
+
+/* Adds the weights array w of d to the list at *head (metrics in order). */
+static void sum_weights(const json_doc *d, uint32_t w, uint32_t *head, uint64_t line)
+{
+	if (!w || d->nodes[w].type != JSON_ARRAY) return;
+	for (uint32_t k = w + 1, i = 0; i < d->nodes[w].count; i++, k = json_after(d, k)) {
+		uint32_t mk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "metric") : 0;
+		uint32_t vk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "value") : 0;
+		if (!mk || !vk || d->nodes[mk].type != JSON_STRING || !json_is_num(d, vk)) continue;
+		const json_node *vn = &d->nodes[vk];
+		num v = vn->type == JSON_INT ? num_i(vn->v.i) : vn->type == JSON_UINT ? num_u(vn->v.u) : num_d(vn->v.d);
+		uint32_t m = strmap_intern(&metrics, d->nodes[mk].str, d->nodes[mk].count, NULL);
+		uint32_t *link = head;
+		while (*link && WN[*link - 1].metric != m) link = &WN[*link - 1].next;
+		if (!*link) {
+			struct wnode *x = VEC_PUSH(WN, nwn, wncap);
+			x->metric = m;
+			x->next = 0;
+			x->v = num_i(0);
+			*link = nwn;
+		}
+		if (!num_add(&WN[*link - 1].v, v))
+			die_at(r->name, line, "window: the weights of stacks that became one overflow 64 bits (metric %.*s)",
+			       (int)d->nodes[mk].count, d->nodes[mk].str);
+	}
+}
+
+/* A window's by_stack array (node bs) into rec, its stack ids mapped; the
+ * entries of stacks that became one are summed into the first of them. */
+static void by_stack(const json_doc *d, uint32_t bs, uint64_t line)
+{
+	static strmap groups;         /* output stack -> group */
+	static uint32_t *first, *head, *count;
+	static uint32_t c1, c2, c3;
+	strmap_free(&groups);
+	strmap_init(&groups);
+	bool merge = false;
+	for (uint32_t e = bs + 1, j = 0; j < d->nodes[bs].count; j++, e = json_after(d, e)) {
+		int64_t m = entry_stack(d, e);
+		if (m < 0) continue;
+		uint32_t mm = (uint32_t)m;
+		bool added;
+		uint32_t g = strmap_intern(&groups, &mm, sizeof mm, &added);
+		grow_array((void **)&first, &c1, g + 1, sizeof *first);
+		grow_array((void **)&head, &c2, g + 1, sizeof *head);
+		grow_array((void **)&count, &c3, g + 1, sizeof *count);
+		if (added) {
+			first[g] = e;
+			head[g] = count[g] = 0;
+		}
+		merge |= ++count[g] > 1;
+	}
+	if (merge) /* the sums, for the groups of several entries */
+		for (uint32_t e = bs + 1, j = 0; j < d->nodes[bs].count; j++, e = json_after(d, e)) {
+			int64_t m = entry_stack(d, e);
+			if (m < 0) continue;
+			uint32_t mm = (uint32_t)m;
+			uint32_t g = (uint32_t)strmap_find(&groups, &mm, sizeof mm);
+			if (count[g] > 1) sum_weights(d, json_get(d, e, "weights"), &head[g], line);
+		}
+	sbuf_addc(&rec, '[');
+	bool any = false;
+	for (uint32_t e = bs + 1, j = 0; j < d->nodes[bs].count; j++, e = json_after(d, e)) {
+		int64_t m = entry_stack(d, e);
+		uint32_t g = 0;
+		if (m >= 0) {
+			uint32_t mm = (uint32_t)m;
+			g = (uint32_t)strmap_find(&groups, &mm, sizeof mm);
+			if (first[g] != e) continue; /* summed into the first */
+		}
+		if (any) sbuf_addc(&rec, ',');
+		any = true;
+		if (m < 0) {
+			jb_node(&rec, d, e);
+			continue;
+		}
+		sbuf_addc(&rec, '{');
+		for (uint32_t c = e + 1, y = 0; y < d->nodes[e].count; y++, c = json_after(d, c + 1)) {
+			member(&rec, d, c, y == 0);
+			if (key_is(d, c, "stack_id")) {
+				add_id(&rec, m);
+			} else if (key_is(d, c, "weights") && count[g] > 1 && d->nodes[c + 1].type == JSON_ARRAY) {
+				/* the summed metrics, in the order they came */
+				sbuf_addc(&rec, '[');
+				for (uint32_t w = head[g]; w; w = WN[w - 1].next) {
+					size_t mn;
+					const char *mname = strmap_key(&metrics, WN[w - 1].metric, &mn);
+					char nb[32];
+					if (w != head[g]) sbuf_addc(&rec, ',');
+					sbuf_adds(&rec, "{\"metric\":");
+					jb_str(&rec, mname, mn);
+					sbuf_adds(&rec, ",\"value\":");
+					sbuf_add(&rec, nb, num_fmt(nb, WN[w - 1].v));
+					sbuf_addc(&rec, '}');
+				}
+				sbuf_addc(&rec, ']');
+			} else {
+				jb_node(&rec, d, c + 1);
+			}
+		}
+		sbuf_addc(&rec, '}');
+	}
+	sbuf_addc(&rec, ']');
+}
+
+/* A sample or window (doc d, text p/n) with its stack ids mapped into rec;
+ * false if one of them has not come (yet). */
+static bool map_refs(const json_doc *d, const char *text, size_t tn, uint64_t line, bool *same)
+{
+	*same = true;
+	uint32_t sk = json_get(d, 0, "stack_id");
+	uint32_t bs = json_get(d, 0, "by_stack");
+	int64_t sm = -1;
+	if (sk && !bs) { /* a sample: one look-up, its id spliced in */
+		const json_node *x = &d->nodes[sk];
+		const struct idslot *t = it_find(x);
+		if (t && t->same) return true;
+		if (t && t->out_content && x->str > text && x->str + x->count < text + tn &&
+		    x->str[-1] == '"' && x->str[x->count] == '"') {
+			*same = false;
+			size_t a = (size_t)(x->str - text), b = a + x->count;
+			char idb[20];
+			stackid_fmt(idb, t->out);
+			rec.n = 0;
+			sbuf_add(&rec, text, a);
+			sbuf_add(&rec, idb, 18);
+			sbuf_add(&rec, text + b, tn - b);
+			return true;
+		}
+	}
+	if (sk) {
+		sm = out_of(d, sk);
+		if (sm < 0) return false;
+		*same = same_id(d, sk);
+	}
+	if (bs && d->nodes[bs].type == JSON_ARRAY) {
+		for (uint32_t e = bs + 1, i = 0; i < d->nodes[bs].count; i++, e = json_after(d, e)) {
+			uint32_t k = d->nodes[e].type == JSON_OBJECT ? json_get(d, e, "stack_id") : 0;
+			if (!k) continue;
+			int64_t o = out_of(d, k);
+			if (o < 0) return false;
+			*same &= same_id(d, k);
+		}
+	}
+	if (*same) return true;
+	rec.n = 0;
+	const json_node *x = sk ? &d->nodes[sk] : NULL;
+	if (x && !bs && x->type == JSON_STRING && x->str > text && x->str + x->count < text + tn &&
+	    x->str[-1] == '"' && x->str[x->count] == '"') {
+		/* a sample: the new id spliced into the text as it is */
+		size_t a = (size_t)(x->str - 1 - text), b = a + x->count + 2;
+		sbuf_add(&rec, text, a);
+		add_id(&rec, sm);
+		sbuf_add(&rec, text + b, tn - b);
+		return true;
+	}
+	sbuf_addc(&rec, '{');
+	for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
+		member(&rec, d, k, i == 0);
+		uint32_t v = k + 1;
+		if (v == sk) {
+			add_id(&rec, sm);
+		} else if (v == bs && d->nodes[bs].type == JSON_ARRAY) {
+			by_stack(d, bs, line);
+		} else {
+			jb_node(&rec, d, v);
+		}
+	}
+	sbuf_addc(&rec, '}');
+	return true;
+}
+
+static void take_ref_record(void)
+{
+	bool same;
+	if (!content) {
+		spool_tagged('K', 0, r->line, r->len);
+	} else if (!map_refs(&r->doc, r->line, r->len, r->lineno, &same)) {
+		spool_tagged('P', r->lineno, r->line, r->len);
+	} else if (same) {
+		spool_tagged('K', 0, r->line, r->len);
+	} else {
+		spool_tagged('K', 0, rec.p, rec.n);
+	}
+}
+
+/* ---- the end: dictionaries, then the spool ----------------------------------------------- */
+
+static output *out;
+
+/* Dictionary records as read. */
+struct drec { uint64_t off; uint32_t len, index; uint8_t type; };
+static sbuf dtext;
+static struct drec *DR;
+static uint32_t ndr, drcap;
+
+static void write_dso(uint32_t j)
+{
+	/* a fresh integer id above the input's */
+	static uint64_t next = 0;
+	if (!next) {
+		next = 1;
+		for (uint32_t k = 0; k < r->dso_ids.count; k++) {
+			size_t n;
+			const char *key = strmap_key(&r->dso_ids, k, &n);
+			uint64_t v;
+			if (parse_u64(key, n, &v) && v < UINT64_MAX && v + 1 > next) next = v + 1;
+		}
+	}
+	char nb[24];
+	size_t n;
+	do n = fmt_u64(nb, next++);
+	while (strmap_find(&r->dso_ids, nb, n) >= 0);
+	struct ndso *x = &ND[j];
+	x->id = str_add(nb, n);
+	out_puts(out, "{\"type\":\"dso\",\"id\":");
+	out_write(out, nb, n);
+	out_puts(out, ",\"name\":");
+	jw_strc(out, STR(x->name));
+	if (x->bid != UINT32_MAX) {
+		out_puts(out, ",\"build_id\":");
+		jw_strc(out, STR(x->bid));
+	}
+	out_puts(out, x->kernel ? ",\"is_kernel\":true}\n" : ",\"is_kernel\":false}\n");
+}
+
+/* The id of output dso d as JSON text. */
+static void dso_id(uint32_t d)
+{
+	if (d & NEW_DSO) {
+		out_puts(out, STR(ND[d & ~NEW_DSO].id));
+		return;
+	}
+	size_t n;
+	const char *k = strmap_key(&r->dso_ids, d, &n);
+	uint64_t v;
+	if (parse_u64(k, n, &v) && (n == 1 || k[0] != '0')) out_write(out, k, n);
+	else jw_str(out, k, n);
+}
+
+static const char *const kinds[] = { "user", "kernel", "unknown" };
+
+/* A resolved frame: the input record (doc d) with its name, dso, line,
+ * offset, kind and inline members replaced, others kept. */
+static void write_frame(const struct ofr *o, const json_doc *d)
+{
+	static const char *const replaced[] = { "id", "func", "func_resolved", "dso", "srcline", "srcline_resolved",
+						"symoff", "inlined", "inline_depth", "kind", "x_perf_nosym", NULL };
+	out_puts(out, "{\"type\":\"frame\",\"id\":");
+	out_write(out, STR(o->idj), o->idn);
+	out_puts(out, ",\"func\":");
+	jw_strc(out, STR(o->func));
+	out_puts(out, ",\"dso\":");
+	dso_id(o->dso);
+	for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
+		bool skip = key_is(d, k, "type");
+		for (int j = 0; replaced[j] && !skip; j++) skip = key_is(d, k, replaced[j]);
+		if (skip) continue;
+		out_putc(out, ',');
+		jw_str(out, d->nodes[k].str, d->nodes[k].count);
+		out_putc(out, ':');
+		jw_node(out, d, k + 1);
+	}
+	if (o->has_symoff) out_printf(out, ",\"symoff\":\"0x%llx\"", (unsigned long long)o->symoff);
+	if (o->src != UINT32_MAX) {
+		out_puts(out, ",\"srcline\":");
+		jw_strc(out, STR(o->src));
+	}
+	if (o->depth > 0) out_printf(out, ",\"inlined\":true,\"inline_depth\":%d", (int)o->depth);
+	else if (o->depth == 0) out_puts(out, ",\"inline_depth\":0");
+	out_printf(out, ",\"kind\":\"%s\"}\n", kinds[o->kind < 3 ? o->kind : 2]);
+}
+
+static json_doc fdoc;
+
+static void write_ofr(uint32_t i)
+{
+	const struct ofr *o = &F[i];
+	const struct drec *x = NULL;
+	/* the input record of its frame */
+	static uint32_t *rec_of;
+	static uint32_t rcap;
+	if (!rec_of) {
+		grow_array((void **)&rec_of, &rcap, r->frame_ids.count + 1, sizeof *rec_of);
+		for (uint32_t k = 0; k < ndr; k++)
+			if (DR[k].type == SPAA_FRAME) rec_of[DR[k].index] = k;
+	}
+	x = &DR[rec_of[o->in]];
+	if (!o->resolved) {
+		out_write(out, dtext.p + x->off, x->len);
+		out_putc(out, '\n');
+		return;
+	}
+	if (json_parse(&fdoc, dtext.p + x->off, x->len) != 0) die(EXIT_DATA, "internal error: frame record");
+	write_frame(o, &fdoc);
+}
+
+static void write_dicts(void)
+{
+	int64_t first_frame = -1, last_frame = -1;
+	for (uint32_t k = 0; k < ndr; k++) {
+		if (DR[k].type != SPAA_FRAME) continue;
+		if (first_frame < 0) first_frame = k;
+		last_frame = k;
+	}
+	bool new_dsos = false;
+	for (uint32_t k = 0; k < ndr; k++) {
+		const struct drec *x = &DR[k];
+		if (x->type == SPAA_FRAME) {
+			if ((int64_t)k == first_frame) {
+				for (uint32_t i = 0; i < nnd; i++) write_dso(i);
+				new_dsos = true;
+			}
+			/* a frame that has only become others (one per
+			 * process) is left out */
+			if (!FI[x->index].per_pid || FI[x->index].used_raw) write_ofr(FI[x->index].prim);
+			if ((int64_t)k == last_frame)
+				for (uint32_t i = 0; i < nf; i++)
+					if (F[i].fresh) write_ofr(i);
+			continue;
+		}
+		out_write(out, dtext.p + x->off, x->len);
+		out_putc(out, '\n');
+	}
+	if (!new_dsos && nnd) die(EXIT_DATA, "internal error: new dsos without frames");
+}
+
+static void write_weights(const json_doc *d, uint32_t arr, uint32_t head)
+{
+	out_putc(out, '[');
+	for (uint32_t k = arr + 1, i = 0; i < d->nodes[arr].count; i++, k = json_after(d, k)) {
+		if (i) out_putc(out, ',');
+		uint32_t mk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "metric") : 0;
+		uint32_t vk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "value") : 0;
+		const struct wnode *w = NULL;
+		if (mk && vk && d->nodes[mk].type == JSON_STRING) {
+			int64_t m = strmap_find(&metrics, d->nodes[mk].str, d->nodes[mk].count);
+			for (uint32_t x = head; x && m >= 0; x = WN[x - 1].next)
+				if (WN[x - 1].metric == (uint32_t)m) w = &WN[x - 1];
+		}
+		if (!w) {
+			jw_node(out, d, k);
+			continue;
+		}
+		num v;
+		const json_node *vn = &d->nodes[vk];
+		v = vn->type == JSON_INT ? num_i(vn->v.i) : vn->type == JSON_UINT ? num_u(vn->v.u) : num_d(vn->v.d);
+		if (!json_is_num(d, vk) || !num_add(&v, w->v))
+			die_at(r->name, 0, "summing stacks: metric %.*s overflows 64 bits", (int)d->nodes[mk].count,
+			       d->nodes[mk].str);
+		out_putc(out, '{');
+		for (uint32_t c = k + 1, j = 0; j < d->nodes[k].count; j++, c = json_after(d, c + 1)) {
+			if (j) out_putc(out, ',');
+			jw_str(out, d->nodes[c].str, d->nodes[c].count);
+			out_putc(out, ':');
+			if (c + 1 == vk) jw_num(out, v);
+			else jw_node(out, d, c + 1);
+		}
+		out_putc(out, '}');
+	}
+	out_putc(out, ']');
+}
+
+/* A stack others were summed into, or with related stacks to map. */
+static void write_first(const struct mst *m, const char *p, size_t n)
+{
+	json_doc *d = &fdoc;
+	if (json_parse(d, p, n) != 0) die(EXIT_DATA, "internal error: spooled stack");
+	uint32_t rel = json_get(d, 0, "related_stacks");
+	if (m->count == 1 && !rel) {
+		out_write(out, p, n);
+		out_putc(out, '\n');
+		return;
+	}
+	out_putc(out, '{');
+	for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
+		if (i) out_putc(out, ',');
+		jw_str(out, d->nodes[k].str, d->nodes[k].count);
+		out_putc(out, ':');
+		uint32_t v = k + 1;
+		if (key_is(d, k, "weights") && d->nodes[v].type == JSON_ARRAY) {
+			write_weights(d, v, m->w);
+		} else if (key_is(d, k, "exclusive") && d->nodes[v].type == JSON_OBJECT) {
+			out_putc(out, '{');
+			for (uint32_t c = v + 1, j = 0; j < d->nodes[v].count; j++, c = json_after(d, c + 1)) {
+				if (j) out_putc(out, ',');
+				jw_str(out, d->nodes[c].str, d->nodes[c].count);
+				out_putc(out, ':');
+				if (key_is(d, c, "weights") && d->nodes[c + 1].type == JSON_ARRAY)
+					write_weights(d, c + 1, m->xw);
+				else jw_node(out, d, c + 1);
+			}
+			out_putc(out, '}');
+		} else if (v == rel && d->nodes[v].type == JSON_ARRAY && content) {
+			out_putc(out, '[');
+			for (uint32_t e = v + 1, j = 0; j < d->nodes[v].count; j++, e = json_after(d, e)) {
+				if (j) out_putc(out, ',');
+				int64_t o = out_of(d, e);
+				if (o >= 0) out_write(out, STR(M[o].id), M[o].idn);
+				else jw_node(out, d, e);
+			}
+			out_putc(out, ']');
+		} else {
+			jw_node(out, d, v);
+		}
+	}
+	out_puts(out, "}\n");
+}
+
+static void play_spool(void)
+{
+	json_doc doc;
+	json_doc_init(&doc);
+	spool_rewind(sp);
+	char *line;
+	size_t len;
+	while ((line = spool_line(sp, &len))) {
+		char tag = line[0];
+		char *end;
+		uint64_t v = strtoull(line + 1, &end, 10);
+		const char *text = end + 1;
+		size_t tn = len - (size_t)(text - line);
+		if (tag == 'F') {
+			const struct mst *m = &M[v];
+			if (m->count == 1 && !m->rel) {
+				out_write(out, text, tn);
+				out_putc(out, '\n');
+			} else {
+				write_first(m, text, tn);
+			}
+		} else if (tag == 'K') {
+			out_write(out, text, tn);
+			out_putc(out, '\n');
+		} else { /* 'P': a sample or window met before its stack */
+			bool same;
+			if (json_parse(&doc, text, tn) != 0) die_at(r->name, v, "internal error: spooled record");
+			if (!map_refs(&doc, text, tn, v, &same))
+				die_at(r->name, v, "refers to a stack that is not in the file");
+			if (same) out_write(out, text, tn);
+			else out_write(out, rec.p, rec.n);
+			out_putc(out, '\n');
+		}
+	}
+	json_doc_free(&doc);
+}
+
+static void report(void)
+{
+	for (uint32_t i = 0; i < stcap && i < r->dso_ids.count; i++) {
+		const struct dstat *s = &ST[i];
+		uint64_t bad = 0;
+		for (int w = 0; w < R_NWHY; w++) bad += s->why[w];
+		if (!s->ok && !bad) continue;
+		sbuf b = { 0 };
+		sstr dn = dso_name(i);
+		sbuf_printf(&b, "%.*s: %llu resolved", (int)dn.n, dn.p, (unsigned long long)s->ok);
+		for (int w = 1; w < R_NWHY; w++)
+			if (s->why[w]) sbuf_printf(&b, ", %llu %s", (unsigned long long)s->why[w], why_text(w));
+		sbuf_addc(&b, 0);
+		warnmsg("%s", b.p);
+		sbuf_free(&b);
+	}
+}
+
+/* ---- main ---------------------------------------------------------------------------------- */
+
+static void keep_dict(enum spaa_rtype t)
+{
+	struct drec *x = VEC_PUSH(DR, ndr, drcap);
+	x->off = dtext.n;
+	x->len = (uint32_t)r->len;
+	x->type = (uint8_t)t;
+	x->index = t == SPAA_DSO ? r->dso_ids.count - 1 : t == SPAA_FRAME ? r->frame_ids.count - 1 : 0;
+	sbuf_add(&dtext, r->line, r->len);
+}
+
+int main(int argc, char **argv)
+{
+	cli_init(argc, argv);
+	const char *path;
+	parse_options(argc, argv, &path);
+	unsetenv("DEBUGINFOD_URLS"); /* local files only */
+
+	if (O.kallsyms) load_kallsyms();
+	E = elfsym_new(O.root, O.debug_dir);
+	strmap_init(&procs);
+	strmap_init(&dso_names);
+	strmap_init(&pid_chains);
+	strmap_init(&fresh_ids);
+	strmap_init(&metrics);
+	strmap_init(&out_ids);
+	strmap_init(&in_ids);
+	json_doc_init(&fdoc);
+	r = spaa_open(path);
+	out = output_open(O.out, O.zstd);
+	sp = spool_new();
+	bool payload = false;
+	enum spaa_rtype t;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		switch (t) {
+		case SPAA_HEADER:
+			content = r->content_ids;
+			perf_offsets = r->source_tool && strcmp(r->source_tool, "perf") == 0;
+			keep_dict(t);
+			break;
+		case SPAA_DSO:
+			dso_name_add(r->dsos[r->dso_ids.count - 1].name ? r->dsos[r->dso_ids.count - 1].name : "",
+				     r->dso_ids.count - 1);
+			keep_dict(t);
+			break;
+		case SPAA_FRAME:
+			take_frame();
+			keep_dict(t);
+			break;
+		case SPAA_THREAD:
+			keep_dict(t);
+			break;
+		case SPAA_STACK:
+			payload = true;
+			take_stack();
+			break;
+		case SPAA_SAMPLE:
+		case SPAA_WINDOW:
+			payload = true;
+			take_ref_record();
+			break;
+		case SPAA_OTHER:
+			if (payload) spool_tagged('K', 0, r->line, r->len);
+			else keep_dict(t);
+			break;
+		default:
+			break;
+		}
+	}
+	spaa_need_header(r);
+	for (uint32_t i = 0; i < r->frame_ids.count; i++) settle_frame(i);
+	write_dicts();
+	play_spool();
+	output_close(out);
+	if (O.verbose) report();
+	spool_free(sp);
+	spaa_close(r);
+	elfsym_free(E);
+	return EXIT_OK;
+}

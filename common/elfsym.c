@@ -1,0 +1,421 @@
+/* elfsym.c - addresses to names in ELF files with libdwfl/libdw (see elfsym.h). */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "elfsym.h"
+#include "strmap.h"
+
+static const char *const why_text[ES_NWHY] = {
+	"resolved", "file missing", "not an ELF file", "stripped (no symbols)",
+	"address outside any symbol", "run-time address and no mapping (give --maps)"
+};
+
+const char *elfsym_why_text(int why)
+{
+	return why >= 0 && why < ES_NWHY ? why_text[why] : "?";
+}
+
+struct seg { uint64_t off, filesz, vaddr, memsz; };
+
+struct efile {
+	int status;           /* ES_OK, ES_MISSING or ES_NOT_ELF */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	bool dyn;             /* ET_DYN: position independent */
+	bool symtab;          /* has a .symtab of its own */
+	struct seg *segs;     /* PT_LOAD */
+	uint32_t nsegs, segcap;
+	uint64_t lo, hi;      /* the address range of the loadable segments */
+	GElf_Addr bias;       /* module address = file address + bias */
+	char build_id[80];
+	/* the function symbols sorted by address, made once from libdwfl's
+	 * symbol table (dwfl_module_addrinfo searches it linearly) */
+	bool sorted;
+	struct fsym { uint64_t start, size; const char *name; uint8_t rank; } *syms;
+	uint32_t nsyms;
+};
+
+struct elfsym {
+	char *root;
+	char *debug_dir;
+	char *debuginfo_path; /* for dwfl_standard_find_debuginfo */
+	Dwfl_Callbacks cb;
+	strmap files;         /* path -> index into f */
+	struct efile *f;
+	uint32_t fcap;
+	/* the current result */
+	const char **func, **src;
+	uint32_t cap, cap2;
+	sbuf text;            /* the result's strings, NUL-separated */
+	uint32_t *offs;       /* offsets into text: 2 per frame (func, srcline) */
+	uint32_t ocap;
+};
+
+/* A separate debug file by build id under the debug directory, else the
+ * standard places (.gnu_debuglink, /usr/lib/debug). */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &bits, &vaddr);
+	elfsym *self = NULL;
+	if (userdata && *userdata) self = *userdata;
+	const char *dir = self && self->debug_dir ? self->debug_dir : "/usr/lib/debug/.build-id";
+	if (len > 1) {
+		sbuf p = { 0 };
+		sbuf_printf(&p, "%s/%02x/", dir, bits[0]);
+		for (int i = 1; i < len; i++) sbuf_printf(&p, "%02x", bits[i]);
+		sbuf_adds(&p, ".debug");
+		sbuf_addc(&p, 0);
+		int fd = open(p.p, O_RDONLY);
+		if (fd >= 0) {
+			*debuginfo_file_name = xstrdup(p.p);
+			sbuf_free(&p);
+			return fd;
+		}
+		sbuf_free(&p);
+	}
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
+elfsym *elfsym_new(const char *root, const char *debug_dir)
+{
+	static bool inited;
+	if (!inited) {
+		elf_version(EV_CURRENT);
+		inited = true;
+	}
+	elfsym *e = xcalloc(1, sizeof *e);
+	e->root = root && *root ? xstrdup(root) : NULL;
+	e->debug_dir = xstrdup(debug_dir && *debug_dir ? debug_dir : "/usr/lib/debug/.build-id");
+	/* the standard search: next to the file, its .debug/, and /usr/lib/debug
+	 * (under the root too) */
+	sbuf p = { 0 };
+	sbuf_adds(&p, ":.debug:/usr/lib/debug");
+	if (e->root) sbuf_printf(&p, ":%s/usr/lib/debug", e->root);
+	sbuf_addc(&p, 0);
+	e->debuginfo_path = p.p;
+	e->cb.find_elf = dwfl_build_id_find_elf;
+	e->cb.find_debuginfo = find_debuginfo;
+	e->cb.section_address = dwfl_offline_section_address;
+	e->cb.debuginfo_path = &e->debuginfo_path;
+	strmap_init(&e->files);
+	return e;
+}
+
+void elfsym_free(elfsym *e)
+{
+	if (!e) return;
+	for (uint32_t i = 0; i < e->files.count; i++) {
+		if (e->f[i].dwfl) dwfl_end(e->f[i].dwfl);
+		free(e->f[i].segs);
+		free(e->f[i].syms);
+	}
+	free(e->f);
+	strmap_free(&e->files);
+	free(e->func);
+	free(e->src);
+	free(e->offs);
+	sbuf_free(&e->text);
+	free(e->root);
+	free(e->debug_dir);
+	free(e->debuginfo_path);
+	free(e);
+}
+
+/* Opens path (under the root) the first time; its entry. */
+static struct efile *get_file(elfsym *e, const char *path)
+{
+	bool added;
+	uint32_t i = strmap_intern(&e->files, path, strlen(path), &added);
+	if (!added) return &e->f[i];
+	grow_array((void **)&e->f, &e->fcap, i + 1, sizeof *e->f);
+	struct efile *f = &e->f[i];
+	memset(f, 0, sizeof *f);
+	sbuf full = { 0 };
+	if (e->root) sbuf_adds(&full, e->root);
+	sbuf_adds(&full, path);
+	sbuf_addc(&full, 0);
+	int fd = open(full.p, O_RDONLY);
+	if (fd < 0) {
+		f->status = ES_MISSING;
+		sbuf_free(&full);
+		return f;
+	}
+	/* the program headers, with libelf */
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	GElf_Ehdr eh;
+	size_t nph;
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph) != 0 ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
+		if (elf) elf_end(elf);
+		close(fd);
+		f->status = ES_NOT_ELF;
+		sbuf_free(&full);
+		return f;
+	}
+	f->dyn = eh.e_type == ET_DYN;
+	f->lo = UINT64_MAX;
+	for (size_t k = 0; k < nph; k++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)k, &ph) || ph.p_type != PT_LOAD) continue;
+		struct seg *s = VEC_PUSH(f->segs, f->nsegs, f->segcap);
+		s->off = ph.p_offset;
+		s->filesz = ph.p_filesz;
+		s->vaddr = ph.p_vaddr;
+		s->memsz = ph.p_memsz;
+		if (ph.p_vaddr < f->lo) f->lo = ph.p_vaddr;
+		if (ph.p_vaddr + ph.p_memsz > f->hi) f->hi = ph.p_vaddr + ph.p_memsz;
+	}
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) f->symtab = true;
+	}
+	elf_end(elf);
+	close(fd);
+	/* the module, with libdwfl, in its own session (files overlap) */
+	f->dwfl = dwfl_begin(&e->cb);
+	if (f->dwfl) {
+		dwfl_report_begin(f->dwfl);
+		f->mod = dwfl_report_offline(f->dwfl, path, full.p, -1);
+		dwfl_report_end(f->dwfl, NULL, NULL);
+	}
+	if (!f->mod) {
+		f->status = ES_NOT_ELF;
+		sbuf_free(&full);
+		return f;
+	}
+	/* our elfsym for find_debuginfo, through the module's user data */
+	void **ud;
+	dwfl_module_info(f->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (ud) *ud = e;
+	GElf_Addr bias;
+	if (dwfl_module_getelf(f->mod, &bias)) f->bias = bias;
+	const unsigned char *bits;
+	GElf_Addr idv;
+	int len = dwfl_module_build_id(f->mod, &bits, &idv);
+	for (int k = 0; k < len && 2 * k + 2 < (int)sizeof f->build_id; k++)
+		snprintf(f->build_id + 2 * k, 3, "%02x", bits[k]);
+	sbuf_free(&full);
+	return f;
+}
+
+bool elfsym_readable(elfsym *e, const char *path)
+{
+	return get_file(e, path)->status == ES_OK;
+}
+
+/* ---- the result ------------------------------------------------------------ */
+
+static void res_reset(elfsym *e)
+{
+	e->text.n = 0;
+}
+
+static uint32_t res_str(elfsym *e, const char *s)
+{
+	uint32_t off = (uint32_t)e->text.n;
+	sbuf_adds(&e->text, s ? s : "");
+	sbuf_addc(&e->text, 0);
+	return off;
+}
+
+/* Appends frame k (func, srcline or NULL). */
+static void res_add(elfsym *e, uint32_t k, const char *func, const char *src)
+{
+	grow_array((void **)&e->offs, &e->ocap, 2 * k + 2, sizeof *e->offs);
+	e->offs[2 * k] = res_str(e, func);
+	e->offs[2 * k + 1] = src ? res_str(e, src) : UINT32_MAX;
+}
+
+static void res_src(sbuf *tmp, const char *file, int line)
+{
+	tmp->n = 0;
+	if (file) sbuf_printf(tmp, "%s:%d", file, line);
+}
+
+/* The name of a DWARF function or inlined call: its linkage name when it has
+ * one (as the symbol table has it), else its name. */
+static const char *die_func(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	const char *s = NULL;
+	if (dwarf_attr_integrate(d, DW_AT_linkage_name, &a)) s = dwarf_formstring(&a);
+	if (!s && dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &a)) s = dwarf_formstring(&a);
+	if (!s && dwarf_attr_integrate(d, DW_AT_name, &a)) s = dwarf_formstring(&a);
+	return s;
+}
+
+/* "file:line" of an inlined call's call site, into tmp ("" when unknown). */
+static void call_site(Dwarf_Die *cu, Dwarf_Die *d, sbuf *tmp)
+{
+	tmp->n = 0;
+	Dwarf_Attribute a;
+	Dwarf_Word fileno, line;
+	if (!dwarf_attr(d, DW_AT_call_file, &a) || dwarf_formudata(&a, &fileno) != 0) return;
+	if (!dwarf_attr(d, DW_AT_call_line, &a) || dwarf_formudata(&a, &line) != 0) return;
+	Dwarf_Files *files;
+	size_t nfiles;
+	if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || fileno >= nfiles) return;
+	const char *name = dwarf_filesrc(files, fileno, NULL, NULL);
+	if (name) sbuf_printf(tmp, "%s:%llu", name, (unsigned long long)line);
+}
+
+static int fsym_cmp(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+	if (x->start != y->start) return x->start < y->start ? -1 : 1;
+	if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name; /* stable enough: same table */
+}
+
+/* The function symbols of the module (.symtab, else .dynsym, from the
+ * file or its debug file, as libdwfl chooses), sorted by address; of
+ * several at one address the global one first, then weak, then local. */
+static void sort_syms(struct efile *f)
+{
+	f->sorted = true;
+	int n = dwfl_module_getsymtab(f->mod);
+	if (n <= 0) return;
+	f->syms = xmalloc((size_t)n * sizeof *f->syms);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		const char *name = dwfl_module_getsym_info(f->mod, i, &sym, &a, NULL, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF || (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		int bind = GELF_ST_BIND(sym.st_info);
+		struct fsym *x = &f->syms[f->nsyms++];
+		x->start = a;
+		x->size = sym.st_size;
+		x->name = name;
+		x->rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+	}
+	xqsort(f->syms, f->nsyms, sizeof *f->syms, fsym_cmp);
+	/* one entry per address: the first of each run */
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < f->nsyms; i++)
+		if (k == 0 || f->syms[k - 1].start != f->syms[i].start) f->syms[k++] = f->syms[i];
+	f->nsyms = k;
+}
+
+/* The function symbol holding module address a: the greatest start at or
+ * below it, if a is below its end (or, for a symbol of no size, below the
+ * next symbol). */
+static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off)
+{
+	if (!f->sorted) sort_syms(f);
+	uint32_t lo = 0, hi = f->nsyms;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (f->syms[mid].start <= a) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo == 0) return NULL;
+	const struct fsym *x = &f->syms[lo - 1];
+	uint64_t end = x->size ? x->start + x->size : lo < f->nsyms ? f->syms[lo].start : x->start + 1;
+	if (a >= end) return NULL;
+	*off = a - x->start;
+	return x->name;
+}
+
+int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, elfsym_res *out)
+{
+	struct efile *f = get_file(e, path);
+	memset(out, 0, sizeof *out);
+	if (f->status != ES_OK) return f->status;
+	uint64_t vaddr = addr;
+	/* below the first segment of a fixed-address executable: an offset
+	 * into the file, as perf prints the addresses of files it could not
+	 * read */
+	if (!is_offset && !f->dyn && addr < f->lo) is_offset = true;
+	if (is_offset) {
+		uint32_t k;
+		for (k = 0; k < f->nsegs; k++)
+			if (addr >= f->segs[k].off && addr - f->segs[k].off < f->segs[k].filesz) break;
+		if (k == f->nsegs) return ES_OUTSIDE;
+		vaddr = addr - f->segs[k].off + f->segs[k].vaddr;
+	} else if (f->dyn && (addr < f->lo || addr >= f->hi)) {
+		return ES_NEEDS_MAP;
+	}
+	Dwarf_Addr a = vaddr + f->bias;
+	GElf_Off off = 0;
+	const char *name = find_sym(f, a, &off);
+	Dwarf_Addr dbias = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(f->mod, a, &dbias);
+	res_reset(e);
+	sbuf tmp = { 0 }, tmp2 = { 0 };
+	uint32_t n = 0;
+	const char *phys = name;
+	if (cu) {
+		Dwarf_Die *scopes = NULL;
+		int ns = dwarf_getscopes(cu, a - dbias, &scopes);
+		/* the line of the address itself, for the innermost frame */
+		Dwfl_Line *l = dwfl_module_getsrc(f->mod, a);
+		int line = 0;
+		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+		res_src(&tmp, file, line);
+		/* dwarf_getscopes follows an inlined call into the abstract
+		 * definition of what it inlines; its callers are the scopes
+		 * around the call's own DIE (dwarf_getscopes_die), so each
+		 * inlined call restarts the walk there */
+		for (int i = 0; i < ns; i++) {
+			int tag = dwarf_tag(&scopes[i]);
+			if (tag == DW_TAG_inlined_subroutine) {
+				res_add(e, n++, die_func(&scopes[i]), tmp.n ? (sbuf_addc(&tmp, 0), tmp.p) : NULL);
+				call_site(cu, &scopes[i], &tmp);
+				Dwarf_Die *outer = NULL;
+				int no = dwarf_getscopes_die(&scopes[i], &outer);
+				free(scopes);
+				scopes = outer;
+				ns = no;
+				i = 0; /* outer[0] is the inlined call itself */
+			} else if (tag == DW_TAG_subprogram) {
+				if (!phys) phys = die_func(&scopes[i]);
+				break;
+			}
+		}
+		free(scopes);
+		if (!phys) {
+			free(tmp.p);
+			free(tmp2.p);
+			return ES_OUTSIDE;
+		}
+		res_add(e, n++, phys, tmp.n ? (sbuf_addc(&tmp, 0), tmp.p) : NULL);
+	} else if (name) {
+		res_add(e, n++, name, NULL);
+	}
+	free(tmp.p);
+	free(tmp2.p);
+	if (n == 0) {
+		/* no .symtab here nor in a debug file: stripped */
+		Dwarf_Addr b;
+		return !f->symtab && !dwfl_module_getdwarf(f->mod, &b) ? ES_NO_SYMBOLS : ES_OUTSIDE;
+	}
+	grow_array((void **)&e->func, &e->cap, n, sizeof *e->func);
+	grow_array((void **)&e->src, &e->cap2, n, sizeof *e->src);
+	for (uint32_t k = 0; k < n; k++) {
+		e->func[k] = e->text.p + e->offs[2 * k];
+		e->src[k] = e->offs[2 * k + 1] == UINT32_MAX ? NULL : e->text.p + e->offs[2 * k + 1];
+	}
+	out->n = n;
+	out->func = e->func;
+	out->srcline = e->src;
+	out->vaddr = vaddr;
+	if (name) {
+		out->has_symoff = true;
+		out->symoff = off;
+	}
+	memcpy(out->build_id, f->build_id, sizeof out->build_id);
+	return ES_OK;
+}

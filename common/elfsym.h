@@ -1,0 +1,62 @@
+/* elfsym.h - function names, source lines and inlined calls for addresses
+ * in ELF files, through elfutils' libdwfl and libdw (no ELF or DWARF parsing
+ * of our own).
+ *
+ * Each file is opened once, the first time it is asked about, and kept: its
+ * symbol table (.symtab, else .dynsym, also from a separate debug file), its
+ * program headers (to turn file offsets into addresses) and its DWARF, found
+ * in the file itself, by build id under the debug directory
+ * (DIR/xx/yyyy.debug), or the standard ways libdwfl knows (.gnu_debuglink
+ * next to the file, /usr/lib/debug).  The answer for one address is the
+ * physical function (from the symbol table, else DWARF) and, with DWARF, the
+ * functions inlined at that address and the source line of each. */
+#ifndef SPAA_ELFSYM_H
+#define SPAA_ELFSYM_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "util.h"
+
+typedef struct elfsym elfsym;
+
+/* Why an address got no name. */
+enum elfsym_why {
+	ES_OK = 0,
+	ES_MISSING,      /* the file cannot be opened */
+	ES_NOT_ELF,      /* not an ELF file libelf can read */
+	ES_NO_SYMBOLS,   /* no symbol table and no DWARF: stripped */
+	ES_OUTSIDE,      /* the address is in no symbol (or in no segment) */
+	ES_NEEDS_MAP,    /* a run-time address of a position-independent file,
+			  * and no mapping to take the load address from */
+	ES_NWHY
+};
+/* "file missing", "stripped", ... */
+const char *elfsym_why_text(int why);
+
+/* root: prefix for the paths asked about (NULL: none); debug_dir: the
+ * build-id directory (NULL: /usr/lib/debug/.build-id). */
+elfsym *elfsym_new(const char *root, const char *debug_dir);
+void elfsym_free(elfsym *e);
+
+/* One resolved address: n frames, innermost first; frames 0..n-2 are
+ * inlined into the next one, frame n-1 is the physical function.  The
+ * strings are valid until the next lookup. */
+typedef struct elfsym_res {
+	uint32_t n;
+	const char **func;
+	const char **srcline;  /* NULL entries: no line */
+	bool has_symoff;
+	uint64_t symoff;       /* the address less the physical symbol's start */
+	uint64_t vaddr;        /* the address in the file's own address space */
+	char build_id[80];     /* lowercase hex, "" when the file has none */
+} elfsym_res;
+
+/* Resolves addr in file path: a link-time virtual address, or a file
+ * offset when is_offset (also when addr is below the first segment of a
+ * fixed-address executable).  Returns ES_OK with *out filled in, else why not. */
+int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, elfsym_res *out);
+
+/* Whether path (as given, under root) is an ELF file elfsym can read. */
+bool elfsym_readable(elfsym *e, const char *path);
+
+#endif

@@ -1,0 +1,1319 @@
+/* spaa-flamegraph - SPAA profiles, or folded stacks, as an interactive flame
+ * graph: one self-contained SVG with its own small script (zoom, search,
+ * hover details), no network use.
+ *
+ * The stacks are merged into a tree, one node per distinct path prefix
+ * (memory grows with distinct stacks, never with samples), named as
+ * spaa-fold names them (fold.h).  Children are laid out in the order
+ * flamegraph.pl gives them (it sorts the folded lines: a node's own weight
+ * first, then its children by "NAME;" bytes), so that the same folded input
+ * at the same width gives flamegraph.pl's geometry; frames narrower than
+ * --minwidth are left out (their parent's remainder).  Views: flame (root at
+ * the bottom), icicle (--inverted), reversed stacks, the callers or callees
+ * of a function, a differential graph of two profiles, and a flame chart (x
+ * is time: sample records, or folded lines, in their order). */
+#include <getopt.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "fold.h"
+#include "folded.h"
+#include "input.h"
+#include "output.h"
+#include "sniff.h"
+#include "spaa.h"
+#include "strmap.h"
+#include "utf8.h"
+
+static const char help[] =
+"Usage: spaa-flamegraph [OPTION]... [FILE]...\n"
+"Draw SPAA profiles, or folded stacks (\"root;...;leaf COUNT\"), as a flame\n"
+"graph: a self-contained interactive SVG (click to zoom, Ctrl-F to search by\n"
+"regular expression, hover for details) that uses no network.  Several FILEs\n"
+"are drawn as one profile.  With no FILE, or when FILE is -, read standard\n"
+"input (zstd and gzip allowed).  The format is told by the content; folded\n"
+"stacks with two counts (\"stack BEFORE AFTER\", as spaa-diff writes them)\n"
+"make a differential graph.\n"
+"\n"
+"Graph:\n"
+"      --inverted       an icicle graph: the root at the top\n"
+"      --reverse        every stack reversed: the leaf functions at the root\n"
+"      --flamechart     x is time: the sample records (or folded lines) in\n"
+"                       their order, consecutive equal frames merged\n"
+"      --callers=FUNC   who calls FUNC: every stack through FUNC, cut at FUNC\n"
+"                       and reversed (FUNC at the root)\n"
+"      --callees=FUNC   what FUNC calls: every stack through FUNC from FUNC\n"
+"                       on, merged over its call sites\n"
+"  -E, --regex          FUNC is a POSIX extended regular expression\n"
+"  -i, --ignore-case    FUNC (a regular expression) ignores case\n"
+"      --diff           a differential graph: the two FILEs are BEFORE and\n"
+"                       AFTER; red for growth, blue for reduction, widths of\n"
+"                       AFTER\n"
+"      --negate         a differential graph with the widths of BEFORE\n"
+"Looks:\n"
+"      --colors=PALETTE hot (default), mem, io, java, js, perl, red, green,\n"
+"                       blue, aqua, yellow, purple, orange, kind (kernel,\n"
+"                       native, jit, interpreted and inlined frames each their\n"
+"                       hue) or dso (a hue per library)\n"
+"      --title=TEXT     the title (default \"Flame Graph\", \"Icicle Graph\"...)\n"
+"      --subtitle=TEXT  a second line under the title\n"
+"      --width=PIXELS   the width of the image (default 1200)\n"
+"      --height=PIXELS  the height of a frame (default 16)\n"
+"      --minwidth=N[%]  leave out frames narrower than N pixels (default 0.1),\n"
+"                       or than N percent of the total\n"
+"      --fontsize=N     the size of the text (default 12)\n"
+"      --fonttype=FONT  the font (default Verdana)\n"
+"      --countname=TEXT what the weights count (default: the metric's unit,\n"
+"                       else its name; \"samples\" for folded stacks)\n"
+"      --nametype=TEXT  the label of the details line (default \"Function:\")\n"
+"      --factor=X       multiply the weights shown by X\n"
+"      --notes=TEXT     a note kept in the SVG (not drawn)\n"
+"Event and weight (as spaa-fold):\n"
+"      --event=NAME     draw event NAME (default: the first one declared)\n"
+"      --all-events     every event, with its name as the root frame\n"
+"  -m, --metric=NAME    weigh by metric NAME (default: the event's primary\n"
+"                       metric)\n"
+"Names (as spaa-fold):\n"
+"      --raw            function names exactly as stored\n"
+"      --no-comm        no process-name root frame\n"
+"      --pid            root frame \"comm-PID\"\n"
+"      --tid            root frame \"comm-PID/TID\"\n"
+"      --kernel         mark kernel frames with _[k]\n"
+"      --jit            mark frames from /tmp/perf-N.map with _[j]\n"
+"      --all            both --kernel and --jit\n"
+"      --addrs          \"[dso <addr>]\" for unresolved frames\n"
+"      --inline[=MODE]  inlined frames: mark (add _[i]; --inline alone), plain\n"
+"                       or hide; default: as spaa-fold (mark for DTrace)\n"
+"Output:\n"
+"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
+"                       compress)\n"
+"  -z, --zstd           compress the output with zstd\n"
+"  -h, --help           show this help and exit\n"
+"  -V, --version        show the version and exit\n"
+"\n"
+"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+
+/* ---- options ------------------------------------------------------------ */
+
+enum palette { PAL_HOT, PAL_MEM, PAL_IO, PAL_JAVA, PAL_JS, PAL_PERL, PAL_RED, PAL_GREEN,
+	       PAL_BLUE, PAL_AQUA, PAL_YELLOW, PAL_PURPLE, PAL_ORANGE, PAL_KIND, PAL_DSO };
+static const char *const palettes[] = { "hot", "mem", "io", "java", "js", "perl", "red", "green",
+					"blue", "aqua", "yellow", "purple", "orange", "kind", "dso",
+					NULL };
+
+static struct {
+	bool inverted, reverse, flamechart, diff, negate, regex, icase;
+	const char *callers, *callees;   /* at most one */
+	enum palette palette;
+	const char *title, *subtitle, *countname, *nametype, *fonttype, *notes;
+	double width, frameheight, minwidth, fontsize, fontwidth, factor;
+	bool minwidth_pct;
+	const char *event, *metric, *outpath;
+	bool zstd;
+	fold_opts fo;
+} O = {
+	.width = 1200, .frameheight = 16, .minwidth = 0.1, .fontsize = 12, .fontwidth = 0.59,
+	.factor = 1, .nametype = "Function:", .fonttype = "Verdana",
+};
+static regex_t focus_re;
+
+/* ---- names ---------------------------------------------------------------
+ * One id space for every name, SPAA frames and folded text alike: the
+ * strmap of fold_names (so that fold_stack_packed() gives ids directly).
+ * Per name: whether its text holds ';' (perf's "a->b" symbols fold into
+ * several frames: split once, cached), whether it is the focus of
+ * --callers/--callees, and what kind of frame and which dso it came from
+ * (for --colors=kind and dso). */
+
+static fold_names names;
+
+enum kind { K_NONE, K_NATIVE, K_KERNEL, K_JIT, K_INTERP, K_INLINED };
+
+struct name_info {
+	uint8_t flags;     /* 1 split known, 2 has parts, 4 focus known, 8 focus */
+	uint8_t kind;      /* enum kind, K_NONE when not known */
+	uint32_t dso;      /* a name id: the dso's name; UINT32_MAX when not known */
+	uint32_t part0, nparts; /* its parts in `parts` */
+};
+static struct name_info *info;
+static uint32_t ninfo;
+static uint32_t *parts, nparts_all, parts_cap;
+
+static struct name_info *name_info(uint32_t id)
+{
+	if (id >= ninfo) {
+		uint32_t n = ninfo, cap = ninfo;
+		grow_array((void **)&info, &cap, id + 1, sizeof *info);
+		for (uint32_t i = n; i < cap; i++) info[i] = (struct name_info){ .dso = UINT32_MAX };
+		ninfo = cap;
+	}
+	return &info[id];
+}
+
+static uint32_t intern_name(const char *p, size_t n)
+{
+	return strmap_intern(&names.names, p ? p : "", n, NULL);
+}
+
+static sstr name_text(uint32_t id)
+{
+	size_t n;
+	const char *p = strmap_key(&names.names, id, &n);
+	return (sstr){ p, n };
+}
+
+/* Is name id the function of --callers/--callees? */
+static bool is_focus(uint32_t id)
+{
+	struct name_info *ni = name_info(id);
+	if (!(ni->flags & 4)) {
+		const char *f = O.callers ? O.callers : O.callees;
+		sstr t = name_text(id);
+		bool m = O.regex ? regexec(&focus_re, t.p, 0, NULL, 0) == 0
+				 : strlen(f) == t.n && memcmp(f, t.p, t.n) == 0;
+		ni = name_info(id);
+		ni->flags |= 4 | (m ? 8 : 0);
+	}
+	return ni->flags & 8;
+}
+
+/* Appends the frame ids of name id to the path (several when its text
+ * holds ';'). */
+static uint32_t *path;
+static uint32_t npath, path_cap;
+
+static void path_add(uint32_t id)
+{
+	struct name_info *ni = name_info(id);
+	if (!(ni->flags & 1)) {
+		sstr t = name_text(id);
+		ni->flags |= 1;
+		if (memchr(t.p, ';', t.n)) {
+			uint32_t first = nparts_all, n = 0;
+			size_t i = 0;
+			for (;;) {
+				size_t j = i;
+				while (j < t.n && t.p[j] != ';') j++;
+				uint32_t part = intern_name(t.p + i, j - i);
+				t = name_text(id); /* the map may have grown */
+				*VEC_PUSH(parts, nparts_all, parts_cap) = part;
+				n++;
+				if (j == t.n) break;
+				i = j + 1;
+			}
+			ni = name_info(id);
+			ni->flags |= 2;
+			ni->part0 = first;
+			ni->nparts = n;
+		}
+	}
+	if (ni->flags & 2) {
+		for (uint32_t k = 0; k < ni->nparts; k++)
+			*VEC_PUSH(path, npath, path_cap) = parts[ni->part0 + k];
+	} else {
+		*VEC_PUSH(path, npath, path_cap) = id;
+	}
+}
+
+/* ---- the tree -------------------------------------------------------------
+ * Node 0 is the root ("all").  A node's weights: self (the stacks that end
+ * there) per side (before, after: two for differential graphs), and total. */
+
+struct node {
+	uint32_t name, parent, child, next;
+	double self[2], total[2];
+};
+static struct node *nodes;
+static uint32_t nnodes, nodes_cap;
+/* (parent, name) -> node: open addressing, node index + 1 (0 empty) */
+static uint32_t *slots, nslots;
+
+static uint64_t pair_hash(uint32_t parent, uint32_t name)
+{
+	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9E3779B97F4A7C15ULL;
+	return h ^ (h >> 29);
+}
+
+static void tree_init(void)
+{
+	nslots = 1024;
+	slots = xcalloc(nslots, sizeof *slots);
+	struct node *root = VEC_PUSH(nodes, nnodes, nodes_cap);
+	*root = (struct node){ .name = UINT32_MAX, .parent = UINT32_MAX, .child = UINT32_MAX,
+			       .next = UINT32_MAX };
+}
+
+static void tree_grow(void)
+{
+	uint32_t n = nslots * 2;
+	uint32_t *s = xcalloc(n, sizeof *s);
+	for (uint32_t i = 1; i < nnodes; i++) {
+		uint64_t h = pair_hash(nodes[i].parent, nodes[i].name);
+		uint32_t k = (uint32_t)h & (n - 1);
+		while (s[k]) k = (k + 1) & (n - 1);
+		s[k] = i + 1;
+	}
+	free(slots);
+	slots = s;
+	nslots = n;
+}
+
+static uint32_t tree_child(uint32_t parent, uint32_t name)
+{
+	uint64_t h = pair_hash(parent, name);
+	uint32_t k = (uint32_t)h & (nslots - 1);
+	while (slots[k]) {
+		struct node *x = &nodes[slots[k] - 1];
+		if (x->parent == parent && x->name == name) return slots[k] - 1;
+		k = (k + 1) & (nslots - 1);
+	}
+	if (nnodes == UINT32_MAX - 1) die(EXIT_DATA, "too many distinct stacks");
+	uint32_t i = nnodes;
+	struct node *x = VEC_PUSH(nodes, nnodes, nodes_cap);
+	*x = (struct node){ .name = name, .parent = parent, .child = UINT32_MAX,
+			    .next = nodes[parent].child };
+	nodes[parent].child = i;
+	slots[k] = i + 1;
+	if ((uint64_t)nnodes * 4 > (uint64_t)nslots * 3) tree_grow();
+	return i;
+}
+
+/* The node of path[0..npath) (root first), after the view's changes:
+ * reversed, or cut at the focus function.  UINT32_MAX when the stack is
+ * not drawn (it does not pass through the focus). */
+static uint32_t place_path(void)
+{
+	uint32_t a = 0, b = npath; /* the part drawn */
+	bool rev = O.reverse;
+	if (O.callers || O.callees) {
+		/* callees: from the focus nearest the root; callers: from the
+		 * focus nearest the leaf, towards the root */
+		uint32_t i;
+		if (O.callees) {
+			for (i = 0; i < npath && !is_focus(path[i]); i++) {}
+			if (i == npath) return UINT32_MAX;
+			a = i;
+		} else {
+			for (i = npath; i > 0 && !is_focus(path[i - 1]); i--) {}
+			if (i == 0) return UINT32_MAX;
+			b = i;
+			rev = !rev;
+		}
+	}
+	uint32_t n = 0;
+	for (uint32_t k = a; k < b; k++) n = tree_child(n, path[rev ? a + b - 1 - k : k]);
+	return n;
+}
+
+/* ---- reading SPAA ------------------------------------------------------- */
+
+static sbuf packed;
+
+/* The path of stack s into `path`, names as spaa-fold gives them; notes
+ * each new name's kind and dso. */
+static void stack_path(const spaa_reader *r, const spaa_stack *s)
+{
+	packed.n = 0;
+	fold_stack_packed(&names, r, s, &O.fo, &packed);
+	npath = 0;
+	const uint8_t *q = (const uint8_t *)packed.p, *end = q + packed.n;
+	while (q < end) {
+		uint32_t v = 0;
+		for (int sh = 0; q < end; sh += 7) {
+			uint8_t c = *q++;
+			v |= (uint32_t)(c & 127) << sh;
+			if (!(c & 128)) break;
+		}
+		path_add(v);
+	}
+	if (O.palette != PAL_KIND && O.palette != PAL_DSO) return;
+	/* the frames' kinds and dsos, by their names (fold.h keeps the name id
+	 * of each frame it named) */
+	for (uint32_t i = 0; i < s->nframes; i++) {
+		uint32_t f = s->frames[i];
+		if (f >= names.n) continue;
+		for (int j = 0; j < 2; j++) {
+			if (!(names.ent[f].have & (1u << j))) continue;
+			uint32_t id = names.ent[f].id[j];
+			if (name_info(id)->kind != K_NONE) continue;
+			const spaa_frame *fr = &r->frames[f];
+			const spaa_dso *d = &r->dsos[fr->dso];
+			enum kind k = K_NATIVE;
+			size_t dn = d->name_n;
+			if (fr->inlined) k = K_INLINED;
+			else if (fr->kind == FK_KERNEL || d->is_kernel) k = K_KERNEL;
+			else if (strstr(d->name, "/tmp/perf-") || strstr(d->name, "[JIT]") ||
+				 strstr(d->name, "jitted-"))
+				k = K_JIT;
+			else if ((dn > 3 && !memcmp(d->name + dn - 3, ".js", 3)) ||
+				 (dn > 4 && !memcmp(d->name + dn - 4, ".mjs", 4)) ||
+				 (dn > 3 && !memcmp(d->name + dn - 3, ".py", 3)) ||
+				 (dn > 3 && !memcmp(d->name + dn - 3, ".rb", 3)) ||
+				 (dn > 4 && !memcmp(d->name + dn - 4, ".php", 4)) ||
+				 (dn > 3 && !memcmp(d->name + dn - 3, ".pl", 3)) ||
+				 !strncmp(d->name, "http://", 7) || !strncmp(d->name, "https://", 8) ||
+				 !strncmp(d->name, "file://", 7) || !strncmp(d->name, "node:", 5))
+				k = K_INTERP;
+			uint32_t dso = intern_name(d->name, dn);
+			struct name_info *ni = name_info(id);
+			ni->kind = (uint8_t)k;
+			ni->dso = dso;
+		}
+	}
+}
+
+/* What the chosen event and metric are, per file. */
+struct pick { int32_t ev; const char *ev_name, *metric; };
+
+static void pick_header(spaa_reader *r, struct pick *p)
+{
+	fold_opts_header(&O.fo, r);
+	if (O.fo.all_events) {
+		p->ev = -1;
+		p->ev_name = NULL;
+		p->metric = NULL;
+		return;
+	}
+	p->ev = fold_pick_event(r, O.event, false);
+	p->ev_name = p->ev >= 0 ? r->events[p->ev].name : NULL;
+	p->metric = fold_pick_metric(r, p->ev, O.metric);
+}
+
+static bool stack_wanted(const struct pick *p, const spaa_stack *s)
+{
+	return O.fo.all_events || p->ev < 0 || (p->ev_name && sstr_eqc(s->event_name, p->ev_name));
+}
+
+static const char *stack_metric(const spaa_reader *r, const struct pick *p, const spaa_stack *s)
+{
+	return O.fo.all_events ? fold_pick_metric(r, s->event, O.metric) : p->metric;
+}
+
+/* The count name: the metric's unit, else its name (the first file's). */
+static char *countname_seen;
+
+static void note_countname(const spaa_weight *w)
+{
+	if (countname_seen) return;
+	sstr t = w->unit.p && w->unit.n ? w->unit : w->metric;
+	countname_seen = xmalloc(t.n + 1);
+	memcpy(countname_seen, t.p, t.n);
+	countname_seen[t.n] = 0;
+}
+
+static double num_value(num v)
+{
+	return v.kind == NUM_DBL ? v.d : v.kind == NUM_INT ? (double)v.i : (double)v.u;
+}
+
+/* Packed path -> node, so that a stack met again (another thread's) costs
+ * no walk. */
+static strmap seen_paths;
+static uint32_t *seen_node, seen_cap;
+
+static uint32_t stack_node(const spaa_reader *r, const spaa_stack *s)
+{
+	stack_path(r, s);
+	bool added;
+	uint32_t i = strmap_intern(&seen_paths, packed.p ? packed.p : "", packed.n, &added);
+	if (added) {
+		grow_array((void **)&seen_node, &seen_cap, i + 1, sizeof *seen_node);
+		seen_node[i] = place_path();
+	}
+	return seen_node[i];
+}
+
+static uint64_t skipped_total;
+
+static void read_spaa_stacks(spaa_reader *r, int side)
+{
+	spaa_stack s = { 0 };
+	struct pick p = { .ev = -2 };
+	uint64_t skipped = 0;
+	enum spaa_rtype t;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		if (t == SPAA_HEADER && p.ev == -2) pick_header(r, &p);
+		if (t != SPAA_STACK) continue;
+		if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
+		if (!stack_wanted(&p, &s)) continue;
+		const char *m = stack_metric(r, &p, &s);
+		const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
+		if (!w) {
+			skipped++;
+			continue;
+		}
+		note_countname(w);
+		uint32_t n = stack_node(r, &s);
+		if (n != UINT32_MAX) nodes[n].self[side] += num_value(w->value);
+	}
+	if (skipped)
+		warn_at(r->name, 0, "%llu stack%s without %s%s skipped", (unsigned long long)skipped,
+			skipped == 1 ? "" : "s", O.metric || p.metric ? "metric " : "its event's primary metric",
+			O.metric ? O.metric : p.metric ? p.metric : "");
+	skipped_total += skipped;
+	spaa_need_header(r);
+	spaa_stack_free(&s);
+}
+
+/* ---- reading folded stacks ---------------------------------------------- */
+
+static int folded_two = -1; /* the form of the folded input: -1 not known yet, 0 one count, 1 two */
+
+static void folded_path(const char *line, size_t n)
+{
+	npath = 0;
+	size_t i = 0;
+	if (n == 0) return;
+	for (;;) {
+		size_t j = i;
+		while (j < n && line[j] != ';') j++;
+		*VEC_PUSH(path, npath, path_cap) = intern_name(line + i, j - i);
+		if (j == n) break;
+		i = j + 1;
+	}
+}
+
+/* Reads one folded line: FOLDED_SKIP, or FOLDED_OK with `path` set and the
+ * counts in c[0] (before) and c[1] (after, or the only one). */
+static int folded_read_line(input *in, const char *line, size_t len, double c[2])
+{
+	folded_line fl;
+	const char *name = input_name(in);
+	uint64_t ln = input_lineno(in);
+	int pc = folded_split(line, len, &fl);
+	if (pc == FOLDED_SKIP) return pc;
+	if (pc == FOLDED_NONE)
+		die_at(name, ln, "no count at the end of the line (expected \"frame;frame;... COUNT\")");
+	if (pc == FOLDED_RANGE)
+		die_at(name, ln, "count %.*s out of range", (int)fl.count_n, line + fl.count_at);
+	if (folded_two < 0) folded_two = fl.two;
+	if (folded_two && !fl.two)
+		die_at(name, ln, "one count, but the first line had two (\"stack BEFORE AFTER\"): "
+		       "a differential file has two counts on every line");
+	c[0] = folded_two ? num_value(fl.count1) : 0;
+	c[1] = num_value(fl.count);
+	if (c[0] < 0 || c[1] < 0)
+		die_at(name, ln, "negative count: a flame graph draws weights of 0 or more");
+	folded_path(line, folded_two ? fl.path2_n : fl.path_n);
+	return FOLDED_OK;
+}
+
+static void read_folded_stacks(input *in, int side)
+{
+	char *line;
+	size_t len;
+	while ((line = input_line(in, &len))) {
+		double c[2];
+		if (folded_read_line(in, line, len, c) == FOLDED_SKIP) continue;
+		uint32_t n = place_path();
+		if (n == UINT32_MAX) continue;
+		if (folded_two) {
+			nodes[n].self[0] += c[0];
+			nodes[n].self[1] += c[1];
+		} else {
+			nodes[n].self[side] += c[1];
+		}
+	}
+}
+
+/* ---- inputs: SPAA or folded, told by the content ------------------------ */
+
+/* Is the input folded stacks?  Looks at its first line that is not blank
+ * and no comment, without consuming it. */
+static bool is_folded(input *in)
+{
+	const void *v;
+	size_t n = input_peek(in, &v, 1 << 16);
+	const char *p = v, *end = p + n;
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e) e = end;
+		const char *q = p;
+		while (q < e && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
+		if (q == e || *q == '#') {
+			p = e + 1;
+			continue;
+		}
+		if (*q == '{') return false;
+		sniff_result res;
+		if (sniff_line(p, (size_t)(e - p), &res) == 0)
+			return strcmp(res.what, "folded stacks") == 0;
+		/* a count that sniff does not take (a decimal, a line cut by
+		 * the peek): folded if the line ends in a number */
+		folded_line fl;
+		return e < end && folded_split(p, (size_t)(e - p), &fl) == FOLDED_OK;
+	}
+	return false;
+}
+
+static void read_input(const char *file, int side)
+{
+	spaa_reader *r = spaa_open(file);
+	fold_names_reset(&names);
+	if (is_folded(r->in)) {
+		if (!countname_seen) countname_seen = xmalloc(8), strcpy(countname_seen, "samples");
+		read_folded_stacks(r->in, side);
+	} else {
+		if (folded_two > 0) die_at(r->name, 0, "SPAA and differential folded stacks cannot be drawn together");
+		read_spaa_stacks(r, side);
+	}
+	spaa_close(r);
+}
+
+/* ---- the flame chart: frames in time order ------------------------------
+ * Each stack (SPAA stack record, or folded line) in the order of the
+ * samples; consecutive samples that share a prefix extend its frames.  Two
+ * passes over the samples: the total first (for the scale), then the
+ * frames, kept only when wide enough, so that memory stays bounded by what
+ * is drawn. */
+
+struct cframe { uint32_t name, depth; double start, end; };
+static struct cframe *chart;
+static uint32_t nchart, chart_cap;
+static double chart_time;      /* the weight drawn so far */
+static double chart_min;       /* frames narrower than this (weight) are left out */
+static bool chart_emit;        /* the second pass */
+static uint32_t *open_name, open_cap, nopen;
+static double *open_start;
+static uint32_t open_start_cap;
+static uint32_t chart_depthmax;
+
+static void chart_close(uint32_t keep)
+{
+	while (nopen > keep) {
+		nopen--;
+		double st = open_start[nopen];
+		if (chart_emit && chart_time - st >= chart_min) {
+			struct cframe *c = VEC_PUSH(chart, nchart, chart_cap);
+			*c = (struct cframe){ open_name[nopen], nopen + 1, st, chart_time };
+			if (nopen + 1 > chart_depthmax) chart_depthmax = nopen + 1;
+		}
+	}
+}
+
+/* One sample of weight w whose stack is path[0..npath). */
+static void chart_sample(double w)
+{
+	if (w <= 0) return;
+	uint32_t same = 0;
+	while (same < nopen && same < npath && open_name[same] == path[same]) same++;
+	chart_close(same);
+	for (uint32_t i = same; i < npath; i++) {
+		grow_array((void **)&open_name, &open_cap, i + 1, sizeof *open_name);
+		grow_array((void **)&open_start, &open_start_cap, i + 1, sizeof *open_start);
+		open_name[i] = path[i];
+		open_start[i] = chart_time;
+	}
+	nopen = npath;
+	chart_time += w;
+}
+
+/* The stacks of a SPAA file by id -> their path (packed), for the samples. */
+static strmap chart_ids;
+static uint32_t *chart_path;     /* per stack id: index into chart_paths, or UINT32_MAX */
+static uint32_t chart_path_cap;
+static strmap chart_paths;       /* path as uint32 name ids */
+
+static void chart_spaa(const char *file)
+{
+	/* stacks first (samples may come before their stacks) */
+	char *again = input_rereadable(file);
+	spaa_reader *r = spaa_open(again);
+	r->name = strcmp(file, "-") == 0 ? "-" : file;
+	fold_names_reset(&names);
+	if (is_folded(r->in)) {
+		/* folded lines are the samples, in their order */
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass) {
+				spaa_close(r);
+				r = spaa_open(again);
+				r->name = strcmp(file, "-") == 0 ? "-" : file;
+				chart_emit = true;
+				chart_time = 0;
+				nopen = 0;
+			}
+			if (!countname_seen) countname_seen = xmalloc(8), strcpy(countname_seen, "samples");
+			char *line;
+			size_t len;
+			while ((line = input_line(r->in, &len))) {
+				double c[2];
+				if (folded_read_line(r->in, line, len, c) == FOLDED_SKIP) continue;
+				if (folded_two)
+					die_at(r->name, input_lineno(r->in),
+					       "a flame chart draws one profile, not a differential one");
+				if (O.reverse)
+					for (uint32_t a = 0, z = npath ? npath - 1 : 0; a < z; a++, z--) {
+						uint32_t t = path[a]; path[a] = path[z]; path[z] = t;
+					}
+				chart_sample(c[1]);
+			}
+			chart_close(0);
+			if (!pass) chart_min = O.minwidth_pct ? chart_time * O.minwidth / 100
+					       : chart_time * O.minwidth / (O.width - 20);
+		}
+		spaa_close(r);
+		free(again);
+		return;
+	}
+	spaa_stack s = { 0 };
+	spaa_sample sm = { 0 };
+	struct pick p = { .ev = -2 };
+	enum spaa_rtype t;
+	uint64_t nsamples = 0;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		if (t == SPAA_HEADER && p.ev == -2) pick_header(r, &p);
+		if (t == SPAA_SAMPLE) nsamples++;
+		if (t != SPAA_STACK) continue;
+		if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
+		uint32_t id = strmap_intern(&chart_ids, s.id.p, s.id.n, NULL);
+		grow_array((void **)&chart_path, &chart_path_cap, id + 1, sizeof *chart_path);
+		chart_path[id] = UINT32_MAX;
+		if (!stack_wanted(&p, &s)) continue;
+		const char *m = stack_metric(r, &p, &s);
+		const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
+		if (w) note_countname(w);
+		stack_path(r, &s);
+		if (O.reverse)
+			for (uint32_t a = 0, z = npath ? npath - 1 : 0; a < z; a++, z--) {
+				uint32_t tt = path[a]; path[a] = path[z]; path[z] = tt;
+			}
+		chart_path[id] = strmap_intern(&chart_paths, path, npath * sizeof *path, NULL);
+	}
+	spaa_need_header(r);
+	if (!nsamples)
+		die_at(r->name, 0, "no sample records: a flame chart needs them (perf2spaa writes them; "
+		       "draw a flame graph without --flamechart)");
+	/* then the samples, twice: the total, then the frames */
+	bool period = p.metric && strcmp(p.metric, "period") == 0;
+	for (int pass = 0; pass < 2; pass++) {
+		spaa_close(r);
+		r = spaa_open(again);
+		r->name = strcmp(file, "-") == 0 ? "-" : file;
+		chart_emit = pass == 1;
+		chart_time = 0;
+		nopen = 0;
+		while ((t = spaa_next(r)) != SPAA_EOF) {
+			if (t != SPAA_SAMPLE) continue;
+			if (spaa_sample_parse(r, &sm) < 0) cli_exit(EXIT_DATA);
+			if (sm.event.p && p.ev_name && !O.fo.all_events && !sstr_eqc(sm.event, p.ev_name))
+				continue;
+			int64_t id = strmap_find(&chart_ids, sm.stack_id.p, sm.stack_id.n);
+			if (id < 0)
+				die_at(r->name, r->lineno, "sample of stack %.*s, which the file does not have",
+				       (int)(sm.stack_id.n > 100 ? 100 : sm.stack_id.n), sm.stack_id.p);
+			if (chart_path[id] == UINT32_MAX) continue;
+			size_t pn;
+			const char *pp = strmap_key(&chart_paths, chart_path[id], &pn);
+			npath = 0;
+			for (size_t k = 0; k < pn / sizeof(uint32_t); k++) {
+				uint32_t v;
+				memcpy(&v, pp + k * sizeof v, sizeof v);
+				*VEC_PUSH(path, npath, path_cap) = v;
+			}
+			chart_sample(period && sm.has_period ? num_value(sm.period) : 1);
+		}
+		chart_close(0);
+		if (!pass) chart_min = O.minwidth_pct ? chart_time * O.minwidth / 100
+				       : chart_time * O.minwidth / (O.width - 20);
+	}
+	if (!period) { /* every sample counts one */
+		free(countname_seen);
+		countname_seen = xmalloc(8);
+		strcpy(countname_seen, "samples");
+	}
+	spaa_stack_free(&s);
+	spaa_close(r);
+	free(again);
+}
+
+/* ---- layout --------------------------------------------------------------
+ * The frames to draw: every node wide enough, in depth-first order, its own
+ * weight first and then its children by "NAME;" bytes (flamegraph.pl's
+ * order). */
+
+struct frame { uint32_t name, depth; double start, width, delta; uint32_t node; };
+static struct frame *frames;
+static uint32_t nframes, frames_cap, depthmax;
+static double total, maxdelta = 1;
+static int wside;              /* the side whose weights are the widths */
+
+static void totals(void)
+{
+	/* children always come after their parent: one backward sweep */
+	for (uint32_t i = nnodes; i-- > 0;) {
+		for (int s = 0; s < 2; s++) nodes[i].total[s] += nodes[i].self[s];
+		if (i) for (int s = 0; s < 2; s++) nodes[nodes[i].parent].total[s] += nodes[i].total[s];
+	}
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	uint32_t x = names.rank[nodes[*(const uint32_t *)a].name];
+	uint32_t y = names.rank[nodes[*(const uint32_t *)b].name];
+	return x < y ? -1 : x > y;
+}
+
+static void layout(double minw)
+{
+	fold_names_rank(&names);
+	/* children sorted: a scratch array per node, used as a stack */
+	struct todo { uint32_t node, depth; double start; } *todo = NULL;
+	uint32_t ntodo = 0, todo_cap = 0;
+	uint32_t *kids = NULL, nkids = 0, kids_cap = 0;
+	*VEC_PUSH(todo, ntodo, todo_cap) = (struct todo){ 0, 0, 0 };
+	while (ntodo) {
+		struct todo t = todo[--ntodo];
+		struct node *x = &nodes[t.node];
+		double w = x->total[wside];
+		if (t.node != 0 && (w < minw || w <= 0)) continue;
+		double d = x->self[1] - x->self[0];
+		if (O.diff && fabs(d) > maxdelta) maxdelta = fabs(d);
+		*VEC_PUSH(frames, nframes, frames_cap) =
+			(struct frame){ x->name, t.depth, t.start, w, d, t.node };
+		if (t.depth > depthmax) depthmax = t.depth;
+		nkids = 0;
+		for (uint32_t c = x->child; c != UINT32_MAX; c = nodes[c].next)
+			*VEC_PUSH(kids, nkids, kids_cap) = c;
+		xqsort(kids, nkids, sizeof *kids, cmp_rank);
+		/* pushed in reverse, so that they come out in order */
+		double st = t.start + x->self[wside];
+		double *starts = xmalloc((nkids ? nkids : 1) * sizeof *starts);
+		for (uint32_t k = 0; k < nkids; k++) {
+			starts[k] = st;
+			st += nodes[kids[k]].total[wside];
+		}
+		for (uint32_t k = nkids; k-- > 0;)
+			*VEC_PUSH(todo, ntodo, todo_cap) = (struct todo){ kids[k], t.depth + 1, starts[k] };
+		free(starts);
+	}
+	free(todo);
+	free(kids);
+}
+
+/* ---- colours -------------------------------------------------------------
+ * A deterministic function of the name: three numbers in [0, 1) from a hash
+ * of its bytes (FNV-1a, then mixed), so that a function has one colour in
+ * every graph. */
+
+static void name_hash(sstr t, double v[3])
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < t.n; i++) h = (h ^ (uint8_t)t.p[i]) * 0x100000001b3ULL;
+	for (int k = 0; k < 3; k++) {
+		h ^= h >> 31;
+		h *= 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 29;
+		v[k] = (double)(h >> 11) / 9007199254740992.0;
+	}
+}
+
+static bool ends_with(sstr t, const char *s)
+{
+	size_t n = strlen(s);
+	return t.n >= n && memcmp(t.p + t.n - n, s, n) == 0;
+}
+
+static bool has(sstr t, const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i + n <= t.n; i++)
+		if (memcmp(t.p + i, s, n) == 0) return true;
+	return false;
+}
+
+static void rgb_of(enum palette pal, double v1, double v2, double v3, int c[3])
+{
+	switch (pal) {
+	case PAL_MEM: c[0] = 0; c[1] = 190 + (int)(50 * v2); c[2] = (int)(210 * v1); break;
+	case PAL_IO: c[0] = c[1] = 80 + (int)(60 * v1); c[2] = 190 + (int)(55 * v2); break;
+	case PAL_RED: c[0] = 200 + (int)(55 * v1); c[1] = c[2] = 50 + (int)(80 * v1); break;
+	case PAL_GREEN: c[1] = 200 + (int)(55 * v1); c[0] = c[2] = 50 + (int)(60 * v1); break;
+	case PAL_BLUE: c[2] = 205 + (int)(50 * v1); c[0] = c[1] = 80 + (int)(60 * v1); break;
+	case PAL_YELLOW: c[0] = c[1] = 175 + (int)(55 * v1); c[2] = 50 + (int)(20 * v1); break;
+	case PAL_PURPLE: c[0] = c[2] = 190 + (int)(65 * v1); c[1] = 80 + (int)(60 * v1); break;
+	case PAL_AQUA: c[0] = 50 + (int)(60 * v1); c[1] = c[2] = 165 + (int)(55 * v1); break;
+	case PAL_ORANGE: c[0] = 190 + (int)(65 * v1); c[1] = 90 + (int)(65 * v1); c[2] = 0; break;
+	default: c[0] = 205 + (int)(50 * v3); c[1] = (int)(230 * v1); c[2] = (int)(55 * v2); break;
+	}
+}
+
+/* A hue (0..360) at the given saturation and lightness, as rgb. */
+static void hsl(double h, double s, double l, int c[3])
+{
+	double q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
+	for (int k = 0; k < 3; k++) {
+		double t = h / 360 + (1 - k) / 3.0;
+		if (t < 0) t += 1;
+		if (t > 1) t -= 1;
+		double v = t < 1 / 6.0 ? p + (q - p) * 6 * t : t < 0.5 ? q
+			 : t < 2 / 3.0 ? p + (q - p) * (2 / 3.0 - t) * 6 : p;
+		c[k] = (int)(v * 255 + 0.5);
+	}
+}
+
+static void frame_color(const struct frame *f, int c[3])
+{
+	if (f->name == UINT32_MAX) {
+		/* the root: as flamegraph.pl colours "all" by its empty name */
+		if (O.diff) { c[0] = c[1] = c[2] = 255; return; }
+	}
+	sstr t = f->name == UINT32_MAX ? (sstr){ "", 0 } : name_text(f->name);
+	if (t.n == 2 && !memcmp(t.p, "--", 2)) { c[0] = c[1] = c[2] = 160; return; }
+	if (t.n == 1 && t.p[0] == '-') { c[0] = c[1] = c[2] = 200; return; }
+	if (O.diff) {
+		double d = f->delta;
+		c[0] = c[1] = c[2] = 255;
+		if (d > 0) c[1] = c[2] = (int)(210 * (maxdelta - d) / maxdelta);
+		else if (d < 0) c[0] = c[1] = (int)(210 * (maxdelta + d) / maxdelta);
+		return;
+	}
+	double v[3];
+	name_hash(t, v);
+	enum palette pal = O.palette;
+	switch (pal) {
+	case PAL_JAVA:
+		pal = ends_with(t, "_[j]") ? PAL_GREEN : ends_with(t, "_[i]") ? PAL_AQUA
+		    : (has(t, "/") && (has(t, "java") || has(t, "org/") || has(t, "com/") ||
+				       has(t, "jdk/") || has(t, "sun/"))) ? PAL_GREEN
+		    : ends_with(t, "_[k]") ? PAL_ORANGE : has(t, "::") ? PAL_YELLOW : PAL_RED;
+		break;
+	case PAL_JS:
+		pal = ends_with(t, "_[j]") ? (has(t, "/") || has(t, ".js:") ? PAL_GREEN : PAL_AQUA)
+		    : has(t, "::") ? PAL_YELLOW : (has(t, "/") || has(t, ".js:")) ? PAL_GREEN
+		    : has(t, ":") ? PAL_AQUA : (t.n == 1 && t.p[0] == ' ') ? PAL_GREEN
+		    : has(t, "_[k]") ? PAL_ORANGE : PAL_RED;
+		break;
+	case PAL_PERL:
+		pal = has(t, "::") ? PAL_YELLOW : (has(t, "Perl") || has(t, ".pl")) ? PAL_GREEN
+		    : ends_with(t, "_[k]") ? PAL_ORANGE : PAL_RED;
+		break;
+	case PAL_KIND: {
+		enum kind k = f->name == UINT32_MAX ? K_NONE : (enum kind)name_info(f->name)->kind;
+		if (k == K_NONE) /* folded names: their marks */
+			k = ends_with(t, "_[k]") ? K_KERNEL : ends_with(t, "_[j]") ? K_JIT
+			  : ends_with(t, "_[i]") ? K_INLINED : K_NATIVE;
+		pal = k == K_KERNEL ? PAL_ORANGE : k == K_JIT ? PAL_GREEN : k == K_INTERP ? PAL_AQUA
+		    : k == K_INLINED ? PAL_PURPLE : PAL_YELLOW;
+		break;
+	}
+	case PAL_DSO: {
+		uint32_t d = f->name == UINT32_MAX ? UINT32_MAX : name_info(f->name)->dso;
+		sstr dn = d != UINT32_MAX ? name_text(d) : (sstr){ "[unknown]", 9 };
+		if (d == UINT32_MAX) { /* folded: DTrace's "module`function" */
+			const char *q = memchr(t.p, '`', t.n);
+			if (q) dn = (sstr){ t.p, (size_t)(q - t.p) };
+		}
+		double dv[3];
+		name_hash(dn, dv);
+		hsl(360 * dv[0], 0.55 + 0.3 * dv[1], 0.55 + 0.15 * v[0], c);
+		return;
+	}
+	default: break;
+	}
+	rgb_of(pal, v[0], v[1], v[2], c);
+}
+
+/* ---- the SVG ------------------------------------------------------------ */
+
+static output *out;
+
+/* Text for XML: & < > " escaped; control bytes and bytes that are not UTF-8
+ * (which XML refuses) as U+FFFD.  At most max characters (0: all). */
+static void put_text(sstr t)
+{
+	const uint8_t *p = (const uint8_t *)t.p, *end = p + t.n;
+	while (p < end) {
+		uint8_t c = *p;
+		if (c < 0x80) {
+			if (c == '&') out_puts(out, "&amp;");
+			else if (c == '<') out_puts(out, "&lt;");
+			else if (c == '>') out_puts(out, "&gt;");
+			else if (c == '"') out_puts(out, "&quot;");
+			else if (c < 0x20 || c == 0x7f) out_puts(out, "\xef\xbf\xbd");
+			else out_putc(out, (char)c);
+			p++;
+			continue;
+		}
+		int n = utf8_seq(p, end);
+		if (n > 0) {
+			out_write(out, p, (size_t)n);
+			p += n;
+		} else {
+			out_puts(out, "\xef\xbf\xbd");
+			p += -n;
+		}
+	}
+}
+
+static void put_cstr(const char *s) { put_text(sstr_c(s)); }
+
+/* The number of characters (UTF-8 sequences) in t, and the byte length of
+ * its first k characters. */
+static size_t utf8_chars(sstr t, size_t k, size_t *bytes)
+{
+	const uint8_t *p = (const uint8_t *)t.p, *end = p + t.n;
+	size_t n = 0;
+	while (p < end) {
+		if (n == k && bytes) *bytes = (size_t)(p - (const uint8_t *)t.p);
+		int l = *p < 0x80 ? 1 : utf8_seq(p, end);
+		p += l > 0 ? l : -l;
+		n++;
+	}
+	if (n <= k && bytes) *bytes = t.n;
+	return n;
+}
+
+/* A name as shown: without a final _[k] _[j] _[i] _[w] mark (colours use
+ * them), as flamegraph.pl shows it. */
+static sstr shown(uint32_t name)
+{
+	if (name == UINT32_MAX) return (sstr){ "all", 3 };
+	sstr t = name_text(name);
+	if (t.n >= 4 && t.p[t.n - 4] == '_' && t.p[t.n - 3] == '[' && t.p[t.n - 1] == ']' &&
+	    strchr("kjiw", t.p[t.n - 2]))
+		t.n -= 4;
+	return t;
+}
+
+/* 1234567 -> "1,234,567" (rounded to an integer, as flamegraph.pl). */
+static void put_count(double v)
+{
+	char b[64], o[96];
+	snprintf(b, sizeof b, "%.0f", v);
+	size_t n = strlen(b), k = 0, s = b[0] == '-';
+	for (size_t i = 0; i < n; i++) {
+		o[k++] = b[i];
+		size_t left = n - 1 - i;
+		if (i >= s && left && left % 3 == 0) o[k++] = ',';
+	}
+	out_write(out, o, k);
+}
+
+static const char script[] =
+#include "flamegraph-js.h"
+;
+
+static void write_svg(void)
+{
+	double W = O.width, fh = O.frameheight, fs = O.fontsize, xpad = 10;
+	double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = O.subtitle ? fs * 2 : 0;
+	double height = (depthmax + 1) * fh + ypad1 + ypad2 + ypad3;
+	double per = total > 0 ? (W - 2 * xpad) / total : 0;
+	const char *title = O.title ? O.title
+		: O.flamechart ? "Flame Chart" : O.callers ? "Callers" : O.callees ? "Callees"
+		: O.inverted ? "Icicle Graph" : "Flame Graph";
+	const char *countname = O.countname ? O.countname : countname_seen ? countname_seen : "samples";
+	bool bluebg = O.palette == PAL_MEM || O.palette == PAL_IO;
+	bool greybg = O.diff || (O.palette >= PAL_RED && O.palette <= PAL_ORANGE);
+
+	out_printf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		   "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+		   "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+		   "<svg version=\"1.1\" width=\"%g\" height=\"%g\" viewBox=\"0 0 %g %g\" "
+		   "xmlns=\"http://www.w3.org/2000/svg\">\n", W, height, W, height);
+	out_puts(out, "<!-- spaa-flamegraph (spaa-tools " SPAA_VERSION ") -->\n");
+	if (O.notes) {
+		out_puts(out, "<desc id=\"notes\">");
+		put_cstr(O.notes);
+		out_puts(out, "</desc>\n");
+	}
+	out_printf(out, "<defs>\n<linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">\n"
+		   "<stop stop-color=\"%s\" offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
+		   "</linearGradient>\n</defs>\n",
+		   greybg ? "#f8f8f8" : "#eeeeee", bluebg ? "#e0e0ff" : greybg ? "#e8e8e8" : "#eeeeb0");
+	out_puts(out, "<style type=\"text/css\">\ntext { font-family:");
+	put_cstr(O.fonttype);
+	out_printf(out, "; font-size:%gpx; fill:rgb(0,0,0); }\n"
+		   "#title { text-anchor:middle; font-size:%gpx; }\n"
+		   "#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n"
+		   "#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
+		   "#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { opacity:1; }\n"
+		   "#unzoom { cursor:pointer; }\n"
+		   "#frames > g:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
+		   ".hide { display:none; }\n.parent { opacity:0.5; }\n</style>\n", fs, fs + 5);
+	/* the script's settings, then the script */
+	out_printf(out, "<script type=\"text/ecmascript\"><![CDATA[\n"
+		   "var fg_conf = { xpad: %g, width: %g, frameheight: %g, fontsize: %g, "
+		   "fontwidth: %g, inverted: %s, searchcolor: \"rgb(230,0,230)\", nametype: ",
+		   xpad, W, fh, fs, O.fontwidth, O.inverted ? "true" : "false");
+	/* JavaScript strings: only the quote, the backslash and "]]>" matter here */
+	const char *js_strs[2] = { O.nametype, countname };
+	for (int k = 0; k < 2; k++) {
+		if (k) out_puts(out, ", countname: ");
+		out_putc(out, '"');
+		for (const char *s = js_strs[k]; *s; s++) {
+			if (*s == '"' || *s == '\\' || *s == '>' || (unsigned char)*s < 0x20)
+				out_printf(out, "\\u%04x", (unsigned char)*s);
+			else
+				out_putc(out, *s);
+		}
+		out_putc(out, '"');
+	}
+	out_puts(out, " };\n");
+	out_write(out, script, sizeof script - 1);
+	out_puts(out, "]]></script>\n");
+
+	out_printf(out, "<rect x=\"0\" y=\"0\" width=\"%g\" height=\"%g\" fill=\"url(#background)\"/>\n",
+		   W, height);
+	out_printf(out, "<text id=\"title\" x=\"%d\" y=\"%g\">", (int)(W / 2), fs * 2);
+	put_cstr(title);
+	out_puts(out, "</text>\n");
+	if (O.subtitle) {
+		out_printf(out, "<text id=\"subtitle\" x=\"%d\" y=\"%g\">", (int)(W / 2), fs * 4);
+		put_cstr(O.subtitle);
+		out_puts(out, "</text>\n");
+	}
+	out_printf(out, "<text id=\"details\" x=\"%g\" y=\"%g\"> </text>\n", xpad, height - ypad2 / 2);
+	out_printf(out, "<text id=\"unzoom\" class=\"hide\" x=\"%g\" y=\"%g\">Reset Zoom</text>\n",
+		   xpad, fs * 2);
+	out_printf(out, "<text id=\"search\" x=\"%g\" y=\"%g\">Search</text>\n", W - xpad - 100, fs * 2);
+	out_printf(out, "<text id=\"ignorecase\" x=\"%g\" y=\"%g\">ic</text>\n", W - xpad - 16, fs * 2);
+	out_printf(out, "<text id=\"matched\" x=\"%g\" y=\"%g\"> </text>\n", W - xpad - 100,
+		   height - ypad2 / 2);
+
+	out_puts(out, "<g id=\"frames\">\n");
+	double cw = fs * O.fontwidth;
+	for (uint32_t i = 0; i < nframes; i++) {
+		const struct frame *f = &frames[i];
+		double x1 = xpad + f->start * per, x2 = xpad + (f->start + f->width) * per;
+		double y1, y2;
+		if (!O.inverted) {
+			y1 = height - ypad2 - (f->depth + 1) * fh + 1;
+			y2 = height - ypad2 - f->depth * fh;
+		} else {
+			y1 = ypad1 + ypad3 + f->depth * fh;
+			y2 = ypad1 + ypad3 + (f->depth + 1) * fh - 1;
+		}
+		sstr nm = shown(f->name);
+		int c[3];
+		frame_color(f, c);
+		out_puts(out, "<g><title>");
+		put_text(nm);
+		out_puts(out, " (");
+		put_count(f->width * O.factor);
+		out_putc(out, ' ');
+		put_cstr(countname);
+		if (f->name == UINT32_MAX) /* the root: "100%", as flamegraph.pl */
+			out_puts(out, ", 100%");
+		else
+			out_printf(out, ", %.2f%%", total > 0 ? 100 * f->width / total : 0.0);
+		if (O.diff && f->name != UINT32_MAX) {
+			double dp = total > 0 ? 100 * f->delta / total : 0;
+			out_printf(out, "; %s%.2f%%", dp > 0 ? "+" : "", dp);
+		}
+		/* the rounded ends, as flamegraph.pl rounds them */
+		char a[32], b[32];
+		snprintf(a, sizeof a, "%.1f", x1);
+		snprintf(b, sizeof b, "%.1f", x2);
+		out_printf(out, ")</title><rect x=\"%s\" y=\"%g\" width=\"%.1f\" height=\"%.1f\" "
+			   "fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>",
+			   a, y1, strtod(b, NULL) - strtod(a, NULL), y2 - y1, c[0], c[1], c[2]);
+		out_printf(out, "<text x=\"%.2f\" y=\"%g\">", x1 + 3, 3 + (y1 + y2) / 2);
+		size_t chars = (size_t)((x2 - x1) / cw);
+		if (chars >= 3) {
+			size_t bytes = nm.n;
+			size_t len = utf8_chars(nm, chars - 2, &bytes);
+			if (len <= chars) {
+				put_text(nm);
+			} else {
+				put_text((sstr){ nm.p, bytes });
+				out_puts(out, "..");
+			}
+		}
+		out_puts(out, "</text></g>\n");
+	}
+	out_puts(out, "</g>\n</svg>\n");
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static double opt_positive(const char *opt, const char *val)
+{
+	double v = opt_double(opt, val);
+	if (!(v > 0) || !isfinite(v)) usage_error("%s: '%s' is not a positive number", opt, val);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	cli_init(argc, argv);
+	enum { OPT_INVERTED = FOLD_OPT_END, OPT_REVERSE, OPT_FLAMECHART, OPT_CALLERS, OPT_CALLEES,
+	       OPT_DIFF, OPT_NEGATE, OPT_COLORS, OPT_TITLE, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT,
+	       OPT_MINWIDTH, OPT_FONTSIZE, OPT_FONTTYPE, OPT_COUNTNAME, OPT_NAMETYPE, OPT_FACTOR,
+	       OPT_NOTES, OPT_EVENT };
+	static const struct option longopts[] = {
+		{ "inverted", no_argument, 0, OPT_INVERTED },
+		{ "reverse", no_argument, 0, OPT_REVERSE },
+		{ "flamechart", no_argument, 0, OPT_FLAMECHART },
+		{ "callers", required_argument, 0, OPT_CALLERS },
+		{ "callees", required_argument, 0, OPT_CALLEES },
+		{ "regex", no_argument, 0, 'E' },
+		{ "ignore-case", no_argument, 0, 'i' },
+		{ "diff", no_argument, 0, OPT_DIFF },
+		{ "negate", no_argument, 0, OPT_NEGATE },
+		{ "colors", required_argument, 0, OPT_COLORS },
+		{ "title", required_argument, 0, OPT_TITLE },
+		{ "subtitle", required_argument, 0, OPT_SUBTITLE },
+		{ "width", required_argument, 0, OPT_WIDTH },
+		{ "height", required_argument, 0, OPT_HEIGHT },
+		{ "minwidth", required_argument, 0, OPT_MINWIDTH },
+		{ "fontsize", required_argument, 0, OPT_FONTSIZE },
+		{ "fonttype", required_argument, 0, OPT_FONTTYPE },
+		{ "countname", required_argument, 0, OPT_COUNTNAME },
+		{ "nametype", required_argument, 0, OPT_NAMETYPE },
+		{ "factor", required_argument, 0, OPT_FACTOR },
+		{ "notes", required_argument, 0, OPT_NOTES },
+		{ "event", required_argument, 0, OPT_EVENT },
+		{ "metric", required_argument, 0, 'm' },
+		{ "output", required_argument, 0, 'o' },
+		{ "zstd", no_argument, 0, 'z' },
+		FOLD_LONGOPTS,
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	O.fo.inline_mode = -1;
+	int c;
+	while ((c = getopt_long(argc, argv, "Eim:o:zhV", longopts, NULL)) != -1) {
+		if (fold_opts_take(&O.fo, c, optarg)) continue;
+		switch (c) {
+		case OPT_INVERTED: O.inverted = true; break;
+		case OPT_REVERSE: O.reverse = true; break;
+		case OPT_FLAMECHART: O.flamechart = true; break;
+		case OPT_CALLERS: O.callers = optarg; break;
+		case OPT_CALLEES: O.callees = optarg; break;
+		case 'E': O.regex = true; break;
+		case 'i': O.icase = true; break;
+		case OPT_DIFF: O.diff = true; break;
+		case OPT_NEGATE: O.negate = true; break;
+		case OPT_COLORS: {
+			int k = 0;
+			while (palettes[k] && strcmp(palettes[k], optarg)) k++;
+			if (!palettes[k])
+				usage_error("--colors: unknown palette '%s' (hot, mem, io, java, js, perl, red, "
+					    "green, blue, aqua, yellow, purple, orange, kind or dso)", optarg);
+			O.palette = (enum palette)k;
+			break;
+		}
+		case OPT_TITLE: O.title = optarg; break;
+		case OPT_SUBTITLE: O.subtitle = optarg; break;
+		case OPT_WIDTH:
+			O.width = opt_positive("--width", optarg);
+			if (O.width <= 20 || O.width > 1e7) usage_error("--width: %s is out of range (21 to 10000000)", optarg);
+			break;
+		case OPT_HEIGHT: O.frameheight = opt_positive("--height", optarg); break;
+		case OPT_MINWIDTH: {
+			size_t n = strlen(optarg);
+			O.minwidth_pct = n > 1 && optarg[n - 1] == '%';
+			char *v = xmalloc(n + 1);
+			memcpy(v, optarg, n + 1);
+			if (O.minwidth_pct) v[n - 1] = 0;
+			O.minwidth = opt_double("--minwidth", v);
+			free(v);
+			if (!(O.minwidth >= 0) || !isfinite(O.minwidth))
+				usage_error("--minwidth: '%s' is not a number of pixels or a percentage", optarg);
+			break;
+		}
+		case OPT_FONTSIZE: O.fontsize = opt_positive("--fontsize", optarg); break;
+		case OPT_FONTTYPE: O.fonttype = optarg; break;
+		case OPT_COUNTNAME: O.countname = optarg; break;
+		case OPT_NAMETYPE: O.nametype = optarg; break;
+		case OPT_FACTOR: O.factor = opt_double("--factor", optarg); break;
+		case OPT_NOTES: O.notes = optarg; break;
+		case OPT_EVENT: O.event = optarg; break;
+		case 'm': O.metric = optarg; break;
+		case 'o': O.outpath = optarg; break;
+		case 'z': O.zstd = true; break;
+		CLI_STD_CASES(help);
+		}
+	}
+	int nfiles = argc - optind;
+	if (O.event && O.fo.all_events) usage_error("--event and --all-events exclude each other");
+	if (O.callers && O.callees) usage_error("--callers and --callees exclude each other");
+	const char *focus = O.callers ? O.callers : O.callees;
+	if ((O.regex || O.icase) && !focus) usage_error("-E and -i go with --callers or --callees");
+	if (O.diff && nfiles != 2) usage_error("--diff takes two files, BEFORE and AFTER");
+	if (O.flamechart && (O.diff || focus))
+		usage_error("--flamechart draws one profile in time order: not with --diff, --callers or --callees");
+	if (O.icase) O.regex = true;
+	if (O.regex) {
+		int rc = regcomp(&focus_re, focus, REG_EXTENDED | REG_NOSUB | (O.icase ? REG_ICASE : 0));
+		if (rc != 0) {
+			char msg[256];
+			regerror(rc, &focus_re, msg, sizeof msg);
+			usage_error("'%s': %s", focus, msg);
+		}
+	}
+	cli_stdin_once(argv + optind, nfiles);
+
+	/* Read every input into the tree (or the chart). */
+	fold_names_init(&names);
+	strmap_init(&seen_paths);
+	tree_init();
+	if (O.flamechart) {
+		strmap_init(&chart_ids);
+		strmap_init(&chart_paths);
+		if (nfiles > 1) usage_error("--flamechart draws one file");
+		chart_spaa(nfiles ? argv[optind] : "-");
+	} else if (O.diff) {
+		read_input(argv[optind], 0);
+		if (folded_two > 0) die(EXIT_DATA, "%s: differential folded stacks already: draw it without --diff",
+					argv[optind]);
+		/* names are matched by their text over both files (one id space) */
+		read_input(argv[optind + 1], 1);
+		if (folded_two > 0) die(EXIT_DATA, "%s: differential folded stacks already: draw it without --diff",
+					argv[optind + 1]);
+	} else {
+		if (nfiles == 0) read_input("-", 1);
+		for (int i = optind; i < argc; i++) read_input(argv[i], 1);
+		if (folded_two > 0) O.diff = true;
+	}
+	wside = O.diff && O.negate ? 0 : 1;
+
+	/* Lay out and draw. */
+	if (O.flamechart) {
+		total = chart_time;
+		frames = xmalloc((nchart + 1) * sizeof *frames);
+		frames[nframes++] = (struct frame){ UINT32_MAX, 0, 0, total, 0, 0 };
+		for (uint32_t i = 0; i < nchart; i++)
+			frames[nframes++] = (struct frame){ chart[i].name, chart[i].depth, chart[i].start,
+							    chart[i].end - chart[i].start, 0, 0 };
+		depthmax = chart_depthmax;
+	} else {
+		totals();
+		total = nodes[0].total[wside];
+		double minw = O.minwidth_pct ? total * O.minwidth / 100
+			: total * O.minwidth / (O.width - 20);
+		layout(minw);
+	}
+	if (!(total > 0)) {
+		const char *what = nfiles == 0 ? "-" : nfiles == 1 ? argv[optind] : "the inputs";
+		if (focus) die(EXIT_DATA, "%s: no stack passes through %s", what, focus);
+		die(EXIT_DATA, "%s: nothing to draw: no stack has a weight above 0", what);
+	}
+	out = output_open(O.outpath, O.zstd);
+	write_svg();
+	output_close(out);
+
+	if (O.regex) regfree(&focus_re);
+	strmap_free(&seen_paths);
+	strmap_free(&chart_ids);
+	strmap_free(&chart_paths);
+	free(seen_node);
+	free(chart_path);
+	free(chart);
+	free(open_name);
+	free(open_start);
+	free(frames);
+	free(nodes);
+	free(slots);
+	free(info);
+	free(parts);
+	free(path);
+	free(countname_seen);
+	sbuf_free(&packed);
+	fold_names_free(&names);
+	return EXIT_OK;
+}

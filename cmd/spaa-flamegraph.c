@@ -218,72 +218,20 @@ static void path_add(uint32_t id)
 	}
 }
 
-/* ---- the tree -------------------------------------------------------------
- * Node 0 is the root ("all").  A node's weights: self (the stacks that end
- * there) per side (before, after: two for differential graphs), and total. */
+/* ---- the stacks ----------------------------------------------------------
+ * Every distinct path as drawn (name ids, root first, after the view's
+ * changes) once, with its weights: per side (before, after: two for
+ * differential graphs).  The frames are made from them at the end
+ * (flow() below), so that memory grows with the distinct stacks only. */
 
-struct node {
-	uint32_t name, parent, child, next;
-	double self[2], total[2];
-};
-static struct node *nodes;
-static uint32_t nnodes, nodes_cap;
-/* (parent, name) -> node: open addressing, node index + 1 (0 empty) */
-static uint32_t *slots, nslots;
+static strmap paths;
+static double *val[2];
+static uint32_t val_cap;
+static uint32_t *drawn, drawn_cap;
 
-static uint64_t pair_hash(uint32_t parent, uint32_t name)
-{
-	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9E3779B97F4A7C15ULL;
-	return h ^ (h >> 29);
-}
-
-static void tree_init(void)
-{
-	nslots = 1024;
-	slots = xcalloc(nslots, sizeof *slots);
-	struct node *root = VEC_PUSH(nodes, nnodes, nodes_cap);
-	*root = (struct node){ .name = UINT32_MAX, .parent = UINT32_MAX, .child = UINT32_MAX,
-			       .next = UINT32_MAX };
-}
-
-static void tree_grow(void)
-{
-	uint32_t n = nslots * 2;
-	uint32_t *s = xcalloc(n, sizeof *s);
-	for (uint32_t i = 1; i < nnodes; i++) {
-		uint64_t h = pair_hash(nodes[i].parent, nodes[i].name);
-		uint32_t k = (uint32_t)h & (n - 1);
-		while (s[k]) k = (k + 1) & (n - 1);
-		s[k] = i + 1;
-	}
-	free(slots);
-	slots = s;
-	nslots = n;
-}
-
-static uint32_t tree_child(uint32_t parent, uint32_t name)
-{
-	uint64_t h = pair_hash(parent, name);
-	uint32_t k = (uint32_t)h & (nslots - 1);
-	while (slots[k]) {
-		struct node *x = &nodes[slots[k] - 1];
-		if (x->parent == parent && x->name == name) return slots[k] - 1;
-		k = (k + 1) & (nslots - 1);
-	}
-	if (nnodes == UINT32_MAX - 1) die(EXIT_DATA, "too many distinct stacks");
-	uint32_t i = nnodes;
-	struct node *x = VEC_PUSH(nodes, nnodes, nodes_cap);
-	*x = (struct node){ .name = name, .parent = parent, .child = UINT32_MAX,
-			    .next = nodes[parent].child };
-	nodes[parent].child = i;
-	slots[k] = i + 1;
-	if ((uint64_t)nnodes * 4 > (uint64_t)nslots * 3) tree_grow();
-	return i;
-}
-
-/* The node of path[0..npath) (root first), after the view's changes:
- * reversed, or cut at the focus function.  UINT32_MAX when the stack is
- * not drawn (it does not pass through the focus). */
+/* The index of path[0..npath) (root first) after the view's changes:
+ * reversed, or cut at the focus function.  UINT32_MAX when the stack is not
+ * drawn (it does not pass through the focus). */
 static uint32_t place_path(void)
 {
 	uint32_t a = 0, b = npath; /* the part drawn */
@@ -303,9 +251,19 @@ static uint32_t place_path(void)
 			rev = !rev;
 		}
 	}
-	uint32_t n = 0;
-	for (uint32_t k = a; k < b; k++) n = tree_child(n, path[rev ? a + b - 1 - k : k]);
-	return n;
+	grow_array((void **)&drawn, &drawn_cap, b - a + 1, sizeof *drawn);
+	for (uint32_t k = a; k < b; k++) drawn[k - a] = path[rev ? a + b - 1 - k : k];
+	bool added;
+	uint32_t i = strmap_intern(&paths, drawn, (b - a) * sizeof *drawn, &added);
+	if (added) {
+		uint32_t cap = val_cap;
+		grow_array((void **)&val[0], &cap, i + 1, sizeof *val[0]);
+		cap = val_cap;
+		grow_array((void **)&val[1], &cap, i + 1, sizeof *val[1]);
+		val_cap = cap;
+		val[0][i] = val[1][i] = 0;
+	}
+	return i;
 }
 
 /* ---- reading SPAA ------------------------------------------------------- */
@@ -409,8 +367,8 @@ static double num_value(num v)
 	return v.kind == NUM_DBL ? v.d : v.kind == NUM_INT ? (double)v.i : (double)v.u;
 }
 
-/* Packed path -> node, so that a stack met again (another thread's) costs
- * no walk. */
+/* Packed path (fold.h) -> path index, so that a stack met again (another
+ * thread's) costs one lookup. */
 static strmap seen_paths;
 static uint32_t *seen_node, seen_cap;
 
@@ -447,7 +405,7 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 		}
 		note_countname(w);
 		uint32_t n = stack_node(r, &s);
-		if (n != UINT32_MAX) nodes[n].self[side] += num_value(w->value);
+		if (n != UINT32_MAX) val[side][n] += num_value(w->value);
 	}
 	if (skipped)
 		warn_at(r->name, 0, "%llu stack%s without %s%s skipped", (unsigned long long)skipped,
@@ -511,10 +469,10 @@ static void read_folded_stacks(input *in, int side)
 		uint32_t n = place_path();
 		if (n == UINT32_MAX) continue;
 		if (folded_two) {
-			nodes[n].self[0] += c[0];
-			nodes[n].self[1] += c[1];
+			val[0][n] += c[0];
+			val[1][n] += c[1];
 		} else {
-			nodes[n].self[side] += c[1];
+			val[side][n] += c[1];
 		}
 	}
 }
@@ -563,52 +521,71 @@ static void read_input(const char *file, int side)
 	spaa_close(r);
 }
 
-/* ---- the flame chart: frames in time order ------------------------------
- * Each stack (SPAA stack record, or folded line) in the order of the
- * samples; consecutive samples that share a prefix extend its frames.  Two
- * passes over the samples: the total first (for the scale), then the
- * frames, kept only when wide enough, so that memory stays bounded by what
- * is drawn. */
+/* ---- frames: flamegraph.pl's flow -----------------------------------------
+ * Paths come one after the other, each with its weight: the frames that
+ * the next path shares stay open (and grow), the others close.  Sorted
+ * paths make the flame graph (flamegraph.pl sorts its lines: a node's own
+ * weight first, then its children by "NAME;" bytes); paths in time order
+ * make the flame chart.  A frame is kept when it closes, if it is wide
+ * enough: memory stays bounded by what is drawn. */
 
-struct cframe { uint32_t name, depth; double start, end; };
-static struct cframe *chart;
-static uint32_t nchart, chart_cap;
-static double chart_time;      /* the weight drawn so far */
-static double chart_min;       /* frames narrower than this (weight) are left out */
-static bool chart_emit;        /* the second pass */
+struct frame { uint32_t name, depth; double start, width, delta; };
+static struct frame *frames;
+static uint32_t nframes, frames_cap, depthmax;
+static double flow_time;       /* the weight laid out so far */
+static double flow_min;        /* frames narrower than this (weight) are left out */
+static bool flow_emit = true;  /* false: a pass that only adds up */
 static uint32_t *open_name, open_cap, nopen;
-static double *open_start;
-static uint32_t open_start_cap;
-static uint32_t chart_depthmax;
+static double *open_start, *open_delta;
+static uint32_t open_start_cap, open_delta_cap;
 
-static void chart_close(uint32_t keep)
+static void flow_close(uint32_t keep)
 {
 	while (nopen > keep) {
 		nopen--;
-		double st = open_start[nopen];
-		if (chart_emit && chart_time - st >= chart_min) {
-			struct cframe *c = VEC_PUSH(chart, nchart, chart_cap);
-			*c = (struct cframe){ open_name[nopen], nopen + 1, st, chart_time };
-			if (nopen + 1 > chart_depthmax) chart_depthmax = nopen + 1;
+		double st = open_start[nopen], w = flow_time - st;
+		if (flow_emit && w >= flow_min && w > 0) {
+			*VEC_PUSH(frames, nframes, frames_cap) =
+				(struct frame){ open_name[nopen], nopen + 1, st, w, open_delta[nopen] };
+			if (nopen + 1 > depthmax) depthmax = nopen + 1;
 		}
 	}
 }
 
-/* One sample of weight w whose stack is path[0..npath). */
-static void chart_sample(double w)
+/* The next path p[0..n), of weight w (delta: its change, for differential
+ * graphs). */
+static void flow(const uint32_t *p, uint32_t n, double w, double delta)
 {
 	if (w <= 0) return;
 	uint32_t same = 0;
-	while (same < nopen && same < npath && open_name[same] == path[same]) same++;
-	chart_close(same);
-	for (uint32_t i = same; i < npath; i++) {
+	while (same < nopen && same < n && open_name[same] == p[same]) same++;
+	flow_close(same);
+	for (uint32_t i = same; i < n; i++) {
 		grow_array((void **)&open_name, &open_cap, i + 1, sizeof *open_name);
 		grow_array((void **)&open_start, &open_start_cap, i + 1, sizeof *open_start);
-		open_name[i] = path[i];
-		open_start[i] = chart_time;
+		grow_array((void **)&open_delta, &open_delta_cap, i + 1, sizeof *open_delta);
+		open_name[i] = p[i];
+		open_start[i] = flow_time;
+		open_delta[i] = i + 1 == n ? delta : 0;
 	}
-	nopen = npath;
-	chart_time += w;
+	nopen = n;
+	flow_time += w;
+}
+
+static void chart_sample(double w)
+{
+	if (O.reverse)
+		for (uint32_t a = 0, z = npath ? npath - 1 : 0; a < z; a++, z--) {
+			uint32_t t = path[a];
+			path[a] = path[z];
+			path[z] = t;
+		}
+	flow(path, npath, w, 0);
+}
+
+static double min_weight(double total)
+{
+	return O.minwidth_pct ? total * O.minwidth / 100 : total * O.minwidth / (O.width - 20);
 }
 
 /* The stacks of a SPAA file by id -> their path (packed), for the samples. */
@@ -622,6 +599,7 @@ static void chart_spaa(const char *file)
 	/* stacks first (samples may come before their stacks) */
 	char *again = input_rereadable(file);
 	spaa_reader *r = spaa_open(again);
+	flow_emit = false; /* the first pass adds up */
 	r->name = strcmp(file, "-") == 0 ? "-" : file;
 	fold_names_reset(&names);
 	if (is_folded(r->in)) {
@@ -631,8 +609,8 @@ static void chart_spaa(const char *file)
 				spaa_close(r);
 				r = spaa_open(again);
 				r->name = strcmp(file, "-") == 0 ? "-" : file;
-				chart_emit = true;
-				chart_time = 0;
+				flow_emit = true;
+				flow_time = 0;
 				nopen = 0;
 			}
 			if (!countname_seen) countname_seen = xmalloc(8), strcpy(countname_seen, "samples");
@@ -644,15 +622,10 @@ static void chart_spaa(const char *file)
 				if (folded_two)
 					die_at(r->name, input_lineno(r->in),
 					       "a flame chart draws one profile, not a differential one");
-				if (O.reverse)
-					for (uint32_t a = 0, z = npath ? npath - 1 : 0; a < z; a++, z--) {
-						uint32_t t = path[a]; path[a] = path[z]; path[z] = t;
-					}
 				chart_sample(c[1]);
 			}
-			chart_close(0);
-			if (!pass) chart_min = O.minwidth_pct ? chart_time * O.minwidth / 100
-					       : chart_time * O.minwidth / (O.width - 20);
+			flow_close(0);
+			if (!pass) flow_min = min_weight(flow_time);
 		}
 		spaa_close(r);
 		free(again);
@@ -676,10 +649,6 @@ static void chart_spaa(const char *file)
 		const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
 		if (w) note_countname(w);
 		stack_path(r, &s);
-		if (O.reverse)
-			for (uint32_t a = 0, z = npath ? npath - 1 : 0; a < z; a++, z--) {
-				uint32_t tt = path[a]; path[a] = path[z]; path[z] = tt;
-			}
 		chart_path[id] = strmap_intern(&chart_paths, path, npath * sizeof *path, NULL);
 	}
 	spaa_need_header(r);
@@ -692,8 +661,8 @@ static void chart_spaa(const char *file)
 		spaa_close(r);
 		r = spaa_open(again);
 		r->name = strcmp(file, "-") == 0 ? "-" : file;
-		chart_emit = pass == 1;
-		chart_time = 0;
+		flow_emit = pass == 1;
+		flow_time = 0;
 		nopen = 0;
 		while ((t = spaa_next(r)) != SPAA_EOF) {
 			if (t != SPAA_SAMPLE) continue;
@@ -715,9 +684,8 @@ static void chart_spaa(const char *file)
 			}
 			chart_sample(period && sm.has_period ? num_value(sm.period) : 1);
 		}
-		chart_close(0);
-		if (!pass) chart_min = O.minwidth_pct ? chart_time * O.minwidth / 100
-				       : chart_time * O.minwidth / (O.width - 20);
+		flow_close(0);
+		if (!pass) flow_min = min_weight(flow_time);
 	}
 	if (!period) { /* every sample counts one */
 		free(countname_seen);
@@ -729,68 +697,57 @@ static void chart_spaa(const char *file)
 	free(again);
 }
 
-/* ---- layout --------------------------------------------------------------
- * The frames to draw: every node wide enough, in depth-first order, its own
- * weight first and then its children by "NAME;" bytes (flamegraph.pl's
- * order). */
+/* ---- the flame graph: the paths in flamegraph.pl's order ---------------- */
 
-struct frame { uint32_t name, depth; double start, width, delta; uint32_t node; };
-static struct frame *frames;
-static uint32_t nframes, frames_cap, depthmax;
 static double total, maxdelta = 1;
 static int wside;              /* the side whose weights are the widths */
 
-static void totals(void)
+static const uint32_t *key_ids(uint32_t i, uint32_t *n)
 {
-	/* children always come after their parent: one backward sweep */
-	for (uint32_t i = nnodes; i-- > 0;) {
-		for (int s = 0; s < 2; s++) nodes[i].total[s] += nodes[i].self[s];
-		if (i) for (int s = 0; s < 2; s++) nodes[nodes[i].parent].total[s] += nodes[i].total[s];
+	size_t len;
+	const char *k = strmap_key(&paths, i, &len);
+	*n = (uint32_t)(len / sizeof(uint32_t));
+	return (const uint32_t *)(const void *)k;
+}
+
+/* Paths in the order of their folded lines: name by name ("NAME;" bytes,
+ * fold_names_rank()), a path before the paths it is a prefix of. */
+static int cmp_paths(const void *a, const void *b)
+{
+	uint32_t na, nb;
+	const uint32_t *x = key_ids(*(const uint32_t *)a, &na), *y = key_ids(*(const uint32_t *)b, &nb);
+	for (uint32_t i = 0; i < na && i < nb; i++) {
+		if (x[i] == y[i]) continue;
+		uint32_t rx = names.rank[x[i]], ry = names.rank[y[i]];
+		return rx < ry ? -1 : 1;
 	}
+	return na < nb ? -1 : na > nb;
 }
 
-static int cmp_rank(const void *a, const void *b)
+static void layout(void)
 {
-	uint32_t x = names.rank[nodes[*(const uint32_t *)a].name];
-	uint32_t y = names.rank[nodes[*(const uint32_t *)b].name];
-	return x < y ? -1 : x > y;
-}
-
-static void layout(double minw)
-{
+	uint32_t n = paths.count;
+	total = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		total += val[wside][i];
+		double d = val[1][i] - val[0][i];
+		if (O.diff && val[wside][i] > 0 && fabs(d) > maxdelta) maxdelta = fabs(d);
+	}
+	flow_min = min_weight(total);
+	frames = xmalloc(sizeof *frames);
+	frames_cap = 1;
+	frames[nframes++] = (struct frame){ UINT32_MAX, 0, 0, total, 0 }; /* the root */
 	fold_names_rank(&names);
-	/* children sorted: a scratch array per node, used as a stack */
-	struct todo { uint32_t node, depth; double start; } *todo = NULL;
-	uint32_t ntodo = 0, todo_cap = 0;
-	uint32_t *kids = NULL, nkids = 0, kids_cap = 0;
-	*VEC_PUSH(todo, ntodo, todo_cap) = (struct todo){ 0, 0, 0 };
-	while (ntodo) {
-		struct todo t = todo[--ntodo];
-		struct node *x = &nodes[t.node];
-		double w = x->total[wside];
-		if (t.node != 0 && (w < minw || w <= 0)) continue;
-		double d = x->self[1] - x->self[0];
-		if (O.diff && fabs(d) > maxdelta) maxdelta = fabs(d);
-		*VEC_PUSH(frames, nframes, frames_cap) =
-			(struct frame){ x->name, t.depth, t.start, w, d, t.node };
-		if (t.depth > depthmax) depthmax = t.depth;
-		nkids = 0;
-		for (uint32_t c = x->child; c != UINT32_MAX; c = nodes[c].next)
-			*VEC_PUSH(kids, nkids, kids_cap) = c;
-		xqsort(kids, nkids, sizeof *kids, cmp_rank);
-		/* pushed in reverse, so that they come out in order */
-		double st = t.start + x->self[wside];
-		double *starts = xmalloc((nkids ? nkids : 1) * sizeof *starts);
-		for (uint32_t k = 0; k < nkids; k++) {
-			starts[k] = st;
-			st += nodes[kids[k]].total[wside];
-		}
-		for (uint32_t k = nkids; k-- > 0;)
-			*VEC_PUSH(todo, ntodo, todo_cap) = (struct todo){ kids[k], t.depth + 1, starts[k] };
-		free(starts);
+	uint32_t *ord = xmalloc((n ? n : 1) * sizeof *ord);
+	for (uint32_t i = 0; i < n; i++) ord[i] = i;
+	xqsort(ord, n, sizeof *ord, cmp_paths);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k;
+		const uint32_t *p = key_ids(ord[i], &k);
+		flow(p, k, val[wside][ord[i]], val[1][ord[i]] - val[0][ord[i]]);
 	}
-	free(todo);
-	free(kids);
+	flow_close(0);
+	free(ord);
 }
 
 /* ---- colours -------------------------------------------------------------
@@ -1130,10 +1087,10 @@ static void write_svg(void)
 
 /* ---- main ---------------------------------------------------------------- */
 
-static double opt_positive(const char *opt, const char *val)
+static double opt_positive(const char *opt, const char *text)
 {
-	double v = opt_double(opt, val);
-	if (!(v > 0) || !isfinite(v)) usage_error("%s: '%s' is not a positive number", opt, val);
+	double v = opt_double(opt, text);
+	if (!(v > 0) || !isfinite(v)) usage_error("%s: '%s' is not a positive number", opt, text);
 	return v;
 }
 
@@ -1251,7 +1208,7 @@ int main(int argc, char **argv)
 	/* Read every input into the tree (or the chart). */
 	fold_names_init(&names);
 	strmap_init(&seen_paths);
-	tree_init();
+	strmap_init(&paths);
 	if (O.flamechart) {
 		strmap_init(&chart_ids);
 		strmap_init(&chart_paths);
@@ -1274,19 +1231,14 @@ int main(int argc, char **argv)
 
 	/* Lay out and draw. */
 	if (O.flamechart) {
-		total = chart_time;
-		frames = xmalloc((nchart + 1) * sizeof *frames);
-		frames[nframes++] = (struct frame){ UINT32_MAX, 0, 0, total, 0, 0 };
-		for (uint32_t i = 0; i < nchart; i++)
-			frames[nframes++] = (struct frame){ chart[i].name, chart[i].depth, chart[i].start,
-							    chart[i].end - chart[i].start, 0, 0 };
-		depthmax = chart_depthmax;
+		/* the root first, as in a flame graph */
+		total = flow_time;
+		struct frame root = { UINT32_MAX, 0, 0, total, 0 };
+		*VEC_PUSH(frames, nframes, frames_cap) = root;
+		memmove(frames + 1, frames, (nframes - 1) * sizeof *frames);
+		frames[0] = root;
 	} else {
-		totals();
-		total = nodes[0].total[wside];
-		double minw = O.minwidth_pct ? total * O.minwidth / 100
-			: total * O.minwidth / (O.width - 20);
-		layout(minw);
+		layout();
 	}
 	if (!(total > 0)) {
 		const char *what = nfiles == 0 ? "-" : nfiles == 1 ? argv[optind] : "the inputs";
@@ -1303,12 +1255,14 @@ int main(int argc, char **argv)
 	strmap_free(&chart_paths);
 	free(seen_node);
 	free(chart_path);
-	free(chart);
 	free(open_name);
 	free(open_start);
 	free(frames);
-	free(nodes);
-	free(slots);
+	free(val[0]);
+	free(val[1]);
+	free(drawn);
+	free(open_delta);
+	strmap_free(&paths);
 	free(info);
 	free(parts);
 	free(path);

@@ -959,9 +959,11 @@ static void write_svg(void)
 	double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = O.subtitle ? fs * 2 : 0;
 	double height = (depthmax + 1) * fh + ypad1 + ypad2 + ypad3;
 	double per = total > 0 ? (W - 2 * xpad) / total : 0;
-	const char *title = O.title ? O.title
-		: O.flamechart ? "Flame Chart" : O.callers ? "Callers" : O.callees ? "Callees"
-		: O.inverted ? "Icicle Graph" : "Flame Graph";
+	sbuf tb = { 0 };
+	if (O.callers || O.callees)
+		sbuf_printf(&tb, "%s of %s", O.callers ? "Callers" : "Callees", O.callers ? O.callers : O.callees);
+	const char *title = O.title ? O.title : tb.p ? tb.p
+		: O.flamechart ? "Flame Chart" : O.inverted ? "Icicle Graph" : "Flame Graph";
 	const char *countname = O.countname ? O.countname : countname_seen ? countname_seen : "samples";
 	bool bluebg = O.palette == PAL_MEM || O.palette == PAL_IO;
 	bool greybg = O.diff || (O.palette >= PAL_RED && O.palette <= PAL_ORANGE);
@@ -1083,6 +1085,7 @@ static void write_svg(void)
 		out_puts(out, "</text></g>\n");
 	}
 	out_puts(out, "</g>\n</svg>\n");
+	sbuf_free(&tb);
 }
 
 /* ---- main ---------------------------------------------------------------- */

@@ -213,7 +213,7 @@ b 1 10.0 1180.0'
 	spaa-flamegraph --callees=b "$T/s.folded" > "$T/ce.svg"
 	run frames "$T/ce.svg"
 	assert_output 'all 0 10.0 1180.0
-c 2 292.2 887.8
+c 2 305.0 885.0
 b 1 10.0 1180.0'
 	run grep -o '<text id="title"[^<]*</text>' "$T/ce.svg"
 	assert_output '<text id="title" x="600" y="24">Callees of b</text>'

@@ -287,6 +287,7 @@ run_page() { # run_page md|man FILE
 @test "spaa-top(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-top.1"; }
 @test "spaa-stat(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-stat.1"; }
 @test "spaa-fold(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-fold.1"; }
+@test "spaa-flamegraph(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-flamegraph.1"; }
 
 @test "every man page is one of the pages above" {
 	local p name

@@ -480,31 +480,34 @@ static void read_folded_stacks(input *in, int side)
 /* ---- inputs: SPAA or folded, told by the content ------------------------ */
 
 /* Is the input folded stacks?  Looks at its first line that is not blank
- * and no comment, without consuming it. */
+ * and no comment, without consuming it: SPAA starts with '{'; a line that
+ * another converter reads (sniff.h) goes to the SPAA reader too, which says
+ * what to run first; anything else is read as folded stacks (and a line
+ * without a count is reported there).  An input of nothing but blank lines
+ * is SPAA's empty input; comments alone, folded stacks with none. */
 static bool is_folded(input *in)
 {
 	const void *v;
 	size_t n = input_peek(in, &v, 1 << 16);
 	const char *p = v, *end = p + n;
+	bool comments = false;
 	while (p < end) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
 		if (!e) e = end;
 		const char *q = p;
 		while (q < e && (*q == ' ' || *q == '\t' || *q == '\r')) q++;
 		if (q == e || *q == '#') {
+			comments |= q < e;
 			p = e + 1;
 			continue;
 		}
-		if (*q == '{') return false;
+		if (*q == '{' || *q == '[') return false;
 		sniff_result res;
 		if (sniff_line(p, (size_t)(e - p), &res) == 0)
 			return strcmp(res.what, "folded stacks") == 0;
-		/* a count that sniff does not take (a decimal, a line cut by
-		 * the peek): folded if the line ends in a number */
-		folded_line fl;
-		return e < end && folded_split(p, (size_t)(e - p), &fl) == FOLDED_OK;
+		return true;
 	}
-	return false;
+	return comments;
 }
 
 static void read_input(const char *file, int side)
@@ -731,7 +734,7 @@ static void layout(void)
 	for (uint32_t i = 0; i < n; i++) {
 		total += val[wside][i];
 		double d = val[1][i] - val[0][i];
-		if (O.diff && val[wside][i] > 0 && fabs(d) > maxdelta) maxdelta = fabs(d);
+		if (O.diff && fabs(d) > maxdelta) maxdelta = fabs(d);
 	}
 	flow_min = min_weight(total);
 	frames = xmalloc(sizeof *frames);

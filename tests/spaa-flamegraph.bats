@@ -367,6 +367,13 @@ a 1 10.0 885.0'
 	run spaa-flamegraph "$EX/parser.perf.txt"
 	assert_failure 1
 	assert_output --partial "run perf2spaa first"
+	run spaa-flamegraph <<< 'hello world'
+	assert_failure 1
+	assert_output 'spaa-flamegraph: -:1: no count at the end of the line (expected "frame;frame;... COUNT")'
+	printf '# only a comment\n' > "$T/c.folded"
+	run spaa-flamegraph "$T/c.folded"
+	assert_failure 1
+	assert_output "spaa-flamegraph: $T/c.folded: nothing to draw: no stack has a weight above 0"
 	: > "$T/empty"
 	run spaa-flamegraph "$T/empty"
 	assert_failure 1

@@ -658,8 +658,16 @@ static void chart_spaa(const char *file)
 	if (!nsamples)
 		die_at(r->name, 0, "no sample records: a flame chart needs them (perf2spaa writes them; "
 		       "draw a flame graph without --flamechart)");
-	/* then the samples, twice: the total, then the frames */
+	/* then the samples, twice: the total, then the frames (the header's
+	 * strings go with the reader: the event's name is kept) */
 	bool period = p.metric && strcmp(p.metric, "period") == 0;
+	char *ev_name = NULL;
+	if (p.ev_name) {
+		ev_name = xmalloc(strlen(p.ev_name) + 1);
+		strcpy(ev_name, p.ev_name);
+	}
+	p.ev_name = ev_name;
+	p.metric = NULL;
 	for (int pass = 0; pass < 2; pass++) {
 		spaa_close(r);
 		r = spaa_open(again);
@@ -698,6 +706,7 @@ static void chart_spaa(const char *file)
 	spaa_stack_free(&s);
 	spaa_close(r);
 	free(again);
+	free(ev_name);
 }
 
 /* ---- the flame graph: the paths in flamegraph.pl's order ---------------- */

@@ -353,13 +353,21 @@ static const char *stack_metric(const spaa_reader *r, const struct pick *p, cons
 /* The count name: the metric's unit, else its name (the first file's). */
 static char *countname_seen;
 
+static void set_countname_n(const char *p, size_t n)
+{
+	free(countname_seen);
+	countname_seen = xmalloc(n + 1);
+	memcpy(countname_seen, p, n);
+	countname_seen[n] = 0;
+}
+
+static void set_countname(const char *s) { set_countname_n(s, strlen(s)); }
+
 static void note_countname(const spaa_weight *w)
 {
 	if (countname_seen) return;
 	sstr t = w->unit.p && w->unit.n ? w->unit : w->metric;
-	countname_seen = xmalloc(t.n + 1);
-	memcpy(countname_seen, t.p, t.n);
-	countname_seen[t.n] = 0;
+	set_countname_n(t.p, t.n);
 }
 
 static double num_value(num v)
@@ -512,15 +520,18 @@ static bool is_folded(input *in)
 
 static void read_input(const char *file, int side)
 {
+	static bool spaa_seen;
 	spaa_reader *r = spaa_open(file);
 	fold_names_reset(&names);
 	if (is_folded(r->in)) {
-		if (!countname_seen) countname_seen = xmalloc(8), strcpy(countname_seen, "samples");
+		if (!countname_seen) set_countname("samples");
 		read_folded_stacks(r->in, side);
 	} else {
-		if (folded_two > 0) die_at(r->name, 0, "SPAA and differential folded stacks cannot be drawn together");
+		spaa_seen = true;
 		read_spaa_stacks(r, side);
 	}
+	if (spaa_seen && folded_two > 0)
+		die_at(r->name, 0, "SPAA and differential folded stacks cannot be drawn together");
 	spaa_close(r);
 }
 
@@ -597,116 +608,126 @@ static uint32_t *chart_path;     /* per stack id: index into chart_paths, or UIN
 static uint32_t chart_path_cap;
 static strmap chart_paths;       /* path as uint32 name ids */
 
-static void chart_spaa(const char *file)
+/* A reader of the copy that can be read again, named as the user named it. */
+static spaa_reader *chart_open(const char *again, const char *file)
 {
-	/* stacks first (samples may come before their stacks) */
-	char *again = input_rereadable(file);
 	spaa_reader *r = spaa_open(again);
-	flow_emit = false; /* the first pass adds up */
-	r->name = strcmp(file, "-") == 0 ? "-" : file;
+	r->name = file;
 	fold_names_reset(&names);
-	if (is_folded(r->in)) {
-		/* folded lines are the samples, in their order */
-		for (int pass = 0; pass < 2; pass++) {
-			if (pass) {
-				spaa_close(r);
-				r = spaa_open(again);
-				r->name = strcmp(file, "-") == 0 ? "-" : file;
-				flow_emit = true;
-				flow_time = 0;
-				nopen = 0;
-			}
-			if (!countname_seen) countname_seen = xmalloc(8), strcpy(countname_seen, "samples");
-			char *line;
-			size_t len;
-			while ((line = input_line(r->in, &len))) {
-				double c[2];
-				if (folded_read_line(r->in, line, len, c) == FOLDED_SKIP) continue;
-				if (folded_two)
-					die_at(r->name, input_lineno(r->in),
-					       "a flame chart draws one profile, not a differential one");
-				chart_sample(c[1]);
-			}
-			flow_close(0);
-			if (!pass) flow_min = min_weight(flow_time);
-		}
-		spaa_close(r);
-		free(again);
-		return;
+	return r;
+}
+
+/* Folded lines as the samples, in their order: pass 0 adds up, pass 1 lays
+ * out. */
+static void chart_folded(spaa_reader *r, int pass)
+{
+	char *line;
+	size_t len;
+	while ((line = input_line(r->in, &len))) {
+		double c[2];
+		if (folded_read_line(r->in, line, len, c) == FOLDED_SKIP) continue;
+		if (folded_two)
+			die_at(r->name, input_lineno(r->in), "a flame chart draws one profile, not a differential one");
+		chart_sample(c[1]);
 	}
+	flow_close(0);
+	if (pass == 0) flow_min = min_weight(flow_time);
+}
+
+/* The stack records of a SPAA file: their paths, by id.  Returns the number
+ * of sample records; the event is picked into *p. */
+static uint64_t chart_stacks(spaa_reader *r, struct pick *p)
+{
 	spaa_stack s = { 0 };
-	spaa_sample sm = { 0 };
-	struct pick p = { .ev = -2 };
 	enum spaa_rtype t;
 	uint64_t nsamples = 0;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
-		if (t == SPAA_HEADER && p.ev == -2) pick_header(r, &p);
+		if (t == SPAA_HEADER && p->ev == -2) pick_header(r, p);
 		if (t == SPAA_SAMPLE) nsamples++;
 		if (t != SPAA_STACK) continue;
 		if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
 		uint32_t id = strmap_intern(&chart_ids, s.id.p, s.id.n, NULL);
 		grow_array((void **)&chart_path, &chart_path_cap, id + 1, sizeof *chart_path);
 		chart_path[id] = UINT32_MAX;
-		if (!stack_wanted(&p, &s)) continue;
-		const char *m = stack_metric(r, &p, &s);
-		const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
+		if (!stack_wanted(p, &s)) continue;
+		const spaa_weight *w = spaa_weight_find(s.w, s.nw, stack_metric(r, p, &s));
 		if (w) note_countname(w);
 		stack_path(r, &s);
 		chart_path[id] = strmap_intern(&chart_paths, path, npath * sizeof *path, NULL);
 	}
 	spaa_need_header(r);
-	if (!nsamples)
+	spaa_stack_free(&s);
+	return nsamples;
+}
+
+/* The sample records of event ev_name (NULL: all), in their order, each as
+ * heavy as its period or as one: pass 0 adds up, pass 1 lays out. */
+static void chart_samples(spaa_reader *r, const char *ev_name, bool period, int pass)
+{
+	spaa_sample sm = { 0 };
+	enum spaa_rtype t;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		if (t != SPAA_SAMPLE) continue;
+		if (spaa_sample_parse(r, &sm) < 0) cli_exit(EXIT_DATA);
+		if (sm.event.p && ev_name && !sstr_eqc(sm.event, ev_name)) continue;
+		int64_t id = strmap_find(&chart_ids, sm.stack_id.p, sm.stack_id.n);
+		if (id < 0)
+			die_at(r->name, r->lineno, "sample of stack %.*s, which the file does not have",
+			       (int)(sm.stack_id.n > 100 ? 100 : sm.stack_id.n), sm.stack_id.p);
+		if (chart_path[id] == UINT32_MAX) continue; /* another event's */
+		size_t pn;
+		const char *pp = strmap_key(&chart_paths, chart_path[id], &pn);
+		npath = (uint32_t)(pn / sizeof *path);
+		grow_array((void **)&path, &path_cap, npath + 1, sizeof *path);
+		memcpy(path, pp, pn);
+		chart_sample(period && sm.has_period ? num_value(sm.period) : 1);
+	}
+	flow_close(0);
+	if (pass == 0) flow_min = min_weight(flow_time);
+}
+
+/* The flame chart of one file: read as many times as needed (a copy of
+ * standard input is kept), so that memory does not grow with the samples:
+ * the stacks first (samples may come before their stacks), then the samples
+ * twice, the total first (the scale), then the frames. */
+static void chart(const char *file)
+{
+	char *again = input_rereadable(file);
+	spaa_reader *r = chart_open(again, file);
+	if (is_folded(r->in)) {
+		set_countname("samples");
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass) r = chart_open(again, file);
+			flow_emit = pass == 1;
+			flow_time = 0;
+			chart_folded(r, pass);
+			spaa_close(r);
+		}
+		free(again);
+		return;
+	}
+	struct pick p = { .ev = -2 };
+	if (!chart_stacks(r, &p))
 		die_at(r->name, 0, "no sample records: a flame chart needs them (perf2spaa writes them; "
 		       "draw a flame graph without --flamechart)");
-	/* then the samples, twice: the total, then the frames (the header's
-	 * strings go with the reader: the event's name is kept) */
+	/* the header's strings go with the reader: what is needed is kept */
 	bool period = p.metric && strcmp(p.metric, "period") == 0;
 	char *ev_name = NULL;
-	if (p.ev_name) {
+	if (p.ev_name && !O.fo.all_events) {
 		ev_name = xmalloc(strlen(p.ev_name) + 1);
 		strcpy(ev_name, p.ev_name);
 	}
-	p.ev_name = ev_name;
-	p.metric = NULL;
+	spaa_close(r);
 	for (int pass = 0; pass < 2; pass++) {
-		spaa_close(r);
-		r = spaa_open(again);
-		r->name = strcmp(file, "-") == 0 ? "-" : file;
+		r = chart_open(again, file);
 		flow_emit = pass == 1;
 		flow_time = 0;
-		nopen = 0;
-		while ((t = spaa_next(r)) != SPAA_EOF) {
-			if (t != SPAA_SAMPLE) continue;
-			if (spaa_sample_parse(r, &sm) < 0) cli_exit(EXIT_DATA);
-			if (sm.event.p && p.ev_name && !O.fo.all_events && !sstr_eqc(sm.event, p.ev_name))
-				continue;
-			int64_t id = strmap_find(&chart_ids, sm.stack_id.p, sm.stack_id.n);
-			if (id < 0)
-				die_at(r->name, r->lineno, "sample of stack %.*s, which the file does not have",
-				       (int)(sm.stack_id.n > 100 ? 100 : sm.stack_id.n), sm.stack_id.p);
-			if (chart_path[id] == UINT32_MAX) continue;
-			size_t pn;
-			const char *pp = strmap_key(&chart_paths, chart_path[id], &pn);
-			npath = 0;
-			for (size_t k = 0; k < pn / sizeof(uint32_t); k++) {
-				uint32_t v;
-				memcpy(&v, pp + k * sizeof v, sizeof v);
-				*VEC_PUSH(path, npath, path_cap) = v;
-			}
-			chart_sample(period && sm.has_period ? num_value(sm.period) : 1);
-		}
-		flow_close(0);
-		if (!pass) flow_min = min_weight(flow_time);
+		chart_samples(r, ev_name, period, pass);
+		spaa_close(r);
 	}
-	if (!period) { /* every sample counts one */
-		free(countname_seen);
-		countname_seen = xmalloc(8);
-		strcpy(countname_seen, "samples");
-	}
-	spaa_stack_free(&s);
-	spaa_close(r);
-	free(again);
+	if (!period) set_countname("samples"); /* every sample counts one */
 	free(ev_name);
+	free(again);
 }
 
 /* ---- the flame graph: the paths in flamegraph.pl's order ---------------- */
@@ -1109,9 +1130,9 @@ static double opt_positive(const char *opt, const char *text)
 	return v;
 }
 
-int main(int argc, char **argv)
+/* Parses the options into O; returns the index of the first file. */
+static int parse_options(int argc, char **argv)
 {
-	cli_init(argc, argv);
 	enum { OPT_INVERTED = FOLD_OPT_END, OPT_REVERSE, OPT_FLAMECHART, OPT_CALLERS, OPT_CALLEES,
 	       OPT_DIFF, OPT_NEGATE, OPT_COLORS, OPT_TITLE, OPT_SUBTITLE, OPT_WIDTH, OPT_HEIGHT,
 	       OPT_MINWIDTH, OPT_FONTSIZE, OPT_FONTTYPE, OPT_COUNTNAME, OPT_NAMETYPE, OPT_FACTOR,
@@ -1207,6 +1228,7 @@ int main(int argc, char **argv)
 	const char *focus = O.callers ? O.callers : O.callees;
 	if ((O.regex || O.icase) && !focus) usage_error("-E and -i go with --callers or --callees");
 	if (O.diff && nfiles != 2) usage_error("--diff takes two files, BEFORE and AFTER");
+	if (O.flamechart && nfiles > 1) usage_error("--flamechart draws one file");
 	if (O.flamechart && (O.diff || focus))
 		usage_error("--flamechart draws one profile in time order: not with --diff, --callers or --callees");
 	if (O.icase) O.regex = true;
@@ -1219,30 +1241,41 @@ int main(int argc, char **argv)
 		}
 	}
 	cli_stdin_once(argv + optind, nfiles);
+	return optind;
+}
 
-	/* Read every input into the tree (or the chart). */
+/* Reads every input: the distinct paths and their weights, or, for a flame
+ * chart, its frames. */
+static void read_inputs(char **files, int n)
+{
 	fold_names_init(&names);
 	strmap_init(&seen_paths);
 	strmap_init(&paths);
 	if (O.flamechart) {
 		strmap_init(&chart_ids);
 		strmap_init(&chart_paths);
-		if (nfiles > 1) usage_error("--flamechart draws one file");
-		chart_spaa(nfiles ? argv[optind] : "-");
+		chart(n ? files[0] : "-");
 	} else if (O.diff) {
-		read_input(argv[optind], 0);
-		if (folded_two > 0) die(EXIT_DATA, "%s: differential folded stacks already: draw it without --diff",
-					argv[optind]);
 		/* names are matched by their text over both files (one id space) */
-		read_input(argv[optind + 1], 1);
-		if (folded_two > 0) die(EXIT_DATA, "%s: differential folded stacks already: draw it without --diff",
-					argv[optind + 1]);
+		for (int i = 0; i < 2; i++) {
+			read_input(files[i], i);
+			if (folded_two > 0)
+				die(EXIT_DATA, "%s: differential folded stacks already: draw it without --diff", files[i]);
+		}
 	} else {
-		if (nfiles == 0) read_input("-", 1);
-		for (int i = optind; i < argc; i++) read_input(argv[i], 1);
+		if (n == 0) read_input("-", 1);
+		for (int i = 0; i < n; i++) read_input(files[i], 1);
 		if (folded_two > 0) O.diff = true;
 	}
 	wside = O.diff && O.negate ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	cli_init(argc, argv);
+	int first = parse_options(argc, argv);
+	int nfiles = argc - first;
+	read_inputs(argv + first, nfiles);
 
 	/* Lay out and draw. */
 	if (O.flamechart) {
@@ -1256,7 +1289,8 @@ int main(int argc, char **argv)
 		layout();
 	}
 	if (!(total > 0)) {
-		const char *what = nfiles == 0 ? "-" : nfiles == 1 ? argv[optind] : "the inputs";
+		const char *what = nfiles == 0 ? "-" : nfiles == 1 ? argv[first] : "the inputs";
+		const char *focus = O.callers ? O.callers : O.callees;
 		if (focus) die(EXIT_DATA, "%s: no stack passes through %s", what, focus);
 		die(EXIT_DATA, "%s: nothing to draw: no stack has a weight above 0", what);
 	}

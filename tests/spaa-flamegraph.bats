@@ -501,6 +501,29 @@ Function: parse (460 samples, 37.34%, 55.62% of main)'
 	[ ! -s "$T/console" ] || { cat "$T/console"; false; }
 }
 
+@test "spaa-flamegraph: in Chromium, an icicle graph zooms the same way" {
+	need_chromium
+	mkfolded
+	spaa-flamegraph --inverted "$T/p.folded" > "$T/i.svg"
+	run harness "$T/i.svg" '
+		function geo(name) { var f = fg.find(name); return name + " " + f.depth + " " + f.r.getAttribute("x") + " " + f.r.getAttribute("width") + " " + (f.g.getAttribute("class") || "-"); }
+		fg.zoom(fg.find("lex"));
+		out.push(geo("all"), geo("main"), geo("parse"), geo("lex"), geo("next_char"), geo("eval"));
+		out.push("matched " + fg.search("^next_char$").toFixed(6));'
+	assert_success
+	# lex: 420 of 1232.05 from 200 (201.6, 402.2 px): 1180 / 402.2 times wider;
+	# next_char (from 500: 488.9, 114.9 px) at 10 + 287.3 * 2.934; the first
+	# eval met is the inner one (frames come children first)
+	assert_output 'all 0 10.0 1180.0 parent
+main 1 10.0 1180.0 parent
+parse 2 10.0 1180.0 parent
+lex 3 10.0 1180.0 -
+next_char 4 852.9 337.1 -
+eval 4 75.1 86.2 hide
+matched 0.097403'
+	[ ! -s "$T/console" ] || { cat "$T/console"; false; }
+}
+
 @test "spaa-flamegraph: in Chromium, the SVG of a SPAA profile opens with no console message" {
 	need_chromium
 	spaa-flamegraph --colors=kind "$EX/perf-cpu.spaa" > "$T/k.svg"

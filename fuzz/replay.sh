@@ -4,7 +4,9 @@
 # the ASan+UBSan build).  A command may accept or refuse an input (exit 0, 1
 # or 2); it must not crash (signal) or make a sanitizer speak.
 #   fuzz/seeds/spaa/, fuzz/crashes/spaa/     SPAA: spaa-validate, spaa-fold,
-#                                            spaa-cat --merge, spaa-top, spaa-stat
+#                                            spaa-cat --merge, spaa-top, spaa-stat,
+#                                            spaa-flamegraph (and --flamechart)
+#   fuzz/seeds/folded2spaa/ (and crashes/)   folded2spaa, and spaa-flamegraph
 #   fuzz/seeds/CMD/, fuzz/crashes/CMD/       the converter CMD, with and
 #                                            without --samples
 # Usage: SPAA_BUILDDIR=DIR sh fuzz/replay.sh   (from the top of the sources)
@@ -37,7 +39,14 @@ for dir in "$here"/seeds/* "$here"/crashes/*; do
 			check "$f" spaa-fold
 			check "$f" spaa-cat --merge -o /dev/null
 			check "$f" spaa-top
-			check "$f" spaa-stat ;;
+			check "$f" spaa-stat
+			check "$f" spaa-flamegraph
+			check "$f" spaa-flamegraph --flamechart ;;
+		folded2spaa)
+			check "$f" "$name" -o /dev/null
+			check "$f" "$name" --samples -o /dev/null
+			check "$f" spaa-flamegraph
+			check "$f" spaa-flamegraph --reverse --colors=kind ;;
 		*)
 			check "$f" "$name" -o /dev/null
 			check "$f" "$name" --samples -o /dev/null ;;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # bench/chrome.sh CMD_DIR - chrome2spaa and spaa-heapdiff next to wc -w
 # (C.UTF-8) on the same files: a CPU profile of 20 million samples over a
-# call tree of 20,000 nodes (bench/gen-cpuprofile.py, about 180 MB), and,
+# call tree of 20,000 nodes (bench/gen-cpuprofile.py, about 180 MB), a
+# Chrome trace holding 6 million samples in ProfileChunk events among other
+# events (about 200 MB), and,
 # when node is installed, heap snapshots of a real Node.js program that
 # builds and keeps a large object graph.  Called by `make bench`.
 #
@@ -21,6 +23,8 @@ mkdir -p "$OUT"
 
 prof=$OUT/big.cpuprofile
 [ -s "$prof" ] || python3 "$HERE/gen-cpuprofile.py" 20000 20000000 > "$prof"
+trace=$OUT/big.trace.json
+[ -s "$trace" ] || python3 "$HERE/gen-cpuprofile.py" --trace 20000 6000000 > "$trace"
 
 # cpu COMMAND...: "median min max rss_kb" of COMMAND
 cpu() {
@@ -45,6 +49,9 @@ echo "median CPU seconds of $RUNS runs (spread), MB/s of input, peak RSS"
 size=$(wc -c < "$prof")
 row "chrome2spaa (.cpuprofile)" "$size" "$CMD/chrome2spaa" "$prof"
 row "wc -w (C.UTF-8), same file" "$size" env LC_ALL=C.UTF-8 wc -w "$prof"
+size=$(wc -c < "$trace")
+row "chrome2spaa (trace, ProfileChunks)" "$size" "$CMD/chrome2spaa" "$trace"
+row "wc -w (C.UTF-8), same file" "$size" env LC_ALL=C.UTF-8 wc -w "$trace"
 if command -v node >/dev/null 2>&1 && [ -x "$CMD/spaa-heapdiff" ]; then
 	if [ ! -s "$OUT/after.heapsnapshot" ]; then
 		(cd "$OUT" && node --max-old-space-size=8192 -e '
@@ -59,5 +66,16 @@ if command -v node >/dev/null 2>&1 && [ -x "$CMD/spaa-heapdiff" ]; then
 	fi
 	b=$(($(wc -c < "$OUT/before.heapsnapshot") + $(wc -c < "$OUT/after.heapsnapshot")))
 	row "spaa-heapdiff (two snapshots)" "$b" "$CMD/spaa-heapdiff" "$OUT/before.heapsnapshot" "$OUT/after.heapsnapshot"
+	# the snapshots' integer arrays (nodes and edges, 4 bytes an integer),
+	# against which spaa-heapdiff's RSS is judged
+	for f in before after; do
+		head -c 4096 "$OUT/$f.heapsnapshot" | tr -d ' \n' | awk -v f="$f" '{
+			nf = ef = 0
+			if (match($0, /"node_fields":\[[^\]]*\]/)) { s = substr($0, RSTART, RLENGTH); nf = gsub(/,/, ",", s) + 1 }
+			if (match($0, /"edge_fields":\[[^\]]*\]/)) { s = substr($0, RSTART, RLENGTH); ef = gsub(/,/, ",", s) + 1 }
+			match($0, /"node_count":[0-9]+/); nc = substr($0, RSTART + 13, RLENGTH - 13)
+			match($0, /"edge_count":[0-9]+/); ec = substr($0, RSTART + 13, RLENGTH - 13)
+			printf "  %s: %d nodes x %d fields, %d edges x %d fields: integer arrays %.0f MB\n", f, nc, nf, ec, ef, (nc * nf + ec * ef) * 4 / 1e6 }'
+	done
 	row "wc -w (C.UTF-8), same files" "$b" env LC_ALL=C.UTF-8 wc -w "$OUT/before.heapsnapshot" "$OUT/after.heapsnapshot"
 fi

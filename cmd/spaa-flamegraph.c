@@ -87,6 +87,7 @@ static const char help[] =
 "      --addrs          \"[dso <addr>]\" for unresolved frames\n"
 "      --inline[=MODE]  inlined frames: mark (add _[i]; --inline alone), plain\n"
 "                       or hide; default: as spaa-fold (mark for DTrace)\n"
+"      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
 "Output:\n"
 "  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
 "                       compress)\n"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "demangle.h"
 
 int32_t fold_pick_event(spaa_reader *r, const char *name, bool quiet)
 {
@@ -182,6 +183,7 @@ bool fold_opts_take(fold_opts *o, int c, const char *arg)
 	case FOLD_OPT_JIT: o->jit = true; break;
 	case FOLD_OPT_ALL: o->kernel = o->jit = true; break;
 	case FOLD_OPT_ADDRS: o->addrs = true; break;
+	case FOLD_OPT_DEMANGLE: o->demangle = true; break;
 	case FOLD_OPT_INLINE:
 		if (!arg || strcmp(arg, "mark") == 0) o->inline_mode = FOLD_INLINE_MARK;
 		else if (strcmp(arg, "plain") == 0) o->inline_mode = FOLD_INLINE_PLAIN;
@@ -193,6 +195,20 @@ bool fold_opts_take(fold_opts *o, int c, const char *arg)
 	return true;
 }
 
+/* The function name of frame fr: with --demangle, demangled (valid until
+ * the next call); its length in *n. */
+static const char *frame_func(const spaa_frame *fr, const fold_opts *o, size_t *n)
+{
+	static sbuf dm;
+	*n = fr->func_n;
+	if (!o->demangle || !fr->func_resolved) return fr->func;
+	dm.n = 0;
+	if (!demangle_name(fr->func, fr->func_n, 0, &dm)) return fr->func;
+	sbuf_addc(&dm, 0);
+	*n = dm.n - 1;
+	return dm.p;
+}
+
 bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 {
 	const spaa_frame *fr = &r->frames[f];
@@ -201,7 +217,9 @@ bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 	 * stackcollapse-perf.pl writes such a sample */
 	if (fr->perf_nochain && !o->raw) return true;
 	/* stackcollapse-perf.pl skips symbols that start with '(' */
-	return !o->raw && !o->dtrace && !o->js && fr->func_resolved && fr->func[0] == '(';
+	if (o->raw || o->dtrace || o->js || !fr->func_resolved) return false;
+	size_t n;
+	return frame_func(fr, o, &n)[0] == '(';
 }
 
 /* The first "->" in [s, e), or NULL. */
@@ -255,21 +273,23 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
 	const spaa_dso *d = &r->dsos[fr->dso];
 	const char *dname = d->name ? d->name : "";
 	size_t start = b->n;
+	size_t func_n;
+	const char *func = frame_func(fr, o, &func_n);
 	if (o->raw || o->js) {
-		add_clean(b, fr->func, strlen(fr->func));
+		add_clean(b, func, func_n);
 	} else if (o->dtrace) {
-		add_tidy_dtrace(b, fr->func, strlen(fr->func));
+		add_tidy_dtrace(b, func, func_n);
 	} else if (fr->perf_nosym && !fr->func_resolved) {
 		/* no symbol at all (perf 3.x printed "IP  (DSO)"):
 		 * stackcollapse-perf.pl's frame pattern makes that " " */
 		sbuf_addc(b, ' ');
-	} else if (!fr->func_resolved || fr->func[0] == 0) {
+	} else if (!fr->func_resolved || func_n == 0) {
 		add_unknown(b, fr, dname, o);
 	} else {
 		/* stackcollapse-perf.pl splits a symbol at "->" into frames,
 		 * each named (and marked) on its own; a trailing empty part
 		 * is dropped (perl's split) */
-		const char *s = fr->func, *e = s + strlen(s);
+		const char *s = func, *e = s + func_n;
 		bool java = comm && comm_n >= 4 && memcmp(comm, "java", 4) == 0;
 		const char *arrow = o->perf ? strstr(s, "->") : NULL;
 		if (arrow) {

@@ -29,6 +29,8 @@ typedef struct fold_opts {
 	bool js;         /* a JavaScript profile (chrome2spaa): names are whole,
 			  * "(anonymous)" and V8's "(program)" included, since
 			  * no argument lists follow them (fold_opts_header()) */
+	bool demangle;   /* mangled names demangled first (demangle.h, as
+			  * spaa-demangle does with no options) */
 } fold_opts;
 
 /* The naming options of the commands that print folded stacks (spaa-fold,
@@ -37,7 +39,8 @@ typedef struct fold_opts {
  * long options take values from FOLD_OPT_END on. */
 #include <getopt.h>
 enum { FOLD_OPT_RAW = 256, FOLD_OPT_NO_COMM, FOLD_OPT_PID, FOLD_OPT_TID, FOLD_OPT_KERNEL,
-       FOLD_OPT_JIT, FOLD_OPT_ALL, FOLD_OPT_ADDRS, FOLD_OPT_INLINE, FOLD_OPT_ALL_EVENTS, FOLD_OPT_END };
+       FOLD_OPT_JIT, FOLD_OPT_ALL, FOLD_OPT_ADDRS, FOLD_OPT_INLINE, FOLD_OPT_ALL_EVENTS,
+       FOLD_OPT_DEMANGLE, FOLD_OPT_END };
 /* The options that name one frame: every command that prints or matches
  * function names (spaa-top, spaa-stat, spaa-grep, spaa-window --list) takes
  * these, so that a frame has the name spaa-fold gives it everywhere. */
@@ -47,7 +50,8 @@ enum { FOLD_OPT_RAW = 256, FOLD_OPT_NO_COMM, FOLD_OPT_PID, FOLD_OPT_TID, FOLD_OP
 	{ "jit", no_argument, 0, FOLD_OPT_JIT }, \
 	{ "all", no_argument, 0, FOLD_OPT_ALL }, \
 	{ "addrs", no_argument, 0, FOLD_OPT_ADDRS }, \
-	{ "inline", optional_argument, 0, FOLD_OPT_INLINE }
+	{ "inline", optional_argument, 0, FOLD_OPT_INLINE }, \
+	{ "demangle", no_argument, 0, FOLD_OPT_DEMANGLE }
 #define FOLD_NAME_HELP \
 	"Names of functions (as spaa-fold prints them):\n" \
 	"      --raw            function names exactly as stored\n" \
@@ -55,7 +59,8 @@ enum { FOLD_OPT_RAW = 256, FOLD_OPT_NO_COMM, FOLD_OPT_PID, FOLD_OPT_TID, FOLD_OP
 	"      --jit            mark frames from /tmp/perf-N.map with _[j]\n" \
 	"      --all            both --kernel and --jit\n" \
 	"      --addrs          \"[dso <addr>]\" for unresolved frames\n" \
-	"      --inline[=MODE]  inlined frames: mark (add _[i]), plain or hide\n"
+	"      --inline[=MODE]  inlined frames: mark (add _[i]), plain or hide\n" \
+	"      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
 #define FOLD_LONGOPTS \
 	FOLD_NAME_LONGOPTS, \
 	{ "all-events", no_argument, 0, FOLD_OPT_ALL_EVENTS }, \

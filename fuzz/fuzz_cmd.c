@@ -19,6 +19,7 @@
  *                   events: CMD -o OUT --metadata=META [--samples] EVENTS
  *   spaa-cat        CMD --merge -o OUT IN IN; OUT must read back, and be
  *                   valid when IN is
+ *   spaa-demangle   CMD -o OUT IN; the same
  *   spaa-validate   CMD -q IN; a file it calls valid must read without error
  * A converter or filter that writes what its own readers refuse is a finding
  * (abort), as much as a crash.  With SPAA_FUZZ_TWICE=1 each input is run
@@ -244,7 +245,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	/* (spaa-cat passes what it does not change: its input must be valid
 	 * for its output to have to be) */
 	if (code == 0 && spaa_validate_main && !is("spaa-validate") &&
-	    !(is("spaa-cat") && validate(in_path, true) != 0) && validate(out_path, true) != 0) {
+	    !((is("spaa-cat") || is("spaa-demangle")) && validate(in_path, true) != 0) &&
+	    validate(out_path, true) != 0) {
 		validate(out_path, false); /* its messages, then the finding */
 		fail("wrote a profile spaa-validate calls invalid");
 	}

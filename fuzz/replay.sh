@@ -5,6 +5,7 @@
 # or 2); it must not crash (signal) or make a sanitizer speak.
 #   fuzz/seeds/spaa/, fuzz/crashes/spaa/     SPAA: spaa-validate, spaa-fold,
 #                                            spaa-cat --merge, spaa-top, spaa-stat,
+#                                            spaa-demangle,
 #                                            spaa-flamegraph (and --flamechart)
 #   fuzz/seeds/folded2spaa/ (and crashes/)   folded2spaa, and spaa-flamegraph
 #   fuzz/seeds/CMD/, fuzz/crashes/CMD/       the converter CMD, with and
@@ -40,6 +41,7 @@ for dir in "$here"/seeds/* "$here"/crashes/*; do
 			check "$f" spaa-cat --merge -o /dev/null
 			check "$f" spaa-top
 			check "$f" spaa-stat
+			check "$f" spaa-demangle -o /dev/null
 			check "$f" spaa-flamegraph
 			check "$f" spaa-flamegraph --flamechart ;;
 		folded2spaa)

@@ -96,6 +96,26 @@ setup_file() {
 	EOF
 	cp "$s/profilecli" "$s/parca-push"
 	chmod +x "$s/perf" "$s/dtrace" "$s/flamegraph.pl" "$s/heaptrack" "$s/profilecli" "$s/parca-push"
+	# bpftrace: prints the bundled capture (the uprobe script's for a script
+	# with "uprobe", else the profile's), to -o FILE if given
+	cat > "$s/bpftrace" <<-EOF
+	#!/bin/sh
+	out= prog=
+	while [ \$# -gt 0 ]; do
+		case \$1 in
+		-o) out=\$2; shift ;;
+		-e) prog=\$2; shift ;;
+		esac
+		shift
+	done
+	f='$SPAA_EXAMPLES/bpftrace-stacks.txt'
+	case \$prog in *uprobe*) f='$SPAA_EXAMPLES/bpftrace-write.txt' ;; esac
+	if [ -n "\$out" ]; then
+		exec cat "\$f" > "\$out"
+	fi
+	exec cat "\$f"
+	EOF
+	chmod +x "$s/bpftrace"
 }
 
 # The ```sh blocks of a markdown file, each written to DIR/NNN.sh.
@@ -270,6 +290,7 @@ run_page() { # run_page md|man FILE
 @test "spaa(5): every example runs" { run_page man "$SPAA_MANDIR/spaa.5"; }
 @test "perf2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/perf2spaa.1"; }
 @test "dtrace2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/dtrace2spaa.1"; }
+@test "bpftrace2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/bpftrace2spaa.1"; }
 @test "spall2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/spall2spaa.1"; }
 @test "spx2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/spx2spaa.1"; }
 @test "afperf2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/afperf2spaa.1"; }
@@ -287,6 +308,7 @@ run_page() { # run_page md|man FILE
 @test "spaa-top(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-top.1"; }
 @test "spaa-stat(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-stat.1"; }
 @test "spaa-fold(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-fold.1"; }
+@test "spaa-demangle(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-demangle.1"; }
 @test "spaa-flamegraph(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-flamegraph.1"; }
 
 @test "every man page is one of the pages above" {

@@ -154,6 +154,12 @@ main 1 10.0 1180.0'
 	spaa-flamegraph --countname=samples --kernel --no-comm "$EX/parser.spaa" > "$T/c.svg"
 	spaa-fold --kernel --no-comm "$EX/parser.spaa" | spaa-flamegraph > "$T/d.svg"
 	cmp "$T/c.svg" "$T/d.svg"
+	# demangled names (one naming module: --demangle of spaa-fold)
+	perf2spaa "$EX/shapes.perf.txt" -o "$T/shapes.spaa"
+	spaa-flamegraph --countname=samples --demangle "$T/shapes.spaa" > "$T/e.svg"
+	spaa-fold --demangle "$T/shapes.spaa" | spaa-flamegraph > "$T/f.svg"
+	cmp "$T/e.svg" "$T/f.svg"
+	grep -q '<title>shapes::Box&lt;long&gt;::spin (' "$T/e.svg"
 	# the count name: the metric (perf's period)
 	run grep -o '<title>all ([^<]*</title>' "$T/c.svg"
 	assert_output '<title>all (7,007,007 samples, 100%)</title>'

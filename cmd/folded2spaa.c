@@ -7,12 +7,12 @@
  * With --addrs, frames that are hex addresses become unresolved frames with
  * that ip (in --binary's dso), for spaa-symbolize. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
 #include "cli.h"
+#include "folded.h"
 #include "input.h"
 #include "num.h"
 #include "output.h"
@@ -56,60 +56,6 @@ static const char help[] =
 
 static const char *const kinds[] = { "hardware", "software", "allocation", "deallocation",
 				     "timer", "probe", NULL };
-
-static bool is_blank(char c) { return c == ' ' || c == '\t'; }
-
-/* A count: [-]digits[.digits][e[+-]digits] or [-].digits...  Integers are
- * exact (64-bit, signed or unsigned); others become doubles.  Returns CNT_OK,
- * CNT_NONE (not a number) or CNT_RANGE (beyond 64 bits, or not finite). */
-enum { CNT_OK, CNT_NONE, CNT_RANGE };
-
-static int parse_count(const char *p, size_t n, num *out)
-{
-	size_t i = 0;
-	bool neg = n > 0 && p[0] == '-';
-	if (neg) i++;
-	size_t d0 = i;
-	while (i < n && p[i] >= '0' && p[i] <= '9') i++;
-	size_t intdigits = i - d0, fracdigits = 0;
-	bool isint = true;
-	if (i < n && p[i] == '.') {
-		isint = false;
-		size_t f0 = ++i;
-		while (i < n && p[i] >= '0' && p[i] <= '9') i++;
-		fracdigits = i - f0;
-	}
-	if (intdigits + fracdigits == 0) return CNT_NONE;
-	if (i < n && (p[i] == 'e' || p[i] == 'E')) {
-		isint = false;
-		i++;
-		if (i < n && (p[i] == '+' || p[i] == '-')) i++;
-		size_t e0 = i;
-		while (i < n && p[i] >= '0' && p[i] <= '9') i++;
-		if (i == e0) return CNT_NONE;
-	}
-	if (i != n) return CNT_NONE;
-	if (isint) {
-		uint64_t u;
-		int64_t v;
-		if (neg) {
-			if (!parse_i64(p, n, &v)) return CNT_RANGE;
-			*out = v == 0 ? num_u(0) : num_i(v);
-		} else {
-			if (!parse_u64(p, n, &u)) return CNT_RANGE;
-			*out = num_u(u);
-		}
-		return CNT_OK;
-	}
-	char buf[64];
-	if (n >= sizeof buf) return CNT_RANGE;
-	memcpy(buf, p, n);
-	buf[n] = 0;
-	double d = strtod(buf, NULL);
-	if (!isfinite(d)) return CNT_RANGE;
-	*out = num_d(d == 0 ? 0.0 : d);
-	return CNT_OK;
-}
 
 /* The paths met (the text before the count) -> their stack: a line seen
  * before costs one lookup. */
@@ -172,35 +118,22 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 	size_t len;
 	while ((line = input_line(in, &len))) {
 		uint64_t ln = input_lineno(in);
-		if (len && line[len - 1] == '\r') len--;
-		size_t start = 0;
-		while (start < len && is_blank(line[start])) start++;
 		nread++;
-		if (start == len || line[0] == '#') continue;
-		/* the count: after the last run of blanks */
-		size_t end = len;
-		while (end > 0 && is_blank(line[end - 1])) end--;
-		size_t cs = end;
-		while (cs > 0 && !is_blank(line[cs - 1])) cs--;
-		num v;
-		int pc = cs == 0 ? CNT_NONE : parse_count(line + cs, end - cs, &v);
-		if (pc == CNT_NONE)
+		folded_line fl;
+		int pc = folded_split(line, len, &fl);
+		if (pc == FOLDED_SKIP) continue;
+		if (pc == FOLDED_NONE)
 			die_at(name, ln, "no count at the end of the line (expected \"frame;frame;... COUNT\")");
-		if (pc == CNT_RANGE)
+		if (pc == FOLDED_RANGE)
 			die_at(name, ln, "count %.*s out of range (-9223372036854775808 to 18446744073709551615)",
-			       (int)(end - cs), line + cs);
-		/* the path: everything before the one blank before the count, as
-		 * flamegraph.pl reads it, so that a last frame " " (written by
-		 * stackcollapse-perf.pl for a frame with no symbol) stays one */
-		size_t se = cs - 1; /* 0: an empty path (" 5"), a stack of no frame */
+			       (int)fl.count_n, line + fl.count_at);
+		num v = fl.count;
+		size_t se = fl.path_n;
 		/* a last word that is a number belongs to the path ("foo 12 1"
 		 * is frame "foo 12", count 1), unless every line has two counts:
 		 * then it is the differential form (checked at the end) */
-		size_t ps = se;
-		while (ps > 0 && !is_blank(line[ps - 1])) ps--;
-		num v2;
 		nlines++;
-		if (ps < se && ps > 0 && parse_count(line + ps, se - ps, &v2) == CNT_OK) {
+		if (fl.two) {
 			if (!ntwo) two_line = ln;
 			ntwo++;
 		}

@@ -5,8 +5,10 @@
 # or 2); it must not crash (signal) or make a sanitizer speak.
 #   fuzz/seeds/spaa/, fuzz/crashes/spaa/     SPAA: spaa-validate, spaa-fold,
 #                                            spaa-cat --merge, spaa-top, spaa-stat,
-#                                            spaa-demangle
+#                                            spaa-demangle,
+#                                            spaa-flamegraph (and --flamechart)
 #   fuzz/seeds/symtab/                       spaa-symbolize --kallsyms=FILE
+#   fuzz/seeds/folded2spaa/ (and crashes/)   folded2spaa, and spaa-flamegraph
 #   fuzz/seeds/CMD/, fuzz/crashes/CMD/       the converter CMD, with and
 #                                            without --samples
 # Usage: SPAA_BUILDDIR=DIR sh fuzz/replay.sh   (from the top of the sources)
@@ -40,11 +42,18 @@ for dir in "$here"/seeds/* "$here"/crashes/*; do
 			check "$f" spaa-cat --merge -o /dev/null
 			check "$f" spaa-top
 			check "$f" spaa-stat
-			check "$f" spaa-demangle -o /dev/null ;;
+			check "$f" spaa-demangle -o /dev/null
+			check "$f" spaa-flamegraph
+			check "$f" spaa-flamegraph --flamechart ;;
 		symtab) # the file without its selector byte, as a kallsyms list
 			tail -c +2 "$f" > "$err.in"
 			check "$here/../examples/parser.spaa" spaa-symbolize --kallsyms="$err.in" -o /dev/null
 			rm -f "$err.in" ;;
+		folded2spaa)
+			check "$f" "$name" -o /dev/null
+			check "$f" "$name" --samples -o /dev/null
+			check "$f" spaa-flamegraph
+			check "$f" spaa-flamegraph --reverse --colors=kind ;;
 		*)
 			check "$f" "$name" -o /dev/null
 			check "$f" "$name" --samples -o /dev/null ;;

@@ -1,0 +1,82 @@
+#!/bin/sh
+# bench/flamegraph.sh CMD_DIR - spaa-flamegraph on the bench SPAA file (about
+# 210 MB: 150000 distinct stacks of about 31 frames, 1000000 sample records;
+# made by bench/gen-spaa.c as bench/run.sh makes it) against the fold alone
+# (target: the graph costs at most 1.5 times spaa-fold) and, when
+# inferno-flamegraph is on PATH, against `spaa-fold | inferno-flamegraph`
+# (target: at least 2 times faster).  Each runs BENCH_RUNS times (default 5),
+# output thrown away; the median wall time is printed with the spread
+# (min..max) and the largest peak RSS, then the size of the SVG.
+set -e
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+	echo "usage: bench/flamegraph.sh CMD_DIR" >&2
+	exit 2
+fi
+CMD=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+OUT=$HERE/out
+RUNS=${BENCH_RUNS:-5}
+LIB=$CMD/../common/libspaa.a
+mkdir -p "$OUT"
+export LC_ALL=C
+
+if [ ! -x "$OUT/gen-spaa" ] || [ "$HERE/gen-spaa.c" -nt "$OUT/gen-spaa" ] || [ "$LIB" -nt "$OUT/gen-spaa" ]; then
+	ZLIBS=$(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
+	${CC:-cc} -O2 -I"$HERE/../common" -o "$OUT/gen-spaa" "$HERE/gen-spaa.c" "$LIB" $ZLIBS -lz -lm
+fi
+F=$OUT/bench-1000k.spaa
+if [ ! -s "$F" ] || [ "$HERE/gen-spaa.c" -nt "$F" ]; then
+	echo "generating $(basename "$F")..." >&2
+	"$OUT/gen-spaa" 1000000 > "$F.tmp"
+	mv "$F.tmp" "$F"
+fi
+if [ -x /usr/bin/time ] && /usr/bin/time -f '%e %M' true >/dev/null 2>&1; then
+	TIME="/usr/bin/time -f %e:%M -o $OUT/time.txt"
+else
+	TIME=
+	echo "note: GNU time not found (Debian package 'time'): no peak RSS" >&2
+fi
+
+# run LABEL SHELL-COMMAND: median (min..max) of $RUNS wall times, peak RSS;
+# prints the median alone on fd 3
+run() {
+	label=$1
+	: > "$OUT/times.txt"
+	rss=0
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		i=$((i + 1))
+		if [ -n "$TIME" ]; then
+			$TIME sh -c "$2" > /dev/null
+			IFS=: read -r t m < "$OUT/time.txt"
+			[ "$m" -gt "$rss" ] && rss=$m
+		else
+			s=$(date +%s.%N)
+			sh -c "$2" > /dev/null
+			e=$(date +%s.%N)
+			t=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }')
+		fi
+		echo "$t" >> "$OUT/times.txt"
+	done
+	sort -n "$OUT/times.txt" | awk -v l="$label" -v rss="$rss" '
+		{ t[NR] = $1 }
+		END {
+			m = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
+			printf "%-40s %6.2f s (%.2f..%.2f)  peak RSS %4d MB\n", l, m, t[1], t[NR], rss / 1024
+			print m > "/dev/fd/3"
+		}'
+}
+
+bytes=$(wc -c < "$F")
+echo "file: $(basename "$F"), $((bytes / 1000000)) MB; $RUNS runs each: median (min..max)"
+fold=$(run "spaa-fold" "'$CMD/spaa-fold' '$F'" 3>&1 >&2)
+graph=$(run "spaa-flamegraph" "'$CMD/spaa-flamegraph' '$F'" 3>&1 >&2)
+awk -v g="$graph" -v f="$fold" 'BEGIN { printf "spaa-flamegraph / spaa-fold: %.2fx (target: at most 1.5x)\n", g / f }'
+"$CMD/spaa-flamegraph" -o "$OUT/bench.svg" "$F"
+echo "SVG: $(($(wc -c < "$OUT/bench.svg") / 1000)) kB, $(grep -c '^<g><title>' "$OUT/bench.svg") frames"
+if command -v inferno-flamegraph > /dev/null 2>&1; then
+	inf=$(run "spaa-fold | inferno-flamegraph" "'$CMD/spaa-fold' '$F' | inferno-flamegraph" 3>&1 >&2)
+	awk -v g="$graph" -v i="$inf" 'BEGIN { printf "spaa-fold | inferno-flamegraph / spaa-flamegraph: %.2fx (target: at least 2x)\n", i / g }'
+else
+	echo "inferno-flamegraph is not on PATH: not compared"
+fi

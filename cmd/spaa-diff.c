@@ -51,6 +51,7 @@ static const char help_text[] =
 	"      --addrs          \"[dso <addr>]\" for unresolved frames\n"
 	"      --inline[=MODE]  inlined frames: mark (add _[i]; --inline alone), plain\n"
 	"                       or hide; default: as spaa-fold (mark for DTrace)\n"
+	"      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
 	"Output:\n"
 	"      --top[=N]        a table of the N (default 10) functions whose weights\n"
 	"                       changed most\n"

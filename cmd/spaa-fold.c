@@ -40,6 +40,7 @@ static const char help[] =
 "      --inline[=MODE]  inlined frames: mark (add _[i]; --inline alone), plain\n"
 "                       or hide (leave them out); default: plain, but mark\n"
 "                       for DTrace profiles (as stackcollapse.pl does)\n"
+"      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
 "Output:\n"
 "  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
 "                       compress)\n"

@@ -137,6 +137,21 @@ check_help() {
 	[ -z "$out" ] || { printf '%s' "$out"; false; }
 }
 
+# The naming options of common/fold.h come as a set: a command that names
+# frames as spaa-fold does lists all of them, so that a frame has one name in
+# every command.
+@test "every command with the naming options lists all of them" {
+	local c help o out=
+	for c in $(commands); do
+		help=$("$c" --help) || { out="$out$c: --help failed"$'\n'; continue; }
+		printf '%s\n' "$help" | grep -q -e '--inline\[=MODE\]' || continue
+		for o in raw kernel jit all addrs demangle; do
+			printf '%s\n' "$help" | grep -q -e "^      --$o " || out="$out$c: no --$o in --help"$'\n'
+		done
+	done
+	[ -z "$out" ] || { printf '%s' "$out"; false; }
+}
+
 # ---- the checker itself, on made-up help texts ---------------------------
 
 fake() { # fake NAME HELP-TEXT: a command printing HELP-TEXT for --help

@@ -10,11 +10,13 @@ load common
 }
 
 @test "every command has a man page" {
-	for c in spaa-cat spaa-validate spaa-fold folded2spaa spaa-grep spaa-diff \
-		spaa-window spaa-top spaa-stat perf2spaa dtrace2spaa spall2spaa \
-		spx2spaa afperf2spaa; do
+	local c n=0
+	for c in "$BATS_TEST_DIRNAME"/../cmd/*.c; do
+		c=$(basename "$c" .c)
+		n=$((n + 1))
 		[ -f "$SPAA_MANDIR/$c.1" ] || fail "no man page for $c"
 	done
+	[ "$n" -ge 23 ] || fail "only $n commands found in $BATS_TEST_DIRNAME/../cmd"
 }
 
 @test "spaa(7) is the toolbox and spaa(5) the format; the README names both by section" {
@@ -42,5 +44,14 @@ load common
 	for p in "$SPAA_MANDIR"/*.1; do
 		p=$(basename "$p" .1)
 		grep -qx ".It Xr $p 1" "$SPAA_MANDIR/spaa.7" || fail "spaa(7) does not list $p"
+	done
+}
+
+@test "spaa(7)'s SEE ALSO names every page of section 1" {
+	local p see
+	see=$(sed -n '/^\.Sh SEE ALSO/,$p' "$SPAA_MANDIR/spaa.7")
+	for p in "$SPAA_MANDIR"/*.1; do
+		p=$(basename "$p" .1)
+		printf '%s\n' "$see" | grep -q "^\.Xr $p 1" || fail "spaa(7) SEE ALSO does not name $p"
 	done
 }

@@ -55,3 +55,11 @@ load common
 		printf '%s\n' "$see" | grep -q "^\.Xr $p 1" || fail "spaa(7) SEE ALSO does not name $p"
 	done
 }
+
+@test "README's table has a row for every command" {
+	local c
+	for c in "$BATS_TEST_DIRNAME"/../cmd/*.c; do
+		c=$(basename "$c" .c)
+		grep -q "^| \`$c\` |" "$BATS_TEST_DIRNAME/../README.md" || fail "README.md has no row for $c"
+	done
+}

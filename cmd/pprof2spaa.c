@@ -15,6 +15,7 @@
 #include <string.h>
 #include "build.h"
 #include "cli.h"
+#include "idmap.h"
 #include "input.h"
 #include "jsonbuf.h"
 #include "num.h"
@@ -86,7 +87,7 @@ static struct {
 	struct { uint32_t off, len; } *str;
 	uint32_t nstr, strcap;
 	/* id -> index maps (ids are 8-byte keys) */
-	strmap map_ids, fn_ids, loc_ids;
+	idmap map_ids, fn_ids, loc_ids; /* pprof id -> index, in order of definition */
 	struct mapping *maps;
 	uint32_t nmaps, mapcap;
 	struct function *fns;
@@ -143,16 +144,15 @@ static void check_str(uint64_t i, const uint8_t *at, const char *what)
 }
 
 /* id -> index in one of the maps; UINT32_MAX when absent */
-static uint32_t id_find(strmap *m, uint64_t id)
+static uint32_t id_find(const idmap *m, uint64_t id)
 {
-	int64_t i = strmap_find(m, &id, sizeof id);
-	return i < 0 ? UINT32_MAX : (uint32_t)i;
+	return idmap_get(m, (int64_t)id);
 }
 
-static uint32_t id_add(strmap *m, uint64_t id, const uint8_t *at, const char *what)
+static uint32_t id_add(idmap *m, uint64_t id, const uint8_t *at, const char *what)
 {
 	bool added;
-	uint32_t i = strmap_intern(m, &id, sizeof id, &added);
+	uint32_t i = idmap_put(m, (int64_t)id, m->n, &added);
 	if (!added) {
 		char msg[96];
 		snprintf(msg, sizeof msg, "%s id %" PRIu64 " defined twice", what, id);

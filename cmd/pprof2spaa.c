@@ -22,7 +22,6 @@
 #include "output.h"
 #include "pb.h"
 #include "spaa.h"
-#include "strmap.h"
 #include "util.h"
 
 static const char help[] =

@@ -38,7 +38,8 @@ static const char help_text[] =
 	"  -o, --output=FILE  write to FILE (atomically; .zst and .gz compress)\n"
 	"  -z, --zstd         compress the output with zstd\n"
 	"  -s, --samples      also write one sample record per CPU sample, with its\n"
-	"                     time (nanoseconds) and thread\n"
+	"                     time (nanoseconds) and thread; for a heap timeline,\n"
+	"                     a window record per interval between its samples\n"
 	"      --format=NAME  read FILE as NAME: trace, cpuprofile, heapprofile or\n"
 	"                     heapsnapshot (default: recognised by content)\n"
 	"      --max-depth=N  the deepest call tree (default 10000)\n"
@@ -596,6 +597,8 @@ static struct {
 	uint32_t nf, self_col, trace_col;        /* node_fields */
 	uint32_t nff, ff_name, ff_script, ff_line, ff_col; /* trace_function_info_fields */
 	uint32_t ntf, tf_id, tf_fi, tf_count, tf_size, tf_children; /* trace_node_fields */
+	uint32_t id_col;                         /* node_fields: the object id */
+	uint32_t nsf, sf_ts, sf_id;              /* sample_fields (timelines) */
 } meta;
 static int64_t *finfo;       /* 4 per function: name, script, line, column */
 static uint32_t nfinfo, finfo_cap;
@@ -626,6 +629,13 @@ static void snapshot_meta(jscan *r)
 	if (!meta.nf) jscan_fail(r, "snapshot.meta has no node_fields");
 	meta.self_col = field_index(r, nfl, "self_size", true);
 	meta.trace_col = field_index(r, nfl, "trace_node_id", false);
+	meta.id_col = field_index(r, nfl, "id", false);
+	uint32_t sfl = member(m, "sample_fields");
+	meta.nsf = field_count(sfl);
+	if (meta.nsf) {
+		meta.sf_ts = field_index(r, sfl, "timestamp_us", true);
+		meta.sf_id = field_index(r, sfl, "last_assigned_id", true);
+	}
 	meta.nff = field_count(ffl);
 	meta.ntf = field_count(tfl);
 	if (meta.nff && meta.ntf) {
@@ -648,17 +658,140 @@ static void need_meta(jscan *r)
 	if (!meta.seen) jscan_fail(r, "the snapshot's arrays come before its meta (\"snapshot\")");
 }
 
+static int64_t to_ns(int64_t us)
+{
+	int64_t ns;
+	if (__builtin_mul_overflow(us, 1000, &ns)) die_at(fname, 0, "a time of %lld microseconds overflows nanoseconds", (long long)us);
+	return ns;
+}
+
+/* A window's entry: (window << 32 | stack), live bytes, live count. */
+struct tl_entry { uint64_t key, bytes, count; };
+
+static int cmp_entry(const void *a, const void *b)
+{
+	uint64_t x = ((const struct tl_entry *)a)->key, y = ((const struct tl_entry *)b)->key;
+	return x < y ? -1 : x > y;
+}
+
+/* A heap timeline's samples: at timestamp_us, the last object id assigned
+ * so far.  With --samples, the live objects with a trace (id, trace node,
+ * size) wait in a temporary file until the samples come (after the nodes),
+ * and each interval between two samples becomes a window record of what
+ * was allocated in it and is still live. */
+static int64_t *tl_ts, *tl_id;
+static uint32_t n_tl, tl_ts_cap, tl_id_cap;
+static ibuf live_spool = { .fd = -1 };
+
+static void live_object(int64_t id, uint32_t node, int64_t self)
+{
+	if (live_spool.fd < 0) live_spool.fd = tmpfile_unlinked("chrome2spaa");
+	ibuf_put(&live_spool, id);
+	ibuf_put(&live_spool, node);
+	ibuf_put(&live_spool, self);
+}
+
+static void snapshot_samples(jscan *r)
+{
+	need_meta(r);
+	if (!meta.nsf) {
+		jscan_skip(r);
+		return;
+	}
+	bool first = true;
+	uint32_t col = 0;
+	int64_t ts = 0, id = 0;
+	jscan_open(r, '[', "the samples array");
+	while (jscan_more(r, &first, ']')) {
+		int64_t v = jscan_int(r, "a sample field");
+		if (col == meta.sf_ts) ts = v;
+		else if (col == meta.sf_id) id = v;
+		if (++col == meta.nsf) {
+			col = 0;
+			if (n_tl && (ts < tl_ts[n_tl - 1] || id < tl_id[n_tl - 1]))
+				jscan_fail(r, "a timeline sample before the one it follows (time or last id goes back)");
+			if (ts < 0) jscan_fail(r, "a timeline sample at a negative time");
+			grow_array((void **)&tl_ts, &tl_ts_cap, n_tl + 1, sizeof *tl_ts);
+			grow_array((void **)&tl_id, &tl_id_cap, n_tl + 1, sizeof *tl_id);
+			tl_ts[n_tl] = ts;
+			tl_id[n_tl++] = id;
+		}
+	}
+	if (col) jscan_fail(r, "the samples array is not a whole number of samples (%u fields each)", meta.nsf);
+}
+
+/* The window records of a timeline (after the builder wrote the stacks):
+ * window i covers the objects with ids after the last id of sample i - 1,
+ * up to that of sample i, and the time between the two samples; those of
+ * before the first sample (the heap as the recording found it) and after
+ * the last are in no window. */
+static void write_timeline_windows(output *o)
+{
+	idmap at = { 0 };           /* entry key -> index in ent */
+	struct tl_entry *ent = NULL;
+	uint32_t n = 0, cap = 0;
+	profile *p = profs[0];
+	int64_t rec[3];
+	if (live_spool.fd >= 0) ibuf_rewind(&live_spool);
+	while (live_spool.fd >= 0 && ibuf_get(&live_spool, &rec[0])) {
+		if (!ibuf_get(&live_spool, &rec[1]) || !ibuf_get(&live_spool, &rec[2]))
+			die(EXIT_DATA, "temporary file: read error");
+		/* the first sample whose last id is >= the object's id */
+		uint32_t lo = 0, hi = n_tl;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (tl_id[mid] < rec[0]) lo = mid + 1;
+			else hi = mid;
+		}
+		if (lo == 0 || lo == n_tl) continue;
+		uint64_t k = (uint64_t)lo << 32 | p->nodes[rec[1]].stack;
+		bool added;
+		uint32_t e = idmap_put(&at, (int64_t)k, n, &added);
+		if (added) {
+			grow_array((void **)&ent, &cap, n + 1, sizeof *ent);
+			ent[n++] = (struct tl_entry){ k, 0, 0 };
+		}
+		add_w(&ent[e].bytes, (uint64_t)rec[2]);
+		add_w(&ent[e].count, 1);
+	}
+	idmap_free(&at);
+	qsort(ent, n, sizeof *ent, cmp_entry); /* by window, then by stack */
+	uint32_t j = 0;
+	for (uint32_t i = 1; i < n_tl; i++) {
+		out_puts(o, "{\"type\":\"window\",\"id\":\"w");
+		out_u64(o, i);
+		out_puts(o, "\",\"start\":");
+		out_i64(o, to_ns(tl_ts[i - 1]));
+		out_puts(o, ",\"end\":");
+		out_i64(o, to_ns(tl_ts[i]));
+		out_puts(o, ",\"unit\":\"nanoseconds\",\"by_stack\":[");
+		for (bool first = true; j < n && ent[j].key >> 32 == i; j++, first = false) {
+			out_puts(o, first ? "{\"stack_id\":\"" : ",{\"stack_id\":\"");
+			out_puts(o, builder_stack_id(B, (uint32_t)ent[j].key));
+			out_puts(o, "\",\"weights\":[{\"metric\":\"live_bytes\",\"value\":");
+			out_u64(o, ent[j].bytes);
+			out_puts(o, "},{\"metric\":\"live_count\",\"value\":");
+			out_u64(o, ent[j].count);
+			out_puts(o, "}]}");
+		}
+		out_puts(o, "]}\n");
+	}
+	free(ent);
+}
+
 static void snapshot_nodes(jscan *r, profile *p)
 {
 	need_meta(r);
 	bool first = true;
-	int64_t self = 0, tid = 0;
+	int64_t self = 0, tid = 0, id = 0;
 	uint32_t col = 0;
+	bool spool = opt_samples && meta.id_col != NONE;
 	jscan_open(r, '[', "the nodes array");
 	while (jscan_more(r, &first, ']')) {
 		int64_t v = jscan_int(r, "a node field");
 		if (col == meta.self_col) self = v;
 		else if (col == meta.trace_col) tid = v;
+		else if (col == meta.id_col) id = v;
 		if (++col == meta.nf) {
 			col = 0;
 			if (tid != 0 && meta.trace_col != NONE) {
@@ -667,8 +800,9 @@ static void snapshot_nodes(jscan *r, profile *p)
 				pnode *x = &p->nodes[k];
 				add_w(&x->w[W_LIVE_COUNT], 1);
 				add_w(&x->w[W_LIVE_BYTES], (uint64_t)self);
+				if (spool) live_object(id, k, self);
 			}
-			self = tid = 0;
+			self = tid = id = 0;
 		}
 	}
 	if (col) jscan_fail(r, "the nodes array is not a whole number of nodes (%u fields each)", meta.nf);
@@ -751,7 +885,8 @@ static void snapshot_member(jscan *r, sstr key)
 	else if (sstr_eqc(key, "trace_tree")) {
 		need_meta(r);
 		trace_tree(r, p, NONE, 0);
-	} else if (sstr_eqc(key, "strings")) snapshot_strings(r);
+	} else if (sstr_eqc(key, "samples")) snapshot_samples(r);
+	else if (sstr_eqc(key, "strings")) snapshot_strings(r);
 	else jscan_skip(r);
 }
 
@@ -856,13 +991,6 @@ static void write_stacks(profile *p)
 	}
 }
 
-static int64_t to_ns(int64_t us)
-{
-	int64_t ns;
-	if (__builtin_mul_overflow(us, 1000, &ns)) die_at(fname, 0, "a time of %lld microseconds overflows nanoseconds", (long long)us);
-	return ns;
-}
-
 static void finish(const char *outpath, bool zstd)
 {
 	if (format == F_TRACE || format == F_CPUPROFILE) {
@@ -897,6 +1025,7 @@ static void finish(const char *outpath, bool zstd)
 	} else {
 		if (!nprofs) die_no_stacks(fname, "a heap snapshot without allocation traces");
 		snapshot_finish();
+		if (opt_samples && n_tl > 1) builder_time_range_ns(B, to_ns(tl_ts[0]), to_ns(tl_ts[n_tl - 1]));
 	}
 	declare_event();
 	for (uint32_t i = 0; i < nprofs; i++) write_stacks(profs[i]);
@@ -915,6 +1044,7 @@ static void finish(const char *outpath, bool zstd)
 	}
 	output *o = output_open(outpath, zstd);
 	builder_write(B, o);
+	if (format == F_HEAPSNAPSHOT && opt_samples && n_tl > 1) write_timeline_windows(o);
 	output_close(o);
 }
 

@@ -36,6 +36,30 @@ JS
 		 function allocLeaky(n) { for (let i = 0; i < n; i++) keep.push(new Leaky(i)); }
 		 allocLeaky(500); v8.writeHeapSnapshot("traced.heapsnapshot");')
 	(cd "$W" && node -e 'require("v8").writeHeapSnapshot("plain.heapsnapshot")')
+	# a heap timeline, as DevTools' "Allocation instrumentation on timeline"
+	# records it: five phases of 300 Leaky objects, 120 ms apart
+	cat > "$W/timeline.js" <<'JS'
+const inspector = require('inspector'), fs = require('fs');
+const s = new inspector.Session();
+s.connect();
+const chunks = [];
+s.on('HeapProfiler.addHeapSnapshotChunk', (m) => chunks.push(m.params.chunk));
+class Leaky { constructor(i) { this.i = i; this.tag = 'leak' + i; } }
+globalThis.keep = [];
+function phase(n) { for (let i = 0; i < n; i++) globalThis.keep.push(new Leaky(i)); }
+s.post('HeapProfiler.startTrackingHeapObjects', { trackAllocations: true }, () => {
+	let k = 0;
+	const t = setInterval(() => {
+		phase(300);
+		if (++k === 5) {
+			clearInterval(t);
+			s.post('HeapProfiler.stopTrackingHeapObjects', { reportProgress: false },
+				() => fs.writeFileSync('app.heaptimeline', chunks.join('')));
+		}
+	}, 120);
+});
+JS
+	(cd "$W" && node timeline.js)
 	if command -v chromium >/dev/null; then
 		cat > "$W/burn.html" <<'HTML'
 <html><body><script>
@@ -156,6 +180,44 @@ need_node() {
 	assert_output true
 	run sh -c "chrome2spaa '$W/traced.heapsnapshot' | spaa-validate --strict"
 	assert_success
+}
+
+@test "a heap timeline with --samples: a window per interval between its samples, ids placing each object" {
+	# the corpus timeline with its objects' ids moved: 120 is after the first
+	# sample's last id (100), 180 after the second's (150), 260 after the last
+	jq -c '.nodes = [0,0,1,100,1,0,0, 3,1,120,200,0,1,0, 3,2,180,300,1,2,0, 3,2,260,400,0,2,0]' \
+		"$C/heap-timeline.heaptimeline.json" > "$T/tl.heaptimeline"
+	chrome2spaa -s "$T/tl.heaptimeline" > "$T/out"
+	run spaa-validate --strict -q "$T/out"
+	assert_success
+	run jq -c 'select(.type == "window") | [.id, .start, .end, .unit, [.by_stack[] | [.weights[].value]]]' "$T/out"
+	assert_output '["w1",1000000000,2000000000,"nanoseconds",[[200,1]]]
+["w2",2000000000,3000000000,"nanoseconds",[[300,1]]]
+["w3",3000000000,4000000000,"nanoseconds",[]]'
+	run jq -c 'select(.type == "header") | .time_range' "$T/out"
+	assert_output '{"start":1000000000,"end":4000000000,"unit":"nanoseconds"}'
+	# the window entries name stacks of the file; without -s, no windows
+	run sh -c "jq -r 'select(.type == \"window\") | .by_stack[].stack_id' '$T/out' | while read -r id; do grep -c \"\\\"id\\\":\\\"\$id\\\"\" '$T/out'; done | sort -u"
+	assert_output 1
+	run sh -c "chrome2spaa '$T/tl.heaptimeline' | grep -c '\"window\"'"
+	assert_output 0
+}
+
+@test "a real heap timeline (node's inspector): the windows' live objects as the JSON counts them" {
+	need_node
+	python3 "$C/timeline.py" "$W/app.heaptimeline" > "$T/want"
+	chrome2spaa -s "$W/app.heaptimeline" > "$T/out"
+	run spaa-validate --strict -q "$T/out"
+	assert_success
+	jq -r 'select(.type == "window") | [(.id[1:] | tonumber), .start, .end,
+		([.by_stack[].weights[0].value] | add // 0), ([.by_stack[].weights[1].value] | add // 0)] | @tsv' "$T/out" |
+		tr '\t' ' ' > "$T/got"
+	[ "$(wc -l < "$T/want")" -ge 5 ]
+	run diff "$T/want" "$T/got"
+	assert_success
+	# five phases of 300 Leaky objects, each with its string: at least
+	# 3000 live objects in the windows
+	[ "$(awk '{ n += $5 } END { print n }' "$T/got")" -ge 3000 ]
 }
 
 @test "a snapshot without allocation traces says how to record one" {

@@ -69,7 +69,7 @@ typedef void (*line_fn)(symtab *t, const char *name, uint64_t ln, const char *p,
 
 static void read_lines(symtab *t, const char *path, line_fn fn, void *u)
 {
-	input *in = input_open(path);
+	input *in = t->in = input_open(path);
 	char *line;
 	size_t len;
 	while ((line = input_line(in, &len))) {
@@ -80,6 +80,7 @@ static void read_lines(symtab *t, const char *path, line_fn fn, void *u)
 		fn(t, input_name(in), input_lineno(in), p, end, u);
 	}
 	input_close(in);
+	t->in = NULL;
 }
 
 /* ---- kallsyms ------------------------------------------------------------------- */
@@ -108,6 +109,7 @@ static void kallsyms_line(symtab *t, const char *name, uint64_t ln, const char *
 		die_at(name, ln, "not a kallsyms line: \"%.*s\" after the name is not a [module]", (int)mn, mod);
 	}
 	struct ksym *s = VEC_PUSH(k->s, k->n, k->cap);
+	t->scratch = k->s; /* freed by symtab_free() if a later line is bad */
 	s->addr = addr;
 	s->text = strchr("tTwW", *w) != NULL;
 	s->name = s->text ? add_str(t, nm, nn) : 0;
@@ -145,6 +147,7 @@ void symtab_read_kallsyms(symtab *t, const char *path)
 		}
 	}
 	free(k.s);
+	t->scratch = NULL;
 }
 
 /* ---- perf maps -------------------------------------------------------------------- */
@@ -224,6 +227,8 @@ const symtab_ent *symtab_find(const symtab *t, uint64_t addr)
 
 void symtab_free(symtab *t)
 {
+	if (t->in) input_close(t->in);
+	free(t->scratch);
 	free(t->e);
 	sbuf_free(&t->str);
 	memset(t, 0, sizeof *t);

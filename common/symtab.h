@@ -20,6 +20,11 @@ typedef struct symtab {
 	symtab_ent *e;
 	uint32_t n, cap;
 	sbuf str;             /* the strings, NUL-terminated, at offsets */
+	/* while a reader runs: the file and the reader's scratch array, which
+	 * symtab_free() releases when a bad line ended the read (in a caller
+	 * that comes back from die(), as the fuzz target does) */
+	struct input *in;
+	void *scratch;
 } symtab;
 
 /* Each reader adds the file's entries to an empty table and sorts it.  A

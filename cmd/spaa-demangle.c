@@ -242,21 +242,6 @@ static void group_key(uint64_t id)
 	}
 }
 
-/* The value of a content id "0x" + 16 lowercase hex digits. */
-static bool hex_id(sstr s, uint64_t *v)
-{
-	if (s.n != 18 || s.p[0] != '0' || s.p[1] != 'x') return false;
-	uint64_t x = 0;
-	for (size_t i = 2; i < 18; i++) {
-		char c = s.p[i];
-		if (c >= '0' && c <= '9') x = x << 4 | (uint64_t)(c - '0');
-		else if (c >= 'a' && c <= 'f') x = x << 4 | (uint64_t)(c - 'a' + 10);
-		else return false;
-	}
-	*v = x;
-	return true;
-}
-
 /* A stack record (spooled as read), in a content-addressed file: its group.
  * A stack none of whose frames was renamed is taken to have its content id
  * already (it is not hashed again: spaa(5) ids are what converters write);
@@ -274,7 +259,7 @@ static void take_stack(void)
 	uint64_t id = 0, path = 0;
 	bool changed = any_renamed(&st);
 	if (changed) spaa_stack_ids(r, &st, &id, &path);
-	else if (!hex_id(st.id, &id)) {
+	else if (!stackid_parse(st.id.p, st.id.n, &id)) {
 		/* not a content id of spaa(5): no stack can have its content */
 		strmap_intern(&taken, st.id.p, st.id.n, NULL);
 		return;

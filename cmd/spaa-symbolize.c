@@ -774,20 +774,6 @@ static uint32_t itn, itcount;
 static bool *in_same;         /* input stack: its id is its output id */
 static uint32_t iscap;
 
-static bool content_id(const char *p, size_t n, uint64_t *v)
-{
-	if (n != 18 || p[0] != '0' || p[1] != 'x') return false;
-	uint64_t x = 0;
-	for (int i = 2; i < 18; i++) {
-		char c = p[i];
-		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-		if (d < 0) return false;
-		x = x << 4 | (uint64_t)d;
-	}
-	*v = x;
-	return true;
-}
-
 static uint32_t id_slot(uint64_t v)
 {
 	uint64_t h = v * 0x9e3779b97f4a7c15ULL;
@@ -822,7 +808,7 @@ static struct idslot *it_add(uint64_t v, uint32_t in)
 static const struct idslot *it_find(const json_node *x)
 {
 	uint64_t v;
-	if (x->type != JSON_STRING || !itn || !content_id(x->str, x->count, &v)) return NULL;
+	if (x->type != JSON_STRING || !itn || !stackid_parse(x->str, x->count, &v)) return NULL;
 	for (uint32_t j = id_slot(v); IT[j].in; j = (j + 1) & (itn - 1))
 		if (IT[j].id == v) return &IT[j];
 	return NULL;
@@ -838,7 +824,7 @@ static int64_t in_of(const json_doc *d, uint32_t k)
 	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
 	else return -1;
 	uint64_t v;
-	if (x->type == JSON_STRING && content_id(p, n, &v)) {
+	if (x->type == JSON_STRING && stackid_parse(p, n, &v)) {
 		if (!itn) return -1;
 		for (uint32_t j = id_slot(v); IT[j].in; j = (j + 1) & (itn - 1))
 			if (IT[j].id == v) return IT[j].in - 1;
@@ -949,10 +935,10 @@ static void take_stack(void)
 			? on == x->count + 2 && o[0] == '"' && memcmp(o + 1, x->str, x->count) == 0
 			: on == x->num_len && memcmp(o, x->str, on) == 0;
 		uint64_t v, ov;
-		if (x->type == JSON_STRING && content_id(x->str, x->count, &v)) {
+		if (x->type == JSON_STRING && stackid_parse(x->str, x->count, &v)) {
 			struct idslot *t = it_add(v, ii);
 			t->same = in_same[ii];
-			t->out_content = on == 20 && content_id(o + 1, 18, &ov);
+			t->out_content = on == 20 && stackid_parse(o + 1, 18, &ov);
 			t->out = t->out_content ? ov : 0;
 		}
 	}

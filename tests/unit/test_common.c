@@ -162,6 +162,12 @@ static void test_stackid(void)
 	ok(stackid_add_ctx(h, &c) == want_id, "stack id follows the documented bytes");
 	char buf[20];
 	ok(stackid_fmt(buf, 0xabcULL) == 18 && strcmp(buf, "0x0000000000000abc") == 0, "id text form");
+	uint64_t v = 0;
+	ok(stackid_parse(buf, 18, &v) && v == 0xabcULL, "id text parsed back");
+	ok(stackid_parse("0xffffffffffffffff", 18, &v) && v == UINT64_MAX, "largest id parsed");
+	ok(!stackid_parse("0x0000000000000ABC", 18, &v), "upper-case hex is no content id");
+	ok(!stackid_parse("0x000000000000abc", 17, &v) && !stackid_parse("1x0000000000000abc", 18, &v) &&
+	   !stackid_parse("0x000000000000abcg", 18, &v), "short, unprefixed or non-hex text is none");
 }
 
 static void test_input(void)

@@ -36,6 +36,7 @@
 #include "strmap.h"
 #include "symtab.h"
 #include "util.h"
+#include "wsum.h"
 
 static const char help_text[] =
 	"Usage: spaa-symbolize [OPTION]... [FILE]\n"
@@ -644,10 +645,7 @@ static void take_frame(void)
 
 /* ---- stacks ---------------------------------------------------------------------------- */
 
-struct wnode { uint32_t metric; uint32_t next; num v; };
-static struct wnode *WN;
-static uint32_t nwn, wncap;
-static strmap metrics;
+static wsums W;               /* the sums of merged stacks and window entries */
 
 struct mst {                  /* one output stack */
 	uint32_t id, idn;     /* its id text (JSON), in S */
@@ -673,21 +671,10 @@ static uint32_t noutf, ocap;
 
 static void add_weights(uint32_t *head, const spaa_weight *ws, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t m = strmap_intern(&metrics, ws[i].metric.p, ws[i].metric.n, NULL);
-		uint32_t *link = head;
-		while (*link && WN[*link - 1].metric != m) link = &WN[*link - 1].next;
-		if (!*link) {
-			struct wnode *w = VEC_PUSH(WN, nwn, wncap);
-			w->metric = m;
-			w->next = 0;
-			w->v = num_i(0);
-			*link = nwn;
-		}
-		if (!num_add(&WN[*link - 1].v, ws[i].value))
-			die_at(r->name, r->lineno, "stack %.*s: summed with the stacks it became, metric %.*s overflows 64 bits",
-			       (int)st.id.n, st.id.p, (int)ws[i].metric.n, ws[i].metric.p);
-	}
+	uint32_t i;
+	if (!wsums_add_weights(&W, head, ws, n, &i))
+		die_at(r->name, r->lineno, "stack %.*s: summed with the stacks it became, metric %.*s overflows 64 bits",
+		       (int)st.id.n, st.id.p, (int)ws[i].metric.n, ws[i].metric.p);
 }
 
 static bool key_is(const json_doc *d, uint32_t k, const char *s)
@@ -1004,27 +991,10 @@ static int64_t entry_stack(const json_doc *d, uint32_t e)
 /* Adds the weights array w of d to the list at *head (metrics in order). */
 static void sum_weights(const json_doc *d, uint32_t w, uint32_t *head, uint64_t line)
 {
-	if (!w || d->nodes[w].type != JSON_ARRAY) return;
-	for (uint32_t k = w + 1, i = 0; i < d->nodes[w].count; i++, k = json_after(d, k)) {
-		uint32_t mk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "metric") : 0;
-		uint32_t vk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "value") : 0;
-		if (!mk || !vk || d->nodes[mk].type != JSON_STRING || !json_is_num(d, vk)) continue;
-		const json_node *vn = &d->nodes[vk];
-		num v = vn->type == JSON_INT ? num_i(vn->v.i) : vn->type == JSON_UINT ? num_u(vn->v.u) : num_d(vn->v.d);
-		uint32_t m = strmap_intern(&metrics, d->nodes[mk].str, d->nodes[mk].count, NULL);
-		uint32_t *link = head;
-		while (*link && WN[*link - 1].metric != m) link = &WN[*link - 1].next;
-		if (!*link) {
-			struct wnode *x = VEC_PUSH(WN, nwn, wncap);
-			x->metric = m;
-			x->next = 0;
-			x->v = num_i(0);
-			*link = nwn;
-		}
-		if (!num_add(&WN[*link - 1].v, v))
-			die_at(r->name, line, "window: the weights of stacks that became one overflow 64 bits (metric %.*s)",
-			       (int)d->nodes[mk].count, d->nodes[mk].str);
-	}
+	sstr bad;
+	if (!wsums_add_json(&W, head, d, w, &bad))
+		die_at(r->name, line, "window: the weights of stacks that became one overflow 64 bits (metric %.*s)",
+		       (int)bad.n, bad.p);
 }
 
 /* A window's by_stack array (node bs) into rec, its stack ids mapped; the
@@ -1084,15 +1054,15 @@ static void by_stack(const json_doc *d, uint32_t bs, uint64_t line)
 			} else if (key_is(d, c, "weights") && count[g] > 1 && d->nodes[c + 1].type == JSON_ARRAY) {
 				/* the summed metrics, in the order they came */
 				sbuf_addc(&rec, '[');
-				for (uint32_t w = head[g]; w; w = WN[w - 1].next) {
+				for (uint32_t w = head[g]; w; w = wsums_at(&W, w)->next) {
 					size_t mn;
-					const char *mname = strmap_key(&metrics, WN[w - 1].metric, &mn);
+					const char *mname = strmap_key(&W.names, wsums_at(&W, w)->metric, &mn);
 					char nb[32];
 					if (w != head[g]) sbuf_addc(&rec, ',');
 					sbuf_adds(&rec, "{\"metric\":");
 					jb_str(&rec, mname, mn);
 					sbuf_adds(&rec, ",\"value\":");
-					sbuf_add(&rec, nb, num_fmt(nb, WN[w - 1].v));
+					sbuf_add(&rec, nb, num_fmt(nb, wsums_at(&W, w)->v));
 					sbuf_addc(&rec, '}');
 				}
 				sbuf_addc(&rec, ']');
@@ -1334,20 +1304,16 @@ static void write_weights(const json_doc *d, uint32_t arr, uint32_t head)
 		if (i) out_putc(out, ',');
 		uint32_t mk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "metric") : 0;
 		uint32_t vk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "value") : 0;
-		const struct wnode *w = NULL;
-		if (mk && vk && d->nodes[mk].type == JSON_STRING) {
-			int64_t m = strmap_find(&metrics, d->nodes[mk].str, d->nodes[mk].count);
-			for (uint32_t x = head; x && m >= 0; x = WN[x - 1].next)
-				if (WN[x - 1].metric == (uint32_t)m) w = &WN[x - 1];
-		}
-		if (!w) {
+		uint32_t x = mk && vk && d->nodes[mk].type == JSON_STRING
+			? wsums_find(&W, head, d->nodes[mk].str, d->nodes[mk].count) : 0;
+		if (!x) {
 			jw_node(out, d, k);
 			continue;
 		}
 		num v;
 		const json_node *vn = &d->nodes[vk];
 		v = vn->type == JSON_INT ? num_i(vn->v.i) : vn->type == JSON_UINT ? num_u(vn->v.u) : num_d(vn->v.d);
-		if (!json_is_num(d, vk) || !num_add(&v, w->v))
+		if (!json_is_num(d, vk) || !num_add(&v, wsums_at(&W, x)->v))
 			die_at(r->name, 0, "summing stacks: metric %.*s overflows 64 bits", (int)d->nodes[mk].count,
 			       d->nodes[mk].str);
 		out_putc(out, '{');
@@ -1489,7 +1455,7 @@ int main(int argc, char **argv)
 	strmap_init(&dso_names);
 	strmap_init(&pid_chains);
 	strmap_init(&fresh_ids);
-	strmap_init(&metrics);
+	wsums_init(&W);
 	strmap_init(&out_ids);
 	strmap_init(&in_ids);
 	json_doc_init(&fdoc);
@@ -1541,6 +1507,7 @@ int main(int argc, char **argv)
 	output_close(out);
 	if (O.verbose) report();
 	spool_free(sp);
+	wsums_free(&W);
 	spaa_close(r);
 	elfsym_free(E);
 	return EXIT_OK;

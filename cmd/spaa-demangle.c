@@ -1,17 +1,33 @@
 /* spaa-demangle - c++filt for profiles: the function names of a SPAA file's
  * frames demangled (C++, Rust, D through libiberty; Rust names perf printed
  * half-demangled and JVM class descriptors repaired: demangle.h), every
- * other member and record kept.
+ * other member and record kept.  See spaa-demangle(1).
  *
- * A changed frame record gets the new "func" and keeps the old one in
- * "x_mangled".  In a content-addressed file a stack's id and x_path_id are
- * hashes of its frames' names (spaa(5)), so the stacks with a renamed frame
- * get new ones, and the samples, windows and related_stacks that name them
- * follow.  One pass reads the input: the header and the dictionaries before
- * the first stack are written at once; from the first stack on, records wait
- * in a spool (frames and the like already rewritten, stacks, samples and
- * windows as read) until every stack's new id is known, then the spool is
- * played back with the ids replaced. */
+ * Options: --no-params and --no-hash are demangle.h's flags; -o and -z go to
+ * output.h.
+ *
+ * The loop, one pass over the input: the header and the dictionaries before
+ * the first stack are written at once.  A frame record whose name changes
+ * gets the new "func" and keeps the old one in "x_mangled" (take_frame); the
+ * reader's dictionary takes the new name, so that stacks are hashed with it.
+ * From the first stack on, records wait in a spool (spool.h): frames and the
+ * like already rewritten, stacks, samples and windows as read.  In a
+ * content-addressed file a stack's id and x_path_id are hashes of its
+ * frames' names (spaa(5), stackid.h), so a stack with a renamed frame is
+ * hashed again and joins the group of the stacks with its content
+ * (take_stack): stacks renamed alike become one, their weights summed in
+ * sum lists (wsum.h).
+ *
+ * The output: at the end each group's id is settled (settle_ids), then the
+ * spool is played back (play): a group's first stack with its new id, path
+ * id and summed weights, the others left out; the samples, windows and
+ * related_stacks that name them follow, a window's by_stack entries of one
+ * group summed into one entry.
+ *
+ * spaa-symbolize merges renamed stacks as well, but settles each stack's id
+ * as it reads it and rewrites the frames of the stack records themselves
+ * (one frame may become several); what the two share is in stackid.h and
+ * wsum.h. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,19 +4,32 @@
  * through perf-PID.map files, run-time addresses of position-independent
  * code through saved /proc/PID/maps.  See spaa-symbolize(1).
  *
- * One pass.  Dictionary records are kept in memory as they were read;
- * stacks, samples and windows go to a spool in their final form, except
- * what only the end can settle (stacks that others were merged into,
- * references to stacks not met yet).  At the end the dictionaries are
- * written (frames that got a name rewritten in place, new dsos before the
- * first frame, new frames after the last), then the spool is played back.
+ * Options: the sources (--kallsyms, --maps, --root, --debug-dir, --perf-map;
+ * symtab.h and elfsym.h read them, each when first needed), --verbose (per
+ * dso counts, written at the end), -o and -z (output.h).
  *
- * A frame that gets a name may become several (the functions inlined at its
- * address, innermost first, as spaa(5) orders them), and stacks change
- * content: with content-addressed ids a changed stack gets its content id
- * again, and stacks that have become one are summed into the first, the
- * references of samples, windows and related_stacks following them (a
- * window's entries for them summed into one). */
+ * The loop, one pass: dictionary records are kept in memory as they were
+ * read (keep_dict).  A frame is resolved when the first stack that uses it
+ * comes (frames_of): once, or once per process when only the process's maps
+ * or perf map can name it.  A frame that gets a name may become several (the
+ * functions inlined at its address, innermost first, as spaa(5) orders
+ * them), and new dsos and frames are made.  A stack with a changed frame is
+ * rewritten and, with content-addressed ids, gets its content id again
+ * (spaa(5), stackid.h); stacks that have become one are summed into the
+ * first (take_stack, the sums in wsum.h).  Stacks, samples and windows go to
+ * a spool (spool.h) in their final form, the references of samples and
+ * windows mapped as they come, except what only the end can settle (stacks
+ * that others were merged into, references to stacks not met yet).
+ *
+ * The output, at the end: the dictionaries (write_dicts: frames that got a
+ * name rewritten in place, new dsos before the first frame, new frames after
+ * the last), then the spool played back (play_spool): a stack others were
+ * summed into gets the sums, related_stacks and late references are mapped,
+ * a window's entries for stacks that became one summed into one entry.
+ *
+ * spaa-demangle merges renamed stacks as well, but from a spool of the
+ * stacks as read, their ids settled only at the end; what the two share is
+ * in stackid.h and wsum.h. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

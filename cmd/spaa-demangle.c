@@ -1,17 +1,33 @@
 /* spaa-demangle - c++filt for profiles: the function names of a SPAA file's
  * frames demangled (C++, Rust, D through libiberty; Rust names perf printed
  * half-demangled and JVM class descriptors repaired: demangle.h), every
- * other member and record kept.
+ * other member and record kept.  See spaa-demangle(1).
  *
- * A changed frame record gets the new "func" and keeps the old one in
- * "x_mangled".  In a content-addressed file a stack's id and x_path_id are
- * hashes of its frames' names (spaa(5)), so the stacks with a renamed frame
- * get new ones, and the samples, windows and related_stacks that name them
- * follow.  One pass reads the input: the header and the dictionaries before
- * the first stack are written at once; from the first stack on, records wait
- * in a spool (frames and the like already rewritten, stacks, samples and
- * windows as read) until every stack's new id is known, then the spool is
- * played back with the ids replaced. */
+ * Options: --no-params and --no-hash are demangle.h's flags; -o and -z go to
+ * output.h.
+ *
+ * The loop, one pass over the input: the header and the dictionaries before
+ * the first stack are written at once.  A frame record whose name changes
+ * gets the new "func" and keeps the old one in "x_mangled" (take_frame); the
+ * reader's dictionary takes the new name, so that stacks are hashed with it.
+ * From the first stack on, records wait in a spool (spool.h): frames and the
+ * like already rewritten, stacks, samples and windows as read.  In a
+ * content-addressed file a stack's id and x_path_id are hashes of its
+ * frames' names (spaa(5), stackid.h), so a stack with a renamed frame is
+ * hashed again and joins the group of the stacks with its content
+ * (take_stack): stacks renamed alike become one, their weights summed in
+ * sum lists (wsum.h).
+ *
+ * The output: at the end each group's id is settled (settle_ids), then the
+ * spool is played back (play): a group's first stack with its new id, path
+ * id and summed weights, the others left out; the samples, windows and
+ * related_stacks that name them follow, a window's by_stack entries of one
+ * group summed into one entry.
+ *
+ * spaa-symbolize merges renamed stacks as well, but settles each stack's id
+ * as it reads it and rewrites the frames of the stack records themselves
+ * (one frame may become several); what the two share is in stackid.h and
+ * wsum.h. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +42,7 @@
 #include "stackid.h"
 #include "strmap.h"
 #include "util.h"
+#include "wsum.h"
 
 static const char help_text[] =
 	"Usage: spaa-demangle [OPTION]... [FILE]\n"
@@ -102,22 +119,15 @@ static strmap stacks;
 static uint32_t *group_of;     /* per stack: its group, or NO_GROUP (kept as it is) */
 static uint32_t group_cap;
 static strmap gkeys;           /* content id + other context -> group */
-struct wsum {                  /* one summed weight of a group */
-	uint32_t metric, unit;     /* in wnames; unit UINT32_MAX: none */
-	uint32_t next;             /* index + 1, 0 ends the list */
-	num v;
-};
 static struct grp {
 	uint64_t id, path;         /* content id (then the id written), path id */
 	uint32_t leader;           /* the first stack: the one written */
 	uint32_t count;            /* stacks in the group */
-	uint32_t w, xw;            /* summed weights, exclusive weights (lists) */
+	uint32_t w, xw;            /* summed weights, exclusive weights (lists in W) */
 	bool changed;              /* a frame of a member was renamed */
 } *grp;
 static uint32_t grp_cap;
-static struct wsum *ws;
-static uint32_t nws, ws_cap;
-static strmap wnames;          /* metric and unit names */
+static wsums W;                /* the groups' sums, a window's after them */
 static strmap taken;           /* the stack ids of the output */
 static bool rewrite;           /* some stack gets a new id */
 
@@ -201,25 +211,11 @@ static bool any_renamed(const spaa_stack *s)
 
 static void add_weights(uint32_t *head, const spaa_weight *w, uint32_t n, sstr id)
 {
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t metric = strmap_intern(&wnames, w[i].metric.p, w[i].metric.n, NULL);
-		struct wsum *x = NULL;
-		uint32_t *link = head;
-		for (; *link; link = &ws[*link - 1].next)
-			if (ws[*link - 1].metric == metric) { x = &ws[*link - 1]; break; }
-		if (!x) {
-			x = VEC_PUSH(ws, nws, ws_cap);
-			x->metric = metric;
-			x->unit = w[i].unit.p ? strmap_intern(&wnames, w[i].unit.p, w[i].unit.n, NULL) : UINT32_MAX;
-			x->next = 0;
-			x->v = num_i(0);
-			*link = nws;
-		}
-		if (!num_add(&x->v, w[i].value))
-			die_at(r->name, r->lineno, "stack %.*s: the sum of metric %.*s over the stacks "
-			       "that are now alike overflows 64 bits", (int)id.n, id.p, (int)w[i].metric.n,
-			       w[i].metric.p);
-	}
+	uint32_t i;
+	if (!wsums_add_weights(&W, head, w, n, &i))
+		die_at(r->name, r->lineno, "stack %.*s: the sum of metric %.*s over the stacks "
+		       "that are now alike overflows 64 bits", (int)id.n, id.p, (int)w[i].metric.n,
+		       w[i].metric.p);
 }
 
 /* The context members the content id leaves out, compactly, after the id
@@ -242,21 +238,6 @@ static void group_key(uint64_t id)
 	}
 }
 
-/* The value of a content id "0x" + 16 lowercase hex digits. */
-static bool hex_id(sstr s, uint64_t *v)
-{
-	if (s.n != 18 || s.p[0] != '0' || s.p[1] != 'x') return false;
-	uint64_t x = 0;
-	for (size_t i = 2; i < 18; i++) {
-		char c = s.p[i];
-		if (c >= '0' && c <= '9') x = x << 4 | (uint64_t)(c - '0');
-		else if (c >= 'a' && c <= 'f') x = x << 4 | (uint64_t)(c - 'a' + 10);
-		else return false;
-	}
-	*v = x;
-	return true;
-}
-
 /* A stack record (spooled as read), in a content-addressed file: its group.
  * A stack none of whose frames was renamed is taken to have its content id
  * already (it is not hashed again: spaa(5) ids are what converters write);
@@ -274,7 +255,7 @@ static void take_stack(void)
 	uint64_t id = 0, path = 0;
 	bool changed = any_renamed(&st);
 	if (changed) spaa_stack_ids(r, &st, &id, &path);
-	else if (!hex_id(st.id, &id)) {
+	else if (!stackid_parse(st.id.p, st.id.n, &id)) {
 		/* not a content id of spaa(5): no stack can have its content */
 		strmap_intern(&taken, st.id.p, st.id.n, NULL);
 		return;
@@ -396,19 +377,15 @@ static void add_sums(uint32_t a, uint32_t head)
 	static uint32_t seen_cap;
 	char nb[32];
 	bool first = true;
-	grow_array((void **)&seen, &seen_cap, nws + 1, 1);
-	for (uint32_t x = head; x; x = ws[x - 1].next) seen[x - 1] = 0;
+	grow_array((void **)&seen, &seen_cap, W.n + 1, 1);
+	for (uint32_t x = head; x; x = wsums_at(&W, x)->next) seen[x - 1] = 0;
 	sbuf_addc(&rec, '[');
 	for (uint32_t e = a ? a + 1 : 0, i = 0; a && i < doc.nodes[a].count; i++, e = json_after(&doc, e)) {
 		if (!first) sbuf_addc(&rec, ',');
 		first = false;
 		uint32_t mk = doc.nodes[e].type == JSON_OBJECT ? json_get(&doc, e, "metric") : 0;
-		uint32_t x = 0;
-		if (mk && doc.nodes[mk].type == JSON_STRING) {
-			int64_t m = strmap_find(&wnames, doc.nodes[mk].str, doc.nodes[mk].count);
-			for (x = head; m >= 0 && x && ws[x - 1].metric != (uint32_t)m; x = ws[x - 1].next) {}
-			if (m < 0) x = 0;
-		}
+		uint32_t x = mk && doc.nodes[mk].type == JSON_STRING
+			? wsums_find(&W, head, doc.nodes[mk].str, doc.nodes[mk].count) : 0;
 		if (!x || seen[x - 1]) {
 			jb_node(&rec, &doc, e);
 			continue;
@@ -419,23 +396,24 @@ static void add_sums(uint32_t a, uint32_t head)
 			if (j) sbuf_addc(&rec, ',');
 			jb_node(&rec, &doc, k);
 			sbuf_addc(&rec, ':');
-			if (json_is_str(&doc, k, "value", 5)) sbuf_add(&rec, nb, num_fmt(nb, ws[x - 1].v));
+			if (json_is_str(&doc, k, "value", 5)) sbuf_add(&rec, nb, num_fmt(nb, wsums_at(&W, x)->v));
 			else jb_node(&rec, &doc, k + 1);
 		}
 		sbuf_addc(&rec, '}');
 	}
-	for (uint32_t x = head; x; x = ws[x - 1].next) {
+	for (uint32_t x = head; x; x = wsums_at(&W, x)->next) {
 		if (seen[x - 1]) continue;
+		const wsum *w = wsums_at(&W, x);
 		size_t n;
-		const char *m = strmap_key(&wnames, ws[x - 1].metric, &n);
+		const char *m = strmap_key(&W.names, w->metric, &n);
 		if (!first) sbuf_addc(&rec, ',');
 		first = false;
 		sbuf_adds(&rec, "{\"metric\":");
 		jb_str(&rec, m, n);
 		sbuf_adds(&rec, ",\"value\":");
-		sbuf_add(&rec, nb, num_fmt(nb, ws[x - 1].v));
-		if (ws[x - 1].unit != UINT32_MAX) {
-			m = strmap_key(&wnames, ws[x - 1].unit, &n);
+		sbuf_add(&rec, nb, num_fmt(nb, w->v));
+		if (w->unit != UINT32_MAX) {
+			m = strmap_key(&W.names, w->unit, &n);
 			sbuf_adds(&rec, ",\"unit\":");
 			jb_str(&rec, m, n);
 		}
@@ -469,27 +447,6 @@ static void add_refs(uint32_t a)
 	sbuf_addc(&rec, ']');
 }
 
-/* Adds the weights of JSON array node arr (of a window entry) to list head. */
-static void add_json_weights(uint32_t *head, uint32_t arr)
-{
-	if (!arr || doc.nodes[arr].type != JSON_ARRAY) return;
-	for (uint32_t e = arr + 1, i = 0; i < doc.nodes[arr].count; i++, e = json_after(&doc, e)) {
-		uint32_t m = doc.nodes[e].type == JSON_OBJECT ? json_get(&doc, e, "metric") : 0;
-		uint32_t v = m ? json_get(&doc, e, "value") : 0;
-		uint32_t u = m ? json_get(&doc, e, "unit") : 0;
-		if (!v || doc.nodes[m].type != JSON_STRING) continue;
-		const json_node *x = &doc.nodes[v];
-		spaa_weight w = { { x->str, 0 }, SSTR_NULL, num_i(0) };
-		w.metric = (sstr){ doc.nodes[m].str, doc.nodes[m].count };
-		if (u && doc.nodes[u].type == JSON_STRING) w.unit = (sstr){ doc.nodes[u].str, doc.nodes[u].count };
-		if (x->type == JSON_INT) w.value = num_i(x->v.i);
-		else if (x->type == JSON_UINT) w.value = num_u(x->v.u);
-		else if (x->type == JSON_DOUBLE) w.value = num_d(x->v.d);
-		else continue;
-		add_weights(head, &w, 1, (sstr){ "in a window", 11 });
-	}
-}
-
 /* A window's by_stack (array node a): the stack ids replaced, and the
  * entries of stacks now summed into one summed into one entry. */
 static void add_by_stack(uint32_t a)
@@ -497,7 +454,7 @@ static void add_by_stack(uint32_t a)
 	static uint32_t *first;        /* per group: its entry's index + 1 this window */
 	static uint32_t first_cap, *sums, sums_cap, multi_cap;
 	static uint8_t *multi;         /* per entry: others are summed into it */
-	uint32_t n = doc.nodes[a].count, mark = nws;
+	uint32_t n = doc.nodes[a].count, mark = W.n;
 	grow_array((void **)&sums, &sums_cap, n + 1, sizeof *sums);
 	grow_array((void **)&multi, &multi_cap, n + 1, 1);
 	memset(multi, 0, n + 1);
@@ -516,7 +473,10 @@ static void add_by_stack(uint32_t a)
 		uint32_t gi = (uint32_t)(g - grp);
 		if (!first[gi]) first[gi] = i + 1;
 		uint32_t f = first[gi] - 1;
-		add_json_weights(&sums[f], json_get(&doc, e, "weights"));
+		sstr bad;
+		if (!wsums_add_json(&W, &sums[f], &doc, json_get(&doc, e, "weights"), &bad))
+			die_at(r->name, r->lineno, "stack in a window: the sum of metric %.*s over the stacks "
+			       "that are now alike overflows 64 bits", (int)bad.n, bad.p);
 		if (f != i) {
 			sums[i] = UINT32_MAX; /* summed into entry f */
 			multi[f] = 1;
@@ -555,7 +515,7 @@ static void add_by_stack(uint32_t a)
 		const struct grp *g = k ? group_at(k, NULL) : NULL;
 		if (g) first[g - grp] = 0;
 	}
-	nws = mark;
+	W.n = mark;
 }
 
 /* One spooled stack, sample or window record, its stack ids replaced; the
@@ -643,7 +603,7 @@ int main(int argc, char **argv)
 	strmap_init(&stacks);
 	strmap_init(&taken);
 	strmap_init(&gkeys);
-	strmap_init(&wnames);
+	wsums_init(&W);
 	json_doc_init(&doc);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
@@ -667,10 +627,9 @@ int main(int argc, char **argv)
 	strmap_free(&stacks);
 	strmap_free(&taken);
 	strmap_free(&gkeys);
-	strmap_free(&wnames);
+	wsums_free(&W);
 	free(group_of);
 	free(grp);
-	free(ws);
 	sbuf_free(&key);
 	free(renamed);
 	arena_free(&names);

@@ -4,19 +4,32 @@
  * through perf-PID.map files, run-time addresses of position-independent
  * code through saved /proc/PID/maps.  See spaa-symbolize(1).
  *
- * One pass.  Dictionary records are kept in memory as they were read;
- * stacks, samples and windows go to a spool in their final form, except
- * what only the end can settle (stacks that others were merged into,
- * references to stacks not met yet).  At the end the dictionaries are
- * written (frames that got a name rewritten in place, new dsos before the
- * first frame, new frames after the last), then the spool is played back.
+ * Options: the sources (--kallsyms, --maps, --root, --debug-dir, --perf-map;
+ * symtab.h and elfsym.h read them, each when first needed), --verbose (per
+ * dso counts, written at the end), -o and -z (output.h).
  *
- * A frame that gets a name may become several (the functions inlined at its
- * address, innermost first, as spaa(5) orders them), and stacks change
- * content: with content-addressed ids a changed stack gets its content id
- * again, and stacks that have become one are summed into the first, the
- * references of samples, windows and related_stacks following them (a
- * window's entries for them summed into one). */
+ * The loop, one pass: dictionary records are kept in memory as they were
+ * read (keep_dict).  A frame is resolved when the first stack that uses it
+ * comes (frames_of): once, or once per process when only the process's maps
+ * or perf map can name it.  A frame that gets a name may become several (the
+ * functions inlined at its address, innermost first, as spaa(5) orders
+ * them), and new dsos and frames are made.  A stack with a changed frame is
+ * rewritten and, with content-addressed ids, gets its content id again
+ * (spaa(5), stackid.h); stacks that have become one are summed into the
+ * first (take_stack, the sums in wsum.h).  Stacks, samples and windows go to
+ * a spool (spool.h) in their final form, the references of samples and
+ * windows mapped as they come, except what only the end can settle (stacks
+ * that others were merged into, references to stacks not met yet).
+ *
+ * The output, at the end: the dictionaries (write_dicts: frames that got a
+ * name rewritten in place, new dsos before the first frame, new frames after
+ * the last), then the spool played back (play_spool): a stack others were
+ * summed into gets the sums, related_stacks and late references are mapped,
+ * a window's entries for stacks that became one summed into one entry.
+ *
+ * spaa-demangle merges renamed stacks as well, but from a spool of the
+ * stacks as read, their ids settled only at the end; what the two share is
+ * in stackid.h and wsum.h. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -36,6 +49,7 @@
 #include "strmap.h"
 #include "symtab.h"
 #include "util.h"
+#include "wsum.h"
 
 static const char help_text[] =
 	"Usage: spaa-symbolize [OPTION]... [FILE]\n"
@@ -644,10 +658,7 @@ static void take_frame(void)
 
 /* ---- stacks ---------------------------------------------------------------------------- */
 
-struct wnode { uint32_t metric; uint32_t next; num v; };
-static struct wnode *WN;
-static uint32_t nwn, wncap;
-static strmap metrics;
+static wsums W;               /* the sums of merged stacks and window entries */
 
 struct mst {                  /* one output stack */
 	uint32_t id, idn;     /* its id text (JSON), in S */
@@ -673,21 +684,10 @@ static uint32_t noutf, ocap;
 
 static void add_weights(uint32_t *head, const spaa_weight *ws, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t m = strmap_intern(&metrics, ws[i].metric.p, ws[i].metric.n, NULL);
-		uint32_t *link = head;
-		while (*link && WN[*link - 1].metric != m) link = &WN[*link - 1].next;
-		if (!*link) {
-			struct wnode *w = VEC_PUSH(WN, nwn, wncap);
-			w->metric = m;
-			w->next = 0;
-			w->v = num_i(0);
-			*link = nwn;
-		}
-		if (!num_add(&WN[*link - 1].v, ws[i].value))
-			die_at(r->name, r->lineno, "stack %.*s: summed with the stacks it became, metric %.*s overflows 64 bits",
-			       (int)st.id.n, st.id.p, (int)ws[i].metric.n, ws[i].metric.p);
-	}
+	uint32_t i;
+	if (!wsums_add_weights(&W, head, ws, n, &i))
+		die_at(r->name, r->lineno, "stack %.*s: summed with the stacks it became, metric %.*s overflows 64 bits",
+		       (int)st.id.n, st.id.p, (int)ws[i].metric.n, ws[i].metric.p);
 }
 
 static bool key_is(const json_doc *d, uint32_t k, const char *s)
@@ -774,20 +774,6 @@ static uint32_t itn, itcount;
 static bool *in_same;         /* input stack: its id is its output id */
 static uint32_t iscap;
 
-static bool content_id(const char *p, size_t n, uint64_t *v)
-{
-	if (n != 18 || p[0] != '0' || p[1] != 'x') return false;
-	uint64_t x = 0;
-	for (int i = 2; i < 18; i++) {
-		char c = p[i];
-		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-		if (d < 0) return false;
-		x = x << 4 | (uint64_t)d;
-	}
-	*v = x;
-	return true;
-}
-
 static uint32_t id_slot(uint64_t v)
 {
 	uint64_t h = v * 0x9e3779b97f4a7c15ULL;
@@ -822,7 +808,7 @@ static struct idslot *it_add(uint64_t v, uint32_t in)
 static const struct idslot *it_find(const json_node *x)
 {
 	uint64_t v;
-	if (x->type != JSON_STRING || !itn || !content_id(x->str, x->count, &v)) return NULL;
+	if (x->type != JSON_STRING || !itn || !stackid_parse(x->str, x->count, &v)) return NULL;
 	for (uint32_t j = id_slot(v); IT[j].in; j = (j + 1) & (itn - 1))
 		if (IT[j].id == v) return &IT[j];
 	return NULL;
@@ -838,7 +824,7 @@ static int64_t in_of(const json_doc *d, uint32_t k)
 	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
 	else return -1;
 	uint64_t v;
-	if (x->type == JSON_STRING && content_id(p, n, &v)) {
+	if (x->type == JSON_STRING && stackid_parse(p, n, &v)) {
 		if (!itn) return -1;
 		for (uint32_t j = id_slot(v); IT[j].in; j = (j + 1) & (itn - 1))
 			if (IT[j].id == v) return IT[j].in - 1;
@@ -949,10 +935,10 @@ static void take_stack(void)
 			? on == x->count + 2 && o[0] == '"' && memcmp(o + 1, x->str, x->count) == 0
 			: on == x->num_len && memcmp(o, x->str, on) == 0;
 		uint64_t v, ov;
-		if (x->type == JSON_STRING && content_id(x->str, x->count, &v)) {
+		if (x->type == JSON_STRING && stackid_parse(x->str, x->count, &v)) {
 			struct idslot *t = it_add(v, ii);
 			t->same = in_same[ii];
-			t->out_content = on == 20 && content_id(o + 1, 18, &ov);
+			t->out_content = on == 20 && stackid_parse(o + 1, 18, &ov);
 			t->out = t->out_content ? ov : 0;
 		}
 	}
@@ -1018,27 +1004,10 @@ static int64_t entry_stack(const json_doc *d, uint32_t e)
 /* Adds the weights array w of d to the list at *head (metrics in order). */
 static void sum_weights(const json_doc *d, uint32_t w, uint32_t *head, uint64_t line)
 {
-	if (!w || d->nodes[w].type != JSON_ARRAY) return;
-	for (uint32_t k = w + 1, i = 0; i < d->nodes[w].count; i++, k = json_after(d, k)) {
-		uint32_t mk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "metric") : 0;
-		uint32_t vk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "value") : 0;
-		if (!mk || !vk || d->nodes[mk].type != JSON_STRING || !json_is_num(d, vk)) continue;
-		const json_node *vn = &d->nodes[vk];
-		num v = vn->type == JSON_INT ? num_i(vn->v.i) : vn->type == JSON_UINT ? num_u(vn->v.u) : num_d(vn->v.d);
-		uint32_t m = strmap_intern(&metrics, d->nodes[mk].str, d->nodes[mk].count, NULL);
-		uint32_t *link = head;
-		while (*link && WN[*link - 1].metric != m) link = &WN[*link - 1].next;
-		if (!*link) {
-			struct wnode *x = VEC_PUSH(WN, nwn, wncap);
-			x->metric = m;
-			x->next = 0;
-			x->v = num_i(0);
-			*link = nwn;
-		}
-		if (!num_add(&WN[*link - 1].v, v))
-			die_at(r->name, line, "window: the weights of stacks that became one overflow 64 bits (metric %.*s)",
-			       (int)d->nodes[mk].count, d->nodes[mk].str);
-	}
+	sstr bad;
+	if (!wsums_add_json(&W, head, d, w, &bad))
+		die_at(r->name, line, "window: the weights of stacks that became one overflow 64 bits (metric %.*s)",
+		       (int)bad.n, bad.p);
 }
 
 /* A window's by_stack array (node bs) into rec, its stack ids mapped; the
@@ -1098,15 +1067,15 @@ static void by_stack(const json_doc *d, uint32_t bs, uint64_t line)
 			} else if (key_is(d, c, "weights") && count[g] > 1 && d->nodes[c + 1].type == JSON_ARRAY) {
 				/* the summed metrics, in the order they came */
 				sbuf_addc(&rec, '[');
-				for (uint32_t w = head[g]; w; w = WN[w - 1].next) {
+				for (uint32_t w = head[g]; w; w = wsums_at(&W, w)->next) {
 					size_t mn;
-					const char *mname = strmap_key(&metrics, WN[w - 1].metric, &mn);
+					const char *mname = strmap_key(&W.names, wsums_at(&W, w)->metric, &mn);
 					char nb[32];
 					if (w != head[g]) sbuf_addc(&rec, ',');
 					sbuf_adds(&rec, "{\"metric\":");
 					jb_str(&rec, mname, mn);
 					sbuf_adds(&rec, ",\"value\":");
-					sbuf_add(&rec, nb, num_fmt(nb, WN[w - 1].v));
+					sbuf_add(&rec, nb, num_fmt(nb, wsums_at(&W, w)->v));
 					sbuf_addc(&rec, '}');
 				}
 				sbuf_addc(&rec, ']');
@@ -1348,20 +1317,16 @@ static void write_weights(const json_doc *d, uint32_t arr, uint32_t head)
 		if (i) out_putc(out, ',');
 		uint32_t mk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "metric") : 0;
 		uint32_t vk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "value") : 0;
-		const struct wnode *w = NULL;
-		if (mk && vk && d->nodes[mk].type == JSON_STRING) {
-			int64_t m = strmap_find(&metrics, d->nodes[mk].str, d->nodes[mk].count);
-			for (uint32_t x = head; x && m >= 0; x = WN[x - 1].next)
-				if (WN[x - 1].metric == (uint32_t)m) w = &WN[x - 1];
-		}
-		if (!w) {
+		uint32_t x = mk && vk && d->nodes[mk].type == JSON_STRING
+			? wsums_find(&W, head, d->nodes[mk].str, d->nodes[mk].count) : 0;
+		if (!x) {
 			jw_node(out, d, k);
 			continue;
 		}
 		num v;
 		const json_node *vn = &d->nodes[vk];
 		v = vn->type == JSON_INT ? num_i(vn->v.i) : vn->type == JSON_UINT ? num_u(vn->v.u) : num_d(vn->v.d);
-		if (!json_is_num(d, vk) || !num_add(&v, w->v))
+		if (!json_is_num(d, vk) || !num_add(&v, wsums_at(&W, x)->v))
 			die_at(r->name, 0, "summing stacks: metric %.*s overflows 64 bits", (int)d->nodes[mk].count,
 			       d->nodes[mk].str);
 		out_putc(out, '{');
@@ -1503,7 +1468,7 @@ int main(int argc, char **argv)
 	strmap_init(&dso_names);
 	strmap_init(&pid_chains);
 	strmap_init(&fresh_ids);
-	strmap_init(&metrics);
+	wsums_init(&W);
 	strmap_init(&out_ids);
 	strmap_init(&in_ids);
 	json_doc_init(&fdoc);
@@ -1555,6 +1520,7 @@ int main(int argc, char **argv)
 	output_close(out);
 	if (O.verbose) report();
 	spool_free(sp);
+	wsums_free(&W);
 	spaa_close(r);
 	elfsym_free(E);
 	return EXIT_OK;

@@ -54,4 +54,21 @@ uint64_t stackid_add_ctx(uint64_t h, const stackid_ctx *c);
 /* "0x%016" PRIx64 into buf (19 bytes incl. NUL); returns 18. */
 size_t stackid_fmt(char *buf, uint64_t h);
 
+/* The value of id text p/n when it has the form stackid_fmt writes ("0x"
+ * and 16 lowercase hex digits): a content id as spaa(5) makes them.  Inline:
+ * filters look up every sample's stack id with it. */
+static inline bool stackid_parse(const char *p, size_t n, uint64_t *v)
+{
+	if (n != 18 || p[0] != '0' || p[1] != 'x') return false;
+	uint64_t x = 0;
+	for (size_t i = 2; i < 18; i++) {
+		char c = p[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (d < 0) return false;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return true;
+}
+
 #endif

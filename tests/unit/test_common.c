@@ -21,6 +21,7 @@
 #include "strmap.h"
 #include "utf8.h"
 #include "util.h"
+#include "wsum.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/spaa-unit-XXXXXX";
@@ -162,6 +163,58 @@ static void test_stackid(void)
 	ok(stackid_add_ctx(h, &c) == want_id, "stack id follows the documented bytes");
 	char buf[20];
 	ok(stackid_fmt(buf, 0xabcULL) == 18 && strcmp(buf, "0x0000000000000abc") == 0, "id text form");
+	uint64_t v = 0;
+	ok(stackid_parse(buf, 18, &v) && v == 0xabcULL, "id text parsed back");
+	ok(stackid_parse("0xffffffffffffffff", 18, &v) && v == UINT64_MAX, "largest id parsed");
+	ok(!stackid_parse("0x0000000000000ABC", 18, &v), "upper-case hex is no content id");
+	ok(!stackid_parse("0x000000000000abc", 17, &v) && !stackid_parse("1x0000000000000abc", 18, &v) &&
+	   !stackid_parse("0x000000000000abcg", 18, &v), "short, unprefixed or non-hex text is none");
+}
+
+static void test_wsum(void)
+{
+	wsums W;
+	wsums_init(&W);
+	uint32_t a = 0, b = 0, bad = 99;
+	spaa_weight w1[] = { { sstr_c("cycles"), sstr_c("events"), num_i(5) }, { sstr_c("samples"), SSTR_NULL, num_i(1) } };
+	spaa_weight w2[] = { { sstr_c("samples"), sstr_c("count"), num_i(2) }, { sstr_c("cycles"), SSTR_NULL, num_i(7) } };
+	ok(wsums_add_weights(&W, &a, w1, 2, &bad) && wsums_add_weights(&W, &a, w2, 2, &bad), "weights summed");
+	ok(wsums_add_weights(&W, &b, w2, 1, &bad), "a second list in the same pool");
+	uint32_t c = wsums_find(&W, a, "cycles", 6), s = wsums_find(&W, a, "samples", 7);
+	ok(c && wsums_at(&W, c)->v.i == 12 && s && wsums_at(&W, s)->v.i == 3, "one sum per metric");
+	ok(a == c && wsums_at(&W, c)->next == s && wsums_at(&W, s)->next == 0, "metrics in the order they came");
+	size_t n;
+	const char *u = strmap_key(&W.names, wsums_at(&W, c)->unit, &n);
+	ok(n == 6 && memcmp(u, "events", 6) == 0 && wsums_at(&W, s)->unit == UINT32_MAX, "the first weight's unit kept");
+	uint32_t bs = wsums_find(&W, b, "samples", 7);
+	ok(bs && bs != s && wsums_at(&W, bs)->v.i == 2 && !wsums_find(&W, b, "cycles", 6), "lists apart");
+	ok(!wsums_find(&W, a, "bytes", 5) && !wsums_find(&W, 0, "cycles", 6), "no sum: 0");
+	spaa_weight big[] = { { sstr_c("bytes"), SSTR_NULL, num_i(1) }, { sstr_c("cycles"), SSTR_NULL, num_u(UINT64_MAX) } };
+	ok(!wsums_add_weights(&W, &a, big, 2, &bad) && bad == 1, "an overflow says which weight");
+
+	json_doc d;
+	json_doc_init(&d);
+	const char *js = "{\"weights\":[{\"metric\":\"samples\",\"value\":4,\"unit\":\"u\"},{\"metric\":\"wall\","
+			 "\"value\":1.5,\"unit\":\"s\"},{\"metric\":3,\"value\":1},{\"metric\":\"x\",\"value\":\"1\"},7],"
+			 "\"big\":[{\"metric\":\"samples\",\"value\":18446744073709551615}]}";
+	uint32_t mark = W.n, j = 0;
+	sstr why = SSTR_NULL;
+	ok(json_parse(&d, js, strlen(js)) == 0, "window weights parsed");
+	uint32_t arr = json_get(&d, 0, "weights");
+	ok(wsums_add_json(&W, &j, &d, 0, &why) && wsums_add_json(&W, &j, &d, json_get(&d, arr + 1, "value"), &why) &&
+	   j == 0, "no array: nothing added");
+	ok(wsums_add_json(&W, &j, &d, arr, &why) && wsums_add_json(&W, &j, &d, arr, &why), "window weights added");
+	uint32_t js1 = wsums_find(&W, j, "samples", 7), js2 = wsums_find(&W, j, "wall", 4);
+	ok(js1 == j && wsums_at(&W, js1)->v.i == 8 && js2 && wsums_at(&W, js2)->v.kind == NUM_DBL &&
+	   wsums_at(&W, js2)->v.d == 3.0 && wsums_at(&W, js2)->next == 0, "their sums; a bad metric or value skipped");
+	u = strmap_key(&W.names, wsums_at(&W, js2)->unit, &n);
+	ok(n == 1 && u[0] == 's', "a window weight's unit kept");
+	ok(!wsums_add_json(&W, &j, &d, json_get(&d, 0, "big"), &why) && sstr_eqc(why, "samples"),
+	   "an overflow names the metric");
+	W.n = mark;
+	ok(W.n == mark && wsums_at(&W, a)->v.i == 12, "scratch sums dropped, earlier lists kept");
+	wsums_free(&W);
+	json_doc_free(&d);
 }
 
 static void test_input(void)
@@ -446,6 +499,7 @@ int main(void)
 	test_ints();
 	test_strmap();
 	test_stackid();
+	test_wsum();
 	test_jsonbuf();
 	test_utf8();
 	test_pb();

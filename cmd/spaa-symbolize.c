@@ -994,6 +994,28 @@ static void add_id(sbuf *b, int64_t m)
 	sbuf_add(b, STR(M[m].id), M[m].idn);
 }
 
+static sbuf sumbuf;
+
+/* Sum w as a weight, {"metric":...,"value":...[,"unit":...]}, in sumbuf. */
+static void sum_text(uint32_t w)
+{
+	const wsum *x = wsums_at(&W, w);
+	size_t n;
+	const char *name = strmap_key(&W.names, x->metric, &n);
+	char nb[32];
+	sumbuf.n = 0;
+	sbuf_adds(&sumbuf, "{\"metric\":");
+	jb_str(&sumbuf, name, n);
+	sbuf_adds(&sumbuf, ",\"value\":");
+	sbuf_add(&sumbuf, nb, num_fmt(nb, x->v));
+	if (x->unit != UINT32_MAX) {
+		name = strmap_key(&W.names, x->unit, &n);
+		sbuf_adds(&sumbuf, ",\"unit\":");
+		jb_str(&sumbuf, name, n);
+	}
+	sbuf_addc(&sumbuf, '}');
+}
+
 /* A window's by_stack entry (object node e): its output stack, -1 if none. */
 static int64_t entry_stack(const json_doc *d, uint32_t e)
 {
@@ -1068,15 +1090,9 @@ static void by_stack(const json_doc *d, uint32_t bs, uint64_t line)
 				/* the summed metrics, in the order they came */
 				sbuf_addc(&rec, '[');
 				for (uint32_t w = head[g]; w; w = wsums_at(&W, w)->next) {
-					size_t mn;
-					const char *mname = strmap_key(&W.names, wsums_at(&W, w)->metric, &mn);
-					char nb[32];
 					if (w != head[g]) sbuf_addc(&rec, ',');
-					sbuf_adds(&rec, "{\"metric\":");
-					jb_str(&rec, mname, mn);
-					sbuf_adds(&rec, ",\"value\":");
-					sbuf_add(&rec, nb, num_fmt(nb, wsums_at(&W, w)->v));
-					sbuf_addc(&rec, '}');
+					sum_text(w);
+					sbuf_add(&rec, sumbuf.p, sumbuf.n);
 				}
 				sbuf_addc(&rec, ']');
 			} else {
@@ -1310,6 +1326,16 @@ static void write_dicts(void)
 	if (!new_dsos && nnd) die(EXIT_DATA, "internal error: new dsos without frames");
 }
 
+/* Does weights array arr of d have a weight of metric p/n? */
+static bool has_metric(const json_doc *d, uint32_t arr, const char *p, size_t n)
+{
+	for (uint32_t k = arr + 1, i = 0; i < d->nodes[arr].count; i++, k = json_after(d, k)) {
+		uint32_t mk = d->nodes[k].type == JSON_OBJECT ? json_get(d, k, "metric") : 0;
+		if (mk && json_is_str(d, mk, p, n)) return true;
+	}
+	return false;
+}
+
 static void write_weights(const json_doc *d, uint32_t arr, uint32_t head)
 {
 	out_putc(out, '[');
@@ -1338,6 +1364,16 @@ static void write_weights(const json_doc *d, uint32_t arr, uint32_t head)
 			else jw_node(out, d, c + 1);
 		}
 		out_putc(out, '}');
+	}
+	/* the metrics that only the stacks summed into this one had */
+	for (uint32_t w = head, n = d->nodes[arr].count; w; w = wsums_at(&W, w)->next) {
+		const wsum *x = wsums_at(&W, w);
+		size_t mn;
+		const char *mname = strmap_key(&W.names, x->metric, &mn);
+		if (has_metric(d, arr, mname, mn)) continue;
+		if (n++) out_putc(out, ',');
+		sum_text(w);
+		out_write(out, sumbuf.p, sumbuf.n);
 	}
 	out_putc(out, ']');
 }

@@ -367,3 +367,22 @@ $id"
 	[ -s "$T/ids1" ]
 	cmp "$T/ids1" "$T/ids2"
 }
+
+@test "stacks that become one: a metric only the second has is kept, units too (nothing lost)" {
+	cd "$B"
+	set -- $(addrs nodebug leaf_work | sed -n '3p;5p')
+	cat >"$T/in.spaa" <<-EOF
+	{"type":"header","format":"spaa","version":"1.0","source_tool":"folded","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"software","sampling":{"mode":"frequency","primary_metric":"samples"}}],"stack_id_mode":"content_addressable"}
+	{"type":"dso","id":1,"name":"$B/nodebug","is_kernel":false}
+	{"type":"frame","id":1,"func":"$1","func_resolved":false,"dso":1,"ip":"$1","kind":"user"}
+	{"type":"frame","id":2,"func":"$2","func_resolved":false,"dso":1,"ip":"$2","kind":"user"}
+	{"type":"stack","id":"0x0000000000000001","frames":[1],"context":{"event":"cpu"},"weights":[{"metric":"samples","value":1}]}
+	{"type":"stack","id":"0x0000000000000002","frames":[2],"context":{"event":"cpu"},"weights":[{"metric":"samples","value":2},{"metric":"bytes","value":5,"unit":"B"}]}
+	{"type":"window","id":"w1","start":1,"end":2,"unit":"seconds","by_stack":[{"stack_id":"0x0000000000000001","weights":[{"metric":"samples","value":1,"unit":"n"}]},{"stack_id":"0x0000000000000002","weights":[{"metric":"samples","value":2},{"metric":"bytes","value":5,"unit":"B"}]}]}
+	EOF
+	spaa-symbolize "$T/in.spaa" >"$T/out.spaa"
+	run jq -c 'select(.type == "stack") | .weights' "$T/out.spaa"
+	assert_output '[{"metric":"samples","value":3},{"metric":"bytes","value":5,"unit":"B"}]'
+	run jq -c 'select(.type == "window") | [.by_stack[].weights]' "$T/out.spaa"
+	assert_output '[[{"metric":"samples","value":3,"unit":"n"},{"metric":"bytes","value":5,"unit":"B"}]]'
+}

@@ -870,20 +870,8 @@ int main(int argc, char **argv)
 	 * those of maps with stacks are written */
 	builder_metric(B.b, B.have_freq ? "samples" : "count", NULL);
 	for (uint32_t i = 0; i < B.nmetrics; i++) builder_metric(B.b, B.metrics[i].val, NULL);
-	uint64_t nlines = 0;
-	if (optind >= argc) {
-		input *in = input_open("-");
-		convert(in);
-		nlines += input_lineno(in);
-		input_close(in);
-	}
-	for (int a = optind; a < argc; a++) {
-		input *in = input_open(argv[a]);
-		convert(in);
-		nlines += input_lineno(in);
-		input_close(in);
-	}
-	const char *what = optind >= argc ? "-" : argc - optind == 1 ? argv[optind] : "the inputs";
+	const char *what;
+	uint64_t nlines = input_each(argv + optind, argc - optind, convert, &what); /* for the message when nothing is found */
 
 	uint32_t nmaps = B.mapnames.count;
 	for (uint32_t i = 0; i < nmaps; i++) {

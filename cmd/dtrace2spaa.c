@@ -606,20 +606,8 @@ int main(int argc, char **argv)
 				timer ? "samples" : "count", have_freq ? extra : NULL);
 	D.metric = builder_metric(D.b, timer ? "samples" : "count", NULL);
 
-	uint64_t nlines = 0; /* of all inputs, for the message when nothing is found */
-	if (optind >= argc) {
-		input *in = input_open("-");
-		convert(in);
-		nlines += input_lineno(in);
-		input_close(in);
-	}
-	for (int a = optind; a < argc; a++) {
-		input *in = input_open(argv[a]);
-		convert(in);
-		nlines += input_lineno(in);
-		input_close(in);
-	}
-	const char *what = optind >= argc ? "-" : argc - optind == 1 ? argv[optind] : "the inputs";
+	const char *what;
+	uint64_t nlines = input_each(argv + optind, argc - optind, convert, &what); /* for the message when nothing is found */
 
 	if (!D.nentries && !nlines) die_empty_input(what);
 	if (!D.nentries)

@@ -761,20 +761,8 @@ int main(int argc, char **argv)
 	P.m_samples = builder_metric(P.b, "samples", NULL);
 	P.m_period = builder_metric(P.b, "period", NULL);
 
-	uint64_t nlines = 0; /* of all inputs, for the message when nothing is found */
-	if (optind >= argc) {
-		input *in = input_open("-");
-		convert(in);
-		nlines += input_lineno(in);
-		input_close(in);
-	}
-	for (int a = optind; a < argc; a++) {
-		input *in = input_open(argv[a]);
-		convert(in);
-		nlines += input_lineno(in);
-		input_close(in);
-	}
-	const char *what = optind >= argc ? "-" : argc - optind == 1 ? argv[optind] : "the inputs";
+	const char *what;
+	uint64_t nlines = input_each(argv + optind, argc - optind, convert, &what); /* for the message when nothing is found */
 
 	if (P.has_time) builder_time_range(P.b, strtod(P.tmin, NULL), strtod(P.tmax, NULL));
 	if (!P.nsamples && !nlines) die_empty_input(what);

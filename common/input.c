@@ -331,6 +331,19 @@ void input_close(input *in)
 	free(in);
 }
 
+uint64_t input_each(char **files, int n, void (*read)(input *in), const char **what)
+{
+	uint64_t lines = 0;
+	for (int i = 0; i < (n ? n : 1); i++) {
+		input *in = input_open(n ? files[i] : "-");
+		read(in);
+		lines += input_lineno(in);
+		input_close(in);
+	}
+	*what = n == 0 ? "-" : n == 1 ? files[0] : "the inputs";
+	return lines;
+}
+
 char *input_rereadable(const char *path)
 {
 	struct stat st;

@@ -61,6 +61,21 @@ enum { FOLD_OPT_RAW = 256, FOLD_OPT_NO_COMM, FOLD_OPT_PID, FOLD_OPT_TID, FOLD_OP
 	"      --addrs          \"[dso <addr>]\" for unresolved frames\n" \
 	"      --inline[=MODE]  inlined frames: mark (add _[i]), plain or hide\n" \
 	"      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
+/* The help of FOLD_LONGOPTS, for the commands that print whole folded paths
+ * as spaa-fold does (spaa-diff, spaa-flamegraph). */
+#define FOLD_HELP \
+	"Names (as spaa-fold):\n" \
+	"      --raw            function names exactly as stored\n" \
+	"      --no-comm        no process-name root frame\n" \
+	"      --pid            root frame \"comm-PID\"\n" \
+	"      --tid            root frame \"comm-PID/TID\"\n" \
+	"      --kernel         mark kernel frames with _[k]\n" \
+	"      --jit            mark frames from /tmp/perf-N.map with _[j]\n" \
+	"      --all            both --kernel and --jit\n" \
+	"      --addrs          \"[dso <addr>]\" for unresolved frames\n" \
+	"      --inline[=MODE]  inlined frames: mark (add _[i]; --inline alone), plain\n" \
+	"                       or hide; default: as spaa-fold (mark for DTrace)\n" \
+	"      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
 #define FOLD_LONGOPTS \
 	FOLD_NAME_LONGOPTS, \
 	{ "all-events", no_argument, 0, FOLD_OPT_ALL_EVENTS }, \

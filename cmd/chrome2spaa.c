@@ -508,18 +508,44 @@ static idmap sample_ids;    /* node id -> index into scount */
 static uint64_t *scount;
 static uint32_t nscount, scount_cap;
 
-static void heap_node(jscan *r, profile *p, uint32_t parent, uint32_t depth)
+/* The tree is read with a stack of its open nodes, not by recursion, so
+ * that --max-depth, not the C stack, bounds its depth. */
+struct hlevel { uint32_t me; bool first, in_children, cfirst; };
+static struct hlevel *hstack;
+static uint32_t hstack_cap;
+
+/* Opens the node at r, a child of parent, on the stack of n levels. */
+static void heap_open(jscan *r, profile *p, uint32_t parent, uint32_t *n)
 {
-	if (depth > opt_max_depth) jscan_fail(r, "the call tree is deeper than %u (--max-depth)", opt_max_depth);
+	if (*n > opt_max_depth) jscan_fail(r, "the call tree is deeper than %u (--max-depth)", opt_max_depth);
 	uint32_t me = p->n;
 	pnode *x = VEC_PUSH(p->nodes, p->n, p->cap);
 	memset(x, 0, sizeof *x);
 	x->parent = parent;
 	x->frame = x->stack = NONE;
 	x->id = INT64_MIN;
-	bool first = true;
 	jscan_open(r, '{', "a heap profile node (an object)");
-	while (jscan_more(r, &first, '}')) {
+	grow_array((void **)&hstack, &hstack_cap, *n + 1, sizeof *hstack);
+	hstack[(*n)++] = (struct hlevel){ me, true, false, true };
+}
+
+static void heap_tree(jscan *r, profile *p)
+{
+	uint32_t n = 0;
+	heap_open(r, p, NONE, &n);
+	while (n) {
+		struct hlevel *l = &hstack[n - 1];
+		uint32_t me = l->me;
+		if (l->in_children) {
+			if (jscan_more(r, &l->cfirst, ']')) heap_open(r, p, me, &n);
+			else l->in_children = false;
+			continue;
+		}
+		if (!jscan_more(r, &l->first, '}')) {
+			if (p->nodes[me].frame == NONE) jscan_fail(r, "a heap profile node without a callFrame");
+			n--;
+			continue;
+		}
 		sstr key = jscan_key(r);
 		if (sstr_eqc(key, "callFrame")) {
 			jscan_doc(r, &doc);
@@ -535,14 +561,12 @@ static void heap_node(jscan *r, profile *p, uint32_t parent, uint32_t depth)
 			idmap_put(&p->ids, id, me, &added);
 			if (!added) jscan_fail(r, "heap profile node %lld defined twice", (long long)id);
 		} else if (sstr_eqc(key, "children")) {
-			bool f2 = true;
 			jscan_open(r, '[', "the children array");
-			while (jscan_more(r, &f2, ']')) heap_node(r, p, me, depth + 1);
+			l->in_children = true;
 		} else {
 			jscan_skip(r);
 		}
 	}
-	if (p->nodes[me].frame == NONE) jscan_fail(r, "a heap profile node without a callFrame");
 }
 
 static void heapprofile_member(jscan *r, sstr key)
@@ -550,7 +574,7 @@ static void heapprofile_member(jscan *r, sstr key)
 	profile *p = nprofs ? profs[0] : new_profile();
 	if (sstr_eqc(key, "head")) {
 		if (p->n) jscan_fail(r, "a second head");
-		heap_node(r, p, NONE, 0);
+		heap_tree(r, p);
 	} else if (sstr_eqc(key, "samples")) {
 		bool first = true;
 		jscan_open(r, '[', "the samples array");
@@ -836,38 +860,61 @@ static void snapshot_functions(jscan *r)
 	have_finfo = true;
 }
 
-static void trace_tree(jscan *r, profile *p, uint32_t parent, uint32_t depth)
+/* trace_tree: a flat list of trace nodes' fields, the children field of
+ * each a nested list.  Read with a stack of the open lists (not by
+ * recursion, so that --max-depth, not the C stack, bounds the depth). */
+struct tlevel { uint32_t parent, me, col; int64_t fi, count, size; bool first; };
+static struct tlevel *tstack;
+static uint32_t tstack_cap;
+
+static void trace_open(jscan *r, uint32_t parent, uint32_t *n)
 {
-	if (depth > opt_max_depth) jscan_fail(r, "the allocation trace tree is deeper than %u (--max-depth)", opt_max_depth);
-	bool first = true;
-	uint32_t col = 0, me = NONE;
-	int64_t fi = 0, count = 0, size = 0;
+	if (*n > opt_max_depth) jscan_fail(r, "the allocation trace tree is deeper than %u (--max-depth)", opt_max_depth);
 	jscan_open(r, '[', "a trace_tree array");
-	while (jscan_more(r, &first, ']')) {
+	grow_array((void **)&tstack, &tstack_cap, *n + 1, sizeof *tstack);
+	tstack[(*n)++] = (struct tlevel){ .parent = parent, .me = NONE, .first = true };
+}
+
+/* A field of t's current trace node was read: the node is whole after its last. */
+static void trace_field_done(jscan *r, profile *p, struct tlevel *t)
+{
+	if (++t->col < meta.ntf) return;
+	t->col = 0;
+	if (t->fi < 0 || t->fi > UINT32_MAX - 1 || t->count < 0 || t->size < 0)
+		jscan_fail(r, "a trace node with a bad function index, count or size");
+	pnode *x = &p->nodes[t->me];
+	x->frame = (uint32_t)t->fi; /* a function index until frames are made */
+	add_w(&x->w[W_COUNT], (uint64_t)t->count);
+	add_w(&x->w[W_BYTES], (uint64_t)t->size);
+	t->fi = t->count = t->size = 0;
+}
+
+static void trace_tree(jscan *r, profile *p)
+{
+	uint32_t n = 0;
+	trace_open(r, NONE, &n);
+	while (n) {
+		struct tlevel *t = &tstack[n - 1];
+		if (!jscan_more(r, &t->first, ']')) {
+			if (t->col) jscan_fail(r, "a trace_tree array is not a whole number of trace nodes");
+			if (--n) trace_field_done(r, p, &tstack[n - 1]); /* the parent's children field */
+			continue;
+		}
 		if (!meta.ntf) jscan_fail(r, "trace_tree without trace_node_fields in meta");
-		if (col == meta.tf_children) {
-			trace_tree(r, p, me, depth + 1);
-		} else {
-			int64_t v = jscan_int(r, "a trace node field");
-			if (col == meta.tf_id) {
-				me = node_of(p, v);
-				if (p->nodes[me].frame != NONE) jscan_fail(r, "trace node %lld defined twice", (long long)v);
-				if (parent != NONE) set_parent(p, me, parent, r);
-			} else if (col == meta.tf_fi) fi = v;
-			else if (col == meta.tf_count) count = v;
-			else if (col == meta.tf_size) size = v;
+		if (t->col == meta.tf_children) {
+			trace_open(r, t->me, &n);
+			continue;
 		}
-		if (++col == meta.ntf) {
-			col = 0;
-			if (fi < 0 || fi > UINT32_MAX - 1 || count < 0 || size < 0)
-				jscan_fail(r, "a trace node with a bad function index, count or size");
-			pnode *x = &p->nodes[me];
-			x->frame = (uint32_t)fi; /* a function index until frames are made */
-			add_w(&x->w[W_COUNT], (uint64_t)count);
-			add_w(&x->w[W_BYTES], (uint64_t)size);
-		}
+		int64_t v = jscan_int(r, "a trace node field");
+		if (t->col == meta.tf_id) {
+			t->me = node_of(p, v);
+			if (p->nodes[t->me].frame != NONE) jscan_fail(r, "trace node %lld defined twice", (long long)v);
+			if (t->parent != NONE) set_parent(p, t->me, t->parent, r);
+		} else if (t->col == meta.tf_fi) t->fi = v;
+		else if (t->col == meta.tf_count) t->count = v;
+		else if (t->col == meta.tf_size) t->size = v;
+		trace_field_done(r, p, t);
 	}
-	if (col) jscan_fail(r, "a trace_tree array is not a whole number of trace nodes");
 }
 
 static void snapshot_strings(jscan *r)
@@ -884,7 +931,7 @@ static void snapshot_member(jscan *r, sstr key)
 	else if (sstr_eqc(key, "trace_function_infos")) snapshot_functions(r);
 	else if (sstr_eqc(key, "trace_tree")) {
 		need_meta(r);
-		trace_tree(r, p, NONE, 0);
+		trace_tree(r, p);
 	} else if (sstr_eqc(key, "samples")) snapshot_samples(r);
 	else if (sstr_eqc(key, "strings")) snapshot_strings(r);
 	else jscan_skip(r);
@@ -1131,7 +1178,7 @@ int main(int argc, char **argv)
 			break;
 		case 'D' + 256: {
 			uint64_t v = opt_u64("--max-depth", optarg);
-			if (v < 1 || v > 1000000) usage_error("--max-depth: %s is not from 1 to 1000000", optarg);
+			if (v < 1 || v > 1000000) usage_error("--max-depth: '%s' is not from 1 to 1000000", optarg);
 			opt_max_depth = (uint32_t)v;
 			break;
 		}

@@ -305,3 +305,31 @@ need_node() {
 	run chrome2spaa -V
 	assert_success
 }
+
+@test "deep trees are bounded by --max-depth, not by the C stack" {
+	# a trace tree and a heap profile 100,000 calls deep (the readers once
+	# recursed, and such a file crashed them with --max-depth=1000000)
+	python3 - "$C/heap-snapshot.heapsnapshot.json" "$T" <<'PY'
+import json, sys
+n = 100000
+d = json.load(open(sys.argv[1]))
+d["trace_tree"] = "@@"
+tree = "".join("[%d,1,0,0," % (i + 1) for i in range(n)) + "[%d,1,1,8,[]]" % (n + 1) + "]" * n
+open(sys.argv[2] + "/deep.heapsnapshot", "w").write(json.dumps(d).replace('"@@"', tree))
+node = lambda i, kids: '{"callFrame":{"functionName":"f","url":"a.js","lineNumber":1,"columnNumber":1},"selfSize":%d,"id":%d,"children":[%s' % (8 if i == n else 0, i + 1, kids)
+open(sys.argv[2] + "/deep.heapprofile", "w").write("{\"head\":" + "".join(node(i, "") for i in range(n + 1)) + "]}" * (n + 1) + ",\"samples\":[]}")
+PY
+	run chrome2spaa "$T/deep.heapsnapshot"
+	assert_failure 1
+	assert_output --partial "the allocation trace tree is deeper than 10000 (--max-depth)"
+	run chrome2spaa --max-depth=1000000 "$T/deep.heapsnapshot"
+	assert_success
+	# the deepest stack (the snapshot's live objects weigh on two others)
+	run sh -c "chrome2spaa --max-depth=1000000 '$T/deep.heapsnapshot' | jq -sc 'map(select(.type == \"stack\")) | max_by(.frames | length) | [(.frames | length), .weights[0].value]'"
+	assert_output '[100001,8]'
+	run chrome2spaa "$T/deep.heapprofile"
+	assert_failure 1
+	assert_output --partial "the call tree is deeper than 10000 (--max-depth)"
+	run sh -c "chrome2spaa --max-depth=1000000 '$T/deep.heapprofile' | jq -c 'select(.type == \"stack\") | [(.frames | length), .weights[0].value]'"
+	assert_output '[100001,8]'
+}

@@ -11,15 +11,8 @@
 # printed are the median CPU time (user + sys) with the spread (min..max),
 # MB/s of input per CPU second, and the peak RSS of the last run.
 set -e
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: bench/chrome.sh CMD_DIR" >&2
-	exit 2
-fi
-CMD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-OUT=$HERE/out
-RUNS=${BENCH_RUNS:-5}
-mkdir -p "$OUT"
+. "$(dirname "$0")/lib.sh"
+bench_init 5 "$@"
 
 prof=$OUT/big.cpuprofile
 [ -s "$prof" ] || python3 "$HERE/gen-cpuprofile.py" 20000 20000000 > "$prof"

@@ -8,16 +8,9 @@
 # output thrown away; the median wall time is printed with the spread
 # (min..max) and the largest peak RSS, then the size of the SVG.
 set -e
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: bench/flamegraph.sh CMD_DIR" >&2
-	exit 2
-fi
-CMD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-OUT=$HERE/out
-RUNS=${BENCH_RUNS:-5}
+. "$(dirname "$0")/lib.sh"
+bench_init 5 "$@"
 LIB=$CMD/../common/libspaa.a
-mkdir -p "$OUT"
 export LC_ALL=C
 
 if [ ! -x "$OUT/gen-spaa" ] || [ "$HERE/gen-spaa.c" -nt "$OUT/gen-spaa" ] || [ "$LIB" -nt "$OUT/gen-spaa" ]; then

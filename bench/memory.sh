@@ -10,15 +10,8 @@
 # printed are the median CPU time (user + sys: the machine may be shared)
 # with the spread (min..max), and MB/s of uncompressed input per CPU second.
 set -e
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: bench/memory.sh CMD_DIR" >&2
-	exit 2
-fi
-CMD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-OUT=$HERE/out
-RUNS=${BENCH_RUNS:-5}
-mkdir -p "$OUT"
+. "$(dirname "$0")/lib.sh"
+bench_init 5 "$@"
 export LC_ALL=C
 
 spaa=$OUT/capture.spaa
@@ -38,7 +31,7 @@ cpu() {
 		/usr/bin/time -f '%U %S' -o "$OUT/cpu.txt" "$@" "$f" > /dev/null 2> "$OUT/err.txt" ||
 			{ echo "FAILED: $* $f" >&2; cat "$OUT/err.txt" >&2; return 1; }
 		awk '{ print $1 + $2 }' "$OUT/cpu.txt"
-	done | sort -n | awk '{ t[NR] = $1 } END { printf "%.3f %.3f %.3f\n", t[int((NR + 1) / 2)], t[1], t[NR] }'
+	done | spread
 }
 row() { # NAME FILE COMMAND...
 	name=$1

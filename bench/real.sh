@@ -17,15 +17,8 @@
 # away; the median wall time is printed with the spread (min..max), MB/s and
 # the ratio of the median to wc -w's median.
 set -e
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: bench/real.sh CMD_DIR" >&2
-	exit 2
-fi
-CMD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-OUT=$HERE/out
-RUNS=${BENCH_RUNS:-5}
-mkdir -p "$OUT"
+. "$(dirname "$0")/lib.sh"
+bench_init 5 "$@"
 
 capture=${BENCH_CAPTURE:-}
 if [ -z "$capture" ]; then

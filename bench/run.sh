@@ -16,17 +16,10 @@
 # where the file name is appended to the arguments ("-" for no ratio target).
 # Set BENCH_RUNS to change the number of runs, BENCH_SAMPLES for the sample count.
 set -e
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: bench/run.sh CMD_DIR" >&2
-	exit 2
-fi
-CMD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-OUT=$HERE/out
-RUNS=${BENCH_RUNS:-3}
+. "$(dirname "$0")/lib.sh"
+bench_init 3 "$@"
 SAMPLES=${BENCH_SAMPLES:-1000000}
 LIB=$CMD/../common/libspaa.a
-mkdir -p "$OUT"
 export LC_ALL=C
 
 # ---- the generator and the files -------------------------------------------------

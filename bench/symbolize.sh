@@ -10,16 +10,9 @@
 # with its output thrown away, BENCH_RUNS times (default 5); the median and
 # the spread (min-max) of the wall times are printed.
 set -e
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-	echo "usage: bench/symbolize.sh CMD_DIR" >&2
-	exit 2
-fi
-CMD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-OUT=$HERE/out
-RUNS=${BENCH_RUNS:-5}
+. "$(dirname "$0")/lib.sh"
+bench_init 5 "$@"
 LIB=$CMD/../common/libspaa.a
-mkdir -p "$OUT"
 export LC_ALL=C
 
 if [ ! -x "$OUT/gen-symbolize" ] || [ "$HERE/gen-symbolize.c" -nt "$OUT/gen-symbolize" ]; then
@@ -61,13 +54,10 @@ timeit() {
 		i=$((i + 1))
 	done
 }
-stats() { # median min max of the times on stdin
-	sort -n | awk '{ t[NR] = $1 } END { m = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2; printf "%.3f %.3f %.3f", m, t[1], t[NR] }'
-}
 size=$(wc -c <"$F")
 printf 'file: %s, %d MB\n' "$(basename "$F")" $((size / 1000000))
-cat_t=$(timeit "$CMD/spaa-cat" "$F" | stats)
-sym_t=$(timeit "$CMD/spaa-symbolize" "$F" | stats)
+cat_t=$(timeit "$CMD/spaa-cat" "$F" | spread)
+sym_t=$(timeit "$CMD/spaa-symbolize" "$F" | spread)
 printf '%-16s median %ss (min %ss, max %ss)\n' spaa-cat $cat_t | awk '{ print }'
 set -- $cat_t
 cm=$1

@@ -623,6 +623,8 @@ static struct {
 	uint32_t ntf, tf_id, tf_fi, tf_count, tf_size, tf_children; /* trace_node_fields */
 	uint32_t id_col;                         /* node_fields: the object id */
 	uint32_t nsf, sf_ts, sf_id;              /* sample_fields (timelines) */
+	int8_t *nrole, *frole, *srole;           /* per column of nodes, functions, samples:
+						  * its role in the rows read (heapsnap_rows) */
 } meta;
 static int64_t *finfo;       /* 4 per function: name, script, line, column */
 static uint32_t nfinfo, finfo_cap;
@@ -640,6 +642,16 @@ static uint32_t field_index(jscan *r, uint32_t arr, const char *name, bool requi
 static uint32_t field_count(uint32_t arr)
 {
 	return arr != NONE && doc.nodes[arr].type == JSON_ARRAY ? doc.nodes[arr].count : 0;
+}
+
+/* The roles of n columns: cols[k] has role k (NONE: not there). */
+static int8_t *roles(uint32_t n, const uint32_t *cols, int k)
+{
+	int8_t *role = xmalloc(n ? n : 1);
+	memset(role, -1, n ? n : 1);
+	for (int i = 0; i < k; i++)
+		if (cols[i] != NONE) role[cols[i]] = (int8_t)i;
+	return role;
 }
 
 static void snapshot_meta(jscan *r)
@@ -674,6 +686,12 @@ static void snapshot_meta(jscan *r)
 		meta.tf_children = field_index(r, tfl, "children", true);
 		if (meta.tf_children < meta.tf_id) jscan_fail(r, "trace_node_fields list children before id");
 	}
+	meta.nrole = roles(meta.nf, (const uint32_t[]){ meta.self_col, meta.trace_col, meta.id_col }, 3);
+	if (meta.nff && meta.ntf)
+		meta.frole = roles(meta.nff, (const uint32_t[]){ meta.ff_name, meta.ff_script, meta.ff_line, meta.ff_col }, 4);
+	else
+		meta.frole = roles(meta.nff, NULL, 0);
+	meta.srole = roles(meta.nsf, (const uint32_t[]){ meta.sf_ts, meta.sf_id }, meta.nsf ? 2 : 0);
 	meta.seen = true;
 }
 
@@ -715,6 +733,19 @@ static void live_object(int64_t id, uint32_t node, int64_t self)
 	ibuf_put(&live_spool, self);
 }
 
+static void sample_row(jscan *r, void *u, const int64_t *f)
+{
+	(void)u;
+	int64_t ts = f[0], id = f[1];
+	if (n_tl && (ts < tl_ts[n_tl - 1] || id < tl_id[n_tl - 1]))
+		jscan_fail(r, "a timeline sample before the one it follows (time or last id goes back)");
+	if (ts < 0) jscan_fail(r, "a timeline sample at a negative time");
+	grow_array((void **)&tl_ts, &tl_ts_cap, n_tl + 1, sizeof *tl_ts);
+	grow_array((void **)&tl_id, &tl_id_cap, n_tl + 1, sizeof *tl_id);
+	tl_ts[n_tl] = ts;
+	tl_id[n_tl++] = id;
+}
+
 static void snapshot_samples(jscan *r)
 {
 	need_meta(r);
@@ -722,26 +753,8 @@ static void snapshot_samples(jscan *r)
 		jscan_skip(r);
 		return;
 	}
-	bool first = true;
-	uint32_t col = 0;
-	int64_t ts = 0, id = 0;
-	jscan_open(r, '[', "the samples array");
-	while (jscan_more(r, &first, ']')) {
-		int64_t v = jscan_int(r, "a sample field");
-		if (col == meta.sf_ts) ts = v;
-		else if (col == meta.sf_id) id = v;
-		if (++col == meta.nsf) {
-			col = 0;
-			if (n_tl && (ts < tl_ts[n_tl - 1] || id < tl_id[n_tl - 1]))
-				jscan_fail(r, "a timeline sample before the one it follows (time or last id goes back)");
-			if (ts < 0) jscan_fail(r, "a timeline sample at a negative time");
-			grow_array((void **)&tl_ts, &tl_ts_cap, n_tl + 1, sizeof *tl_ts);
-			grow_array((void **)&tl_id, &tl_id_cap, n_tl + 1, sizeof *tl_id);
-			tl_ts[n_tl] = ts;
-			tl_id[n_tl++] = id;
-		}
-	}
-	if (col) jscan_fail(r, "the samples array is not a whole number of samples (%u fields each)", meta.nsf);
+	if (heapsnap_rows(r, "the samples array", "a sample field", meta.nsf, meta.srole, sample_row, NULL))
+		jscan_fail(r, "the samples array is not a whole number of samples (%u fields each)", meta.nsf);
 }
 
 /* The window records of a timeline (after the builder wrote the stacks):
@@ -803,60 +816,45 @@ static void write_timeline_windows(output *o)
 	free(ent);
 }
 
+/* A node of the snapshot: an object still live, counted to its trace node. */
+static void node_row(jscan *r, void *u, const int64_t *f)
+{
+	profile *p = u;
+	int64_t self = f[0], tid = f[1], id = f[2];
+	if (tid == 0 || meta.trace_col == NONE) return;
+	if (self < 0) jscan_fail(r, "a negative self_size");
+	uint32_t k = node_of(p, tid);
+	pnode *x = &p->nodes[k];
+	add_w(&x->w[W_LIVE_COUNT], 1);
+	add_w(&x->w[W_LIVE_BYTES], (uint64_t)self);
+	if (opt_samples && meta.id_col != NONE) live_object(id, k, self);
+}
+
 static void snapshot_nodes(jscan *r, profile *p)
 {
 	need_meta(r);
-	bool first = true;
-	int64_t self = 0, tid = 0, id = 0;
-	uint32_t col = 0;
-	bool spool = opt_samples && meta.id_col != NONE;
-	jscan_open(r, '[', "the nodes array");
-	while (jscan_more(r, &first, ']')) {
-		int64_t v = jscan_int(r, "a node field");
-		if (col == meta.self_col) self = v;
-		else if (col == meta.trace_col) tid = v;
-		else if (col == meta.id_col) id = v;
-		if (++col == meta.nf) {
-			col = 0;
-			if (tid != 0 && meta.trace_col != NONE) {
-				if (self < 0) jscan_fail(r, "a negative self_size");
-				uint32_t k = node_of(p, tid);
-				pnode *x = &p->nodes[k];
-				add_w(&x->w[W_LIVE_COUNT], 1);
-				add_w(&x->w[W_LIVE_BYTES], (uint64_t)self);
-				if (spool) live_object(id, k, self);
-			}
-			self = tid = id = 0;
-		}
-	}
-	if (col) jscan_fail(r, "the nodes array is not a whole number of nodes (%u fields each)", meta.nf);
+	if (heapsnap_rows(r, "the nodes array", "a node field", meta.nf, meta.nrole, node_row, p))
+		jscan_fail(r, "the nodes array is not a whole number of nodes (%u fields each)", meta.nf);
+}
+
+static void function_row(jscan *r, void *u, const int64_t *f)
+{
+	(void)u;
+	if (nfinfo + 4 < nfinfo) jscan_fail(r, "too many functions");
+	grow_array((void **)&finfo, &finfo_cap, nfinfo + 4, sizeof *finfo);
+	memcpy(finfo + nfinfo, f, 4 * sizeof *f);
+	nfinfo += 4;
+	heapsnap_strings_want(&strs, f[0]);
+	heapsnap_strings_want(&strs, f[1]);
 }
 
 static void snapshot_functions(jscan *r)
 {
 	need_meta(r);
-	bool first = true;
-	uint32_t col = 0;
-	int64_t f[4] = { 0 };
-	jscan_open(r, '[', "the trace_function_infos array");
-	while (jscan_more(r, &first, ']')) {
-		if (!meta.nff) jscan_fail(r, "trace_function_infos without trace_function_info_fields in meta");
-		int64_t v = jscan_int(r, "a function info field");
-		if (col == meta.ff_name) f[0] = v;
-		else if (col == meta.ff_script) f[1] = v;
-		else if (col == meta.ff_line) f[2] = v;
-		else if (col == meta.ff_col) f[3] = v;
-		if (++col == meta.nff) {
-			col = 0;
-			if (nfinfo + 4 < nfinfo) jscan_fail(r, "too many functions");
-			grow_array((void **)&finfo, &finfo_cap, nfinfo + 4, sizeof *finfo);
-			memcpy(finfo + nfinfo, f, sizeof f);
-			nfinfo += 4;
-			heapsnap_strings_want(&strs, f[0]);
-			heapsnap_strings_want(&strs, f[1]);
-		}
-	}
-	if (col) jscan_fail(r, "trace_function_infos is not a whole number of functions");
+	if (heapsnap_rows(r, "the trace_function_infos array", "a function info field", meta.nff, meta.frole,
+			  function_row, NULL))
+		jscan_fail(r, meta.nff ? "trace_function_infos is not a whole number of functions"
+			   : "trace_function_infos without trace_function_info_fields in meta");
 	have_finfo = true;
 }
 

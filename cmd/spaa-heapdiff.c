@@ -247,8 +247,9 @@ static inline int64_t class_key(const snap *s, uint32_t type, uint32_t name)
 	return s->fixed[type] ? -1 - (int64_t)type : (int64_t)name;
 }
 
-static void add_node(jscan *r, snap *s, const int64_t *f)
+static void add_node(jscan *r, void *u, const int64_t *f)
 {
+	snap *s = u;
 	if (f[NF_TYPE] < 0 || f[NF_TYPE] >= s->ntypes)
 		jscan_fail(r, "node type %lld is not in snapshot.meta.node_types", (long long)f[NF_TYPE]);
 	if (f[NF_NAME] < 0 || f[NF_NAME] > UINT32_MAX) jscan_fail(r, "a node name %lld out of range", (long long)f[NF_NAME]);
@@ -295,20 +296,28 @@ static void read_nodes(jscan *r, snap *s)
 		grow_array((void **)&s->first, &s->first_cap, h + 1, sizeof *s->first);
 		s->first[0] = 0;
 	}
-	int64_t f[N_NF] = { 0 };
-	uint32_t col = 0;
-	bool first = true;
-	jscan_open(r, '[', "the nodes array");
-	while (jscan_more(r, &first, ']')) {
-		int64_t v = jscan_int(r, "a node field");
-		int role = s->ncol[col];
-		if (role >= 0) f[role] = v;
-		if (++col == s->nf) {
-			col = 0;
-			add_node(r, s, f);
-		}
-	}
-	if (col) jscan_fail(r, "the nodes array is not a whole number of nodes (%u fields each)", s->nf);
+	if (heapsnap_rows(r, "the nodes array", "a node field", s->nf, s->ncol, add_node, s))
+		jscan_fail(r, "the nodes array is not a whole number of nodes (%u fields each)", s->nf);
+}
+
+/* One edge of AFTER: its type, name and target node kept. */
+static void add_edge(jscan *r, void *u, const int64_t *f)
+{
+	snap *s = u;
+	if (f[EF_TYPE] < 0 || f[EF_TYPE] >= s->netypes)
+		jscan_fail(r, "edge type %lld is not in snapshot.meta.edge_types", (long long)f[EF_TYPE]);
+	if (f[EF_NAME] < 0 || f[EF_NAME] > UINT32_MAX)
+		jscan_fail(r, "an edge name_or_index %lld out of range", (long long)f[EF_NAME]);
+	if (f[EF_TO] < 0 || f[EF_TO] % s->nf || f[EF_TO] / s->nf >= NONE)
+		jscan_fail(r, "an edge to_node %lld that is not a node's place in the nodes array", (long long)f[EF_TO]);
+	if (s->nedges == NONE - 1) jscan_fail(r, "more than 2^32-2 edges");
+	uint32_t n = s->nedges, k = n;
+	*VEC_PUSH(s->etype, k, s->etype_cap) = (uint8_t)f[EF_TYPE];
+	k = n;
+	*VEC_PUSH(s->ename, k, s->ename_cap) = (uint32_t)f[EF_NAME];
+	k = n;
+	*VEC_PUSH(s->eto, k, s->eto_cap) = (uint32_t)(f[EF_TO] / s->nf);
+	s->nedges = n + 1;
 }
 
 static void read_edges(jscan *r, snap *s)
@@ -323,32 +332,8 @@ static void read_edges(jscan *r, snap *s)
 	grow_array((void **)&s->etype, &s->etype_cap, h, sizeof *s->etype);
 	grow_array((void **)&s->ename, &s->ename_cap, h, sizeof *s->ename);
 	grow_array((void **)&s->eto, &s->eto_cap, h, sizeof *s->eto);
-	int64_t f[N_EF] = { 0 };
-	uint32_t col = 0;
-	bool first = true;
-	jscan_open(r, '[', "the edges array");
-	while (jscan_more(r, &first, ']')) {
-		int64_t v = jscan_int(r, "an edge field");
-		int role = s->ecol[col];
-		if (role >= 0) f[role] = v;
-		if (++col < s->ef) continue;
-		col = 0;
-		if (f[EF_TYPE] < 0 || f[EF_TYPE] >= s->netypes)
-			jscan_fail(r, "edge type %lld is not in snapshot.meta.edge_types", (long long)f[EF_TYPE]);
-		if (f[EF_NAME] < 0 || f[EF_NAME] > UINT32_MAX)
-			jscan_fail(r, "an edge name_or_index %lld out of range", (long long)f[EF_NAME]);
-		if (f[EF_TO] < 0 || f[EF_TO] % s->nf || f[EF_TO] / s->nf >= NONE)
-			jscan_fail(r, "an edge to_node %lld that is not a node's place in the nodes array", (long long)f[EF_TO]);
-		if (s->nedges == NONE - 1) jscan_fail(r, "more than 2^32-2 edges");
-		uint32_t n = s->nedges, k = n;
-		*VEC_PUSH(s->etype, k, s->etype_cap) = (uint8_t)f[EF_TYPE];
-		k = n;
-		*VEC_PUSH(s->ename, k, s->ename_cap) = (uint32_t)f[EF_NAME];
-		k = n;
-		*VEC_PUSH(s->eto, k, s->eto_cap) = (uint32_t)(f[EF_TO] / s->nf);
-		s->nedges = n + 1;
-	}
-	if (col) jscan_fail(r, "the edges array is not a whole number of edges (%u fields each)", s->ef);
+	if (heapsnap_rows(r, "the edges array", "an edge field", s->ef, s->ecol, add_edge, s))
+		jscan_fail(r, "the edges array is not a whole number of edges (%u fields each)", s->ef);
 }
 
 /* Sorts a[0..n) (radix, 16 bits a pass). */

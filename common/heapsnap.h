@@ -20,6 +20,36 @@
  * such as node_fields), or HEAPSNAP_NONE. */
 uint32_t heapsnap_field(const json_doc *d, uint32_t arr, const char *name);
 
+/* The flat integer arrays of a snapshot (nodes, edges, functions,
+ * samples): rows of n fields.  Opens the array at r (array names it in
+ * messages, value names one of its values) and hands each whole row to
+ * row(r, u, f), where f[k] is the row's value in the column whose role[col]
+ * is k (role[col] < 0: a column not used; at most HEAPSNAP_ROLES roles, the
+ * others 0).  Returns the number of values of a last, incomplete row (0 when
+ * the rows are whole), for the caller's message; with n == 0 it stops at
+ * the first value, if any, and returns 1 (the caller says what is missing
+ * from the meta), else 0. */
+#define HEAPSNAP_ROLES 8
+/* (inline: the row function is called for every row of arrays of millions) */
+static inline uint32_t heapsnap_rows(jscan *r, const char *array, const char *value, uint32_t n,
+				     const int8_t *role, void (*row)(jscan *r, void *u, const int64_t *f), void *u)
+{
+	int64_t f[HEAPSNAP_ROLES] = { 0 };
+	uint32_t col = 0;
+	bool first = true;
+	jscan_open(r, '[', array);
+	while (jscan_more(r, &first, ']')) {
+		if (!n) return 1;
+		int64_t v = jscan_int(r, value);
+		if (role[col] >= 0) f[role[col]] = v;
+		if (++col == n) {
+			col = 0;
+			row(r, u, f); /* a role no column has stays 0 */
+		}
+	}
+	return col;
+}
+
 /* The strings of a snapshot, by index; the wanted ones only. */
 typedef struct heapsnap_strings {
 	idmap want;      /* string index -> slot */

@@ -131,18 +131,12 @@ static struct {
 	uint64_t nstacks;
 } B;
 
-static inline bool is_sp(char c) { return c == ' ' || c == '\t'; }
-static inline bool is_dig(char c) { return c >= '0' && c <= '9'; }
-static inline bool is_hex(char c)
-{
-	return is_dig(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 
 static bool all_hex(const char *p, size_t n)
 {
 	if (!n) return false;
 	for (size_t i = 0; i < n; i++)
-		if (!is_hex(p[i])) return false;
+		if (!c_hex(p[i])) return false;
 	return true;
 }
 
@@ -151,7 +145,7 @@ static bool all_digits(const char *p, size_t n)
 	if (n > 1 && p[0] == '-') p++, n--;
 	if (!n) return false;
 	for (size_t i = 0; i < n; i++)
-		if (!is_dig(p[i])) return false;
+		if (!c_digit(p[i])) return false;
 	return true;
 }
 
@@ -174,7 +168,7 @@ static void parse_keylist(const char *arg, const char *list, struct keylist *kl)
 		if (n == 0) usage_error("--keys: empty key name in '%s'", arg);
 		char *name = xmemdup(s, n);
 		for (size_t i = 0; i < n; i++)
-			if (!(is_dig(name[i]) || (name[i] >= 'a' && name[i] <= 'z') ||
+			if (!(c_digit(name[i]) || (name[i] >= 'a' && name[i] <= 'z') ||
 			      (name[i] >= 'A' && name[i] <= 'Z') || name[i] == '_'))
 				usage_error("--keys: bad key name '%s'", name);
 		enum keykind k = K_OTHER;
@@ -307,7 +301,7 @@ static sstr split_symoff(sstr s, sstr *off)
 {
 	*off = SSTR_NULL;
 	size_t i = s.n;
-	while (i > 0 && is_dig(s.p[i - 1])) i--;
+	while (i > 0 && c_digit(s.p[i - 1])) i--;
 	if (i > 1 && i < s.n && s.p[i - 1] == '+') {
 		*off = (sstr){ s.p + i, s.n - i };
 		s.n = i - 1;
@@ -319,22 +313,22 @@ static void split_frame(const char *p, size_t n, struct fparts *f)
 {
 	memset(f, 0, sizeof *f);
 	size_t w = 0;
-	while (w < n && !is_sp(p[w])) w++;
+	while (w < n && !c_blank(p[w])) w++;
 	if (w < n && w <= 16 && all_hex(p, w)) {
 		/* perf mode: "ADDR sym+off (dso)" */
 		f->perf = true;
 		f->ip = (sstr){ p, w };
 		size_t s = w;
-		while (s < n && is_sp(p[s])) s++;
+		while (s < n && c_blank(p[s])) s++;
 		size_t e = n;
 		if (e > s && p[e - 1] == ')') {
 			/* the last " (" opens the dso */
 			size_t o = e - 1;
-			while (o > s && !(p[o] == '(' && is_sp(p[o - 1]))) o--;
+			while (o > s && !(p[o] == '(' && c_blank(p[o - 1]))) o--;
 			if (o > s) {
 				f->dso = (sstr){ p + o + 1, e - 1 - (o + 1) };
 				e = o - 1;
-				while (e > s && is_sp(p[e - 1])) e--;
+				while (e > s && c_blank(p[e - 1])) e--;
 			}
 		}
 		f->sym = split_symoff((sstr){ p + s, e - s }, &f->off);
@@ -695,8 +689,8 @@ static bool key_text(const char *r, size_t n, bool key_starts, uint64_t lineno, 
 			die_at(B.fname, lineno, "map %s: text after the stack: '%.*s'", map_name(), (int)end, r);
 		const char *v = r + end + 2;
 		size_t vn = n - end - 2;
-		while (vn && is_sp(*v)) v++, vn--;
-		while (vn && is_sp(v[vn - 1])) vn--;
+		while (vn && c_blank(*v)) v++, vn--;
+		while (vn && c_blank(v[vn - 1])) vn--;
 		if (vn == 0) {
 			*hist = true;
 			return true;
@@ -736,10 +730,10 @@ static void convert(input *in)
 		while (n > 0 && line[n - 1] == '\r') n--;
 		bool hist = false, done;
 		if (st == S_FRAMES) {
-			if (n > 0 && is_sp(line[0])) {
+			if (n > 0 && c_blank(line[0])) {
 				size_t b = 0, e = n;
-				while (b < e && is_sp(line[b])) b++;
-				while (e > b && is_sp(line[e - 1])) e--;
+				while (b < e && c_blank(line[b])) b++;
+				while (e > b && c_blank(line[e - 1])) e--;
 				if (b == e) continue;
 				grow_array((void **)&B.fl, &B.flcap, B.nfl + 1, sizeof *B.fl);
 				B.fl[B.nfl].off = (uint32_t)B.sb.n;
@@ -777,7 +771,7 @@ static void convert(input *in)
 		if (n == 0 || line[0] != '@') continue; /* "Attaching N probes...", printf text */
 		/* "@name[" or "@name: " */
 		size_t i = 1;
-		while (i < n && (is_dig(line[i]) || (line[i] >= 'a' && line[i] <= 'z') ||
+		while (i < n && (c_digit(line[i]) || (line[i] >= 'a' && line[i] <= 'z') ||
 				 (line[i] >= 'A' && line[i] <= 'Z') || line[i] == '_'))
 			i++;
 		if (i < n && line[i] == '[') {
@@ -795,7 +789,7 @@ static void convert(input *in)
 			B.cur = map_of(line, i);
 			B.skip = !B.maps[B.cur].selected;
 			size_t s = i + 1;
-			while (s < n && is_sp(line[s])) s++;
+			while (s < n && c_blank(line[s])) s++;
 			if (s == n) {
 				hist = true;
 				st = S_HIST;

@@ -93,19 +93,13 @@ static struct {
 	uint64_t nentries;
 } D;
 
-static inline bool is_sp(char c) { return c == ' ' || c == '\t'; }
-static inline bool is_dig(char c) { return c >= '0' && c <= '9'; }
-static inline bool is_hex(char c)
-{
-	return is_dig(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 
 static bool all_digits(const char *p, size_t n, bool sign)
 {
 	if (sign && n > 1 && p[0] == '-') p++, n--;
 	if (!n) return false;
 	for (size_t i = 0; i < n; i++)
-		if (!is_dig(p[i])) return false;
+		if (!c_digit(p[i])) return false;
 	return true;
 }
 
@@ -128,13 +122,13 @@ static char stack_kind(uint32_t i, uint32_t nstacks)
 static size_t offset_len(const char *p, size_t n)
 {
 	size_t i = n;
-	while (i > 0 && (is_hex(p[i - 1]) || p[i - 1] == 'x')) i--;
+	while (i > 0 && (c_hex(p[i - 1]) || p[i - 1] == 'x')) i--;
 	if (i == 0 || i == n || p[i - 1] != '+') return 0;
 	const char *o = p + i;
 	size_t on = n - i;
 	if (on > 2 && o[0] == '0' && o[1] == 'x') {
 		for (size_t k = 2; k < on; k++)
-			if (!is_hex(o[k])) return 0;
+			if (!c_hex(o[k])) return 0;
 	} else if (!all_digits(o, on, false)) {
 		return 0;
 	}
@@ -196,7 +190,7 @@ static void add_frame_line(const char *p, size_t n, char kind)
 			f.func_resolved = true;
 			if (qn > 2 && q[0] == '0' && q[1] == 'x') {
 				size_t h = 2;
-				while (h < qn && is_hex(q[h])) h++;
+				while (h < qn && c_hex(q[h])) h++;
 				if (h == qn) {
 					f.func_resolved = false;
 					f.ip = f.func;
@@ -223,11 +217,11 @@ static void add_frame_line(const char *p, size_t n, char kind)
  * scalar keys from frames, but a file may have lost it.) */
 static bool frame_shaped(const char *p, size_t n)
 {
-	for (size_t i = 0; i < n && !is_sp(p[i]); i++)
+	for (size_t i = 0; i < n && !c_blank(p[i]); i++)
 		if (p[i] == '`') return i > 0;
 	if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		for (size_t i = 2; i < n; i++)
-			if (!is_hex(p[i])) return false;
+			if (!c_hex(p[i])) return false;
 		return true;
 	}
 	return false;
@@ -395,11 +389,11 @@ static bool after_stack_line(const char *p, size_t pn, size_t indent, uint64_t l
 	size_t lastoff = 0;
 	for (size_t k = 0; k < pn;) {
 		size_t e = k;
-		while (e < pn && !is_sp(p[e])) e++;
+		while (e < pn && !c_blank(p[e])) e++;
 		if (!all_digits(p + k, e - k, true)) allnum = false;
 		ntok++;
 		lastoff = k;
-		while (e < pn && is_sp(p[e])) e++;
+		while (e < pn && c_blank(p[e])) e++;
 		k = e;
 	}
 	uint32_t want = D.have_keys ? keys_after(D.nst) : 0;
@@ -427,9 +421,9 @@ static bool after_stack_line(const char *p, size_t pn, size_t indent, uint64_t l
 	size_t keysn = value_here ? lastoff : pn;
 	for (size_t k = 0; k < keysn;) {
 		size_t e = k;
-		while (e < keysn && !is_sp(p[e])) e++;
+		while (e < keysn && !c_blank(p[e])) e++;
 		add_key(p + k, e - k, lineno);
-		while (e < keysn && is_sp(p[e])) e++;
+		while (e < keysn && c_blank(p[e])) e++;
 		k = e;
 	}
 	if (value_here) {
@@ -452,7 +446,7 @@ static void convert(input *in)
 		/* i: the indentation in columns, a tab to the next multiple of
 		 * 8 (a file whose blanks became tabs) */
 		size_t i = 0, b = 0;
-		for (; b < n && is_sp(line[b]); b++) i = line[b] == '\t' ? (i / 8 + 1) * 8 : i + 1;
+		for (; b < n && c_blank(line[b]); b++) i = line[b] == '\t' ? (i / 8 + 1) * 8 : i + 1;
 		const char *p = line + b;
 		size_t pn = n - b;
 		if (pn == 0) {
@@ -476,7 +470,7 @@ static void convert(input *in)
 			/* several scalar keys share a line, blank-separated */
 			for (size_t k = 0; k < pn;) {
 				size_t e = k;
-				while (e < pn && !is_sp(p[e])) e++;
+				while (e < pn && !c_blank(p[e])) e++;
 				if (D.nsk == MAXKEYS) {
 					/* text, not keys (a printf before the entries) */
 					warn_at(D.fname, input_lineno(in), "warning: more than %d keys: line ignored", MAXKEYS);
@@ -489,7 +483,7 @@ static void convert(input *in)
 				D.sk[D.nsk].nst = 0;
 				D.nsk++;
 				sbuf_add(&D.sb, p + k, e - k);
-				while (e < pn && is_sp(p[e])) e++;
+				while (e < pn && c_blank(p[e])) e++;
 				k = e;
 			}
 			continue;
@@ -529,7 +523,7 @@ static void parse_keys(const char *arg)
 		if (n == 0) usage_error("--keys: empty key name in '%s'", arg);
 		char *name = xmemdup(s, n);
 		for (size_t i = 0; i < n; i++)
-			if (!(is_dig(name[i]) || (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || name[i] == '_'))
+			if (!(c_digit(name[i]) || (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || name[i] == '_'))
 				usage_error("--keys: bad key name '%s'", name);
 		enum keykind k = K_OTHER;
 		if (!strcmp(name, "ustack") || !strcmp(name, "jstack")) k = K_USTACK;

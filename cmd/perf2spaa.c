@@ -108,12 +108,6 @@ static void warn_line(uint64_t line, const char *what)
 	warn_at(P.fname, line, "warning: %s", what);
 }
 
-static inline bool is_sp(char c) { return c == ' ' || c == '\t'; }
-static inline bool is_dig(char c) { return c >= '0' && c <= '9'; }
-static inline bool is_hex(char c)
-{
-	return is_dig(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 
 /* ---- events ------------------------------------------------------------ */
 
@@ -184,7 +178,7 @@ static bool tok_digits(const char *p, uint32_t n)
 {
 	if (!n) return false;
 	for (uint32_t i = 0; i < n; i++)
-		if (!is_dig(p[i])) return false;
+		if (!c_digit(p[i])) return false;
 	return true;
 }
 
@@ -221,7 +215,7 @@ static bool tok_time(const char *p, uint32_t n)
 	bool dot = false;
 	for (uint32_t i = 0; i + 1 < n; i++) {
 		if (p[i] == '.' && !dot && i > 0) dot = true;
-		else if (!is_dig(p[i])) return false;
+		else if (!c_digit(p[i])) return false;
 	}
 	return true;
 }
@@ -244,15 +238,15 @@ static bool header_fit(char *line, size_t n, struct hdr *h)
 	uint32_t nt = 0;
 	size_t i = 0;
 	while (i < n && nt < MAXTOK) {
-		while (i < n && is_sp(line[i])) i++;
+		while (i < n && c_blank(line[i])) i++;
 		if (i >= n) break;
 		size_t s = i;
-		while (i < n && !is_sp(line[i])) i++;
+		while (i < n && !c_blank(line[i])) i++;
 		t[nt].s = (uint32_t)s;
 		t[nt].n = (uint32_t)(i - s);
 		nt++;
 	}
-	if (nt < 3 || is_sp(line[0])) return false;
+	if (nt < 3 || c_blank(line[0])) return false;
 	for (uint32_t k = 1; k + 1 < nt; k++) {
 		int64_t pid = 0, tid = 0, cpu = 0;
 		bool two;
@@ -302,7 +296,7 @@ static bool header_fit(char *line, size_t n, struct hdr *h)
 		h->ev_n = en - 1;
 		h->comm_len = t[k - 1].s + t[k - 1].n;
 		size_t r = t[j].s + en;
-		while (r < n && is_sp(line[r])) r++;
+		while (r < n && c_blank(line[r])) r++;
 		h->rest = line + r;
 		h->rest_n = n - r;
 		return true;
@@ -321,10 +315,10 @@ static bool split_frame(const char *p, size_t n, bool need_dso, struct fparts *f
 	size_t i = 0;
 	if (n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) i = 2;
 	size_t h = i;
-	while (i < n && is_hex(p[i])) i++;
-	if (i == h || (i < n && !is_sp(p[i]))) return false;
+	while (i < n && c_hex(p[i])) i++;
+	if (i == h || (i < n && !c_blank(p[i]))) return false;
 	f->ip = (sstr){ p, i };
-	while (i < n && is_sp(p[i])) i++;
+	while (i < n && c_blank(p[i])) i++;
 	const char *sym = p + i;
 	size_t sn = n - i;
 	if (sn && sym[sn - 1] == ')') {
@@ -335,10 +329,10 @@ static bool split_frame(const char *p, size_t n, bool need_dso, struct fparts *f
 			if (sym[k] == ')') depth++;
 			else if (sym[k] == '(' && --depth == 0) break;
 		}
-		if (k < sn && depth == 0 && (k == 0 || is_sp(sym[k - 1]))) {
+		if (k < sn && depth == 0 && (k == 0 || c_blank(sym[k - 1]))) {
 			f->dso = (sstr){ sym + k + 1, sn - k - 2 };
 			size_t e = k;
-			while (e > 0 && is_sp(sym[e - 1])) e--;
+			while (e > 0 && c_blank(sym[e - 1])) e--;
 			f->sym = (sstr){ sym, e };
 			return true;
 		}
@@ -363,9 +357,9 @@ static bool is_srcline(const char *p, size_t n)
 		if (p[i] == ':') c = p + i;
 	if (!c || c == p) return false;
 	const char *q = c + 1;
-	if (q >= p + n || !is_dig(*q)) return false;
-	while (q < p + n && is_dig(*q)) q++;
-	return q == p + n || is_sp(*q);
+	if (q >= p + n || !c_digit(*q)) return false;
+	while (q < p + n && c_digit(*q)) q++;
+	return q == p + n || c_blank(*q);
 }
 
 static void add_fline(const char *p, size_t n)
@@ -390,7 +384,7 @@ static sstr strip_symoff(sstr *sym)
 		if (sym->p[i] == '+') {
 			if (sym->n - i > 3 && sym->p[i + 1] == '0' && sym->p[i + 2] == 'x') {
 				size_t j = i + 3;
-				while (j < sym->n && is_hex(sym->p[j])) j++;
+				while (j < sym->n && c_hex(sym->p[j])) j++;
 				if (j == sym->n) {
 					sstr off = { sym->p + i + 1, sym->n - i - 1 };
 					sym->n = i;
@@ -399,7 +393,7 @@ static sstr strip_symoff(sstr *sym)
 			}
 			break;
 		}
-		if (!is_hex(sym->p[i]) && sym->p[i] != 'x') break;
+		if (!c_hex(sym->p[i]) && sym->p[i] != 'x') break;
 	}
 	return SSTR_NULL;
 }
@@ -494,8 +488,8 @@ static bool same_ip(const struct pline *a, const struct pline *b)
 	if (!b) return false;
 	const char *p = P.sb.p + a->off, *q = P.sb.p + b->off;
 	uint32_t i = 0;
-	while (i < a->len && !is_sp(p[i])) i++;
-	return i < b->len && memcmp(p, q, i) == 0 && is_sp(q[i]);
+	while (i < a->len && !c_blank(p[i])) i++;
+	return i < b->len && memcmp(p, q, i) == 0 && c_blank(q[i]);
 }
 
 static void finish_sample(void)
@@ -670,7 +664,7 @@ static void convert(input *in)
 		while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r')) n--;
 		line[n] = 0;
 		size_t i = 0;
-		while (i < n && is_sp(line[i])) i++;
+		while (i < n && c_blank(line[i])) i++;
 		if (i == n) { /* blank: end of sample */
 			finish_sample();
 			prev_frame = false;

@@ -82,10 +82,6 @@ static uint64_t stack_no;
 static i128 totals[2];
 static const char *metric_used[2], *event_used[2];
 
-static bool is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 
 /* --strip-hex on b: every "0x" followed by hex digits becomes "0x...". */
 static void strip_hex_in(sbuf *b)
@@ -93,9 +89,9 @@ static void strip_hex_in(sbuf *b)
 	static sbuf t;
 	t.n = 0;
 	for (size_t i = 0; i < b->n;) {
-		if (b->p[i] == '0' && i + 2 < b->n && b->p[i + 1] == 'x' && is_hex(b->p[i + 2])) {
+		if (b->p[i] == '0' && i + 2 < b->n && b->p[i + 1] == 'x' && c_hex(b->p[i + 2])) {
 			sbuf_add(&t, "0x...", 5);
-			for (i += 2; i < b->n && is_hex(b->p[i]); i++) {}
+			for (i += 2; i < b->n && c_hex(b->p[i]); i++) {}
 		} else {
 			sbuf_addc(&t, b->p[i++]);
 		}

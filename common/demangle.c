@@ -17,10 +17,6 @@ static bool starts(const char *s, const char *p)
 	return strncmp(s, p, strlen(p)) == 0;
 }
 
-static bool is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 
 /* Does s[0..n) end with Rust's legacy hash "::h" + 16 hex digits?  Returns
  * the length before the "::", or n when not. */
@@ -28,7 +24,7 @@ static size_t rust_hash_at(const char *s, size_t n)
 {
 	if (n < 19 || memcmp(s + n - 19, "::h", 3) != 0) return n;
 	for (size_t i = n - 16; i < n; i++)
-		if (!is_hex(s[i])) return n;
+		if (!c_hex(s[i])) return n;
 	return n - 19;
 }
 
@@ -72,7 +68,7 @@ static size_t rust_escape(const char *s, size_t n, sbuf *b)
 	if (n < 4 || s[1] != 'u') return 0;
 	uint32_t c = 0;
 	size_t i = 2;
-	for (; i < n && i < 10 && is_hex(s[i]); i++)
+	for (; i < n && i < 10 && c_hex(s[i]); i++)
 		c = c * 16 + (uint32_t)(s[i] >= 'a' ? s[i] - 'a' + 10 : s[i] >= 'A' ? s[i] - 'A' + 10 : s[i] - '0');
 	if (i == 2 || i >= n || s[i] != '$') return 0;
 	if (c < 0x20 || c == 0x7f || (c >= 0xd800 && c < 0xe000) || c > 0x10ffff) return 0;

@@ -6,7 +6,6 @@
 #include <string.h>
 #include "util.h"
 
-static bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 int folded_count(const char *p, size_t n, num *out)
 {
@@ -59,13 +58,13 @@ int folded_split(const char *line, size_t len, folded_line *f)
 {
 	if (len && line[len - 1] == '\r') len--;
 	size_t start = 0;
-	while (start < len && is_blank(line[start])) start++;
+	while (start < len && c_blank(line[start])) start++;
 	if (start == len || line[0] == '#') return FOLDED_SKIP;
 	/* the count: after the last run of blanks */
 	size_t end = len;
-	while (end > 0 && is_blank(line[end - 1])) end--;
+	while (end > 0 && c_blank(line[end - 1])) end--;
 	size_t cs = end;
-	while (cs > 0 && !is_blank(line[cs - 1])) cs--;
+	while (cs > 0 && !c_blank(line[cs - 1])) cs--;
 	f->count_at = cs;
 	f->count_n = end - cs;
 	int pc = cs == 0 ? FOLDED_NONE : folded_count(line + cs, end - cs, &f->count);
@@ -80,7 +79,7 @@ int folded_split(const char *line, size_t len, folded_line *f)
 	 * the path ("foo 12 1" is frame "foo 12", count 1): the caller
 	 * decides */
 	size_t ps = se;
-	while (ps > 0 && !is_blank(line[ps - 1])) ps--;
+	while (ps > 0 && !c_blank(line[ps - 1])) ps--;
 	f->two = ps < se && ps > 0 && folded_count(line + ps, se - ps, &f->count1) == FOLDED_OK;
 	f->path2_n = f->two ? ps - 1 : se;
 	return FOLDED_OK;

@@ -16,15 +16,7 @@ static uint32_t add_str(symtab *t, const char *p, size_t n)
 	return off;
 }
 
-static bool is_sp(char c) { return c == ' ' || c == '\t'; }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9') return c - '0';
-	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-	return -1;
-}
 
 /* A hex number at *p (optional 0x), at most 16 digits; advances *p. */
 static bool hex_at(const char **p, const char *end, uint64_t *out)
@@ -33,9 +25,9 @@ static bool hex_at(const char **p, const char *end, uint64_t *out)
 	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2;
 	uint64_t v = 0;
 	int nd = 0;
-	while (s < end && hexval(*s) >= 0) {
+	while (s < end && c_hexval(*s) >= 0) {
 		if (++nd > 16) return false;
-		v = v << 4 | (uint64_t)hexval(*s++);
+		v = v << 4 | (uint64_t)c_hexval(*s++);
 	}
 	if (nd == 0) return false;
 	*p = s;
@@ -45,7 +37,7 @@ static bool hex_at(const char **p, const char *end, uint64_t *out)
 
 static void skip_sp(const char **p, const char *end)
 {
-	while (*p < end && is_sp(**p)) (*p)++;
+	while (*p < end && c_blank(**p)) (*p)++;
 }
 
 /* The next blank-separated word. */
@@ -53,7 +45,7 @@ static size_t word(const char **p, const char *end, const char **w)
 {
 	skip_sp(p, end);
 	*w = *p;
-	while (*p < end && !is_sp(**p)) (*p)++;
+	while (*p < end && !c_blank(**p)) (*p)++;
 	return (size_t)(*p - *w);
 }
 
@@ -93,7 +85,7 @@ static void kallsyms_line(symtab *t, const char *name, uint64_t ln, const char *
 	struct kread *k = u;
 	uint64_t addr;
 	const char *w;
-	if (!hex_at(&p, end, &addr) || p == end || !is_sp(*p))
+	if (!hex_at(&p, end, &addr) || p == end || !c_blank(*p))
 		die_at(name, ln, "not a kallsyms line (expected \"ADDRESS TYPE NAME [MODULE]\")");
 	size_t tn = word(&p, end, &w);
 	const char *nm;
@@ -156,9 +148,9 @@ static void perfmap_line(symtab *t, const char *name, uint64_t ln, const char *p
 {
 	(void)u;
 	uint64_t start, size;
-	if (!hex_at(&p, end, &start) || p == end || !is_sp(*p)) goto bad;
+	if (!hex_at(&p, end, &start) || p == end || !c_blank(*p)) goto bad;
 	skip_sp(&p, end);
-	if (!hex_at(&p, end, &size) || p == end || !is_sp(*p)) goto bad;
+	if (!hex_at(&p, end, &size) || p == end || !c_blank(*p)) goto bad;
 	skip_sp(&p, end);
 	if (p == end || start + size < start) goto bad;
 	symtab_ent *e = VEC_PUSH(t->e, t->n, t->cap);

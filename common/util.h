@@ -29,6 +29,16 @@ static inline void xqsort(void *base, size_t n, size_t size, int (*cmp)(const vo
 /* A byte string that does not own its bytes. */
 typedef struct sstr { const char *p; size_t n; } sstr;
 #define SSTR_NULL ((sstr){ NULL, 0 })
+/* Character classes of the text formats read here (ASCII, no locale). */
+static inline bool c_blank(char c) { return c == ' ' || c == '\t'; }
+static inline bool c_digit(char c) { return c >= '0' && c <= '9'; }
+/* The value of hex digit c, or -1. */
+static inline int c_hexval(char c)
+{
+	return c_digit(c) ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+static inline bool c_hex(char c) { return c_hexval(c) >= 0; }
+
 static inline sstr sstr_c(const char *s) { return (sstr){ s, s ? strlen(s) : 0 }; }
 static inline bool sstr_eq(sstr a, sstr b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
 static inline bool sstr_eqc(sstr a, const char *b) { return sstr_eq(a, sstr_c(b)); }

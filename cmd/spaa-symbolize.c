@@ -343,17 +343,25 @@ static strmap fresh_ids;
 static uint64_t next_id;
 static bool next_id_set;
 
+/* The integer just above the largest integer id of a dictionary (1 when it
+ * has none): where fresh ids start. */
+static uint64_t above_ids(const strmap *ids)
+{
+	uint64_t next = 1;
+	for (uint32_t k = 0; k < ids->count; k++) {
+		size_t n;
+		const char *key = strmap_key(ids, k, &n);
+		uint64_t v;
+		if (parse_u64(key, n, &v) && v < UINT64_MAX && v + 1 > next) next = v + 1;
+	}
+	return next;
+}
+
 static uint32_t fresh_frame_id(void)
 {
 	if (!next_id_set) {
 		next_id_set = true;
-		next_id = 1;
-		for (uint32_t i = 0; i < r->frame_ids.count; i++) {
-			size_t n;
-			const char *k = strmap_key(&r->frame_ids, i, &n);
-			uint64_t v;
-			if (parse_u64(k, n, &v) && v < UINT64_MAX && v + 1 > next_id) next_id = v + 1;
-		}
+		next_id = above_ids(&r->frame_ids);
 	}
 	char buf[24];
 	size_t n;
@@ -1199,15 +1207,7 @@ static void write_dso(uint32_t j)
 {
 	/* a fresh integer id above the input's */
 	static uint64_t next = 0;
-	if (!next) {
-		next = 1;
-		for (uint32_t k = 0; k < r->dso_ids.count; k++) {
-			size_t n;
-			const char *key = strmap_key(&r->dso_ids, k, &n);
-			uint64_t v;
-			if (parse_u64(key, n, &v) && v < UINT64_MAX && v + 1 > next) next = v + 1;
-		}
-	}
+	if (!next) next = above_ids(&r->dso_ids);
 	char nb[24];
 	size_t n;
 	do n = fmt_u64(nb, next++);

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "build.h"
 #include "spaa.h"
 #include "cli.h"
@@ -23,6 +22,7 @@
 #include "jscan.h"
 #include "json.h"
 #include "jsonbuf.h"
+#include "spool.h"
 #include "strmap.h"
 
 static const char help_text[] =
@@ -218,43 +218,13 @@ static void add_w(uint64_t *w, uint64_t v)
 	if (__builtin_add_overflow(*w, v, w)) die_at(fname, 0, "a weight overflows 64 bits");
 }
 
-/* ---- integers waiting in a temporary file ------------------------------------- */
-
-typedef struct ibuf {
-	int fd;
-	int64_t v[4096];
-	uint32_t n, pos;
-	uint64_t count;
-} ibuf;
-
-static void ibuf_put(ibuf *b, int64_t v)
+/* Records of integers waiting in a temporary file (common/spool): one of
+ * them read back, false at the end. */
+static bool spool_ints(spool *s, int64_t *v, size_t n)
 {
-	if (b->n == 4096) {
-		tmpfile_write(b->fd, b->v, sizeof b->v);
-		b->n = 0;
-	}
-	b->v[b->n++] = v;
-	b->count++;
-}
-
-static void ibuf_rewind(ibuf *b)
-{
-	if (b->n) tmpfile_write(b->fd, b->v, b->n * sizeof *b->v);
-	b->n = b->pos = 0;
-	if (lseek(b->fd, 0, SEEK_SET) < 0) die(EXIT_DATA, "temporary file: seek error");
-}
-
-static bool ibuf_get(ibuf *b, int64_t *v)
-{
-	if (b->pos == b->n) {
-		ssize_t k = read(b->fd, b->v, sizeof b->v);
-		if (k < 0) die(EXIT_DATA, "temporary file: read error");
-		b->n = (uint32_t)((size_t)k / sizeof *b->v);
-		b->pos = 0;
-		if (!b->n) return false;
-	}
-	*v = b->v[b->pos++];
-	return true;
+	size_t got = spool_read(s, v, n * sizeof *v);
+	if (got && got != n * sizeof *v) die(EXIT_DATA, "temporary file: read error: a record cut short");
+	return got != 0;
 }
 
 /* ---- CPU samples -------------------------------------------------------------
@@ -262,7 +232,7 @@ static bool ibuf_get(ibuf *b, int64_t *v)
  * read it so: the stack sampled runs until the next sample is taken); the
  * last sample of a profile runs to the profile's endTime. */
 
-static ibuf sample_spool = { .fd = -1 }; /* --samples: (profile, node, time) */
+static spool *sample_spool; /* --samples: (profile, node, time) */
 
 static void credit(profile *p, uint32_t node, int64_t t, int64_t dur)
 {
@@ -274,9 +244,8 @@ static void credit(profile *p, uint32_t node, int64_t t, int64_t dur)
 	}
 	add_w(&x->w[W_TIME], (uint64_t)dur);
 	if (opt_samples) {
-		ibuf_put(&sample_spool, p->idx);
-		ibuf_put(&sample_spool, node);
-		ibuf_put(&sample_spool, t);
+		int64_t rec[3] = { p->idx, node, t };
+		spool_write(sample_spool, rec, sizeof rec);
 	}
 }
 
@@ -305,7 +274,7 @@ static void cpu_finish(profile *p)
  * samples and timeDeltas pair up by position: the first of the two arrays
  * to arrive waits in a temporary file until the other streams past. */
 
-static ibuf pending = { .fd = -1 };
+static spool *pending;
 static char pending_kind; /* 's' samples, 'd' timeDeltas, 0 none */
 static bool paired;       /* both arrays read */
 static bool seen_samples, seen_deltas;
@@ -323,31 +292,30 @@ static void sample_array(jscan *r, profile *p, char kind)
 	if (!pending_kind) {
 		/* the first of the two: keep it for the other */
 		pending_kind = kind;
-		pending.fd = tmpfile_unlinked("chrome2spaa");
+		pending = spool_new();
 		while (!done) {
 			size_t n = jscan_ints(r, &first, v, 4096, what, &done);
-			for (size_t k = 0; k < n; k++) ibuf_put(&pending, v[k]);
+			spool_write(pending, v, n * sizeof *v);
 		}
-		ibuf_rewind(&pending);
+		spool_rewind(pending);
 		return;
 	}
-	uint64_t i = 0;
+	static int64_t o[4096];
+	uint64_t i = 0, count = spool_size(pending) / sizeof *o;
 	while (!done) {
 		size_t n = jscan_ints(r, &first, v, 4096, what, &done);
-		for (size_t k = 0; k < n; k++) {
-			int64_t o;
-			if (!ibuf_get(&pending, &o))
-				jscan_fail(r, "%s samples than timeDeltas (%llu)", kind == 's' ? "more" : "fewer",
-					   (unsigned long long)pending.count);
-			cpu_sample(p, kind == 's' ? v[k] : o, kind == 's' ? o : v[k]);
-		}
+		size_t got = spool_read(pending, o, n * sizeof *o) / sizeof *o;
+		for (size_t k = 0; k < got; k++) cpu_sample(p, kind == 's' ? v[k] : o[k], kind == 's' ? o[k] : v[k]);
+		if (got < n)
+			jscan_fail(r, "%s samples than timeDeltas (%llu)", kind == 's' ? "more" : "fewer",
+				   (unsigned long long)count);
 		i += n;
 	}
-	if (i != pending.count)
-		jscan_fail(r, "%llu samples but %llu timeDeltas", (unsigned long long)(kind == 's' ? i : pending.count),
-			   (unsigned long long)(kind == 's' ? pending.count : i));
-	close(pending.fd);
-	pending.fd = -1;
+	if (i != count)
+		jscan_fail(r, "%llu samples but %llu timeDeltas", (unsigned long long)(kind == 's' ? i : count),
+			   (unsigned long long)(kind == 's' ? count : i));
+	spool_free(pending);
+	pending = NULL;
 	paired = true;
 }
 
@@ -723,14 +691,13 @@ static int cmp_entry(const void *a, const void *b)
  * was allocated in it and is still live. */
 static int64_t *tl_ts, *tl_id;
 static uint32_t n_tl, tl_ts_cap, tl_id_cap;
-static ibuf live_spool = { .fd = -1 };
+static spool *live_spool;
 
 static void live_object(int64_t id, uint32_t node, int64_t self)
 {
-	if (live_spool.fd < 0) live_spool.fd = tmpfile_unlinked("chrome2spaa");
-	ibuf_put(&live_spool, id);
-	ibuf_put(&live_spool, node);
-	ibuf_put(&live_spool, self);
+	if (!live_spool) live_spool = spool_new();
+	int64_t rec[3] = { id, node, self };
+	spool_write(live_spool, rec, sizeof rec);
 }
 
 static void sample_row(jscan *r, void *u, const int64_t *f)
@@ -769,10 +736,8 @@ static void write_timeline_windows(output *o)
 	uint32_t n = 0, cap = 0;
 	profile *p = profs[0];
 	int64_t rec[3];
-	if (live_spool.fd >= 0) ibuf_rewind(&live_spool);
-	while (live_spool.fd >= 0 && ibuf_get(&live_spool, &rec[0])) {
-		if (!ibuf_get(&live_spool, &rec[1]) || !ibuf_get(&live_spool, &rec[2]))
-			die(EXIT_DATA, "temporary file: read error");
+	if (live_spool) spool_rewind(live_spool);
+	while (live_spool && spool_ints(live_spool, rec, 3)) {
 		/* the first sample whose last id is >= the object's id */
 		uint32_t lo = 0, hi = n_tl;
 		while (lo < hi) {
@@ -1075,12 +1040,10 @@ static void finish(const char *outpath, bool zstd)
 	declare_event();
 	for (uint32_t i = 0; i < nprofs; i++) write_stacks(profs[i]);
 	if (opt_samples) {
-		ibuf *sb = &sample_spool;
-		ibuf_rewind(sb);
+		spool_rewind(sample_spool);
 		int64_t rec[3];
 		for (;;) {
-			if (!ibuf_get(sb, &rec[0])) break;
-			if (!ibuf_get(sb, &rec[1]) || !ibuf_get(sb, &rec[2])) die(EXIT_DATA, "temporary file: read error");
+			if (!spool_ints(sample_spool, rec, 3)) break;
 			profile *p = profs[rec[0]];
 			int64_t t;
 			if (__builtin_add_overflow(p->start, rec[2], &t)) die_at(fname, 0, "sample time overflows");
@@ -1192,7 +1155,7 @@ int main(int argc, char **argv)
 	json_doc_init(&doc);
 	strmap_init(&prof_keys);
 	strmap_init(&thread_keys);
-	if (opt_samples) sample_spool.fd = tmpfile_unlinked("chrome2spaa");
+	if (opt_samples) sample_spool = spool_new();
 	jscan r;
 	jscan_init(&r, in, fname);
 	read_profile(&r);

@@ -1,4 +1,4 @@
-/* spool.c - an unlinked temporary file, written then read back as lines. */
+/* spool.c - an unlinked temporary file, written then read back as lines or bytes. */
 #include "spool.h"
 
 #include <errno.h>
@@ -113,6 +113,19 @@ char *spool_line(spool *s, size_t *len)
 			return line;
 		}
 	}
+}
+
+size_t spool_read(spool *s, void *p, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		if (s->pos == s->n && !fill(s)) break;
+		size_t k = s->n - s->pos < n - got ? s->n - s->pos : n - got;
+		memcpy((char *)p + got, s->buf + s->pos, k);
+		s->pos += k;
+		got += k;
+	}
+	return got;
 }
 
 void spool_free(spool *s)

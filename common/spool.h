@@ -1,5 +1,5 @@
 /* spool.h - a temporary file for records that must wait: written once in
- * order, then read back as lines.  The file is unlinked as soon as it is
+ * order, then read back as lines (or as raw bytes).  The file is unlinked as soon as it is
  * made (in $TMPDIR, else /tmp), so nothing is left behind on any exit.
  * Write and read errors are fatal ("prog: temporary file: write error: ..."). */
 #ifndef SPAA_SPOOL_H
@@ -20,6 +20,9 @@ void spool_rewind(spool *s);
 /* Next line without its '\n', NUL-terminated, writable, valid until the next
  * call; NULL at the end. */
 char *spool_line(spool *s, size_t *len);
+/* Or, after spool_rewind(), the bytes as written (records of a fixed
+ * size): up to n of them into p; returns how many, fewer only at the end. */
+size_t spool_read(spool *s, void *p, size_t n);
 void spool_free(spool *s);
 
 #endif

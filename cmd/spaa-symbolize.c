@@ -909,12 +909,11 @@ static void take_stack(void)
 		uint32_t ik = json_get(d, 0, "id");
 		rec.n = 0;
 		jb_node(&rec, d, ik);
-		idtext = xmemdup(rec.p, rec.n); /* copied below */
+		idtext = rec.p; /* the map keeps its own copy */
 		idn = rec.n;
 	}
 	bool added;
 	uint32_t m = strmap_intern(&out_ids, idtext, idn, &added);
-	if (idtext != idb) free((void *)idtext);
 	if (added) {
 		struct mst *x = VEC_PUSH(M, nm, mcap);
 		memset(x, 0, sizeof *x);

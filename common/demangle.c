@@ -28,26 +28,6 @@ static size_t rust_hash_at(const char *s, size_t n)
 	return n - 19;
 }
 
-/* Appends code point c as UTF-8. */
-static void add_utf8(sbuf *b, uint32_t c)
-{
-	if (c < 0x80) {
-		sbuf_addc(b, (char)c);
-	} else if (c < 0x800) {
-		sbuf_addc(b, (char)(0xc0 | c >> 6));
-		sbuf_addc(b, (char)(0x80 | (c & 0x3f)));
-	} else if (c < 0x10000) {
-		sbuf_addc(b, (char)(0xe0 | c >> 12));
-		sbuf_addc(b, (char)(0x80 | ((c >> 6) & 0x3f)));
-		sbuf_addc(b, (char)(0x80 | (c & 0x3f)));
-	} else {
-		sbuf_addc(b, (char)(0xf0 | c >> 18));
-		sbuf_addc(b, (char)(0x80 | ((c >> 12) & 0x3f)));
-		sbuf_addc(b, (char)(0x80 | ((c >> 6) & 0x3f)));
-		sbuf_addc(b, (char)(0x80 | (c & 0x3f)));
-	}
-}
-
 /* One legacy escape "$...$" at s[0..n) (s[0] == '$'): appends what it
  * stands for and returns its length, 0 if it is not one. */
 static size_t rust_escape(const char *s, size_t n, sbuf *b)
@@ -68,11 +48,10 @@ static size_t rust_escape(const char *s, size_t n, sbuf *b)
 	if (n < 4 || s[1] != 'u') return 0;
 	uint32_t c = 0;
 	size_t i = 2;
-	for (; i < n && i < 10 && c_hex(s[i]); i++)
-		c = c * 16 + (uint32_t)(s[i] >= 'a' ? s[i] - 'a' + 10 : s[i] >= 'A' ? s[i] - 'A' + 10 : s[i] - '0');
+	for (; i < n && i < 10 && c_hex(s[i]); i++) c = c * 16 + (uint32_t)c_hexval(s[i]);
 	if (i == 2 || i >= n || s[i] != '$') return 0;
 	if (c < 0x20 || c == 0x7f || (c >= 0xd800 && c < 0xe000) || c > 0x10ffff) return 0;
-	add_utf8(b, c);
+	sbuf_add_utf8(b, c);
 	return i + 1;
 }
 

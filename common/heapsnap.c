@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "heapsnap.h"
+#include "utf8.h"
 
 uint32_t heapsnap_field(const json_doc *d, uint32_t arr, const char *name)
 {
@@ -43,38 +44,6 @@ void heapsnap_strings_want_all(heapsnap_strings *t)
 	t->all = true;
 }
 
-static unsigned hex4(const char *p)
-{
-	unsigned v = 0;
-	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-		v <<= 4;
-		if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
-		else return 0x110000; /* not hex */
-	}
-	return v;
-}
-
-static void add_utf8(sbuf *b, unsigned c)
-{
-	char u[4];
-	size_t n;
-	if (c < 0x80) {
-		u[0] = (char)c, n = 1;
-	} else if (c < 0x800) {
-		u[0] = (char)(0xc0 | c >> 6), u[1] = (char)(0x80 | (c & 0x3f)), n = 2;
-	} else if (c < 0x10000) {
-		u[0] = (char)(0xe0 | c >> 12), u[1] = (char)(0x80 | (c >> 6 & 0x3f));
-		u[2] = (char)(0x80 | (c & 0x3f)), n = 3;
-	} else {
-		u[0] = (char)(0xf0 | c >> 18), u[1] = (char)(0x80 | (c >> 12 & 0x3f));
-		u[2] = (char)(0x80 | (c >> 6 & 0x3f)), u[3] = (char)(0x80 | (c & 0x3f)), n = 4;
-	}
-	sbuf_add(b, u, n);
-}
-
 /* The string value at r, decoded leniently into b (bad escapes and lone
  * surrogates as U+FFFD; bytes that are not UTF-8 stay, for the writer to
  * replace). */
@@ -103,20 +72,20 @@ static sstr lenient_string(jscan *r, sbuf *b)
 		case 'r': sbuf_addc(b, '\r'); break;
 		case 't': sbuf_addc(b, '\t'); break;
 		case 'u': {
-			unsigned u = e - p >= 4 ? hex4(p) : 0x110000;
-			if (u > 0xffff) {
-				add_utf8(b, 0xfffd);
+			int32_t u = e - p >= 4 ? utf8_hex4(p) : -1;
+			if (u < 0) {
+				sbuf_add_utf8(b, 0xfffd);
 				break;
 			}
 			p += 4;
 			if (u >= 0xd800 && u < 0xdc00 && e - p >= 6 && p[0] == '\\' && p[1] == 'u') {
-				unsigned lo = hex4(p + 2);
+				int32_t lo = utf8_hex4(p + 2);
 				if (lo >= 0xdc00 && lo < 0xe000) {
 					u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
 					p += 6;
 				}
 			}
-			add_utf8(b, u >= 0xd800 && u < 0xe000 ? 0xfffd : u);
+			sbuf_add_utf8(b, u >= 0xd800 && u < 0xe000 ? 0xfffd : (uint32_t)u);
 			break;
 		}
 		default: sbuf_addc(b, c); break; /* \" \\ \/ (and anything else as itself) */

@@ -49,42 +49,6 @@ static const uint8_t ws_byte[256] = {
 
 
 
-static inline int hexval(uint8_t c)
-{
-	if (c >= '0' && c <= '9') return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-	return -1;
-}
-
-/* Four hex digits at p (caller checked 4 bytes are there), or -1. */
-static inline int32_t hex4(const uint8_t *p)
-{
-	int a = hexval(p[0]), b = hexval(p[1]), c = hexval(p[2]), e = hexval(p[3]);
-	if ((a | b | c | e) < 0)
-		return -1;
-	return (a << 12) | (b << 8) | (c << 4) | e;
-}
-
-static inline char *put_utf8(char *o, uint32_t cp)
-{
-	if (cp < 0x80) {
-		*o++ = (char)cp;
-	} else if (cp < 0x800) {
-		*o++ = (char)(0xC0 | (cp >> 6));
-		*o++ = (char)(0x80 | (cp & 0x3F));
-	} else if (cp < 0x10000) {
-		*o++ = (char)(0xE0 | (cp >> 12));
-		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-		*o++ = (char)(0x80 | (cp & 0x3F));
-	} else {
-		*o++ = (char)(0xF0 | (cp >> 18));
-		*o++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-		*o++ = (char)(0x80 | (cp & 0x3F));
-	}
-	return o;
-}
 
 /* ---- tape ------------------------------------------------------------ */
 
@@ -161,13 +125,13 @@ decode_str(json_doc *d, const uint8_t *text, const uint8_t *p, const uint8_t *s,
 			case 'u':
 				if (end - p < 6)
 					goto eol_or_hex;
-				if ((cp = hex4(p + 2)) < 0) {
+				if ((cp = utf8_hex4(p + 2)) < 0) {
 					return fail_at(d, text, p, "invalid \\u escape");
 				}
 				if (cp >= 0xD800 && cp <= 0xDBFF) {
 					int32_t lo;
 					if (end - p < 12 || p[6] != '\\' || p[7] != 'u' ||
-					    (lo = hex4(p + 8)) < 0xDC00 || lo > 0xDFFF) {
+					    (lo = utf8_hex4(p + 8)) < 0xDC00 || lo > 0xDFFF) {
 						return fail_at(d, text, p, "lone surrogate in \\u escape");
 					}
 					cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
@@ -175,7 +139,7 @@ decode_str(json_doc *d, const uint8_t *text, const uint8_t *p, const uint8_t *s,
 				} else if (cp >= 0xDC00 && cp <= 0xDFFF) {
 					return fail_at(d, text, p, "lone surrogate in \\u escape");
 				}
-				o = put_utf8(o, (uint32_t)cp);
+				o = utf8_put(o, (uint32_t)cp);
 				p += 6;
 				break;
 			default:
@@ -209,7 +173,7 @@ decode_str(json_doc *d, const uint8_t *text, const uint8_t *p, const uint8_t *s,
 eol_or_hex:
 	/* fewer than 4 characters left after "\u": bad hex, or end of line */
 	for (r = p + 2; r < end; r++) {
-		if (hexval(*r) < 0) {
+		if (utf8_hexval(*r) < 0) {
 			return fail_at(d, text, p, "invalid \\u escape");
 		}
 	}

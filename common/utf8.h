@@ -1,11 +1,50 @@
 /* utf8.h - the byte scanning shared by the JSON parser and writers: a
- * word-at-a-time skip over plain string bytes, and UTF-8 sequence checks. */
+ * word-at-a-time skip over plain string bytes, and UTF-8 sequence checks;
+ * code points written as UTF-8, and the four hex digits of a \u escape. */
 #ifndef SPAA_UTF8_H
 #define SPAA_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+/* Writes code point cp (at most 0x10FFFF) at o as UTF-8: returns the end. */
+static inline char *utf8_put(char *o, uint32_t cp)
+{
+	if (cp < 0x80) {
+		*o++ = (char)cp;
+	} else if (cp < 0x800) {
+		*o++ = (char)(0xC0 | (cp >> 6));
+		*o++ = (char)(0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		*o++ = (char)(0xE0 | (cp >> 12));
+		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*o++ = (char)(0x80 | (cp & 0x3F));
+	} else {
+		*o++ = (char)(0xF0 | (cp >> 18));
+		*o++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*o++ = (char)(0x80 | (cp & 0x3F));
+	}
+	return o;
+}
+
+static inline int utf8_hexval(uint8_t c)
+{
+	if (c >= '0' && c <= '9') return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+	return -1;
+}
+
+/* Four hex digits at p (the caller checked 4 bytes are there), or -1. */
+static inline int32_t utf8_hex4(const void *v)
+{
+	const uint8_t *p = v;
+	int a = utf8_hexval(p[0]), b = utf8_hexval(p[1]), c = utf8_hexval(p[2]), e = utf8_hexval(p[3]);
+	if ((a | b | c | e) < 0) return -1;
+	return (a << 12) | (b << 8) | (c << 4) | e;
+}
 
 /* Advance p over plain string bytes: printable ASCII other than '"' and
  * '\\'.  Returns the first other byte ('"', '\\', < 0x20 or >= 0x80) or end.

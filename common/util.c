@@ -1,5 +1,6 @@
 /* util.c - checked allocation, growable arrays, buffers, arena, integers. */
 #include "util.h"
+#include "utf8.h"
 #include "cli.h"
 
 #include <stdarg.h>
@@ -72,6 +73,12 @@ void sbuf_add(sbuf *b, const void *p, size_t n)
 	if (n) memcpy(b->p + b->n, p, n);
 	b->n += n;
 	b->p[b->n] = 0;
+}
+
+void sbuf_add_utf8(sbuf *b, uint32_t cp)
+{
+	char u[4];
+	sbuf_add(b, u, (size_t)(utf8_put(u, cp) - u));
 }
 
 void sbuf_printf(sbuf *b, const char *fmt, ...)

@@ -47,6 +47,8 @@ static inline bool sstr_eqc(sstr a, const char *b) { return sstr_eq(a, sstr_c(b)
 typedef struct sbuf { char *p; size_t n, cap; } sbuf;
 void sbuf_reserve(sbuf *b, size_t extra);
 void sbuf_add(sbuf *b, const void *p, size_t n);
+/* Appends code point cp (at most 0x10FFFF) as UTF-8. */
+void sbuf_add_utf8(sbuf *b, uint32_t cp);
 static inline void sbuf_addc(sbuf *b, char c) { if (b->n + 1 > b->cap) sbuf_reserve(b, 1); b->p[b->n++] = c; }
 static inline void sbuf_adds(sbuf *b, const char *s) { sbuf_add(b, s, strlen(s)); }
 void sbuf_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

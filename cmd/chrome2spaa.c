@@ -599,12 +599,11 @@ static uint32_t nfinfo, finfo_cap;
 static bool have_finfo;
 static heapsnap_strings strs; /* the names of the functions */
 
-static uint32_t field_index(jscan *r, uint32_t arr, const char *name, bool required)
+/* Column name of meta list arr (NONE: absent), required or not. */
+static uint32_t field_index(jscan *r, uint32_t arr, const char *list, const char *name, bool required)
 {
-	uint32_t i = arr != NONE ? heapsnap_field(&doc, arr, name) : NONE;
-	if (i != NONE) return i;
-	if (required) jscan_fail(r, "snapshot.meta does not list the field %s", name);
-	return NONE;
+	if (required) return heapsnap_need(r, &doc, arr, list, name);
+	return arr != NONE ? heapsnap_field(&doc, arr, name) : NONE;
 }
 
 static uint32_t field_count(uint32_t arr)
@@ -630,28 +629,28 @@ static void snapshot_meta(jscan *r)
 	uint32_t nfl = member(m, "node_fields"), ffl = member(m, "trace_function_info_fields"),
 		 tfl = member(m, "trace_node_fields");
 	meta.nf = field_count(nfl);
-	if (!meta.nf) jscan_fail(r, "snapshot.meta has no node_fields");
-	meta.self_col = field_index(r, nfl, "self_size", true);
-	meta.trace_col = field_index(r, nfl, "trace_node_id", false);
-	meta.id_col = field_index(r, nfl, "id", false);
+	if (!meta.nf) jscan_fail(r, "snapshot.meta has no node_fields array");
+	meta.self_col = field_index(r, nfl, "node_fields", "self_size", true);
+	meta.trace_col = field_index(r, nfl, "node_fields", "trace_node_id", false);
+	meta.id_col = field_index(r, nfl, "node_fields", "id", false);
 	uint32_t sfl = member(m, "sample_fields");
 	meta.nsf = field_count(sfl);
 	if (meta.nsf) {
-		meta.sf_ts = field_index(r, sfl, "timestamp_us", true);
-		meta.sf_id = field_index(r, sfl, "last_assigned_id", true);
+		meta.sf_ts = field_index(r, sfl, "sample_fields", "timestamp_us", true);
+		meta.sf_id = field_index(r, sfl, "sample_fields", "last_assigned_id", true);
 	}
 	meta.nff = field_count(ffl);
 	meta.ntf = field_count(tfl);
 	if (meta.nff && meta.ntf) {
-		meta.ff_name = field_index(r, ffl, "name", true);
-		meta.ff_script = field_index(r, ffl, "script_name", true);
-		meta.ff_line = field_index(r, ffl, "line", true);
-		meta.ff_col = field_index(r, ffl, "column", true);
-		meta.tf_id = field_index(r, tfl, "id", true);
-		meta.tf_fi = field_index(r, tfl, "function_info_index", true);
-		meta.tf_count = field_index(r, tfl, "count", true);
-		meta.tf_size = field_index(r, tfl, "size", true);
-		meta.tf_children = field_index(r, tfl, "children", true);
+		meta.ff_name = field_index(r, ffl, "trace_function_info_fields", "name", true);
+		meta.ff_script = field_index(r, ffl, "trace_function_info_fields", "script_name", true);
+		meta.ff_line = field_index(r, ffl, "trace_function_info_fields", "line", true);
+		meta.ff_col = field_index(r, ffl, "trace_function_info_fields", "column", true);
+		meta.tf_id = field_index(r, tfl, "trace_node_fields", "id", true);
+		meta.tf_fi = field_index(r, tfl, "trace_node_fields", "function_info_index", true);
+		meta.tf_count = field_index(r, tfl, "trace_node_fields", "count", true);
+		meta.tf_size = field_index(r, tfl, "trace_node_fields", "size", true);
+		meta.tf_children = field_index(r, tfl, "trace_node_fields", "children", true);
 		if (meta.tf_children < meta.tf_id) jscan_fail(r, "trace_node_fields list children before id");
 	}
 	meta.nrole = roles(meta.nf, (const uint32_t[]){ meta.self_col, meta.trace_col, meta.id_col }, 3);

@@ -183,13 +183,11 @@ static void read_meta(jscan *r, snap *s)
 	memset(s->ecol, -1, s->ef);
 	uint32_t ncol[N_NF], ecol[N_EF];
 	for (int i = 0; i < N_NF; i++) {
-		ncol[i] = heapsnap_field(d, nfl, nf_names[i]);
-		if (ncol[i] == NONE) jscan_fail(r, "snapshot.meta.node_fields has no %s", nf_names[i]);
+		ncol[i] = heapsnap_need(r, d, nfl, "node_fields", nf_names[i]);
 		s->ncol[ncol[i]] = (int8_t)i;
 	}
 	for (int i = 0; i < N_EF; i++) {
-		ecol[i] = heapsnap_field(d, efl, ef_names[i]);
-		if (ecol[i] == NONE) jscan_fail(r, "snapshot.meta.edge_fields has no %s", ef_names[i]);
+		ecol[i] = heapsnap_need(r, d, efl, "edge_fields", ef_names[i]);
 		s->ecol[ecol[i]] = (int8_t)i;
 	}
 	/* node_types and edge_types: per field, the type field's entry is the array of names */

@@ -15,6 +15,13 @@ uint32_t heapsnap_field(const json_doc *d, uint32_t arr, const char *name)
 	return HEAPSNAP_NONE;
 }
 
+uint32_t heapsnap_need(jscan *r, const json_doc *d, uint32_t arr, const char *list, const char *name)
+{
+	uint32_t i = arr != HEAPSNAP_NONE ? heapsnap_field(d, arr, name) : HEAPSNAP_NONE;
+	if (i == HEAPSNAP_NONE) jscan_fail(r, "snapshot.meta.%s has no %s", list, name);
+	return i;
+}
+
 void heapsnap_strings_init(heapsnap_strings *t)
 {
 	memset(t, 0, sizeof *t);

@@ -19,6 +19,9 @@
 /* The position of the string name in array arr of doc d (a meta field list
  * such as node_fields), or HEAPSNAP_NONE. */
 uint32_t heapsnap_field(const json_doc *d, uint32_t arr, const char *name);
+/* The same for a field a reader needs: fails "snapshot.meta.LIST has no
+ * NAME" at r when the list (arr, HEAPSNAP_NONE when absent) lacks it. */
+uint32_t heapsnap_need(jscan *r, const json_doc *d, uint32_t arr, const char *list, const char *name);
 
 /* The flat integer arrays of a snapshot (nodes, edges, functions,
  * samples): rows of n fields.  Opens the array at r (array names it in

@@ -49,6 +49,7 @@ struct pline {
 	bool has_src;
 	bool inlined;          /* dso is "(inlined)" */
 	bool standalone;       /* "(inlined)" but not at its caller's ip: a frame of its own */
+	uint32_t hash;         /* of the line, when it is the frame cache key */
 };
 
 struct sample {
@@ -398,6 +399,29 @@ static sstr strip_symoff(sstr *sym)
 	return SSTR_NULL;
 }
 
+/* Is line pl, alone, the frame cache key of its frame (not inlined, no
+ * srcline, depth < 0)?  Most lines are. */
+static bool plain_key(const struct pline *pl, int32_t depth)
+{
+	return !pl->has_src && !pl->inlined && depth < 0;
+}
+
+/* Hashes the plain keys of a sample's frame lines and prefetches their
+ * slots, then their keys, in the frame cache: the lookups that follow find
+ * them in the cache instead of each waiting for memory in turn. */
+static void prefetch_frames(void)
+{
+	for (uint32_t i = 0; i < P.nfl; i++) {
+		struct pline *pl = &P.fl[i];
+		if (pl->has_src) continue;
+		/* (an inlined line may yet turn out a frame of its own) */
+		pl->hash = strmap_hash(P.sb.p + pl->off, pl->len);
+		if (!pl->inlined) strmap_prefetch(&P.fcache, pl->hash);
+	}
+	for (uint32_t i = 0; i < P.nfl; i++)
+		if (plain_key(&P.fl[i], -1)) strmap_prefetch_key(&P.fcache, P.fl[i].hash);
+}
+
 /* Interns the frame of line pl (ph: the physical frame, for inlined ones). */
 static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int32_t depth)
 {
@@ -405,7 +429,7 @@ static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int
 	const char *p = P.sb.p + pl->off;
 	sbuf *k = &P.key;
 	k->n = 0;
-	sbuf_add(k, p, pl->len);
+	if (!plain_key(pl, depth)) sbuf_add(k, p, pl->len);
 	if (pl->has_src) {
 		sbuf_addc(k, '\x1f');
 		sbuf_add(k, P.sb.p + pl->src_off, pl->src_len);
@@ -419,7 +443,8 @@ static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int
 		sbuf_add(k, &depth, sizeof depth);
 	}
 	bool added;
-	uint32_t ci = strmap_intern(&P.fcache, k->p, k->n, &added);
+	uint32_t ci = plain_key(pl, depth) ? strmap_intern_h(&P.fcache, p, pl->len, pl->hash, &added)
+					   : strmap_intern(&P.fcache, k->p, k->n, &added);
 	if (!added) return P.fval[ci];
 	struct fparts f;
 	split_frame(p, pl->len, false, &f); /* checked when the line was read */
@@ -500,6 +525,7 @@ static void finish_sample(void)
 	P.nsamples++;
 	P.nfr = 0;
 	grow_array((void **)&P.frames, &P.frcap, P.nfl + 1, sizeof *P.frames);
+	prefetch_frames();
 	for (uint32_t i = 0; i < P.nfl; i++) {
 		const struct pline *pl = &P.fl[i];
 		if (!pl->inlined) {

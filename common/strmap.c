@@ -55,11 +55,12 @@ static void rehash(strmap *m)
 	m->nslots = ns;
 }
 
-static inline bool same_key(const strmap *m, strmap_slot s, uint32_t h, const void *key, size_t len)
+static inline bool same_key(strmap_slot s, uint32_t h, const void *key, size_t len)
 {
 	if (s.hash != h) return false;
-	const struct strmap_key *k = &m->keys[s.idx - 1];
-	return k->n == len && memcmp(k->p, key, len) == 0;
+	uint32_t n;
+	memcpy(&n, s.p - 4, 4);
+	return n == len && memcmp(s.p, key, len) == 0;
 }
 
 int64_t strmap_find(const strmap *m, const void *key, size_t len)
@@ -70,29 +71,39 @@ int64_t strmap_find(const strmap *m, const void *key, size_t len)
 	for (uint32_t j = h & (m->nslots - 1);; j = (j + 1) & (m->nslots - 1)) {
 		strmap_slot s = m->slots[j];
 		if (!s.idx) return -1;
-		if (same_key(m, s, h, key, len)) return s.idx - 1;
+		if (same_key(s, h, key, len)) return s.idx - 1;
 	}
 }
 
 uint32_t strmap_intern(strmap *m, const void *key, size_t len, bool *added)
 {
 	if (!key) key = "";
+	return strmap_intern_h(m, key, len, strmap_hash(key, len), added);
+}
+
+uint32_t strmap_intern_h(strmap *m, const void *key, size_t len, uint32_t h, bool *added)
+{
 	if ((uint64_t)(m->count + 1) * 4 > (uint64_t)m->nslots * 3) rehash(m);
-	uint32_t h = (uint32_t)hash_bytes(key, len);
 	uint32_t j = h & (m->nslots - 1);
 	for (;; j = (j + 1) & (m->nslots - 1)) {
 		strmap_slot s = m->slots[j];
 		if (!s.idx) break;
-		if (same_key(m, s, h, key, len)) {
+		if (same_key(s, h, key, len)) {
 			if (added) *added = false;
 			return s.idx - 1;
 		}
 	}
-	if (len > UINT32_MAX) die(EXIT_DATA, "key too long");
+	if (len > UINT32_MAX - 8) die(EXIT_DATA, "key too long");
+	/* the length, then the bytes and a NUL */
+	char *d = arena_alloc(&m->mem, len + 5);
+	uint32_t n = (uint32_t)len;
+	memcpy(d, &n, 4);
+	if (len) memcpy(d + 4, key, len);
+	d[4 + len] = 0;
 	struct strmap_key *k = VEC_PUSH(m->keys, m->count, m->cap);
-	k->p = arena_strdup(&m->mem, key, len);
-	k->n = (uint32_t)len;
-	m->slots[j] = (strmap_slot){ h, m->count };
+	k->p = d + 4;
+	k->n = n;
+	m->slots[j] = (strmap_slot){ h, m->count, d + 4 };
 	if (added) *added = true;
 	return m->count - 1;
 }

@@ -85,6 +85,20 @@ static void test_strmap(void)
 	ok(strmap_find(&m, "nope", 4) == -1, "absent key");
 	size_t n;
 	is_str(strmap_key(&m, 99999, &n), "k99999", "key by index");
+	/* a batch: hashes first, prefetches, then lookups with those hashes */
+	const char *batch[] = { "k5", "k99998", "new1", "", "k5" };
+	uint32_t h[5];
+	for (int i = 0; i < 5; i++) {
+		h[i] = strmap_hash(batch[i], strlen(batch[i]));
+		strmap_prefetch(&m, h[i]);
+	}
+	for (int i = 0; i < 5; i++) strmap_prefetch_key(&m, h[i]);
+	uint32_t got[5];
+	bool fresh[5];
+	for (int i = 0; i < 5; i++) got[i] = strmap_intern_h(&m, batch[i], strlen(batch[i]), h[i], &fresh[i]);
+	ok(got[0] == 5 && got[1] == 99998 && got[2] == 100000 && got[3] == 100001 && got[4] == 5 &&
+	   !fresh[0] && fresh[2] && fresh[3] && !fresh[4], "batched lookups with precomputed hashes");
+	ok(strmap_find(&m, "", 0) == 100001 && strmap_find(&m, "new", 3) == -1, "empty key and a prefix");
 	strmap_free(&m);
 }
 

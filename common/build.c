@@ -27,6 +27,7 @@ struct bframe {
 	int32_t inline_depth;
 	uint8_t kind;
 	bool inlined, resolved;
+	stackid_memo memo;
 };
 
 struct bthread {
@@ -321,6 +322,7 @@ uint32_t builder_frame_add(builder *b, const builder_frame *in)
 	x->kind = f->kind;
 	x->inlined = f->inlined;
 	x->resolved = f->func_resolved;
+	x->memo = (stackid_memo){ 0, 0 };
 	return i;
 }
 
@@ -396,12 +398,15 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 		/* content ids */
 		uint64_t h = FNV64_BASIS;
 		for (uint32_t j = nframes; j-- > 0;) {
-			const struct bframe *f = &b->frames[frames[j]];
+			struct bframe *f = &b->frames[frames[j]];
+			if (stackid_memo_get(&f->memo, &h)) continue;
 			size_t dn;
 			const char *dname = strmap_key(&b->dso_map, f->dso, &dn);
 			stackid_frame sf = { { f->func, f->func_n }, { dname, dn },
 					     { f->srcline, f->srcline_n }, f->inlined };
+			uint64_t before = h;
 			h = stackid_add_frame(h, &sf);
+			stackid_memo_set(&f->memo, before, h);
 		}
 		s->path = h;
 		stackid_ctx sc = { sstr_c(b->events[c->event].name), sstr_c(s->stack_type),

@@ -49,6 +49,25 @@ typedef struct stackid_ctx {
 
 /* Feed one frame (call from root to leaf). */
 uint64_t stackid_add_frame(uint64_t h, const stackid_frame *f);
+
+/* A frame's last step in a path hash: the state before it and after it.
+ * Stacks share their callers, so a frame mostly follows the same path as
+ * the last time: the step is then taken from the memo rather than hashing
+ * the frame's bytes again.  Zeroed: empty. */
+typedef struct stackid_memo { uint64_t in, out; } stackid_memo;
+
+/* The state after the frame of memo m when *h is its last state before. */
+static inline bool stackid_memo_get(const stackid_memo *m, uint64_t *h)
+{
+	if (!m->out || m->in != *h) return false;
+	*h = m->out;
+	return true;
+}
+static inline void stackid_memo_set(stackid_memo *m, uint64_t in, uint64_t out)
+{
+	m->in = in;
+	m->out = out;
+}
 /* Finish the stack id from the path state. */
 uint64_t stackid_add_ctx(uint64_t h, const stackid_ctx *c);
 /* "0x%016" PRIx64 into buf (19 bytes incl. NUL); returns 18. */

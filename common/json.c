@@ -561,6 +561,25 @@ uint32_t json_get(const json_doc *d, uint32_t obj, const char *key)
 	return 0;
 }
 
+void json_get_keys(const json_doc *d, uint32_t obj, const char *const *keys, uint32_t nkeys, uint32_t *out)
+{
+	const json_node *nodes = d->nodes;
+	memset(out, 0, nkeys * sizeof *out);
+	if (obj >= d->n || nodes[obj].type != JSON_OBJECT) return;
+	uint32_t end = nodes[obj].next;
+	for (uint32_t k = obj + 1; k < end; k = nodes[k + 1].next) {
+		const json_node *key = &nodes[k];
+		for (uint32_t i = 0; i < nkeys; i++) {
+			/* (the first byte first: most keys differ there) */
+			if (out[i] || !key->count || key->str[0] != keys[i][0] ||
+			    strlen(keys[i]) != key->count || memcmp(key->str, keys[i], key->count) != 0)
+				continue;
+			out[i] = k + 1;
+			break;
+		}
+	}
+}
+
 uint32_t json_dup_key(const json_doc *d, uint32_t obj)
 {
 	const json_node *nodes = d->nodes;

@@ -72,6 +72,10 @@ uint32_t json_dup_key(const json_doc *d, uint32_t obj);
  * compared bytewise with the decoded key. */
 uint32_t json_get(const json_doc *d, uint32_t obj, const char *key);
 
+/* json_get of several keys in one pass over obj's members: out[i] is the
+ * value of keys[i] (the first one, as json_get finds), or 0.  For readers
+ * that take many members of every record. */
+void json_get_keys(const json_doc *d, uint32_t obj, const char *const *keys, uint32_t nkeys, uint32_t *out);
 /* Iteration helpers: first child of an array/object (for objects, the first
  * key node; its value is key+1), and the next sibling. */
 static inline uint32_t json_first(const json_doc *d, uint32_t k) { (void)d; return k + 1; }

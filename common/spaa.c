@@ -306,15 +306,46 @@ static void take_dso(spaa_reader *r)
 	d->is_kernel = get_bool(r, 0, "is_kernel", false);
 }
 
+/* Value node k as a string, a copy of it, or a boolean (dflt when k is 0
+ * or not one). */
+static sstr str_at(const spaa_reader *r, uint32_t k)
+{
+	if (k && node(r, k)->type == JSON_STRING) return (sstr){ node(r, k)->str, node(r, k)->count };
+	return SSTR_NULL;
+}
+
+static char *dup_at(spaa_reader *r, uint32_t k)
+{
+	sstr s = str_at(r, k);
+	return s.p ? arena_strdup(&r->mem, s.p, s.n) : NULL;
+}
+
+static bool bool_at(const spaa_reader *r, uint32_t k, bool dflt)
+{
+	if (k && node(r, k)->type == JSON_TRUE) return true;
+	if (k && node(r, k)->type == JSON_FALSE) return false;
+	return dflt;
+}
+
+/* The members of a frame record, looked up in one pass. */
+enum { FM_ID, FM_DSO, FM_FUNC, FM_KIND, FM_INLINED, FM_RESOLVED, FM_NOSYM, FM_NOCHAIN,
+       FM_DEPTH, FM_SRCLINE, FM_IP, FM_SYMOFF, FM_NKEYS };
+static const char *const frame_keys[FM_NKEYS] = {
+	"id", "dso", "func", "kind", "inlined", "func_resolved", "x_perf_nosym",
+	"x_perf_no_callchain", "inline_depth", "srcline", "ip", "symoff"
+};
+
 static void take_frame(spaa_reader *r)
 {
-	uint32_t dk = json_get(&r->doc, 0, "dso");
+	uint32_t m[FM_NKEYS];
+	json_get_keys(&r->doc, 0, frame_keys, FM_NKEYS, m);
+	uint32_t dk = m[FM_DSO];
 	int64_t dso = -1;
 	if (!dk) {
-		sstr id = id_text(r, json_get(&r->doc, 0, "id"));
+		sstr id = id_text(r, m[FM_ID]);
 		spaa_error(r, "frame %.*s has no dso", (int)id.n, id.p);
 	} else if ((dso = find_id(r, &r->dso_ids, &r->dso_direct, dk)) < 0) {
-		sstr id = id_text(r, json_get(&r->doc, 0, "id"));
+		sstr id = id_text(r, m[FM_ID]);
 		sstr d = id_text(r, dk);
 		spaa_error(r, "frame %.*s refers to unknown dso %.*s", (int)id.n, id.p, (int)d.n, d.p);
 	}
@@ -322,7 +353,7 @@ static void take_frame(spaa_reader *r)
 	if (i < 0) return;
 	grow_array((void **)&r->frames, &r->fcap, (uint32_t)i + 1, sizeof *r->frames);
 	spaa_frame *f = &r->frames[i];
-	f->func = dup_str(r, 0, "func");
+	f->func = dup_at(r, m[FM_FUNC]);
 	if (!f->func) f->func = arena_strdup(&r->mem, "", 0);
 	if (dso < 0) { /* keep going (validation mode): a placeholder dso */
 		if (r->dso_ids.count == 0 || strmap_find(&r->dso_ids, "\x01?", 2) < 0) {
@@ -335,21 +366,22 @@ static void take_frame(spaa_reader *r)
 		dso = strmap_find(&r->dso_ids, "\x01?", 2);
 	}
 	f->dso = (uint32_t)dso;
-	sstr kind = get_str(r, 0, "kind");
+	sstr kind = str_at(r, m[FM_KIND]);
 	f->kind = !kind.p ? FK_UNKNOWN : sstr_eqc(kind, "user") ? FK_USER
 		: sstr_eqc(kind, "kernel") ? FK_KERNEL : FK_UNKNOWN;
 	if (!kind.p && r->dsos[dso].is_kernel) f->kind = FK_KERNEL;
-	f->inlined = get_bool(r, 0, "inlined", false);
-	f->func_resolved = get_bool(r, 0, "func_resolved", true);
-	f->perf_nosym = get_bool(r, 0, "x_perf_nosym", false);
-	f->perf_nochain = get_bool(r, 0, "x_perf_no_callchain", false);
+	f->inlined = bool_at(r, m[FM_INLINED], false);
+	f->func_resolved = bool_at(r, m[FM_RESOLVED], true);
+	f->perf_nosym = bool_at(r, m[FM_NOSYM], false);
+	f->perf_nochain = bool_at(r, m[FM_NOCHAIN], false);
 	int64_t depth;
-	f->inline_depth = get_i64(r, 0, "inline_depth", &depth) && depth >= 0 && depth < INT32_MAX ? (int32_t)depth : -1;
-	f->srcline = dup_str(r, 0, "srcline");
+	f->inline_depth = m[FM_DEPTH] && json_int64(&r->doc, m[FM_DEPTH], &depth) && depth >= 0 && depth < INT32_MAX
+		? (int32_t)depth : -1;
+	f->srcline = dup_at(r, m[FM_SRCLINE]);
 	f->func_n = (uint32_t)strlen(f->func);
 	f->srcline_n = f->srcline ? (uint32_t)strlen(f->srcline) : 0;
-	f->ip = dup_str(r, 0, "ip");
-	f->symoff = dup_str(r, 0, "symoff");
+	f->ip = dup_at(r, m[FM_IP]);
+	f->symoff = dup_at(r, m[FM_SYMOFF]);
 	f->line = r->lineno;
 }
 
@@ -493,6 +525,14 @@ static int parse_weights(spaa_reader *r, uint32_t arr, const char *owner, sstr i
 	return 0;
 }
 
+/* The members of a stack record and of its context, looked up in one pass. */
+enum { SM_ID, SM_FRAMES, SM_TYPE, SM_RELATED, SM_CONTEXT, SM_WEIGHTS, SM_EXCLUSIVE, SM_NKEYS };
+static const char *const stack_keys[SM_NKEYS] = {
+	"id", "frames", "stack_type", "related_stacks", "context", "weights", "exclusive"
+};
+enum { CM_EVENT, CM_PID, CM_TID, CM_CPU, CM_COMM, CM_NKEYS };
+static const char *const context_keys[CM_NKEYS] = { "event", "pid", "tid", "cpu", "comm" };
+
 int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 {
 	s->nframes = s->nw = s->nxw = 0;
@@ -501,14 +541,16 @@ int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 	s->event = -1;
 	s->event_name = s->stack_type = s->comm = SSTR_NULL;
 	s->context = 0;
-	uint32_t idk = json_get(&r->doc, 0, "id");
+	uint32_t m[SM_NKEYS];
+	json_get_keys(&r->doc, 0, stack_keys, SM_NKEYS, m);
+	uint32_t idk = m[SM_ID];
 	if (!idk || !spaa_id_key(r, idk, &s->id)) {
 		s->id = sstr_c("(no id)");
 		spaa_error(r, "stack record has no valid \"id\" (an integer or a string)");
 		return -1;
 	}
 	sstr id = s->id;
-	uint32_t fr = json_get(&r->doc, 0, "frames");
+	uint32_t fr = m[SM_FRAMES];
 	if (!fr || node(r, fr)->type != JSON_ARRAY) {
 		spaa_error(r, "stack %.*s has no \"frames\" array", (int)id.n, id.p);
 		return -1;
@@ -526,39 +568,41 @@ int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 		}
 		s->frames[s->nframes++] = (uint32_t)f;
 	}
-	s->stack_type = get_str(r, 0, "stack_type");
-	s->related = json_get(&r->doc, 0, "related_stacks");
+	s->stack_type = str_at(r, m[SM_TYPE]);
+	s->related = m[SM_RELATED];
 	if (s->related && node(r, s->related)->type != JSON_ARRAY) {
 		spaa_error(r, "stack %.*s: related_stacks must be an array", (int)id.n, id.p);
 		s->related = 0;
 		rc = -1;
 	}
-	uint32_t ctx = json_get(&r->doc, 0, "context");
+	uint32_t ctx = m[SM_CONTEXT];
 	if (!ctx || node(r, ctx)->type != JSON_OBJECT) {
 		spaa_error(r, "stack %.*s has no \"context\" object", (int)id.n, id.p);
 		rc = -1;
 	} else {
 		s->context = ctx;
-		s->event_name = get_str(r, ctx, "event");
+		uint32_t cm[CM_NKEYS];
+		json_get_keys(&r->doc, ctx, context_keys, CM_NKEYS, cm);
+		s->event_name = str_at(r, cm[CM_EVENT]);
 		if (!s->event_name.p) {
 			spaa_error(r, "stack %.*s has no context.event", (int)id.n, id.p);
 			rc = -1;
 		} else {
 			s->event = spaa_event_find(r, s->event_name.p, s->event_name.n);
 		}
-		s->has_pid = get_i64(r, ctx, "pid", &s->pid);
-		s->has_tid = get_i64(r, ctx, "tid", &s->tid);
-		s->has_cpu = get_i64(r, ctx, "cpu", &s->cpu);
-		s->comm = get_str(r, ctx, "comm");
+		s->has_pid = cm[CM_PID] && json_int64(&r->doc, cm[CM_PID], &s->pid);
+		s->has_tid = cm[CM_TID] && json_int64(&r->doc, cm[CM_TID], &s->tid);
+		s->has_cpu = cm[CM_CPU] && json_int64(&r->doc, cm[CM_CPU], &s->cpu);
+		s->comm = str_at(r, cm[CM_COMM]);
 	}
-	uint32_t w = json_get(&r->doc, 0, "weights");
+	uint32_t w = m[SM_WEIGHTS];
 	if (!w) {
 		spaa_error(r, "stack %.*s has no \"weights\"", (int)id.n, id.p);
 		rc = -1;
 	} else if (parse_weights(r, w, "stack", id, "weights", &s->w, &s->nw, &s->wcap) < 0) {
 		rc = -1;
 	}
-	uint32_t ex = json_get(&r->doc, 0, "exclusive");
+	uint32_t ex = m[SM_EXCLUSIVE];
 	if (ex && node(r, ex)->type == JSON_OBJECT) {
 		uint32_t ef = json_get(&r->doc, ex, "frame");
 		int64_t f = ef ? find_id(r, &r->frame_ids, &r->frame_direct, ef) : -1;

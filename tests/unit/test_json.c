@@ -503,6 +503,24 @@ static void test_structure(void)
 	ok(json_get(&doc, 0, "x") == 0, "json_get does not look into nested objects");
 	ok(json_get(&doc, 0, "missing") == 0, "json_get of a missing key is 0");
 	ok(json_get(&doc, 0, "typ") == 0 && json_get(&doc, 0, "types") == 0, "json_get compares lengths");
+	{
+		static const char *const keys[] = { "none", "typ", "frames", "x", "type", "n", "types", "t" };
+		uint32_t got[8];
+		bool same = true;
+		json_get_keys(&doc, 0, keys, 8, got);
+		for (int i = 0; i < 8; i++) same = same && got[i] == json_get(&doc, 0, keys[i]);
+		ok(same && got[0] && !got[1] && !got[3] && !got[6], "json_get_keys finds what json_get finds");
+		json_get_keys(&doc, k, keys, 8, got);
+		ok(!got[2] && !got[4], "json_get_keys on an array finds nothing");
+	}
+	ok(parse("{\"a\":1,\"a\":2,\"\":3}") == 0, "repeated and empty keys parse");
+	{
+		static const char *const keys[] = { "a" };
+		uint32_t got[1];
+		json_get_keys(&doc, 0, keys, 1, got);
+		ok(got[0] == 2 && doc.nodes[2].v.i == 1, "json_get_keys takes the first of a repeated key");
+	}
+	ok(parse(line) == 0, "the stack line again");
 	/* next skips whole subtrees: the key after "frames"'s value is "context" */
 	ok(json_is_str(&doc, doc.nodes[k].next, "context", 7), "node.next skips the frames subtree");
 	{

@@ -173,6 +173,16 @@ static void test_stackid(void)
 	stackid_frame f2 = { sstr_c("work"), sstr_c("/bin/app"), SSTR_NULL, false };
 	uint64_t h = stackid_add_frame(stackid_add_frame(FNV64_BASIS, &f1), &f2);
 	ok(h == want_path, "path hash follows the documented bytes");
+	/* a memo gives the step it saw for the state it saw, and nothing else */
+	stackid_memo m = { 0, 0 };
+	uint64_t s = FNV64_BASIS;
+	ok(!stackid_memo_get(&m, &s) && s == FNV64_BASIS, "an empty memo has no step");
+	uint64_t after = stackid_add_frame(s, &f1);
+	stackid_memo_set(&m, s, after);
+	ok(stackid_memo_get(&m, &s) && s == after && stackid_add_frame(s, &f2) == want_path,
+	   "a memo takes the step it saw");
+	uint64_t other = 12345;
+	ok(!stackid_memo_get(&m, &other) && other == 12345, "a memo does not take another state");
 	stackid_ctx c = { sstr_c("cycles"), SSTR_NULL, sstr_c("app"), true, true, 1, 2 };
 	ok(stackid_add_ctx(h, &c) == want_id, "stack id follows the documented bytes");
 	char buf[20];

@@ -78,6 +78,16 @@ struct location {
 
 struct line { uint64_t function, line; };
 
+/* pprof id -> index, in order of definition.  Writers number the ids 1, 2,
+ * 3... as they define them (Go, gperftools, pprof itself, spaa2pprof): while
+ * they do, the index is the id - 1, found without a lookup; the first id out
+ * of that order moves the ids so far into a hash map. */
+typedef struct ids {
+	idmap map;
+	uint32_t n;
+	bool hashed;
+} ids;
+
 static struct {
 	const char *fname;            /* for messages */
 	const uint8_t *buf;           /* the whole message */
@@ -85,8 +95,7 @@ static struct {
 	/* the string table: offset and length of each string */
 	struct { uint32_t off, len; } *str;
 	uint32_t nstr, strcap;
-	/* id -> index maps (ids are 8-byte keys) */
-	idmap map_ids, fn_ids, loc_ids; /* pprof id -> index, in order of definition */
+	ids map_ids, fn_ids, loc_ids; /* pprof id -> index, in order of definition */
 	struct mapping *maps;
 	uint32_t nmaps, mapcap;
 	struct function *fns;
@@ -142,22 +151,31 @@ static void check_str(uint64_t i, const uint8_t *at, const char *what)
 	}
 }
 
-/* id -> index in one of the maps; UINT32_MAX when absent */
-static uint32_t id_find(const idmap *m, uint64_t id)
+/* id -> index in one of the tables; UINT32_MAX when absent */
+static uint32_t id_find(const ids *t, uint64_t id)
 {
-	return idmap_get(m, (int64_t)id);
+	if (!t->hashed) return id - 1 < t->n ? (uint32_t)(id - 1) : UINT32_MAX;
+	return idmap_get(&t->map, (int64_t)id);
 }
 
-static uint32_t id_add(idmap *m, uint64_t id, const uint8_t *at, const char *what)
+static void id_add(ids *t, uint64_t id, const uint8_t *at, const char *what)
 {
+	if (!t->hashed && id == (uint64_t)t->n + 1) {
+		t->n++;
+		return;
+	}
+	if (!t->hashed) {
+		for (uint32_t i = 0; i < t->n; i++) idmap_put(&t->map, (int64_t)i + 1, i, NULL);
+		t->hashed = true;
+	}
 	bool added;
-	uint32_t i = idmap_put(m, (int64_t)id, m->n, &added);
+	idmap_put(&t->map, (int64_t)id, t->n, &added);
 	if (!added) {
 		char msg[96];
 		snprintf(msg, sizeof msg, "%s id %" PRIu64 " defined twice", what, id);
 		bad(off_of(at), msg);
 	}
-	return i;
+	t->n++;
 }
 
 /* ---- pass 1: the dictionaries and the profile's fields ---------------------------- */

@@ -1,7 +1,7 @@
 /* pb.c - the protocol buffers wire format (see pb.h). */
 #include "pb.h"
 
-bool pb_varint(pb_reader *r, uint64_t *v)
+bool pb_varint_long(pb_reader *r, uint64_t *v)
 {
 	uint64_t x = 0;
 	for (int shift = 0; shift < 70; shift += 7) {

@@ -38,8 +38,18 @@ static inline pb_reader pb_init(const void *p, size_t n)
  * f->off. */
 int pb_next(pb_reader *r, const uint8_t *base, pb_field *f);
 
-/* Reading a varint: false when malformed or cut short. */
-bool pb_varint(pb_reader *r, uint64_t *v);
+/* Reading a varint: false when malformed or cut short.  Inline for the
+ * one-byte varints (below 128) that most of a message's keys, lengths, ids
+ * and counts are; longer ones call pb_varint_long. */
+bool pb_varint_long(pb_reader *r, uint64_t *v);
+static inline bool pb_varint(pb_reader *r, uint64_t *v)
+{
+	if (r->p < r->end && *r->p < 0x80) {
+		*v = *r->p++;
+		return true;
+	}
+	return pb_varint_long(r, v);
+}
 
 /* The values of a repeated integer field, packed (one PB_LEN field of
  * varints) or not (one PB_VARINT field): call with the field, then

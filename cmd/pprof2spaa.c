@@ -596,17 +596,21 @@ static void read_label(const pb_field *f)
 	check_str(str, f->data, "label str");
 	check_str(unit, f->data, "label num_unit");
 	sbuf *e = &Q.labels;
-	sbuf_addc(e, e->n ? ',' : '{');
+	if (e->n) sbuf_addc(e, ',');
+	else sbuf_adds(e, "\"x_labels\":{");
 	jb_str(e, str_of(key).p, str_of(key).n);
 	sbuf_addc(e, ':');
 	if (str || !has_num) {
 		jb_str(e, str_of(str).p, str_of(str).n);
-	} else if (unit) {
-		sbuf_printf(e, "{\"num\":%" PRId64 ",\"unit\":", numv);
+		return;
+	}
+	if (unit) sbuf_adds(e, "{\"num\":");
+	char d[21];
+	sbuf_add(e, d, fmt_i64(d, numv));
+	if (unit) {
+		sbuf_adds(e, ",\"unit\":");
 		jb_str(e, str_of(unit).p, str_of(unit).n);
 		sbuf_addc(e, '}');
-	} else {
-		sbuf_printf(e, "%" PRId64, numv);
 	}
 }
 
@@ -667,15 +671,10 @@ static void read_sample(const pb_field *f)
 	builder_ctx c;
 	memset(&c, 0, sizeof c);
 	c.event = Q.event;
-	sbuf *e = &Q.labels;
+	sbuf *e = &Q.labels; /* "x_labels":{... */
 	if (e->n) {
 		sbuf_addc(e, '}');
-		/* "x_labels":{...} */
-		sbuf *x = &Q.scratch;
-		x->n = 0;
-		sbuf_adds(x, "\"x_labels\":");
-		sbuf_add(x, e->p, e->n);
-		c.extra_json = (sstr){ x->p, x->n };
+		c.extra_json = (sstr){ e->p, e->n };
 	}
 	/* zero values are left out (an allocation site whose objects are all
 	 * freed has no live bytes), except the primary metric's, which every

@@ -460,6 +460,18 @@ static bool is_kernel_name(sstr s)
 	return s.n >= 7 && memcmp(s.p, "[kernel", 7) == 0;
 }
 
+/* "0x" and the address in lower-case hex, as "0x%" PRIx64 writes it (a
+ * frame's ip, and its name when it has none); buf needs 19 bytes. */
+static size_t fmt_addr(char *buf, uint64_t a)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 1;
+	while (n < 16 && a >> (4 * n)) n++;
+	buf[0] = '0', buf[1] = 'x';
+	for (size_t i = 0; i < n; i++) buf[2 + i] = hex[(a >> (4 * (n - 1 - i))) & 15];
+	return n + 2;
+}
+
 static uint32_t dso_of(uint64_t mapping_id, const uint8_t *at)
 {
 	if (mapping_id == 0) {
@@ -499,7 +511,7 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 	struct location *l = &Q.locs[li];
 	uint32_t dso = dso_of(l->mapping, at);
 	char ip[24];
-	int ipn = snprintf(ip, sizeof ip, "0x%" PRIx64, l->address);
+	size_t ipn = fmt_addr(ip, l->address);
 	l->frames = Q.nfpool;
 	l->nframes = l->nlines ? l->nlines : 1;
 	grow_array((void **)&Q.fpool, &Q.fpcap, Q.nfpool + l->nframes, sizeof *Q.fpool);
@@ -511,12 +523,12 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 	if (l->nlines == 0) {
 		builder_frame f;
 		memset(&f, 0, sizeof f);
-		f.func = (sstr){ ip, (size_t)ipn };
+		f.func = (sstr){ ip, ipn };
 		f.func_resolved = false;
 		f.dso = dso;
 		f.kind = kernel ? FK_KERNEL : l->mapping ? FK_USER : FK_UNKNOWN;
 		f.inline_depth = -1;
-		f.ip = (sstr){ ip, (size_t)ipn };
+		f.ip = (sstr){ ip, ipn };
 		Q.fpool[Q.nfpool++] = builder_frame_add(Q.b, &f);
 		l->has_frames = true;
 		return;
@@ -539,13 +551,13 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 		f.func = str_of(fn->name);
 		if (!f.func.n) f.func = str_of(fn->system_name);
 		f.func_resolved = f.func.n > 0;
-		if (!f.func.n) f.func = (sstr){ ip, (size_t)ipn };
+		if (!f.func.n) f.func = (sstr){ ip, ipn };
 		f.dso = dso;
 		f.kind = kernel ? FK_KERNEL : l->mapping ? FK_USER : FK_UNKNOWN;
 		f.inlined = k + 1 < l->nlines;
 		f.inline_depth = l->nlines > 1 ? (int32_t)(l->nlines - 1 - k) : -1;
 		f.exact = l->nlines > 1; /* inlined frames belong to their address */
-		if (l->address) f.ip = (sstr){ ip, (size_t)ipn };
+		if (l->address) f.ip = (sstr){ ip, ipn };
 		char src[64];
 		sbuf *x = &Q.scratch;
 		x->n = 0;
@@ -816,10 +828,9 @@ static uint32_t legacy_frame(uint64_t addr)
 	}
 	if (dso == UINT32_MAX) dso = dso_of(0, Q.buf);
 	char ip[24];
-	int ipn = snprintf(ip, sizeof ip, "0x%" PRIx64, addr);
 	builder_frame f;
 	memset(&f, 0, sizeof f);
-	f.func = (sstr){ ip, (size_t)ipn };
+	f.func = (sstr){ ip, fmt_addr(ip, addr) };
 	f.ip = f.func;
 	f.func_resolved = false;
 	f.dso = dso;

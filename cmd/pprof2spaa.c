@@ -22,6 +22,7 @@
 #include "output.h"
 #include "pb.h"
 #include "spaa.h"
+#include "strmap.h"
 #include "util.h"
 
 static const char help[] =
@@ -124,6 +125,10 @@ static struct {
 	uint32_t *frames;
 	uint32_t nframes, frcap;
 	sbuf labels, scratch, fextra;
+	strmap label_ids;             /* a label's bytes -> its JSON in label_text */
+	sbuf label_text;
+	struct span { size_t off, len; } *label_span;
+	uint32_t nlabel_span, label_spancap;
 } Q = { .unknown_dso = -1 };
 
 /* Damage at byte offset off of the message: every message names where. */
@@ -590,7 +595,9 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 
 /* ---- pass 2: the samples ---------------------------------------------------------- */
 
-static void read_label(const pb_field *f)
+/* A label as JSON ("key":"str", "key":num or "key":{"num":N,"unit":"u"}),
+ * appended to t. */
+static void label_json(const pb_field *f, sbuf *t)
 {
 	pb_reader r = sub(f);
 	pb_field g;
@@ -607,23 +614,40 @@ static void read_label(const pb_field *f)
 	check_str(key, f->data, "label key");
 	check_str(str, f->data, "label str");
 	check_str(unit, f->data, "label num_unit");
+	jb_str(t, str_of(key).p, str_of(key).n);
+	sbuf_addc(t, ':');
+	if (str || !has_num) {
+		jb_str(t, str_of(str).p, str_of(str).n);
+		return;
+	}
+	if (unit) sbuf_adds(t, "{\"num\":");
+	char d[21];
+	sbuf_add(t, d, fmt_i64(d, numv));
+	if (unit) {
+		sbuf_adds(t, ",\"unit\":");
+		jb_str(t, str_of(unit).p, str_of(unit).n);
+		sbuf_addc(t, '}');
+	}
+}
+
+/* A sample's label, added to its "x_labels".  A profile has few distinct
+ * labels (a thread, a goroutine's labels) on many samples: each is made
+ * into JSON once, found again by its bytes. */
+static void read_label(const pb_field *f)
+{
+	bool added;
+	uint32_t i = strmap_intern(&Q.label_ids, f->data, f->len, &added);
+	if (added) {
+		size_t start = Q.label_text.n;
+		label_json(f, &Q.label_text);
+		struct span *sp = VEC_PUSH(Q.label_span, Q.nlabel_span, Q.label_spancap);
+		sp->off = start;
+		sp->len = Q.label_text.n - start;
+	}
 	sbuf *e = &Q.labels;
 	if (e->n) sbuf_addc(e, ',');
 	else sbuf_adds(e, "\"x_labels\":{");
-	jb_str(e, str_of(key).p, str_of(key).n);
-	sbuf_addc(e, ':');
-	if (str || !has_num) {
-		jb_str(e, str_of(str).p, str_of(str).n);
-		return;
-	}
-	if (unit) sbuf_adds(e, "{\"num\":");
-	char d[21];
-	sbuf_add(e, d, fmt_i64(d, numv));
-	if (unit) {
-		sbuf_adds(e, ",\"unit\":");
-		jb_str(e, str_of(unit).p, str_of(unit).n);
-		sbuf_addc(e, '}');
-	}
+	sbuf_add(e, Q.label_text.p + Q.label_span[i].off, Q.label_span[i].len);
 }
 
 static void read_sample(const pb_field *f)
@@ -706,6 +730,7 @@ static void read_samples(void)
 	pb_reader r = pb_init(Q.buf, Q.len);
 	pb_field f;
 	grow_array((void **)&Q.frames, &Q.frcap, 1, sizeof *Q.frames);
+	strmap_init(&Q.label_ids);
 	while (next(&r, &f))
 		if (f.num == P_SAMPLE && f.wire == PB_LEN) read_sample(&f);
 }

@@ -650,6 +650,27 @@ static void read_label(const pb_field *f)
 	sbuf_add(e, Q.label_text.p + Q.label_span[i].off, Q.label_span[i].len);
 }
 
+/* The frames of location id (resolved at its first use) added to the
+ * sample's, Q.frames. */
+static void add_location(uint64_t id, const uint8_t *at)
+{
+	uint32_t li = id_find(&Q.loc_ids, id);
+	if (li == UINT32_MAX) {
+		char m[80];
+		snprintf(m, sizeof m, "a sample refers to location %" PRIu64 ", which is not defined", id);
+		bad(off_of(at), m);
+	}
+	if (!Q.locs[li].has_frames) resolve_location(li, at);
+	const struct location *l = &Q.locs[li];
+	if (l->nframes > Q.frcap - Q.nframes) {
+		if (l->nframes > UINT32_MAX - Q.nframes) bad(off_of(at), "a sample of more than 2^32-1 frames");
+		grow_array((void **)&Q.frames, &Q.frcap, Q.nframes + l->nframes, sizeof *Q.frames);
+	}
+	const uint32_t *from = Q.fpool + l->frames;
+	for (uint32_t k = 0; k < l->nframes; k++) Q.frames[Q.nframes + k] = from[k];
+	Q.nframes += l->nframes;
+}
+
 static void read_sample(const pb_field *f)
 {
 	pb_reader r = sub(f);
@@ -670,17 +691,7 @@ static void read_sample(const pb_field *f)
 					vals[nvals++] = num_i((int64_t)v);
 					continue;
 				}
-				uint32_t li = id_find(&Q.loc_ids, v);
-				if (li == UINT32_MAX) {
-					char m[80];
-					snprintf(m, sizeof m, "a sample refers to location %" PRIu64 ", which is not defined", v);
-					bad(off_of(f->data), m);
-				}
-				if (!Q.locs[li].has_frames) resolve_location(li, f->data);
-				const struct location *l = &Q.locs[li];
-				grow_array((void **)&Q.frames, &Q.frcap, Q.nframes + l->nframes, sizeof *Q.frames);
-				memcpy(Q.frames + Q.nframes, Q.fpool + l->frames, l->nframes * sizeof *Q.frames);
-				Q.nframes += l->nframes;
+				add_location(v, f->data);
 			}
 			if (k < 0) bad(g.off, "malformed packed integers");
 		} else if (g.num == 3 && g.wire == PB_LEN) {

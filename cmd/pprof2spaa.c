@@ -73,8 +73,12 @@ struct function {
 struct location {
 	uint64_t mapping, address;
 	uint32_t lines, nlines;       /* into Q.lines */
-	bool has_frames;              /* resolved into Q.fpool */
-	uint32_t frames, nframes;
+};
+
+/* A location's frames, once resolved: what a sample needs of it, kept apart
+ * from the location so that the samples' random lookups stay in cache. */
+struct locframes {
+	uint32_t frames, nframes;     /* into Q.fpool; nframes 0: not resolved yet */
 };
 
 struct line { uint64_t function, line; };
@@ -105,6 +109,7 @@ static struct {
 	uint32_t nlocs, loccap;
 	struct line *lines;
 	uint32_t nlines, linecap;
+	struct locframes *locf;       /* [nlocs] */
 	uint32_t *fpool;              /* frames of the locations, leaf first */
 	uint32_t nfpool, fpcap;
 	/* the profile's own fields */
@@ -248,7 +253,7 @@ static void read_location(const pb_field *f)
 	pb_reader r = sub(f);
 	pb_field g;
 	uint64_t id = 0;
-	struct location l = { 0, 0, Q.nlines, 0, false, 0, 0 };
+	struct location l = { 0, 0, Q.nlines, 0 };
 	while (next(&r, &g)) {
 		if (g.wire == PB_VARINT && g.num == 1) id = g.v;
 		else if (g.wire == PB_VARINT && g.num == 2) l.mapping = g.v;
@@ -513,13 +518,13 @@ static uint32_t dso_of(uint64_t mapping_id, const uint8_t *at)
  * inlined function, the last the function it sits in), or its address. */
 static void resolve_location(uint32_t li, const uint8_t *at)
 {
-	struct location *l = &Q.locs[li];
+	const struct location *l = &Q.locs[li];
 	uint32_t dso = dso_of(l->mapping, at);
 	char ip[24];
 	size_t ipn = fmt_addr(ip, l->address);
-	l->frames = Q.nfpool;
-	l->nframes = l->nlines ? l->nlines : 1;
-	grow_array((void **)&Q.fpool, &Q.fpcap, Q.nfpool + l->nframes, sizeof *Q.fpool);
+	Q.locf[li].frames = Q.nfpool;
+	Q.locf[li].nframes = l->nlines ? l->nlines : 1;
+	grow_array((void **)&Q.fpool, &Q.fpcap, Q.nfpool + Q.locf[li].nframes, sizeof *Q.fpool);
 	bool kernel = false;
 	if (l->mapping) {
 		uint32_t mi = id_find(&Q.map_ids, l->mapping);
@@ -535,7 +540,6 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 		f.inline_depth = -1;
 		f.ip = (sstr){ ip, ipn };
 		Q.fpool[Q.nfpool++] = builder_frame_add(Q.b, &f);
-		l->has_frames = true;
 		return;
 	}
 	for (uint32_t k = 0; k < l->nlines; k++) {
@@ -590,7 +594,6 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 		}
 		Q.fpool[Q.nfpool++] = builder_frame_add(Q.b, &f);
 	}
-	l->has_frames = true;
 }
 
 /* ---- pass 2: the samples ---------------------------------------------------------- */
@@ -660,8 +663,8 @@ static void add_location(uint64_t id, const uint8_t *at)
 		snprintf(m, sizeof m, "a sample refers to location %" PRIu64 ", which is not defined", id);
 		bad(off_of(at), m);
 	}
-	if (!Q.locs[li].has_frames) resolve_location(li, at);
-	const struct location *l = &Q.locs[li];
+	if (Q.locf[li].nframes == 0) resolve_location(li, at);
+	const struct locframes *l = &Q.locf[li];
 	if (l->nframes > Q.frcap - Q.nframes) {
 		if (l->nframes > UINT32_MAX - Q.nframes) bad(off_of(at), "a sample of more than 2^32-1 frames");
 		grow_array((void **)&Q.frames, &Q.frcap, Q.nframes + l->nframes, sizeof *Q.frames);
@@ -741,6 +744,7 @@ static void read_samples(void)
 	pb_reader r = pb_init(Q.buf, Q.len);
 	pb_field f;
 	grow_array((void **)&Q.frames, &Q.frcap, 1, sizeof *Q.frames);
+	Q.locf = xcalloc(Q.nlocs ? Q.nlocs : 1, sizeof *Q.locf);
 	strmap_init(&Q.label_ids);
 	while (next(&r, &f))
 		if (f.num == P_SAMPLE && f.wire == PB_LEN) read_sample(&f);

@@ -475,8 +475,7 @@ static bool is_kernel_name(sstr s)
 static size_t fmt_addr(char *buf, uint64_t a)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t n = 1;
-	while (n < 16 && a >> (4 * n)) n++;
+	size_t n = a ? (size_t)(64 - __builtin_clzll(a) + 3) / 4 : 1; /* hex digits */
 	buf[0] = '0', buf[1] = 'x';
 	for (size_t i = 0; i < n; i++) buf[2 + i] = hex[(a >> (4 * (n - 1 - i))) & 15];
 	return n + 2;
@@ -587,7 +586,12 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 			jb_str(e, sys.p, sys.n);
 			sbuf_addc(e, ',');
 		}
-		if (fn->start_line) sbuf_printf(e, "\"x_start_line\":%" PRIu64 ",", fn->start_line);
+		if (fn->start_line) {
+			char d[21];
+			sbuf_adds(e, "\"x_start_line\":");
+			sbuf_add(e, d, fmt_u64(d, fn->start_line));
+			sbuf_addc(e, ',');
+		}
 		if (e->n) {
 			e->p[e->n - 1] = 0;
 			f.extra_json = e->p;

@@ -22,6 +22,7 @@
 #include "output.h"
 #include "pb.h"
 #include "spaa.h"
+#include "strmap.h"
 #include "util.h"
 
 static const char help[] =
@@ -72,11 +73,25 @@ struct function {
 struct location {
 	uint64_t mapping, address;
 	uint32_t lines, nlines;       /* into Q.lines */
-	bool has_frames;              /* resolved into Q.fpool */
-	uint32_t frames, nframes;
+};
+
+/* A location's frames, once resolved: what a sample needs of it, kept apart
+ * from the location so that the samples' random lookups stay in cache. */
+struct locframes {
+	uint32_t frames, nframes;     /* into Q.fpool; nframes 0: not resolved yet */
 };
 
 struct line { uint64_t function, line; };
+
+/* pprof id -> index, in order of definition.  Writers number the ids 1, 2,
+ * 3... as they define them (Go, gperftools, pprof itself, spaa2pprof): while
+ * they do, the index is the id - 1, found without a lookup; the first id out
+ * of that order moves the ids so far into a hash map. */
+typedef struct ids {
+	idmap map;
+	uint32_t n;
+	bool hashed;
+} ids;
 
 static struct {
 	const char *fname;            /* for messages */
@@ -85,8 +100,7 @@ static struct {
 	/* the string table: offset and length of each string */
 	struct { uint32_t off, len; } *str;
 	uint32_t nstr, strcap;
-	/* id -> index maps (ids are 8-byte keys) */
-	idmap map_ids, fn_ids, loc_ids; /* pprof id -> index, in order of definition */
+	ids map_ids, fn_ids, loc_ids; /* pprof id -> index, in order of definition */
 	struct mapping *maps;
 	uint32_t nmaps, mapcap;
 	struct function *fns;
@@ -95,6 +109,7 @@ static struct {
 	uint32_t nlocs, loccap;
 	struct line *lines;
 	uint32_t nlines, linecap;
+	struct locframes *locf;       /* [nlocs] */
 	uint32_t *fpool;              /* frames of the locations, leaf first */
 	uint32_t nfpool, fpcap;
 	/* the profile's own fields */
@@ -115,6 +130,10 @@ static struct {
 	uint32_t *frames;
 	uint32_t nframes, frcap;
 	sbuf labels, scratch, fextra;
+	strmap label_ids;             /* a label's bytes -> its JSON in label_text */
+	sbuf label_text;
+	struct span { size_t off, len; } *label_span;
+	uint32_t nlabel_span, label_spancap;
 } Q = { .unknown_dso = -1 };
 
 /* Damage at byte offset off of the message: every message names where. */
@@ -142,22 +161,31 @@ static void check_str(uint64_t i, const uint8_t *at, const char *what)
 	}
 }
 
-/* id -> index in one of the maps; UINT32_MAX when absent */
-static uint32_t id_find(const idmap *m, uint64_t id)
+/* id -> index in one of the tables; UINT32_MAX when absent */
+static uint32_t id_find(const ids *t, uint64_t id)
 {
-	return idmap_get(m, (int64_t)id);
+	if (!t->hashed) return id - 1 < t->n ? (uint32_t)(id - 1) : UINT32_MAX;
+	return idmap_get(&t->map, (int64_t)id);
 }
 
-static uint32_t id_add(idmap *m, uint64_t id, const uint8_t *at, const char *what)
+static void id_add(ids *t, uint64_t id, const uint8_t *at, const char *what)
 {
+	if (!t->hashed && id == (uint64_t)t->n + 1) {
+		t->n++;
+		return;
+	}
+	if (!t->hashed) {
+		for (uint32_t i = 0; i < t->n; i++) idmap_put(&t->map, (int64_t)i + 1, i, NULL);
+		t->hashed = true;
+	}
 	bool added;
-	uint32_t i = idmap_put(m, (int64_t)id, m->n, &added);
+	idmap_put(&t->map, (int64_t)id, t->n, &added);
 	if (!added) {
 		char msg[96];
 		snprintf(msg, sizeof msg, "%s id %" PRIu64 " defined twice", what, id);
 		bad(off_of(at), msg);
 	}
-	return i;
+	t->n++;
 }
 
 /* ---- pass 1: the dictionaries and the profile's fields ---------------------------- */
@@ -225,7 +253,7 @@ static void read_location(const pb_field *f)
 	pb_reader r = sub(f);
 	pb_field g;
 	uint64_t id = 0;
-	struct location l = { 0, 0, Q.nlines, 0, false, 0, 0 };
+	struct location l = { 0, 0, Q.nlines, 0 };
 	while (next(&r, &g)) {
 		if (g.wire == PB_VARINT && g.num == 1) id = g.v;
 		else if (g.wire == PB_VARINT && g.num == 2) l.mapping = g.v;
@@ -442,6 +470,17 @@ static bool is_kernel_name(sstr s)
 	return s.n >= 7 && memcmp(s.p, "[kernel", 7) == 0;
 }
 
+/* "0x" and the address in lower-case hex, as "0x%" PRIx64 writes it (a
+ * frame's ip, and its name when it has none); buf needs 19 bytes. */
+static size_t fmt_addr(char *buf, uint64_t a)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = a ? (size_t)(64 - __builtin_clzll(a) + 3) / 4 : 1; /* hex digits */
+	buf[0] = '0', buf[1] = 'x';
+	for (size_t i = 0; i < n; i++) buf[2 + i] = hex[(a >> (4 * (n - 1 - i))) & 15];
+	return n + 2;
+}
+
 static uint32_t dso_of(uint64_t mapping_id, const uint8_t *at)
 {
 	if (mapping_id == 0) {
@@ -478,13 +517,13 @@ static uint32_t dso_of(uint64_t mapping_id, const uint8_t *at)
  * inlined function, the last the function it sits in), or its address. */
 static void resolve_location(uint32_t li, const uint8_t *at)
 {
-	struct location *l = &Q.locs[li];
+	const struct location *l = &Q.locs[li];
 	uint32_t dso = dso_of(l->mapping, at);
 	char ip[24];
-	int ipn = snprintf(ip, sizeof ip, "0x%" PRIx64, l->address);
-	l->frames = Q.nfpool;
-	l->nframes = l->nlines ? l->nlines : 1;
-	grow_array((void **)&Q.fpool, &Q.fpcap, Q.nfpool + l->nframes, sizeof *Q.fpool);
+	size_t ipn = fmt_addr(ip, l->address);
+	Q.locf[li].frames = Q.nfpool;
+	Q.locf[li].nframes = l->nlines ? l->nlines : 1;
+	grow_array((void **)&Q.fpool, &Q.fpcap, Q.nfpool + Q.locf[li].nframes, sizeof *Q.fpool);
 	bool kernel = false;
 	if (l->mapping) {
 		uint32_t mi = id_find(&Q.map_ids, l->mapping);
@@ -493,14 +532,13 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 	if (l->nlines == 0) {
 		builder_frame f;
 		memset(&f, 0, sizeof f);
-		f.func = (sstr){ ip, (size_t)ipn };
+		f.func = (sstr){ ip, ipn };
 		f.func_resolved = false;
 		f.dso = dso;
 		f.kind = kernel ? FK_KERNEL : l->mapping ? FK_USER : FK_UNKNOWN;
 		f.inline_depth = -1;
-		f.ip = (sstr){ ip, (size_t)ipn };
+		f.ip = (sstr){ ip, ipn };
 		Q.fpool[Q.nfpool++] = builder_frame_add(Q.b, &f);
-		l->has_frames = true;
 		return;
 	}
 	for (uint32_t k = 0; k < l->nlines; k++) {
@@ -521,13 +559,13 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 		f.func = str_of(fn->name);
 		if (!f.func.n) f.func = str_of(fn->system_name);
 		f.func_resolved = f.func.n > 0;
-		if (!f.func.n) f.func = (sstr){ ip, (size_t)ipn };
+		if (!f.func.n) f.func = (sstr){ ip, ipn };
 		f.dso = dso;
 		f.kind = kernel ? FK_KERNEL : l->mapping ? FK_USER : FK_UNKNOWN;
 		f.inlined = k + 1 < l->nlines;
 		f.inline_depth = l->nlines > 1 ? (int32_t)(l->nlines - 1 - k) : -1;
 		f.exact = l->nlines > 1; /* inlined frames belong to their address */
-		if (l->address) f.ip = (sstr){ ip, (size_t)ipn };
+		if (l->address) f.ip = (sstr){ ip, ipn };
 		char src[64];
 		sbuf *x = &Q.scratch;
 		x->n = 0;
@@ -548,19 +586,25 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 			jb_str(e, sys.p, sys.n);
 			sbuf_addc(e, ',');
 		}
-		if (fn->start_line) sbuf_printf(e, "\"x_start_line\":%" PRIu64 ",", fn->start_line);
+		if (fn->start_line) {
+			char d[21];
+			sbuf_adds(e, "\"x_start_line\":");
+			sbuf_add(e, d, fmt_u64(d, fn->start_line));
+			sbuf_addc(e, ',');
+		}
 		if (e->n) {
 			e->p[e->n - 1] = 0;
 			f.extra_json = e->p;
 		}
 		Q.fpool[Q.nfpool++] = builder_frame_add(Q.b, &f);
 	}
-	l->has_frames = true;
 }
 
 /* ---- pass 2: the samples ---------------------------------------------------------- */
 
-static void read_label(const pb_field *f)
+/* A label as JSON ("key":"str", "key":num or "key":{"num":N,"unit":"u"}),
+ * appended to t. */
+static void label_json(const pb_field *f, sbuf *t)
 {
 	pb_reader r = sub(f);
 	pb_field g;
@@ -577,19 +621,61 @@ static void read_label(const pb_field *f)
 	check_str(key, f->data, "label key");
 	check_str(str, f->data, "label str");
 	check_str(unit, f->data, "label num_unit");
-	sbuf *e = &Q.labels;
-	sbuf_addc(e, e->n ? ',' : '{');
-	jb_str(e, str_of(key).p, str_of(key).n);
-	sbuf_addc(e, ':');
+	jb_str(t, str_of(key).p, str_of(key).n);
+	sbuf_addc(t, ':');
 	if (str || !has_num) {
-		jb_str(e, str_of(str).p, str_of(str).n);
-	} else if (unit) {
-		sbuf_printf(e, "{\"num\":%" PRId64 ",\"unit\":", numv);
-		jb_str(e, str_of(unit).p, str_of(unit).n);
-		sbuf_addc(e, '}');
-	} else {
-		sbuf_printf(e, "%" PRId64, numv);
+		jb_str(t, str_of(str).p, str_of(str).n);
+		return;
 	}
+	if (unit) sbuf_adds(t, "{\"num\":");
+	char d[21];
+	sbuf_add(t, d, fmt_i64(d, numv));
+	if (unit) {
+		sbuf_adds(t, ",\"unit\":");
+		jb_str(t, str_of(unit).p, str_of(unit).n);
+		sbuf_addc(t, '}');
+	}
+}
+
+/* A sample's label, added to its "x_labels".  A profile has few distinct
+ * labels (a thread, a goroutine's labels) on many samples: each is made
+ * into JSON once, found again by its bytes. */
+static void read_label(const pb_field *f)
+{
+	bool added;
+	uint32_t i = strmap_intern(&Q.label_ids, f->data, f->len, &added);
+	if (added) {
+		size_t start = Q.label_text.n;
+		label_json(f, &Q.label_text);
+		struct span *sp = VEC_PUSH(Q.label_span, Q.nlabel_span, Q.label_spancap);
+		sp->off = start;
+		sp->len = Q.label_text.n - start;
+	}
+	sbuf *e = &Q.labels;
+	if (e->n) sbuf_addc(e, ',');
+	else sbuf_adds(e, "\"x_labels\":{");
+	sbuf_add(e, Q.label_text.p + Q.label_span[i].off, Q.label_span[i].len);
+}
+
+/* The frames of location id (resolved at its first use) added to the
+ * sample's, Q.frames. */
+static void add_location(uint64_t id, const uint8_t *at)
+{
+	uint32_t li = id_find(&Q.loc_ids, id);
+	if (li == UINT32_MAX) {
+		char m[80];
+		snprintf(m, sizeof m, "a sample refers to location %" PRIu64 ", which is not defined", id);
+		bad(off_of(at), m);
+	}
+	if (Q.locf[li].nframes == 0) resolve_location(li, at);
+	const struct locframes *l = &Q.locf[li];
+	if (l->nframes > Q.frcap - Q.nframes) {
+		if (l->nframes > UINT32_MAX - Q.nframes) bad(off_of(at), "a sample of more than 2^32-1 frames");
+		grow_array((void **)&Q.frames, &Q.frcap, Q.nframes + l->nframes, sizeof *Q.frames);
+	}
+	const uint32_t *from = Q.fpool + l->frames;
+	for (uint32_t k = 0; k < l->nframes; k++) Q.frames[Q.nframes + k] = from[k];
+	Q.nframes += l->nframes;
 }
 
 static void read_sample(const pb_field *f)
@@ -612,17 +698,7 @@ static void read_sample(const pb_field *f)
 					vals[nvals++] = num_i((int64_t)v);
 					continue;
 				}
-				uint32_t li = id_find(&Q.loc_ids, v);
-				if (li == UINT32_MAX) {
-					char m[80];
-					snprintf(m, sizeof m, "a sample refers to location %" PRIu64 ", which is not defined", v);
-					bad(off_of(f->data), m);
-				}
-				if (!Q.locs[li].has_frames) resolve_location(li, f->data);
-				const struct location *l = &Q.locs[li];
-				grow_array((void **)&Q.frames, &Q.frcap, Q.nframes + l->nframes, sizeof *Q.frames);
-				memcpy(Q.frames + Q.nframes, Q.fpool + l->frames, l->nframes * sizeof *Q.frames);
-				Q.nframes += l->nframes;
+				add_location(v, f->data);
 			}
 			if (k < 0) bad(g.off, "malformed packed integers");
 		} else if (g.num == 3 && g.wire == PB_LEN) {
@@ -649,15 +725,10 @@ static void read_sample(const pb_field *f)
 	builder_ctx c;
 	memset(&c, 0, sizeof c);
 	c.event = Q.event;
-	sbuf *e = &Q.labels;
+	sbuf *e = &Q.labels; /* "x_labels":{... */
 	if (e->n) {
 		sbuf_addc(e, '}');
-		/* "x_labels":{...} */
-		sbuf *x = &Q.scratch;
-		x->n = 0;
-		sbuf_adds(x, "\"x_labels\":");
-		sbuf_add(x, e->p, e->n);
-		c.extra_json = (sstr){ x->p, x->n };
+		c.extra_json = (sstr){ e->p, e->n };
 	}
 	/* zero values are left out (an allocation site whose objects are all
 	 * freed has no live bytes), except the primary metric's, which every
@@ -677,6 +748,8 @@ static void read_samples(void)
 	pb_reader r = pb_init(Q.buf, Q.len);
 	pb_field f;
 	grow_array((void **)&Q.frames, &Q.frcap, 1, sizeof *Q.frames);
+	Q.locf = xcalloc(Q.nlocs ? Q.nlocs : 1, sizeof *Q.locf);
+	strmap_init(&Q.label_ids);
 	while (next(&r, &f))
 		if (f.num == P_SAMPLE && f.wire == PB_LEN) read_sample(&f);
 }
@@ -799,10 +872,9 @@ static uint32_t legacy_frame(uint64_t addr)
 	}
 	if (dso == UINT32_MAX) dso = dso_of(0, Q.buf);
 	char ip[24];
-	int ipn = snprintf(ip, sizeof ip, "0x%" PRIx64, addr);
 	builder_frame f;
 	memset(&f, 0, sizeof f);
-	f.func = (sstr){ ip, (size_t)ipn };
+	f.func = (sstr){ ip, fmt_addr(ip, addr) };
 	f.ip = f.func;
 	f.func_resolved = false;
 	f.dso = dso;

@@ -1,7 +1,7 @@
 /* pb.c - the protocol buffers wire format (see pb.h). */
 #include "pb.h"
 
-bool pb_varint(pb_reader *r, uint64_t *v)
+bool pb_varint_long(pb_reader *r, uint64_t *v)
 {
 	uint64_t x = 0;
 	for (int shift = 0; shift < 70; shift += 7) {
@@ -51,29 +51,6 @@ int pb_next(pb_reader *r, const uint8_t *base, pb_field *f)
 	default:
 		return -1;
 	}
-}
-
-bool pb_ints_init(pb_ints *it, const pb_field *f)
-{
-	it->done = false;
-	it->single = f->wire == PB_VARINT;
-	it->v = f->v;
-	if (it->single) return true;
-	if (f->wire != PB_LEN) return false;
-	it->r = pb_init(f->data, f->len);
-	return true;
-}
-
-int pb_ints_next(pb_ints *it, uint64_t *v)
-{
-	if (it->single) {
-		if (it->done) return 0;
-		it->done = true;
-		*v = it->v;
-		return 1;
-	}
-	if (it->r.p >= it->r.end) return 0;
-	return pb_varint(&it->r, v) ? 1 : -1;
 }
 
 void pb_put_varint(sbuf *b, uint64_t v)

@@ -38,8 +38,18 @@ static inline pb_reader pb_init(const void *p, size_t n)
  * f->off. */
 int pb_next(pb_reader *r, const uint8_t *base, pb_field *f);
 
-/* Reading a varint: false when malformed or cut short. */
-bool pb_varint(pb_reader *r, uint64_t *v);
+/* Reading a varint: false when malformed or cut short.  Inline for the
+ * one-byte varints (below 128) that most of a message's keys, lengths, ids
+ * and counts are; longer ones call pb_varint_long. */
+bool pb_varint_long(pb_reader *r, uint64_t *v);
+static inline bool pb_varint(pb_reader *r, uint64_t *v)
+{
+	if (r->p < r->end && *r->p < 0x80) {
+		*v = *r->p++;
+		return true;
+	}
+	return pb_varint_long(r, v);
+}
 
 /* The values of a repeated integer field, packed (one PB_LEN field of
  * varints) or not (one PB_VARINT field): call with the field, then
@@ -49,8 +59,28 @@ typedef struct pb_ints {
 	bool single, done;
 	uint64_t v;
 } pb_ints;
-bool pb_ints_init(pb_ints *it, const pb_field *f);
-int pb_ints_next(pb_ints *it, uint64_t *v);
+static inline bool pb_ints_init(pb_ints *it, const pb_field *f)
+{
+	it->done = false;
+	it->single = f->wire == PB_VARINT;
+	it->v = f->v;
+	if (it->single) return true;
+	if (f->wire != PB_LEN) return false;
+	it->r = pb_init(f->data, f->len);
+	return true;
+}
+
+static inline int pb_ints_next(pb_ints *it, uint64_t *v)
+{
+	if (it->single) {
+		if (it->done) return 0;
+		it->done = true;
+		*v = it->v;
+		return 1;
+	}
+	if (it->r.p >= it->r.end) return 0;
+	return pb_varint(&it->r, v) ? 1 : -1;
+}
 
 /* Writing: fields appended to an sbuf (util.h).  A nested message is
  * written into its own sbuf first, then added with pb_put_bytes. */

@@ -117,7 +117,7 @@ static const char *hexid(uint64_t v)
 	static char buf[4][24];
 	static int k;
 	char *b = buf[k++ & 3];
-	snprintf(b, 24, "0x%llx", (unsigned long long)v);
+	b[fmt_hex(b, v, 1)] = 0;
 	return b;
 }
 

@@ -411,7 +411,7 @@ static uint32_t frame_of(const char *p, size_t n, char kind)
 			/* too long for an offset: part of the name */
 			fr.func.n = (size_t)(f.off.p + f.off.n - fr.func.p);
 		} else {
-			snprintf(offbuf, sizeof offbuf, "0x%llx", (unsigned long long)v);
+			offbuf[fmt_hex(offbuf, v, 1)] = 0;
 			fr.symoff = sstr_c(offbuf);
 		}
 	}

@@ -91,8 +91,7 @@ static void addr_frame(builder *b, builder_frame *f, char *ipbuf)
 {
 	uint64_t v;
 	if (!A.on || !hex_addr(f->func.p, f->func.n, &v)) return;
-	int n = snprintf(ipbuf, 24, "0x%llx", (unsigned long long)v);
-	f->ip = (sstr){ ipbuf, (size_t)n };
+	f->ip = (sstr){ ipbuf, fmt_hex(ipbuf, v, 1) };
 	f->func = f->ip;
 	f->func_resolved = false;
 	if (v >= 0xffff800000000000ULL) {

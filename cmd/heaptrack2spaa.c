@@ -334,7 +334,7 @@ static void ip_frames(uint64_t k)
 		const char *mod = str_at(ip->module);
 		uint32_t dso = builder_dso(H.b, *mod ? mod : "[unknown]", *mod ? strlen(mod) : 9, false);
 		char addr[24];
-		int an = snprintf(addr, sizeof addr, "0x%" PRIx64, ip->addr);
+		size_t an = fmt_hex(addr, ip->addr, 1);
 		ip->built = H.nfpool;
 		ip->nbuilt = ip->nframes ? ip->nframes : 1;
 		grow_array((void **)&H.fpool, &H.fpcap, H.nfpool + ip->nbuilt, sizeof *H.fpool);

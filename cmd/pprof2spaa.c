@@ -470,17 +470,6 @@ static bool is_kernel_name(sstr s)
 	return s.n >= 7 && memcmp(s.p, "[kernel", 7) == 0;
 }
 
-/* "0x" and the address in lower-case hex, as "0x%" PRIx64 writes it (a
- * frame's ip, and its name when it has none); buf needs 19 bytes. */
-static size_t fmt_addr(char *buf, uint64_t a)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t n = a ? (size_t)(64 - __builtin_clzll(a) + 3) / 4 : 1; /* hex digits */
-	buf[0] = '0', buf[1] = 'x';
-	for (size_t i = 0; i < n; i++) buf[2 + i] = hex[(a >> (4 * (n - 1 - i))) & 15];
-	return n + 2;
-}
-
 static uint32_t dso_of(uint64_t mapping_id, const uint8_t *at)
 {
 	if (mapping_id == 0) {
@@ -520,7 +509,7 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 	const struct location *l = &Q.locs[li];
 	uint32_t dso = dso_of(l->mapping, at);
 	char ip[24];
-	size_t ipn = fmt_addr(ip, l->address);
+	size_t ipn = fmt_hex(ip, l->address, 1);
 	Q.locf[li].frames = Q.nfpool;
 	Q.locf[li].nframes = l->nlines ? l->nlines : 1;
 	grow_array((void **)&Q.fpool, &Q.fpcap, Q.nfpool + Q.locf[li].nframes, sizeof *Q.fpool);
@@ -874,7 +863,7 @@ static uint32_t legacy_frame(uint64_t addr)
 	char ip[24];
 	builder_frame f;
 	memset(&f, 0, sizeof f);
-	f.func = (sstr){ ip, fmt_addr(ip, addr) };
+	f.func = (sstr){ ip, fmt_hex(ip, addr, 1) };
 	f.ip = f.func;
 	f.func_resolved = false;
 	f.dso = dso;

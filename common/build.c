@@ -63,7 +63,8 @@ struct builder {
 	bool has_time, time_ns; /* time_ns: tmin_ns, tmax_ns in nanoseconds */
 	double tmin, tmax;
 	int64_t tmin_ns, tmax_ns;
-	struct { char *name, *unit; } metrics[MAX_METRICS];
+	/* pre, post: a weight object's text before and after its value */
+	struct { char *name, *unit, *pre, *post; } metrics[MAX_METRICS];
 	uint32_t nmetrics;
 
 	strmap dso_map, frame_map, thread_map, stack_map, id_map;
@@ -248,6 +249,19 @@ uint32_t builder_metric(builder *b, const char *name, const char *unit)
 	if (b->nmetrics == MAX_METRICS) die(EXIT_DATA, "too many metrics (at most %d)", MAX_METRICS);
 	b->metrics[b->nmetrics].name = adup(b, name);
 	b->metrics[b->nmetrics].unit = adup(b, unit);
+	sbuf t = { 0 };
+	sbuf_adds(&t, "{\"metric\":");
+	jb_str(&t, name, strlen(name));
+	sbuf_adds(&t, ",\"value\":");
+	b->metrics[b->nmetrics].pre = arena_strdup(&b->mem, t.p, t.n);
+	t.n = 0;
+	if (unit) {
+		sbuf_adds(&t, ",\"unit\":");
+		jb_str(&t, unit, strlen(unit));
+	}
+	sbuf_addc(&t, '}');
+	b->metrics[b->nmetrics].post = arena_strdup(&b->mem, t.p, t.n);
+	sbuf_free(&t);
 	return b->nmetrics++;
 }
 
@@ -602,15 +616,9 @@ static void write_weights(builder *b, output *o, const struct bstack *s)
 		if (!(s->present >> m & 1)) continue;
 		if (!first) out_putc(o, ',');
 		first = false;
-		out_puts(o, "{\"metric\":");
-		jw_strc(o, b->metrics[m].name);
-		out_puts(o, ",\"value\":");
+		out_puts(o, b->metrics[m].pre);
 		jw_num(o, b->wpool[s->weights + m]);
-		if (b->metrics[m].unit) {
-			out_puts(o, ",\"unit\":");
-			jw_strc(o, b->metrics[m].unit);
-		}
-		out_putc(o, '}');
+		out_puts(o, b->metrics[m].post);
 	}
 	out_putc(o, ']');
 }

@@ -41,5 +41,7 @@ uint64_t stackid_add_ctx(uint64_t h, const stackid_ctx *c)
 
 size_t stackid_fmt(char *buf, uint64_t h)
 {
-	return (size_t)snprintf(buf, 19, "0x%016" PRIx64, h);
+	size_t n = fmt_hex(buf, h, 16);
+	buf[n] = 0;
+	return n;
 }

@@ -146,14 +146,38 @@ void arena_free(arena *a)
 
 size_t fmt_u64(char *buf, uint64_t v)
 {
+	/* two digits per division */
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char tmp[20];
-	size_t k = 0;
-	do {
-		tmp[k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < k; i++) buf[i] = tmp[k - 1 - i];
-	return k;
+	size_t k = sizeof tmp;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100);
+		v /= 100;
+		tmp[--k] = pairs[2 * d + 1];
+		tmp[--k] = pairs[2 * d];
+	}
+	if (v >= 10) {
+		tmp[--k] = pairs[2 * v + 1];
+		tmp[--k] = pairs[2 * v];
+	} else {
+		tmp[--k] = (char)('0' + v);
+	}
+	size_t n = sizeof tmp - k;
+	memcpy(buf, tmp + k, n);
+	return n;
+}
+
+size_t fmt_hex(char *buf, uint64_t v, unsigned width)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1; /* digits */
+	if (n < width) n = width > 16 ? 16 : width;
+	buf[0] = '0', buf[1] = 'x';
+	for (unsigned i = 0; i < n; i++) buf[2 + i] = hex[(v >> (4 * (n - 1 - i))) & 15];
+	return n + 2;
 }
 
 size_t fmt_i64(char *buf, int64_t v)

@@ -71,6 +71,10 @@ void tmpfile_write(int fd, const void *p, size_t n);
 /* Decimal formatting of 64-bit integers; returns length written (no NUL).
  * buf needs 21 bytes. */
 size_t fmt_u64(char *buf, uint64_t v);
+/* "0x" and v in lower-case hex, at least width digits (zero-padded): as
+ * printf's "0x%llx" (width 1) or "0x%016llx" (width 16) write it; returns
+ * the length written (no NUL).  buf needs 19 bytes. */
+size_t fmt_hex(char *buf, uint64_t v, unsigned width);
 size_t fmt_i64(char *buf, int64_t v);
 
 /* Strict decimal parsing of a whole string: no sign for u64, optional '-'

@@ -63,6 +63,26 @@ static void test_ints(void)
 {
 	uint64_t u;
 	int64_t i;
+	/* the formatters against printf, at every length */
+	char a[32], b[32];
+	bool same = true;
+	for (uint64_t v = 1, k = 0; k < 64; k++, v = v * 3 + k) {
+		uint64_t vs[] = { 0, 9, 10, 99, 100, v, v - 1, UINT64_MAX, (uint64_t)1 << k };
+		for (size_t j = 0; j < sizeof vs / sizeof *vs; j++) {
+			a[fmt_u64(a, vs[j])] = 0;
+			snprintf(b, sizeof b, "%llu", (unsigned long long)vs[j]);
+			same = same && strcmp(a, b) == 0;
+			a[fmt_hex(a, vs[j], 1)] = 0;
+			snprintf(b, sizeof b, "0x%llx", (unsigned long long)vs[j]);
+			same = same && strcmp(a, b) == 0;
+			a[fmt_hex(a, vs[j], 16)] = 0;
+			snprintf(b, sizeof b, "0x%016llx", (unsigned long long)vs[j]);
+			same = same && strcmp(a, b) == 0;
+		}
+	}
+	ok(same, "fmt_u64 and fmt_hex write what printf writes");
+	a[fmt_i64(a, INT64_MIN)] = 0;
+	is_str(a, "-9223372036854775808", "fmt_i64 of the least int64");
 	ok(parse_u64("18446744073709551615", 20, &u) && u == UINT64_MAX, "parse u64 max");
 	ok(!parse_u64("18446744073709551616", 20, &u), "u64 overflow rejected");
 	ok(parse_i64("-9223372036854775808", 20, &i) && i == INT64_MIN, "parse i64 min");

@@ -67,14 +67,6 @@ void sbuf_reserve(sbuf *b, size_t extra)
 	b->cap = c;
 }
 
-void sbuf_add(sbuf *b, const void *p, size_t n)
-{
-	sbuf_reserve(b, n + 1);
-	if (n) memcpy(b->p + b->n, p, n);
-	b->n += n;
-	b->p[b->n] = 0;
-}
-
 void sbuf_add_utf8(sbuf *b, uint32_t cp)
 {
 	char u[4];

@@ -46,7 +46,15 @@ static inline bool sstr_eqc(sstr a, const char *b) { return sstr_eq(a, sstr_c(b)
 /* A growable byte buffer. */
 typedef struct sbuf { char *p; size_t n, cap; } sbuf;
 void sbuf_reserve(sbuf *b, size_t extra);
-void sbuf_add(sbuf *b, const void *p, size_t n);
+/* Appends p[0..n), keeping a NUL after the bytes.  Inline: the hot loops
+ * of the readers call it per field. */
+static inline void sbuf_add(sbuf *b, const void *p, size_t n)
+{
+	if (b->n + n + 1 > b->cap) sbuf_reserve(b, n + 1);
+	if (n) memcpy(b->p + b->n, p, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
 /* Appends code point cp (at most 0x10FFFF) as UTF-8. */
 void sbuf_add_utf8(sbuf *b, uint32_t cp);
 static inline void sbuf_addc(sbuf *b, char c) { if (b->n + 1 > b->cap) sbuf_reserve(b, 1); b->p[b->n++] = c; }

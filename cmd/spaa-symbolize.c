@@ -39,6 +39,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "elfsym.h"
+#include "fnvmemo.h"
 #include "jsonbuf.h"
 #include "jsonw.h"
 #include "num.h"
@@ -316,7 +317,7 @@ struct ofr {
 	bool has_symoff;
 	uint64_t symoff;
 	uint32_t idj, idn;    /* the id as JSON text, in S */
-	uint32_t blob, blobn; /* its path bytes (stackid.h), in S; blobn 0: not made yet */
+	fnvmemo *path;        /* its path bytes (stackid.h); NULL: not made yet */
 };
 static struct ofr *F;
 static uint32_t nf, fcap;
@@ -687,8 +688,10 @@ static bool content;          /* stack_id_mode content_addressable */
 static spool *sp;
 static sbuf rec, tmp;
 static spaa_stack st;
-static uint32_t *outf;
+static uint32_t *outf;         /* the output frames of the stack */
 static uint32_t noutf, ocap;
+static fnvmemo **paths;        /* their path bytes, root first */
+static uint32_t pathcap;
 
 static void add_weights(uint32_t *head, const spaa_weight *ws, uint32_t n)
 {
@@ -710,41 +713,39 @@ static void member(sbuf *b, const json_doc *d, uint32_t k, bool first)
 	sbuf_addc(b, ':');
 }
 
-/* The path bytes of output frame o (spaa(5), STACK IDENTITY). */
-static uint64_t hash_frame(uint64_t h, uint32_t o)
+/* The path bytes of output frame o (spaa(5), STACK IDENTITY), made once:
+ * func US dso US p|i [US srcline] RS. */
+static fnvmemo *path_bytes(uint32_t o)
 {
 	struct ofr *f = &F[o];
-	if (!f->blobn) { /* made once: func US dso US p|i [US srcline] RS */
-		sstr func, dso, src;
-		bool inl;
-		if (!f->resolved) {
-			const spaa_frame *x = &r->frames[f->in];
-			const spaa_dso *d = &r->dsos[x->dso];
-			func = (sstr){ x->func, x->func_n };
-			dso = (sstr){ d->name ? d->name : "", d->name ? d->name_n : 0 };
-			src = (sstr){ x->srcline, x->srcline ? x->srcline_n : 0 };
-			inl = x->inlined;
-		} else {
-			func = sstr_c(STR(f->func));
-			dso = dso_name(f->dso);
-			src = f->src == UINT32_MAX ? SSTR_NULL : sstr_c(STR(f->src));
-			inl = f->depth > 0;
-		}
-		tmp.n = 0;
-		sbuf_add(&tmp, func.p, func.n);
-		sbuf_addc(&tmp, 0x1f);
-		sbuf_add(&tmp, dso.p, dso.n);
-		sbuf_addc(&tmp, 0x1f);
-		sbuf_addc(&tmp, inl ? 'i' : 'p');
-		if (src.p) {
-			sbuf_addc(&tmp, 0x1f);
-			sbuf_add(&tmp, src.p, src.n);
-		}
-		sbuf_addc(&tmp, 0x1e);
-		f->blob = str_add(tmp.p, tmp.n);
-		f->blobn = (uint32_t)tmp.n;
+	if (f->path) return f->path;
+	sstr func, dso, src;
+	bool inl;
+	if (!f->resolved) {
+		const spaa_frame *x = &r->frames[f->in];
+		const spaa_dso *d = &r->dsos[x->dso];
+		func = (sstr){ x->func, x->func_n };
+		dso = (sstr){ d->name ? d->name : "", d->name ? d->name_n : 0 };
+		src = (sstr){ x->srcline, x->srcline ? x->srcline_n : 0 };
+		inl = x->inlined;
+	} else {
+		func = sstr_c(STR(f->func));
+		dso = dso_name(f->dso);
+		src = f->src == UINT32_MAX ? SSTR_NULL : sstr_c(STR(f->src));
+		inl = f->depth > 0;
 	}
-	return fnv1a64(h, STR(f->blob), f->blobn);
+	tmp.n = 0;
+	sbuf_add(&tmp, func.p, func.n);
+	sbuf_addc(&tmp, 0x1f);
+	sbuf_add(&tmp, dso.p, dso.n);
+	sbuf_addc(&tmp, 0x1f);
+	sbuf_addc(&tmp, inl ? 'i' : 'p');
+	if (src.p) {
+		sbuf_addc(&tmp, 0x1f);
+		sbuf_add(&tmp, src.p, src.n);
+	}
+	sbuf_addc(&tmp, 0x1e);
+	return f->path = fnvmemo_new(tmp.p, tmp.n);
 }
 
 /* The process of the current stack: context pid, else its thread's. */
@@ -874,9 +875,11 @@ static void take_stack(void)
 	/* the output id */
 	char idb[24];
 	uint64_t h = FNV64_BASIS;
-	if (changed && content)
-		for (uint32_t i = 0; i < noutf; i++)
-			h = hash_frame(h, outf[r->leaf_first ? noutf - 1 - i : i]);
+	if (changed && content) { /* the path bytes, root first */
+		grow_array((void **)&paths, &pathcap, noutf, sizeof *paths);
+		for (uint32_t i = 0; i < noutf; i++) paths[i] = path_bytes(outf[r->leaf_first ? noutf - 1 - i : i]);
+		h = fnvmemo_chain(h, paths, noutf);
+	}
 	tmp.n = 0;
 	uint32_t ck = json_get(d, 0, "context");
 	if (ck) jb_node(&tmp, d, ck);

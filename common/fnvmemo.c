@@ -1,0 +1,118 @@
+/* fnvmemo.c - FNV-1a 64 over chains of memoised strings (see fnvmemo.h). */
+#include "fnvmemo.h"
+
+#include <string.h>
+#include "stackid.h"
+#include "util.h"
+
+fnvmemo *fnvmemo_new(const void *p, size_t n)
+{
+	fnvmemo *m = xmalloc(sizeof *m + n);
+	uint64_t pn = 1;
+	for (size_t i = 0; i < n; i++) pn *= FNV64_PRIME;
+	m->pn = pn;
+	m->n = (uint32_t)n;
+	m->uses = 0;
+	memcpy(m->s, p, n);
+	return m;
+}
+
+/* next[l]: the low byte of fnv1a64(l, s), for the 256 l at once (the low
+ * byte of a product depends on the low bytes of its factors alone). */
+static void build_next(fnvmemo *m)
+{
+	uint16_t t[256];
+	for (unsigned l = 0; l < 256; l++) t[l] = (uint16_t)l;
+	for (uint32_t i = 0; i < m->n; i++) {
+		unsigned b = m->s[i];
+		for (unsigned l = 0; l < 256; l++) t[l] = (uint16_t)(((t[l] ^ b) * (unsigned)(FNV64_PRIME & 0xff)) & 0xff);
+	}
+	for (unsigned l = 0; l < 256; l++) m->next[l] = (uint8_t)t[l];
+}
+
+/* Strings hashed side by side. */
+#define LANES 6
+/* Strings of a chain taken at a time. */
+#define CHUNK 64
+
+/* g[j] = fnv1a64(lin[j], v[j]) for the j in job[0..nj): LANES strings at
+ * a time, in step for as many bytes as the shortest has left; a lane that
+ * ends takes the next string.  Idle lanes (when fewer strings are left)
+ * hash the bytes of lane 0 again, and their results are dropped. */
+static void run_lanes(fnvmemo *const *v, const uint8_t *lin, uint64_t *g, const uint8_t *job, size_t nj)
+{
+	uint64_t h[LANES];
+	const unsigned char *p[LANES];
+	uint32_t rem[LANES];
+	uint8_t who[LANES];
+	size_t next = 0;
+	unsigned busy = 0;
+	for (;;) {
+		while (busy < LANES && next < nj) {
+			uint8_t j = job[next++];
+			h[busy] = lin[j];
+			p[busy] = v[j]->s;
+			rem[busy] = v[j]->n;
+			who[busy] = j;
+			if (rem[busy]) busy++;
+			else g[j] = lin[j];
+		}
+		if (!busy) break;
+		uint32_t step = rem[0];
+		for (unsigned k = 1; k < busy; k++)
+			if (rem[k] < step) step = rem[k];
+		for (unsigned k = busy; k < LANES; k++) p[k] = p[0];
+		for (uint32_t i = 0; i < step; i++) {
+#pragma GCC unroll 16
+			for (unsigned k = 0; k < LANES; k++) h[k] = (h[k] ^ p[k][i]) * FNV64_PRIME;
+		}
+		/* the lanes that ended out, the others packed to the front */
+		unsigned left = 0;
+		for (unsigned k = 0; k < busy; k++) {
+			if (rem[k] == step) {
+				g[who[k]] = h[k];
+				continue;
+			}
+			h[left] = h[k];
+			p[left] = p[k] + step;
+			rem[left] = rem[k] - step;
+			who[left] = who[k];
+			left++;
+		}
+		busy = left;
+	}
+}
+
+uint64_t fnvmemo_chain(uint64_t h, fnvmemo *const *v, size_t k)
+{
+	for (size_t at = 0; at < k; at += CHUNK) {
+		fnvmemo *const *w = v + at;
+		size_t c = k - at < CHUNK ? k - at : CHUNK;
+		uint8_t lin[CHUNK], job[CHUNK];
+		uint64_t g[CHUNK];
+		size_t nj = 0;
+		/* the tables asked for all at once: the look-ups below wait
+		 * on each other */
+		for (size_t j = 0; j < c; j++)
+			for (unsigned q = 0; q < 256; q += 64) __builtin_prefetch(w[j]->next + q);
+		/* the low byte entering each string; the hash from it of the
+		 * strings without a table yet, in turn */
+		unsigned l = h & 0xff;
+		for (size_t j = 0; j < c; j++) {
+			fnvmemo *m = w[j];
+			lin[j] = (uint8_t)l;
+			if (m->uses < FNVMEMO_AFTER && ++m->uses == FNVMEMO_AFTER) build_next(m);
+			if (m->uses == FNVMEMO_AFTER) {
+				job[nj++] = (uint8_t)j;
+				l = m->next[l];
+			} else {
+				g[j] = fnv1a64(l, m->s, m->n);
+				l = g[j] & 0xff;
+			}
+		}
+		run_lanes(w, lin, g, job, nj);
+		/* joined: fnv1a64(h, s) = fnv1a64(h & 0xff, s) + (h - (h & 0xff)) * P^n */
+		for (size_t j = 0; j < c; j++) h = g[j] + (h - lin[j]) * w[j]->pn;
+	}
+	return h;
+}

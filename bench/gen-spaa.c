@@ -18,14 +18,7 @@
 #define NTHREADS 8
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-static uint64_t next_rand(void)
-{
-	/* xorshift64* */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545f4914f6cdd1dULL;
-}
+static uint64_t next_rand(void) { return rand64(&rng); }
 static uint32_t below(uint32_t n)
 {
 	return (uint32_t)(next_rand() % n);

@@ -43,6 +43,16 @@ static inline sstr sstr_c(const char *s) { return (sstr){ s, s ? strlen(s) : 0 }
 static inline bool sstr_eq(sstr a, sstr b) { return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0); }
 static inline bool sstr_eqc(sstr a, const char *b) { return sstr_eq(a, sstr_c(b)); }
 
+/* xorshift64*: the next of a fixed sequence of pseudo-random values from
+ * state *s (not 0), for the generators of bench/ and the tests. */
+static inline uint64_t rand64(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dULL;
+}
+
 /* A growable byte buffer. */
 typedef struct sbuf { char *p; size_t n, cap; } sbuf;
 void sbuf_reserve(sbuf *b, size_t extra);

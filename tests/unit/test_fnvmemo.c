@@ -9,15 +9,9 @@
 #include "stackid.h"
 #include "tap.h"
 
-/* A fixed sequence of pseudo-random 64-bit values (xorshift64*). */
+/* A fixed sequence of pseudo-random 64-bit values. */
 static uint64_t x = 0x9e3779b97f4a7c15ULL;
-static uint64_t next_rand(void)
-{
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	return x * 0x2545f4914f6cdd1dULL;
-}
+static uint64_t next_rand(void) { return rand64(&x); }
 
 enum { NSTR = 40, MAXLEN = 300 };
 static unsigned char bytes[NSTR][MAXLEN];

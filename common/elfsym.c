@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "elfsym.h"
+#include "idmap.h"
 #include "strmap.h"
 
 static const char *const why_text[ES_NWHY] = {
@@ -22,6 +23,7 @@ const char *elfsym_why_text(int why)
 }
 
 struct seg { uint64_t off, filesz, vaddr, memsz; };
+struct dcu;
 
 struct efile {
 	int status;           /* ES_OK, ES_MISSING or ES_NOT_ELF */
@@ -39,6 +41,11 @@ struct efile {
 	bool sorted;
 	struct fsym { uint64_t start, size; const char *name; uint8_t rank; } *syms;
 	uint32_t nsyms;
+	/* the compilation units looked up in, by CU DIE offset (see "the
+	 * scopes of a compilation unit" below) */
+	idmap cumap;
+	struct dcu *cus;
+	uint32_t ncus, cucap;
 };
 
 struct elfsym {
@@ -112,6 +119,8 @@ elfsym *elfsym_new(const char *root, const char *debug_dir)
 	return e;
 }
 
+static void cus_free(struct efile *f);
+
 void elfsym_free(elfsym *e)
 {
 	if (!e) return;
@@ -119,6 +128,7 @@ void elfsym_free(elfsym *e)
 		if (e->f[i].dwfl) dwfl_end(e->f[i].dwfl);
 		free(e->f[i].segs);
 		free(e->f[i].syms);
+		cus_free(&e->f[i]);
 	}
 	free(e->f);
 	strmap_free(&e->files);
@@ -329,6 +339,340 @@ static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off)
 	return x->name;
 }
 
+/* ---- the inlined calls at an address, as dwarf_getscopes finds them ------- */
+
+/* The frames the scopes at module DWARF address pc of compilation unit cu
+ * give: the inlined calls, innermost first, appended from frame n on (the
+ * first gets the line in *tmp, each the next its call site), and the
+ * physical function into *phys when it is still NULL.  Returns the new n.
+ * dwarf_getscopes walks the whole unit for each address: the way for the
+ * units with few look-ups (see cached_frames). */
+static uint32_t walk_frames(elfsym *e, Dwarf_Die *cu, Dwarf_Addr pc, uint32_t n, sbuf *tmp, const char **phys)
+{
+	Dwarf_Die *scopes = NULL;
+	int ns = dwarf_getscopes(cu, pc, &scopes);
+	/* dwarf_getscopes follows an inlined call into the abstract
+	 * definition of what it inlines; its callers are the scopes
+	 * around the call's own DIE (dwarf_getscopes_die), so each
+	 * inlined call restarts the walk there */
+	for (int i = 0; i < ns; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine) {
+			res_add(e, n++, die_func(&scopes[i]), tmp->n ? (sbuf_addc(tmp, 0), tmp->p) : NULL);
+			call_site(cu, &scopes[i], tmp);
+			Dwarf_Die *outer = NULL;
+			int no = dwarf_getscopes_die(&scopes[i], &outer);
+			free(scopes);
+			scopes = outer;
+			ns = no;
+			i = 0; /* outer[0] is the inlined call itself */
+		} else if (tag == DW_TAG_subprogram) {
+			if (!*phys) *phys = die_func(&scopes[i]);
+			break;
+		}
+	}
+	free(scopes);
+	return n;
+}
+
+/* ---- the scopes of a compilation unit, cached ------------------------------
+ *
+ * A unit with more than a few look-ups gets its scopes read once, with the
+ * same libdw walk dwarf_getscopes makes (dwarf_child, dwarf_siblingof,
+ * dwarf_ranges), into a tree of the DIEs that have address ranges, each
+ * node's children's ranges sorted by address.  cached_frames then answers
+ * an address as walk_frames does, from that tree:
+ *
+ * - dwarf_getscopes goes down from the unit, at each level into the first
+ *   child (in DIE order) whose ranges hold the address, looking into the
+ *   children of the DIEs of the tags may_have_scopes lists only; the last
+ *   DIE it reaches is the innermost scope;
+ * - when an inlined call is on that path, it then looks for the abstract
+ *   origin of the innermost one among all the DIEs of that walk of the
+ *   unit, and gives no scopes when it is not there (in another unit, say);
+ * - walk_frames takes, from the innermost scope out, each inlined call
+ *   (dwarf_getscopes_die gives the same parents as the tree) up to the
+ *   first function.
+ *
+ * A unit whose walk meets anything unusual (an error of libdw, an imported
+ * unit, DIEs nested absurdly deep) is not cached: walk_frames answers for
+ * it.  Memory: a few words per DIE with ranges, for the units looked up. */
+
+#ifndef ELFSYM_CACHE_AFTER
+#define ELFSYM_CACHE_AFTER 3 /* look-ups of a unit before its scopes are cached */
+#endif
+#define NO_NODE UINT32_MAX
+#define MAX_DEPTH 1000
+
+struct dnode {
+	uint32_t parent;      /* a node, or NO_NODE for a child of the unit */
+	uint32_t kid0, nkids; /* its children's ranges: spans[kid0 .. kid0 + nkids) */
+	int tag;
+	bool descend;         /* dwarf_getscopes looks into its children */
+	bool origin_ok;       /* inlined call: dwarf_getscopes finds its abstract origin */
+	bool call_ok;         /* inlined call: has DW_AT_call_file and DW_AT_call_line */
+	const char *name;     /* inlined calls and functions: die_func */
+	Dwarf_Word call_file, call_line;
+};
+
+struct dspan {
+	Dwarf_Addr lo, hi;
+	Dwarf_Addr maxhi;     /* the greatest hi of the spans of the group up to this one */
+	uint32_t parent, node;
+};
+
+enum { CU_COUNTING, CU_CACHED, CU_UNCACHED };
+
+struct dcu {
+	int state;
+	uint32_t lookups;
+	struct dnode *nodes;
+	uint32_t nnodes, nodecap;
+	struct dspan *spans;
+	uint32_t nspans, spancap;
+	uint32_t root0, nroot; /* the ranges of the unit's children */
+};
+
+/* The tags whose children dwarf_getscopes (libdw's __libdw_visit_scopes)
+ * looks into. */
+static bool may_have_scopes(int tag)
+{
+	switch (tag) {
+	case DW_TAG_compile_unit: case DW_TAG_module: case DW_TAG_lexical_block:
+	case DW_TAG_with_stmt: case DW_TAG_catch_block: case DW_TAG_try_block:
+	case DW_TAG_entry_point: case DW_TAG_inlined_subroutine: case DW_TAG_subprogram:
+	case DW_TAG_namespace: case DW_TAG_class_type: case DW_TAG_structure_type:
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct build {
+	struct dcu *c;
+	uintptr_t *seen;      /* the DIEs walked, by address: where origins are found */
+	uint32_t nseen, seencap;
+	struct origin { uint32_t node; uintptr_t die; } *orig;
+	uint32_t norig, origcap;
+	bool fail;
+};
+
+/* A node for DIE d, child of node parent. */
+static uint32_t add_node(struct build *b, Dwarf_Die *d, int tag, uint32_t parent)
+{
+	struct dcu *c = b->c;
+	uint32_t k = c->nnodes;
+	struct dnode *x = VEC_PUSH(c->nodes, c->nnodes, c->nodecap);
+	memset(x, 0, sizeof *x);
+	x->parent = parent;
+	x->tag = tag;
+	x->descend = may_have_scopes(tag);
+	if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) x->name = die_func(d);
+	if (tag == DW_TAG_inlined_subroutine) {
+		Dwarf_Attribute a;
+		x->call_ok = dwarf_attr(d, DW_AT_call_file, &a) && dwarf_formudata(&a, &x->call_file) == 0 &&
+			     dwarf_attr(d, DW_AT_call_line, &a) && dwarf_formudata(&a, &x->call_line) == 0;
+		/* no origin, or one libdw cannot read: dwarf_getscopes fails,
+		 * which is the same as not finding it */
+		Dwarf_Die o;
+		if (dwarf_formref_die(dwarf_attr(d, DW_AT_abstract_origin, &a), &o)) {
+			struct origin *r = VEC_PUSH(b->orig, b->norig, b->origcap);
+			r->node = k;
+			r->die = (uintptr_t)o.addr;
+		}
+	}
+	return k;
+}
+
+/* Walks the children of die (of node parent; NO_NODE: the unit; UNREACHED:
+ * a DIE the address walk never enters) as __libdw_visit_scopes does. */
+#define UNREACHED (UINT32_MAX - 1)
+static void walk_cu(struct build *b, Dwarf_Die *die, uint32_t parent, int depth)
+{
+	if (depth > MAX_DEPTH) {
+		b->fail = true;
+		return;
+	}
+	Dwarf_Die d;
+	int r = dwarf_child(die, &d);
+	while (r == 0 && !b->fail) {
+		int tag = dwarf_tag(&d);
+		if (tag == DW_TAG_imported_unit || tag < 0) {
+			b->fail = true;
+			return;
+		}
+		*VEC_PUSH(b->seen, b->nseen, b->seencap) = (uintptr_t)d.addr;
+		uint32_t me = UNREACHED;
+		if (parent != UNREACHED) {
+			/* dwarf_haspc's ranges; an error: not cached (dwarf_haspc
+			 * ignores some, which walk_frames gets right) */
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+			while ((off = dwarf_ranges(&d, off, &base, &lo, &hi)) > 0) {
+				if (lo >= hi) continue;
+				if (me == UNREACHED) me = add_node(b, &d, tag, parent);
+				struct dspan *s = VEC_PUSH(b->c->spans, b->c->nspans, b->c->spancap);
+				s->lo = lo;
+				s->hi = hi;
+				s->parent = parent;
+				s->node = me;
+			}
+			if (off < 0) {
+				b->fail = true;
+				return;
+			}
+		}
+		int kids = may_have_scopes(tag) ? dwarf_haschildren(&d) : 0;
+		if (kids < 0) {
+			b->fail = true;
+			return;
+		}
+		if (kids) walk_cu(b, &d, me, depth + 1);
+		r = dwarf_siblingof(&d, &d);
+	}
+	if (r < 0) b->fail = true;
+}
+
+static int uptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Groups the spans by parent (the unit's children last), each by address. */
+static int span_cmp(const void *a, const void *b)
+{
+	const struct dspan *x = a, *y = b;
+	if (x->parent != y->parent) return x->parent < y->parent ? -1 : 1;
+	if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static void dcu_clear(struct dcu *c)
+{
+	free(c->nodes);
+	free(c->spans);
+	c->nodes = NULL;
+	c->spans = NULL;
+	c->nnodes = c->nodecap = c->nspans = c->spancap = 0;
+}
+
+/* Reads the scopes of unit cu into c; c->state tells whether it could. */
+static void build_cu(struct dcu *c, Dwarf_Die *cu)
+{
+	struct build b = { .c = c };
+	walk_cu(&b, cu, NO_NODE, 0);
+	if (!b.fail) {
+		/* the origins found where dwarf_getscopes looks for them */
+		bool sorted = true;
+		for (uint32_t i = 1; i < b.nseen; i++)
+			if (b.seen[i - 1] > b.seen[i]) sorted = false;
+		if (!sorted) xqsort(b.seen, b.nseen, sizeof *b.seen, uptr_cmp);
+		for (uint32_t i = 0; i < b.norig; i++)
+			c->nodes[b.orig[i].node].origin_ok =
+				bsearch(&b.orig[i].die, b.seen, b.nseen, sizeof *b.seen, uptr_cmp) != NULL;
+		xqsort(c->spans, c->nspans, sizeof *c->spans, span_cmp);
+		for (uint32_t i = 0; i < c->nspans;) {
+			uint32_t j = i;
+			Dwarf_Addr maxhi = 0;
+			for (; j < c->nspans && c->spans[j].parent == c->spans[i].parent; j++) {
+				if (c->spans[j].hi > maxhi) maxhi = c->spans[j].hi;
+				c->spans[j].maxhi = maxhi;
+			}
+			if (c->spans[i].parent == NO_NODE) {
+				c->root0 = i;
+				c->nroot = j - i;
+			} else {
+				c->nodes[c->spans[i].parent].kid0 = i;
+				c->nodes[c->spans[i].parent].nkids = j - i;
+			}
+			i = j;
+		}
+	}
+	free(b.seen);
+	free(b.orig);
+	if (b.fail) dcu_clear(c);
+	c->state = b.fail ? CU_UNCACHED : CU_CACHED;
+}
+
+/* The first node in DIE order among spans[i0 .. i0 + n) that holds pc, or
+ * NO_NODE.  The spans before the last one starting at or below pc are
+ * looked at back to where none reaches pc (maxhi). */
+static uint32_t find_kid(const struct dcu *c, uint32_t i0, uint32_t n, Dwarf_Addr pc)
+{
+	const struct dspan *s = c->spans + i0;
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s[mid].lo <= pc) lo = mid + 1;
+		else hi = mid;
+	}
+	uint32_t best = NO_NODE;
+	for (uint32_t k = lo; k-- > 0 && s[k].maxhi > pc;)
+		if (pc < s[k].hi && (best == NO_NODE || s[k].node < best)) best = s[k].node;
+	return best;
+}
+
+/* walk_frames, from the cache. */
+static uint32_t cached_frames(elfsym *e, const struct dcu *c, Dwarf_Die *cu, Dwarf_Addr pc, uint32_t n, sbuf *tmp,
+			      const char **phys)
+{
+	/* the innermost scope */
+	uint32_t in = NO_NODE;
+	for (uint32_t k = find_kid(c, c->root0, c->nroot, pc); k != NO_NODE;) {
+		in = k;
+		if (!c->nodes[k].descend) break;
+		k = find_kid(c, c->nodes[k].kid0, c->nodes[k].nkids, pc);
+	}
+	/* with an inlined call on the path, no scopes unless the innermost
+	 * call's origin is found */
+	for (uint32_t k = in; k != NO_NODE; k = c->nodes[k].parent)
+		if (c->nodes[k].tag == DW_TAG_inlined_subroutine) {
+			if (!c->nodes[k].origin_ok) return n;
+			break;
+		}
+	for (uint32_t k = in; k != NO_NODE; k = c->nodes[k].parent) {
+		const struct dnode *x = &c->nodes[k];
+		if (x->tag == DW_TAG_inlined_subroutine) {
+			res_add(e, n++, x->name, tmp->n ? (sbuf_addc(tmp, 0), tmp->p) : NULL);
+			/* call_site's "file:line" */
+			tmp->n = 0;
+			Dwarf_Files *files;
+			size_t nfiles;
+			if (x->call_ok && dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && x->call_file < nfiles) {
+				const char *name = dwarf_filesrc(files, x->call_file, NULL, NULL);
+				if (name) sbuf_printf(tmp, "%s:%llu", name, (unsigned long long)x->call_line);
+			}
+		} else if (x->tag == DW_TAG_subprogram) {
+			if (!*phys) *phys = x->name;
+			break;
+		}
+	}
+	return n;
+}
+
+/* The cache entry of unit cu, counting this look-up; built on the look-up
+ * after ELFSYM_CACHE_AFTER. */
+static struct dcu *get_cu(struct efile *f, Dwarf_Die *cu)
+{
+	bool added;
+	uint32_t i = idmap_put(&f->cumap, (int64_t)dwarf_dieoffset(cu), f->ncus, &added);
+	if (added) {
+		struct dcu *c = VEC_PUSH(f->cus, f->ncus, f->cucap);
+		memset(c, 0, sizeof *c);
+	}
+	struct dcu *c = &f->cus[i];
+	if (c->state == CU_COUNTING && ++c->lookups > ELFSYM_CACHE_AFTER) build_cu(c, cu);
+	return c;
+}
+
+static void cus_free(struct efile *f)
+{
+	for (uint32_t i = 0; i < f->ncus; i++) dcu_clear(&f->cus[i]);
+	free(f->cus);
+	idmap_free(&f->cumap);
+}
+
 int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, elfsym_res *out)
 {
 	struct efile *f = get_file(e, path);
@@ -358,34 +702,14 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	uint32_t n = 0;
 	const char *phys = name;
 	if (cu) {
-		Dwarf_Die *scopes = NULL;
-		int ns = dwarf_getscopes(cu, a - dbias, &scopes);
 		/* the line of the address itself, for the innermost frame */
 		Dwfl_Line *l = dwfl_module_getsrc(f->mod, a);
 		int line = 0;
 		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 		res_src(&tmp, file, line);
-		/* dwarf_getscopes follows an inlined call into the abstract
-		 * definition of what it inlines; its callers are the scopes
-		 * around the call's own DIE (dwarf_getscopes_die), so each
-		 * inlined call restarts the walk there */
-		for (int i = 0; i < ns; i++) {
-			int tag = dwarf_tag(&scopes[i]);
-			if (tag == DW_TAG_inlined_subroutine) {
-				res_add(e, n++, die_func(&scopes[i]), tmp.n ? (sbuf_addc(&tmp, 0), tmp.p) : NULL);
-				call_site(cu, &scopes[i], &tmp);
-				Dwarf_Die *outer = NULL;
-				int no = dwarf_getscopes_die(&scopes[i], &outer);
-				free(scopes);
-				scopes = outer;
-				ns = no;
-				i = 0; /* outer[0] is the inlined call itself */
-			} else if (tag == DW_TAG_subprogram) {
-				if (!phys) phys = die_func(&scopes[i]);
-				break;
-			}
-		}
-		free(scopes);
+		const struct dcu *c = get_cu(f, cu);
+		if (c->state == CU_CACHED) n = cached_frames(e, c, cu, a - dbias, n, &tmp, &phys);
+		else n = walk_frames(e, cu, a - dbias, n, &tmp, &phys);
 		if (!phys) {
 			free(tmp.p);
 			free(tmp2.p);

@@ -9,7 +9,9 @@
  * (DIR/xx/yyyy.debug), or the standard ways libdwfl knows (.gnu_debuglink
  * next to the file, /usr/lib/debug).  The answer for one address is the
  * physical function (from the symbol table, else DWARF) and, with DWARF, the
- * functions inlined at that address and the source line of each. */
+ * functions inlined at that address and the source line of each, as
+ * dwarf_getscopes gives them: for a compilation unit asked about more than
+ * twice, from its scopes read once and kept (memory: the units used). */
 #ifndef SPAA_ELFSYM_H
 #define SPAA_ELFSYM_H
 

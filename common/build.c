@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cli.h"
+#include "idmap.h"
 #include "jsonbuf.h"
 #include "jsonw.h"
 #include "spaa.h"
@@ -36,19 +37,20 @@ struct bthread {
 	uint32_t comm_n;
 };
 
+/* One per distinct stack, so kept small: its frames are not copied (they
+ * open its key in stack_map), its context strings are interned once in
+ * ctx_map, its weights are wpool[index * nmetrics ...]. */
 struct bstack {
-	uint32_t frames;   /* offset into b->fpool */
-	uint32_t nframes;
-	uint32_t event;
-	bool has_pid, has_tid;
-	int64_t pid, tid;
-	const char *comm, *stack_type, *extra;
-	uint32_t comm_n, extra_n;
 	uint64_t id, path;
 	uint64_t present;  /* metric bitmask */
-	uint32_t weights;  /* offset into b->wpool (nmetrics values) */
+	int64_t pid, tid;
+	uint32_t nframes;
+	uint32_t event;
+	/* index + 1 in ctx_map, 0 none; stack_type 0 also for "unified" */
+	uint32_t comm, stack_type, extra;
 	uint32_t related;  /* head of related list in b->rel, +1; 0 none */
 	uint32_t alias;    /* index + 1 of the stack this one is (same content), 0 none */
+	bool has_pid, has_tid;
 };
 
 struct brel { uint32_t stack, next; };
@@ -67,9 +69,9 @@ struct builder {
 	struct { char *name, *unit, *pre, *post; } metrics[MAX_METRICS];
 	uint32_t nmetrics;
 
-	strmap dso_map, frame_map, thread_map, stack_map, id_map;
-	uint32_t *id_stack;  /* id_map entry -> the stack with that id */
-	uint32_t iscap;
+	strmap dso_map, frame_map, thread_map, stack_map;
+	strmap ctx_map;   /* the stacks' comm, stack_type and extra context */
+	idmap ids;        /* stack id -> the first stack with that id */
 	bool *dso_kernel;
 	uint32_t dkcap;
 	char **dso_extra;  /* raw members of dso records, NULL none */
@@ -80,10 +82,8 @@ struct builder {
 	uint32_t tcap;
 	struct bstack *stacks;
 	uint32_t scap;
-	uint32_t *fpool;
-	uint32_t fpn, fpcap;
-	num *wpool;
-	uint32_t wpn, wpcap;
+	num *wpool;       /* nmetrics weights a stack */
+	uint32_t wpcap;
 	struct brel *rel;
 	uint32_t nrel, relcap;
 	arena mem;
@@ -107,15 +107,14 @@ void builder_free(builder *b)
 	strmap_free(&b->frame_map);
 	strmap_free(&b->thread_map);
 	strmap_free(&b->stack_map);
-	strmap_free(&b->id_map);
+	strmap_free(&b->ctx_map);
+	idmap_free(&b->ids);
 	free(b->events);
 	free(b->dso_kernel);
 	free(b->dso_extra);
-	free(b->id_stack);
 	free(b->frames);
 	free(b->threads);
 	free(b->stacks);
-	free(b->fpool);
 	free(b->wpool);
 	free(b->rel);
 	sbuf_free(&b->source);
@@ -362,15 +361,40 @@ void builder_where(builder *b, const char *file, uint64_t line)
 	b->where_line = line;
 }
 
+/* Interns a context string: its index + 1 in ctx_map, 0 for none. */
+static uint32_t ctx_str(builder *b, sstr v)
+{
+	return v.p ? strmap_intern(&b->ctx_map, v.p, v.n, NULL) + 1 : 0;
+}
+
+static sstr ctx_get(const builder *b, uint32_t v)
+{
+	if (!v) return SSTR_NULL;
+	size_t n;
+	const char *p = strmap_key(&b->ctx_map, v - 1, &n);
+	return (sstr){ p, n };
+}
+
+/* Frame j of stack i: the frame indices open the stack's key (see
+ * builder_stack), copied out as the key's bytes need not be aligned. */
+static uint32_t stack_frame(const builder *b, uint32_t i, uint32_t j)
+{
+	uint32_t f;
+	memcpy(&f, strmap_key(&b->stack_map, i, NULL) + (size_t)j * sizeof f, sizeof f);
+	return f;
+}
+
 uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames,
 		       uint32_t nframes, const uint32_t *midx, const num *vals, uint32_t nvals)
 {
 	builder_ctx w = *in;
 	const builder_ctx *c = &w;
 	w.comm = as_written(&b->fix[0], in->comm);
-	/* aggregation key: the binary context, then the frame indices */
+	/* aggregation key: the frame indices (first: the stack keeps no other
+	 * copy of them), then the binary context */
 	sbuf *k = &b->key;
 	k->n = 0;
+	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
 	uint8_t flags = (uint8_t)(c->has_pid | c->has_tid << 1 | (c->comm.p != NULL) << 2);
 	sbuf_add(k, &c->event, sizeof c->event);
 	sbuf_addc(k, (char)flags);
@@ -384,31 +408,27 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 	len = (uint32_t)c->extra_json.n;
 	sbuf_add(k, &len, sizeof len);
 	sbuf_add(k, c->extra_json.p, c->extra_json.n);
-	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
 	bool added;
 	uint32_t i = strmap_intern(&b->stack_map, k->p, k->n, &added);
 	if (added) {
 		grow_array((void **)&b->stacks, &b->scap, i + 1, sizeof *b->stacks);
 		struct bstack *s = &b->stacks[i];
 		memset(s, 0, sizeof *s);
-		grow_array((void **)&b->fpool, &b->fpcap, b->fpn + nframes, sizeof *b->fpool);
-		s->frames = b->fpn;
 		s->nframes = nframes;
-		if (nframes) memcpy(b->fpool + b->fpn, frames, (size_t)nframes * sizeof *frames);
-		b->fpn += nframes;
 		s->event = c->event;
 		s->has_pid = c->has_pid;
 		s->has_tid = c->has_tid;
 		s->pid = c->pid;
 		s->tid = c->tid;
-		s->comm = adup_s(b, c->comm, &s->comm_n);
-		if (!c->comm.p) s->comm = NULL;
-		s->stack_type = c->stack_type && strcmp(c->stack_type, "unified") ? adup(b, c->stack_type) : NULL;
-		s->extra = adup_s(b, c->extra_json, &s->extra_n);
-		if (!c->extra_json.p || !c->extra_json.n) s->extra = NULL;
-		grow_array((void **)&b->wpool, &b->wpcap, b->wpn + b->nmetrics, sizeof *b->wpool);
-		s->weights = b->wpn;
-		for (uint32_t m = 0; m < b->nmetrics; m++) b->wpool[b->wpn++] = num_i(0);
+		s->comm = ctx_str(b, c->comm);
+		if (c->stack_type && strcmp(c->stack_type, "unified"))
+			s->stack_type = ctx_str(b, sstr_c(c->stack_type));
+		if (c->extra_json.p && c->extra_json.n) s->extra = ctx_str(b, c->extra_json);
+		/* 64-bit: i * nmetrics may pass 32 bits */
+		uint64_t nw = ((uint64_t)i + 1) * b->nmetrics;
+		if (nw > UINT32_MAX) die(EXIT_DATA, "too many stacks");
+		grow_array((void **)&b->wpool, &b->wpcap, (uint32_t)nw, sizeof *b->wpool);
+		for (uint32_t m = 0; m < b->nmetrics; m++) b->wpool[(size_t)i * b->nmetrics + m] = num_i(0);
 		/* content ids */
 		uint64_t h = FNV64_BASIS;
 		for (uint32_t j = nframes; j-- > 0;) {
@@ -423,28 +443,21 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 			stackid_memo_set(&f->memo, before, h);
 		}
 		s->path = h;
-		stackid_ctx sc = { sstr_c(b->events[c->event].name), sstr_c(s->stack_type),
-				   s->comm ? (sstr){ s->comm, s->comm_n } : SSTR_NULL,
-				   c->has_pid, c->has_tid, c->pid, c->tid };
+		stackid_ctx sc = { sstr_c(b->events[c->event].name), ctx_get(b, s->stack_type),
+				   ctx_get(b, s->comm), c->has_pid, c->has_tid, c->pid, c->tid };
 		s->id = stackid_add_ctx(h, &sc);
 		bool fresh;
-		uint32_t e = strmap_intern(&b->id_map, &s->id, sizeof s->id, &fresh);
+		uint32_t first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
 		if (!fresh && s->extra) {
 			/* the same content with a different extra context: ids must stay
 			 * unique, so fold the extra context into this one */
-			s->id = fnv1a64(s->id, s->extra, s->extra_n);
-			e = strmap_intern(&b->id_map, &s->id, sizeof s->id, &fresh);
+			s->id = fnv1a64(s->id, c->extra_json.p, c->extra_json.n);
+			first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
 		}
-		grow_array((void **)&b->id_stack, &b->iscap, e + 1, sizeof *b->id_stack);
-		if (fresh) {
-			b->id_stack[e] = i;
-		} else {
-			/* frames that differ only in what is not part of a
-			 * stack's identity (ip, symoff, inline_depth: the same
-			 * function and line at two addresses) make the same
-			 * stack: this one is the first one */
-			b->stacks[i].alias = b->id_stack[e] + 1;
-		}
+		/* frames that differ only in what is not part of a stack's
+		 * identity (ip, symoff, inline_depth: the same function and line
+		 * at two addresses) make the same stack: this one is the first one */
+		if (!fresh) s->alias = first + 1;
 	}
 	if (b->stacks[i].alias) i = b->stacks[i].alias - 1;
 	builder_add(b, i, midx, vals, nvals);
@@ -454,8 +467,9 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, uint32_t nvals)
 {
 	struct bstack *s = &b->stacks[i];
+	num *w = &b->wpool[(size_t)i * b->nmetrics];
 	for (uint32_t j = 0; j < nvals; j++) {
-		num *acc = &b->wpool[s->weights + midx[j]];
+		num *acc = &w[midx[j]];
 		if (!num_add(acc, vals[j])) {
 			if (b->where_file)
 				die_at(b->where_file, b->where_line, "metric %s of a stack overflows 64 bits",
@@ -608,8 +622,9 @@ static void write_header(builder *b, output *o)
 	out_puts(o, "},\"stack_id_mode\":\"content_addressable\"}\n");
 }
 
-static void write_weights(builder *b, output *o, const struct bstack *s)
+static void write_weights(builder *b, output *o, uint32_t i)
 {
+	const struct bstack *s = &b->stacks[i];
 	out_putc(o, '[');
 	bool first = true;
 	for (uint32_t m = 0; m < b->nmetrics; m++) {
@@ -617,7 +632,7 @@ static void write_weights(builder *b, output *o, const struct bstack *s)
 		if (!first) out_putc(o, ',');
 		first = false;
 		out_puts(o, b->metrics[m].pre);
-		jw_num(o, b->wpool[s->weights + m]);
+		jw_num(o, b->wpool[(size_t)i * b->nmetrics + m]);
 		out_puts(o, b->metrics[m].post);
 	}
 	out_putc(o, ']');
@@ -702,12 +717,13 @@ void builder_write(builder *b, output *o)
 		out_puts(o, "\",\"frames\":[");
 		for (uint32_t j = 0; j < s->nframes; j++) {
 			if (j) out_putc(o, ',');
-			out_u64(o, b->fpool[s->frames + j] + 1);
+			out_u64(o, (uint64_t)stack_frame(b, i, j) + 1);
 		}
 		out_putc(o, ']');
 		if (s->stack_type) {
+			sstr st = ctx_get(b, s->stack_type);
 			out_puts(o, ",\"stack_type\":");
-			jw_strc(o, s->stack_type);
+			jw_str(o, st.p, st.n);
 		}
 		out_puts(o, ",\"context\":{\"event\":");
 		jw_strc(o, b->events[s->event].name);
@@ -721,19 +737,21 @@ void builder_write(builder *b, output *o)
 		}
 		if (s->comm) {
 			out_puts(o, ",\"comm\":");
-			jw_str(o, s->comm, s->comm_n);
+			sstr comm = ctx_get(b, s->comm);
+			jw_str(o, comm.p, comm.n);
 		}
 		if (s->extra) {
 			out_putc(o, ',');
-			out_write(o, s->extra, s->extra_n);
+			sstr extra = ctx_get(b, s->extra);
+			out_write(o, extra.p, extra.n);
 		}
 		out_puts(o, "},\"weights\":");
-		write_weights(b, o, s);
+		write_weights(b, o, i);
 		if (s->nframes) {
 			out_puts(o, ",\"exclusive\":{\"frame\":");
-			out_u64(o, b->fpool[s->frames] + 1);
+			out_u64(o, (uint64_t)stack_frame(b, i, 0) + 1);
 			out_puts(o, ",\"weights\":");
-			write_weights(b, o, s);
+			write_weights(b, o, i);
 			out_putc(o, '}');
 		}
 		if (s->related) {

@@ -66,7 +66,7 @@ struct builder {
 	double tmin, tmax;
 	int64_t tmin_ns, tmax_ns;
 	/* pre, post: a weight object's text before and after its value */
-	struct { char *name, *unit, *pre, *post; } metrics[MAX_METRICS];
+	struct { char *name, *unit, *pre, *post; size_t pre_n, post_n; } metrics[MAX_METRICS];
 	uint32_t nmetrics;
 
 	strmap dso_map, frame_map, thread_map, stack_map;
@@ -253,6 +253,7 @@ uint32_t builder_metric(builder *b, const char *name, const char *unit)
 	jb_str(&t, name, strlen(name));
 	sbuf_adds(&t, ",\"value\":");
 	b->metrics[b->nmetrics].pre = arena_strdup(&b->mem, t.p, t.n);
+	b->metrics[b->nmetrics].pre_n = t.n;
 	t.n = 0;
 	if (unit) {
 		sbuf_adds(&t, ",\"unit\":");
@@ -260,6 +261,7 @@ uint32_t builder_metric(builder *b, const char *name, const char *unit)
 	}
 	sbuf_addc(&t, '}');
 	b->metrics[b->nmetrics].post = arena_strdup(&b->mem, t.p, t.n);
+	b->metrics[b->nmetrics].post_n = t.n;
 	sbuf_free(&t);
 	return b->nmetrics++;
 }
@@ -373,15 +375,6 @@ static sstr ctx_get(const builder *b, uint32_t v)
 	size_t n;
 	const char *p = strmap_key(&b->ctx_map, v - 1, &n);
 	return (sstr){ p, n };
-}
-
-/* Frame j of stack i: the frame indices open the stack's key (see
- * builder_stack), copied out as the key's bytes need not be aligned. */
-static uint32_t stack_frame(const builder *b, uint32_t i, uint32_t j)
-{
-	uint32_t f;
-	memcpy(&f, strmap_key(&b->stack_map, i, NULL) + (size_t)j * sizeof f, sizeof f);
-	return f;
 }
 
 uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames,
@@ -622,30 +615,128 @@ static void write_header(builder *b, output *o)
 	out_puts(o, "},\"stack_id_mode\":\"content_addressable\"}\n");
 }
 
-static void write_weights(builder *b, output *o, uint32_t i)
-{
-	const struct bstack *s = &b->stacks[i];
-	out_putc(o, '[');
-	bool first = true;
-	for (uint32_t m = 0; m < b->nmetrics; m++) {
-		if (!(s->present >> m & 1)) continue;
-		if (!first) out_putc(o, ',');
-		first = false;
-		out_puts(o, b->metrics[m].pre);
-		jw_num(o, b->wpool[(size_t)i * b->nmetrics + m]);
-		out_puts(o, b->metrics[m].post);
-	}
-	out_putc(o, ']');
-}
-
 static const char *kind_name(uint8_t k)
 {
 	return k == FK_USER ? "user" : k == FK_KERNEL ? "kernel" : "unknown";
 }
 
+/* A stack's weights array, rendered once: it is written twice. */
+static void render_weights(const builder *b, sbuf *t, uint32_t i)
+{
+	const struct bstack *s = &b->stacks[i];
+	const num *w = &b->wpool[(size_t)i * b->nmetrics];
+	char buf[32];
+	t->n = 0;
+	sbuf_addc(t, '[');
+	bool first = true;
+	for (uint32_t m = 0; m < b->nmetrics; m++) {
+		if (!(s->present >> m & 1)) continue;
+		if (!first) sbuf_addc(t, ',');
+		first = false;
+		sbuf_add(t, b->metrics[m].pre, b->metrics[m].pre_n);
+		size_t n = w[m].kind == NUM_INT ? fmt_i64(buf, w[m].i)
+			 : w[m].kind == NUM_UINT ? fmt_u64(buf, w[m].u) : num_fmt(buf, w[m]);
+		sbuf_add(t, buf, n);
+		sbuf_add(t, b->metrics[m].post, b->metrics[m].post_n);
+	}
+	sbuf_addc(t, ']');
+}
+
+/* The stack records, the bulk of the output: the fixed text, ids and
+ * numbers go straight into the output buffer (out_room), and what every
+ * record of an event repeats is rendered once. */
+static void write_stacks(builder *b, output *o)
+{
+	sbuf ev = { 0 }, wt = { 0 };
+	size_t *evoff = xmalloc(((size_t)b->nevents + 1) * sizeof *evoff);
+	for (uint32_t e = 0; e < b->nevents; e++) {
+		evoff[e] = ev.n;
+		sbuf_adds(&ev, ",\"context\":{\"event\":");
+		jb_str(&ev, b->events[e].name, strlen(b->events[e].name));
+	}
+	evoff[b->nevents] = ev.n;
+	for (uint32_t i = 0; i < b->stack_map.count; i++) {
+		const struct bstack *s = &b->stacks[i];
+		if (s->alias) continue;
+		const char *fk = strmap_key(&b->stack_map, i, NULL); /* frames first */
+		uint32_t f;
+		char *w = out_room(o, 64);
+		w = OUT_LIT(w, "{\"type\":\"stack\",\"id\":\"");
+		w += fmt_hex(w, s->id, 16);
+		w = OUT_LIT(w, "\",\"frames\":[");
+		for (uint32_t j = 0; j < s->nframes; j++) {
+			out_commit(o, w);
+			w = out_room(o, 16);
+			if (j) *w++ = ',';
+			memcpy(&f, fk + (size_t)j * sizeof f, sizeof f);
+			w += fmt_u64(w, (uint64_t)f + 1);
+		}
+		*w++ = ']';
+		out_commit(o, w);
+		if (s->stack_type) {
+			sstr st = ctx_get(b, s->stack_type);
+			out_puts(o, ",\"stack_type\":");
+			jw_str(o, st.p, st.n);
+		}
+		out_write(o, ev.p + evoff[s->event], evoff[s->event + 1] - evoff[s->event]);
+		w = out_room(o, 64);
+		if (s->has_pid) {
+			w = OUT_LIT(w, ",\"pid\":");
+			w += fmt_i64(w, s->pid);
+		}
+		if (s->has_tid) {
+			w = OUT_LIT(w, ",\"tid\":");
+			w += fmt_i64(w, s->tid);
+		}
+		out_commit(o, w);
+		if (s->comm) {
+			sstr comm = ctx_get(b, s->comm);
+			out_puts(o, ",\"comm\":");
+			jw_str(o, comm.p, comm.n);
+		}
+		if (s->extra) {
+			sstr extra = ctx_get(b, s->extra);
+			out_putc(o, ',');
+			out_write(o, extra.p, extra.n);
+		}
+		render_weights(b, &wt, i);
+		out_puts(o, "},\"weights\":");
+		out_write(o, wt.p, wt.n);
+		if (s->nframes) {
+			memcpy(&f, fk, sizeof f);
+			w = out_room(o, 64);
+			w = OUT_LIT(w, ",\"exclusive\":{\"frame\":");
+			w += fmt_u64(w, (uint64_t)f + 1);
+			w = OUT_LIT(w, ",\"weights\":");
+			out_commit(o, w);
+			out_write(o, wt.p, wt.n);
+			out_putc(o, '}');
+		}
+		if (s->related) {
+			out_puts(o, ",\"related_stacks\":[");
+			for (uint32_t r = s->related; r; r = b->rel[r - 1].next) {
+				w = out_room(o, 32);
+				*w++ = '"';
+				w += fmt_hex(w, b->stacks[b->rel[r - 1].stack].id, 16);
+				*w++ = '"';
+				if (b->rel[r - 1].next) *w++ = ',';
+				out_commit(o, w);
+			}
+			out_putc(o, ']');
+		}
+		w = out_room(o, 64);
+		w = OUT_LIT(w, ",\"x_path_id\":\"");
+		w += fmt_hex(w, s->path, 16);
+		w = OUT_LIT(w, "\"}\n");
+		out_commit(o, w);
+	}
+	free(evoff);
+	sbuf_free(&ev);
+	sbuf_free(&wt);
+}
+
 void builder_write(builder *b, output *o)
 {
-	char idbuf[20];
 	write_header(b, o);
 	for (uint32_t i = 0; i < b->dso_map.count; i++) {
 		size_t n;
@@ -708,68 +799,7 @@ void builder_write(builder *b, output *o)
 		}
 		out_puts(o, "}\n");
 	}
-	for (uint32_t i = 0; i < b->stack_map.count; i++) {
-		const struct bstack *s = &b->stacks[i];
-		if (s->alias) continue;
-		stackid_fmt(idbuf, s->id);
-		out_puts(o, "{\"type\":\"stack\",\"id\":\"");
-		out_puts(o, idbuf);
-		out_puts(o, "\",\"frames\":[");
-		for (uint32_t j = 0; j < s->nframes; j++) {
-			if (j) out_putc(o, ',');
-			out_u64(o, (uint64_t)stack_frame(b, i, j) + 1);
-		}
-		out_putc(o, ']');
-		if (s->stack_type) {
-			sstr st = ctx_get(b, s->stack_type);
-			out_puts(o, ",\"stack_type\":");
-			jw_str(o, st.p, st.n);
-		}
-		out_puts(o, ",\"context\":{\"event\":");
-		jw_strc(o, b->events[s->event].name);
-		if (s->has_pid) {
-			out_puts(o, ",\"pid\":");
-			out_i64(o, s->pid);
-		}
-		if (s->has_tid) {
-			out_puts(o, ",\"tid\":");
-			out_i64(o, s->tid);
-		}
-		if (s->comm) {
-			out_puts(o, ",\"comm\":");
-			sstr comm = ctx_get(b, s->comm);
-			jw_str(o, comm.p, comm.n);
-		}
-		if (s->extra) {
-			out_putc(o, ',');
-			sstr extra = ctx_get(b, s->extra);
-			out_write(o, extra.p, extra.n);
-		}
-		out_puts(o, "},\"weights\":");
-		write_weights(b, o, i);
-		if (s->nframes) {
-			out_puts(o, ",\"exclusive\":{\"frame\":");
-			out_u64(o, (uint64_t)stack_frame(b, i, 0) + 1);
-			out_puts(o, ",\"weights\":");
-			write_weights(b, o, i);
-			out_putc(o, '}');
-		}
-		if (s->related) {
-			out_puts(o, ",\"related_stacks\":[");
-			for (uint32_t r = s->related; r; r = b->rel[r - 1].next) {
-				stackid_fmt(idbuf, b->stacks[b->rel[r - 1].stack].id);
-				out_putc(o, '"');
-				out_puts(o, idbuf);
-				out_putc(o, '"');
-				if (b->rel[r - 1].next) out_putc(o, ',');
-			}
-			out_putc(o, ']');
-		}
-		stackid_fmt(idbuf, s->path);
-		out_puts(o, ",\"x_path_id\":\"");
-		out_puts(o, idbuf);
-		out_puts(o, "\"}\n");
-	}
+	write_stacks(b, o);
 	if (b->samples) {
 		spool_rewind(b->samples);
 		char *line;

@@ -21,14 +21,17 @@ struct bevent {
 	char *name, *kind, *mode, *primary, *sampling_extra, *extra;
 };
 
+/* One per distinct frame.  Its func, srcline and (exact frames) ip and
+ * symoff are not copied: they point into its key in frame_map, which opens
+ * with func (see builder_frame_add). */
 struct bframe {
-	const char *func, *srcline, *ip, *symoff, *extra;
+	stackid_memo memo;
+	const char *srcline, *ip, *symoff, *extra;
 	uint32_t func_n, srcline_n, ip_n, symoff_n;
 	uint32_t dso;
 	int32_t inline_depth;
 	uint8_t kind;
 	bool inlined, resolved;
-	stackid_memo memo;
 };
 
 struct bthread {
@@ -327,10 +330,24 @@ uint32_t builder_frame_add(builder *b, const builder_frame *in)
 	if (!added) return i;
 	grow_array((void **)&b->frames, &b->fcap, i + 1, sizeof *b->frames);
 	struct bframe *x = &b->frames[i];
-	x->func = adup_s(b, f->func, &x->func_n);
-	x->srcline = adup_s(b, f->srcline, &x->srcline_n);
-	x->ip = adup_s(b, f->ip, &x->ip_n);
-	x->symoff = adup_s(b, f->symoff, &x->symoff_n);
+	/* the strings, where the key above put them */
+	const char *key = strmap_key(&b->frame_map, i, NULL);
+	size_t at = f->func.n + 1 + sizeof f->dso + 1;
+	x->func_n = (uint32_t)f->func.n;
+	x->srcline = f->srcline.p ? key + at + 1 : NULL;
+	x->srcline_n = (uint32_t)f->srcline.n;
+	if (f->srcline.p) at += 1 + f->srcline.n;
+	if (f->exact) {
+		at += 1 + sizeof f->inline_depth;
+		x->ip = f->ip.p ? key + at : NULL;
+		x->ip_n = (uint32_t)f->ip.n;
+		at += f->ip.n + 1;
+		x->symoff = f->symoff.p ? key + at : NULL;
+		x->symoff_n = (uint32_t)f->symoff.n;
+	} else { /* those of the first occurrence */
+		x->ip = adup_s(b, f->ip, &x->ip_n);
+		x->symoff = adup_s(b, f->symoff, &x->symoff_n);
+	}
 	x->extra = adup(b, f->extra_json);
 	x->dso = f->dso;
 	x->inline_depth = f->inline_depth;
@@ -429,7 +446,7 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 			if (stackid_memo_get(&f->memo, &h)) continue;
 			size_t dn;
 			const char *dname = strmap_key(&b->dso_map, f->dso, &dn);
-			stackid_frame sf = { { f->func, f->func_n }, { dname, dn },
+			stackid_frame sf = { { strmap_key(&b->frame_map, frames[j], NULL), f->func_n }, { dname, dn },
 					     { f->srcline, f->srcline_n }, f->inlined };
 			uint64_t before = h;
 			h = stackid_add_frame(h, &sf);
@@ -757,7 +774,7 @@ void builder_write(builder *b, output *o)
 		out_puts(o, "{\"type\":\"frame\",\"id\":");
 		out_u64(o, i + 1);
 		out_puts(o, ",\"func\":");
-		jw_str(o, f->func, f->func_n);
+		jw_str(o, strmap_key(&b->frame_map, i, NULL), f->func_n);
 		if (!f->resolved) out_puts(o, ",\"func_resolved\":false");
 		out_puts(o, ",\"dso\":");
 		out_u64(o, f->dso + 1);

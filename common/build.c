@@ -40,20 +40,25 @@ struct bthread {
 	uint32_t comm_n;
 };
 
+/* A stack's context (builder_ctx), interned: many stacks share one. */
+struct bctx {
+	int64_t pid, tid;
+	uint32_t event;
+	/* index + 1 in str_map, 0 none; stack_type 0 also for "unified" */
+	uint32_t comm, stack_type, extra;
+	bool has_pid, has_tid;
+};
+
 /* One per distinct stack, so kept small: its frames are not copied (they
- * open its key in stack_map), its context strings are interned once in
- * ctx_map, its weights are wpool[index * nmetrics ...]. */
+ * open its key in stack_map), its context is an index, its weights are
+ * wpool[index * nmetrics ...]. */
 struct bstack {
 	uint64_t id, path;
 	uint64_t present;  /* metric bitmask */
-	int64_t pid, tid;
 	uint32_t nframes;
-	uint32_t event;
-	/* index + 1 in ctx_map, 0 none; stack_type 0 also for "unified" */
-	uint32_t comm, stack_type, extra;
+	uint32_t ctx;      /* index in b->ctxs */
 	uint32_t related;  /* head of related list in b->rel, +1; 0 none */
 	uint32_t alias;    /* index + 1 of the stack this one is (same content), 0 none */
-	bool has_pid, has_tid;
 };
 
 struct brel { uint32_t stack, next; };
@@ -73,7 +78,10 @@ struct builder {
 	uint32_t nmetrics;
 
 	strmap dso_map, frame_map, thread_map, stack_map;
-	strmap ctx_map;   /* the stacks' comm, stack_type and extra context */
+	strmap ctx_map;   /* the stacks' contexts, as binary keys -> ctxs */
+	struct bctx *ctxs;
+	uint32_t ccap;
+	strmap str_map;   /* the contexts' comm, stack_type and extra */
 	idmap ids;        /* stack id -> the first stack with that id */
 	bool *dso_kernel;
 	uint32_t dkcap;
@@ -111,6 +119,8 @@ void builder_free(builder *b)
 	strmap_free(&b->thread_map);
 	strmap_free(&b->stack_map);
 	strmap_free(&b->ctx_map);
+	free(b->ctxs);
+	strmap_free(&b->str_map);
 	idmap_free(&b->ids);
 	free(b->events);
 	free(b->dso_kernel);
@@ -380,17 +390,17 @@ void builder_where(builder *b, const char *file, uint64_t line)
 	b->where_line = line;
 }
 
-/* Interns a context string: its index + 1 in ctx_map, 0 for none. */
+/* Interns a context string: its index + 1 in str_map, 0 for none. */
 static uint32_t ctx_str(builder *b, sstr v)
 {
-	return v.p ? strmap_intern(&b->ctx_map, v.p, v.n, NULL) + 1 : 0;
+	return v.p ? strmap_intern(&b->str_map, v.p, v.n, NULL) + 1 : 0;
 }
 
 static sstr ctx_get(const builder *b, uint32_t v)
 {
 	if (!v) return SSTR_NULL;
 	size_t n;
-	const char *p = strmap_key(&b->ctx_map, v - 1, &n);
+	const char *p = strmap_key(&b->str_map, v - 1, &n);
 	return (sstr){ p, n };
 }
 
@@ -400,11 +410,9 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 	builder_ctx w = *in;
 	const builder_ctx *c = &w;
 	w.comm = as_written(&b->fix[0], in->comm);
-	/* aggregation key: the frame indices (first: the stack keeps no other
-	 * copy of them), then the binary context */
+	/* the context, interned by its binary form */
 	sbuf *k = &b->key;
 	k->n = 0;
-	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
 	uint8_t flags = (uint8_t)(c->has_pid | c->has_tid << 1 | (c->comm.p != NULL) << 2);
 	sbuf_add(k, &c->event, sizeof c->event);
 	sbuf_addc(k, (char)flags);
@@ -419,21 +427,34 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 	sbuf_add(k, &len, sizeof len);
 	sbuf_add(k, c->extra_json.p, c->extra_json.n);
 	bool added;
+	uint32_t ci = strmap_intern(&b->ctx_map, k->p, k->n, &added);
+	if (added) {
+		grow_array((void **)&b->ctxs, &b->ccap, ci + 1, sizeof *b->ctxs);
+		struct bctx *x = &b->ctxs[ci];
+		memset(x, 0, sizeof *x);
+		x->event = c->event;
+		x->has_pid = c->has_pid;
+		x->has_tid = c->has_tid;
+		x->pid = c->pid;
+		x->tid = c->tid;
+		x->comm = ctx_str(b, c->comm);
+		if (c->stack_type && strcmp(c->stack_type, "unified"))
+			x->stack_type = ctx_str(b, sstr_c(c->stack_type));
+		if (c->extra_json.p && c->extra_json.n) x->extra = ctx_str(b, c->extra_json);
+	}
+	const struct bctx *x = &b->ctxs[ci];
+	/* aggregation key: the frame indices (first: the stack keeps no other
+	 * copy of them), then the context */
+	k->n = 0;
+	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
+	sbuf_add(k, &ci, sizeof ci);
 	uint32_t i = strmap_intern(&b->stack_map, k->p, k->n, &added);
 	if (added) {
 		grow_array((void **)&b->stacks, &b->scap, i + 1, sizeof *b->stacks);
 		struct bstack *s = &b->stacks[i];
 		memset(s, 0, sizeof *s);
 		s->nframes = nframes;
-		s->event = c->event;
-		s->has_pid = c->has_pid;
-		s->has_tid = c->has_tid;
-		s->pid = c->pid;
-		s->tid = c->tid;
-		s->comm = ctx_str(b, c->comm);
-		if (c->stack_type && strcmp(c->stack_type, "unified"))
-			s->stack_type = ctx_str(b, sstr_c(c->stack_type));
-		if (c->extra_json.p && c->extra_json.n) s->extra = ctx_str(b, c->extra_json);
+		s->ctx = ci;
 		/* 64-bit: i * nmetrics may pass 32 bits */
 		uint64_t nw = ((uint64_t)i + 1) * b->nmetrics;
 		if (nw > UINT32_MAX) die(EXIT_DATA, "too many stacks");
@@ -453,12 +474,12 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 			stackid_memo_set(&f->memo, before, h);
 		}
 		s->path = h;
-		stackid_ctx sc = { sstr_c(b->events[c->event].name), ctx_get(b, s->stack_type),
-				   ctx_get(b, s->comm), c->has_pid, c->has_tid, c->pid, c->tid };
+		stackid_ctx sc = { sstr_c(b->events[c->event].name), ctx_get(b, x->stack_type),
+				   ctx_get(b, x->comm), c->has_pid, c->has_tid, c->pid, c->tid };
 		s->id = stackid_add_ctx(h, &sc);
 		bool fresh;
 		uint32_t first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
-		if (!fresh && s->extra) {
+		if (!fresh && x->extra) {
 			/* the same content with a different extra context: ids must stay
 			 * unique, so fold the extra context into this one */
 			s->id = fnv1a64(s->id, c->extra_json.p, c->extra_json.n);
@@ -523,7 +544,8 @@ const char *builder_stack_id(const builder *b, uint32_t s)
 static void sample_record(builder *b, uint32_t si, const char *ts, size_t tn, const char *extra_json)
 {
 	if (!b->samples) b->samples = spool_new();
-	const struct bstack *s = &b->stacks[si];
+	const struct bstack *st = &b->stacks[si];
+	const struct bctx *s = &b->ctxs[st->ctx];
 	sbuf *l = &b->line;
 	char buf[40];
 	l->n = 0;
@@ -547,7 +569,7 @@ static void sample_record(builder *b, uint32_t si, const char *ts, size_t tn, co
 	sbuf_adds(l, ",\"event\":");
 	jb_str(l, b->events[s->event].name, strlen(b->events[s->event].name));
 	sbuf_adds(l, ",\"stack_id\":\"");
-	sbuf_add(l, buf, stackid_fmt(buf, s->id));
+	sbuf_add(l, buf, stackid_fmt(buf, st->id));
 	sbuf_adds(l, "\"}\n");
 	spool_write(b->samples, l->p, l->n);
 	b->nsamples++;
@@ -675,6 +697,7 @@ static void write_stacks(builder *b, output *o)
 	for (uint32_t i = 0; i < b->stack_map.count; i++) {
 		const struct bstack *s = &b->stacks[i];
 		if (s->alias) continue;
+		const struct bctx *x = &b->ctxs[s->ctx];
 		const char *fk = strmap_key(&b->stack_map, i, NULL); /* frames first */
 		uint32_t f;
 		char *w = out_room(o, 64);
@@ -690,29 +713,29 @@ static void write_stacks(builder *b, output *o)
 		}
 		*w++ = ']';
 		out_commit(o, w);
-		if (s->stack_type) {
-			sstr st = ctx_get(b, s->stack_type);
+		if (x->stack_type) {
+			sstr st = ctx_get(b, x->stack_type);
 			out_puts(o, ",\"stack_type\":");
 			jw_str(o, st.p, st.n);
 		}
-		out_write(o, ev.p + evoff[s->event], evoff[s->event + 1] - evoff[s->event]);
+		out_write(o, ev.p + evoff[x->event], evoff[x->event + 1] - evoff[x->event]);
 		w = out_room(o, 64);
-		if (s->has_pid) {
+		if (x->has_pid) {
 			w = OUT_LIT(w, ",\"pid\":");
-			w += fmt_i64(w, s->pid);
+			w += fmt_i64(w, x->pid);
 		}
-		if (s->has_tid) {
+		if (x->has_tid) {
 			w = OUT_LIT(w, ",\"tid\":");
-			w += fmt_i64(w, s->tid);
+			w += fmt_i64(w, x->tid);
 		}
 		out_commit(o, w);
-		if (s->comm) {
-			sstr comm = ctx_get(b, s->comm);
+		if (x->comm) {
+			sstr comm = ctx_get(b, x->comm);
 			out_puts(o, ",\"comm\":");
 			jw_str(o, comm.p, comm.n);
 		}
-		if (s->extra) {
-			sstr extra = ctx_get(b, s->extra);
+		if (x->extra) {
+			sstr extra = ctx_get(b, x->extra);
 			out_putc(o, ',');
 			out_write(o, extra.p, extra.n);
 		}

@@ -102,9 +102,16 @@ struct arena_blk {
 
 void *arena_alloc(arena *a, size_t n)
 {
-	n = (n + 15) & ~(size_t)15;
+	return arena_alloc_aligned(a, n, 16);
+}
+
+void *arena_alloc_aligned(arena *a, size_t n, size_t align)
+{
 	struct arena_blk *b = a->head;
-	if (!b || b->size - b->used < n) {
+	if (b) b->used = (b->used + align - 1) & ~(align - 1);
+	if (n > SIZE_MAX - 16) die(EXIT_DATA, "out of memory");
+	n = (n + align - 1) & ~(align - 1);
+	if (!b || b->used > b->size || b->size - b->used < n) {
 		size_t size = n > 65536 - sizeof *b ? n : 65536 - sizeof *b;
 		b = xmalloc(sizeof *b + size);
 		b->size = size;

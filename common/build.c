@@ -654,11 +654,6 @@ static void write_header(builder *b, output *o)
 	out_puts(o, "},\"stack_id_mode\":\"content_addressable\"}\n");
 }
 
-static const char *kind_name(uint8_t k)
-{
-	return k == FK_USER ? "user" : k == FK_KERNEL ? "kernel" : "unknown";
-}
-
 /* A stack's weights array, rendered once: it is written twice. */
 static void render_weights(const builder *b, sbuf *t, uint32_t i)
 {
@@ -794,13 +789,18 @@ void builder_write(builder *b, output *o)
 	}
 	for (uint32_t i = 0; i < b->frame_map.count; i++) {
 		const struct bframe *f = &b->frames[i];
-		out_puts(o, "{\"type\":\"frame\",\"id\":");
-		out_u64(o, i + 1);
-		out_puts(o, ",\"func\":");
+		/* as the stack records: straight into the buffer */
+		char *w = out_room(o, 64);
+		w = OUT_LIT(w, "{\"type\":\"frame\",\"id\":");
+		w += fmt_u64(w, (uint64_t)i + 1);
+		w = OUT_LIT(w, ",\"func\":");
+		out_commit(o, w);
 		jw_str(o, strmap_key(&b->frame_map, i, NULL), f->func_n);
-		if (!f->resolved) out_puts(o, ",\"func_resolved\":false");
-		out_puts(o, ",\"dso\":");
-		out_u64(o, f->dso + 1);
+		w = out_room(o, 64);
+		if (!f->resolved) w = OUT_LIT(w, ",\"func_resolved\":false");
+		w = OUT_LIT(w, ",\"dso\":");
+		w += fmt_u64(w, (uint64_t)f->dso + 1);
+		out_commit(o, w);
 		if (f->ip) {
 			out_puts(o, ",\"ip\":");
 			jw_str(o, f->ip, f->ip_n);
@@ -813,19 +813,21 @@ void builder_write(builder *b, output *o)
 			out_puts(o, ",\"srcline\":");
 			jw_str(o, f->srcline, f->srcline_n);
 		}
-		if (f->inlined) out_puts(o, ",\"inlined\":true");
+		w = out_room(o, 80);
+		if (f->inlined) w = OUT_LIT(w, ",\"inlined\":true");
 		if (f->inline_depth >= 0) {
-			out_puts(o, ",\"inline_depth\":");
-			out_i64(o, f->inline_depth);
+			w = OUT_LIT(w, ",\"inline_depth\":");
+			w += fmt_i64(w, f->inline_depth);
 		}
-		out_puts(o, ",\"kind\":\"");
-		out_puts(o, kind_name(f->kind));
-		out_putc(o, '"');
+		w = f->kind == FK_USER ? OUT_LIT(w, ",\"kind\":\"user\"")
+		  : f->kind == FK_KERNEL ? OUT_LIT(w, ",\"kind\":\"kernel\"")
+		  : OUT_LIT(w, ",\"kind\":\"unknown\"");
+		out_commit(o, w);
 		if (f->extra && *f->extra) {
 			out_putc(o, ',');
 			out_puts(o, f->extra);
 		}
-		out_puts(o, "}\n");
+		out_write(o, "}\n", 2);
 	}
 	for (uint32_t i = 0; i < b->thread_map.count; i++) {
 		const struct bthread *t = &b->threads[i];

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cli.h"
+#include "idmap.h"
 #include "jsonbuf.h"
 #include "jsonw.h"
 #include "spaa.h"
@@ -20,14 +21,17 @@ struct bevent {
 	char *name, *kind, *mode, *primary, *sampling_extra, *extra;
 };
 
+/* One per distinct frame.  Its func, srcline and (exact frames) ip and
+ * symoff are not copied: they point into its key in frame_map, which opens
+ * with func (see builder_frame_add). */
 struct bframe {
-	const char *func, *srcline, *ip, *symoff, *extra;
+	stackid_memo memo;
+	const char *srcline, *ip, *symoff, *extra;
 	uint32_t func_n, srcline_n, ip_n, symoff_n;
 	uint32_t dso;
 	int32_t inline_depth;
 	uint8_t kind;
 	bool inlined, resolved;
-	stackid_memo memo;
 };
 
 struct bthread {
@@ -36,17 +40,23 @@ struct bthread {
 	uint32_t comm_n;
 };
 
-struct bstack {
-	uint32_t frames;   /* offset into b->fpool */
-	uint32_t nframes;
-	uint32_t event;
-	bool has_pid, has_tid;
+/* A stack's context (builder_ctx), interned: many stacks share one. */
+struct bctx {
 	int64_t pid, tid;
-	const char *comm, *stack_type, *extra;
-	uint32_t comm_n, extra_n;
+	uint32_t event;
+	/* index + 1 in str_map, 0 none; stack_type 0 also for "unified" */
+	uint32_t comm, stack_type, extra;
+	bool has_pid, has_tid;
+};
+
+/* One per distinct stack, so kept small: its frames are not copied (they
+ * open its key in stack_map), its context is an index, its weights are
+ * wpool[index * nmetrics ...]. */
+struct bstack {
 	uint64_t id, path;
 	uint64_t present;  /* metric bitmask */
-	uint32_t weights;  /* offset into b->wpool (nmetrics values) */
+	uint32_t nframes;
+	uint32_t ctx;      /* index in b->ctxs */
 	uint32_t related;  /* head of related list in b->rel, +1; 0 none */
 	uint32_t alias;    /* index + 1 of the stack this one is (same content), 0 none */
 };
@@ -64,12 +74,15 @@ struct builder {
 	double tmin, tmax;
 	int64_t tmin_ns, tmax_ns;
 	/* pre, post: a weight object's text before and after its value */
-	struct { char *name, *unit, *pre, *post; } metrics[MAX_METRICS];
+	struct { char *name, *unit, *pre, *post; size_t pre_n, post_n; } metrics[MAX_METRICS];
 	uint32_t nmetrics;
 
-	strmap dso_map, frame_map, thread_map, stack_map, id_map;
-	uint32_t *id_stack;  /* id_map entry -> the stack with that id */
-	uint32_t iscap;
+	strmap dso_map, frame_map, thread_map, stack_map;
+	strmap ctx_map;   /* the stacks' contexts, as binary keys -> ctxs */
+	struct bctx *ctxs;
+	uint32_t ccap;
+	strmap str_map;   /* the contexts' comm, stack_type and extra */
+	idmap ids;        /* stack id -> the first stack with that id */
 	bool *dso_kernel;
 	uint32_t dkcap;
 	char **dso_extra;  /* raw members of dso records, NULL none */
@@ -80,10 +93,8 @@ struct builder {
 	uint32_t tcap;
 	struct bstack *stacks;
 	uint32_t scap;
-	uint32_t *fpool;
-	uint32_t fpn, fpcap;
-	num *wpool;
-	uint32_t wpn, wpcap;
+	num *wpool;       /* nmetrics weights a stack */
+	uint32_t wpcap;
 	struct brel *rel;
 	uint32_t nrel, relcap;
 	arena mem;
@@ -107,15 +118,16 @@ void builder_free(builder *b)
 	strmap_free(&b->frame_map);
 	strmap_free(&b->thread_map);
 	strmap_free(&b->stack_map);
-	strmap_free(&b->id_map);
+	strmap_free(&b->ctx_map);
+	free(b->ctxs);
+	strmap_free(&b->str_map);
+	idmap_free(&b->ids);
 	free(b->events);
 	free(b->dso_kernel);
 	free(b->dso_extra);
-	free(b->id_stack);
 	free(b->frames);
 	free(b->threads);
 	free(b->stacks);
-	free(b->fpool);
 	free(b->wpool);
 	free(b->rel);
 	sbuf_free(&b->source);
@@ -254,6 +266,7 @@ uint32_t builder_metric(builder *b, const char *name, const char *unit)
 	jb_str(&t, name, strlen(name));
 	sbuf_adds(&t, ",\"value\":");
 	b->metrics[b->nmetrics].pre = arena_strdup(&b->mem, t.p, t.n);
+	b->metrics[b->nmetrics].pre_n = t.n;
 	t.n = 0;
 	if (unit) {
 		sbuf_adds(&t, ",\"unit\":");
@@ -261,6 +274,7 @@ uint32_t builder_metric(builder *b, const char *name, const char *unit)
 	}
 	sbuf_addc(&t, '}');
 	b->metrics[b->nmetrics].post = arena_strdup(&b->mem, t.p, t.n);
+	b->metrics[b->nmetrics].post_n = t.n;
 	sbuf_free(&t);
 	return b->nmetrics++;
 }
@@ -326,10 +340,24 @@ uint32_t builder_frame_add(builder *b, const builder_frame *in)
 	if (!added) return i;
 	grow_array((void **)&b->frames, &b->fcap, i + 1, sizeof *b->frames);
 	struct bframe *x = &b->frames[i];
-	x->func = adup_s(b, f->func, &x->func_n);
-	x->srcline = adup_s(b, f->srcline, &x->srcline_n);
-	x->ip = adup_s(b, f->ip, &x->ip_n);
-	x->symoff = adup_s(b, f->symoff, &x->symoff_n);
+	/* the strings, where the key above put them */
+	const char *key = strmap_key(&b->frame_map, i, NULL);
+	size_t at = f->func.n + 1 + sizeof f->dso + 1;
+	x->func_n = (uint32_t)f->func.n;
+	x->srcline = f->srcline.p ? key + at + 1 : NULL;
+	x->srcline_n = (uint32_t)f->srcline.n;
+	if (f->srcline.p) at += 1 + f->srcline.n;
+	if (f->exact) {
+		at += 1 + sizeof f->inline_depth;
+		x->ip = f->ip.p ? key + at : NULL;
+		x->ip_n = (uint32_t)f->ip.n;
+		at += f->ip.n + 1;
+		x->symoff = f->symoff.p ? key + at : NULL;
+		x->symoff_n = (uint32_t)f->symoff.n;
+	} else { /* those of the first occurrence */
+		x->ip = adup_s(b, f->ip, &x->ip_n);
+		x->symoff = adup_s(b, f->symoff, &x->symoff_n);
+	}
 	x->extra = adup(b, f->extra_json);
 	x->dso = f->dso;
 	x->inline_depth = f->inline_depth;
@@ -362,13 +390,27 @@ void builder_where(builder *b, const char *file, uint64_t line)
 	b->where_line = line;
 }
 
+/* Interns a context string: its index + 1 in str_map, 0 for none. */
+static uint32_t ctx_str(builder *b, sstr v)
+{
+	return v.p ? strmap_intern(&b->str_map, v.p, v.n, NULL) + 1 : 0;
+}
+
+static sstr ctx_get(const builder *b, uint32_t v)
+{
+	if (!v) return SSTR_NULL;
+	size_t n;
+	const char *p = strmap_key(&b->str_map, v - 1, &n);
+	return (sstr){ p, n };
+}
+
 uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames,
 		       uint32_t nframes, const uint32_t *midx, const num *vals, uint32_t nvals)
 {
 	builder_ctx w = *in;
 	const builder_ctx *c = &w;
 	w.comm = as_written(&b->fix[0], in->comm);
-	/* aggregation key: the binary context, then the frame indices */
+	/* the context, interned by its binary form */
 	sbuf *k = &b->key;
 	k->n = 0;
 	uint8_t flags = (uint8_t)(c->has_pid | c->has_tid << 1 | (c->comm.p != NULL) << 2);
@@ -384,31 +426,40 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 	len = (uint32_t)c->extra_json.n;
 	sbuf_add(k, &len, sizeof len);
 	sbuf_add(k, c->extra_json.p, c->extra_json.n);
-	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
 	bool added;
+	uint32_t ci = strmap_intern(&b->ctx_map, k->p, k->n, &added);
+	if (added) {
+		grow_array((void **)&b->ctxs, &b->ccap, ci + 1, sizeof *b->ctxs);
+		struct bctx *x = &b->ctxs[ci];
+		memset(x, 0, sizeof *x);
+		x->event = c->event;
+		x->has_pid = c->has_pid;
+		x->has_tid = c->has_tid;
+		x->pid = c->pid;
+		x->tid = c->tid;
+		x->comm = ctx_str(b, c->comm);
+		if (c->stack_type && strcmp(c->stack_type, "unified"))
+			x->stack_type = ctx_str(b, sstr_c(c->stack_type));
+		if (c->extra_json.p && c->extra_json.n) x->extra = ctx_str(b, c->extra_json);
+	}
+	const struct bctx *x = &b->ctxs[ci];
+	/* aggregation key: the frame indices (first: the stack keeps no other
+	 * copy of them), then the context */
+	k->n = 0;
+	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
+	sbuf_add(k, &ci, sizeof ci);
 	uint32_t i = strmap_intern(&b->stack_map, k->p, k->n, &added);
 	if (added) {
 		grow_array((void **)&b->stacks, &b->scap, i + 1, sizeof *b->stacks);
 		struct bstack *s = &b->stacks[i];
 		memset(s, 0, sizeof *s);
-		grow_array((void **)&b->fpool, &b->fpcap, b->fpn + nframes, sizeof *b->fpool);
-		s->frames = b->fpn;
 		s->nframes = nframes;
-		if (nframes) memcpy(b->fpool + b->fpn, frames, (size_t)nframes * sizeof *frames);
-		b->fpn += nframes;
-		s->event = c->event;
-		s->has_pid = c->has_pid;
-		s->has_tid = c->has_tid;
-		s->pid = c->pid;
-		s->tid = c->tid;
-		s->comm = adup_s(b, c->comm, &s->comm_n);
-		if (!c->comm.p) s->comm = NULL;
-		s->stack_type = c->stack_type && strcmp(c->stack_type, "unified") ? adup(b, c->stack_type) : NULL;
-		s->extra = adup_s(b, c->extra_json, &s->extra_n);
-		if (!c->extra_json.p || !c->extra_json.n) s->extra = NULL;
-		grow_array((void **)&b->wpool, &b->wpcap, b->wpn + b->nmetrics, sizeof *b->wpool);
-		s->weights = b->wpn;
-		for (uint32_t m = 0; m < b->nmetrics; m++) b->wpool[b->wpn++] = num_i(0);
+		s->ctx = ci;
+		/* 64-bit: i * nmetrics may pass 32 bits */
+		uint64_t nw = ((uint64_t)i + 1) * b->nmetrics;
+		if (nw > UINT32_MAX) die(EXIT_DATA, "too many stacks");
+		grow_array((void **)&b->wpool, &b->wpcap, (uint32_t)nw, sizeof *b->wpool);
+		for (uint32_t m = 0; m < b->nmetrics; m++) b->wpool[(size_t)i * b->nmetrics + m] = num_i(0);
 		/* content ids */
 		uint64_t h = FNV64_BASIS;
 		for (uint32_t j = nframes; j-- > 0;) {
@@ -416,35 +467,28 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 			if (stackid_memo_get(&f->memo, &h)) continue;
 			size_t dn;
 			const char *dname = strmap_key(&b->dso_map, f->dso, &dn);
-			stackid_frame sf = { { f->func, f->func_n }, { dname, dn },
+			stackid_frame sf = { { strmap_key(&b->frame_map, frames[j], NULL), f->func_n }, { dname, dn },
 					     { f->srcline, f->srcline_n }, f->inlined };
 			uint64_t before = h;
 			h = stackid_add_frame(h, &sf);
 			stackid_memo_set(&f->memo, before, h);
 		}
 		s->path = h;
-		stackid_ctx sc = { sstr_c(b->events[c->event].name), sstr_c(s->stack_type),
-				   s->comm ? (sstr){ s->comm, s->comm_n } : SSTR_NULL,
-				   c->has_pid, c->has_tid, c->pid, c->tid };
+		stackid_ctx sc = { sstr_c(b->events[c->event].name), ctx_get(b, x->stack_type),
+				   ctx_get(b, x->comm), c->has_pid, c->has_tid, c->pid, c->tid };
 		s->id = stackid_add_ctx(h, &sc);
 		bool fresh;
-		uint32_t e = strmap_intern(&b->id_map, &s->id, sizeof s->id, &fresh);
-		if (!fresh && s->extra) {
+		uint32_t first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
+		if (!fresh && x->extra) {
 			/* the same content with a different extra context: ids must stay
 			 * unique, so fold the extra context into this one */
-			s->id = fnv1a64(s->id, s->extra, s->extra_n);
-			e = strmap_intern(&b->id_map, &s->id, sizeof s->id, &fresh);
+			s->id = fnv1a64(s->id, c->extra_json.p, c->extra_json.n);
+			first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
 		}
-		grow_array((void **)&b->id_stack, &b->iscap, e + 1, sizeof *b->id_stack);
-		if (fresh) {
-			b->id_stack[e] = i;
-		} else {
-			/* frames that differ only in what is not part of a
-			 * stack's identity (ip, symoff, inline_depth: the same
-			 * function and line at two addresses) make the same
-			 * stack: this one is the first one */
-			b->stacks[i].alias = b->id_stack[e] + 1;
-		}
+		/* frames that differ only in what is not part of a stack's
+		 * identity (ip, symoff, inline_depth: the same function and line
+		 * at two addresses) make the same stack: this one is the first one */
+		if (!fresh) s->alias = first + 1;
 	}
 	if (b->stacks[i].alias) i = b->stacks[i].alias - 1;
 	builder_add(b, i, midx, vals, nvals);
@@ -454,8 +498,9 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, uint32_t nvals)
 {
 	struct bstack *s = &b->stacks[i];
+	num *w = &b->wpool[(size_t)i * b->nmetrics];
 	for (uint32_t j = 0; j < nvals; j++) {
-		num *acc = &b->wpool[s->weights + midx[j]];
+		num *acc = &w[midx[j]];
 		if (!num_add(acc, vals[j])) {
 			if (b->where_file)
 				die_at(b->where_file, b->where_line, "metric %s of a stack overflows 64 bits",
@@ -499,7 +544,8 @@ const char *builder_stack_id(const builder *b, uint32_t s)
 static void sample_record(builder *b, uint32_t si, const char *ts, size_t tn, const char *extra_json)
 {
 	if (!b->samples) b->samples = spool_new();
-	const struct bstack *s = &b->stacks[si];
+	const struct bstack *st = &b->stacks[si];
+	const struct bctx *s = &b->ctxs[st->ctx];
 	sbuf *l = &b->line;
 	char buf[40];
 	l->n = 0;
@@ -523,7 +569,7 @@ static void sample_record(builder *b, uint32_t si, const char *ts, size_t tn, co
 	sbuf_adds(l, ",\"event\":");
 	jb_str(l, b->events[s->event].name, strlen(b->events[s->event].name));
 	sbuf_adds(l, ",\"stack_id\":\"");
-	sbuf_add(l, buf, stackid_fmt(buf, s->id));
+	sbuf_add(l, buf, stackid_fmt(buf, st->id));
 	sbuf_adds(l, "\"}\n");
 	spool_write(b->samples, l->p, l->n);
 	b->nsamples++;
@@ -608,29 +654,124 @@ static void write_header(builder *b, output *o)
 	out_puts(o, "},\"stack_id_mode\":\"content_addressable\"}\n");
 }
 
-static void write_weights(builder *b, output *o, const struct bstack *s)
+/* A stack's weights array, rendered once: it is written twice. */
+static void render_weights(const builder *b, sbuf *t, uint32_t i)
 {
-	out_putc(o, '[');
+	const struct bstack *s = &b->stacks[i];
+	const num *w = &b->wpool[(size_t)i * b->nmetrics];
+	char buf[32];
+	t->n = 0;
+	sbuf_addc(t, '[');
 	bool first = true;
 	for (uint32_t m = 0; m < b->nmetrics; m++) {
 		if (!(s->present >> m & 1)) continue;
-		if (!first) out_putc(o, ',');
+		if (!first) sbuf_addc(t, ',');
 		first = false;
-		out_puts(o, b->metrics[m].pre);
-		jw_num(o, b->wpool[s->weights + m]);
-		out_puts(o, b->metrics[m].post);
+		sbuf_add(t, b->metrics[m].pre, b->metrics[m].pre_n);
+		size_t n = w[m].kind == NUM_INT ? fmt_i64(buf, w[m].i)
+			 : w[m].kind == NUM_UINT ? fmt_u64(buf, w[m].u) : num_fmt(buf, w[m]);
+		sbuf_add(t, buf, n);
+		sbuf_add(t, b->metrics[m].post, b->metrics[m].post_n);
 	}
-	out_putc(o, ']');
+	sbuf_addc(t, ']');
 }
 
-static const char *kind_name(uint8_t k)
+/* The stack records, the bulk of the output: the fixed text, ids and
+ * numbers go straight into the output buffer (out_room), and what every
+ * record of an event repeats is rendered once. */
+static void write_stacks(builder *b, output *o)
 {
-	return k == FK_USER ? "user" : k == FK_KERNEL ? "kernel" : "unknown";
+	sbuf ev = { 0 }, wt = { 0 };
+	size_t *evoff = xmalloc(((size_t)b->nevents + 1) * sizeof *evoff);
+	for (uint32_t e = 0; e < b->nevents; e++) {
+		evoff[e] = ev.n;
+		sbuf_adds(&ev, ",\"context\":{\"event\":");
+		jb_str(&ev, b->events[e].name, strlen(b->events[e].name));
+	}
+	evoff[b->nevents] = ev.n;
+	for (uint32_t i = 0; i < b->stack_map.count; i++) {
+		const struct bstack *s = &b->stacks[i];
+		if (s->alias) continue;
+		const struct bctx *x = &b->ctxs[s->ctx];
+		const char *fk = strmap_key(&b->stack_map, i, NULL); /* frames first */
+		uint32_t f;
+		char *w = out_room(o, 64);
+		w = OUT_LIT(w, "{\"type\":\"stack\",\"id\":\"");
+		w += fmt_hex(w, s->id, 16);
+		w = OUT_LIT(w, "\",\"frames\":[");
+		for (uint32_t j = 0; j < s->nframes; j++) {
+			out_commit(o, w);
+			w = out_room(o, 16);
+			if (j) *w++ = ',';
+			memcpy(&f, fk + (size_t)j * sizeof f, sizeof f);
+			w += fmt_u64(w, (uint64_t)f + 1);
+		}
+		*w++ = ']';
+		out_commit(o, w);
+		if (x->stack_type) {
+			sstr st = ctx_get(b, x->stack_type);
+			out_puts(o, ",\"stack_type\":");
+			jw_str(o, st.p, st.n);
+		}
+		out_write(o, ev.p + evoff[x->event], evoff[x->event + 1] - evoff[x->event]);
+		w = out_room(o, 64);
+		if (x->has_pid) {
+			w = OUT_LIT(w, ",\"pid\":");
+			w += fmt_i64(w, x->pid);
+		}
+		if (x->has_tid) {
+			w = OUT_LIT(w, ",\"tid\":");
+			w += fmt_i64(w, x->tid);
+		}
+		out_commit(o, w);
+		if (x->comm) {
+			sstr comm = ctx_get(b, x->comm);
+			out_puts(o, ",\"comm\":");
+			jw_str(o, comm.p, comm.n);
+		}
+		if (x->extra) {
+			sstr extra = ctx_get(b, x->extra);
+			out_putc(o, ',');
+			out_write(o, extra.p, extra.n);
+		}
+		render_weights(b, &wt, i);
+		out_puts(o, "},\"weights\":");
+		out_write(o, wt.p, wt.n);
+		if (s->nframes) {
+			memcpy(&f, fk, sizeof f);
+			w = out_room(o, 64);
+			w = OUT_LIT(w, ",\"exclusive\":{\"frame\":");
+			w += fmt_u64(w, (uint64_t)f + 1);
+			w = OUT_LIT(w, ",\"weights\":");
+			out_commit(o, w);
+			out_write(o, wt.p, wt.n);
+			out_putc(o, '}');
+		}
+		if (s->related) {
+			out_puts(o, ",\"related_stacks\":[");
+			for (uint32_t r = s->related; r; r = b->rel[r - 1].next) {
+				w = out_room(o, 32);
+				*w++ = '"';
+				w += fmt_hex(w, b->stacks[b->rel[r - 1].stack].id, 16);
+				*w++ = '"';
+				if (b->rel[r - 1].next) *w++ = ',';
+				out_commit(o, w);
+			}
+			out_putc(o, ']');
+		}
+		w = out_room(o, 64);
+		w = OUT_LIT(w, ",\"x_path_id\":\"");
+		w += fmt_hex(w, s->path, 16);
+		w = OUT_LIT(w, "\"}\n");
+		out_commit(o, w);
+	}
+	free(evoff);
+	sbuf_free(&ev);
+	sbuf_free(&wt);
 }
 
 void builder_write(builder *b, output *o)
 {
-	char idbuf[20];
 	write_header(b, o);
 	for (uint32_t i = 0; i < b->dso_map.count; i++) {
 		size_t n;
@@ -648,13 +789,18 @@ void builder_write(builder *b, output *o)
 	}
 	for (uint32_t i = 0; i < b->frame_map.count; i++) {
 		const struct bframe *f = &b->frames[i];
-		out_puts(o, "{\"type\":\"frame\",\"id\":");
-		out_u64(o, i + 1);
-		out_puts(o, ",\"func\":");
-		jw_str(o, f->func, f->func_n);
-		if (!f->resolved) out_puts(o, ",\"func_resolved\":false");
-		out_puts(o, ",\"dso\":");
-		out_u64(o, f->dso + 1);
+		/* as the stack records: straight into the buffer */
+		char *w = out_room(o, 64);
+		w = OUT_LIT(w, "{\"type\":\"frame\",\"id\":");
+		w += fmt_u64(w, (uint64_t)i + 1);
+		w = OUT_LIT(w, ",\"func\":");
+		out_commit(o, w);
+		jw_str(o, strmap_key(&b->frame_map, i, NULL), f->func_n);
+		w = out_room(o, 64);
+		if (!f->resolved) w = OUT_LIT(w, ",\"func_resolved\":false");
+		w = OUT_LIT(w, ",\"dso\":");
+		w += fmt_u64(w, (uint64_t)f->dso + 1);
+		out_commit(o, w);
 		if (f->ip) {
 			out_puts(o, ",\"ip\":");
 			jw_str(o, f->ip, f->ip_n);
@@ -667,19 +813,21 @@ void builder_write(builder *b, output *o)
 			out_puts(o, ",\"srcline\":");
 			jw_str(o, f->srcline, f->srcline_n);
 		}
-		if (f->inlined) out_puts(o, ",\"inlined\":true");
+		w = out_room(o, 80);
+		if (f->inlined) w = OUT_LIT(w, ",\"inlined\":true");
 		if (f->inline_depth >= 0) {
-			out_puts(o, ",\"inline_depth\":");
-			out_i64(o, f->inline_depth);
+			w = OUT_LIT(w, ",\"inline_depth\":");
+			w += fmt_i64(w, f->inline_depth);
 		}
-		out_puts(o, ",\"kind\":\"");
-		out_puts(o, kind_name(f->kind));
-		out_putc(o, '"');
+		w = f->kind == FK_USER ? OUT_LIT(w, ",\"kind\":\"user\"")
+		  : f->kind == FK_KERNEL ? OUT_LIT(w, ",\"kind\":\"kernel\"")
+		  : OUT_LIT(w, ",\"kind\":\"unknown\"");
+		out_commit(o, w);
 		if (f->extra && *f->extra) {
 			out_putc(o, ',');
 			out_puts(o, f->extra);
 		}
-		out_puts(o, "}\n");
+		out_write(o, "}\n", 2);
 	}
 	for (uint32_t i = 0; i < b->thread_map.count; i++) {
 		const struct bthread *t = &b->threads[i];
@@ -693,65 +841,7 @@ void builder_write(builder *b, output *o)
 		}
 		out_puts(o, "}\n");
 	}
-	for (uint32_t i = 0; i < b->stack_map.count; i++) {
-		const struct bstack *s = &b->stacks[i];
-		if (s->alias) continue;
-		stackid_fmt(idbuf, s->id);
-		out_puts(o, "{\"type\":\"stack\",\"id\":\"");
-		out_puts(o, idbuf);
-		out_puts(o, "\",\"frames\":[");
-		for (uint32_t j = 0; j < s->nframes; j++) {
-			if (j) out_putc(o, ',');
-			out_u64(o, b->fpool[s->frames + j] + 1);
-		}
-		out_putc(o, ']');
-		if (s->stack_type) {
-			out_puts(o, ",\"stack_type\":");
-			jw_strc(o, s->stack_type);
-		}
-		out_puts(o, ",\"context\":{\"event\":");
-		jw_strc(o, b->events[s->event].name);
-		if (s->has_pid) {
-			out_puts(o, ",\"pid\":");
-			out_i64(o, s->pid);
-		}
-		if (s->has_tid) {
-			out_puts(o, ",\"tid\":");
-			out_i64(o, s->tid);
-		}
-		if (s->comm) {
-			out_puts(o, ",\"comm\":");
-			jw_str(o, s->comm, s->comm_n);
-		}
-		if (s->extra) {
-			out_putc(o, ',');
-			out_write(o, s->extra, s->extra_n);
-		}
-		out_puts(o, "},\"weights\":");
-		write_weights(b, o, s);
-		if (s->nframes) {
-			out_puts(o, ",\"exclusive\":{\"frame\":");
-			out_u64(o, b->fpool[s->frames] + 1);
-			out_puts(o, ",\"weights\":");
-			write_weights(b, o, s);
-			out_putc(o, '}');
-		}
-		if (s->related) {
-			out_puts(o, ",\"related_stacks\":[");
-			for (uint32_t r = s->related; r; r = b->rel[r - 1].next) {
-				stackid_fmt(idbuf, b->stacks[b->rel[r - 1].stack].id);
-				out_putc(o, '"');
-				out_puts(o, idbuf);
-				out_putc(o, '"');
-				if (b->rel[r - 1].next) out_putc(o, ',');
-			}
-			out_putc(o, ']');
-		}
-		stackid_fmt(idbuf, s->path);
-		out_puts(o, ",\"x_path_id\":\"");
-		out_puts(o, idbuf);
-		out_puts(o, "\"}\n");
-	}
+	write_stacks(b, o);
 	if (b->samples) {
 		spool_rewind(b->samples);
 		char *line;

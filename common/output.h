@@ -47,6 +47,18 @@ static inline void out_putc(output *o, char c)
 	o->buf[o->n++] = c;
 }
 static inline void out_puts(output *o, const char *s) { out_write(o, s, strlen(s)); }
+/* For records formatted straight into the buffer: room for n more bytes
+ * (n at most 64 KB, the buffer's size), flushing first when needed.  Write
+ * at out_room()'s pointer, then out_commit() the new end.  OUT_LIT copies a
+ * string literal there and returns the end (its length is known when
+ * compiling). */
+static inline char *out_room(output *o, size_t n)
+{
+	if (o->cap - o->n < n) output_flush_buf(o);
+	return o->buf + o->n;
+}
+static inline void out_commit(output *o, char *end) { o->n = (size_t)(end - o->buf); }
+#define OUT_LIT(w, lit) (memcpy((w), (lit), sizeof(lit) - 1), (w) + sizeof(lit) - 1)
 void out_printf(output *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void out_u64(output *o, uint64_t v);
 void out_i64(output *o, int64_t v);

@@ -42,7 +42,11 @@ void strmap_free(strmap *m)
 static void rehash(strmap *m)
 {
 	uint32_t ns = m->nslots ? m->nslots * 2 : 64;
-	strmap_slot *slots = xcalloc(ns, sizeof *slots);
+	/* written before it is read: calloc would hand over untouched pages,
+	 * which the first probe maps to the zero page and the first store
+	 * then faults in again, two faults a page instead of one */
+	strmap_slot *slots = xmalloc((size_t)ns * sizeof *slots);
+	memset(slots, 0, (size_t)ns * sizeof *slots);
 	for (uint32_t i = 0; i < m->nslots; i++) {
 		strmap_slot s = m->slots[i];
 		if (!s.idx) continue;
@@ -95,7 +99,7 @@ uint32_t strmap_intern_h(strmap *m, const void *key, size_t len, uint32_t h, boo
 	}
 	if (len > UINT32_MAX - 8) die(EXIT_DATA, "key too long");
 	/* the length, then the bytes and a NUL */
-	char *d = arena_alloc(&m->mem, len + 5);
+	char *d = arena_alloc_aligned(&m->mem, len + 5, 4);
 	uint32_t n = (uint32_t)len;
 	memcpy(d, &n, 4);
 	if (len) memcpy(d + 4, key, len);

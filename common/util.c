@@ -102,9 +102,16 @@ struct arena_blk {
 
 void *arena_alloc(arena *a, size_t n)
 {
-	n = (n + 15) & ~(size_t)15;
+	return arena_alloc_aligned(a, n, 16);
+}
+
+void *arena_alloc_aligned(arena *a, size_t n, size_t align)
+{
 	struct arena_blk *b = a->head;
-	if (!b || b->size - b->used < n) {
+	if (b) b->used = (b->used + align - 1) & ~(align - 1);
+	if (n > SIZE_MAX - 16) die(EXIT_DATA, "out of memory");
+	n = (n + align - 1) & ~(align - 1);
+	if (!b || b->used > b->size || b->size - b->used < n) {
 		size_t size = n > 65536 - sizeof *b ? n : 65536 - sizeof *b;
 		b = xmalloc(sizeof *b + size);
 		b->size = size;
@@ -162,12 +169,37 @@ size_t fmt_u64(char *buf, uint64_t v)
 	return n;
 }
 
+/* The 8 hex digits of x as 8 bytes, the first digit in the first byte
+ * (lower-case): each nibble spread to a byte of its own, then turned into
+ * its digit, all 8 at once ('0' + d, and 39 more where d >= 10). */
+static uint64_t hex8(uint32_t x)
+{
+	uint64_t y = x;
+	y = (y | y << 16) & 0x0000ffff0000ffffULL;
+	y = (y | y << 8) & 0x00ff00ff00ff00ffULL;
+	y = (y | y << 4) & 0x0f0f0f0f0f0f0f0fULL; /* byte i: nibble i */
+	uint64_t letter = ((y + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
+	y += 0x3030303030303030ULL + letter * ('a' - '0' - 10);
+	/* stored by memcpy: the most significant digit must come first */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return y;
+#else
+	return __builtin_bswap64(y);
+#endif
+}
+
 size_t fmt_hex(char *buf, uint64_t v, unsigned width)
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1; /* digits */
 	if (n < width) n = width > 16 ? 16 : width;
 	buf[0] = '0', buf[1] = 'x';
+	if (n == 16) { /* stack ids, always 16 digits: 8 at a time */
+		uint64_t hi = hex8((uint32_t)(v >> 32)), lo = hex8((uint32_t)v);
+		memcpy(buf + 2, &hi, 8);
+		memcpy(buf + 10, &lo, 8);
+		return 18;
+	}
 	for (unsigned i = 0; i < n; i++) buf[2 + i] = hex[(v >> (4 * (n - 1 - i))) & 15];
 	return n + 2;
 }

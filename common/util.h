@@ -76,6 +76,10 @@ void sbuf_free(sbuf *b);
  * strings, dictionary entries).  Never freed piecemeal. */
 typedef struct arena { struct arena_blk *head; } arena;
 void *arena_alloc(arena *a, size_t n);
+/* The same aligned to align bytes only (a power of two, at most 16), for
+ * many small strings: strmap's keys, 4-byte aligned, would lose a quarter
+ * of their room to 16-byte rounding. */
+void *arena_alloc_aligned(arena *a, size_t n, size_t align);
 char *arena_strdup(arena *a, const void *p, size_t n); /* adds NUL */
 void arena_free(arena *a);
 

@@ -1851,8 +1851,7 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		{ "samples", no_argument, 0, 's' },
 		{ "exclude-pauses", no_argument, 0, 'p' },
 		{ "max-depth", required_argument, 0, 'D' },
@@ -1865,8 +1864,7 @@ int main(int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		case 's': opt_samples = true; break;
 		case 'p': opt_pauses = true; break;
 		case 'D': opt_max_depth = spans_max_depth_arg(optarg); break;

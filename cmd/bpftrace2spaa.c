@@ -825,8 +825,7 @@ int main(int argc, char **argv)
 		{ "keys", required_argument, 0, 'k' },
 		{ "map", required_argument, 0, OPT_MAP },
 		{ "metric", required_argument, 0, 'm' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		{ "quiet", no_argument, 0, 'q' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -850,8 +849,7 @@ int main(int argc, char **argv)
 			*VEC_PUSH(B.only, B.nonly, B.onlycap) = optarg;
 			break;
 		case 'm': add_mapopt(&B.metrics, &B.nmetrics, &B.mcap, "--metric", optarg); break;
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		case 'q': B.quiet = true; break;
 		CLI_STD_CASES(help);
 		}

@@ -1113,8 +1113,7 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		{ "samples", no_argument, 0, 's' },
 		{ "format", required_argument, 0, 'F' + 256 },
 		{ "max-depth", required_argument, 0, 'D' + 256 },
@@ -1127,8 +1126,7 @@ int main(int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		case 's': opt_samples = true; break;
 		case 'F' + 256:
 			for (format = F_TRACE; format <= F_HEAPSNAPSHOT; format++)

@@ -551,8 +551,7 @@ int main(int argc, char **argv)
 		{ "event", required_argument, 0, 'e' },
 		{ "frequency", required_argument, 0, 'F' },
 		{ "keys", required_argument, 0, 'k' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -572,8 +571,7 @@ int main(int argc, char **argv)
 			have_freq = true;
 			break;
 		case 'k': parse_keys(optarg); break;
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}
 	}

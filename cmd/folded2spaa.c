@@ -200,8 +200,7 @@ int main(int argc, char **argv)
 		{ "addrs", no_argument, 0, 'A' },
 		{ "binary", required_argument, 0, 'B' },
 		{ "pid", required_argument, 0, 'P' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -222,8 +221,7 @@ int main(int argc, char **argv)
 			A.pid = opt_i64("--pid", optarg);
 			if (A.pid < 0) usage_error("--pid: '%s' is not a process id", optarg);
 			break;
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}
 	}

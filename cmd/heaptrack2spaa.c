@@ -441,8 +441,7 @@ int main(int argc, char **argv)
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "metric", required_argument, 0, 'm' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -452,8 +451,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': metric = optarg; break;
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}
 	}

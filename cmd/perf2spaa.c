@@ -757,8 +757,7 @@ int main(int argc, char **argv)
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "samples", no_argument, 0, 's' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		{ "quiet", no_argument, 0, 'q' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -769,8 +768,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "so:zqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': P.want_samples = true; break;
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		case 'q': P.quiet = true; break;
 		CLI_STD_CASES(help);
 		}

@@ -951,8 +951,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "merge", no_argument, 0, 'M' },
 		{ "metric", required_argument, 0, 'm' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -965,8 +964,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'M': C.merge = true; break;
 		case 'm': C.metric = optarg; break;
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help_text);
 		}
 	}

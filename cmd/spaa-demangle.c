@@ -79,8 +79,7 @@ static const char *parse_options(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "no-params", no_argument, 0, O_NO_PARAMS },
 		{ "no-hash", no_argument, 0, O_NO_HASH },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -89,8 +88,7 @@ static const char *parse_options(int argc, char **argv)
 		switch (c) {
 		case O_NO_PARAMS: dflags |= DEMANGLE_NO_PARAMS; break;
 		case O_NO_HASH: dflags |= DEMANGLE_NO_HASH; break;
-		case 'o': out_path = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(out_path, zstd);
 		CLI_STD_CASES(help_text);
 		}
 	}

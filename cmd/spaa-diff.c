@@ -481,7 +481,6 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "normalize", no_argument, 0, O_NORM },
 		{ "lines", required_argument, 0, 'n' },
-		{ "zstd", no_argument, 0, 'z' },
 		{ "strip-hex", no_argument, 0, O_STRIP },
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
@@ -489,7 +488,7 @@ int main(int argc, char **argv)
 		{ "top", optional_argument, 0, O_TOP },
 		{ "sort", required_argument, 0, O_SORT },
 		{ "json", no_argument, 0, 'j' },
-		{ "output", required_argument, 0, 'o' },
+		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -501,7 +500,6 @@ int main(int argc, char **argv)
 		switch (c) {
 		case O_NORM: normalize = true; break;
 		case 'n': have_top = true; top_n = opt_u64("-n", optarg); break;
-		case 'z': zstd = true; break;
 		case O_STRIP: strip_hex = true; break;
 		case 'e': event_opt = optarg; break;
 		case 'm': metric_opt = optarg; break;
@@ -515,7 +513,7 @@ int main(int argc, char **argv)
 			else usage_error("--sort: unknown key '%s' (self or total)", optarg);
 			break;
 		case 'j': json = true; break;
-		case 'o': out_path = optarg; break;
+		CLI_OUT_CASES(out_path, zstd);
 		CLI_STD_CASES(help_text);
 		}
 	}

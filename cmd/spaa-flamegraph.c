@@ -1151,8 +1151,7 @@ static int parse_options(int argc, char **argv)
 		{ "notes", required_argument, 0, OPT_NOTES },
 		{ "event", required_argument, 0, OPT_EVENT },
 		{ "metric", required_argument, 0, 'm' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1207,8 +1206,7 @@ static int parse_options(int argc, char **argv)
 		case OPT_NOTES: O.notes = optarg; break;
 		case OPT_EVENT: O.event = optarg; break;
 		case 'm': O.metric = optarg; break;
-		case 'o': O.outpath = optarg; break;
-		case 'z': O.zstd = true; break;
+		CLI_OUT_CASES(O.outpath, O.zstd);
 		CLI_STD_CASES(help);
 		}
 	}

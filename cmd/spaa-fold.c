@@ -298,8 +298,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -314,8 +313,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'm': metric = optarg; break;
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}
 	}

@@ -101,8 +101,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		{ "metric", required_argument, 0, 'm' },
 		{ "count", no_argument, 0, 'c' },
 		{ "keep-dicts", no_argument, 0, O_KEEP },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -127,8 +126,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		case 'm': metric_name = optarg; break;
 		case 'c': count_only = true; break;
 		case O_KEEP: keep_dicts = true; break;
-		case 'o': out_path = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(out_path, zstd);
 		CLI_STD_CASES(help_text);
 		}
 	}

@@ -732,8 +732,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "lines", required_argument, 0, 'n' },
 		{ "retained", required_argument, 0, O_RETAINED },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -747,8 +746,7 @@ int main(int argc, char **argv)
 			opt_retained = opt_u64("--retained", optarg);
 			if (opt_retained > UINT32_MAX) opt_retained = UINT32_MAX;
 			break;
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help_text);
 		}
 	}

@@ -74,8 +74,7 @@ int main(int argc, char **argv)
 		{ "metric", required_argument, 0, 'm' },
 		{ "lines", required_argument, 0, 'n' },
 		{ "json", no_argument, 0, 'j' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -92,8 +91,7 @@ int main(int argc, char **argv)
 		case 'm': opt_metric = optarg; break;
 		case 'n': lines = opt_u64("-n", optarg); break;
 		case 'j': json = true; break;
-		case 'z': zstd = true; break;
-		case 'o': outpath = optarg; break;
+		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(usage);
 		}
 	}

@@ -110,8 +110,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		{ "debug-dir", required_argument, 0, O_DEBUG },
 		{ "perf-map", required_argument, 0, O_PERFMAP },
 		{ "verbose", no_argument, 0, O_VERBOSE },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -143,8 +142,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		case O_DEBUG: O.debug_dir = optarg; break;
 		case O_PERFMAP: O.perf_map = optarg; break;
 		case O_VERBOSE: O.verbose = true; break;
-		case 'o': O.out = optarg; break;
-		case 'z': O.zstd = true; break;
+		CLI_OUT_CASES(O.out, O.zstd);
 		CLI_STD_CASES(help_text);
 		}
 	}

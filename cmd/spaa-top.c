@@ -245,8 +245,7 @@ int main(int argc, char **argv)
 		{ "regex", no_argument, 0, 'E' },
 		{ "ignore-case", no_argument, 0, 'i' },
 		{ "depth", required_argument, 0, 'd' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -283,8 +282,7 @@ int main(int argc, char **argv)
 			opt.depth = (uint32_t)d;
 			break;
 		}
-		case 'z': zstd = true; break;
-		case 'o': outpath = optarg; break;
+		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(usage);
 		}
 	}

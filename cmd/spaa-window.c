@@ -754,8 +754,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, 0, 'j' },
 		{ "allow-empty", no_argument, 0, 'A' },
 		{ "event", required_argument, 0, 'e' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -778,8 +777,7 @@ int main(int argc, char **argv)
 		case 'j': opt.json = true; break;
 		case 'A': opt.allow_empty = true; break;
 		case 'e': opt.event_name = optarg; break;
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(usage);
 		}
 	}

@@ -1141,8 +1141,7 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		{ "samples", no_argument, 0, 's' },
 		{ "strict", no_argument, 0, 'S' },
 		{ "verbose", no_argument, 0, 'v' },
@@ -1155,8 +1154,7 @@ int main(int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		case 's': opt_samples = true; break;
 		case 'S': strict = true; break;
 		case 'v': verbose = true; break;

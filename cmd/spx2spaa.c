@@ -482,8 +482,7 @@ int main(int argc, char **argv)
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "metadata", required_argument, 0, 'm' },
-		{ "output", required_argument, 0, 'o' },
-		{ "zstd", no_argument, 0, 'z' },
+		CLI_OUT_LONGOPTS,
 		{ "samples", no_argument, 0, 's' },
 		{ "strict", no_argument, 0, 'S' },
 		{ "max-depth", required_argument, 0, 'D' },
@@ -496,8 +495,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': opt_meta = optarg; break;
-		case 'o': outpath = optarg; break;
-		case 'z': zstd = true; break;
+		CLI_OUT_CASES(outpath, zstd);
 		case 's': opt_samples = true; break;
 		case 'S': strict = true; break;
 		case 'D': opt_max_depth = spans_max_depth_arg(optarg); break;

@@ -65,4 +65,13 @@ double opt_double(const char *opt, const char *val);
 	case 'V': cli_version(); \
 	default: cli_bad_option()
 
+/* -o/--output FILE and -z/--zstd, which every command that writes SPAA or
+ * text takes (spaa(7)): CLI_OUT_LONGOPTS in the option array, and
+ * CLI_OUT_CASES(path, zstd) in the switch, setting a const char *path and a
+ * bool zstd. */
+#define CLI_OUT_LONGOPTS { "output", required_argument, 0, 'o' }, { "zstd", no_argument, 0, 'z' }
+#define CLI_OUT_CASES(path, zstd) \
+	case 'o': (path) = optarg; break; \
+	case 'z': (zstd) = true; break
+
 #endif

@@ -401,21 +401,9 @@ static void add_sums(uint32_t a, uint32_t head)
 	}
 	for (uint32_t x = head; x; x = wsums_at(&W, x)->next) {
 		if (seen[x - 1]) continue;
-		const wsum *w = wsums_at(&W, x);
-		size_t n;
-		const char *m = strmap_key(&W.names, w->metric, &n);
 		if (!first) sbuf_addc(&rec, ',');
 		first = false;
-		sbuf_adds(&rec, "{\"metric\":");
-		jb_str(&rec, m, n);
-		sbuf_adds(&rec, ",\"value\":");
-		sbuf_add(&rec, nb, num_fmt(nb, w->v));
-		if (w->unit != UINT32_MAX) {
-			m = strmap_key(&W.names, w->unit, &n);
-			sbuf_adds(&rec, ",\"unit\":");
-			jb_str(&rec, m, n);
-		}
-		sbuf_addc(&rec, '}');
+		wsums_json(&W, x, &rec);
 	}
 	sbuf_addc(&rec, ']');
 }

@@ -1002,28 +1002,6 @@ static void add_id(sbuf *b, int64_t m)
 	sbuf_add(b, STR(M[m].id), M[m].idn);
 }
 
-static sbuf sumbuf;
-
-/* Sum w as a weight, {"metric":...,"value":...[,"unit":...]}, in sumbuf. */
-static void sum_text(uint32_t w)
-{
-	const wsum *x = wsums_at(&W, w);
-	size_t n;
-	const char *name = strmap_key(&W.names, x->metric, &n);
-	char nb[32];
-	sumbuf.n = 0;
-	sbuf_adds(&sumbuf, "{\"metric\":");
-	jb_str(&sumbuf, name, n);
-	sbuf_adds(&sumbuf, ",\"value\":");
-	sbuf_add(&sumbuf, nb, num_fmt(nb, x->v));
-	if (x->unit != UINT32_MAX) {
-		name = strmap_key(&W.names, x->unit, &n);
-		sbuf_adds(&sumbuf, ",\"unit\":");
-		jb_str(&sumbuf, name, n);
-	}
-	sbuf_addc(&sumbuf, '}');
-}
-
 /* A window's by_stack entry (object node e): its output stack, -1 if none. */
 static int64_t entry_stack(const json_doc *d, uint32_t e)
 {
@@ -1099,8 +1077,7 @@ static void by_stack(const json_doc *d, uint32_t bs, uint64_t line)
 				sbuf_addc(&rec, '[');
 				for (uint32_t w = head[g]; w; w = wsums_at(&W, w)->next) {
 					if (w != head[g]) sbuf_addc(&rec, ',');
-					sum_text(w);
-					sbuf_add(&rec, sumbuf.p, sumbuf.n);
+					wsums_json(&W, w, &rec);
 				}
 				sbuf_addc(&rec, ']');
 			} else {
@@ -1200,6 +1177,7 @@ static output *out;
 /* Dictionary records as read. */
 struct drec { uint64_t off; uint32_t len, index; uint8_t type; };
 static sbuf dtext;
+static sbuf wtext;               /* a summed weight's text */
 static struct drec *DR;
 static uint32_t ndr, drcap;
 
@@ -1372,8 +1350,9 @@ static void write_weights(const json_doc *d, uint32_t arr, uint32_t head)
 		const char *mname = strmap_key(&W.names, x->metric, &mn);
 		if (has_metric(d, arr, mname, mn)) continue;
 		if (n++) out_putc(out, ',');
-		sum_text(w);
-		out_write(out, sumbuf.p, sumbuf.n);
+		wtext.n = 0;
+		wsums_json(&W, w, &wtext);
+		out_write(out, wtext.p, wtext.n);
 	}
 	out_putc(out, ']');
 }

@@ -1,5 +1,6 @@
 /* wsum.c - weights summed per metric (see wsum.h). */
 #include "wsum.h"
+#include "jsonbuf.h"
 
 #include <stdlib.h>
 
@@ -71,4 +72,22 @@ uint32_t wsums_find(const wsums *s, uint32_t head, const char *p, size_t n)
 	uint32_t x = head;
 	while (x && s->v[x - 1].metric != (uint32_t)m) x = s->v[x - 1].next;
 	return x;
+}
+
+void wsums_json(const wsums *s, uint32_t x, sbuf *out)
+{
+	const wsum *w = wsums_at(s, x);
+	size_t n;
+	const char *name = strmap_key(&s->names, w->metric, &n);
+	char nb[32];
+	sbuf_adds(out, "{\"metric\":");
+	jb_str(out, name, n);
+	sbuf_adds(out, ",\"value\":");
+	sbuf_add(out, nb, num_fmt(nb, w->v));
+	if (w->unit != UINT32_MAX) {
+		name = strmap_key(&s->names, w->unit, &n);
+		sbuf_adds(out, ",\"unit\":");
+		jb_str(out, name, n);
+	}
+	sbuf_addc(out, '}');
 }

@@ -49,6 +49,9 @@ bool wsums_add_weights(wsums *s, uint32_t *head, const spaa_weight *w, uint32_t 
  * overflow, *bad then that weight's metric. */
 bool wsums_add_json(wsums *s, uint32_t *head, const json_doc *d, uint32_t arr, sstr *bad);
 
+/* Appends sum x as a weight object, {"metric":...,"value":...[,"unit":...]}. */
+void wsums_json(const wsums *s, uint32_t x, sbuf *out);
+
 /* The sum of metric p/n in list head, 0 if it has none. */
 uint32_t wsums_find(const wsums *s, uint32_t head, const char *p, size_t n);
 

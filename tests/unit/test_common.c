@@ -233,6 +233,13 @@ static void test_wsum(void)
 	uint32_t bs = wsums_find(&W, b, "samples", 7);
 	ok(bs && bs != s && wsums_at(&W, bs)->v.i == 2 && !wsums_find(&W, b, "cycles", 6), "lists apart");
 	ok(!wsums_find(&W, a, "bytes", 5) && !wsums_find(&W, 0, "cycles", 6), "no sum: 0");
+	sbuf t = { 0 };
+	wsums_json(&W, c, &t);
+	sbuf_addc(&t, ' ');
+	wsums_json(&W, s, &t);
+	is_str(t.p, "{\"metric\":\"cycles\",\"value\":12,\"unit\":\"events\"} {\"metric\":\"samples\",\"value\":3}",
+	       "a sum as a weight object, with its unit or without");
+	sbuf_free(&t);
 	spaa_weight big[] = { { sstr_c("bytes"), SSTR_NULL, num_i(1) }, { sstr_c("cycles"), SSTR_NULL, num_u(UINT64_MAX) } };
 	ok(!wsums_add_weights(&W, &a, big, 2, &bad) && bad == 1, "an overflow says which weight");
 

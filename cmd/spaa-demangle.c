@@ -334,11 +334,8 @@ static json_doc doc;
 /* The group of the stack whose id is node k of doc, when its id changes. */
 static const struct grp *group_at(uint32_t k, uint32_t *stack)
 {
-	const json_node *x = &doc.nodes[k];
 	sstr id;
-	if (x->type == JSON_STRING) id = (sstr){ x->str, x->count };
-	else if (json_is_num(&doc, k)) id = (sstr){ x->str, x->num_len };
-	else return NULL;
+	if (!spaa_id_text(&doc, k, &id)) return NULL;
 	int64_t i = strmap_find(&stacks, id.p, id.n);
 	if (i < 0 || group_of[i] == NO_GROUP || !grp[group_of[i]].changed) return NULL;
 	if (stack) *stack = (uint32_t)i;

@@ -439,13 +439,9 @@ static void write_dicts(output *o)
 /* Is the stack id at node k of doc one of the kept stacks? */
 static bool kept_id(const json_doc *doc, uint32_t k)
 {
-	const json_node *x = &doc->nodes[k];
-	const char *p;
-	size_t n;
-	if (x->type == JSON_STRING) { p = x->str; n = x->count; }
-	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
-	else return false;
-	int64_t i = strmap_find(&stack_ids, p, n);
+	sstr id;
+	if (!spaa_id_text(doc, k, &id)) return false;
+	int64_t i = strmap_find(&stack_ids, id.p, id.n);
 	return i >= 0 && sstate[i] == 2;
 }
 

@@ -824,20 +824,16 @@ static const struct idslot *it_find(const json_node *x)
 /* The input stack of id node k, -1 if it has not come (yet). */
 static int64_t in_of(const json_doc *d, uint32_t k)
 {
-	const json_node *x = &d->nodes[k];
-	const char *p;
-	size_t n;
-	if (x->type == JSON_STRING) { p = x->str; n = x->count; }
-	else if (x->type == JSON_INT || x->type == JSON_UINT) { p = x->str; n = x->num_len; }
-	else return -1;
+	sstr id;
+	if (!spaa_id_text(d, k, &id)) return -1;
 	uint64_t v;
-	if (x->type == JSON_STRING && stackid_parse(p, n, &v)) {
+	if (d->nodes[k].type == JSON_STRING && stackid_parse(id.p, id.n, &v)) {
 		if (!itn) return -1;
 		for (uint32_t j = id_slot(v); IT[j].in; j = (j + 1) & (itn - 1))
 			if (IT[j].id == v) return IT[j].in - 1;
 		return -1;
 	}
-	return strmap_find(&in_ids, p, n);
+	return strmap_find(&in_ids, id.p, id.n);
 }
 
 /* The output stack of input stack id node k, or -1 if the stack has not

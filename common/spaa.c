@@ -149,7 +149,12 @@ static bool get_double(spaa_reader *r, uint32_t obj, const char *key, double *ou
 
 bool spaa_id_key(spaa_reader *r, uint32_t k, sstr *out)
 {
-	const json_node *x = node(r, k);
+	return spaa_id_text(&r->doc, k, out);
+}
+
+bool spaa_id_text(const json_doc *d, uint32_t k, sstr *out)
+{
+	const json_node *x = &d->nodes[k];
 	if (x->type == JSON_STRING) {
 		*out = (sstr){ x->str, x->count };
 		return true;

@@ -161,6 +161,8 @@ void spaa_error(spaa_reader *r, const char *fmt, ...) __attribute__((format(prin
 /* The id of node k as a map key ("12" for 12, "0xab" for "0xab"); false if
  * k is neither an integer nor a string. */
 bool spaa_id_key(spaa_reader *r, uint32_t k, sstr *out);
+/* The same for node k of any document (a filter's own parse of a line). */
+bool spaa_id_text(const json_doc *d, uint32_t k, sstr *out);
 
 /* Parse the current stack/sample record.  0 ok, -1 on error (reported). */
 int spaa_stack_parse(spaa_reader *r, spaa_stack *s);

@@ -49,6 +49,11 @@ static size_t word(const char **p, const char *end, const char **w)
 	return (size_t)(*p - *w);
 }
 
+static void add_ent(symtab *t, uint64_t start, uint64_t end, uint64_t off, uint32_t name, uint32_t mod)
+{
+	*VEC_PUSH(t->e, t->n, t->cap) = (symtab_ent){ start, end, off, name, mod };
+}
+
 static int by_start(const void *a, const void *b)
 {
 	const symtab_ent *x = a, *y = b;
@@ -130,12 +135,7 @@ void symtab_read_kallsyms(symtab *t, const char *path)
 			if (j == k.n) break; /* the last symbol: no end */
 			/* of several names at one address, the first read */
 			if (i > 0 && k.s[i - 1].addr == k.s[i].addr && k.s[i - 1].text) continue;
-			symtab_ent *e = VEC_PUSH(t->e, t->n, t->cap);
-			e->start = k.s[i].addr;
-			e->end = k.s[j].addr;
-			e->off = 0;
-			e->name = k.s[i].name;
-			e->mod = k.s[i].mod;
+			add_ent(t, k.s[i].addr, k.s[j].addr, 0, k.s[i].name, k.s[i].mod);
 		}
 	}
 	free(k.s);
@@ -153,12 +153,7 @@ static void perfmap_line(symtab *t, const char *name, uint64_t ln, const char *p
 	if (!hex_at(&p, end, &size) || p == end || !c_blank(*p)) goto bad;
 	skip_sp(&p, end);
 	if (p == end || start + size < start) goto bad;
-	symtab_ent *e = VEC_PUSH(t->e, t->n, t->cap);
-	e->start = start;
-	e->end = start + size;
-	e->off = 0;
-	e->name = add_str(t, p, (size_t)(end - p)); /* the rest: names may hold blanks */
-	e->mod = 0;
+	add_ent(t, start, start + size, 0, add_str(t, p, (size_t)(end - p)), 0); /* the rest: names may hold blanks */
 	return;
 bad:
 	die_at(name, ln, "not a perf map line (expected \"START SIZE NAME\" in hex)");
@@ -185,12 +180,7 @@ static void maps_line(symtab *t, const char *name, uint64_t ln, const char *p, c
 	if (word(&p, end, &w) == 0) goto bad;          /* dev */
 	if (word(&p, end, &w) == 0) goto bad;          /* inode */
 	skip_sp(&p, end);
-	symtab_ent *e = VEC_PUSH(t->e, t->n, t->cap);
-	e->start = start;
-	e->end = stop;
-	e->off = off;
-	e->name = add_str(t, p, (size_t)(end - p));   /* the path, blanks and all */
-	e->mod = 0;
+	add_ent(t, start, stop, off, add_str(t, p, (size_t)(end - p)), 0); /* the path, blanks and all */
 	return;
 bad:
 	die_at(name, ln, "not a /proc/PID/maps line (expected \"START-END PERMS OFFSET DEV INODE [PATH]\")");

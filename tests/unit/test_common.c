@@ -237,6 +237,7 @@ static void test_wsum(void)
 	wsums_json(&W, c, &t);
 	sbuf_addc(&t, ' ');
 	wsums_json(&W, s, &t);
+	sbuf_addc(&t, 0); /* (an sbuf's text ends at its n, not at a NUL) */
 	is_str(t.p, "{\"metric\":\"cycles\",\"value\":12,\"unit\":\"events\"} {\"metric\":\"samples\",\"value\":3}",
 	       "a sum as a weight object, with its unit or without");
 	sbuf_free(&t);

@@ -119,12 +119,12 @@ END
 	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0],[0]],"weights":[1]}]}' \
 		'1: 2 samples but 1 weights (byte 113)'
 	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"parsecs"}]}' \
-		'1: unit "parsecs": speedscope'"'"'s units are none, nanoseconds, microseconds, milliseconds, seconds and bytes (byte 83)'
+		'1: unit "parsecs": speedscope'"'"'s units are none, nanoseconds, microseconds, milliseconds, seconds and bytes (byte 82)'
 	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[-1]}]}' \
-		'1: a negative weight (-1) (byte 94)'
+		'1: a negative weight (-1) (byte 109)'
 	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"evented","unit":"nanoseconds","events":[{"type":"O","frame":0,"at":1e30},{"type":"C","frame":0,"at":2}]}]}' \
 		'1: event time 1e30 is not a time in range'
-	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[]}' ''
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[]}' ' no stacks found: the file has no profiles (no profile written)'
 }
 
 @test "round trip: spaa2speedscope | speedscope2spaa folds as the original" {

@@ -1,0 +1,686 @@
+/* valgrind2spaa - valgrind's heap profilers to SPAA: massif's snapshots
+ * (massif.out.PID) and DHAT's program points (dhat.out.PID).
+ *
+ * One command for the family: the formats are siblings (one tool suite, one
+ * program's run, the same allocation metrics) and each is told apart by its
+ * first bytes, so a user hands over whatever valgrind wrote.
+ *
+ * The story: options; the format, by content (--format forces one); the
+ * reader of that format, which adds stacks to the builder; the profile
+ * written.
+ *
+ * massif: a detailed snapshot is a tree whose root is the allocation
+ * functions and whose children are their callers, each node with the bytes
+ * allocated under it (inclusive).  A node's own bytes (its bytes less its
+ * children's) belong to the call path from the root's child (the innermost
+ * frame) down to it: so each tree becomes stacks whose inclusive weights are
+ * the tree's figures.  Consecutive nodes at one address are a chain of
+ * inlined frames on the function they sit in.  The peak snapshot by default,
+ * --snapshot=N another, --all-snapshots every detailed one as a window.
+ *
+ * DHAT: each program point is a stack (its frames leaf first), its figures
+ * the metrics: total bytes and blocks, the bytes and blocks live at the
+ * global peak (t-gmax) and at the end (t-end), the most it held at once,
+ * the lifetimes, reads and writes; they add up to DHAT's own totals. */
+#define _GNU_SOURCE /* memmem */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "build.h"
+#include "cli.h"
+#include "input.h"
+#include "jscan.h"
+#include "json.h"
+#include "jsonbuf.h"
+#include "num.h"
+#include "output.h"
+#include "spaa.h"
+#include "strmap.h"
+#include "util.h"
+
+static const char help[] =
+"Usage: valgrind2spaa [OPTION]... [FILE]...\n"
+"Convert valgrind's heap profiles, massif (massif.out.PID) and DHAT\n"
+"(dhat.out.PID), to one SPAA 1.0 profile; the format is recognised by content.\n"
+"With no FILE, or when FILE is -, read standard input (zstd and gzip allowed).\n"
+"\n"
+"massif: the heap tree of the peak snapshot (or of --snapshot) as stacks with\n"
+"live_bytes, whose inclusive sums are ms_print's figures.  DHAT: each program\n"
+"point as a stack with alloc_bytes, alloc_count (DHAT's total), peak_bytes,\n"
+"peak_count (at t-gmax), live_bytes, live_count (at t-end), max_bytes,\n"
+"max_count, lifetime, read_bytes and write_bytes.\n"
+"\n"
+"      --format=NAME    read FILE as NAME (massif or dhat) instead of\n"
+"                       recognising it\n"
+"      --snapshot=N     massif: snapshot N (a detailed one) instead of the peak\n"
+"      --all-snapshots  massif: every detailed snapshot, each as a window\n"
+"                       (stacks weighed at the peak)\n"
+"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
+"                       compress)\n"
+"  -z, --zstd           compress the output with zstd\n"
+"  -h, --help           show this help and exit\n"
+"  -V, --version        show the version and exit\n"
+"\n"
+"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+
+enum format { F_AUTO, F_MASSIF, F_DHAT };
+static const char *const format_name[] = { "auto", "massif", "dhat" };
+
+static struct {
+	enum format format;
+	int64_t snapshot;            /* -1: the peak */
+	bool all_snapshots;
+	builder *b;
+	const char *fname;
+	uint64_t nstacks;
+	sbuf tmp, tmp2;
+} V = { .snapshot = -1 };
+
+/* ---- frames: "0x109166: leaf_alloc (m.c:4)", "0x4841: malloc (in /lib.so)" -- */
+
+struct vframe {
+	sstr ip, func, file_line, dso;
+};
+
+/* Splits a valgrind frame description; false when it is not one. */
+static bool split_frame(const char *p, size_t n, struct vframe *f)
+{
+	memset(f, 0, sizeof *f);
+	const char *colon = memchr(p, ':', n);
+	if (n < 4 || p[0] != '0' || p[1] != 'x' || !colon || (size_t)(colon - p) + 2 > n || colon[1] != ' ')
+		return false;
+	f->ip = (sstr){ p, (size_t)(colon - p) };
+	const char *s = colon + 2, *e = p + n;
+	/* the last " (...)" is the place: "(file:line)" or "(in dso)" */
+	if (e > s && e[-1] == ')') {
+		const char *q = e - 1;
+		int depth = 0;
+		while (q > s) {
+			if (*q == ')') depth++;
+			else if (*q == '(' && --depth == 0) break;
+			q--;
+		}
+		if (q > s && *q == '(' && q[-1] == ' ') {
+			sstr place = { q + 1, (size_t)(e - 1 - (q + 1)) };
+			if (place.n > 3 && !memcmp(place.p, "in ", 3))
+				f->dso = (sstr){ place.p + 3, place.n - 3 };
+			else
+				f->file_line = place;
+			e = q - 1;
+		}
+	}
+	f->func = (sstr){ s, (size_t)(e - s) };
+	return true;
+}
+
+/* The builder frame of a valgrind frame; inlined: it sits on the next
+ * frame out at the same address. */
+static uint32_t vframe_add(const struct vframe *v, bool inlined)
+{
+	sstr dso = v->dso.n ? v->dso : sstr_c("[unknown]");
+	bool unknown = !v->func.n || sstr_eqc(v->func, "???");
+	builder_frame f = {
+		.func = unknown ? v->ip : v->func,
+		.dso = builder_dso(V.b, dso.p, dso.n, false),
+		.kind = unknown && !v->dso.n ? FK_UNKNOWN : FK_USER,
+		.func_resolved = !unknown,
+		.inlined = inlined,
+		.inline_depth = -1,
+		.srcline = v->file_line.n ? v->file_line : SSTR_NULL,
+		.ip = v->ip,
+	};
+	return builder_frame_add(V.b, &f);
+}
+
+/* A frame of its own name (the massif tree's "below threshold" node). */
+static uint32_t named_frame(const char *name)
+{
+	builder_frame f = {
+		.func = sstr_c(name),
+		.dso = builder_dso(V.b, "[unknown]", 9, false),
+		.kind = FK_UNKNOWN,
+		.func_resolved = true,
+		.inline_depth = -1,
+	};
+	return builder_frame_add(V.b, &f);
+}
+
+/* ---- massif ----------------------------------------------------------------- */
+
+/* The deepest heap tree read: each node's stack is written whole, so the
+ * work grows with the square of the depth. */
+#define MASSIF_MAX_DEPTH 1000
+
+struct mnode {
+	uint64_t bytes, kids_bytes;
+	uint64_t kids_left;
+	bool below;         /* "in N places, below massif's threshold" */
+	uint32_t off, len;  /* its frame's text, in M.text */
+	uint32_t ip_len;    /* the "0x..." at the start of it */
+};
+
+static struct {
+	uint32_t event, metric;
+	struct mnode *st;
+	uint32_t depth, cap;         /* open nodes: st[0] the root */
+	uint32_t *fr;
+	uint32_t frcap;
+	sbuf text;                   /* the frames of the open nodes */
+	/* with --all-snapshots: per detailed snapshot, (stack, bytes) */
+	struct msnap { int64_t n; uint64_t time; uint32_t first, count; bool peak; } *snaps;
+	uint32_t nsnaps, snapcap;
+	struct mentry { uint32_t stack; uint64_t bytes; } *ent;
+	uint32_t nent, entcap;
+	const char *time_unit;
+	uint64_t line;
+} M;
+
+/* The stack of open node d (d >= 1) gets its own bytes. */
+static void massif_emit(uint32_t d, uint64_t self, bool weigh)
+{
+	grow_array((void **)&M.fr, &M.frcap, d + 1, sizeof *M.fr);
+	for (uint32_t i = 1; i <= d; i++) {
+		const struct mnode *n = &M.st[i], *caller = i < d ? &M.st[i + 1] : NULL;
+		if (n->below) {
+			M.fr[i - 1] = named_frame("[below massif's threshold]");
+			continue;
+		}
+		/* inlined: it sits on its caller, at the same address */
+		bool inl = caller && !caller->below && caller->ip_len == n->ip_len &&
+			!memcmp(M.text.p + caller->off, M.text.p + n->off, n->ip_len);
+		struct vframe v;
+		split_frame(M.text.p + n->off, n->len, &v);
+		M.fr[i - 1] = vframe_add(&v, inl);
+	}
+	builder_ctx ctx = { .event = M.event };
+	num v = num_u(weigh ? self : 0);
+	builder_where(V.b, V.fname, M.line);
+	uint32_t s = builder_stack(V.b, &ctx, M.fr, d, &M.metric, &v, 1);
+	V.nstacks++;
+	if (V.all_snapshots) {
+		struct mentry *e = VEC_PUSH(M.ent, M.nent, M.entcap);
+		e->stack = s;
+		e->bytes = self;
+	}
+}
+
+/* Closes open nodes down to depth d (exclusive): each gets its own bytes. */
+static void massif_close(uint32_t d, bool weigh)
+{
+	while (M.depth > d) {
+		struct mnode *n = &M.st[M.depth - 1];
+		if (n->kids_left)
+			die_at(V.fname, M.line, "heap tree: a node is missing %llu of its children",
+			       (unsigned long long)n->kids_left);
+		if (n->kids_bytes > n->bytes)
+			die_at(V.fname, M.line, "heap tree: the children of a node hold more bytes (%llu) than it (%llu)",
+			       (unsigned long long)n->kids_bytes, (unsigned long long)n->bytes);
+		uint64_t self = n->bytes - n->kids_bytes;
+		if (self && M.depth - 1 >= 1) massif_emit(M.depth - 1, self, weigh);
+		else if (self)
+			die_at(V.fname, M.line, "heap tree: the allocation functions hold %llu bytes no caller has",
+			       (unsigned long long)self);
+		M.depth--;
+	}
+}
+
+/* One line of a heap tree: " nK: BYTES what". */
+static void massif_node(char *line, size_t len, bool weigh)
+{
+	size_t d = 0;
+	while (d < len && line[d] == ' ') d++;
+	if (d >= len || line[d] != 'n')
+		die_at(V.fname, M.line, "heap tree: a line that is not a node (\"nK: BYTES ...\")");
+	char *p = line + d + 1, *e = line + len;
+	uint64_t kids = 0, bytes = 0;
+	if (!(p < e && *p >= '0' && *p <= '9')) die_at(V.fname, M.line, "heap tree: a node without its child count");
+	while (p < e && *p >= '0' && *p <= '9')
+		if (__builtin_mul_overflow(kids, 10, &kids) || __builtin_add_overflow(kids, (uint64_t)(*p++ - '0'), &kids))
+			die_at(V.fname, M.line, "heap tree: a child count beyond 64 bits");
+	if (e - p < 3 || p[0] != ':' || p[1] != ' ') die_at(V.fname, M.line, "heap tree: no ': ' after the child count");
+	p += 2;
+	if (!(p < e && *p >= '0' && *p <= '9')) die_at(V.fname, M.line, "heap tree: a node without its bytes");
+	while (p < e && *p >= '0' && *p <= '9')
+		if (__builtin_mul_overflow(bytes, 10, &bytes) || __builtin_add_overflow(bytes, (uint64_t)(*p++ - '0'), &bytes))
+			die_at(V.fname, M.line, "heap tree: bytes beyond 64 bits");
+	if (p < e && *p == ' ') p++;
+	/* where it goes: depth d; its parent (depth d - 1) must be open */
+	if (d == 0 && M.depth) die_at(V.fname, M.line, "heap tree: a second root");
+	if (d > M.depth) die_at(V.fname, M.line, "heap tree: a node %zu deep under a node %u deep", d, M.depth ? M.depth - 1 : 0);
+	massif_close((uint32_t)d, weigh);
+	if (d > 0) {
+		struct mnode *parent = &M.st[d - 1];
+		if (!parent->kids_left) die_at(V.fname, M.line, "heap tree: a node has more children than it says");
+		parent->kids_left--;
+		if (__builtin_add_overflow(parent->kids_bytes, bytes, &parent->kids_bytes))
+			die_at(V.fname, M.line, "heap tree: bytes beyond 64 bits");
+	}
+	if (d >= MASSIF_MAX_DEPTH)
+		die_at(V.fname, M.line, "heap tree deeper than %d (massif's own --depth is at most 200)",
+		       MASSIF_MAX_DEPTH);
+	grow_array((void **)&M.st, &M.cap, (uint32_t)d + 1, sizeof *M.st);
+	struct mnode *n = &M.st[d];
+	n->bytes = bytes;
+	n->kids_bytes = 0;
+	n->kids_left = kids;
+	n->below = false;
+	n->off = n->len = n->ip_len = 0;
+	M.depth = (uint32_t)d + 1;
+	if (d == 0) {
+		/* "(heap allocation functions) malloc/new/new[], --alloc-fns, etc." */
+		M.text.n = 0;
+		return;
+	}
+	size_t rest = (size_t)(e - p);
+	struct vframe v;
+	if (rest >= 3 && !memcmp(p, "in ", 3)) {
+		if (kids) die_at(V.fname, M.line, "heap tree: a below-threshold node with children");
+		n->below = true;
+	} else if (split_frame(p, rest, &v)) {
+		/* its text is kept while it is open: its frame is made when a
+		 * stack through it is written, knowing its caller */
+		if (M.text.n + rest > UINT32_MAX) die_at(V.fname, M.line, "heap tree: frames too long");
+		n->off = (uint32_t)M.text.n;
+		n->len = (uint32_t)rest;
+		n->ip_len = (uint32_t)v.ip.n;
+		sbuf_add(&M.text, p, rest);
+	} else {
+		die_at(V.fname, M.line, "heap tree: not a frame (\"0xADDR: function (file:line)\"): %.*s",
+		       (int)(rest > 80 ? 80 : rest), p);
+	}
+}
+
+static void massif_header(const char *key, const char *val, size_t n)
+{
+	if (!strcmp(key, "cmd")) builder_source_str(V.b, "command", val, n);
+	else if (!strcmp(key, "desc")) builder_source_str(V.b, "massif_args", val, n);
+}
+
+/* Is line "key=value"? Then *val is the value. */
+static bool kv(char *line, size_t len, const char *key, char **val, size_t *vn)
+{
+	size_t k = strlen(key);
+	if (len <= k || memcmp(line, key, k) || line[k] != '=') return false;
+	*val = line + k + 1;
+	*vn = len - k - 1;
+	return true;
+}
+
+static uint64_t kv_u64(char *v, size_t n, const char *what)
+{
+	uint64_t x = 0;
+	if (!n) die_at(V.fname, M.line, "%s without a value", what);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] < '0' || v[i] > '9') die_at(V.fname, M.line, "%s is not a whole number: %.*s", what, (int)n, v);
+		if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(v[i] - '0'), &x))
+			die_at(V.fname, M.line, "%s beyond 64 bits", what);
+	}
+	return x;
+}
+
+static void read_massif(input *in)
+{
+	M.event = builder_event(V.b, "heap", "allocation", "event", "live_bytes", NULL);
+	M.metric = builder_metric(V.b, "live_bytes", "bytes");
+	builder_source_tool(V.b, "massif");
+	char *line, *val;
+	size_t len, vn;
+	int64_t snap = -1;
+	uint64_t time = 0;
+	bool in_tree = false, skip_tree = false, weigh = false, taken = false, any_detailed = false;
+	sbuf detailed = { 0 };
+	while ((line = input_line(in, &len))) {
+		M.line = input_lineno(in);
+		if (len && line[len - 1] == '\r') line[--len] = 0;
+		if (skip_tree && len && line[0] != '#') continue;
+		skip_tree = false;
+		if (in_tree) {
+			if (len && line[0] != '#') {
+				massif_node(line, len, weigh);
+				continue;
+			}
+			massif_close(0, weigh);
+			in_tree = false;
+			if (V.all_snapshots) M.snaps[M.nsnaps - 1].count = M.nent - M.snaps[M.nsnaps - 1].first;
+		}
+		if (!len || line[0] == '#') continue;
+		if (kv(line, len, "snapshot", &val, &vn)) {
+			snap = (int64_t)kv_u64(val, vn, "snapshot");
+		} else if (kv(line, len, "time", &val, &vn)) {
+			time = kv_u64(val, vn, "time");
+		} else if (kv(line, len, "heap_tree", &val, &vn)) {
+			bool peak = vn == 4 && !memcmp(val, "peak", 4);
+			bool det = peak || (vn == 8 && !memcmp(val, "detailed", 8));
+			if (!det) continue;
+			any_detailed = true;
+			sbuf_printf(&detailed, "%s%lld%s", detailed.n ? ", " : "", (long long)snap, peak ? " (peak)" : "");
+			bool want = V.all_snapshots || (V.snapshot < 0 ? peak : snap == V.snapshot);
+			weigh = V.snapshot < 0 ? peak : snap == V.snapshot;
+			skip_tree = !want;
+			if (want) {
+				in_tree = true;
+				taken = taken || weigh;
+				M.depth = 0;
+				if (V.all_snapshots) {
+					struct msnap *s = VEC_PUSH(M.snaps, M.nsnaps, M.snapcap);
+					s->n = snap;
+					s->time = time;
+					s->first = M.nent;
+					s->count = 0;
+					s->peak = peak;
+				}
+			}
+		} else if (!strncmp(line, "desc:", 5) || !strncmp(line, "cmd:", 4) || !strncmp(line, "time_unit:", 10)) {
+			char *c = memchr(line, ':', len);
+			*c = 0;
+			char *v = c + 1;
+			while (*v == ' ') v++;
+			if (!strcmp(line, "time_unit")) {
+				M.time_unit = !strcmp(v, "i") ? "instructions" : !strcmp(v, "ms") ? "milliseconds"
+					: !strcmp(v, "B") ? "bytes" : NULL;
+				if (!M.time_unit) die_at(V.fname, M.line, "time_unit: %s: massif writes i, ms or B", v);
+			}
+			massif_header(line, v, strlen(v));
+		} else if (!strncmp(line, "mem_", 4)) {
+			/* snapshot totals: the tree holds mem_heap_B */
+		} else {
+			die_at(V.fname, M.line, "not a line of massif's output: %.*s", (int)(len > 60 ? 60 : len), line);
+		}
+	}
+	if (in_tree) {
+		massif_close(0, weigh);
+		if (V.all_snapshots) M.snaps[M.nsnaps - 1].count = M.nent - M.snaps[M.nsnaps - 1].first;
+	}
+	if (input_lineno(in) == 0) die_empty_input(V.fname);
+	if (!any_detailed) die_no_stacks(V.fname, "no detailed snapshot (the program allocated nothing massif kept)");
+	if (!taken) {
+		if (V.snapshot < 0) die_no_stacks(V.fname, "no peak snapshot");
+		die_at(V.fname, 0, "snapshot %lld is not a detailed one; the detailed ones are %.*s",
+		       (long long)V.snapshot, (int)detailed.n, detailed.p);
+	}
+	sbuf_free(&detailed);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct mentry *x = a, *y = b;
+	return x->stack < y->stack ? -1 : x->stack > y->stack;
+}
+
+/* --all-snapshots: one window per detailed snapshot (an instant). */
+static void massif_windows(output *o)
+{
+	for (uint32_t i = 0; i < M.nsnaps; i++) {
+		const struct msnap *s = &M.snaps[i];
+		sbuf *j = &V.tmp;
+		j->n = 0;
+		sbuf_printf(j, "{\"type\":\"window\",\"id\":\"snapshot %lld\",\"start\":%llu,\"end\":%llu,\"unit\":",
+			    (long long)s->n, (unsigned long long)s->time, (unsigned long long)s->time);
+		jb_str(j, M.time_unit ? M.time_unit : "instructions", strlen(M.time_unit ? M.time_unit : "instructions"));
+		sbuf_printf(j, ",\"x_peak\":%s,\"by_stack\":[", s->peak ? "true" : "false");
+		/* entries of one stack summed (a path may end in several nodes),
+		 * in order of the stacks */
+		struct mentry *e = M.ent + s->first;
+		qsort(e, s->count, sizeof *e, cmp_entry);
+		for (uint32_t k = 0; k < s->count;) {
+			uint64_t sum = 0;
+			uint32_t q = k;
+			while (q < s->count && e[q].stack == e[k].stack) {
+				if (__builtin_add_overflow(sum, e[q].bytes, &sum))
+					die_at(V.fname, 0, "snapshot %lld: bytes beyond 64 bits", (long long)s->n);
+				q++;
+			}
+			if (j->p[j->n - 1] != '[') sbuf_addc(j, ',');
+			sbuf_printf(j, "{\"stack_id\":\"%s\",\"weights\":[{\"metric\":\"live_bytes\",\"value\":%llu,"
+				    "\"unit\":\"bytes\"}]}", builder_stack_id(V.b, e[k].stack), (unsigned long long)sum);
+			k = q;
+		}
+		sbuf_add(j, "]}\n", 3);
+		out_write(o, j->p, j->n);
+	}
+}
+
+/* ---- DHAT ------------------------------------------------------------------- */
+
+/* DHAT's figures of a program point, in the order of the metrics. */
+static const char *const dhat_key[] = { "tb", "tbk", "gb", "gbk", "eb", "ebk", "mb", "mbk", "tl", "rb", "wb" };
+enum { ND = sizeof dhat_key / sizeof *dhat_key };
+static const char *const dhat_metric[ND] = {
+	"alloc_bytes", "alloc_count", "peak_bytes", "peak_count", "live_bytes", "live_count",
+	"max_bytes", "max_count", "lifetime", "read_bytes", "write_bytes",
+};
+
+static struct {
+	struct pp { uint32_t fs, nfs; uint64_t v[ND]; uint16_t have; } *pp;
+	uint32_t npp, ppcap;
+	uint32_t *fs;                /* all program points' frame indices */
+	uint32_t nfs, fscap;
+	char **ftbl;
+	uint32_t nftbl, ftcap;
+	uint32_t *frame;             /* ftbl index -> builder frame (UINT32_MAX: not yet) */
+	char *mode, *tu;
+	bool have_pps, have_ftbl;
+} D;
+
+static void dhat_pps(jscan *r)
+{
+	if (D.have_pps) jscan_fail(r, "a second \"pps\" array");
+	D.have_pps = true;
+	bool first = true;
+	json_doc d;
+	json_doc_init(&d);
+	jscan_open(r, '[', "\"pps\" (an array)");
+	while (jscan_more(r, &first, ']')) {
+		jscan_doc(r, &d);
+		if (d.nodes[0].type != JSON_OBJECT) jscan_fail(r, "program point %u is not an object", D.npp);
+		struct pp *p = VEC_PUSH(D.pp, D.npp, D.ppcap);
+		memset(p, 0, sizeof *p);
+		for (int i = 0; i < ND; i++) {
+			uint32_t k = json_get(&d, 0, dhat_key[i]);
+			if (!k) continue;
+			int64_t v;
+			if (!json_int64(&d, k, &v) || v < 0)
+				jscan_fail(r, "program point %u: \"%s\" is not a whole number", D.npp - 1, dhat_key[i]);
+			p->v[i] = (uint64_t)v;
+			p->have |= (uint16_t)(1u << i);
+		}
+		uint32_t fs = json_get(&d, 0, "fs");
+		if (!fs || d.nodes[fs].type != JSON_ARRAY)
+			jscan_fail(r, "program point %u has no \"fs\" array of frames", D.npp - 1);
+		p->fs = D.nfs;
+		p->nfs = d.nodes[fs].count;
+		uint32_t k = json_first(&d, fs);
+		for (uint32_t i = 0; i < p->nfs; i++, k = json_after(&d, k)) {
+			int64_t v;
+			if (!json_int64(&d, k, &v) || v < 0 || v > UINT32_MAX - 2)
+				jscan_fail(r, "program point %u: frame %u is not an index", D.npp - 1, i);
+			*VEC_PUSH(D.fs, D.nfs, D.fscap) = (uint32_t)v;
+		}
+	}
+	json_doc_free(&d);
+}
+
+static void dhat_ftbl(jscan *r)
+{
+	if (D.have_ftbl) jscan_fail(r, "a second \"ftbl\" array");
+	D.have_ftbl = true;
+	bool first = true;
+	jscan_open(r, '[', "\"ftbl\" (an array of strings)");
+	while (jscan_more(r, &first, ']')) {
+		sstr s = jscan_str(r, "a frame of \"ftbl\"");
+		*VEC_PUSH(D.ftbl, D.nftbl, D.ftcap) = xmemdup(s.p, s.n);
+	}
+}
+
+static uint32_t dhat_frame(uint32_t i, bool inlined)
+{
+	if (D.frame[i] != UINT32_MAX && !inlined) return D.frame[i];
+	const char *t = D.ftbl[i];
+	struct vframe v;
+	uint32_t f;
+	if (split_frame(t, strlen(t), &v)) f = vframe_add(&v, inlined);
+	else f = named_frame(t); /* "[root]" and what else DHAT writes */
+	if (!inlined) D.frame[i] = f;
+	return f;
+}
+
+static void read_dhat(input *in)
+{
+	builder_source_tool(V.b, "dhat");
+	jscan r;
+	jscan_init(&r, in, V.fname);
+	if (jscan_start(&r) != '{') jscan_fail(&r, "not a DHAT file: it does not start with a JSON object");
+	jscan_open(&r, '{', "the file (an object)");
+	bool first = true, version = false;
+	while (jscan_more(&r, &first, '}')) {
+		sstr k = jscan_key(&r);
+		if (sstr_eqc(k, "dhatFileVersion")) {
+			int64_t v = jscan_int(&r, "dhatFileVersion");
+			if (v != 2) jscan_fail(&r, "DHAT file version %lld: this reads version 2", (long long)v);
+			version = true;
+		} else if (sstr_eqc(k, "pps")) {
+			dhat_pps(&r);
+		} else if (sstr_eqc(k, "ftbl")) {
+			dhat_ftbl(&r);
+		} else if (sstr_eqc(k, "mode") || sstr_eqc(k, "tu") || sstr_eqc(k, "cmd")) {
+			char key[8];
+			snprintf(key, sizeof key, "%.*s", (int)k.n, k.p);
+			sstr v = jscan_str(&r, key);
+			if (!strcmp(key, "mode")) D.mode = xmemdup(v.p, v.n);
+			else if (!strcmp(key, "tu")) D.tu = xmemdup(v.p, v.n);
+			else builder_source_str(V.b, "command", v.p, v.n);
+		} else if (sstr_eqc(k, "pid")) {
+			int64_t v = jscan_int(&r, "pid");
+			char nb[24];
+			builder_source_json(V.b, "pid", (fmt_i64(nb, v), nb));
+		} else {
+			jscan_skip(&r);
+		}
+	}
+	if (jscan_peek(&r) >= 0) jscan_fail(&r, "more data after the DHAT object");
+	if (!version) jscan_fail(&r, "not a DHAT file: no \"dhatFileVersion\"");
+	if (!D.have_pps || !D.have_ftbl) jscan_fail(&r, "a DHAT file without its \"%s\" array", D.have_pps ? "ftbl" : "pps");
+	jscan_free(&r);
+
+	/* the metrics the file has (heap mode has them all; copy and ad-hoc
+	 * modes total bytes and blocks only) */
+	uint16_t have = 0;
+	for (uint32_t i = 0; i < D.npp; i++) have |= D.pp[i].have;
+	if (!(have & 1)) have |= 1;
+	bool heap = !D.mode || !strcmp(D.mode, "heap");
+	const char *ev = heap ? "heap" : D.mode;
+	uint32_t midx[ND], nm = 0, which[ND];
+	builder_event(V.b, ev, heap ? "allocation" : "probe", "event", heap ? "alloc_bytes" : !strcmp(D.mode, "copy") ? "copy_bytes" : "units", NULL);
+	for (int i = 0; i < ND; i++) {
+		if (!(have & (1u << i))) continue;
+		const char *m = dhat_metric[i];
+		if (!heap && i == 0) m = !strcmp(D.mode, "copy") ? "copy_bytes" : "units";
+		if (!heap && i == 1) m = !strcmp(D.mode, "copy") ? "copy_count" : "events";
+		const char *unit = strstr(m, "bytes") ? "bytes" : i == 8 ? D.tu : NULL;
+		midx[nm] = builder_metric(V.b, m, unit);
+		which[nm++] = (uint32_t)i;
+	}
+	D.frame = xmalloc((D.nftbl ? D.nftbl : 1) * sizeof *D.frame);
+	for (uint32_t i = 0; i < D.nftbl; i++) D.frame[i] = UINT32_MAX;
+	uint32_t *fr = NULL, frcap = 0;
+	num vals[ND];
+	builder_ctx ctx = { .event = 0 };
+	for (uint32_t i = 0; i < D.npp; i++) {
+		const struct pp *p = &D.pp[i];
+		grow_array((void **)&fr, &frcap, p->nfs + 1, sizeof *fr);
+		for (uint32_t j = 0; j < p->nfs; j++) {
+			uint32_t x = D.fs[p->fs + j];
+			if (x >= D.nftbl)
+				die_at(V.fname, 0, "program point %u: frame %u is beyond the %u of \"ftbl\"", i, x, D.nftbl);
+			/* inlined: the next frame out has the same address */
+			bool inl = false;
+			if (j + 1 < p->nfs) {
+				struct vframe a, b;
+				uint32_t y = D.fs[p->fs + j + 1];
+				if (y < D.nftbl && split_frame(D.ftbl[x], strlen(D.ftbl[x]), &a) &&
+				    split_frame(D.ftbl[y], strlen(D.ftbl[y]), &b) && sstr_eq(a.ip, b.ip))
+					inl = true;
+			}
+			fr[j] = dhat_frame(x, inl);
+		}
+		for (uint32_t m = 0; m < nm; m++) vals[m] = num_u(p->v[which[m]]);
+		builder_stack(V.b, &ctx, fr, p->nfs, midx, vals, nm);
+		V.nstacks++;
+	}
+	free(fr);
+	if (!D.npp) die_no_stacks(V.fname, "no program points");
+}
+
+/* ---- the file --------------------------------------------------------------- */
+
+static enum format sniff(input *in)
+{
+	const void *p;
+	size_t n = input_peek(in, &p, 4096);
+	const char *s = p;
+	if (n == 0) die_empty_input(V.fname);
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
+	if (i < n && s[i] == '{' && memmem(s, n, "\"dhatFileVersion\"", 17)) return F_DHAT;
+	if (n >= 5 && (!memcmp(s, "desc:", 5) || !memcmp(s, "cmd:", 4))) {
+		if (memmem(s, n, "\ntime_unit:", 11) || memmem(s, n, "\nsnapshot=", 10)) return F_MASSIF;
+	}
+	die_at(V.fname, 0, "not a massif or DHAT file (massif's start with \"desc:\", DHAT's are JSON with "
+	       "\"dhatFileVersion\"; --format=massif|dhat forces one)");
+}
+
+static void read_file(const char *path)
+{
+	input *in = input_open(path);
+	V.fname = input_name(in);
+	enum format f = V.format ? V.format : sniff(in);
+	static enum format seen = F_AUTO;
+	if (seen && f != seen)
+		die_at(V.fname, 0, "a %s file after a %s file: one profile holds one tool's output",
+		       format_name[f], format_name[seen]);
+	if (f == F_DHAT && seen == F_DHAT) die_at(V.fname, 0, "one DHAT file at a time");
+	seen = f;
+	if (f == F_MASSIF) read_massif(in);
+	else read_dhat(in);
+	input_close(in);
+}
+
+int main(int argc, char **argv)
+{
+	cli_init(argc, argv);
+	enum { OPT_FORMAT = 256, OPT_SNAPSHOT, OPT_ALL };
+	static const struct option longopts[] = {
+		{ "format", required_argument, 0, OPT_FORMAT },
+		{ "snapshot", required_argument, 0, OPT_SNAPSHOT },
+		{ "all-snapshots", no_argument, 0, OPT_ALL },
+		CLI_OUT_LONGOPTS,
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	const char *outpath = NULL;
+	bool zstd = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "massif")) V.format = F_MASSIF;
+			else if (!strcmp(optarg, "dhat")) V.format = F_DHAT;
+			else usage_error("--format: unknown format '%s' (massif or dhat)", optarg);
+			break;
+		case OPT_SNAPSHOT: V.snapshot = (int64_t)opt_u64("--snapshot", optarg); break;
+		case OPT_ALL: V.all_snapshots = true; break;
+		CLI_OUT_CASES(outpath, zstd);
+		CLI_STD_CASES(help);
+		}
+	}
+	if (V.snapshot >= 0 && V.all_snapshots) usage_error("--snapshot and --all-snapshots exclude each other");
+	if (optind + 1 < argc) usage_error("one file at a time (a run's massif or DHAT output)");
+	V.b = builder_new();
+	read_file(optind < argc ? argv[optind] : "-");
+	output *o = output_open(outpath, zstd);
+	builder_write(V.b, o);
+	if (V.all_snapshots) massif_windows(o);
+	output_close(o);
+	return EXIT_OK;
+}

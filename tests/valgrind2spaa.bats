@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# valgrind2spaa: massif and DHAT output of programs built and run here,
+# against valgrind's own reading of the same files (ms_print's heap tree,
+# DHAT's totals on standard error).
+load common
+
+setup_file() {
+	command -v valgrind >/dev/null || return 0
+	cd "$BATS_FILE_TMPDIR"
+	cat > m.c <<'END'
+#include <stdlib.h>
+#include <string.h>
+static void *keep[1000];
+__attribute__((noinline)) void *leaf_alloc(size_t n) { void *p = malloc(n); memset(p, 1, n); return p; }
+__attribute__((noinline)) void build(int k) { for (int i = 0; i < 100; i++) keep[k*100+i] = leaf_alloc(1000 + i); }
+__attribute__((noinline)) void other(void) { for (int i = 0; i < 50; i++) free(leaf_alloc(20000)); }
+int main(void) { for (int k = 0; k < 10; k++) { build(k); other(); } for (int i = 0; i < 500; i++) free(keep[i]); return 0; }
+END
+	cat > cpp.cc <<'END'
+#include <map>
+#include <string>
+#include <vector>
+std::map<int, std::string> g;
+template <class T> struct Holder { std::vector<T> v; void fill(int n) { for (int i = 0; i < n; i++) v.push_back(T(i)); } };
+int main() { Holder<double> h; h.fill(100000); for (int i = 0; i < 2000; i++) g[i] = std::string(100 + i % 50, 'x'); return h.v.size() == 100000 ? 0 : 1; }
+END
+	cc -O1 -g -o m m.c && c++ -O1 -g -o cpp cpp.cc
+	valgrind --tool=massif --massif-out-file=massif.m ./m 2>/dev/null
+	valgrind --tool=massif --massif-out-file=massif.cpp ./cpp 2>/dev/null
+	valgrind --tool=massif --time-unit=ms --stacks=yes --massif-out-file=massif.ms ./m 2>/dev/null
+	valgrind --tool=dhat --dhat-out-file=dhat.m ./m 2> dhat.m.err
+	valgrind --tool=dhat --dhat-out-file=dhat.cpp ./cpp 2> dhat.cpp.err
+}
+
+need_valgrind() {
+	command -v valgrind >/dev/null || fail "valgrind is missing: sh .ci/deps installs it"
+	F=$BATS_FILE_TMPDIR
+}
+
+# ms_print's heap tree of the peak snapshot as "BYTES leaf;caller;..." per
+# node, and the same figures from our stacks (the weight of the folded
+# lines whose path, read leaf first, starts with the node's path)
+msprint_tree() {
+	ms_print "$1" | awk '
+		/^ *Detailed snapshots:/ { s = $0; sub(/ \(peak\).*/, "", s); sub(/.* /, "", s); peak = s + 0 }
+		/^ *n +time/ { tree = 0 }
+		/^ +[0-9]+ +[0-9,]+ +[0-9,]+ +[0-9,]+ +[0-9,]+ +[0-9,]+$/ { row = $1 + 0 }
+		/^[0-9.]+% \([0-9,]+B\) \(heap allocation functions\)/ { if (row == peak) tree = 1; next }
+		tree && /->/ {
+			d = index($0, "->"); depth = (d - 1) / 2 + 1
+			b = $0; sub(/^[^(]*\(/, "", b); sub(/B\).*/, "", b); gsub(/,/, "", b)
+			name = $0; sub(/^[^:]*: /, "", name)
+			if (name ~ /^\?\?\?/ || $0 ~ /below ms_print/ || $0 ~ /below massif/) { depth_name[depth] = ""; next }
+			sub(/ \([^()]*\)$/, "", name); sub(/\(.*/, "", name)
+			depth_name[depth] = name; p = ""
+			for (i = 1; i <= depth; i++) { if (depth_name[i] == "") { p = ""; break }; p = p (i > 1 ? ";" : "") depth_name[i] }
+			if (p != "") print b, p
+		}'
+}
+ours_tree() { # FOLDED NODES: for each node line "BYTES path", our sum
+	awk 'NR == FNR { n = split($0, w, " "); c = w[n]; sub(/ [^ ]*$/, ""); k = split($0, f, ";"); r = f[k]
+		for (i = k - 1; i >= 1; i--) r = r ";" f[i]; line[r] += c; next }
+		{ p = substr($0, index($0, " ") + 1); s = 0; for (r in line) if (r == p || index(r, p ";") == 1) s += line[r]; print s, p }' "$1" "$2"
+}
+
+@test "massif: the peak snapshot's heap tree, each node's bytes as ms_print prints them" {
+	need_valgrind
+	for f in massif.m massif.cpp; do
+		valgrind2spaa "$F/$f" | spaa-fold --inline=plain > "$T/folded"
+		msprint_tree "$F/$f" > "$T/want"
+		[ "$(wc -l < "$T/want")" -ge 3 ]
+		ours_tree "$T/folded" "$T/want" > "$T/got"
+		diff "$T/want" "$T/got"
+	done
+	# the total is the peak's useful heap
+	valgrind2spaa "$F/massif.m" | spaa-fold | awk '{ s += $NF } END { print s }' > "$T/total"
+	grep -A1 '^heap_tree=peak' "$F/massif.m" >/dev/null
+	peak=$(awk '/^mem_heap_B=/ { b = substr($0, 12) } /^heap_tree=peak/ { print b }' "$F/massif.m")
+	assert_file_eq "$T/total" <<< "$peak"
+	valgrind2spaa "$F/massif.cpp" | spaa-validate --strict
+}
+
+@test "massif: exact stacks of a known program; inlined chains marked; --snapshot" {
+	need_valgrind
+	valgrind2spaa "$F/massif.m" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+main;build;leaf_alloc 1049500
+main;other;leaf_alloc 20000
+END
+	valgrind2spaa "$F/massif.cpp" | spaa-fold --inline=mark | grep '^main;fill' > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+main;fill_[i];push_back_[i];emplace_back<double>_[i];void std::vector<double, std::allocator<double> >::_M_realloc_insert<double>;_M_allocate_[i];allocate_[i];allocate_[i] 1572864
+END
+	first=$(awk '/^snapshot=/ { s = substr($0, 10) } /^heap_tree=detailed/ { print s; exit }' "$F/massif.m")
+	valgrind2spaa --snapshot="$first" "$F/massif.m" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+main;build;leaf_alloc 104950
+END
+	run valgrind2spaa --snapshot=0 "$F/massif.m"
+	assert_failure 1
+	assert_output --regexp "^valgrind2spaa: $F/massif.m: snapshot 0 is not a detailed one; the detailed ones are $first, .* \(peak\)"
+}
+
+@test "massif --all-snapshots: a window per detailed snapshot, stacks weighed at the peak" {
+	need_valgrind
+	valgrind2spaa --all-snapshots "$F/massif.ms" > "$T/a.spaa"
+	spaa-validate --strict "$T/a.spaa"
+	n=$(grep -c '^heap_tree=\(detailed\|peak\)' "$F/massif.ms")
+	[ "$(grep -c '"type":"window"' "$T/a.spaa")" -eq "$n" ]
+	grep -q '"unit":"milliseconds"' "$T/a.spaa"
+	# each window's bytes are its snapshot's mem_heap_B
+	awk '/^mem_heap_B=/ { b = substr($0, 12) } /^heap_tree=(detailed|peak)/ { print b }' "$F/massif.ms" > "$T/want"
+	grep '"type":"window"' "$T/a.spaa" | jq '[.by_stack[].weights[0].value] | add // 0' > "$T/got"
+	diff "$T/want" "$T/got"
+	valgrind2spaa "$F/massif.ms" | spaa-fold > "$T/peak"
+	spaa-fold "$T/a.spaa" > "$T/all"
+	cmp "$T/peak" "$T/all"
+}
+
+@test "DHAT: every program point a stack; the totals are DHAT's own" {
+	need_valgrind
+	for f in dhat.m dhat.cpp; do
+		valgrind2spaa "$F/$f" > "$T/d.spaa"
+		spaa-validate --strict "$T/d.spaa"
+		sum() { spaa-fold -m "$1" "$T/d.spaa" | awk '{ s += $NF } END { printf "%d\n", s }'; }
+		# "Total:     11,049,500 bytes in 1,500 blocks" and the like
+		num() { grep "$1" "$F/$f.err" | sed 's/.*: *//' | awk -v k="$2" '{ gsub(/,/, ""); print $k }'; }
+		[ "$(sum alloc_bytes)" = "$(num 'Total:' 1)" ]
+		[ "$(sum alloc_count)" = "$(num 'Total:' 4)" ]
+		[ "$(sum peak_bytes)" = "$(num 'At t-gmax:' 1)" ]
+		[ "$(sum peak_count)" = "$(num 'At t-gmax:' 4)" ]
+		[ "$(sum live_bytes)" = "$(num 'At t-end:' 1)" ]
+		[ "$(sum live_count)" = "$(num 'At t-end:' 4)" ]
+		[ "$(sum read_bytes)" = "$(num 'Reads:' 1)" ]
+		[ "$(sum write_bytes)" = "$(num 'Writes:' 1)" ]
+	done
+	valgrind2spaa "$F/dhat.m" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+main;build;leaf_alloc;malloc 1049500
+main;other;leaf_alloc;malloc 10000000
+END
+}
+
+@test "format by content, --format, and exact errors" {
+	need_valgrind
+	run valgrind2spaa "$EX/parser.perf.txt"
+	assert_failure 1
+	assert_output "valgrind2spaa: $EX/parser.perf.txt: not a massif or DHAT file (massif's start with \"desc:\", DHAT's are JSON with \"dhatFileVersion\"; --format=massif|dhat forces one)"
+	run valgrind2spaa --format=dhat "$F/massif.m"
+	assert_failure 1
+	assert_output "valgrind2spaa: $F/massif.m:1: not a DHAT file: it does not start with a JSON object (byte 0)"
+	run valgrind2spaa --format=cachegrind "$F/massif.m"
+	assert_failure 2
+	printf 'desc: x\ncmd: ./a\ntime_unit: i\n#-----------\nsnapshot=0\n#-----------\ntime=0\nmem_heap_B=10\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=peak\nn1: 10 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n n0: 11 0x1: f (a.c:1)\n' > "$T/bad"
+	run valgrind2spaa "$T/bad"
+	assert_failure 1
+	assert_output "valgrind2spaa: $T/bad:13: heap tree: the children of a node hold more bytes (11) than it (10)"
+	: > "$T/empty"
+	run valgrind2spaa "$T/empty"
+	assert_failure 1
+	assert_output "valgrind2spaa: $T/empty: empty input: no profile written"
+}

@@ -64,8 +64,8 @@ static const char help[] =
 "\n"
 "Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
 
-enum format { F_AUTO, F_MASSIF, F_DHAT };
-static const char *const format_name[] = { "auto", "massif", "dhat" };
+enum format { F_AUTO, F_MASSIF, F_DHAT, F_CALLGRIND };
+static const char *const format_name[] = { "auto", "massif", "dhat", "callgrind" };
 
 static struct {
 	enum format format;
@@ -553,7 +553,8 @@ static void read_dhat(input *in)
 		} else if (sstr_eqc(k, "pid")) {
 			int64_t v = jscan_int(&r, "pid");
 			char nb[24];
-			builder_source_json(V.b, "pid", (fmt_i64(nb, v), nb));
+			nb[fmt_i64(nb, v)] = 0;
+			builder_source_json(V.b, "pid", nb);
 		} else {
 			jscan_skip(&r);
 		}
@@ -612,6 +613,553 @@ static void read_dhat(input *in)
 	if (!D.npp) die_no_stacks(V.fname, "no program points");
 }
 
+/* ---- callgrind -------------------------------------------------------------
+ * A call graph, not stacks: per function its own costs, per call edge the
+ * callee's inclusive costs.  The stacks are made the way speedscope makes
+ * them: from each function nobody calls, the call tree is grown by giving
+ * each callee the share of its caller's weight that the edge has of the
+ * caller's total (its own cost plus its calls), in the first event; a
+ * function already on the path is not entered again (recursion), and a
+ * subtree under 1e-4 of the heaviest function is not grown.  Then each
+ * function's own costs (every event, exactly as callgrind_annotate sums
+ * them per "file:function") are shared out among its nodes of the tree in
+ * proportion to their weights, as whole numbers that add up exactly
+ * (largest remainders); costs of a function that got no node are a stack of
+ * that function alone.  Costs under fi=/fe= (code inlined from another
+ * file) are an inlined frame of the function, named after it, in that file. */
+
+#define CG_MAX_NODES (1u << 22)
+
+struct cfunc {
+	uint32_t name, file, obj;    /* string ids (CG.str) */
+	uint32_t edges;              /* first out-edge, UINT32_MAX none */
+	uint32_t selfs;              /* first self record */
+	uint32_t nodes;              /* first tree node */
+	bool called, onstack;
+	double total;                /* first event: own cost plus calls */
+	uint32_t frame;              /* builder frame, UINT32_MAX not yet */
+};
+struct cedge { uint32_t to, next, cost; };      /* cost: index into CG.pool */
+struct cself { uint32_t file, next, cost, frame; };
+struct cnode { uint32_t func, parent, next_of_func; double w; uint32_t share; };
+
+static struct {
+	uint32_t nev, evcap;
+	char **evname;
+	strmap str;                  /* file, function and object names */
+	strmap names[3];             /* name compression: files, functions, objects */
+	uint32_t *ids[3];
+	uint32_t idcap[3];
+	strmap funcs;                /* (file, name) -> function */
+	struct cfunc *f;
+	uint32_t nf, fcap;
+	strmap edge_map, self_map;
+	struct cedge *e;
+	uint32_t ne, ecap;
+	struct cself *s;
+	uint32_t ns, scap;
+	uint64_t *pool;              /* cost vectors, nev each */
+	uint32_t npool, poolcap;
+	struct cnode *node;
+	uint32_t nnode, nodecap;
+	uint64_t *summary;
+	uint64_t *prevcost;          /* the last cost line's costs */
+	uint32_t ev;                 /* the event the tree is grown by */
+	uint32_t *fr;
+	uint32_t frcap;
+	bool has_summary;
+	uint64_t line;
+} CG;
+
+enum { N_FILE, N_FN, N_OBJ };
+
+static uint32_t cg_str(const char *p, size_t n) { return strmap_intern(&CG.str, p, n, NULL); }
+
+/* A name with compression: "(id) name" defines id, "(id)" uses it. */
+static uint32_t cg_name(int table, char *v, size_t n)
+{
+	while (n && (*v == ' ' || *v == '\t')) v++, n--;
+	if (!n || *v != '(') return cg_str(v, n);
+	size_t i = 1;
+	while (i < n && v[i] >= '0' && v[i] <= '9') i++;
+	if (i == 1 || i >= n || v[i] != ')') return cg_str(v, n);
+	sstr id = { v + 1, i - 1 };
+	size_t rest = i + 1;
+	while (rest < n && (v[rest] == ' ' || v[rest] == '\t')) rest++;
+	int64_t k = strmap_find(&CG.names[table], id.p, id.n);
+	if (rest >= n) {
+		if (k < 0) die_at(V.fname, CG.line, "name (%.*s) used before it is defined", (int)id.n, id.p);
+		return CG.ids[table][k];
+	}
+	uint32_t s = cg_str(v + rest, n - rest);
+	if (k >= 0) {
+		if (CG.ids[table][k] != s)
+			die_at(V.fname, CG.line, "name (%.*s) defined twice, differently", (int)id.n, id.p);
+		return s;
+	}
+	uint32_t j = strmap_intern(&CG.names[table], id.p, id.n, NULL);
+	grow_array((void **)&CG.ids[table], &CG.idcap[table], j + 1, sizeof *CG.ids[table]);
+	CG.ids[table][j] = s;
+	return s;
+}
+
+static uint32_t cg_costvec(void)
+{
+	uint32_t at = CG.npool;
+	if ((uint64_t)CG.npool + CG.nev >= UINT32_MAX) die_at(V.fname, CG.line, "too many costs");
+	grow_array((void **)&CG.pool, &CG.poolcap, CG.npool + CG.nev, sizeof *CG.pool);
+	memset(CG.pool + at, 0, CG.nev * sizeof *CG.pool);
+	CG.npool += CG.nev;
+	return at;
+}
+
+static uint32_t cg_func(uint32_t file, uint32_t name, uint32_t obj)
+{
+	uint32_t key[2] = { file, name };
+	bool added;
+	uint32_t i = strmap_intern(&CG.funcs, key, sizeof key, &added);
+	if (added) {
+		struct cfunc *f = VEC_PUSH(CG.f, CG.nf, CG.fcap);
+		memset(f, 0, sizeof *f);
+		f->name = name;
+		f->file = file;
+		f->obj = obj;
+		f->edges = f->selfs = f->nodes = f->frame = UINT32_MAX;
+	} else if (CG.f[i].obj == UINT32_MAX) {
+		CG.f[i].obj = obj;
+	}
+	return i;
+}
+
+static void cg_add(uint32_t cost, const uint64_t *v)
+{
+	for (uint32_t i = 0; i < CG.nev; i++)
+		if (__builtin_add_overflow(CG.pool[cost + i], v[i], &CG.pool[cost + i]))
+			die_at(V.fname, CG.line, "costs of %s add up beyond 64 bits", CG.evname[i]);
+}
+
+/* The own costs of function fn under file (fl=, fi= or fe=). */
+static void cg_self(uint32_t fn, uint32_t file, const uint64_t *v)
+{
+	uint32_t key[2] = { fn, file };
+	bool added;
+	uint32_t i = strmap_intern(&CG.self_map, key, sizeof key, &added);
+	if (added) {
+		struct cself *s = VEC_PUSH(CG.s, CG.ns, CG.scap);
+		s->file = file;
+		s->cost = cg_costvec();
+		s->frame = UINT32_MAX;
+		s->next = CG.f[fn].selfs;
+		CG.f[fn].selfs = i;
+	}
+	cg_add(CG.s[i].cost, v);
+}
+
+static void cg_call(uint32_t from, uint32_t to, const uint64_t *v)
+{
+	uint32_t key[2] = { from, to };
+	bool added;
+	uint32_t i = strmap_intern(&CG.edge_map, key, sizeof key, &added);
+	if (added) {
+		struct cedge *e = VEC_PUSH(CG.e, CG.ne, CG.ecap);
+		e->to = to;
+		e->cost = cg_costvec();
+		e->next = UINT32_MAX;
+		/* appended, so that callees are visited in order of appearance */
+		uint32_t *p = &CG.f[from].edges;
+		while (*p != UINT32_MAX) p = &CG.e[*p].next;
+		*p = i;
+		CG.f[to].called = true;
+	}
+	cg_add(CG.e[i].cost, v);
+}
+
+/* A cost line: positions (npos of them: numbers, 0x hex, +N, -N, *), then
+ * up to nev costs.  Returns false when it is not one. */
+static bool cg_costs(char *p, size_t n, uint32_t npos, uint64_t *prev, uint64_t *out)
+{
+	char *e = p + n;
+	for (uint32_t i = 0; i < npos; i++) {
+		while (p < e && (*p == ' ' || *p == '\t')) p++;
+		if (p >= e) return false;
+		uint64_t v = 0;
+		if (*p == '*') {
+			v = prev[i];
+			p++;
+		} else if (*p == '+' || *p == '-') {
+			bool neg = *p == '-';
+			p++;
+			uint64_t d = 0;
+			int base = 10;
+			if (e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) base = 16, p += 2;
+			char *q = p;
+			d = strtoull(p, &q, base);
+			if (q == p) return false;
+			p = q;
+			v = neg ? prev[i] - d : prev[i] + d;
+		} else if (*p >= '0' && *p <= '9') {
+			char *q = p;
+			int base = (e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) ? 16 : 10;
+			v = strtoull(p, &q, base);
+			if (q == p) return false;
+			p = q;
+		} else {
+			return false;
+		}
+		if (p < e && *p != ' ' && *p != '\t') return false;
+		prev[i] = v;
+	}
+	for (uint32_t i = 0; i < CG.nev; i++) {
+		while (p < e && (*p == ' ' || *p == '\t')) p++;
+		out[i] = 0;
+		if (p >= e) continue;
+		/* "*", "+N", "-N": the previous cost line's cost, or relative to
+		 * it (what speedscope reads too; callgrind itself writes numbers) */
+		char rel = *p == '*' || *p == '+' || *p == '-' ? *p++ : 0;
+		uint64_t v = 0;
+		if (rel != '*') {
+			if (p >= e || *p < '0' || *p > '9') return false;
+			while (p < e && *p >= '0' && *p <= '9')
+				if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(*p++ - '0'), &v))
+					die_at(V.fname, CG.line, "a cost beyond 64 bits");
+		}
+		if (p < e && *p != ' ' && *p != '\t') return false;
+		uint64_t base = CG.prevcost ? CG.prevcost[i] : 0;
+		if (rel == '*') v = base;
+		else if (rel == '+' && __builtin_add_overflow(base, v, &v))
+			die_at(V.fname, CG.line, "a cost beyond 64 bits");
+		else if (rel == '-') {
+			if (v > base) die_at(V.fname, CG.line, "a cost below zero (%llu less %llu)",
+					     (unsigned long long)base, (unsigned long long)v);
+			v = base - v;
+		}
+		out[i] = v;
+	}
+	if (CG.prevcost) memcpy(CG.prevcost, out, CG.nev * sizeof *out);
+	while (p < e && (*p == ' ' || *p == '\t')) p++;
+	return p == e;
+}
+
+static bool prefix(const char *line, size_t len, const char *key, char **val, size_t *vn)
+{
+	size_t k = strlen(key);
+	if (len < k || memcmp(line, key, k)) return false;
+	*val = (char *)line + k;
+	*vn = len - k;
+	return true;
+}
+
+static void cg_read(input *in)
+{
+	builder_source_tool(V.b, "callgrind");
+	char *line, *v;
+	size_t len, vn;
+	uint32_t npos = 1;
+	uint64_t prev[2] = { 0, 0 };
+	uint64_t *costs = NULL;
+	int64_t fn = -1;
+	uint32_t fl = cg_str("???", 3), cur_file = fl, obj = UINT32_MAX, cobj = UINT32_MAX;
+	int64_t cfile = -1, cfn = -1;
+	bool pending_call = false, any = false;
+	while ((line = input_line(in, &len))) {
+		CG.line = input_lineno(in);
+		if (len && line[len - 1] == '\r') line[--len] = 0;
+		size_t s = 0;
+		while (s < len && (line[s] == ' ' || line[s] == '\t')) s++;
+		if (s == len || line[s] == '#') continue;
+		if (pending_call) {
+			/* the line after calls=: the callee's inclusive costs */
+			if (!costs || !cg_costs(line, len, npos, prev, costs))
+				die_at(V.fname, CG.line, "calls= is not followed by a cost line");
+			if (fn < 0) die_at(V.fname, CG.line, "a call before any fn=");
+			uint32_t to = cg_func(cfile >= 0 ? (uint32_t)cfile : cur_file, (uint32_t)cfn,
+					      cobj != UINT32_MAX ? cobj : obj);
+			cg_call((uint32_t)fn, to, costs);
+			pending_call = false;
+			cfile = cfn = -1;
+			cobj = UINT32_MAX;
+			continue;
+		}
+		if ((line[0] >= '0' && line[0] <= '9') || line[0] == '+' || line[0] == '-' || line[0] == '*') {
+			if (!costs) die_at(V.fname, CG.line, "a cost line before the events: line (what the costs measure)");
+			if (!cg_costs(line, len, npos, prev, costs))
+				die_at(V.fname, CG.line, "not a cost line (%u position%s, then up to %u costs): %.*s", npos,
+				       npos == 1 ? "" : "s", CG.nev, (int)(len > 60 ? 60 : len), line);
+			if (fn < 0) die_at(V.fname, CG.line, "a cost line before any fn=");
+			cg_self((uint32_t)fn, cur_file, costs);
+			any = true;
+			continue;
+		}
+		if (prefix(line, len, "fn=", &v, &vn)) {
+			fn = cg_func(fl, cg_name(N_FN, v, vn), obj);
+			cur_file = fl;
+		} else if (prefix(line, len, "fl=", &v, &vn)) {
+			fl = cur_file = cg_name(N_FILE, v, vn);
+		} else if (prefix(line, len, "fi=", &v, &vn) || prefix(line, len, "fe=", &v, &vn)) {
+			if (fn < 0) die_at(V.fname, CG.line, "fi= or fe= before any fn=");
+			cur_file = cg_name(N_FILE, v, vn);
+		} else if (prefix(line, len, "ob=", &v, &vn)) {
+			obj = cg_name(N_OBJ, v, vn);
+		} else if (prefix(line, len, "cob=", &v, &vn)) {
+			cobj = cg_name(N_OBJ, v, vn);
+		} else if (prefix(line, len, "cfi=", &v, &vn) || prefix(line, len, "cfl=", &v, &vn)) {
+			cfile = cg_name(N_FILE, v, vn);
+		} else if (prefix(line, len, "cfn=", &v, &vn)) {
+			cfn = cg_name(N_FN, v, vn);
+		} else if (prefix(line, len, "calls=", &v, &vn)) {
+			if (cfn < 0) die_at(V.fname, CG.line, "calls= without cfn= before it");
+			pending_call = true;
+		} else if (prefix(line, len, "jfi=", &v, &vn)) {
+			cg_name(N_FILE, v, vn);
+		} else if (prefix(line, len, "jfn=", &v, &vn)) {
+			cg_name(N_FN, v, vn);
+		} else if (prefix(line, len, "jump=", &v, &vn) || prefix(line, len, "jcnd=", &v, &vn)) {
+			/* jumps: not part of the call graph */
+		} else if (prefix(line, len, "events:", &v, &vn)) {
+			if (CG.nev) die_at(V.fname, CG.line, "a second events: line");
+			char *e = v + vn;
+			while (v < e) {
+				while (v < e && (*v == ' ' || *v == '\t')) v++;
+				char *w = v;
+				while (v < e && *v != ' ' && *v != '\t') v++;
+				if (v > w) *VEC_PUSH(CG.evname, CG.nev, CG.evcap) = xmemdup(w, (size_t)(v - w));
+			}
+			if (!CG.nev) die_at(V.fname, CG.line, "events: names no event");
+			costs = xmalloc(CG.nev * sizeof *costs);
+			CG.prevcost = xcalloc(CG.nev, sizeof *CG.prevcost);
+		} else if (prefix(line, len, "positions:", &v, &vn)) {
+			npos = 0;
+			char *e = v + vn;
+			while (v < e) {
+				while (v < e && (*v == ' ' || *v == '\t')) v++;
+				char *w = v;
+				while (v < e && *v != ' ' && *v != '\t') v++;
+				if (v > w) {
+					if (!((v - w == 4 && !memcmp(w, "line", 4)) || (v - w == 5 && !memcmp(w, "instr", 5))))
+						die_at(V.fname, CG.line, "positions: %.*s: callgrind writes instr and line", (int)(v - w), w);
+					npos++;
+				}
+			}
+			if (npos < 1 || npos > 2) die_at(V.fname, CG.line, "positions: one or two of instr and line");
+		} else if (prefix(line, len, "summary:", &v, &vn) || prefix(line, len, "totals:", &v, &vn)) {
+			if (!CG.nev) die_at(V.fname, CG.line, "summary: before events:");
+			if (!CG.summary) CG.summary = xmalloc(CG.nev * sizeof *CG.summary);
+			uint64_t dummy = 0, *keep = CG.prevcost;
+			CG.prevcost = NULL;
+			bool ok = cg_costs(v, vn, 0, &dummy, CG.summary);
+			CG.prevcost = keep;
+			if (!ok) die_at(V.fname, CG.line, "summary: not a list of costs");
+			CG.has_summary = line[0] == 's' || !CG.has_summary;
+		} else if (prefix(line, len, "cmd:", &v, &vn)) {
+			while (vn && *v == ' ') v++, vn--;
+			builder_source_str(V.b, "command", v, vn);
+		} else if (memchr(line, ':', len) && !memchr(line, '=', len)) {
+			/* version:, creator:, pid:, part:, desc:, event:, thread: ... */
+		} else {
+			die_at(V.fname, CG.line, "not a line of callgrind's format: %.*s", (int)(len > 60 ? 60 : len), line);
+		}
+	}
+	if (pending_call) die_at(V.fname, CG.line, "the file ends after calls=");
+	if (input_lineno(in) == 0) die_empty_input(V.fname);
+	if (!CG.nev) die_at(V.fname, 0, "no events: line (what the costs measure)");
+	if (!any && !CG.ne) die_no_stacks(V.fname, "no costs");
+	free(costs);
+}
+
+/* The call tree, grown from function r (see above); iterative, so that a
+ * deep graph does not exhaust the C stack. */
+static void cg_grow(uint32_t r, double floor_w)
+{
+	struct vis { uint32_t node, edge; } *st = NULL;
+	uint32_t nst = 0, stcap = 0;
+	/* push: a node for function f under parent with weight w, or nothing */
+#define CG_ENTER(fidx, par, wt) do { \
+		struct cfunc *f_ = &CG.f[fidx]; \
+		if (!f_->onstack && (wt) >= floor_w && f_->total > 0) { \
+			if (CG.nnode >= CG_MAX_NODES) \
+				die_at(V.fname, 0, "the call tree grows beyond %u nodes", CG_MAX_NODES); \
+			struct cnode *n_ = VEC_PUSH(CG.node, CG.nnode, CG.nodecap); \
+			n_->func = (fidx); n_->parent = (par); n_->w = (wt); \
+			n_->next_of_func = f_->nodes; f_->nodes = CG.nnode - 1; \
+			f_->onstack = true; \
+			struct vis *v_ = VEC_PUSH(st, nst, stcap); \
+			v_->node = CG.nnode - 1; v_->edge = f_->edges; \
+		} \
+	} while (0)
+	CG_ENTER(r, UINT32_MAX, CG.f[r].total);
+	while (nst) {
+		struct vis *top = &st[nst - 1];
+		uint32_t ni = top->node;
+		const struct cfunc *f = &CG.f[CG.node[ni].func];
+		if (top->edge == UINT32_MAX) {
+			CG.f[CG.node[ni].func].onstack = false;
+			nst--;
+			continue;
+		}
+		const struct cedge *e = &CG.e[top->edge];
+		top->edge = e->next;
+		double w = CG.node[ni].w * ((double)CG.pool[e->cost + CG.ev] / f->total);
+		CG_ENTER(e->to, ni, w);
+	}
+#undef CG_ENTER
+	free(st);
+}
+
+/* Shares v out among the nodes of function f by weight: whole numbers that
+ * add up to v exactly (the largest fractions get the rest). */
+static void cg_share(uint32_t fi, uint64_t v, uint64_t *out, uint32_t nn)
+{
+	double W = 0;
+	uint32_t k = 0;
+	for (uint32_t n = CG.f[fi].nodes; n != UINT32_MAX; n = CG.node[n].next_of_func) W += CG.node[n].w;
+	long double *frac = xmalloc((nn ? nn : 1) * sizeof *frac);
+	uint64_t sum = 0;
+	for (uint32_t n = CG.f[fi].nodes; n != UINT32_MAX; n = CG.node[n].next_of_func, k++) {
+		long double q = W > 0 ? (long double)v * ((long double)CG.node[n].w / W) : 0;
+		uint64_t b = q <= 0 ? 0 : q >= (long double)v ? v : (uint64_t)q;
+		out[k] = b;
+		frac[k] = q - (long double)b;
+		sum += b;
+	}
+	/* too much (rounding): take from the largest */
+	while (sum > v) {
+		uint32_t m = 0;
+		for (uint32_t i = 1; i < nn; i++) if (out[i] > out[m]) m = i;
+		uint64_t d = sum - v < out[m] ? sum - v : out[m];
+		out[m] -= d;
+		sum -= d;
+	}
+	/* the rest, one each, to the largest fractions (the earlier node first) */
+	while (sum < v) {
+		uint64_t left = v - sum;
+		for (uint32_t round = 0; left && round < nn; round++) {
+			uint32_t m = UINT32_MAX;
+			for (uint32_t i = 0; i < nn; i++)
+				if (frac[i] >= 0 && (m == UINT32_MAX || frac[i] > frac[m])) m = i;
+			if (m == UINT32_MAX) break;
+			out[m]++;
+			frac[m] = -1;
+			left--;
+			sum++;
+		}
+		if (left) for (uint32_t i = 0; i < nn; i++) frac[i] = 0; /* more than one each: again */
+	}
+	free(frac);
+}
+
+static uint32_t cg_frame(uint32_t fi, uint32_t file, bool inlined)
+{
+	const struct cfunc *f = &CG.f[fi];
+	size_t nn, fn_n, on;
+	const char *name = strmap_key(&CG.str, f->name, &nn);
+	const char *fname = strmap_key(&CG.str, file, &fn_n);
+	const char *oname = f->obj != UINT32_MAX ? strmap_key(&CG.str, f->obj, &on) : (on = 9, "[unknown]");
+	bool nofile = fn_n == 3 && !memcmp(fname, "???", 3);
+	builder_frame b = {
+		.func = { name, nn },
+		.dso = builder_dso(V.b, oname, on, false),
+		.kind = FK_USER,
+		.func_resolved = true,
+		.inlined = inlined,
+		.inline_depth = -1,
+		.srcline = nofile ? SSTR_NULL : (sstr){ fname, fn_n },
+	};
+	return builder_frame_add(V.b, &b);
+}
+
+/* The stacks of event ev: the tree grown by its costs, each function's own
+ * costs shared out among its nodes. */
+static void cg_event_stacks(uint32_t ev, const uint32_t *midx, num *vals, uint64_t **share_p, uint32_t *sharecap)
+{
+	double maxw = 0;
+	for (uint32_t i = 0; i < CG.nf; i++) {
+		struct cfunc *f = &CG.f[i];
+		double t = 0;
+		for (uint32_t s = f->selfs; s != UINT32_MAX; s = CG.s[s].next) t += (double)CG.pool[CG.s[s].cost + ev];
+		for (uint32_t e = f->edges; e != UINT32_MAX; e = CG.e[e].next) t += (double)CG.pool[CG.e[e].cost + ev];
+		f->total = t;
+		f->nodes = UINT32_MAX;
+		if (t > maxw) maxw = t;
+	}
+	CG.nnode = 0;
+	CG.ev = ev;
+	for (uint32_t i = 0; i < CG.nf; i++)
+		if (!CG.f[i].called) cg_grow(i, 1e-4 * maxw);
+	builder_ctx ctx = { .event = 0 };
+	for (uint32_t e = 0; e < CG.nev; e++) vals[e] = num_u(0);
+	for (uint32_t fi = 0; fi < CG.nf; fi++) {
+		const struct cfunc *f = &CG.f[fi];
+		uint32_t nn = 0;
+		for (uint32_t n = f->nodes; n != UINT32_MAX; n = CG.node[n].next_of_func) nn++;
+		if (nn > *sharecap) {
+			*share_p = xrealloc(*share_p, nn * sizeof **share_p);
+			*sharecap = nn;
+		}
+		uint64_t *share = *share_p;
+		for (uint32_t s = f->selfs; s != UINT32_MAX; s = CG.s[s].next) {
+			const struct cself *sf = &CG.s[s];
+			uint64_t v = CG.pool[sf->cost + ev];
+			if (!v) continue;
+			bool inl = sf->file != f->file;
+			if (!nn) {
+				/* never reached from a root: the function alone */
+				grow_array((void **)&CG.fr, &CG.frcap, 2, sizeof *CG.fr);
+				uint32_t n = 0;
+				if (inl) CG.fr[n++] = cg_frame(fi, sf->file, true);
+				CG.fr[n++] = cg_frame(fi, f->file, false);
+				vals[ev] = num_u(v);
+				builder_stack(V.b, &ctx, CG.fr, n, midx, vals, CG.nev);
+				V.nstacks++;
+				continue;
+			}
+			cg_share(fi, v, share, nn);
+			uint32_t k = 0;
+			for (uint32_t n = f->nodes; n != UINT32_MAX; n = CG.node[n].next_of_func, k++) {
+				if (!share[k]) continue;
+				uint32_t d = 0;
+				for (uint32_t p = n; p != UINT32_MAX; p = CG.node[p].parent) d++;
+				grow_array((void **)&CG.fr, &CG.frcap, d + 2, sizeof *CG.fr);
+				uint32_t m = 0;
+				if (inl) CG.fr[m++] = cg_frame(fi, sf->file, true);
+				for (uint32_t p = n; p != UINT32_MAX; p = CG.node[p].parent)
+					CG.fr[m++] = cg_frame(CG.node[p].func, CG.f[CG.node[p].func].file, false);
+				vals[ev] = num_u(share[k]);
+				builder_stack(V.b, &ctx, CG.fr, m, midx, vals, CG.nev);
+				V.nstacks++;
+			}
+		}
+	}
+	vals[ev] = num_u(0);
+}
+
+static void cg_stacks(void)
+{
+	builder_event(V.b, "callgrind", "probe", "event", CG.evname[0], NULL);
+	uint32_t *midx = xmalloc(CG.nev * sizeof *midx);
+	for (uint32_t i = 0; i < CG.nev; i++) midx[i] = builder_metric(V.b, CG.evname[i], NULL);
+	const char *how = "reconstructed from callgrind's call graph as speedscope does (each call's share of "
+			  "its caller's cost, per event); each function's own costs exact";
+	builder_source_str(V.b, "stacks", how, strlen(how));
+	num *vals = xmalloc(CG.nev * sizeof *vals);
+	uint64_t *share = NULL;
+	uint32_t sharecap = 0;
+	for (uint32_t e = 0; e < CG.nev; e++) cg_event_stacks(e, midx, vals, &share, &sharecap);
+	/* the file's own totals, when it has them, are what was read */
+	if (CG.has_summary) {
+		for (uint32_t e = 0; e < CG.nev; e++) {
+			uint64_t t = 0;
+			for (uint32_t s = 0; s < CG.ns; s++) t += CG.pool[CG.s[s].cost + e];
+			if (t != CG.summary[e])
+				die_at(V.fname, 0, "the costs of %s add up to %llu, but the file's summary says %llu",
+				       CG.evname[e], (unsigned long long)t, (unsigned long long)CG.summary[e]);
+		}
+	}
+	free(share);
+	free(vals);
+	free(midx);
+	if (!V.nstacks) die_no_stacks(V.fname, "no costs");
+}
+
 /* ---- the file --------------------------------------------------------------- */
 
 static enum format sniff(input *in)
@@ -626,8 +1174,11 @@ static enum format sniff(input *in)
 	if (n >= 5 && (!memcmp(s, "desc:", 5) || !memcmp(s, "cmd:", 4))) {
 		if (memmem(s, n, "\ntime_unit:", 11) || memmem(s, n, "\nsnapshot=", 10)) return F_MASSIF;
 	}
-	die_at(V.fname, 0, "not a massif or DHAT file (massif's start with \"desc:\", DHAT's are JSON with "
-	       "\"dhatFileVersion\"; --format=massif|dhat forces one)");
+	if ((n >= 18 && !memcmp(s, "# callgrind format", 18)) || memmem(s, n, "\nevents:", 8) ||
+	    (n >= 7 && !memcmp(s, "events:", 7)))
+		return F_CALLGRIND;
+	die_at(V.fname, 0, "not a massif, DHAT or callgrind file (massif's start with \"desc:\", DHAT's are "
+	       "JSON with \"dhatFileVersion\", callgrind's have an \"events:\" line; --format forces one)");
 }
 
 static void read_file(const char *path)
@@ -640,9 +1191,14 @@ static void read_file(const char *path)
 		die_at(V.fname, 0, "a %s file after a %s file: one profile holds one tool's output",
 		       format_name[f], format_name[seen]);
 	if (f == F_DHAT && seen == F_DHAT) die_at(V.fname, 0, "one DHAT file at a time");
+	if (f == F_CALLGRIND && seen == F_CALLGRIND) die_at(V.fname, 0, "one callgrind file at a time");
 	seen = f;
 	if (f == F_MASSIF) read_massif(in);
-	else read_dhat(in);
+	else if (f == F_DHAT) read_dhat(in);
+	else {
+		cg_read(in);
+		cg_stacks();
+	}
 	input_close(in);
 }
 
@@ -666,7 +1222,8 @@ int main(int argc, char **argv)
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "massif")) V.format = F_MASSIF;
 			else if (!strcmp(optarg, "dhat")) V.format = F_DHAT;
-			else usage_error("--format: unknown format '%s' (massif or dhat)", optarg);
+			else if (!strcmp(optarg, "callgrind")) V.format = F_CALLGRIND;
+			else usage_error("--format: unknown format '%s' (massif, dhat or callgrind)", optarg);
 			break;
 		case OPT_SNAPSHOT: V.snapshot = (int64_t)opt_u64("--snapshot", optarg); break;
 		case OPT_ALL: V.all_snapshots = true; break;
@@ -677,6 +1234,11 @@ int main(int argc, char **argv)
 	if (V.snapshot >= 0 && V.all_snapshots) usage_error("--snapshot and --all-snapshots exclude each other");
 	if (optind + 1 < argc) usage_error("one file at a time (a run's massif or DHAT output)");
 	V.b = builder_new();
+	strmap_init(&CG.str);
+	for (int i = 0; i < 3; i++) strmap_init(&CG.names[i]);
+	strmap_init(&CG.funcs);
+	strmap_init(&CG.edge_map);
+	strmap_init(&CG.self_map);
 	read_file(optind < argc ? argv[optind] : "-");
 	output *o = output_open(outpath, zstd);
 	builder_write(V.b, o);

@@ -156,8 +156,9 @@ void builder_source_tool(builder *b, const char *tool)
  * copy in fix. */
 static sstr as_written(sbuf *fix, sstr s)
 {
+	if (!s.p) return s; /* (NULL + 0 is undefined) */
 	const uint8_t *p = (const uint8_t *)s.p, *end = p + s.n;
-	size_t ok = s.p ? utf8_valid_len(p, end) : s.n;
+	size_t ok = utf8_valid_len(p, end);
 	if (ok == s.n) return s;
 	fix->n = 0;
 	while (p < end) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
-# valgrind2spaa: massif and DHAT output of programs built and run here,
-# against valgrind's own reading of the same files (ms_print's heap tree,
-# DHAT's totals on standard error).
+# valgrind2spaa: massif, DHAT and callgrind output of programs built and
+# run here, against valgrind's own reading of the same files (ms_print's
+# heap tree, DHAT's totals on standard error, callgrind_annotate's costs);
+# and speedscope's callgrind sample files against its importer's figures.
 load common
 
 setup_file() {
@@ -30,6 +31,21 @@ END
 	valgrind --tool=massif --time-unit=ms --stacks=yes --massif-out-file=massif.ms ./m 2>/dev/null
 	valgrind --tool=dhat --dhat-out-file=dhat.m ./m 2> dhat.m.err
 	valgrind --tool=dhat --dhat-out-file=dhat.cpp ./cpp 2> dhat.cpp.err
+	cat > rec.c <<'END'
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((noinline)) long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+__attribute__((noinline)) long even(int n);
+__attribute__((noinline)) long odd(int n) { return n == 0 ? 0 : even(n - 1) + 1; }
+__attribute__((noinline)) long even(int n) { return n == 0 ? 1 : odd(n - 1) * 2 % 1000003; }
+static inline long sq(long x) { return x * x; }
+__attribute__((noinline)) long work(int k) { long s = 0; for (int i = 0; i < k; i++) s += sq(i) % 7; return s; }
+int main(void) { long r = fib(18) + even(500) + work(20000); char *p = malloc(100); p[0] = (char)r; printf("%d\\n", p[0] != 1); free(p); return 0; }
+END
+	cc -O2 -g -o rec rec.c
+	valgrind --tool=callgrind --callgrind-out-file=cg.rec ./rec > /dev/null 2>&1
+	valgrind --tool=callgrind --dump-instr=yes --cache-sim=yes --callgrind-out-file=cg.instr ./rec > /dev/null 2>&1
+	valgrind --tool=callgrind --callgrind-out-file=cg.cpp ./cpp > /dev/null 2>&1
 }
 
 need_valgrind() {
@@ -145,7 +161,7 @@ END
 	need_valgrind
 	run valgrind2spaa "$EX/parser.perf.txt"
 	assert_failure 1
-	assert_output "valgrind2spaa: $EX/parser.perf.txt: not a massif or DHAT file (massif's start with \"desc:\", DHAT's are JSON with \"dhatFileVersion\"; --format=massif|dhat forces one)"
+	assert_output "valgrind2spaa: $EX/parser.perf.txt: not a massif, DHAT or callgrind file (massif's start with \"desc:\", DHAT's are JSON with \"dhatFileVersion\", callgrind's have an \"events:\" line; --format forces one)"
 	run valgrind2spaa --format=dhat "$F/massif.m"
 	assert_failure 1
 	assert_output "valgrind2spaa: $F/massif.m:1: not a DHAT file: it does not start with a JSON object (byte 0)"
@@ -159,4 +175,70 @@ END
 	run valgrind2spaa "$T/empty"
 	assert_failure 1
 	assert_output "valgrind2spaa: $T/empty: empty input: no profile written"
+}
+
+@test "callgrind: every function's own cost in every event is callgrind_annotate's" {
+	need_valgrind
+	V=$BATS_TEST_DIRNAME/data/valgrind
+	for f in cg.rec cg.instr cg.cpp; do
+		valgrind2spaa "$F/$f" > "$T/c.spaa"
+		spaa-validate --strict "$T/c.spaa"
+		for ev in $(sed -n 's/^events://p' "$F/$f"); do
+			python3 "$V/selfs.py" "$T/c.spaa" "$ev" | LC_ALL=C sort -k2 > "$T/ours"
+			sh "$V/annotate.sh" "$F/$f" "$ev" > "$T/theirs"
+			[ "$(wc -l < "$T/theirs")" -ge 20 ]
+			diff "$T/theirs" "$T/ours"
+		done
+	done
+	# the header says the stacks are reconstructed
+	run valgrind2spaa "$F/cg.rec"
+	assert_line --partial '"stacks":"reconstructed from callgrind'"'"'s call graph as speedscope does'
+	# recursion (fib'2 calls itself, even'2 and odd'2 each other): no
+	# function is entered twice on one path
+	valgrind2spaa --format=callgrind "$F/cg.rec" | spaa-fold --raw > "$T/f"
+	grep -q "fib'2" "$T/f"
+	grep -q "even'2;odd'2" "$T/f"
+	run awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); delete seen
+		for (i = 1; i <= n; i++) { if ((f[i] in seen) && f[i] ~ /^(fib|even|odd)/) print; seen[f[i]] = 1 } }' "$T/f"
+	assert_output ""
+}
+
+@test "callgrind: speedscope's sample files give its importer's figures" {
+	V=$BATS_TEST_DIRNAME/data/valgrind
+	for f in example name-compression subposition-compression multiple-event-types; do
+		valgrind2spaa "$V/callgrind.$f.log" | spaa-fold > "$T/f"
+		assert_file_eq "$T/f" <<'END'
+main 20
+main;func1 100
+main;func1;func2 300
+main;func2 400
+END
+	done
+	valgrind2spaa "$V/callgrind.multiple-event-types.log" | spaa-fold -m 'Memory_(bytes)' > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+main 15000
+main;func1 15000
+main;func1;func2 5000
+main;func2 3000
+END
+	# gamma's callers send it 20, its own cost line says 10: the 10 is kept
+	valgrind2spaa "$V/callgrind.cfn-reset.log" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+alpha 10
+alpha;beta 10
+alpha;delta 10
+alpha;delta;gamma 5
+alpha;gamma 5
+END
+}
+
+@test "callgrind: exact errors" {
+	bad() { printf "$1" > "$T/b"; run valgrind2spaa --format=callgrind "$T/b"; assert_failure 1; assert_output "valgrind2spaa: $T/b:$2"; }
+	bad 'events: Ir\nfl=a.c\n16 20\n' '3: a cost line before any fn='
+	bad 'events: Ir\nfl=a.c\nfn=(1)\n' '3: name (1) used before it is defined'
+	bad 'events: Ir\nfl=a.c\nfn=(1) m\nfn=(1) n\n' '4: name (1) defined twice, differently'
+	bad 'events: Ir\nfl=a.c\nfn=m\ncfn=f\ncalls=1 1\n' '5: the file ends after calls='
+	bad 'events: Ir\nsummary: 21\nfl=a.c\nfn=m\n1 20\n' ' the costs of Ir add up to 20, but the file'"'"'s summary says 21'
+	bad 'events: Ir\nfl=a.c\nfn=m\n1 x\n' '4: not a cost line (1 position, then up to 1 costs): 1 x'
+	bad 'fl=a.c\nfn=m\n1 2\n' '3: a cost line before the events: line (what the costs measure)'
 }

@@ -1,9 +1,10 @@
-/* valgrind2spaa - valgrind's heap profilers to SPAA: massif's snapshots
- * (massif.out.PID) and DHAT's program points (dhat.out.PID).
+/* valgrind2spaa - valgrind's profilers to SPAA: massif's snapshots
+ * (massif.out.PID), DHAT's program points (dhat.out.PID) and callgrind's
+ * call graph (callgrind.out.PID).
  *
  * One command for the family: the formats are siblings (one tool suite, one
- * program's run, the same allocation metrics) and each is told apart by its
- * first bytes, so a user hands over whatever valgrind wrote.
+ * program's run under it) and each is told apart by its first bytes, so a
+ * user hands over whatever valgrind wrote.
  *
  * The story: options; the format, by content (--format forces one); the
  * reader of that format, which adds stacks to the builder; the profile
@@ -40,19 +41,22 @@
 #include "util.h"
 
 static const char help[] =
-"Usage: valgrind2spaa [OPTION]... [FILE]...\n"
-"Convert valgrind's heap profiles, massif (massif.out.PID) and DHAT\n"
-"(dhat.out.PID), to one SPAA 1.0 profile; the format is recognised by content.\n"
-"With no FILE, or when FILE is -, read standard input (zstd and gzip allowed).\n"
+"Usage: valgrind2spaa [OPTION]... [FILE]\n"
+"Convert what valgrind's profilers write, massif (massif.out.PID), DHAT\n"
+"(dhat.out.PID) and callgrind (callgrind.out.PID), to a SPAA 1.0 profile; the\n"
+"format is recognised by content.  With no FILE, or when FILE is -, read\n"
+"standard input (zstd and gzip allowed).\n"
 "\n"
 "massif: the heap tree of the peak snapshot (or of --snapshot) as stacks with\n"
 "live_bytes, whose inclusive sums are ms_print's figures.  DHAT: each program\n"
 "point as a stack with alloc_bytes, alloc_count (DHAT's total), peak_bytes,\n"
 "peak_count (at t-gmax), live_bytes, live_count (at t-end), max_bytes,\n"
-"max_count, lifetime, read_bytes and write_bytes.\n"
+"max_count, lifetime, read_bytes and write_bytes.  callgrind: a call graph,\n"
+"not stacks: the stacks are reconstructed as speedscope does, every event a\n"
+"metric, each function's own costs exactly callgrind_annotate's.\n"
 "\n"
-"      --format=NAME    read FILE as NAME (massif or dhat) instead of\n"
-"                       recognising it\n"
+"      --format=NAME    read FILE as NAME (massif, dhat or callgrind) instead\n"
+"                       of recognising it\n"
 "      --snapshot=N     massif: snapshot N (a detailed one) instead of the peak\n"
 "      --all-snapshots  massif: every detailed snapshot, each as a window\n"
 "                       (stacks weighed at the peak)\n"

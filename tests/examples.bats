@@ -312,6 +312,7 @@ run_page() { # run_page md|man FILE
 @test "spaa-demangle(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-demangle.1"; }
 @test "spaa-flamegraph(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-flamegraph.1"; }
 @test "valgrind2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/valgrind2spaa.1"; }
+@test "stackprof2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/stackprof2spaa.1"; }
 @test "speedscope2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/speedscope2spaa.1"; }
 @test "spaa2speedscope(1): every example runs" { run_page man "$SPAA_MANDIR/spaa2speedscope.1"; }
 

@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# stackprof2spaa: Ruby stackprof profiles made here (ruby-stackprof, modes
+# cpu, wall and object), against the same files read on their own
+# (tests/data/stackprof/fold.py, speedscope's reading) and stackprof's own
+# per-frame sample counts.
+load common
+
+setup_file() {
+	command -v ruby >/dev/null || return 0
+	cd "$BATS_FILE_TMPDIR"
+	cat > sp.rb <<'END'
+require 'stackprof'
+require 'json'
+def fib(n) n < 2 ? n : fib(n - 1) + fib(n - 2) end
+def alloc_some; a = []; 2000.times { |i| a << "s#{i}" * 3 }; a end
+class Worker; def run; fib(20); alloc_some; GC.start; end; end
+mode = ARGV[0].to_sym
+res = StackProf.run(mode: mode, raw: true, interval: mode == :object ? 1 : 100) { 8.times { Worker.new.run } }
+File.write(ARGV[1], JSON.generate(res))
+END
+	for m in cpu wall object; do ruby sp.rb $m sp-$m.json; done
+}
+
+need_ruby() {
+	ruby -rstackprof -e 1 2>/dev/null || fail "ruby-stackprof is missing: sh .ci/deps installs it"
+	F=$BATS_FILE_TMPDIR
+}
+
+@test "cpu, wall and object profiles: the stacks and weights speedscope reads" {
+	need_ruby
+	for m in cpu wall object; do
+		stackprof2spaa "$F/sp-$m.json" > "$T/p.spaa"
+		spaa-validate --strict "$T/p.spaa"
+		spaa-fold "$T/p.spaa" > "$T/ours"
+		python3 "$BATS_TEST_DIRNAME/data/stackprof/fold.py" "$F/sp-$m.json" > "$T/theirs"
+		[ -s "$T/theirs" ]
+		diff "$T/theirs" "$T/ours"
+	done
+	grep -q '"primary_metric":"wall_us"' <(stackprof2spaa "$F/sp-wall.json")
+	grep -q '"name":"object","kind":"allocation"' <(stackprof2spaa "$F/sp-object.json")
+}
+
+@test "each frame's own samples are stackprof's" {
+	need_ruby
+	for m in cpu wall object; do
+		metric=samples
+		[ $m = object ] && metric=alloc_count
+		stackprof2spaa "$F/sp-$m.json" | spaa-fold --raw -m $metric |
+			awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); self[f[k]] += n }
+			     END { for (x in self) print self[x], x }' | LC_ALL=C sort -k2 > "$T/ours"
+		# stackprof's "samples" per frame, summed per name (garbage collection
+		# stacks sit on the stack before them, so their leaf is still theirs)
+		jq -r '[.frames[] | select(.samples > 0) | {name, samples}] | group_by(.name)[] |
+			"\(map(.samples) | add) \(.[0].name)"' "$F/sp-$m.json" | LC_ALL=C sort -k2 > "$T/theirs"
+		diff "$T/theirs" "$T/ours"
+	done
+}
+
+@test "-s: a sample record per sample, at its time (raw_sample_timestamps), in the file's order" {
+	need_ruby
+	stackprof2spaa -s "$F/sp-wall.json" > "$T/s.spaa"
+	spaa-validate --strict "$T/s.spaa"
+	n=$(jq '[.raw_timestamp_deltas[]] | length' "$F/sp-wall.json")
+	[ "$(grep -c '"type":"sample"' "$T/s.spaa")" -eq "$n" ]
+	grep '"type":"sample"' "$T/s.spaa" | jq -r '.timestamp * 1000000 | round' > "$T/ts"
+	jq -r '.raw_sample_timestamps[]' "$F/sp-wall.json" > "$T/want"
+	diff "$T/want" "$T/ts"
+	# the same stacks with or without samples
+	stackprof2spaa "$F/sp-wall.json" | spaa-fold > "$T/a"
+	spaa-fold "$T/s.spaa" > "$T/b"
+	cmp "$T/a" "$T/b"
+}
+
+@test "standard input, and exact errors" {
+	need_ruby
+	stackprof2spaa < "$F/sp-cpu.json" | spaa-fold > "$T/a"
+	stackprof2spaa "$F/sp-cpu.json" | spaa-fold > "$T/b"
+	cmp "$T/a" "$T/b"
+	bad() { printf '%s' "$1" > "$T/b.json"; run stackprof2spaa "$T/b.json"; assert_failure 1; assert_output "stackprof2spaa: $T/b.json:$2"; }
+	bad '{"mode":"cpu","interval":100,"frames":{}}' '1: no "raw" stacks: record with StackProf.run(raw: true) (stackprof writes them only then) (byte 41)'
+	bad '{"mode":"heap","frames":{},"raw":[]}' '1: mode "heap": stackprof'"'"'s modes are cpu, wall, object and custom (byte 14)'
+	bad '{"mode":"object","frames":{"1":{"name":"f"}},"raw":[1,2,5]}' '1: raw stack names frame 2, which "frames" does not have (byte 55)'
+	bad '{"mode":"wall","frames":{"1":{"name":"f"}},"raw":[1,1,2]}' '1: a wall profile without "raw_timestamp_deltas" (the samples'"'"' durations) (byte 57)'
+	bad '{"mode":"wall","frames":{"1":{"name":"f"}},"raw":[1,1,2],"raw_timestamp_deltas":[5]}' '1: fewer raw_timestamp_deltas (1) than samples (byte 83)'
+	: > "$T/e.json"
+	run stackprof2spaa "$T/e.json"
+	assert_failure 1
+	assert_output "stackprof2spaa: $T/e.json: empty input: no profile written"
+}

@@ -21,6 +21,7 @@
 #include "input.h"
 #include "jscan.h"
 #include "json.h"
+#include "num.h"
 #include "jsonbuf.h"
 #include "spool.h"
 #include "strmap.h"
@@ -215,7 +216,32 @@ static void set_parent(profile *p, uint32_t child, uint32_t parent, jscan *r)
 
 static void add_w(uint64_t *w, uint64_t v)
 {
-	if (__builtin_add_overflow(*w, v, w)) die_at(fname, 0, "a weight overflows 64 bits");
+	if (ckd_add(w, *w, v)) die_at(fname, 0, "a weight overflows 64 bits");
+}
+
+/* Times are microseconds, written as nanoseconds: a time read from the
+ * input must have a nanosecond value, and every sum or difference of times
+ * is checked (an error, never undefined behaviour or a wrapped value). */
+#define MAX_US (INT64_MAX / 1000)
+static int64_t time_us(jscan *r, int64_t v, const char *what)
+{
+	if (v < -MAX_US || v > MAX_US)
+		jscan_fail(r, "%s %lld is beyond the nanosecond range of 64 bits", what, (long long)v);
+	return v;
+}
+
+static int64_t time_add(int64_t a, int64_t b, const char *what)
+{
+	int64_t t;
+	if (ckd_add(&t, a, b)) die_at(fname, 0, "%s overflows 64 bits", what);
+	return t;
+}
+
+static int64_t time_sub(int64_t a, int64_t b, const char *what)
+{
+	int64_t t;
+	if (ckd_sub(&t, a, b)) die_at(fname, 0, "%s overflows 64 bits", what);
+	return t;
 }
 
 /* Records of integers waiting in a temporary file (common/spool): one of
@@ -249,11 +275,13 @@ static void credit(profile *p, uint32_t node, int64_t t, int64_t dur)
 	}
 }
 
-static void cpu_sample(profile *p, int64_t id, int64_t delta)
+static void cpu_sample(jscan *r, profile *p, int64_t id, int64_t delta)
 {
 	uint32_t node = node_of(p, id);
-	if (__builtin_add_overflow(p->t, delta, &p->t)) die_at(fname, 0, "sample time overflows");
-	if (p->has_prev) credit(p, p->prev_node, p->prev_t, p->t - p->prev_t);
+	int64_t t;
+	if (ckd_add(&t, p->t, delta)) jscan_fail(r, "the sum of the timeDeltas so far overflows 64 bits");
+	p->t = time_us(r, t, "a sample time (the sum of the timeDeltas so far)");
+	if (p->has_prev) credit(p, p->prev_node, p->prev_t, time_sub(p->t, p->prev_t, "a sample's time delta"));
 	p->has_prev = true;
 	p->prev_node = node;
 	p->prev_t = p->t;
@@ -263,8 +291,12 @@ static void cpu_sample(profile *p, int64_t id, int64_t delta)
 static void cpu_finish(profile *p)
 {
 	if (!p->has_prev) return;
-	int64_t end = p->end - p->start; /* from start, as prev_t */
-	credit(p, p->prev_node, p->prev_t, p->has_end && end > p->prev_t ? end - p->prev_t : 0);
+	int64_t dur = 0;
+	if (p->has_end) {
+		int64_t end = time_sub(p->end, p->start, "endTime minus startTime"); /* from start, as prev_t */
+		if (end > p->prev_t) dur = time_sub(end, p->prev_t, "endTime minus the last sample's time");
+	}
+	credit(p, p->prev_node, p->prev_t, dur);
 	p->has_prev = false;
 }
 
@@ -305,7 +337,7 @@ static void sample_array(jscan *r, profile *p, char kind)
 	while (!done) {
 		size_t n = jscan_ints(r, &first, v, 4096, what, &done);
 		size_t got = spool_read(pending, o, n * sizeof *o) / sizeof *o;
-		for (size_t k = 0; k < got; k++) cpu_sample(p, kind == 's' ? v[k] : o[k], kind == 's' ? o[k] : v[k]);
+		for (size_t k = 0; k < got; k++) cpu_sample(r, p, kind == 's' ? v[k] : o[k], kind == 's' ? o[k] : v[k]);
 		if (got < n)
 			jscan_fail(r, "%s samples than timeDeltas (%llu)", kind == 's' ? "more" : "fewer",
 				   (unsigned long long)count);
@@ -352,10 +384,10 @@ static void cpuprofile_member(jscan *r, sstr key)
 			cpu_node(r, p, 0);
 		}
 	} else if (sstr_eqc(key, "startTime")) {
-		p->start = jscan_int(r, "startTime");
+		p->start = time_us(r, jscan_int(r, "startTime"), "startTime");
 		p->has_start = true;
 	} else if (sstr_eqc(key, "endTime")) {
-		p->end = jscan_int(r, "endTime");
+		p->end = time_us(r, jscan_int(r, "endTime"), "endTime");
 		p->has_end = true;
 	} else if (sstr_eqc(key, "samples")) {
 		sample_array(r, p, 's');
@@ -377,12 +409,24 @@ static char **thread_names;
 static uint32_t thread_names_cap;
 static uint64_t n_events;
 
+/* An event's pid or tid: dflt when it has none; one that is not an
+ * integer in 64-bit range (a string, 2^64) is an error, never 0. */
+static int64_t doc_thread_id(jscan *r, uint32_t ev, const char *key, int64_t dflt)
+{
+	uint32_t k = member(ev, key);
+	int64_t v;
+	if (k == NONE) return dflt;
+	if (!json_int64(&doc, k, &v))
+		jscan_fail(r, "a trace event whose %s is not an integer in 64-bit range", key);
+	return v;
+}
+
 /* The profile of a Profile or ProfileChunk event: its thread is the one
  * the Profile event names (chunks come from V8's profiler thread). */
-static profile *trace_profile(uint32_t ev, bool is_start)
+static profile *trace_profile(jscan *r, uint32_t ev, bool is_start)
 {
 	uint32_t idk = member(ev, "id");
-	int64_t pid = doc_int(ev, "pid", 0);
+	int64_t pid = doc_thread_id(r, ev, "pid", 0);
 	char key[80];
 	int n;
 	if (idk != NONE && doc.nodes[idk].type == JSON_STRING)
@@ -398,8 +442,8 @@ static profile *trace_profile(uint32_t ev, bool is_start)
 		p->has_ctx = true;
 		p->pid = pid;
 	}
-	int64_t tid = doc_int(ev, "tid", INT64_MIN);
-	if (tid != INT64_MIN && (is_start || !p->has_tid)) {
+	int64_t tid = doc_thread_id(r, ev, "tid", INT64_MIN);
+	if (member(ev, "tid") != NONE && (is_start || !p->has_tid)) {
 		p->tid = tid;
 		p->has_tid = is_start;
 	}
@@ -414,14 +458,14 @@ static void trace_event(jscan *r)
 	sstr name = doc_str(0, "name");
 	uint32_t data = member(member(0, "args"), "data");
 	if (sstr_eqc(name, "Profile")) {
-		profile *p = trace_profile(0, true);
+		profile *p = trace_profile(r, 0, true);
 		int64_t st = doc_int(data, "startTime", INT64_MIN);
 		if (st != INT64_MIN && !p->has_start) {
-			p->start = st;
+			p->start = time_us(r, st, "startTime");
 			p->has_start = true;
 		}
 	} else if (sstr_eqc(name, "ProfileChunk")) {
-		profile *p = trace_profile(0, false);
+		profile *p = trace_profile(r, 0, false);
 		uint32_t cp = member(data, "cpuProfile");
 		uint32_t nodes = member(cp, "nodes");
 		if (nodes != NONE && doc.nodes[nodes].type == JSON_ARRAY)
@@ -435,18 +479,19 @@ static void trace_event(jscan *r)
 			int64_t id, dt;
 			if (!json_int64(&doc, a, &id) || !json_int64(&doc, b, &dt))
 				jscan_fail(r, "a ProfileChunk sample or time delta that is not an integer");
-			cpu_sample(p, id, dt);
+			cpu_sample(r, p, id, dt);
 		}
 		int64_t end = doc_int(data, "endTime", INT64_MIN);
 		if (end != INT64_MIN) {
-			p->end = end;
+			p->end = time_us(r, end, "endTime");
 			p->has_end = true;
 		}
 	} else if (sstr_eqc(name, "thread_name") && sstr_eqc(doc_str(0, "ph"), "M")) {
 		sstr tn = doc_str(member(0, "args"), "name");
 		if (!tn.p) return;
 		char key[48];
-		int n = snprintf(key, sizeof key, "%lld/%lld", (long long)doc_int(0, "pid", 0), (long long)doc_int(0, "tid", 0));
+		int n = snprintf(key, sizeof key, "%lld/%lld", (long long)doc_thread_id(r, 0, "pid", 0),
+			     (long long)doc_thread_id(r, 0, "tid", 0));
 		bool added;
 		uint32_t i = strmap_intern(&thread_keys, key, (size_t)n, &added);
 		grow_array((void **)&thread_names, &thread_names_cap, i + 1, sizeof *thread_names);
@@ -1019,7 +1064,8 @@ static void finish(const char *outpath, bool zstd)
 			profile *p = profs[i];
 			cpu_finish(p);
 			if (!p->has_start) continue;
-			int64_t a = p->start, b = p->has_end && p->end > p->start + p->t ? p->end : p->start + p->t;
+			int64_t last = time_add(p->start, p->t, "startTime plus the sample times");
+			int64_t a = p->start, b = p->has_end && p->end > last ? p->end : last;
 			if (!has_range || a < lo) lo = a;
 			if (!has_range || b > hi) hi = b;
 			has_range = true;
@@ -1045,7 +1091,7 @@ static void finish(const char *outpath, bool zstd)
 			if (!spool_ints(sample_spool, rec, 3)) break;
 			profile *p = profs[rec[0]];
 			int64_t t;
-			if (__builtin_add_overflow(p->start, rec[2], &t)) die_at(fname, 0, "sample time overflows");
+			if (ckd_add(&t, p->start, rec[2])) die_at(fname, 0, "sample time overflows");
 			builder_sample_ns(B, p->nodes[rec[1]].stack, to_ns(t), NULL);
 		}
 	}
@@ -1061,7 +1107,10 @@ static enum format by_key(jscan *r, sstr key)
 {
 	if (sstr_eqc(key, "traceEvents") || sstr_eqc(key, "metadata")) return F_TRACE;
 	if (sstr_eqc(key, "head")) return F_HEAPPROFILE;
-	if (sstr_eqc(key, "snapshot")) return F_HEAPSNAPSHOT;
+	/* member order is free: a snapshot's own members name it too */
+	if (sstr_eqc(key, "snapshot") || sstr_eqc(key, "strings") || sstr_eqc(key, "edges") ||
+	    sstr_eqc(key, "trace_function_infos") || sstr_eqc(key, "trace_tree") || sstr_eqc(key, "locations"))
+		return F_HEAPSNAPSHOT;
 	if (sstr_eqc(key, "nodes") || sstr_eqc(key, "startTime") || sstr_eqc(key, "endTime") || sstr_eqc(key, "timeDeltas"))
 		return F_CPUPROFILE;
 	if (sstr_eqc(key, "samples")) {

@@ -333,3 +333,38 @@ PY
 	run sh -c "chrome2spaa --max-depth=1000000 '$T/deep.heapprofile' | jq -c 'select(.type == \"stack\") | [(.frames | length), .weights[0].value]'"
 	assert_output '[100001,8]'
 }
+
+# Reproducers of issue 20, kept in fuzz/crashes/ for the sanitizer replay too.
+FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/chrome2spaa
+
+@test "times beyond 64 bits: an error with file and position, never a wrapped (undefined) difference" {
+	run chrome2spaa "$FZ/time-int64-min-max.cpuprofile"
+	assert_failure 1
+	assert_output "chrome2spaa: $FZ/time-int64-min-max.cpuprofile:64: startTime -9223372036854775808 is beyond the nanosecond range of 64 bits (byte 2142)"
+	run chrome2spaa "$FZ/time-delta-overflow.cpuprofile"
+	assert_failure 1
+	assert_output "chrome2spaa: $FZ/time-delta-overflow.cpuprofile:1: a sample time (the sum of the timeDeltas so far) -9223372036854775807 is beyond the nanosecond range of 64 bits (byte 874)"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["timeDeltas"] = [9223372036854775, 9223372036854775807] + d["timeDeltas"][2:]; print(json.dumps(d))' \
+		"$C/cpuprofile.json" > "$T/sum"
+	run chrome2spaa "$T/sum"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/sum:1: the sum of the timeDeltas so far overflows 64 bits (byte 992)"
+}
+
+@test "a pid or tid that is a string or beyond 64 bits is refused, never made 0" {
+	run chrome2spaa "$FZ/pid-string.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $FZ/pid-string.json:1: a trace event whose pid is not an integer in 64-bit range (byte 156)"
+	run chrome2spaa "$FZ/tid-2p64.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $FZ/tid-2p64.json:15: a trace event whose tid is not an integer in 64-bit range (byte 477)"
+}
+
+@test "a snapshot whose strings come before its meta is read (member order is free)" {
+	run chrome2spaa "$FZ/strings-first.heapsnapshot"
+	assert_success
+	chrome2spaa "$C/heap-snapshot.heapsnapshot.json" > "$T/want"
+	chrome2spaa "$FZ/strings-first.heapsnapshot" > "$T/got"
+	run cmp "$T/want" "$T/got"
+	assert_success
+}

@@ -14,9 +14,9 @@
  * every deallocation, so a deallocation of info 0 that follows another
  * deallocation counts too).  Each allocation info becomes a stack of the
  * event "malloc" (identical stacks summed), walked from its trace node up
- * to the root: at most --max-depth calls, since a file of deep traces with
- * an allocation at every depth would otherwise make output quadratic in
- * its size (heaptrack itself records at most 64 calls per trace). */
+ * to the root: at most --max-frames frames, since a file of deep traces
+ * with an allocation at every depth would otherwise make output quadratic
+ * in its size (heaptrack itself records at most 64 calls per trace). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,8 +43,9 @@ static const char help[] =
 "(allocations freed right away), the figures heaptrack_print reports.\n"
 "\n"
 "  -m, --metric=NAME    the primary metric (default: alloc_bytes)\n"
-"      --max-depth=N    keep the N innermost calls of a deeper stack, under a\n"
-"                       frame [truncated] (default 256; heaptrack records 64)\n"
+"      --max-frames=N   keep the N innermost frames of a longer stack, under a\n"
+"                       frame [truncated] (default 512; heaptrack records 64\n"
+"                       calls)\n"
 "  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
 "                       compress)\n"
 "  -z, --zstd           compress the output with zstd\n"
@@ -102,9 +103,9 @@ static struct {
 	uint32_t nframes, frcap;
 	char *command;
 	bool in_command;               /* the last record was 'X' */
-	uint32_t max_depth;            /* --max-depth */
+	uint32_t max_frames;           /* --max-frames */
 	uint64_t ncut;                 /* stacks cut there */
-} H = { .max_depth = 256 };
+} H = { .max_frames = 512 };
 
 static noreturn void bad(const char *what)
 {
@@ -405,11 +406,11 @@ static void write_profile(const char *outpath, bool zstd, const char *metric)
 		if (a->peak_epoch != H.peak_epoch) a->peak_live = a->live; /* unchanged since the peak */
 		H.nframes = 0;
 		/* parents are defined before their children (take_trace), so
-		 * the walk ends; at --max-depth it stops */
+		 * the walk ends; at --max-frames it stops */
 		uint64_t t = a->trace;
-		for (uint32_t depth = 0; t && depth < H.max_depth; t = H.traces[t - 1].parent, depth++)
-			ip_frames(H.traces[t - 1].ip);
-		if (t) {
+		for (; t && H.nframes < H.max_frames; t = H.traces[t - 1].parent) ip_frames(H.traces[t - 1].ip);
+		if (t || H.nframes > H.max_frames) {
+			H.nframes = H.max_frames;
 			builder_frame f;
 			memset(&f, 0, sizeof f);
 			f.func = sstr_c("[truncated]");
@@ -454,8 +455,8 @@ static void write_profile(const char *outpath, bool zstd, const char *metric)
 	}
 	if (!nstacks) die_no_stacks(H.fname, "%" PRIu64 " lines, no allocation", H.lineno);
 	if (H.ncut)
-		warn_at(H.fname, 0, "%" PRIu64 " allocation site%s deeper than %u calls: cut to the %u innermost "
-			"under [truncated] (--max-depth)", H.ncut, H.ncut == 1 ? "" : "s", H.max_depth, H.max_depth);
+		warn_at(H.fname, 0, "%" PRIu64 " stack%s of more than %u frames: cut to the %u innermost "
+			"under [truncated] (--max-frames)", H.ncut, H.ncut == 1 ? "" : "s", H.max_frames, H.max_frames);
 	output *o = output_open(outpath, zstd);
 	builder_write(H.b, o);
 	output_close(o);
@@ -467,7 +468,7 @@ int main(int argc, char **argv)
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "metric", required_argument, 0, 'm' },
-		{ "max-depth", required_argument, 0, 'D' + 256 },
+		{ "max-frames", required_argument, 0, 'F' + 256 },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -478,10 +479,10 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': metric = optarg; break;
-		case 'D' + 256: {
-			uint64_t v = opt_u64("--max-depth", optarg);
-			if (v < 1 || v > 1000000) usage_error("--max-depth: '%s' is not from 1 to 1000000", optarg);
-			H.max_depth = (uint32_t)v;
+		case 'F' + 256: {
+			uint64_t v = opt_u64("--max-frames", optarg);
+			if (v < 1 || v > 1000000) usage_error("--max-frames: '%s' is not from 1 to 1000000", optarg);
+			H.max_frames = (uint32_t)v;
 			break;
 		}
 		CLI_OUT_CASES(outpath, zstd);

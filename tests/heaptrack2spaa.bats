@@ -124,7 +124,7 @@ self    self%  total   total%  function
 	assert_output "[a] 1"
 }
 
-@test "deep traces: at most --max-depth calls per stack, said on stderr; time and memory follow the nodes" {
+@test "deep traces: at most --max-frames frames per stack, said on stderr; time and memory follow the nodes" {
 	# a chain of 20,000 trace nodes, each its own instruction pointer, an
 	# allocation site at every depth (quadratic: 33 s and 829 MB once)
 	python3 - "$T/deep" <<'PY'
@@ -139,16 +139,16 @@ with open(sys.argv[1], "w") as f:
 PY
 	run sh -c "ulimit -v 262144; timeout 10 heaptrack2spaa -o '$T/out.spaa' '$T/deep'"
 	assert_success
-	assert_output "heaptrack2spaa: $T/deep: 19744 allocation sites deeper than 256 calls: cut to the 256 innermost under [truncated] (--max-depth)"
+	assert_output "heaptrack2spaa: $T/deep: 19488 stacks of more than 512 frames: cut to the 512 innermost under [truncated] (--max-frames)"
 	run sh -c "jq -c 'select(.type == \"stack\") | .frames | length' '$T/out.spaa' | sort -n | uniq -c | tail -n 1"
-	assert_output "  19744 257"
-	# (spaa-fold names address frames by their dso: the 256 innermost of
+	assert_output "  19488 513"
+	# (spaa-fold names address frames by their dso: the 512 innermost of
 	# all the cut stacks are alike there)
 	run sh -c "spaa-fold '$T/out.spaa' | grep '^\[truncated\];' | cut -d' ' -f2"
-	assert_output 315904
-	run heaptrack2spaa --max-depth=0 "$T/deep"
+	assert_output 311808
+	run heaptrack2spaa --max-frames=0 "$T/deep"
 	assert_failure 2
-	assert_line --index 0 "heaptrack2spaa: --max-depth: '0' is not from 1 to 1000000"
+	assert_line --index 0 "heaptrack2spaa: --max-frames: '0' is not from 1 to 1000000"
 }
 
 @test "live bytes beyond 64 bits: an error at the allocation, never a wrapped total" {

@@ -44,6 +44,8 @@ static const char help_text[] =
 	"      --format=NAME  read FILE as NAME: trace, cpuprofile, heapprofile or\n"
 	"                     heapsnapshot (default: recognised by content)\n"
 	"      --max-depth=N  the deepest call tree (default 10000)\n"
+"      --max-frames=N keep the N innermost frames of a longer stack, under a\n"
+"                     frame [truncated] (default 512)\n"
 	"      --verbose      also report what is ignored (negative time deltas)\n"
 	"  -h, --help         display this help and exit\n"
 	"  -V, --version      output version information and exit\n"
@@ -56,6 +58,11 @@ static const char *const format_name[] = { "auto", "trace", "cpuprofile", "heapp
 static const char *fname;
 static bool opt_samples, opt_verbose;
 static uint32_t opt_max_depth = 10000;
+/* A profile's tree can be deep and wide at once: the stacks of its leaves
+ * would make an output (and a builder) of nodes x depth.  At most this many
+ * frames a stack, the innermost. */
+static uint32_t opt_max_frames = 512;
+static uint64_t n_cut;
 static builder *B;
 static json_doc doc;
 
@@ -1010,6 +1017,30 @@ static const char *thread_name(const profile *p, size_t *n)
 	return thread_names[i];
 }
 
+/* The path length of node i (1 for a root), from the lengths known
+ * (len[k], 0 unknown): every node is walked once, whatever the depth. */
+#define WALKING UINT32_MAX
+static uint32_t *plen, *walk;
+static uint32_t plen_cap, walk_cap;
+
+static uint32_t path_len(profile *p, uint32_t i)
+{
+	uint32_t n = 0, k = i;
+	while (k != NONE && plen[k] == 0) {
+		if (p->nodes[k].frame == NONE)
+			die_at(fname, 0, "profile node %lld is used but never defined", (long long)p->nodes[k].id);
+		plen[k] = WALKING;
+		grow_array((void **)&walk, &walk_cap, n + 1, sizeof *walk);
+		walk[n++] = k;
+		k = p->nodes[k].parent;
+	}
+	if (k != NONE && plen[k] == WALKING)
+		die_at(fname, 0, "profile node %lld is its own ancestor (a cycle of parents)", (long long)p->nodes[i].id);
+	uint32_t len = k == NONE ? 0 : plen[k];
+	while (n) plen[walk[--n]] = ++len;
+	return plen[i];
+}
+
 static void write_stacks(profile *p)
 {
 	builder_ctx c = { .event = 0 };
@@ -1022,22 +1053,25 @@ static void write_stacks(profile *p)
 		if (comm) c.comm = (sstr){ comm, n };
 		builder_thread(B, p->pid, p->tid, comm, n);
 	}
+	grow_array((void **)&plen, &plen_cap, p->n, sizeof *plen);
+	memset(plen, 0, (size_t)p->n * sizeof *plen);
+	uint32_t cut = NONE;
 	for (uint32_t i = 0; i < p->n; i++) {
 		pnode *x = &p->nodes[i];
 		bool any = false;
 		for (uint32_t m = 0; m < n_metrics; m++) any |= x->w[wcol[m]] != 0;
 		if (!any && !(x->w[W_COUNT])) continue;
-		uint32_t depth = 0;
-		for (uint32_t k = i; k != NONE; k = p->nodes[k].parent) {
-			if (p->nodes[k].frame == NONE)
-				die_at(fname, 0, "profile node %lld is used but never defined", (long long)p->nodes[k].id);
-			if (depth > p->n)
-				die_at(fname, 0, "profile node %lld is its own ancestor (a cycle of parents)", (long long)x->id);
-			if (depth >= opt_max_depth)
-				die_at(fname, 0, "the path of profile node %lld is deeper than %u (--max-depth)",
-				       (long long)x->id, opt_max_depth);
-			grow_array((void **)&path, &path_cap, depth + 1, sizeof *path);
-			path[depth++] = p->nodes[k].frame;
+		uint32_t len = path_len(p, i);
+		if (len > opt_max_depth)
+			die_at(fname, 0, "the path of profile node %lld is deeper than %u (--max-depth)",
+			       (long long)x->id, opt_max_depth);
+		uint32_t depth = 0, keep = len < opt_max_frames ? len : opt_max_frames;
+		grow_array((void **)&path, &path_cap, keep + 1, sizeof *path);
+		for (uint32_t k = i; depth < keep; k = p->nodes[k].parent) path[depth++] = p->nodes[k].frame;
+		if (len > keep) {
+			if (cut == NONE) cut = make_frame(sstr_c("[truncated]"), SSTR_NULL, 0, 0, false);
+			path[depth++] = cut;
+			n_cut++;
 		}
 		num vals[NW];
 		for (uint32_t m = 0; m < n_metrics; m++) vals[m] = num_u(x->w[wcol[m]]);
@@ -1084,6 +1118,9 @@ static void finish(const char *outpath, bool zstd)
 	}
 	declare_event();
 	for (uint32_t i = 0; i < nprofs; i++) write_stacks(profs[i]);
+	if (n_cut)
+		warn_at(fname, 0, "%llu stack%s of more than %u frames: cut to the %u innermost under [truncated] (--max-frames)",
+			(unsigned long long)n_cut, n_cut == 1 ? "" : "s", opt_max_frames, opt_max_frames);
 	if (opt_samples) {
 		spool_rewind(sample_spool);
 		int64_t rec[3];
@@ -1166,6 +1203,7 @@ int main(int argc, char **argv)
 		{ "samples", no_argument, 0, 's' },
 		{ "format", required_argument, 0, 'F' + 256 },
 		{ "max-depth", required_argument, 0, 'D' + 256 },
+		{ "max-frames", required_argument, 0, 'f' + 256 },
 		{ "verbose", no_argument, 0, 'v' + 256 },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1187,6 +1225,12 @@ int main(int argc, char **argv)
 			uint64_t v = opt_u64("--max-depth", optarg);
 			if (v < 1 || v > 1000000) usage_error("--max-depth: '%s' is not from 1 to 1000000", optarg);
 			opt_max_depth = (uint32_t)v;
+			break;
+		}
+		case 'f' + 256: {
+			uint64_t v = opt_u64("--max-frames", optarg);
+			if (v < 1 || v > 1000000) usage_error("--max-frames: '%s' is not from 1 to 1000000", optarg);
+			opt_max_frames = (uint32_t)v;
 			break;
 		}
 		case 'v' + 256: opt_verbose = true; break;

@@ -325,12 +325,12 @@ PY
 	run chrome2spaa --max-depth=1000000 "$T/deep.heapsnapshot"
 	assert_success
 	# the deepest stack (the snapshot's live objects weigh on two others)
-	run sh -c "chrome2spaa --max-depth=1000000 '$T/deep.heapsnapshot' | jq -sc 'map(select(.type == \"stack\")) | max_by(.frames | length) | [(.frames | length), .weights[0].value]'"
+	run sh -c "chrome2spaa --max-depth=1000000 --max-frames=1000000 '$T/deep.heapsnapshot' | jq -sc 'map(select(.type == \"stack\")) | max_by(.frames | length) | [(.frames | length), .weights[0].value]'"
 	assert_output '[100001,8]'
 	run chrome2spaa "$T/deep.heapprofile"
 	assert_failure 1
 	assert_output --partial "the call tree is deeper than 10000 (--max-depth)"
-	run sh -c "chrome2spaa --max-depth=1000000 '$T/deep.heapprofile' | jq -c 'select(.type == \"stack\") | [(.frames | length), .weights[0].value]'"
+	run sh -c "chrome2spaa --max-depth=1000000 --max-frames=1000000 '$T/deep.heapprofile' | jq -c 'select(.type == \"stack\") | [(.frames | length), .weights[0].value]'"
 	assert_output '[100001,8]'
 }
 
@@ -367,4 +367,32 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/chrome2spaa
 	chrome2spaa "$FZ/strings-first.heapsnapshot" > "$T/got"
 	run cmp "$T/want" "$T/got"
 	assert_success
+}
+
+@test "a deep and wide trace tree: stacks cut at --max-frames, said on stderr; time and memory follow the nodes" {
+	# a chain 9,000 deep with 5,000 leaves under it, each its own function
+	# (374 MB and 178 MB of output once)
+	python3 - "$C/heap-snapshot.heapsnapshot.json" "$T/wide.heapsnapshot" <<'PY'
+import json, sys
+depth, leaves = 9000, 5000
+d = json.load(open(sys.argv[1]))
+d["trace_function_infos"] = [x for i in range(depth + 1) for x in (i, 1, 2, 1, i + 1, 1)] + \
+    [x for k in range(leaves) for x in (depth + 1 + k, 3, 2, 1, k + 1, 2)]
+d["trace_tree"] = "@@"
+leaf = ",".join("%d,%d,1,8,[]" % (depth + 2 + k, depth + 1 + k) for k in range(leaves))
+tree = "".join("[%d,%d,0,0," % (i + 1, i) for i in range(depth)) + "[" + leaf + "]" + "]" * depth
+d["nodes"] = []
+open(sys.argv[2], "w").write(json.dumps(d).replace('"@@"', tree))
+PY
+	run sh -c "ulimit -v 262144; timeout 10 chrome2spaa -o '$T/out.spaa' '$T/wide.heapsnapshot'"
+	assert_success
+	assert_output "chrome2spaa: $T/wide.heapsnapshot: 5000 stacks of more than 512 frames: cut to the 512 innermost under [truncated] (--max-frames)"
+	run sh -c "jq -c 'select(.type == \"stack\") | .frames | length' '$T/out.spaa' | sort -n | uniq -c | tail -n 1"
+	assert_output "   5000 513"
+	# (spaa-fold joins them: same names, other lines)
+	run sh -c "spaa-fold '$T/out.spaa' | grep '^\[truncated\];allocateBuffer;' | awk '{ print \$NF }'"
+	assert_output 40000
+	run chrome2spaa --max-frames=0 "$T/wide.heapsnapshot"
+	assert_failure 2
+	assert_line --index 0 "chrome2spaa: --max-frames: '0' is not from 1 to 1000000"
 }

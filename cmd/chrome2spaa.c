@@ -44,6 +44,8 @@ static const char help_text[] =
 	"      --format=NAME  read FILE as NAME: trace, cpuprofile, heapprofile or\n"
 	"                     heapsnapshot (default: recognised by content)\n"
 	"      --max-depth=N  the deepest call tree (default 10000)\n"
+"      --max-size=BYTES  the largest single JSON value read, decompressed\n"
+"                     (default 1G; K, M and G are powers of 1024)\n"
 "      --max-frames=N keep the N innermost frames of a longer stack, under a\n"
 "                     frame [truncated] (default 512)\n"
 	"      --verbose      also report what is ignored (negative time deltas)\n"
@@ -1204,6 +1206,7 @@ int main(int argc, char **argv)
 		{ "format", required_argument, 0, 'F' + 256 },
 		{ "max-depth", required_argument, 0, 'D' + 256 },
 		{ "max-frames", required_argument, 0, 'f' + 256 },
+		{ "max-size", required_argument, 0, 'S' + 256 },
 		{ "verbose", no_argument, 0, 'v' + 256 },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1227,6 +1230,7 @@ int main(int argc, char **argv)
 			opt_max_depth = (uint32_t)v;
 			break;
 		}
+		case 'S' + 256: input_max_size_option(optarg); break;
 		case 'f' + 256: {
 			uint64_t v = opt_u64("--max-frames", optarg);
 			if (v < 1 || v > 1000000) usage_error("--max-frames: '%s' is not from 1 to 1000000", optarg);

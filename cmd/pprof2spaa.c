@@ -41,6 +41,8 @@ static const char help[] =
 "      --event=NAME     name of the event (default: from the profile)\n"
 "  -m, --metric=NAME    the primary metric (default: the profile's default\n"
 "                       sample type, else its last, as pprof chooses)\n"
+"      --max-size=BYTES the largest profile read, decompressed (default 1G;\n"
+"                       K, M and G are powers of 1024)\n"
 "  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
 "                       compress)\n"
 "  -z, --zstd           compress the output with zstd\n"
@@ -977,15 +979,62 @@ static void read_legacy_heap(const char *event_opt)
 
 static sbuf whole;
 
+/* The top-level fields of the message so far, from *scan: false at one that
+ * cannot be (field number 0, a group or unknown wire type), which the
+ * parser then reports, so that reading stops there: 336 KB of zstd that
+ * decompresses to 10 GB of zeros is refused at its first byte, not after
+ * --max-size bytes.  A field longer than the limit is refused at once. */
+static bool fields_plausible(size_t *scan)
+{
+	while (*scan < whole.n) {
+		pb_reader r = pb_init(whole.p + *scan, whole.n - *scan);
+		uint64_t key, len = 0;
+		if (!pb_varint(&r, &key)) return whole.n - *scan < 10; /* cut short: more to come */
+		unsigned wire = key & 7;
+		if (key >> 3 == 0 || (wire != PB_VARINT && wire != PB_I64 && wire != PB_LEN && wire != PB_I32))
+			return false;
+		if (wire == PB_VARINT) {
+			if (!pb_varint(&r, &len)) return (size_t)(r.end - r.p) < 10;
+			len = 0;
+		} else if (wire == PB_LEN) {
+			if (!pb_varint(&r, &len)) return (size_t)(r.end - r.p) < 10;
+			if (len > input_max_size()) input_too_big(Q.fname, "a field of the profile is");
+		} else {
+			len = wire == PB_I64 ? 8 : 4;
+		}
+		size_t head = (size_t)(r.p - (const uint8_t *)whole.p - *scan);
+		if (len > whole.n - *scan - head) {
+			/* the field's value is still to come: skip over it as it does */
+			return true;
+		}
+		*scan += head + (size_t)len;
+	}
+	return true;
+}
+
 static void read_input(const char *path)
 {
 	input *in = input_open(path);
 	Q.fname = path; /* input_name(in) lives as long as in */
+	/* at most --max-size bytes; the protobuf's fields checked as they come */
+	size_t scan = 0;
+	bool text = false;
 	for (;;) {
-		sbuf_reserve(&whole, whole.n < 65536 ? 65536 : whole.n);
-		size_t got = input_read(in, whole.p + whole.n, whole.cap - whole.n);
+		if (whole.n >= input_max_size()) {
+			char c;
+			if (input_read(in, &c, 1) == 0) break;
+			input_too_big(Q.fname, "the input is");
+		}
+		size_t want = whole.n < 65536 ? 65536 : whole.n;
+		if (want > input_max_size() - whole.n) want = (size_t)(input_max_size() - whole.n);
+		sbuf_reserve(&whole, want);
+		size_t got = input_read(in, whole.p + whole.n, want);
 		if (got == 0) break;
 		whole.n += got;
+		if (scan == 0 && whole.n == got) /* the legacy text forms (below) are not fields */
+			text = (whole.n >= 4 && (!memcmp(whole.p, "heap", 4) || !memcmp(whole.p, "--- ", 4) ||
+						 !memcmp(whole.p, "%%% ", 4)));
+		if (!text && !fields_plausible(&scan)) break;
 	}
 	input_close(in);
 	Q.buf = (const uint8_t *)whole.p;
@@ -1007,6 +1056,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
+		{ "max-size", required_argument, 0, 'S' + 256 },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1018,6 +1068,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'm': metric = optarg; break;
+		case 'S' + 256: input_max_size_option(optarg); break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}

@@ -11,6 +11,7 @@
 #include "util.h"
 
 const char *cli_prog = "spaa";
+const char *cli_input;
 
 #define MAX_HOOKS 8
 static void (*hooks[MAX_HOOKS])(void);

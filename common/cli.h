@@ -14,6 +14,10 @@ extern const char *cli_prog;
 /* Sets cli_prog from argv[0]'s basename; call first in main(). */
 void cli_init(int argc, char **argv);
 
+/* The input being read (set by input_open), or NULL: the out-of-memory
+ * message names it ("prog: FILE: out of memory"). */
+extern const char *cli_input;
+
 /* "prog: message" on stderr. */
 void warnmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: file:line: message" on stderr (line 0: "prog: file: message"). */

@@ -78,6 +78,7 @@ input *input_open(const char *path)
 		in->name = xstrdup(path);
 		if (in->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
 	}
+	cli_input = in->name;
 	in->raw_cap = 1 << 17;
 	in->raw = xmalloc(in->raw_cap);
 	in->cap = 1 << 18;
@@ -283,6 +284,38 @@ size_t input_read(input *in, void *out, size_t n)
 	}
 	in->consumed += got;
 	return got;
+}
+
+static uint64_t max_size = INPUT_MAX_SIZE_DEFAULT;
+
+uint64_t input_max_size(void)
+{
+	return max_size;
+}
+
+void input_set_max_size(uint64_t bytes)
+{
+	max_size = bytes;
+}
+
+void input_max_size_option(const char *val)
+{
+	size_t n = strlen(val);
+	unsigned shift = 0;
+	if (n && (val[n - 1] == 'K' || val[n - 1] == 'M' || val[n - 1] == 'G')) {
+		shift = val[n - 1] == 'K' ? 10 : val[n - 1] == 'M' ? 20 : 30;
+		n--;
+	}
+	uint64_t v;
+	if (!parse_u64(val, n, &v) || v == 0 || v > (UINT64_MAX >> shift) || (v << shift) > (uint64_t)SIZE_MAX / 2)
+		usage_error("--max-size: '%s' is not a size in bytes (a number, or with K, M or G)", val);
+	max_size = v << shift;
+}
+
+noreturn void input_too_big(const char *name, const char *what)
+{
+	die_at(name, 0, "%s more than %llu bytes (decompressed), the limit (--max-size=BYTES raises it)", what,
+	       (unsigned long long)max_size);
 }
 
 uint64_t input_offset(const input *in)

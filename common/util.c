@@ -11,6 +11,8 @@
 
 static void oom(void)
 {
+	/* the input that made it grow: every message names its input */
+	if (cli_input) die_at(cli_input, 0, "out of memory");
 	die(EXIT_DATA, "out of memory");
 }
 

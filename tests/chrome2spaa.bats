@@ -396,3 +396,13 @@ PY
 	assert_failure 2
 	assert_line --index 0 "chrome2spaa: --max-frames: '0' is not from 1 to 1000000"
 }
+
+@test "one JSON value is held whole: at most --max-size bytes of it, an error naming the file beyond" {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["nodes"][1]["callFrame"]["functionName"] = "x" * 3000000; print(json.dumps(d))' \
+		"$C/cpuprofile.json" > "$T/big.json"
+	run chrome2spaa --max-size=2M "$T/big.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/big.json: a JSON value of more than 2097152 bytes (decompressed), the limit (--max-size=BYTES raises it)"
+	run chrome2spaa -o /dev/null "$T/big.json"
+	assert_success
+}

@@ -118,6 +118,7 @@ static struct {
 	uint64_t type[MAX_TYPES], unit[MAX_TYPES];
 	uint32_t ntypes;
 	uint64_t period_type, period_unit, default_type;
+	size_t default_type_off;      /* where default_type was read */
 	bool has_period_type;
 	int64_t period, time_nanos, duration_nanos;
 	bool has_period, has_time;
@@ -134,8 +135,12 @@ static struct {
 	sbuf labels, scratch, fextra;
 	strmap label_ids;             /* a label's bytes -> its JSON in label_text */
 	sbuf label_text;
-	struct span { size_t off, len; } *label_span;
+	/* per distinct label: its key (string index), and its key and value
+	 * as JSON in label_text */
+	struct span { uint64_t key; size_t koff, klen, voff, vlen; } *label_span;
 	uint32_t nlabel_span, label_spancap;
+	uint32_t *slabels;            /* the labels of the sample at hand */
+	uint32_t nslabels, slabelcap;
 } Q = { .unknown_dso = -1 };
 
 /* Damage at byte offset off of the message: every message names where. */
@@ -319,9 +324,19 @@ static void read_dictionaries(void)
 			case P_DROP_FRAMES: Q.drop_frames = f.v; break;
 			case P_KEEP_FRAMES: Q.keep_frames = f.v; break;
 			case P_TIME_NANOS: Q.time_nanos = (int64_t)f.v; Q.has_time = true; break;
-			case P_DURATION_NANOS: Q.duration_nanos = (int64_t)f.v; break;
-			case P_PERIOD: Q.period = (int64_t)f.v; Q.has_period = true; break;
-			case P_DEFAULT_SAMPLE_TYPE: Q.default_type = f.v; break;
+			/* one rule for what cannot be: refused, as a string
+			 * index beyond the table is (a time range that ends
+			 * before it starts, a negative period) */
+			case P_DURATION_NANOS:
+				Q.duration_nanos = (int64_t)f.v;
+				if (Q.duration_nanos < 0) bad(f.off, "a negative duration_nanos");
+				break;
+			case P_PERIOD:
+				Q.period = (int64_t)f.v;
+				Q.has_period = true;
+				if (Q.period < 0) bad(f.off, "a negative period");
+				break;
+			case P_DEFAULT_SAMPLE_TYPE: Q.default_type = f.v; Q.default_type_off = f.off; break;
 			default: break;
 			}
 		}
@@ -333,6 +348,7 @@ static void read_dictionaries(void)
 		check_str(Q.type[i], Q.buf, "sample_type");
 		check_str(Q.unit[i], Q.buf, "sample_type unit");
 	}
+	check_str(Q.default_type, Q.buf + Q.default_type_off, "default_sample_type");
 }
 
 /* ---- the header: event, metrics, source ----------------------------------------- */
@@ -593,9 +609,10 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 
 /* ---- pass 2: the samples ---------------------------------------------------------- */
 
-/* A label as JSON ("key":"str", "key":num or "key":{"num":N,"unit":"u"}),
- * appended to t. */
-static void label_json(const pb_field *f, sbuf *t)
+/* A label as JSON: its key ("key") and then its value ("str", num or
+ * {"num":N,"unit":"u"}) appended to t, the key's string index in *keyp
+ * and the length of the key's JSON in *klen. */
+static void label_json(const pb_field *f, sbuf *t, uint64_t *keyp, size_t *klen)
 {
 	pb_reader r = sub(f);
 	pb_field g;
@@ -612,8 +629,10 @@ static void label_json(const pb_field *f, sbuf *t)
 	check_str(key, f->data, "label key");
 	check_str(str, f->data, "label str");
 	check_str(unit, f->data, "label num_unit");
+	size_t k0 = t->n;
 	jb_str(t, str_of(key).p, str_of(key).n);
-	sbuf_addc(t, ':');
+	*keyp = key;
+	*klen = t->n - k0;
 	if (str || !has_num) {
 		jb_str(t, str_of(str).p, str_of(str).n);
 		return;
@@ -628,7 +647,7 @@ static void label_json(const pb_field *f, sbuf *t)
 	}
 }
 
-/* A sample's label, added to its "x_labels".  A profile has few distinct
+/* A sample's label, kept for its "x_labels".  A profile has few distinct
  * labels (a thread, a goroutine's labels) on many samples: each is made
  * into JSON once, found again by its bytes. */
 static void read_label(const pb_field *f)
@@ -636,16 +655,55 @@ static void read_label(const pb_field *f)
 	bool added;
 	uint32_t i = strmap_intern(&Q.label_ids, f->data, f->len, &added);
 	if (added) {
-		size_t start = Q.label_text.n;
-		label_json(f, &Q.label_text);
 		struct span *sp = VEC_PUSH(Q.label_span, Q.nlabel_span, Q.label_spancap);
-		sp->off = start;
-		sp->len = Q.label_text.n - start;
+		sp->koff = Q.label_text.n;
+		label_json(f, &Q.label_text, &sp->key, &sp->klen);
+		sp->voff = sp->koff + sp->klen;
+		sp->vlen = Q.label_text.n - sp->voff;
 	}
-	sbuf *e = &Q.labels;
-	if (e->n) sbuf_addc(e, ',');
-	else sbuf_adds(e, "\"x_labels\":{");
-	sbuf_add(e, Q.label_text.p + Q.label_span[i].off, Q.label_span[i].len);
+	*VEC_PUSH(Q.slabels, Q.nslabels, Q.slabelcap) = i;
+}
+
+/* Labels by key (its bytes), then by value (its JSON): one order, whatever
+ * the order of the sample's labels. */
+static int cmp_bytes(const char *a, size_t an, const char *b, size_t bn)
+{
+	int c = memcmp(a, b, an < bn ? an : bn);
+	return c ? c : (an > bn) - (an < bn);
+}
+
+static int cmp_label(const void *x, const void *y)
+{
+	const struct span *a = &Q.label_span[*(const uint32_t *)x], *b = &Q.label_span[*(const uint32_t *)y];
+	sstr ka = str_of(a->key), kb = str_of(b->key);
+	int c = cmp_bytes(ka.p, ka.n, kb.p, kb.n);
+	if (c) return c;
+	return cmp_bytes(Q.label_text.p + a->voff, a->vlen, Q.label_text.p + b->voff, b->vlen);
+}
+
+/* "x_labels":{"key":value,...} of the sample's labels, keys sorted; a key
+ * given several values (pprof's labels are a multimap) has them as an
+ * array, sorted: never a key twice. */
+static void labels_json(sbuf *e)
+{
+	xqsort(Q.slabels, Q.nslabels, sizeof *Q.slabels, cmp_label);
+	sbuf_adds(e, "\"x_labels\":{");
+	for (uint32_t i = 0, j; i < Q.nslabels; i = j) {
+		const struct span *a = &Q.label_span[Q.slabels[i]];
+		/* (keys by their bytes: a string table may hold one twice) */
+		for (j = i + 1; j < Q.nslabels && sstr_eq(str_of(Q.label_span[Q.slabels[j]].key), str_of(a->key)); j++) {}
+		if (i) sbuf_addc(e, ',');
+		sbuf_add(e, Q.label_text.p + a->koff, a->klen);
+		sbuf_addc(e, ':');
+		if (j - i > 1) sbuf_addc(e, '[');
+		for (uint32_t k = i; k < j; k++) {
+			const struct span *v = &Q.label_span[Q.slabels[k]];
+			if (k > i) sbuf_addc(e, ',');
+			sbuf_add(e, Q.label_text.p + v->voff, v->vlen);
+		}
+		if (j - i > 1) sbuf_addc(e, ']');
+	}
+	sbuf_addc(e, '}');
 }
 
 /* The frames of location id (resolved at its first use) added to the
@@ -677,6 +735,7 @@ static void read_sample(const pb_field *f)
 	uint32_t nvals = 0;
 	Q.nframes = 0;
 	Q.labels.n = 0;
+	Q.nslabels = 0;
 	while (next(&r, &g)) {
 		if (g.num == 1 || g.num == 2) {
 			pb_ints it;
@@ -716,9 +775,9 @@ static void read_sample(const pb_field *f)
 	builder_ctx c;
 	memset(&c, 0, sizeof c);
 	c.event = Q.event;
-	sbuf *e = &Q.labels; /* "x_labels":{... */
-	if (e->n) {
-		sbuf_addc(e, '}');
+	sbuf *e = &Q.labels;
+	if (Q.nslabels) {
+		labels_json(e);
 		c.extra_json = (sstr){ e->p, e->n };
 	}
 	/* zero values are left out (an allocation site whose objects are all

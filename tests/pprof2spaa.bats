@@ -275,3 +275,22 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
 	assert_failure 1
 	assert_output "pprof2spaa: $T/big.zst: out of memory"
 }
+
+@test "labels: a key given twice is one key with an array, keys sorted; the same labels in another order are one stack" {
+	# two samples: k=v2, k=v1, a=x (1) and a=x, k=v1, k=v2 (2)
+	run sh -c "pprof2spaa '$FZ/repeated-label-keys.pb' | jq -c 'select(.type == \"stack\") | [.context.x_labels, .weights[0].value]'"
+	assert_success
+	assert_output '[{"a":"x","k":["v1","v2"]},3]'
+}
+
+@test "a negative duration_nanos or period, a default_sample_type beyond the string table: refused, as a comment index is" {
+	run pprof2spaa "$FZ/negative-duration.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/negative-duration.pb: not a valid pprof profile: a negative duration_nanos (byte 81 of the decompressed data)"
+	run pprof2spaa "$FZ/negative-period.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/negative-period.pb: not a valid pprof profile: a negative period (byte 81 of the decompressed data)"
+	run pprof2spaa "$FZ/default-sample-type-99.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/default-sample-type-99.pb: not a valid pprof profile: default_sample_type: string index 99 beyond the string table (8 strings) (byte 81 of the decompressed data)"
+}

@@ -119,6 +119,15 @@ noreturn void die_at(const char *file, uint64_t line, const char *fmt, ...)
 	cli_exit(EXIT_DATA);
 }
 
+noreturn void die_input(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(cli_input, 0, fmt, ap);
+	va_end(ap);
+	cli_exit(EXIT_DATA);
+}
+
 noreturn void die_empty_input(const char *file)
 {
 	die_at(file ? file : "-", 0, "empty input: no profile written");

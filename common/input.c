@@ -78,7 +78,11 @@ input *input_open(const char *path)
 		in->name = xstrdup(path);
 		if (in->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
 	}
-	cli_input = in->name;
+	/* messages name it, even after input_close */
+	static char *named;
+	free(named);
+	named = xstrdup(in->name);
+	cli_input = named;
 	in->raw_cap = 1 << 17;
 	in->raw = xmalloc(in->raw_cap);
 	in->cap = 1 << 18;
@@ -89,11 +93,11 @@ input *input_open(const char *path)
 	if (in->raw_end >= 4 && memcmp(in->raw, "\x28\xb5\x2f\xfd", 4) == 0) {
 		in->codec = ZSTD;
 		in->zs = ZSTD_createDStream();
-		if (!in->zs) die(EXIT_DATA, "out of memory");
+		if (!in->zs) die_input("out of memory");
 		ZSTD_initDStream(in->zs);
 	} else if (in->raw_end >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
 		in->codec = GZIP;
-		if (inflateInit2(&in->gz, 15 + 32) != Z_OK) die(EXIT_DATA, "out of memory");
+		if (inflateInit2(&in->gz, 15 + 32) != Z_OK) die_input("out of memory");
 	}
 	return in;
 }

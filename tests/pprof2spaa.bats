@@ -294,3 +294,10 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
 	assert_failure 1
 	assert_output "pprof2spaa: $FZ/default-sample-type-99.pb: not a valid pprof profile: default_sample_type: string index 99 beyond the string table (8 strings) (byte 81 of the decompressed data)"
 }
+
+@test "a sum beyond 64 bits names the file (every message names its input)" {
+	# three samples of 2^63-1 on one stack
+	run pprof2spaa "$FZ/sum-overflow.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/sum-overflow.pb: metric samples of a stack overflows 64 bits"
+}

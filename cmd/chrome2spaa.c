@@ -1150,15 +1150,18 @@ static enum format by_key(jscan *r, sstr key)
 	if (sstr_eqc(key, "snapshot") || sstr_eqc(key, "strings") || sstr_eqc(key, "edges") ||
 	    sstr_eqc(key, "trace_function_infos") || sstr_eqc(key, "trace_tree") || sstr_eqc(key, "locations"))
 		return F_HEAPSNAPSHOT;
-	if (sstr_eqc(key, "nodes") || sstr_eqc(key, "startTime") || sstr_eqc(key, "endTime") || sstr_eqc(key, "timeDeltas"))
+	if (sstr_eqc(key, "startTime") || sstr_eqc(key, "endTime") || sstr_eqc(key, "timeDeltas"))
 		return F_CPUPROFILE;
-	if (sstr_eqc(key, "samples")) {
-		/* objects: a heap profile's samples; numbers: a CPU profile's */
+	if (sstr_eqc(key, "samples") || sstr_eqc(key, "nodes")) {
+		/* samples: objects in a heap profile, numbers in a CPU profile;
+		 * nodes: objects in a CPU profile, numbers in a heap snapshot */
+		bool samples = sstr_eqc(key, "samples");
 		jscan_peek(r);
 		for (size_t i = r->pos + 1; i < r->len; i++) {
 			char c = r->buf[i];
 			if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
-			return c == '{' ? F_HEAPPROFILE : F_CPUPROFILE;
+			if (samples) return c == '{' ? F_HEAPPROFILE : F_CPUPROFILE;
+			return c == '-' || c_digit(c) ? F_HEAPSNAPSHOT : F_CPUPROFILE;
 		}
 		return F_CPUPROFILE;
 	}

@@ -367,6 +367,10 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/chrome2spaa
 	chrome2spaa "$FZ/strings-first.heapsnapshot" > "$T/got"
 	run cmp "$T/want" "$T/got"
 	assert_success
+	# its nodes first: a snapshot still (not a CPU profile), whose meta is wanted first
+	run chrome2spaa "$FZ/nodes-first.heapsnapshot"
+	assert_failure 1
+	assert_output "chrome2spaa: $FZ/nodes-first.heapsnapshot:1: the snapshot's arrays come before its meta (\"snapshot\") (byte 10)"
 }
 
 @test "a deep and wide trace tree: stacks cut at --max-frames, said on stderr; time and memory follow the nodes" {

@@ -729,6 +729,12 @@ static void convert(input *in)
 		uint64_t lineno = input_lineno(in);
 		while (n > 0 && line[n - 1] == '\r') n--;
 		bool hist = false, done;
+		/* bpftrace writes no NUL byte (its names are C strings): in a map
+		 * entry one is damage, said where, not read as a cut name */
+		const char *nul = (st == S_FRAMES || (n > 0 && line[0] == '@')) ? memchr(line, 0, n) : NULL;
+		if (nul)
+			die_at(B.fname, lineno, "a NUL byte in %s (column %zu): not bpftrace's text output",
+			       st == S_FRAMES ? "a map entry's line" : "a map line", (size_t)(nul - line) + 1);
 		if (st == S_FRAMES) {
 			if (n > 0 && c_blank(line[0])) {
 				size_t b = 0, e = n;

@@ -21,6 +21,7 @@
 #include "input.h"
 #include "jscan.h"
 #include "json.h"
+#include "num.h"
 #include "jsonbuf.h"
 #include "spool.h"
 #include "strmap.h"
@@ -43,6 +44,10 @@ static const char help_text[] =
 	"      --format=NAME  read FILE as NAME: trace, cpuprofile, heapprofile or\n"
 	"                     heapsnapshot (default: recognised by content)\n"
 	"      --max-depth=N  the deepest call tree (default 10000)\n"
+"      --max-size=BYTES  the largest single JSON value read, decompressed\n"
+"                     (default 1G; K, M and G are powers of 1024)\n"
+"      --max-frames=N keep the N innermost frames of a longer stack, under a\n"
+"                     frame [truncated] (default 512)\n"
 	"      --verbose      also report what is ignored (negative time deltas)\n"
 	"  -h, --help         display this help and exit\n"
 	"  -V, --version      output version information and exit\n"
@@ -55,6 +60,11 @@ static const char *const format_name[] = { "auto", "trace", "cpuprofile", "heapp
 static const char *fname;
 static bool opt_samples, opt_verbose;
 static uint32_t opt_max_depth = 10000;
+/* A profile's tree can be deep and wide at once: the stacks of its leaves
+ * would make an output (and a builder) of nodes x depth.  At most this many
+ * frames a stack, the innermost. */
+static uint32_t opt_max_frames = 512;
+static uint64_t n_cut;
 static builder *B;
 static json_doc doc;
 
@@ -215,7 +225,32 @@ static void set_parent(profile *p, uint32_t child, uint32_t parent, jscan *r)
 
 static void add_w(uint64_t *w, uint64_t v)
 {
-	if (__builtin_add_overflow(*w, v, w)) die_at(fname, 0, "a weight overflows 64 bits");
+	if (ckd_add(w, *w, v)) die_at(fname, 0, "a weight overflows 64 bits");
+}
+
+/* Times are microseconds, written as nanoseconds: a time read from the
+ * input must have a nanosecond value, and every sum or difference of times
+ * is checked (an error, never undefined behaviour or a wrapped value). */
+#define MAX_US (INT64_MAX / 1000)
+static int64_t time_us(jscan *r, int64_t v, const char *what)
+{
+	if (v < -MAX_US || v > MAX_US)
+		jscan_fail(r, "%s %lld is beyond the nanosecond range of 64 bits", what, (long long)v);
+	return v;
+}
+
+static int64_t time_add(int64_t a, int64_t b, const char *what)
+{
+	int64_t t;
+	if (ckd_add(&t, a, b)) die_at(fname, 0, "%s overflows 64 bits", what);
+	return t;
+}
+
+static int64_t time_sub(int64_t a, int64_t b, const char *what)
+{
+	int64_t t;
+	if (ckd_sub(&t, a, b)) die_at(fname, 0, "%s overflows 64 bits", what);
+	return t;
 }
 
 /* Records of integers waiting in a temporary file (common/spool): one of
@@ -249,11 +284,13 @@ static void credit(profile *p, uint32_t node, int64_t t, int64_t dur)
 	}
 }
 
-static void cpu_sample(profile *p, int64_t id, int64_t delta)
+static void cpu_sample(jscan *r, profile *p, int64_t id, int64_t delta)
 {
 	uint32_t node = node_of(p, id);
-	if (__builtin_add_overflow(p->t, delta, &p->t)) die_at(fname, 0, "sample time overflows");
-	if (p->has_prev) credit(p, p->prev_node, p->prev_t, p->t - p->prev_t);
+	int64_t t;
+	if (ckd_add(&t, p->t, delta)) jscan_fail(r, "the sum of the timeDeltas so far overflows 64 bits");
+	p->t = time_us(r, t, "a sample time (the sum of the timeDeltas so far)");
+	if (p->has_prev) credit(p, p->prev_node, p->prev_t, time_sub(p->t, p->prev_t, "a sample's time delta"));
 	p->has_prev = true;
 	p->prev_node = node;
 	p->prev_t = p->t;
@@ -263,8 +300,12 @@ static void cpu_sample(profile *p, int64_t id, int64_t delta)
 static void cpu_finish(profile *p)
 {
 	if (!p->has_prev) return;
-	int64_t end = p->end - p->start; /* from start, as prev_t */
-	credit(p, p->prev_node, p->prev_t, p->has_end && end > p->prev_t ? end - p->prev_t : 0);
+	int64_t dur = 0;
+	if (p->has_end) {
+		int64_t end = time_sub(p->end, p->start, "endTime minus startTime"); /* from start, as prev_t */
+		if (end > p->prev_t) dur = time_sub(end, p->prev_t, "endTime minus the last sample's time");
+	}
+	credit(p, p->prev_node, p->prev_t, dur);
 	p->has_prev = false;
 }
 
@@ -305,7 +346,7 @@ static void sample_array(jscan *r, profile *p, char kind)
 	while (!done) {
 		size_t n = jscan_ints(r, &first, v, 4096, what, &done);
 		size_t got = spool_read(pending, o, n * sizeof *o) / sizeof *o;
-		for (size_t k = 0; k < got; k++) cpu_sample(p, kind == 's' ? v[k] : o[k], kind == 's' ? o[k] : v[k]);
+		for (size_t k = 0; k < got; k++) cpu_sample(r, p, kind == 's' ? v[k] : o[k], kind == 's' ? o[k] : v[k]);
 		if (got < n)
 			jscan_fail(r, "%s samples than timeDeltas (%llu)", kind == 's' ? "more" : "fewer",
 				   (unsigned long long)count);
@@ -352,10 +393,10 @@ static void cpuprofile_member(jscan *r, sstr key)
 			cpu_node(r, p, 0);
 		}
 	} else if (sstr_eqc(key, "startTime")) {
-		p->start = jscan_int(r, "startTime");
+		p->start = time_us(r, jscan_int(r, "startTime"), "startTime");
 		p->has_start = true;
 	} else if (sstr_eqc(key, "endTime")) {
-		p->end = jscan_int(r, "endTime");
+		p->end = time_us(r, jscan_int(r, "endTime"), "endTime");
 		p->has_end = true;
 	} else if (sstr_eqc(key, "samples")) {
 		sample_array(r, p, 's');
@@ -377,12 +418,24 @@ static char **thread_names;
 static uint32_t thread_names_cap;
 static uint64_t n_events;
 
+/* An event's pid or tid: dflt when it has none; one that is not an
+ * integer in 64-bit range (a string, 2^64) is an error, never 0. */
+static int64_t doc_thread_id(jscan *r, uint32_t ev, const char *key, int64_t dflt)
+{
+	uint32_t k = member(ev, key);
+	int64_t v;
+	if (k == NONE) return dflt;
+	if (!json_int64(&doc, k, &v))
+		jscan_fail(r, "a trace event whose %s is not an integer in 64-bit range", key);
+	return v;
+}
+
 /* The profile of a Profile or ProfileChunk event: its thread is the one
  * the Profile event names (chunks come from V8's profiler thread). */
-static profile *trace_profile(uint32_t ev, bool is_start)
+static profile *trace_profile(jscan *r, uint32_t ev, bool is_start)
 {
 	uint32_t idk = member(ev, "id");
-	int64_t pid = doc_int(ev, "pid", 0);
+	int64_t pid = doc_thread_id(r, ev, "pid", 0);
 	char key[80];
 	int n;
 	if (idk != NONE && doc.nodes[idk].type == JSON_STRING)
@@ -398,8 +451,8 @@ static profile *trace_profile(uint32_t ev, bool is_start)
 		p->has_ctx = true;
 		p->pid = pid;
 	}
-	int64_t tid = doc_int(ev, "tid", INT64_MIN);
-	if (tid != INT64_MIN && (is_start || !p->has_tid)) {
+	int64_t tid = doc_thread_id(r, ev, "tid", INT64_MIN);
+	if (member(ev, "tid") != NONE && (is_start || !p->has_tid)) {
 		p->tid = tid;
 		p->has_tid = is_start;
 	}
@@ -414,14 +467,14 @@ static void trace_event(jscan *r)
 	sstr name = doc_str(0, "name");
 	uint32_t data = member(member(0, "args"), "data");
 	if (sstr_eqc(name, "Profile")) {
-		profile *p = trace_profile(0, true);
+		profile *p = trace_profile(r, 0, true);
 		int64_t st = doc_int(data, "startTime", INT64_MIN);
 		if (st != INT64_MIN && !p->has_start) {
-			p->start = st;
+			p->start = time_us(r, st, "startTime");
 			p->has_start = true;
 		}
 	} else if (sstr_eqc(name, "ProfileChunk")) {
-		profile *p = trace_profile(0, false);
+		profile *p = trace_profile(r, 0, false);
 		uint32_t cp = member(data, "cpuProfile");
 		uint32_t nodes = member(cp, "nodes");
 		if (nodes != NONE && doc.nodes[nodes].type == JSON_ARRAY)
@@ -435,18 +488,19 @@ static void trace_event(jscan *r)
 			int64_t id, dt;
 			if (!json_int64(&doc, a, &id) || !json_int64(&doc, b, &dt))
 				jscan_fail(r, "a ProfileChunk sample or time delta that is not an integer");
-			cpu_sample(p, id, dt);
+			cpu_sample(r, p, id, dt);
 		}
 		int64_t end = doc_int(data, "endTime", INT64_MIN);
 		if (end != INT64_MIN) {
-			p->end = end;
+			p->end = time_us(r, end, "endTime");
 			p->has_end = true;
 		}
 	} else if (sstr_eqc(name, "thread_name") && sstr_eqc(doc_str(0, "ph"), "M")) {
 		sstr tn = doc_str(member(0, "args"), "name");
 		if (!tn.p) return;
 		char key[48];
-		int n = snprintf(key, sizeof key, "%lld/%lld", (long long)doc_int(0, "pid", 0), (long long)doc_int(0, "tid", 0));
+		int n = snprintf(key, sizeof key, "%lld/%lld", (long long)doc_thread_id(r, 0, "pid", 0),
+			     (long long)doc_thread_id(r, 0, "tid", 0));
 		bool added;
 		uint32_t i = strmap_intern(&thread_keys, key, (size_t)n, &added);
 		grow_array((void **)&thread_names, &thread_names_cap, i + 1, sizeof *thread_names);
@@ -965,6 +1019,30 @@ static const char *thread_name(const profile *p, size_t *n)
 	return thread_names[i];
 }
 
+/* The path length of node i (1 for a root), from the lengths known
+ * (len[k], 0 unknown): every node is walked once, whatever the depth. */
+#define WALKING UINT32_MAX
+static uint32_t *plen, *walk;
+static uint32_t plen_cap, walk_cap;
+
+static uint32_t path_len(profile *p, uint32_t i)
+{
+	uint32_t n = 0, k = i;
+	while (k != NONE && plen[k] == 0) {
+		if (p->nodes[k].frame == NONE)
+			die_at(fname, 0, "profile node %lld is used but never defined", (long long)p->nodes[k].id);
+		plen[k] = WALKING;
+		grow_array((void **)&walk, &walk_cap, n + 1, sizeof *walk);
+		walk[n++] = k;
+		k = p->nodes[k].parent;
+	}
+	if (k != NONE && plen[k] == WALKING)
+		die_at(fname, 0, "profile node %lld is its own ancestor (a cycle of parents)", (long long)p->nodes[i].id);
+	uint32_t len = k == NONE ? 0 : plen[k];
+	while (n) plen[walk[--n]] = ++len;
+	return plen[i];
+}
+
 static void write_stacks(profile *p)
 {
 	builder_ctx c = { .event = 0 };
@@ -977,22 +1055,25 @@ static void write_stacks(profile *p)
 		if (comm) c.comm = (sstr){ comm, n };
 		builder_thread(B, p->pid, p->tid, comm, n);
 	}
+	grow_array((void **)&plen, &plen_cap, p->n, sizeof *plen);
+	memset(plen, 0, (size_t)p->n * sizeof *plen);
+	uint32_t cut = NONE;
 	for (uint32_t i = 0; i < p->n; i++) {
 		pnode *x = &p->nodes[i];
 		bool any = false;
 		for (uint32_t m = 0; m < n_metrics; m++) any |= x->w[wcol[m]] != 0;
 		if (!any && !(x->w[W_COUNT])) continue;
-		uint32_t depth = 0;
-		for (uint32_t k = i; k != NONE; k = p->nodes[k].parent) {
-			if (p->nodes[k].frame == NONE)
-				die_at(fname, 0, "profile node %lld is used but never defined", (long long)p->nodes[k].id);
-			if (depth > p->n)
-				die_at(fname, 0, "profile node %lld is its own ancestor (a cycle of parents)", (long long)x->id);
-			if (depth >= opt_max_depth)
-				die_at(fname, 0, "the path of profile node %lld is deeper than %u (--max-depth)",
-				       (long long)x->id, opt_max_depth);
-			grow_array((void **)&path, &path_cap, depth + 1, sizeof *path);
-			path[depth++] = p->nodes[k].frame;
+		uint32_t len = path_len(p, i);
+		if (len > opt_max_depth)
+			die_at(fname, 0, "the path of profile node %lld is deeper than %u (--max-depth)",
+			       (long long)x->id, opt_max_depth);
+		uint32_t depth = 0, keep = len < opt_max_frames ? len : opt_max_frames;
+		grow_array((void **)&path, &path_cap, keep + 1, sizeof *path);
+		for (uint32_t k = i; depth < keep; k = p->nodes[k].parent) path[depth++] = p->nodes[k].frame;
+		if (len > keep) {
+			if (cut == NONE) cut = make_frame(sstr_c("[truncated]"), SSTR_NULL, 0, 0, false);
+			path[depth++] = cut;
+			n_cut++;
 		}
 		num vals[NW];
 		for (uint32_t m = 0; m < n_metrics; m++) vals[m] = num_u(x->w[wcol[m]]);
@@ -1019,7 +1100,8 @@ static void finish(const char *outpath, bool zstd)
 			profile *p = profs[i];
 			cpu_finish(p);
 			if (!p->has_start) continue;
-			int64_t a = p->start, b = p->has_end && p->end > p->start + p->t ? p->end : p->start + p->t;
+			int64_t last = time_add(p->start, p->t, "startTime plus the sample times");
+			int64_t a = p->start, b = p->has_end && p->end > last ? p->end : last;
 			if (!has_range || a < lo) lo = a;
 			if (!has_range || b > hi) hi = b;
 			has_range = true;
@@ -1038,6 +1120,9 @@ static void finish(const char *outpath, bool zstd)
 	}
 	declare_event();
 	for (uint32_t i = 0; i < nprofs; i++) write_stacks(profs[i]);
+	if (n_cut)
+		warn_at(fname, 0, "%llu stack%s of more than %u frames: cut to the %u innermost under [truncated] (--max-frames)",
+			(unsigned long long)n_cut, n_cut == 1 ? "" : "s", opt_max_frames, opt_max_frames);
 	if (opt_samples) {
 		spool_rewind(sample_spool);
 		int64_t rec[3];
@@ -1045,7 +1130,7 @@ static void finish(const char *outpath, bool zstd)
 			if (!spool_ints(sample_spool, rec, 3)) break;
 			profile *p = profs[rec[0]];
 			int64_t t;
-			if (__builtin_add_overflow(p->start, rec[2], &t)) die_at(fname, 0, "sample time overflows");
+			if (ckd_add(&t, p->start, rec[2])) die_at(fname, 0, "sample time overflows");
 			builder_sample_ns(B, p->nodes[rec[1]].stack, to_ns(t), NULL);
 		}
 	}
@@ -1061,16 +1146,22 @@ static enum format by_key(jscan *r, sstr key)
 {
 	if (sstr_eqc(key, "traceEvents") || sstr_eqc(key, "metadata")) return F_TRACE;
 	if (sstr_eqc(key, "head")) return F_HEAPPROFILE;
-	if (sstr_eqc(key, "snapshot")) return F_HEAPSNAPSHOT;
-	if (sstr_eqc(key, "nodes") || sstr_eqc(key, "startTime") || sstr_eqc(key, "endTime") || sstr_eqc(key, "timeDeltas"))
+	/* member order is free: a snapshot's own members name it too */
+	if (sstr_eqc(key, "snapshot") || sstr_eqc(key, "strings") || sstr_eqc(key, "edges") ||
+	    sstr_eqc(key, "trace_function_infos") || sstr_eqc(key, "trace_tree") || sstr_eqc(key, "locations"))
+		return F_HEAPSNAPSHOT;
+	if (sstr_eqc(key, "startTime") || sstr_eqc(key, "endTime") || sstr_eqc(key, "timeDeltas"))
 		return F_CPUPROFILE;
-	if (sstr_eqc(key, "samples")) {
-		/* objects: a heap profile's samples; numbers: a CPU profile's */
+	if (sstr_eqc(key, "samples") || sstr_eqc(key, "nodes")) {
+		/* samples: objects in a heap profile, numbers in a CPU profile;
+		 * nodes: objects in a CPU profile, numbers in a heap snapshot */
+		bool samples = sstr_eqc(key, "samples");
 		jscan_peek(r);
 		for (size_t i = r->pos + 1; i < r->len; i++) {
 			char c = r->buf[i];
 			if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
-			return c == '{' ? F_HEAPPROFILE : F_CPUPROFILE;
+			if (samples) return c == '{' ? F_HEAPPROFILE : F_CPUPROFILE;
+			return c == '-' || c_digit(c) ? F_HEAPSNAPSHOT : F_CPUPROFILE;
 		}
 		return F_CPUPROFILE;
 	}
@@ -1117,6 +1208,8 @@ int main(int argc, char **argv)
 		{ "samples", no_argument, 0, 's' },
 		{ "format", required_argument, 0, 'F' + 256 },
 		{ "max-depth", required_argument, 0, 'D' + 256 },
+		{ "max-frames", required_argument, 0, 'f' + 256 },
+		{ "max-size", required_argument, 0, 'S' + 256 },
 		{ "verbose", no_argument, 0, 'v' + 256 },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1138,6 +1231,13 @@ int main(int argc, char **argv)
 			uint64_t v = opt_u64("--max-depth", optarg);
 			if (v < 1 || v > 1000000) usage_error("--max-depth: '%s' is not from 1 to 1000000", optarg);
 			opt_max_depth = (uint32_t)v;
+			break;
+		}
+		case 'S' + 256: input_max_size_option(optarg); break;
+		case 'f' + 256: {
+			uint64_t v = opt_u64("--max-frames", optarg);
+			if (v < 1 || v > 1000000) usage_error("--max-frames: '%s' is not from 1 to 1000000", optarg);
+			opt_max_frames = (uint32_t)v;
 			break;
 		}
 		case 'v' + 256: opt_verbose = true; break;

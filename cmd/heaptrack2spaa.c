@@ -9,14 +9,21 @@
  * info) are replayed as they come, with the rules heaptrack_print applies:
  * the bytes live at the end are leaked, the peak is the moment the live
  * total first reaches its maximum, and a deallocation right after an
- * allocation of the same info is a temporary allocation.  Each allocation
- * info becomes a stack of the event "malloc" (identical stacks summed). */
+ * allocation of the same info is a temporary allocation (heaptrack's rule
+ * to the letter: "the last allocation" is info 0 at the start and after
+ * every deallocation, so a deallocation of info 0 that follows another
+ * deallocation counts too).  Each allocation info becomes a stack of the
+ * event "malloc" (identical stacks summed), walked from its trace node up
+ * to the root: at most --max-frames frames, since a file of deep traces
+ * with an allocation at every depth would otherwise make output quadratic
+ * in its size (heaptrack itself records at most 64 calls per trace). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "num.h"
 #include "cli.h"
 #include "input.h"
 #include "num.h"
@@ -36,6 +43,9 @@ static const char help[] =
 "(allocations freed right away), the figures heaptrack_print reports.\n"
 "\n"
 "  -m, --metric=NAME    the primary metric (default: alloc_bytes)\n"
+"      --max-frames=N   keep the N innermost frames of a longer stack, under a\n"
+"                       frame [truncated] (default 512; heaptrack records 64\n"
+"                       calls)\n"
 "  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
 "                       compress)\n"
 "  -z, --zstd           compress the output with zstd\n"
@@ -83,7 +93,7 @@ static struct {
 	uint32_t ninfos, infocap;
 	/* the replay */
 	uint64_t live_bytes, peak_bytes, epoch, peak_epoch;
-	int64_t last_alloc;            /* info of the last '+', -1 after anything else */
+	uint64_t last_alloc;           /* info of the last '+', 0 after a '-' (heaptrack's rule) */
 	uint64_t warned_free;
 	/* output */
 	builder *b;
@@ -93,7 +103,9 @@ static struct {
 	uint32_t nframes, frcap;
 	char *command;
 	bool in_command;               /* the last record was 'X' */
-} H = { .last_alloc = -1 };
+	uint32_t max_frames;           /* --max-frames */
+	uint64_t ncut;                 /* stacks cut there */
+} H = { .max_frames = 512 };
 
 static noreturn void bad(const char *what)
 {
@@ -222,8 +234,8 @@ static void take_op(bool alloc, const char *p, const char *end)
 	if (alloc) {
 		a->allocs++;
 		a->live++;
-		H.live_bytes += a->size;
-		H.last_alloc = (int64_t)i;
+		if (ckd_add(&H.live_bytes, H.live_bytes, a->size)) bad("the live bytes overflow 64 bits");
+		H.last_alloc = i;
 		if (H.live_bytes > H.peak_bytes) {
 			/* a new peak: every info's count now is its count at it */
 			H.peak_bytes = H.live_bytes;
@@ -237,14 +249,14 @@ static void take_op(bool alloc, const char *p, const char *end)
 		if (!H.warned_free++)
 			warn_at(H.fname, H.lineno, "a deallocation with no live allocation of its kind: ignored "
 				"(memory allocated before heaptrack attached?)");
-		H.last_alloc = -1;
+		H.last_alloc = 0;
 		return;
 	}
 	a->live--;
 	a->frees++;
-	H.live_bytes -= a->size;
-	if (H.last_alloc == (int64_t)i) a->temps++;
-	H.last_alloc = -1;
+	H.live_bytes -= a->size; /* a->size was added when a->live was counted up */
+	if (H.last_alloc == i) a->temps++;
+	H.last_alloc = 0;
 }
 
 static void read_data(const char *path)
@@ -308,7 +320,6 @@ static void read_data(const char *path)
 				H.command[k] = 0;
 				H.in_command = true;
 			}
-			H.last_alloc = -1;
 			break;
 		default:
 			/* timestamps (c), RSS (R), page size (I), attach (A),
@@ -394,9 +405,22 @@ static void write_profile(const char *outpath, bool zstd, const char *metric)
 		if (!a->allocs) continue;
 		if (a->peak_epoch != H.peak_epoch) a->peak_live = a->live; /* unchanged since the peak */
 		H.nframes = 0;
-		for (uint64_t t = a->trace, guard = 0; t; t = H.traces[t - 1].parent) {
-			if (++guard > H.ntraces) bad("a trace that loops");
-			ip_frames(H.traces[t - 1].ip);
+		/* parents are defined before their children (take_trace), so
+		 * the walk ends; at --max-frames it stops */
+		uint64_t t = a->trace;
+		for (; t && H.nframes < H.max_frames; t = H.traces[t - 1].parent) ip_frames(H.traces[t - 1].ip);
+		if (t || H.nframes > H.max_frames) {
+			H.nframes = H.max_frames;
+			builder_frame f;
+			memset(&f, 0, sizeof f);
+			f.func = sstr_c("[truncated]");
+			f.dso = builder_dso(H.b, "[unknown]", 9, false);
+			f.kind = FK_UNKNOWN;
+			f.inline_depth = -1;
+			f.func_resolved = true;
+			grow_array((void **)&H.frames, &H.frcap, H.nframes + 1, sizeof *H.frames);
+			H.frames[H.nframes++] = builder_frame_add(H.b, &f);
+			H.ncut++;
 		}
 		if (H.nframes == 0) {
 			/* an allocation heaptrack could not unwind at all */
@@ -430,6 +454,9 @@ static void write_profile(const char *outpath, bool zstd, const char *metric)
 		nstacks++;
 	}
 	if (!nstacks) die_no_stacks(H.fname, "%" PRIu64 " lines, no allocation", H.lineno);
+	if (H.ncut)
+		warn_at(H.fname, 0, "%" PRIu64 " stack%s of more than %u frames: cut to the %u innermost "
+			"under [truncated] (--max-frames)", H.ncut, H.ncut == 1 ? "" : "s", H.max_frames, H.max_frames);
 	output *o = output_open(outpath, zstd);
 	builder_write(H.b, o);
 	output_close(o);
@@ -441,6 +468,7 @@ int main(int argc, char **argv)
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "metric", required_argument, 0, 'm' },
+		{ "max-frames", required_argument, 0, 'F' + 256 },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -451,6 +479,12 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': metric = optarg; break;
+		case 'F' + 256: {
+			uint64_t v = opt_u64("--max-frames", optarg);
+			if (v < 1 || v > 1000000) usage_error("--max-frames: '%s' is not from 1 to 1000000", optarg);
+			H.max_frames = (uint32_t)v;
+			break;
+		}
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}

@@ -41,6 +41,8 @@ static const char help[] =
 "      --event=NAME     name of the event (default: from the profile)\n"
 "  -m, --metric=NAME    the primary metric (default: the profile's default\n"
 "                       sample type, else its last, as pprof chooses)\n"
+"      --max-size=BYTES the largest profile read, decompressed (default 1G;\n"
+"                       K, M and G are powers of 1024)\n"
 "  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
 "                       compress)\n"
 "  -z, --zstd           compress the output with zstd\n"
@@ -116,6 +118,7 @@ static struct {
 	uint64_t type[MAX_TYPES], unit[MAX_TYPES];
 	uint32_t ntypes;
 	uint64_t period_type, period_unit, default_type;
+	size_t default_type_off;      /* where default_type was read */
 	bool has_period_type;
 	int64_t period, time_nanos, duration_nanos;
 	bool has_period, has_time;
@@ -132,8 +135,12 @@ static struct {
 	sbuf labels, scratch, fextra;
 	strmap label_ids;             /* a label's bytes -> its JSON in label_text */
 	sbuf label_text;
-	struct span { size_t off, len; } *label_span;
+	/* per distinct label: its key (string index), and its key and value
+	 * as JSON in label_text */
+	struct span { uint64_t key; size_t koff, klen, voff, vlen; } *label_span;
 	uint32_t nlabel_span, label_spancap;
+	uint32_t *slabels;            /* the labels of the sample at hand */
+	uint32_t nslabels, slabelcap;
 } Q = { .unknown_dso = -1 };
 
 /* Damage at byte offset off of the message: every message names where. */
@@ -317,9 +324,19 @@ static void read_dictionaries(void)
 			case P_DROP_FRAMES: Q.drop_frames = f.v; break;
 			case P_KEEP_FRAMES: Q.keep_frames = f.v; break;
 			case P_TIME_NANOS: Q.time_nanos = (int64_t)f.v; Q.has_time = true; break;
-			case P_DURATION_NANOS: Q.duration_nanos = (int64_t)f.v; break;
-			case P_PERIOD: Q.period = (int64_t)f.v; Q.has_period = true; break;
-			case P_DEFAULT_SAMPLE_TYPE: Q.default_type = f.v; break;
+			/* one rule for what cannot be: refused, as a string
+			 * index beyond the table is (a time range that ends
+			 * before it starts, a negative period) */
+			case P_DURATION_NANOS:
+				Q.duration_nanos = (int64_t)f.v;
+				if (Q.duration_nanos < 0) bad(f.off, "a negative duration_nanos");
+				break;
+			case P_PERIOD:
+				Q.period = (int64_t)f.v;
+				Q.has_period = true;
+				if (Q.period < 0) bad(f.off, "a negative period");
+				break;
+			case P_DEFAULT_SAMPLE_TYPE: Q.default_type = f.v; Q.default_type_off = f.off; break;
 			default: break;
 			}
 		}
@@ -331,6 +348,7 @@ static void read_dictionaries(void)
 		check_str(Q.type[i], Q.buf, "sample_type");
 		check_str(Q.unit[i], Q.buf, "sample_type unit");
 	}
+	check_str(Q.default_type, Q.buf + Q.default_type_off, "default_sample_type");
 }
 
 /* ---- the header: event, metrics, source ----------------------------------------- */
@@ -591,9 +609,10 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 
 /* ---- pass 2: the samples ---------------------------------------------------------- */
 
-/* A label as JSON ("key":"str", "key":num or "key":{"num":N,"unit":"u"}),
- * appended to t. */
-static void label_json(const pb_field *f, sbuf *t)
+/* A label as JSON: its key ("key") and then its value ("str", num or
+ * {"num":N,"unit":"u"}) appended to t, the key's string index in *keyp
+ * and the length of the key's JSON in *klen. */
+static void label_json(const pb_field *f, sbuf *t, uint64_t *keyp, size_t *klen)
 {
 	pb_reader r = sub(f);
 	pb_field g;
@@ -610,8 +629,10 @@ static void label_json(const pb_field *f, sbuf *t)
 	check_str(key, f->data, "label key");
 	check_str(str, f->data, "label str");
 	check_str(unit, f->data, "label num_unit");
+	size_t k0 = t->n;
 	jb_str(t, str_of(key).p, str_of(key).n);
-	sbuf_addc(t, ':');
+	*keyp = key;
+	*klen = t->n - k0;
 	if (str || !has_num) {
 		jb_str(t, str_of(str).p, str_of(str).n);
 		return;
@@ -626,7 +647,7 @@ static void label_json(const pb_field *f, sbuf *t)
 	}
 }
 
-/* A sample's label, added to its "x_labels".  A profile has few distinct
+/* A sample's label, kept for its "x_labels".  A profile has few distinct
  * labels (a thread, a goroutine's labels) on many samples: each is made
  * into JSON once, found again by its bytes. */
 static void read_label(const pb_field *f)
@@ -634,16 +655,55 @@ static void read_label(const pb_field *f)
 	bool added;
 	uint32_t i = strmap_intern(&Q.label_ids, f->data, f->len, &added);
 	if (added) {
-		size_t start = Q.label_text.n;
-		label_json(f, &Q.label_text);
 		struct span *sp = VEC_PUSH(Q.label_span, Q.nlabel_span, Q.label_spancap);
-		sp->off = start;
-		sp->len = Q.label_text.n - start;
+		sp->koff = Q.label_text.n;
+		label_json(f, &Q.label_text, &sp->key, &sp->klen);
+		sp->voff = sp->koff + sp->klen;
+		sp->vlen = Q.label_text.n - sp->voff;
 	}
-	sbuf *e = &Q.labels;
-	if (e->n) sbuf_addc(e, ',');
-	else sbuf_adds(e, "\"x_labels\":{");
-	sbuf_add(e, Q.label_text.p + Q.label_span[i].off, Q.label_span[i].len);
+	*VEC_PUSH(Q.slabels, Q.nslabels, Q.slabelcap) = i;
+}
+
+/* Labels by key (its bytes), then by value (its JSON): one order, whatever
+ * the order of the sample's labels. */
+static int cmp_bytes(const char *a, size_t an, const char *b, size_t bn)
+{
+	int c = memcmp(a, b, an < bn ? an : bn);
+	return c ? c : (an > bn) - (an < bn);
+}
+
+static int cmp_label(const void *x, const void *y)
+{
+	const struct span *a = &Q.label_span[*(const uint32_t *)x], *b = &Q.label_span[*(const uint32_t *)y];
+	sstr ka = str_of(a->key), kb = str_of(b->key);
+	int c = cmp_bytes(ka.p, ka.n, kb.p, kb.n);
+	if (c) return c;
+	return cmp_bytes(Q.label_text.p + a->voff, a->vlen, Q.label_text.p + b->voff, b->vlen);
+}
+
+/* "x_labels":{"key":value,...} of the sample's labels, keys sorted; a key
+ * given several values (pprof's labels are a multimap) has them as an
+ * array, sorted: never a key twice. */
+static void labels_json(sbuf *e)
+{
+	xqsort(Q.slabels, Q.nslabels, sizeof *Q.slabels, cmp_label);
+	sbuf_adds(e, "\"x_labels\":{");
+	for (uint32_t i = 0, j; i < Q.nslabels; i = j) {
+		const struct span *a = &Q.label_span[Q.slabels[i]];
+		/* (keys by their bytes: a string table may hold one twice) */
+		for (j = i + 1; j < Q.nslabels && sstr_eq(str_of(Q.label_span[Q.slabels[j]].key), str_of(a->key)); j++) {}
+		if (i) sbuf_addc(e, ',');
+		sbuf_add(e, Q.label_text.p + a->koff, a->klen);
+		sbuf_addc(e, ':');
+		if (j - i > 1) sbuf_addc(e, '[');
+		for (uint32_t k = i; k < j; k++) {
+			const struct span *v = &Q.label_span[Q.slabels[k]];
+			if (k > i) sbuf_addc(e, ',');
+			sbuf_add(e, Q.label_text.p + v->voff, v->vlen);
+		}
+		if (j - i > 1) sbuf_addc(e, ']');
+	}
+	sbuf_addc(e, '}');
 }
 
 /* The frames of location id (resolved at its first use) added to the
@@ -675,6 +735,7 @@ static void read_sample(const pb_field *f)
 	uint32_t nvals = 0;
 	Q.nframes = 0;
 	Q.labels.n = 0;
+	Q.nslabels = 0;
 	while (next(&r, &g)) {
 		if (g.num == 1 || g.num == 2) {
 			pb_ints it;
@@ -714,9 +775,9 @@ static void read_sample(const pb_field *f)
 	builder_ctx c;
 	memset(&c, 0, sizeof c);
 	c.event = Q.event;
-	sbuf *e = &Q.labels; /* "x_labels":{... */
-	if (e->n) {
-		sbuf_addc(e, '}');
+	sbuf *e = &Q.labels;
+	if (Q.nslabels) {
+		labels_json(e);
 		c.extra_json = (sstr){ e->p, e->n };
 	}
 	/* zero values are left out (an allocation site whose objects are all
@@ -977,15 +1038,62 @@ static void read_legacy_heap(const char *event_opt)
 
 static sbuf whole;
 
+/* The top-level fields of the message so far, from *scan: false at one that
+ * cannot be (field number 0, a group or unknown wire type), which the
+ * parser then reports, so that reading stops there: 336 KB of zstd that
+ * decompresses to 10 GB of zeros is refused at its first byte, not after
+ * --max-size bytes.  A field longer than the limit is refused at once. */
+static bool fields_plausible(size_t *scan)
+{
+	while (*scan < whole.n) {
+		pb_reader r = pb_init(whole.p + *scan, whole.n - *scan);
+		uint64_t key, len = 0;
+		if (!pb_varint(&r, &key)) return whole.n - *scan < 10; /* cut short: more to come */
+		unsigned wire = key & 7;
+		if (key >> 3 == 0 || (wire != PB_VARINT && wire != PB_I64 && wire != PB_LEN && wire != PB_I32))
+			return false;
+		if (wire == PB_VARINT) {
+			if (!pb_varint(&r, &len)) return (size_t)(r.end - r.p) < 10;
+			len = 0;
+		} else if (wire == PB_LEN) {
+			if (!pb_varint(&r, &len)) return (size_t)(r.end - r.p) < 10;
+			if (len > input_max_size()) input_too_big(Q.fname, "a field of the profile is");
+		} else {
+			len = wire == PB_I64 ? 8 : 4;
+		}
+		size_t head = (size_t)(r.p - (const uint8_t *)whole.p - *scan);
+		if (len > whole.n - *scan - head) {
+			/* the field's value is still to come: skip over it as it does */
+			return true;
+		}
+		*scan += head + (size_t)len;
+	}
+	return true;
+}
+
 static void read_input(const char *path)
 {
 	input *in = input_open(path);
 	Q.fname = path; /* input_name(in) lives as long as in */
+	/* at most --max-size bytes; the protobuf's fields checked as they come */
+	size_t scan = 0;
+	bool text = false;
 	for (;;) {
-		sbuf_reserve(&whole, whole.n < 65536 ? 65536 : whole.n);
-		size_t got = input_read(in, whole.p + whole.n, whole.cap - whole.n);
+		if (whole.n >= input_max_size()) {
+			char c;
+			if (input_read(in, &c, 1) == 0) break;
+			input_too_big(Q.fname, "the input is");
+		}
+		size_t want = whole.n < 65536 ? 65536 : whole.n;
+		if (want > input_max_size() - whole.n) want = (size_t)(input_max_size() - whole.n);
+		sbuf_reserve(&whole, want);
+		size_t got = input_read(in, whole.p + whole.n, want);
 		if (got == 0) break;
 		whole.n += got;
+		if (scan == 0 && whole.n == got) /* the legacy text forms (below) are not fields */
+			text = (whole.n >= 4 && (!memcmp(whole.p, "heap", 4) || !memcmp(whole.p, "--- ", 4) ||
+						 !memcmp(whole.p, "%%% ", 4)));
+		if (!text && !fields_plausible(&scan)) break;
 	}
 	input_close(in);
 	Q.buf = (const uint8_t *)whole.p;
@@ -1007,6 +1115,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
+		{ "max-size", required_argument, 0, 'S' + 256 },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1018,6 +1127,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'm': metric = optarg; break;
+		case 'S' + 256: input_max_size_option(optarg); break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}

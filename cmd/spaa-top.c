@@ -87,7 +87,7 @@ static void tree_add(tree *t, uint32_t parent, uint32_t key, num w, uint64_t sta
 	*node = i;
 	if (t->n[i].stamp == stamp) return;
 	t->n[i].stamp = stamp;
-	if (!num_add(&t->n[i].w, w)) die(EXIT_DATA, "weights add up beyond 64 bits");
+	if (!num_add(&t->n[i].w, w)) die_input("weights add up beyond 64 bits");
 }
 
 static void put_num(output *o, num v)

@@ -79,7 +79,7 @@ static strmap mnames;
 static uint32_t metric_id(const char *p, size_t n)
 {
 	uint32_t i = strmap_intern(&mnames, p, n, NULL);
-	if (i >= MAX_METRICS) die(EXIT_DATA, "more than %d distinct metrics", MAX_METRICS);
+	if (i >= MAX_METRICS) die_input("more than %d distinct metrics", MAX_METRICS);
 	return i;
 }
 

@@ -458,7 +458,7 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 		s->ctx = ci;
 		/* 64-bit: i * nmetrics may pass 32 bits */
 		uint64_t nw = ((uint64_t)i + 1) * b->nmetrics;
-		if (nw > UINT32_MAX) die(EXIT_DATA, "too many stacks");
+		if (nw > UINT32_MAX) die_input("too many stacks");
 		grow_array((void **)&b->wpool, &b->wpcap, (uint32_t)nw, sizeof *b->wpool);
 		for (uint32_t m = 0; m < b->nmetrics; m++) b->wpool[(size_t)i * b->nmetrics + m] = num_i(0);
 		/* content ids */
@@ -506,7 +506,7 @@ void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, 
 			if (b->where_file)
 				die_at(b->where_file, b->where_line, "metric %s of a stack overflows 64 bits",
 				       b->metrics[midx[j]].name);
-			die(EXIT_DATA, "metric %s of a stack overflows 64 bits", b->metrics[midx[j]].name);
+			die_input("metric %s of a stack overflows 64 bits", b->metrics[midx[j]].name);
 		}
 		s->present |= (uint64_t)1 << midx[j];
 	}

@@ -11,6 +11,7 @@
 #include "util.h"
 
 const char *cli_prog = "spaa";
+const char *cli_input;
 
 #define MAX_HOOKS 8
 static void (*hooks[MAX_HOOKS])(void);
@@ -114,6 +115,15 @@ noreturn void die_at(const char *file, uint64_t line, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	vmsg(file, line, fmt, ap);
+	va_end(ap);
+	cli_exit(EXIT_DATA);
+}
+
+noreturn void die_input(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(cli_input, 0, fmt, ap);
 	va_end(ap);
 	cli_exit(EXIT_DATA);
 }

@@ -14,6 +14,10 @@ extern const char *cli_prog;
 /* Sets cli_prog from argv[0]'s basename; call first in main(). */
 void cli_init(int argc, char **argv);
 
+/* The input being read (set by input_open), or NULL: the out-of-memory
+ * message names it ("prog: FILE: out of memory"). */
+extern const char *cli_input;
+
 /* "prog: message" on stderr. */
 void warnmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: file:line: message" on stderr (line 0: "prog: file: message"). */
@@ -22,6 +26,10 @@ void warn_at(const char *file, uint64_t line, const char *fmt, ...) __attribute_
  * files are removed). */
 noreturn void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 noreturn void die_at(const char *file, uint64_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* die_at(cli_input, 0, ...), exit 1: for what the data caused where the
+ * code at hand does not know the file (the library's limits and sums), so
+ * that every message names its input. */
+noreturn void die_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: message" + "Try 'prog --help' for more information.", exit 2. */
 noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints text to stdout (checked) and exits 0: for --help. */

@@ -78,6 +78,11 @@ input *input_open(const char *path)
 		in->name = xstrdup(path);
 		if (in->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
 	}
+	/* messages name it, even after input_close */
+	static char *named;
+	free(named);
+	named = xstrdup(in->name);
+	cli_input = named;
 	in->raw_cap = 1 << 17;
 	in->raw = xmalloc(in->raw_cap);
 	in->cap = 1 << 18;
@@ -88,11 +93,11 @@ input *input_open(const char *path)
 	if (in->raw_end >= 4 && memcmp(in->raw, "\x28\xb5\x2f\xfd", 4) == 0) {
 		in->codec = ZSTD;
 		in->zs = ZSTD_createDStream();
-		if (!in->zs) die(EXIT_DATA, "out of memory");
+		if (!in->zs) die_input("out of memory");
 		ZSTD_initDStream(in->zs);
 	} else if (in->raw_end >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b) {
 		in->codec = GZIP;
-		if (inflateInit2(&in->gz, 15 + 32) != Z_OK) die(EXIT_DATA, "out of memory");
+		if (inflateInit2(&in->gz, 15 + 32) != Z_OK) die_input("out of memory");
 	}
 	return in;
 }
@@ -283,6 +288,38 @@ size_t input_read(input *in, void *out, size_t n)
 	}
 	in->consumed += got;
 	return got;
+}
+
+static uint64_t max_size = INPUT_MAX_SIZE_DEFAULT;
+
+uint64_t input_max_size(void)
+{
+	return max_size;
+}
+
+void input_set_max_size(uint64_t bytes)
+{
+	max_size = bytes;
+}
+
+void input_max_size_option(const char *val)
+{
+	size_t n = strlen(val);
+	unsigned shift = 0;
+	if (n && (val[n - 1] == 'K' || val[n - 1] == 'M' || val[n - 1] == 'G')) {
+		shift = val[n - 1] == 'K' ? 10 : val[n - 1] == 'M' ? 20 : 30;
+		n--;
+	}
+	uint64_t v;
+	if (!parse_u64(val, n, &v) || v == 0 || v > (UINT64_MAX >> shift) || (v << shift) > (uint64_t)SIZE_MAX / 2)
+		usage_error("--max-size: '%s' is not a size in bytes (a number, or with K, M or G)", val);
+	max_size = v << shift;
+}
+
+noreturn void input_too_big(const char *name, const char *what)
+{
+	die_at(name, 0, "%s more than %llu bytes (decompressed), the limit (--max-size=BYTES raises it)", what,
+	       (unsigned long long)max_size);
 }
 
 uint64_t input_offset(const input *in)

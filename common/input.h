@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdnoreturn.h>
 
 typedef struct input input;
 
@@ -26,6 +27,21 @@ size_t input_max_line(void);
 char *input_line(input *in, size_t *len);
 /* Number of the line last returned (1-based). */
 uint64_t input_lineno(const input *in);
+
+/* The most decompressed bytes a reader holds at once, for the readers that
+ * hold a whole input (pprof2spaa's protobuf) or one whole value of it (a
+ * JSON value, jscan.h): 1 GiB unless set (the commands' --max-size).  A
+ * few kilobytes of zstd can decompress to gigabytes: beyond the limit is an
+ * error naming the file, not "out of memory". */
+#define INPUT_MAX_SIZE_DEFAULT ((uint64_t)1 << 30)
+uint64_t input_max_size(void);
+void input_set_max_size(uint64_t bytes);
+/* Parses --max-size's value (bytes, or with a suffix K, M, G: powers of
+ * 1024) and sets it; a usage error otherwise. */
+void input_max_size_option(const char *val);
+/* The error of a reader that went past it: "prog: FILE: WHAT more than N
+ * bytes (decompressed), the limit (--max-size=BYTES raises it)". */
+noreturn void input_too_big(const char *name, const char *what);
 
 /* Raw (decompressed) bytes, for binary formats: up to n bytes, returns the
  * count, 0 at end.  Do not mix with input_line. */

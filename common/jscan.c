@@ -40,6 +40,8 @@ bool jscan_fill(jscan *r, size_t keep)
 		r->pos -= keep;
 	}
 	if (r->len == r->cap) {
+		/* one value is kept whole: it is bounded as a whole input is */
+		if (r->cap >= input_max_size()) input_too_big(r->name, "a JSON value of");
 		r->cap *= 2;
 		r->buf = xrealloc(r->buf, r->cap + 8);
 	}

@@ -25,6 +25,17 @@ double num_to_double(num a);
  * side is a double the result is a double. */
 bool num_add(num *acc, num v);
 bool num_sub(num *acc, num v);
+/* Checked integer arithmetic, as C23's <stdckdint.h>: *r = a + b (a - b,
+ * a * b) and true when the exact result does not fit in *r (which then
+ * holds it wrapped).  Every sum or difference of times, sizes or counts read
+ * from input goes through these, so that none wraps silently or is
+ * undefined behaviour. */
+#ifndef ckd_add
+#define ckd_add(r, a, b) __builtin_add_overflow((a), (b), (r))
+#define ckd_sub(r, a, b) __builtin_sub_overflow((a), (b), (r))
+#define ckd_mul(r, a, b) __builtin_mul_overflow((a), (b), (r))
+#endif
+
 /* Compare: <0, 0, >0. Exact for integers. */
 int num_cmp(num a, num b);
 

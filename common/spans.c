@@ -182,7 +182,7 @@ static void report(spans *s, uint64_t pos, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	if (s->c.report) s->c.report(s->c.arg, pos, msg);
-	else warnmsg("%s", msg);
+	else warn_at(cli_input, 0, "%s", msg);
 }
 
 /* An error that ends the conversion, at position pos: conf.fatal, else the
@@ -191,7 +191,7 @@ static noreturn void fatal_at(spans *s, uint64_t pos, const char *msg)
 {
 	if (s->c.fatal) s->c.fatal(s->c.arg, pos, msg);
 	if (s->c.report) s->c.report(s->c.arg, pos, msg);
-	else warnmsg("%s", msg);
+	else warn_at(cli_input, 0, "%s", msg);
 	cli_exit(EXIT_DATA);
 }
 
@@ -460,7 +460,7 @@ static uint32_t node_find(spans *s, uint32_t thr, uint32_t parent, uint32_t fram
 		if (s->htk[j] == key) return s->htv[j] - 1;
 		j = (j + 1) & (s->htcap - 1);
 	}
-	if (s->nnodes >= 0x7fffffffu) die(EXIT_DATA, "too many distinct call paths");
+	if (s->nnodes >= 0x7fffffffu) die_input("too many distinct call paths");
 	uint32_t nm = s->c.nmetrics;
 	uint32_t n = s->nnodes;
 	struct sp_node *x = VEC_PUSH(s->nodes, s->nnodes, s->nodecap);
@@ -759,7 +759,7 @@ static void keep_span(spans *s, struct sp_thr *t, int64_t start, int64_t end, ui
 		t->xn[xi] = (uint32_t)extra_n;
 		t->xw[xi] = (uint32_t)wn;
 		if (t->xbuf.n + extra_n + wn > UINT32_MAX)
-			die(EXIT_DATA, "too much per-span data for samples on one thread");
+			die_input("too much per-span data for samples on one thread");
 		sbuf_add(&t->xbuf, extra, extra_n);
 		sbuf_add(&t->xbuf, w, wn);
 		s->xbuffered += extra_n + wn;
@@ -1230,7 +1230,7 @@ static void nest_push(spans *s, uint32_t thr, const struct sp_in *cur)
 	e->wn = cur->wn;
 	if (cur->xn || cur->wn) {
 		if (s->wx.n + cur->xn + cur->wn > UINT32_MAX)
-			die(EXIT_DATA, "too much per-span data for samples on one thread");
+			die_input("too much per-span data for samples on one thread");
 		sbuf_add(&s->wx, cur->x, (size_t)cur->xn + cur->wn);
 	}
 	int64_t *beg = k->beg + (size_t)(k->n - 1) * nm;

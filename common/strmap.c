@@ -97,7 +97,7 @@ uint32_t strmap_intern_h(strmap *m, const void *key, size_t len, uint32_t h, boo
 			return s.idx - 1;
 		}
 	}
-	if (len > UINT32_MAX - 8) die(EXIT_DATA, "key too long");
+	if (len > UINT32_MAX - 8) die_input("key too long");
 	/* the length, then the bytes and a NUL */
 	char *d = arena_alloc_aligned(&m->mem, len + 5, 4);
 	uint32_t n = (uint32_t)len;

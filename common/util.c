@@ -11,7 +11,7 @@
 
 static void oom(void)
 {
-	die(EXIT_DATA, "out of memory");
+	die_input("out of memory"); /* the input that made it grow */
 }
 
 void *xmalloc(size_t n)
@@ -53,7 +53,7 @@ void grow_array(void **pp, uint32_t *cap, uint32_t need, size_t es)
 	if (need <= *cap) return;
 	uint64_t c = *cap ? *cap : 8;
 	while (c < need) c *= 2;
-	if (c > UINT32_MAX) die(EXIT_DATA, "too many items");
+	if (c > UINT32_MAX) die_input("too many items");
 	*pp = xrealloc(*pp, (size_t)c * es);
 	*cap = (uint32_t)c;
 }
@@ -109,7 +109,7 @@ void *arena_alloc_aligned(arena *a, size_t n, size_t align)
 {
 	struct arena_blk *b = a->head;
 	if (b) b->used = (b->used + align - 1) & ~(align - 1);
-	if (n > SIZE_MAX - 16) die(EXIT_DATA, "out of memory");
+	if (n > SIZE_MAX - 16) die_input("out of memory");
 	n = (n + align - 1) & ~(align - 1);
 	if (!b || b->used > b->size || b->size - b->used < n) {
 		size_t size = n > 65536 - sizeof *b ? n : 65536 - sizeof *b;

@@ -361,3 +361,17 @@ OUT
 	cmp "$T/a.spaa" "$T/b.spaa"
 	cmp "$T/a.spaa" <(zstd -dc "$T/c.spaa.zst")
 }
+
+@test "a NUL byte in a map entry: said what and where, not read as a cut name" {
+	local F=$BATS_TEST_DIRNAME/../fuzz/crashes/bpftrace2spaa
+	run bpftrace2spaa "$F/nul-in-frame.txt"
+	assert_failure 1
+	assert_output "bpftrace2spaa: $F/nul-in-frame.txt:5: a NUL byte in a map entry's line (column 8): not bpftrace's text output"
+	run bpftrace2spaa "$F/nul-in-value-line.txt"
+	assert_failure 1
+	assert_output "bpftrace2spaa: $F/nul-in-value-line.txt:3: a NUL byte in a map entry's line (column 2): not bpftrace's text output"
+	printf '@x[a\000b]: 3\n' > "$T/key.txt"
+	run bpftrace2spaa "$T/key.txt"
+	assert_failure 1
+	assert_output "bpftrace2spaa: $T/key.txt:1: a NUL byte in a map line (column 5): not bpftrace's text output"
+}

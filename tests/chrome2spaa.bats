@@ -325,11 +325,88 @@ PY
 	run chrome2spaa --max-depth=1000000 "$T/deep.heapsnapshot"
 	assert_success
 	# the deepest stack (the snapshot's live objects weigh on two others)
-	run sh -c "chrome2spaa --max-depth=1000000 '$T/deep.heapsnapshot' | jq -sc 'map(select(.type == \"stack\")) | max_by(.frames | length) | [(.frames | length), .weights[0].value]'"
+	run sh -c "chrome2spaa --max-depth=1000000 --max-frames=1000000 '$T/deep.heapsnapshot' | jq -sc 'map(select(.type == \"stack\")) | max_by(.frames | length) | [(.frames | length), .weights[0].value]'"
 	assert_output '[100001,8]'
 	run chrome2spaa "$T/deep.heapprofile"
 	assert_failure 1
 	assert_output --partial "the call tree is deeper than 10000 (--max-depth)"
-	run sh -c "chrome2spaa --max-depth=1000000 '$T/deep.heapprofile' | jq -c 'select(.type == \"stack\") | [(.frames | length), .weights[0].value]'"
+	run sh -c "chrome2spaa --max-depth=1000000 --max-frames=1000000 '$T/deep.heapprofile' | jq -c 'select(.type == \"stack\") | [(.frames | length), .weights[0].value]'"
 	assert_output '[100001,8]'
+}
+
+# Reproducers of issue 20, kept in fuzz/crashes/ for the sanitizer replay too.
+FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/chrome2spaa
+
+@test "times beyond 64 bits: an error with file and position, never a wrapped (undefined) difference" {
+	run chrome2spaa "$FZ/time-int64-min-max.cpuprofile"
+	assert_failure 1
+	assert_output "chrome2spaa: $FZ/time-int64-min-max.cpuprofile:64: startTime -9223372036854775808 is beyond the nanosecond range of 64 bits (byte 2142)"
+	run chrome2spaa "$FZ/time-delta-overflow.cpuprofile"
+	assert_failure 1
+	assert_output "chrome2spaa: $FZ/time-delta-overflow.cpuprofile:1: a sample time (the sum of the timeDeltas so far) -9223372036854775807 is beyond the nanosecond range of 64 bits (byte 874)"
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["timeDeltas"] = [9223372036854775, 9223372036854775807] + d["timeDeltas"][2:]; print(json.dumps(d))' \
+		"$C/cpuprofile.json" > "$T/sum"
+	run chrome2spaa "$T/sum"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/sum:1: the sum of the timeDeltas so far overflows 64 bits (byte 992)"
+}
+
+@test "a pid or tid that is a string or beyond 64 bits is refused, never made 0" {
+	run chrome2spaa "$FZ/pid-string.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $FZ/pid-string.json:1: a trace event whose pid is not an integer in 64-bit range (byte 156)"
+	run chrome2spaa "$FZ/tid-2p64.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $FZ/tid-2p64.json:15: a trace event whose tid is not an integer in 64-bit range (byte 477)"
+}
+
+@test "a snapshot whose strings come before its meta is read (member order is free)" {
+	run chrome2spaa "$FZ/strings-first.heapsnapshot"
+	assert_success
+	chrome2spaa "$C/heap-snapshot.heapsnapshot.json" > "$T/want"
+	chrome2spaa "$FZ/strings-first.heapsnapshot" > "$T/got"
+	run cmp "$T/want" "$T/got"
+	assert_success
+	# its nodes first: a snapshot still (not a CPU profile), whose meta is wanted first
+	run chrome2spaa "$FZ/nodes-first.heapsnapshot"
+	assert_failure 1
+	assert_output "chrome2spaa: $FZ/nodes-first.heapsnapshot:1: the snapshot's arrays come before its meta (\"snapshot\") (byte 10)"
+}
+
+@test "a deep and wide trace tree: stacks cut at --max-frames, said on stderr; time and memory follow the nodes" {
+	# a chain 9,000 deep with 5,000 leaves under it, each its own function
+	# (374 MB and 178 MB of output once)
+	python3 - "$C/heap-snapshot.heapsnapshot.json" "$T/wide.heapsnapshot" <<'PY'
+import json, sys
+depth, leaves = 9000, 5000
+d = json.load(open(sys.argv[1]))
+d["trace_function_infos"] = [x for i in range(depth + 1) for x in (i, 1, 2, 1, i + 1, 1)] + \
+    [x for k in range(leaves) for x in (depth + 1 + k, 3, 2, 1, k + 1, 2)]
+d["trace_tree"] = "@@"
+leaf = ",".join("%d,%d,1,8,[]" % (depth + 2 + k, depth + 1 + k) for k in range(leaves))
+tree = "".join("[%d,%d,0,0," % (i + 1, i) for i in range(depth)) + "[" + leaf + "]" + "]" * depth
+d["nodes"] = []
+open(sys.argv[2], "w").write(json.dumps(d).replace('"@@"', tree))
+PY
+	run sh -c "ulimit -v 262144; timeout 10 chrome2spaa -o '$T/out.spaa' '$T/wide.heapsnapshot'"
+	assert_success
+	assert_output "chrome2spaa: $T/wide.heapsnapshot: 5000 stacks of more than 512 frames: cut to the 512 innermost under [truncated] (--max-frames)"
+	run sh -c "jq -c 'select(.type == \"stack\") | .frames | length' '$T/out.spaa' | sort -n | uniq -c | tail -n 1"
+	assert_output "   5000 513"
+	# (spaa-fold joins them: same names, other lines)
+	run sh -c "spaa-fold '$T/out.spaa' | grep '^\[truncated\];allocateBuffer;' | awk '{ print \$NF }'"
+	assert_output 40000
+	run chrome2spaa --max-frames=0 "$T/wide.heapsnapshot"
+	assert_failure 2
+	assert_line --index 0 "chrome2spaa: --max-frames: '0' is not from 1 to 1000000"
+}
+
+@test "one JSON value is held whole: at most --max-size bytes of it, an error naming the file beyond" {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["nodes"][1]["callFrame"]["functionName"] = "x" * 3000000; print(json.dumps(d))' \
+		"$C/cpuprofile.json" > "$T/big.json"
+	run chrome2spaa --max-size=2M "$T/big.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/big.json: a JSON value of more than 2097152 bytes (decompressed), the limit (--max-size=BYTES raises it)"
+	run chrome2spaa -o /dev/null "$T/big.json"
+	assert_success
 }

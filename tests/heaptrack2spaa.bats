@@ -63,10 +63,10 @@ self    self%  total   total%  function
 	heaptrack -o "$T/ht" ./heap > /dev/null 2>&1
 	local t f
 	f=$(ls "$T"/ht.*)
-	# (temporary allocations are compared on the fixture only: heaptrack_print
-	# also counts as temporary a deallocation of the first site that comes
-	# right after another deallocation, which heaptrack2spaa does not)
-	for t in allocations leaked peak; do
+	# temporary allocations too: heaptrack_print also counts as temporary a
+	# deallocation of the first site that comes right after another
+	# deallocation (its "last allocation" is 0 then), and so does heaptrack2spaa
+	for t in allocations temporary leaked peak; do
 		heaptrack_print -f "$f" -F "$T/fg-$t.txt" --flamegraph-cost-type $t > /dev/null 2>&1
 		print_values "$T/fg-$t.txt" > "$T/want"
 		spaa_values "$f" "$(cost_metric $t)" > "$T/got"
@@ -110,4 +110,50 @@ self    self%  total   total%  function
 	run heaptrack2spaa --help
 	assert_success
 	assert_line --index 0 "Usage: heaptrack2spaa [OPTION]... [FILE]"
+}
+
+@test "temporary allocations follow heaptrack's rule to the letter: info 0 freed after another free counts" {
+	# + 1, - 1: temporary; + 0, + 1, - 1: temporary; - 0 right after a
+	# deallocation: heaptrack_print counts it (its last allocation is 0 then)
+	printf 'v 10400 3\ns 1 a\ni 10 1\nt 1 0\na 10 1\na 20 1\n+ 1\n- 1\n+ 0\n+ 1\n- 1\n- 0\n' > "$T/t.txt"
+	run sh -c "heaptrack2spaa '$T/t.txt' | jq -c 'select(.type == \"stack\") | [.weights[] | select(.metric == \"temporary_count\" or .metric == \"alloc_count\") | .value]'"
+	assert_output '[3,3]'
+	# a record between the allocation and its deallocation does not matter
+	printf 'v 10400 3\ns 1 a\ni 10 1\nt 1 0\na 10 1\n+ 0\nc 10\n- 0\n' > "$T/c.txt"
+	run sh -c "heaptrack2spaa -m temporary_count '$T/c.txt' | spaa-fold"
+	assert_output "[a] 1"
+}
+
+@test "deep traces: at most --max-frames frames per stack, said on stderr; time and memory follow the nodes" {
+	# a chain of 20,000 trace nodes, each its own instruction pointer, an
+	# allocation site at every depth (quadratic: 33 s and 829 MB once)
+	python3 - "$T/deep" <<'PY'
+import sys
+n = 20000
+with open(sys.argv[1], "w") as f:
+    f.write("v 10400 3\ns 4 deep\n")
+    f.writelines("i %x 1\n" % (0x1000 + k) for k in range(n))
+    f.writelines("t %x %x\n" % (k + 1, k) for k in range(n))
+    f.writelines("a 10 %x\n" % (k + 1) for k in range(n))
+    f.writelines("+ %x\n" % k for k in range(n))
+PY
+	run sh -c "ulimit -v 262144; timeout 10 heaptrack2spaa -o '$T/out.spaa' '$T/deep'"
+	assert_success
+	assert_output "heaptrack2spaa: $T/deep: 19488 stacks of more than 512 frames: cut to the 512 innermost under [truncated] (--max-frames)"
+	run sh -c "jq -c 'select(.type == \"stack\") | .frames | length' '$T/out.spaa' | sort -n | uniq -c | tail -n 1"
+	assert_output "  19488 513"
+	# (spaa-fold names address frames by their dso: the 512 innermost of
+	# all the cut stacks are alike there)
+	run sh -c "spaa-fold '$T/out.spaa' | grep '^\[truncated\];' | cut -d' ' -f2"
+	assert_output 311808
+	run heaptrack2spaa --max-frames=0 "$T/deep"
+	assert_failure 2
+	assert_line --index 0 "heaptrack2spaa: --max-frames: '0' is not from 1 to 1000000"
+}
+
+@test "live bytes beyond 64 bits: an error at the allocation, never a wrapped total" {
+	local f=$BATS_TEST_DIRNAME/../fuzz/crashes/heaptrack2spaa/live-bytes-overflow.txt
+	run heaptrack2spaa "$f"
+	assert_failure 1
+	assert_output "heaptrack2spaa: $f:8: the live bytes overflow 64 bits"
 }

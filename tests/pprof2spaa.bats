@@ -246,3 +246,58 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	run sh -c "pprof2spaa '$T/order.pb' | grep -c 'x_labels\":{\"k\":\"v\"}'"
 	assert_output 1
 }
+
+# Reproducers of issue 20, kept in fuzz/crashes/ for the sanitizer replay too.
+FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
+
+@test "a decompression bomb is refused early, naming the file; --max-size bounds what is read" {
+	# 35 KB of zstd, 1.1 GB of zeros (10 GB once took 2 GB and ended in an
+	# "out of memory" naming no file): not a protobuf from its first byte
+	run sh -c "ulimit -v 262144; timeout 10 pprof2spaa '$FZ/zeros-1100M.zst'"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/zeros-1100M.zst: not a valid pprof profile: malformed protobuf field (byte 0 of the decompressed data)"
+	# a field longer than the limit is refused before it is read
+	run pprof2spaa "$FZ/field-2G.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/field-2G.pb: a field of the profile is more than 1073741824 bytes (decompressed), the limit (--max-size=BYTES raises it)"
+	# a well-formed profile longer than --max-size
+	run pprof2spaa --max-size=500 "$D/pprof/cpu.pprof"
+	assert_failure 1
+	assert_output "pprof2spaa: $D/pprof/cpu.pprof: the input is more than 500 bytes (decompressed), the limit (--max-size=BYTES raises it)"
+	run pprof2spaa --max-size=1M -o /dev/null "$D/pprof/cpu.pprof"
+	assert_success
+	run pprof2spaa --max-size=0 "$D/pprof/cpu.pprof"
+	assert_failure 2
+	assert_line --index 0 "pprof2spaa: --max-size: '0' is not a size in bytes (a number, or with K, M or G)"
+	# out of memory names the file: a field of 512 MB, under a 200 MB limit
+	(printf '\012\200\200\200\200\002'; head -c 600M /dev/zero) | zstd -q -1 > "$T/big.zst"
+	run sh -c "ulimit -v 200000; pprof2spaa '$T/big.zst'"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/big.zst: out of memory"
+}
+
+@test "labels: a key given twice is one key with an array, keys sorted; the same labels in another order are one stack" {
+	# two samples: k=v2, k=v1, a=x (1) and a=x, k=v1, k=v2 (2)
+	run sh -c "pprof2spaa '$FZ/repeated-label-keys.pb' | jq -c 'select(.type == \"stack\") | [.context.x_labels, .weights[0].value]'"
+	assert_success
+	assert_output '[{"a":"x","k":["v1","v2"]},3]'
+}
+
+@test "a negative duration_nanos or period, a default_sample_type beyond the string table: refused, as a comment index is" {
+	run pprof2spaa "$FZ/negative-duration.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/negative-duration.pb: not a valid pprof profile: a negative duration_nanos (byte 81 of the decompressed data)"
+	run pprof2spaa "$FZ/negative-period.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/negative-period.pb: not a valid pprof profile: a negative period (byte 81 of the decompressed data)"
+	run pprof2spaa "$FZ/default-sample-type-99.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/default-sample-type-99.pb: not a valid pprof profile: default_sample_type: string index 99 beyond the string table (8 strings) (byte 81 of the decompressed data)"
+}
+
+@test "a sum beyond 64 bits names the file (every message names its input)" {
+	# three samples of 2^63-1 on one stack
+	run pprof2spaa "$FZ/sum-overflow.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/sum-overflow.pb: metric samples of a stack overflows 64 bits"
+}

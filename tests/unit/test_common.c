@@ -56,6 +56,11 @@ static void test_num(void)
 	is_str((buf[num_fmt(buf, num_d(20.0))] = 0, buf), "20", "integral double prints as integer");
 	is_str((buf[num_fmt(buf, num_d(0.00001))] = 0, buf), "0.00001", "small double without exponent");
 	is_str((buf[num_fmt(buf, num_d(1e16))] = 0, buf), "10000000000000000", "large integral double without exponent");
+	/* integral doubles beyond the integers a reader takes as integers keep a
+	 * fraction, so that they read back as numbers in range (issue 20) */
+	is_str((buf[num_fmt(buf, num_d(18446744073709551616.0))] = 0, buf), "18446744073709551616.0", "2^64 as a double keeps .0");
+	is_str((buf[num_fmt(buf, num_d(-9223372036854775808.0))] = 0, buf), "-9223372036854775808", "-2^63 as a double is an integer");
+	is_str((buf[num_fmt(buf, num_d(-9223372036854777856.0))] = 0, buf), "-9223372036854777856.0", "below -2^63 keeps .0");
 	ok(num_cmp(num_u(UINT64_MAX), num_i(-1)) > 0, "compare uint with negative int");
 }
 

@@ -44,6 +44,7 @@
 #include "jsonw.h"
 #include "num.h"
 #include "output.h"
+#include "rootpath.h"
 #include "spaa.h"
 #include "spool.h"
 #include "stackid.h"
@@ -186,10 +187,14 @@ static strmap procs;
 static struct proc *P;
 static uint32_t pcap;
 
+/* Whether p, a path made from the input's pids, is a regular file that can
+ * be read (rootpath.h: a FIFO there is not opened in a way that blocks). */
 static bool readable_file(const char *p)
 {
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, R_OK) == 0;
+	int why, fd = rp_open_regular(p, &why);
+	if (fd < 0) return false;
+	close(fd);
+	return true;
 }
 
 static struct proc *proc_of(int64_t pid)

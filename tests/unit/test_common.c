@@ -15,6 +15,7 @@
 #include "num.h"
 #include "output.h"
 #include "pb.h"
+#include "rootpath.h"
 #include "sniff.h"
 #include "spaa.h"
 #include "stackid.h"
@@ -549,6 +550,74 @@ static void test_heapsnap(void)
 	heapsnap_strings_free(&t);
 }
 
+/* rootpath: resolution under a root as chroot(2) sees it, regular files only */
+static void test_rootpath(void)
+{
+	char root[300], p[600];
+	snprintf(root, sizeof root, "%s/root", tmpdir);
+	const char *dirs[] = { "", "/usr", "/usr/bin", "/opt" };
+	for (int i = 0; i < 4; i++) {
+		snprintf(p, sizeof p, "%s%s", root, dirs[i]);
+		mkdir(p, 0755);
+	}
+	snprintf(p, sizeof p, "%s/usr/bin/app", root);
+	write_file(p, "x", 1);
+	struct { const char *name, *target; } links[] = {
+		{ "/opt/abs", "/usr/bin/app" }, { "/opt/rel", "../usr/bin/app" }, { "/opt/up", "../../../../usr/bin/app" },
+		{ "/opt/host", "/etc/passwd" }, { "/opt/bin", "/usr/bin" }, { "/opt/l1", "l2" }, { "/opt/l2", "l1" },
+	};
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+		snprintf(p, sizeof p, "%s%s", root, links[i].name);
+		if (symlink(links[i].target, p) != 0) diag("symlink %s", p);
+	}
+	struct { const char *path, *want; int why; } cases[] = {
+		{ "/usr/bin/app", "/usr/bin/app", RP_OK },
+		{ "/../../../usr/bin/app", "/usr/bin/app", RP_OK },
+		{ "usr/./bin//app", "/usr/bin/app", RP_OK },
+		{ "/opt/abs", "/usr/bin/app", RP_OK },
+		{ "/opt/rel", "/usr/bin/app", RP_OK },
+		{ "/opt/up", "/usr/bin/app", RP_OK },
+		{ "/opt/bin/app", "/usr/bin/app", RP_OK },
+		{ "/opt/bin/../bin/app", "/usr/bin/app", RP_OK },
+		{ "/..", "/", RP_OK },
+		{ "/opt/host", NULL, RP_MISSING },
+		{ "/usr/bin/app/x", NULL, RP_MISSING },
+		{ "/opt/l1", NULL, RP_LOOP },
+		{ "", NULL, RP_MISSING },
+	};
+	sbuf out = { 0 }, want = { 0 };
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		int why = rp_resolve(root, cases[i].path, &out);
+		is_int(why, cases[i].why, "rp_resolve %s: %s", cases[i].path, rp_why_text(cases[i].why));
+		if (!cases[i].want) continue;
+		want.n = 0;
+		sbuf_printf(&want, "%s%s", root, cases[i].want);
+		is_str(out.p, want.p, "rp_resolve %s under the root", cases[i].path);
+	}
+	/* the root given with a final slash, and no root at all */
+	snprintf(p, sizeof p, "%s/", root);
+	rp_resolve(p, "/opt/abs", &out);
+	want.n = 0;
+	sbuf_printf(&want, "%s/usr/bin/app", root);
+	is_str(out.p, want.p, "a root with a final slash");
+	rp_resolve(NULL, "/opt/abs", &out);
+	is_str(out.p, "/opt/abs", "no root: the path as it is");
+	/* only regular files are opened: a FIFO does not block */
+	snprintf(p, sizeof p, "%s/usr/bin/fifo", root);
+	mkfifo(p, 0644);
+	int why, fd = rp_open(root, "/usr/bin/fifo", &out, &why);
+	ok(fd < 0 && why == RP_FIFO, "a FIFO is not opened: %s", rp_why_text(why));
+	fd = rp_open(root, "/usr", &out, &why);
+	ok(fd < 0 && why == RP_DIRECTORY, "a directory is not opened: %s", rp_why_text(why));
+	fd = rp_open_regular("/dev/null", &why);
+	ok(fd < 0 && why == RP_DEVICE, "a device is not opened: %s", rp_why_text(why));
+	fd = rp_open(root, "/opt/abs", &out, &why);
+	ok(fd >= 0 && why == RP_OK, "a regular file through a link is");
+	if (fd >= 0) close(fd);
+	sbuf_free(&out);
+	sbuf_free(&want);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -566,6 +635,7 @@ int main(void)
 	test_ids();
 	test_sniff();
 	test_heapsnap();
+	test_rootpath();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0) diag("could not remove %s", tmpdir);

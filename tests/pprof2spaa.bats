@@ -246,3 +246,15 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	run sh -c "pprof2spaa '$T/order.pb' | grep -c 'x_labels\":{\"k\":\"v\"}'"
 	assert_output 1
 }
+
+@test "a NUL in a name of the string table is written as U+FFFD, hashed so: spaa-cat --merge keeps the ids (issue 20)" {
+	gzip -dc "$P/cpu.pprof" | python3 -c 'import sys; d = sys.stdin.buffer.read(); sys.stdout.buffer.write(d.replace(b"main.fib", b"main\0fib", 1))' > "$T/nul.pb"
+	pprof2spaa -o "$T/nul.spaa" "$T/nul.pb"
+	run grep -c "$(printf '"func":"main\357\277\275fib"')" "$T/nul.spaa"
+	assert_output 2
+	run grep -c 'u0000' "$T/nul.spaa"
+	assert_output 0
+	assert_equal "$(spaa-cat --merge "$T/nul.spaa" | grep -o '"stack","id":"[^"]*"' | sort)" "$(grep -o '"stack","id":"[^"]*"' "$T/nul.spaa" | sort)"
+	run sh -c 'spaa-fold "$1" | grep -c "main\\.main;main$(printf "\357\277\275")fib"' sh "$T/nul.spaa"
+	assert_success
+}

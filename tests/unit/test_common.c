@@ -134,6 +134,9 @@ static void test_jsonbuf(void)
 	jb_str(&b, "a\"b\\c\n\x01\xc3\xa9\xff!", 11);
 	is_mem(b.p, b.n, "\"a\\\"b\\\\c\\n\\u0001\xc3\xa9\xef\xbf\xbd!\"", 23,
 	       "jb_str escapes, keeps UTF-8, replaces a bad byte with U+FFFD");
+	b.n = 0;
+	jb_str(&b, "a\0b", 3);
+	is_mem(b.p, b.n, "\"a\xef\xbf\xbd" "b\"", 7, "jb_str writes NUL as U+FFFD");
 	sbuf_free(&b);
 }
 

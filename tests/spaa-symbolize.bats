@@ -442,3 +442,20 @@ spaa-symbolize: /opt/loop1: 0 resolved, 1 too many symbolic links"
 	echo "$a 1" | folded2spaa --addrs --binary="$B/prog" | spaa-symbolize > "$T/want.spaa"
 	assert_equal "$(chain "$T/out.spaa" "$a" | grep -v "^$a -" | sort -u)" "$(chain "$T/want.spaa" "$a")"
 }
+
+@test "a bad sample or window stops the command, as in spaa-cat (found by fuzz_spaa-symbolize, issue 20)" {
+	H='{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"e","kind":"software","sampling":{"mode":"event","primary_metric":"n"}}],"stack_id_mode":"local"}'
+	printf '%s\n' "$H" '{"type":"dso","id":1,"name":"a"}' '{"type":"frame","id":1,"func":"f","dso":1}' \
+		'{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"n","value":2}]}' \
+		'{"type":"sample","timestamp":1.5}' > "$T/smp.spaa"
+	run spaa-symbolize --kallsyms=none -o "$T/out" "$T/smp.spaa"
+	assert_failure 1
+	assert_output "spaa-symbolize: $T/smp.spaa:5: sample has no valid \"stack_id\""
+	[ ! -e "$T/out" ]
+	printf '%s\n' "$H" '{"type":"dso","id":1,"name":"a"}' '{"type":"frame","id":1,"func":"f","dso":1}' \
+		'{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"n","value":2}]}' \
+		'{"type":"window","start":0,"end":1,"unit":"seconds","by_stack":[{"stack_id":"s1","weights":[{"metric":"n","value":"x"}]}]}' > "$T/win.spaa"
+	run spaa-symbolize --kallsyms=none -o "$T/out" "$T/win.spaa"
+	assert_failure 1
+	assert_output "spaa-symbolize: $T/win.spaa:5: window entry for stack s1: weights[0] needs a \"metric\" string and a numeric \"value\""
+}

@@ -459,3 +459,20 @@ spaa-symbolize: /opt/loop1: 0 resolved, 1 too many symbolic links"
 	assert_failure 1
 	assert_output "spaa-symbolize: $T/win.spaa:5: window entry for stack s1: weights[0] needs a \"metric\" string and a numeric \"value\""
 }
+
+@test "a .gnu_debuglink is followed under --root only: next to the file, in its .debug/, the CRC checked (issue 20)" {
+	cd "$B"
+	a=$(addrs prog leaf_work | head -1)
+	R=$T/r
+	mkdir -p "$R/x" "$R/y/.debug"
+	cp stripped "$R/x/" && cp "$B"/debug/*/*.debug "$R/x/prog.debug"
+	cp stripped "$R/y/" && cp "$R/x/prog.debug" "$R/y/.debug/"
+	for d in x y; do
+		echo "$a 1" | folded2spaa --addrs --binary=/$d/stripped | spaa-symbolize --root="$R" > "$T/$d.spaa"
+		assert_equal "$(chain "$T/$d.spaa" "$a")" "$(want_chain prog "$a")"
+	done
+	echo junk > "$R/x/prog.debug"
+	echo "$a 1" | folded2spaa --addrs --binary=/x/stripped > "$T/in.spaa"
+	run spaa-symbolize --verbose --root="$R" -o /dev/null "$T/in.spaa"
+	assert_output "spaa-symbolize: /x/stripped: 0 resolved, 1 stripped (no symbols)"
+}

@@ -900,8 +900,8 @@ static void frame_color(const struct frame *f, int c[3])
 
 static output *out;
 
-/* Text for XML: & < > " escaped; control bytes and bytes that are not UTF-8
- * (which XML refuses) as U+FFFD.  At most max characters (0: all). */
+/* Text for XML: & < > " escaped; what XML 1.0 refuses (control bytes, U+FFFE,
+ * U+FFFF, and bytes that are not UTF-8, surrogates among them) as U+FFFD.  At most max characters (0: all). */
 static void put_text(sstr t)
 {
 	const uint8_t *p = (const uint8_t *)t.p, *end = p + t.n;
@@ -918,7 +918,10 @@ static void put_text(sstr t)
 			continue;
 		}
 		int n = utf8_seq(p, end);
-		if (n > 0) {
+		if (n == 3 && c == 0xef && p[1] == 0xbf && p[2] >= 0xbe) { /* U+FFFE, U+FFFF */
+			out_puts(out, "\xef\xbf\xbd");
+			p += 3;
+		} else if (n > 0) {
 			out_write(out, p, (size_t)n);
 			p += n;
 		} else {
@@ -976,8 +979,13 @@ static const char script[] =
 #include "flamegraph-js.h"
 ;
 
+static const char *factor_text; /* --factor as given */
+
 static void write_svg(void)
 {
+	/* the counts shown are 64-bit integers, as flamegraph.pl's */
+	if (total * O.factor >= 9223372036854775808.0)
+		usage_error("--factor: '%s' takes the total of %.0f beyond 2^63", factor_text, total);
 	double W = O.width, fh = O.frameheight, fs = O.fontsize, xpad = 10;
 	double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = O.subtitle ? fs * 2 : 0;
 	double height = (depthmax + 1) * fh + ypad1 + ypad2 + ypad3;
@@ -1202,7 +1210,7 @@ static int parse_options(int argc, char **argv)
 		case OPT_FONTTYPE: O.fonttype = optarg; break;
 		case OPT_COUNTNAME: O.countname = optarg; break;
 		case OPT_NAMETYPE: O.nametype = optarg; break;
-		case OPT_FACTOR: O.factor = opt_double("--factor", optarg); break;
+		case OPT_FACTOR: O.factor = opt_positive("--factor", optarg), factor_text = optarg; break;
 		case OPT_NOTES: O.notes = optarg; break;
 		case OPT_EVENT: O.event = optarg; break;
 		case 'm': O.metric = optarg; break;

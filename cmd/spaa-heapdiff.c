@@ -355,6 +355,23 @@ static void sort_u32(uint32_t *a, uint32_t n)
 	free(t);
 }
 
+/* A node id given to two nodes is refused: the ids tell new objects from
+ * old ones, and a retained record names its object by id. */
+static void check_ids(jscan *r, snap *s)
+{
+	uint32_t n = s->nnodes, *a = xmalloc((n ? n : 1) * sizeof *a);
+	memcpy(a, s->nid, (size_t)n * sizeof *a);
+	sort_u32(a, n);
+	for (uint32_t i = 1; i < n; i++) {
+		if (a[i] != a[i - 1]) continue;
+		uint32_t first = NONE, second = NONE;
+		for (uint32_t k = 0; k < n && second == NONE; k++)
+			if (s->nid[k] == a[i]) *(first == NONE ? &first : &second) = k;
+		jscan_fail(r, "node id %u is given to two nodes (nodes %u and %u)", a[i], first, second);
+	}
+	free(a);
+}
+
 static bool in_before(uint32_t id)
 {
 	const uint32_t *a = S[BEFORE].nid;
@@ -534,6 +551,7 @@ static void read_snapshot(snap *s, int side, const char *path)
 		} else if (nodes) {
 			if (s->seen_strings) jscan_fail(&r, "the nodes array comes after the strings");
 			read_nodes(&r, s);
+			check_ids(&r, s);
 		} else if (edges) {
 			if (s->seen_strings) jscan_fail(&r, "the edges array comes after the strings");
 			read_edges(&r, s);

@@ -44,6 +44,7 @@
 #include "jsonw.h"
 #include "num.h"
 #include "output.h"
+#include "rootpath.h"
 #include "spaa.h"
 #include "spool.h"
 #include "stackid.h"
@@ -186,10 +187,14 @@ static strmap procs;
 static struct proc *P;
 static uint32_t pcap;
 
+/* Whether p, a path made from the input's pids, is a regular file that can
+ * be read (rootpath.h: a FIFO there is not opened in a way that blocks). */
 static bool readable_file(const char *p)
 {
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, R_OK) == 0;
+	int why, fd = rp_open_regular(p, &why);
+	if (fd < 0) return false;
+	close(fd);
+	return true;
 }
 
 static struct proc *proc_of(int64_t pid)
@@ -1152,6 +1157,27 @@ static bool map_refs(const json_doc *d, const char *text, size_t tn, uint64_t li
 	return true;
 }
 
+/* A sample or window checked as the reader checks them (a bad one stops the
+ * command, as in spaa-cat and spaa-demangle), then passed on. */
+static void check_ref_record(enum spaa_rtype t)
+{
+	if (t == SPAA_SAMPLE) {
+		spaa_sample smp;
+		spaa_sample_parse(r, &smp);
+		return;
+	}
+	static spaa_weight *w;
+	static uint32_t nw, wcap;
+	spaa_window win;
+	if (spaa_window_parse(r, &win) == 0 && win.by_stack) {
+		const json_doc *d = &r->doc;
+		for (uint32_t e = win.by_stack + 1, i = 0; i < d->nodes[win.by_stack].count; i++, e = json_after(d, e)) {
+			sstr id;
+			spaa_window_entry(r, e, &id, &w, &nw, &wcap);
+		}
+	}
+}
+
 static void take_ref_record(void)
 {
 	bool same;
@@ -1514,6 +1540,7 @@ int main(int argc, char **argv)
 		case SPAA_SAMPLE:
 		case SPAA_WINDOW:
 			payload = true;
+			check_ref_record(t);
 			take_ref_record();
 			break;
 		case SPAA_OTHER:

@@ -998,6 +998,9 @@ static bool validate(const char *path)
 	while ((t = spaa_next(r)) != SPAA_EOF && !r->not_spaa) {
 		if (t != SPAA_BAD)
 			v.counts[t]++;
+		if (r->doc.nuls && first_time(&v, 'z', "", 0)) /* utf8.h: no NUL in a string */
+			WARN(&v, "string-nul", "a string holds \\u0000, read as U+FFFD: SPAA strings hold no NUL "
+			     "(reported once per file)");
 		switch (t) {
 		case SPAA_SAMPLE: check_sample(&v); break;
 		case SPAA_STACK: check_stack(&v); break;

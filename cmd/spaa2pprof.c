@@ -249,6 +249,12 @@ static void take_header(spaa_reader *r, const char *want)
 		die_at(W.fname, r->lineno, "the profile has %u events (%s): choose one with --event (a pprof "
 		       "profile holds one)", r->nevents, all.p);
 	}
+	/* the primary metric becomes the default sample type: spaa(5) wants
+	 * one, and every stack of the event to carry it */
+	const char *pm = r->events[W.event].primary_metric;
+	if (!pm || !*pm)
+		die_at(W.fname, r->lineno, "event %s has no sampling.primary_metric %s", r->events[W.event].name,
+		       pm ? "name (an empty string)" : "string");
 	/* the event's sampling: sample_period and x_period_type */
 	uint32_t evs = json_get(&r->doc, 0, "events");
 	uint32_t ev = json_first(&r->doc, evs);
@@ -273,7 +279,7 @@ static void take_header(spaa_reader *r, const char *want)
 	if (xm && r->doc.nodes[xm].type == JSON_ARRAY) {
 		uint32_t k = json_first(&r->doc, xm);
 		for (uint32_t i = 0; i < r->doc.nodes[xm].count; i++, k = json_after(&r->doc, k))
-			if (r->doc.nodes[k].type == JSON_STRING)
+			if (r->doc.nodes[k].type == JSON_STRING && r->doc.nodes[k].count > 0)
 				metric_of(r->doc.nodes[k].str, r->doc.nodes[k].count, NULL, 0);
 	}
 	/* the time range, in nanoseconds */
@@ -380,12 +386,20 @@ static void take_stack(spaa_reader *r, spaa_stack *st)
 		i = j + 1;
 	}
 	free(tmp);
-	/* values */
+	/* values: the primary metric among them (a profile without sample
+	 * types is no pprof profile), each metric with a name */
+	const char *pm = r->events[W.event].primary_metric;
+	if (!spaa_weight_find(st->w, st->nw, pm))
+		die_at(W.fname, r->lineno, "stack %.*s: weights lack the primary metric \"%s\" of event \"%s\"",
+		       (int)st->id.n, st->id.p, pm, r->events[W.event].name);
 	s->vals = W.nvalpool;
 	s->nvals = st->nw;
 	grow_array((void **)&W.valpool, &W.vpcap, W.nvalpool + st->nw, sizeof *W.valpool);
 	for (uint32_t i = 0; i < st->nw; i++) {
 		const spaa_weight *w = &st->w[i];
+		if (w->metric.n == 0)
+			die_at(W.fname, r->lineno, "stack %.*s: a weight with an empty metric name, which a pprof "
+			       "sample type cannot have", (int)st->id.n, st->id.p);
 		uint32_t m = metric_of(w->metric.p, w->metric.n, w->unit.p, w->unit.n);
 		int64_t v;
 		if (w->value.kind == NUM_INT) v = w->value.i;

@@ -149,25 +149,32 @@ void builder_source_tool(builder *b, const char *tool)
 	b->source_tool = adup(b, tool);
 }
 
-/* A string as the JSON writers write it: bytes that are not UTF-8 become
- * U+FFFD.  Names are interned, compared and hashed into content ids in this
+/* A string as the JSON writers write it: bytes that are not UTF-8, and NUL
+ * (utf8.h), become U+FFFD.  Names are interned, compared and hashed into content ids in this
  * form, so that the ids are those of the file as written and two names
  * written alike are one.  s itself when it is valid (nearly always), else a
  * copy in fix. */
+static size_t valid_len(const uint8_t *p, const uint8_t *end)
+{
+	size_t n = utf8_valid_len(p, end);
+	const uint8_t *z = memchr(p, 0, n);
+	return z ? (size_t)(z - p) : n;
+}
+
 static sstr as_written(sbuf *fix, sstr s)
 {
 	if (!s.p) return s; /* (NULL + 0 is undefined) */
 	const uint8_t *p = (const uint8_t *)s.p, *end = p + s.n;
-	size_t ok = utf8_valid_len(p, end);
+	size_t ok = valid_len(p, end);
 	if (ok == s.n) return s;
 	fix->n = 0;
 	while (p < end) {
 		sbuf_add(fix, p, ok);
 		p += ok;
 		if (p == end) break;
-		p += -utf8_seq(p, end);
+		p += *p ? -utf8_seq(p, end) : 1;
 		sbuf_add(fix, "\xef\xbf\xbd", 3);
-		ok = utf8_valid_len(p, end);
+		ok = valid_len(p, end);
 	}
 	sbuf_addc(fix, 0); /* for names used as C strings */
 	return (sstr){ fix->p, fix->n - 1 };

@@ -8,14 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 #include "elfsym.h"
 #include "idmap.h"
+#include "rootpath.h"
 #include "strmap.h"
 
 static const char *const why_text[ES_NWHY] = {
 	"resolved", "file missing", "not an ELF file", "stripped (no symbols)",
-	"address outside any symbol", "run-time address and no mapping (give --maps)"
+	"address outside any symbol", "run-time address and no mapping (give --maps)",
+	"a FIFO, not a regular file", "a device, not a regular file", "a socket, not a regular file",
+	"a directory, not a regular file", "too many symbolic links"
 };
+
+/* elfsym's reason for rootpath's */
+static int why_of(int rp)
+{
+	switch (rp) {
+	case RP_FIFO: return ES_FIFO;
+	case RP_DEVICE: return ES_DEVICE;
+	case RP_SOCKET: return ES_SOCKET;
+	case RP_DIRECTORY: return ES_DIRECTORY;
+	case RP_LOOP: return ES_LOOP;
+	default: return ES_MISSING;
+	}
+}
 
 const char *elfsym_why_text(int why)
 {
@@ -50,8 +67,8 @@ struct efile {
 
 struct elfsym {
 	char *root;
-	char *debug_dir;
-	char *debuginfo_path; /* for dwfl_standard_find_debuginfo */
+	char *debug_dir;      /* --debug-dir, NULL: the root's /usr/lib/debug/.build-id */
+	char *debuginfo_path; /* for libdwfl (unused: find_debuginfo is ours) */
 	Dwfl_Callbacks cb;
 	strmap files;         /* path -> index into f */
 	struct efile *f;
@@ -64,34 +81,104 @@ struct elfsym {
 	uint32_t ocap;
 };
 
-/* A separate debug file by build id under the debug directory, else the
- * standard places (.gnu_debuglink, /usr/lib/debug). */
+/* The CRC-32 of a whole file (zlib's is the one .gnu_debuglink uses). */
+static bool file_crc(int fd, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0, Z_NULL, 0);
+	ssize_t k;
+	while ((k = read(fd, buf, sizeof buf)) > 0) c = crc32(c, buf, (uInt)k);
+	*crc = (uint32_t)c;
+	return k == 0 && lseek(fd, 0, SEEK_SET) == 0;
+}
+
+/* dir/name under root, opened if it is a regular file (and, crc nonzero,
+ * if its CRC-32 is crc): the fd, its host path in *name_out. */
+static int try_debug(const char *root, const char *dir, size_t dn, const char *name, GElf_Word crc,
+		     char **name_out)
+{
+	sbuf p = { 0 }, full = { 0 };
+	sbuf_add(&p, dir, dn);
+	if (dn && dir[dn - 1] != '/') sbuf_addc(&p, '/');
+	sbuf_adds(&p, name);
+	int why, fd = rp_open(root, p.p, &full, &why);
+	uint32_t c;
+	if (fd >= 0 && crc && (!file_crc(fd, &c) || c != crc)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0) *name_out = xstrdup(full.p);
+	sbuf_free(&p);
+	sbuf_free(&full);
+	return fd;
+}
+
+/* The separate debug file, found by our own search (libdwfl's standard one
+ * would open what a debug link names anywhere, FIFOs included): by build
+ * id under the debug directory (DIR/xx/yyyy.debug, DIR a root of its own
+ * when given, else the root's /usr/lib/debug/.build-id), else by the
+ * .gnu_debuglink name (a file name, no directory) next to the file, in its
+ * .debug/ and under the root's /usr/lib/debug, its CRC checked; also the
+ * .gnu_debugaltlink file of dwz (crc 0: a path, from the debug file's
+ * directory).  Every path under the root, regular files only. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
 {
+	(void)modname;
+	(void)base;
+	elfsym *self = userdata && *userdata ? *userdata : NULL;
+	if (!self) return -1;
+	const char *root = self->root;
 	const unsigned char *bits;
 	GElf_Addr vaddr;
 	int len = dwfl_module_build_id(mod, &bits, &vaddr);
-	elfsym *self = NULL;
-	if (userdata && *userdata) self = *userdata;
-	const char *dir = self && self->debug_dir ? self->debug_dir : "/usr/lib/debug/.build-id";
-	if (len > 1) {
+	int fd = -1;
+	bool alt = debuglink_file && debuglink_crc == 0; /* dwz's alternate file */
+	if (len > 1 && !alt) {
 		sbuf p = { 0 };
-		sbuf_printf(&p, "%s/%02x/", dir, bits[0]);
+		sbuf_printf(&p, "%02x/", bits[0]);
 		for (int i = 1; i < len; i++) sbuf_printf(&p, "%02x", bits[i]);
 		sbuf_adds(&p, ".debug");
-		sbuf_addc(&p, 0);
-		int fd = open(p.p, O_RDONLY);
-		if (fd >= 0) {
-			*debuginfo_file_name = xstrdup(p.p);
-			sbuf_free(&p);
-			return fd;
-		}
+		if (self->debug_dir) fd = try_debug(self->debug_dir, "", 0, p.p, 0, debuginfo_file_name);
+		else fd = try_debug(root, "/usr/lib/debug/.build-id", 24, p.p, 0, debuginfo_file_name);
 		sbuf_free(&p);
+		if (fd >= 0) return fd;
 	}
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					    debuglink_crc, debuginfo_file_name);
+	if (!debuglink_file || !*debuglink_file || !file_name) return -1;
+	/* the file's directory as seen from the root */
+	size_t rn = root ? strlen(root) : 0;
+	while (rn > 0 && root[rn - 1] == '/') rn--;
+	const char *in_root = file_name;
+	if (root && strncmp(file_name, root, rn) == 0 && file_name[rn] == '/') in_root += rn;
+	const char *slash = strrchr(in_root, '/');
+	size_t dn = slash ? (size_t)(slash - in_root) : 0;
+	if (alt) { /* a path */
+		if (debuglink_file[0] == '/') return try_debug(root, "", 0, debuglink_file, 0, debuginfo_file_name);
+		return slash ? try_debug(root, in_root, dn, debuglink_file, 0, debuginfo_file_name) : -1;
+	}
+	if (strchr(debuglink_file, '/')) return -1; /* a debug link is a file name */
+	sbuf d = { 0 };
+	if (slash) sbuf_add(&d, in_root, dn);
+	sbuf_adds(&d, "/.debug");
+	if (slash) fd = try_debug(root, in_root, dn, debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (fd < 0 && slash) fd = try_debug(root, d.p, d.n, debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (fd < 0) {
+		d.n = 0;
+		sbuf_adds(&d, "/usr/lib/debug");
+		if (slash && in_root[0] == '/') sbuf_add(&d, in_root, dn);
+		fd = try_debug(root, d.p, d.n, debuglink_file, debuglink_crc, debuginfo_file_name);
+	}
+	sbuf_free(&d);
+	return fd;
+}
+
+/* No module is reported without its file: nothing to find. */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base, char **file_name,
+		    Elf **elfp)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name, (void)elfp;
+	return -1;
 }
 
 elfsym *elfsym_new(const char *root, const char *debug_dir)
@@ -103,15 +190,9 @@ elfsym *elfsym_new(const char *root, const char *debug_dir)
 	}
 	elfsym *e = xcalloc(1, sizeof *e);
 	e->root = root && *root ? xstrdup(root) : NULL;
-	e->debug_dir = xstrdup(debug_dir && *debug_dir ? debug_dir : "/usr/lib/debug/.build-id");
-	/* the standard search: next to the file, its .debug/, and /usr/lib/debug
-	 * (under the root too) */
-	sbuf p = { 0 };
-	sbuf_adds(&p, ":.debug:/usr/lib/debug");
-	if (e->root) sbuf_printf(&p, ":%s/usr/lib/debug", e->root);
-	sbuf_addc(&p, 0);
-	e->debuginfo_path = p.p;
-	e->cb.find_elf = dwfl_build_id_find_elf;
+	e->debug_dir = debug_dir && *debug_dir ? xstrdup(debug_dir) : NULL;
+	e->debuginfo_path = xstrdup("");
+	e->cb.find_elf = find_elf;
 	e->cb.find_debuginfo = find_debuginfo;
 	e->cb.section_address = dwfl_offline_section_address;
 	e->cb.debuginfo_path = &e->debuginfo_path;
@@ -151,13 +232,12 @@ static struct efile *get_file(elfsym *e, const char *path)
 	grow_array((void **)&e->f, &e->fcap, i + 1, sizeof *e->f);
 	struct efile *f = &e->f[i];
 	memset(f, 0, sizeof *f);
+	/* under the root, a regular file (a FIFO would block, a device feed
+	 * endless bytes) */
 	sbuf full = { 0 };
-	if (e->root) sbuf_adds(&full, e->root);
-	sbuf_adds(&full, path);
-	sbuf_addc(&full, 0);
-	int fd = open(full.p, O_RDONLY);
+	int why, fd = rp_open(e->root, path, &full, &why);
 	if (fd < 0) {
-		f->status = ES_MISSING;
+		f->status = why_of(why);
 		sbuf_free(&full);
 		return f;
 	}
@@ -191,13 +271,15 @@ static struct efile *get_file(elfsym *e, const char *path)
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) f->symtab = true;
 	}
 	elf_end(elf);
-	close(fd);
-	/* the module, with libdwfl, in its own session (files overlap) */
+	/* the module, with libdwfl, in its own session (files overlap), from
+	 * the file opened (libdwfl takes the descriptor) */
 	f->dwfl = dwfl_begin(&e->cb);
 	if (f->dwfl) {
 		dwfl_report_begin(f->dwfl);
-		f->mod = dwfl_report_offline(f->dwfl, path, full.p, -1);
+		f->mod = dwfl_report_offline(f->dwfl, path, full.p, fd);
 		dwfl_report_end(f->dwfl, NULL, NULL);
+	} else {
+		close(fd);
 	}
 	if (!f->mod) {
 		f->status = ES_NOT_ELF;

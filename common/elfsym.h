@@ -30,13 +30,20 @@ enum elfsym_why {
 	ES_OUTSIDE,      /* the address is in no symbol (or in no segment) */
 	ES_NEEDS_MAP,    /* a run-time address of a position-independent file,
 			  * and no mapping to take the load address from */
+	ES_FIFO,         /* not a regular file, not opened (rootpath.h) */
+	ES_DEVICE,
+	ES_SOCKET,
+	ES_DIRECTORY,
+	ES_LOOP,         /* too many symbolic links */
 	ES_NWHY
 };
 /* "file missing", "stripped", ... */
 const char *elfsym_why_text(int why);
 
-/* root: prefix for the paths asked about (NULL: none); debug_dir: the
- * build-id directory (NULL: /usr/lib/debug/.build-id). */
+/* root: the directory the paths asked about are under, as after chroot(2)
+ * (NULL: none; rootpath.h), the debug files too; debug_dir: the build-id
+ * directory, a root of its own (NULL: the root's /usr/lib/debug/.build-id).
+ * Only regular files are opened, never outside the root. */
 elfsym *elfsym_new(const char *root, const char *debug_dir);
 void elfsym_free(elfsym *e);
 

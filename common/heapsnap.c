@@ -92,7 +92,8 @@ static sstr lenient_string(jscan *r, sbuf *b)
 					p += 6;
 				}
 			}
-			sbuf_add_utf8(b, u >= 0xd800 && u < 0xe000 ? 0xfffd : (uint32_t)u);
+			/* surrogates left alone, and NUL (utf8.h), as U+FFFD */
+			sbuf_add_utf8(b, (u >= 0xd800 && u < 0xe000) || u == 0 ? 0xfffd : (uint32_t)u);
 			break;
 		}
 		default: sbuf_addc(b, c); break; /* \" \\ \/ (and anything else as itself) */

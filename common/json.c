@@ -139,6 +139,10 @@ decode_str(json_doc *d, const uint8_t *text, const uint8_t *p, const uint8_t *s,
 				} else if (cp >= 0xDC00 && cp <= 0xDFFF) {
 					return fail_at(d, text, p, "lone surrogate in \\u escape");
 				}
+				if (cp == 0) { /* never a NUL in a string (utf8.h) */
+					cp = UTF8_NUL_AS;
+					d->nuls++;
+				}
 				o = utf8_put(o, (uint32_t)cp);
 				p += 6;
 				break;
@@ -397,6 +401,7 @@ int json_parse(json_doc *d, const char *text, size_t len)
 	uint32_t n = 0, cap = d->cap, k;
 
 	d->scratch_len = 0;
+	d->nuls = 0;
 	d->err_pos = 0;
 	d->err_msg = NULL;
 	/* every node starts at a byte of its own, so with len < UINT32_MAX

@@ -49,6 +49,7 @@ typedef struct json_doc {
 	uint32_t n, cap;
 	char *scratch;       /* decoded strings with escapes */
 	size_t scratch_len, scratch_cap;
+	uint32_t nuls;       /* \u0000 escapes read as U+FFFD (utf8.h) in this parse */
 	/* error reporting after a failed parse */
 	size_t err_pos;      /* byte offset in the text */
 	const char *err_msg; /* static message, e.g. "invalid UTF-8 in string" */

@@ -25,6 +25,11 @@ void jb_str(sbuf *b, const char *s, size_t n)
 			}
 			continue;
 		}
+		if (c == 0) { /* never a NUL in a string (utf8.h) */
+			sbuf_add(b, UTF8_NUL_AS_BYTES, 3);
+			p++;
+			continue;
+		}
 		sbuf_addc(b, '\\');
 		switch (c) {
 		case '"': sbuf_addc(b, '"'); break;

@@ -37,6 +37,12 @@ void jw_str(output *o, const char *s, size_t n)
 			continue;
 		}
 		out_write(o, run, (size_t)(p - run));
+		if (c == 0) { /* never a NUL in a string (utf8.h) */
+			out_write(o, UTF8_NUL_AS_BYTES, 3);
+			run = ++p;
+			p = utf8_skip_plain(p, end);
+			continue;
+		}
 		char esc[6] = { '\\', 0, '0', '0', 0, 0 };
 		size_t el = 2;
 		switch (c) {

@@ -9,7 +9,7 @@
 
 /* A JSON string with quotes: '"' '\\' and control characters escaped
  * (\n \r \t \b \f, others \u00XX); other bytes, UTF-8 included, as they are.
- * Bytes that are not valid UTF-8 are written as U+FFFD. */
+ * Bytes that are not valid UTF-8, and NUL (utf8.h), are written as U+FFFD. */
 void jw_str(output *o, const char *s, size_t n);
 static inline void jw_strc(output *o, const char *s) { jw_str(o, s, strlen(s)); }
 /* "key": (with the comma before it unless first) */

@@ -93,8 +93,11 @@ size_t num_fmt(char *buf, num a)
 	if (!isfinite(d)) d = 0;
 	if (d == floor(d) && fabs(d) < 9.007199254740992e15)
 		return fmt_i64(buf, (int64_t)d);
-	if (d == floor(d) && fabs(d) < 1e21) /* integral: plain digits */
-		return (size_t)snprintf(buf, 32, "%.0f", d);
+	/* integral: plain digits; beyond the integers a reader takes as
+	 * integers (-2^63 .. 2^64-1) with ".0", so that it reads back as the
+	 * double it is and not as an integer out of range */
+	if (d == floor(d) && fabs(d) < 1e21)
+		return (size_t)snprintf(buf, 32, d >= 18446744073709551616.0 || d < -9223372036854775808.0 ? "%.1f" : "%.0f", d);
 	/* shortest %.Ng that reads back exactly; plain decimals (no exponent)
 	 * where the magnitude allows, since flamegraph.pl wants them */
 	/* %.15g is the shortest form for any value with at most 15 significant

@@ -41,7 +41,9 @@ int num_cmp(num a, num b);
 
 /* Text: integers in decimal, doubles with the shortest form that reads back
  * the same ("%.17g" trimmed), never in a form JSON or flamegraph.pl rejects
- * (no "inf"/"nan": those are written as 0 and should be rejected earlier).
+ * (no "inf"/"nan": those are written as 0 and should be rejected earlier);
+ * an integral double beyond -2^63 .. 2^64-1 with ".0", so that it never
+ * reads back as an integer out of range.
  * buf needs 32 bytes; returns length. */
 size_t num_fmt(char *buf, num a);
 

@@ -8,6 +8,15 @@
 #include <stdint.h>
 #include <string.h>
 
+/* NUL in names, one rule for every reader and writer (spaa(5)): a string in
+ * SPAA never holds U+0000, which C strings would cut.  A writer writes a NUL
+ * byte of a name read from its input as U+FFFD (as it writes bytes that are
+ * not UTF-8), and hashes it so into content ids (build.c's as_written); a
+ * reader reads the escape \u0000 as U+FFFD (json.c, heapsnap.c), and
+ * spaa-validate warns about it. */
+#define UTF8_NUL_AS 0xFFFDu
+#define UTF8_NUL_AS_BYTES "\xef\xbf\xbd"
+
 /* Writes code point cp (at most 0x10FFFF) at o as UTF-8: returns the end. */
 static inline char *utf8_put(char *o, uint32_t cp)
 {

@@ -21,6 +21,16 @@
  *                   valid when IN is
  *   spaa-demangle   CMD -o OUT IN; the same
  *   spaa-validate   CMD -q IN; a file it calls valid must read without error
+ *   spaa-symbolize  CMD --root=EMPTY --kallsyms=K --perf-map=D --maps=D -o OUT
+ *                   IN, with a small kallsyms, perf-1.map, perf-100.map and
+ *                   maps of pid 1 written at start-up (no ELF file is read:
+ *                   the root is empty); OUT as for spaa-demangle
+ *   spaa-heapdiff   the input is BEFORE, a line "%%", then AFTER (no such
+ *                   line: the input is both): CMD -o OUT BEFORE AFTER; OUT
+ *                   must be heap-diff NDJSON, a header first
+ *   spaa2pprof      CMD -o OUT IN; pprof2spaa (linked in, reset the same
+ *                   way) must read OUT back, into SPAA that reads back and
+ *                   is valid
  * A converter or filter that writes what its own readers refuse is a finding
  * (abort), as much as a crash.  With SPAA_FUZZ_TWICE=1 each input is run
  * twice, and a second run that exits or writes otherwise is a finding: it
@@ -33,12 +43,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "spaa.h"
 
 int spaa_cmd_main(int argc, char **argv);
+
+static bool is(const char *cmd) { return strcmp(FUZZ_CMD, cmd) == 0; }
+
+static bool write_file(const char *path, const void *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f) return false;
+	bool ok = fwrite(data, 1, size, f) == size;
+	return fclose(f) == 0 && ok;
+}
+
+/* spaa-symbolize's sources, in DIR/spaa-fuzz-PID.sym/: an empty root, a
+ * kallsyms (symbols and a module), perf maps of pids 1 and 100, the maps of
+ * pid 1 (a PIE under the empty root, and the perf map) */
+static char sym_dir[80];
+static char a_root[100], a_kallsyms[100], a_perfmap[100], a_maps[100];
+static void make_sym_sources(const char *dir)
+{
+	static const char kallsyms[] =
+		"ffffffff81000000 T _stext\nffffffff81000100 T do_syscall_64\nffffffff81000180 t helper\n"
+		"ffffffff81000400 T entry_SYSCALL_64\nffffffffc0000000 t mod_fn\t[mod]\n";
+	static const char perfmap[] = "1000 100 jit_a\n1100 80 jit_b\n7f0000001000 40 LazyCompile:*f a.js:1\n";
+	static const char maps[] = "55d000000000-55d000001000 r-xp 00001000 08:01 42 /usr/bin/app\n"
+				   "7f0000000000-7f0000010000 r-xp 00000000 00:00 0 /tmp/perf-1.map\n";
+	char p[200];
+	snprintf(sym_dir, sizeof sym_dir, "%s/spaa-fuzz-%d.sym", dir, (int)getpid());
+	mkdir(sym_dir, 0755);
+	snprintf(a_root, sizeof a_root, "--root=%s/root", sym_dir);
+	snprintf(p, sizeof p, "%s/root", sym_dir);
+	mkdir(p, 0755);
+	snprintf(a_kallsyms, sizeof a_kallsyms, "--kallsyms=%s/kallsyms", sym_dir);
+	snprintf(p, sizeof p, "%s/kallsyms", sym_dir);
+	write_file(p, kallsyms, sizeof kallsyms - 1);
+	snprintf(a_perfmap, sizeof a_perfmap, "--perf-map=%s", sym_dir);
+	snprintf(a_maps, sizeof a_maps, "--maps=%s", sym_dir);
+	snprintf(p, sizeof p, "%s/perf-1.map", sym_dir);
+	write_file(p, perfmap, sizeof perfmap - 1);
+	snprintf(p, sizeof p, "%s/perf-100.map", sym_dir);
+	write_file(p, perfmap, sizeof perfmap - 1);
+	snprintf(p, sizeof p, "%s/1", sym_dir);
+	write_file(p, maps, sizeof maps - 1);
+}
 
 /* the bounds of the command's variables (see above) */
 extern char __start_spaacmd_data[], __stop_spaacmd_data[];
@@ -48,6 +101,11 @@ static char *initial_data;
 int spaa_validate_main(int argc, char **argv) __attribute__((weak));
 extern char __start_spaaval_data[] __attribute__((weak)), __stop_spaaval_data[] __attribute__((weak));
 static char *initial_val;
+/* pprof2spaa, linked in the same way (.data renamed spaap2s_data) into the
+ * target of spaa2pprof, to read its output back */
+int pprof2spaa_main(int argc, char **argv) __attribute__((weak));
+extern char __start_spaap2s_data[] __attribute__((weak)), __stop_spaap2s_data[] __attribute__((weak));
+static char *initial_p2s;
 
 /* byte by byte and not through memcpy: the section holds ASan's poisoned
  * red zones between the variables */
@@ -60,7 +118,7 @@ copy_bytes(volatile char *to, const volatile char *from, size_t n)
 static jmp_buf back;
 static int exit_code;
 static int first_free_fd; /* fds from here on are the command's */
-static char in_path[64], out_path[80], meta_path[80];
+static char in_path[64], out_path[80], meta_path[80], back_path[80];
 
 static void come_back(int code)
 {
@@ -103,6 +161,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(in_path, sizeof in_path, "%s/spaa-fuzz-%d.in", dir, (int)getpid());
 	snprintf(out_path, sizeof out_path, "%s/spaa-fuzz-%d.spaa", dir, (int)getpid());
 	snprintf(meta_path, sizeof meta_path, "%s/spaa-fuzz-%d.json", dir, (int)getpid());
+	snprintf(back_path, sizeof back_path, "%s/spaa-fuzz-%d.back.spaa", dir, (int)getpid());
+	if (is("spaa-symbolize")) make_sym_sources(dir);
 	devnull = fopen("/dev/null", "w");
 	twice = getenv("SPAA_FUZZ_TWICE") && strcmp(getenv("SPAA_FUZZ_TWICE"), "1") == 0;
 	first_free_fd = open("/dev/null", O_RDONLY);
@@ -114,6 +174,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		n = __stop_spaaval_data - __start_spaaval_data;
 		initial_val = malloc(n ? n : 1);
 		copy_bytes(initial_val, __start_spaaval_data, n);
+	}
+	if (pprof2spaa_main) {
+		n = __stop_spaap2s_data - __start_spaap2s_data;
+		initial_p2s = malloc(n ? n : 1);
+		copy_bytes(initial_p2s, __start_spaap2s_data, n);
 	}
 	return 0;
 }
@@ -128,7 +193,7 @@ static void fail(const char *what)
 static int run_main(int (*fn)(int, char **), char *start, char *stop, const char *initial,
 		    bool quiet, int argc, char **argv)
 {
-	char *args[8];
+	char *args[12];
 	memcpy(args, argv, (argc + 1) * sizeof *args); /* getopt permutes them */
 	copy_bytes(start, initial, (size_t)(stop - start));
 	optind = 0; /* glibc: a full reset of getopt */
@@ -166,6 +231,41 @@ static int validate(const char *path, bool quiet)
 			quiet ? 3 : 2, argv);
 }
 
+/* pprof2spaa -o back_path FILE: 0 when it reads the profile. */
+static int pprof_back(const char *path, bool quiet)
+{
+	static char a0[] = "pprof2spaa", ao[] = "-o";
+	char file[96];
+	snprintf(file, sizeof file, "%s", path);
+	char *argv[5] = { a0, ao, back_path, file, NULL };
+	unlink(back_path);
+	return run_main(pprof2spaa_main, __start_spaap2s_data, __stop_spaap2s_data, initial_p2s, quiet, 4, argv);
+}
+
+/* FILE must be heap-diff NDJSON: JSON objects with a "type", a header first. */
+static void check_heapdiff(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) fail("wrote no output");
+	json_doc d;
+	json_doc_init(&d);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	for (unsigned long k = 1; (n = getline(&line, &cap, f)) > 0; k++) {
+		uint32_t t = 0;
+		if (line[n - 1] != '\n' || json_parse(&d, line, (size_t)n - 1) || d.nodes[0].type != JSON_OBJECT ||
+		    !(t = json_get(&d, 0, "type")) || d.nodes[t].type != JSON_STRING ||
+		    (k == 1) != (d.nodes[t].count == 6 && memcmp(d.nodes[t].str, "header", 6) == 0)) {
+			fprintf(stderr, "fuzz_cmd: line %lu: %.*s\n", k, (int)(n > 200 ? 200 : n), line);
+			fail("wrote a line that is not heap-diff NDJSON");
+		}
+	}
+	free(line);
+	json_doc_free(&d);
+	fclose(f);
+}
+
 /* a whole file (NULL and 0 when there is none) */
 static char *slurp(const char *path, size_t *n)
 {
@@ -183,15 +283,6 @@ static char *slurp(const char *path, size_t *n)
 	return buf;
 }
 
-static bool is(const char *cmd) { return strcmp(FUZZ_CMD, cmd) == 0; }
-
-static bool write_file(const char *path, const unsigned char *data, size_t size)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f) return false;
-	bool ok = fwrite(data, 1, size, f) == size;
-	return fclose(f) == 0 && ok;
-}
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -202,7 +293,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	static char a_o[] = "-o", a_samples[] = "--samples", a_merge[] = "--merge", a_q[] = "-q";
 	static char a_meta[100];
 	static char a0[] = FUZZ_CMD;
-	char *argv[8];
+	char *argv[12];
 	int argc = 0;
 	argv[argc++] = a0;
 	if (is("spx2spaa")) {
@@ -214,8 +305,25 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		snprintf(a_meta, sizeof a_meta, "--metadata=%s", meta_path);
 		argv[argc++] = a_meta;
 	}
+	if (is("spaa-heapdiff")) { /* BEFORE %% AFTER, or the input twice */
+		const unsigned char *sep = memmem(data, size, "\n%%\n", 4);
+		size_t blen = sep ? (size_t)(sep - data) + 1 : size;
+		if (!write_file(meta_path, data, blen)) return 0;
+		data += sep ? blen + 3 : 0;
+		size -= sep ? blen + 3 : 0;
+	}
+	if (is("spaa-symbolize")) {
+		argv[argc++] = a_root;
+		argv[argc++] = a_kallsyms;
+		argv[argc++] = a_perfmap;
+		argv[argc++] = a_maps;
+	}
 	if (!write_file(in_path, data, size)) return 0;
-	if (is("spaa-validate")) {
+	if (is("spaa-heapdiff")) {
+		argv[argc++] = a_o;
+		argv[argc++] = out_path;
+		argv[argc++] = meta_path;
+	} else if (is("spaa-validate")) {
 		argv[argc++] = a_q;
 	} else {
 		if (is("spaa-cat")) argv[argc++] = a_merge;
@@ -239,13 +347,30 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		free(out1);
 		free(out2);
 	}
+	if (code == 0 && is("spaa-heapdiff")) {
+		check_heapdiff(out_path);
+		return 0;
+	}
+	if (code == 0 && is("spaa2pprof")) { /* pprof2spaa reads it back */
+		if (!pprof2spaa_main) fail("built without pprof2spaa");
+		if (pprof_back(out_path, true) != 0) {
+			pprof_back(out_path, false); /* its message, then the finding */
+			fail("wrote a profile pprof2spaa refuses");
+		}
+		check_reads(back_path);
+		if (validate(back_path, true) != 0) {
+			validate(back_path, false);
+			fail("wrote a profile pprof2spaa reads into SPAA spaa-validate calls invalid");
+		}
+		return 0;
+	}
 	if (code == 0) check_reads(is("spaa-validate") ? in_path : out_path);
 	/* and spaa-validate calls it valid (the property that found the
 	 * inline_depth and period findings) */
 	/* (spaa-cat passes what it does not change: its input must be valid
 	 * for its output to have to be) */
 	if (code == 0 && spaa_validate_main && !is("spaa-validate") &&
-	    !((is("spaa-cat") || is("spaa-demangle")) && validate(in_path, true) != 0) &&
+	    !((is("spaa-cat") || is("spaa-demangle") || is("spaa-symbolize")) && validate(in_path, true) != 0) &&
 	    validate(out_path, true) != 0) {
 		validate(out_path, false); /* its messages, then the finding */
 		fail("wrote a profile spaa-validate calls invalid");

@@ -12,13 +12,21 @@
 #   fuzz/seeds/folded2spaa/ (and crashes/)   folded2spaa, and spaa-flamegraph
 #   fuzz/seeds/CMD/, fuzz/crashes/CMD/       the converter CMD, with and
 #                                            without --samples
+#   fuzz/seeds/spaa/, fuzz/crashes/spaa2pprof/, fuzz/crashes/spaa-symbolize/
+#                                            spaa2pprof, and spaa-symbolize
+#                                            under an empty --root (and, for
+#                                            its crashes, without)
+#   fuzz/seeds/spaa-heapdiff/ (and crashes/) spaa-heapdiff BEFORE AFTER: the
+#                                            file split at a line "%%" (none:
+#                                            the file is both)
 # Usage: SPAA_BUILDDIR=DIR sh fuzz/replay.sh   (from the top of the sources)
 set -u
 B=${SPAA_BUILDDIR:?set SPAA_BUILDDIR to a build directory}/cmd
 here=$(cd "$(dirname "$0")" && pwd)
 export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 err=$(mktemp)
-trap 'rm -f "$err"' EXIT
+root=$(mktemp -d) # spaa-symbolize's --root: empty, no ELF file is read
+trap 'rm -f "$err" "$err.before" "$err.after"; rmdir "$root"' EXIT
 runs=0 bad=0
 check() { # check FILE CMD ARGS...: runs CMD ARGS FILE
 	f=$1; shift
@@ -46,7 +54,22 @@ for dir in "$here"/seeds/* "$here"/crashes/*; do
 			check "$f" spaa-demangle -o /dev/null
 			check "$f" spaa-flamegraph
 			check "$f" spaa-flamegraph --flamechart
-			check "$f" spaa2speedscope -s -o /dev/null ;;
+			check "$f" spaa2speedscope -s -o /dev/null
+			check "$f" spaa2pprof -o /dev/null
+			check "$f" spaa-symbolize --root="$root" --kallsyms=none --perf-map="$root" -o /dev/null ;;
+		spaa2pprof)
+			check "$f" spaa2pprof -o /dev/null ;;
+		spaa-symbolize) # and without a root: dsos that are no regular file
+			check "$f" spaa-symbolize --root="$root" --kallsyms=none --perf-map="$root" -o /dev/null
+			check "$f" spaa-symbolize --kallsyms=none --perf-map="$root" -o /dev/null ;;
+		spaa-heapdiff)
+			if grep -q '^%%$' "$f"; then
+				sed '/^%%$/,$d' "$f" > "$err.before"
+				sed '1,/^%%$/d' "$f" > "$err.after"
+			else
+				cp "$f" "$err.before" && cp "$f" "$err.after"
+			fi
+			check "$err.after" spaa-heapdiff -o /dev/null "$err.before" ;;
 		symtab) # the file without its selector byte, as a kallsyms list
 			tail -c +2 "$f" > "$err.in"
 			check "$here/../examples/parser.spaa" spaa-symbolize --kallsyms="$err.in" -o /dev/null

@@ -409,4 +409,17 @@ PY
 	assert_output "chrome2spaa: $T/big.json: a JSON value of more than 2097152 bytes (decompressed), the limit (--max-size=BYTES raises it)"
 	run chrome2spaa -o /dev/null "$T/big.json"
 	assert_success
+@test "a NUL in a name (\\u0000) is written as U+FFFD, as every reader reads it: spaa-fold shows it whole, spaa-cat --merge keeps the ids (issue 20)" {
+	cat > "$T/nul.cpuprofile" <<-'EOF2'
+	{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2]},{"id":2,"callFrame":{"functionName":"main","scriptId":"1","url":"a.js","lineNumber":1,"columnNumber":1},"hitCount":0,"children":[3]},{"id":3,"callFrame":{"functionName":"le\u0000af","scriptId":"1","url":"a.js","lineNumber":2,"columnNumber":1},"hitCount":5}],"startTime":0,"endTime":1000,"samples":[3,3],"timeDeltas":[0,500]}
+	EOF2
+	chrome2spaa -o "$T/nul.spaa" "$T/nul.cpuprofile"
+	run grep '"id":3,' "$T/nul.spaa"
+	assert_output "$(printf '{"type":"frame","id":3,"func":"le\357\277\275af","dso":2,"srcline":"a.js:3:2","kind":"user","x_kind":"js"}')"
+	run spaa-fold "$T/nul.spaa"
+	assert_output "$(printf '(root);main;le\357\277\275af 1000')"
+	assert_equal "$(spaa-cat --merge "$T/nul.spaa" | grep -o '"stack","id":"[^"]*"')" "$(grep -o '"stack","id":"[^"]*"' "$T/nul.spaa")"
+	run spaa-validate "$T/nul.spaa"
+	assert_success
+	assert_output "$T/nul.spaa: valid: 1 header, 2 dso, 3 frame, 0 thread, 1 stack, 0 sample, 0 window, 0 other; 0 errors, 0 warnings"
 }

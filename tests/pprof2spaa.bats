@@ -300,4 +300,14 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
 	run pprof2spaa "$FZ/sum-overflow.pb"
 	assert_failure 1
 	assert_output "pprof2spaa: $FZ/sum-overflow.pb: metric samples of a stack overflows 64 bits"
+@test "a NUL in a name of the string table is written as U+FFFD, hashed so: spaa-cat --merge keeps the ids (issue 20)" {
+	gzip -dc "$P/cpu.pprof" | python3 -c 'import sys; d = sys.stdin.buffer.read(); sys.stdout.buffer.write(d.replace(b"main.fib", b"main\0fib", 1))' > "$T/nul.pb"
+	pprof2spaa -o "$T/nul.spaa" "$T/nul.pb"
+	run grep -c "$(printf '"func":"main\357\277\275fib"')" "$T/nul.spaa"
+	assert_output 2
+	run grep -c 'u0000' "$T/nul.spaa"
+	assert_output 0
+	assert_equal "$(spaa-cat --merge "$T/nul.spaa" | grep -o '"stack","id":"[^"]*"' | sort)" "$(grep -o '"stack","id":"[^"]*"' "$T/nul.spaa" | sort)"
+	run sh -c 'spaa-fold "$1" | grep -c "main\\.main;main$(printf "\357\277\275")fib"' sh "$T/nul.spaa"
+	assert_success
 }

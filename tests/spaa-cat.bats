@@ -264,3 +264,16 @@ Try 'spaa-cat --help' for more information."
 	run sh -c 'spaa-cat -m samples "$1" "$2" | head -1 | grep -o "\"sampling\":{[^}]*}"' sh "$C/a.spaa" "$C/conflict.spaa"
 	assert_output '"sampling":{"primary_metric":"samples","mode":"period","sample_period":1000}'
 }
+
+@test "spaa-cat --merge: 2^64-1 and 0.5 sum to a double that spaa-validate accepts (issue 20)" {
+	H='{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"e","kind":"software","sampling":{"mode":"event","primary_metric":"bytes"}}],"stack_id_mode":"local"}'
+	for v in 18446744073709551615 0.5; do
+		printf '%s\n' "$H" '{"type":"dso","id":1,"name":"a"}' '{"type":"frame","id":1,"func":"f","dso":1}' \
+			'{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"bytes","value":'$v'}]}' > "$T/$v.spaa"
+	done
+	spaa-cat --merge -o "$T/m.spaa" "$T/18446744073709551615.spaa" "$T/0.5.spaa"
+	run tail -n 1 "$T/m.spaa"
+	assert_output '{"type":"stack","id":"0x73adf9a66b5b8208","frames":[1],"context":{"event":"e"},"weights":[{"metric":"bytes","value":18446744073709551616.0}]}'
+	run spaa-validate -q "$T/m.spaa"
+	assert_success
+}

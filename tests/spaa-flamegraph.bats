@@ -559,3 +559,43 @@ root all$'
 	run diff "$T/want" "$T/got"
 	assert_success
 }
+
+@test "spaa-flamegraph: every character XML 1.0 forbids is replaced, in names (folded and SPAA) and --title: xmllint reads the SVG (issue 20)" {
+	command -v xmllint >/dev/null || fail "xmllint (libxml2-utils) is not installed"
+	# U+FFFE, U+FFFF, C0 controls, DEL, a UTF-8 surrogate, a lone byte
+	printf 'a\357\277\276b;c\357\277\277d 1\ne\001f\tg\rh 1\ni\355\240\200j;k\200 1\n' > "$T/x.folded"
+	spaa-flamegraph --title="$(printf 't\357\277\276\001')" --subtitle="$(printf '\357\277\277')" "$T/x.folded" > "$T/x.svg"
+	xmllint --noout "$T/x.svg"
+	R=$(printf '\357\277\275')
+	grep -q "<title>a${R}b (1 samples" "$T/x.svg"
+	grep -q "<title>c${R}d (1 samples" "$T/x.svg"
+	grep -q "<title>e${R}f${R}g${R}h (1 samples" "$T/x.svg"
+	grep -q "<title>i${R}${R}${R}j (1 samples" "$T/x.svg" # one U+FFFD a byte, the Unicode practice
+	grep -q "<text id=\"title\" x=\"600\" y=\"24\">t${R}${R}</text>" "$T/x.svg"
+	# the same from JSON escapes in SPAA
+	H='{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"e","kind":"software","sampling":{"mode":"event","primary_metric":"n"}}],"stack_id_mode":"local"}'
+	printf '%s\n' "$H" '{"type":"dso","id":1,"name":"a"}' \
+		'{"type":"frame","id":1,"func":"x\ufffey\uffff\u0001\u007f\u0009z","dso":1}' \
+		'{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"n","value":2}]}' > "$T/x.spaa"
+	spaa-flamegraph "$T/x.spaa" > "$T/s.svg"
+	xmllint --noout "$T/s.svg"
+	grep -q "<title>x${R}y${R}${R}${R}${R}z (2 n" "$T/s.svg"
+	spaa-flamegraph --flamechart "$T/x.spaa" > "$T/c.svg" || true
+	[ ! -s "$T/c.svg" ] || xmllint --noout "$T/c.svg"
+}
+
+@test "spaa-flamegraph: --factor that is not positive, or takes the total beyond 2^63, is a usage error (issue 20)" {
+	run spaa-flamegraph --factor=-1 "$EX/parser.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-flamegraph: --factor: '-1' is not a positive number"
+	run spaa-flamegraph --factor=0 "$EX/parser.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-flamegraph: --factor: '0' is not a positive number"
+	run spaa-flamegraph -o "$T/f.svg" --factor=1e300 "$EX/parser.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-flamegraph: --factor: '1e300' takes the total of 7007007 beyond 2^63"
+	[ ! -e "$T/f.svg" ]
+	run spaa-flamegraph --factor=1e400 "$EX/parser.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-flamegraph: --factor: '1e400' is out of range"
+}

@@ -246,3 +246,15 @@ Try 'spaa-heapdiff --help' for more information."
 	assert_success
 	assert_output --regexp '^spaa-heapdiff \(spaa-tools\) [0-9]'
 }
+
+@test "a node id given to two nodes is refused, in either snapshot (issue 20)" {
+	sed 's/^,3,8,19,24,0,0,0/,3,8,17,24,0,0,0/' "$H/after.heapsnapshot" > "$T/dup-after.json"
+	run spaa-heapdiff -o "$T/out" "$H/before.heapsnapshot" "$T/dup-after.json"
+	assert_failure 1
+	assert_output "spaa-heapdiff: $T/dup-after.json:20: node id 17 is given to two nodes (nodes 8 and 9) (byte 1195)"
+	[ ! -e "$T/out" ]
+	sed 's/^,4,3,9,1,32/,4,3,7,1,32/' "$H/before.heapsnapshot" > "$T/dup-before.json"
+	run spaa-heapdiff "$T/dup-before.json" "$H/after.heapsnapshot"
+	assert_failure 1
+	assert_output --regexp "^spaa-heapdiff: $T/dup-before.json:[0-9]+: node id 7 is given to two nodes \(nodes 3 and 4\) \(byte [0-9]+\)$"
+}

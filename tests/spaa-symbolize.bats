@@ -386,3 +386,93 @@ $id"
 	run jq -c 'select(.type == "window") | [.by_stack[].weights]' "$T/out.spaa"
 	assert_output '[[{"metric":"samples","value":3,"unit":"n"},{"metric":"bytes","value":5,"unit":"B"}]]'
 }
+
+@test "only regular files are read: a dso that is a FIFO, a device, a socket or a directory is skipped, and --verbose says why (issue 20)" {
+	mkfifo "$T/fifo"
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/sock"
+	mkdir "$T/dir"
+	i=0
+	for f in "$T/fifo" /dev/zero "$T/sock" "$T/dir"; do
+		i=$((i + 1))
+		echo "0x1139 1" | folded2spaa --addrs --binary="$f" > "$T/$i.spaa"
+	done
+	spaa-cat --merge "$T"/[1-4].spaa > "$T/in.spaa"
+	run timeout 20 spaa-symbolize --verbose -o "$T/out.spaa" "$T/in.spaa"
+	assert_success
+	assert_line "spaa-symbolize: $T/fifo: 0 resolved, 1 a FIFO, not a regular file"
+	assert_line "spaa-symbolize: /dev/zero: 0 resolved, 1 a device, not a regular file"
+	assert_line "spaa-symbolize: $T/sock: 0 resolved, 1 a socket, not a regular file"
+	assert_line "spaa-symbolize: $T/dir: 0 resolved, 1 a directory, not a regular file"
+	assert_equal "$(sort "$T/out.spaa")" "$(sort "$T/in.spaa")" # (dictionaries first)
+	# under --root as well, reached through a symbolic link
+	mkdir -p "$T/r/usr/bin" && mkfifo "$T/r/usr/bin/fifo" && ln -s fifo "$T/r/usr/bin/app"
+	echo "0x1139 1" | folded2spaa --addrs --binary=/usr/bin/app > "$T/app.spaa"
+	run timeout 20 spaa-symbolize --verbose --root="$T/r" -o /dev/null "$T/app.spaa"
+	assert_success
+	assert_output "spaa-symbolize: /usr/bin/app: 0 resolved, 1 a FIFO, not a regular file"
+}
+
+@test "--root confines every path: .. stops at the root, symbolic links resolve inside it, absolute ones from it (issue 20)" {
+	cd "$B"
+	a=$(addrs prog leaf_work | head -1)
+	R=$T/root
+	mkdir -p "$R/usr/bin" "$R/opt"
+	cp prog "$R/usr/bin/prog"
+	ln -s /usr/bin/prog "$R/opt/abs"                # absolute: from the root, found
+	ln -s ../usr/bin/prog "$R/opt/rel"              # relative, inside: found
+	ln -s "$B/prog" "$R/opt/host"                   # the host's file: not followed out
+	ln -s ../../../../../../../../.."$B/prog" "$R/opt/up" # .. above the root stays at it
+	ln -s loop2 "$R/opt/loop1" && ln -s loop1 "$R/opt/loop2"
+	i=0
+	for d in /usr/bin/prog /opt/abs /opt/rel /opt/host /opt/up "/../../../../../..$B/prog" /opt/loop1; do
+		i=$((i + 1))
+		echo "$a 1" | folded2spaa --addrs --binary="$d" > "$T/$i.spaa"
+	done
+	spaa-cat --merge "$T"/[1-7].spaa > "$T/in.spaa"
+	run spaa-symbolize --verbose --root="$R" -o "$T/out.spaa" "$T/in.spaa"
+	assert_success
+	assert_output "spaa-symbolize: /usr/bin/prog: 1 resolved
+spaa-symbolize: /opt/abs: 1 resolved
+spaa-symbolize: /opt/rel: 1 resolved
+spaa-symbolize: /opt/host: 0 resolved, 1 no file known for the address
+spaa-symbolize: /opt/up: 0 resolved, 1 no file known for the address
+spaa-symbolize: /../../../../../..$B/prog: 0 resolved, 1 no file known for the address
+spaa-symbolize: /opt/loop1: 0 resolved, 1 too many symbolic links"
+	# what is inside the root resolves as the host's copy does
+	echo "$a 1" | folded2spaa --addrs --binary="$B/prog" | spaa-symbolize > "$T/want.spaa"
+	assert_equal "$(chain "$T/out.spaa" "$a" | grep -v "^$a -" | sort -u)" "$(chain "$T/want.spaa" "$a")"
+}
+
+@test "a bad sample or window stops the command, as in spaa-cat (found by fuzz_spaa-symbolize, issue 20)" {
+	H='{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"e","kind":"software","sampling":{"mode":"event","primary_metric":"n"}}],"stack_id_mode":"local"}'
+	printf '%s\n' "$H" '{"type":"dso","id":1,"name":"a"}' '{"type":"frame","id":1,"func":"f","dso":1}' \
+		'{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"n","value":2}]}' \
+		'{"type":"sample","timestamp":1.5}' > "$T/smp.spaa"
+	run spaa-symbolize --kallsyms=none -o "$T/out" "$T/smp.spaa"
+	assert_failure 1
+	assert_output "spaa-symbolize: $T/smp.spaa:5: sample has no valid \"stack_id\""
+	[ ! -e "$T/out" ]
+	printf '%s\n' "$H" '{"type":"dso","id":1,"name":"a"}' '{"type":"frame","id":1,"func":"f","dso":1}' \
+		'{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"n","value":2}]}' \
+		'{"type":"window","start":0,"end":1,"unit":"seconds","by_stack":[{"stack_id":"s1","weights":[{"metric":"n","value":"x"}]}]}' > "$T/win.spaa"
+	run spaa-symbolize --kallsyms=none -o "$T/out" "$T/win.spaa"
+	assert_failure 1
+	assert_output "spaa-symbolize: $T/win.spaa:5: window entry for stack s1: weights[0] needs a \"metric\" string and a numeric \"value\""
+}
+
+@test "a .gnu_debuglink is followed under --root only: next to the file, in its .debug/, the CRC checked (issue 20)" {
+	cd "$B"
+	a=$(addrs prog leaf_work | head -1)
+	R=$T/r
+	mkdir -p "$R/x" "$R/y/.debug"
+	cp stripped "$R/x/" && cp "$B"/debug/*/*.debug "$R/x/prog.debug"
+	cp stripped "$R/y/" && cp "$R/x/prog.debug" "$R/y/.debug/"
+	for d in x y; do
+		echo "$a 1" | folded2spaa --addrs --binary=/$d/stripped | spaa-symbolize --root="$R" > "$T/$d.spaa"
+		assert_equal "$(chain "$T/$d.spaa" "$a")" "$(want_chain prog "$a")"
+	done
+	echo junk > "$R/x/prog.debug"
+	echo "$a 1" | folded2spaa --addrs --binary=/x/stripped > "$T/in.spaa"
+	run spaa-symbolize --verbose --root="$R" -o /dev/null "$T/in.spaa"
+	assert_output "spaa-symbolize: /x/stripped: 0 resolved, 1 stripped (no symbols)"
+}

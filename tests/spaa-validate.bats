@@ -872,3 +872,15 @@ EOF
 	assert_failure 1
 	assert_output "spaa-fold: -: read error: Bad file descriptor"
 }
+
+@test "a string with \\u0000 is read as U+FFFD, with a warning once per file (string-nul, issue 20)" {
+	H='{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"e","kind":"software","sampling":{"mode":"event","primary_metric":"n"}}],"stack_id_mode":"local"}'
+	printf '%s\n' "$H" '{"type":"dso","id":1,"name":"a\u0000"}' '{"type":"frame","id":1,"func":"le\u0000af","dso":1}' \
+		'{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"n","value":2}]}' > "$T/nul.spaa"
+	run spaa-validate "$T/nul.spaa"
+	assert_success
+	assert_output "spaa-validate: $T/nul.spaa:2: warning: a string holds \\u0000, read as U+FFFD: SPAA strings hold no NUL (reported once per file)
+$T/nul.spaa: valid: 1 header, 1 dso, 1 frame, 0 thread, 1 stack, 0 sample, 0 window, 0 other; 0 errors, 1 warning"
+	run spaa-fold "$T/nul.spaa"
+	assert_output "$(printf 'le\357\277\275af 2')"
+}

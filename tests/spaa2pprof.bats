@@ -101,3 +101,23 @@ Time: 2026-11-25 09:57:48.633445689 +0000 UTC'
 	run spaa2pprof -o /dev/full "$EX/parser.spaa"
 	assert_failure 1
 }
+
+@test "invalid SPAA is refused, nothing written: a stack without the primary metric, an empty metric name, no primary metric (issue 20)" {
+	H='{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"e","kind":"software","sampling":{"mode":"event","primary_metric":"bytes"}}],"stack_id_mode":"local"}'
+	F='{"type":"dso","id":1,"name":"a"}
+{"type":"frame","id":1,"func":"f","dso":1}'
+	printf '%s\n' "$H" "$F" '{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[]}' > "$T/now.spaa"
+	run spaa2pprof -o "$T/out" "$T/now.spaa"
+	assert_failure 1
+	assert_output "spaa2pprof: $T/now.spaa:4: stack s1: weights lack the primary metric \"bytes\" of event \"e\""
+	[ ! -e "$T/out" ]
+	printf '%s\n' "$H" "$F" '{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"","value":1},{"metric":"bytes","value":1}]}' > "$T/empty.spaa"
+	run spaa2pprof -o "$T/out" "$T/empty.spaa"
+	assert_failure 1
+	assert_output "spaa2pprof: $T/empty.spaa:4: stack s1: a weight with an empty metric name, which a pprof sample type cannot have"
+	printf '%s\n' "${H/,\"primary_metric\":\"bytes\"/}" "$F" '{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"bytes","value":1}]}' > "$T/nopm.spaa"
+	run spaa2pprof -o "$T/out" "$T/nopm.spaa"
+	assert_failure 1
+	assert_output "spaa2pprof: $T/nopm.spaa:1: event e has no sampling.primary_metric string"
+	[ ! -e "$T/out" ]
+}

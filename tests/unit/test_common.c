@@ -15,6 +15,7 @@
 #include "num.h"
 #include "output.h"
 #include "pb.h"
+#include "rootpath.h"
 #include "sniff.h"
 #include "spaa.h"
 #include "stackid.h"
@@ -56,6 +57,11 @@ static void test_num(void)
 	is_str((buf[num_fmt(buf, num_d(20.0))] = 0, buf), "20", "integral double prints as integer");
 	is_str((buf[num_fmt(buf, num_d(0.00001))] = 0, buf), "0.00001", "small double without exponent");
 	is_str((buf[num_fmt(buf, num_d(1e16))] = 0, buf), "10000000000000000", "large integral double without exponent");
+	/* integral doubles beyond the integers a reader takes as integers keep a
+	 * fraction, so that they read back as numbers in range (issue 20) */
+	is_str((buf[num_fmt(buf, num_d(18446744073709551616.0))] = 0, buf), "18446744073709551616.0", "2^64 as a double keeps .0");
+	is_str((buf[num_fmt(buf, num_d(-9223372036854775808.0))] = 0, buf), "-9223372036854775808", "-2^63 as a double is an integer");
+	is_str((buf[num_fmt(buf, num_d(-9223372036854777856.0))] = 0, buf), "-9223372036854777856.0", "below -2^63 keeps .0");
 	ok(num_cmp(num_u(UINT64_MAX), num_i(-1)) > 0, "compare uint with negative int");
 }
 
@@ -128,6 +134,9 @@ static void test_jsonbuf(void)
 	jb_str(&b, "a\"b\\c\n\x01\xc3\xa9\xff!", 11);
 	is_mem(b.p, b.n, "\"a\\\"b\\\\c\\n\\u0001\xc3\xa9\xef\xbf\xbd!\"", 23,
 	       "jb_str escapes, keeps UTF-8, replaces a bad byte with U+FFFD");
+	b.n = 0;
+	jb_str(&b, "a\0b", 3);
+	is_mem(b.p, b.n, "\"a\xef\xbf\xbd" "b\"", 7, "jb_str writes NUL as U+FFFD");
 	sbuf_free(&b);
 }
 
@@ -544,6 +553,74 @@ static void test_heapsnap(void)
 	heapsnap_strings_free(&t);
 }
 
+/* rootpath: resolution under a root as chroot(2) sees it, regular files only */
+static void test_rootpath(void)
+{
+	char root[300], p[600];
+	snprintf(root, sizeof root, "%s/root", tmpdir);
+	const char *dirs[] = { "", "/usr", "/usr/bin", "/opt" };
+	for (int i = 0; i < 4; i++) {
+		snprintf(p, sizeof p, "%s%s", root, dirs[i]);
+		mkdir(p, 0755);
+	}
+	snprintf(p, sizeof p, "%s/usr/bin/app", root);
+	write_file(p, "x", 1);
+	struct { const char *name, *target; } links[] = {
+		{ "/opt/abs", "/usr/bin/app" }, { "/opt/rel", "../usr/bin/app" }, { "/opt/up", "../../../../usr/bin/app" },
+		{ "/opt/host", "/etc/passwd" }, { "/opt/bin", "/usr/bin" }, { "/opt/l1", "l2" }, { "/opt/l2", "l1" },
+	};
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+		snprintf(p, sizeof p, "%s%s", root, links[i].name);
+		if (symlink(links[i].target, p) != 0) diag("symlink %s", p);
+	}
+	struct { const char *path, *want; int why; } cases[] = {
+		{ "/usr/bin/app", "/usr/bin/app", RP_OK },
+		{ "/../../../usr/bin/app", "/usr/bin/app", RP_OK },
+		{ "usr/./bin//app", "/usr/bin/app", RP_OK },
+		{ "/opt/abs", "/usr/bin/app", RP_OK },
+		{ "/opt/rel", "/usr/bin/app", RP_OK },
+		{ "/opt/up", "/usr/bin/app", RP_OK },
+		{ "/opt/bin/app", "/usr/bin/app", RP_OK },
+		{ "/opt/bin/../bin/app", "/usr/bin/app", RP_OK },
+		{ "/..", "/", RP_OK },
+		{ "/opt/host", NULL, RP_MISSING },
+		{ "/usr/bin/app/x", NULL, RP_MISSING },
+		{ "/opt/l1", NULL, RP_LOOP },
+		{ "", NULL, RP_MISSING },
+	};
+	sbuf out = { 0 }, want = { 0 };
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		int why = rp_resolve(root, cases[i].path, &out);
+		is_int(why, cases[i].why, "rp_resolve %s: %s", cases[i].path, rp_why_text(cases[i].why));
+		if (!cases[i].want) continue;
+		want.n = 0;
+		sbuf_printf(&want, "%s%s", root, cases[i].want);
+		is_str(out.p, want.p, "rp_resolve %s under the root", cases[i].path);
+	}
+	/* the root given with a final slash, and no root at all */
+	snprintf(p, sizeof p, "%s/", root);
+	rp_resolve(p, "/opt/abs", &out);
+	want.n = 0;
+	sbuf_printf(&want, "%s/usr/bin/app", root);
+	is_str(out.p, want.p, "a root with a final slash");
+	rp_resolve(NULL, "/opt/abs", &out);
+	is_str(out.p, "/opt/abs", "no root: the path as it is");
+	/* only regular files are opened: a FIFO does not block */
+	snprintf(p, sizeof p, "%s/usr/bin/fifo", root);
+	mkfifo(p, 0644);
+	int why, fd = rp_open(root, "/usr/bin/fifo", &out, &why);
+	ok(fd < 0 && why == RP_FIFO, "a FIFO is not opened: %s", rp_why_text(why));
+	fd = rp_open(root, "/usr", &out, &why);
+	ok(fd < 0 && why == RP_DIRECTORY, "a directory is not opened: %s", rp_why_text(why));
+	fd = rp_open_regular("/dev/null", &why);
+	ok(fd < 0 && why == RP_DEVICE, "a device is not opened: %s", rp_why_text(why));
+	fd = rp_open(root, "/opt/abs", &out, &why);
+	ok(fd >= 0 && why == RP_OK, "a regular file through a link is");
+	if (fd >= 0) close(fd);
+	sbuf_free(&out);
+	sbuf_free(&want);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -561,6 +638,7 @@ int main(void)
 	test_ids();
 	test_sniff();
 	test_heapsnap();
+	test_rootpath();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0) diag("could not remove %s", tmpdir);

@@ -35,19 +35,14 @@ static const char help_text[] =
 	"allocation.  With no FILE, or when FILE is -, read standard input; gzip\n"
 	"and zstd input is decompressed.\n"
 	"\n"
-	"  -o, --output=FILE  write to FILE (atomically; .zst and .gz compress)\n"
-	"  -z, --zstd         compress the output with zstd\n"
-	"  -s, --samples      also write one sample record per CPU sample, with its\n"
-	"                     time (nanoseconds) and thread; for a heap timeline,\n"
-	"                     a window record per interval between its samples\n"
-	"      --format=NAME  read FILE as NAME: trace, cpuprofile, heapprofile or\n"
-	"                     heapsnapshot (default: recognised by content)\n"
-	"      --max-depth=N  the deepest call tree (default 10000)\n"
-	"      --verbose      also report what is ignored (negative time deltas)\n"
-	"  -h, --help         display this help and exit\n"
-	"  -V, --version      output version information and exit\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	"  -s, --samples        also write one sample record per CPU sample, with its\n"
+	"                       time (nanoseconds) and thread; for a heap timeline,\n"
+	"                       a window record per interval between its samples\n"
+	"      --format=NAME    read FILE as NAME: trace, cpuprofile, heapprofile or\n"
+	"                       heapsnapshot (default: recognised by content)\n"
+	"      --max-depth=N    the deepest call tree (default 10000)\n"
+	"      --verbose        also report what is ignored (negative time deltas)\n"
+	CLI_HELP_TAIL;
 
 enum format { F_AUTO, F_TRACE, F_CPUPROFILE, F_HEAPPROFILE, F_HEAPSNAPSHOT };
 static const char *const format_name[] = { "auto", "trace", "cpuprofile", "heapprofile", "heapsnapshot" };

@@ -54,7 +54,7 @@ static const char help[] =
 "                       AFTER\n"
 "      --negate         a differential graph with the widths of BEFORE\n"
 "Looks:\n"
-"      --colors=PALETTE hot (default), mem, io, java, js, perl, red, green,\n"
+"      --colors=PALETTE  hot (default), mem, io, java, js, perl, red, green,\n"
 "                       blue, aqua, yellow, purple, orange, kind (kernel,\n"
 "                       native, jit, interpreted and inlined frames each their\n"
 "                       hue) or dso (a hue per library)\n"
@@ -66,7 +66,7 @@ static const char help[] =
 "                       or than N percent of the total\n"
 "      --fontsize=N     the size of the text (default 12)\n"
 "      --fonttype=FONT  the font (default Verdana)\n"
-"      --countname=TEXT what the weights count (default: the metric's unit,\n"
+"      --countname=TEXT  what the weights count (default: the metric's unit,\n"
 "                       else its name; \"samples\" for folded stacks)\n"
 "      --nametype=TEXT  the label of the details line (default \"Function:\")\n"
 "      --factor=X       multiply the weights shown by X\n"
@@ -78,13 +78,7 @@ static const char help[] =
 "                       metric)\n"
 FOLD_HELP
 "Output:\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-"                       compress)\n"
-"  -z, --zstd           compress the output with zstd\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_TAIL;
 
 /* ---- options ------------------------------------------------------------ */
 

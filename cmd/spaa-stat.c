@@ -29,12 +29,7 @@ static const char usage[] =
 	"  -j, --json           one JSON object instead of text\n"
 	FOLD_NAME_HELP
 	"Output:\n"
-	"  -o, --output=FILE    write to FILE (.zst and .gz compress)\n"
-	"  -z, --zstd           compress the output with zstd\n"
-	"  -h, --help           show this help and exit\n"
-	"  -V, --version        show the version and exit\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	CLI_HELP_TAIL;
 
 static const char *type_names[] = { "header", "dso", "frame", "thread", "stack", "sample", "window", "other" };
 enum { NTYPES = 8 };

@@ -22,6 +22,9 @@ static const char usage[] =
 	"Rank the functions of a SPAA profile by self and total weight.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
+	"self = weight of the stacks whose leaf is the function; total = weight of\n"
+	"the stacks that contain it (once per stack, even when recursive).\n"
+	"\n"
 	"  -n, --lines=N        show the first N rows (default 10; 0: all)\n"
 	"      --by=KEY         what to rank: func (default), dso or srcline\n"
 	"      --sort=KEY       order of the rows: self (default) or total\n"
@@ -37,15 +40,7 @@ static const char usage[] =
 	"  -j, --json           one JSON object per line instead of a table\n"
 	FOLD_NAME_HELP
 	"Output:\n"
-	"  -o, --output=FILE    write to FILE (.zst and .gz compress)\n"
-	"  -z, --zstd           compress the output with zstd\n"
-	"  -h, --help           show this help and exit\n"
-	"  -V, --version        show the version and exit\n"
-	"\n"
-	"self = weight of the stacks whose leaf is the function; total = weight of\n"
-	"the stacks that contain it (once per stack, even when recursive).\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	CLI_HELP_TAIL;
 
 static const char *by_names[] = { "func", "dso", "srcline" };
 static const char *by_heads[] = { "function", "dso", "srcline" };

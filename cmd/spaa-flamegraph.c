@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "fold.h"
 #include "folded.h"
+#include "hint.h"
 #include "input.h"
 #include "output.h"
 #include "sniff.h"
@@ -691,9 +692,12 @@ static void chart(const char *file)
 		return;
 	}
 	struct pick p = { .ev = -2 };
-	if (!chart_stacks(r, &p))
-		die_at(r->name, 0, "no sample records: a flame chart needs them (perf2spaa writes them; "
-		       "draw a flame graph without --flamechart)");
+	if (!chart_stacks(r, &p)) {
+		sbuf how = { 0 };
+		hint_samples(&how, r);
+		die_at(r->name, 0, "no sample records: a flame chart needs them; %.*s (or draw a flame "
+		       "graph without --flamechart)", (int)how.n, how.p);
+	}
 	/* the header's strings go with the reader: what is needed is kept */
 	bool period = p.metric && strcmp(p.metric, "period") == 0;
 	char *ev_name = NULL;
@@ -1273,7 +1277,12 @@ int main(int argc, char **argv)
 	if (!(total > 0)) {
 		const char *what = nfiles == 0 ? "-" : nfiles == 1 ? argv[first] : "the inputs";
 		const char *focus = O.callers ? O.callers : O.callees;
-		if (focus) die(EXIT_DATA, "%s: no stack passes through %s", what, focus);
+		if (focus) {
+			sbuf hint = { 0 };
+			if (!O.regex) hint_not_found(&hint, &names.names, focus, NULL, "-E");
+			die(EXIT_DATA, "%s: no stack passes through %s%.*s", what, focus, (int)hint.n,
+			    hint.p ? hint.p : "");
+		}
 		die(EXIT_DATA, "%s: nothing to draw: no stack has a weight above 0", what);
 	}
 	out = output_open(O.outpath, O.zstd);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "cli.h"
 #include "fold.h"
+#include "hint.h"
 #include "json.h"
 #include "jsonw.h"
 #include "num.h"
@@ -58,6 +59,7 @@ static const char help_text[] =
 /* ---- options ---------------------------------------------------------------- */
 
 static regex_t *pats;          /* -e */
+static const char **pat_text;  /* their text */
 static uint32_t npats, patcap;
 static regex_t dso_re, comm_re;
 static bool have_dso, have_comm, leaf_only, invert, icase, count_only, keep_dicts, zstd;
@@ -130,7 +132,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		regex_t *re = VEC_PUSH(pats, npats, patcap);
 		compile(re, "-e", pat_src[i]);
 	}
-	free(pat_src);
+	pat_text = pat_src;
 	if (dso_src) { compile(&dso_re, "--dso", dso_src); have_dso = true; }
 	if (comm_src) { compile(&comm_re, "--comm", comm_src); have_comm = true; }
 	if (invert && !npats && !have_dso) usage_error("-v needs -e or --dso");
@@ -167,6 +169,48 @@ static bool frame_matches(uint32_t f)
 		fmatch[f] = ok ? 1 : 2;
 	}
 	return fmatch[f] == 1;
+}
+
+/* Nothing kept: for each -e that matches no function and is a plain name
+ * (but for ^ and $), the names that contain it, ignoring case, if any. */
+static void hint_patterns(void)
+{
+	uint32_t nf = r->frame_ids.count;
+	strmap names;
+	strmap_init(&names);
+	for (uint32_t f = 0; f < nf; f++) {
+		scratch.n = 0;
+		fold_frame_name(r, f, NULL, 0, &fo, &scratch);
+		strmap_intern(&names, scratch.p, scratch.n, NULL);
+	}
+	sbuf lit = { 0 }, list = { 0 };
+	for (uint32_t i = 0; i < npats; i++) {
+		const char *p = pat_text[i];
+		size_t n = strlen(p);
+		bool matches = false;
+		for (uint32_t k = 0; k < names.count && !matches; k++) {
+			/* the keys are not NUL-terminated */
+			size_t kn;
+			const char *kp = strmap_key(&names, k, &kn);
+			scratch.n = 0;
+			sbuf_add(&scratch, kp, kn);
+			sbuf_addc(&scratch, 0);
+			matches = regexec(&pats[i], scratch.p, 0, NULL, 0) == 0;
+		}
+		if (matches) continue;
+		if (n && p[0] == '^') p++, n--;
+		if (n && p[n - 1] == '$') n--;
+		lit.n = list.n = 0;
+		sbuf_add(&lit, p, n);
+		sbuf_addc(&lit, 0);
+		if (!n || strpbrk(lit.p, ".[]()*+?{}|\\^$")) continue;
+		if (hint_similar(&list, &names, lit.p, NULL, 5))
+			warnmsg("%s: no function matches -e '%s'; names that contain '%s' (ignoring case): %.*s%s",
+				r->name, pat_text[i], lit.p, (int)list.n, list.p, icase ? "" : "; -i ignores case");
+	}
+	sbuf_free(&lit);
+	sbuf_free(&list);
+	strmap_free(&names);
 }
 
 static bool in_list(const int64_t *v, uint32_t n, int64_t x)
@@ -604,6 +648,7 @@ int main(int argc, char **argv)
 		play_spool(o);
 	}
 	output_close(o);
+	if (!nkept && npats && !invert) hint_patterns();
 	spool_free(sp);
 	spaa_stack_free(&s);
 	spaa_close(r);

@@ -50,23 +50,18 @@ static const char help_text[] =
 	"With no FILE, or when FILE is -, read standard input (gzip and zstd are\n"
 	"decompressed).\n"
 	"\n"
-	"  -o, --output=FILE    write to FILE (atomically; .zst and .gz compress)\n"
-	"  -z, --zstd           compress the output with zstd\n"
 	"  -s, --samples        also write one sample record per region and per\n"
 	"                       section interval, at its start in wall-clock\n"
 	"                       seconds; x_weights carry region counters, so that\n"
 	"                       spaa-window can cut them in time\n"
-	"      --exclude-pauses deduct PauseResume pauses: wall_ns and union_ns\n"
+	"      --exclude-pauses  deduct PauseResume pauses: wall_ns and union_ns\n"
 	"                       leave paused time out (regions also get elapsed_ns)\n"
 	"      --max-depth=N    the deepest nesting of regions (default 4096): deeper\n"
 	"                       is an error, since output grows with depth squared\n"
 	"      --strict         treat recoverable problems (regions or intervals\n"
 	"                       that never stop, undefined measurement types) as\n"
 	"                       errors instead of warnings\n"
-	"  -h, --help           display this help and exit\n"
-	"  -V, --version        output version information and exit\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	CLI_HELP_TAIL;
 
 /* ---- diagnostics --------------------------------------------------------- */
 

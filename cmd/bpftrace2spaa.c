@@ -42,25 +42,20 @@ static const char help[] =
 	"frames first.  Maps of count() and sum() values are read; hist(), lhist()\n"
 	"and stats() maps are refused (leave them out with --map).\n"
 	"\n"
-	"  -F, --frequency=HZ    the maps count the samples of a profile:hz:HZ probe\n"
-	"                        (event kind timer, metric \"samples\"); otherwise each\n"
-	"                        value is a count of events (metric \"count\")\n"
+	"  -F, --frequency=HZ   the maps count the samples of a profile:hz:HZ probe\n"
+	"                       (event kind timer, metric \"samples\"); otherwise each\n"
+	"                       value is a count of events (metric \"count\")\n"
 	"  -k, --keys=[@MAP=]LIST  the keys of the maps (or of map @MAP), comma-\n"
-	"                        separated, in the order of the map's key: kstack,\n"
-	"                        ustack, comm, pid, tid, cpu, or any other name\n"
-	"                        (context x_NAME); default: stacks told by their\n"
-	"                        frames, the first text key is the comm, the first\n"
-	"                        number the pid\n"
-	"      --map=NAME        read only the map NAME (\"@\", \"@bytes\"; repeatable)\n"
+	"                       separated, in the order of the map's key: kstack,\n"
+	"                       ustack, comm, pid, tid, cpu, or any other name\n"
+	"                       (context x_NAME); default: stacks told by their\n"
+	"                       frames, the first text key is the comm, the first\n"
+	"                       number the pid\n"
+	"      --map=NAME       read only the map NAME (\"@\", \"@bytes\"; repeatable)\n"
 	"  -m, --metric=[@MAP=]NAME  the metric of the values (of map @MAP), e.g.\n"
-	"                        bytes for a sum(); default count (samples with -F)\n"
-	"  -o, --output=FILE     write to FILE (atomically) instead of standard output\n"
-	"  -z, --zstd            compress the output with zstd (implied by a .zst FILE)\n"
-	"  -q, --quiet           no warnings about maps without a stack\n"
-	"  -h, --help            display this help and exit\n"
-	"  -V, --version         output version information and exit\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	"                       bytes for a sum(); default count (samples with -F)\n"
+	"  -q, --quiet          no warnings about maps without a stack\n"
+	CLI_HELP_TAIL;
 
 enum keykind { K_GUESS, K_KSTACK, K_USTACK, K_COMM, K_PID, K_TID, K_CPU, K_OTHER };
 
@@ -87,6 +82,7 @@ struct map {
 	uint32_t nposkind;
 	uint64_t nentries, nflat;   /* entries, entries without a stack key */
 	uint64_t first_line;
+	uint64_t nopid_addrs;       /* user frames without a symbol in entries without a pid */
 };
 
 /* One key of the entry being read. */
@@ -376,6 +372,32 @@ static char stack_evidence(uint32_t l0, uint32_t l1)
 }
 
 /* The frame of one frame line of a stack of kind ('k', 'u', '?'). */
+/* bpftrace found no symbol for the frame: a bare address, or perf mode's
+ * "[unknown]" (or an address as its symbol). */
+static bool frame_unresolved(const struct fparts *f)
+{
+	return f->bare || (f->perf && (f->sym.n == 0 || sstr_eqc(f->sym, "[unknown]") ||
+				       (f->sym.n > 2 && f->sym.p[0] == '0' && f->sym.p[1] == 'x' &&
+					all_hex(f->sym.p + 2, f->sym.n - 2))));
+}
+
+/* The frames of the entry's user stacks (and those of unknown kind) that
+ * have no symbol. */
+static uint64_t user_addrs(void)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < B.nkeys; i++) {
+		struct key *k = &B.keys[i];
+		if (!k->stack || k->kind == 'k') continue;
+		for (uint32_t l = k->fl0; l < k->fl1; l++) {
+			struct fparts f;
+			split_frame(B.sb.p + B.fl[l].off, B.fl[l].len, &f);
+			n += frame_unresolved(&f);
+		}
+	}
+	return n;
+}
+
 static uint32_t frame_of(const char *p, size_t n, char kind)
 {
 	sbuf *k = &B.key;
@@ -400,9 +422,7 @@ static uint32_t frame_of(const char *p, size_t n, char kind)
 	} else if (f.bare) {
 		fr.ip = f.ip;
 	}
-	bool unresolved = f.bare || (f.perf && (f.sym.n == 0 || sstr_eqc(f.sym, "[unknown]") ||
-					      (f.sym.n > 2 && f.sym.p[0] == '0' && f.sym.p[1] == 'x' &&
-					       all_hex(f.sym.p + 2, f.sym.n - 2))));
+	bool unresolved = frame_unresolved(&f);
 	fr.func_resolved = !unresolved;
 	fr.func = unresolved ? fr.ip : f.sym;
 	if (!unresolved && f.off.n) {
@@ -659,6 +679,7 @@ static void finish_entry(const char *v, size_t vn, uint64_t lineno)
 		*VEC_PUSH(B.fr, B.nfr, B.frcap) = B.nostack - 1;
 	}
 	if (c.has_pid) builder_thread(B.b, c.pid, c.tid, c.comm.p, c.comm.n);
+	else m->nopid_addrs += user_addrs();
 	builder_where(B.b, B.fname, lineno);
 	builder_stack(B.b, &c, B.fr, B.nfr, &m->metric, &val, 1);
 	B.nstacks++;
@@ -878,6 +899,20 @@ int main(int argc, char **argv)
 			warnmsg("%s: warning: map %s has no stack key: its %llu entr%s left out", what,
 				strmap_key(&B.mapnames, i, NULL), (unsigned long long)m->nflat,
 				m->nflat == 1 ? "y is" : "ies are");
+	}
+	/* addresses that spaa-symbolize could name, but not without the pid:
+	 * said once, for the first such map */
+	for (uint32_t i = 0; i < nmaps && !B.quiet; i++) {
+		const struct map *m = &B.maps[i];
+		if (!m->selected || !m->nopid_addrs) continue;
+		warnmsg("%s: %llu user frame%s of map %s %s no symbol, and the map's key has no pid, "
+			"so spaa-symbolize cannot tell whose address%s %s: add pid to the key "
+			"(@[ustack, comm, pid]) and save /proc/PID/maps while the program runs, for "
+			"spaa-symbolize --maps=PID=FILE", what, (unsigned long long)m->nopid_addrs,
+			m->nopid_addrs == 1 ? "" : "s", strmap_key(&B.mapnames, i, NULL),
+			m->nopid_addrs == 1 ? "has" : "have", m->nopid_addrs == 1 ? "" : "es",
+			m->nopid_addrs == 1 ? "it is" : "they are");
+		break;
 	}
 	for (uint32_t k = 0; k < B.nonly; k++)
 		if (strmap_find(&B.mapnames, B.only[k], strlen(B.only[k])) < 0)

@@ -29,6 +29,12 @@ static const char help[] =
 "or up to 18446744073709551615) or decimals, negative too (memory that is\n"
 "given back).\n"
 "\n"
+"Each line is read as flamegraph.pl does: the count is the last word, the\n"
+"frames everything before the blank before it.  A line without a count or\n"
+"frames, a file with two counts on every line (the differential form), and\n"
+"counts beyond 64 bits (below -9223372036854775808, above\n"
+"18446744073709551615) or sums beyond them are errors.\n"
+"\n"
 "      --event=NAME     event name (default: cpu)\n"
 "      --kind=KIND      event kind: hardware, software (default), allocation,\n"
 "                       deallocation, timer or probe\n"
@@ -40,19 +46,7 @@ static const char help[] =
 "                       frames ([kernel.kallsyms])\n"
 "      --binary=PATH    with --addrs: the ELF file of the user-space addresses\n"
 "      --pid=N          the process the stacks come from (context pid N)\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-"                       compress)\n"
-"  -z, --zstd           compress the output with zstd\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Each line is read as flamegraph.pl does: the count is the last word, the\n"
-"frames everything before the blank before it.  A line without a count or\n"
-"frames, a file with two counts on every line (the differential form), and\n"
-"counts beyond 64 bits (below -9223372036854775808, above\n"
-"18446744073709551615) or sums beyond them are errors.\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_TAIL;
 
 static const char *const kinds[] = { "hardware", "software", "allocation", "deallocation",
 				     "timer", "probe", NULL };

@@ -46,13 +46,7 @@ static const char help[] =
 "      --max-frames=N   keep the N innermost frames of a longer stack, under a\n"
 "                       frame [truncated] (default 512; heaptrack records 64\n"
 "                       calls)\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-"                       compress)\n"
-"  -z, --zstd           compress the output with zstd\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_TAIL;
 
 enum { M_ALLOC_COUNT, M_ALLOC_BYTES, M_FREE_COUNT, M_FREE_BYTES, M_LIVE_COUNT, M_LIVE_BYTES,
        M_PEAK_BYTES, M_TEMP_COUNT, NMETRICS };

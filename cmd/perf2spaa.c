@@ -29,16 +29,12 @@ static const char help[] =
 	"and writes one profile: one event per perf event, stacks aggregated per\n"
 	"event, process, thread and command name with \"samples\" and \"period\" weights.\n"
 	"\n"
-	"  -s, --samples       also write one sample record per sample (timestamp,\n"
-	"                      cpu, period), for spaa-window\n"
-	"  -o, --output=FILE   write to FILE (atomically) instead of standard output\n"
-	"  -z, --zstd          compress the output with zstd (implied by a .zst FILE)\n"
-	"  -q, --quiet         no warnings about unreadable lines\n"
-	"  -h, --help          display this help and exit\n"
-	"  -V, --version       output version information and exit\n"
-	"\n"
 	"Lines that cannot be read are skipped with a warning naming the line.\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	"\n"
+	"  -s, --samples        also write one sample record per sample (timestamp,\n"
+	"                       cpu, period), for spaa-window\n"
+	"  -q, --quiet          no warnings about unreadable lines\n"
+	CLI_HELP_TAIL;
 
 #define MAX_WARN 20
 

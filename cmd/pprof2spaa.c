@@ -43,13 +43,7 @@ static const char help[] =
 "                       sample type, else its last, as pprof chooses)\n"
 "      --max-size=BYTES the largest profile read, decompressed (default 1G;\n"
 "                       K, M and G are powers of 1024)\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-"                       compress)\n"
-"  -z, --zstd           compress the output with zstd\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_TAIL;
 
 /* ---- the profile, as read ----------------------------------------------------- */
 

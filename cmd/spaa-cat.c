@@ -31,23 +31,17 @@ static const char help_text[] =
 	"Concatenate SPAA files (plain, zstd or gzip) into one SPAA stream.\n"
 	"With no FILE, or when FILE is -, read standard input.\n"
 	"\n"
-	"      --merge        sum the stacks of the same identity (content id and\n"
-	"                     context) across and within the inputs; stack ids\n"
-	"                     become content ids\n"
-	"  -m, --metric=NAME  make NAME the primary metric of every event (needed\n"
-	"                     when the inputs' primary metrics differ)\n"
-	"  -o, --output=FILE  write to FILE (replaced only when all went well;\n"
-	"                     .zst and .gz compress)\n"
-	"  -z, --zstd         compress the output with zstd\n"
-	"  -h, --help         display this help and exit\n"
-	"  -V, --version      output version information and exit\n"
-	"\n"
 	"One header is written: the first input's, with the events of all inputs\n"
 	"and the widest time range.  Equal dso and frame records are shared and\n"
 	"ids are renumbered where they collide.  Without --merge a stack id found\n"
 	"in two inputs is an error.  A single input is copied unchanged.\n"
 	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	"      --merge          sum the stacks of the same identity (content id and\n"
+	"                       context) across and within the inputs; stack ids\n"
+	"                       become content ids\n"
+	"  -m, --metric=NAME    make NAME the primary metric of every event (needed\n"
+	"                       when the inputs' primary metrics differ)\n"
+	CLI_HELP_TAIL;
 
 /* ---- state ---------------------------------------------------------------- */
 

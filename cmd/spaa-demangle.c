@@ -52,20 +52,14 @@ static const char help_text[] =
 	"JVM class descriptors (\"Ljava/io/PrintStream;::print\") are repaired.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
+	"A renamed frame keeps its mangled name in \"x_mangled\"; stacks with a renamed\n"
+	"frame get new content ids, and the samples and windows naming them follow.\n"
+	"\n"
 	"      --no-params      leave out argument lists (\"foo::bar\", not\n"
 	"                       \"foo::bar(int)\"), as flame graphs usually want\n"
 	"      --no-hash        leave out Rust's \"::h<16 hex digits>\" hashes and v0\n"
 	"                       crate disambiguators, as rustfilt does\n"
-	"  -o, --output=FILE    write to FILE (atomically) instead of standard output;\n"
-	"                       .zst and .gz compress\n"
-	"  -z, --zstd           compress the output with zstd\n"
-	"  -h, --help           show this help and exit\n"
-	"  -V, --version        show the version and exit\n"
-	"\n"
-	"A renamed frame keeps its mangled name in \"x_mangled\"; stacks with a renamed\n"
-	"frame get new content ids, and the samples and windows naming them follow.\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	CLI_HELP_TAIL;
 
 /* ---- options ------------------------------------------------------------------ */
 

@@ -48,13 +48,7 @@ static const char help_text[] =
 	"      --sort=KEY       rank functions by the change of self (default) or total\n"
 	"  -j, --json           NDJSON: a summary, then function and stack records\n"
 	"                       (ranked; only the first N of each with --top or -n)\n"
-	"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-	"                       compress)\n"
-	"  -z, --zstd           compress the output with zstd\n"
-	"  -h, --help           show this help and exit\n"
-	"  -V, --version        show the version and exit\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	CLI_HELP_TAIL;
 
 /* ---- options ---------------------------------------------------------------- */
 

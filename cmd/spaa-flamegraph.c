@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "fold.h"
 #include "folded.h"
+#include "hint.h"
 #include "input.h"
 #include "output.h"
 #include "sniff.h"
@@ -54,7 +55,7 @@ static const char help[] =
 "                       AFTER\n"
 "      --negate         a differential graph with the widths of BEFORE\n"
 "Looks:\n"
-"      --colors=PALETTE hot (default), mem, io, java, js, perl, red, green,\n"
+"      --colors=PALETTE  hot (default), mem, io, java, js, perl, red, green,\n"
 "                       blue, aqua, yellow, purple, orange, kind (kernel,\n"
 "                       native, jit, interpreted and inlined frames each their\n"
 "                       hue) or dso (a hue per library)\n"
@@ -66,7 +67,7 @@ static const char help[] =
 "                       or than N percent of the total\n"
 "      --fontsize=N     the size of the text (default 12)\n"
 "      --fonttype=FONT  the font (default Verdana)\n"
-"      --countname=TEXT what the weights count (default: the metric's unit,\n"
+"      --countname=TEXT  what the weights count (default: the metric's unit,\n"
 "                       else its name; \"samples\" for folded stacks)\n"
 "      --nametype=TEXT  the label of the details line (default \"Function:\")\n"
 "      --factor=X       multiply the weights shown by X\n"
@@ -78,13 +79,7 @@ static const char help[] =
 "                       metric)\n"
 FOLD_HELP
 "Output:\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-"                       compress)\n"
-"  -z, --zstd           compress the output with zstd\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_TAIL;
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -697,9 +692,12 @@ static void chart(const char *file)
 		return;
 	}
 	struct pick p = { .ev = -2 };
-	if (!chart_stacks(r, &p))
-		die_at(r->name, 0, "no sample records: a flame chart needs them (perf2spaa writes them; "
-		       "draw a flame graph without --flamechart)");
+	if (!chart_stacks(r, &p)) {
+		sbuf how = { 0 };
+		hint_samples(&how, r);
+		die_at(r->name, 0, "no sample records: a flame chart needs them; %.*s (or draw a flame "
+		       "graph without --flamechart)", (int)how.n, how.p);
+	}
 	/* the header's strings go with the reader: what is needed is kept */
 	bool period = p.metric && strcmp(p.metric, "period") == 0;
 	char *ev_name = NULL;
@@ -1287,7 +1285,12 @@ int main(int argc, char **argv)
 	if (!(total > 0)) {
 		const char *what = nfiles == 0 ? "-" : nfiles == 1 ? argv[first] : "the inputs";
 		const char *focus = O.callers ? O.callers : O.callees;
-		if (focus) die(EXIT_DATA, "%s: no stack passes through %s", what, focus);
+		if (focus) {
+			sbuf hint = { 0 };
+			if (!O.regex) hint_not_found(&hint, &names.names, focus, NULL, "-E");
+			die(EXIT_DATA, "%s: no stack passes through %s%.*s", what, focus, (int)hint.n,
+			    hint.p ? hint.p : "");
+		}
 		die(EXIT_DATA, "%s: nothing to draw: no stack has a weight above 0", what);
 	}
 	out = output_open(O.outpath, O.zstd);

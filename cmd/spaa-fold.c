@@ -23,6 +23,8 @@ static const char help[] =
 "With no FILE, or when FILE is -, read standard input (zstd and gzip allowed).\n"
 "\n"
 "Event and weight:\n"
+"Lines whose weights sum to zero are left out.\n"
+"\n"
 "      --event=NAME     fold event NAME (default: the first one declared)\n"
 "      --all-events     fold every event, with its name as the root frame\n"
 "  -m, --metric=NAME    weight by metric NAME (default: the event's primary\n"
@@ -42,15 +44,7 @@ static const char help[] =
 "                       for DTrace profiles (as stackcollapse.pl does)\n"
 "      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
 "Output:\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-"                       compress)\n"
-"  -z, --zstd           compress the output with zstd\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Lines whose weights sum to zero are left out.\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_TAIL;
 
 /* The aggregate: folded path (packed: its names' ids, fold.h) -> summed
  * weight. */

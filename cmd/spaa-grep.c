@@ -16,6 +16,7 @@
 #include <string.h>
 #include "cli.h"
 #include "fold.h"
+#include "hint.h"
 #include "json.h"
 #include "jsonw.h"
 #include "num.h"
@@ -31,39 +32,34 @@ static const char help_text[] =
 	"the dictionary records, samples and windows that refer to them.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
+	"All criteria given must hold; exit status 0 also when nothing matched.\n"
+	"\n"
 	"Frame criteria (a stack matches when one of its frames matches):\n"
-	"  -e, --regexp=REGEX    function name matches the POSIX extended REGEX;\n"
-	"                        repeatable: any of the patterns\n"
-	"      --dso=REGEX       the frame's DSO name matches REGEX\n"
-	"      --leaf            look at the leaf frame only\n"
-	"  -v, --invert-match    keep the stacks with no matching frame\n"
-	"  -i, --ignore-case     case-insensitive REGEX (also for --comm)\n"
+	"  -e, --regexp=REGEX   function name matches the POSIX extended REGEX;\n"
+	"                       repeatable: any of the patterns\n"
+	"      --dso=REGEX      the frame's DSO name matches REGEX\n"
+	"      --leaf           look at the leaf frame only\n"
+	"  -v, --invert-match   keep the stacks with no matching frame\n"
+	"  -i, --ignore-case    case-insensitive REGEX (also for --comm)\n"
 	"  (REGEX is matched against the name spaa-fold prints: \"[unknown]\",\n"
 	"  \"[libc.so.6]\" for unresolved frames; the naming options below apply)\n"
 	"Stack criteria:\n"
-	"      --pid=N           process id N (repeatable: any of them)\n"
-	"      --tid=N           thread id N (repeatable: any of them)\n"
-	"      --comm=REGEX      command name matches REGEX (use ^name$ for exact)\n"
-	"      --event=NAME      event NAME\n"
-	"      --min-weight=N    weight at least N (primary metric of the stack's event)\n"
-	"  -m, --metric=NAME     the metric for --min-weight and --count\n"
+	"      --pid=N          process id N (repeatable: any of them)\n"
+	"      --tid=N          thread id N (repeatable: any of them)\n"
+	"      --comm=REGEX     command name matches REGEX (use ^name$ for exact)\n"
+	"      --event=NAME     event NAME\n"
+	"      --min-weight=N   weight at least N (primary metric of the stack's event)\n"
+	"  -m, --metric=NAME    the metric for --min-weight and --count\n"
 	FOLD_NAME_HELP
 	"Output:\n"
-	"  -c, --count           print only \"N stacks, W METRIC\" for the kept stacks\n"
-	"      --keep-dicts      keep every dictionary record, referenced or not\n"
-	"  -o, --output=FILE     write to FILE (atomically) instead of standard output;\n"
-	"                        .zst and .gz compress\n"
-	"  -z, --zstd            compress the output with zstd\n"
-	"  -h, --help            show this help and exit\n"
-	"  -V, --version         show the version and exit\n"
-	"\n"
-	"All criteria given must hold; exit status 0 also when nothing matched.\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	"  -c, --count          print only \"N stacks, W METRIC\" for the kept stacks\n"
+	"      --keep-dicts     keep every dictionary record, referenced or not\n"
+	CLI_HELP_TAIL;
 
 /* ---- options ---------------------------------------------------------------- */
 
 static regex_t *pats;          /* -e */
+static const char **pat_text;  /* their text */
 static uint32_t npats, patcap;
 static regex_t dso_re, comm_re;
 static bool have_dso, have_comm, leaf_only, invert, icase, count_only, keep_dicts, zstd;
@@ -136,7 +132,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		regex_t *re = VEC_PUSH(pats, npats, patcap);
 		compile(re, "-e", pat_src[i]);
 	}
-	free(pat_src);
+	pat_text = pat_src;
 	if (dso_src) { compile(&dso_re, "--dso", dso_src); have_dso = true; }
 	if (comm_src) { compile(&comm_re, "--comm", comm_src); have_comm = true; }
 	if (invert && !npats && !have_dso) usage_error("-v needs -e or --dso");
@@ -173,6 +169,48 @@ static bool frame_matches(uint32_t f)
 		fmatch[f] = ok ? 1 : 2;
 	}
 	return fmatch[f] == 1;
+}
+
+/* Nothing kept: for each -e that matches no function and is a plain name
+ * (but for ^ and $), the names that contain it, ignoring case, if any. */
+static void hint_patterns(void)
+{
+	uint32_t nf = r->frame_ids.count;
+	strmap names;
+	strmap_init(&names);
+	for (uint32_t f = 0; f < nf; f++) {
+		scratch.n = 0;
+		fold_frame_name(r, f, NULL, 0, &fo, &scratch);
+		strmap_intern(&names, scratch.p, scratch.n, NULL);
+	}
+	sbuf lit = { 0 }, list = { 0 };
+	for (uint32_t i = 0; i < npats; i++) {
+		const char *p = pat_text[i];
+		size_t n = strlen(p);
+		bool matches = false;
+		for (uint32_t k = 0; k < names.count && !matches; k++) {
+			/* the keys are not NUL-terminated */
+			size_t kn;
+			const char *kp = strmap_key(&names, k, &kn);
+			scratch.n = 0;
+			sbuf_add(&scratch, kp, kn);
+			sbuf_addc(&scratch, 0);
+			matches = regexec(&pats[i], scratch.p, 0, NULL, 0) == 0;
+		}
+		if (matches) continue;
+		if (n && p[0] == '^') p++, n--;
+		if (n && p[n - 1] == '$') n--;
+		lit.n = list.n = 0;
+		sbuf_add(&lit, p, n);
+		sbuf_addc(&lit, 0);
+		if (!n || strpbrk(lit.p, ".[]()*+?{}|\\^$")) continue;
+		if (hint_similar(&list, &names, lit.p, NULL, 5))
+			warnmsg("%s: no function matches -e '%s'; names that contain '%s' (ignoring case): %.*s%s",
+				r->name, pat_text[i], lit.p, (int)list.n, list.p, icase ? "" : "; -i ignores case");
+	}
+	sbuf_free(&lit);
+	sbuf_free(&list);
+	strmap_free(&names);
 }
 
 static bool in_list(const int64_t *v, uint32_t n, int64_t x)
@@ -610,6 +648,7 @@ int main(int argc, char **argv)
 		play_spool(o);
 	}
 	output_close(o);
+	if (!nkept && npats && !invert) hint_patterns();
 	spool_free(sp);
 	spaa_stack_free(&s);
 	spaa_close(r);

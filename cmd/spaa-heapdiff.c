@@ -55,13 +55,7 @@ static const char help_text[] =
 	"  -n, --lines=N        at most N growth records (default 0: all); retained\n"
 	"                       records are of the constructors written\n"
 	"      --retained=N     at most N retained records (default 20; 0: none)\n"
-	"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-	"                       compress)\n"
-	"  -z, --zstd           compress the output with zstd\n"
-	"  -h, --help           display this help and exit\n"
-	"  -V, --version        output version information and exit\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	CLI_HELP_TAIL;
 
 #define NONE UINT32_MAX
 enum { BEFORE, AFTER };

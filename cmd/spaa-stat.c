@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "fold.h"
+#include "hint.h"
 #include "jsonw.h"
 #include "output.h"
 #include "rank.h"
@@ -29,12 +30,7 @@ static const char usage[] =
 	"  -j, --json           one JSON object instead of text\n"
 	FOLD_NAME_HELP
 	"Output:\n"
-	"  -o, --output=FILE    write to FILE (.zst and .gz compress)\n"
-	"  -z, --zstd           compress the output with zstd\n"
-	"  -h, --help           show this help and exit\n"
-	"  -V, --version        show the version and exit\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	CLI_HELP_TAIL;
 
 static const char *type_names[] = { "header", "dso", "frame", "thread", "stack", "sample", "window", "other" };
 enum { NTYPES = 8 };
@@ -112,6 +108,7 @@ int main(int argc, char **argv)
 	char *unit = NULL, *tool_version = NULL;
 	sbuf key = { 0 };
 	uint64_t nhot = 0;
+	hint_stacks hs = { 0 };
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_BAD) continue;
@@ -121,6 +118,7 @@ int main(int argc, char **argv)
 			event = fold_pick_event(r, opt_event, true);
 			ev_name = event >= 0 ? r->events[event].name : NULL;
 			metric = fold_pick_metric(r, event, opt_metric);
+			hint_stacks_header(&hs, r);
 			uint32_t tr = json_get(&r->doc, 0, "time_range");
 			uint32_t u = tr ? json_get(&r->doc, tr, "unit") : 0;
 			if (u && r->doc.nodes[u].type == JSON_STRING)
@@ -156,8 +154,10 @@ int main(int argc, char **argv)
 		nhot++;
 		if (!ranker_add(&k, r, &st, w->value))
 			spaa_error(r, "weights add up beyond 64 bits");
+		hint_stacks_add(&hs, r, &st, w->value);
 	}
 	spaa_need_header(r);
+	hint_stacks_say(&hs, r->name);
 
 	output *o = output_open(outpath, zstd);
 	char buf[32];

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "fold.h"
+#include "hint.h"
 #include "jsonw.h"
 #include "output.h"
 #include "rank.h"
@@ -21,6 +22,9 @@ static const char usage[] =
 	"Usage: spaa-top [OPTION]... [FILE]\n"
 	"Rank the functions of a SPAA profile by self and total weight.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
+	"\n"
+	"self = weight of the stacks whose leaf is the function; total = weight of\n"
+	"the stacks that contain it (once per stack, even when recursive).\n"
 	"\n"
 	"  -n, --lines=N        show the first N rows (default 10; 0: all)\n"
 	"      --by=KEY         what to rank: func (default), dso or srcline\n"
@@ -37,15 +41,7 @@ static const char usage[] =
 	"  -j, --json           one JSON object per line instead of a table\n"
 	FOLD_NAME_HELP
 	"Output:\n"
-	"  -o, --output=FILE    write to FILE (.zst and .gz compress)\n"
-	"  -z, --zstd           compress the output with zstd\n"
-	"  -h, --help           show this help and exit\n"
-	"  -V, --version        show the version and exit\n"
-	"\n"
-	"self = weight of the stacks whose leaf is the function; total = weight of\n"
-	"the stacks that contain it (once per stack, even when recursive).\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	CLI_HELP_TAIL;
 
 static const char *by_names[] = { "func", "dso", "srcline" };
 static const char *by_heads[] = { "function", "dso", "srcline" };
@@ -316,6 +312,7 @@ int main(int argc, char **argv)
 	const char *ev_name = NULL, *metric = NULL;
 	uint64_t missing = 0;
 	bool found = false;
+	hint_stacks hs = { 0 };
 	uint32_t *keys = NULL, kcap = 0;
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
@@ -327,6 +324,7 @@ int main(int argc, char **argv)
 					r->nevents, r->events[0].name ? r->events[0].name : "the first");
 			ev_name = event >= 0 ? r->events[event].name : NULL;
 			metric = fold_pick_metric(r, event, opt.metric);
+			hint_stacks_header(&hs, r);
 			if (focus) {
 				k_root = ranker_name_key(&k, "[root]", 6);
 				k_self = ranker_name_key(&k, "[self]", 6);
@@ -344,6 +342,7 @@ int main(int argc, char **argv)
 		nstack++;
 		if (!ranker_add(&k, r, &st, w->value))
 			spaa_error(r, "weights add up beyond 64 bits");
+		hint_stacks_add(&hs, r, &st, w->value);
 		if (!focus || st.nframes == 0) continue;
 		/* the stack's keys, root first */
 		grow_array((void **)&keys, &kcap, st.nframes, sizeof *keys);
@@ -381,9 +380,15 @@ int main(int argc, char **argv)
 		warnmsg("%s: %llu stack%s of event %s %s no '%s' weight (left out)", r->name,
 			(unsigned long long)missing, missing == 1 ? "" : "s", ev_name ? ev_name : "(any)",
 			missing == 1 ? "has" : "have", metric);
-	if (focus && !found)
-		die(EXIT_DATA, "%s: no %s '%s' in the stacks of event %s", r->name,
-		    by_heads[opt.by], focus, ev_name ? ev_name : "(any)");
+	if (focus && !found) {
+		sbuf hint = { 0 };
+		static const char *const skip[] = { "[root]", "[self]", NULL };
+		if (!opt.regex) hint_not_found(&hint, &k.names, focus, skip, "-E");
+		die(EXIT_DATA, "%s: no %s '%s' in the stacks of event %s%.*s", r->name,
+		    by_heads[opt.by], focus, ev_name ? ev_name : "(any)", (int)hint.n, hint.p ? hint.p : "");
+	}
+	if (opt.by == RANK_SRCLINE) hint_no_srclines(r);
+	hint_stacks_say(&hs, r->name);
 
 	output *o = output_open(outpath, zstd);
 	if (!focus) {

@@ -40,17 +40,14 @@ static const char help_text[] =
 "standard error, then one summary line per file on standard output.\n"
 "With no FILE, or when FILE is -, read standard input.\n"
 "\n"
-"  -q, --quiet            print nothing; the exit status tells\n"
-"      --strict           treat warnings as errors\n"
-"  -j, --json             print problems and summaries as JSON lines on stdout\n"
-"      --max-errors=N     report at most N problems per file (default 100,\n"
-"                         0: no limit); the rest are still counted\n"
-"  -h, --help             display this help and exit\n"
-"  -V, --version          output version information and exit\n"
-"\n"
 "Every file valid: exit 0; any not valid: exit 1.\n"
 "\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+"  -q, --quiet          print nothing; the exit status tells\n"
+"      --strict         treat warnings as errors\n"
+"  -j, --json           print problems and summaries as JSON lines on stdout\n"
+"      --max-errors=N   report at most N problems per file (default 100,\n"
+"                       0: no limit); the rest are still counted\n"
+CLI_HELP_END;
 
 /* ---- options and output ------------------------------------------------- */
 

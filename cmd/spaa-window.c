@@ -40,6 +40,12 @@ static const char usage[] =
 	"Cut a SPAA profile in time using its sample records.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
+	"Stack weights are rebuilt from the kept samples: a sample's weights are its\n"
+	"x_weights array (written by the span converters with --samples) if it has\n"
+	"one, else 'samples' = 1, 'count' = 1 and 'period' = its period.  Metrics\n"
+	"that no sample gives are dropped.  A file without sample records, or a cut\n"
+	"that keeps none, is an error (exit 1).\n"
+	"\n"
 	"      --from=T         keep samples with timestamp >= T\n"
 	"      --to=T           keep samples with timestamp < T\n"
 	"                       (T absolute, in the unit of the header's time_range,\n"
@@ -55,18 +61,7 @@ static const char usage[] =
 	"                       before the start, instead of failing\n"
 	FOLD_NAME_HELP
 	"Output:\n"
-	"  -o, --output=FILE    write to FILE (.zst and .gz compress)\n"
-	"  -z, --zstd           compress the output with zstd\n"
-	"  -h, --help           show this help and exit\n"
-	"  -V, --version        show the version and exit\n"
-	"\n"
-	"Stack weights are rebuilt from the kept samples: a sample's weights are its\n"
-	"x_weights array (written by the span converters with --samples) if it has\n"
-	"one, else 'samples' = 1, 'count' = 1 and 'period' = its period.  Metrics\n"
-	"that no sample gives are dropped.  A file without sample records, or a cut\n"
-	"that keeps none, is an error (exit 1).\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	CLI_HELP_TAIL;
 
 /* The metric table: every metric name of the stack records and of the
  * samples' x_weights, at most MAX_METRICS; the first three are the metrics a

@@ -38,11 +38,7 @@ static const char help[] =
 "x_labels become labels.\n"
 "\n"
 "      --event=NAME     the event (needed when the profile has several)\n"
-"  -o, --output=FILE    write to FILE (replaced only on success)\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_OUTPUT CLI_HELP_END;
 
 /* ---- state ------------------------------------------------------------------------ */
 

@@ -28,21 +28,16 @@ static const char help_text[] =
 	"nanoseconds) with calls = 1.  With no FILE, or when FILE is -, read standard\n"
 	"input; gzip and zstd input is decompressed.\n"
 	"\n"
-	"  -o, --output=FILE  write to FILE (atomically; .zst and .gz compress)\n"
-	"  -z, --zstd         compress the output with zstd\n"
-	"  -s, --samples      also write one sample record per span (start time,\n"
-	"                     x_dur_ns, and the event's category and args)\n"
-	"      --strict       treat damaged input (unmatched or unclosed spans,\n"
-	"                     overlapping spans, missing commas, truncated events)\n"
-	"                     as an error instead of a warning\n"
-	"      --max-depth=N  the deepest nesting of spans (default 4096): deeper\n"
-	"                     is an error, since output grows with depth squared\n"
-	"      --verbose      also note what is ignored by design (events of other\n"
-	"                     phases than B, E and X; categories that vary)\n"
-	"  -h, --help         display this help and exit\n"
-	"  -V, --version      output version information and exit\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	"  -s, --samples        also write one sample record per span (start time,\n"
+	"                       x_dur_ns, and the event's category and args)\n"
+	"      --strict         treat damaged input (unmatched or unclosed spans,\n"
+	"                       overlapping spans, missing commas, truncated events)\n"
+	"                       as an error instead of a warning\n"
+	"      --max-depth=N    the deepest nesting of spans (default 4096): deeper\n"
+	"                       is an error, since output grows with depth squared\n"
+	"      --verbose        also note what is ignored by design (events of other\n"
+	"                       phases than B, E and X; categories that vary)\n"
+	CLI_HELP_TAIL;
 
 /* ---- diagnostics ------------------------------------------------------------
  * Positions: binary input reports byte offsets ("FILE: byte N: ..."); JSON

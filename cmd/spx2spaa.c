@@ -37,18 +37,13 @@ static const char help_text[] =
 	"\n"
 	"      --metadata=FILE  the report's .json metadata (events from FILE or\n"
 	"                       standard input)\n"
-	"  -o, --output=FILE    write to FILE (atomically; .zst and .gz compress)\n"
-	"  -z, --zstd           compress the output with zstd\n"
 	"  -s, --samples        also write one sample record per call (start time,\n"
 	"                       x_dur_ns); needs the wt metric\n"
 	"      --strict         treat damaged input (an exit with no entry, a call\n"
 	"                       never closed, bad or truncated lines) as an error\n"
 	"      --max-depth=N    the deepest nesting of calls (default 4096): deeper\n"
 	"                       is an error, since output grows with depth squared\n"
-	"  -h, --help           display this help and exit\n"
-	"  -V, --version        output version information and exit\n"
-	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	CLI_HELP_TAIL;
 
 /* ---- diagnostics ------------------------------------------------------------ */
 

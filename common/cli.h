@@ -73,6 +73,23 @@ double opt_double(const char *opt, const char *val);
 	case 'V': cli_version(); \
 	default: cli_bad_option()
 
+/* The end of every --help, one wording and one column (23) for every
+ * command: CLI_HELP_TAIL for a command that writes with -o and -z,
+ * CLI_HELP_OUTPUT CLI_HELP_END for -o alone, CLI_HELP_END for neither.  The
+ * command's own option lines put their text in the same column. */
+#define CLI_HELP_OUTPUT \
+	"  -o, --output=FILE    write to FILE, replaced only when all went well,\n" \
+	"                       instead of standard output\n"
+#define CLI_HELP_ZSTD \
+	"  -z, --zstd           compress the output with zstd (so does a FILE\n" \
+	"                       ending in .zst; one ending in .gz gets gzip)\n"
+#define CLI_HELP_END \
+	"  -h, --help           display this help and exit\n" \
+	"  -V, --version        output version information and exit\n" \
+	"\n" \
+	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n"
+#define CLI_HELP_TAIL CLI_HELP_OUTPUT CLI_HELP_ZSTD CLI_HELP_END
+
 /* -o/--output FILE and -z/--zstd, which every command that writes SPAA or
  * text takes (spaa(7)): CLI_OUT_LONGOPTS in the option array, and
  * CLI_OUT_CASES(path, zstd) in the switch, setting a const char *path and a

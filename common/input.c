@@ -35,7 +35,16 @@ struct input {
 	bool any_out;
 	bool keep_truncated; /* input_keep_truncated(): end instead of dying */
 	const char *damage;  /* why the compressed data ended early, or NULL */
+	bool text;           /* a line with more than blanks was returned */
 };
+
+/* Does the line hold only blanks (spaces, tabs, a CR)? */
+static bool blank_line(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') return false;
+	return true;
+}
 
 static void read_error(input *in)
 {
@@ -67,10 +76,45 @@ static bool raw_fill(input *in)
 	}
 }
 
+/* What a command reads, for the message below. */
+static const char *expected(void)
+{
+	static const struct { const char *prog, *what; } table[] = {
+		{ "perf2spaa", "the text 'perf script' prints" },
+		{ "dtrace2spaa", "the stack aggregations DTrace prints" },
+		{ "bpftrace2spaa", "the maps bpftrace prints" },
+		{ "folded2spaa", "folded stacks (\"main;parse;lex 12\" lines)" },
+		{ "pprof2spaa", "a pprof profile" },
+		{ "heaptrack2spaa", "a heaptrack data file" },
+		{ "chrome2spaa", "a Chrome or Node.js profile or trace" },
+		{ "spall2spaa", "a Chrome JSON trace or a spall file" },
+		{ "spx2spaa", "the events of an SPX report" },
+		{ "afperf2spaa", "an AFPerf file" },
+		{ "spaa-demangle", "a SPAA profile" },
+	};
+	for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+		if (!strcmp(cli_prog, table[i].prog)) return table[i].what;
+	if (!strncmp(cli_prog, "spaa", 4)) return "a SPAA profile";
+	return "its input";
+}
+
+/* Standard input is a terminal: someone ran the command without a FILE,
+ * perhaps by mistake.  Say what it waits for, once, rather than wait
+ * silently. */
+static void tell_terminal(void)
+{
+	static bool said;
+	if (said || !isatty(STDIN_FILENO)) return;
+	said = true;
+	warnmsg("reading %s from the terminal; end it with Ctrl-D (or name a FILE, see '%s --help')",
+		expected(), cli_prog);
+}
+
 input *input_open(const char *path)
 {
 	input *in = xcalloc(1, sizeof *in);
 	if (!path || strcmp(path, "-") == 0) {
+		tell_terminal();
 		in->fd = 0;
 		in->name = xstrdup("-");
 	} else {
@@ -120,6 +164,12 @@ static bool fill(input *in)
 			in->raw_pos += k;
 			in->end += k;
 			return true;
+		}
+		/* the end seen while sniffing is the end: a terminal gives it once
+		 * (Ctrl-D), and reading again would wait for a second one */
+		if (in->raw_eof) {
+			in->eof = true;
+			return false;
 		}
 		for (;;) {
 			ssize_t k = read(in->fd, in->buf + in->end, room);
@@ -230,6 +280,7 @@ char *input_line(input *in, size_t *len)
 			in->consumed += n + 1;
 			in->lineno++;
 			*len = n;
+			if (!in->text) in->text = !blank_line(line, n);
 			return line;
 		}
 		size_t off = scan - in->pos;
@@ -252,6 +303,7 @@ char *input_line(input *in, size_t *len)
 			in->consumed += n;
 			in->lineno++;
 			*len = n;
+			if (!in->text) in->text = !blank_line(line, n);
 			return line;
 		}
 	}
@@ -371,14 +423,16 @@ void input_close(input *in)
 uint64_t input_each(char **files, int n, void (*read)(input *in), const char **what)
 {
 	uint64_t lines = 0;
+	bool text = false;
 	for (int i = 0; i < (n ? n : 1); i++) {
 		input *in = input_open(n ? files[i] : "-");
 		read(in);
 		lines += input_lineno(in);
+		text |= in->text;
 		input_close(in);
 	}
 	*what = n == 0 ? "-" : n == 1 ? files[0] : "the inputs";
-	return lines;
+	return text ? lines : 0;
 }
 
 char *input_rereadable(const char *path)

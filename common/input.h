@@ -71,8 +71,10 @@ void input_close(input *in);
 
 /* The line readers' loop over their operands: read(in) on each of the n
  * files (standard input when n is 0), each opened and closed here.
- * Returns the lines of all of them; *what is the name for a message about
- * the inputs as a whole ("-", the one file, or "the inputs"). */
+ * Returns the lines of all of them, or 0 when no line holds more than
+ * blanks (spaces, tabs, CR): an empty input (spaa(7)); *what is the name for
+ * a message about the inputs as a whole ("-", the one file, or "the
+ * inputs"). */
 uint64_t input_each(char **files, int n, void (*read)(input *in), const char **what);
 
 /* A name for the same data that can be opened again, for commands that read

@@ -316,14 +316,18 @@ run_page() { # run_page md|man FILE
 @test "speedscope2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/speedscope2spaa.1"; }
 @test "spaa2speedscope(1): every example runs" { run_page man "$SPAA_MANDIR/spaa2speedscope.1"; }
 
-@test "every man page is one of the pages above" {
-	local p name
+# A page added later runs here until it gets its own line above: no page's
+# examples go untried.
+@test "every man page not listed above: every example runs" {
+	local p name fails=0
 	for p in "$SPAA_MANDIR"/*.[157]; do
 		name=$(basename "$p")
 		name="${name%.*}($(echo "${p##*.}"))"
-		grep -qF "@test \"$name: every example runs\"" "$BATS_TEST_FILENAME" ||
-			fail "$name has no test in tests/examples.bats"
+		grep -qF "@test \"$name: every example runs\"" "$BATS_TEST_FILENAME" && continue
+		echo "$name: not listed above, run here"
+		run_page man "$p" || fails=$((fails + 1))
 	done
+	[ "$fails" -eq 0 ]
 }
 
 @test "examples/parser.spaa is perf2spaa --samples of examples/parser.perf.txt" {

@@ -201,3 +201,74 @@ bad: --metric takes its value with \"=\" (--metric=VALUE), not a blank
 bad: option line is not \"  -x, --long\" or \"      --long\":   --json             json
 bad: no '-V, --version' line"
 }
+
+# ---- the end of every --help: one text (common/cli.h), one column ----------
+
+HELP_OUTPUT='  -o, --output=FILE    write to FILE, replaced only when all went well,
+                       instead of standard output'
+HELP_ZSTD='  -z, --zstd           compress the output with zstd (so does a FILE
+                       ending in .zst; one ending in .gz gets gzip)'
+HELP_END="  -h, --help           display this help and exit
+  -V, --version        output version information and exit
+
+$EXIT_SENTENCE"
+
+# check_tail PROG: one line per way its --help differs from the common end
+# (CLI_HELP_TAIL, or CLI_HELP_OUTPUT CLI_HELP_END, or CLI_HELP_END) or puts
+# an option's text elsewhere than column 24
+check_tail() {
+	local prog=$1 help tail
+	help=$("$prog" --help) || { echo "$prog --help: exit $?"; return; }
+	if printf '%s\n' "$help" | grep -q -e '^  -o, --output'; then
+		tail=$(printf '%s\n' "$help" | sed -n '/^  -o, --output/,$p')
+		[ "$tail" = "$HELP_OUTPUT"$'\n'"$HELP_ZSTD"$'\n'"$HELP_END" ] ||
+			[ "$tail" = "$HELP_OUTPUT"$'\n'"$HELP_END" ] ||
+			echo "$prog: --help does not end with CLI_HELP_TAIL (or CLI_HELP_OUTPUT CLI_HELP_END)"
+	else
+		tail=$(printf '%s\n' "$help" | sed -n '/^  -h, --help/,$p')
+		[ "$tail" = "$HELP_END" ] || echo "$prog: --help does not end with CLI_HELP_END"
+	fi
+	printf '%s\n' "$help" | awk -v prog="$prog" '
+		/^(  -[A-Za-z0-9]|      --[a-z0-9])/ {
+			if (!match($0, /^  -[A-Za-z0-9], --[^ ]+/) && !match($0, /^      --[^ ]+/))
+				match($0, /^  -[A-Za-z0-9]( [A-Z]+)?/)
+			spec = RLENGTH; rest = substr($0, spec + 1)
+			if (rest == "") next
+			match(rest, /^ */)
+			if (spec <= 21 ? spec + RLENGTH != 23 : RLENGTH != 2)
+				printf "%s: the text of this option is not in column 24: %s\n", prog, $0
+			next
+		}
+		/^       / {
+			if (!match($0, /^ +/) || RLENGTH != 23)
+				printf "%s: this line is not in column 24: %s\n", prog, $0
+		}'
+}
+
+@test "every command's --help ends with the one text of common/cli.h, options in one column" {
+	local c r out=
+	for c in $(commands); do
+		r=$(check_tail "$c")
+		out=$out${r:+$r$'\n'}
+	done
+	[ -z "$out" ] || { printf '%s' "$out"; false; }
+}
+
+@test "checker: another wording of the end, another column" {
+	fake other "Usage: other [OPTION]... [FILE]...
+  -n, --lines=N      rows
+                     more
+      --kernel-and-more-words  long
+  -o, --output=FILE  write to FILE
+  -h, --help         help
+  -V, --version      version
+
+$EXIT_SENTENCE"
+	PATH=$T/bin:$PATH run check_tail other
+	assert_output "other: --help does not end with CLI_HELP_TAIL (or CLI_HELP_OUTPUT CLI_HELP_END)
+other: the text of this option is not in column 24:   -n, --lines=N      rows
+other: this line is not in column 24:                      more
+other: the text of this option is not in column 24:   -o, --output=FILE  write to FILE
+other: the text of this option is not in column 24:   -h, --help         help
+other: the text of this option is not in column 24:   -V, --version      version"
+}

@@ -231,7 +231,7 @@ d 1 10.0 786.7
 e 1 796.7 393.3'
 	run spaa-flamegraph --callers=nosuch "$T/s.folded"
 	assert_failure 1
-	assert_output "spaa-flamegraph: $T/s.folded: no stack passes through nosuch"
+	assert_output "spaa-flamegraph: $T/s.folded: no stack passes through nosuch; no name contains it (ignoring case); -E matches a regular expression"
 }
 
 @test "spaa-flamegraph: differential graphs: three columns, --diff BEFORE AFTER, --negate" {
@@ -281,7 +281,7 @@ b 2 796.7 393.3
 a 1 796.7 393.3'
 	run spaa-flamegraph --flamechart "$EX/memory.spaa"
 	assert_failure 1
-	assert_output "spaa-flamegraph: $EX/memory.spaa: no sample records: a flame chart needs them (perf2spaa writes them; draw a flame graph without --flamechart)"
+	assert_output "spaa-flamegraph: $EX/memory.spaa: no sample records: a flame chart needs them; heaptrack2spaa cannot write them (heaptrack profiles have no time order) (or draw a flame graph without --flamechart)"
 }
 
 @test "spaa-flamegraph: palettes are deterministic; kind and dso colour by what SPAA knows" {

@@ -50,7 +50,8 @@ dd;[unknown];read;system_call_[k];sys_read_[k];vfs_read_[k];fsnotify_[k] 6"
 
 @test "-i ignores case" {
 	run spaa-grep -c -e memcpy "$F"
-	assert_output "0 stacks, 0 period"
+	assert_output "0 stacks, 0 period
+spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ignoring case): 'Memcpy'; -i ignores case"
 	run spaa-grep -c -i -e memcpy "$F"
 	assert_output "1 stack, 50 period"
 	run spaa-grep -c -i --comm '^APP$' "$F"

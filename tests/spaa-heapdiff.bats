@@ -239,7 +239,7 @@ Try 'spaa-heapdiff --help' for more information."
 	assert_success
 	assert_line --index 0 'Usage: spaa-heapdiff [OPTION]... BEFORE AFTER'
 	assert_equal "${lines[-1]}" 'Exit status: 0 ok, 1 bad input or write error, 2 usage error.'
-	assert_line '  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz'
+	assert_line '  -o, --output=FILE    write to FILE, replaced only when all went well,'
 	assert_line '  -h, --help           display this help and exit'
 	assert_line '  -V, --version        output version information and exit'
 	run spaa-heapdiff -V

@@ -119,7 +119,7 @@ OUT
 	run --separate-stderr spaa-top --event cycles --callers nope "$D/top/small.spaa"
 	assert_failure 1
 	assert_equal "$stderr" "spaa-top: $D/top/small.spaa: 1 stack of event cycles has no 'period' weight (left out)
-spaa-top: $D/top/small.spaa: no function 'nope' in the stacks of event cycles"
+spaa-top: $D/top/small.spaa: no function 'nope' in the stacks of event cycles; no name contains it (ignoring case); -E matches a regular expression"
 }
 
 # The figures of corpus/trace/small-trace.EXPECTED.txt [all threads]: self

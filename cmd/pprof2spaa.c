@@ -41,7 +41,8 @@ static const char help[] =
 "      --event=NAME     name of the event (default: from the profile)\n"
 "  -m, --metric=NAME    the primary metric (default: the profile's default\n"
 "                       sample type, else its last, as pprof chooses)\n"
-"      --max-size=BYTES the largest profile read, decompressed (default 1G;\n"
+"      --max-size=BYTES\n"
+"                       the largest profile read, decompressed (default 1G;\n"
 "                       K, M and G are powers of 1024)\n"
 CLI_HELP_TAIL;
 

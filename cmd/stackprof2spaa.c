@@ -39,13 +39,7 @@ static const char help[] =
 "\n"
 "  -s, --samples        also write one sample record per sample, at its time\n"
 "                       (raw_sample_timestamps, else the deltas added up)\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-"                       compress)\n"
-"  -z, --zstd           compress the output with zstd\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_TAIL;
 
 enum mode { M_CPU, M_WALL, M_OBJECT, M_CUSTOM };
 

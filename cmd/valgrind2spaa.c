@@ -60,13 +60,7 @@ static const char help[] =
 "      --snapshot=N     massif: snapshot N (a detailed one) instead of the peak\n"
 "      --all-snapshots  massif: every detailed snapshot, each as a window\n"
 "                       (stacks weighed at the peak)\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-"                       compress)\n"
-"  -z, --zstd           compress the output with zstd\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_TAIL;
 
 enum format { F_AUTO, F_MASSIF, F_DHAT, F_CALLGRIND };
 static const char *const format_name[] = { "auto", "massif", "dhat", "callgrind" };

@@ -409,6 +409,8 @@ PY
 	assert_output "chrome2spaa: $T/big.json: a JSON value of more than 2097152 bytes (decompressed), the limit (--max-size=BYTES raises it)"
 	run chrome2spaa -o /dev/null "$T/big.json"
 	assert_success
+}
+
 @test "a NUL in a name (\\u0000) is written as U+FFFD, as every reader reads it: spaa-fold shows it whole, spaa-cat --merge keeps the ids (issue 20)" {
 	cat > "$T/nul.cpuprofile" <<-'EOF2'
 	{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2]},{"id":2,"callFrame":{"functionName":"main","scriptId":"1","url":"a.js","lineNumber":1,"columnNumber":1},"hitCount":0,"children":[3]},{"id":3,"callFrame":{"functionName":"le\u0000af","scriptId":"1","url":"a.js","lineNumber":2,"columnNumber":1},"hitCount":5}],"startTime":0,"endTime":1000,"samples":[3,3],"timeDeltas":[0,500]}

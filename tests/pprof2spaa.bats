@@ -300,6 +300,8 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
 	run pprof2spaa "$FZ/sum-overflow.pb"
 	assert_failure 1
 	assert_output "pprof2spaa: $FZ/sum-overflow.pb: metric samples of a stack overflows 64 bits"
+}
+
 @test "a NUL in a name of the string table is written as U+FFFD, hashed so: spaa-cat --merge keeps the ids (issue 20)" {
 	gzip -dc "$P/cpu.pprof" | python3 -c 'import sys; d = sys.stdin.buffer.read(); sys.stdout.buffer.write(d.replace(b"main.fib", b"main\0fib", 1))' > "$T/nul.pb"
 	pprof2spaa -o "$T/nul.spaa" "$T/nul.pb"

@@ -18,13 +18,19 @@ trap 'rm -rf "$tmp"' EXIT
 # what speedscope's own command line does: the file, base64, in a script
 printf 'speedscope.loadFileFromBase64(%s, "%s")\n' "\"$(basename "$file")\"" \
 	"$(base64 -w0 "$file")" > "$tmp/profile.js"
-timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-unsafe-swiftshader \
-	--disable-quic --no-first-run --disable-background-networking \
-	--disable-component-update --disable-sync --user-data-dir="$tmp/chrome" \
-	--allow-file-access-from-files --window-size=1400,4000 \
-	--enable-logging=stderr --v=0 --virtual-time-budget=20000 \
-	--dump-dom "file://$dir/index.html#localProfilePath=$tmp/profile.js&view=$view" \
-	> "$out.dom" 2> "$tmp/log"
+# the page loads the profile in the background: when the machine is busy
+# the dump can come before the table is there, so try again (three times)
+for try in 1 2 3; do
+	rm -rf "$tmp/chrome"
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-unsafe-swiftshader \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync --user-data-dir="$tmp/chrome" \
+		--allow-file-access-from-files --window-size=1400,4000 \
+		--enable-logging=stderr --v=0 --virtual-time-budget=$((try * 20000)) \
+		--dump-dom "file://$dir/index.html#localProfilePath=$tmp/profile.js&view=$view" \
+		> "$out.dom" 2> "$tmp/log" || true
+	grep -q '<td' "$out.dom" && break
+done
 grep -a ':CONSOLE' "$tmp/log" | grep -av ':INFO:CONSOLE' > "$out.console" || true
 grep -a ':CONSOLE' "$tmp/log" | grep -a 'Uncaught' >> "$out.console" || true
 python3 - "$out.dom" > "$out.rows" <<'PY'

@@ -206,7 +206,7 @@ END
 @test "callgrind: speedscope's sample files give its importer's figures" {
 	V=$BATS_TEST_DIRNAME/data/valgrind
 	for f in example name-compression subposition-compression multiple-event-types; do
-		valgrind2spaa "$V/callgrind.$f.log" | spaa-fold > "$T/f"
+		valgrind2spaa "$V/callgrind.$f.txt" | spaa-fold > "$T/f"
 		assert_file_eq "$T/f" <<'END'
 main 20
 main;func1 100
@@ -214,7 +214,7 @@ main;func1;func2 300
 main;func2 400
 END
 	done
-	valgrind2spaa "$V/callgrind.multiple-event-types.log" | spaa-fold -m 'Memory_(bytes)' > "$T/f"
+	valgrind2spaa "$V/callgrind.multiple-event-types.txt" | spaa-fold -m 'Memory_(bytes)' > "$T/f"
 	assert_file_eq "$T/f" <<'END'
 main 15000
 main;func1 15000
@@ -222,7 +222,7 @@ main;func1;func2 5000
 main;func2 3000
 END
 	# gamma's callers send it 20, its own cost line says 10: the 10 is kept
-	valgrind2spaa "$V/callgrind.cfn-reset.log" | spaa-fold > "$T/f"
+	valgrind2spaa "$V/callgrind.cfn-reset.txt" | spaa-fold > "$T/f"
 	assert_file_eq "$T/f" <<'END'
 alpha 10
 alpha;beta 10

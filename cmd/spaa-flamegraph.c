@@ -1027,16 +1027,24 @@ static void write_svg(void)
 		   "var fg_conf = { xpad: %g, width: %g, frameheight: %g, fontsize: %g, "
 		   "fontwidth: %g, inverted: %s, searchcolor: \"rgb(230,0,230)\", nametype: ",
 		   xpad, W, fh, fs, O.fontwidth, O.inverted ? "true" : "false");
-	/* JavaScript strings: only the quote, the backslash and "]]>" matter here */
+	/* JavaScript strings: only the quote, the backslash and "]]>" matter
+	 * here, and what XML 1.0 forbids (as in put_text: \ufffd) */
 	const char *js_strs[2] = { O.nametype, countname };
 	for (int k = 0; k < 2; k++) {
 		if (k) out_puts(out, ", countname: ");
 		out_putc(out, '"');
-		for (const char *s = js_strs[k]; *s; s++) {
-			if (*s == '"' || *s == '\\' || *s == '>' || (unsigned char)*s < 0x20)
-				out_printf(out, "\\u%04x", (unsigned char)*s);
-			else
-				out_putc(out, *s);
+		const uint8_t *s = (const uint8_t *)js_strs[k], *end = s + strlen(js_strs[k]);
+		while (s < end) {
+			int n = *s < 0x80 ? 1 : utf8_seq(s, end);
+			if (n == 1 && (*s == '"' || *s == '\\' || *s == '>' || *s < 0x20 || *s == 0x7f)) {
+				out_printf(out, "\\u%04x", *s);
+			} else if (n <= 0 || (n == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)) {
+				out_puts(out, "\\ufffd");
+				n = n <= 0 ? -n : n;
+			} else {
+				out_write(out, s, (size_t)n);
+			}
+			s += n;
 		}
 		out_putc(out, '"');
 	}

@@ -582,6 +582,11 @@ root all$'
 	grep -q "<title>x${R}y${R}${R}${R}${R}z (2 n" "$T/s.svg"
 	spaa-flamegraph --flamechart "$T/x.spaa" > "$T/c.svg" || true
 	[ ! -s "$T/c.svg" ] || xmllint --noout "$T/c.svg"
+	# the count name (a unit in the input) and --nametype go into the script
+	sed 's/"metric":"n","value":2}/"metric":"n","value":2,"unit":"b\\ufffe\\u0001"}/' "$T/x.spaa" > "$T/u.spaa"
+	spaa-flamegraph --nametype="$(printf 'f\357\277\277\377:')" "$T/u.spaa" > "$T/u.svg"
+	xmllint --noout "$T/u.svg"
+	grep -qF 'nametype: "f\ufffd\ufffd:", countname: "b\ufffd\u0001" };' "$T/u.svg"
 }
 
 @test "spaa-flamegraph: --factor that is not positive, or takes the total beyond 2^63, is a usage error (issue 20)" {

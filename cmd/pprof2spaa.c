@@ -719,15 +719,14 @@ static void read_sample(const pb_field *f)
 		sbuf_addc(e, '}');
 		c.extra_json = (sstr){ e->p, e->n };
 	}
-	/* zero values are left out (an allocation site whose objects are all
-	 * freed has no live bytes), except the primary metric's, which every
-	 * stack carries */
+	/* every value is written, zeros too (an allocation site whose objects
+	 * are all freed has live_bytes 0 and live_count 0), so that a reader
+	 * never takes a zero for a missing metric */
 	uint32_t midx[MAX_TYPES], nv = 0;
-	for (uint32_t i = 0; i < nvals; i++)
-		if (!num_is_zero(vals[i]) || i == Q.primary) {
-			midx[nv] = Q.metric[i];
-			vals[nv++] = vals[i];
-		}
+	for (uint32_t i = 0; i < nvals; i++) {
+		midx[nv] = Q.metric[i];
+		vals[nv++] = vals[i];
+	}
 	builder_stack(Q.b, &c, Q.frames, Q.nframes, midx, vals, nv);
 	Q.nsamples++;
 }

@@ -240,7 +240,7 @@ void units_time(sbuf *out, long double t, const char *unit)
 		sbuf_addc(out, 'Z');
 		return;
 	}
-	sbuf_addc(out, '+');
+	sbuf_adds(out, "clock ");
 	units_duration(out, t, unit);
 }
 

@@ -83,8 +83,8 @@ size_t units_pct(char *buf, long double part, long double whole);
 
 /* A time for people: t (a time_range bound in unit, "seconds" when NULL)
  * as ISO 8601 UTC ("2026-11-25T09:57:48.087541031Z") when it looks like a
- * wall-clock time (2001 to 2200), else as a scaled duration since an
- * unknown origin ("+12.5s"). */
+ * wall-clock time (2001 to 2200), else as the reading of a clock whose
+ * origin is not known (a monotonic clock): "clock 12.50s". */
 void units_time(sbuf *out, long double t, const char *unit);
 /* A duration d in unit ("seconds" when NULL), scaled ("502.44ms"). */
 void units_duration(sbuf *out, long double d, const char *unit);

@@ -77,7 +77,7 @@ int main(void)
 		b.n = 0;
 		units_time(&b, 12.5L, "seconds");
 		sbuf_addc(&b, 0);
-		is_str(b.p, "+12.50s", "not a wall clock");
+		is_str(b.p, "clock 12.50s", "not a wall clock");
 		sbuf_free(&b);
 	}
 	is_str(shorten("std::vector<int, std::allocator<int> >::push_back(int const&)"),

@@ -340,3 +340,92 @@ copy_user_enhanced_fast_string_[k]"
 	assert_failure 1
 	assert_output "spaa-top: $EX/parser.spaa: no function '^nosuch' in the stacks of event cpu-clock:pppH"
 }
+
+@test "spaa-top: a Go profile's table is go tool pprof -top's: same figures, same units (cpu and every heap sample type, by pprof's names)" {
+	command -v go >/dev/null || fail "go is not installed (.ci/deps installs golang-go)"
+	# flat, flat%, cum, cum% and name of every row, sorted (ties may be ordered
+	# differently; pprof prints no thousands separator)
+	norm() { sed 's/ (inline)$//' | awk '{ $3 = ""; print }' | tr -d , | sort; }
+	for si in cpu inuse_space inuse_objects alloc_space alloc_objects; do
+		case $si in cpu) p=$EX/go-cpu.pprof ;; *) p=$EX/go-heap.pprof ;; esac
+		want=$(go tool pprof -sample_index=$si -top -nodefraction=0 -edgefraction=0 -nodecount=100000 "$p" 2>/dev/null |
+			sed -n '/^ *flat  flat%/,$p' | tail -n +2 | norm)
+		[ -n "$want" ]
+		got=$(pprof2spaa "$p" | spaa-top -m $si -n 0 2>/dev/null | tail -n +3 | norm)
+		assert_equal "$got" "$want"
+		# and the total, in the table's unit
+		want=$(go tool pprof -sample_index=$si -top -nodefraction=0 "$p" 2>/dev/null | sed -n 's/^Showing nodes accounting for .* of \(.*\) total$/\1/p')
+		got=$(pprof2spaa "$p" | spaa-top -m $si -n 0 2>/dev/null | sed -n '1s/.*, total //p' | tr -d ,)
+		assert_equal "$got" "$want"
+	done
+}
+
+@test "spaa-top: units as pprof prints them; --iec, --raw-units; -j keeps exact integers and names the unit" {
+	pprof2spaa "$EX/go-cpu.pprof" > "$T/cpu.spaa"
+	pprof2spaa "$EX/go-heap.pprof" > "$T/heap.spaa"
+	run --separate-stderr spaa-top "$T/cpu.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cpu/cpu, total 320ms
+      flat  flat%   sum%        cum   cum%  function
+     300ms 93.75% 93.75%      310ms 96.88%  main.sumSquares
+      10ms  3.12% 96.88%       10ms  3.12%  main.fib
+      10ms  3.12%   100%       10ms  3.12%  runtime.asyncPreempt
+         0     0%   100%      320ms   100%  main.main
+         0     0%   100%      320ms   100%  runtime.main
+OUT
+	run --separate-stderr spaa-top -m inuse_space -n 4 "$T/heap.spaa"
+	assert_success
+	assert_output - <<'OUT'
+heap/live_bytes, total 1181.80kB
+      flat  flat%   sum%        cum   cum%  function
+ 1164.31kB 98.52% 98.52%  1164.31kB 98.52%  main.allocLive
+    9.25kB  0.78% 99.30%     9.25kB  0.78%  hash/crc32.slicingMakeTable
+    4.21kB  0.36% 99.66%     4.21kB  0.36%  runtime.malg
+    4.04kB  0.34%   100%     4.04kB  0.34%  runtime.(*scavengerState).init
+OUT
+	# pprof2spaa writes live_count 0: no stack is said to lack it
+	assert_equal "$stderr" ""
+	run --separate-stderr spaa-top -m inuse_objects -n 1 "$T/heap.spaa"
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr spaa-top -m alloc_objects -n 1 "$T/heap.spaa"
+	assert_line --index 0 "heap/alloc_count, total 2,395"
+	assert_line --index 2 "     2,006 83.76% 83.76%      2,006 83.76%  main.allocTemp"
+	run --separate-stderr spaa-top -m inuse_space -n 2 --iec "$T/heap.spaa"
+	assert_output - <<'OUT'
+heap/live_bytes, total 1181.80KiB
+      flat  flat%   sum%        cum   cum%  function
+1164.31KiB 98.52% 98.52% 1164.31KiB 98.52%  main.allocLive
+   9.25KiB  0.78% 99.30%    9.25KiB  0.78%  hash/crc32.slicingMakeTable
+OUT
+	run --separate-stderr spaa-top -m inuse_space -n 2 --raw-units "$T/heap.spaa"
+	assert_output - <<'OUT'
+heap/live_bytes, total 1210167
+      flat  flat%   sum%        cum   cum%  function
+   1192250 98.52% 98.52%    1192250 98.52%  main.allocLive
+      9474  0.78% 99.30%       9474  0.78%  hash/crc32.slicingMakeTable
+OUT
+	run --separate-stderr spaa-top -m inuse_space -n 1 -j "$T/heap.spaa"
+	assert_output - <<'OUT'
+{"type":"summary","event":"heap","metric":"live_bytes","unit":"bytes","by":"func","total":1210167,"stacks":18}
+{"type":"row","rank":1,"name":"main.allocLive","self":1192250,"self_percent":98.52,"total":1192250,"total_percent":98.52}
+OUT
+}
+
+@test "spaa-top, spaa-stat: a metric no stack has is an error naming the file's metrics (not total 0)" {
+	pprof2spaa "$EX/go-heap.pprof" > "$T/heap.spaa"
+	for c in spaa-top spaa-stat; do
+		run --separate-stderr $c -m nosuch "$T/heap.spaa"
+		assert_failure 1
+		assert_output ""
+		assert_equal "$stderr" "$c: $T/heap.spaa: no stack of event heap has metric 'nosuch' (metrics: live_count, live_bytes, alloc_count, alloc_bytes)"
+	done
+	# heaptrack's and V8's names
+	run --separate-stderr spaa-top -m leaked -n 1 "$T/heap.spaa"
+	assert_line --index 0 "heap/live_bytes, total 1.15MB"
+	run --separate-stderr spaa-top -m allocations -n 1 "$T/heap.spaa"
+	assert_line --index 0 "heap/alloc_count, total 2,395"
+	run --separate-stderr spaa-top -m samples -n 1 "$EX/perf-cpu.spaa"
+	assert_line --index 0 "cycles/samples, total 14"
+}

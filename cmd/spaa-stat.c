@@ -235,7 +235,7 @@ static void put_json(output *o, const spaa_reader *r)
 	out_puts(o, "],\"hottest\":{\"event\":");
 	if (S.event) jw_strc(o, S.event); else out_puts(o, "null");
 	out_puts(o, ",\"metric\":");
-	jw_strc(o, metric_name(&S.metric));
+	jw_strc(o, metric_pick_name(&S.metric));
 	out_puts(o, ",\"unit\":");
 	jw_strc(o, S.metric.have_unit ? S.metric.unit.name : "count");
 	out_puts(o, ",\"total\":");
@@ -331,7 +331,7 @@ static void put_text(output *o, const spaa_reader *r)
 	units_scale sc = ranker_scale(&S.k, false, opt.lines, &S.metric.unit, &opt.uo);
 	char b[UNITS_BUF];
 	out_printf(o, "hottest:     %s%s%s, total ", S.event ? S.event : "", S.event ? "/" : "",
-		   metric_name(&S.metric));
+		   metric_pick_name(&S.metric));
 	out_write(o, b, units_fmt(b, ld(S.k.grand), &sc));
 	out_printf(o, " in %llu stack%s\n", (unsigned long long)S.nhot, S.nhot == 1 ? "" : "s");
 	ranker_put_table(o, &S.k, false, opt.lines, "function", &sc);

@@ -135,7 +135,7 @@ static void put_pct_json(output *o, num part, num whole)
 /* "EVENT/METRIC" (or "METRIC" for stacks of any event) */
 static void put_what(output *o)
 {
-	out_printf(o, "%s%s%s", T.event ? T.event : "", T.event ? "/" : "", metric_name(&T.metric));
+	out_printf(o, "%s%s%s", T.event ? T.event : "", T.event ? "/" : "", metric_pick_name(&T.metric));
 }
 
 static void put_json_head(output *o)
@@ -143,7 +143,7 @@ static void put_json_head(output *o)
 	out_puts(o, ",\"event\":");
 	if (T.event) jw_strc(o, T.event); else out_puts(o, "null");
 	out_puts(o, ",\"metric\":");
-	jw_strc(o, metric_name(&T.metric));
+	jw_strc(o, metric_pick_name(&T.metric));
 	out_puts(o, ",\"unit\":");
 	jw_strc(o, T.metric.have_unit ? T.metric.unit.name : "count");
 }
@@ -490,7 +490,7 @@ int main(int argc, char **argv)
 	if (missing)
 		warnmsg("%s: %llu stack%s of event %s %s no '%s' weight (left out)", r->name,
 			(unsigned long long)missing, missing == 1 ? "" : "s", T.event ? T.event : "(any)",
-			missing == 1 ? "has" : "have", metric_name(&T.metric));
+			missing == 1 ? "has" : "have", metric_pick_name(&T.metric));
 	if (opt.focus && !T.found)
 		die(EXIT_DATA, "%s: no %s '%s' in the stacks of event %s", r->name,
 		    by_heads[opt.by], opt.focus, T.event ? T.event : "(any)");

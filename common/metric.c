@@ -36,6 +36,15 @@ const char *const *metric_alias(const char *name)
 	return NULL;
 }
 
+const char *metric_resolve(const char *name, const char *primary)
+{
+	const char *const *a = metric_alias(name);
+	if (!a) return name;
+	for (const char *const *x = a; *x; x++)
+		if (primary && !strcmp(*x, primary)) return *x;
+	return a[0];
+}
+
 void metric_pick_init(metric_pick *m, const char *want, const char *event)
 {
 	memset(m, 0, sizeof *m);

@@ -37,7 +37,7 @@ void metric_pick_free(metric_pick *m);
  * event), or NULL (counted as missing). */
 const spaa_weight *metric_find(metric_pick *m, const spaa_weight *w, uint32_t n);
 /* The name to show: the file's name for the metric when known, else the one asked. */
-static inline const char *metric_name(const metric_pick *m) { return m->used ? m->used : m->want; }
+static inline const char *metric_pick_name(const metric_pick *m) { return m->used ? m->used : m->want; }
 /* After the last stack: exit 1 with "prog: FILE: no stack of event EVENT
  * has metric 'X' (metrics: a, b)" when stacks were looked at and none had
  * it.  event NULL: "(any)". */
@@ -45,5 +45,9 @@ void metric_check(const metric_pick *m, const char *file, const char *event);
 /* The SPAA names that alias may mean, most likely first, NULL-terminated;
  * NULL when name is no alias. */
 const char *const *metric_alias(const char *name);
+/* The SPAA name for name, before any stack is read: an alias's target that
+ * is the event's primary metric (primary, NULL if none), else its first
+ * target; a name that is no alias as it is. */
+const char *metric_resolve(const char *name, const char *primary);
 
 #endif

@@ -75,7 +75,9 @@ static const spaa_weight *take(metric_pick *m, const spaa_weight *w, const char 
 const spaa_weight *metric_find(metric_pick *m, const spaa_weight *w, uint32_t n)
 {
 	m->stacks++;
-	for (uint32_t i = 0; i < n; i++) strmap_intern(&m->seen, w[i].metric.p, w[i].metric.n, NULL);
+	/* the names are needed only for the message when none is found */
+	if (!m->used)
+		for (uint32_t i = 0; i < n; i++) strmap_intern(&m->seen, w[i].metric.p, w[i].metric.n, NULL);
 	const char *name = m->used ? m->used : m->want;
 	const spaa_weight *x = spaa_weight_find(w, n, name);
 	if (x) return take(m, x, name);

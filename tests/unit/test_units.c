@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "metric.h"
 #include "units.h"
 #include "tap.h"
 
@@ -92,5 +93,28 @@ int main(void)
 	       "Rust trait impl");
 	is_str(shorten("compress/gzip.(*Writer).Write"), "compress/gzip.(*Writer).Write", "Go untouched");
 	is_str(shorten("foo (app.js:12)"), "foo (app.js:12)", "JS untouched");
+	/* the metric names users know */
+	is_str(metric_resolve("inuse_space", NULL), "live_bytes", "inuse_space");
+	is_str(metric_resolve("alloc_objects", "live_bytes"), "alloc_count", "alloc_objects");
+	is_str(metric_resolve("cpu", "period"), "period", "cpu: perf's period when primary");
+	is_str(metric_resolve("cpu", "cpu"), "cpu", "cpu: pprof's cpu");
+	is_str(metric_resolve("cpu", "wall_us"), "wall_us", "cpu: V8's wall_us");
+	is_str(metric_resolve("samples", "count"), "count", "samples: DTrace's count");
+	is_str(metric_resolve("leaked", NULL), "live_bytes", "heaptrack's leaked");
+	is_str(metric_resolve("period", "period"), "period", "no alias: as it is");
+	{
+		/* a pick: the first stack that has a name decides; misses counted */
+		metric_pick m;
+		metric_pick_init(&m, "cpu", "cpu-clock");
+		spaa_weight w1[1] = { { { "samples", 7 }, { NULL, 0 }, { .kind = NUM_INT, .i = 3 } } };
+		spaa_weight w2[2] = { { { "samples", 7 }, { NULL, 0 }, { .kind = NUM_INT, .i = 1 } },
+				      { { "period", 6 }, { NULL, 0 }, { .kind = NUM_INT, .i = 1000 } } };
+		ok(metric_find(&m, w1, 1) == NULL, "a stack without it: none");
+		ok(metric_find(&m, w2, 2) == &w2[1], "cpu found as period");
+		is_str(metric_pick_name(&m), "period", "the file's name");
+		is_str(m.unit.name, "nanoseconds", "cpu-clock periods are nanoseconds");
+		is_int((int64_t)m.missing, 1, "one stack missed it");
+		metric_pick_free(&m);
+	}
 	return done_testing();
 }

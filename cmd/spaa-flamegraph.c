@@ -26,7 +26,6 @@
 #include "sniff.h"
 #include "spaa.h"
 #include "strmap.h"
-#include "units.h"
 #include "utf8.h"
 
 static const char help[] =
@@ -977,34 +976,10 @@ static const char script[] =
 #include "flamegraph-js.h"
 ;
 
-/* A differential graph's legend, under the title: what the colours and
- * widths mean, and both totals. */
-static void put_diff_legend(double W, double y)
-{
-	long double tot[2] = { 0, 0 };
-	for (uint32_t i = 0; i < paths.count; i++) {
-		tot[0] += val[0][i];
-		tot[1] += val[1][i];
-	}
-	units cnt = units_of("count", 5, NULL, 0);
-	units_scale sc = units_pick(&cnt, NULL, 0, 0);
-	char b[3][UNITS_BUF], pct[32] = "";
-	units_fmt(b[0], tot[0], &sc);
-	units_fmt(b[1], tot[1], &sc);
-	units_fmt_signed(b[2], tot[1] - tot[0], &sc);
-	if (tot[0] != 0) snprintf(pct, sizeof pct, " (%+.1Lf%%)", 100 * (tot[1] - tot[0]) / tot[0]);
-	out_printf(out, "<text id=\"legend\" x=\"%d\" y=\"%g\" style=\"text-anchor:middle\">"
-		   "<tspan fill=\"rgb(200,0,0)\">red: grew</tspan>, <tspan fill=\"rgb(0,0,200)\">blue: shrank</tspan>; "
-		   "widths: %s; before %s, after %s, delta %s%s</text>\n", (int)(W / 2), y,
-		   O.negate ? "BEFORE (--negate)" : "AFTER (--negate: BEFORE, to see what disappeared)",
-		   b[0], b[1], b[2], pct);
-}
-
 static void write_svg(void)
 {
 	double W = O.width, fh = O.frameheight, fs = O.fontsize, xpad = 10;
-	/* a differential graph has its legend under the frames */
-	double ypad1 = fs * 3, ypad2 = fs * 2 + 10 + (O.diff ? fs * 2 : 0), ypad3 = O.subtitle ? fs * 2 : 0;
+	double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = O.subtitle ? fs * 2 : 0;
 	double height = (depthmax + 1) * fh + ypad1 + ypad2 + ypad3;
 	double per = total > 0 ? (W - 2 * xpad) / total : 0;
 	sbuf tb = { 0 };
@@ -1073,7 +1048,6 @@ static void write_svg(void)
 		put_cstr(O.subtitle);
 		out_puts(out, "</text>\n");
 	}
-	if (O.diff) put_diff_legend(W, height - fs / 2);
 	out_printf(out, "<text id=\"details\" x=\"%g\" y=\"%g\"> </text>\n", xpad, height - ypad2 / 2);
 	out_printf(out, "<text id=\"unzoom\" class=\"hide\" x=\"%g\" y=\"%g\">Reset Zoom</text>\n",
 		   xpad, fs * 2);

@@ -559,18 +559,3 @@ root all$'
 	run diff "$T/want" "$T/got"
 	assert_success
 }
-
-@test "spaa-flamegraph: a differential graph has a legend: the colours, what the widths are (--negate named), both totals" {
-	printf 'a;b 5 3\na;c 2 6\nd 1 1\n' > "$T/d.folded"
-	spaa-flamegraph "$T/d.folded" > "$T/d.svg"
-	run grep -o '<text id="legend"[^>]*>.*</text>' "$T/d.svg"
-	assert_output '<text id="legend" x="600" y="136" style="text-anchor:middle"><tspan fill="rgb(200,0,0)">red: grew</tspan>, <tspan fill="rgb(0,0,200)">blue: shrank</tspan>; widths: AFTER (--negate: BEFORE, to see what disappeared); before 8, after 10, delta +2 (+25.0%)</text>'
-	spaa-flamegraph --negate "$T/d.folded" > "$T/n.svg"
-	run grep -o 'widths: [^;]*; [^<]*' "$T/n.svg"
-	assert_output 'widths: BEFORE (--negate); before 8, after 10, delta +2 (+25.0%)'
-	# a graph of one profile has none
-	printf 'a;b 5\n' > "$T/one.folded"
-	spaa-flamegraph "$T/one.folded" > "$T/one.svg"
-	run grep -c 'id="legend"' "$T/one.svg"
-	assert_output 0
-}

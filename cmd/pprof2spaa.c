@@ -124,6 +124,7 @@ static struct {
 	/* output */
 	builder *b;
 	uint32_t event, metric[MAX_TYPES], primary;
+	bool live[MAX_TYPES];    /* live_bytes or live_count: written when 0 too */
 	int64_t unknown_dso;
 	uint32_t *frames;
 	uint32_t nframes, frcap;
@@ -440,6 +441,7 @@ static void declare(const char *event_opt, const char *metric_opt)
 		sstr u = str_of(Q.unit[i]);
 		char *unit = u.n && !sstr_eqc(u, "count") ? cstr(u) : NULL;
 		Q.metric[i] = builder_metric(Q.b, names[i], unit);
+		Q.live[i] = !strcmp(names[i], "live_bytes") || !strcmp(names[i], "live_count");
 		free(unit);
 		free(names[i]);
 	}
@@ -775,12 +777,13 @@ static void read_sample(const pb_field *f)
 		labels_json(e);
 		c.extra_json = (sstr){ e->p, e->n };
 	}
-	/* zero values are left out (an allocation site whose objects are all
-	 * freed has no live bytes), except the primary metric's, which every
-	 * stack carries */
+	/* a zero live figure is written (an allocation site whose objects are
+	 * all freed has live_bytes 0 and live_count 0, not "no live_count"), as
+	 * is the primary metric's; other zero values (counts of what happened,
+	 * which spaa(5) calls suspicious at 0) are left out */
 	uint32_t midx[MAX_TYPES], nv = 0;
 	for (uint32_t i = 0; i < nvals; i++)
-		if (!num_is_zero(vals[i]) || i == Q.primary) {
+		if (!num_is_zero(vals[i]) || i == Q.primary || Q.live[i]) {
 			midx[nv] = Q.metric[i];
 			vals[nv++] = vals[i];
 		}
@@ -946,8 +949,9 @@ static void legacy_sample(const uint64_t v[4], const char *p, const char *e, uin
 	uint32_t midx[4], nv = 0;
 	for (int i = 0; i < 4; i++) {
 		if (v[i] > INT64_MAX) die_at(Q.fname, lineno, "a count beyond 2^63-1");
-		/* live_bytes (the primary metric) always, the others when not 0 */
-		if (v[i] || i == 1) {
+		/* live_count and live_bytes (the primary metric) always, the
+		 * others when not 0 */
+		if (v[i] || i < 2) {
 			midx[nv] = Q.metric[i];
 			vals[nv++] = num_i((int64_t)v[i]);
 		}

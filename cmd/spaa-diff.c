@@ -17,10 +17,12 @@
 #include "cli.h"
 #include "fold.h"
 #include "jsonw.h"
+#include "metric.h"
 #include "num.h"
 #include "output.h"
 #include "spaa.h"
 #include "strmap.h"
+#include "units.h"
 #include "util.h"
 
 typedef __int128 i128;
@@ -39,13 +41,17 @@ static const char help_text[] =
 	"Event and weight (as spaa-fold):\n"
 	"      --event=NAME     compare event NAME (default: the first one declared)\n"
 	"      --all-events     compare every event, with its name as the root frame\n"
-	"  -m, --metric=NAME    weigh by metric NAME (default: the primary metric)\n"
+	"  -m, --metric=NAME    weigh by metric NAME (default: the primary metric);\n"
+	"                       pprof's names too (inuse_space, alloc_objects, cpu ...)\n"
 	FOLD_HELP
 	"Output:\n"
 	"      --top[=N]        a table of the N (default 10) functions whose weights\n"
 	"                       changed most\n"
 	"  -n, --lines=N        the table's rows (implies --top; 0: all)\n"
 	"      --sort=KEY       rank functions by the change of self (default) or total\n"
+	"      --raw-units      the table's figures as exact integers, without units\n"
+	"      --iec            its bytes in KiB, MiB, GiB instead of kB, MB, GB\n"
+	"      --full-names     keep C++ and Rust template and parameter lists in it\n"
 	"  -j, --json           NDJSON: a summary, then function and stack records\n"
 	"                       (ranked; only the first N of each with --top or -n)\n"
 	CLI_HELP_TAIL;
@@ -57,6 +63,10 @@ static const char *event_opt, *metric_opt, *out_path;
 static bool normalize, strip_hex, json, sort_total;
 static uint64_t top_n = 10; /* rows of the table; 0: all */
 static bool have_top;
+static units_opts uo;
+static bool shorten;        /* the table's function names as pprof shows them */
+static units unit;          /* of the metric's weights (the first side that says) */
+static bool have_unit;
 
 /* ---- the tables ------------------------------------------------------------- */
 
@@ -127,6 +137,8 @@ static void read_profile(const char *path, int side)
 	sbuf pb = { 0 }, nb = { 0 };
 	int32_t ev = -2;
 	const char *metric = NULL;
+	metric_pick mp;
+	metric_pick_init(&mp, NULL, NULL);
 	uint64_t skipped = 0;
 	bool warned = false;
 	/* frame index -> function index + 1 (0 unknown), per java-or-not */
@@ -148,13 +160,21 @@ static void read_profile(const char *path, int side)
 			}
 			metric = fold_pick_metric(r, ev, metric_opt);
 			metric_used[side] = metric ? xstrdup(metric) : NULL;
+			mp.want = metric_used[side];
+			mp.event = event_used[side];
 			continue;
 		}
 		if (t != SPAA_STACK) continue;
 		if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
 		if (!o.all_events && ev >= 0 && s.event != ev) continue;
-		const char *m = o.all_events ? fold_pick_metric(r, s.event, metric_opt) : metric;
-		const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
+		const spaa_weight *w = o.all_events
+			? spaa_weight_find(s.w, s.nw, fold_pick_metric(r, s.event, metric_opt))
+			: metric_find(&mp, s.w, s.nw);
+		if (w && !have_unit) {
+			unit = units_of(w->metric.p, w->metric.n, w->unit.p, w->unit.n);
+			have_unit = true;
+			if (!o.all_events && mp.have_unit) unit = mp.unit;
+		}
 		if (!w) {
 			skipped++;
 			continue;
@@ -190,6 +210,14 @@ static void read_profile(const char *path, int side)
 					nb.n = 0;
 					fold_frame_name(r, f, comm.p, comm.n, &o, &nb);
 					if (strip_hex) strip_hex_in(&nb);
+					if (shorten) {
+						static sbuf sb;
+						sb.n = 0;
+						units_shorten(nb.p, nb.n, &sb);
+						sbuf swap = nb;
+						nb = sb;
+						sb = swap;
+					}
 					fcache[java][f] = func_index(nb.p, nb.n) + 1;
 				}
 			}
@@ -205,9 +233,17 @@ static void read_profile(const char *path, int side)
 		if (nsfun) fn[sfun[nsfun - 1]].self[side] += v;
 	}
 	spaa_need_header(r);
+	if (!o.all_events) {
+		metric_check(&mp, r->name, event_used[side]);
+		if (mp.used && mp.used != metric_used[side]) { /* an alias: the file's name */
+			free((void *)metric_used[side]);
+			metric_used[side] = xstrdup(mp.used);
+		}
+	}
+	metric_pick_free(&mp);
 	if (skipped)
 		warn_at(r->name, 0, "%llu stack%s without metric %s skipped",
-			(unsigned long long)skipped, skipped == 1 ? "" : "s", metric);
+			(unsigned long long)skipped, skipped == 1 ? "" : "s", metric_used[side] ? metric_used[side] : metric);
 	free(fcache[0]);
 	free(fcache[1]);
 	free(sfun);
@@ -366,33 +402,56 @@ static void write_folded(output *o, const uint32_t *ord, uint32_t n)
 	}
 }
 
-static void signed_fmt(char *b, i128 v)
+static long double ld(i128 v) { return (long double)v; }
+
+/* "EVENT/METRIC: before 1.20s, after 1.50s, delta +300ms (+25.0%)": both
+ * totals above the table, in its unit. */
+static void write_totals(output *o, const units_scale *sc)
 {
-	if (v > 0) {
-		b[0] = '+';
-		fmt_i128(b + 1, v);
-	} else {
-		fmt_i128(b, v);
-	}
+	char b[UNITS_BUF], p[48];
+	i128 before = scale(totals[0]), after = totals[1];
+	const char *ev = event_used[1] ? event_used[1] : event_used[0];
+	if (fo.all_events) ev = "*";
+	else if (event_used[0] && event_used[1] && strcmp(event_used[0], event_used[1]) != 0) ev = NULL;
+	out_printf(o, "%s%s%s: before ", ev ? ev : "", ev ? "/" : "",
+		   metric_used[1] ? metric_used[1] : metric_used[0] ? metric_used[0] : "samples");
+	out_write(o, b, units_fmt(b, ld(before), sc));
+	out_puts(o, ", after ");
+	out_write(o, b, units_fmt(b, ld(after), sc));
+	out_puts(o, ", delta ");
+	out_write(o, b, units_fmt_signed(b, ld(after - before), sc));
+	fmt_pct(p, before, after);
+	out_printf(o, " (%s)%s\n", p, normalize && totals[0] != 0 ? ", BEFORE normalized to AFTER's total" : "");
 }
 
 static void write_table(output *o, const uint32_t *ord, uint32_t n)
 {
 	static const char *hdr[8] = { "SELF_DELTA", "SELF_%", "TOTAL_DELTA", "TOTAL_%",
 				      "SELF_BEFORE", "SELF_AFTER", "TOTAL_BEFORE", "TOTAL_AFTER" };
-	char (*cell)[8][48] = xmalloc((n ? n : 1) * sizeof *cell);
+	/* one unit for the table, as pprof picks it: from its smallest figure
+	 * to the larger total */
+	long double min = 0, max = ld(iabs(scale(totals[0])));
+	if (ld(iabs(totals[1])) > max) max = ld(iabs(totals[1]));
+	for (uint32_t k = 0; k < n; k++) {
+		const i128 *x = fx[ord[k]];
+		i128 f[6] = { x[1] - x[0], x[3] - x[2], x[0], x[1], x[2], x[3] };
+		for (int c = 0; c < 6; c++) {
+			long double a = ld(iabs(f[c]));
+			if (a > 0 && (min == 0 || a < min)) min = a;
+		}
+	}
+	units_scale sc = units_pick(&unit, &uo, min, max);
+	write_totals(o, &sc);
+	char (*cell)[8][UNITS_BUF] = xmalloc((n ? n : 1) * sizeof *cell);
 	size_t width[8];
 	for (int c = 0; c < 8; c++) width[c] = strlen(hdr[c]);
 	for (uint32_t k = 0; k < n; k++) {
 		const i128 *x = fx[ord[k]];
-		signed_fmt(cell[k][0], x[1] - x[0]);
+		units_fmt_signed(cell[k][0], ld(x[1] - x[0]), &sc);
 		fmt_pct(cell[k][1], x[0], x[1]);
-		signed_fmt(cell[k][2], x[3] - x[2]);
+		units_fmt_signed(cell[k][2], ld(x[3] - x[2]), &sc);
 		fmt_pct(cell[k][3], x[2], x[3]);
-		fmt_i128(cell[k][4], x[0]);
-		fmt_i128(cell[k][5], x[1]);
-		fmt_i128(cell[k][6], x[2]);
-		fmt_i128(cell[k][7], x[3]);
+		for (int c = 0; c < 4; c++) units_fmt(cell[k][4 + c], ld(x[c]), &sc);
 		for (int c = 0; c < 8; c++)
 			if (strlen(cell[k][c]) > width[c]) width[c] = strlen(cell[k][c]);
 	}
@@ -431,6 +490,8 @@ static void write_json(output *o, const char *before, const char *after,
 		jw_key(o, side ? "metric_after" : "metric_before", false);
 		jw_strc(o, metric_used[side] ? metric_used[side] : "samples");
 	}
+	jw_key(o, "unit", false);
+	jw_strc(o, have_unit ? unit.name : "count");
 	jw_key(o, "normalized", false);
 	out_puts(o, normalize && totals[0] != 0 ? "true" : "false");
 	jw_i128(o, "total_before", scale(totals[0]));
@@ -482,6 +543,7 @@ int main(int argc, char **argv)
 		{ "top", optional_argument, 0, O_TOP },
 		{ "sort", required_argument, 0, O_SORT },
 		{ "json", no_argument, 0, 'j' },
+		UNITS_LONGOPTS,
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -490,7 +552,7 @@ int main(int argc, char **argv)
 	int c;
 	bool zstd = false;
 	while ((c = getopt_long(argc, argv, "m:n:o:zjhV", longopts, NULL)) != -1) {
-		if (fold_opts_take(&fo, c, optarg)) continue;
+		if (fold_opts_take(&fo, c, optarg) || units_opts_take(&uo, c)) continue;
 		switch (c) {
 		case O_NORM: normalize = true; break;
 		case 'n': have_top = true; top_n = opt_u64("-n", optarg); break;
@@ -515,6 +577,7 @@ int main(int argc, char **argv)
 		usage_error(argc - optind < 2 ? "two files needed: BEFORE AFTER" : "too many arguments (two files: BEFORE AFTER)");
 	if (event_opt && fo.all_events) usage_error("--event and --all-events exclude each other");
 	cli_stdin_once(argv + optind, 2);
+	shorten = have_top && !json && !uo.full_names;
 	/* inline_mode < 0: the default, per file, as spaa-fold (see fold.h) */
 
 	strmap_init(&paths);

@@ -183,6 +183,15 @@ static void bad_stack(spaa_reader *r, spaa_stack *s)
 	cli_exit(EXIT_DATA);
 }
 
+/* The metric names of the stacks of the event read in full (for the
+ * message when none has the metric asked for). */
+static strmap seen_metrics;
+
+static void note_metrics(const spaa_stack *s)
+{
+	for (uint32_t i = 0; i < s->nw; i++) strmap_intern(&seen_metrics, s->w[i].metric.p, s->w[i].metric.n, NULL);
+}
+
 static void fold_file(const char *path, const char *event, const char *metric,
 		      const fold_opts *opts, sbuf *pb)
 {
@@ -191,7 +200,8 @@ static void fold_file(const char *path, const char *event, const char *metric,
 	spaa_stack s = { 0 };
 	int32_t ev = -2;               /* not picked yet */
 	const char *ev_name = NULL;
-	uint64_t skipped = 0;
+	uint64_t skipped = 0, taken = 0;
+	strmap_init(&seen_metrics);
 	const char *one_metric = NULL;
 	strmap keys;                   /* stack key -> struct known */
 	struct known *known = NULL;
@@ -234,6 +244,7 @@ static void fold_file(const char *path, const char *event, const char *metric,
 				kn->path = -1;
 				kn->metric = NULL;
 				if (fo->all_events || ev < 0 || (ev_name && sstr_eqc(s.event_name, ev_name))) {
+					note_metrics(&s);
 					pb->n = 0;
 					fold_stack_packed(&names, r, &s, fo, pb);
 					bool padded;
@@ -251,10 +262,12 @@ static void fold_file(const char *path, const char *event, const char *metric,
 				continue;
 			const char *m = fo->all_events ? fold_pick_metric(r, s.event, metric) : one_metric;
 			const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
+			note_metrics(&s);
 			if (!w) {
 				skipped++;
 				continue;
 			}
+			taken++;
 			pb->n = 0;
 			fold_stack_packed(&names, r, &s, fo, pb);
 			bool padded;
@@ -271,8 +284,23 @@ static void fold_file(const char *path, const char *event, const char *metric,
 			skipped++;
 			continue;
 		}
+		taken++;
 		add_weight(r, (uint32_t)kn->path, v);
 	}
+	if (skipped && !taken && metric && !fo->all_events) {
+		/* a metric no stack has: an error, not an empty output */
+		sbuf b = { 0 };
+		for (uint32_t i = 0; i < seen_metrics.count; i++) {
+			size_t n;
+			const char *k = strmap_key(&seen_metrics, i, &n);
+			if (i) sbuf_adds(&b, ", ");
+			sbuf_add(&b, k, n);
+		}
+		sbuf_addc(&b, 0);
+		die(EXIT_DATA, "%s: no stack of event %s has metric '%s' (metrics: %s)", r->name,
+		    ev_name ? ev_name : "(any)", metric, b.n > 1 ? b.p : "none");
+	}
+	strmap_free(&seen_metrics);
 	if (skipped)
 		warn_at(r->name, 0, "%llu stack%s without %s%s skipped",
 			(unsigned long long)skipped, skipped == 1 ? "" : "s",

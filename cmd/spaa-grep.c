@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "metric.h"
 #include "fold.h"
 #include "hint.h"
 #include "json.h"
@@ -230,12 +231,13 @@ static const spaa_thread *thread_of(int64_t tid, int64_t *index)
 	return t >= 0 ? &r->threads[t] : NULL;
 }
 
-/* The metric that weighs stack s: --metric, else its event's primary. */
+/* The metric that weighs stack s: --metric (pprof's names too, metric.h),
+ * else its event's primary. */
 static const char *stack_metric(const spaa_stack *s)
 {
-	if (metric_name) return metric_name;
-	if (s->event >= 0) return r->events[s->event].primary_metric;
-	return NULL;
+	const char *primary = s->event >= 0 ? r->events[s->event].primary_metric : NULL;
+	if (metric_name) return metric_resolve(metric_name, primary);
+	return primary;
 }
 
 static bool selected(const spaa_stack *s)
@@ -297,7 +299,11 @@ static msum *sum_for(const char *name)
 static void declare_sums(void)
 {
 	if (metric_name) {
-		sum_for(metric_name);
+		const char *primary = NULL;
+		for (uint32_t i = 0; i < r->nevents && !primary; i++)
+			if (!event_name || (r->events[i].name && !strcmp(r->events[i].name, event_name)))
+				primary = r->events[i].primary_metric;
+		sum_for(metric_resolve(metric_name, primary));
 		return;
 	}
 	for (uint32_t i = 0; i < r->nevents; i++) {

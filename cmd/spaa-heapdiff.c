@@ -9,8 +9,9 @@
  * last.  Names stay string indexes until the strings come, and only the
  * strings needed are kept:
  *   - BEFORE: per class (a constructor name's string index, or a node type
- *     with a fixed name) the count and bytes, and the node ids (sorted, to
- *     tell new objects from old ones); its edges are skipped.  Of its
+ *     with a fixed name) the count and bytes, and per node its id, class
+ *     and size (the ids sorted too, to tell new objects from old ones); its
+ *     edges are skipped.  Of its
  *     strings, the class names are kept.
  *   - AFTER: the nodes (type, name, id, self_size, first edge) and edges
  *     (type, name_or_index, target node) as arrays of small integers, and
@@ -24,12 +25,18 @@
  * records ranked and written, and the retained records chosen from the
  * candidates of the constructors written.
  *
- * Memory grows with the numbers of nodes and edges (about 25 bytes a node and
- * 9 an edge for AFTER, 4 a node for BEFORE), never with the JSON text. */
+ * Then the new objects (AFTER's ids not in BEFORE) and the deleted ones
+ * (BEFORE's ids not in AFTER) are counted per constructor, and the report
+ * written: NDJSON, or on a terminal a table as DevTools' Comparison view.
+ *
+ * Memory grows with the numbers of nodes and edges (about 29 bytes a node and
+ * 9 an edge for AFTER, 20 a node for BEFORE), never with the JSON text. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <unistd.h>
 #include "cli.h"
 #include "heapsnap.h"
 #include "idmap.h"
@@ -39,6 +46,7 @@
 #include "jsonw.h"
 #include "output.h"
 #include "strmap.h"
+#include "units.h"
 #include "util.h"
 
 static const char help_text[] =
@@ -52,9 +60,20 @@ static const char help_text[] =
 	"the root.  Either file may be - for standard input; gzip and zstd are read\n"
 	"too.\n"
 	"\n"
-	"  -n, --lines=N        at most N growth records (default 0: all); retained\n"
-	"                       records are of the constructors written\n"
+	"On a terminal the report is a table instead, as DevTools' Comparison view:\n"
+	"per constructor the objects new in AFTER, deleted since BEFORE, their sizes,\n"
+	"then the largest new objects with their retention paths.\n"
+	"\n"
+	"  -n, --lines=N        at most N growth records, or table rows (default 0:\n"
+	"                       all); retained records are of the constructors written\n"
 	"      --retained=N     at most N retained records (default 20; 0: none)\n"
+	"      --all-retainers  paths through V8's internals too ((system), (compiled\n"
+	"                       code), hidden classes); by default a path avoids them\n"
+	"                       when another one leads to the object\n"
+	"  -j, --json           the NDJSON report, even on a terminal\n"
+	"      --table          the table, even when not on a terminal\n"
+	"      --raw-units      the table's sizes as exact integers, without units\n"
+	"      --iec            its sizes in KiB, MiB, GiB instead of kB, MB, GB\n"
 	CLI_HELP_TAIL;
 
 #define NONE UINT32_MAX
@@ -62,6 +81,9 @@ enum { BEFORE, AFTER };
 
 static uint64_t opt_lines;          /* 0: all */
 static uint64_t opt_retained = 20;
+static bool opt_all_retainers;
+static int opt_table = -1;          /* 1 table, 0 NDJSON, -1: a table on a terminal */
+static units_opts opt_units;
 
 /* The path segments kept of a longer path: the first HEAD, "...", the last
  * TAIL (MAX_SEGS in all). */
@@ -85,7 +107,7 @@ enum { EF_TYPE, EF_NAME, EF_TO, N_EF };
 static const char *const ef_names[N_EF] = { "type", "name_or_index", "to_node" };
 
 /* Edge types, by what a path does with them. */
-enum { EDGE_NAMED = 0, EDGE_NUMBERED = 1, EDGE_SKIPPED = 2 };
+enum { EDGE_NAMED = 0, EDGE_NUMBERED = 1, EDGE_SKIPPED = 2, EDGE_SHORTCUT = 3 };
 
 typedef struct snap {
 	int side;
@@ -98,6 +120,7 @@ typedef struct snap {
 	int8_t *ncol, *ecol;          /* column -> role (NF_*, EF_*) or -1 */
 	uint32_t ntypes, netypes;
 	char **fixed;                 /* per node type: its constructor name, NULL when named by the node */
+	uint8_t *internal;            /* per node type: V8's internals ((system), (compiled code), shapes) */
 	uint8_t *eflag;               /* per edge type: EDGE_* */
 
 	/* classes: a name's string index (>= 0), or -1 - a node type with a fixed name */
@@ -107,9 +130,15 @@ typedef struct snap {
 	uint32_t *cctor;              /* the constructor, once named */
 	uint32_t ncls, ckey_cap, ccount_cap, csize_cap;
 
-	/* nodes: ids (both sides); the rest AFTER only */
+	/* nodes: ids (both sides), their class and size (BEFORE: to count the
+	 * deleted ones), ids sorted (to tell new and deleted objects); the rest
+	 * AFTER only */
 	uint32_t nnodes;
 	uint32_t *nid, nid_cap;
+	uint32_t *sorted;
+	uint32_t *bcls, bcls_cap;
+	uint64_t *bsize;
+	uint32_t bsize_cap;
 	uint8_t *ntype;
 	uint32_t *nname, *nsize, *first; /* first: n + 1 entries, edge counts until made offsets */
 	uint32_t ntype_cap, nname_cap, nsize_cap, first_cap;
@@ -197,17 +226,25 @@ static void read_meta(jscan *r, snap *s)
 	s->netypes = d->nodes[ek].count;
 	if (s->ntypes > 256 || s->netypes > 256) jscan_fail(r, "snapshot.meta lists more than 256 node or edge types");
 	s->fixed = xcalloc(s->ntypes ? s->ntypes : 1, sizeof *s->fixed);
+	s->internal = xcalloc(s->ntypes ? s->ntypes : 1, 1);
 	s->eflag = xcalloc(s->netypes ? s->netypes : 1, 1);
 	i = 0;
 	for (uint32_t x = json_first(d, tk), e = json_after(d, tk); x < e; x = json_after(d, x), i++) {
 		if (d->nodes[x].type != JSON_STRING) jscan_fail(r, "snapshot.meta.node_types: a type name is not a string");
 		s->fixed[i] = fixed_name(d->nodes[x].str, d->nodes[x].count);
+		/* V8's internals, and the synthetic root categories ((GC roots),
+		 * (Handle scope) ...): a path goes through them last */
+		s->internal[i] = (s->fixed[i] && (!strcmp(s->fixed[i], "(system)") ||
+						  !strcmp(s->fixed[i], "(compiled code)") ||
+						  !strcmp(s->fixed[i], "(object shape)"))) ||
+				 json_is_str(d, x, "synthetic", 9);
 	}
 	i = 0;
 	for (uint32_t x = json_first(d, ek), e = json_after(d, ek); x < e; x = json_after(d, x), i++) {
 		if (d->nodes[x].type != JSON_STRING) jscan_fail(r, "snapshot.meta.edge_types: a type name is not a string");
 		if (json_is_str(d, x, "element", 7) || json_is_str(d, x, "hidden", 6)) s->eflag[i] = EDGE_NUMBERED;
-		else if (json_is_str(d, x, "weak", 4) || json_is_str(d, x, "shortcut", 8)) s->eflag[i] = EDGE_SKIPPED;
+		else if (json_is_str(d, x, "weak", 4)) s->eflag[i] = EDGE_SKIPPED;
+		else if (json_is_str(d, x, "shortcut", 8)) s->eflag[i] = EDGE_SHORTCUT;
 	}
 	/* room for the nodes and edges announced (a hint, at most 2^26 of each:
 	 * the arrays grow past it) */
@@ -255,6 +292,12 @@ static void add_node(jscan *r, void *u, const int64_t *f)
 	if (__builtin_add_overflow(s->csize[c], (uint64_t)f[NF_SIZE], &s->csize[c])) jscan_fail(r, "sizes beyond 64 bits");
 	uint32_t k = n;
 	*VEC_PUSH(s->nid, k, s->nid_cap) = (uint32_t)f[NF_ID];
+	if (s->side == BEFORE) {
+		k = n;
+		*VEC_PUSH(s->bcls, k, s->bcls_cap) = c;
+		k = n;
+		*VEC_PUSH(s->bsize, k, s->bsize_cap) = (uint64_t)f[NF_SIZE];
+	}
 	if (s->side == AFTER) {
 		k = n;
 		*VEC_PUSH(s->ntype, k, s->ntype_cap) = (uint8_t)type;
@@ -366,18 +409,21 @@ static void check_ids(jscan *r, snap *s)
 	free(a);
 }
 
-static bool in_before(uint32_t id)
+/* Whether snapshot s has an object of that id. */
+static bool has_id(const snap *s, uint32_t id)
 {
-	const uint32_t *a = S[BEFORE].nid;
-	uint32_t lo = 0, hi = S[BEFORE].nnodes;
+	const uint32_t *a = s->sorted;
+	uint32_t lo = 0, hi = s->nnodes;
 	if (!hi || id > a[hi - 1] || id < a[0]) return false;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (a[mid] < id) lo = mid + 1;
 		else hi = mid;
 	}
-	return lo < S[BEFORE].nnodes && a[lo] == id;
+	return lo < s->nnodes && a[lo] == id;
 }
+
+static bool in_before(uint32_t id) { return has_id(&S[BEFORE], id); }
 
 /* ---- AFTER: paths and candidates ------------------------------------------------ */
 
@@ -425,24 +471,49 @@ static void heap_offer(const snap *s, heap *h, uint32_t i)
 	h->v[k] = i;
 }
 
+/* Whether a path may take edge e out of node u: not a weak edge, and a
+ * shortcut only from the root (to the global objects, as DevTools' paths
+ * start) and not with --all-retainers. */
+static inline bool followed(const snap *s, uint32_t u, uint32_t e)
+{
+	uint8_t f = s->eflag[s->etype[e]];
+	return f == EDGE_SHORTCUT ? u == 0 && !opt_all_retainers : f != EDGE_SKIPPED;
+}
+
 static void find_parents(snap *s)
 {
 	uint32_t n = s->nnodes;
 	parent = xmalloc((n ? n : 1) * sizeof *parent);
 	for (uint32_t i = 0; i < n; i++) parent[i] = NONE;
 	if (!n) return;
+	/* breadth first; V8's internals are reached but not gone through,
+	 * unless --all-retainers, until every other node was: then the
+	 * search goes on from them, so that a path avoids them when it can */
 	uint32_t *queue = xmalloc((size_t)n * sizeof *queue), head = 0, tail = 0;
+	uint32_t *later = NULL, nlater = 0, later_cap = 0, next_later = 0;
 	parent[0] = 0;
 	queue[tail++] = 0;
-	while (head < tail) {
-		uint32_t u = queue[head++];
+	for (;;) {
+		uint32_t u;
+		if (head < tail) {
+			u = queue[head++];
+			if (u != 0 && !opt_all_retainers && s->internal[s->ntype[u]]) {
+				*VEC_PUSH(later, nlater, later_cap) = u;
+				continue;
+			}
+		} else if (next_later < nlater) {
+			u = later[next_later++];
+		} else {
+			break;
+		}
 		for (uint32_t e = s->first[u], end = s->first[u + 1]; e < end; e++) {
 			uint32_t v = s->eto[e];
-			if (parent[v] != NONE || s->eflag[s->etype[e]] == EDGE_SKIPPED) continue;
+			if (parent[v] != NONE || !followed(s, u, e)) continue;
 			parent[v] = u;
 			queue[tail++] = v;
 		}
 	}
+	free(later);
 	free(queue);
 }
 
@@ -451,7 +522,7 @@ static uint32_t parent_edge(const snap *s, uint32_t v)
 {
 	uint32_t u = parent[v];
 	for (uint32_t e = s->first[u], end = s->first[u + 1]; e < end; e++)
-		if (s->eto[e] == v && s->eflag[s->etype[e]] != EDGE_SKIPPED) return e;
+		if (s->eto[e] == v && followed(s, u, e)) return e;
 	abort();
 }
 
@@ -474,7 +545,8 @@ static uint32_t path_edges(const snap *s, uint32_t v, uint32_t **p, uint32_t *ca
  * an element index, or no name. */
 static bool root_edge_unnamed(const snap *s, uint32_t e)
 {
-	return s->eflag[s->etype[e]] == EDGE_NUMBERED || get_string(&s->strs, s->ename[e]).n == 0;
+	return s->eflag[s->etype[e]] == EDGE_NUMBERED || s->eflag[s->etype[e]] == EDGE_SHORTCUT ||
+	       get_string(&s->strs, s->ename[e]).n == 0;
 }
 
 static uint32_t *pbuf, pbuf_cap;
@@ -575,7 +647,9 @@ static void read_snapshot(snap *s, int side, const char *path)
 	jscan_free(&r);
 	input_close(in);
 	json_doc_free(&s->meta);
-	if (side == BEFORE) sort_u32(s->nid, s->nnodes);
+	s->sorted = xmalloc((s->nnodes ? s->nnodes : 1) * sizeof *s->sorted);
+	memcpy(s->sorted, s->nid, (size_t)s->nnodes * sizeof *s->sorted);
+	sort_u32(s->sorted, s->nnodes);
 }
 
 /* ---- constructors ----------------------------------------------------------- */
@@ -681,20 +755,56 @@ static void write_retained(output *o, const snap *s, uint32_t i)
 	out_puts(o, "]}\n");
 }
 
-static void write_report(const char *before, const char *after, const char *outpath, bool zstd)
-{
-	uint32_t nc = ctors.count, ng = 0;
-	growth *g = xmalloc((nc ? nc : 1) * sizeof *g);
-	for (uint32_t k = 0; k < nc; k++) {
-		uint64_t(*f)[2] = cfig[k];
-		if (f[AFTER][0] > f[BEFORE][0] || f[AFTER][1] > f[BEFORE][1])
-			g[ng++] = (growth){ k, delta(f[BEFORE][0], f[AFTER][0]), delta(f[BEFORE][1], f[AFTER][1]) };
-	}
-	xqsort(g, ng, sizeof *g, cmp_growth);
-	if (opt_lines && opt_lines < ng) ng = (uint32_t)opt_lines;
-	ctor_written = xcalloc(nc ? nc : 1, sizeof *ctor_written);
+/* ---- the comparison: new and deleted objects ------------------------------------ */
 
-	output *o = output_open(outpath, zstd);
+/* per constructor: new objects (in AFTER, not in BEFORE) and their bytes,
+ * deleted objects (in BEFORE, not in AFTER) and their bytes */
+enum { NEW_COUNT, NEW_SIZE, DEL_COUNT, DEL_SIZE };
+static uint64_t (*cmp)[4];
+
+static void add_to(uint64_t *x, uint64_t v, const char *name)
+{
+	if (__builtin_add_overflow(*x, v, x)) die_at(name, 0, "sizes beyond 64 bits");
+}
+
+static void count_new_deleted(void)
+{
+	cmp = xcalloc(ctors.count ? ctors.count : 1, sizeof *cmp);
+	const snap *a = &S[AFTER], *b = &S[BEFORE];
+	for (uint32_t i = 0; i < a->nnodes; i++) {
+		if (in_before(a->nid[i])) continue;
+		uint32_t k = a->cctor[idmap_get(&a->cls, class_key(a, a->ntype[i], a->nname[i]))];
+		cmp[k][NEW_COUNT]++;
+		add_to(&cmp[k][NEW_SIZE], node_size(a, i), a->name);
+	}
+	for (uint32_t i = 0; i < b->nnodes; i++) {
+		if (has_id(a, b->nid[i])) continue;
+		uint32_t k = b->cctor[b->bcls[i]];
+		cmp[k][DEL_COUNT]++;
+		add_to(&cmp[k][DEL_SIZE], b->bsize[i], b->name);
+	}
+}
+
+/* ---- the NDJSON report ---------------------------------------------------------- */
+
+/* The retained records: the largest new objects of the constructors
+ * written (at most --retained), largest first; into *n. */
+static uint32_t *pick_retained(uint32_t *n)
+{
+	const snap *s = &S[AFTER];
+	uint32_t *pick = NULL, np = 0, pcap = 0;
+	if (cand)
+		for (uint32_t c = 0; c < s->ncls; c++)
+			if (ctor_written[s->cctor[c]])
+				for (uint32_t k = 0; k < cand[c].n; k++) *VEC_PUSH(pick, np, pcap) = cand[c].v[k];
+	xqsort(pick, np, sizeof *pick, cmp_nodes);
+	if (np > opt_retained) np = (uint32_t)opt_retained;
+	*n = np;
+	return pick;
+}
+
+static void write_ndjson(output *o, const char *before, const char *after, const growth *g, uint32_t ng)
+{
 	out_puts(o, "{\"type\":\"header\",\"format\":\"heap-diff\",\"version\":\"0.1\",\"baseline\":");
 	jw_strc(o, before);
 	out_puts(o, ",\"target\":");
@@ -719,31 +829,219 @@ static void write_report(const char *before, const char *after, const char *outp
 		out_u64(o, cfig[k][AFTER][1]);
 		out_puts(o, ",\"size_delta\":");
 		out_i64(o, g[j].dsize);
+		out_puts(o, ",\"new_count\":");
+		out_u64(o, cmp[k][NEW_COUNT]);
+		out_puts(o, ",\"deleted_count\":");
+		out_u64(o, cmp[k][DEL_COUNT]);
+		out_puts(o, ",\"alloc_size\":");
+		out_u64(o, cmp[k][NEW_SIZE]);
+		out_puts(o, ",\"freed_size\":");
+		out_u64(o, cmp[k][DEL_SIZE]);
 		out_puts(o, "}\n");
 	}
+	uint32_t np;
+	uint32_t *pick = pick_retained(&np);
+	for (uint32_t j = 0; j < np; j++) write_retained(o, &S[AFTER], pick[j]);
+	free(pick);
+}
 
-	const snap *s = &S[AFTER];
-	if (cand) {
-		uint32_t *pick = NULL, np = 0, pcap = 0;
-		for (uint32_t c = 0; c < s->ncls; c++)
-			if (ctor_written[s->cctor[c]])
-				for (uint32_t k = 0; k < cand[c].n; k++) *VEC_PUSH(pick, np, pcap) = cand[c].v[k];
-		xqsort(pick, np, sizeof *pick, cmp_nodes);
-		if (np > opt_retained) np = (uint32_t)opt_retained;
-		for (uint32_t j = 0; j < np; j++) write_retained(o, s, pick[j]);
-		free(pick);
+/* ---- the table ---------------------------------------------------------------- */
+
+typedef struct row { uint32_t ctor; int64_t dcount, dsize; } row;
+
+/* Size delta (alloc - freed) descending, then # delta, then name. */
+static int cmp_rows(const void *a, const void *b)
+{
+	growth x = { ((const row *)a)->ctor, ((const row *)a)->dcount, ((const row *)a)->dsize };
+	growth y = { ((const row *)b)->ctor, ((const row *)b)->dcount, ((const row *)b)->dsize };
+	return cmp_growth(&x, &y);
+}
+
+static long double ld(uint64_t v) { return (long double)v; }
+
+/* "Window.app.cache.items[42]": the segments of a retention path, element
+ * indexes in brackets. */
+static void put_path(output *o, const snap *s, uint32_t i)
+{
+	uint32_t n = path_edges(s, i, &pbuf, &pbuf_cap);
+	if (!n) {
+		out_puts(o, "(no path from the GC roots)");
+		return;
 	}
+	for (uint32_t j = 0; j < n; j++) {
+		if (n > MAX_SEGS && j >= HEAD && j < n - TAIL) {
+			if (j == HEAD) out_puts(o, ".....");
+			continue;
+		}
+		uint32_t e = pbuf[j];
+		if (j == 0 && root_edge_unnamed(s, e)) {
+			uint32_t v = s->eto[e];
+			sstr nm = get_string(&s->strs, s->nname[v]);
+			if (!nm.n) nm = node_ctor(s, v);
+			out_write(o, nm.p, nm.n);
+		} else if (s->eflag[s->etype[e]] == EDGE_NUMBERED) {
+			out_putc(o, '[');
+			out_u64(o, s->ename[e]);
+			out_putc(o, ']');
+		} else {
+			sstr nm = get_string(&s->strs, s->ename[e]);
+			if (j) out_putc(o, '.');
+			out_write(o, nm.p, nm.n);
+		}
+	}
+}
+
+static void put_cells(output *o, char (*cell)[UNITS_BUF], const int *w, int ncol)
+{
+	for (int c = 0; c < ncol; c++) {
+		for (int k = (int)strlen(cell[c]); k < w[c]; k++) out_putc(o, ' ');
+		out_puts(o, cell[c]);
+		out_puts(o, "  ");
+	}
+}
+
+/* The Comparison view: a line of totals, a row per constructor with new or
+ * deleted objects, then the largest new objects and their paths. */
+static void write_table(output *o, const char *before, const char *after)
+{
+	uint32_t nc = ctors.count, nr = 0;
+	row *r = xmalloc((nc ? nc : 1) * sizeof *r);
+	uint64_t tot[2][2] = { { 0, 0 }, { 0, 0 } };
+	long double min = 0, max = 0;
+	for (uint32_t k = 0; k < nc; k++) {
+		for (int side = 0; side < 2; side++)
+			for (int f = 0; f < 2; f++) add_to(&tot[side][f], cfig[k][side][f], S[side].name);
+		if (!cmp[k][NEW_COUNT] && !cmp[k][DEL_COUNT]) continue;
+		r[nr++] = (row){ k, delta(cmp[k][DEL_COUNT], cmp[k][NEW_COUNT]), delta(cmp[k][DEL_SIZE], cmp[k][NEW_SIZE]) };
+	}
+	xqsort(r, nr, sizeof *r, cmp_rows);
+	if (opt_lines && opt_lines < nr) nr = (uint32_t)opt_lines;
+	for (uint32_t j = 0; j < nr; j++) {
+		uint64_t *x = cmp[r[j].ctor];
+		long double v[3] = { ld(x[NEW_SIZE]), ld(x[DEL_SIZE]), fabsl((long double)r[j].dsize) };
+		for (int c = 0; c < 3; c++) {
+			if (v[c] > 0 && (min == 0 || v[c] < min)) min = v[c];
+			if (v[c] > max) max = v[c];
+		}
+	}
+	units bytes = units_of("bytes", 5, "bytes", 5), count = units_of("count", 5, NULL, 0);
+	units_scale sz = units_pick(&bytes, &opt_units, min, max);
+	units_scale ct = units_pick(&count, &opt_units, 0, 0);
+	char b[UNITS_BUF];
+	/* the totals */
+	out_printf(o, "%s: ", before);
+	out_write(o, b, units_fmt(b, ld(tot[BEFORE][1]), &sz));
+	out_puts(o, " in ");
+	out_write(o, b, units_fmt(b, ld(tot[BEFORE][0]), &ct));
+	out_printf(o, " objects; %s: ", after);
+	out_write(o, b, units_fmt(b, ld(tot[AFTER][1]), &sz));
+	out_puts(o, " in ");
+	out_write(o, b, units_fmt(b, ld(tot[AFTER][0]), &ct));
+	out_puts(o, " objects; delta ");
+	out_write(o, b, units_fmt_signed(b, (long double)delta(tot[BEFORE][1], tot[AFTER][1]), &sz));
+	out_puts(o, ", ");
+	out_write(o, b, units_fmt_signed(b, (long double)delta(tot[BEFORE][0], tot[AFTER][0]), &ct));
+	out_puts(o, " objects\n");
+	/* the rows */
+	enum { NCOL = 6 };
+	static const char *const head[NCOL] = { "# New", "# Deleted", "# Delta", "Alloc. Size", "Freed Size", "Size Delta" };
+	char (*cell)[NCOL][UNITS_BUF] = xmalloc(((size_t)nr + 1) * sizeof *cell);
+	int w[NCOL];
+	for (int c = 0; c < NCOL; c++) {
+		snprintf(cell[nr][c], UNITS_BUF, "%s", head[c]);
+		w[c] = (int)strlen(head[c]);
+	}
+	for (uint32_t j = 0; j < nr; j++) {
+		uint64_t *x = cmp[r[j].ctor];
+		units_fmt(cell[j][0], ld(x[NEW_COUNT]), &ct);
+		units_fmt(cell[j][1], ld(x[DEL_COUNT]), &ct);
+		units_fmt_signed(cell[j][2], (long double)r[j].dcount, &ct);
+		units_fmt(cell[j][3], ld(x[NEW_SIZE]), &sz);
+		units_fmt(cell[j][4], ld(x[DEL_SIZE]), &sz);
+		units_fmt_signed(cell[j][5], (long double)r[j].dsize, &sz);
+		for (int c = 0; c < NCOL; c++)
+			if ((int)strlen(cell[j][c]) > w[c]) w[c] = (int)strlen(cell[j][c]);
+	}
+	put_cells(o, cell[nr], w, NCOL);
+	out_puts(o, "Constructor\n");
+	for (uint32_t j = 0; j < nr; j++) {
+		put_cells(o, cell[j], w, NCOL);
+		size_t n;
+		const char *p = strmap_key(&ctors, r[j].ctor, &n);
+		out_write(o, p, n);
+		out_putc(o, '\n');
+	}
+	/* the largest new object of each constructor, in the table's order */
+	const snap *sa = &S[AFTER];
+	uint32_t *best = xmalloc((nc ? nc : 1) * sizeof *best), np = 0;
+	for (uint32_t k = 0; k < nc; k++) best[k] = NONE;
+	for (uint32_t c = 0; cand && c < sa->ncls; c++)
+		for (uint32_t k = 0; k < cand[c].n; k++) {
+			uint32_t *b0 = &best[sa->cctor[c]];
+			if (*b0 == NONE || ranks_before(sa, cand[c].v[k], *b0)) *b0 = cand[c].v[k];
+		}
+	uint32_t *pick = xmalloc(((size_t)nr + 1) * sizeof *pick);
+	for (uint32_t j = 0; j < nr && np < opt_retained; j++)
+		if (best[r[j].ctor] != NONE) pick[np++] = best[r[j].ctor];
+	free(best);
+	if (np) out_puts(o, "\nThe largest new object of each, retained by (from the GC roots):\n");
+	int ws = 4;
+	for (uint32_t j = 0; j < np; j++) {
+		int a = (int)units_fmt(b, ld(node_size(&S[AFTER], pick[j])), &sz);
+		if (a > ws) ws = a;
+	}
+	for (uint32_t j = 0; j < np; j++) {
+		const snap *s = &S[AFTER];
+		int a = (int)units_fmt(b, ld(node_size(s, pick[j])), &sz);
+		for (int k = a; k < ws; k++) out_putc(o, ' ');
+		out_write(o, b, (size_t)a);
+		out_puts(o, "  ");
+		sstr c = node_ctor(s, pick[j]);
+		out_write(o, c.p, c.n);
+		out_puts(o, " @");
+		out_u64(o, s->nid[pick[j]]);
+		out_puts(o, "  ");
+		put_path(o, s, pick[j]);
+		out_putc(o, '\n');
+	}
+	free(pick);
+	free(cell);
+	free(r);
+}
+
+static void write_report(const char *before, const char *after, const char *outpath, bool zstd)
+{
+	uint32_t nc = ctors.count, ng = 0;
+	growth *g = xmalloc((nc ? nc : 1) * sizeof *g);
+	for (uint32_t k = 0; k < nc; k++) {
+		uint64_t(*f)[2] = cfig[k];
+		if (f[AFTER][0] > f[BEFORE][0] || f[AFTER][1] > f[BEFORE][1])
+			g[ng++] = (growth){ k, delta(f[BEFORE][0], f[AFTER][0]), delta(f[BEFORE][1], f[AFTER][1]) };
+	}
+	xqsort(g, ng, sizeof *g, cmp_growth);
+	if (opt_lines && opt_lines < ng) ng = (uint32_t)opt_lines;
+	ctor_written = xcalloc(nc ? nc : 1, sizeof *ctor_written);
+	count_new_deleted();
+	output *o = output_open(outpath, zstd);
+	if (opt_table) write_table(o, before, after);
+	else write_ndjson(o, before, after, g, ng);
 	output_close(o);
 	free(g);
+	free(cmp);
 }
 
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	enum { O_RETAINED = 256 };
+	enum { O_RETAINED = 256, O_ALL_RETAINERS, O_TABLE };
 	static const struct option longopts[] = {
 		{ "lines", required_argument, 0, 'n' },
 		{ "retained", required_argument, 0, O_RETAINED },
+		{ "all-retainers", no_argument, 0, O_ALL_RETAINERS },
+		{ "json", no_argument, 0, 'j' },
+		{ "table", no_argument, 0, O_TABLE },
+		{ "raw-units", no_argument, 0, UNITS_OPT_RAW },
+		{ "iec", no_argument, 0, UNITS_OPT_IEC },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -751,8 +1049,12 @@ int main(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "n:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:o:zjhV", longopts, NULL)) != -1) {
+		if (units_opts_take(&opt_units, c)) continue;
 		switch (c) {
+		case O_ALL_RETAINERS: opt_all_retainers = true; break;
+		case 'j': opt_table = 0; break;
+		case O_TABLE: opt_table = 1; break;
 		case 'n': opt_lines = opt_u64("--lines", optarg); break;
 		case O_RETAINED:
 			opt_retained = opt_u64("--retained", optarg);
@@ -766,6 +1068,8 @@ int main(int argc, char **argv)
 		usage_error(argc - optind < 2 ? "two snapshots needed: BEFORE AFTER"
 					     : "too many arguments (two snapshots: BEFORE AFTER)");
 	cli_stdin_once(argv + optind, 2);
+	/* a table for a person at a terminal, NDJSON for a program */
+	if (opt_table < 0) opt_table = !outpath && !zstd && isatty(STDOUT_FILENO);
 	strmap_init(&ctors);
 	read_snapshot(&S[BEFORE], BEFORE, argv[optind]);
 	name_classes(&S[BEFORE]);

@@ -14,32 +14,38 @@
 #include "fold.h"
 #include "hint.h"
 #include "jsonw.h"
+#include "metric.h"
 #include "output.h"
 #include "rank.h"
 #include "spaa.h"
+#include "units.h"
 
 static const char usage[] =
 	"Usage: spaa-top [OPTION]... [FILE]\n"
 	"Rank the functions of a SPAA profile by self and total weight.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
-	"self = weight of the stacks whose leaf is the function; total = weight of\n"
-	"the stacks that contain it (once per stack, even when recursive).\n"
-	"\n"
 	"  -n, --lines=N        show the first N rows (default 10; 0: all)\n"
 	"      --by=KEY         what to rank: func (default), dso or srcline\n"
 	"      --sort=KEY       order of the rows: self (default) or total\n"
 	"      --event=NAME     the event to read (default: the first declared)\n"
 	"  -m, --metric=NAME    the weight to add up (default: the event's primary\n"
-	"                       metric)\n"
+	"                       metric); pprof's names too (inuse_space, alloc_objects,\n"
+	"                       cpu, samples ...)\n"
 	"      --callers=FUNC   who calls FUNC, with weights (sandwich view, top half)\n"
 	"      --callees=FUNC   what FUNC calls, with weights (bottom half)\n"
 	"  -E, --regex          FUNC is a POSIX extended regex: every function it\n"
 	"                       matches is the focus\n"
 	"  -i, --ignore-case    FUNC (a regex) matches case-insensitively\n"
 	"      --depth=N        the callers' and callees' trees, N levels (default 1)\n"
-	"  -j, --json           one JSON object per line instead of a table\n"
+	"  -j, --json           one JSON object per line instead of a table (exact\n"
+	"                       figures, with their unit)\n"
+	UNITS_HELP
 	FOLD_NAME_HELP
+	"flat = weight of the stacks whose leaf is the function; cum = weight of\n"
+	"the stacks that contain it (once per stack, even when recursive); sum% adds\n"
+	"up flat% down the table, as go tool pprof -top prints them.\n"
+	"\n"
 	"Output:\n"
 	CLI_HELP_TAIL;
 
@@ -51,10 +57,23 @@ static struct {
 	int by;
 	bool sort_total, json, regex, icase;
 	uint32_t depth;
-	const char *event, *metric, *callers, *callees;
-} opt = { .lines = 10, .depth = 1 };
+	const char *event, *metric, *callers, *callees, *focus, *outpath;
+	bool zstd;
+	fold_opts fo;
+	units_opts uo;
+} opt = { .lines = 10, .depth = 1, .fo = { .inline_mode = -1 } };
 
-static uint64_t nstack; /* stacks added up */
+/* What one pass over the stacks gathers. */
+static struct {
+	const char *event;     /* the event's name, NULL: stacks of any event */
+	metric_pick metric;
+	uint64_t nstack;       /* stacks added up */
+	ranker k;
+	bool found;            /* the focus was in a stack */
+	num fself, ftotal;     /* the focus's self and total */
+	uint32_t k_root, k_self;
+	hint_stacks hs;        /* do the stacks look broken? */
+} T;
 
 /* One half of the sandwich, as a tree: the callers (or callees) of the
  * focused function, then theirs, up to --depth levels.  A node is a path of
@@ -83,7 +102,7 @@ static void tree_add(tree *t, uint32_t parent, uint32_t key, num w, uint64_t sta
 	*node = i;
 	if (t->n[i].stamp == stamp) return;
 	t->n[i].stamp = stamp;
-	if (!num_add(&t->n[i].w, w)) die_input("weights add up beyond 64 bits");
+	if (!num_add(&t->n[i].w, w)) die(EXIT_DATA, "weights add up beyond 64 bits");
 }
 
 static void put_num(output *o, num v)
@@ -92,35 +111,59 @@ static void put_num(output *o, num v)
 	out_write(o, buf, num_fmt(buf, v));
 }
 
-static void put_pct(output *o, double p)
+static long double ld(num v)
 {
-	out_printf(o, "%.2f", p);
+	return v.kind == NUM_INT ? (long double)v.i : v.kind == NUM_UINT ? (long double)v.u : (long double)v.d;
 }
 
-static void put_cell(output *o, const char *s, int width)
+/* A figure in the metric's unit, in scale sc ("1.71s"), or exact with
+ * --raw-units. */
+static void put_fig(output *o, num v, const units_scale *sc)
 {
-	for (int i = (int)strlen(s); i < width; i++) out_putc(o, ' ');
-	out_puts(o, s);
+	char b[UNITS_BUF];
+	out_write(o, b, units_fmt(b, ld(v), sc));
+}
+
+static void put_pct_json(output *o, num part, num whole)
+{
+	out_printf(o, "%.2f", rank_percent(part, whole));
+}
+
+/* "EVENT/METRIC" (or "METRIC" for stacks of any event) */
+static void put_what(output *o)
+{
+	out_printf(o, "%s%s%s", T.event ? T.event : "", T.event ? "/" : "", metric_pick_name(&T.metric));
+}
+
+static void put_json_head(output *o)
+{
+	out_puts(o, ",\"event\":");
+	if (T.event) jw_strc(o, T.event); else out_puts(o, "null");
+	out_puts(o, ",\"metric\":");
+	jw_strc(o, metric_pick_name(&T.metric));
+	out_puts(o, ",\"unit\":");
+	jw_strc(o, T.metric.have_unit ? T.metric.unit.name : "count");
 }
 
 /* The ranking table. */
-static void put_top(output *o, const ranker *k, const char *event, const char *metric)
+static void put_top(output *o)
 {
+	const ranker *k = &T.k;
 	if (opt.json) {
-		out_puts(o, "{\"type\":\"summary\",\"event\":");
-		if (event) jw_strc(o, event); else out_puts(o, "null");
-		out_puts(o, ",\"metric\":");
-		jw_strc(o, metric);
+		out_puts(o, "{\"type\":\"summary\"");
+		put_json_head(o);
 		out_printf(o, ",\"by\":\"%s\",\"total\":", by_names[opt.by]);
 		put_num(o, k->grand);
-		out_printf(o, ",\"stacks\":%llu}\n", (unsigned long long)nstack);
+		out_printf(o, ",\"stacks\":%llu}\n", (unsigned long long)T.nstack);
 		ranker_put_json(o, k, opt.sort_total, opt.lines, false);
 		return;
 	}
-	out_printf(o, "%s%s%s, total ", event ? event : "", event ? "/" : "", metric);
-	put_num(o, k->grand);
+	units_scale sc = ranker_scale(k, opt.sort_total, opt.lines, &T.metric.unit, &opt.uo);
+	put_what(o);
+	out_puts(o, ", total ");
+	put_fig(o, k->grand, &sc);
 	out_putc(o, '\n');
-	ranker_put_table(o, k, opt.sort_total, opt.lines, by_heads[opt.by]);
+	ranker_put_table(o, k, opt.sort_total, opt.lines, by_heads[opt.by], &sc);
 }
 
 static const ranker *sort_rk;
@@ -136,37 +179,38 @@ static int cmp_node(const void *a, const void *b)
 	return c;
 }
 
-static void put_node(output *o, const ranker *k, const tree *t, uint32_t i, num focus_total,
-		     const char *what, int ww)
+static void put_node(output *o, const tree *t, uint32_t i, const char *what, int ww, const units_scale *sc)
 {
 	const struct tnode *nd = &t->n[i];
 	if (opt.json) {
 		out_printf(o, "{\"type\":\"%s\",\"depth\":%u,\"name\":", what, nd->depth);
-		jw_strc(o, ranker_name(k, nd->key));
+		jw_strc(o, ranker_name(&T.k, nd->key));
 		out_puts(o, ",\"weight\":");
 		put_num(o, nd->w);
 		out_puts(o, ",\"percent\":");
-		put_pct(o, rank_percent(nd->w, focus_total));
+		put_pct_json(o, nd->w, T.ftotal);
 		out_puts(o, "}\n");
 		return;
 	}
-	rank_put_padded(o, nd->w, ww);
-	out_puts(o, "  ");
-	rank_put_pct_cell(o, rank_percent(nd->w, focus_total));
+	char b[UNITS_BUF];
+	units_fmt(b, ld(nd->w), sc);
+	rank_put_cell(o, b, ww);
+	out_putc(o, ' ');
+	out_write(o, b, units_pct(b, ld(nd->w), ld(T.ftotal)));
 	out_puts(o, "  ");
 	for (uint32_t d = 1; d < nd->depth; d++) out_puts(o, "  ");
-	out_puts(o, ranker_name(k, nd->key));
+	out_puts(o, ranker_name(&T.k, nd->key));
 	out_putc(o, '\n');
 }
 
 /* One half of the sandwich: rows of (weight, % of the focus's total, name),
  * depth first, each level's rows heaviest first (at most -n per parent). */
-static void put_side(output *o, const ranker *k, const tree *t, num focus_total, const char *what)
+static void put_side(output *o, const tree *t, const char *what)
 {
 	uint32_t n = t->count;
 	uint32_t *v = xmalloc(((size_t)n + 1) * sizeof *v);
 	for (uint32_t i = 0; i < n; i++) v[i] = i;
-	sort_rk = k;
+	sort_rk = &T.k;
 	sort_tree = t;
 	xqsort(v, n, sizeof *v, cmp_node);
 	/* first[p]: where node p's children start in v (TREE_TOP's: 0) */
@@ -176,14 +220,19 @@ static void put_side(output *o, const ranker *k, const tree *t, num focus_total,
 		uint32_t p = t->n[v[j]].parent;
 		first[p == TREE_TOP ? n : p] = j;
 	}
-	int ww = 6;
+	num *w = xmalloc(((size_t)n + 1) * sizeof *w);
+	for (uint32_t i = 0; i < n; i++) w[i] = t->n[i].w;
+	units_scale sc = rank_scale(&T.metric.unit, &opt.uo, w, n, T.ftotal);
+	int ww = 10;
 	for (uint32_t i = 0; i < n; i++) {
-		int a = rank_num_width(t->n[i].w);
+		char b[UNITS_BUF];
+		int a = (int)units_fmt(b, ld(w[i]), &sc);
 		if (a > ww) ww = a;
 	}
+	free(w);
 	if (!opt.json) {
-		put_cell(o, "weight", ww);
-		out_printf(o, "  weight%%  %s\n", what);
+		rank_put_cell(o, "weight", ww);
+		out_printf(o, "      %%  %s\n", what);
 	}
 	/* depth first, with an explicit stack of (parent slot, next index) */
 	struct frame_ { uint32_t slot, j, shown; } *st = xmalloc(((size_t)opt.depth + 2) * sizeof *st);
@@ -198,12 +247,57 @@ static void put_side(output *o, const ranker *k, const tree *t, num focus_total,
 		}
 		uint32_t node = v[f->j++];
 		f->shown++;
-		put_node(o, k, t, node, focus_total, what, ww);
+		put_node(o, t, node, what, ww, &sc);
 		if (first[node] != UINT32_MAX) st[sp++] = (struct frame_){ node, first[node], 0 };
 	}
 	free(st);
 	free(first);
 	free(v);
+}
+
+/* The sandwich view: the focus's figures, then its callers and callees. */
+static void put_focus(output *o, const tree *callers, const tree *callees)
+{
+	const char *focus = opt.focus;
+	if (opt.json) {
+		out_puts(o, "{\"type\":\"focus\",\"name\":");
+		jw_strc(o, focus);
+		put_json_head(o);
+		out_puts(o, ",\"self\":");
+		put_num(o, T.fself);
+		out_puts(o, ",\"self_percent\":");
+		put_pct_json(o, T.fself, T.k.grand);
+		out_puts(o, ",\"total\":");
+		put_num(o, T.ftotal);
+		out_puts(o, ",\"total_percent\":");
+		put_pct_json(o, T.ftotal, T.k.grand);
+		out_puts(o, ",\"profile_total\":");
+		put_num(o, T.k.grand);
+		out_puts(o, "}\n");
+	} else {
+		num figs[2] = { T.fself, T.ftotal };
+		units_scale sc = rank_scale(&T.metric.unit, &opt.uo, figs, 2, T.k.grand);
+		char p[16];
+		put_what(o);
+		out_printf(o, ", %s: self ", focus);
+		put_fig(o, T.fself, &sc);
+		out_puts(o, " (");
+		size_t n = units_pct(p, ld(T.fself), ld(T.k.grand));
+		size_t sp = strspn(p, " ");
+		out_write(o, p + sp, n - sp);
+		out_puts(o, "), total ");
+		put_fig(o, T.ftotal, &sc);
+		out_puts(o, " (");
+		n = units_pct(p, ld(T.ftotal), ld(T.k.grand));
+		sp = strspn(p, " ");
+		out_write(o, p + sp, n - sp);
+		out_puts(o, ") of ");
+		put_fig(o, T.k.grand, &sc);
+		out_putc(o, '\n');
+	}
+	if (opt.callers) put_side(o, callers, "caller");
+	if (opt.callers && opt.callees && !opt.json) out_putc(o, '\n');
+	if (opt.callees) put_side(o, callees, "callee");
 }
 
 /* Is key a focused function: the name given, or with -E any name the
@@ -226,9 +320,9 @@ static bool is_focus(const ranker *k, uint32_t key)
 	return focus_known[key] == 1;
 }
 
-int main(int argc, char **argv)
+/* The options; usage errors exit 2. */
+static void parse_options(int argc, char **argv)
 {
-	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "lines", required_argument, 0, 'n' },
 		{ "by", required_argument, 0, 'B' },
@@ -242,16 +336,14 @@ int main(int argc, char **argv)
 		{ "ignore-case", no_argument, 0, 'i' },
 		{ "depth", required_argument, 0, 'd' },
 		CLI_OUT_LONGOPTS,
+		UNITS_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
-	const char *outpath = NULL;
-	bool zstd = false;
 	int c;
-	fold_opts fo = { .inline_mode = -1 };
 	while ((c = getopt_long(argc, argv, "n:m:o:zjEihV", longopts, NULL)) != -1) {
-		if (fold_opts_take(&fo, c, optarg)) continue;
+		if (fold_opts_take(&opt.fo, c, optarg) || units_opts_take(&opt.uo, c)) continue;
 		switch (c) {
 		case 'n': opt.lines = opt_u64("-n", optarg); break;
 		case 'B':
@@ -278,159 +370,143 @@ int main(int argc, char **argv)
 			opt.depth = (uint32_t)d;
 			break;
 		}
-		CLI_OUT_CASES(outpath, zstd);
+		CLI_OUT_CASES(opt.outpath, opt.zstd);
 		CLI_STD_CASES(usage);
 		}
 	}
 	if (argc - optind > 1) usage_error("one input file at most");
 	if (opt.callers && opt.callees && strcmp(opt.callers, opt.callees) != 0)
 		usage_error("--callers and --callees must name the same function");
-	const char *focus = opt.callers ? opt.callers : opt.callees;
-	if ((opt.regex || opt.icase || opt.depth > 1) && !focus)
+	opt.focus = opt.callers ? opt.callers : opt.callees;
+	if ((opt.regex || opt.icase || opt.depth > 1) && !opt.focus)
 		usage_error("-E, -i and --depth go with --callers or --callees");
 	if (opt.icase) opt.regex = true;
 	if (opt.regex) {
-		int rc = regcomp(&focus_re, focus, REG_EXTENDED | REG_NOSUB | (opt.icase ? REG_ICASE : 0));
+		int rc = regcomp(&focus_re, opt.focus, REG_EXTENDED | REG_NOSUB | (opt.icase ? REG_ICASE : 0));
 		if (rc != 0) {
 			char msg[256];
 			regerror(rc, &focus_re, msg, sizeof msg);
-			usage_error("'%s': %s", focus, msg);
+			usage_error("'%s': %s", opt.focus, msg);
 		}
 	}
+}
 
+/* The header: the event and metric to read. */
+static void take_header(spaa_reader *r)
+{
+	fold_opts_header(&opt.fo, r);
+	int32_t event = fold_pick_event(r, opt.event, true);
+	if (!opt.event && r->nevents > 1)
+		warn_at(r->name, r->lineno, "%u events; ranking only %s (use --event)",
+			r->nevents, r->events[0].name ? r->events[0].name : "the first");
+	T.event = event >= 0 ? r->events[event].name : NULL;
+	if (!T.metric.want) metric_pick_init(&T.metric, fold_pick_metric(r, event, opt.metric), T.event);
+	hint_stacks_header(&T.hs, r);
+	if (opt.focus) {
+		T.k_root = ranker_name_key(&T.k, "[root]", 6);
+		T.k_self = ranker_name_key(&T.k, "[self]", 6);
+	}
+}
+
+/* The focus's part of one stack: its self and total, and the paths to its
+ * callers and callees. */
+static void add_focus(spaa_reader *r, const spaa_stack *st, num w, tree *callers, tree *callees)
+{
+	static uint32_t *keys, kcap;
+	if (!r) {
+		free(keys);
+		return;
+	}
+	ranker *k = &T.k;
+	/* the stack's keys, root first */
+	grow_array((void **)&keys, &kcap, st->nframes, sizeof *keys);
+	bool has = false;
+	for (uint32_t i = 0; i < st->nframes; i++) {
+		keys[i] = ranker_frame_key(k, r, spaa_stack_root_frame(r, st, i));
+		has |= is_focus(k, keys[i]);
+	}
+	if (!has) return;
+	T.found = true;
+	if (!num_add(&T.ftotal, w) || (is_focus(k, keys[st->nframes - 1]) && !num_add(&T.fself, w)))
+		spaa_error(r, "weights add up beyond 64 bits");
+	uint64_t stamp = T.nstack;
+	for (uint32_t i = 0; i < st->nframes; i++) {
+		if (!is_focus(k, keys[i])) continue;
+		uint32_t node = TREE_TOP;
+		for (uint32_t d = 1; d <= opt.depth; d++) { /* callers, upwards */
+			uint32_t up = i < d ? T.k_root : keys[i - d];
+			if (up != T.k_root && is_focus(k, up)) break;
+			tree_add(callers, node, up, w, stamp, &node);
+			if (up == T.k_root) break;
+		}
+		node = TREE_TOP;
+		for (uint32_t d = 1; d <= opt.depth; d++) { /* callees, downwards */
+			uint32_t down = i + d >= st->nframes ? T.k_self : keys[i + d];
+			if (down != T.k_self && is_focus(k, down)) break;
+			tree_add(callees, node, down, w, stamp, &node);
+			if (down == T.k_self) break;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	cli_init(argc, argv);
+	parse_options(argc, argv);
+
+	/* load: one pass, adding up the stacks of the event */
 	spaa_reader *r = spaa_open(optind < argc ? argv[optind] : "-");
-	ranker k;
-	ranker_init(&k, opt.by, &fo);
-	if (focus && !opt.regex) focus_key = ranker_name_key(&k, focus, strlen(focus));
-	uint32_t k_root = 0, k_self = 0;
+	ranker_init(&T.k, opt.by, &opt.fo);
+	T.k.shorten = !opt.uo.full_names && !opt.json;
+	if (opt.focus && !opt.regex) {
+		sbuf b = { 0 };
+		if (T.k.shorten) units_shorten(opt.focus, strlen(opt.focus), &b);
+		else sbuf_adds(&b, opt.focus);
+		focus_key = ranker_name_key(&T.k, b.p, b.n);
+		sbuf_free(&b);
+	}
+	T.fself = T.ftotal = num_i(0);
 	tree callers = { 0 }, callees = { 0 };
 	strmap_init(&callers.index);
 	strmap_init(&callees.index);
-	num fself = num_i(0), ftotal = num_i(0); /* the focus's self and total */
 	spaa_stack st = { 0 };
-	int32_t event = -1;
-	const char *ev_name = NULL, *metric = NULL;
-	uint64_t missing = 0;
-	bool found = false;
-	hint_stacks hs = { 0 };
-	uint32_t *keys = NULL, kcap = 0;
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
-		if (t == SPAA_HEADER) {
-			fold_opts_header(&fo, r);
-			event = fold_pick_event(r, opt.event, true);
-			if (!opt.event && r->nevents > 1)
-				warn_at(r->name, r->lineno, "%u events; ranking only %s (use --event)",
-					r->nevents, r->events[0].name ? r->events[0].name : "the first");
-			ev_name = event >= 0 ? r->events[event].name : NULL;
-			metric = fold_pick_metric(r, event, opt.metric);
-			hint_stacks_header(&hs, r);
-			if (focus) {
-				k_root = ranker_name_key(&k, "[root]", 6);
-				k_self = ranker_name_key(&k, "[self]", 6);
-			}
-			continue;
-		}
-		if (t != SPAA_STACK) continue;
-		if (spaa_stack_parse(r, &st) < 0) continue;
-		if (ev_name && !sstr_eqc(st.event_name, ev_name)) continue;
-		const spaa_weight *w = spaa_weight_find(st.w, st.nw, metric);
-		if (!w) {
-			missing++;
-			continue;
-		}
-		nstack++;
-		if (!ranker_add(&k, r, &st, w->value))
+		if (t == SPAA_HEADER) take_header(r);
+		if (t != SPAA_STACK || spaa_stack_parse(r, &st) < 0) continue;
+		if (T.event && !sstr_eqc(st.event_name, T.event)) continue;
+		const spaa_weight *w = metric_find(&T.metric, st.w, st.nw);
+		if (!w) continue;
+		T.nstack++;
+		if (!ranker_add(&T.k, r, &st, w->value))
 			spaa_error(r, "weights add up beyond 64 bits");
-		hint_stacks_add(&hs, r, &st, w->value);
-		if (!focus || st.nframes == 0) continue;
-		/* the stack's keys, root first */
-		grow_array((void **)&keys, &kcap, st.nframes, sizeof *keys);
-		bool has = false;
-		for (uint32_t i = 0; i < st.nframes; i++) {
-			keys[i] = ranker_frame_key(&k, r, spaa_stack_root_frame(r, &st, i));
-			has |= is_focus(&k, keys[i]);
-		}
-		if (!has) continue;
-		found = true;
-		if (!num_add(&ftotal, w->value) ||
-		    (is_focus(&k, keys[st.nframes - 1]) && !num_add(&fself, w->value)))
-			spaa_error(r, "weights add up beyond 64 bits");
-		uint64_t stamp = nstack;
-		for (uint32_t i = 0; i < st.nframes; i++) {
-			if (!is_focus(&k, keys[i])) continue;
-			uint32_t node = TREE_TOP;
-			for (uint32_t d = 1; d <= opt.depth; d++) { /* callers, upwards */
-				uint32_t up = i < d ? k_root : keys[i - d];
-				if (up != k_root && is_focus(&k, up)) break;
-				tree_add(&callers, node, up, w->value, stamp, &node);
-				if (up == k_root) break;
-			}
-			node = TREE_TOP;
-			for (uint32_t d = 1; d <= opt.depth; d++) { /* callees, downwards */
-				uint32_t down = i + d >= st.nframes ? k_self : keys[i + d];
-				if (down != k_self && is_focus(&k, down)) break;
-				tree_add(&callees, node, down, w->value, stamp, &node);
-				if (down == k_self) break;
-			}
-		}
+		hint_stacks_add(&T.hs, r, &st, w->value);
+		if (opt.focus && st.nframes) add_focus(r, &st, w->value, &callers, &callees);
 	}
 	spaa_need_header(r);
+	metric_check(&T.metric, r->name, T.event);
+	uint64_t missing = T.metric.missing;
 	if (missing)
 		warnmsg("%s: %llu stack%s of event %s %s no '%s' weight (left out)", r->name,
-			(unsigned long long)missing, missing == 1 ? "" : "s", ev_name ? ev_name : "(any)",
-			missing == 1 ? "has" : "have", metric);
-	if (focus && !found) {
+			(unsigned long long)missing, missing == 1 ? "" : "s", T.event ? T.event : "(any)",
+			missing == 1 ? "has" : "have", metric_pick_name(&T.metric));
+	if (opt.focus && !T.found) {
 		sbuf hint = { 0 };
 		static const char *const skip[] = { "[root]", "[self]", NULL };
-		if (!opt.regex) hint_not_found(&hint, &k.names, focus, skip, "-E");
-		die(EXIT_DATA, "%s: no %s '%s' in the stacks of event %s%.*s", r->name,
-		    by_heads[opt.by], focus, ev_name ? ev_name : "(any)", (int)hint.n, hint.p ? hint.p : "");
+		if (!opt.regex) hint_not_found(&hint, &T.k.names, opt.focus, skip, "-E");
+		die(EXIT_DATA, "%s: no %s '%s' in the stacks of event %s%.*s", r->name, by_heads[opt.by],
+		    opt.focus, T.event ? T.event : "(any)", (int)hint.n, hint.p ? hint.p : "");
 	}
 	if (opt.by == RANK_SRCLINE) hint_no_srclines(r);
-	hint_stacks_say(&hs, r->name);
+	hint_stacks_say(&T.hs, r->name);
 
-	output *o = output_open(outpath, zstd);
-	if (!focus) {
-		put_top(o, &k, ev_name, metric);
-	} else {
-		if (opt.json) {
-			out_puts(o, "{\"type\":\"focus\",\"name\":");
-			jw_strc(o, focus);
-			out_puts(o, ",\"event\":");
-			if (ev_name) jw_strc(o, ev_name); else out_puts(o, "null");
-			out_puts(o, ",\"metric\":");
-			jw_strc(o, metric);
-			out_puts(o, ",\"self\":");
-			put_num(o, fself);
-			out_puts(o, ",\"self_percent\":");
-			put_pct(o, rank_percent(fself, k.grand));
-			out_puts(o, ",\"total\":");
-			put_num(o, ftotal);
-			out_puts(o, ",\"total_percent\":");
-			put_pct(o, rank_percent(ftotal, k.grand));
-			out_puts(o, ",\"profile_total\":");
-			put_num(o, k.grand);
-			out_puts(o, "}\n");
-		} else {
-			out_printf(o, "%s%s%s, %s: self ", ev_name ? ev_name : "", ev_name ? "/" : "", metric, focus);
-			put_num(o, fself);
-			out_puts(o, " (");
-			put_pct(o, rank_percent(fself, k.grand));
-			out_puts(o, "%), total ");
-			put_num(o, ftotal);
-			out_puts(o, " (");
-			put_pct(o, rank_percent(ftotal, k.grand));
-			out_puts(o, "%) of ");
-			put_num(o, k.grand);
-			out_putc(o, '\n');
-		}
-		if (opt.callers) put_side(o, &k, &callers, ftotal, "caller");
-		if (opt.callers && opt.callees && !opt.json) out_putc(o, '\n');
-		if (opt.callees) put_side(o, &k, &callees, ftotal, "callee");
-	}
+	/* print: the ranking, or the sandwich of the focus */
+	output *o = output_open(opt.outpath, opt.zstd);
+	if (!opt.focus) put_top(o);
+	else put_focus(o, &callers, &callees);
 	output_close(o);
-	free(keys);
+
+	add_focus(NULL, NULL, num_i(0), NULL, NULL);
 	strmap_free(&callers.index);
 	strmap_free(&callees.index);
 	free(callers.n);
@@ -438,7 +514,8 @@ int main(int argc, char **argv)
 	free(focus_known);
 	if (opt.regex) regfree(&focus_re);
 	spaa_stack_free(&st);
-	ranker_free(&k);
+	ranker_free(&T.k);
+	metric_pick_free(&T.metric);
 	spaa_close(r);
 	return EXIT_OK;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cli.h"
 #include "demangle.h"
+#include "metric.h"
 
 int32_t fold_pick_event(spaa_reader *r, const char *name, bool quiet)
 {
@@ -45,10 +46,9 @@ int32_t fold_pick_event(spaa_reader *r, const char *name, bool quiet)
 
 const char *fold_pick_metric(const spaa_reader *r, int32_t event, const char *metric)
 {
-	if (metric) return metric;
-	if (event >= 0 && (uint32_t)event < r->nevents && r->events[event].primary_metric)
-		return r->events[event].primary_metric;
-	return "samples";
+	const char *primary = event >= 0 && (uint32_t)event < r->nevents ? r->events[event].primary_metric : NULL;
+	if (metric) return metric_resolve(metric, primary);
+	return primary ? primary : "samples";
 }
 
 /* Appends n bytes of s with ';' -> ':' and line breaks -> ' ' (the two

@@ -97,7 +97,9 @@ void fold_opts_header(fold_opts *o, const spaa_reader *r);
  * declares several, warn once naming the others, unless quiet).  Exits 1
  * with a message if the name is not declared.  Call after the header. */
 int32_t fold_pick_event(spaa_reader *r, const char *name, bool quiet);
-/* Which metric: the given one, or the event's primary metric. */
+/* Which metric: the given one, or the event's primary metric.  A name
+ * users know from other tools (metric.h: inuse_space, cpu ...) is the SPAA
+ * name it stands for, the event's primary metric when that is one of them. */
 const char *fold_pick_metric(const spaa_reader *r, int32_t event, const char *metric);
 
 /* Appends the folded name of frame f (index into r->frames) to b, for a

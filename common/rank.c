@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include "jsonw.h"
 #include <string.h>
+#include <math.h>
 
 void ranker_init(ranker *k, int by, const fold_opts *fo)
 {
@@ -23,6 +24,7 @@ void ranker_free(ranker *k)
 	free(k->stamp);
 	free(k->frame_key);
 	sbuf_free(&k->tmp);
+	sbuf_free(&k->stmp);
 	memset(k, 0, sizeof *k);
 }
 
@@ -54,6 +56,13 @@ uint32_t ranker_frame_key(ranker *k, const spaa_reader *r, uint32_t f)
 	static const fold_opts plain = { .inline_mode = -1 };
 	k->tmp.n = 0;
 	fold_frame_name(r, f, NULL, 0, k->fo ? k->fo : &plain, &k->tmp);
+	if (k->shorten) {
+		k->stmp.n = 0;
+		units_shorten(k->tmp.p, k->tmp.n, &k->stmp);
+		sbuf t = k->tmp;
+		k->tmp = k->stmp;
+		k->stmp = t;
+	}
 	sbuf_addc(&k->tmp, 0);
 	const char *func = k->tmp.p;
 	uint32_t key;
@@ -144,59 +153,81 @@ double rank_percent(num part, num whole)
 	return w == 0 ? 0 : 100.0 * num_to_double(part) / w;
 }
 
-int rank_num_width(num v)
-{
-	char buf[32];
-	return (int)num_fmt(buf, v);
-}
-
-void rank_put_padded(output *o, num v, int width)
-{
-	char buf[32];
-	int n = (int)num_fmt(buf, v);
-	for (int i = n; i < width; i++) out_putc(o, ' ');
-	out_write(o, buf, (size_t)n);
-}
-
-void rank_put_pct_cell(output *o, double p)
-{
-	out_printf(o, "%6.2f%%", p);
-}
-
-static void put_cell(output *o, const char *s, int width)
+void rank_put_cell(output *o, const char *s, int width)
 {
 	for (int i = (int)strlen(s); i < width; i++) out_putc(o, ' ');
 	out_puts(o, s);
 }
 
-void ranker_put_table(output *o, const ranker *k, bool by_total, uint64_t nrows, const char *head)
+static long double num_ld(num v)
+{
+	return v.kind == NUM_INT ? (long double)v.i : v.kind == NUM_UINT ? (long double)v.u : (long double)v.d;
+}
+
+units_scale rank_scale(const units *u, const units_opts *uo, const num *v, uint32_t n, num max)
+{
+	long double min = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		long double x = fabsl(num_ld(v[i]));
+		if (x > 0 && (min == 0 || x < min)) min = x;
+	}
+	return units_pick(u, uo, min, num_ld(max));
+}
+
+units_scale ranker_scale(const ranker *k, bool by_total, uint64_t nrows, const units *u, const units_opts *uo)
 {
 	uint32_t n;
 	uint32_t *v = ranker_sorted(k, by_total, &n);
 	if (nrows && n > nrows) n = (uint32_t)nrows;
-	int ws = 4, wt = 5;
+	/* pprof's choice: per row its flat figure, or its cum when flat is 0 */
+	num *fig = xmalloc(((size_t)n + 1) * sizeof *fig);
+	for (uint32_t i = 0; i < n; i++)
+		fig[i] = num_is_zero(k->self[v[i]]) ? k->total[v[i]] : k->self[v[i]];
+	units_scale sc = rank_scale(u, uo, fig, n, k->grand);
+	free(fig);
+	free(v);
+	return sc;
+}
+
+void ranker_put_table(output *o, const ranker *k, bool by_total, uint64_t nrows, const char *head,
+		      const units_scale *scale)
+{
+	uint32_t n;
+	uint32_t *v = ranker_sorted(k, by_total, &n);
+	if (nrows && n > nrows) n = (uint32_t)nrows;
+	units_scale sc = *scale;
+	char (*cell)[2][UNITS_BUF] = xmalloc(((size_t)n + 1) * sizeof *cell);
+	int w = 10;
 	for (uint32_t i = 0; i < n; i++) {
-		int a = rank_num_width(k->self[v[i]]), b = rank_num_width(k->total[v[i]]);
-		if (a > ws) ws = a;
-		if (b > wt) wt = b;
+		int a = (int)units_fmt(cell[i][0], num_ld(k->self[v[i]]), &sc);
+		int b = (int)units_fmt(cell[i][1], num_ld(k->total[v[i]]), &sc);
+		if (a > w) w = a;
+		if (b > w) w = b;
 	}
-	put_cell(o, "self", ws);
-	out_puts(o, "    self%  ");
-	put_cell(o, "total", wt);
-	out_printf(o, "   total%%  %s\n", head);
+	rank_put_cell(o, "flat", w);
+	out_puts(o, "  flat%   sum% ");
+	rank_put_cell(o, "cum", w);
+	out_printf(o, "   cum%%  %s\n", head);
+	long double sum = 0, grand = num_ld(k->grand);
+	char p[16];
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t key = v[i];
-		rank_put_padded(o, k->self[key], ws);
-		out_puts(o, "  ");
-		rank_put_pct_cell(o, rank_percent(k->self[key], k->grand));
-		out_puts(o, "  ");
-		rank_put_padded(o, k->total[key], wt);
-		out_puts(o, "  ");
-		rank_put_pct_cell(o, rank_percent(k->total[key], k->grand));
+		long double self = num_ld(k->self[key]);
+		sum += self;
+		rank_put_cell(o, cell[i][0], w);
+		out_putc(o, ' ');
+		out_write(o, p, units_pct(p, self, grand));
+		out_putc(o, ' ');
+		out_write(o, p, units_pct(p, sum, grand));
+		out_putc(o, ' ');
+		rank_put_cell(o, cell[i][1], w);
+		out_putc(o, ' ');
+		out_write(o, p, units_pct(p, num_ld(k->total[key]), grand));
 		out_puts(o, "  ");
 		out_puts(o, ranker_name(k, key));
 		out_putc(o, '\n');
 	}
+	free(cell);
 	free(v);
 }
 

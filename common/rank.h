@@ -17,6 +17,7 @@
 #include "spaa.h"
 #include "strmap.h"
 #include "fold.h"
+#include "units.h"
 
 enum rank_by { RANK_FUNC, RANK_DSO, RANK_SRCLINE };
 
@@ -31,7 +32,8 @@ typedef struct ranker {
 	uint64_t serial;       /* stacks added */
 	num grand;             /* sum of all weights added */
 	const fold_opts *fo;   /* how functions are named */
-	sbuf tmp;
+	bool shorten;          /* names shortened as pprof shows them (units_shorten) */
+	sbuf tmp, stmp;
 } ranker;
 
 /* fo: the naming options (kept by pointer: fold_opts_header() may still
@@ -56,17 +58,26 @@ static inline const char *ranker_name(const ranker *k, uint32_t key)
 /* 100 * part / whole, 0 when whole is 0. */
 double rank_percent(num part, num whole);
 
-/* The table spaa-top prints (the first nrows rows of ranker_sorted(); 0:
- * all):  "self    self%  total   total%  HEAD", weights right-aligned and
- * exact, percentages of k->grand with 2 decimals. */
-void ranker_put_table(output *o, const ranker *k, bool by_total, uint64_t nrows, const char *head);
+/* The table spaa-top and spaa-stat print, as `go tool pprof -top` does (the
+ * first nrows rows of ranker_sorted(); 0: all):
+ *       flat  flat%   sum%        cum   cum%  HEAD
+ *      300ms 93.75% 93.75%      310ms 96.88%  main.sumSquares
+ * flat = self, cum = total, sum% the running sum of flat%; the figures in
+ * scale (ranker_scale()), percentages of k->grand. */
+void ranker_put_table(output *o, const ranker *k, bool by_total, uint64_t nrows, const char *head,
+		      const units_scale *scale);
+/* The one output unit of that table, for figures in unit u, as pprof picks
+ * it (units_pick(): from the smallest figure shown to k->grand); the line
+ * above the table prints the total in it too. */
+units_scale ranker_scale(const ranker *k, bool by_total, uint64_t nrows, const units *u, const units_opts *uo);
 /* The same rows as JSON objects {"rank":1,"name":...,"self":...,
  * "self_percent":...,"total":...,"total_percent":...}: one per line with
- * "type":"row" first, or (array) as the comma-separated elements of an array. */
+ * "type":"row" first, or (array) as the comma-separated elements of an array.
+ * Exact figures, in the stored unit. */
 void ranker_put_json(output *o, const ranker *k, bool by_total, uint64_t nrows, bool array);
-/* Table helpers: a number right-aligned in width, its width, "%6.2f%". */
-void rank_put_padded(output *o, num v, int width);
-int rank_num_width(num v);
-void rank_put_pct_cell(output *o, double p);
+/* A figure, right-aligned in width (at least 10, as pprof's) */
+void rank_put_cell(output *o, const char *s, int width);
+/* The units_pick() of a set of figures: the smallest nonzero of v[0..n), and max. */
+units_scale rank_scale(const units *u, const units_opts *uo, const num *v, uint32_t n, num max);
 
 #endif

@@ -260,11 +260,11 @@ END
 	run spaa-top --event region -n 3 "$T/run1.spaa"
 	assert_success
 	assert_output - <<'END'
-region/wall_ns, total 15030000
-   self    self%     total   total%  function
-2402000   15.98%  15030000  100.00%  WsfSimulation::AdvanceTime
-2260000   15.04%   2260000   15.04%  detect
-2196000   14.61%   3584000   23.85%  ballistic, RK4
+region/wall_ns, total 15.03ms
+      flat  flat%   sum%        cum   cum%  function
+    2.40ms 15.98% 15.98%    15.03ms   100%  WsfSimulation::AdvanceTime
+    2.26ms 15.04% 31.02%     2.26ms 15.04%  detect
+    2.20ms 14.61% 45.63%     3.58ms 23.85%  ballistic, RK4
 END
 	run spaa-top --event region --sort total -n 2 --json "$T/run1.spaa"
 	assert_line --index 2 '{"type":"row","rank":2,"name":"event dispatch","self":1562000,"self_percent":10.39,"total":6000000,"total_percent":39.92}'

@@ -40,10 +40,10 @@ _start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
 	run sh -c "heaptrack2spaa '$H/heap.heaptrack.zst' | grep '\"func\":\"grab\"'"
 	assert_output --partial '"srcline":"/tmp/ht/heap.c:28","inlined":true,"inline_depth":1'
 	run sh -c "heaptrack2spaa -m peak_bytes '$H/heap.heaptrack.zst' | spaa-top -n 2"
-	assert_output "malloc/peak_bytes, total 7855104
-   self    self%    total   total%  function
-6553600   83.43%  6553600   83.43%  grab
-1228800   15.64%  1228800   15.64%  alloc_live"
+	assert_output "malloc/peak_bytes, total 7.49MB
+      flat  flat%   sum%        cum   cum%  function
+    6.25MB 83.43% 83.43%     6.25MB 83.43%  grab
+    1.17MB 15.64% 99.07%     1.17MB 15.64%  alloc_live"
 	run sh -c "heaptrack2spaa '$H/heap.heaptrack.zst' | spaa-validate --strict"
 	assert_success
 	# every allocation is freed or live: alloc = free + live, site by site
@@ -51,9 +51,9 @@ _start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
 	assert_output true
 	run sh -c "heaptrack2spaa -m free_count '$H/heap.heaptrack.zst' | spaa-top -n 2"
 	assert_output "malloc/free_count, total 601
-self    self%  total   total%  function
- 400   66.56%    400   66.56%  grab
- 200   33.28%    200   33.28%  alloc_temp"
+      flat  flat%   sum%        cum   cum%  function
+       400 66.56% 66.56%        400 66.56%  grab
+       200 33.28% 99.83%        200 33.28%  alloc_temp"
 }
 
 @test "a fresh heaptrack recording agrees with heaptrack_print" {

@@ -51,14 +51,14 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	run sh -c "pprof2spaa '$P/heap.pprof' | head -n 1"
 	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"pprof","frame_order":"leaf_to_root","events":[{"name":"heap","kind":"allocation","sampling":{"mode":"period","primary_metric":"live_bytes","sample_period":4096,"x_period_type":{"type":"space","unit":"bytes"},"x_metrics":["alloc_count","alloc_bytes","live_count","live_bytes"]}}],"time_range":{"start":1795600668633445689,"end":1795600668633445689,"unit":"nanoseconds"},"source":{"tool":"pprof"},"stack_id_mode":"content_addressable"}'
 	run sh -c "pprof2spaa '$P/heap.pprof' | spaa-top --inline -n 3"
-	assert_output "heap/live_bytes, total 1210167
-   self    self%    total   total%  function
-1192250   98.52%  1192250   98.52%  main.allocLive
-   9474    0.78%     9474    0.78%  hash/crc32.slicingMakeTable
-   4307    0.36%     4307    0.36%  runtime.malg"
+	assert_output "heap/live_bytes, total 1181.80kB
+      flat  flat%   sum%        cum   cum%  function
+ 1164.31kB 98.52% 98.52%  1164.31kB 98.52%  main.allocLive
+    9.25kB  0.78% 99.30%     9.25kB  0.78%  hash/crc32.slicingMakeTable
+    4.21kB  0.36% 99.66%     4.21kB  0.36%  runtime.malg"
 	run sh -c "pprof2spaa -m alloc_space '$P/heap.pprof' | spaa-top --inline -n 1"
-	assert_line --index 0 "heap/alloc_bytes, total 20046824"
-	assert_line --index 2 "16437724   82.00%  16437724   82.00%  main.allocTemp"
+	assert_line --index 0 "heap/alloc_bytes, total 19.12MB"
+	assert_line --index 2 "   15.68MB 82.00% 82.00%    15.68MB 82.00%  main.allocTemp"
 	# hash/crc32.archInitIEEE is inlined into hash/crc32.ieeeInit at one address
 	run sh -c "pprof2spaa '$P/heap.pprof' | grep -E '\"func\":\"hash/crc32.(archInitIEEE|ieeeInit)\"'"
 	assert_line --partial '"func":"hash/crc32.archInitIEEE","dso":1,"ip":"0x'
@@ -231,7 +231,7 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	assert_success
 	# the t* totals of the file are the sums of the live metrics
 	want=$(awk '/^@/ { s = 1; next } s && $1 == "t*:" { o += $2; b += $3; s = 0 } END { print o + 0, b + 0 }' je.*.heap | tr -d ':')
-	got=$(pprof2spaa je.*.heap | spaa-stat | sed -n 's/^weights: *heap: live_count \([0-9]*\), live_bytes \([0-9]*\).*/\1 \2/p')
+	got=$(pprof2spaa je.*.heap | spaa-stat --raw-units | sed -n 's/^weights: *heap: live_count \([0-9]*\), live_bytes \([0-9]*\).*/\1 \2/p')
 	assert_equal "$got" "$want"
 }
 

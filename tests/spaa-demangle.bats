@@ -251,11 +251,17 @@ shapes;__libc_start_call_main;main;shapes::label;shapes::Box<double>::spin 50505
 	assert_output "shapes;__libc_start_call_main;main;main::{lambda;shapes::Box<long>::spin 30303030
 shapes;__libc_start_call_main;main;main::{lambda;shapes::area;shapes::work 60606060
 shapes;__libc_start_call_main;main;shapes::label;shapes::Box<double>::spin 50505050"
+	run spaa-top --demangle --full-names -n 2 "$T/s.spaa"
+	assert_output "cpu-clock/period, total 141.41ms
+      flat  flat%   sum%        cum   cum%  function
+   60.61ms 42.86% 42.86%    60.61ms 42.86%  shapes::work
+   50.51ms 35.71% 78.57%    50.51ms 35.71%  shapes::Box<double>::spin"
+	# without --full-names, as pprof shows them: Box<long> and Box<double> are one
 	run spaa-top --demangle -n 2 "$T/s.spaa"
-	assert_output "cpu-clock/period, total 141414140
-    self    self%     total   total%  function
-60606060   42.86%  60606060   42.86%  shapes::work
-50505050   35.71%  50505050   35.71%  shapes::Box<double>::spin"
+	assert_output "cpu-clock/period, total 141.41ms
+      flat  flat%   sum%        cum   cum%  function
+   80.81ms 57.14% 57.14%    80.81ms 57.14%  shapes::Box::spin
+   60.61ms 42.86%   100%    60.61ms 42.86%  shapes::work"
 }
 
 @test "-o writes the file (atomically), -z and .zst compress, stdin is read" {

@@ -2,6 +2,7 @@
 # spaa-diff: inferno-diff-folded's results, naming options, --top, --json,
 # matching by content, errors, compressed input, -o, write errors.
 load common
+bats_require_minimum_version 1.5.0
 
 DD=$BATS_TEST_DIRNAME/data/diff
 B=$DD/before.spaa
@@ -71,14 +72,12 @@ app-100;main;parse_file;malloc 300 600"
 app-100/100;main;parse_file;malloc 300 600
 app_worker-100/101;main;Memcpy 50 100
 app_worker-100/101;main;parse_file;read;sys_read_[k] 500 1000"
-	spaa-diff --no-comm -m samples "$DD/small.spaa" "$DD/renum.spaa" > "$T/out" 2> "$T/err"
-	run cat "$T/out"
-	assert_output "main;Memcpy 1 0
-main;parse_file 1 0
-main;parse_file;malloc 3 0
-main;parse_file;read;sys_read 2 0"
-	run cat "$T/err"
-	assert_output "spaa-diff: $DD/renum.spaa: 4 stacks without metric samples skipped"
+	# a metric one file has not at all is an error naming the metrics it has
+	# (it compared against 0)
+	run --separate-stderr spaa-diff --no-comm -m samples "$DD/small.spaa" "$DD/renum.spaa"
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "spaa-diff: $DD/renum.spaa: no stack of event cycles has metric 'samples' (metrics: period)"
 	run spaa-diff --all-events --no-comm "$DD/small.spaa" "$DD/renum.spaa"
 	assert_line --index 0 "cycles;main;Memcpy 50 100"
 	run spaa-diff --event nope "$DD/small.spaa" "$DD/renum.spaa"
@@ -89,7 +88,8 @@ main;parse_file;read;sys_read 2 0"
 @test "--top: functions ranked by the change of self weight; recursion counted once" {
 	run spaa-diff --top=10 "$DD/rec-before.spaa" "$DD/rec-after.spaa"
 	assert_success
-	assert_output "SELF_DELTA   SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
+	assert_output "cpu/samples: before 11, after 12, delta +1 (+9.1%)
+SELF_DELTA   SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
         +6      new           +6      new            0           6             0            6  d
         -4  -100.0%           -4  -100.0%            4           0             4            0  0x7f00beef
         -2   -40.0%           -2   -40.0%            5           3             5            3  b
@@ -102,23 +102,24 @@ main;parse_file;read;sys_read 2 0"
 @test "--top N --sort total" {
 	run spaa-diff -n 3 --sort total "$B" "$A"
 	assert_success
-	assert_output "SELF_DELTA  SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
+	assert_output "cpu/samples: before 65, after 80, delta +15 (+23.1%)
+SELF_DELTA  SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
         +4  +36.4%          +16  +145.5%           11          15            11           27  __fdget_pos_[k]
          0    0.0%          +15   +23.1%            0           0            65           80  dd
        +12     new          +12      new            0          12             0           12  __fget_light_[k]"
 	# --top alone: 10 rows; -n 0 and --top=0: every function (18 here)
 	run spaa-diff --top "$B" "$A"
-	assert_equal "${#lines[@]}" 11
+	assert_equal "${#lines[@]}" 12
 	run spaa-diff -n 0 "$B" "$A"
-	assert_equal "${#lines[@]}" 19
+	assert_equal "${#lines[@]}" 20
 	run spaa-diff --top=0 "$B" "$A"
-	assert_equal "${#lines[@]}" 19
+	assert_equal "${#lines[@]}" 20
 }
 
 @test "--json: summary, functions and stacks as NDJSON (--strip-hex, --top)" {
 	run spaa-diff --json --strip-hex --top=3 "$DD/rec-before.spaa" "$DD/rec-after.spaa"
 	assert_success
-	assert_output "{\"type\":\"summary\",\"before\":\"$DD/rec-before.spaa\",\"after\":\"$DD/rec-after.spaa\",\"event_before\":\"cpu\",\"metric_before\":\"samples\",\"event_after\":\"cpu\",\"metric_after\":\"samples\",\"normalized\":false,\"total_before\":11,\"total_after\":12,\"total_delta\":1,\"functions\":6,\"stacks\":5}
+	assert_output "{\"type\":\"summary\",\"before\":\"$DD/rec-before.spaa\",\"after\":\"$DD/rec-after.spaa\",\"event_before\":\"cpu\",\"metric_before\":\"samples\",\"event_after\":\"cpu\",\"metric_after\":\"samples\",\"unit\":\"count\",\"normalized\":false,\"total_before\":11,\"total_after\":12,\"total_delta\":1,\"functions\":6,\"stacks\":5}
 {\"type\":\"function\",\"name\":\"d\",\"self_before\":0,\"self_after\":6,\"self_delta\":6,\"total_before\":0,\"total_after\":6,\"total_delta\":6}
 {\"type\":\"function\",\"name\":\"0x...\",\"self_before\":4,\"self_after\":1,\"self_delta\":-3,\"total_before\":4,\"total_after\":1,\"total_delta\":-3}
 {\"type\":\"function\",\"name\":\"b\",\"self_before\":5,\"self_after\":3,\"self_delta\":-2,\"total_before\":5,\"total_after\":3,\"total_delta\":-2}
@@ -267,4 +268,39 @@ a;c 0 18446744073709551612"
 	run spaa-diff -m samples --no-comm "$EX/parser.spaa" "$T/g.spaa"
 	assert_success
 	assert_line --index 0 "__clone3;start_thread;worker_loop;[libc.so.6] 1 1001001"
+}
+
+@test "--top: both totals above the table; figures in the metric's unit as pprof prints them; --raw-units; -j names the unit" {
+	perf2spaa "$EX/parser2.perf.txt" > "$T/p2.spaa"
+	run --separate-stderr spaa-diff -n 3 "$EX/parser.spaa" "$T/p2.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cpu-clock:pppH/period: before 7.01ms, after 8.01ms, delta +1ms (+14.3%)
+SELF_DELTA   SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
+      +2ms  +100.0%         +2ms  +100.0%          2ms         4ms           2ms          4ms  tokenize
+      +1ms  +100.0%         +1ms  +100.0%          1ms         2ms           1ms          2ms  [libc.so.6]
+      -1ms   -50.0%         -1ms   -50.0%          2ms         1ms           2ms          1ms  check_bounds
+OUT
+	run --separate-stderr spaa-diff -n 1 --raw-units "$EX/parser.spaa" "$T/p2.spaa"
+	assert_output - <<'OUT'
+cpu-clock:pppH/period: before 7007007, after 8008008, delta +1001001 (+14.3%)
+SELF_DELTA   SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
+  +2002002  +100.0%     +2002002  +100.0%      2002002     4004004       2002002      4004004  tokenize
+OUT
+	run --separate-stderr spaa-diff -n 0 -j "$EX/parser.spaa" "$T/p2.spaa"
+	assert_line --index 0 --partial '"metric_after":"period","unit":"nanoseconds","normalized":false,"total_before":7007007,"total_after":8008008,"total_delta":1001001,'
+	# pprof's names for a metric: a Go heap profile against itself
+	pprof2spaa "$EX/go-heap.pprof" > "$T/h.spaa"
+	run --separate-stderr spaa-diff -n 1 -m inuse_space "$T/h.spaa" "$T/h.spaa"
+	assert_success
+	assert_line --index 0 "heap/live_bytes: before 1181.80kB, after 1181.80kB, delta 0 (0.0%)"
+	# C++ names shortened in the table only; --full-names keeps them
+	perf2spaa "$EX/shapes.perf.txt" | spaa-demangle > "$T/s.spaa"
+	run --separate-stderr spaa-diff -n 0 "$T/s.spaa" "$T/s.spaa"
+	assert_line --partial "shapes::Box::spin"
+	refute_line --partial "shapes::Box<double>::spin"
+	run --separate-stderr spaa-diff -n 0 --full-names "$T/s.spaa" "$T/s.spaa"
+	assert_line --partial "shapes::Box<double>::spin"
+	run --separate-stderr spaa-diff "$T/s.spaa" "$T/s.spaa"
+	assert_output --partial "shapes::Box<double>::spin"
 }

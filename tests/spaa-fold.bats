@@ -385,3 +385,20 @@ $EX/parser.perf.txt: invalid: 0 header, 0 dso, 0 frame, 0 thread, 0 stack, 0 sam
 	assert_failure 1
 	assert_output --partial 'event x\xff\x1by is not'
 }
+
+@test "spaa-fold -m: pprof's, heaptrack's and V8's metric names; a metric no stack has is an error listing the file's" {
+	pprof2spaa "$EX/go-heap.pprof" > "$T/h.spaa"
+	run spaa-fold -m live_bytes "$T/h.spaa"
+	want=$output
+	run spaa-fold -m inuse_space "$T/h.spaa"
+	assert_success
+	assert_output "$want"
+	run spaa-fold -m leaked "$T/h.spaa"
+	assert_output "$want"
+	run spaa-fold -m cpu "$EX/perf-cpu.spaa"
+	assert_success
+	assert_output "$(spaa-fold -m period "$EX/perf-cpu.spaa")"
+	run spaa-fold -m bogus "$EX/perf-cpu.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $EX/perf-cpu.spaa: no stack of event cycles has metric 'bogus' (metrics: samples, period)"
+}

@@ -273,3 +273,10 @@ dd;[unknown];read 14"
 	assert_failure 1
 	assert_output "spaa-grep: $T/no/dir/x.spaa: No such file or directory"
 }
+
+@test "spaa-grep -m: pprof's metric names" {
+	pprof2spaa "$EX/go-heap.pprof" > "$T/h.spaa"
+	run spaa-grep -c -m inuse_space -e main.allocLive "$T/h.spaa"
+	assert_success
+	assert_output "4 stacks, 1192250 live_bytes"
+}

@@ -3,6 +3,7 @@ load common
 
 H=$D/heapdiff
 K=1234 # the Leaky objects the node script allocates between its snapshots
+T_COUNT=321 # the Temp objects it frees between them
 
 # Real snapshots, once for the file: node writes one, allocates K objects of
 # class Leaky kept in a global array, and writes another.
@@ -12,9 +13,13 @@ setup_file() {
 	cat > leak.js <<-EOF
 	const v8 = require('v8');
 	class Leaky { constructor(i) { this.i = i; this.tag = 'leak' + i; } }
+	class Temp { constructor(i) { this.i = i; } }
 	globalThis.leaks = [];
+	globalThis.temps = [];
 	function fill(n) { for (let i = 0; i < n; i++) globalThis.leaks.push(new Leaky(i)); }
+	for (let i = 0; i < $T_COUNT; i++) globalThis.temps.push(new Temp(i));
 	v8.writeHeapSnapshot('before.heapsnapshot');
+	globalThis.temps = null;
 	fill($K);
 	v8.writeHeapSnapshot('after.heapsnapshot');
 	EOF
@@ -62,8 +67,8 @@ need_node() {
 	run spaa-heapdiff -n 2 --retained=3 before.heapsnapshot after.heapsnapshot
 	assert_success
 	assert_output '{"type":"header","format":"heap-diff","version":"0.1","baseline":"before.heapsnapshot","target":"after.heapsnapshot"}
-{"type":"growth","constructor":"Item","count_before":1,"count_after":4,"count_delta":3,"size_before":24,"size_after":136,"size_delta":112}
-{"type":"growth","constructor":"Café","count_before":0,"count_after":1,"count_delta":1,"size_before":0,"size_after":48,"size_delta":48}
+{"type":"growth","constructor":"Item","count_before":1,"count_after":4,"count_delta":3,"size_before":24,"size_after":136,"size_delta":112,"new_count":3,"deleted_count":0,"alloc_size":112,"freed_size":0}
+{"type":"growth","constructor":"Café","count_before":0,"count_after":1,"count_delta":1,"size_before":0,"size_after":48,"size_delta":48,"new_count":1,"deleted_count":0,"alloc_size":48,"freed_size":0}
 {"type":"retained","constructor":"Item","size":64,"id":17,"retention_path":[]}
 {"type":"retained","constructor":"Café","size":48,"id":31,"retention_path":["Window","a\"b"]}
 {"type":"retained","constructor":"Item","size":24,"id":15,"retention_path":["Window","app","cache","items","[42]"]}'
@@ -117,7 +122,7 @@ need_node() {
 	EOF
 	run spaa-heapdiff --retained=11 "$T/b.heapsnapshot" "$T/a.heapsnapshot"
 	assert_success
-	assert_line --index 1 '{"type":"growth","constructor":"Link","count_before":0,"count_after":30,"count_delta":30,"size_before":0,"size_after":465,"size_delta":465}'
+	assert_line --index 1 '{"type":"growth","constructor":"Link","count_before":0,"count_after":30,"count_delta":30,"size_before":0,"size_after":465,"size_delta":465,"new_count":30,"deleted_count":0,"alloc_size":465,"freed_size":0}'
 	assert_line --index 2 '{"type":"retained","constructor":"Link","size":30,"id":160,"retention_path":["Link","p1","p2","p3","p4","p5","p6","p7","p8","p9","...","p21","p22","p23","p24","p25","p26","p27","p28","p29"]}'
 	# 20 segments are kept whole
 	assert_line --index 12 '{"type":"retained","constructor":"Link","size":20,"id":140,"retention_path":["Link","p1","p2","p3","p4","p5","p6","p7","p8","p9","p10","p11","p12","p13","p14","p15","p16","p17","p18","p19"]}'
@@ -257,4 +262,92 @@ Try 'spaa-heapdiff --help' for more information."
 	run spaa-heapdiff "$T/dup-before.json" "$H/after.heapsnapshot"
 	assert_failure 1
 	assert_output --regexp "^spaa-heapdiff: $T/dup-before.json:[0-9]+: node id 7 is given to two nodes \(nodes 3 and 4\) \(byte [0-9]+\)$"
+}
+
+@test "a table like DevTools' Comparison view: on a terminal, or with --table; -j the NDJSON even there" {
+	cd "$H"
+	run spaa-heapdiff --table before.heapsnapshot after.heapsnapshot
+	assert_success
+	assert_output - <<'OUT'
+before.heapsnapshot: 760B in 9 objects; after.heapsnapshot: 460B in 19 objects; delta -300B, +10 objects
+# New  # Deleted  # Delta  Alloc. Size  Freed Size  Size Delta  Constructor
+    3          0       +3         112B           0       +112B  Item
+    1          0       +1          48B           0        +48B  Café
+    2          0       +2          44B           0        +44B  (string)
+    1          0       +1          44B           0        +44B  (closure)
+    1          0       +1          16B           0        +16B  (system)
+    1          0       +1           8B           0         +8B  (bigint)
+    1          0       +1           8B           0         +8B  Bad�
+    1          0       +1           4B           0         +4B  (wasm object)
+    0          1       -1            0        500B       -500B  Gone
+
+The largest new object of each, retained by (from the GC roots):
+ 64B  Item @17  (no path from the GC roots)
+ 48B  Café @31  Window.a"b
+ 24B  (string) @27  Window.app.cache.items[42].label
+ 44B  (closure) @23  (no path from the GC roots)
+ 16B  (system) @29  (no path from the GC roots)
+  8B  (bigint) @37  (no path from the GC roots)
+  8B  Bad� @33  Window.a"b.label
+  4B  (wasm object) @39  (no path from the GC roots)
+OUT
+	run spaa-heapdiff --table -n 2 --retained=1 --raw-units before.heapsnapshot after.heapsnapshot
+	assert_output - <<'OUT'
+before.heapsnapshot: 760 in 9 objects; after.heapsnapshot: 460 in 19 objects; delta -300, +10 objects
+# New  # Deleted  # Delta  Alloc. Size  Freed Size  Size Delta  Constructor
+    3          0       +3          112           0        +112  Item
+    1          0       +1           48           0         +48  Café
+
+The largest new object of each, retained by (from the GC roots):
+  64  Item @17  (no path from the GC roots)
+OUT
+	# a terminal gets the table, -j the NDJSON
+	run script -qec "spaa-heapdiff before.heapsnapshot after.heapsnapshot" /dev/null
+	assert_success
+	assert_line --index 1 $'# New  # Deleted  # Delta  Alloc. Size  Freed Size  Size Delta  Constructor\r'
+	run script -qec "spaa-heapdiff -j before.heapsnapshot after.heapsnapshot" /dev/null
+	assert_line --index 0 $'{"type":"header","format":"heap-diff","version":"0.1","baseline":"before.heapsnapshot","target":"after.heapsnapshot"}\r'
+	# deleted objects are counted: Gone's in the NDJSON's growth records' figures
+	run spaa-heapdiff before.heapsnapshot after.heapsnapshot
+	assert_line '{"type":"growth","constructor":"Item","count_before":1,"count_after":4,"count_delta":3,"size_before":24,"size_after":136,"size_delta":112,"new_count":3,"deleted_count":0,"alloc_size":112,"freed_size":0}'
+}
+
+@test "retention paths avoid V8's internals ((system), (compiled code), hidden classes) when they can; --all-retainers keeps them" {
+	# root -handle-> a hidden "system / Map" -x-> Foo, and root -app-> App -ref-> Holder -foo-> Foo
+	python3 - "$T" <<-'EOF'
+	import json, sys
+	meta = {"node_fields": ["type", "name", "id", "self_size", "edge_count"],
+	        "node_types": [["synthetic", "object", "hidden"], "string", "number", "number", "number"],
+	        "edge_fields": ["type", "name_or_index", "to_node"],
+	        "edge_types": [["element", "property", "weak"], "string_or_number", "node"]}
+	strings = ["", "system / Map", "App", "Holder", "Foo", "handle", "app", "x", "ref", "foo"]
+	after = ([0, 0, 1, 0, 2,  2, 1, 3, 10, 1,  1, 2, 5, 10, 1,  1, 3, 7, 10, 1,  1, 4, 9, 100, 0],
+	         [1, 5, 5,  1, 6, 10,  1, 7, 20,  1, 8, 15,  1, 9, 20])
+	before = ([0, 0, 1, 0, 0], [])
+	for name, (nodes, edges) in (("b", before), ("a", after)):
+	    s = {"snapshot": {"meta": meta, "node_count": len(nodes) // 5, "edge_count": len(edges) // 3},
+	         "nodes": nodes, "edges": edges, "strings": strings}
+	    json.dump(s, open(sys.argv[1] + "/" + name + ".heapsnapshot", "w"))
+	EOF
+	run spaa-heapdiff -j -n 1 --retained=1 "$T/b.heapsnapshot" "$T/a.heapsnapshot"
+	assert_success
+	assert_line --index 2 '{"type":"retained","constructor":"Foo","size":100,"id":9,"retention_path":["app","ref","foo"]}'
+	run spaa-heapdiff -j -n 1 --retained=1 --all-retainers "$T/b.heapsnapshot" "$T/a.heapsnapshot"
+	assert_line --index 2 '{"type":"retained","constructor":"Foo","size":100,"id":9,"retention_path":["handle","x"]}'
+	# an object only internals lead to keeps its path through them
+	run spaa-heapdiff -j --retained=10 "$T/b.heapsnapshot" "$T/a.heapsnapshot"
+	assert_line '{"type":"retained","constructor":"(system)","size":10,"id":3,"retention_path":["handle"]}'
+}
+
+@test "node's snapshots: objects freed between the snapshots are counted as deleted" {
+	need_node
+	local B=$BATS_FILE_TMPDIR/before.heapsnapshot A=$BATS_FILE_TMPDIR/after.heapsnapshot
+	run sh -c "spaa-heapdiff --table '$B' '$A' | grep -E ' (Leaky|Temp)\$'"
+	assert_success
+	assert_line --index 0 --regexp "^ *1,234 +0 +\+1,234 .* Leaky$"
+	assert_line --index 1 --regexp "^ *0 +$T_COUNT +-$T_COUNT .* Temp$"
+	# the path to a Leaky starts at the global object, as DevTools shows it,
+	# not at (GC roots)
+	run sh -c "spaa-heapdiff --table '$B' '$A' | grep -E '  Leaky @'"
+	assert_output --regexp "^ *[0-9.]+[kB]+  Leaky @[0-9]+  global\.leaks\[[0-9]+\]$"
 }

@@ -10,17 +10,17 @@ file:        $D/stat/small.spaa
 source:      perf 6.1.0: perf record -g ./app
 frame order: leaf_to_root
 stack ids:   content_addressable
-time range:  100 .. 110 (10 s)
+time range:  clock 100s + 10s
 events:      cycles (kind hardware, mode period, primary metric period)
 records:     header 1, dso 1, frame 4, thread 1, stack 3, sample 7, window 1, other 1
 weights:     cycles: samples 7, period 570
 threads:     1 (app 7/7)
 hottest:     cycles/period, total 570 in 3 stacks
-self    self%  total   total%  function
- 300   52.63%    550   96.49%  work
- 250   43.86%    250   43.86%  parse
-  20    3.51%     20    3.51%  idle
-   0    0.00%    570  100.00%  main
+      flat  flat%   sum%        cum   cum%  function
+       300 52.63% 52.63%        550 96.49%  work
+       250 43.86% 96.49%        250 43.86%  parse
+        20  3.51%   100%         20  3.51%  idle
+         0     0%   100%        570   100%  main
 OUT
 }
 
@@ -32,16 +32,16 @@ file:        $D/top/small.spaa
 source:      perf
 frame order: leaf_to_root
 stack ids:   local
-time range:  0 .. 2 (2 s)
+time range:  clock 0 + 2s
 events:      cycles (kind hardware, mode period, primary metric period)
              instructions (kind hardware, mode period, primary metric period)
 records:     header 1, dso 3, frame 6, thread 0, stack 7, sample 0, window 0, other 0
-weights:     cycles: samples 12, period 2000
-             instructions: samples 5, period 5000
+weights:     cycles: samples 12, period 2,000
+             instructions: samples 5, period 5,000
 threads:     0
 hottest:     instructions/samples, total 5 in 1 stack
-self    self%  total   total%  function
-   5  100.00%      5  100.00%  parse
+      flat  flat%   sum%        cum   cum%  function
+         5   100%   100%          5   100%  parse
 OUT
 	assert_equal "$stderr" ""
 	run spaa-stat "$D/window/early.spaa"
@@ -55,7 +55,7 @@ OUT
 @test "spaa-stat: --json" {
 	run spaa-stat --json -n 2 "$D/stat/small.spaa"
 	assert_success
-	assert_output '{"file":"'"$D"'/stat/small.spaa","source_tool":"perf","command":"perf record -g ./app","tool_version":"6.1.0","frame_order":"leaf_to_root","stack_id_mode":"content_addressable","time_range":{"start":100,"end":110,"unit":"seconds"},"events":[{"name":"cycles","kind":"hardware","mode":"period","primary_metric":"period"}],"records":{"header":1,"dso":1,"frame":4,"thread":1,"stack":3,"sample":7,"window":1,"other":1},"weights":[{"event":"cycles","metric":"samples","value":7},{"event":"cycles","metric":"period","value":570}],"threads":[{"pid":7,"tid":7,"comm":"app"}],"hottest":{"event":"cycles","metric":"period","total":570,"stacks":3,"functions":[{"rank":1,"name":"work","self":300,"self_percent":52.63,"total":550,"total_percent":96.49},{"rank":2,"name":"parse","self":250,"self_percent":43.86,"total":250,"total_percent":43.86}]}}'
+	assert_output '{"file":"'"$D"'/stat/small.spaa","source_tool":"perf","command":"perf record -g ./app","tool_version":"6.1.0","frame_order":"leaf_to_root","stack_id_mode":"content_addressable","time_range":{"start":100,"end":110,"unit":"seconds"},"events":[{"name":"cycles","kind":"hardware","mode":"period","primary_metric":"period"}],"records":{"header":1,"dso":1,"frame":4,"thread":1,"stack":3,"sample":7,"window":1,"other":1},"weights":[{"event":"cycles","metric":"samples","value":7,"unit":"count"},{"event":"cycles","metric":"period","value":570,"unit":"count"}],"threads":[{"pid":7,"tid":7,"comm":"app"}],"hottest":{"event":"cycles","metric":"period","unit":"count","total":570,"stacks":3,"functions":[{"rank":1,"name":"work","self":300,"self_percent":52.63,"total":550,"total_percent":96.49},{"rank":2,"name":"parse","self":250,"self_percent":43.86,"total":250,"total_percent":43.86}]}}'
 }
 
 @test "spaa-stat: stdin, gzip, zstd, -o" {
@@ -127,18 +127,18 @@ file:        $EX/perf-cpu.spaa
 source:      perf 6.1.76: perf record -F 999 -g --call-graph dwarf ./wordfreq input.txt
 frame order: leaf_to_root
 stack ids:   content_addressable
-time range:  52310.001012 .. 52310.011016 (10 ms)
+time range:  clock 14.53hrs + 10ms
 events:      cycles (kind hardware, mode frequency, primary metric period)
 records:     header 1, dso 3, frame 15, thread 2, stack 7, sample 14, window 0, other 0
-weights:     cycles: samples 14, period 31629620
+weights:     cycles: samples 14, period 31,629,620
 threads:     2 (wordfreq 31337/31337, wf-reader 31337/31338)
-hottest:     cycles/period, total 31629620 in 7 stacks
-    self    self%     total   total%  function
-12516741   39.57%  12516741   39.57%  hashbrown::map::HashMap<K,V,S>::insert
- 5011029   15.84%  17527770   55.42%  core::hash::BuildHasher::hash_one
- 4989207   15.77%   4989207   15.77%  core::str::<impl str>::to_lowercase
- 3714219   11.74%   3714219   11.74%  copy_user_enhanced_fast_string
- 2506002    7.92%  27514178   86.99%  wordfreq::count_words
+hottest:     cycles/period, total 31,629,620 in 7 stacks
+      flat  flat%   sum%        cum   cum%  function
+12,516,741 39.57% 39.57% 12,516,741 39.57%  hashbrown::map::HashMap::insert
+ 5,011,029 15.84% 55.42% 17,527,770 55.42%  core::hash::BuildHasher::hash_one
+ 4,989,207 15.77% 71.19%  4,989,207 15.77%  core::str::<impl str>::to_lowercase
+ 3,714,219 11.74% 82.93%  3,714,219 11.74%  copy_user_enhanced_fast_string
+ 2,506,002  7.92% 90.86% 27,514,178 86.99%  wordfreq::count_words
 OUT
 }
 
@@ -156,12 +156,12 @@ records:     header 1, dso 1, frame 16, thread 0, stack 8, sample 0, window 0, o
 weights:     cpu: samples 65
 threads:     0
 hottest:     cpu/samples, total 65 in 8 stacks
-self    self%  total   total%  function
-  27   41.54%     27   41.54%  __srcu_read_unlock_[k]
-  14   21.54%     31   47.69%  read
-  11   16.92%     11   16.92%  __fdget_pos_[k]
-   6    9.23%     33   50.77%  fsnotify_[k]
-   3    4.62%      3    4.62%  [dd]
+      flat  flat%   sum%        cum   cum%  function
+        27 41.54% 41.54%         27 41.54%  __srcu_read_unlock_[k]
+        14 21.54% 63.08%         31 47.69%  read
+        11 16.92% 80.00%         11 16.92%  __fdget_pos_[k]
+         6  9.23% 89.23%         33 50.77%  fsnotify_[k]
+         3  4.62% 93.85%          3  4.62%  [dd]
 OUT
 }
 
@@ -185,11 +185,16 @@ OUT
 	assert_output "spaa-stat: $T/j.spaa:2: invalid JSON at byte 17: unexpected end of line"
 }
 
-@test "spaa-stat: durations in a human unit, 3 significant digits" {
-	for r in "0 17.2 microseconds 17.2 µs" "0 1.72 seconds 1.72 s" "0 150 seconds 2.5 min" "0 5005 nanoseconds 5.01 µs" "0 3 ms 3 ms" "0 7 ticks 7 ticks"; do
+@test "spaa-stat: time ranges as an ISO 8601 start and a duration scaled as pprof does" {
+	for r in "0 17.2 microseconds clock_0 17.20us" "0 1.72 seconds clock_0 1.72s" "0 150 seconds clock_0 150s" \
+		 "0 5005 nanoseconds clock_0 5.01us" "0 3 ms clock_0 3ms" "0 7 ticks clock_0_ticks 7_ticks" \
+		 "1795600668 1795600669.5 seconds 2026-11-25T09:57:48Z 1.50s" \
+		 "1795600668087541031 1795600668589979029 nanoseconds 2026-11-25T09:57:48.087541031Z 502.44ms"; do
 		set -- $r
 		printf '{"type":"header","format":"spaa","version":"1.0","events":[],"time_range":{"start":%s,"end":%s,"unit":"%s"}}\n' "$1" "$2" "$3" > "$T/h.spaa"
 		run sh -c 'spaa-stat "$1" | grep "^time range"' sh "$T/h.spaa"
-		assert_output "time range:  $1 .. $2 ($4 $5)"
+		assert_output "time range:  $(echo "$4" | tr _ ' ') + $(echo "$5" | tr _ ' ')"
+		run sh -c 'spaa-stat --raw-units "$1" | grep "^time range"' sh "$T/h.spaa"
+		assert_output "time range:  $1 .. $2 $3"
 	done
 }

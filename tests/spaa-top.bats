@@ -9,13 +9,13 @@ bats_require_minimum_version 1.5.0
 	run --separate-stderr spaa-top "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
-cycles/period, total 2000
-self    self%  total   total%  function
-1000   50.00%   1000   50.00%  page_fault
- 700   35.00%    900   45.00%  fib
- 200   10.00%   1200   60.00%  memcpy
- 100    5.00%   1100   55.00%  parse
-   0    0.00%   2000  100.00%  main
+cycles/period, total 2,000
+      flat  flat%   sum%        cum   cum%  function
+     1,000 50.00% 50.00%      1,000 50.00%  page_fault
+       700 35.00% 85.00%        900 45.00%  fib
+       200 10.00% 95.00%      1,200 60.00%  memcpy
+       100  5.00%   100%      1,100 55.00%  parse
+         0     0%   100%      2,000   100%  main
 OUT
 	assert_equal "$stderr" "spaa-top: $D/top/small.spaa:1: 2 events; ranking only cycles (use --event)
 spaa-top: $D/top/small.spaa: 1 stack of event cycles has no 'period' weight (left out)"
@@ -25,10 +25,10 @@ spaa-top: $D/top/small.spaa: 1 stack of event cycles has no 'period' weight (lef
 	run --separate-stderr spaa-top --event cycles --sort total -n 2 "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
-cycles/period, total 2000
-self    self%  total   total%  function
-   0    0.00%   2000  100.00%  main
- 200   10.00%   1200   60.00%  memcpy
+cycles/period, total 2,000
+      flat  flat%   sum%        cum   cum%  function
+         0     0%     0%      2,000   100%  main
+       200 10.00% 10.00%      1,200 60.00%  memcpy
 OUT
 }
 
@@ -37,12 +37,12 @@ OUT
 	assert_success
 	assert_output - <<'OUT'
 cycles/samples, total 12
-self    self%  total   total%  function
-   7   58.33%      9   75.00%  fib
-   2   16.67%      3   25.00%  memcpy
-   1    8.33%     12  100.00%  main
-   1    8.33%      2   16.67%  parse
-   1    8.33%      1    8.33%  page_fault
+      flat  flat%   sum%        cum   cum%  function
+         7 58.33% 58.33%          9 75.00%  fib
+         2 16.67% 75.00%          3 25.00%  memcpy
+         1  8.33% 83.33%         12   100%  main
+         1  8.33% 91.67%          2 16.67%  parse
+         1  8.33%   100%          1  8.33%  page_fault
 OUT
 	assert_equal "$stderr" ""
 }
@@ -51,11 +51,11 @@ OUT
 	run --separate-stderr spaa-top --event cycles --by dso "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
-cycles/period, total 2000
-self    self%  total   total%  dso
-1000   50.00%   1000   50.00%  [kernel.kallsyms]
- 800   40.00%   2000  100.00%  /bin/app
- 200   10.00%   1200   60.00%  /lib/libc.so.6
+cycles/period, total 2,000
+      flat  flat%   sum%        cum   cum%  dso
+     1,000 50.00% 50.00%      1,000 50.00%  [kernel.kallsyms]
+       800 40.00% 90.00%      2,000   100%  /bin/app
+       200 10.00%   100%      1,200 60.00%  /lib/libc.so.6
 OUT
 }
 
@@ -63,14 +63,14 @@ OUT
 	run --separate-stderr spaa-top --event cycles --by srcline -n 0 "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
-cycles/period, total 2000
-self    self%  total   total%  srcline
-1000   50.00%   1000   50.00%  ?? (page_fault)
- 400   20.00%    900   45.00%  app.c:3
- 300   15.00%    500   25.00%  app.c:5
- 200   10.00%   1200   60.00%  ?? (memcpy)
- 100    5.00%   1100   55.00%  app.c:20
-   0    0.00%   2000  100.00%  app.c:10
+cycles/period, total 2,000
+      flat  flat%   sum%        cum   cum%  srcline
+     1,000 50.00% 50.00%      1,000 50.00%  ?? (page_fault)
+       400 20.00% 70.00%        900 45.00%  app.c:3
+       300 15.00% 85.00%        500 25.00%  app.c:5
+       200 10.00% 95.00%      1,200 60.00%  ?? (memcpy)
+       100  5.00%   100%      1,100 55.00%  app.c:20
+         0     0%   100%      2,000   100%  app.c:10
 OUT
 }
 
@@ -78,7 +78,7 @@ OUT
 	run --separate-stderr spaa-top --event instructions --json "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
-{"type":"summary","event":"instructions","metric":"period","by":"func","total":5000,"stacks":1}
+{"type":"summary","event":"instructions","metric":"period","unit":"count","by":"func","total":5000,"stacks":1}
 {"type":"row","rank":1,"name":"parse","self":5000,"self_percent":100.00,"total":5000,"total_percent":100.00}
 {"type":"row","rank":2,"name":"main","self":0,"self_percent":0.00,"total":5000,"total_percent":100.00}
 OUT
@@ -88,13 +88,13 @@ OUT
 	run --separate-stderr spaa-top --event cycles --callers fib --callees fib "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
-cycles/period, fib: self 700 (35.00%), total 900 (45.00%) of 2000
-weight  weight%  caller
-   900  100.00%  main
+cycles/period, fib: self 700 (35.00%), total 900 (45.00%) of 2,000
+    weight      %  caller
+       900   100%  main
 
-weight  weight%  callee
-   700   77.78%  [self]
-   200   22.22%  memcpy
+    weight      %  callee
+       700 77.78%  [self]
+       200 22.22%  memcpy
 OUT
 }
 
@@ -102,16 +102,16 @@ OUT
 	run --separate-stderr spaa-top --event cycles --callers main --json "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
-{"type":"focus","name":"main","event":"cycles","metric":"period","self":0,"self_percent":0.00,"total":2000,"total_percent":100.00,"profile_total":2000}
+{"type":"focus","name":"main","event":"cycles","metric":"period","unit":"count","self":0,"self_percent":0.00,"total":2000,"total_percent":100.00,"profile_total":2000}
 {"type":"caller","depth":1,"name":"[root]","weight":2000,"percent":100.00}
 OUT
 	run --separate-stderr spaa-top --event cycles --by dso --callees /bin/app "$D/top/small.spaa"
 	assert_success
 	assert_output - <<'OUT'
-cycles/period, /bin/app: self 800 (40.00%), total 2000 (100.00%) of 2000
-weight  weight%  callee
-  1200   60.00%  /lib/libc.so.6
-   800   40.00%  [self]
+cycles/period, /bin/app: self 800 (40.00%), total 2,000 (100%) of 2,000
+    weight      %  callee
+     1,200 60.00%  /lib/libc.so.6
+       800 40.00%  [self]
 OUT
 }
 
@@ -129,19 +129,19 @@ spaa-top: $D/top/small.spaa: no function 'nope' in the stacks of event cycles; n
 	run --separate-stderr spaa-top "$D/top/small-trace.spaa"
 	assert_success
 	assert_output - <<'OUT'
-spans/self_time, total 1165
-self    self%  total   total%  function
- 240   20.60%    488   41.89%  fib
- 191   16.39%    489   41.97%  emit
- 181   15.54%    480   41.20%  sché∂ule
- 179   15.36%    518   44.46%  main
- 156   13.39%    511   43.86%  lex
- 124   10.64%    271   23.26%  parse
-  94    8.07%    207   17.77%  alloc
+spans/self_time, total 1165us
+      flat  flat%   sum%        cum   cum%  function
+     240us 20.60% 20.60%      488us 41.89%  fib
+     191us 16.39% 37.00%      489us 41.97%  emit
+     181us 15.54% 52.53%      480us 41.20%  sché∂ule
+     179us 15.36% 67.90%      518us 44.46%  main
+     156us 13.39% 81.29%      511us 43.86%  lex
+     124us 10.64% 91.93%      271us 23.26%  parse
+      94us  8.07%   100%      207us 17.77%  alloc
 OUT
 	run --separate-stderr spaa-top -m calls -n 1 "$D/top/small-trace.spaa"
 	assert_success
-	assert_line --index 2 "  66   22.84%    142   49.13%  fib"
+	assert_line --index 2 "        66 22.84% 22.84%        142 49.13%  fib"
 }
 
 @test "spaa-top: gzip and zstd input, stdin, -o" {
@@ -149,17 +149,17 @@ OUT
 	zstd -q -c "$D/top/small.spaa" > "$T/s.spaa.zst"
 	run --separate-stderr spaa-top --event instructions -n 1 "$T/s.spaa.gz"
 	assert_success
-	assert_line --index 2 "5000  100.00%   5000  100.00%  parse"
+	assert_line --index 2 "     5,000   100%   100%      5,000   100%  parse"
 	run --separate-stderr spaa-top --event instructions -n 1 - < "$T/s.spaa.zst"
 	assert_success
-	assert_line --index 2 "5000  100.00%   5000  100.00%  parse"
+	assert_line --index 2 "     5,000   100%   100%      5,000   100%  parse"
 	run spaa-top --event instructions -n 1 -o "$T/out" "$D/top/small.spaa"
 	assert_success
 	assert_output ""
 	assert_file_eq "$T/out" <<'OUT'
-instructions/period, total 5000
-self    self%  total   total%  function
-5000  100.00%   5000  100.00%  parse
+instructions/period, total 5,000
+      flat  flat%   sum%        cum   cum%  function
+     5,000   100%   100%      5,000   100%  parse
 OUT
 }
 
@@ -224,28 +224,28 @@ Try 'spaa-top --help' for more information."
 	assert_success
 	assert_output - <<'OUT'
 cpu/samples, total 80
-self    self%  total   total%  function
-  21   26.25%     21   26.25%  __srcu_read_unlock_[k]
-  15   18.75%     27   33.75%  __fdget_pos_[k]
-  13   16.25%     32   40.00%  read
-  12   15.00%     12   15.00%  __fget_light_[k]
+      flat  flat%   sum%        cum   cum%  function
+        21 26.25% 26.25%         21 26.25%  __srcu_read_unlock_[k]
+        15 18.75% 45.00%         27 33.75%  __fdget_pos_[k]
+        13 16.25% 61.25%         32 40.00%  read
+        12 15.00% 76.25%         12 15.00%  __fget_light_[k]
 OUT
 	run sh -c 'folded2spaa "$1" | spaa-top --callers "fsnotify_[k]" --callees "fsnotify_[k]"' sh "$D/folded/after.txt"
 	assert_success
 	assert_output - <<'OUT'
 cpu/samples, fsnotify_[k]: self 4 (5.00%), total 25 (31.25%) of 80
-weight  weight%  caller
-    21   84.00%  vfs_write_[k]
-     4   16.00%  vfs_read_[k]
+    weight      %  caller
+        21 84.00%  vfs_write_[k]
+         4 16.00%  vfs_read_[k]
 
-weight  weight%  callee
-    21   84.00%  __srcu_read_unlock_[k]
-     4   16.00%  [self]
+    weight      %  callee
+        21 84.00%  __srcu_read_unlock_[k]
+         4 16.00%  [self]
 OUT
 	run sh -c 'folded2spaa "$1" | spaa-top --sort total -n 2 --json' sh "$D/folded/after.txt"
 	assert_success
 	assert_output - <<'OUT'
-{"type":"summary","event":"cpu","metric":"samples","by":"func","total":80,"stacks":8}
+{"type":"summary","event":"cpu","metric":"samples","unit":"count","by":"func","total":80,"stacks":8}
 {"type":"row","rank":1,"name":"dd","self":0,"self_percent":0.00,"total":80,"total_percent":100.00}
 {"type":"row","rank":2,"name":"[unknown]","self":0,"self_percent":0.00,"total":62,"total_percent":77.50}
 OUT
@@ -256,16 +256,21 @@ OUT
 	run --separate-stderr spaa-top "$T/h.spaa"
 	assert_success
 	assert_output "cycles/period, total 0
-self    self%  total   total%  function"
+      flat  flat%   sum%        cum   cum%  function"
 	{ cat "$T/h.spaa"
 	  echo '{"type":"dso","id":1,"name":"x","is_kernel":false}'
 	  echo '{"type":"frame","id":1,"func":"f","dso":1,"kind":"user"}'
 	  echo '{"type":"stack","id":"0x1","frames":[1],"context":{"event":"cycles"},"weights":[{"metric":"period","value":18446744073709551615}]}'; } >"$T/one.spaa"
 	run --separate-stderr spaa-top "$T/one.spaa"
 	assert_success
+	assert_output "cycles/period, total 18,446,744,073,709,551,615
+                      flat  flat%   sum%                        cum   cum%  function
+18,446,744,073,709,551,615   100%   100% 18,446,744,073,709,551,615   100%  f"
+	run --separate-stderr spaa-top --raw-units "$T/one.spaa"
+	assert_success
 	assert_output "cycles/period, total 18446744073709551615
-                self    self%                 total   total%  function
-18446744073709551615  100.00%  18446744073709551615  100.00%  f"
+                flat  flat%   sum%                  cum   cum%  function
+18446744073709551615   100%   100% 18446744073709551615   100%  f"
 	{ cat "$T/one.spaa"; echo '{"type":"stack","id":"0x2","frames":[1],"context":{"event":"cycles","comm":"b"},"weights":[{"metric":"period","value":1}]}'; } >"$T/two.spaa"
 	run --separate-stderr spaa-top "$T/two.spaa"
 	assert_failure 1
@@ -278,16 +283,16 @@ spaa-top: $T/two.spaa:5: weights add up beyond 64 bits"
 	assert_output 1
 	run spaa-top --callers '[libc.so.6]' "$EX/parser.spaa"
 	assert_success
-	assert_output "cpu-clock:pppH/period, [libc.so.6]: self 1001001 (14.29%), total 1001001 (14.29%) of 7007007
- weight  weight%  caller
-1001001  100.00%  worker_loop"
+	assert_output "cpu-clock:pppH/period, [libc.so.6]: self 1ms (14.29%), total 1ms (14.29%) of 7.01ms
+    weight      %  caller
+       1ms   100%  worker_loop"
 	run sh -c 'spaa-grep -e "^\[libc.so.6\]$" "$1" | spaa-fold' sh "$EX/parser.spaa"
 	assert_output "parser;__clone3;start_thread;worker_loop;[libc.so.6] 1001001"
 	run sh -c 'spaa-stat -n 0 "$1" | grep -c "  \[libc.so.6\]$"' sh "$EX/parser.spaa"
 	assert_output 1
 	# the naming options of spaa-fold apply
 	run sh -c 'spaa-top --addrs -n 0 "$1" | grep "\[libc"' sh "$EX/parser.spaa"
-	assert_output "1001001   14.29%  1001001   14.29%  [libc.so.6 <7f1e2a49a1f0>]"
+	assert_output "       1ms 14.29% 71.43%        1ms 14.29%  [libc.so.6 <7f1e2a49a1f0>]"
 	run sh -c 'spaa-grep --addrs -c -e "<7f1e2a49a1f0>" "$1"' sh "$EX/parser.spaa"
 	assert_output "1 stack, 1001001 period"
 	run sh -c 'spaa-fold --kernel "$1" | grep -o "copy_user_enhanced_fast_string_\[k\]"; spaa-top --kernel -n 0 "$1" | grep -o "copy_user_enhanced_fast_string_\[k\]"' sh "$EX/parser.spaa"
@@ -298,29 +303,29 @@ copy_user_enhanced_fast_string_[k]"
 @test "spaa-top --depth: the callers' and callees' trees; -E and -i: a regex as the focus" {
 	run spaa-top --callers parse_file --callees parse_file --depth 3 "$EX/parser.spaa"
 	assert_success
-	assert_output "cpu-clock:pppH/period, parse_file: self 0 (0.00%), total 4004004 (57.14%) of 7007007
- weight  weight%  caller
-4004004  100.00%  main
-4004004  100.00%    __libc_start_call_main
-4004004  100.00%      __libc_start_main_impl
+	assert_output "cpu-clock:pppH/period, parse_file: self 0 (0%), total 4ms (57.14%) of 7.01ms
+    weight      %  caller
+       4ms   100%  main
+       4ms   100%    __libc_start_call_main
+       4ms   100%      __libc_start_main_impl
 
- weight  weight%  callee
-2002002   50.00%  tokenize
-2002002   50.00%    [self]
-2002002   50.00%  validate_token
-2002002   50.00%    check_bounds
-2002002   50.00%      [self]"
+    weight      %  callee
+       2ms 50.00%  tokenize
+       2ms 50.00%    [self]
+       2ms 50.00%  validate_token
+       2ms 50.00%    check_bounds
+       2ms 50.00%      [self]"
 	run spaa-top -E --callers '^(tokenize|check_bounds)$' --depth 2 "$EX/parser.spaa"
 	assert_success
-	assert_output "cpu-clock:pppH/period, ^(tokenize|check_bounds)$: self 4004004 (57.14%), total 4004004 (57.14%) of 7007007
- weight  weight%  caller
-2002002   50.00%  parse_file
-2002002   50.00%    main
-2002002   50.00%  validate_token
-2002002   50.00%    parse_file"
+	assert_output "cpu-clock:pppH/period, ^(tokenize|check_bounds)$: self 4ms (57.14%), total 4ms (57.14%) of 7.01ms
+    weight      %  caller
+       2ms 50.00%  parse_file
+       2ms 50.00%    main
+       2ms 50.00%  validate_token
+       2ms 50.00%    parse_file"
 	run spaa-top -i --callees 'PARSE_' --depth 5 --json "$EX/parser.spaa"
 	assert_success
-	assert_output '{"type":"focus","name":"PARSE_","event":"cpu-clock:pppH","metric":"period","self":0,"self_percent":0.00,"total":4004004,"total_percent":57.14,"profile_total":7007007}
+	assert_output '{"type":"focus","name":"PARSE_","event":"cpu-clock:pppH","metric":"period","unit":"nanoseconds","self":0,"self_percent":0.00,"total":4004004,"total_percent":57.14,"profile_total":7007007}
 {"type":"callee","depth":1,"name":"tokenize","weight":2002002,"percent":50.00}
 {"type":"callee","depth":2,"name":"[self]","weight":2002002,"percent":50.00}
 {"type":"callee","depth":1,"name":"validate_token","weight":2002002,"percent":50.00}
@@ -334,4 +339,93 @@ copy_user_enhanced_fast_string_[k]"
 	run spaa-top -E --callers '^nosuch' "$EX/parser.spaa"
 	assert_failure 1
 	assert_output "spaa-top: $EX/parser.spaa: no function '^nosuch' in the stacks of event cpu-clock:pppH"
+}
+
+@test "spaa-top: a Go profile's table is go tool pprof -top's: same figures, same units (cpu and every heap sample type, by pprof's names)" {
+	command -v go >/dev/null || fail "go is not installed (.ci/deps installs golang-go)"
+	# flat, flat%, cum, cum% and name of every row, sorted (ties may be ordered
+	# differently; pprof prints no thousands separator)
+	norm() { sed 's/ (inline)$//' | awk '{ $3 = ""; print }' | tr -d , | sort; }
+	for si in cpu inuse_space inuse_objects alloc_space alloc_objects; do
+		case $si in cpu) p=$EX/go-cpu.pprof ;; *) p=$EX/go-heap.pprof ;; esac
+		want=$(go tool pprof -sample_index=$si -top -nodefraction=0 -edgefraction=0 -nodecount=100000 "$p" 2>/dev/null |
+			sed -n '/^ *flat  flat%/,$p' | tail -n +2 | norm)
+		[ -n "$want" ]
+		got=$(pprof2spaa "$p" | spaa-top -m $si -n 0 2>/dev/null | tail -n +3 | norm)
+		assert_equal "$got" "$want"
+		# and the total, in the table's unit
+		want=$(go tool pprof -sample_index=$si -top -nodefraction=0 "$p" 2>/dev/null | sed -n 's/^Showing nodes accounting for .* of \(.*\) total$/\1/p')
+		got=$(pprof2spaa "$p" | spaa-top -m $si -n 0 2>/dev/null | sed -n '1s/.*, total //p' | tr -d ,)
+		assert_equal "$got" "$want"
+	done
+}
+
+@test "spaa-top: units as pprof prints them; --iec, --raw-units; -j keeps exact integers and names the unit" {
+	pprof2spaa "$EX/go-cpu.pprof" > "$T/cpu.spaa"
+	pprof2spaa "$EX/go-heap.pprof" > "$T/heap.spaa"
+	run --separate-stderr spaa-top "$T/cpu.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cpu/cpu, total 320ms
+      flat  flat%   sum%        cum   cum%  function
+     300ms 93.75% 93.75%      310ms 96.88%  main.sumSquares
+      10ms  3.12% 96.88%       10ms  3.12%  main.fib
+      10ms  3.12%   100%       10ms  3.12%  runtime.asyncPreempt
+         0     0%   100%      320ms   100%  main.main
+         0     0%   100%      320ms   100%  runtime.main
+OUT
+	run --separate-stderr spaa-top -m inuse_space -n 4 "$T/heap.spaa"
+	assert_success
+	assert_output - <<'OUT'
+heap/live_bytes, total 1181.80kB
+      flat  flat%   sum%        cum   cum%  function
+ 1164.31kB 98.52% 98.52%  1164.31kB 98.52%  main.allocLive
+    9.25kB  0.78% 99.30%     9.25kB  0.78%  hash/crc32.slicingMakeTable
+    4.21kB  0.36% 99.66%     4.21kB  0.36%  runtime.malg
+    4.04kB  0.34%   100%     4.04kB  0.34%  runtime.(*scavengerState).init
+OUT
+	# pprof2spaa writes live_count 0: no stack is said to lack it
+	assert_equal "$stderr" ""
+	run --separate-stderr spaa-top -m inuse_objects -n 1 "$T/heap.spaa"
+	assert_success
+	assert_equal "$stderr" ""
+	run --separate-stderr spaa-top -m alloc_objects -n 1 "$T/heap.spaa"
+	assert_line --index 0 "heap/alloc_count, total 2,395"
+	assert_line --index 2 "     2,006 83.76% 83.76%      2,006 83.76%  main.allocTemp"
+	run --separate-stderr spaa-top -m inuse_space -n 2 --iec "$T/heap.spaa"
+	assert_output - <<'OUT'
+heap/live_bytes, total 1181.80KiB
+      flat  flat%   sum%        cum   cum%  function
+1164.31KiB 98.52% 98.52% 1164.31KiB 98.52%  main.allocLive
+   9.25KiB  0.78% 99.30%    9.25KiB  0.78%  hash/crc32.slicingMakeTable
+OUT
+	run --separate-stderr spaa-top -m inuse_space -n 2 --raw-units "$T/heap.spaa"
+	assert_output - <<'OUT'
+heap/live_bytes, total 1210167
+      flat  flat%   sum%        cum   cum%  function
+   1192250 98.52% 98.52%    1192250 98.52%  main.allocLive
+      9474  0.78% 99.30%       9474  0.78%  hash/crc32.slicingMakeTable
+OUT
+	run --separate-stderr spaa-top -m inuse_space -n 1 -j "$T/heap.spaa"
+	assert_output - <<'OUT'
+{"type":"summary","event":"heap","metric":"live_bytes","unit":"bytes","by":"func","total":1210167,"stacks":18}
+{"type":"row","rank":1,"name":"main.allocLive","self":1192250,"self_percent":98.52,"total":1192250,"total_percent":98.52}
+OUT
+}
+
+@test "spaa-top, spaa-stat: a metric no stack has is an error naming the file's metrics (not total 0)" {
+	pprof2spaa "$EX/go-heap.pprof" > "$T/heap.spaa"
+	for c in spaa-top spaa-stat; do
+		run --separate-stderr $c -m nosuch "$T/heap.spaa"
+		assert_failure 1
+		assert_output ""
+		assert_equal "$stderr" "$c: $T/heap.spaa: no stack of event heap has metric 'nosuch' (metrics: live_count, live_bytes, alloc_count, alloc_bytes)"
+	done
+	# heaptrack's and V8's names
+	run --separate-stderr spaa-top -m leaked -n 1 "$T/heap.spaa"
+	assert_line --index 0 "heap/live_bytes, total 1.15MB"
+	run --separate-stderr spaa-top -m allocations -n 1 "$T/heap.spaa"
+	assert_line --index 0 "heap/alloc_count, total 2,395"
+	run --separate-stderr spaa-top -m samples -n 1 "$EX/perf-cpu.spaa"
+	assert_line --index 0 "cycles/samples, total 14"
 }

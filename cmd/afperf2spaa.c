@@ -31,6 +31,7 @@
 #include <string.h>
 #include "build.h"
 #include "cli.h"
+#include "several.h"
 #include "jsonbuf.h"
 #include "input.h"
 #include "output.h"
@@ -1872,8 +1873,9 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("too many input files (one AFPerf file at a time)");
-	IN = input_open(optind < argc ? argv[optind] : "-");
+	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
+	IN = input_open(path);
 	fname = input_name(IN);
 	convert(outpath, zstd);
 	input_close(IN);

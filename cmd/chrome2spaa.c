@@ -16,6 +16,7 @@
 #include "build.h"
 #include "spaa.h"
 #include "cli.h"
+#include "several.h"
 #include "heapsnap.h"
 #include "idmap.h"
 #include "input.h"
@@ -1144,8 +1145,9 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("one input file at most");
-	input *in = input_open(optind < argc ? argv[optind] : "-");
+	const char *file = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &file, &outpath, &zstd);
+	input *in = input_open(file);
 	fname = input_name(in);
 	B = builder_new();
 	builder_source_tool(B, "chrome");

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "build.h"
 #include "cli.h"
+#include "several.h"
 #include "input.h"
 #include "num.h"
 #include "output.h"
@@ -460,8 +461,9 @@ int main(int argc, char **argv)
 	if (k == NMETRICS)
 		usage_error("--metric: '%s' is none of alloc_count, alloc_bytes, free_count, free_bytes, "
 			    "live_count, live_bytes, peak_bytes, temporary_count", metric);
-	if (argc - optind > 1) usage_error("one data file at a time (spaa-cat --merge joins the results)");
-	read_data(optind < argc ? argv[optind] : "-");
+	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
+	read_data(path);
 	write_profile(outpath, zstd, metric);
 	return EXIT_OK;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "build.h"
 #include "cli.h"
+#include "several.h"
 #include "idmap.h"
 #include "input.h"
 #include "jsonbuf.h"
@@ -1022,9 +1023,10 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help);
 		}
 	}
-	if (argc - optind > 1) usage_error("one profile at a time (spaa-cat --merge joins the results)");
+	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
 	if (event && !*event) usage_error("--event: empty name");
-	read_input(optind < argc ? argv[optind] : "-");
+	read_input(path);
 
 	Q.b = builder_new();
 	builder_source_tool(Q.b, "pprof");

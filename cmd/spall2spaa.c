@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "build.h"
 #include "cli.h"
+#include "several.h"
 #include "jsonbuf.h"
 #include "input.h"
 #include "jscan.h"
@@ -1162,8 +1163,9 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("too many input files (one trace at a time)");
-	input *in = input_open(optind < argc ? argv[optind] : "-");
+	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
+	input *in = input_open(path);
 	fname = input_name(in);
 	const void *magic;
 	size_t n = input_peek(in, &magic, 8);
@@ -1178,7 +1180,6 @@ int main(int argc, char **argv)
 	if (m == 0x0BADF00D) {
 		/* a regular file can be opened again; anything else is copied
 		 * as it is read, when it may have to be read again */
-		const char *path = optind < argc ? argv[optind] : "-";
 		struct stat st;
 		bool reg = strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 		convert_binary(in, reg ? path : NULL, outpath, zstd);

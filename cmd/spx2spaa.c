@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "build.h"
 #include "cli.h"
+#include "several.h"
 #include "jsonbuf.h"
 #include "input.h"
 #include "json.h"
@@ -502,8 +503,9 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("too many input files (one report at a time)");
-	const char *events = locate(optind < argc ? argv[optind] : NULL, opt_meta);
+	const char *path = optind < argc ? argv[optind] : NULL;
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
+	const char *events = locate(path, opt_meta);
 	bool from_stdin = strcmp(events, "-") == 0;
 	read_metadata(meta_path);
 

@@ -40,7 +40,7 @@
 #include "utf8.h"
 
 static const char help_text[] =
-	"Usage: afperf2spaa [OPTION]... [FILE]\n"
+	"Usage: afperf2spaa [OPTION]... [FILE]...\n"
 	"Convert an AFPerf v1 profiling file (AFSIM) to SPAA.  Each run becomes a\n"
 	"thread (pid = tid = run number); regions become call stacks of region\n"
 	"labels under event \"region\" (self time in wall_ns, nanoseconds, and\n"

@@ -23,11 +23,12 @@
 #include "jscan.h"
 #include "json.h"
 #include "jsonbuf.h"
+#include "sniff.h"
 #include "spool.h"
 #include "strmap.h"
 
 static const char help_text[] =
-	"Usage: chrome2spaa [OPTION]... [FILE]\n"
+	"Usage: chrome2spaa [OPTION]... [FILE]...\n"
 	"Convert a Chrome DevTools or Node.js profile to SPAA: a performance trace\n"
 	"with CPU profile events (Profile, ProfileChunk), a .cpuprofile, a\n"
 	".heapprofile, or a .heapsnapshot/.heaptimeline with allocation traces.\n"
@@ -1148,6 +1149,7 @@ int main(int argc, char **argv)
 	const char *file = optind < argc ? argv[optind] : "-";
 	several_inputs(argv + optind, argc - optind, &file, &outpath, &zstd);
 	input *in = input_open(file);
+	if (format == F_AUTO) sniff_refuse_other(in, "chrome2spaa", "a Chrome or Node.js profile");
 	fname = input_name(in);
 	B = builder_new();
 	builder_source_tool(B, "chrome");

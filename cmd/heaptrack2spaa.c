@@ -26,7 +26,7 @@
 #include "util.h"
 
 static const char help[] =
-"Usage: heaptrack2spaa [OPTION]... [FILE]\n"
+"Usage: heaptrack2spaa [OPTION]... [FILE]...\n"
 "Convert a heaptrack data file (heaptrack.APP.PID.zst or .gz, as heaptrack\n"
 "writes it) to SPAA.  With no FILE, or when FILE is -, read standard input.\n"
 "\n"

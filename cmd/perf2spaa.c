@@ -17,6 +17,7 @@
 #include "jsonbuf.h"
 #include "input.h"
 #include "output.h"
+#include "sniff.h"
 #include "spaa.h"
 #include "strmap.h"
 #include "util.h"
@@ -683,6 +684,7 @@ static bool has_colon_blank(const char *p, size_t n)
 static void convert(input *in)
 {
 	P.fname = input_name(in);
+	sniff_refuse_other(in, "perf2spaa", "'perf script' text");
 	char *line;
 	size_t n;
 	bool prev_frame = false; /* the last line was a frame line */

@@ -22,12 +22,13 @@
 #include "num.h"
 #include "output.h"
 #include "pb.h"
+#include "sniff.h"
 #include "spaa.h"
 #include "strmap.h"
 #include "util.h"
 
 static const char help[] =
-"Usage: pprof2spaa [OPTION]... [FILE]\n"
+"Usage: pprof2spaa [OPTION]... [FILE]...\n"
 "Convert a pprof profile (profile.proto, as Go's runtime/pprof, gperftools,\n"
 "jemalloc, perf_data_converter and the continuous profilers write it; gzip,\n"
 "zstd or plain) to SPAA.  With no FILE, or when FILE is -, read standard\n"
@@ -982,6 +983,7 @@ static void read_input(const char *path)
 {
 	input *in = input_open(path);
 	Q.fname = path; /* input_name(in) lives as long as in */
+	sniff_refuse_other(in, "pprof2spaa", "a pprof profile");
 	for (;;) {
 		sbuf_reserve(&whole, whole.n < 65536 ? 65536 : whole.n);
 		size_t got = input_read(in, whole.p + whole.n, whole.cap - whole.n);

@@ -22,7 +22,7 @@
 #include "strmap.h"
 
 static const char help_text[] =
-	"Usage: spall2spaa [OPTION]... [FILE]\n"
+	"Usage: spall2spaa [OPTION]... [FILE]...\n"
 	"Convert a spall trace to SPAA: a Chrome JSON trace (an array of trace events\n"
 	"or {\"traceEvents\":[...]}) or a binary .spall file (versions 0, 1 and 3).\n"
 	"Each span's self time goes to the stack of its call path (metric wall_ns,\n"

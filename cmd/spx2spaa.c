@@ -26,7 +26,7 @@
 #include "spans.h"
 
 static const char help_text[] =
-	"Usage: spx2spaa [OPTION]... [FILE]\n"
+	"Usage: spx2spaa [OPTION]... [FILE]...\n"
 	"Convert an SPX (PHP profiler) full report to SPAA.  FILE is the report's\n"
 	".json metadata or its .txt.gz events file; the other one is found beside it.\n"
 	"With --metadata, FILE (or standard input, with no FILE or -) is the\n"

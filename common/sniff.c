@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include "cli.h"
 #include "input.h"
 
 static bool has(const char *p, size_t n, const char *s)
@@ -23,6 +24,7 @@ static bool starts(const char *p, size_t n, const char *s)
 	return n >= k && memcmp(p, s, k) == 0;
 }
 
+static bool pprof_tag(unsigned char c);
 static bool digit(char c) { return c >= '0' && c <= '9'; }
 static bool blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -61,7 +63,7 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 		return 0;
 	}
 	if (starts(p, n, "PERFILE2")) {
-		*res = (sniff_result){ "a perf.data file", "perf script -i FILE | perf2spaa" };
+		*res = (sniff_result){ "a perf.data file", "perf2spaa" };
 		return 0;
 	}
 	if (starts(p, n, "# AFPerf v")) {
@@ -81,20 +83,26 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 			*res = (sniff_result){ "SPX metadata (the report's .json)", "spx2spaa" };
 			return 0;
 		}
+		if (has(p, n, "\"ProfileChunk\"")) {
+			*res = (sniff_result){ "a Chrome trace with CPU profile events", "chrome2spaa" };
+			return 0;
+		}
 		if (has(p, n, "\"traceEvents\"") || has(p, n, "\"ph\":")) {
-			*res = (sniff_result){ "a Chrome JSON trace", "spall2spaa" };
+			/* the whole trace on this line, and no CPU profile in it: spans */
+			bool whole = p[n - 1] == ']' || p[n - 1] == '}';
+			*res = (sniff_result){ "a Chrome JSON trace", whole ? "spall2spaa" : "any2spaa" };
 			return 0;
 		}
 		if (has(p, n, "\"callFrame\"") || has(p, n, "\"timeDeltas\"")) {
-			*res = (sniff_result){ "a V8 CPU or heap profile (.cpuprofile/.heapprofile)", NULL };
+			*res = (sniff_result){ "a V8 CPU or heap profile (.cpuprofile/.heapprofile)", "chrome2spaa" };
 			return 0;
 		}
 		if (p[i] == '[' && n - i == 1) { /* a pretty-printed trace opens with "[" alone */
-			*res = (sniff_result){ "a JSON array spread over lines (a Chrome trace?)", "spall2spaa" };
+			*res = (sniff_result){ "a JSON array spread over lines (a Chrome trace?)", "any2spaa" };
 			return 0;
 		}
 		if (p[i] == '{' && n - i == 1) {
-			*res = (sniff_result){ "a JSON object spread over lines (SPAA has one record per line: SPX metadata? a Chrome trace?)", NULL };
+			*res = (sniff_result){ "a JSON object spread over lines (SPAA has one record per line)", "any2spaa" };
 			return 0;
 		}
 		return -1;
@@ -114,7 +122,10 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 	for (size_t k = 0; k < n; k++) {
 		unsigned char c = (unsigned char)p[k];
 		if (c == 0 || (c < 0x20 && c != '\t')) {
-			*res = (sniff_result){ "binary data (a pprof profile? run pprof2spaa)", NULL };
+			if (pprof_tag((unsigned char)p[0]))
+				*res = (sniff_result){ "binary data (a pprof profile?)", "pprof2spaa" };
+			else
+				*res = (sniff_result){ "binary data", "any2spaa" };
 			return 0;
 		}
 	}
@@ -269,7 +280,13 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 	while (text < n && (u[text] >= 0x20 || u[text] == '\n' || u[text] == '\t' || u[text] == '\r')) text++;
 	if (text < n && text < 64) { /* binary */
 		if (pprof_tag(u[0])) return &sniff_formats[F_PPROF];
-		if (looks) *looks = "binary data";
+		if (looks) {
+			static char buf[64];
+			int k = snprintf(buf, sizeof buf, "binary data (first bytes");
+			for (size_t j = 0; j < n && j < 8; j++) k += snprintf(buf + k, sizeof buf - k, " %02x", u[j]);
+			snprintf(buf + k, sizeof buf - k, ")");
+			*looks = buf;
+		}
 		return NULL;
 	}
 	size_t i = 0;
@@ -348,4 +365,25 @@ const sniff_format *sniff_input(input *in, const char **looks)
 		input_skip(in, m);
 	}
 	return &sniff_formats[F_TRACE_JSON];
+}
+
+bool sniff_other(const void *p, size_t n, bool more, const char *self, const char *mine, char *msg, size_t cap)
+{
+	const sniff_format *f = sniff_bytes(p, n, more, NULL);
+	if (!f || (f->cmd && strcmp(f->cmd, self) == 0)) return false;
+	/* chrome2spaa reads traces too, and says itself what one without CPU
+	 * profile events lacks */
+	if (f == &sniff_formats[F_TRACE_JSON] && strcmp(self, "chrome2spaa") == 0) return false;
+	if (!f->cmd) snprintf(msg, cap, "this is SPAA already, not %s: no conversion needed", mine);
+	else snprintf(msg, cap, "this is %s, not %s: run %s", f->what, mine, f->cmd);
+	return true;
+}
+
+void sniff_refuse_other(input *in, const char *self, const char *mine)
+{
+	const void *p, *q;
+	size_t n = input_peek(in, &p, 65536);
+	bool more = input_peek(in, &q, n + 1) > n;
+	char msg[256];
+	if (sniff_other(q, n, more, self, mine, msg, sizeof msg)) die_at(input_name(in), 0, "%s", msg);
 }

@@ -40,11 +40,22 @@ const sniff_format *sniff_format_named(const char *name);
  * then says what the bytes looked like, for a message. */
 const sniff_format *sniff_bytes(const void *p, size_t n, bool more, const char **looks);
 
+/* For converter self handed p[0..n) (the first bytes; more: the data goes
+ * on): when they are recognised as a format another command reads, the
+ * one-line message "this is WHAT, not MINE: run CMD" (or "this is SPAA
+ * already: no conversion needed") in msg, and true; false when they are
+ * self's own format or not recognised (the converter then reads them and
+ * says what is wrong). */
+bool sniff_other(const void *p, size_t n, bool more, const char *self, const char *mine, char *msg, size_t cap);
+
 struct input;
 /* The same on an input, decompressed (see input.h): its first 64 KiB, and
  * the rest when they leave the format open (a JSON trace is Chrome's when
  * any of its events is a CPU profile chunk, else spall's).  May consume the
  * input. */
 const sniff_format *sniff_input(struct input *in, const char **looks);
+/* sniff_other on in's first 64 KiB (not consumed): exits 1 with
+ * "prog: FILE: this is WHAT, not MINE: run CMD" when it is another format. */
+void sniff_refuse_other(struct input *in, const char *self, const char *mine);
 
 #endif

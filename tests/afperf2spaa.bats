@@ -185,7 +185,7 @@ check_header() {
 @test "--help and --version" {
 	run afperf2spaa --help
 	assert_success
-	assert_line --index 0 'Usage: afperf2spaa [OPTION]... [FILE]'
+	assert_line --index 0 'Usage: afperf2spaa [OPTION]... [FILE]...'
 	assert_line '      --exclude-pauses deduct PauseResume pauses: wall_ns and union_ns'
 	run afperf2spaa --version
 	assert_success

@@ -310,7 +310,7 @@ need_node() {
 	assert_success
 	run chrome2spaa --help
 	assert_success
-	assert_line --index 0 "Usage: chrome2spaa [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: chrome2spaa [OPTION]... [FILE]..."
 	run chrome2spaa -V
 	assert_success
 }

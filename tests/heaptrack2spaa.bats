@@ -109,5 +109,5 @@ self    self%  total   total%  function
 	assert_line --index 0 "heaptrack2spaa: --metric: 'nope' is none of alloc_count, alloc_bytes, free_count, free_bytes, live_count, live_bytes, peak_bytes, temporary_count"
 	run heaptrack2spaa --help
 	assert_success
-	assert_line --index 0 "Usage: heaptrack2spaa [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: heaptrack2spaa [OPTION]... [FILE]..."
 }

@@ -167,7 +167,7 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	assert_output --partial '"events":[{"name":"mycpu","kind":"timer","sampling":{"mode":"period","primary_metric":"samples",'
 	run pprof2spaa --help
 	assert_success
-	assert_line --index 0 "Usage: pprof2spaa [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: pprof2spaa [OPTION]... [FILE]..."
 	run pprof2spaa -V
 	assert_success
 	assert_output --partial "pprof2spaa (spaa-tools)"

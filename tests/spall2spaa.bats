@@ -545,7 +545,7 @@ lex;main 102000"
 @test "usage: --help, --version, bad option, two files" {
 	run spall2spaa --help
 	assert_success
-	assert_line --index 0 "Usage: spall2spaa [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: spall2spaa [OPTION]... [FILE]..."
 	run spall2spaa --version
 	assert_success
 	assert_output --partial "spall2spaa (spaa-tools)"

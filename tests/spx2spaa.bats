@@ -381,7 +381,7 @@ Try 'spx2spaa --help' for more information."
 @test "--help and --version" {
 	run spx2spaa --help
 	assert_success
-	assert_line --index 0 "Usage: spx2spaa [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: spx2spaa [OPTION]... [FILE]..."
 	assert_line --partial "      --metadata=FILE  the report's .json metadata (events from FILE or"
 	run spx2spaa -h
 	assert_success

@@ -361,6 +361,35 @@ static char *cstr(sstr s)
 	return c;
 }
 
+/* spaa2pprof's comment "spaa event=NAME kind=KIND mode=MODE
+ * metric.TYPE=METRIC...": the SPAA names of what it wrote, given back (spec
+ * section 8: a round trip loses nothing).  The comment's index, -1 none. */
+static int32_t spaa_note(void)
+{
+	for (uint32_t i = 0; i < Q.ncomments; i++) {
+		check_str(Q.comments[i], Q.buf, "comment");
+		sstr c = str_of(Q.comments[i]);
+		if (c.n > 11 && memcmp(c.p, "spaa event=", 11) == 0) return (int32_t)i;
+	}
+	return -1;
+}
+
+/* The value of KEY= in the note (allocated), NULL when absent. */
+static char *note_get(sstr note, const char *key)
+{
+	size_t k = strlen(key);
+	for (size_t i = 0; i < note.n;) {
+		size_t j = i;
+		while (j < note.n && note.p[j] != ' ') j++;
+		if (j - i > k && memcmp(note.p + i, key, k) == 0 && note.p[i + k] == '=') {
+			sstr v = { note.p + i + k + 1, j - i - k - 1 };
+			return v.n ? cstr(v) : NULL;
+		}
+		i = j + 1;
+	}
+	return NULL;
+}
+
 static void declare(const char *event_opt, const char *metric_opt)
 {
 	if (Q.ntypes == 0) bad(0, "no sample types");
@@ -374,6 +403,17 @@ static void declare(const char *event_opt, const char *metric_opt)
 			if (!strcmp(names[i], names[j]))
 				die_at(Q.fname, 0, "sample type '%s' appears twice: not one event's metrics", names[i]);
 	}
+	int32_t note_i = spaa_note();
+	sstr note = note_i >= 0 ? str_of(Q.comments[note_i]) : SSTR_NULL;
+	if (note.p)
+		for (uint32_t i = 0; i < Q.ntypes; i++) {
+			sbuf *k = &Q.scratch;
+			k->n = 0;
+			sbuf_printf(k, "metric.%.*s", (int)str_of(Q.type[i]).n, str_of(Q.type[i]).p);
+			sbuf_addc(k, 0);
+			char *orig = note_get(note, k->p);
+			if (orig) free(names[i]), names[i] = orig;
+		}
 	/* the primary metric: -m, else pprof's choice */
 	uint32_t primary = Q.ntypes - 1;
 	if (metric_opt) {
@@ -402,6 +442,12 @@ static void declare(const char *event_opt, const char *metric_opt)
 		event = pt.p && pt.n ? cstr(pt) : names[0];
 		kind = "probe", mode = "event";
 	}
+	char *note_event = note.p ? note_get(note, "event") : NULL;
+	char *note_kind = note.p ? note_get(note, "kind") : NULL;
+	char *note_mode = note.p ? note_get(note, "mode") : NULL;
+	if (note_event) event = note_event;
+	if (note_kind) kind = note_kind;
+	if (note_mode) mode = note_mode;
 	if (event_opt) event = event_opt;
 	sbuf *x = &Q.scratch;
 	x->n = 0;
@@ -443,12 +489,13 @@ static void declare(const char *event_opt, const char *metric_opt)
 		snprintf(d, sizeof d, "%" PRId64, Q.duration_nanos);
 		builder_source_json(Q.b, "x_duration_nanos", d);
 	}
-	if (Q.ncomments) {
+	if (Q.ncomments > (note_i >= 0)) { /* the others than spaa2pprof's note */
 		x->n = 0;
 		sbuf_addc(x, '[');
 		for (uint32_t i = 0; i < Q.ncomments; i++) {
 			check_str(Q.comments[i], Q.buf, "comment");
-			if (i) sbuf_addc(x, ',');
+			if ((int32_t)i == note_i) continue;
+			if (x->n > 1) sbuf_addc(x, ',');
 			jb_str(x, str_of(Q.comments[i]).p, str_of(Q.comments[i]).n);
 		}
 		sbuf_adds(x, "]");

@@ -32,6 +32,7 @@
 #include "build.h"
 #include "cli.h"
 #include "several.h"
+#include "sniff.h"
 #include "jsonbuf.h"
 #include "input.h"
 #include "output.h"
@@ -1876,6 +1877,7 @@ int main(int argc, char **argv)
 	const char *path = optind < argc ? argv[optind] : "-";
 	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
 	IN = input_open(path);
+	sniff_refuse_other(IN, "afperf2spaa", "an AFPerf file");
 	fname = input_name(IN);
 	convert(outpath, zstd);
 	input_close(IN);

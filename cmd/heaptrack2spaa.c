@@ -19,6 +19,7 @@
 #include "build.h"
 #include "cli.h"
 #include "several.h"
+#include "sniff.h"
 #include "input.h"
 #include "num.h"
 #include "output.h"
@@ -251,6 +252,7 @@ static void take_op(bool alloc, const char *p, const char *end)
 static void read_data(const char *path)
 {
 	input *in = input_open(path);
+	sniff_refuse_other(in, "heaptrack2spaa", "a heaptrack data file");
 	H.fname = path;
 	char *line;
 	size_t n;

@@ -13,6 +13,7 @@
 #include "build.h"
 #include "cli.h"
 #include "several.h"
+#include "sniff.h"
 #include "jsonbuf.h"
 #include "input.h"
 #include "jscan.h"
@@ -1166,6 +1167,7 @@ int main(int argc, char **argv)
 	const char *path = optind < argc ? argv[optind] : "-";
 	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
 	input *in = input_open(path);
+	sniff_refuse_other(in, "spall2spaa", "a spall or JSON trace");
 	fname = input_name(in);
 	const void *magic;
 	size_t n = input_peek(in, &magic, 8);

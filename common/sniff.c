@@ -374,6 +374,8 @@ bool sniff_other(const void *p, size_t n, bool more, const char *self, const cha
 	/* chrome2spaa reads traces too, and says itself what one without CPU
 	 * profile events lacks */
 	if (f == &sniff_formats[F_TRACE_JSON] && strcmp(self, "chrome2spaa") == 0) return false;
+	/* and spall2spaa reads the spans of a Chrome trace */
+	if (f == &sniff_formats[F_CHROME_TRACE] && strcmp(self, "spall2spaa") == 0) return false;
 	if (!f->cmd) snprintf(msg, cap, "this is SPAA already, not %s: no conversion needed", mine);
 	else snprintf(msg, cap, "this is %s, not %s: run %s", f->what, mine, f->cmd);
 	return true;

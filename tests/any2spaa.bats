@@ -128,6 +128,24 @@ Try 'any2spaa --help' for more information."
 	run chrome2spaa "$EX/parser.spaa"
 	assert_failure 1
 	assert_output "chrome2spaa: $EX/parser.spaa: this is SPAA already, not a Chrome or Node.js profile: no conversion needed"
+	run dtrace2spaa "$EX/go-cpu.pprof"
+	assert_failure 1
+	assert_output "dtrace2spaa: $EX/go-cpu.pprof: this is a pprof profile (profile.proto), not DTrace output: run pprof2spaa"
+	run bpftrace2spaa "$D/chrome/cpuprofile.json"
+	assert_failure 1
+	assert_output "bpftrace2spaa: $D/chrome/cpuprofile.json: this is a V8 CPU profile (.cpuprofile), not bpftrace's printed maps: run chrome2spaa"
+	run afperf2spaa "$EX/parser.spaa"
+	assert_failure 1
+	assert_output "afperf2spaa: $EX/parser.spaa: this is SPAA already, not an AFPerf file: no conversion needed"
+	run spall2spaa "$EX/heap.heaptrack.zst"
+	assert_failure 1
+	assert_output "spall2spaa: $EX/heap.heaptrack.zst: this is a heaptrack data file, not a spall or JSON trace: run heaptrack2spaa"
+	run heaptrack2spaa "$EX/tcmalloc.heap"
+	assert_failure 1
+	assert_output "heaptrack2spaa: $EX/tcmalloc.heap: this is a tcmalloc/jemalloc heap profile (text), not a heaptrack data file: run pprof2spaa"
+	# spall2spaa reads the spans of a Chrome trace with CPU profile events too
+	run spall2spaa -o /dev/null "$EX/chrome-trace.json.gz"
+	assert_success
 	run spaa-top "$D/chrome/cpuprofile.json"
 	assert_failure 1
 	assert_output "spaa-top: $D/chrome/cpuprofile.json:1: this is a JSON object spread over lines (SPAA has one record per line), not SPAA: run any2spaa first"

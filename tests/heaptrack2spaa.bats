@@ -80,7 +80,12 @@ self    self%  total   total%  function
 	run heaptrack2spaa - < /dev/null
 	assert_failure 1
 	assert_output "heaptrack2spaa: -: empty input: no profile written"
+	# another converter's input: named
 	printf 'a;b 1\n' > "$T/f.txt"
+	run heaptrack2spaa "$T/f.txt"
+	assert_failure 1
+	assert_output "heaptrack2spaa: $T/f.txt: this is folded stacks, not a heaptrack data file: run folded2spaa"
+	printf 'hello world\n' > "$T/f.txt"
 	run heaptrack2spaa "$T/f.txt"
 	assert_failure 1
 	assert_output "heaptrack2spaa: $T/f.txt:1: not a heaptrack record (a letter and a space)"

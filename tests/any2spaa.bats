@@ -64,6 +64,9 @@ same() {
 	perf record -q -o "$T/perf.data" -e cpu-clock -g -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' \
 		2>/dev/null || skip "perf record not allowed here"
 	same perf2spaa "$T/perf.data" "a perf.data file"
+	# one line, not a warning per NUL byte (until perf2spaa reads perf.data)
+	run perf2spaa "$T/perf.data"
+	[ "${#lines[@]}" -eq 1 ] || [ "$status" -eq 0 ]
 	run any2spaa "$EX/perf-cpu.spaa"
 	assert_success
 	assert_output "$(cat "$EX/perf-cpu.spaa")"

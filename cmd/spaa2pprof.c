@@ -149,7 +149,11 @@ static uint64_t mapping_of(spaa_reader *r, uint32_t dso)
 	sbuf *m = &W.msg;
 	m->n = 0;
 	pb_put_uint(m, 1, id);
-	pb_put_uint(m, 5, str_id(d->name ? d->name : "", d->name ? d->name_n : 0));
+	/* a script's file:// URL (V8's) is its path: pprof shows paths */
+	const char *file = d->name ? d->name : "";
+	size_t file_n = d->name ? d->name_n : 0;
+	if (file_n > 7 && !memcmp(file, "file://", 7)) file += 7, file_n -= 7;
+	pb_put_uint(m, 5, str_id(file, file_n));
 	if (dso < W.dbcap && W.dso_build_id[dso]) pb_put_uint(m, 6, str_idc(W.dso_build_id[dso]));
 	/* the names are what the profile says: pprof is not to look for the
 	 * binaries and symbolize again (frames that are addresses stay so) */
@@ -518,7 +522,10 @@ static int64_t main_mapping(const char **comm, size_t *comm_n)
 		const char *name = W.dso_name[d], *base = strrchr(name, '/');
 		base = base ? base + 1 : name;
 		if (name[0] == '[' || !name[0]) continue;
-		int rank = *comm && !strncmp(base, *comm, *comm_n) ? 2 : strstr(base, ".so") ? 0 : 1;
+		/* libraries: shared objects, Node.js's own modules (node:fs) and
+		 * V8's pseudo ones ("(program)", under every stack) */
+		bool lib = strstr(base, ".so") || !strncmp(name, "node:", 5) || name[0] == '(';
+		int rank = *comm && !strncmp(base, *comm, *comm_n) ? 2 : lib ? 0 : 1;
 		if (rank > pick_rank || (rank == pick_rank && W.dso_weight[d] > pick_w))
 			pick = i, pick_rank = rank, pick_w = W.dso_weight[d];
 	}

@@ -214,3 +214,25 @@ Showing top 3 nodes out of 5
      200ms 22.22% 77.78%      200ms 22.22%  computeHash
      200ms 22.22%   100%      900ms   100%  main"
 }
+
+@test "a Node.js CPU profile recorded here: pprof names the script, counts its microseconds exactly" {
+	command -v node >/dev/null || skip "node not installed"
+	cat > "$T/fib.js" <<'JS'
+function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+const t = Date.now(); let x = 0;
+while (Date.now() - t < 200) x += fib(20);
+if (x < 0) console.log(x);
+JS
+	(cd "$T" && node --cpu-prof --cpu-prof-name=fib.cpuprofile fib.js)
+	chrome2spaa "$T/fib.cpuprofile" > "$T/fib.spaa"
+	spaa2pprof -o "$T/fib.pprof" "$T/fib.spaa"
+	local total
+	total=$(jq -s '[.[] | select(.type == "stack") | .weights[] | select(.metric == "wall_us") | .value] | add' "$T/fib.spaa")
+	run sh -c "TZ=UTC go tool pprof -top -unit=us -nodecount=1 '$T/fib.pprof' 2>/dev/null | sed -n '1,4p' | sed 's/Duration: [^,]*, //; s/ (.*//'"
+	assert_output "File: fib.js
+spaa event=cpu kind=timer mode=period
+Type: wall_us
+Total samples = ${total}us"
+	run sh -c "go tool pprof -raw '$T/fib.pprof' 2>/dev/null | sed -n '6p'"
+	assert_output "wall_us/microseconds[dflt] samples/count"
+}

@@ -25,6 +25,7 @@ static bool starts(const char *p, size_t n, const char *s)
 }
 
 static bool pprof_tag(unsigned char c);
+static bool hexdigit(char c);
 static bool digit(char c) { return c >= '0' && c <= '9'; }
 static bool blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -69,6 +70,22 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 	if (starts(p, n, "# AFPerf v")) {
 		*res = (sniff_result){ "an AFPerf file", "afperf2spaa" };
 		return 0;
+	}
+	if (starts(p, n, "heap profile:") || starts(p, n, "heap_v2/")) {
+		*res = (sniff_result){ "a tcmalloc/jemalloc heap profile (text)", "pprof2spaa" };
+		return 0;
+	}
+	if (n >= 5 && p[0] == 'v' && p[1] == ' ') { /* heaptrack's "v 10400 3" */
+		size_t k = 2;
+		while (k < n && hexdigit(p[k])) k++;
+		if (k > 2 && k < n && p[k] == ' ' && k + 1 < n) {
+			size_t j = k + 1;
+			while (j < n && hexdigit(p[j])) j++;
+			if (j == n) {
+				*res = (sniff_result){ "a heaptrack data file", "heaptrack2spaa" };
+				return 0;
+			}
+		}
 	}
 	if (starts(p, n, "[events]") || starts(p, n, "[functions]")) {
 		*res = (sniff_result){ "SPX profile data", "spx2spaa" };

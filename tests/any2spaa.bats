@@ -156,6 +156,9 @@ Try 'any2spaa --help' for more information."
 	run spaa-top "$T/app.cpuprofile"
 	assert_failure 1
 	assert_output "spaa-top: $T/app.cpuprofile:1: this is a V8 CPU or heap profile (.cpuprofile/.heapprofile), not SPAA: run chrome2spaa first"
+	run spaa-fold "$EX/heap.heaptrack.zst"
+	assert_failure 1
+	assert_output "spaa-fold: $EX/heap.heaptrack.zst:1: this is a heaptrack data file, not SPAA: run heaptrack2spaa first"
 	run spaa-top "$EX/go-cpu.pprof"
 	assert_failure 1
 	assert_output "spaa-top: $EX/go-cpu.pprof:1: this is binary data (a pprof profile?), not SPAA: run pprof2spaa first"

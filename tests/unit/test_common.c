@@ -489,6 +489,9 @@ static void test_sniff(void)
 		{ "[events]", "spx2spaa" },
 		{ "{\"exec_ts\": 1, \"enabled_metrics\": [\"wt\"]}", "spx2spaa" },
 		{ "# AFPerf v1     ", "afperf2spaa" },
+		{ "v 10400 3", "heaptrack2spaa" },
+		{ "heap profile:  300: 1228800 [  300: 1228800] @ heapprofile", "pprof2spaa" },
+		{ "heap_v2/524288", "pprof2spaa" },
 		{ "{\"nodes\":[{\"id\":1,\"callFrame\":{}}]}", "chrome2spaa" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -141,6 +141,13 @@ static struct {
 /* Damage at byte offset off of the message: every message names where. */
 static noreturn void bad(size_t off, const char *what)
 {
+	/* text that no converter reads: say what it looks like, not which
+	 * protobuf field it breaks */
+	const char *looks = NULL;
+	size_t n = Q.len < 65536 ? Q.len : 65536;
+	if (off < 64 && !sniff_bytes(Q.buf, n, Q.len > n, &looks) && looks && !strncmp(looks, "text", 4))
+		die_at(Q.fname, 0, "not a pprof profile (profile.proto, binary; or a tcmalloc or jemalloc "
+		       "heap profile): %s (any2spaa recognises every format this toolbox reads)", looks);
 	die_at(Q.fname, 0, "not a valid pprof profile: %s (byte %zu of the decompressed data)", what, off);
 }
 

@@ -117,7 +117,11 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	printf 'garbage\n' > "$T/g.txt"
 	run pprof2spaa "$T/g.txt"
 	assert_failure 1
-	assert_output "pprof2spaa: $T/g.txt: not a valid pprof profile: malformed protobuf field (byte 0 of the decompressed data)"
+	assert_output "pprof2spaa: $T/g.txt: not a pprof profile (profile.proto, binary; or a tcmalloc or jemalloc heap profile): text whose first line is \"garbage\" (any2spaa recognises every format this toolbox reads)"
+	printf '\377\377garbage' > "$T/g.bin"
+	run pprof2spaa "$T/g.bin"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/g.bin: not a valid pprof profile: malformed protobuf field (byte 0 of the decompressed data)"
 	zcat "$P/cpu.pprof" | head -c 300 > "$T/cut.pb"
 	run pprof2spaa "$T/cut.pb"
 	assert_failure 1

@@ -483,6 +483,22 @@ need_chromium() {
 	command -v chromium > /dev/null || skip "chromium is not installed (Debian package chromium)"
 }
 
+@test "spaa-flamegraph: in Chromium, the controls are in plain sight, not faded until hovered" {
+	need_chromium
+	mkfolded
+	spaa-flamegraph "$T/p.folded" > "$T/p.svg"
+	run harness "$T/p.svg" '
+		var ids = ["search", "ignorecase"];
+		for (var i = 0; i < ids.length; i++) {
+			var e = doc.getElementById(ids[i]), st = w.getComputedStyle(e);
+			out.push(ids[i] + " " + e.textContent + " opacity " + st.opacity + " fill " + st.fill +
+				 " drawn " + (e.getBBox().width > 0));
+		}'
+	assert_success
+	assert_output "search Search opacity 1 fill rgb(0, 0, 190) drawn true
+ignorecase ignore case opacity 1 fill rgb(0, 0, 190) drawn true"
+}
+
 @test "spaa-flamegraph: in Chromium, search paints the matches and shows their share" {
 	need_chromium
 	mkfolded

@@ -31,6 +31,8 @@
 #include <string.h>
 #include "build.h"
 #include "cli.h"
+#include "several.h"
+#include "sniff.h"
 #include "jsonbuf.h"
 #include "input.h"
 #include "output.h"
@@ -39,7 +41,7 @@
 #include "utf8.h"
 
 static const char help_text[] =
-	"Usage: afperf2spaa [OPTION]... [FILE]\n"
+	"Usage: afperf2spaa [OPTION]... [FILE]...\n"
 	"Convert an AFPerf v1 profiling file (AFSIM) to SPAA.  Each run becomes a\n"
 	"thread (pid = tid = run number); regions become call stacks of region\n"
 	"labels under event \"region\" (self time in wall_ns, nanoseconds, and\n"
@@ -1867,8 +1869,10 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("too many input files (one AFPerf file at a time)");
-	IN = input_open(optind < argc ? argv[optind] : "-");
+	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
+	IN = input_open(path);
+	sniff_refuse_other(IN, "afperf2spaa", "an AFPerf file");
 	fname = input_name(IN);
 	convert(outpath, zstd);
 	input_close(IN);

@@ -23,6 +23,7 @@
 
 #include "build.h"
 #include "cli.h"
+#include "sniff.h"
 #include "input.h"
 #include "jsonbuf.h"
 #include "output.h"
@@ -742,6 +743,7 @@ enum state { S_TOP, S_FRAMES, S_HIST };
 static void convert(input *in)
 {
 	B.fname = input_name(in);
+	sniff_refuse_other(in, "bpftrace2spaa", "bpftrace's printed maps");
 	reset_entry();
 	enum state st = S_TOP;
 	char *line;

@@ -16,6 +16,7 @@
 #include "build.h"
 #include "spaa.h"
 #include "cli.h"
+#include "several.h"
 #include "heapsnap.h"
 #include "idmap.h"
 #include "input.h"
@@ -23,11 +24,12 @@
 #include "json.h"
 #include "num.h"
 #include "jsonbuf.h"
+#include "sniff.h"
 #include "spool.h"
 #include "strmap.h"
 
 static const char help_text[] =
-	"Usage: chrome2spaa [OPTION]... [FILE]\n"
+	"Usage: chrome2spaa [OPTION]... [FILE]...\n"
 	"Convert a Chrome DevTools or Node.js profile to SPAA: a performance trace\n"
 	"with CPU profile events (Profile, ProfileChunk), a .cpuprofile, a\n"
 	".heapprofile, or a .heapsnapshot/.heaptimeline with allocation traces.\n"
@@ -1240,8 +1242,10 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("one input file at most");
-	input *in = input_open(optind < argc ? argv[optind] : "-");
+	const char *file = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &file, &outpath, &zstd);
+	input *in = input_open(file);
+	if (format == F_AUTO) sniff_refuse_other(in, "chrome2spaa", "a Chrome or Node.js profile");
 	fname = input_name(in);
 	B = builder_new();
 	builder_source_tool(B, "chrome");

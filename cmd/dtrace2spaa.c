@@ -19,6 +19,7 @@
 
 #include "build.h"
 #include "cli.h"
+#include "sniff.h"
 #include "jsonbuf.h"
 #include "input.h"
 #include "output.h"
@@ -433,6 +434,7 @@ static bool after_stack_line(const char *p, size_t pn, size_t indent, uint64_t l
 static void convert(input *in)
 {
 	D.fname = input_name(in);
+	sniff_refuse_other(in, "dtrace2spaa", "DTrace output");
 	reset_entry();
 	char *line;
 	size_t n;

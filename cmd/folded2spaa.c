@@ -16,6 +16,7 @@
 #include "input.h"
 #include "num.h"
 #include "output.h"
+#include "sniff.h"
 #include "strmap.h"
 #include "spaa.h"
 
@@ -104,6 +105,7 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 {
 	input *in = input_open(path);
 	const char *name = input_name(in);
+	sniff_refuse_other(in, "folded2spaa", "folded stacks");
 	uint32_t *fr = NULL, nfr = 0, frcap = 0;
 	uint64_t nlines = 0, ntwo = 0, two_line = 0; /* lines, lines with two counts */
 	uint64_t nread = 0; /* all lines, blank and comments too */

@@ -25,6 +25,8 @@
 #include "build.h"
 #include "num.h"
 #include "cli.h"
+#include "several.h"
+#include "sniff.h"
 #include "input.h"
 #include "num.h"
 #include "output.h"
@@ -32,7 +34,7 @@
 #include "util.h"
 
 static const char help[] =
-"Usage: heaptrack2spaa [OPTION]... [FILE]\n"
+"Usage: heaptrack2spaa [OPTION]... [FILE]...\n"
 "Convert a heaptrack data file (heaptrack.APP.PID.zst or .gz, as heaptrack\n"
 "writes it) to SPAA.  With no FILE, or when FILE is -, read standard input.\n"
 "\n"
@@ -256,6 +258,7 @@ static void take_op(bool alloc, const char *p, const char *end)
 static void read_data(const char *path)
 {
 	input *in = input_open(path);
+	sniff_refuse_other(in, "heaptrack2spaa", "a heaptrack data file");
 	H.fname = path;
 	char *line;
 	size_t n;
@@ -488,8 +491,9 @@ int main(int argc, char **argv)
 	if (k == NMETRICS)
 		usage_error("--metric: '%s' is none of alloc_count, alloc_bytes, free_count, free_bytes, "
 			    "live_count, live_bytes, peak_bytes, temporary_count", metric);
-	if (argc - optind > 1) usage_error("one data file at a time (spaa-cat --merge joins the results)");
-	read_data(optind < argc ? argv[optind] : "-");
+	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
+	read_data(path);
 	write_profile(outpath, zstd, metric);
 	return EXIT_OK;
 }

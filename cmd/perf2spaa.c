@@ -17,6 +17,7 @@
 #include "jsonbuf.h"
 #include "input.h"
 #include "output.h"
+#include "sniff.h"
 #include "spaa.h"
 #include "strmap.h"
 #include "util.h"
@@ -679,6 +680,11 @@ static bool has_colon_blank(const char *p, size_t n)
 static void convert(input *in)
 {
 	P.fname = input_name(in);
+	const void *magic; /* (until perf2spaa reads perf.data itself) */
+	if (input_peek(in, &magic, 8) == 8 && memcmp(magic, "PERFILE2", 8) == 0)
+		die_at(P.fname, 0, "a perf.data file, not 'perf script' text: run 'perf script -i %s | perf2spaa'",
+		       P.fname);
+	sniff_refuse_other(in, "perf2spaa", "'perf script' text");
 	char *line;
 	size_t n;
 	bool prev_frame = false; /* the last line was a frame line */

@@ -15,18 +15,20 @@
 #include <string.h>
 #include "build.h"
 #include "cli.h"
+#include "several.h"
 #include "idmap.h"
 #include "input.h"
 #include "jsonbuf.h"
 #include "num.h"
 #include "output.h"
 #include "pb.h"
+#include "sniff.h"
 #include "spaa.h"
 #include "strmap.h"
 #include "util.h"
 
 static const char help[] =
-"Usage: pprof2spaa [OPTION]... [FILE]\n"
+"Usage: pprof2spaa [OPTION]... [FILE]...\n"
 "Convert a pprof profile (profile.proto, as Go's runtime/pprof, gperftools,\n"
 "jemalloc, perf_data_converter and the continuous profilers write it; gzip,\n"
 "zstd or plain) to SPAA.  With no FILE, or when FILE is -, read standard\n"
@@ -142,6 +144,13 @@ static struct {
 /* Damage at byte offset off of the message: every message names where. */
 static noreturn void bad(size_t off, const char *what)
 {
+	/* text that no converter reads: say what it looks like, not which
+	 * protobuf field it breaks */
+	const char *looks = NULL;
+	size_t n = Q.len < 65536 ? Q.len : 65536;
+	if (off < 64 && !sniff_bytes(Q.buf, n, Q.len > n, &looks) && looks && !strncmp(looks, "text", 4))
+		die_at(Q.fname, 0, "not a pprof profile (profile.proto, binary; or a tcmalloc or jemalloc "
+		       "heap profile): %s (any2spaa recognises every format this toolbox reads)", looks);
 	die_at(Q.fname, 0, "not a valid pprof profile: %s (byte %zu of the decompressed data)", what, off);
 }
 
@@ -373,6 +382,35 @@ static char *cstr(sstr s)
 	return c;
 }
 
+/* spaa2pprof's comment "spaa event=NAME kind=KIND mode=MODE
+ * metric.TYPE=METRIC...": the SPAA names of what it wrote, given back (spec
+ * section 8: a round trip loses nothing).  The comment's index, -1 none. */
+static int32_t spaa_note(void)
+{
+	for (uint32_t i = 0; i < Q.ncomments; i++) {
+		check_str(Q.comments[i], Q.buf, "comment");
+		sstr c = str_of(Q.comments[i]);
+		if (c.n > 11 && memcmp(c.p, "spaa event=", 11) == 0) return (int32_t)i;
+	}
+	return -1;
+}
+
+/* The value of KEY= in the note (allocated), NULL when absent. */
+static char *note_get(sstr note, const char *key)
+{
+	size_t k = strlen(key);
+	for (size_t i = 0; i < note.n;) {
+		size_t j = i;
+		while (j < note.n && note.p[j] != ' ') j++;
+		if (j - i > k && memcmp(note.p + i, key, k) == 0 && note.p[i + k] == '=') {
+			sstr v = { note.p + i + k + 1, j - i - k - 1 };
+			return v.n ? cstr(v) : NULL;
+		}
+		i = j + 1;
+	}
+	return NULL;
+}
+
 static void declare(const char *event_opt, const char *metric_opt)
 {
 	if (Q.ntypes == 0) bad(0, "no sample types");
@@ -386,6 +424,17 @@ static void declare(const char *event_opt, const char *metric_opt)
 			if (!strcmp(names[i], names[j]))
 				die_at(Q.fname, 0, "sample type '%s' appears twice: not one event's metrics", names[i]);
 	}
+	int32_t note_i = spaa_note();
+	sstr note = note_i >= 0 ? str_of(Q.comments[note_i]) : SSTR_NULL;
+	if (note.p)
+		for (uint32_t i = 0; i < Q.ntypes; i++) {
+			sbuf *k = &Q.scratch;
+			k->n = 0;
+			sbuf_printf(k, "metric.%.*s", (int)str_of(Q.type[i]).n, str_of(Q.type[i]).p);
+			sbuf_addc(k, 0);
+			char *orig = note_get(note, k->p);
+			if (orig) free(names[i]), names[i] = orig;
+		}
 	/* the primary metric: -m, else pprof's choice */
 	uint32_t primary = Q.ntypes - 1;
 	if (metric_opt) {
@@ -414,6 +463,12 @@ static void declare(const char *event_opt, const char *metric_opt)
 		event = pt.p && pt.n ? cstr(pt) : names[0];
 		kind = "probe", mode = "event";
 	}
+	char *note_event = note.p ? note_get(note, "event") : NULL;
+	char *note_kind = note.p ? note_get(note, "kind") : NULL;
+	char *note_mode = note.p ? note_get(note, "mode") : NULL;
+	if (note_event) event = note_event;
+	if (note_kind) kind = note_kind;
+	if (note_mode) mode = note_mode;
 	if (event_opt) event = event_opt;
 	sbuf *x = &Q.scratch;
 	x->n = 0;
@@ -456,12 +511,13 @@ static void declare(const char *event_opt, const char *metric_opt)
 		snprintf(d, sizeof d, "%" PRId64, Q.duration_nanos);
 		builder_source_json(Q.b, "x_duration_nanos", d);
 	}
-	if (Q.ncomments) {
+	if (Q.ncomments > (note_i >= 0)) { /* the others than spaa2pprof's note */
 		x->n = 0;
 		sbuf_addc(x, '[');
 		for (uint32_t i = 0; i < Q.ncomments; i++) {
 			check_str(Q.comments[i], Q.buf, "comment");
-			if (i) sbuf_addc(x, ',');
+			if ((int32_t)i == note_i) continue;
+			if (x->n > 1) sbuf_addc(x, ',');
 			jb_str(x, str_of(Q.comments[i]).p, str_of(Q.comments[i]).n);
 		}
 		sbuf_adds(x, "]");
@@ -1074,6 +1130,7 @@ static void read_input(const char *path)
 {
 	input *in = input_open(path);
 	Q.fname = path; /* input_name(in) lives as long as in */
+	sniff_refuse_other(in, "pprof2spaa", "a pprof profile");
 	/* at most --max-size bytes; the protobuf's fields checked as they come */
 	size_t scan = 0;
 	bool text = false;
@@ -1131,9 +1188,10 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help);
 		}
 	}
-	if (argc - optind > 1) usage_error("one profile at a time (spaa-cat --merge joins the results)");
+	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
 	if (event && !*event) usage_error("--event: empty name");
-	read_input(optind < argc ? argv[optind] : "-");
+	read_input(path);
 
 	Q.b = builder_new();
 	builder_source_tool(Q.b, "pprof");

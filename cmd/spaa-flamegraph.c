@@ -53,12 +53,15 @@ static const char help[] =
 "      --diff           a differential graph: the two FILEs are BEFORE and\n"
 "                       AFTER; red for growth, blue for reduction, widths of\n"
 "                       AFTER\n"
-"      --negate         a differential graph with the widths of BEFORE\n"
+"      --negate         a differential graph with the widths of BEFORE (what\n"
+"                       disappeared shows; red is still growth)\n"
 "Looks:\n"
-"      --colors=PALETTE  hot (default), mem, io, java, js, perl, red, green,\n"
-"                       blue, aqua, yellow, purple, orange, kind (kernel,\n"
-"                       native, jit, interpreted and inlined frames each their\n"
-"                       hue) or dso (a hue per library)\n"
+"      --colors=PALETTE hot, mem, io, java, js, perl, red, green, blue, aqua,\n"
+"                       yellow, purple, orange, kind (kernel, native, jit,\n"
+"                       interpreted and inlined frames each their hue) or\n"
+"                       dso (a hue per library); default: dso for V8\n"
+"                       profiles, kind where frames are of several kinds,\n"
+"                       else hot\n"
 "      --title=TEXT     the title (default \"Flame Graph\", \"Icicle Graph\"...)\n"
 "      --subtitle=TEXT  a second line under the title\n"
 "      --width=PIXELS   the width of the image (default 1200)\n"
@@ -84,7 +87,8 @@ CLI_HELP_TAIL;
 /* ---- options ------------------------------------------------------------ */
 
 enum palette { PAL_HOT, PAL_MEM, PAL_IO, PAL_JAVA, PAL_JS, PAL_PERL, PAL_RED, PAL_GREEN,
-	       PAL_BLUE, PAL_AQUA, PAL_YELLOW, PAL_PURPLE, PAL_ORANGE, PAL_KIND, PAL_DSO };
+	       PAL_BLUE, PAL_AQUA, PAL_YELLOW, PAL_PURPLE, PAL_ORANGE, PAL_KIND, PAL_DSO,
+	       PAL_AUTO /* no --colors: chosen by the profile's source (auto_palette) */ };
 static const char *const palettes[] = { "hot", "mem", "io", "java", "js", "perl", "red", "green",
 					"blue", "aqua", "yellow", "purple", "orange", "kind", "dso",
 					NULL };
@@ -101,7 +105,7 @@ static struct {
 	fold_opts fo;
 } O = {
 	.width = 1200, .frameheight = 16, .minwidth = 0.1, .fontsize = 12, .fontwidth = 0.59,
-	.factor = 1, .nametype = "Function:", .fonttype = "Verdana",
+	.factor = 1, .nametype = "Function:", .fonttype = "Verdana", .palette = PAL_AUTO,
 };
 static regex_t focus_re;
 
@@ -116,6 +120,8 @@ static regex_t focus_re;
 static fold_names names;
 
 enum kind { K_NONE, K_NATIVE, K_KERNEL, K_JIT, K_INTERP, K_INLINED };
+static unsigned kinds_seen;  /* 1 << kind, over the frames drawn */
+static bool v8_seen;         /* a profile chrome2spaa wrote (V8's) */
 
 struct name_info {
 	uint8_t flags;     /* 1 split known, 2 has parts, 4 focus known, 8 focus */
@@ -272,7 +278,7 @@ static void stack_path(const spaa_reader *r, const spaa_stack *s)
 		}
 		path_add(v);
 	}
-	if (O.palette != PAL_KIND && O.palette != PAL_DSO) return;
+	if (O.palette != PAL_KIND && O.palette != PAL_DSO && O.palette != PAL_AUTO) return;
 	/* the frames' kinds and dsos, by their names (fold.h keeps the name id
 	 * of each frame it named) */
 	for (uint32_t i = 0; i < s->nframes; i++) {
@@ -303,6 +309,7 @@ static void stack_path(const spaa_reader *r, const spaa_stack *s)
 			uint32_t dso = intern_name(d->name, dn);
 			struct name_info *ni = name_info(id);
 			ni->kind = (uint8_t)k;
+			kinds_seen |= 1u << k;
 			ni->dso = dso;
 		}
 	}
@@ -314,6 +321,7 @@ struct pick { int32_t ev; const char *ev_name, *metric; };
 static void pick_header(spaa_reader *r, struct pick *p)
 {
 	fold_opts_header(&O.fo, r);
+	if (r->source_tool && !strcmp(r->source_tool, "chrome")) v8_seen = true;
 	if (O.fo.all_events) {
 		p->ev = -1;
 		p->ev_name = NULL;
@@ -571,6 +579,25 @@ static void flow(const uint32_t *p, uint32_t n, double w, double delta)
 	flow_time += w;
 }
 
+/* The flame chart's axis: the timestamp of the sample at each tick */
+#define AXIS_TICKS 10
+static struct {
+	bool have_ts;         /* every sample has one */
+	double ns_per_unit;   /* the header's time unit */
+	double total;         /* the weight of all samples (pass 0) */
+	int next;             /* the next tick to place */
+	double ts[AXIS_TICKS + 1];
+} axis = { .have_ts = true, .ns_per_unit = 1e9 };
+
+/* A sample of weight w at ts (has_ts false: none) is being laid out. */
+static void axis_sample(bool has_ts, double ts, double w)
+{
+	if (!has_ts) axis.have_ts = false;
+	while (axis.next <= AXIS_TICKS &&
+	       (flow_time + w > axis.total * axis.next / AXIS_TICKS || axis.next == AXIS_TICKS))
+		axis.ts[axis.next++] = ts;
+}
+
 static void chart_sample(double w)
 {
 	if (O.reverse)
@@ -613,6 +640,7 @@ static void chart_folded(spaa_reader *r, int pass)
 		if (folded_read_line(r->in, line, len, c) == FOLDED_SKIP) continue;
 		if (folded_two)
 			die_at(r->name, input_lineno(r->in), "a flame chart draws one profile, not a differential one");
+		axis.have_ts = false;
 		chart_sample(c[1]);
 	}
 	flow_close(0);
@@ -627,7 +655,14 @@ static uint64_t chart_stacks(spaa_reader *r, struct pick *p)
 	enum spaa_rtype t;
 	uint64_t nsamples = 0;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
-		if (t == SPAA_HEADER && p->ev == -2) pick_header(r, p);
+		if (t == SPAA_HEADER && p->ev == -2) {
+			pick_header(r, p);
+			uint32_t tr = json_get(&r->doc, 0, "time_range");
+			uint32_t u = tr ? json_get(&r->doc, tr, "unit") : 0;
+			if (u && json_is_str(&r->doc, u, "nanoseconds", 11)) axis.ns_per_unit = 1;
+			else if (u && json_is_str(&r->doc, u, "microseconds", 12)) axis.ns_per_unit = 1e3;
+			else if (u && json_is_str(&r->doc, u, "milliseconds", 12)) axis.ns_per_unit = 1e6;
+		}
 		if (t == SPAA_SAMPLE) nsamples++;
 		if (t != SPAA_STACK) continue;
 		if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
@@ -660,15 +695,17 @@ static void chart_samples(spaa_reader *r, const char *ev_name, bool period, int 
 			die_at(r->name, r->lineno, "sample of stack %.*s, which the file does not have",
 			       (int)(sm.stack_id.n > 100 ? 100 : sm.stack_id.n), sm.stack_id.p);
 		if (chart_path[id] == UINT32_MAX) continue; /* another event's */
+		double sw = period && sm.has_period ? num_value(sm.period) : 1;
+		if (pass == 1) axis_sample(sm.has_ts, sm.timestamp, sw);
 		size_t pn;
 		const char *pp = strmap_key(&chart_paths, chart_path[id], &pn);
 		npath = (uint32_t)(pn / sizeof *path);
 		grow_array((void **)&path, &path_cap, npath + 1, sizeof *path);
 		memcpy(path, pp, pn);
-		chart_sample(period && sm.has_period ? num_value(sm.period) : 1);
+		chart_sample(sw);
 	}
 	flow_close(0);
-	if (pass == 0) flow_min = min_weight(flow_time);
+	if (pass == 0) flow_min = min_weight(flow_time), axis.total = flow_time;
 }
 
 /* The flame chart of one file: read as many times as needed (a copy of
@@ -973,19 +1010,112 @@ static void put_count(double v)
 	out_write(out, o, k);
 }
 
+/* ---- the legend of a differential graph, the time axis of a flame chart */
+
+/* "+1.5%" of part in whole */
+static void put_pct(double part, double whole)
+{
+	if (whole > 0) out_printf(out, " (%s%.2f%%)", part > 0 ? "+" : "", 100 * part / whole);
+}
+
+static void put_legend(double W, double xpad, double fs, double y)
+{
+	double before = 0, after = 0;
+	for (uint32_t i = 0; i < paths.count; i++) before += val[0][i], after += val[1][i];
+	const char *cn = O.countname ? O.countname : countname_seen ? countname_seen : "samples";
+	double sq = fs * 0.8, x = xpad;
+	out_printf(out, "<g id=\"legend\"><rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" "
+		   "fill=\"rgb(255,60,60)\"/>", x, y - sq, sq, sq);
+	out_printf(out, "<text x=\"%g\" y=\"%g\">grew</text>", x + sq + 4, y);
+	x += sq + 4 + 5 * fs * O.fontwidth;
+	out_printf(out, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"rgb(60,60,255)\"/>",
+		   x, y - sq, sq, sq);
+	out_printf(out, "<text x=\"%g\" y=\"%g\">shrank (the deeper, the more; white: unchanged).  ", x + sq + 4, y);
+	out_puts(out, O.negate ? "Widths: BEFORE (--negate), so that what disappeared shows."
+			       : "Widths: AFTER (--negate draws BEFORE's, to show what disappeared).");
+	out_puts(out, "</text></g>\n");
+	out_printf(out, "<text id=\"totals\" x=\"%g\" y=\"%g\">before ", xpad, y + fs * 1.5);
+	put_count(before * O.factor);
+	out_puts(out, " ");
+	put_cstr(cn);
+	out_puts(out, ", after ");
+	put_count(after * O.factor);
+	out_puts(out, ", delta ");
+	if (after > before) out_putc(out, '+');
+	put_count((after - before) * O.factor);
+	put_pct(after - before, before);
+	out_puts(out, "</text>\n");
+	(void)W;
+}
+
+/* A time in nanoseconds as people read it: "0", "750 us", "1.25 ms", "2 s" */
+static void fmt_time(char *b, size_t n, double ns, double span)
+{
+	static const struct { double div; const char *u; } u[] = {
+		{ 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
+	};
+	int k = span >= 1e9 ? 3 : span >= 1e6 ? 2 : span >= 1e3 ? 1 : 0;
+	if (ns == 0) { snprintf(b, n, "0"); return; }
+	snprintf(b, n, "%.4g %s", ns / u[k].div, u[k].u);
+}
+
+/* The axis under a flame chart: AXIS_TICKS + 1 ticks, each labelled with the
+ * time of the sample there since the first one (samples with timestamps),
+ * else the weight drawn before it. */
+static void put_axis(double W, double xpad, double fs, double y)
+{
+	double per = (W - 2 * xpad) / AXIS_TICKS;
+	bool times = axis.have_ts;
+	double span = times ? (axis.ts[AXIS_TICKS] - axis.ts[0]) * axis.ns_per_unit : 0;
+	const char *cn = O.countname ? O.countname : countname_seen ? countname_seen : "samples";
+	out_printf(out, "<g class=\"axis\"><line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" "
+		   "stroke=\"rgb(90,90,90)\"/>\n", xpad, y + 2, W - xpad, y + 2);
+	for (int k = 0; k <= AXIS_TICKS; k++) {
+		double x = xpad + k * per;
+		char b[64];
+		if (times) fmt_time(b, sizeof b, (axis.ts[k] - axis.ts[0]) * axis.ns_per_unit, span);
+		else snprintf(b, sizeof b, "%.0f", total * k / AXIS_TICKS * O.factor);
+		out_printf(out, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"rgb(90,90,90)\"/>",
+			   x, y + 2, x, y + 6);
+		out_printf(out, "<text x=\"%g\" y=\"%g\" text-anchor=\"%s\">%s</text>\n", x, y + 6 + fs,
+			   k == 0 ? "start" : k == AXIS_TICKS ? "end" : "middle", b);
+	}
+	out_printf(out, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">", W / 2, y + 6 + 2 * fs);
+	if (times) out_puts(out, "time since the first sample");
+	else {
+		out_puts(out, "the samples in their order (");
+		put_cstr(cn);
+		out_puts(out, "; no timestamps)");
+	}
+	out_puts(out, "</text></g>\n");
+}
+
 static const char script[] =
 #include "flamegraph-js.h"
 ;
 
 static const char *factor_text; /* --factor as given */
 
+/* No --colors: a V8 profile (chrome2spaa's: one script after another, all
+ * JavaScript) a hue per script; frames of several kinds (kernel, native,
+ * JIT, interpreted, inlined) their kinds; else flamegraph.pl's hot. */
+static enum palette auto_palette(void)
+{
+	if (v8_seen) return PAL_DSO;
+	unsigned k = kinds_seen & ~(1u << K_NONE);
+	if (k & (k - 1)) return PAL_KIND; /* two kinds or more */
+	return PAL_HOT;
+}
+
 static void write_svg(void)
 {
+	if (O.palette == PAL_AUTO) O.palette = auto_palette();
 	/* the counts shown are 64-bit integers, as flamegraph.pl's */
 	if (total * O.factor >= 9223372036854775808.0)
 		usage_error("--factor: '%s' takes the total of %.0f beyond 2^63", factor_text, total);
 	double W = O.width, fh = O.frameheight, fs = O.fontsize, xpad = 10;
-	double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = O.subtitle ? fs * 2 : 0;
+	double legend_h = O.diff ? fs * 3.5 : 0, axis_h = O.flamechart ? fs * 2 + 8 : 0;
+	double ypad1 = fs * 3, ypad2 = fs * 2 + 10 + axis_h, ypad3 = (O.subtitle ? fs * 2 : 0) + legend_h;
 	double height = (depthmax + 1) * fh + ypad1 + ypad2 + ypad3;
 	double per = total > 0 ? (W - 2 * xpad) / total : 0;
 	sbuf tb = { 0 };
@@ -1017,9 +1147,10 @@ static void write_svg(void)
 	out_printf(out, "; font-size:%gpx; fill:rgb(0,0,0); }\n"
 		   "#title { text-anchor:middle; font-size:%gpx; }\n"
 		   "#subtitle { text-anchor:middle; fill:rgb(160,160,160); }\n"
-		   "#search, #ignorecase { opacity:0.1; cursor:pointer; }\n"
-		   "#search:hover, #search.show, #ignorecase:hover, #ignorecase.show { opacity:1; }\n"
-		   "#unzoom { cursor:pointer; }\n"
+		   "#search, #ignorecase, #unzoom { cursor:pointer; fill:rgb(0,0,190); text-decoration:underline; }\n"
+		   "#search:hover, #ignorecase:hover, #unzoom:hover { fill:rgb(200,0,0); }\n"
+		   "#search.show, #ignorecase.show { font-weight:bold; }\n"
+		   "#legend, #totals, .axis { fill:rgb(60,60,60); }\n"
 		   "#frames > g:hover { stroke:black; stroke-width:0.5; cursor:pointer; }\n"
 		   ".hide { display:none; }\n.parent { opacity:0.5; }\n</style>\n", fs, fs + 5);
 	/* the script's settings, then the script */
@@ -1062,13 +1193,15 @@ static void write_svg(void)
 		put_cstr(O.subtitle);
 		out_puts(out, "</text>\n");
 	}
-	out_printf(out, "<text id=\"details\" x=\"%g\" y=\"%g\"> </text>\n", xpad, height - ypad2 / 2);
+	double bottom = height - (ypad2 - axis_h) / 2; /* the details line */
+	out_printf(out, "<text id=\"details\" x=\"%g\" y=\"%g\"> </text>\n", xpad, bottom);
 	out_printf(out, "<text id=\"unzoom\" class=\"hide\" x=\"%g\" y=\"%g\">Reset Zoom</text>\n",
 		   xpad, fs * 2);
-	out_printf(out, "<text id=\"search\" x=\"%g\" y=\"%g\">Search</text>\n", W - xpad - 100, fs * 2);
-	out_printf(out, "<text id=\"ignorecase\" x=\"%g\" y=\"%g\">ic</text>\n", W - xpad - 16, fs * 2);
-	out_printf(out, "<text id=\"matched\" x=\"%g\" y=\"%g\"> </text>\n", W - xpad - 100,
-		   height - ypad2 / 2);
+	out_printf(out, "<text id=\"search\" x=\"%g\" y=\"%g\">Search</text>\n", W - xpad - 175, fs * 2);
+	out_printf(out, "<text id=\"ignorecase\" x=\"%g\" y=\"%g\">ignore case</text>\n", W - xpad - 75, fs * 2);
+	if (O.diff) put_legend(W, xpad, fs, ypad1 + ypad3 - legend_h + fs);
+	if (O.flamechart) put_axis(W, xpad, fs, height - ypad2); /* under the frames */
+	out_printf(out, "<text id=\"matched\" x=\"%g\" y=\"%g\"> </text>\n", W - xpad - 100, bottom);
 
 	out_puts(out, "<g id=\"frames\">\n");
 	double cw = fs * O.fontwidth;

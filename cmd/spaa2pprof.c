@@ -66,6 +66,17 @@ static struct {
 	strmap fns, locs;             /* keys: function identity; frame runs */
 	sbuf mappings, functions, locations; /* encoded messages (fields 3, 5, 4) */
 	uint64_t nmappings;
+	struct mapmsg { size_t off, n; uint32_t dso; } *mapmsg; /* each mapping in W.mappings */
+	char **dso_name;              /* reader dso -> its name, once it has a mapping */
+	uint32_t dncap;
+	uint32_t mmcap;
+	/* the main mapping: each user dso's and comm's primary weight */
+	uint64_t *dso_weight;
+	uint32_t dwcap;
+	strmap comms;
+	uint64_t *comm_weight;
+	uint32_t cwcap;
+	char *ev_name, *ev_kind, *ev_mode;
 	int64_t primary;              /* metric index, -1 none */
 	/* the samples */
 	struct sample *samples;
@@ -81,6 +92,12 @@ static struct {
 	uint32_t period_type, period_unit;
 	sbuf key, msg, msg2;
 } W = { .event = -1 };
+
+/* 2001-09-09 in nanoseconds since the epoch: a time range that starts
+ * before is not on the wall clock */
+#define WALL_CLOCK_FROM INT64_C(1000000000000000000)
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 
 /* ---- strings and dictionaries --------------------------------------------------------- */
 
@@ -128,7 +145,11 @@ static uint64_t mapping_of(spaa_reader *r, uint32_t dso)
 	sbuf *m = &W.msg;
 	m->n = 0;
 	pb_put_uint(m, 1, id);
-	pb_put_uint(m, 5, str_id(d->name ? d->name : "", d->name ? d->name_n : 0));
+	/* a script's file:// URL (V8's) is its path: pprof shows paths */
+	const char *file = d->name ? d->name : "";
+	size_t file_n = d->name ? d->name_n : 0;
+	if (file_n > 7 && !memcmp(file, "file://", 7)) file += 7, file_n -= 7;
+	pb_put_uint(m, 5, str_id(file, file_n));
 	if (dso < W.dbcap && W.dso_build_id[dso]) pb_put_uint(m, 6, str_idc(W.dso_build_id[dso]));
 	/* the names are what the profile says: pprof is not to look for the
 	 * binaries and symbolize again (frames that are addresses stay so) */
@@ -136,7 +157,12 @@ static uint64_t mapping_of(spaa_reader *r, uint32_t dso)
 	pb_put_uint(m, 8, 1);
 	pb_put_uint(m, 9, 1);
 	pb_put_uint(m, 10, 1);
+	size_t off = W.mappings.n;
 	pb_put_bytes(&W.mappings, 3, m->p, m->n);
+	grow_array((void **)&W.mapmsg, &W.mmcap, (uint32_t)id, sizeof *W.mapmsg);
+	W.mapmsg[id - 1] = (struct mapmsg){ off, W.mappings.n - off, dso };
+	grow_array((void **)&W.dso_name, &W.dncap, dso + 1, sizeof *W.dso_name);
+	W.dso_name[dso] = xstrdup(d->name ? d->name : "");
 	return id;
 }
 
@@ -251,6 +277,10 @@ static void take_header(spaa_reader *r, const char *want)
 	if (!pm || !*pm)
 		die_at(W.fname, r->lineno, "event %s has no sampling.primary_metric %s", r->events[W.event].name,
 		       pm ? "name (an empty string)" : "string");
+	const spaa_event *ev_rec = &r->events[W.event];
+	W.ev_name = xstrdup(ev_rec->name);
+	W.ev_kind = ev_rec->kind ? xstrdup(ev_rec->kind) : NULL;
+	W.ev_mode = ev_rec->mode ? xstrdup(ev_rec->mode) : NULL;
 	/* the event's sampling: sample_period and x_period_type */
 	uint32_t evs = json_get(&r->doc, 0, "events");
 	uint32_t ev = json_first(&r->doc, evs);
@@ -294,6 +324,46 @@ static void take_header(spaa_reader *r, const char *want)
 			W.duration_nanos = llround((r->tr_end - r->tr_start) * 1e9);
 			W.has_time = true;
 		}
+		/* a clock that is not the wall clock (perf's, from boot; V8's
+		 * monotonic one) would be a date in 1970: the duration only */
+		if (W.has_time && W.time_nanos < WALL_CLOCK_FROM) W.time_nanos = 0;
+	}
+}
+
+/* The weight of stack st that ranks mappings: its primary metric's */
+static uint64_t rank_weight(const spaa_stack *st, const char *primary)
+{
+	for (uint32_t i = 0; i < st->nw; i++) {
+		const spaa_weight *w = &st->w[i];
+		if (primary && (w->metric.n != strlen(primary) || memcmp(w->metric.p, primary, w->metric.n))) continue;
+		if (w->value.kind == NUM_INT && w->value.i > 0) return (uint64_t)w->value.i;
+		if (w->value.kind == NUM_UINT) return w->value.u;
+		if (w->value.kind == NUM_DBL && w->value.d > 0 && w->value.d < 1.8e19) return (uint64_t)w->value.d;
+		return 0;
+	}
+	return 0;
+}
+
+/* Adds the stack's weight to each user dso in it (once) and to its comm. */
+static void rank_stack(spaa_reader *r, const spaa_stack *st)
+{
+	uint64_t w = rank_weight(st, r->events[W.event].primary_metric);
+	if (!w) w = 1;
+	uint32_t old = W.dwcap;
+	grow_array((void **)&W.dso_weight, &W.dwcap, r->dso_ids.count + 1, sizeof *W.dso_weight);
+	for (uint32_t i = old; i < W.dwcap; i++) W.dso_weight[i] = 0;
+	for (uint32_t i = 0; i < st->nframes; i++) {
+		uint32_t d = r->frames[st->frames[i]].dso;
+		bool seen = false;
+		for (uint32_t j = 0; j < i && !seen; j++) seen = r->frames[st->frames[j]].dso == d;
+		if (!seen && d < r->dso_ids.count && !r->dsos[d].is_kernel) W.dso_weight[d] = sat_add(W.dso_weight[d], w);
+	}
+	if (st->comm.p) {
+		uint32_t c = strmap_intern(&W.comms, st->comm.p, st->comm.n, NULL);
+		old = W.cwcap;
+		grow_array((void **)&W.comm_weight, &W.cwcap, c + 1, sizeof *W.comm_weight);
+		for (uint32_t i = old; i < W.cwcap; i++) W.comm_weight[i] = 0;
+		W.comm_weight[c] = sat_add(W.comm_weight[c], w);
 	}
 }
 
@@ -388,6 +458,8 @@ static void take_stack(spaa_reader *r, spaa_stack *st)
 	if (!spaa_weight_find(st->w, st->nw, pm))
 		die_at(W.fname, r->lineno, "stack %.*s: weights lack the primary metric \"%s\" of event \"%s\"",
 		       (int)st->id.n, st->id.p, pm, r->events[W.event].name);
+	rank_stack(r, st);
+	/* values */
 	s->vals = W.nvalpool;
 	s->nvals = st->nw;
 	grow_array((void **)&W.valpool, &W.vpcap, W.nvalpool + st->nw, sizeof *W.valpool);
@@ -442,20 +514,86 @@ static void read_profile(const char *path, const char *event)
 
 /* ---- the message ----------------------------------------------------------------------- */
 
+/* The main mapping, which pprof calls the profile's "File": the user dso
+ * named like the most sampled comm, else the most sampled user dso that is
+ * not a shared library, else the most sampled user dso; -1 when there is
+ * none (a kernel-only profile).  *comm: the most sampled comm, NULL none. */
+static int64_t main_mapping(const char **comm, size_t *comm_n)
+{
+	*comm = NULL;
+	uint64_t best = 0;
+	for (uint32_t c = 0; c < W.comms.count; c++)
+		if (W.comm_weight[c] > best || !*comm) best = W.comm_weight[c], *comm = strmap_key(&W.comms, c, comm_n);
+	int64_t pick = -1;
+	int pick_rank = -1;
+	uint64_t pick_w = 0;
+	for (uint32_t i = 0; i < W.nmappings; i++) {
+		uint32_t d = W.mapmsg[i].dso;
+		if (d >= W.dwcap || !W.dso_weight[d]) continue;
+		const char *name = W.dso_name[d], *base = strrchr(name, '/');
+		base = base ? base + 1 : name;
+		if (name[0] == '[' || !name[0]) continue;
+		/* libraries: shared objects, Node.js's own modules (node:fs) and
+		 * V8's pseudo ones ("(program)", under every stack) */
+		bool lib = strstr(base, ".so") || !strncmp(name, "node:", 5) || name[0] == '(';
+		int rank = *comm && !strncmp(base, *comm, *comm_n) ? 2 : lib ? 0 : 1;
+		if (rank > pick_rank || (rank == pick_rank && W.dso_weight[d] > pick_w))
+			pick = i, pick_rank = rank, pick_w = W.dso_weight[d];
+	}
+	return pick;
+}
+
+/* The sample type of metric name, as pprof users know it: pprof's heap
+ * names; a perf clock event's period is CPU time in nanoseconds ("cpu"),
+ * another event's period a count of it ("cycles", unit count). */
+static const char *sample_type(const char *name, const char **unit)
+{
+	const char *t = pprof_metric(name);
+	if (strcmp(name, "period") != 0 || !W.ev_name) return t;
+	static char base[64];
+	size_t n = strcspn(W.ev_name, ":");
+	snprintf(base, sizeof base, "%.*s", (int)(n < 63 ? n : 63), W.ev_name);
+	if (!strcmp(base, "cpu-clock") || !strcmp(base, "task-clock")) {
+		if (!*unit) *unit = "nanoseconds";
+		return "cpu";
+	}
+	if (*unit && !strcmp(*unit, "events")) *unit = "count"; /* perf's: pprof counts */
+	return base[0] ? base : t;
+}
+
+
 static void write_profile(const char *outpath)
 {
-	sbuf out = { 0 }, m = { 0 }, packed = { 0 };
+	sbuf out = { 0 }, m = { 0 }, packed = { 0 }, note = { 0 };
 	uint32_t nm = W.metrics.count;
 	int64_t *vals = xcalloc(nm ? nm : 1, sizeof *vals);
 	uint32_t *type_id = xmalloc((nm ? nm : 1) * sizeof *type_id);
+	const char **type_unit = xcalloc(nm ? nm : 1, sizeof *type_unit);
+	/* the event and the metric names, as a comment pprof2spaa reads back:
+	 * "spaa event=NAME kind=KIND mode=MODE metric.TYPE=METRIC..." */
+	sbuf_printf(&note, "spaa event=%s", W.ev_name);
+	if (W.ev_kind) sbuf_printf(&note, " kind=%s", W.ev_kind);
+	if (W.ev_mode) sbuf_printf(&note, " mode=%s", W.ev_mode);
 	for (uint32_t i = 0; i < nm; i++) {
 		size_t n;
 		const char *name = strmap_key(&W.metrics, i, &n);
-		type_id[i] = str_idc(pprof_metric(name));
+		const char *unit = W.metric_unit[i] == UINT32_MAX ? NULL : strmap_key(&W.strs, W.metric_unit[i], &n);
+		const char *type = sample_type(name, &unit);
+		for (uint32_t j = 0; j < i; j++) /* two metrics of one type name: keep the name */
+			if (type_id[j] == str_idc(type)) type = name;
+		type_id[i] = str_idc(type);
+		type_unit[i] = unit ? unit : "count";
+		if (strcmp(type, pprof_metric(name)) != 0) sbuf_printf(&note, " metric.%s=%s", type, name);
 		m.n = 0;
 		pb_put_uint(&m, 1, type_id[i]);
-		pb_put_uint(&m, 2, W.metric_unit[i] == UINT32_MAX ? str_idc("count") : W.metric_unit[i]);
+		pb_put_uint(&m, 2, str_idc(type_unit[i]));
 		pb_put_bytes(&out, 1, m.p, m.n);
+	}
+	/* the period: the header's, else that of the primary metric's type */
+	if (!W.has_period_type && W.primary >= 0) {
+		W.period_type = type_id[W.primary];
+		W.period_unit = str_idc(type_unit[W.primary]);
+		W.has_period_type = true;
 	}
 	for (uint32_t s = 0; s < W.nsamples; s++) {
 		const struct sample *x = &W.samples[s];
@@ -475,11 +613,25 @@ static void write_profile(const char *outpath)
 		sbuf_add(&m, W.labelbuf.p + x->labels, x->labels_n);
 		pb_put_bytes(&out, 2, m.p, m.n);
 	}
-	sbuf_add(&out, W.mappings.p, W.mappings.n);
+	/* the main mapping first (pprof's "File"), then the others */
+	const char *comm;
+	size_t comm_n;
+	int64_t main_map = main_mapping(&comm, &comm_n);
+	if (main_map < 0 && comm) { /* no user dso: the program's name */
+		char *name = xmalloc(comm_n + 1); /* pprof shows a path's last part: no '/' */
+		for (size_t i = 0; i < comm_n; i++) name[i] = comm[i] == '/' ? '_' : comm[i];
+		m.n = 0;
+		pb_put_uint(&m, 1, W.nmappings + 1);
+		pb_put_uint(&m, 5, str_id(name, comm_n)); /* (the table keeps name) */
+		pb_put_bytes(&out, 3, m.p, m.n);
+	}
+	if (main_map >= 0) sbuf_add(&out, W.mappings.p + W.mapmsg[main_map].off, W.mapmsg[main_map].n);
+	for (uint32_t i = 0; i < W.nmappings; i++)
+		if (i != main_map) sbuf_add(&out, W.mappings.p + W.mapmsg[i].off, W.mapmsg[i].n);
 	sbuf_add(&out, W.locations.p, W.locations.n);
 	sbuf_add(&out, W.functions.p, W.functions.n);
 	if (W.has_time) {
-		pb_put_int(&out, 9, W.time_nanos);
+		if (W.time_nanos) pb_put_int(&out, 9, W.time_nanos);
 		pb_put_int(&out, 10, W.duration_nanos);
 	}
 	if (W.has_period_type) {
@@ -489,6 +641,7 @@ static void write_profile(const char *outpath)
 		pb_put_bytes(&out, 11, m.p, m.n);
 	}
 	if (W.has_period) pb_put_int(&out, 12, W.period);
+	pb_put_uint(&out, 13, str_id(note.p, note.n));
 	if (W.primary >= 0) pb_put_uint(&out, 14, type_id[W.primary]);
 	/* the string table last: every index above is in it */
 	for (uint32_t i = 0; i < W.strs.count; i++) {
@@ -501,6 +654,8 @@ static void write_profile(const char *outpath)
 	output_close(o);
 	free(vals);
 	free(type_id);
+	free(type_unit);
+	sbuf_free(&note);
 	sbuf_free(&out);
 	sbuf_free(&m);
 	sbuf_free(&packed);

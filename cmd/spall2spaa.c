@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include "build.h"
 #include "cli.h"
+#include "several.h"
+#include "sniff.h"
 #include "jsonbuf.h"
 #include "input.h"
 #include "jscan.h"
@@ -21,7 +23,7 @@
 #include "strmap.h"
 
 static const char help_text[] =
-	"Usage: spall2spaa [OPTION]... [FILE]\n"
+	"Usage: spall2spaa [OPTION]... [FILE]...\n"
 	"Convert a spall trace to SPAA: a Chrome JSON trace (an array of trace events\n"
 	"or {\"traceEvents\":[...]}) or a binary .spall file (versions 0, 1 and 3).\n"
 	"Each span's self time goes to the stack of its call path (metric wall_ns,\n"
@@ -1157,8 +1159,10 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("too many input files (one trace at a time)");
-	input *in = input_open(optind < argc ? argv[optind] : "-");
+	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
+	input *in = input_open(path);
+	sniff_refuse_other(in, "spall2spaa", "a spall or JSON trace");
 	fname = input_name(in);
 	const void *magic;
 	size_t n = input_peek(in, &magic, 8);
@@ -1173,7 +1177,6 @@ int main(int argc, char **argv)
 	if (m == 0x0BADF00D) {
 		/* a regular file can be opened again; anything else is copied
 		 * as it is read, when it may have to be read again */
-		const char *path = optind < argc ? argv[optind] : "-";
 		struct stat st;
 		bool reg = strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 		convert_binary(in, reg ? path : NULL, outpath, zstd);

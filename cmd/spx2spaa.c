@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "build.h"
 #include "cli.h"
+#include "several.h"
 #include "jsonbuf.h"
 #include "input.h"
 #include "json.h"
@@ -25,7 +26,7 @@
 #include "spans.h"
 
 static const char help_text[] =
-	"Usage: spx2spaa [OPTION]... [FILE]\n"
+	"Usage: spx2spaa [OPTION]... [FILE]...\n"
 	"Convert an SPX (PHP profiler) full report to SPAA.  FILE is the report's\n"
 	".json metadata or its .txt.gz events file; the other one is found beside it.\n"
 	"With --metadata, FILE (or standard input, with no FILE or -) is the\n"
@@ -497,8 +498,9 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("too many input files (one report at a time)");
-	const char *events = locate(optind < argc ? argv[optind] : NULL, opt_meta);
+	const char *path = optind < argc ? argv[optind] : NULL;
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
+	const char *events = locate(path, opt_meta);
 	bool from_stdin = strcmp(events, "-") == 0;
 	read_metadata(meta_path);
 

@@ -4,7 +4,11 @@
 #include "sniff.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+#include "cli.h"
+#include "input.h"
+#include "utf8.h"
 
 static bool has(const char *p, size_t n, const char *s)
 {
@@ -21,6 +25,8 @@ static bool starts(const char *p, size_t n, const char *s)
 	return n >= k && memcmp(p, s, k) == 0;
 }
 
+static bool pprof_tag(unsigned char c);
+static bool hexdigit(char c);
 static bool digit(char c) { return c >= '0' && c <= '9'; }
 static bool blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -59,12 +65,28 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 		return 0;
 	}
 	if (starts(p, n, "PERFILE2")) {
-		*res = (sniff_result){ "a perf.data file", "perf script -i FILE | perf2spaa" };
+		*res = (sniff_result){ "a perf.data file", "perf2spaa" };
 		return 0;
 	}
 	if (starts(p, n, "# AFPerf v")) {
 		*res = (sniff_result){ "an AFPerf file", "afperf2spaa" };
 		return 0;
+	}
+	if (starts(p, n, "heap profile:") || starts(p, n, "heap_v2/")) {
+		*res = (sniff_result){ "a tcmalloc/jemalloc heap profile (text)", "pprof2spaa" };
+		return 0;
+	}
+	if (n >= 5 && p[0] == 'v' && p[1] == ' ') { /* heaptrack's "v 10400 3" */
+		size_t k = 2;
+		while (k < n && hexdigit(p[k])) k++;
+		if (k > 2 && k < n && p[k] == ' ' && k + 1 < n) {
+			size_t j = k + 1;
+			while (j < n && hexdigit(p[j])) j++;
+			if (j == n) {
+				*res = (sniff_result){ "a heaptrack data file", "heaptrack2spaa" };
+				return 0;
+			}
+		}
 	}
 	if (starts(p, n, "[events]") || starts(p, n, "[functions]")) {
 		*res = (sniff_result){ "SPX profile data", "spx2spaa" };
@@ -79,20 +101,26 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 			*res = (sniff_result){ "SPX metadata (the report's .json)", "spx2spaa" };
 			return 0;
 		}
+		if (has(p, n, "\"ProfileChunk\"")) {
+			*res = (sniff_result){ "a Chrome trace with CPU profile events", "chrome2spaa" };
+			return 0;
+		}
 		if (has(p, n, "\"traceEvents\"") || has(p, n, "\"ph\":")) {
-			*res = (sniff_result){ "a Chrome JSON trace", "spall2spaa" };
+			/* the whole trace on this line, and no CPU profile in it: spans */
+			bool whole = p[n - 1] == ']' || p[n - 1] == '}';
+			*res = (sniff_result){ "a Chrome JSON trace", whole ? "spall2spaa" : "any2spaa" };
 			return 0;
 		}
 		if (has(p, n, "\"callFrame\"") || has(p, n, "\"timeDeltas\"")) {
-			*res = (sniff_result){ "a V8 CPU or heap profile (.cpuprofile/.heapprofile)", NULL };
+			*res = (sniff_result){ "a V8 CPU or heap profile (.cpuprofile/.heapprofile)", "chrome2spaa" };
 			return 0;
 		}
 		if (p[i] == '[' && n - i == 1) { /* a pretty-printed trace opens with "[" alone */
-			*res = (sniff_result){ "a JSON array spread over lines (a Chrome trace?)", "spall2spaa" };
+			*res = (sniff_result){ "a JSON array spread over lines (a Chrome trace?)", "any2spaa" };
 			return 0;
 		}
 		if (p[i] == '{' && n - i == 1) {
-			*res = (sniff_result){ "a JSON object spread over lines (SPAA has one record per line: SPX metadata? a Chrome trace?)", NULL };
+			*res = (sniff_result){ "a JSON object spread over lines (SPAA has one record per line)", "any2spaa" };
 			return 0;
 		}
 		return -1;
@@ -112,9 +140,280 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 	for (size_t k = 0; k < n; k++) {
 		unsigned char c = (unsigned char)p[k];
 		if (c == 0 || (c < 0x20 && c != '\t')) {
-			*res = (sniff_result){ "binary data (a pprof profile? run pprof2spaa)", NULL };
+			if (pprof_tag((unsigned char)p[0]))
+				*res = (sniff_result){ "binary data (a pprof profile?)", "pprof2spaa" };
+			else
+				*res = (sniff_result){ "binary data", "any2spaa" };
 			return 0;
 		}
 	}
 	return -1;
+}
+
+/* ---- by content ---------------------------------------------------------- */
+
+enum {
+	F_SPAA, F_PERF_SCRIPT, F_PERF_DATA, F_DTRACE, F_BPFTRACE, F_FOLDED, F_CHROME_TRACE,
+	F_CPUPROFILE, F_HEAPPROFILE, F_HEAPSNAPSHOT, F_PPROF, F_PPROF_TEXT, F_HEAPTRACK,
+	F_TRACE_JSON, F_SPALL, F_SPX, F_AFPERF
+};
+
+const sniff_format sniff_formats[] = {
+	[F_SPAA] = { "spaa", "SPAA", NULL, NULL },
+	[F_PERF_SCRIPT] = { "perf-script", "'perf script' text", "perf2spaa", NULL },
+	[F_PERF_DATA] = { "perf-data", "a perf.data file", "perf2spaa", NULL },
+	[F_DTRACE] = { "dtrace", "DTrace output", "dtrace2spaa", NULL },
+	[F_BPFTRACE] = { "bpftrace", "bpftrace's printed maps", "bpftrace2spaa", NULL },
+	[F_FOLDED] = { "folded", "folded stacks", "folded2spaa", NULL },
+	[F_CHROME_TRACE] = { "chrome-trace", "a Chrome performance trace with CPU profile events", "chrome2spaa", "--format=trace" },
+	[F_CPUPROFILE] = { "cpuprofile", "a V8 CPU profile (.cpuprofile)", "chrome2spaa", "--format=cpuprofile" },
+	[F_HEAPPROFILE] = { "heapprofile", "a V8 sampling heap profile (.heapprofile)", "chrome2spaa", "--format=heapprofile" },
+	[F_HEAPSNAPSHOT] = { "heapsnapshot", "a V8 heap snapshot (.heapsnapshot/.heaptimeline)", "chrome2spaa", "--format=heapsnapshot" },
+	[F_PPROF] = { "pprof", "a pprof profile (profile.proto)", "pprof2spaa", NULL },
+	[F_PPROF_TEXT] = { "pprof-heap-text", "a tcmalloc/jemalloc heap profile (text)", "pprof2spaa", NULL },
+	[F_HEAPTRACK] = { "heaptrack", "a heaptrack data file", "heaptrack2spaa", NULL },
+	[F_TRACE_JSON] = { "trace-json", "a JSON trace of spans (Chrome trace event format)", "spall2spaa", NULL },
+	[F_SPALL] = { "spall", "a binary spall trace", "spall2spaa", NULL },
+	[F_SPX] = { "spx", "an SPX report", "spx2spaa", NULL },
+	[F_AFPERF] = { "afperf", "an AFPerf file", "afperf2spaa", NULL },
+	{ NULL, NULL, NULL, NULL }
+};
+
+const sniff_format *sniff_format_named(const char *name)
+{
+	for (const sniff_format *f = sniff_formats; f->name; f++)
+		if (strcmp(f->name, name) == 0) return f;
+	return NULL;
+}
+
+static bool hexdigit(char c) { return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+/* Line k of the text (0-based, blank lines skipped): its start and length,
+ * false when there is none in p[0..n) (a line cut at n still counts). */
+static bool nth_line(const char *p, size_t n, int k, const char **l, size_t *len)
+{
+	size_t i = 0;
+	for (;;) {
+		size_t j = i;
+		while (j < n && p[j] != '\n') j++;
+		size_t e = j;
+		while (e > i && (p[e - 1] == '\r' || blank(p[e - 1]))) e--;
+		if (e > i) {
+			if (k-- == 0) {
+				*l = p + i;
+				*len = e - i;
+				return true;
+			}
+		}
+		if (j >= n) return false;
+		i = j + 1;
+	}
+}
+
+/* "  ffffffff8103d0ca native_write_msr (/lib/...)": a perf script frame */
+static bool perf_frame(const char *p, size_t n)
+{
+	size_t i = 0, k;
+	while (i < n && blank(p[i])) i++;
+	for (k = i; k < n && hexdigit(p[k]); k++) {}
+	return k - i >= 4 && k < n && blank(p[k]) && p[n - 1] == ')';
+}
+
+/* "@name[" or "@name: 12" or "@[": a bpftrace map line */
+static bool bpftrace_map(const char *p, size_t n)
+{
+	if (n < 2 || p[0] != '@') return false;
+	size_t i = 1;
+	while (i < n && (p[i] == '_' || digit(p[i]) || (p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z'))) i++;
+	return i < n && (p[i] == '[' || p[i] == ':');
+}
+
+/* The first key of a JSON object at p[i] == '{' (into key, at most cap-1
+ * bytes), empty when there is none. */
+static void first_key(const char *p, size_t n, size_t i, char *key, size_t cap)
+{
+	key[0] = 0;
+	for (i++; i < n && (blank(p[i]) || p[i] == '\n' || p[i] == '\r'); i++) {}
+	if (i >= n || p[i] != '"') return;
+	size_t k = 0;
+	for (i++; i < n && p[i] != '"' && k + 1 < cap; i++) key[k++] = p[i];
+	key[k] = 0;
+}
+
+/* protobuf: a Profile message opens with a field 1-14 of wire type 0 or 2 */
+static bool pprof_tag(unsigned char c)
+{
+	unsigned field = c >> 3, wire = c & 7;
+	return field >= 1 && field <= 14 && (wire == 0 || wire == 2);
+}
+
+static const sniff_format *json(const char *p, size_t n, size_t i, bool more, const char **looks)
+{
+	size_t l1n;
+	const char *l1;
+	nth_line(p, n, 0, &l1, &l1n);
+	if (has(l1, l1n, "\"type\":\"header\"") || has(l1, l1n, "\"format\":\"spaa\""))
+		return &sniff_formats[F_SPAA];
+	char key[32];
+	if (p[i] == '{') {
+		first_key(p, n, i, key, sizeof key);
+		if (!strcmp(key, "snapshot")) return &sniff_formats[F_HEAPSNAPSHOT];
+		if (!strcmp(key, "head") && has(p, n, "\"callFrame\"")) return &sniff_formats[F_HEAPPROFILE];
+		if (!strcmp(key, "nodes") && has(p, n, "\"callFrame\"")) return &sniff_formats[F_CPUPROFILE];
+	}
+	if (has(p, n, "\"enabled_metrics\"") || has(p, n, "\"exec_ts\""))
+		return &sniff_formats[F_SPX];
+	if (has(p, n, "\"traceEvents\"") || has(p, n, "\"ph\":") || has(p, n, "\"ph\": ")) {
+		if (has(p, n, "\"ProfileChunk\"") || has(p, n, "\"cpuProfile\""))
+			return &sniff_formats[F_CHROME_TRACE];
+		if (more) {
+			if (looks) *looks = "a JSON trace (whole content needed)";
+			return NULL;
+		}
+		return &sniff_formats[F_TRACE_JSON];
+	}
+	if (p[i] == '{') {
+		if (has(p, n, "\"selfSize\"")) return &sniff_formats[F_HEAPPROFILE];
+		if (has(p, n, "\"timeDeltas\"") || has(p, n, "\"callFrame\"")) return &sniff_formats[F_CPUPROFILE];
+		if (has(p, n, "\"snapshot\"") && has(p, n, "\"meta\"")) return &sniff_formats[F_HEAPSNAPSHOT];
+	}
+	if (looks) *looks = p[i] == '{' ? "JSON: an object with none of the keys of a profile (nodes, head, "
+					  "snapshot, traceEvents, enabled_metrics)"
+					: "JSON: an array of no trace events";
+	return NULL;
+}
+
+const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const char **looks)
+{
+	const char *p = data;
+	const unsigned char *u = data;
+	if (looks) *looks = "empty input";
+	if (n == 0) return NULL;
+	if (starts(p, n, "PERFILE2")) return &sniff_formats[F_PERF_DATA];
+	if (n >= 4 && u[0] == 0x0D && u[1] == 0xF0 && u[2] == 0xAD && u[3] == 0x0B) return &sniff_formats[F_SPALL];
+	if (starts(p, n, "# AFPerf v")) return &sniff_formats[F_AFPERF];
+	if (starts(p, n, "[events]") || starts(p, n, "[functions]")) return &sniff_formats[F_SPX];
+	if (starts(p, n, "heap profile:") || starts(p, n, "heap_v2/")) return &sniff_formats[F_PPROF_TEXT];
+	size_t text = 0; /* the length of the text at the start: UTF-8 without control bytes */
+	while (text < n) {
+		if (u[text] >= 0x80) {
+			int k = utf8_seq(u + text, u + n);
+			if (k <= 0) break;
+			text += (size_t)k;
+		} else if (u[text] >= 0x20 || u[text] == '\n' || u[text] == '\t' || u[text] == '\r') {
+			text++;
+		} else {
+			break;
+		}
+	}
+	if (text < n && text < 64) { /* binary */
+		if (pprof_tag(u[0])) return &sniff_formats[F_PPROF];
+		if (looks) {
+			static char buf[64];
+			int k = snprintf(buf, sizeof buf, "binary data (first bytes");
+			for (size_t j = 0; j < n && j < 8; j++) k += snprintf(buf + k, sizeof buf - k, " %02x", u[j]);
+			snprintf(buf + k, sizeof buf - k, ")");
+			*looks = buf;
+		}
+		return NULL;
+	}
+	size_t i = 0;
+	while (i < n && (blank(p[i]) || p[i] == '\n' || p[i] == '\r')) i++;
+	if (i < n && (p[i] == '{' || p[i] == '[')) return json(p, n, i, more, looks);
+
+	const char *l0, *l1;
+	size_t n0, n1;
+	if (!nth_line(p, n, 0, &l0, &n0)) {
+		if (looks) *looks = "blank text";
+		return NULL;
+	}
+	bool has1 = nth_line(p, n, 1, &l1, &n1);
+	if (n0 >= 4 && l0[0] == 'v' && l0[1] == ' ' && hexdigit(l0[2]) && has1 && n1 >= 2 && l1[1] == ' ' &&
+	    (l1[0] == 'X' || l1[0] == 'I' || l1[0] == 's' || l1[0] == 'v'))
+		return &sniff_formats[F_HEAPTRACK];
+	if (starts(l0, n0, "# ========") || starts(l0, n0, "# captured on"))
+		return &sniff_formats[F_PERF_SCRIPT];
+	if (starts(l0, n0, "dtrace: ") || starts(l0, n0, "CPU     ID"))
+		return &sniff_formats[F_DTRACE];
+	/* the first lines of a record */
+	bool dtrace = false, perf = false, bpf = false, fold = true;
+	int k;
+	const char *l, *prev = NULL;
+	size_t ln, prevn = 0;
+	for (k = 0; k < 64 && nth_line(p, n, k, &l, &ln); k++) {
+		if (starts(l, ln, "Attaching ") || bpftrace_map(l, ln)) bpf = true;
+		if (blank(l[0]) && has(l, ln, "`")) dtrace = true;
+		if (prev && !blank(prev[0]) && perf_frame(l, ln) && (perf_header(prev, prevn) || prev[prevn - 1] == ':'))
+			perf = true;
+		const char *nx;
+		size_t nxn;
+		bool last = k == 63 || !nth_line(p, n, k + 1, &nx, &nxn);
+		if (!folded(l, ln) && !(last && more)) fold = false; /* a last line may be cut short */
+		prev = l;
+		prevn = ln;
+	}
+	if (bpf) return &sniff_formats[F_BPFTRACE];
+	if (perf) return &sniff_formats[F_PERF_SCRIPT];
+	if (dtrace) return &sniff_formats[F_DTRACE];
+	if (fold && folded(l0, n0)) return &sniff_formats[F_FOLDED];
+	if (perf_header(l0, n0)) return &sniff_formats[F_PERF_SCRIPT];
+	if (looks) {
+		static char buf[120];
+		snprintf(buf, sizeof buf, "text whose first line is \"%.*s%s\"", (int)(n0 > 60 ? 60 : n0), l0,
+			 n0 > 60 ? "..." : "");
+		*looks = buf;
+	}
+	return NULL;
+}
+
+const sniff_format *sniff_input(input *in, const char **looks)
+{
+	const void *p;
+	size_t n = input_peek(in, &p, 65536);
+	const void *q;
+	bool more = input_peek(in, &q, n + 1) > n;
+	const sniff_format *f = sniff_bytes(p, n, more, looks);
+	if (f || !more || !looks || strcmp(*looks, "a JSON trace (whole content needed)") != 0) return f;
+	/* a JSON trace: Chrome's when one of its events is a CPU profile */
+	static const char *const marks[] = { "\"ProfileChunk\"", "\"cpuProfile\"" };
+	enum { TAIL = 15, CHUNK = 65536 };
+	static char buf[TAIL + CHUNK];
+	size_t nt = 0; /* the last bytes of the previous chunk: a mark across two */
+	for (;;) {
+		const void *w;
+		size_t m = input_window(in, &w, CHUNK);
+		if (m == 0) break;
+		if (m > CHUNK) m = CHUNK;
+		memcpy(buf + nt, w, m);
+		for (size_t j = 0; j < 2; j++)
+			if (has(buf, nt + m, marks[j])) return &sniff_formats[F_CHROME_TRACE];
+		size_t keep = nt + m < TAIL ? nt + m : TAIL;
+		memmove(buf, buf + nt + m - keep, keep);
+		nt = keep;
+		input_skip(in, m);
+	}
+	return &sniff_formats[F_TRACE_JSON];
+}
+
+bool sniff_other(const void *p, size_t n, bool more, const char *self, const char *mine, char *msg, size_t cap)
+{
+	const sniff_format *f = sniff_bytes(p, n, more, NULL);
+	if (!f || (f->cmd && strcmp(f->cmd, self) == 0)) return false;
+	/* chrome2spaa reads traces too, and says itself what one without CPU
+	 * profile events lacks */
+	if (f == &sniff_formats[F_TRACE_JSON] && strcmp(self, "chrome2spaa") == 0) return false;
+	/* and spall2spaa reads the spans of a Chrome trace */
+	if (f == &sniff_formats[F_CHROME_TRACE] && strcmp(self, "spall2spaa") == 0) return false;
+	if (!f->cmd) snprintf(msg, cap, "this is SPAA already, not %s: no conversion needed", mine);
+	else snprintf(msg, cap, "this is %s, not %s: run %s", f->what, mine, f->cmd);
+	return true;
+}
+
+void sniff_refuse_other(input *in, const char *self, const char *mine)
+{
+	const void *p, *q;
+	size_t n = input_peek(in, &p, 65536);
+	bool more = input_peek(in, &q, n + 1) > n;
+	char msg[256];
+	if (sniff_other(q, n, more, self, mine, msg, sizeof msg)) die_at(input_name(in), 0, "%s", msg);
 }

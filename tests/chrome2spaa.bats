@@ -291,9 +291,18 @@ need_node() {
 	assert_output "chrome2spaa: $C/cpuprofile.json: the path of profile node 3 is deeper than 2 (--max-depth)"
 }
 
-@test "usage: one file at most; -o writes atomically; --help and --version" {
-	run chrome2spaa a b
-	assert_failure 2
+@test "usage: several files merged as spaa-cat --merge; -o writes atomically; --help and --version" {
+	chrome2spaa "$C/cpuprofile.json" > "$T/1.spaa"
+	chrome2spaa "$C/trace-profilechunks.json" > "$T/2.spaa"
+	run chrome2spaa "$C/cpuprofile.json" "$C/trace-profilechunks.json"
+	assert_success
+	assert_output "$(spaa-cat --merge "$T/1.spaa" "$T/2.spaa")"
+	run chrome2spaa -o "$T/out.spaa" "$C/cpuprofile.json" "$T/missing.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/missing.json: No such file or directory"
+	[ ! -e "$T/out.spaa" ]
+	run sh -c "cat '$C/cpuprofile.json' | chrome2spaa - '$C/cpuprofile.json' | spaa-top -n 1 -m samples | head -n 1"
+	assert_success
 	run chrome2spaa -o "$T/out.spaa.zst" "$C/cpuprofile.json"
 	assert_success
 	assert_output ""
@@ -301,7 +310,7 @@ need_node() {
 	assert_success
 	run chrome2spaa --help
 	assert_success
-	assert_line --index 0 "Usage: chrome2spaa [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: chrome2spaa [OPTION]... [FILE]..."
 	run chrome2spaa -V
 	assert_success
 }

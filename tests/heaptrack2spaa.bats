@@ -80,7 +80,12 @@ _start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
 	run heaptrack2spaa - < /dev/null
 	assert_failure 1
 	assert_output "heaptrack2spaa: -: empty input: no profile written"
+	# another converter's input: named
 	printf 'a;b 1\n' > "$T/f.txt"
+	run heaptrack2spaa "$T/f.txt"
+	assert_failure 1
+	assert_output "heaptrack2spaa: $T/f.txt: this is folded stacks, not a heaptrack data file: run folded2spaa"
+	printf 'hello world\n' > "$T/f.txt"
 	run heaptrack2spaa "$T/f.txt"
 	assert_failure 1
 	assert_output "heaptrack2spaa: $T/f.txt:1: not a heaptrack record (a letter and a space)"
@@ -109,7 +114,7 @@ _start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
 	assert_line --index 0 "heaptrack2spaa: --metric: 'nope' is none of alloc_count, alloc_bytes, free_count, free_bytes, live_count, live_bytes, peak_bytes, temporary_count"
 	run heaptrack2spaa --help
 	assert_success
-	assert_line --index 0 "Usage: heaptrack2spaa [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: heaptrack2spaa [OPTION]... [FILE]..."
 }
 
 @test "temporary allocations follow heaptrack's rule to the letter: info 0 freed after another free counts" {

@@ -117,7 +117,11 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	printf 'garbage\n' > "$T/g.txt"
 	run pprof2spaa "$T/g.txt"
 	assert_failure 1
-	assert_output "pprof2spaa: $T/g.txt: not a valid pprof profile: malformed protobuf field (byte 0 of the decompressed data)"
+	assert_output "pprof2spaa: $T/g.txt: not a pprof profile (profile.proto, binary; or a tcmalloc or jemalloc heap profile): text whose first line is \"garbage\" (any2spaa recognises every format this toolbox reads)"
+	printf '\377\377garbage' > "$T/g.bin"
+	run pprof2spaa "$T/g.bin"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/g.bin: not a valid pprof profile: malformed protobuf field (byte 0 of the decompressed data)"
 	zcat "$P/cpu.pprof" | head -c 300 > "$T/cut.pb"
 	run pprof2spaa "$T/cut.pb"
 	assert_failure 1
@@ -158,14 +162,16 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	run pprof2spaa -m nope "$P/cpu.pprof"
 	assert_failure 2
 	assert_line --index 0 "pprof2spaa: --metric: the profile has no sample type 'nope' (it has samples, cpu)"
+	pprof2spaa "$P/cpu.pprof" > "$T/1.spaa"
+	pprof2spaa "$P/heap.pprof" > "$T/2.spaa"
 	run pprof2spaa "$P/cpu.pprof" "$P/heap.pprof"
-	assert_failure 2
-	assert_line --index 0 "pprof2spaa: one profile at a time (spaa-cat --merge joins the results)"
+	assert_success
+	assert_output "$(spaa-cat --merge "$T/1.spaa" "$T/2.spaa")"
 	run sh -c "pprof2spaa --event=mycpu -m samples '$P/cpu.pprof' | head -n 1"
 	assert_output --partial '"events":[{"name":"mycpu","kind":"timer","sampling":{"mode":"period","primary_metric":"samples",'
 	run pprof2spaa --help
 	assert_success
-	assert_line --index 0 "Usage: pprof2spaa [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: pprof2spaa [OPTION]... [FILE]..."
 	run pprof2spaa -V
 	assert_success
 	assert_output --partial "pprof2spaa (spaa-tools)"

@@ -123,8 +123,8 @@ main 1 10.0 1180.0'
 	assert_output '<text id="title" x="600" y="24">Flame Graph</text>
 <text id="details" x="10" y="117"> </text>
 <text id="unzoom" class="hide" x="10" y="24">Reset Zoom</text>
-<text id="search" x="1090" y="24">Search</text>
-<text id="ignorecase" x="1174" y="24">ic</text>
+<text id="search" x="1015" y="24">Search</text>
+<text id="ignorecase" x="1115" y="24">ignore case</text>
 <text id="matched" x="1090" y="117"> </text>'
 	# the same input, the same bytes
 	spaa-flamegraph "$T/s.folded" | cmp - "$T/s.svg"
@@ -147,16 +147,16 @@ main 1 10.0 1180.0'
 }
 
 @test "spaa-flamegraph: SPAA input is drawn with spaa-fold's names: the same SVG as spaa-fold's output" {
-	spaa-flamegraph --countname=samples "$EX/parser.spaa" > "$T/a.svg"
+	spaa-flamegraph --colors=hot --countname=samples "$EX/parser.spaa" > "$T/a.svg"
 	spaa-fold "$EX/parser.spaa" | spaa-flamegraph > "$T/b.svg"
 	cmp "$T/a.svg" "$T/b.svg"
 	# the naming options too
-	spaa-flamegraph --countname=samples --kernel --no-comm "$EX/parser.spaa" > "$T/c.svg"
+	spaa-flamegraph --colors=hot --countname=samples --kernel --no-comm "$EX/parser.spaa" > "$T/c.svg"
 	spaa-fold --kernel --no-comm "$EX/parser.spaa" | spaa-flamegraph > "$T/d.svg"
 	cmp "$T/c.svg" "$T/d.svg"
 	# demangled names (one naming module: --demangle of spaa-fold)
 	perf2spaa "$EX/shapes.perf.txt" -o "$T/shapes.spaa"
-	spaa-flamegraph --countname=samples --demangle "$T/shapes.spaa" > "$T/e.svg"
+	spaa-flamegraph --colors=hot --countname=samples --demangle "$T/shapes.spaa" > "$T/e.svg"
 	spaa-fold --demangle "$T/shapes.spaa" | spaa-flamegraph > "$T/f.svg"
 	cmp "$T/e.svg" "$T/f.svg"
 	grep -q '<title>shapes::Box&lt;long&gt;::spin (' "$T/e.svg"
@@ -238,19 +238,28 @@ e 1 796.7 393.3'
 	printf 'a;b 5 3\na;c 2 6\nd 1 1\n' > "$T/d.folded"
 	spaa-flamegraph "$T/d.folded" > "$T/d.svg"
 	run grep -o '<title>[^<]*</title><rect x="[^"]*" y="[^"]*" width="[^"]*" height="15.0" fill="[^"]*"' "$T/d.svg"
-	assert_output '<title>all (10 samples, 100%)</title><rect x="10.0" y="69" width="1180.0" height="15.0" fill="rgb(255,255,255)"
-<title>b (3 samples, 30.00%; -20.00%)</title><rect x="10.0" y="37" width="354.0" height="15.0" fill="rgb(105,105,255)"
-<title>c (6 samples, 60.00%; +40.00%)</title><rect x="364.0" y="37" width="708.0" height="15.0" fill="rgb(255,0,0)"
-<title>a (9 samples, 90.00%; 0.00%)</title><rect x="10.0" y="53" width="1062.0" height="15.0" fill="rgb(255,255,255)"
-<title>d (1 samples, 10.00%; 0.00%)</title><rect x="1072.0" y="53" width="118.0" height="15.0" fill="rgb(255,255,255)"'
+	assert_output '<title>all (10 samples, 100%)</title><rect x="10.0" y="111" width="1180.0" height="15.0" fill="rgb(255,255,255)"
+<title>b (3 samples, 30.00%; -20.00%)</title><rect x="10.0" y="79" width="354.0" height="15.0" fill="rgb(105,105,255)"
+<title>c (6 samples, 60.00%; +40.00%)</title><rect x="364.0" y="79" width="708.0" height="15.0" fill="rgb(255,0,0)"
+<title>a (9 samples, 90.00%; 0.00%)</title><rect x="10.0" y="95" width="1062.0" height="15.0" fill="rgb(255,255,255)"
+<title>d (1 samples, 10.00%; 0.00%)</title><rect x="1072.0" y="95" width="118.0" height="15.0" fill="rgb(255,255,255)"'
+	# the legend: the colours, the widths drawn, and the totals
+	run grep -o '<text id="totals"[^<]*</text>' "$T/d.svg"
+	assert_output '<text id="totals" x="10" y="66">before 8 samples, after 10, delta +2 (+25.00%)</text>'
+	run grep -c 'fill="rgb(255,60,60)"/><text x="[0-9.]*" y="48">grew</text>' "$T/d.svg"
+	assert_output 1
+	run grep -o 'shrank[^<]*</text>' "$T/d.svg"
+	assert_output "shrank (the deeper, the more; white: unchanged).  Widths: AFTER (--negate draws BEFORE's, to show what disappeared).</text>"
 	# --negate: the widths of BEFORE (red still growth)
 	spaa-flamegraph --negate "$T/d.folded" > "$T/n.svg"
 	run grep -o '<title>[a-z]* ([^<]*</title><rect x="[^"]*" y="[^"]*" width="[^"]*" height="15.0" fill="[^"]*"' "$T/n.svg"
-	assert_output '<title>all (8 samples, 100%)</title><rect x="10.0" y="69" width="1180.0" height="15.0" fill="rgb(255,255,255)"
-<title>b (5 samples, 62.50%; -25.00%)</title><rect x="10.0" y="37" width="737.5" height="15.0" fill="rgb(105,105,255)"
-<title>c (2 samples, 25.00%; +50.00%)</title><rect x="747.5" y="37" width="295.0" height="15.0" fill="rgb(255,0,0)"
-<title>a (7 samples, 87.50%; 0.00%)</title><rect x="10.0" y="53" width="1032.5" height="15.0" fill="rgb(255,255,255)"
-<title>d (1 samples, 12.50%; 0.00%)</title><rect x="1042.5" y="53" width="147.5" height="15.0" fill="rgb(255,255,255)"'
+	assert_output '<title>all (8 samples, 100%)</title><rect x="10.0" y="111" width="1180.0" height="15.0" fill="rgb(255,255,255)"
+<title>b (5 samples, 62.50%; -25.00%)</title><rect x="10.0" y="79" width="737.5" height="15.0" fill="rgb(105,105,255)"
+<title>c (2 samples, 25.00%; +50.00%)</title><rect x="747.5" y="79" width="295.0" height="15.0" fill="rgb(255,0,0)"
+<title>a (7 samples, 87.50%; 0.00%)</title><rect x="10.0" y="95" width="1032.5" height="15.0" fill="rgb(255,255,255)"
+<title>d (1 samples, 12.50%; 0.00%)</title><rect x="1042.5" y="95" width="147.5" height="15.0" fill="rgb(255,255,255)"'
+	run grep -o 'shrank[^<]*</text>' "$T/n.svg"
+	assert_output "shrank (the deeper, the more; white: unchanged).  Widths: BEFORE (--negate), so that what disappeared shows.</text>"
 	# two SPAA profiles: the same graph as spaa-diff's three columns
 	spaa-flamegraph --countname=samples --diff "$EX/parser.spaa" "$EX/perf-cpu.spaa" > "$T/x.svg"
 	spaa-diff "$EX/parser.spaa" "$EX/perf-cpu.spaa" | spaa-flamegraph > "$T/y.svg"
@@ -269,6 +278,20 @@ e 1 796.7 393.3'
 	assert_line 'read_input 5 347.1 168.6'
 	run grep -o '<text id="title"[^<]*</text>' "$T/c.svg"
 	assert_output '<text id="title" x="600" y="24">Flame Chart</text>'
+	# a time axis under the frames: the time of the sample at each tick
+	run sh -c "sed -n '/<g class=\"axis\">/,/<\/g>/p' '$T/c.svg' | grep -o '<text[^>]*>[^<]*</text>' | sed 's/<text[^>]*>//; s/<.*//'"
+	assert_output '0
+0
+1.001 ms
+2.002 ms
+2.002 ms
+3.003 ms
+4.004 ms
+4.004 ms
+4.39 ms
+5.005 ms
+5.005 ms
+time since the first sample'
 	# folded lines are samples in their order
 	printf 'a;b 1\nc 1\na;b 1\n' > "$T/t.folded"
 	spaa-flamegraph --flamechart "$T/t.folded" > "$T/t.svg"
@@ -279,9 +302,24 @@ a 1 10.0 393.3
 c 1 403.3 393.4
 b 2 796.7 393.3
 a 1 796.7 393.3'
+	run grep -o 'the samples in their order[^<]*' "$T/t.svg"
+	assert_output 'the samples in their order (samples; no timestamps)'
 	run spaa-flamegraph --flamechart "$EX/memory.spaa"
 	assert_failure 1
 	assert_output "spaa-flamegraph: $EX/memory.spaa: no sample records: a flame chart needs them; heaptrack2spaa cannot write them (heaptrack profiles have no time order) (or draw a flame graph without --flamechart)"
+}
+
+@test "spaa-flamegraph: without --colors, the palette suits the source: kind for perf, dso for V8, hot for folded" {
+	spaa-flamegraph "$EX/parser.spaa" | cmp - <(spaa-flamegraph --colors=kind "$EX/parser.spaa")
+	chrome2spaa "$EX/chrome-trace.json.gz" > "$T/v8.spaa"
+	spaa-flamegraph "$T/v8.spaa" | cmp - <(spaa-flamegraph --colors=dso "$T/v8.spaa")
+	# not js's red: the V8 frames of one script share a hue
+	run sh -c "spaa-flamegraph '$T/v8.spaa' | grep -c 'fill=\"rgb(2[0-5][0-9],[0-9],[0-9])\"'"
+	assert_output 0
+	pprof2spaa "$EX/go-cpu.pprof" > "$T/go.spaa" # one kind of frame: hot
+	spaa-flamegraph "$T/go.spaa" | cmp - <(spaa-flamegraph --colors=hot "$T/go.spaa")
+	spaa-fold "$EX/parser.spaa" > "$T/p.folded"
+	spaa-flamegraph "$T/p.folded" | cmp - <(spaa-flamegraph --colors=hot "$T/p.folded")
 }
 
 @test "spaa-flamegraph: palettes are deterministic; kind and dso colour by what SPAA knows" {
@@ -443,6 +481,22 @@ harness() {
 
 need_chromium() {
 	command -v chromium > /dev/null || skip "chromium is not installed (Debian package chromium)"
+}
+
+@test "spaa-flamegraph: in Chromium, the controls are in plain sight, not faded until hovered" {
+	need_chromium
+	mkfolded
+	spaa-flamegraph "$T/p.folded" > "$T/p.svg"
+	run harness "$T/p.svg" '
+		var ids = ["search", "ignorecase"];
+		for (var i = 0; i < ids.length; i++) {
+			var e = doc.getElementById(ids[i]), st = w.getComputedStyle(e);
+			out.push(ids[i] + " " + e.textContent + " opacity " + st.opacity + " fill " + st.fill +
+				 " drawn " + (e.getBBox().width > 0));
+		}'
+	assert_success
+	assert_output "search Search opacity 1 fill rgb(0, 0, 190) drawn true
+ignorecase ignore case opacity 1 fill rgb(0, 0, 190) drawn true"
 }
 
 @test "spaa-flamegraph: in Chromium, search paints the matches and shows their share" {

@@ -354,7 +354,7 @@ fold_perf() { # NAME OPT
 	assert_output "spaa-window: $EX/basic.afperf:1: this is an AFPerf file, not SPAA: run afperf2spaa first"
 	run spaa-diff "$EX/small-trace.json" "$EX/parser.spaa"
 	assert_failure 1
-	assert_output "spaa-diff: $EX/small-trace.json:1: this is a JSON array spread over lines (a Chrome trace?), not SPAA: run spall2spaa first"
+	assert_output "spaa-diff: $EX/small-trace.json:1: this is a JSON array spread over lines (a Chrome trace?), not SPAA: run any2spaa first"
 	run spaa-validate "$EX/parser.perf.txt"
 	assert_failure 1
 	assert_output "spaa-validate: $EX/parser.perf.txt:1: this is 'perf script' text, not SPAA: run perf2spaa first

@@ -343,10 +343,11 @@ main;[spx function 7] 1"
 Try 'spx2spaa --help' for more information."
 	run spx2spaa - < "$S/tiny.txt.gz"
 	assert_failure 2
+	spx2spaa "$S/tiny.json" > "$T/1.spaa"
+	spx2spaa "$S/tiny.json" > "$T/2.spaa"
 	run spx2spaa "$S/tiny.json" "$S/tiny.json"
-	assert_failure 2
-	assert_output "spx2spaa: too many input files (one report at a time)
-Try 'spx2spaa --help' for more information."
+	assert_success
+	assert_output "$(spaa-cat --merge "$T/1.spaa" "$T/2.spaa")"
 	run spx2spaa --bogus "$S/tiny.json"
 	assert_failure 2
 	assert_line --index 1 "Try 'spx2spaa --help' for more information."
@@ -380,7 +381,7 @@ Try 'spx2spaa --help' for more information."
 @test "--help and --version" {
 	run spx2spaa --help
 	assert_success
-	assert_line --index 0 "Usage: spx2spaa [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: spx2spaa [OPTION]... [FILE]..."
 	assert_line --partial "      --metadata=FILE  the report's .json metadata (events from FILE or"
 	run spx2spaa -h
 	assert_success

@@ -483,18 +483,25 @@ static void test_sniff(void)
 	static const struct { const char *line, *run; } cases[] = {
 		{ "parser  4242/4243 [002] 52310.001012:   1001001 cpu-clock:", "perf2spaa" },
 		{ "swapper     0 [000]  1234.567890: cycles:", "perf2spaa" },
-		{ "PERFILE2h", "perf script -i FILE | perf2spaa" },
+		{ "PERFILE2h", "perf2spaa" },
 		{ "              libc.so.1`__pollsys+0xa", "dtrace2spaa" },
 		{ "dtrace: description 'profile-97 ' matched 1 probe", "dtrace2spaa" },
 		{ "main;parse;lex 12", "folded2spaa" },
 		{ "[{\"name\":\"a\",\"ph\":\"X\",\"ts\":1}]", "spall2spaa" },
-		{ "{\"traceEvents\":[", "spall2spaa" },
-		{ "[", "spall2spaa" },
+		{ "{\"traceEvents\":[", "any2spaa" },
+		{ "{\"traceEvents\":[{\"name\":\"ProfileChunk\",\"ph\":\"P\"}]}", "chrome2spaa" },
+		{ "[", "any2spaa" },
+		{ "{", "any2spaa" },
+		{ "\x12\x04\x08\x01\x10\x02", "pprof2spaa" },
+		{ "\x7f" "ELF\x02\x01\x01", "any2spaa" },
 		{ "\x0D\xF0\xAD\x0B\x01", "spall2spaa" },
 		{ "[events]", "spx2spaa" },
 		{ "{\"exec_ts\": 1, \"enabled_metrics\": [\"wt\"]}", "spx2spaa" },
 		{ "# AFPerf v1     ", "afperf2spaa" },
-		{ "{\"nodes\":[{\"id\":1,\"callFrame\":{}}]}", NULL },
+		{ "v 10400 3", "heaptrack2spaa" },
+		{ "heap profile:  300: 1228800 [  300: 1228800] @ heapprofile", "pprof2spaa" },
+		{ "heap_v2/524288", "pprof2spaa" },
+		{ "{\"nodes\":[{\"id\":1,\"callFrame\":{}}]}", "chrome2spaa" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		sniff_result r = { 0 };
@@ -512,6 +519,33 @@ static void test_sniff(void)
 		sniff_result r;
 		is_int(sniff_line(not_claimed[i], strlen(not_claimed[i]), &r), -1, "sniff: not claimed: '%s'", not_claimed[i]);
 	}
+}
+
+/* sniff_bytes: whole-content recognition, the format any2spaa runs */
+static void test_sniff_bytes(void)
+{
+	static const struct { const char *data, *name; bool more; } cases[] = {
+		{ "java 19983 cycles:\nffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])\n", "perf-script", false },
+		{ "dd 29776 66709.771979: 10101010 cpu-clock:\n\tffffffff8100 a (b)\n", "perf-script", false },
+		{ "v 10400 3\nX ./heap\nI 1000 5e2919\n", "heaptrack", false },
+		{ "Attaching 2 probes...\n\n\n@[\n    f+1\n]: 3\n", "bpftrace", false },
+		{ "\n  sshd\n              libc.so.1`__pollsys+0xa\n                3\n", "dtrace", false },
+		{ "a;b;c 1\na;b 2\na;b;c;d 1", "folded", true }, /* a last line cut short */
+		{ "{\"snapshot\":{\"meta\":{}}}", "heapsnapshot", false },
+		{ "{\"head\":{\"callFrame\":{}},\"samples\":[]}", "heapprofile", false },
+		{ "[{\"ph\":\"X\",\"name\":\"a\"}]", "trace-json", false },
+		{ "heap_v2/524288\n", "pprof-heap-text", false },
+		{ "{\"type\":\"header\",\"format\":\"spaa\"}\n", "spaa", false },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const sniff_format *f = sniff_bytes(cases[i].data, strlen(cases[i].data), cases[i].more, NULL);
+		ok(f && strcmp(f->name, cases[i].name) == 0, "sniff_bytes: %s (%s)", cases[i].name, f ? f->name : "none");
+	}
+	const char *looks;
+	ok(!sniff_bytes("[{\"ph\":\"X\"},", 12, true, &looks) && strstr(looks, "whole content"),
+	   "sniff_bytes: a JSON trace cut short is left open");
+	ok(!sniff_bytes("hello\n", 6, false, &looks) && strcmp(looks, "text whose first line is \"hello\"") == 0,
+	   "sniff_bytes: unknown text says its first line");
 }
 
 /* heapsnap: meta fields by name; the strings array with only the wanted
@@ -637,6 +671,7 @@ int main(void)
 	test_roundtrip();
 	test_ids();
 	test_sniff();
+	test_sniff_bytes();
 	test_heapsnap();
 	test_rootpath();
 	char cmd[128];

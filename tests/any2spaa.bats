@@ -1,0 +1,165 @@
+#!/usr/bin/env bats
+# any2spaa: every format recognised by content, converted byte for byte as
+# the converter that reads it converts it (with its messages), several
+# inputs merged as spaa-cat --merge; what an unknown input looked like.
+load common
+
+# any2spaa FILE and CONVERTER FILE: the same output and status, and the
+# format recognised is WHAT (any2spaa --verbose)
+same() {
+	local conv=$1 file=$2 what=$3 want status
+	want=$("$conv" "$file" 2>&1) && status=0 || status=$?
+	run any2spaa "$file"
+	assert_equal "$status" "$status"
+	[ "$status" -eq 0 ] && assert_success || assert_failure "$status"
+	assert_output "$want"
+	run any2spaa --verbose -o /dev/null "$file"
+	assert_line --index 0 "any2spaa: $file: $what: $conv"
+}
+
+@test "perf script text, DTrace, bpftrace and folded stacks: the converter's own output" {
+	same perf2spaa "$EX/shapes.perf.txt" "'perf script' text"
+	same perf2spaa "$EX/parser.perf.txt" "'perf script' text"
+	same dtrace2spaa "$EX/dtrace-stacks.txt" "DTrace output"
+	same bpftrace2spaa "$EX/bpftrace-stacks.txt" "bpftrace's printed maps"
+	same folded2spaa "$EX/dd.folded" "folded stacks"
+	same folded2spaa "$EX/ebpf-addrs.folded" "folded stacks"
+}
+
+@test "Chrome traces, V8 CPU and heap profiles, heap snapshots: chrome2spaa's output" {
+	same chrome2spaa "$EX/chrome-trace.json.gz" "a Chrome performance trace with CPU profile events"
+	same chrome2spaa "$D/chrome/cpuprofile.json" "a V8 CPU profile (.cpuprofile)"
+	same chrome2spaa "$D/chrome/heap-snapshot.heapsnapshot.json" "a V8 heap snapshot (.heapsnapshot/.heaptimeline)"
+	same chrome2spaa "$D/chrome/heap-timeline.heaptimeline.json" "a V8 heap snapshot (.heapsnapshot/.heaptimeline)"
+	command -v node >/dev/null || skip "node not installed"
+	(cd "$T" && node --cpu-prof --cpu-prof-name=app.cpuprofile -e \
+		'function f(n) { return n < 2 ? n : f(n - 1) + f(n - 2); } f(25);')
+	(cd "$T" && node --heap-prof --heap-prof-name=grow.heapprofile --heap-prof-interval=4096 -e \
+		'const keep = []; for (let i = 0; i < 20000; i++) keep.push({ a: i, b: "x" + i });')
+	same chrome2spaa "$T/app.cpuprofile" "a V8 CPU profile (.cpuprofile)"
+	same chrome2spaa "$T/grow.heapprofile" "a V8 sampling heap profile (.heapprofile)"
+}
+
+@test "pprof (proto, gzip) and legacy text heap profiles, heaptrack: the converter's output" {
+	same pprof2spaa "$EX/go-cpu.pprof" "a pprof profile (profile.proto)"
+	same pprof2spaa "$EX/go-heap.pprof" "a pprof profile (profile.proto)"
+	gzip -dc "$EX/go-cpu.pprof" > "$T/plain.pb"
+	same pprof2spaa "$T/plain.pb" "a pprof profile (profile.proto)"
+	same pprof2spaa "$EX/tcmalloc.heap" "a tcmalloc/jemalloc heap profile (text)"
+	same pprof2spaa "$D/pprof/jemalloc.heap" "a tcmalloc/jemalloc heap profile (text)"
+	same heaptrack2spaa "$EX/heap.heaptrack.zst" "a heaptrack data file"
+}
+
+@test "spall JSON and binary, SPX, AFPerf: the converter's output" {
+	same spall2spaa "$EX/small-trace.json" "a JSON trace of spans (Chrome trace event format)"
+	same spall2spaa "$EX/small-trace.spall" "a binary spall trace"
+	same spall2spaa "$D/spall/advanced_threads_n5.spall" "a binary spall trace"
+	same spx2spaa "$EX/spx-small.json" "an SPX report"
+	same spx2spaa "$EX/spx-small.txt.gz" "an SPX report"
+	same afperf2spaa "$EX/basic.afperf" "an AFPerf file"
+}
+
+@test "perf.data goes to perf2spaa; SPAA is copied unchanged" {
+	command -v perf >/dev/null || skip "perf not installed"
+	perf record -q -o "$T/perf.data" -e cpu-clock -g -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' \
+		2>/dev/null || skip "perf record not allowed here"
+	same perf2spaa "$T/perf.data" "a perf.data file"
+	# one line, not a warning per NUL byte (until perf2spaa reads perf.data)
+	run perf2spaa "$T/perf.data"
+	[ "${#lines[@]}" -eq 1 ] || [ "$status" -eq 0 ]
+	run any2spaa "$EX/perf-cpu.spaa"
+	assert_success
+	assert_output "$(cat "$EX/perf-cpu.spaa")"
+	run any2spaa --verbose -o "$T/copy.spaa" "$EX/memory.spaa"
+	assert_output "any2spaa: $EX/memory.spaa: SPAA: copied (SPAA)"
+	cmp "$T/copy.spaa" "$EX/memory.spaa"
+}
+
+@test "standard input, compressed input, and --format" {
+	run sh -c "zstd -qc '$EX/dd.folded' | any2spaa"
+	assert_success
+	assert_output "$(folded2spaa "$EX/dd.folded")"
+	run sh -c "any2spaa --format=folded - < '$EX/dd.folded' | spaa-fold"
+	assert_output "$(folded2spaa "$EX/dd.folded" | spaa-fold)"
+	# a V8 profile forced as a format it is not: chrome2spaa says so
+	run any2spaa --format=heapprofile "$D/chrome/cpuprofile.json"
+	assert_failure 1
+	assert_output --partial "chrome2spaa: $D/chrome/cpuprofile.json"
+	run any2spaa --format=pdf "$EX/dd.folded"
+	assert_failure 2
+	assert_output "any2spaa: --format: unknown format 'pdf' (any2spaa --help lists them)
+Try 'any2spaa --help' for more information."
+}
+
+@test "several inputs, of one format or several, are merged as spaa-cat --merge" {
+	pprof2spaa "$EX/go-cpu.pprof" > "$T/1.spaa"
+	heaptrack2spaa "$EX/heap.heaptrack.zst" > "$T/2.spaa"
+	pprof2spaa "$EX/go-heap.pprof" > "$T/3.spaa"
+	run any2spaa "$EX/go-cpu.pprof" "$EX/heap.heaptrack.zst" "$EX/go-heap.pprof"
+	assert_success
+	assert_output "$(spaa-cat --merge "$T/1.spaa" "$T/2.spaa" "$T/3.spaa")"
+	run any2spaa -o "$T/out.spaa" "$EX/go-cpu.pprof" "$EX/app.js"
+	assert_failure 1
+	[ ! -e "$T/out.spaa" ]
+}
+
+@test "an unknown input says what it looked like; an empty one is empty" {
+	run any2spaa "$EX/flamegraph.png"
+	assert_failure 1
+	assert_output "any2spaa: $EX/flamegraph.png: not a profile any converter here reads: it looks like binary data (first bytes 89 50 4e 47 0d 0a 1a 0a) (--format=NAME reads it as NAME; any2spaa --help lists the formats)"
+	run any2spaa "$EX/kallsyms.txt"
+	assert_failure 1
+	assert_output "any2spaa: $EX/kallsyms.txt: not a profile any converter here reads: it looks like text whose first line is \"ffffffff81000000 T _stext\" (--format=NAME reads it as NAME; any2spaa --help lists the formats)"
+	run sh -c 'echo "{\"a\": 1}" | any2spaa'
+	assert_failure 1
+	assert_output "any2spaa: -: not a profile any converter here reads: it looks like JSON: an object with none of the keys of a profile (nodes, head, snapshot, traceEvents, enabled_metrics) (--format=NAME reads it as NAME; any2spaa --help lists the formats)"
+	run any2spaa /dev/null
+	assert_failure 1
+	assert_output "any2spaa: /dev/null: empty input: no profile written"
+}
+
+@test "converters handed another format name the command that reads it" {
+	run pprof2spaa "$EX/dd.folded"
+	assert_failure 1
+	assert_output "pprof2spaa: $EX/dd.folded: this is folded stacks, not a pprof profile: run folded2spaa"
+	run perf2spaa "$D/chrome/cpuprofile.json"
+	assert_failure 1
+	assert_output "perf2spaa: $D/chrome/cpuprofile.json: this is a V8 CPU profile (.cpuprofile), not 'perf script' text: run chrome2spaa"
+	run folded2spaa "$EX/shapes.perf.txt"
+	assert_failure 1
+	assert_output "folded2spaa: $EX/shapes.perf.txt: this is 'perf script' text, not folded stacks: run perf2spaa"
+	run chrome2spaa "$EX/parser.spaa"
+	assert_failure 1
+	assert_output "chrome2spaa: $EX/parser.spaa: this is SPAA already, not a Chrome or Node.js profile: no conversion needed"
+	run dtrace2spaa "$EX/go-cpu.pprof"
+	assert_failure 1
+	assert_output "dtrace2spaa: $EX/go-cpu.pprof: this is a pprof profile (profile.proto), not DTrace output: run pprof2spaa"
+	run bpftrace2spaa "$D/chrome/cpuprofile.json"
+	assert_failure 1
+	assert_output "bpftrace2spaa: $D/chrome/cpuprofile.json: this is a V8 CPU profile (.cpuprofile), not bpftrace's printed maps: run chrome2spaa"
+	run afperf2spaa "$EX/parser.spaa"
+	assert_failure 1
+	assert_output "afperf2spaa: $EX/parser.spaa: this is SPAA already, not an AFPerf file: no conversion needed"
+	run spall2spaa "$EX/heap.heaptrack.zst"
+	assert_failure 1
+	assert_output "spall2spaa: $EX/heap.heaptrack.zst: this is a heaptrack data file, not a spall or JSON trace: run heaptrack2spaa"
+	run heaptrack2spaa "$EX/tcmalloc.heap"
+	assert_failure 1
+	assert_output "heaptrack2spaa: $EX/tcmalloc.heap: this is a tcmalloc/jemalloc heap profile (text), not a heaptrack data file: run pprof2spaa"
+	# spall2spaa reads the spans of a Chrome trace with CPU profile events too
+	run spall2spaa -o /dev/null "$EX/chrome-trace.json.gz"
+	assert_success
+	run spaa-top "$D/chrome/cpuprofile.json"
+	assert_failure 1
+	assert_output "spaa-top: $D/chrome/cpuprofile.json:1: this is a JSON object spread over lines (SPAA has one record per line), not SPAA: run any2spaa first"
+	tr -d '\n' < "$D/chrome/cpuprofile.json" > "$T/app.cpuprofile"
+	run spaa-top "$T/app.cpuprofile"
+	assert_failure 1
+	assert_output "spaa-top: $T/app.cpuprofile:1: this is a V8 CPU or heap profile (.cpuprofile/.heapprofile), not SPAA: run chrome2spaa first"
+	run spaa-fold "$EX/heap.heaptrack.zst"
+	assert_failure 1
+	assert_output "spaa-fold: $EX/heap.heaptrack.zst:1: this is a heaptrack data file, not SPAA: run heaptrack2spaa first"
+	run spaa-top "$EX/go-cpu.pprof"
+	assert_failure 1
+	assert_output "spaa-top: $EX/go-cpu.pprof:1: this is binary data (a pprof profile?), not SPAA: run pprof2spaa first"
+}

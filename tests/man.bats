@@ -90,7 +90,7 @@ commands() {
 
 opts_binary() {
 	# (a sanitizer build wants its run-time first; the dump exits before any check)
-	LD_PRELOAD=$OPTDUMP ASAN_OPTIONS=verify_asan_link_order=0 "$1" </dev/null | sort -u
+	LD_PRELOAD=$OPTDUMP ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$1" </dev/null | sort -u
 }
 
 # The heads of the tagged list of OPTIONS, through mandoc -T man: ".TP" then

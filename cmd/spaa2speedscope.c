@@ -46,13 +46,7 @@ static const char help[] =
 "                       sample each, weighted by its period\n"
 FOLD_HELP
 "Output:\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-"                       compress)\n"
-"  -z, --zstd           compress the output with zstd\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_TAIL;
 
 enum { BY_OTHER, BY_SAMPLES, BY_PERIOD };
 
@@ -411,7 +405,11 @@ int main(int argc, char **argv)
 		{ "threads", no_argument, 0, OPT_THREADS },
 		{ "samples", no_argument, 0, 's' },
 		CLI_OUT_LONGOPTS,
-		FOLD_LONGOPTS,
+		/* FOLD_LONGOPTS but --all-events: every event is a profile of its own */
+		FOLD_NAME_LONGOPTS,
+		{ "no-comm", no_argument, 0, FOLD_OPT_NO_COMM },
+		{ "pid", no_argument, 0, FOLD_OPT_PID },
+		{ "tid", no_argument, 0, FOLD_OPT_TID },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -430,7 +428,6 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help);
 		}
 	}
-	if (S.fo.all_events) usage_error("--all-events does not apply: every event is a profile of its own");
 	/* a thread's profile names its process: no process root frame */
 	if (S.threads) S.fo.no_comm = true;
 

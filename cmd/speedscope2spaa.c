@@ -48,15 +48,9 @@ static const char help[] =
 "  -s, --samples        also write sample records: one per sample of a sampled\n"
 "                       profile (its time: startValue plus the weights before\n"
 "                       it, in a time unit) and one per span\n"
-"  -o, --output=FILE    write to FILE (replaced only on success; .zst and .gz\n"
-"                       compress)\n"
-"  -z, --zstd           compress the output with zstd\n"
 "  -q, --quiet          no warnings (unclosed frames)\n"
 "      --strict         warnings are errors\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+CLI_HELP_TAIL;
 
 #define NONE UINT32_MAX
 

@@ -186,7 +186,7 @@ check_header() {
 	run afperf2spaa --help
 	assert_success
 	assert_line --index 0 'Usage: afperf2spaa [OPTION]... [FILE]...'
-	assert_line '      --exclude-pauses deduct PauseResume pauses: wall_ns and union_ns'
+	assert_line '      --exclude-pauses  deduct PauseResume pauses: wall_ns and union_ns'
 	run afperf2spaa --version
 	assert_success
 	assert_output --regexp '^afperf2spaa \(spaa-tools\) '

@@ -90,7 +90,7 @@ commands() {
 
 opts_binary() {
 	# (a sanitizer build wants its run-time first; the dump exits before any check)
-	LD_PRELOAD=$OPTDUMP ASAN_OPTIONS=verify_asan_link_order=0 "$1" </dev/null | sort -u
+	LD_PRELOAD=$OPTDUMP ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$1" </dev/null | sort -u
 }
 
 # The heads of the tagged list of OPTIONS, through mandoc -T man: ".TP" then
@@ -346,12 +346,12 @@ x: x(1): the SYNOPSIS has "-demangle" as an argument'
 # The items of -z, -h and -V say the same in every page, as the end of every
 # --help does (common/cli.h): "LETTER|head|body lines joined by |".
 @test "every page describes -z, -h and -V in the one wording" {
-	local p out= want_z want_h want_V
+	local p r out= want_z want_h want_V
 	want_z='.It Fl z , Fl \-zstd|Compress the output with zstd|.Po|so does a|.Ar file|ending in|.Pa .zst ;|one ending in|.Pa .gz|gets gzip|.Pc .'
 	want_h='.It Fl h , Fl \-help|Print the usage and exit.'
 	want_V='.It Fl V , Fl \-version|Print the version and exit.'
 	for p in "$SPAA_MANDIR"/*.1; do
-		out=$out$(awk -v page="${p##*/}" -v z="$want_z" -v h="$want_h" -v V="$want_V" '
+		r=$(awk -v page="${p##*/}" -v z="$want_z" -v h="$want_h" -v V="$want_V" '
 			function done() { if (cur != "" && item != want[cur]) printf "%s: the -%s item is \"%s\", not \"%s\"\n", page, cur, item, want[cur]; cur = "" }
 			BEGIN { want["z"] = z; want["h"] = h; want["V"] = V }
 			/^\.Sh / { done(); sec = ($0 ~ /^\.Sh OPTIONS/); next }
@@ -360,6 +360,7 @@ x: x(1): the SYNOPSIS has "-demangle" as an argument'
 			/^\.It Fl [zhV]( |$)/ { cur = $3; seen[cur] = 1; item = $0; next }
 			cur != "" { item = item "|" $0 }
 			END { done(); if (!seen["h"] || !seen["V"]) printf "%s: no -h or -V item\n", page }' "$p")
+		out=$out${r:+$r$'\n'}
 	done
-	[ -z "$out" ] || { printf '%s\n' "$out"; false; }
+	[ -z "$out" ] || { printf '%s' "$out"; false; }
 }

@@ -137,7 +137,7 @@ with open(sys.argv[1], "w") as f:
     f.writelines("a 10 %x\n" % (k + 1) for k in range(n))
     f.writelines("+ %x\n" % k for k in range(n))
 PY
-	run sh -c "ulimit -v 262144; timeout 10 heaptrack2spaa -o '$T/out.spaa' '$T/deep'"
+	run bounded 256 10 heaptrack2spaa -o "$T/out.spaa" "$T/deep"
 	assert_success
 	assert_output "heaptrack2spaa: $T/deep: 19488 stacks of more than 512 frames: cut to the 512 innermost under [truncated] (--max-frames)"
 	run sh -c "jq -c 'select(.type == \"stack\") | .frames | length' '$T/out.spaa' | sort -n | uniq -c | tail -n 1"

@@ -450,7 +450,7 @@ static void declare(const char *event_opt, const char *metric_opt)
 	}
 	if (Q.has_time) {
 		int64_t end;
-		if (__builtin_add_overflow(Q.time_nanos, Q.duration_nanos, &end))
+		if (ckd_add(&end, Q.time_nanos, Q.duration_nanos))
 			bad(0, "time_nanos + duration_nanos beyond 64 bits");
 		builder_time_range_ns(Q.b, Q.time_nanos, end);
 	}

@@ -157,3 +157,37 @@ PY
 	assert_failure 1
 	assert_output "heaptrack2spaa: $f:8: the live bytes overflow 64 bits"
 }
+
+@test "a fresh recording where the first allocation is freed right after another free: temporary counts as heaptrack_print's" {
+	command -v heaptrack >/dev/null || fail "heaptrack is not installed (.ci/deps installs it)"
+	cd "$T"
+	cat > t.c <<'C'
+#include <stdlib.h>
+#include <string.h>
+int main(void)
+{
+	char *volatile p = malloc(100);
+	char *volatile q = malloc(200);
+	memset(p, 1, 100);
+	memset(q, 2, 200);
+	free(q);
+	free(p);
+	return 0;
+}
+C
+	cc -O0 -g -o t t.c
+	heaptrack -o "$T/ht" ./t > /dev/null 2>&1
+	local f
+	f=$(ls "$T"/ht.*)
+	heaptrack_print -f "$f" -F "$T/fg.txt" --flamegraph-cost-type temporary > /dev/null 2>&1
+	print_values "$T/fg.txt" > "$T/want"
+	spaa_values "$f" temporary_count > "$T/got"
+	[ -s "$T/want" ]
+	run diff "$T/want" "$T/got"
+	assert_success
+	# the sum too: heaptrack_print's "temporary allocations" line
+	local total
+	total=$(heaptrack_print -f "$f" 2>/dev/null | sed -n 's/^temporary memory allocations: \([0-9]*\).*/\1/p')
+	run sh -c "heaptrack2spaa -m temporary_count '$f' | spaa-top -n 0 | head -n 1"
+	assert_output "malloc/temporary_count, total $total"
+}

@@ -268,3 +268,11 @@ a;c 0 18446744073709551612"
 	assert_success
 	assert_line --index 0 "__clone3;start_thread;worker_loop;[libc.so.6] 1 1001001"
 }
+
+@test "--normalize with weights beyond 64 bits: an error naming both files" {
+	printf 'a 1\nb 2\n' | folded2spaa > "$T/before.spaa"
+	printf 'a 9223372036854775808\nb 9223372036854775808\n' | folded2spaa > "$T/after.spaa"
+	run spaa-diff --normalize "$T/before.spaa" "$T/after.spaa"
+	assert_failure 1
+	assert_output "spaa-diff: $T/before.spaa, $T/after.spaa: weights too large to normalize (beyond 64 bits)"
+}

@@ -66,10 +66,12 @@ enum {
 struct mapping {
 	uint64_t filename, build_id;  /* string indices */
 	int64_t dso;                  /* builder dso, -1 not yet */
+	const uint8_t *at;            /* where it was read */
 };
 
 struct function {
 	uint64_t name, system_name, filename, start_line;
+	const uint8_t *at;
 };
 
 struct location {
@@ -224,7 +226,7 @@ static void read_mapping(const pb_field *f)
 	pb_reader r = sub(f);
 	pb_field g;
 	uint64_t id = 0;
-	struct mapping m = { 0, 0, -1 };
+	struct mapping m = { 0, 0, -1, NULL };
 	while (next(&r, &g)) {
 		if (g.wire != PB_VARINT) continue;
 		if (g.num == 1) id = g.v;
@@ -232,6 +234,7 @@ static void read_mapping(const pb_field *f)
 		else if (g.num == 6) m.build_id = g.v;
 	}
 	if (id == 0) bad(off_of(f->data), "a mapping with id 0");
+	m.at = f->data;
 	id_add(&Q.map_ids, id, f->data, "mapping");
 	*VEC_PUSH(Q.maps, Q.nmaps, Q.mapcap) = m;
 }
@@ -241,7 +244,7 @@ static void read_function(const pb_field *f)
 	pb_reader r = sub(f);
 	pb_field g;
 	uint64_t id = 0;
-	struct function fn = { 0, 0, 0, 0 };
+	struct function fn = { 0, 0, 0, 0, NULL };
 	while (next(&r, &g)) {
 		if (g.wire != PB_VARINT) continue;
 		if (g.num == 1) id = g.v;
@@ -251,6 +254,7 @@ static void read_function(const pb_field *f)
 		else if (g.num == 5) fn.start_line = g.v;
 	}
 	if (id == 0) bad(off_of(f->data), "a function with id 0");
+	fn.at = f->data;
 	id_add(&Q.fn_ids, id, f->data, "function");
 	*VEC_PUSH(Q.fns, Q.nfns, Q.fncap) = fn;
 }
@@ -349,6 +353,16 @@ static void read_dictionaries(void)
 		check_str(Q.unit[i], Q.buf, "sample_type unit");
 	}
 	check_str(Q.default_type, Q.buf + Q.default_type_off, "default_sample_type");
+	/* every string index, used or not: one rule (as pprof's own reader) */
+	for (uint32_t i = 0; i < Q.nmaps; i++) {
+		check_str(Q.maps[i].filename, Q.maps[i].at, "mapping filename");
+		check_str(Q.maps[i].build_id, Q.maps[i].at, "mapping build_id");
+	}
+	for (uint32_t i = 0; i < Q.nfns; i++) {
+		check_str(Q.fns[i].name, Q.fns[i].at, "function name");
+		check_str(Q.fns[i].system_name, Q.fns[i].at, "function system_name");
+		check_str(Q.fns[i].filename, Q.fns[i].at, "function filename");
+	}
 }
 
 /* ---- the header: event, metrics, source ----------------------------------------- */

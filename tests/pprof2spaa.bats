@@ -298,6 +298,10 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
 	run pprof2spaa "$FZ/default-sample-type-99.pb"
 	assert_failure 1
 	assert_output "pprof2spaa: $FZ/default-sample-type-99.pb: not a valid pprof profile: default_sample_type: string index 99 beyond the string table (8 strings) (byte 81 of the decompressed data)"
+	# a function no location uses, its name beyond the table: the same rule
+	run pprof2spaa "$FZ/unused-function-bad-name.pb"
+	assert_failure 1
+	assert_output "pprof2spaa: $FZ/unused-function-bad-name.pb: not a valid pprof profile: function name: string index 77 beyond the string table (4 strings) (byte 28 of the decompressed data)"
 }
 
 @test "a sum beyond 64 bits names the file (every message names its input)" {

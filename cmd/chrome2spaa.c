@@ -722,7 +722,7 @@ static void need_meta(jscan *r)
 static int64_t to_ns(int64_t us)
 {
 	int64_t ns;
-	if (__builtin_mul_overflow(us, 1000, &ns)) die_at(fname, 0, "a time of %lld microseconds overflows nanoseconds", (long long)us);
+	if (ckd_mul(&ns, us, 1000)) die_at(fname, 0, "a time of %lld microseconds overflows nanoseconds", (long long)us);
 	return ns;
 }
 

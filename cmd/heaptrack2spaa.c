@@ -434,10 +434,10 @@ static void write_profile(const char *outpath, bool zstd, const char *metric)
 		uint64_t v[NMETRICS] = { a->allocs, 0, a->frees, 0, a->live, 0, 0, a->temps };
 		num vals[NMETRICS];
 		uint32_t midx[NMETRICS], nv = 0;
-		if (__builtin_mul_overflow(a->allocs, a->size, &v[M_ALLOC_BYTES]) ||
-		    __builtin_mul_overflow(a->frees, a->size, &v[M_FREE_BYTES]) ||
-		    __builtin_mul_overflow(a->live, a->size, &v[M_LIVE_BYTES]) ||
-		    __builtin_mul_overflow(a->peak_live, a->size, &v[M_PEAK_BYTES]))
+		if (ckd_mul(&v[M_ALLOC_BYTES], a->allocs, a->size) ||
+		    ckd_mul(&v[M_FREE_BYTES], a->frees, a->size) ||
+		    ckd_mul(&v[M_LIVE_BYTES], a->live, a->size) ||
+		    ckd_mul(&v[M_PEAK_BYTES], a->peak_live, a->size))
 			die_at(H.fname, 0, "allocation %u: bytes beyond 64 bits", k);
 		for (int i = 0; i < NMETRICS; i++)
 			if (v[i] || !strcmp(metric_names[i], metric)) {

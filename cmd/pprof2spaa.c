@@ -63,10 +63,12 @@ enum {
 struct mapping {
 	uint64_t filename, build_id;  /* string indices */
 	int64_t dso;                  /* builder dso, -1 not yet */
+	const uint8_t *at;            /* where it was read */
 };
 
 struct function {
 	uint64_t name, system_name, filename, start_line;
+	const uint8_t *at;
 };
 
 struct location {
@@ -229,7 +231,7 @@ static void read_mapping(const pb_field *f)
 	pb_reader r = sub(f);
 	pb_field g;
 	uint64_t id = 0;
-	struct mapping m = { 0, 0, -1 };
+	struct mapping m = { 0, 0, -1, NULL };
 	while (next(&r, &g)) {
 		if (g.wire != PB_VARINT) continue;
 		if (g.num == 1) id = g.v;
@@ -237,6 +239,7 @@ static void read_mapping(const pb_field *f)
 		else if (g.num == 6) m.build_id = g.v;
 	}
 	if (id == 0) bad(off_of(f->data), "a mapping with id 0");
+	m.at = f->data;
 	id_add(&Q.map_ids, id, f->data, "mapping");
 	*VEC_PUSH(Q.maps, Q.nmaps, Q.mapcap) = m;
 }
@@ -246,7 +249,7 @@ static void read_function(const pb_field *f)
 	pb_reader r = sub(f);
 	pb_field g;
 	uint64_t id = 0;
-	struct function fn = { 0, 0, 0, 0 };
+	struct function fn = { 0, 0, 0, 0, NULL };
 	while (next(&r, &g)) {
 		if (g.wire != PB_VARINT) continue;
 		if (g.num == 1) id = g.v;
@@ -256,6 +259,7 @@ static void read_function(const pb_field *f)
 		else if (g.num == 5) fn.start_line = g.v;
 	}
 	if (id == 0) bad(off_of(f->data), "a function with id 0");
+	fn.at = f->data;
 	id_add(&Q.fn_ids, id, f->data, "function");
 	*VEC_PUSH(Q.fns, Q.nfns, Q.fncap) = fn;
 }
@@ -354,6 +358,16 @@ static void read_dictionaries(void)
 		check_str(Q.unit[i], Q.buf, "sample_type unit");
 	}
 	check_str(Q.default_type, Q.buf + Q.default_type_off, "default_sample_type");
+	/* every string index, used or not: one rule (as pprof's own reader) */
+	for (uint32_t i = 0; i < Q.nmaps; i++) {
+		check_str(Q.maps[i].filename, Q.maps[i].at, "mapping filename");
+		check_str(Q.maps[i].build_id, Q.maps[i].at, "mapping build_id");
+	}
+	for (uint32_t i = 0; i < Q.nfns; i++) {
+		check_str(Q.fns[i].name, Q.fns[i].at, "function name");
+		check_str(Q.fns[i].system_name, Q.fns[i].at, "function system_name");
+		check_str(Q.fns[i].filename, Q.fns[i].at, "function filename");
+	}
 }
 
 /* ---- the header: event, metrics, source ----------------------------------------- */
@@ -502,7 +516,7 @@ static void declare(const char *event_opt, const char *metric_opt)
 	}
 	if (Q.has_time) {
 		int64_t end;
-		if (__builtin_add_overflow(Q.time_nanos, Q.duration_nanos, &end))
+		if (ckd_add(&end, Q.time_nanos, Q.duration_nanos))
 			bad(0, "time_nanos + duration_nanos beyond 64 bits");
 		builder_time_range_ns(Q.b, Q.time_nanos, end);
 	}

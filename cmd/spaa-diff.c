@@ -317,6 +317,8 @@ static void out_i128(output *o, i128 v)
 	out_write(o, b, fmt_i128(b, v));
 }
 
+static const char *inputs[2]; /* the two files, for messages */
+
 /* int(v * total_after / total_before), truncated toward zero as Perl's int(). */
 static i128 scale(i128 v)
 {
@@ -325,7 +327,8 @@ static i128 scale(i128 v)
 	unsigned __int128 b = totals[1] < 0 ? -(unsigned __int128)totals[1] : (unsigned __int128)totals[1];
 	unsigned __int128 c = totals[0] < 0 ? -(unsigned __int128)totals[0] : (unsigned __int128)totals[0];
 	unsigned __int128 lim = (unsigned __int128)1 << 64;
-	if (a >= lim || b >= lim) die(EXIT_DATA, "weights too large to normalize");
+	if (a >= lim || b >= lim)
+		die(EXIT_DATA, "%s, %s: weights too large to normalize (beyond 64 bits)", inputs[0], inputs[1]);
 	unsigned __int128 q = a * b / c;
 	bool neg = ((v < 0) != (totals[1] < 0)) != (totals[0] < 0);
 	return neg ? -(i128)q : (i128)q;
@@ -583,6 +586,7 @@ int main(int argc, char **argv)
 	strmap_init(&paths);
 	strmap_init(&funcs);
 	output *o = output_open(out_path, zstd);
+	inputs[0] = argv[optind], inputs[1] = argv[optind + 1];
 	read_profile(argv[optind], 0);
 	read_profile(argv[optind + 1], 1);
 	check_comparable(argv[optind], argv[optind + 1]);

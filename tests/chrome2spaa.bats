@@ -397,7 +397,7 @@ tree = "".join("[%d,%d,0,0," % (i + 1, i) for i in range(depth)) + "[" + leaf + 
 d["nodes"] = []
 open(sys.argv[2], "w").write(json.dumps(d).replace('"@@"', tree))
 PY
-	run sh -c "ulimit -v 262144; timeout 10 chrome2spaa -o '$T/out.spaa' '$T/wide.heapsnapshot'"
+	run bounded 256 10 chrome2spaa -o "$T/out.spaa" "$T/wide.heapsnapshot"
 	assert_success
 	assert_output "chrome2spaa: $T/wide.heapsnapshot: 5000 stacks of more than 512 frames: cut to the 512 innermost under [truncated] (--max-frames)"
 	run sh -c "jq -c 'select(.type == \"stack\") | .frames | length' '$T/out.spaa' | sort -n | uniq -c | tail -n 1"

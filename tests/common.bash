@@ -26,3 +26,21 @@ assert_file_eq() {
 	want=$(cat)
 	assert_equal "$(cat "$1")" "$want"
 }
+
+# True when command $1 is built with the sanitizers (the .ci/run build).
+sanitized() {
+	ldd "$(command -v "$1")" 2>/dev/null | grep -q 'libasan\|libubsan'
+}
+# Runs a command with at most MB megabytes of address space and SECONDS of
+# time (ulimit -v, timeout): the bounds of a blow-up's acceptance.  In a
+# sanitizer build, whose shadow memory wants terabytes of address space,
+# the time bound only, five times looser.
+bounded() { # bounded MB SECONDS CMD [ARG]...
+	local mb=$1 s=$2
+	shift 2
+	if sanitized "$1"; then
+		timeout $((s * 5)) "$@"
+	else
+		(ulimit -v $((mb * 1024)) && exec timeout "$s" "$@")
+	fi
+}

@@ -142,7 +142,7 @@ with open(sys.argv[1], "w") as f:
     f.writelines("a 10 %x\n" % (k + 1) for k in range(n))
     f.writelines("+ %x\n" % k for k in range(n))
 PY
-	run sh -c "ulimit -v 262144; timeout 10 heaptrack2spaa -o '$T/out.spaa' '$T/deep'"
+	run bounded 256 10 heaptrack2spaa -o "$T/out.spaa" "$T/deep"
 	assert_success
 	assert_output "heaptrack2spaa: $T/deep: 19488 stacks of more than 512 frames: cut to the 512 innermost under [truncated] (--max-frames)"
 	run sh -c "jq -c 'select(.type == \"stack\") | .frames | length' '$T/out.spaa' | sort -n | uniq -c | tail -n 1"
@@ -161,4 +161,38 @@ PY
 	run heaptrack2spaa "$f"
 	assert_failure 1
 	assert_output "heaptrack2spaa: $f:8: the live bytes overflow 64 bits"
+}
+
+@test "a fresh recording where the first allocation is freed right after another free: temporary counts as heaptrack_print's" {
+	command -v heaptrack >/dev/null || fail "heaptrack is not installed (.ci/deps installs it)"
+	cd "$T"
+	cat > t.c <<'C'
+#include <stdlib.h>
+#include <string.h>
+int main(void)
+{
+	char *volatile p = malloc(100);
+	char *volatile q = malloc(200);
+	memset(p, 1, 100);
+	memset(q, 2, 200);
+	free(q);
+	free(p);
+	return 0;
+}
+C
+	cc -O0 -g -o t t.c
+	heaptrack -o "$T/ht" ./t > /dev/null 2>&1
+	local f
+	f=$(ls "$T"/ht.*)
+	heaptrack_print -f "$f" -F "$T/fg.txt" --flamegraph-cost-type temporary > /dev/null 2>&1
+	print_values "$T/fg.txt" > "$T/want"
+	spaa_values "$f" temporary_count > "$T/got"
+	[ -s "$T/want" ]
+	run diff "$T/want" "$T/got"
+	assert_success
+	# the sum too: heaptrack_print's "temporary allocations" line
+	local total
+	total=$(heaptrack_print -f "$f" 2>/dev/null | sed -n 's/^temporary memory allocations: \([0-9]*\).*/\1/p')
+	run sh -c "heaptrack2spaa -m temporary_count '$f' | spaa-top -n 0 | head -n 1"
+	assert_output "malloc/temporary_count, total $total"
 }

@@ -304,3 +304,11 @@ OUT
 	run --separate-stderr spaa-diff "$T/s.spaa" "$T/s.spaa"
 	assert_output --partial "shapes::Box<double>::spin"
 }
+
+@test "--normalize with weights beyond 64 bits: an error naming both files" {
+	printf 'a 1\nb 2\n' | folded2spaa > "$T/before.spaa"
+	printf 'a 9223372036854775808\nb 9223372036854775808\n' | folded2spaa > "$T/after.spaa"
+	run spaa-diff --normalize "$T/before.spaa" "$T/after.spaa"
+	assert_failure 1
+	assert_output "spaa-diff: $T/before.spaa, $T/after.spaa: weights too large to normalize (beyond 64 bits)"
+}

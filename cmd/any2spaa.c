@@ -29,6 +29,9 @@ int heaptrack2spaa_main(int argc, char **argv);
 int spall2spaa_main(int argc, char **argv);
 int spx2spaa_main(int argc, char **argv);
 int afperf2spaa_main(int argc, char **argv);
+int speedscope2spaa_main(int argc, char **argv);
+int stackprof2spaa_main(int argc, char **argv);
+int valgrind2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -44,6 +47,9 @@ static const struct {
 	{ "spall2spaa", spall2spaa_main },
 	{ "spx2spaa", spx2spaa_main },
 	{ "afperf2spaa", afperf2spaa_main },
+	{ "speedscope2spaa", speedscope2spaa_main },
+	{ "stackprof2spaa", stackprof2spaa_main },
+	{ "valgrind2spaa", valgrind2spaa_main },
 };
 
 static const char help_text[] =
@@ -53,14 +59,6 @@ static const char help_text[] =
 	"defaults.  Several FILEs are converted and merged as spaa-cat --merge\n"
 	"merges them.  With no FILE, or when FILE is -, read standard input;\n"
 	"gzip and zstd input is decompressed.\n"
-	"\n"
-	"      --format=NAME  read every FILE as NAME (see below)\n"
-	"      --verbose      say on standard error which format each FILE is\n"
-	"                     and which converter reads it\n"
-	"  -o, --output=FILE  write to FILE (atomically; .zst and .gz compress)\n"
-	"  -z, --zstd         compress the output with zstd\n"
-	"  -h, --help         display this help and exit\n"
-	"  -V, --version      output version information and exit\n"
 	"\n"
 	"Formats (NAME: what, converter):\n"
 	"  perf-script      'perf script' text, perf2spaa\n"
@@ -79,9 +77,17 @@ static const char help_text[] =
 	"  spall            a binary spall trace, spall2spaa\n"
 	"  spx              an SPX report (.json or .txt.gz), spx2spaa\n"
 	"  afperf           an AFPerf file, afperf2spaa\n"
+	"  speedscope       a speedscope file, speedscope2spaa\n"
+	"  stackprof        a Ruby stackprof profile (JSON), stackprof2spaa\n"
+	"  massif           valgrind massif output, valgrind2spaa\n"
+	"  dhat             valgrind DHAT output, valgrind2spaa\n"
+	"  callgrind        valgrind callgrind output, valgrind2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
-	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";
+	"      --format=NAME    read every FILE as NAME (see above)\n"
+	"      --verbose        say on standard error which format each FILE is\n"
+	"                       and which converter reads it\n"
+	CLI_HELP_TAIL;
 
 static int (*converter_main(const char *name))(int, char **)
 {

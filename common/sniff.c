@@ -155,7 +155,8 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 enum {
 	F_SPAA, F_PERF_SCRIPT, F_PERF_DATA, F_DTRACE, F_BPFTRACE, F_FOLDED, F_CHROME_TRACE,
 	F_CPUPROFILE, F_HEAPPROFILE, F_HEAPSNAPSHOT, F_PPROF, F_PPROF_TEXT, F_HEAPTRACK,
-	F_TRACE_JSON, F_SPALL, F_SPX, F_AFPERF
+	F_TRACE_JSON, F_SPALL, F_SPX, F_AFPERF,
+	F_SPEEDSCOPE, F_STACKPROF, F_MASSIF, F_DHAT, F_CALLGRIND
 };
 
 const sniff_format sniff_formats[] = {
@@ -176,6 +177,11 @@ const sniff_format sniff_formats[] = {
 	[F_SPALL] = { "spall", "a binary spall trace", "spall2spaa", NULL },
 	[F_SPX] = { "spx", "an SPX report", "spx2spaa", NULL },
 	[F_AFPERF] = { "afperf", "an AFPerf file", "afperf2spaa", NULL },
+	[F_SPEEDSCOPE] = { "speedscope", "a speedscope file", "speedscope2spaa", NULL },
+	[F_STACKPROF] = { "stackprof", "a Ruby stackprof profile (JSON)", "stackprof2spaa", NULL },
+	[F_MASSIF] = { "massif", "valgrind massif output", "valgrind2spaa", NULL },
+	[F_DHAT] = { "dhat", "valgrind DHAT output", "valgrind2spaa", NULL },
+	[F_CALLGRIND] = { "callgrind", "valgrind callgrind output", "valgrind2spaa", NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -255,6 +261,13 @@ static const sniff_format *json(const char *p, size_t n, size_t i, bool more, co
 	if (has(l1, l1n, "\"type\":\"header\"") || has(l1, l1n, "\"format\":\"spaa\""))
 		return &sniff_formats[F_SPAA];
 	char key[32];
+	if (p[i] == '{' && has(p, n, "\"dhatFileVersion\"")) return &sniff_formats[F_DHAT];
+	if (p[i] == '{' && (has(p, n, "speedscope.app/file-format-schema.json") ||
+			    (has(p, n, "\"profiles\"") && has(p, n, "\"shared\"") && has(p, n, "\"frames\""))))
+		return &sniff_formats[F_SPEEDSCOPE];
+	if (p[i] == '{' && has(p, n, "\"mode\"") && has(p, n, "\"frames\"") &&
+	    (has(p, n, "\"raw\"") || has(p, n, "\"interval\"") || has(p, n, "\"gc_samples\"")))
+		return &sniff_formats[F_STACKPROF];
 	if (p[i] == '{') {
 		first_key(p, n, i, key, sizeof key);
 		if (!strcmp(key, "snapshot")) return &sniff_formats[F_HEAPSNAPSHOT];
@@ -294,19 +307,26 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 	if (starts(p, n, "# AFPerf v")) return &sniff_formats[F_AFPERF];
 	if (starts(p, n, "[events]") || starts(p, n, "[functions]")) return &sniff_formats[F_SPX];
 	if (starts(p, n, "heap profile:") || starts(p, n, "heap_v2/")) return &sniff_formats[F_PPROF_TEXT];
-	size_t text = 0; /* the length of the text at the start: UTF-8 without control bytes */
-	while (text < n) {
-		if (u[text] >= 0x80) {
-			int k = utf8_seq(u + text, u + n);
-			if (k <= 0) break;
-			text += (size_t)k;
-		} else if (u[text] >= 0x20 || u[text] == '\n' || u[text] == '\t' || u[text] == '\r') {
-			text++;
-		} else {
-			break;
+	/* binary or text, from the first 64 bytes: text has few bytes that are
+	 * control bytes or not UTF-8 (a name in Latin-1, a stray NUL that its
+	 * reader will name); binary data (a pprof profile: the string indices of
+	 * its sample types, varints) has many */
+	size_t m = n < 64 ? n : 64, bad = 0;
+	for (size_t j = 0; j < m;) {
+		if (u[j] >= 0x80) {
+			int k = utf8_seq(u + j, u + m);
+			if (k > 0) {
+				j += (size_t)k;
+				continue;
+			}
+			if (j + 4 >= m && m < n) break; /* a sequence cut by the 64 bytes */
+			bad++;
+		} else if (u[j] < 0x20 && u[j] != '\n' && u[j] != '\t' && u[j] != '\r') {
+			bad++;
 		}
+		j++;
 	}
-	if (text < n && text < 64) { /* binary */
+	if (bad * 10 > m) { /* binary */
 		if (pprof_tag(u[0])) return &sniff_formats[F_PPROF];
 		if (looks) {
 			static char buf[64];
@@ -328,6 +348,11 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 		return NULL;
 	}
 	bool has1 = nth_line(p, n, 1, &l1, &n1);
+	if ((starts(l0, n0, "desc:") || starts(l0, n0, "cmd:")) && has(p, n, "\ntime_unit:") && has(p, n, "\nsnapshot="))
+		return &sniff_formats[F_MASSIF];
+	if (starts(l0, n0, "# callgrind format") ||
+	    ((has(p, n, "\nevents:") || starts(l0, n0, "events:")) && (has(p, n, "\nfn=") || has(p, n, "\nfl="))))
+		return &sniff_formats[F_CALLGRIND];
 	if (n0 >= 4 && l0[0] == 'v' && l0[1] == ' ' && hexdigit(l0[2]) && has1 && n1 >= 2 && l1[1] == ' ' &&
 	    (l1[0] == 'X' || l1[0] == 'I' || l1[0] == 's' || l1[0] == 'v'))
 		return &sniff_formats[F_HEAPTRACK];

@@ -76,12 +76,12 @@ perf2spaa: -: no stacks found: 2 lines, none of them a perf sample header (is it
 H=$SPAA_TESTDATA/hints
 
 @test "--by srcline with no source line says how to get them; with source lines, nothing" {
-	run spaa-top --by srcline -n 1 "$EX/parser.spaa"
+	run spaa-top --by srcline -n 1 --raw-units "$EX/parser.spaa"
 	assert_success
 	assert_output "spaa-top: $EX/parser.spaa: no frame has a source line: record them with 'perf script -F+srcline' (before perf2spaa), or run spaa-symbolize on a profile of binaries with debug information
 cpu-clock:pppH/period, total 7007007
-   self    self%    total   total%  srcline
-2002002   28.57%  2002002   28.57%  ?? (check_bounds)"
+      flat  flat%   sum%        cum   cum%  srcline
+   2002002 28.57% 28.57%    2002002 28.57%  ?? (check_bounds)"
 	run spaa-top --by srcline -n 0 -m samples "$SPAA_TESTDATA/top/small.spaa"
 	assert_success
 	refute_output --partial 'source line'
@@ -125,12 +125,12 @@ spaa-grep: $EX/parser.spaa: no function matches -e '^Tokenize\$'; names that con
 @test "broken call chains (real capture, -O2 without frame pointers): one hint, from spaa-top and spaa-stat" {
 	perf2spaa "$H/nofp.perf.txt" > "$T/nofp.spaa"
 	hint="100% of the weight is in stacks that stop short of main (after one or two user frames, or at an address without a name): the call chains look broken, as in code built without frame pointers; record with 'perf record --call-graph dwarf', or build with -fno-omit-frame-pointer"
-	run spaa-top -n 1 "$T/nofp.spaa"
+	run spaa-top -n 1 --raw-units "$T/nofp.spaa"
 	assert_success
 	assert_output "spaa-top: $T/nofp.spaa: $hint
 cpu-clock:pppH/period, total 200200200
-     self    self%      total   total%  function
-127127127   63.50%  128128128   64.00%  msort_with_tmp.part.0"
+      flat  flat%   sum%        cum   cum%  function
+ 127127127 63.50% 63.50%  128128128 64.00%  msort_with_tmp.part.0"
 	run spaa-stat -n 1 "$T/nofp.spaa"
 	assert_success
 	assert_line --index 0 "spaa-stat: $T/nofp.spaa: $hint"

@@ -223,7 +223,7 @@ Try 'spaa-cat --help' for more information."
 	run spaa-cat --help
 	assert_success
 	assert_line -n 0 "Usage: spaa-cat [OPTION]... [FILE]..."
-	assert_line "      --merge        sum the stacks of the same identity (content id and"
+	assert_line "      --merge          sum the stacks of the same identity (content id and"
 	run spaa-cat -V
 	assert_success
 	assert_output --regexp '^spaa-cat \(spaa-tools\) '

@@ -219,7 +219,7 @@ OUT
 	run spaa-validate --help
 	assert_success
 	assert_line --index 0 'Usage: spaa-validate [OPTION]... [FILE]...'
-	assert_line '      --strict           treat warnings as errors'
+	assert_line '      --strict         treat warnings as errors'
 	run spaa-validate -V
 	assert_success
 	assert_output --regexp '^spaa-validate \(spaa-tools\) [0-9]'

@@ -76,6 +76,7 @@ static struct {
 	bool found;            /* the focus was in a stack */
 	num fself, ftotal;     /* the focus's self and total */
 	uint32_t k_root, k_self;
+	uint32_t *keys, kcap;  /* a stack's keys, root first (the focus's scratch) */
 } T;
 
 /* One half of the sandwich, as a tree: the callers (or callees) of the
@@ -414,14 +415,11 @@ static void take_header(spaa_reader *r)
  * callers and callees. */
 static void add_focus(spaa_reader *r, const spaa_stack *st, num w, tree *callers, tree *callees)
 {
-	static uint32_t *keys, kcap;
-	if (!r) {
-		free(keys);
-		return;
-	}
 	ranker *k = &T.k;
+	uint32_t *keys;
 	/* the stack's keys, root first */
-	grow_array((void **)&keys, &kcap, st->nframes, sizeof *keys);
+	grow_array((void **)&T.keys, &T.kcap, st->nframes, sizeof *T.keys);
+	keys = T.keys;
 	bool has = false;
 	for (uint32_t i = 0; i < st->nframes; i++) {
 		keys[i] = ranker_frame_key(k, r, spaa_stack_root_frame(r, st, i));
@@ -501,7 +499,7 @@ int main(int argc, char **argv)
 	else put_focus(o, &callers, &callees);
 	output_close(o);
 
-	add_focus(NULL, NULL, num_i(0), NULL, NULL);
+	free(T.keys);
 	strmap_free(&callers.index);
 	strmap_free(&callees.index);
 	free(callers.n);

@@ -449,13 +449,10 @@ static void add_focus(spaa_reader *r, const spaa_stack *st, num w, tree *callers
 	}
 }
 
-int main(int argc, char **argv)
+/* One pass over the stacks of the event: the ranking, and the focus's
+ * callers and callees. */
+static void load(spaa_reader *r, tree *callers, tree *callees)
 {
-	cli_init(argc, argv);
-	parse_options(argc, argv);
-
-	/* load: one pass, adding up the stacks of the event */
-	spaa_reader *r = spaa_open(optind < argc ? argv[optind] : "-");
 	ranker_init(&T.k, opt.by, &opt.fo);
 	T.k.shorten = !opt.uo.full_names && !opt.json;
 	if (opt.focus && !opt.regex) {
@@ -466,9 +463,6 @@ int main(int argc, char **argv)
 		sbuf_free(&b);
 	}
 	T.fself = T.ftotal = num_i(0);
-	tree callers = { 0 }, callees = { 0 };
-	strmap_init(&callers.index);
-	strmap_init(&callees.index);
 	spaa_stack st = { 0 };
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
@@ -480,9 +474,16 @@ int main(int argc, char **argv)
 		T.nstack++;
 		if (!ranker_add(&T.k, r, &st, w->value))
 			spaa_error(r, "weights add up beyond 64 bits");
-		if (opt.focus && st.nframes) add_focus(r, &st, w->value, &callers, &callees);
+		if (opt.focus && st.nframes) add_focus(r, &st, w->value, callers, callees);
 	}
+	spaa_stack_free(&st);
 	spaa_need_header(r);
+}
+
+/* What the pass found wrong: a metric no stack has (exit 1), stacks
+ * without it (a warning), a focus in no stack (exit 1). */
+static void check(const spaa_reader *r)
+{
 	metric_check(&T.metric, r->name, T.event);
 	uint64_t missing = T.metric.missing;
 	if (missing)
@@ -492,6 +493,18 @@ int main(int argc, char **argv)
 	if (opt.focus && !T.found)
 		die(EXIT_DATA, "%s: no %s '%s' in the stacks of event %s", r->name,
 		    by_heads[opt.by], opt.focus, T.event ? T.event : "(any)");
+}
+
+int main(int argc, char **argv)
+{
+	cli_init(argc, argv);
+	parse_options(argc, argv);
+	spaa_reader *r = spaa_open(optind < argc ? argv[optind] : "-");
+	tree callers = { 0 }, callees = { 0 };
+	strmap_init(&callers.index);
+	strmap_init(&callees.index);
+	load(r, &callers, &callees);
+	check(r);
 
 	/* print: the ranking, or the sandwich of the focus */
 	output *o = output_open(opt.outpath, opt.zstd);
@@ -506,7 +519,6 @@ int main(int argc, char **argv)
 	free(callees.n);
 	free(focus_known);
 	if (opt.regex) regfree(&focus_re);
-	spaa_stack_free(&st);
 	ranker_free(&T.k);
 	metric_pick_free(&T.metric);
 	spaa_close(r);

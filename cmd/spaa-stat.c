@@ -133,7 +133,7 @@ static void add_totals(spaa_reader *r, const spaa_stack *st, sbuf *kb)
 			t->event = e;
 			t->metric = strmap_intern(&S.names, w->metric.p, w->metric.n, NULL);
 			t->v = num_i(0);
-			t->unit = units_of(w->metric.p, w->metric.n, w->unit.p, w->unit.n);
+			t->unit = metric_units(w, st->event_name.p, st->event_name.n);
 		}
 		if (!num_add(&S.tot[j].v, w->value))
 			spaa_error(r, "the %.*s weights add up beyond 64 bits", (int)w->metric.n, w->metric.p);

@@ -171,7 +171,7 @@ static void read_profile(const char *path, int side)
 			? spaa_weight_find(s.w, s.nw, fold_pick_metric(r, s.event, metric_opt))
 			: metric_find(&mp, s.w, s.nw);
 		if (w && !have_unit) {
-			unit = units_of(w->metric.p, w->metric.n, w->unit.p, w->unit.n);
+			unit = metric_units(w, s.event_name.p, s.event_name.n);
 			have_unit = true;
 			if (!o.all_events && mp.have_unit) unit = mp.unit;
 		}

@@ -113,29 +113,25 @@ static void take_header(spaa_reader *r)
 	hint_stacks_header(&S.hs, r);
 }
 
-/* Adds the weights of a stack to the totals per (event, metric). */
-static void add_totals(spaa_reader *r, const spaa_stack *st)
+/* Adds the weights of a stack to the totals per (event, metric); kb is
+ * scratch. */
+static void add_totals(spaa_reader *r, const spaa_stack *st, sbuf *kb)
 {
-	static sbuf key;
-	if (!r) {
-		sbuf_free(&key);
-		return;
-	}
 	uint32_t e = strmap_intern(&S.names, st->event_name.p, st->event_name.n, NULL);
 	for (uint32_t i = 0; i < st->nw; i++) {
 		const spaa_weight *w = &st->w[i];
-		key.n = 0;
-		sbuf_add(&key, st->event_name.p, st->event_name.n);
-		sbuf_addc(&key, 0);
-		sbuf_add(&key, w->metric.p, w->metric.n);
+		kb->n = 0;
+		sbuf_add(kb, st->event_name.p, st->event_name.n);
+		sbuf_addc(kb, 0);
+		sbuf_add(kb, w->metric.p, w->metric.n);
 		bool added;
-		uint32_t j = strmap_intern(&S.pairs, key.p, key.n, &added);
+		uint32_t j = strmap_intern(&S.pairs, kb->p, kb->n, &added);
 		if (added) {
 			wtotal *t = VEC_PUSH(S.tot, S.ntot, S.totcap);
 			t->event = e;
 			t->metric = strmap_intern(&S.names, w->metric.p, w->metric.n, NULL);
 			t->v = num_i(0);
-			t->unit = units_of(w->metric.p, w->metric.n, w->unit.p, w->unit.n);
+			t->unit = metric_units(w, st->event_name.p, st->event_name.n);
 		}
 		if (!num_add(&S.tot[j].v, w->value))
 			spaa_error(r, "the %.*s weights add up beyond 64 bits", (int)w->metric.n, w->metric.p);
@@ -150,13 +146,14 @@ static void load(spaa_reader *r)
 	ranker_init(&S.k, RANK_FUNC, &opt.fo);
 	S.k.shorten = !opt.uo.full_names && !opt.json;
 	spaa_stack st = { 0 };
+	sbuf key = { 0 };
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_BAD) continue;
 		S.counts[t - SPAA_HEADER]++;
 		if (t == SPAA_HEADER && S.counts[0] == 1) take_header(r);
 		if (t != SPAA_STACK || spaa_stack_parse(r, &st) < 0) continue;
-		add_totals(r, &st);
+		add_totals(r, &st, &key);
 		if (S.event && !sstr_eqc(st.event_name, S.event)) continue;
 		const spaa_weight *w = metric_find(&S.metric, st.w, st.nw);
 		if (!w) continue;
@@ -168,7 +165,7 @@ static void load(spaa_reader *r)
 	spaa_need_header(r);
 	metric_check(&S.metric, r->name, S.event);
 	hint_stacks_say(&S.hs, r->name);
-	add_totals(NULL, NULL);
+	sbuf_free(&key);
 	spaa_stack_free(&st);
 }
 

@@ -72,6 +72,7 @@ static struct {
 	bool found;            /* the focus was in a stack */
 	num fself, ftotal;     /* the focus's self and total */
 	uint32_t k_root, k_self;
+	uint32_t *keys, kcap;  /* a stack's keys, root first (the focus's scratch) */
 	hint_stacks hs;        /* do the stacks look broken? */
 } T;
 
@@ -412,14 +413,11 @@ static void take_header(spaa_reader *r)
  * callers and callees. */
 static void add_focus(spaa_reader *r, const spaa_stack *st, num w, tree *callers, tree *callees)
 {
-	static uint32_t *keys, kcap;
-	if (!r) {
-		free(keys);
-		return;
-	}
 	ranker *k = &T.k;
+	uint32_t *keys;
 	/* the stack's keys, root first */
-	grow_array((void **)&keys, &kcap, st->nframes, sizeof *keys);
+	grow_array((void **)&T.keys, &T.kcap, st->nframes, sizeof *T.keys);
+	keys = T.keys;
 	bool has = false;
 	for (uint32_t i = 0; i < st->nframes; i++) {
 		keys[i] = ranker_frame_key(k, r, spaa_stack_root_frame(r, st, i));
@@ -449,13 +447,10 @@ static void add_focus(spaa_reader *r, const spaa_stack *st, num w, tree *callers
 	}
 }
 
-int main(int argc, char **argv)
+/* One pass over the stacks of the event: the ranking, and the focus's
+ * callers and callees. */
+static void load(spaa_reader *r, tree *callers, tree *callees)
 {
-	cli_init(argc, argv);
-	parse_options(argc, argv);
-
-	/* load: one pass, adding up the stacks of the event */
-	spaa_reader *r = spaa_open(optind < argc ? argv[optind] : "-");
 	ranker_init(&T.k, opt.by, &opt.fo);
 	T.k.shorten = !opt.uo.full_names && !opt.json;
 	if (opt.focus && !opt.regex) {
@@ -466,9 +461,6 @@ int main(int argc, char **argv)
 		sbuf_free(&b);
 	}
 	T.fself = T.ftotal = num_i(0);
-	tree callers = { 0 }, callees = { 0 };
-	strmap_init(&callers.index);
-	strmap_init(&callees.index);
 	spaa_stack st = { 0 };
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
@@ -481,9 +473,16 @@ int main(int argc, char **argv)
 		if (!ranker_add(&T.k, r, &st, w->value))
 			spaa_error(r, "weights add up beyond 64 bits");
 		hint_stacks_add(&T.hs, r, &st, w->value);
-		if (opt.focus && st.nframes) add_focus(r, &st, w->value, &callers, &callees);
+		if (opt.focus && st.nframes) add_focus(r, &st, w->value, callers, callees);
 	}
+	spaa_stack_free(&st);
 	spaa_need_header(r);
+}
+
+/* What the pass found wrong: a metric no stack has (exit 1), stacks
+ * without it (a warning), a focus in no stack (exit 1). */
+static void check(const spaa_reader *r)
+{
 	metric_check(&T.metric, r->name, T.event);
 	uint64_t missing = T.metric.missing;
 	if (missing)
@@ -499,6 +498,18 @@ int main(int argc, char **argv)
 	}
 	if (opt.by == RANK_SRCLINE) hint_no_srclines(r);
 	hint_stacks_say(&T.hs, r->name);
+}
+
+int main(int argc, char **argv)
+{
+	cli_init(argc, argv);
+	parse_options(argc, argv);
+	spaa_reader *r = spaa_open(optind < argc ? argv[optind] : "-");
+	tree callers = { 0 }, callees = { 0 };
+	strmap_init(&callers.index);
+	strmap_init(&callees.index);
+	load(r, &callers, &callees);
+	check(r);
 
 	/* print: the ranking, or the sandwich of the focus */
 	output *o = output_open(opt.outpath, opt.zstd);
@@ -506,14 +517,13 @@ int main(int argc, char **argv)
 	else put_focus(o, &callers, &callees);
 	output_close(o);
 
-	add_focus(NULL, NULL, num_i(0), NULL, NULL);
+	free(T.keys);
 	strmap_free(&callers.index);
 	strmap_free(&callees.index);
 	free(callers.n);
 	free(callees.n);
 	free(focus_known);
 	if (opt.regex) regfree(&focus_re);
-	spaa_stack_free(&st);
 	ranker_free(&T.k);
 	metric_pick_free(&T.metric);
 	spaa_close(r);

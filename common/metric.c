@@ -58,16 +58,26 @@ void metric_pick_free(metric_pick *m)
 	strmap_free(&m->seen);
 }
 
+static bool starts(const char *p, size_t n, const char *s)
+{
+	size_t k = strlen(s);
+	return n >= k && memcmp(p, s, k) == 0;
+}
+
+units metric_units(const spaa_weight *w, const char *event, size_t event_len)
+{
+	if (!w->unit.p && event && sstr_eqc(w->metric, "period") &&
+	    (starts(event, event_len, "cpu-clock") || starts(event, event_len, "task-clock")))
+		return units_of(NULL, 0, "nanoseconds", 11);
+	return units_of(w->metric.p, w->metric.n, w->unit.p, w->unit.n);
+}
+
 static const spaa_weight *take(metric_pick *m, const spaa_weight *w, const char *name)
 {
 	m->used = name;
 	if (!m->have_unit) {
-		m->unit = units_of(w->metric.p, w->metric.n, w->unit.p, w->unit.n);
+		m->unit = metric_units(w, m->event, m->event ? strlen(m->event) : 0);
 		m->have_unit = true;
-		/* perf's software clocks count nanoseconds */
-		if (!w->unit.p && m->event && sstr_eqc(w->metric, "period") &&
-		    (!strncmp(m->event, "cpu-clock", 9) || !strncmp(m->event, "task-clock", 10)))
-			m->unit = units_of(NULL, 0, "nanoseconds", 11);
 	}
 	return w;
 }

@@ -42,6 +42,10 @@ static inline const char *metric_pick_name(const metric_pick *m) { return m->use
  * has metric 'X' (metrics: a, b)" when stacks were looked at and none had
  * it.  event NULL: "(any)". */
 void metric_check(const metric_pick *m, const char *file, const char *event);
+/* The unit of weight w of a stack of event (NULL: unknown): units_of()
+ * its metric and unit, and perf's cpu-clock and task-clock periods, which
+ * count nanoseconds even when the file does not say so. */
+units metric_units(const spaa_weight *w, const char *event, size_t event_len);
 /* The SPAA names that alias may mean, most likely first, NULL-terminated;
  * NULL when name is no alias. */
 const char *const *metric_alias(const char *name);

@@ -192,11 +192,12 @@ size_t units_fmt_signed(char *buf, long double v, const units_scale *s)
 size_t units_pct(char *buf, long double part, long double whole)
 {
 	long double r = whole != 0 ? fabsl(part / whole) * 100 : 0;
-	if (r >= 99.95L && r <= 100.05L) return (size_t)snprintf(buf, 16, "  100%%");
-	if (r >= 1) return (size_t)snprintf(buf, 16, "%5.2f%%", (double)r);
-	/* Go's %5.2g: two significant digits, no exponent for these values */
+	/* pprof prints magnitudes; a negative share (memory freed) keeps its sign */
+	const char *sign = whole != 0 && (part < 0) != (whole < 0) && part != 0 ? "-" : "";
 	char t[16];
-	snprintf(t, sizeof t, "%.2g", (double)r);
+	if (r >= 99.95L && r <= 100.05L) snprintf(t, sizeof t, "%s100", sign);
+	else if (r >= 1) snprintf(t, sizeof t, "%s%.2f", sign, (double)r);
+	else snprintf(t, sizeof t, "%s%.2g", sign, (double)r); /* Go's %5.2g: two significant digits */
 	return (size_t)snprintf(buf, 16, "%5s%%", t);
 }
 

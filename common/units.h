@@ -78,7 +78,8 @@ size_t units_fmt(char *buf, long double v, const units_scale *s);
 size_t units_fmt_signed(char *buf, long double v, const units_scale *s);
 
 /* part of whole as pprof prints it: "  100%" (99.95 to 100.05),
- * "%5.2f%%" from 1, else "%5.2g%%" (" 0.78%", "    0%"). */
+ * "%5.2f%%" from 1, else "%5.2g%%" (" 0.78%", "    0%"); a negative share
+ * (pprof prints magnitudes) with its sign ("-71.85%"). */
 size_t units_pct(char *buf, long double part, long double whole);
 
 /* A time for people: t (a time_range bound in unit, "seconds" when NULL)

@@ -65,9 +65,12 @@ check_report() {
 	run spaa-top -n 0 -m zm --raw-units "$T/out.spaa"
 	assert_success
 	assert_line --index 0 "spx/zm, total 14776"
-	assert_line "    -10616 71.85%   100%      14776   100%  /work/steering/tools/spx_php/small.php"
+	assert_line "    -10616 -71.85%   100%      14776   100%  /work/steering/tools/spx_php/small.php"
 	run spaa-top -n 1 -m wt --raw-units "$T/out.spaa"
 	assert_line --index 0 "spx/wt, total 1853416"
+	# in units: zm is bytes, wt microseconds
+	run spaa-top -n 1 -m wt "$T/out.spaa"
+	assert_line --index 0 "spx/wt, total 1853.42us"
 }
 
 @test "metric names, units and order of the file; wt primary; calls" {

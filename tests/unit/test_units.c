@@ -67,6 +67,8 @@ int main(void)
 	is_str(pct(9472, 1210163), " 0.78%", "below 1: two digits");
 	is_str(pct(0, 320), "    0%", "0 percent");
 	is_str(pct(1, 0), "    0%", "whole 0");
+	is_str(pct(-10616, 14776), "-71.85%", "a negative share keeps its sign");
+	is_str(pct(-1, 1000), " -0.1%", "small negative");
 	is_str(units_of("inuse_space", 11, NULL, 0).name, "bytes", "inuse_space is bytes");
 	is_str(units_of("period", 6, "events", 6).name, "count", "events are counts");
 	{

@@ -12,6 +12,7 @@
 #include "heapsnap.h"
 #include "input.h"
 #include "jsonbuf.h"
+#include "naming.h"
 #include "num.h"
 #include "output.h"
 #include "pb.h"
@@ -544,6 +545,63 @@ static void test_heapsnap(void)
 	heapsnap_strings_free(&t);
 }
 
+/* naming.h: kernel and JIT dsos, the argument list of a name, tidy names */
+static void test_naming(void)
+{
+	static const char *const kern[] = { "[kernel.kallsyms]", "[nf_conntrack_ipv4]", "vmlinux",
+		"/lib/modules/4.3.0-rc1-virtual/build/vmlinux", "vmlinux-5.4.14-cloudflare-2020.1.11",
+		"/usr/lib/debug/boot/vmlinux-5.4.14-cloudflare-2020.1.11", "/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko",
+		"ext4.ko.xz", "nvme.ko.zst", NULL };
+	static const char *const user[] = { "[unknown]", "", "/usr/bin/vmlinux-tool x", "vmlinux/",
+		"vmlinux-5.4.14)", "/usr/lib/libc.so.6", "/tmp/a.ko.bak", "/usr/lib/debug/boot/vmlinu", NULL };
+	for (const char *const *d = kern; *d; d++)
+		ok(naming_dso_is_kernel(*d, strlen(*d)), "naming: kernel dso %s", *d);
+	for (const char *const *d = user; *d; d++)
+		ok(!naming_dso_is_kernel(*d, strlen(*d)), "naming: not a kernel dso '%s'", *d);
+	static const char *const jit[] = { "/tmp/perf-4242.map", "/tmp/jitted-4242-3.so",
+		"/root/.debug/jit/java-jit-20261126.XXabc1/jitted-77-1234.so", NULL };
+	static const char *const nojit[] = { "/tmp/perf-.map", "/tmp/perf-12.mapx", "/opt/lib/jitted-tools.so",
+		"/tmp/jitted-1-.so", "jitted-1-2.so.1", "[unknown]", NULL };
+	for (const char *const *d = jit; *d; d++)
+		ok(naming_dso_is_jit(*d, strlen(*d)), "naming: JIT dso %s", *d);
+	for (const char *const *d = nojit; *d; d++)
+		ok(!naming_dso_is_jit(*d, strlen(*d)), "naming: not a JIT dso %s", *d);
+	is_int(naming_dso_kind("[unknown]", 9), FK_UNKNOWN, "naming: [unknown] kind");
+	is_int(naming_dso_kind("[vdso]", 6), FK_KERNEL, "naming: [vdso] kind (as stackcollapse-perf.pl)");
+	is_int(naming_dso_kind("/bin/sh", 7), FK_USER, "naming: user kind");
+	static const char *const tidy[][2] = {
+		{ "foo(int)", "foo" },
+		{ "foo", "foo" },
+		{ "Shape::area(double) const [clone .cold]", "Shape::area" },
+		{ "std::function<int (int, int)>::operator()", "std::function<int (int, int)>::operator()" },
+		{ "std::function<int (int, int)>::operator()(int, int) const", "std::function<int (int, int)>::operator()" },
+		{ "<HashMap<K, V, S> as Extend<(K, V)>>::extend", "<HashMap<K, V, S> as Extend<(K, V)>>::extend" },
+		{ "run(int)::{lambda(int)#1}::operator()(int) const", "run(int)::{lambda(int)#1}::operator()" },
+		{ "std::operator<< <std::char_traits<char> >(std::ostream&, char const*)", "std::operator<< <std::char_traits<char> >" },
+		{ "Foo::operator<(Foo const&) const", "Foo::operator<" },
+		{ "Foo::operator->() const", "Foo::operator->" },
+		{ "operator new[](unsigned long)", "operator new[]" },
+		{ "net/http.(*Client).Do", "net/http.(*Client).Do" },
+		{ "(anonymous namespace)::helper(unsigned int)", "(anonymous namespace)::helper" },
+		{ "Lorg/mozilla/javascript/ContextFactory;.call(Lorg/mozilla/javascript/C", "Lorg/mozilla/javascript/ContextFactory:.call" },
+		{ "RegExp:[&<>\"']", "RegExp:[&<>\"']" },
+		{ "a)b(c", "a)b" },
+		{ "gc::gc::GcBox$LT$T$GT$::new::_$u7b$$u7b$closure$u7d$$u7d$::h0123456789abcdef",
+		  "gc::gc::GcBox<T>::new::{{closure}}" },
+		{ "_$LT$$RF$std..fs..File$u20$as$u20$std..io..Read$GT$::read::h5d84059cf335c8e6",
+		  "<&std::fs::File as std::io::Read>::read" },
+		{ "std::rt::lang_start::h5f4d2b5c0e8a9d1f", "std::rt::lang_start" },
+		{ "not$LT$rust$GT$", "not$LT$rust$GT$" },
+	};
+	sbuf b = { 0 };
+	for (size_t i = 0; i < sizeof tidy / sizeof *tidy; i++) {
+		b.n = 0;
+		naming_tidy(&b, tidy[i][0], strlen(tidy[i][0]));
+		is_mem(b.p, b.n, tidy[i][1], strlen(tidy[i][1]), "naming: tidy %s", tidy[i][0]);
+	}
+	sbuf_free(&b);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -561,6 +619,7 @@ int main(void)
 	test_ids();
 	test_sniff();
 	test_heapsnap();
+	test_naming();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0) diag("could not remove %s", tmpdir);

@@ -602,6 +602,54 @@ static void test_naming(void)
 	sbuf_free(&b);
 }
 
+/* fmt_fixed and fmt_g write what printf's "%.Nf" and "%g" write: ties
+ * (x.125, x.25, x.5: rounded half to even), negatives, -0, the numbers of
+ * an SVG, the largest doubles, and random bit patterns. */
+static void test_fmt_dbl(void)
+{
+	char got[FMT_DBL_MAX], want[FMT_DBL_MAX];
+	uint64_t st = 0x2545f4914f6cdd1dULL;
+	unsigned bad = 0, n = 0;
+	for (int i = 0; i < 300000; i++) {
+		double v;
+		uint64_t r = rand64(&st);
+		switch (i % 7) {
+		case 0: v = (double)(r % 2000000) / 1000.0; break;
+		case 1: v = (double)(r % 100000) / 8.0; break;        /* ties */
+		case 2: v = -(double)(r % 100000) / 4.0; break;
+		case 3: v = (double)(r >> 11) / 9007199254740992.0 * 1180 + 10; break;
+		case 4: memcpy(&v, &r, sizeof v); break;              /* any double */
+		case 5: v = (double)(r % 40000) * 0.05; break;
+		default: v = (double)(r % 3000) + 0.5; break;
+		}
+		for (int p = 0; p <= 2; p++) {
+			fmt_fixed(got, v, p);
+			snprintf(want, sizeof want, "%.*f", p, v);
+			n++;
+			if (strcmp(got, want) != 0 && bad++ < 5) diag("fmt_fixed %.17g %d: %s, printf %s", v, p, got, want);
+		}
+		fmt_g(got, v);
+		snprintf(want, sizeof want, "%g", v);
+		n++;
+		if (strcmp(got, want) != 0 && bad++ < 5) diag("fmt_g %.17g: %s, printf %s", v, got, want);
+	}
+	static const double edge[] = { 0.0, -0.0, 0.05, 0.15, 0.25, 0.35, 2.5, 1e5, 99999.5, 1e6, 9007199254740992.0,
+		-9007199254740991.0, 1.7976931348623157e308, -1.7976931348623157e308, 4.9e-324, 0.005, 0.015 };
+	for (size_t i = 0; i < sizeof edge / sizeof *edge; i++) {
+		for (int p = 0; p <= 2; p++) {
+			fmt_fixed(got, edge[i], p);
+			snprintf(want, sizeof want, "%.*f", p, edge[i]);
+			n++;
+			if (strcmp(got, want) != 0 && bad++ < 10) diag("fmt_fixed %.17g %d: %s, printf %s", edge[i], p, got, want);
+		}
+		fmt_g(got, edge[i]);
+		snprintf(want, sizeof want, "%g", edge[i]);
+		n++;
+		if (strcmp(got, want) != 0 && bad++ < 10) diag("fmt_g %.17g: %s, printf %s", edge[i], got, want);
+	}
+	ok(bad == 0, "fmt_fixed, fmt_g: as printf writes %u numbers (%u differ)", n, bad);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -620,6 +668,7 @@ int main(void)
 	test_sniff();
 	test_heapsnap();
 	test_naming();
+	test_fmt_dbl();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0) diag("could not remove %s", tmpdir);

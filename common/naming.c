@@ -139,6 +139,13 @@ size_t naming_args_at(const char *s, size_t n)
 				size_t k = closing_paren(s, n, i);
 				bool scope = k + 2 < n && s[k + 1] == ':' && s[k + 2] == ':';
 				if (!go && !ns && !scope) return i;
+				/* past the group: what is inside does not matter,
+				 * and each byte is looked at a bounded number of
+				 * times (a name of many groups stays linear) */
+				if (k < n) {
+					i = k;
+					break;
+				}
 			}
 			depth++;
 			break;

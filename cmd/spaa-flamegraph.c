@@ -22,6 +22,7 @@
 #include "fold.h"
 #include "folded.h"
 #include "input.h"
+#include "naming.h"
 #include "output.h"
 #include "sniff.h"
 #include "spaa.h"
@@ -292,9 +293,9 @@ static void stack_path(const spaa_reader *r, const spaa_stack *s)
 			enum kind k = K_NATIVE;
 			size_t dn = d->name_n;
 			if (fr->inlined) k = K_INLINED;
-			else if (fr->kind == FK_KERNEL || d->is_kernel) k = K_KERNEL;
-			else if (strstr(d->name, "/tmp/perf-") || strstr(d->name, "[JIT]") ||
-				 strstr(d->name, "jitted-"))
+			else if (fr->kind == FK_KERNEL || d->is_kernel || naming_dso_is_kernel(d->name, dn))
+				k = K_KERNEL;
+			else if (naming_dso_is_jit(d->name, dn) || strstr(d->name, "[JIT]"))
 				k = K_JIT;
 			else if ((dn > 3 && !memcmp(d->name + dn - 3, ".js", 3)) ||
 				 (dn > 4 && !memcmp(d->name + dn - 4, ".mjs", 4)) ||

@@ -15,6 +15,7 @@
 #include "build.h"
 #include "cli.h"
 #include "jsonbuf.h"
+#include "naming.h"
 #include "input.h"
 #include "output.h"
 #include "sniff.h"
@@ -341,10 +342,10 @@ static bool split_frame(const char *p, size_t n, bool need_dso, struct fparts *f
 	return true;
 }
 
+/* "[kernel.kallsyms]", modules, vmlinux images (naming.h) */
 static bool dso_is_kernel(sstr d)
 {
-	if (d.n >= 1 && d.p[0] == '[' && !sstr_eqc(d, "[unknown]")) return true;
-	return d.n >= 7 && memcmp(d.p + d.n - 7, "vmlinux", 7) == 0;
+	return naming_dso_is_kernel(d.p, d.n);
 }
 
 /* "file:123" (perhaps with " (discriminator N)"): a srcline line. */
@@ -479,11 +480,7 @@ static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int
 		bool kern = dso_is_kernel(f.dso);
 		fr.dso = builder_dso(P.b, f.dso.p, f.dso.n, kern);
 	}
-	if (!pl->inlined) {
-		fr.kind = FK_USER;
-		if (dso_is_kernel(f.dso)) fr.kind = FK_KERNEL;
-		else if (sstr_eqc(f.dso, "[unknown]")) fr.kind = FK_UNKNOWN;
-	}
+	if (!pl->inlined) fr.kind = (uint8_t)naming_dso_kind(f.dso.p, f.dso.n);
 	fr.inline_depth = depth;
 	fr.exact = depth >= 0;
 	fr.srcline = pl->has_src ? (sstr){ P.sb.p + pl->src_off, pl->src_len } : SSTR_NULL;
@@ -498,9 +495,8 @@ static void phys_of(const struct pline *pl, struct phys *ph)
 {
 	struct fparts f;
 	split_frame(P.sb.p + pl->off, pl->len, false, &f);
-	bool kern = dso_is_kernel(f.dso);
-	ph->kind = kern ? FK_KERNEL : sstr_eqc(f.dso, "[unknown]") ? FK_UNKNOWN : FK_USER;
-	ph->dso = builder_dso(P.b, f.dso.p, f.dso.n, kern);
+	ph->kind = (uint8_t)naming_dso_kind(f.dso.p, f.dso.n);
+	ph->dso = builder_dso(P.b, f.dso.p, f.dso.n, ph->kind == FK_KERNEL);
 	ph->symoff = strip_symoff(&f.sym);
 }
 

@@ -23,6 +23,7 @@
 #include "folded.h"
 #include "hint.h"
 #include "input.h"
+#include "naming.h"
 #include "output.h"
 #include "sniff.h"
 #include "spaa.h"
@@ -294,9 +295,9 @@ static void stack_path(const spaa_reader *r, const spaa_stack *s)
 			enum kind k = K_NATIVE;
 			size_t dn = d->name_n;
 			if (fr->inlined) k = K_INLINED;
-			else if (fr->kind == FK_KERNEL || d->is_kernel) k = K_KERNEL;
-			else if (strstr(d->name, "/tmp/perf-") || strstr(d->name, "[JIT]") ||
-				 strstr(d->name, "jitted-"))
+			else if (fr->kind == FK_KERNEL || d->is_kernel || naming_dso_is_kernel(d->name, dn))
+				k = K_KERNEL;
+			else if (naming_dso_is_jit(d->name, dn) || strstr(d->name, "[JIT]"))
 				k = K_JIT;
 			else if ((dn > 3 && !memcmp(d->name + dn - 3, ".js", 3)) ||
 				 (dn > 4 && !memcmp(d->name + dn - 4, ".mjs", 4)) ||
@@ -997,11 +998,26 @@ static sstr shown(uint32_t name)
 	return t;
 }
 
+/* Numbers as printf writes them, without printf (util.h: printf's exact
+ * decimal expansion of a double took a third of the time of a large
+ * graph). */
+static void put_fixed(double v, int prec)
+{
+	char b[FMT_DBL_MAX];
+	out_write(out, b, fmt_fixed(b, v, prec));
+}
+
+static void put_g(double v)
+{
+	char b[FMT_DBL_MAX];
+	out_write(out, b, fmt_g(b, v));
+}
+
 /* 1234567 -> "1,234,567" (rounded to an integer, as flamegraph.pl). */
 static void put_count(double v)
 {
-	char b[64], o[96];
-	snprintf(b, sizeof b, "%.0f", v);
+	char b[FMT_DBL_MAX], o[FMT_DBL_MAX + FMT_DBL_MAX / 3];
+	fmt_fixed(b, v, 0);
 	size_t n = strlen(b), k = 0, s = b[0] == '-';
 	for (size_t i = 0; i < n; i++) {
 		o[k++] = b[i];
@@ -1226,22 +1242,39 @@ static void write_svg(void)
 		put_count(f->width * O.factor);
 		out_putc(out, ' ');
 		put_cstr(countname);
-		if (f->name == UINT32_MAX) /* the root: "100%", as flamegraph.pl */
+		if (f->name == UINT32_MAX) { /* the root: "100%", as flamegraph.pl */
 			out_puts(out, ", 100%");
-		else
-			out_printf(out, ", %.2f%%", total > 0 ? 100 * f->width / total : 0.0);
+		} else {
+			out_puts(out, ", ");
+			put_fixed(total > 0 ? 100 * f->width / total : 0.0, 2);
+			out_putc(out, '%');
+		}
 		if (O.diff && f->name != UINT32_MAX) {
 			double dp = total > 0 ? 100 * f->delta / total : 0;
-			out_printf(out, "; %s%.2f%%", dp > 0 ? "+" : "", dp);
+			out_puts(out, dp > 0 ? "; +" : "; ");
+			put_fixed(dp, 2);
+			out_putc(out, '%');
 		}
-		/* the rounded ends, as flamegraph.pl rounds them */
-		char a[32], b[32];
-		snprintf(a, sizeof a, "%.1f", x1);
-		snprintf(b, sizeof b, "%.1f", x2);
-		out_printf(out, ")</title><rect x=\"%s\" y=\"%g\" width=\"%.1f\" height=\"%.1f\" "
-			   "fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>",
-			   a, y1, strtod(b, NULL) - strtod(a, NULL), y2 - y1, c[0], c[1], c[2]);
-		out_printf(out, "<text x=\"%.2f\" y=\"%g\">", x1 + 3, 3 + (y1 + y2) / 2);
+		/* the rounded ends, as flamegraph.pl rounds them; the width is
+		 * the difference of the two texts, "%.1f" of it a whole number
+		 * of tenths */
+		char a[FMT_DBL_MAX], b[FMT_DBL_MAX];
+		fmt_fixed(a, x1, 1);
+		fmt_fixed(b, x2, 1);
+		out_puts(out, ")</title><rect x=\"");
+		out_puts(out, a);
+		out_puts(out, "\" y=\"");
+		put_g(y1);
+		out_puts(out, "\" width=\"");
+		put_fixed(strtod(b, NULL) - strtod(a, NULL), 1);
+		out_puts(out, "\" height=\"");
+		put_fixed(y2 - y1, 1);
+		out_printf(out, "\" fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>", c[0], c[1], c[2]);
+		out_puts(out, "<text x=\"");
+		put_fixed(x1 + 3, 2);
+		out_puts(out, "\" y=\"");
+		put_g(3 + (y1 + y2) / 2);
+		out_puts(out, "\">");
 		size_t chars = (size_t)((x2 - x1) / cw);
 		if (chars >= 3) {
 			size_t bytes = nm.n;

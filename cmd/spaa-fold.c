@@ -36,7 +36,7 @@ static const char help[] =
 "      --pid            root frame \"comm-PID\" (\"comm-?\" when unknown)\n"
 "      --tid            root frame \"comm-PID/TID\"\n"
 "      --kernel         mark kernel frames with _[k]\n"
-"      --jit            mark frames from /tmp/perf-N.map with _[j]\n"
+"      --jit            mark JIT frames (perf-N.map, jitted-N-N.so) with _[j]\n"
 "      --all            both --kernel and --jit\n"
 "      --addrs          \"[dso <addr>]\" for unresolved frames\n"
 "      --inline[=MODE]  inlined frames: mark (add _[i]; --inline alone), plain\n"

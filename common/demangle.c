@@ -87,9 +87,7 @@ static bool rust_unescape(const char *s, size_t n, sbuf *b)
 	return true;
 }
 
-/* A Rust name already (half) demangled, with its hash: the escapes
- * resolved, the hash kept or dropped.  False when nothing changes. */
-static bool rust_repair(const char *s, size_t n, int flags, sbuf *b)
+bool demangle_rust_repair(const char *s, size_t n, int flags, sbuf *b)
 {
 	size_t end = rust_hash_at(s, n);
 	if (end == n) return false;
@@ -163,6 +161,6 @@ bool demangle_name(const char *name, size_t n, int flags, sbuf *b)
 			return true;
 		}
 	}
-	if (rust_repair(name, n, flags, b)) return true;
+	if (demangle_rust_repair(name, n, flags, b)) return true;
 	return jvm_repair(name, n, b);
 }

@@ -25,4 +25,12 @@ enum {
  * "@@GLIBC_2.2.5") is kept after the demangled name. */
 bool demangle_name(const char *name, size_t n, int flags, sbuf *b);
 
+/* The repair alone of a Rust name a profiler printed half-demangled, with
+ * its legacy hash ("GcBox$LT$T$GT$::new::h0123456789abcdef" ->
+ * "GcBox<T>::new::h..."; the hash dropped with DEMANGLE_NO_HASH): appends
+ * it to b and returns true, or returns false (b unchanged) when the name
+ * has no such hash or nothing changes.  The naming module (naming.h) calls
+ * it on every name. */
+bool demangle_rust_repair(const char *s, size_t n, int flags, sbuf *b);
+
 #endif

@@ -329,10 +329,17 @@ static void res_add(elfsym *e, uint32_t k, const char *func, const char *src)
 	e->offs[2 * k + 1] = src ? res_str(e, src) : UINT32_MAX;
 }
 
-static void res_src(sbuf *tmp, const char *file, int line)
+/* "file:line" into tmp (emptied first; nothing when file is NULL), a
+ * relative file joined with its unit's DW_AT_comp_dir as addr2line prints
+ * it ("../lib/x.h" compiled in /src/build: "/src/build/../lib/x.h"). */
+static void src_line(sbuf *tmp, Dwarf_Die *cu, const char *file, unsigned long long line)
 {
 	tmp->n = 0;
-	if (file) sbuf_printf(tmp, "%s:%d", file, line);
+	if (!file) return;
+	Dwarf_Attribute a;
+	const char *dir = file[0] != '/' && cu && dwarf_attr(cu, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+	if (dir && *dir) sbuf_printf(tmp, "%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
+	sbuf_printf(tmp, "%s:%llu", file, line);
 }
 
 /* The name of a DWARF function or inlined call: its linkage name when it has
@@ -358,8 +365,7 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *d, sbuf *tmp)
 	Dwarf_Files *files;
 	size_t nfiles;
 	if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || fileno >= nfiles) return;
-	const char *name = dwarf_filesrc(files, fileno, NULL, NULL);
-	if (name) sbuf_printf(tmp, "%s:%llu", name, (unsigned long long)line);
+	src_line(tmp, cu, dwarf_filesrc(files, fileno, NULL, NULL), (unsigned long long)line);
 }
 
 /* Sorts x[0..n) by start, keeping the table's order among equal starts:
@@ -761,8 +767,8 @@ static uint32_t cached_frames(elfsym *e, const struct dcu *c, Dwarf_Die *cu, Dwa
 			Dwarf_Files *files;
 			size_t nfiles;
 			if (x->call_ok && dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && x->call_file < nfiles) {
-				const char *name = dwarf_filesrc(files, x->call_file, NULL, NULL);
-				if (name) sbuf_printf(tmp, "%s:%llu", name, (unsigned long long)x->call_line);
+				src_line(tmp, cu, dwarf_filesrc(files, x->call_file, NULL, NULL),
+					 (unsigned long long)x->call_line);
 			}
 		} else if (x->tag == DW_TAG_subprogram) {
 			if (!*phys) *phys = x->name;
@@ -827,7 +833,7 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 		Dwfl_Line *l = dwfl_module_getsrc(f->mod, a);
 		int line = 0;
 		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-		res_src(&tmp, file, line);
+		src_line(&tmp, cu, file, (unsigned long long)line);
 		const struct dcu *c = get_cu(f, cu);
 		if (c->state == CU_CACHED) n = cached_frames(e, c, cu, a - dbias, n, &tmp, &phys);
 		else n = walk_frames(e, cu, a - dbias, n, &tmp, &phys);

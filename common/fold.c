@@ -1,7 +1,8 @@
 /* fold.c - folded names and paths: which event and metric to fold, and how a
  * SPAA frame is named in a folded line.  The default ("tidy") naming follows
  * FlameGraph's stackcollapse-perf.pl so that perf-derived SPAA folds to the
- * same lines that script makes from the perf script text. */
+ * same lines that script makes from the perf script text, except where
+ * inferno names a frame better (naming.h holds those rules). */
 #include "fold.h"
 
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "cli.h"
 #include "demangle.h"
 #include "metric.h"
+#include "naming.h"
 
 int32_t fold_pick_event(spaa_reader *r, const char *name, bool quiet)
 {
@@ -72,66 +74,19 @@ static bool has_mark(const char *s, size_t n)
 	return false;
 }
 
-static bool starts_with(const char *s, const char *p)
-{
-	return strncmp(s, p, strlen(p)) == 0;
-}
-
-/* Does the dso name contain "/tmp/perf-DIGITS.map"? */
-static bool is_jit_map(const char *d)
-{
-	for (const char *p = strstr(d, "/tmp/perf-"); p; p = strstr(p + 1, "/tmp/perf-")) {
-		const char *q = p + 10;
-		if (*q < '0' || *q > '9') continue;
-		while (*q >= '0' && *q <= '9') q++;
-		if (starts_with(q, ".map")) return true;
-	}
-	return false;
-}
-
-/* stackcollapse-perf.pl's kernel test: the dso starts with '[' or ends with
- * "vmlinux", and is not "[unknown]"; also any dso or frame SPAA marks as
- * kernel. */
+/* A frame from a kernel dso (naming.h), or one SPAA marks as kernel. */
 static bool is_kernel_frame(const spaa_reader *r, const spaa_frame *fr)
 {
 	const spaa_dso *d = &r->dsos[fr->dso];
 	const char *n = d->name ? d->name : "";
 	if (strstr(n, "unknown")) return false;
-	size_t len = strlen(n);
-	return n[0] == '[' || (len >= 7 && strcmp(n + len - 7, "vmlinux") == 0) ||
-	       d->is_kernel || fr->kind == FK_KERNEL;
+	return naming_dso_is_kernel(n, strlen(n)) || d->is_kernel || fr->kind == FK_KERNEL;
 }
 
-/* Tidies a function name the way stackcollapse-perf.pl does: ';' -> ':',
- * arguments cut at the first '(' (not for Go methods "pkg.(*T).M", and not
- * at "(anonymous namespace)"), quotes deleted, line breaks -> ' '. */
+/* A function name, tidied (naming.h). */
 static void add_tidy(sbuf *b, const char *s, size_t n)
 {
-	/* Go method: ".(" ... ")." somewhere */
-	bool go = false;
-	const char *dp = NULL;
-	for (size_t i = 0; i + 1 < n; i++)
-		if (s[i] == '.' && s[i + 1] == '(') { dp = s + i; break; }
-	if (dp) {
-		for (size_t i = n; i-- > (size_t)(dp - s) + 2;)
-			if (s[i] == '.' && s[i - 1] == ')') { go = true; break; }
-	}
-	size_t end = n;
-	if (!go) {
-		static const char anon[] = "(anonymous namespace)";
-		for (size_t i = 0; i < n; i++) {
-			if (s[i] != '(') continue;
-			if (n - i >= sizeof anon - 1 && memcmp(s + i, anon, sizeof anon - 1) == 0) continue;
-			end = i;
-			break;
-		}
-	}
-	sbuf_reserve(b, end);
-	for (size_t i = 0; i < end; i++) {
-		char c = s[i];
-		if (c == '"' || c == '\'') continue;
-		b->p[b->n++] = c == ';' ? ':' : (c == '\n' || c == '\r') ? ' ' : c;
-	}
+	naming_tidy(b, s, n);
 }
 
 /* stackcollapse.pl's tidying of DTrace frames: ';' -> ':', and C++
@@ -221,17 +176,21 @@ bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 	/* perf2spaa's placeholder for an empty callchain: the comm alone, as
 	 * stackcollapse-perf.pl writes such a sample */
 	if (fr->perf_nochain && !o->raw) return true;
-	/* stackcollapse-perf.pl skips symbols that start with '(' */
+	/* stackcollapse-perf.pl (and inferno) skip symbols that start with
+	 * '('; not a C++ "(anonymous namespace)::f", a function of its own */
 	if (o->raw || o->dtrace || o->js || !fr->func_resolved) return false;
 	size_t n;
-	return frame_func(fr, o, &n)[0] == '(';
+	const char *fn = frame_func(fr, o, &n);
+	static const char anon[] = "(anonymous namespace)";
+	return fn[0] == '(' && !(n >= sizeof anon - 1 && memcmp(fn, anon, sizeof anon - 1) == 0);
 }
 
-/* The first "->" in [s, e), or NULL. */
+/* The first "->" in [s, e) that is not C++'s "operator->", or NULL. */
 static const char *find_arrow(const char *s, const char *e)
 {
-	for (; e - s >= 2; s++)
-		if (s[0] == '-' && s[1] == '>') return s;
+	for (const char *p = s; e - p >= 2; p++)
+		if (p[0] == '-' && p[1] == '>' && !(p - s >= 8 && memcmp(p - 8, "operator", 8) == 0))
+			return p;
 	return NULL;
 }
 
@@ -244,13 +203,13 @@ static void add_unknown(sbuf *b, const spaa_frame *fr, const char *dname, const 
 		nm = sl ? sl + 1 : dname;
 	}
 	sbuf_addc(b, '[');
-	add_tidy(b, nm, strlen(nm));
+	add_clean(b, nm, strlen(nm));
 	if (o->addrs) {
 		const char *ip = fr->ip ? fr->ip : !fr->func_resolved ? fr->func : NULL;
 		if (ip && ip[0] == '0' && (ip[1] == 'x' || ip[1] == 'X')) ip += 2;
 		if (ip && *ip) {
 			sbuf_adds(b, " <");
-			add_tidy(b, ip, strlen(ip));
+			add_clean(b, ip, strlen(ip));
 			sbuf_addc(b, '>');
 		}
 	}
@@ -266,7 +225,7 @@ static void add_mark(const spaa_reader *r, const spaa_frame *fr, const char *dna
 			sbuf_adds(b, "_[i]");
 	} else if (o->kernel && is_kernel_frame(r, fr)) {
 		sbuf_adds(b, "_[k]");
-	} else if (o->jit && is_jit_map(dname)) {
+	} else if (o->jit && naming_dso_is_jit(dname, strlen(dname))) {
 		sbuf_adds(b, "_[j]");
 	}
 }
@@ -296,9 +255,11 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
 		 * is dropped (perl's split) */
 		const char *s = func, *e = s + func_n;
 		bool java = comm && comm_n >= 4 && memcmp(comm, "java", 4) == 0;
-		const char *arrow = o->perf ? strstr(s, "->") : NULL;
+		const char *arrow = o->perf ? find_arrow(s, e) : NULL;
 		if (arrow) {
-			while (e - s >= 2 && e[-2] == '-' && e[-1] == '>') e -= 2;
+			while (e - s >= 2 && e[-2] == '-' && e[-1] == '>' &&
+			       !(e - s >= 10 && memcmp(e - 10, "operator", 8) == 0))
+				e -= 2;
 			arrow = find_arrow(s, e);
 		}
 		for (;;) {
@@ -333,15 +294,11 @@ static void add_comm(const spaa_stack *s, sstr comm, const fold_opts *o, sbuf *b
 			if (b->p[i] == ' ') b->p[i] = '_';
 	if (o->pid || o->tid) {
 		char nb[24];
+		/* (stackcollapse-perf.pl reads a "PID/0" header, the idle
+		 * "swapper 0/0", as the single number PID: "swapper-?/0";
+		 * inferno, and this, "swapper-0/0") */
 		bool has_pid = s->has_pid, has_tid = s->has_tid;
 		int64_t pid = s->pid, tid = s->tid;
-		/* stackcollapse-perf.pl takes a "PID/0" header (the idle
-		 * "swapper 0/0") as having no tid: the tid becomes the pid and
-		 * the pid "?" */
-		if (o->perf && !o->raw && has_pid && has_tid && tid == 0) {
-			tid = pid;
-			has_pid = false;
-		}
 		sbuf_addc(b, '-');
 		if (has_pid) sbuf_add(b, nb, fmt_i64(nb, pid));
 		else sbuf_addc(b, '?');

@@ -1,6 +1,7 @@
 /* fold.h - from stacks to the folded format ("root;...;leaf COUNT"):
  * picking the event and metric, naming frames the way FlameGraph's
- * stackcollapse-perf.pl does, and building a stack's folded path.  Shared by
+ * stackcollapse-perf.pl does, or inferno where it does better (the rules
+ * are naming.h's), and building a stack's folded path.  Shared by
  * spaa-fold, spaa-diff, spaa-top and any command that prints stacks as
  * folded lines. */
 #ifndef SPAA_FOLD_H
@@ -18,7 +19,7 @@ typedef struct fold_opts {
 	bool no_comm;    /* no process-name root frame */
 	bool pid, tid;   /* root frame "comm-PID" / "comm-PID/TID" */
 	bool kernel;     /* "_[k]" on kernel frames */
-	bool jit;        /* "_[j]" on frames from /tmp/perf-N.map */
+	bool jit;        /* "_[j]" on JIT frames (naming_dso_is_jit()) */
 	bool addrs;      /* "[dso <ip>]" for unresolved frames */
 	bool all_events; /* the event name as the root frame */
 	int inline_mode; /* enum fold_inline; negative: the default, which is
@@ -56,7 +57,7 @@ enum { FOLD_OPT_RAW = 256, FOLD_OPT_NO_COMM, FOLD_OPT_PID, FOLD_OPT_TID, FOLD_OP
 	"Names of functions (as spaa-fold prints them):\n" \
 	"      --raw            function names exactly as stored\n" \
 	"      --kernel         mark kernel frames with _[k]\n" \
-	"      --jit            mark frames from /tmp/perf-N.map with _[j]\n" \
+	"      --jit            mark JIT frames (perf-N.map, jitted-N-N.so) with _[j]\n" \
 	"      --all            both --kernel and --jit\n" \
 	"      --addrs          \"[dso <addr>]\" for unresolved frames\n" \
 	"      --inline[=MODE]  inlined frames: mark (add _[i]), plain or hide\n" \
@@ -70,7 +71,7 @@ enum { FOLD_OPT_RAW = 256, FOLD_OPT_NO_COMM, FOLD_OPT_PID, FOLD_OPT_TID, FOLD_OP
 	"      --pid            root frame \"comm-PID\"\n" \
 	"      --tid            root frame \"comm-PID/TID\"\n" \
 	"      --kernel         mark kernel frames with _[k]\n" \
-	"      --jit            mark frames from /tmp/perf-N.map with _[j]\n" \
+	"      --jit            mark JIT frames (perf-N.map, jitted-N-N.so) with _[j]\n" \
 	"      --all            both --kernel and --jit\n" \
 	"      --addrs          \"[dso <addr>]\" for unresolved frames\n" \
 	"      --inline[=MODE]  inlined frames: mark (add _[i]; --inline alone), plain\n" \
@@ -111,7 +112,8 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
 void fold_stack_path(const spaa_reader *r, const spaa_stack *s, const fold_opts *o, sbuf *b);
 
 /* Is frame f left out of folded paths (inlined with --inline=hide; in tidy
- * mode, a symbol starting with '(' as stackcollapse-perf.pl skips them)? */
+ * mode, a symbol starting with '(' as stackcollapse-perf.pl skips them, but
+ * not "(anonymous namespace)::...")? */
 bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o);
 /* The process name of s: context.comm, else the comm of its thread record
  * (looked up by tid); .p NULL when neither. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <math.h>
 #include <unistd.h>
 
 static void oom(void)
@@ -209,6 +210,55 @@ size_t fmt_i64(char *buf, int64_t v)
 	if (v >= 0) return fmt_u64(buf, (uint64_t)v);
 	buf[0] = '-';
 	return 1 + fmt_u64(buf + 1, (uint64_t)0 - (uint64_t)v);
+}
+
+/* fmt_fixed: the exact binary value v = m * 2^-s times 10^prec, rounded half
+ * to even as glibc rounds it (m < 2^53, so m * 100 fits 64 bits). */
+size_t fmt_fixed(char *b, double v, int prec)
+{
+	static const uint64_t p10[] = { 1, 10, 100 };
+	double a = fabs(v);
+	if (!(a < 9007199254740992.0) || prec < 0 || prec > 2)
+		return (size_t)snprintf(b, FMT_DBL_MAX, "%.*f", prec, v);
+	int e;
+	uint64_t m = (uint64_t)ldexp(frexp(a, &e), 53); /* a = m * 2^(e - 53), e <= 53 */
+	uint64_t x = m * p10[prec], q;
+	int sh = 53 - e;
+	if (sh == 0) {
+		q = x;
+	} else if (sh >= 62) {
+		q = 0; /* x < 2^60: below half of 2^sh */
+	} else {
+		uint64_t rem = x & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
+		q = x >> sh;
+		if (rem > half || (rem == half && (q & 1))) q++;
+	}
+	size_t n = 0;
+	if (signbit(v)) b[n++] = '-';
+	n += fmt_u64(b + n, q / p10[prec]);
+	if (prec) {
+		uint64_t f = q % p10[prec];
+		b[n++] = '.';
+		if (prec == 2) b[n++] = (char)('0' + f / 10);
+		b[n++] = (char)('0' + f % 10);
+	}
+	b[n] = 0;
+	return n;
+}
+
+size_t fmt_g(char *b, double v)
+{
+	double a = fabs(v);
+	if (a < 1e5 && !(v == 0 && signbit(v)) && v * 2 == floor(v * 2)) {
+		/* an integer or a half, 6 digits at most: as "%g" writes it */
+		size_t n = 0;
+		if (v < 0) b[n++] = '-';
+		n += fmt_u64(b + n, (uint64_t)a);
+		if (a != floor(a)) b[n++] = '.', b[n++] = '5';
+		b[n] = 0;
+		return n;
+	}
+	return (size_t)snprintf(b, FMT_DBL_MAX, "%g", v);
 }
 
 bool parse_u64(const char *s, size_t n, uint64_t *out)

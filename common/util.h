@@ -98,6 +98,13 @@ size_t fmt_u64(char *buf, uint64_t v);
  * the length written (no NUL).  buf needs 19 bytes. */
 size_t fmt_hex(char *buf, uint64_t v, unsigned width);
 size_t fmt_i64(char *buf, int64_t v);
+/* A double as printf's "%.*f" (prec 0 to 2) and "%g" write it, with a NUL;
+ * returns the length.  buf needs FMT_DBL_MAX bytes ("%.2f" of the largest
+ * double).  Fast for the numbers of an SVG (printf's exact expansion of a
+ * double is slow); printf itself for the rest. */
+#define FMT_DBL_MAX 330
+size_t fmt_fixed(char *buf, double v, int prec);
+size_t fmt_g(char *buf, double v);
 
 /* Strict decimal parsing of a whole string: no sign for u64, optional '-'
  * for i64, no spaces; false on overflow or junk. */

@@ -377,7 +377,7 @@ mission-2/2;WsfSimulation::AdvanceTime;mover update;µ-wave link 497753544523"
 	run fold_quiet --event region -m "Bytes sent" "$T/cut.spaa"
 	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 1039533389606
 mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight 799974932952
-mission;WsfSimulation::AdvanceTime;quoted radar sweep 532812492572
+mission;WsfSimulation::AdvanceTime;quoted \"radar\" sweep 532812492572
 mission;WsfSimulation::AdvanceTime;Ω-band jammer 303655627857"
 	run fold_quiet --event region -m "CPU time" "$T/cut.spaa"
 	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 461.521

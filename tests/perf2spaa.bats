@@ -5,12 +5,14 @@ P=$D/perf
 FILES="perf-cycles-instructions-01 perf-dd-stacks-01 perf-funcab-cmd-01 perf-iperf-stacks-pidtid-01 perf-java-stacks-02 perf-js-stacks-01 perf-rust-Yamakaky-dcpu"
 
 # perf2spaa FILE | spaa-fold OPT == stackcollapse-perf.pl@57207af OPT, for
-# the six options of FlameGraph's test.sh.
+# the six options of FlameGraph's test.sh, once the quotes the script deletes
+# are deleted (spaa-fold keeps them, as inferno does; inferno's own tests
+# compare with these files the same way).
 check_corpus() {
 	local b=$1 o
 	perf2spaa "$P/$b.txt" > "$T/p.spaa"
 	for o in pid tid kernel jit all addrs; do
-		spaa-fold --$o "$T/p.spaa" > "$T/out-$o.txt" 2>/dev/null
+		spaa-fold --$o "$T/p.spaa" 2>/dev/null | tr -d "'\"" > "$T/out-$o.txt"
 		cmp "$T/out-$o.txt" "$P/results-57207af/$b-collapsed-$o.txt" || {
 			echo "mismatch: $b --$o"
 			diff "$T/out-$o.txt" "$P/results-57207af/$b-collapsed-$o.txt" | head -20
@@ -21,13 +23,34 @@ check_corpus() {
 	assert_success
 }
 
+# The same against inferno-collapse-perf 0.11.21 (results-inferno-0.11.21/,
+# made with it), where its names differ from the script's: quotes kept, Rust
+# hashes dropped and escapes resolved.  sed: rustc-demangle's legacy scheme
+# drops the '_' of "_$" at the start of every path element (inferno: only at
+# the start of the name), "::{{closure}}" and "::<impl ...>" as rustfilt
+# prints them.
+check_inferno() {
+	local b=$1 o
+	perf2spaa "$P/$b.txt" > "$T/p.spaa"
+	for o in pid tid kernel jit all addrs; do
+		spaa-fold --$o "$T/p.spaa" 2>/dev/null > "$T/out-$o.txt"
+		sed 's/::_\([<{]\)/::\1/g' "$P/results-inferno-0.11.21/$b-collapsed-$o.txt" > "$T/want-$o.txt"
+		cmp "$T/out-$o.txt" "$T/want-$o.txt" || {
+			echo "mismatch: $b --$o"
+			diff "$T/out-$o.txt" "$T/want-$o.txt" | head -20
+			return 1
+		}
+	done
+}
+
 @test "corpus: perf-cycles-instructions-01, all options" { check_corpus perf-cycles-instructions-01; }
 @test "corpus: perf-dd-stacks-01, all options" { check_corpus perf-dd-stacks-01; }
 @test "corpus: perf-funcab-cmd-01, all options" { check_corpus perf-funcab-cmd-01; }
 @test "corpus: perf-iperf-stacks-pidtid-01, all options" { check_corpus perf-iperf-stacks-pidtid-01; }
 @test "corpus: perf-java-stacks-02, all options" { check_corpus perf-java-stacks-02; }
 @test "corpus: perf-js-stacks-01, all options" { check_corpus perf-js-stacks-01; }
-@test "corpus: perf-rust-Yamakaky-dcpu, all options" { check_corpus perf-rust-Yamakaky-dcpu; }
+@test "corpus: perf-js-stacks-01, all options, as inferno (quotes kept)" { check_inferno perf-js-stacks-01; }
+@test "corpus: perf-rust-Yamakaky-dcpu, all options, as inferno (Rust names repaired)" { check_inferno perf-rust-Yamakaky-dcpu; }
 
 @test "--samples output validates for every corpus file" {
 	for f in $FILES; do
@@ -213,19 +236,19 @@ OUT
 	assert_output - <<'OUT'
 app;main;make_node;alloc_fast 2
 java;start_thread;java/lang/Thread:.run; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
-swapper;[app];outer;middle;inner;Ptr<Node>::operator; 1
+swapper;[app];outer;middle;inner;Ptr<Node>::operator-> 1
 OUT
 	run spaa-fold --inline --addrs "$T/q.spaa"
 	assert_output - <<'OUT'
 app;main;make_node;alloc_fast 2
 java;start_thread;java/lang/Thread:.run; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
-swapper;[app <400a00>];outer;middle;inner;Ptr<Node>::operator; 1
+swapper;[app <400a00>];outer;middle;inner;Ptr<Node>::operator-> 1
 OUT
 	run spaa-fold --all --tid "$T/q.spaa"
 	assert_output - <<'OUT'
 app-?/4242;main;make_node;alloc_fast 2
 java-?/4243;start_thread;java/lang/Thread:.run_[j]; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
-swapper-?/0;[app];outer;middle;inner;Ptr<Node>::operator; 1
+swapper-?/0;[app];outer;middle;inner;Ptr<Node>::operator-> 1
 OUT
 	run spaa-fold --raw "$T/q.spaa"
 	assert_output - <<'OUT'
@@ -242,19 +265,19 @@ OUT
 OUT
 }
 
-@test "--pid/--tid: a PID/0 header (idle swapper 0/0) reads as stackcollapse-perf.pl reads it" {
+@test "--pid/--tid: a PID/0 header (idle swapper 0/0) reads as inferno reads it (stackcollapse-perf.pl: swapper-?/0)" {
 	perf2spaa "$P/pid-tid-zero.txt" > "$T/z.spaa"
 	run spaa-fold --tid "$T/z.spaa"
 	assert_output - <<'OUT'
+sh-5/0;main 1
 sh-7/8;main 1
-sh-?/5;main 1
-swapper-?/0;native_safe_halt 1
+swapper-0/0;native_safe_halt 1
 OUT
 	run spaa-fold --pid "$T/z.spaa"
 	assert_output - <<'OUT'
+sh-5;main 1
 sh-7;main 1
-sh-?;main 1
-swapper-?;native_safe_halt 1
+swapper-0;native_safe_halt 1
 OUT
 	run spaa-fold --tid --raw "$T/z.spaa"
 	assert_line "swapper-0/0;native_safe_halt 1"

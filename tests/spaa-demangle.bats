@@ -248,8 +248,8 @@ shapes;__libc_start_call_main;main;shapes::label;shapes::Box<double>::spin 50505
 		assert_success
 	done
 	run spaa-fold --demangle "$T/s.spaa"
-	assert_output "shapes;__libc_start_call_main;main;main::{lambda;shapes::Box<long>::spin 30303030
-shapes;__libc_start_call_main;main;main::{lambda;shapes::area;shapes::work 60606060
+	assert_output "shapes;__libc_start_call_main;main;main::{lambda(long)#1}::operator();(anonymous namespace)::helper;shapes::Box<long>::spin 30303030
+shapes;__libc_start_call_main;main;main::{lambda(long)#1}::operator();shapes::area;shapes::work 60606060
 shapes;__libc_start_call_main;main;shapes::label;shapes::Box<double>::spin 50505050"
 	run spaa-top --demangle --full-names -n 2 "$T/s.spaa"
 	assert_output "cpu-clock/period, total 141.41ms

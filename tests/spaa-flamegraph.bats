@@ -658,3 +658,18 @@ root all$'
 	assert_failure 2
 	assert_line --index 0 "spaa-flamegraph: --factor: '1e400' is out of range"
 }
+
+@test "spaa-flamegraph --colors=kind: kernel and JIT dsos by name as spaa-fold --kernel/--jit finds them (a .ko module, a jitdump object)" {
+	printf 'node 42/42 [001] 1.5: 1 cpu-clock: \n\t7f0000001000 Function:^run /app/x.js:3+0x10 (/tmp/jitted-42-17.so)\n\tffffffffc0a01234 nf_hook_slow+0x44 (/lib/modules/6.1.0/kernel/net/nf_conntrack.ko)\n\t55555555a000 main+0x1a (/usr/bin/node)\n\n' |
+		perf2spaa | sed 's/"is_kernel":true/"is_kernel":false/; s/"kind":"kernel"/"kind":"user"/' > "$T/k.spaa"
+	run grep -c '"kind":"user"' "$T/k.spaa"
+	assert_output 3
+	spaa-flamegraph --colors=kind "$T/k.spaa" > "$T/k.svg"
+	# kernel orange, JIT green, native yellow
+	run grep -o '<title>nf_hook_slow [^<]*</title><rect [^>]*fill="[^"]*"' "$T/k.svg"
+	assert_output --regexp 'fill="rgb\((19[0-9]|2[0-5][0-9]),(9[0-9]|1[0-5][0-9]),0\)"$'
+	run grep -o '<title>Function:^run [^<]*</title><rect [^>]*fill="[^"]*"' "$T/k.svg"
+	assert_output --regexp 'fill="rgb\(([0-9]+),2[0-9][0-9],\1\)"$'
+	run grep -o '<title>main [^<]*</title><rect [^>]*fill="[^"]*"' "$T/k.svg"
+	assert_output --regexp 'fill="rgb\(([0-9]+),\1,[0-9]+\)"$'
+}

@@ -20,7 +20,7 @@ setup() {
 app;main;foo;do_syscall_64 2001
 app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000
 app;main;name with:newline 500
-worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
+worker_thread;main;LazyCompile:"f" /app.js:1;[unknown];[libc.so.6] 700
 EOF
 	assert_equal "$stderr" "$WARN_EV
 $WARN_PERIOD"
@@ -53,7 +53,7 @@ EOF
 	run --separate-stderr spaa-fold --no-comm "$M"
 	assert_success
 	assert_output - <<'EOF'
-main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
+main;LazyCompile:"f" /app.js:1;[unknown];[libc.so.6] 700
 main;foo;do_syscall_64 2001
 main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000
 main;name with:newline 500
@@ -67,7 +67,7 @@ EOF
 app-10;main;foo;do_syscall_64 2001
 app-10;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000
 app-10;main;name with:newline 500
-worker_thread-?;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
+worker_thread-?;main;LazyCompile:"f" /app.js:1;[unknown];[libc.so.6] 700
 EOF
 }
 
@@ -79,25 +79,25 @@ app-10/11;main;foo;do_syscall_64 2000
 app-10/11;main;name with:newline 500
 app-10/12;main;foo;do_syscall_64 1
 app-10/12;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000
-worker_thread-?/11;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
+worker_thread-?/11;main;LazyCompile:"f" /app.js:1;[unknown];[libc.so.6] 700
 EOF
 }
 
 @test "--kernel, --jit, --all" {
 	run --separate-stderr spaa-fold --kernel "$M"
 	assert_line "app;main;foo;do_syscall_64_[k] 2001"
-	assert_line "worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700"
+	assert_line "worker_thread;main;LazyCompile:\"f\" /app.js:1;[unknown];[libc.so.6] 700"
 	run --separate-stderr spaa-fold --jit "$M"
 	assert_line "app;main;foo;do_syscall_64 2001"
-	assert_line "worker_thread;main;LazyCompile:f /app.js:1_[j];[unknown];[libc.so.6] 700"
+	assert_line "worker_thread;main;LazyCompile:\"f\" /app.js:1_[j];[unknown];[libc.so.6] 700"
 	run --separate-stderr spaa-fold --all "$M"
 	assert_line "app;main;foo;do_syscall_64_[k] 2001"
-	assert_line "worker_thread;main;LazyCompile:f /app.js:1_[j];[unknown];[libc.so.6] 700"
+	assert_line "worker_thread;main;LazyCompile:\"f\" /app.js:1_[j];[unknown];[libc.so.6] 700"
 }
 
 @test "--addrs" {
 	run --separate-stderr spaa-fold --addrs "$M"
-	assert_line "worker_thread;main;LazyCompile:f /app.js:1;[unknown <0>];[libc.so.6 <7f00dead>] 700"
+	assert_line "worker_thread;main;LazyCompile:\"f\" /app.js:1;[unknown <0>];[libc.so.6 <7f00dead>] 700"
 }
 
 @test "--inline (mark), --inline=plain (the default for perf) and --inline=hide" {
@@ -120,7 +120,7 @@ app;main;foo;do_syscall_64 3
 app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1
 app;main;name with:newline 1
 java;java/lang/Thread:::run 3
-worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 1
+worker_thread;main;LazyCompile:"f" /app.js:1;[unknown];[libc.so.6] 1
 EOF
 	assert_equal "$stderr" "$WARN_EV"
 }
@@ -147,7 +147,7 @@ spaa-fold: $M: 5 stacks without metric cpu_util skipped"
 cycles;app;main;foo;do_syscall_64 2001
 cycles;app;main;main.(*Server).Serve;std::(anonymous namespace)::bar;inl_helper 1000
 cycles;app;main;name with:newline 500
-cycles;worker_thread;main;LazyCompile:f /app.js:1;[unknown];[libc.so.6] 700
+cycles;worker_thread;main;LazyCompile:"f" /app.js:1;[unknown];[libc.so.6] 700
 malloc;app;main;foo 4096
 EOF
 	assert_equal "$stderr" "spaa-fold: $M: 2 stacks without its event's primary metric skipped"
@@ -184,7 +184,8 @@ Try 'spaa-fold --help' for more information."
 fold_perf() { # NAME OPT
 	local in
 	in=$(ls "$F/$1".spaa*)
-	spaa-fold "--$2" "$in" 2>/dev/null >"$T/out"
+	# (quotes deleted: spaa-fold keeps them, as inferno does)
+	spaa-fold "--$2" "$in" 2>/dev/null | tr -d "'\"" >"$T/out"
 	cmp "$T/out" "$F/expected/$1-collapsed-$2.txt"
 }
 
@@ -401,4 +402,74 @@ $EX/parser.perf.txt: invalid: 0 header, 0 dso, 0 frame, 0 thread, 0 stack, 0 sam
 	run spaa-fold -m bogus "$EX/perf-cpu.spaa"
 	assert_failure 1
 	assert_output "spaa-fold: $EX/perf-cpu.spaa: no stack of event cycles has metric 'bogus' (metrics: samples, period)"
+}
+
+# Names as good as the best collapser (inferno's collapse-perf, or better):
+# tests/data/perf/naming.txt holds one frame per rule, naming-cppfn.perf.txt.gz
+# is `perf script` of naming-cppfn.cc (g++ -O0 -fno-omit-frame-pointer,
+# perf record -g -F 499).  spaa-fold(1) lists every difference from
+# stackcollapse-perf.pl.
+@test "names: C++ template arguments keep their parentheses; only the trailing argument list is cut" {
+	perf2spaa "$D/perf/naming.txt" > "$T/n.spaa"
+	run spaa-fold "$T/n.spaa"
+	assert_line "cxxapp;main;(anonymous namespace)::helper;std::operator<< <std::char_traits<char> >;operator new;RegExp:[&<>\"'];net/http.(*Client).Do;Shape::area;run(int)::{lambda(int)#1}::operator();Ptr<Node>::operator->;<std::collections::hash::map::HashMap<K, V, S> as core::iter::traits::Extend<(K, V)>>::extend 250000"
+}
+
+@test "names: a real capture of std::function and a lambda (perf script text)" {
+	perf2spaa "$D/perf/naming-cppfn.perf.txt.gz" > "$T/c.spaa"
+	run sh -c "spaa-fold '$T/c.spaa' | sed 's/ [0-9]*\$//' | tr ';' '\n' | grep -e '(' | sort -u"
+	assert_output - <<'OUT'
+(anonymous namespace)::spin
+main::{lambda(long, long)#1}::operator()
+std::_Function_base::_Base_manager<main::{lambda(long, long)#1}>::_M_get_pointer
+std::_Function_handler<long (long, long), main::{lambda(long, long)#1}>::_M_invoke
+std::__invoke_impl<long, main::{lambda(long, long)#1}&, long, long>
+std::__invoke_r<long, main::{lambda(long, long)#1}&, long, long>
+std::forward<main::{lambda(long, long)#1}&>
+std::function<long (long, long)>::operator()
+OUT
+}
+
+@test "names: --kernel marks versioned vmlinux images and kernel modules (.ko, .ko.xz, [name])" {
+	perf2spaa "$D/perf/naming.txt" > "$T/n.spaa"
+	run spaa-fold --kernel "$T/n.spaa"
+	assert_line "swapper;cpu_startup_entry_[k];e1000_clean_[k];ext4_map_blocks_[k];nf_hook_slow_[k];__softirqentry_text_start_[k] 250000"
+	run jq -c 'select(.type == "frame" and .kind == "kernel") | .func' "$T/n.spaa"
+	assert_output - <<'OUT'
+"__softirqentry_text_start"
+"nf_hook_slow"
+"ext4_map_blocks"
+"e1000_clean"
+"cpu_startup_entry"
+OUT
+}
+
+@test "names: --jit marks jitdump objects (jitted-PID-N.so) as it marks /tmp/perf-PID.map" {
+	perf2spaa "$D/perf/naming.txt" > "$T/n.spaa"
+	run spaa-fold --jit "$T/n.spaa"
+	assert_line "node;main;tool_main;LazyCompile:~main /app/x.js:1_[j];Function:^loop /app/x.js:9_[j];Function:^run /app/x.js:3_[j] 250000"
+}
+
+@test "names: Rust names perf left half-demangled are repaired, their hash dropped" {
+	perf2spaa "$D/perf/naming.txt" > "$T/n.spaa"
+	run spaa-fold "$T/n.spaa"
+	assert_line "rustapp;main;std::rt::lang_start;<std::collections::HashMap<K,V,S> as core::iter::Extend<(K,V)>>::extend;core::ptr::drop_in_place<*mut u8>;<&std::fs::File as std::io::Read>::read;gc::gc::GcBox<T>::new::{{closure}} 250000"
+	# --raw: as perf printed them
+	run spaa-fold --raw "$T/n.spaa"
+	assert_line --partial ';gc::gc::GcBox$LT$T$GT$::new::_$u7b$$u7b$closure$u7d$$u7d$::h0123456789abcdef 250000'
+}
+
+@test "names: --pid/--tid of a PID/0 header (idle swapper 0/0) is comm-PID/0, as inferno writes it" {
+	perf2spaa "$D/perf/naming.txt" > "$T/n.spaa"
+	run spaa-fold --tid "$T/n.spaa"
+	assert_line --partial "swapper-0/0;cpu_startup_entry;"
+}
+
+@test "names: a live capture of the std::function program keeps std::function<long (long, long)>::operator()" {
+	g++ -O0 -fno-omit-frame-pointer -o "$T/cppfn" "$D/perf/naming-cppfn.cc"
+	perf record -q -e cpu-clock -F 499 -g -o "$T/perf.data" "$T/cppfn" > /dev/null 2> "$T/err" ||
+		skip "perf record does not work here: $(head -n 1 "$T/err")"
+	perf script -i "$T/perf.data" 2> /dev/null | perf2spaa > "$T/c.spaa"
+	run sh -c "spaa-fold '$T/c.spaa' | grep -c ';std::function<long (long, long)>::operator();std::_Function_handler<long (long, long), main::{lambda(long, long)#1}>::_M_invoke;'"
+	assert_success
 }

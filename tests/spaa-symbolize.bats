@@ -123,6 +123,29 @@ leaf_work $B/prog.c:[0-9]+$"
 	[ -n "$id1" ]
 }
 
+@test "source files named relative to the unit's directory are joined with DW_AT_comp_dir, as addr2line -f -i prints them" {
+	# built from rel/build as ../src/rel.c with -I../inc: the line table
+	# names ../src/rel.c and ../inc/relh.h
+	cp -r "$SRC/rel" "$T/rel"
+	mkdir -p "$T/rel/build"
+	cd "$T/rel/build"
+	gcc -O2 -g -I../inc -o rel ../src/rel.c
+	local all=() a n=0
+	all=($(addrs rel work))
+	[ "${#all[@]}" -gt 10 ]
+	fold_addrs "$T/rel/build/rel" "${all[@]}" | spaa-symbolize > "$T/out.spaa"
+	for a in "${all[@]}"; do
+		want=$(want_chain rel "$a")
+		got=$(chain "$T/out.spaa" "$a")
+		[ "$got" = "$want" ] || fail "$a: got '$got', addr2line says '$want'"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 10 ]
+	run sh -c "jq -r 'select(.type == \"frame\") | .srcline' '$T/out.spaa' | sed 's/:[0-9]*\$//' | sort -u"
+	assert_output "$T/rel/build/../inc/relh.h
+$T/rel/build/../src/rel.c"
+}
+
 @test "C without -g: names from the symbol table, no source lines" {
 	cd "$B"
 	l=$(addrs nodebug leaf_work | sed -n 5p)

@@ -237,13 +237,13 @@ mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight;detect 892000
 mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight;line-of-sight 132000
 mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight;task assign 781000
 mission;WsfSimulation::AdvanceTime;event dispatch;log flush;log flush 644000
-mission;WsfSimulation::AdvanceTime;quoted radar sweep 506000
+mission;WsfSimulation::AdvanceTime;quoted \"radar\" sweep 506000
 mission;WsfSimulation::AdvanceTime;Ω-band jammer 887000"
 	run spaa-fold --event region -m 'Bytes sent' "$T/cut.spaa"
 	assert_output "spaa-fold: $T/cut.spaa: 6 stacks without metric Bytes sent skipped
 mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 1039533389606
 mission;WsfSimulation::AdvanceTime;event dispatch;line-of-sight 799974932952
-mission;WsfSimulation::AdvanceTime;quoted radar sweep 532812492572
+mission;WsfSimulation::AdvanceTime;quoted \"radar\" sweep 532812492572
 mission;WsfSimulation::AdvanceTime;Ω-band jammer 303655627857"
 	run spaa-fold --event section -m wall_ns "$T/cut.spaa"
 	assert_output "mission;guidance loop, fast #1 11108000

@@ -12,6 +12,7 @@
 #include "heapsnap.h"
 #include "input.h"
 #include "jsonbuf.h"
+#include "naming.h"
 #include "num.h"
 #include "output.h"
 #include "pb.h"
@@ -655,6 +656,111 @@ static void test_rootpath(void)
 	sbuf_free(&want);
 }
 
+/* naming.h: kernel and JIT dsos, the argument list of a name, tidy names */
+static void test_naming(void)
+{
+	static const char *const kern[] = { "[kernel.kallsyms]", "[nf_conntrack_ipv4]", "vmlinux",
+		"/lib/modules/4.3.0-rc1-virtual/build/vmlinux", "vmlinux-5.4.14-cloudflare-2020.1.11",
+		"/usr/lib/debug/boot/vmlinux-5.4.14-cloudflare-2020.1.11", "/lib/modules/6.1.0/kernel/fs/ext4/ext4.ko",
+		"ext4.ko.xz", "nvme.ko.zst", NULL };
+	static const char *const user[] = { "[unknown]", "", "/usr/bin/vmlinux-tool x", "vmlinux/",
+		"vmlinux-5.4.14)", "/usr/lib/libc.so.6", "/tmp/a.ko.bak", "/usr/lib/debug/boot/vmlinu", NULL };
+	for (const char *const *d = kern; *d; d++)
+		ok(naming_dso_is_kernel(*d, strlen(*d)), "naming: kernel dso %s", *d);
+	for (const char *const *d = user; *d; d++)
+		ok(!naming_dso_is_kernel(*d, strlen(*d)), "naming: not a kernel dso '%s'", *d);
+	static const char *const jit[] = { "/tmp/perf-4242.map", "/tmp/jitted-4242-3.so",
+		"/root/.debug/jit/java-jit-20261126.XXabc1/jitted-77-1234.so", NULL };
+	static const char *const nojit[] = { "/tmp/perf-.map", "/tmp/perf-12.mapx", "/opt/lib/jitted-tools.so",
+		"/tmp/jitted-1-.so", "jitted-1-2.so.1", "[unknown]", NULL };
+	for (const char *const *d = jit; *d; d++)
+		ok(naming_dso_is_jit(*d, strlen(*d)), "naming: JIT dso %s", *d);
+	for (const char *const *d = nojit; *d; d++)
+		ok(!naming_dso_is_jit(*d, strlen(*d)), "naming: not a JIT dso %s", *d);
+	is_int(naming_dso_kind("[unknown]", 9), FK_UNKNOWN, "naming: [unknown] kind");
+	is_int(naming_dso_kind("[vdso]", 6), FK_KERNEL, "naming: [vdso] kind (as stackcollapse-perf.pl)");
+	is_int(naming_dso_kind("/bin/sh", 7), FK_USER, "naming: user kind");
+	static const char *const tidy[][2] = {
+		{ "foo(int)", "foo" },
+		{ "foo", "foo" },
+		{ "Shape::area(double) const [clone .cold]", "Shape::area" },
+		{ "std::function<int (int, int)>::operator()", "std::function<int (int, int)>::operator()" },
+		{ "std::function<int (int, int)>::operator()(int, int) const", "std::function<int (int, int)>::operator()" },
+		{ "<HashMap<K, V, S> as Extend<(K, V)>>::extend", "<HashMap<K, V, S> as Extend<(K, V)>>::extend" },
+		{ "run(int)::{lambda(int)#1}::operator()(int) const", "run(int)::{lambda(int)#1}::operator()" },
+		{ "std::operator<< <std::char_traits<char> >(std::ostream&, char const*)", "std::operator<< <std::char_traits<char> >" },
+		{ "Foo::operator<(Foo const&) const", "Foo::operator<" },
+		{ "Foo::operator->() const", "Foo::operator->" },
+		{ "operator new[](unsigned long)", "operator new[]" },
+		{ "net/http.(*Client).Do", "net/http.(*Client).Do" },
+		{ "(anonymous namespace)::helper(unsigned int)", "(anonymous namespace)::helper" },
+		{ "Lorg/mozilla/javascript/ContextFactory;.call(Lorg/mozilla/javascript/C", "Lorg/mozilla/javascript/ContextFactory:.call" },
+		{ "RegExp:[&<>\"']", "RegExp:[&<>\"']" },
+		{ "a)b(c", "a)b" },
+		{ "gc::gc::GcBox$LT$T$GT$::new::_$u7b$$u7b$closure$u7d$$u7d$::h0123456789abcdef",
+		  "gc::gc::GcBox<T>::new::{{closure}}" },
+		{ "_$LT$$RF$std..fs..File$u20$as$u20$std..io..Read$GT$::read::h5d84059cf335c8e6",
+		  "<&std::fs::File as std::io::Read>::read" },
+		{ "std::rt::lang_start::h5f4d2b5c0e8a9d1f", "std::rt::lang_start" },
+		{ "not$LT$rust$GT$", "not$LT$rust$GT$" },
+	};
+	sbuf b = { 0 };
+	for (size_t i = 0; i < sizeof tidy / sizeof *tidy; i++) {
+		b.n = 0;
+		naming_tidy(&b, tidy[i][0], strlen(tidy[i][0]));
+		is_mem(b.p, b.n, tidy[i][1], strlen(tidy[i][1]), "naming: tidy %s", tidy[i][0]);
+	}
+	sbuf_free(&b);
+}
+
+/* fmt_fixed and fmt_g write what printf's "%.Nf" and "%g" write: ties
+ * (x.125, x.25, x.5: rounded half to even), negatives, -0, the numbers of
+ * an SVG, the largest doubles, and random bit patterns. */
+static void test_fmt_dbl(void)
+{
+	char got[FMT_DBL_MAX], want[FMT_DBL_MAX];
+	uint64_t st = 0x2545f4914f6cdd1dULL;
+	unsigned bad = 0, n = 0;
+	for (int i = 0; i < 300000; i++) {
+		double v;
+		uint64_t r = rand64(&st);
+		switch (i % 7) {
+		case 0: v = (double)(r % 2000000) / 1000.0; break;
+		case 1: v = (double)(r % 100000) / 8.0; break;        /* ties */
+		case 2: v = -(double)(r % 100000) / 4.0; break;
+		case 3: v = (double)(r >> 11) / 9007199254740992.0 * 1180 + 10; break;
+		case 4: memcpy(&v, &r, sizeof v); break;              /* any double */
+		case 5: v = (double)(r % 40000) * 0.05; break;
+		default: v = (double)(r % 3000) + 0.5; break;
+		}
+		for (int p = 0; p <= 2; p++) {
+			fmt_fixed(got, v, p);
+			snprintf(want, sizeof want, "%.*f", p, v);
+			n++;
+			if (strcmp(got, want) != 0 && bad++ < 5) diag("fmt_fixed %.17g %d: %s, printf %s", v, p, got, want);
+		}
+		fmt_g(got, v);
+		snprintf(want, sizeof want, "%g", v);
+		n++;
+		if (strcmp(got, want) != 0 && bad++ < 5) diag("fmt_g %.17g: %s, printf %s", v, got, want);
+	}
+	static const double edge[] = { 0.0, -0.0, 0.05, 0.15, 0.25, 0.35, 2.5, 1e5, 99999.5, 1e6, 9007199254740992.0,
+		-9007199254740991.0, 1.7976931348623157e308, -1.7976931348623157e308, 4.9e-324, 0.005, 0.015 };
+	for (size_t i = 0; i < sizeof edge / sizeof *edge; i++) {
+		for (int p = 0; p <= 2; p++) {
+			fmt_fixed(got, edge[i], p);
+			snprintf(want, sizeof want, "%.*f", p, edge[i]);
+			n++;
+			if (strcmp(got, want) != 0 && bad++ < 10) diag("fmt_fixed %.17g %d: %s, printf %s", edge[i], p, got, want);
+		}
+		fmt_g(got, edge[i]);
+		snprintf(want, sizeof want, "%g", edge[i]);
+		n++;
+		if (strcmp(got, want) != 0 && bad++ < 10) diag("fmt_g %.17g: %s, printf %s", edge[i], got, want);
+	}
+	ok(bad == 0, "fmt_fixed, fmt_g: as printf writes %u numbers (%u differ)", n, bad);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -674,6 +780,8 @@ int main(void)
 	test_sniff_bytes();
 	test_heapsnap();
 	test_rootpath();
+	test_naming();
+	test_fmt_dbl();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0) diag("could not remove %s", tmpdir);

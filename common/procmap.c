@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
-#include "demangle.h"
-#include "elfsym.h"
+#include "perfsym.h"
+#include "cli.h"
 #include "idmap.h"
 #include "procmap.h"
 #include "strmap.h"
@@ -18,7 +18,7 @@ struct dso {
 	char *name;
 	uint8_t kind;
 	bool looked;      /* path / symbols sought */
-	char *path;       /* the file to read symbols from, NULL none */
+	perfsym *syms;    /* files: the symbol table, NULL none */
 	char build_id[48];
 	int32_t pid;      /* JIT: the process of its perf map */
 	symtab jit;
@@ -38,7 +38,6 @@ struct thread {
 struct procmap {
 	pm_opts o;
 	char *debug_dir;
-	elfsym *es;
 	strmap dsonames;
 	struct dso *dsos;
 	uint32_t ndsos, dcap;
@@ -54,7 +53,7 @@ struct procmap {
 	/* kernel */
 	bool kdone, kok;
 	char *kbuild_id, *krelease;
-	symtab ksyms;
+	perfsym *ksyms;
 	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
 	int64_t kdelta;     /* recorded - current */
 	sbuf tmp;
@@ -79,10 +78,6 @@ procmap *procmap_new(const pm_opts *o)
 		sbuf_printf(&b, "%s/.debug", home && *home ? home : "/root");
 		m->debug_dir = b.p;
 	}
-	sbuf dd = { 0 };
-	if (o->symfs) sbuf_printf(&dd, "%s/usr/lib/debug/.build-id", o->symfs);
-	m->es = elfsym_new(NULL, dd.p);
-	sbuf_free(&dd);
 	strmap_init(&m->dsonames);
 	strmap_init(&m->bids);
 	new_maps(m); /* the kernel's */
@@ -94,10 +89,9 @@ procmap *procmap_new(const pm_opts *o)
 void procmap_free(procmap *m)
 {
 	if (!m) return;
-	elfsym_free(m->es);
 	for (uint32_t i = 0; i < m->ndsos; i++) {
 		free(m->dsos[i].name);
-		free(m->dsos[i].path);
+		perfsym_free(m->dsos[i].syms);
 		symtab_free(&m->dsos[i].jit);
 	}
 	free(m->dsos);
@@ -112,7 +106,7 @@ void procmap_free(procmap *m)
 	strmap_free(&m->bids);
 	free(m->kbuild_id);
 	free(m->krelease);
-	symtab_free(&m->ksyms);
+	perfsym_free(m->ksyms);
 	sbuf_free(&m->tmp);
 	free(m->debug_dir);
 	free(m);
@@ -295,7 +289,9 @@ void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t
 		struct maps *k = &m->maps[0];
 		if (starts(filename, "[kernel.kallsyms]")) {
 			mp.dso = dso_get(m, "[kernel.kallsyms]", DSO_KERNEL);
-			if (mp.end == mp.start) mp.end = UINT64_MAX;
+			/* perf resolves past the recorded end (the init text) up to
+			 * the next kernel mapping */
+			mp.end = UINT64_MAX;
 			m->ktext = pgoff;
 		} else {
 			/* a module: "[name]" from ".../name.ko" */
@@ -418,60 +414,48 @@ static void kernel_init(procmap *m)
 		}
 		path = "/proc/kallsyms";
 	}
-	symtab_read_kallsyms(&m->ksyms, path);
-	if (!m->ksyms.n) {
+	m->ksyms = perfsym_kallsyms(path);
+	if (!m->ksyms) die(EXIT_DATA, "%s: cannot read the kernel's symbols", path);
+	if (!perfsym_count(m->ksyms)) {
 		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s has no addresses (kptr_restrict?)", path);
 		return;
 	}
 	m->kok = true;
 	/* KASLR: the recorded address of _text against the list's */
-	for (uint32_t i = 0; i < m->ksyms.n; i++)
-		if (strcmp(symtab_str(&m->ksyms, m->ksyms.e[i].name), "_text") == 0) {
-			if (m->ktext) m->kdelta = (int64_t)(m->ktext - m->ksyms.e[i].start);
-			break;
-		}
+	if (m->ktext && perfsym_text(m->ksyms)) m->kdelta = (int64_t)(m->ktext - perfsym_text(m->ksyms));
 }
 
-/* The file of d to read symbols from: the recorded path (under --symfs),
- * else the copy in perf's build-id cache. */
-static void find_file(procmap *m, struct dso *d)
+/* The symbol table of d, from the files perf would look in, in its order:
+ * perf's build-id cache (the copy, then a debug file), the debug file by
+ * build id, then the recorded path (all but the cache under --symfs). */
+static void load_syms(procmap *m, struct dso *d)
 {
 	d->looked = true;
+	const char *root = m->o.symfs ? m->o.symfs : "";
 	if (!d->build_id[0]) {
 		int64_t b = strmap_find(&m->bids, d->name, strlen(d->name));
 		if (b >= 0) snprintf(d->build_id, sizeof d->build_id, "%s", m->bidv[b]);
 	}
-	sbuf p = { 0 };
-	if (d->kind == DSO_FILE) {
-		if (m->o.symfs) sbuf_adds(&p, m->o.symfs);
-		sbuf_adds(&p, d->name);
-		sbuf_addc(&p, 0);
-		if (is_file(p.p)) {
-			d->path = p.p;
-			return;
-		}
-	}
+	sbuf path = { 0 };
+	if (d->kind == DSO_FILE) sbuf_printf(&path, "%s%s", root, d->name);
+	if (!d->build_id[0] && path.p) perfsym_build_id(path.p, d->build_id);
+	char *cand[8];
+	uint32_t n = 0;
 	if (strlen(d->build_id) > 2) {
-		static const char *const leaf[] = { "elf", "vdso", "debug" };
-		for (int k = 0; k < 3; k++) {
-			p.n = 0;
-			sbuf_printf(&p, "%s/.build-id/%.2s/%s/%s", m->debug_dir, d->build_id, d->build_id + 2, leaf[k]);
-			if (is_file(p.p)) {
-				d->path = p.p;
-				return;
-			}
-		}
+		const char *b = d->build_id;
+		sbuf x = { 0 };
+		sbuf_printf(&x, "%s/.build-id/%.2s/%s/%s", m->debug_dir, b, b + 2, d->kind == DSO_VDSO ? "vdso" : "elf");
+		cand[n++] = x.p;
+		x = (sbuf){ 0 };
+		sbuf_printf(&x, "%s/.build-id/%.2s/%s/debug", m->debug_dir, b, b + 2);
+		cand[n++] = x.p;
+		x = (sbuf){ 0 };
+		sbuf_printf(&x, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, b, b + 2);
+		cand[n++] = x.p;
 	}
-	sbuf_free(&p);
-}
-
-/* The symbol name perf shows for an ELF symbol: demangled, no argument list. */
-static void perf_name(procmap *m, const char *s, sbuf *out)
-{
-	size_t n = strlen(s);
-	m->tmp.n = 0;
-	if (demangle_name(s, n, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, out)) return;
-	sbuf_add(out, s, n);
+	if (path.p) cand[n++] = path.p;
+	d->syms = perfsym_load((const char *const *)cand, n);
+	for (uint32_t i = 0; i < n; i++) free(cand[i]);
 }
 
 bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off)
@@ -482,10 +466,9 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
 	case DSO_KERNEL: {
 		if (!m->kdone) kernel_init(m);
 		if (!m->kok) return false;
-		const symtab_ent *e = symtab_find(&m->ksyms, addr - (uint64_t)m->kdelta);
-		if (!e) return false;
-		sbuf_adds(name, symtab_str(&m->ksyms, e->name));
-		*off = addr - (uint64_t)m->kdelta - e->start;
+		const char *s = perfsym_find(m->ksyms, addr - (uint64_t)m->kdelta, off);
+		if (!s) return false;
+		sbuf_adds(name, s);
 		return true;
 	}
 	case DSO_JIT: {
@@ -506,12 +489,11 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
 	}
 	case DSO_FILE:
 	case DSO_VDSO: {
-		if (!d->looked) find_file(m, d);
-		if (!d->path) return false;
-		elfsym_res r;
-		if (elfsym_lookup(m->es, d->path, addr, true, &r) != ES_OK || !r.n || !r.has_symoff) return false;
-		perf_name(m, r.func[r.n - 1], name);
-		*off = r.symoff;
+		if (!d->looked) load_syms(m, d);
+		if (!d->syms) return false;
+		const char *s = perfsym_find(d->syms, addr, off);
+		if (!s) return false;
+		sbuf_adds(name, s);
 		return true;
 	}
 	default:

@@ -305,25 +305,28 @@ perfsym *perfsym_load(const char *const *paths, uint32_t n)
 		elf_version(EV_CURRENT);
 		init = true;
 	}
+	/* syms: the first with a .symtab; rt: the file mapped at run time, the
+	 * last candidate (the recorded path), else the first with program
+	 * headers that is not a debug file (a debug file's headers describe
+	 * sections it does not hold) */
 	struct efile syms = { .fd = -1 }, rt = { .fd = -1 }, f;
-	for (uint32_t i = 0; i < n && syms.fd < 0; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		if (!efile_open(paths[i], &f)) continue;
-		if (f.symtab) {
+		bool runtime = f.eh.e_phnum && (i + 1 == n || f.dynsym);
+		if (syms.fd < 0 && f.symtab) {
 			syms = f;
-			if (rt.fd < 0 && f.dynsym && f.eh.e_type != ET_REL && f.eh.e_phnum) {
-				rt = syms;
-				rt.fd = -2; /* the same file: not closed twice */
-			}
-		} else if (rt.fd < 0 && f.eh.e_phnum) {
-			rt = f;
-		} else {
-			efile_close(&f);
+			if (runtime && rt.fd < 0) rt.fd = -2; /* the same file */
+			continue;
 		}
+		if (runtime && rt.fd < 0) {
+			rt = f;
+			continue;
+		}
+		efile_close(&f);
 	}
 	if (syms.fd < 0 && rt.fd < 0) return NULL;
 	perfsym *s = xcalloc(1, sizeof *s);
-	struct efile *rtf = rt.fd != -1 ? &rt : &syms;
-	if (rt.fd == -2) rtf = &syms;
+	struct efile *rtf = rt.fd >= 0 ? &rt : &syms;
 	if (syms.fd >= 0) read_table(s, &syms, syms.symtab, rtf);
 	else if (rt.dynsym) read_table(s, &rt, rt.dynsym, &rt);
 	finish(s);

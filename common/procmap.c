@@ -75,7 +75,8 @@ procmap *procmap_new(const pm_opts *o)
 	else {
 		const char *home = getenv("HOME");
 		sbuf b = { 0 };
-		sbuf_printf(&b, "%s/.debug", home && *home ? home : "/root");
+		/* under --symfs, as perf looks for everything there */
+		sbuf_printf(&b, "%s%s/.debug", o->symfs ? o->symfs : "", home && *home ? home : "/root");
 		m->debug_dir = b.p;
 	}
 	strmap_init(&m->dsonames);
@@ -413,8 +414,18 @@ static void kernel_init(procmap *m)
 			}
 		}
 		path = "/proc/kallsyms";
+		if (m->o.symfs) { /* as perf: the list under the root too */
+			snprintf(m->note, sizeof m->note, "%s/proc/kallsyms", m->o.symfs);
+			m->ksyms = perfsym_kallsyms(m->note);
+			m->note[0] = 0;
+			if (!m->ksyms) {
+				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: no %.128s/proc/kallsyms (give --kallsyms)", m->o.symfs);
+				return;
+			}
+			path = NULL;
+		}
 	}
-	m->ksyms = perfsym_kallsyms(path);
+	if (path) m->ksyms = perfsym_kallsyms(path);
 	if (!m->ksyms) die(EXIT_DATA, "%s: cannot read the kernel's symbols", path);
 	if (!perfsym_count(m->ksyms)) {
 		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s has no addresses (kptr_restrict?)", path);

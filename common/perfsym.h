@@ -33,9 +33,9 @@ perfsym *perfsym_kallsyms(const char *path);
 uint64_t perfsym_text(const perfsym *s);
 uint32_t perfsym_count(const perfsym *s);
 
-/* The symbol holding file offset off: its name and the offset from its
- * start; NULL when none. */
-const char *perfsym_find(const perfsym *s, uint64_t off, uint64_t *symoff);
+/* The symbol holding file offset off: its name (valid until the next
+ * call) and the offset from its start; NULL when none. */
+const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff);
 
 /* The GNU build id of ELF file path, in hex, into out (>= 41 bytes); false
  * when it has none or is not ELF. */

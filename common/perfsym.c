@@ -22,6 +22,7 @@ struct perfsym {
 	uint32_t n, cap;
 	sbuf names;
 	uint64_t text;  /* kallsyms: the address of _text */
+	uint64_t kend;  /* kallsyms: the end of the kernel's own symbols */
 	bool demangle;  /* ELF names are demangled (when compared and when found) */
 	sbuf dm[2];     /* scratch for demangled names */
 };
@@ -262,10 +263,14 @@ perfsym *perfsym_kallsyms(const char *path)
 		if (end == line || *end != ' ' || !end[1] || end[2] != ' ') continue;
 		char type = end[1];
 		char *name = end + 3;
-		name[strcspn(name, "\t\n")] = 0;
+		size_t nl = strcspn(name, "\t\n");
+		bool module = name[nl] == '\t';
+		name[nl] = 0;
 		if (!*name) continue;
 		char t = (char)(type >= 'a' && type <= 'z' ? type - 32 : type);
 		if (t != 'T' && t != 'W' && t != 'D' && t != 'B') continue;
+		/* the kernel's own symbols end a page past the last one */
+		if (!module && a >= s->kend) s->kend = ((a + 4095) & ~4095ULL) + 4096;
 		if (!s->text && strcmp(name, "_text") == 0) s->text = a;
 		uint8_t bind = type == 'W' ? STB_WEAK : type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
 		struct psym *p = VEC_PUSH(s->s, s->n, s->cap);
@@ -288,6 +293,7 @@ perfsym *perfsym_kallsyms(const char *path)
 }
 
 uint64_t perfsym_text(const perfsym *s) { return s->text; }
+uint64_t perfsym_kernel_end(const perfsym *s) { return s->kend; }
 uint32_t perfsym_count(const perfsym *s) { return s->n; }
 
 static void finish(perfsym *s)

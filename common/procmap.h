@@ -22,6 +22,7 @@ typedef struct pm_opts {
 	const char *symfs;     /* root the recorded paths are under, NULL none */
 	const char *debug_dir; /* perf's build-id cache, NULL: $HOME/.debug */
 	const char *kallsyms;  /* a kallsyms file, NULL: /proc/kallsyms when the capture is of this kernel */
+	bool inlines;          /* procmap_inlined() will be asked (DWARF read through elfsym.h) */
 } pm_opts;
 
 procmap *procmap_new(const pm_opts *o);
@@ -53,6 +54,11 @@ const char *procmap_dso_name(const procmap *m, uint32_t dso);
 /* The symbol of addr in dso, appended to name, and its offset; false when
  * it has none. */
 bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off);
+
+/* The functions inlined at addr in dso (an ELF file), innermost first,
+ * from its DWARF (elfsym.h, demangled as perf shows names); *n 0 when none.
+ * Valid until the next call. */
+const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n);
 
 /* Warnings worth one line at the end (files not found ...), or NULL. */
 const char *procmap_note(procmap *m);

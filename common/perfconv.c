@@ -128,6 +128,9 @@ struct conv {
 	uint32_t evcap;
 	uint32_t nochain;
 	sbuf name, extra;
+	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack */
+	uint32_t *sval, svcap;
+	sbuf skey;
 };
 
 /* The frame cache: (dso, address) -> dense index, open addressing with the
@@ -250,6 +253,32 @@ static void sample(struct conv *c, const pd_event *e)
 	uint32_t ev = c->evmap[e->attr] - 1;
 	int32_t pid = (int32_t)e->id.pid, tid = (int32_t)e->id.tid;
 	uint32_t th = procmap_thread(c->pm, pid, tid);
+	bool has_period = s->has_period && a->type != TYPE_TRACEPOINT;
+	uint32_t midx[2] = { c->o->m_samples, c->o->m_period };
+	num vals[2] = { num_i(1), num_u(has_period ? s->period : 1) };
+	/* the stack cache: a sample whose raw callchain, thread and event were
+	 * seen, with its mappings and command name unchanged since, has that
+	 * sample's stack (nothing resolved or hashed frame by frame again) */
+	sbuf *k = &c->skey;
+	k->n = 0;
+	uint32_t st[4];
+	procmap_state(c->pm, th, st);
+	int32_t head[3] = { (int32_t)ev, pid, tid };
+	sbuf_add(k, head, sizeof head);
+	sbuf_add(k, st, sizeof st);
+	if (s->has_callchain) sbuf_add(k, s->chain, (size_t)s->nchain * 8);
+	else {
+		uint64_t ipm[2] = { s->has_ip ? s->ip : 0, (uint64_t)e->misc & MISC_CPUMODE_MASK };
+		sbuf_add(k, ipm, sizeof ipm);
+	}
+	bool fresh;
+	uint32_t sci = strmap_intern(&c->scache, k->p, k->n, &fresh);
+	uint32_t si;
+	if (!fresh) {
+		si = c->sval[sci];
+		builder_add(c->b, si, midx, vals, 2);
+		goto added;
+	}
 	uint32_t nfr = 0;
 	uint64_t nent = s->has_callchain ? s->nchain : 1;
 	grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
@@ -283,10 +312,10 @@ static void sample(struct conv *c, const pd_event *e)
 	ctx.tid = tid;
 	ctx.comm = procmap_comm_of(c->pm, th);
 	builder_thread(c->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
-	bool has_period = s->has_period && a->type != TYPE_TRACEPOINT;
-	uint32_t midx[2] = { c->o->m_samples, c->o->m_period };
-	num vals[2] = { num_i(1), num_u(has_period ? s->period : 1) };
-	uint32_t si = builder_stack(c->b, &ctx, c->frames, nfr, midx, vals, 2);
+	si = builder_stack(c->b, &ctx, c->frames, nfr, midx, vals, 2);
+	grow_array((void **)&c->sval, &c->svcap, sci + 1, sizeof *c->sval);
+	c->sval[sci] = si;
+added:
 	c->t->nsamples++;
 	/* perf script prints times in microseconds */
 	uint64_t us = e->id.time / 1000;
@@ -363,6 +392,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	c.d = perfdata_open(in, path);
 	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames };
 	c.pm = procmap_new(&po);
+	strmap_init(&c.scache);
 	bool pipe = perfdata_pipe(c.d);
 	if (!pipe) machine_info(&c);
 	uint32_t nbids = perfdata_nbuildids(c.d);
@@ -403,6 +433,9 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	procmap_free(c.pm);
 	perfdata_close(c.d);
 	free(c.fc);
+	strmap_free(&c.scache);
+	free(c.sval);
+	sbuf_free(&c.skey);
 	free(c.fval);
 	free(c.fcnt);
 	free(c.pool);

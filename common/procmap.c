@@ -1,0 +1,588 @@
+/* procmap.c - processes, mappings and symbols of a perf capture (see procmap.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elf.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include "elfsym.h"
+#include "demangle.h"
+#include "perfsym.h"
+#include "cli.h"
+#include "idmap.h"
+#include "procmap.h"
+#include "strmap.h"
+#include "symtab.h"
+
+enum { DSO_FILE, DSO_KERNEL, DSO_JIT, DSO_VDSO, DSO_NONE };
+
+struct dso {
+	char *name;
+	uint8_t kind;
+	bool looked;      /* path / symbols sought */
+	perfsym *syms;    /* files: the symbol table, NULL none */
+	char build_id[48];
+	int32_t pid;      /* JIT: the process of its perf map */
+	symtab jit;
+};
+
+struct map { uint64_t start, end, pgoff; uint32_t dso; bool identity; };
+struct maps { struct map *m; uint32_t n, cap, gen; };
+
+struct thread {
+	int32_t pid;
+	uint32_t comm;    /* offset in strs */
+	uint32_t comm_n;
+	bool comm_set;
+	uint32_t maps;
+};
+
+struct procmap {
+	pm_opts o;
+	char *debug_dir;
+	strmap dsonames;
+	struct dso *dsos;
+	uint32_t ndsos, dcap;
+	struct maps *maps;  /* [0]: the kernel's */
+	uint32_t nmaps, mcap;
+	struct thread *th;
+	uint32_t nth, thcap;
+	idmap tids;
+	sbuf strs;
+	strmap bids;        /* file name -> build id (index into bidv) */
+	char **bidv;
+	uint32_t bidcap;
+	/* kernel */
+	bool kdone, kok;
+	char *kbuild_id, *krelease;
+	perfsym *ksyms;
+	elfsym *es;           /* --inline */
+	sbuf inl;
+	const char **inlv;
+	uint32_t inlcap;
+	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
+	int64_t kdelta;     /* recorded - current */
+	char note[256];
+};
+
+static uint32_t new_maps(procmap *m)
+{
+	struct maps *s = VEC_PUSH(m->maps, m->nmaps, m->mcap);
+	memset(s, 0, sizeof *s);
+	return m->nmaps - 1;
+}
+
+procmap *procmap_new(const pm_opts *o)
+{
+	procmap *m = xcalloc(1, sizeof *m);
+	m->o = *o;
+	if (o->debug_dir) m->debug_dir = xstrdup(o->debug_dir);
+	else {
+		const char *home = getenv("HOME");
+		sbuf b = { 0 };
+		/* under --symfs, as perf looks for everything there */
+		sbuf_printf(&b, "%s%s/.debug", o->symfs ? o->symfs : "", home && *home ? home : "/root");
+		m->debug_dir = b.p;
+	}
+	strmap_init(&m->dsonames);
+	strmap_init(&m->bids);
+	new_maps(m); /* the kernel's */
+	/* perf's idle thread */
+	procmap_comm(m, 0, 0, "swapper");
+	return m;
+}
+
+void procmap_free(procmap *m)
+{
+	if (!m) return;
+	for (uint32_t i = 0; i < m->ndsos; i++) {
+		free(m->dsos[i].name);
+		perfsym_free(m->dsos[i].syms);
+		symtab_free(&m->dsos[i].jit);
+	}
+	free(m->dsos);
+	strmap_free(&m->dsonames);
+	for (uint32_t i = 0; i < m->nmaps; i++) free(m->maps[i].m);
+	free(m->maps);
+	free(m->th);
+	idmap_free(&m->tids);
+	sbuf_free(&m->strs);
+	for (uint32_t i = 0; i < m->bids.count; i++) free(m->bidv[i]);
+	free(m->bidv);
+	strmap_free(&m->bids);
+	free(m->kbuild_id);
+	free(m->krelease);
+	perfsym_free(m->ksyms);
+	if (m->es) elfsym_free(m->es);
+	sbuf_free(&m->inl);
+	free(m->inlv);
+	free(m->debug_dir);
+	free(m);
+}
+
+void procmap_machine(procmap *m, const char *kernel_build_id, const char *osrelease)
+{
+	free(m->kbuild_id);
+	free(m->krelease);
+	m->kbuild_id = kernel_build_id ? xstrdup(kernel_build_id) : NULL;
+	m->krelease = osrelease ? xstrdup(osrelease) : NULL;
+}
+
+void procmap_build_id(procmap *m, const char *filename, const char *hex)
+{
+	bool added;
+	uint32_t i = strmap_intern(&m->bids, filename, strlen(filename), &added);
+	grow_array((void **)&m->bidv, &m->bidcap, i + 1, sizeof *m->bidv);
+	if (!added) free(m->bidv[i]);
+	m->bidv[i] = xstrdup(hex);
+}
+
+static void maps_insert(struct maps *s, const struct map *mp);
+
+/* ---- threads -------------------------------------------------------------- */
+
+static void set_comm(procmap *m, struct thread *t, const char *s, size_t n)
+{
+	t->comm = (uint32_t)m->strs.n;
+	t->comm_n = (uint32_t)n;
+	sbuf_add(&m->strs, s, n);
+}
+
+uint32_t procmap_thread(procmap *m, int32_t pid, int32_t tid)
+{
+	uint32_t i = idmap_get(&m->tids, tid);
+	if (i != UINT32_MAX) {
+		struct thread *t = &m->th[i];
+		if (t->pid == -1 && pid != -1 && pid != tid) {
+			/* now known to be a thread of pid: its maps are the leader's */
+			t->pid = pid;
+			uint32_t l = procmap_thread(m, pid, pid);
+			m->th[i].maps = m->th[l].maps;
+		}
+		return i;
+	}
+	bool added;
+	i = m->nth;
+	idmap_put(&m->tids, tid, i, &added);
+	struct thread *t = VEC_PUSH(m->th, m->nth, m->thcap);
+	memset(t, 0, sizeof *t);
+	t->pid = pid;
+	char buf[24];
+	int n = snprintf(buf, sizeof buf, ":%d", (int)tid);
+	set_comm(m, t, buf, (size_t)n);
+	if (pid == tid || pid == -1) {
+		uint32_t s = new_maps(m);
+		m->th[i].maps = s;
+	} else {
+		uint32_t l = procmap_thread(m, pid, pid);
+		m->th[i].maps = m->th[l].maps;
+	}
+	return i;
+}
+
+sstr procmap_comm_of(const procmap *m, uint32_t t)
+{
+	return (sstr){ m->strs.p + m->th[t].comm, m->th[t].comm_n };
+}
+
+int32_t procmap_pid_of(const procmap *m, uint32_t t) { return m->th[t].pid; }
+
+void procmap_state(const procmap *m, uint32_t t, uint32_t out[4])
+{
+	out[0] = m->th[t].maps;
+	out[1] = m->maps[m->th[t].maps].gen;
+	out[2] = m->th[t].comm;
+	out[3] = m->maps[0].gen;
+}
+
+void procmap_comm(procmap *m, int32_t pid, int32_t tid, const char *comm)
+{
+	uint32_t t = procmap_thread(m, pid, tid);
+	set_comm(m, &m->th[t], comm, strlen(comm));
+	m->th[t].comm_set = true;
+}
+
+void procmap_fork(procmap *m, int32_t pid, int32_t ppid, int32_t tid, int32_t ptid, bool clone_maps)
+{
+	uint32_t p = procmap_thread(m, ppid, ptid);
+	uint32_t t = idmap_get(&m->tids, tid);
+	if (t != UINT32_MAX && tid != ptid) {
+		/* a thread of that id from before is gone: a new one in its place */
+		uint32_t maps = pid == tid ? new_maps(m) : m->th[procmap_thread(m, pid, pid)].maps;
+		struct thread *o = &m->th[t];
+		o->pid = pid;
+		o->maps = maps;
+		o->comm_set = false;
+		char buf[24];
+		int n = snprintf(buf, sizeof buf, ":%d", (int)tid);
+		set_comm(m, o, buf, (size_t)n);
+	} else {
+		t = procmap_thread(m, pid, tid);
+	}
+	struct thread *pt = &m->th[p], *ct = &m->th[t];
+	if (pt->comm_set) {
+		ct->comm = pt->comm;
+		ct->comm_n = pt->comm_n;
+		ct->comm_set = true;
+	}
+	if (ct->pid != pt->pid && ct->maps != pt->maps && clone_maps) {
+		uint32_t from = pt->maps, to = ct->maps;
+		for (uint32_t i = 0; i < m->maps[from].n; i++) {
+			struct map x = m->maps[from].m[i];
+			maps_insert(&m->maps[to], &x);
+		}
+	}
+}
+
+/* ---- mappings ------------------------------------------------------------- */
+
+static uint32_t dso_get(procmap *m, const char *name, uint8_t kind)
+{
+	bool added;
+	uint32_t i = strmap_intern(&m->dsonames, name, strlen(name), &added);
+	if (!added) return i;
+	grow_array((void **)&m->dsos, &m->dcap, i + 1, sizeof *m->dsos);
+	struct dso *d = &m->dsos[i];
+	memset(d, 0, sizeof *d);
+	d->name = xstrdup(name);
+	d->kind = kind;
+	m->ndsos = i + 1;
+	return i;
+}
+
+/* Inserts mp into s, cutting the mappings it overlaps as perf does. */
+static void maps_insert(struct maps *s, const struct map *mp)
+{
+	s->gen++;
+	uint32_t i = 0;
+	while (i < s->n && s->m[i].end <= mp->start) i++;
+	/* s->m[i..j) overlap mp: what sticks out before and after it stays */
+	struct map piece[2];
+	uint32_t j = i, nbefore = 0, nafter = 0;
+	for (; j < s->n && s->m[j].start < mp->end; j++) {
+		const struct map *o = &s->m[j];
+		if (o->start < mp->start) {
+			piece[0] = *o;
+			piece[0].end = mp->start;
+			nbefore = 1;
+		}
+		if (mp->end < o->end) {
+			piece[1] = *o;
+			piece[1].start = mp->end;
+			if (!o->identity) piece[1].pgoff += mp->end - o->start;
+			nafter = 1;
+		}
+	}
+	uint32_t add = nbefore + 1 + nafter, del = j - i;
+	if (s->n + add > s->cap) grow_array((void **)&s->m, &s->cap, s->n + add, sizeof *s->m);
+	memmove(s->m + i + add, s->m + j, (size_t)(s->n - j) * sizeof *s->m);
+	if (nbefore) s->m[i++] = piece[0];
+	s->m[i++] = *mp;
+	if (nafter) s->m[i] = piece[1];
+	s->n = s->n - del + add;
+}
+
+static bool is_anon(const char *f)
+{
+	return strcmp(f, "//anon") == 0 || strncmp(f, "/dev/zero", 9) == 0 || strncmp(f, "/anon_hugepage", 14) == 0;
+}
+
+static void kernel_init(procmap *m);
+
+static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t len, uint64_t pgoff,
+		  const char *filename, const uint8_t *build_id, uint32_t build_id_size)
+{
+	struct map mp = { start, start + len < start ? UINT64_MAX : start + len, pgoff, 0, false };
+	if (kernel) {
+		struct maps *k = &m->maps[0];
+		if (starts(filename, "[kernel.kallsyms]")) {
+			mp.dso = dso_get(m, "[kernel.kallsyms]", DSO_KERNEL);
+			/* perf resolves past the recorded end (the init text) up to
+			 * the next kernel mapping */
+			mp.end = UINT64_MAX;
+			m->ktext = pgoff;
+		} else {
+			/* a module: "[name]" from ".../name.ko" */
+			const char *b = strrchr(filename, '/');
+			b = b ? b + 1 : filename;
+			sbuf nm = { 0 };
+			if (*b == '[') sbuf_adds(&nm, b);
+			else {
+				sbuf_addc(&nm, '[');
+				for (const char *c = b; *c && *c != '.'; c++) sbuf_addc(&nm, *c == '-' ? '_' : *c);
+				sbuf_addc(&nm, ']');
+			}
+			sbuf_addc(&nm, 0);
+			mp.dso = dso_get(m, nm.p, DSO_KERNEL);
+			sbuf_free(&nm);
+		}
+		mp.identity = true;
+		mp.pgoff = 0;
+		maps_insert(k, &mp);
+		/* each kernel mapping ends where the next starts (perf's maps__fixup_end) */
+		for (uint32_t i = 0; i + 1 < k->n; i++)
+			if (m->dsos[k->m[i].dso].name[0] == '[' && k->m[i].end > k->m[i + 1].start) k->m[i].end = k->m[i + 1].start;
+		return;
+	}
+	uint32_t t = procmap_thread(m, pid, pid);
+	if (is_anon(filename)) {
+		char buf[48];
+		snprintf(buf, sizeof buf, "/tmp/perf-%d.map", (int)pid);
+		mp.dso = dso_get(m, buf, DSO_JIT);
+		m->dsos[mp.dso].pid = pid;
+		mp.identity = true;
+	} else if (strcmp(filename, "[vdso]") == 0) {
+		mp.dso = dso_get(m, filename, DSO_VDSO);
+	} else if (filename[0] == '[' || starts(filename, "/SYSV")) {
+		mp.dso = dso_get(m, filename, DSO_NONE);
+		mp.identity = strcmp(filename, "[heap]") == 0 || starts(filename, "[stack") || starts(filename, "/SYSV");
+	} else {
+		mp.dso = dso_get(m, filename, DSO_FILE);
+	}
+	if (build_id && build_id_size && !m->dsos[mp.dso].build_id[0]) {
+		char *o = m->dsos[mp.dso].build_id;
+		for (uint32_t i = 0; i < build_id_size && i < 20; i++) sprintf(o + 2 * i, "%02x", build_id[i]);
+	}
+	maps_insert(&m->maps[m->th[t].maps], &mp);
+}
+
+uint32_t procmap_find(procmap *m, uint32_t thread, bool kernel, uint64_t ip, uint64_t *addr)
+{
+	const struct maps *s = &m->maps[kernel ? 0 : m->th[thread].maps];
+	uint32_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->m[mid].start <= ip) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo == 0 || ip >= s->m[lo - 1].end) {
+		*addr = ip;
+		return UINT32_MAX;
+	}
+	const struct map *mp = &s->m[lo - 1];
+	*addr = mp->identity ? ip : ip - mp->start + mp->pgoff;
+	if (kernel && mp->end == UINT64_MAX) {
+		/* the kernel's mapping ends with its symbols, as perf's (from
+		 * /proc/kcore) does: not in the module and BPF area above */
+		if (!m->kdone) kernel_init(m);
+		if (m->kok && perfsym_kernel_end(m->ksyms) && ip - (uint64_t)m->kdelta >= perfsym_kernel_end(m->ksyms)) {
+			*addr = ip;
+			return UINT32_MAX;
+		}
+	}
+	return mp->dso;
+}
+
+const char *procmap_dso_name(const procmap *m, uint32_t dso)
+{
+	return dso == UINT32_MAX ? "[unknown]" : m->dsos[dso].name;
+}
+
+/* ---- symbols -------------------------------------------------------------- */
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The build id of the running kernel, from /sys/kernel/notes. */
+static bool running_kernel_build_id(char *out, size_t cap)
+{
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+	if (!f) return false;
+	unsigned char buf[4096];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	size_t o = 0;
+	while (o + 12 <= n) {
+		uint32_t nsz, dsz, type;
+		memcpy(&nsz, buf + o, 4);
+		memcpy(&dsz, buf + o + 4, 4);
+		memcpy(&type, buf + o + 8, 4);
+		size_t no = o + 12, dof = no + ((nsz + 3) & ~3u);
+		if (dof > n || dsz > n - dof) break;
+		if (type == 3 && nsz == 4 && memcmp(buf + no, "GNU", 4) == 0 && dsz * 2 + 1 <= cap) {
+			for (uint32_t i = 0; i < dsz; i++) sprintf(out + 2 * i, "%02x", buf[dof + i]);
+			return true;
+		}
+		o = dof + ((dsz + 3) & ~3u);
+	}
+	return false;
+}
+
+static void kernel_init(procmap *m)
+{
+	m->kdone = true;
+	const char *path = m->o.kallsyms;
+	if (!path) {
+		char bid[128];
+		if (m->kbuild_id && running_kernel_build_id(bid, sizeof bid)) {
+			if (strcmp(bid, m->kbuild_id) != 0) {
+				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (build id %.40s) is not this one (give --kallsyms)", m->kbuild_id);
+				return;
+			}
+		} else {
+			struct utsname u;
+			if (m->krelease && uname(&u) == 0 && strcmp(u.release, m->krelease) != 0) {
+				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (%.64s) is not this one (give --kallsyms)", m->krelease);
+				return;
+			}
+		}
+		path = "/proc/kallsyms";
+		if (m->o.symfs) { /* as perf: the list under the root too */
+			snprintf(m->note, sizeof m->note, "%s/proc/kallsyms", m->o.symfs);
+			m->ksyms = perfsym_kallsyms(m->note);
+			m->note[0] = 0;
+			if (!m->ksyms) {
+				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: no %.128s/proc/kallsyms (give --kallsyms)", m->o.symfs);
+				return;
+			}
+			path = NULL;
+		}
+	}
+	if (path) m->ksyms = perfsym_kallsyms(path);
+	if (!m->ksyms) die(EXIT_DATA, "%s: cannot read the kernel's symbols", path);
+	if (!perfsym_count(m->ksyms)) {
+		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s has no addresses (kptr_restrict?)", path);
+		return;
+	}
+	m->kok = true;
+	/* KASLR: the recorded address of _text against the list's */
+	if (m->ktext && perfsym_text(m->ksyms)) m->kdelta = (int64_t)(m->ktext - perfsym_text(m->ksyms));
+}
+
+/* This process's vdso (perf's too, when the capture does not say which
+ * vdso it had): its image, copied to a temporary file. */
+static perfsym *own_vdso(void)
+{
+	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	if (!base || memcmp(base, ELFMAG, SELFMAG) != 0 || base[EI_CLASS] != ELFCLASS64) return NULL;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	size_t size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size > (1 << 20)) return NULL;
+	int fd = tmpfile_unlinked(cli_prog);
+	tmpfile_write(fd, base, size);
+	char path[32];
+	snprintf(path, sizeof path, "/dev/fd/%d", fd);
+	const char *c[1] = { path };
+	perfsym *p = perfsym_load(c, 1);
+	close(fd);
+	return p;
+}
+
+/* The symbol table of d, from the files perf would look in, in its order:
+ * perf's build-id cache (the copy, then a debug file), the debug file by
+ * build id, then the recorded path (all but the cache under --symfs). */
+static void load_syms(procmap *m, struct dso *d)
+{
+	d->looked = true;
+	const char *root = m->o.symfs ? m->o.symfs : "";
+	if (!d->build_id[0]) {
+		int64_t b = strmap_find(&m->bids, d->name, strlen(d->name));
+		if (b >= 0) snprintf(d->build_id, sizeof d->build_id, "%s", m->bidv[b]);
+	}
+	sbuf path = { 0 };
+	if (d->kind == DSO_FILE) sbuf_printf(&path, "%s%s", root, d->name);
+	if (!d->build_id[0] && path.p) perfsym_build_id(path.p, d->build_id);
+	char *cand[8];
+	uint32_t n = 0;
+	if (strlen(d->build_id) > 2) {
+		const char *b = d->build_id;
+		sbuf x = { 0 };
+		sbuf_printf(&x, "%s/.build-id/%.2s/%s/%s", m->debug_dir, b, b + 2, d->kind == DSO_VDSO ? "vdso" : "elf");
+		cand[n++] = x.p;
+		x = (sbuf){ 0 };
+		sbuf_printf(&x, "%s/.build-id/%.2s/%s/debug", m->debug_dir, b, b + 2);
+		cand[n++] = x.p;
+		x = (sbuf){ 0 };
+		sbuf_printf(&x, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, b, b + 2);
+		cand[n++] = x.p;
+	}
+	if (path.p) cand[n++] = path.p;
+	d->syms = perfsym_load((const char *const *)cand, n);
+	for (uint32_t i = 0; i < n; i++) free(cand[i]);
+	if (!d->syms && d->kind == DSO_VDSO && !m->o.symfs) d->syms = own_vdso();
+}
+
+bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off)
+{
+	if (dso == UINT32_MAX) return false;
+	struct dso *d = &m->dsos[dso];
+	switch (d->kind) {
+	case DSO_KERNEL: {
+		if (!m->kdone) kernel_init(m);
+		if (!m->kok) return false;
+		const char *s = perfsym_find(m->ksyms, addr - (uint64_t)m->kdelta, off);
+		if (!s) return false;
+		sbuf_adds(name, s);
+		return true;
+	}
+	case DSO_JIT: {
+		if (!d->looked) {
+			d->looked = true;
+			sbuf p = { 0 };
+			if (m->o.symfs) sbuf_adds(&p, m->o.symfs);
+			sbuf_adds(&p, d->name);
+			sbuf_addc(&p, 0);
+			if (is_file(p.p)) symtab_read_perfmap(&d->jit, p.p);
+			sbuf_free(&p);
+		}
+		const symtab_ent *e = symtab_find(&d->jit, addr);
+		if (!e) return false;
+		sbuf_adds(name, symtab_str(&d->jit, e->name));
+		*off = addr - e->start;
+		return true;
+	}
+	case DSO_FILE:
+	case DSO_VDSO: {
+		if (!d->looked) load_syms(m, d);
+		if (!d->syms) return false;
+		const char *s = perfsym_find(d->syms, addr, off);
+		if (!s) return false;
+		sbuf_adds(name, s);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n)
+{
+	*n = 0;
+	if (dso == UINT32_MAX || !m->o.inlines) return NULL;
+	struct dso *d = &m->dsos[dso];
+	if (d->kind != DSO_FILE) return NULL;
+	if (!m->es) {
+		sbuf dd = { 0 };
+		if (m->o.symfs) sbuf_printf(&dd, "%s/usr/lib/debug/.build-id", m->o.symfs);
+		m->es = elfsym_new(m->o.symfs, dd.p);
+		sbuf_free(&dd);
+	}
+	elfsym_res r;
+	if (elfsym_lookup(m->es, d->name, addr, true, &r) != ES_OK || r.n < 2) return NULL;
+	m->inl.n = 0;
+	uint32_t offs[64], k = 0;
+	for (uint32_t i = 0; i + 1 < r.n && k < 64; i++) {
+		if (!r.func[i]) continue;
+		offs[k++] = (uint32_t)m->inl.n;
+		size_t l = strlen(r.func[i]);
+		if (!demangle_name(r.func[i], l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, &m->inl)) sbuf_add(&m->inl, r.func[i], l);
+		sbuf_addc(&m->inl, 0);
+	}
+	grow_array((void **)&m->inlv, &m->inlcap, k + 1, sizeof *m->inlv);
+	for (uint32_t i = 0; i < k; i++) m->inlv[i] = m->inl.p + offs[i];
+	*n = k;
+	return m->inlv;
+}
+
+const char *procmap_note(procmap *m)
+{
+	return m->note[0] ? m->note : NULL;
+}

@@ -21,11 +21,15 @@ TOPDIR=$SPAA_EXAMPLES/..
 setup_file() {
 	local s=$BATS_FILE_TMPDIR/stubs
 	mkdir -p "$s"
-	# perf: `perf record` does nothing, `perf script` prints the bundled text
+	# perf: `perf record` writes the bundled small.perf.data (to -o FILE, or
+	# perf.data), `perf script` prints the bundled text
 	cat > "$s/perf" <<-EOF
 	#!/bin/sh
 	case \$1 in
-	record) exit 0 ;;
+	record)
+		out=perf.data
+		while [ \$# -gt 0 ]; do case \$1 in -o) out=\$2; shift ;; --) break ;; esac; shift; done
+		exec cp '$SPAA_EXAMPLES/small.perf.data' "\$out" ;;
 	script) exec cat '$SPAA_EXAMPLES/parser.perf.txt' ;;
 	*) echo "perf (test stub): \$1: not supported" >&2; exit 2 ;;
 	esac

@@ -8,7 +8,6 @@
 #include <string.h>
 #include "cli.h"
 #include "input.h"
-#include "utf8.h"
 
 static bool has(const char *p, size_t n, const char *s)
 {
@@ -294,18 +293,10 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 	if (starts(p, n, "# AFPerf v")) return &sniff_formats[F_AFPERF];
 	if (starts(p, n, "[events]") || starts(p, n, "[functions]")) return &sniff_formats[F_SPX];
 	if (starts(p, n, "heap profile:") || starts(p, n, "heap_v2/")) return &sniff_formats[F_PPROF_TEXT];
-	size_t text = 0; /* the length of the text at the start: UTF-8 without control bytes */
-	while (text < n) {
-		if (u[text] >= 0x80) {
-			int k = utf8_seq(u + text, u + n);
-			if (k <= 0) break;
-			text += (size_t)k;
-		} else if (u[text] >= 0x20 || u[text] == '\n' || u[text] == '\t' || u[text] == '\r') {
-			text++;
-		} else {
-			break;
-		}
-	}
+	/* the length of the text at the start: no control bytes (bytes that are
+	 * not UTF-8 are text all the same: perf prints names as they are) */
+	size_t text = 0;
+	while (text < n && (u[text] >= 0x20 || u[text] == '\n' || u[text] == '\t' || u[text] == '\r')) text++;
 	if (text < n && text < 64) { /* binary */
 		if (pprof_tag(u[0])) return &sniff_formats[F_PPROF];
 		if (looks) {

@@ -519,6 +519,8 @@ static void test_sniff_bytes(void)
 		{ "java 19983 cycles:\nffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])\n", "perf-script", false },
 		{ "dd 29776 66709.771979: 10101010 cpu-clock:\n\tffffffff8100 a (b)\n", "perf-script", false },
 		{ "v 10400 3\nX ./heap\nI 1000 5e2919\n", "heaptrack", false },
+		/* bytes that are not UTF-8 are still text (perf prints names as they are) */
+		{ "p\xe9rf 1 2.5: 1 cycles:\n\tffffffff81 n\xe9 ([k])\n", "perf-script", false },
 		{ "Attaching 2 probes...\n\n\n@[\n    f+1\n]: 3\n", "bpftrace", false },
 		{ "\n  sshd\n              libc.so.1`__pollsys+0xa\n                3\n", "dtrace", false },
 		{ "a;b;c 1\na;b 2\na;b;c;d 1", "folded", true }, /* a last line cut short */

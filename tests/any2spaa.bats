@@ -163,3 +163,15 @@ Try 'any2spaa --help' for more information."
 	assert_failure 1
 	assert_output "spaa-top: $EX/go-cpu.pprof:1: this is binary data (a pprof profile?), not SPAA: run pprof2spaa first"
 }
+
+@test "--help lists every format --format takes, and the man page the same" {
+	run sh -c "any2spaa --help | sed -n '/^Formats/,/^\$/p' | awk 'NR > 1 && NF { print \$1 }'"
+	assert_success
+	[ "${#lines[@]}" -eq 17 ]
+	local name
+	for name in "${lines[@]}"; do
+		run any2spaa --format="$name" /dev/null
+		assert_failure 1 # an empty file: the format was taken
+		grep -q "^\.It Cm $name\$" "$SPAA_MANDIR/any2spaa.1" || fail "any2spaa(1) does not list $name"
+	done
+}

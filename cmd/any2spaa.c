@@ -29,6 +29,7 @@ int heaptrack2spaa_main(int argc, char **argv);
 int spall2spaa_main(int argc, char **argv);
 int spx2spaa_main(int argc, char **argv);
 int afperf2spaa_main(int argc, char **argv);
+int speedscope2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -44,6 +45,7 @@ static const struct {
 	{ "spall2spaa", spall2spaa_main },
 	{ "spx2spaa", spx2spaa_main },
 	{ "afperf2spaa", afperf2spaa_main },
+	{ "speedscope2spaa", speedscope2spaa_main },
 };
 
 static const char help_text[] =
@@ -79,6 +81,7 @@ static const char help_text[] =
 	"  spall            a binary spall trace, spall2spaa\n"
 	"  spx              an SPX report (.json or .txt.gz), spx2spaa\n"
 	"  afperf           an AFPerf file, afperf2spaa\n"
+	"  speedscope       a speedscope file, speedscope2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"Exit status: 0 ok, 1 bad input or write error, 2 usage error.\n";

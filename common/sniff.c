@@ -97,6 +97,10 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 	if (i < n && (p[i] == '{' || p[i] == '[')) {
 		if (has(p, n, "\"type\":\"header\"") || has(p, n, "\"format\":\"spaa\""))
 			return -1;
+		if (has(p, n, "speedscope.app/file-format-schema")) {
+			*res = (sniff_result){ "a speedscope file", "speedscope2spaa" };
+			return 0;
+		}
 		if (has(p, n, "\"enabled_metrics\"") || has(p, n, "\"exec_ts\"")) {
 			*res = (sniff_result){ "SPX metadata (the report's .json)", "spx2spaa" };
 			return 0;
@@ -155,7 +159,7 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 enum {
 	F_SPAA, F_PERF_SCRIPT, F_PERF_DATA, F_DTRACE, F_BPFTRACE, F_FOLDED, F_CHROME_TRACE,
 	F_CPUPROFILE, F_HEAPPROFILE, F_HEAPSNAPSHOT, F_PPROF, F_PPROF_TEXT, F_HEAPTRACK,
-	F_TRACE_JSON, F_SPALL, F_SPX, F_AFPERF
+	F_TRACE_JSON, F_SPALL, F_SPX, F_AFPERF, F_SPEEDSCOPE
 };
 
 const sniff_format sniff_formats[] = {
@@ -176,6 +180,7 @@ const sniff_format sniff_formats[] = {
 	[F_SPALL] = { "spall", "a binary spall trace", "spall2spaa", NULL },
 	[F_SPX] = { "spx", "an SPX report", "spx2spaa", NULL },
 	[F_AFPERF] = { "afperf", "an AFPerf file", "afperf2spaa", NULL },
+	[F_SPEEDSCOPE] = { "speedscope", "a speedscope file", "speedscope2spaa", NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -278,6 +283,7 @@ static const sniff_format *json(const char *p, size_t n, size_t i, bool more, co
 	if (has(l1, l1n, "\"type\":\"header\"") || has(l1, l1n, "\"format\":\"spaa\""))
 		return &sniff_formats[F_SPAA];
 	char key[32];
+	if (has(p, n, "speedscope.app/file-format-schema")) return &sniff_formats[F_SPEEDSCOPE];
 	if (p[i] == '{') {
 		first_key(p, n, i, key, sizeof key);
 		if (!strcmp(key, "snapshot")) return &sniff_formats[F_HEAPSNAPSHOT];

@@ -1368,6 +1368,11 @@ void spans_finish(spans *s)
 
 bool spans_us_text_to_ns(const char *p, size_t n, int64_t *ns)
 {
+	return spans_text_to_ns(p, n, 3, ns);
+}
+
+bool spans_text_to_ns(const char *p, size_t n, int pow10, int64_t *ns)
+{
 	const char *e = p + n;
 	bool neg = false;
 	if (p < e && (*p == '-' || *p == '+')) neg = *p++ == '-';
@@ -1412,7 +1417,7 @@ bool spans_us_text_to_ns(const char *p, size_t n, int64_t *ns)
 		x += eneg ? -ex : ex;
 	}
 	if (p != e) return false;
-	x += 3; /* microseconds to nanoseconds */
+	x += pow10; /* the unit to nanoseconds */
 	if (m == 0) {
 		*ns = 0;
 		return true;

@@ -160,5 +160,8 @@ const spans_stats *spans_get_stats(const spans *s);
  * nearest (halves away from zero), exactly from the decimal digits; false if
  * it is not a number or does not fit in int64. */
 bool spans_us_text_to_ns(const char *p, size_t n, int64_t *ns);
+/* The same for a number in units of 10^-(9 - pow10) s: pow10 0 for
+ * nanoseconds, 3 microseconds, 6 milliseconds, 9 seconds. */
+bool spans_text_to_ns(const char *p, size_t n, int pow10, int64_t *ns);
 
 #endif

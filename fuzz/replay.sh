@@ -6,7 +6,8 @@
 #   fuzz/seeds/spaa/, fuzz/crashes/spaa/     SPAA: spaa-validate, spaa-fold,
 #                                            spaa-cat --merge, spaa-top, spaa-stat,
 #                                            spaa-demangle,
-#                                            spaa-flamegraph (and --flamechart)
+#                                            spaa-flamegraph (and --flamechart),
+#                                            spaa2speedscope -s
 #   fuzz/seeds/symtab/                       spaa-symbolize --kallsyms=FILE
 #   fuzz/seeds/folded2spaa/ (and crashes/)   folded2spaa, and spaa-flamegraph
 #   fuzz/seeds/CMD/, fuzz/crashes/CMD/       the converter CMD, with and
@@ -44,7 +45,8 @@ for dir in "$here"/seeds/* "$here"/crashes/*; do
 			check "$f" spaa-stat
 			check "$f" spaa-demangle -o /dev/null
 			check "$f" spaa-flamegraph
-			check "$f" spaa-flamegraph --flamechart ;;
+			check "$f" spaa-flamegraph --flamechart
+			check "$f" spaa2speedscope -s -o /dev/null ;;
 		symtab) # the file without its selector byte, as a kallsyms list
 			tail -c +2 "$f" > "$err.in"
 			check "$here/../examples/parser.spaa" spaa-symbolize --kallsyms="$err.in" -o /dev/null

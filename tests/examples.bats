@@ -311,6 +311,8 @@ run_page() { # run_page md|man FILE
 @test "spaa-symbolize(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-symbolize.1"; }
 @test "spaa-demangle(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-demangle.1"; }
 @test "spaa-flamegraph(1): every example runs" { run_page man "$SPAA_MANDIR/spaa-flamegraph.1"; }
+@test "speedscope2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/speedscope2spaa.1"; }
+@test "spaa2speedscope(1): every example runs" { run_page man "$SPAA_MANDIR/spaa2speedscope.1"; }
 @test "any2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/any2spaa.1"; }
 
 @test "every man page is one of the pages above" {

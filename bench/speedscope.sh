@@ -1,0 +1,43 @@
+#!/bin/sh
+# bench/speedscope.sh CMD_DIR - spaa2speedscope and speedscope2spaa on the
+# real capture (bench/data/build.perf.txt.zst: a system-wide perf capture of a
+# build), next to spaa-fold and `wc -w` (C.UTF-8) on the same files.
+# speedscope has no command-line importer to compare with (it imports in the
+# browser).  Called by `make bench`.
+#
+# Each command runs BENCH_RUNS times (default 5) with its output thrown away;
+# printed are the median CPU time (user + sys) with the spread (min..max),
+# MB/s of input per CPU second, and the peak RSS of the last run.
+set -e
+. "$(dirname "$0")/lib.sh"
+bench_init 5 "$@"
+
+spaa=$OUT/build.spaa
+[ -s "$spaa" ] || "$CMD/perf2spaa" -s "$HERE/data/build.perf.txt.zst" -o "$spaa"
+"$CMD/spaa2speedscope" "$spaa" -o "$OUT/build.speedscope.json"
+"$CMD/spaa2speedscope" -s "$spaa" -o "$OUT/build-time.speedscope.json"
+
+cpu() { # COMMAND...: "median min max rss_kb"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		i=$((i + 1))
+		/usr/bin/time -f '%U %S %M' -o "$OUT/cpu.txt" "$@" > /dev/null 2> "$OUT/err.txt" ||
+			{ echo "FAILED: $*" >&2; cat "$OUT/err.txt" >&2; return 1; }
+		awk '{ print $1 + $2, $3 }' "$OUT/cpu.txt"
+	done | sort -n | awk '{ t[NR] = $1; m = $2 } END { printf "%.3f %.3f %.3f %d\n", t[int((NR + 1) / 2)], t[1], t[NR], m }'
+}
+row() { # NAME FILE COMMAND...
+	name=$1
+	bytes=$(wc -c < "$2")
+	shift 2
+	set -- $(cpu "$@")
+	awk -v n="$name" -v b="$bytes" -v m="$1" -v lo="$2" -v hi="$3" -v rss="$4" 'BEGIN {
+		printf "%-34s %7.3f s (%.3f..%.3f) %7.1f MB/s of %.1f MB, RSS %d MB\n", n, m, lo, hi, (m > 0 ? b / 1e6 / m : 0), b / 1e6, rss / 1024 }'
+}
+echo "speedscope (median of $RUNS, CPU seconds)"
+row "spaa-fold (SPAA)" "$spaa" "$CMD/spaa-fold" "$spaa"
+row "spaa2speedscope (SPAA)" "$spaa" "$CMD/spaa2speedscope" "$spaa"
+row "spaa2speedscope -s (SPAA)" "$spaa" "$CMD/spaa2speedscope" -s "$spaa"
+row "speedscope2spaa (stacks)" "$OUT/build.speedscope.json" "$CMD/speedscope2spaa" "$OUT/build.speedscope.json"
+row "speedscope2spaa (time order)" "$OUT/build-time.speedscope.json" "$CMD/speedscope2spaa" "$OUT/build-time.speedscope.json"
+row "wc -w (time order)" "$OUT/build-time.speedscope.json" env LC_ALL=C.UTF-8 wc -w "$OUT/build-time.speedscope.json"

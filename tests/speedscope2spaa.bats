@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# speedscope2spaa: speedscope's JSON file format to SPAA.  The figures of
+# speedscope's own sample files are those of speedscope's importer (its test
+# snapshots, tests/data/speedscope/README.md): total 14; a self 0, b self 5,
+# c self 5, d self 4.
+load common
+
+S=$D/speedscope
+
+@test "a 0.1.2 sampled profile: stacks and weights in its unit" {
+	run speedscope2spaa "$S/sampled-0.1.2.json"
+	assert_success
+	assert_output --partial '"events":[{"name":"cpu","kind":"timer","sampling":{"mode":"period","primary_metric":"wall_s"}}]'
+	speedscope2spaa "$S/sampled-0.1.2.json" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+a;b 5
+a;b;c 5
+a;b;d 4
+END
+	speedscope2spaa "$S/sampled-0.1.2.json" | spaa-validate --strict
+}
+
+@test "a 0.0.1 evented profile (profiles before shared): self time of each call path, as speedscope" {
+	for f in evented-0.0.1.json evented-0.0.1-compact.json; do
+		speedscope2spaa "$S/$f" | spaa-fold > "$T/f"
+		assert_file_eq "$T/f" <<'END'
+a;b 5
+a;b;c 5
+a;b;d 4
+END
+	done
+	# calls: c twice, the others once
+	speedscope2spaa "$S/evented-0.0.1.json" | spaa-fold -m calls > "$T/c"
+	assert_file_eq "$T/c" <<'END'
+a 1
+a;b 1
+a;b;c 2
+a;b;d 1
+END
+	speedscope2spaa "$S/evented-0.0.1.json" | spaa-validate --strict
+}
+
+@test "standard input is read twice when profiles come before shared" {
+	speedscope2spaa < "$S/evented-0.0.1.json" | spaa-fold > "$T/f"
+	gzip -c "$S/evented-0.0.1.json" | speedscope2spaa | spaa-fold > "$T/g"
+	cmp "$T/f" "$T/g"
+	[ "$(wc -l < "$T/f")" -eq 3 ]
+}
+
+@test "several profiles: a thread each, named after its profile" {
+	speedscope2spaa "$S/two-sampled-0.6.0.json" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+one;a;b 5
+one;a;b;c 5
+one;a;b;d 4
+two;a;b 5
+two;a;b;c 5
+two;a;b;d 4
+END
+	run speedscope2spaa "$S/two-sampled-0.6.0.json"
+	assert_line '{"type":"thread","pid":1,"tid":1,"comm":"one"}'
+	assert_line '{"type":"thread","pid":2,"tid":2,"comm":"two"}'
+	assert_output --partial '"source":{"tool":"speedscope","exporter":"speedscope@0.6.0","name":"Two Samples"}'
+}
+
+@test "refused as speedscope refuses: unclosed frames, frames that do not nest" {
+	run speedscope2spaa "$S/invalid-incomplete.json"
+	assert_failure 1
+	assert_output "speedscope2spaa: $S/invalid-incomplete.json:14: evented profile p1 ends with frame A still open: every open event needs its close event (byte 311)"
+	run speedscope2spaa "$S/invalid-out-of-order.json"
+	assert_failure 1
+	assert_output "speedscope2spaa: $S/invalid-out-of-order.json:20: a close event of frame 1 (B) while another frame is open: events must nest"
+}
+
+@test "times in milliseconds and seconds become exact nanoseconds; file, line and col kept" {
+	cat > "$T/ms.json" <<'END'
+{"$schema":"https://www.speedscope.app/file-format-schema.json",
+ "shared":{"frames":[{"name":"main","file":"app.js","line":3,"col":7},{"name":"work"}]},
+ "profiles":[{"type":"evented","name":"t","unit":"milliseconds","startValue":0,"endValue":1,
+  "events":[{"type":"O","frame":0,"at":0.1},{"type":"O","frame":1,"at":0.25},
+            {"type":"C","frame":1,"at":0.250001},{"type":"C","frame":0,"at":1.5e0}]}]}
+END
+	speedscope2spaa "$T/ms.json" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+main 1399999
+main;work 1
+END
+	run speedscope2spaa "$T/ms.json"
+	assert_line '{"type":"frame","id":1,"func":"main","dso":2,"srcline":"app.js:3:7","kind":"user"}'
+	assert_line --partial '"time_range":{"start":0.0001,"end":0.0015,"unit":"seconds"}'
+}
+
+@test "sampled profile with -s: one sample record per sample, at startValue plus the weights before it" {
+	cat > "$T/s.json" <<'END'
+{"shared":{"frames":[{"name":"f"},{"name":"g"}]},
+ "profiles":[{"type":"sampled","name":"x","unit":"microseconds","startValue":1000000,"endValue":0,
+  "weights":[2,3,5],"samples":[[0],[0,1],[0]]}]}
+END
+	speedscope2spaa -s "$T/s.json" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+f 7
+f;g 3
+END
+	run sh -c "speedscope2spaa -s '$T/s.json' | grep '\"sample\"' | sed 's/\"stack_id\":\"[^\"]*\"//'"
+	assert_output - <<'END'
+{"type":"sample","timestamp":1,"pid":1,"tid":1,"event":"cpu",}
+{"type":"sample","timestamp":1.000002,"pid":1,"tid":1,"event":"cpu",}
+{"type":"sample","timestamp":1.000005,"pid":1,"tid":1,"event":"cpu",}
+END
+}
+
+@test "bad files: exact messages" {
+	bad() { printf '%s' "$1" > "$T/b.json"; run speedscope2spaa "$T/b.json"; assert_failure 1; assert_output "speedscope2spaa: $T/b.json:$2"; }
+	bad '[1]' '1: not a speedscope file: it does not start with a JSON object (byte 0)'
+	bad '{"shared":{"frames":[]}}' '1: not a speedscope file: no "profiles" array (byte 24)'
+	bad '{"profiles":[]}' ' not a speedscope file: no "shared" object with "frames"'
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[1]],"weights":[1]}]}' \
+		'1: frame index 1: the file has 1 frames (byte 94)'
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0],[0]],"weights":[1]}]}' \
+		'1: 2 samples but 1 weights (byte 113)'
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"parsecs"}]}' \
+		'1: unit "parsecs": speedscope'"'"'s units are none, nanoseconds, microseconds, milliseconds, seconds and bytes (byte 82)'
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[-1]}]}' \
+		'1: a negative weight (-1) (byte 109)'
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"evented","unit":"nanoseconds","events":[{"type":"O","frame":0,"at":1e30},{"type":"C","frame":0,"at":2}]}]}' \
+		'1: event time 1e30 is not a time in range'
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[]}' ' no stacks found: the file has no profiles (no profile written)'
+}
+
+@test "round trip: spaa2speedscope | speedscope2spaa folds as the original" {
+	spaa-fold "$EX/perf-cpu.spaa" > "$T/a"
+	spaa2speedscope "$EX/perf-cpu.spaa" | speedscope2spaa | spaa-fold > "$T/b"
+	cmp "$T/a" "$T/b"
+	perf2spaa -s "$EX/parser.perf.txt" > "$T/p.spaa"
+	spaa-fold "$T/p.spaa" > "$T/a"
+	spaa2speedscope -s "$T/p.spaa" | speedscope2spaa | spaa-fold > "$T/b"
+	cmp "$T/a" "$T/b"
+}

@@ -149,6 +149,9 @@ Try 'any2spaa --help' for more information."
 	run heaptrack2spaa "$EX/tcmalloc.heap"
 	assert_failure 1
 	assert_output "heaptrack2spaa: $EX/tcmalloc.heap: this is a tcmalloc/jemalloc heap profile (text), not a heaptrack data file: run pprof2spaa"
+	run speedscope2spaa "$D/chrome/cpuprofile.json"
+	assert_failure 1
+	assert_output "speedscope2spaa: $D/chrome/cpuprofile.json: this is a V8 CPU profile (.cpuprofile), not a speedscope file: run chrome2spaa"
 	# spall2spaa reads the spans of a Chrome trace with CPU profile events too
 	run spall2spaa -o /dev/null "$EX/chrome-trace.json.gz"
 	assert_success

@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "input.h"
 #include "jscan.h"
+#include "sniff.h"
 #include "json.h"
 #include "num.h"
 #include "output.h"
@@ -516,6 +517,7 @@ static void read_profiles(jscan *r)
 static bool pass(const char *path, bool profiles_only)
 {
 	input *in = input_open(path);
+	if (!profiles_only) sniff_refuse_other(in, "speedscope2spaa", "a speedscope file");
 	jscan r;
 	jscan_init(&r, in, G.fname);
 	if (jscan_start(&r) != '{')

@@ -4,11 +4,11 @@
 #include "sniff.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 #include "input.h"
-#include "utf8.h"
 
 static bool has(const char *p, size_t n, const char *s)
 {
@@ -97,6 +97,10 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 	if (i < n && (p[i] == '{' || p[i] == '[')) {
 		if (has(p, n, "\"type\":\"header\"") || has(p, n, "\"format\":\"spaa\""))
 			return -1;
+		if (has(p, n, "speedscope.app/file-format-schema")) {
+			*res = (sniff_result){ "a speedscope file", "speedscope2spaa" };
+			return 0;
+		}
 		if (has(p, n, "\"enabled_metrics\"") || has(p, n, "\"exec_ts\"")) {
 			*res = (sniff_result){ "SPX metadata (the report's .json)", "spx2spaa" };
 			return 0;
@@ -253,6 +257,29 @@ static bool pprof_tag(unsigned char c)
 	return field >= 1 && field <= 14 && (wire == 0 || wire == 2);
 }
 
+/* The first fields of a Profile message parse: two or more, or all the
+ * data, each a tag of field 1-14 with wire type 0 (a varint) or 2 (bytes
+ * within the data) */
+static bool pprof_fields(const unsigned char *u, size_t n)
+{
+	size_t i = 0;
+	int f;
+	for (f = 0; f < 4 && i < n; f++) {
+		if (!pprof_tag(u[i])) return false;
+		unsigned wire = u[i++] & 7;
+		uint64_t v = 0;
+		int sh = 0;
+		while (i < n && (u[i] & 0x80) && sh < 63) v |= (uint64_t)(u[i++] & 0x7f) << sh, sh += 7;
+		if (i >= n || (u[i] & 0x80)) return false;
+		v |= (uint64_t)u[i++] << sh;
+		if (wire == 2) {
+			if (v > (uint64_t)(n - i)) return false;
+			i += (size_t)v;
+		}
+	}
+	return f >= 2 || i == n;
+}
+
 static const sniff_format *json(const char *p, size_t n, size_t i, bool more, const char **looks)
 {
 	size_t l1n;
@@ -327,7 +354,7 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 		j++;
 	}
 	if (bad * 10 > m) { /* binary */
-		if (pprof_tag(u[0])) return &sniff_formats[F_PPROF];
+		if (pprof_fields(u, n)) return &sniff_formats[F_PPROF];
 		if (looks) {
 			static char buf[64];
 			int k = snprintf(buf, sizeof buf, "binary data (first bytes");

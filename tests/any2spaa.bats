@@ -50,13 +50,16 @@ same() {
 	same heaptrack2spaa "$EX/heap.heaptrack.zst" "a heaptrack data file"
 }
 
-@test "spall JSON and binary, SPX, AFPerf: the converter's output" {
+@test "spall JSON and binary, SPX, AFPerf, speedscope: the converter's output" {
 	same spall2spaa "$EX/small-trace.json" "a JSON trace of spans (Chrome trace event format)"
 	same spall2spaa "$EX/small-trace.spall" "a binary spall trace"
 	same spall2spaa "$D/spall/advanced_threads_n5.spall" "a binary spall trace"
 	same spx2spaa "$EX/spx-small.json" "an SPX report"
 	same spx2spaa "$EX/spx-small.txt.gz" "an SPX report"
 	same afperf2spaa "$EX/basic.afperf" "an AFPerf file"
+	same speedscope2spaa "$D/speedscope/sampled-0.1.2.json" "a speedscope file"
+	same speedscope2spaa "$D/speedscope/evented-0.0.1.json" "a speedscope file"
+	same speedscope2spaa "$D/speedscope/two-sampled-0.6.0.json" "a speedscope file"
 }
 
 @test "perf.data goes to perf2spaa; SPAA is copied unchanged" {
@@ -146,6 +149,9 @@ Try 'any2spaa --help' for more information."
 	run heaptrack2spaa "$EX/tcmalloc.heap"
 	assert_failure 1
 	assert_output "heaptrack2spaa: $EX/tcmalloc.heap: this is a tcmalloc/jemalloc heap profile (text), not a heaptrack data file: run pprof2spaa"
+	run speedscope2spaa "$D/chrome/cpuprofile.json"
+	assert_failure 1
+	assert_output "speedscope2spaa: $D/chrome/cpuprofile.json: this is a V8 CPU profile (.cpuprofile), not a speedscope file: run chrome2spaa"
 	# spall2spaa reads the spans of a Chrome trace with CPU profile events too
 	run spall2spaa -o /dev/null "$EX/chrome-trace.json.gz"
 	assert_success
@@ -162,4 +168,16 @@ Try 'any2spaa --help' for more information."
 	run spaa-top "$EX/go-cpu.pprof"
 	assert_failure 1
 	assert_output "spaa-top: $EX/go-cpu.pprof:1: this is binary data (a pprof profile?), not SPAA: run pprof2spaa first"
+}
+
+@test "--help lists every format --format takes, and the man page the same" {
+	run sh -c "any2spaa --help | sed -n '/^Formats/,/^\$/p' | awk 'NR > 1 && NF { print \$1 }'"
+	assert_success
+	[ "${#lines[@]}" -eq 18 ]
+	local name
+	for name in "${lines[@]}"; do
+		run any2spaa --format="$name" /dev/null
+		assert_failure 1 # an empty file: the format was taken
+		grep -q "^\.It Cm $name\$" "$SPAA_MANDIR/any2spaa.1" || fail "any2spaa(1) does not list $name"
+	done
 }

@@ -118,7 +118,7 @@ runtime.main;main.main;main.sumSquares;runtime.asyncPreempt 10000000"
 	run pprof2spaa "$T/g.txt"
 	assert_failure 1
 	assert_output "pprof2spaa: $T/g.txt: not a pprof profile (profile.proto, binary; or a tcmalloc or jemalloc heap profile): text whose first line is \"garbage\" (any2spaa recognises every format this toolbox reads)"
-	printf '\377\377garbage' > "$T/g.bin"
+	printf '\001\377garbage' > "$T/g.bin"
 	run pprof2spaa "$T/g.bin"
 	assert_failure 1
 	assert_output "pprof2spaa: $T/g.bin: not a valid pprof profile: malformed protobuf field (byte 0 of the decompressed data)"

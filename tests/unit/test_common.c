@@ -529,6 +529,11 @@ static void test_sniff_bytes(void)
 		{ "java 19983 cycles:\nffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])\n", "perf-script", false },
 		{ "dd 29776 66709.771979: 10101010 cpu-clock:\n\tffffffff8100 a (b)\n", "perf-script", false },
 		{ "v 10400 3\nX ./heap\nI 1000 5e2919\n", "heaptrack", false },
+		/* text with a control byte is not a protobuf message for it */
+		{ "perf\x01 1 2.5: 1 cycles:\n\tffffffff81 n ([k])\n", NULL, false },
+		{ "\x0a\x04\x08\x01\x10\x02\x12\x02\x08\x01", "pprof", false },
+		/* bytes that are not UTF-8 are still text (perf prints names as they are) */
+		{ "p\xe9rf 1 2.5: 1 cycles:\n\tffffffff81 n\xe9 ([k])\n", "perf-script", false },
 		{ "Attaching 2 probes...\n\n\n@[\n    f+1\n]: 3\n", "bpftrace", false },
 		{ "\n  sshd\n              libc.so.1`__pollsys+0xa\n                3\n", "dtrace", false },
 		{ "a;b;c 1\na;b 2\na;b;c;d 1", "folded", true }, /* a last line cut short */
@@ -540,7 +545,8 @@ static void test_sniff_bytes(void)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		const sniff_format *f = sniff_bytes(cases[i].data, strlen(cases[i].data), cases[i].more, NULL);
-		ok(f && strcmp(f->name, cases[i].name) == 0, "sniff_bytes: %s (%s)", cases[i].name, f ? f->name : "none");
+		ok(cases[i].name ? f && strcmp(f->name, cases[i].name) == 0 : !f, "sniff_bytes: %s (%s)",
+		   cases[i].name ? cases[i].name : "none", f ? f->name : "none");
 	}
 	const char *looks;
 	ok(!sniff_bytes("[{\"ph\":\"X\"},", 12, true, &looks) && strstr(looks, "whole content"),

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cli.h"
 #include "input.h"
+#include "utf8.h"
 
 static bool has(const char *p, size_t n, const char *s)
 {

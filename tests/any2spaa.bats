@@ -62,6 +62,14 @@ same() {
 	same speedscope2spaa "$D/speedscope/two-sampled-0.6.0.json" "a speedscope file"
 }
 
+@test "Ruby stackprof, valgrind massif, DHAT and callgrind: the converter's output" {
+	same stackprof2spaa "$EX/stackprof-cpu.json" "a Ruby stackprof profile (JSON)"
+	same valgrind2spaa "$EX/massif.out" "valgrind massif output"
+	same valgrind2spaa "$EX/dhat.out" "valgrind DHAT output"
+	same valgrind2spaa "$EX/callgrind.out" "valgrind callgrind output"
+	same valgrind2spaa "$D/valgrind/callgrind.multiple-event-types.txt" "valgrind callgrind output"
+}
+
 @test "perf.data goes to perf2spaa; SPAA is copied unchanged" {
 	command -v perf >/dev/null || skip "perf not installed"
 	perf record -q -o "$T/perf.data" -e cpu-clock -g -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' \
@@ -173,7 +181,7 @@ Try 'any2spaa --help' for more information."
 @test "--help lists every format --format takes, and the man page the same" {
 	run sh -c "any2spaa --help | sed -n '/^Formats/,/^\$/p' | awk 'NR > 1 && NF { print \$1 }'"
 	assert_success
-	[ "${#lines[@]}" -eq 18 ]
+	[ "${#lines[@]}" -eq 22 ]
 	local name
 	for name in "${lines[@]}"; do
 		run any2spaa --format="$name" /dev/null

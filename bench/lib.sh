@@ -26,3 +26,26 @@ spread() {
 		m = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
 		printf "%.3f %.3f %.3f\n", m, t[1], t[NR] }'
 }
+
+# bench_cpu COMMAND...: "MEDIAN MIN MAX RSS_KB" of RUNS runs of COMMAND (CPU
+# seconds, user + sys; the peak RSS of the last run), its output thrown away.
+bench_cpu() {
+	_i=0
+	while [ $_i -lt "$RUNS" ]; do
+		_i=$((_i + 1))
+		/usr/bin/time -f '%U %S %M' -o "$OUT/cpu.txt" "$@" > /dev/null 2> "$OUT/err.txt" ||
+			{ echo "FAILED: $*" >&2; cat "$OUT/err.txt" >&2; return 1; }
+		awk '{ print $1 + $2, $3 }' "$OUT/cpu.txt"
+	done | sort -n | awk '{ t[NR] = $1; m = $2 } END { printf "%.3f %.3f %.3f %d\n", t[int((NR + 1) / 2)], t[1], t[NR], m }'
+}
+
+# bench_row NAME FILE COMMAND...: one line, "NAME median (min..max), MB/s of
+# FILE's bytes per CPU second, RSS".
+bench_row() {
+	_name=$1
+	_bytes=$(wc -c < "$2")
+	shift 2
+	set -- $(bench_cpu "$@")
+	awk -v n="$_name" -v b="$_bytes" -v m="$1" -v lo="$2" -v hi="$3" -v rss="$4" 'BEGIN {
+		printf "%-34s %7.3f s (%.3f..%.3f) %7.1f MB/s of %.2f MB, RSS %d MB\n", n, m, lo, hi, (m > 0 ? b / 1e6 / m : 0), b / 1e6, rss / 1024 }'
+}

@@ -17,12 +17,7 @@ spaa=$OUT/build.spaa
 "$CMD/spaa2speedscope" "$spaa" -o "$OUT/build.speedscope.json"
 "$CMD/spaa2speedscope" -s "$spaa" -o "$OUT/build-time.speedscope.json"
 
-cpu() { # COMMAND...: "median min max rss_kb"
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		i=$((i + 1))
-		/usr/bin/time -f '%U %S %M' -o "$OUT/cpu.txt" "$@" > /dev/null 2> "$OUT/err.txt" ||
-			{ echo "FAILED: $*" >&2; cat "$OUT/err.txt" >&2; return 1; }
+echo "FAILED: $*" >&2; cat "$OUT/err.txt" >&2; return 1; }
 		awk '{ print $1 + $2, $3 }' "$OUT/cpu.txt"
 	done | sort -n | awk '{ t[NR] = $1; m = $2 } END { printf "%.3f %.3f %.3f %d\n", t[int((NR + 1) / 2)], t[1], t[NR], m }'
 }
@@ -35,9 +30,9 @@ row() { # NAME FILE COMMAND...
 		printf "%-34s %7.3f s (%.3f..%.3f) %7.1f MB/s of %.1f MB, RSS %d MB\n", n, m, lo, hi, (m > 0 ? b / 1e6 / m : 0), b / 1e6, rss / 1024 }'
 }
 echo "speedscope (median of $RUNS, CPU seconds)"
-row "spaa-fold (SPAA)" "$spaa" "$CMD/spaa-fold" "$spaa"
-row "spaa2speedscope (SPAA)" "$spaa" "$CMD/spaa2speedscope" "$spaa"
-row "spaa2speedscope -s (SPAA)" "$spaa" "$CMD/spaa2speedscope" -s "$spaa"
-row "speedscope2spaa (stacks)" "$OUT/build.speedscope.json" "$CMD/speedscope2spaa" "$OUT/build.speedscope.json"
-row "speedscope2spaa (time order)" "$OUT/build-time.speedscope.json" "$CMD/speedscope2spaa" "$OUT/build-time.speedscope.json"
-row "wc -w (time order)" "$OUT/build-time.speedscope.json" env LC_ALL=C.UTF-8 wc -w "$OUT/build-time.speedscope.json"
+bench_row "spaa-fold (SPAA)" "$spaa" "$CMD/spaa-fold" "$spaa"
+bench_row "spaa2speedscope (SPAA)" "$spaa" "$CMD/spaa2speedscope" "$spaa"
+bench_row "spaa2speedscope -s (SPAA)" "$spaa" "$CMD/spaa2speedscope" -s "$spaa"
+bench_row "speedscope2spaa (stacks)" "$OUT/build.speedscope.json" "$CMD/speedscope2spaa" "$OUT/build.speedscope.json"
+bench_row "speedscope2spaa (time order)" "$OUT/build-time.speedscope.json" "$CMD/speedscope2spaa" "$OUT/build-time.speedscope.json"
+bench_row "wc -w (time order)" "$OUT/build-time.speedscope.json" env LC_ALL=C.UTF-8 wc -w "$OUT/build-time.speedscope.json"

@@ -22,12 +22,7 @@ dh=$OUT/dhat.out
 [ -s "$ms" ] || valgrind --tool=massif --massif-out-file="$ms" "$CMD/perf2spaa" -q "$in" -o /dev/null 2>/dev/null
 [ -s "$dh" ] || valgrind --tool=dhat --dhat-out-file="$dh" "$CMD/perf2spaa" -q "$in" -o /dev/null 2>/dev/null
 
-cpu() { # COMMAND...: "median min max rss_kb"
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		i=$((i + 1))
-		/usr/bin/time -f '%U %S %M' -o "$OUT/cpu.txt" "$@" > /dev/null 2> "$OUT/err.txt" ||
-			{ echo "FAILED: $*" >&2; cat "$OUT/err.txt" >&2; return 1; }
+echo "FAILED: $*" >&2; cat "$OUT/err.txt" >&2; return 1; }
 		awk '{ print $1 + $2, $3 }' "$OUT/cpu.txt"
 	done | sort -n | awk '{ t[NR] = $1; m = $2 } END { printf "%.3f %.3f %.3f %d\n", t[int((NR + 1) / 2)], t[1], t[NR], m }'
 }
@@ -40,10 +35,10 @@ row() { # NAME FILE COMMAND...
 		printf "%-34s %7.3f s (%.3f..%.3f) %7.1f MB/s of %.2f MB, RSS %d MB\n", n, m, lo, hi, (m > 0 ? b / 1e6 / m : 0), b / 1e6, rss / 1024 }'
 }
 echo "valgrind (median of $RUNS, CPU seconds)"
-row "valgrind2spaa (callgrind)" "$cg" "$CMD/valgrind2spaa" "$cg"
-row "callgrind_annotate" "$cg" callgrind_annotate --auto=no "$cg"
-row "callgrind_annotate --inclusive=yes" "$cg" callgrind_annotate --auto=no --inclusive=yes "$cg"
-row "valgrind2spaa (massif)" "$ms" "$CMD/valgrind2spaa" "$ms"
-row "valgrind2spaa --all-snapshots" "$ms" "$CMD/valgrind2spaa" --all-snapshots "$ms"
-row "ms_print" "$ms" ms_print "$ms"
-row "valgrind2spaa (DHAT)" "$dh" "$CMD/valgrind2spaa" "$dh"
+bench_row "valgrind2spaa (callgrind)" "$cg" "$CMD/valgrind2spaa" "$cg"
+bench_row "callgrind_annotate" "$cg" callgrind_annotate --auto=no "$cg"
+bench_row "callgrind_annotate --inclusive=yes" "$cg" callgrind_annotate --auto=no --inclusive=yes "$cg"
+bench_row "valgrind2spaa (massif)" "$ms" "$CMD/valgrind2spaa" "$ms"
+bench_row "valgrind2spaa --all-snapshots" "$ms" "$CMD/valgrind2spaa" --all-snapshots "$ms"
+bench_row "ms_print" "$ms" ms_print "$ms"
+bench_row "valgrind2spaa (DHAT)" "$dh" "$CMD/valgrind2spaa" "$dh"

@@ -15,14 +15,16 @@ var fg = (function () {
 	var full = C.width - 2 * C.xpad;
 	var charw = C.fontsize * C.fontwidth;
 
-	// "NAME (1,234 samples, 5.00%...)": the name, the count as written and
-	// its value
+	// "NAME (1,234 samples, 5.00%...)", and a time or size after it
+	// ("... 2ms"): the name, the count as written, its value, the figure
 	function parse_title(s) {
 		var k = s.lastIndexOf(" " + C.countname + ", ");
 		var open = k < 0 ? s.lastIndexOf(" (") : s.lastIndexOf(" (", k);
 		var count = s.substring(open + 2, k < 0 ? s.length : k);
+		var close = s.lastIndexOf(")");
 		return { name: s.substring(0, open), count: count,
-			 value: parseFloat(count.replace(/,/g, "")) };
+			 value: parseFloat(count.replace(/,/g, "")),
+			 human: close >= 0 && close + 2 < s.length ? s.substring(close + 2) : "" };
 	}
 
 	function init() {
@@ -39,7 +41,7 @@ var fg = (function () {
 			var g = gs[i], r = g.getElementsByTagName("rect")[0];
 			var t = g.getElementsByTagName("text")[0];
 			var p = parse_title(g.getElementsByTagName("title")[0].textContent);
-			var f = { g: g, r: r, t: t, name: p.name, count: p.count, value: p.value,
+			var f = { g: g, r: r, t: t, name: p.name, count: p.count, value: p.value, human: p.human,
 				  x: parseFloat(r.getAttribute("x")), w: parseFloat(r.getAttribute("width")),
 				  y: parseFloat(r.getAttribute("y")), fill: r.getAttribute("fill"),
 				  parent: null, depth: 0 };
@@ -108,7 +110,7 @@ var fg = (function () {
 		var s = f.name + " (" + f.count + " " + C.countname + ", " + pct(f.value, root.value) + "%";
 		if (f.parent)
 			s += ", " + pct(f.value, f.parent.value) + "% of " + f.parent.name;
-		return s + ")";
+		return s + ")" + (f.human ? " " + f.human : "");
 	}
 
 	// the text of a frame w pixels wide, as spaa-flamegraph writes it

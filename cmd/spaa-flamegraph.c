@@ -20,6 +20,8 @@
 #include <string.h>
 #include "cli.h"
 #include "fold.h"
+#include "metric.h"
+#include "units.h"
 #include "folded.h"
 #include "hint.h"
 #include "input.h"
@@ -358,8 +360,16 @@ static void set_countname_n(const char *p, size_t n)
 
 static void set_countname(const char *s) { set_countname_n(s, strlen(s)); }
 
-static void note_countname(const spaa_weight *w)
+/* The unit of the weights (metric.h), for the tooltips' figures in it. */
+static units count_units;
+static bool have_count_units;
+
+static void note_countname(const spaa_weight *w, sstr event)
 {
+	if (!have_count_units) {
+		count_units = metric_units(w, event.p, event.n);
+		have_count_units = true;
+	}
 	if (countname_seen) return;
 	sstr t = w->unit.p && w->unit.n ? w->unit : w->metric;
 	set_countname_n(t.p, t.n);
@@ -406,7 +416,7 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 			skipped++;
 			continue;
 		}
-		note_countname(w);
+		note_countname(w, s.event_name);
 		uint32_t n = stack_node(r, &s);
 		if (n != UINT32_MAX) val[side][n] += num_value(w->value);
 	}
@@ -673,7 +683,7 @@ static uint64_t chart_stacks(spaa_reader *r, struct pick *p)
 		chart_path[id] = UINT32_MAX;
 		if (!stack_wanted(p, &s)) continue;
 		const spaa_weight *w = spaa_weight_find(s.w, s.nw, stack_metric(r, p, &s));
-		if (w) note_countname(w);
+		if (w) note_countname(w, s.event_name);
 		stack_path(r, &s);
 		chart_path[id] = strmap_intern(&chart_paths, path, npath * sizeof *path, NULL);
 	}
@@ -1255,13 +1265,23 @@ static void write_svg(void)
 			put_fixed(dp, 2);
 			out_putc(out, '%');
 		}
+		out_putc(out, ')');
+		/* a time or a size also as go tool pprof prints it, after the
+		 * exact count ("(2,002,002 nanoseconds, 28.57%) 2ms") */
+		if (have_count_units && count_units.dim != UNITS_COUNT && !O.countname) {
+			units_scale sc = units_auto(&count_units, NULL, (long double)(f->width * O.factor));
+			char hb[UNITS_BUF];
+			size_t hn = units_fmt(hb, (long double)(f->width * O.factor), &sc);
+			out_putc(out, ' ');
+			out_write(out, hb, hn);
+		}
 		/* the rounded ends, as flamegraph.pl rounds them; the width is
 		 * the difference of the two texts, "%.1f" of it a whole number
 		 * of tenths */
 		char a[FMT_DBL_MAX], b[FMT_DBL_MAX];
 		fmt_fixed(a, x1, 1);
 		fmt_fixed(b, x2, 1);
-		out_puts(out, ")</title><rect x=\"");
+		out_puts(out, "</title><rect x=\"");
 		out_puts(out, a);
 		out_puts(out, "\" y=\"");
 		put_g(y1);

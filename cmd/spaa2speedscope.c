@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "fold.h"
 #include "jsonw.h"
+#include "metric.h"
 #include "num.h"
 #include "output.h"
 #include "spaa.h"
@@ -100,20 +101,17 @@ static struct {
 } S;
 
 /* speedscope's unit for weight w of event ev ("none" when it has no such
- * unit): the weight's own unit, else nanoseconds for the period of perf's
- * software clocks (cpu-clock, task-clock), which count nanoseconds. */
+ * unit): the unit metric.h gives it (perf's cpu-clock and task-clock periods
+ * are nanoseconds), when it is a time or bytes. */
 static const char *ss_unit(const char *ev, const spaa_weight *w)
 {
-	sstr u = w->unit;
-	size_t n = strcspn(ev, ":");
-	if (!u.p && sstr_eqc(w->metric, "period") &&
-	    ((n == 9 && !memcmp(ev, "cpu-clock", 9)) || (n == 10 && !memcmp(ev, "task-clock", 10))))
-		return "nanoseconds";
-	static const char *const known[] = {
-		"nanoseconds", "microseconds", "milliseconds", "seconds", "bytes",
-	};
-	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
-		if (u.p && sstr_eqc(u, known[i])) return known[i];
+	units u = metric_units(w, ev, strlen(ev));
+	if (u.dim == UNITS_BYTES && u.factor == 1) return "bytes";
+	if (u.dim != UNITS_TIME) return "none";
+	if (u.factor == 1) return "nanoseconds";
+	if (u.factor == 1e3) return "microseconds";
+	if (u.factor == 1e6) return "milliseconds";
+	if (u.factor == 1e9) return "seconds";
 	return "none";
 }
 

@@ -630,7 +630,7 @@ static void read_dhat(input *in)
 
 struct cfunc {
 	uint32_t name, file, obj;    /* string ids (CG.str) */
-	uint32_t edges;              /* first out-edge, UINT32_MAX none */
+	uint32_t edges, edges_last;  /* first and last out-edge, UINT32_MAX none */
 	uint32_t selfs;              /* first self record */
 	uint32_t nodes;              /* first tree node */
 	bool called, onstack;
@@ -764,9 +764,10 @@ static void cg_call(uint32_t from, uint32_t to, const uint64_t *v)
 		e->cost = cg_costvec();
 		e->next = UINT32_MAX;
 		/* appended, so that callees are visited in order of appearance */
-		uint32_t *p = &CG.f[from].edges;
-		while (*p != UINT32_MAX) p = &CG.e[*p].next;
-		*p = i;
+		struct cfunc *f = &CG.f[from];
+		if (f->edges == UINT32_MAX) f->edges = i;
+		else CG.e[f->edges_last].next = i;
+		f->edges_last = i;
 		CG.f[to].called = true;
 	}
 	cg_add(CG.e[i].cost, v);

@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# perf2spaa reading `perf record --call-graph dwarf` captures itself: the
+# user stacks unwound from the saved registers and stack (common/unwind.c)
+# against `perf script`'s own unwinding of the same file.  Real captures,
+# made here (as root, with perf) of a program built -O2 -g without frame
+# pointers, so that only the CFI can unwind it; skipped where perf cannot
+# record.
+load common
+
+setup_file() {
+	local d=$BATS_FILE_TMPDIR
+	cc -O2 -g -fomit-frame-pointer -fPIC -shared -o "$d/liblib.so" "$D/unwind/lib.c" &&
+		cc -O2 -g -fomit-frame-pointer -o "$d/prog" "$D/unwind/prog.c" -L"$d" -llib -Wl,-rpath,"$d" ||
+		return 1
+	if perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$d/perf.data" "$d/prog" 150 \
+		> /dev/null 2> "$d/record.err"; then
+		perf script -i "$d/perf.data" > "$d/perf.txt" 2> /dev/null
+	fi
+}
+
+need_capture() {
+	[ -s "$BATS_FILE_TMPDIR/perf.txt" ] ||
+		skip "perf record --call-graph dwarf does not work here: $(head -n 1 "$BATS_FILE_TMPDIR/record.err")"
+}
+
+# The share of the weight of folded file $1 that $2 has on the same lines,
+# in parts per million (1000000: the same lines with the same weights).
+same_weight_ppm() {
+	awk 'NR == FNR { w = $NF; sub(/ [0-9]+$/, ""); a[$0] += w; tot += w; next }
+	     { w = $NF; sub(/ [0-9]+$/, ""); b[$0] += w }
+	     END { for (k in a) { m = a[k] < b[k] ? a[k] : b[k]; s += m }
+		   printf "%d\n", tot ? s * 1000000 / tot : 0 }' "$1" "$2"
+}
+
+@test "dwarf capture: perf2spaa perf.data | spaa-fold equals the perf script path" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	perf2spaa "$d/perf.data" | spaa-fold > "$T/binary.folded"
+	perf2spaa "$d/perf.txt" | spaa-fold > "$T/text.folded"
+	if ! cmp -s "$T/binary.folded" "$T/text.folded"; then
+		diff "$T/text.folded" "$T/binary.folded" | head -n 20
+		run same_weight_ppm "$T/text.folded" "$T/binary.folded"
+		[ "$output" -ge 999000 ]
+	fi
+	# the stacks went through the program's own functions, its library and libc
+	run grep -c ';main;recurse;recurse;.*;lib_work;lib_middle;lib_inner [0-9]*$' "$T/binary.folded"
+	[ "$output" -gt 0 ]
+	run grep -c ';recurse;sorter;.*;cmp [0-9]*$' "$T/binary.folded"
+	[ "$output" -gt 0 ]
+}
+
+@test "dwarf capture: stacks as deep as perf script's, 40 recursive calls and more" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	perf2spaa "$d/perf.data" | spaa-fold | awk '{ n = gsub(/;/, ";"); if (n > m) m = n } END { print m }' > "$T/binary.depth"
+	perf2spaa "$d/perf.txt" | spaa-fold | awk '{ n = gsub(/;/, ";"); if (n > m) m = n } END { print m }' > "$T/text.depth"
+	assert_equal "$(cat "$T/binary.depth")" "$(cat "$T/text.depth")"
+	[ "$(cat "$T/binary.depth")" -gt 45 ]
+}
+
+@test "dwarf capture: every sample of the text path, same total weight" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	perf2spaa "$d/perf.data" | spaa-fold | awk '{ s += $NF } END { print s }' > "$T/b"
+	perf2spaa "$d/perf.txt" | spaa-fold | awk '{ s += $NF } END { print s }' > "$T/t"
+	assert_equal "$(cat "$T/b")" "$(cat "$T/t")"
+}

@@ -433,3 +433,33 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 	if ((r == -1 || u->read_failed) && u->n < max) *why = u->why != UW_OK ? u->why : UW_STOPPED;
 	return u->n;
 }
+
+/* ---- LBR call stacks --------------------------------------------------------------- */
+
+static uint64_t u64_at(const uint8_t *p, uint64_t i)
+{
+	uint64_t v;
+	memcpy(&v, p + 8 * i, 8);
+	return v;
+}
+
+uint32_t unwind_lbr(const uint8_t *chain, uint64_t nchain, const uint8_t *branch, uint64_t nbranch, uint64_t *out,
+		    uint32_t max)
+{
+	uint64_t user = nchain, look = nchain < UNWIND_MAX_DEPTH ? nchain : UNWIND_MAX_DEPTH;
+	for (uint64_t i = 0; i < look; i++)
+		if (u64_at(chain, i) == UNWIND_CONTEXT_USER) {
+			user = i;
+			break;
+		}
+	uint32_t n = 0;
+	if (user == nchain || nbranch == 0) {
+		for (uint64_t i = 0; i < nchain && n < max; i++) out[n++] = u64_at(chain, i);
+		return n;
+	}
+	for (uint64_t i = 0; i <= user && n < max; i++) out[n++] = u64_at(chain, i);
+	/* entry 0's target, then each entry's source */
+	if (n < max) out[n++] = u64_at(branch, 1);
+	for (uint64_t i = 0; i < nbranch && n < max; i++) out[n++] = u64_at(branch, 3 * i);
+	return n;
+}

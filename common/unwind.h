@@ -91,4 +91,25 @@ const char *unwind_why_text(int why);
  * *why (may be NULL) tells why the stack ended. */
 uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t max, int *why);
 
+/* ---- LBR call stacks ----------------------------------------------------------
+ *
+ * `perf record --call-graph lbr` samples carry the kernel's callchain and the
+ * last branch records of the call stack (PERF_SAMPLE_BRANCH_STACK, the
+ * attribute's branch_sample_type with PERF_SAMPLE_BRANCH_CALL_STACK), most
+ * recent call first.  perf script (without --stitch-lbr) makes the stack:
+ * the callchain's entries before its PERF_CONTEXT_USER marker (the kernel
+ * part), then the target of the most recent call (the leaf function's
+ * entry), then the source of each call, innermost first.  unwind_lbr does
+ * the same: out gets the callchain's entries up to the marker, the marker,
+ * then the branch addresses; at most max entries.  A callchain with no
+ * PERF_CONTEXT_USER among its first UNWIND_MAX_DEPTH entries, or an empty
+ * branch stack, is copied as it is (perf too keeps the callchain when there
+ * is no user part).  chain: nchain u64s; branch: nbranch entries of three
+ * u64s (from, to, flags); native byte order, perhaps unaligned. */
+#define UNWIND_CONTEXT_USER ((uint64_t)-512)
+#define UNWIND_CONTEXT_MAX ((uint64_t)-4095)
+#define UNWIND_BRANCH_CALL_STACK (UINT64_C(1) << 11)
+uint32_t unwind_lbr(const uint8_t *chain, uint64_t nchain, const uint8_t *branch, uint64_t nbranch, uint64_t *out,
+		    uint32_t max);
+
 #endif

@@ -15,6 +15,26 @@
 #include "util.h"
 #include "tap.h"
 
+/* LBR call stacks: the kernel part of the callchain, then the branches. */
+static void test_lbr(void)
+{
+	const uint64_t K = UINT64_C(0xffffffffffffff80); /* PERF_CONTEXT_KERNEL */
+	const uint64_t chain[] = { K, 0xffffffff81000010, 0xffffffff81000020, UNWIND_CONTEXT_USER, 0x401234, 0x7fff0000 };
+	/* from, to, flags: main+0x10 -> f, f+0x8 -> g, g+0x4 -> leaf */
+	const uint64_t br[] = { 0x401104, 0x401200, 0, 0x401008, 0x401100, 0, 0x400f10, 0x401000, 0 };
+	uint64_t out[16];
+	uint32_t n = unwind_lbr((const uint8_t *)chain, 6, (const uint8_t *)br, 3, out, 16);
+	const uint64_t want[] = { K, 0xffffffff81000010, 0xffffffff81000020, UNWIND_CONTEXT_USER, 0x401200, 0x401104,
+				  0x401008, 0x400f10 };
+	ok(n == 8 && !memcmp(out, want, sizeof want), "lbr: kernel part, marker, entry 0's target, the sources");
+	n = unwind_lbr((const uint8_t *)chain, 6, (const uint8_t *)br, 3, out, 5);
+	ok(n == 5 && !memcmp(out, want, 5 * sizeof *want), "lbr: at most max entries");
+	n = unwind_lbr((const uint8_t *)chain, 3, (const uint8_t *)br, 3, out, 16);
+	ok(n == 3 && !memcmp(out, chain, 3 * sizeof *chain), "lbr: no user part: the callchain as it is");
+	n = unwind_lbr((const uint8_t *)chain, 6, (const uint8_t *)br, 0, out, 16);
+	ok(n == 6 && !memcmp(out, chain, sizeof chain), "lbr: no branches: the callchain as it is");
+}
+
 #if defined(__x86_64__)
 
 /* perf's x86_64 registers AX BX CX DX SI DI BP SP IP (bits 0..8) and
@@ -200,6 +220,7 @@ int main(void)
 	elfsym_free(es);
 	for (uint32_t i = 0; i < nmaps; i++) free(paths[i]);
 	is_int(unwind_arch_from_name("sparc"), UNWIND_ARCH_NONE, "an architecture it does not know");
+	test_lbr();
 	return done_testing();
 }
 
@@ -208,6 +229,7 @@ int main(void)
 int main(void)
 {
 	ok(1, "# SKIP the capture is written for x86_64");
+	test_lbr();
 	return done_testing();
 }
 

@@ -65,3 +65,31 @@ same_weight_ppm() {
 	perf2spaa "$d/perf.txt" | spaa-fold | awk '{ s += $NF } END { print s }' > "$T/t"
 	assert_equal "$(cat "$T/b")" "$(cat "$T/t")"
 }
+
+# LBR call stacks: LBR is Intel hardware, so the capture is made by
+# tests/data/unwind/mklbr.py from the program's symbols.
+make_lbr() {
+	python3 "$D/unwind/mklbr.py" "$BATS_FILE_TMPDIR/prog" "$T/lbr.data" "$@"
+}
+
+@test "lbr capture (made): the stitched stacks, as the perf script path gives them" {
+	make_lbr
+	perf2spaa "$T/lbr.data" | spaa-fold > "$T/binary.folded"
+	assert_file_eq "$T/binary.folded" <<'OUT'
+prog;main;recurse;recurse;sorter.constprop.0;cmp 500000
+prog;main;recurse;recurse;sorter.constprop.0;cmp;[unknown] 100000
+OUT
+	command -v perf > /dev/null || skip "no perf"
+	perf script -i "$T/lbr.data" 2> /dev/null | perf2spaa | spaa-fold > "$T/text.folded"
+	cmp "$T/text.folded" "$T/binary.folded"
+}
+
+@test "lbr capture (made): an empty branch stack keeps the callchain (perf script reads past it)" {
+	make_lbr empty
+	perf2spaa "$T/lbr.data" | spaa-fold > "$T/binary.folded"
+	assert_file_eq "$T/binary.folded" <<'OUT'
+prog;main 100000
+prog;main;recurse;recurse;sorter.constprop.0;cmp 500000
+prog;main;recurse;recurse;sorter.constprop.0;cmp;[unknown] 100000
+OUT
+}

@@ -182,6 +182,13 @@ static struct uproc *get_proc(unwind *u, const unwind_sample *s)
 	return p;
 }
 
+bool unwind_need_maps(const unwind *u, int64_t pid, uint64_t maps_version)
+{
+	for (int i = 0; i < UNWIND_MAX_PROCS; i++)
+		if (u->procs[i].used && u->procs[i].pid == pid) return u->procs[i].version != maps_version;
+	return true;
+}
+
 /* The mapping holding addr (the last one starting at or below it), or NULL. */
 static struct umap *find_map(struct uproc *p, uint64_t addr)
 {

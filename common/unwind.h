@@ -84,6 +84,11 @@ enum unwind_why {
 };
 const char *unwind_why_text(int why);
 
+/* Whether unwind_stack needs the mappings of process pid at version
+ * maps_version (false: it has them from an earlier sample, the caller may
+ * pass none). */
+bool unwind_need_maps(const unwind *u, int64_t pid, uint64_t maps_version);
+
 /* Unwinds sample s: the addresses of its user frames into ips[0..n), leaf
  * first, n <= max (at most UNWIND_MAX_DEPTH is useful): the sampled pc, then
  * each caller's return address less one (the call instruction, as perf

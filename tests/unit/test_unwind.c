@@ -163,10 +163,16 @@ int main(void)
 	is_int(why, UW_OK, "ends at the outermost frame (%s)", unwind_why_text(why));
 	for (uint32_t i = 0; i < n; i++) diag("%2u %#" PRIx64 " %s", i, ips[i], name_of(es, ips[i]));
 
+	ok(!unwind_need_maps(u, 1234, 1) && unwind_need_maps(u, 1234, 2) && unwind_need_maps(u, 1235, 1),
+	   "maps needed for a new version or a new process only");
 	/* the same session again; a new one when the maps change */
 	uint64_t again[UNWIND_MAX_DEPTH];
 	uint32_t n2 = unwind_stack(u, &s, again, UNWIND_MAX_DEPTH, NULL);
 	ok(n2 == n && !memcmp(again, ips, n * sizeof *ips), "the cached session gives the same frames");
+	s.maps = NULL;
+	s.nmaps = 0;
+	n2 = unwind_stack(u, &s, again, UNWIND_MAX_DEPTH, NULL);
+	ok(n2 == n && !memcmp(again, ips, n * sizeof *ips), "the cached session needs no maps");
 	s = sample(2);
 	n2 = unwind_stack(u, &s, again, UNWIND_MAX_DEPTH, NULL);
 	ok(n2 == n && !memcmp(again, ips, n * sizeof *ips), "a rebuilt session gives the same frames");

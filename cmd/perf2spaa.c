@@ -17,15 +17,18 @@
 #include "jsonbuf.h"
 #include "input.h"
 #include "output.h"
+#include "perfconv.h"
+#include "perfdata.h"
 #include "spaa.h"
 #include "strmap.h"
 #include "util.h"
 
 static const char help[] =
 	"Usage: perf2spaa [OPTION]... [FILE]...\n"
-	"Convert `perf script` text output to a SPAA 1.0 profile.\n"
+	"Convert perf.data, or `perf script` text output, to a SPAA 1.0 profile.\n"
 	"\n"
-	"Reads each FILE (or standard input when none or \"-\"), plain, gzip or zstd,\n"
+	"Reads each FILE (or standard input when none or \"-\"): a perf.data (file or\n"
+	"pipe mode, recognised by its magic), or perf script's text, plain, gzip or zstd;\n"
 	"and writes one profile: one event per perf event, stacks aggregated per\n"
 	"event, process, thread and command name with \"samples\" and \"period\" weights.\n"
 	"\n"
@@ -33,7 +36,12 @@ static const char help[] =
 	"                      cpu, period), for spaa-window\n"
 	"  -o, --output=FILE   write to FILE (atomically) instead of standard output\n"
 	"  -z, --zstd          compress the output with zstd (implied by a .zst FILE)\n"
-	"  -q, --quiet         no warnings about unreadable lines\n"
+	"  -q, --quiet         no warnings about unreadable lines (or lost samples)\n"
+	"      --symfs=DIR     perf.data: look for the recorded files under DIR\n"
+	"      --root=DIR      the same as --symfs\n"
+	"      --debug-dir=DIR perf.data: perf's build-id cache (default ~/.debug)\n"
+	"      --kallsyms=FILE perf.data: kernel symbols from FILE (default\n"
+	"                      /proc/kallsyms, when the capture is of this kernel)\n"
 	"  -h, --help          display this help and exit\n"
 	"  -V, --version       output version information and exit\n"
 	"\n"
@@ -100,6 +108,8 @@ static struct {
 	char tmin[48], tmax[48];
 	sbuf extra;
 	uint32_t nochain;       /* the placeholder frame of empty callchains */
+	perfconv_opts po;       /* perf.data inputs */
+	perfconv_totals pt;
 } P = { .nochain = UINT32_MAX };
 
 static void warn_line(uint64_t line, const char *what)
@@ -112,55 +122,11 @@ static void warn_line(uint64_t line, const char *what)
 
 /* ---- events ------------------------------------------------------------ */
 
-static bool name_in(const char *s, size_t n, const char *const *list)
-{
-	for (; *list; list++)
-		if (strlen(*list) == n && memcmp(*list, s, n) == 0) return true;
-	return false;
-}
-
-/* kind of a perf event by name: "cycles:u" keeps the base kind; "a:b" with
- * b not a modifier string is a tracepoint (probe). */
-static const char *event_kind(const char *name, size_t n)
-{
-	static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults", "faults",
-		"minor-faults", "major-faults", "context-switches", "cs", "cpu-migrations",
-		"migrations", "alignment-faults", "emulation-faults", "dummy", "bpf-output",
-		"cgroup-switches", NULL };
-	const char *colon = memchr(name, ':', n);
-	size_t bn = n;
-	if (colon) {
-		bool mods = colon + 1 < name + n;
-		for (const char *p = colon + 1; p < name + n; p++)
-			if (!strchr("ukhIGHpPSDWebR", *p) || *p == 0) mods = false;
-		if (!mods) return "probe";
-		bn = (size_t)(colon - name);
-	}
-	/* pmu/event/ -> event */
-	const char *base = name;
-	if (bn > 2 && name[bn - 1] == '/') {
-		const char *sl = memchr(name, '/', bn - 1);
-		if (sl) {
-			base = sl + 1;
-			bn = (size_t)(name + bn - 1 - base);
-		}
-	}
-	if (name_in(base, bn, sw)) return "software";
-	return "hardware";
-}
-
 static uint32_t event_get(const char *name, size_t n, bool has_period)
 {
 	int32_t e = builder_event_find(P.b, name, n);
 	if (e >= 0) return (uint32_t)e;
-	char *nm = xmemdup(name, n);
-	const char *kind = event_kind(name, n);
-	/* one primary metric for a perf event, whatever columns perf printed:
-	 * period, 1 per sample when perf printed none (so that two captures
-	 * of one event compare and merge) */
-	uint32_t i = builder_event(P.b, nm, kind, strcmp(kind, "probe") ? "period" : "event",
-				   "period", NULL);
-	free(nm);
+	uint32_t i = perfconv_event(P.b, name, n);
 	grow_array((void **)&P.ev_period, &P.evcap, i + 1, sizeof *P.ev_period);
 	uint32_t cap2 = 0;
 	(void)cap2;
@@ -344,12 +310,6 @@ static bool split_frame(const char *p, size_t n, bool need_dso, struct fparts *f
 	return true;
 }
 
-static bool dso_is_kernel(sstr d)
-{
-	if (d.n >= 1 && d.p[0] == '[' && !sstr_eqc(d, "[unknown]")) return true;
-	return d.n >= 7 && memcmp(d.p + d.n - 7, "vmlinux", 7) == 0;
-}
-
 /* "file:123" (perhaps with " (discriminator N)"): a srcline line. */
 static bool is_srcline(const char *p, size_t n)
 {
@@ -448,44 +408,16 @@ static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int
 	if (!added) return P.fval[ci];
 	struct fparts f;
 	split_frame(p, pl->len, false, &f); /* checked when the line was read */
+	if (pl->standalone) f.dso = sstr_c("[unknown]");
 	builder_frame fr;
-	memset(&fr, 0, sizeof fr);
 	char ipbuf[64];
-	sstr ip = f.ip;
-	if (!(ip.n >= 2 && ip.p[0] == '0' && (ip.p[1] == 'x' || ip.p[1] == 'X')) && ip.n + 2 < sizeof ipbuf) {
-		ipbuf[0] = '0';
-		ipbuf[1] = 'x';
-		memcpy(ipbuf + 2, ip.p, ip.n);
-		ip = (sstr){ ipbuf, ip.n + 2 };
-	}
-	fr.ip = ip;
-	sstr sym = f.sym;
-	fr.symoff = strip_symoff(&sym);
-	fr.func_resolved = true;
-	if (sym.n == 0 || sstr_eqc(sym, "[unknown]")) {
-		/* an unresolved frame; one printed with no symbol at all
-		 * (perf 3.x: "IP  (DSO)") is marked, as spaa-fold names it
-		 * " " the way stackcollapse-perf.pl does */
-		if (f.sym.n == 0) fr.extra_json = "\"x_perf_nosym\":true";
-		fr.func = ip;
-		fr.func_resolved = false;
-	} else {
-		fr.func = sym;
-	}
+	sstr sym = f.sym, symoff = strip_symoff(&sym);
+	perf_frame_fill(P.b, f.ip, sym, symoff, pl->inlined ? SSTR_NULL : f.dso, f.sym.n == 0, ipbuf, &fr);
 	if (pl->inlined) {
 		fr.dso = phys_dso;
 		fr.inlined = true;
 		fr.kind = ph->kind;
 		fr.symoff = ph->symoff;
-	} else {
-		if (pl->standalone) f.dso = sstr_c("[unknown]");
-		bool kern = dso_is_kernel(f.dso);
-		fr.dso = builder_dso(P.b, f.dso.p, f.dso.n, kern);
-	}
-	if (!pl->inlined) {
-		fr.kind = FK_USER;
-		if (dso_is_kernel(f.dso)) fr.kind = FK_KERNEL;
-		else if (sstr_eqc(f.dso, "[unknown]")) fr.kind = FK_UNKNOWN;
 	}
 	fr.inline_depth = depth;
 	fr.exact = depth >= 0;
@@ -501,7 +433,7 @@ static void phys_of(const struct pline *pl, struct phys *ph)
 {
 	struct fparts f;
 	split_frame(P.sb.p + pl->off, pl->len, false, &f);
-	bool kern = dso_is_kernel(f.dso);
+	bool kern = perf_dso_is_kernel(f.dso);
 	ph->kind = kern ? FK_KERNEL : sstr_eqc(f.dso, "[unknown]") ? FK_UNKNOWN : FK_USER;
 	ph->dso = builder_dso(P.b, f.dso.p, f.dso.n, kern);
 	ph->symoff = strip_symoff(&f.sym);
@@ -683,6 +615,14 @@ static bool has_colon_blank(const char *p, size_t n)
 static void convert(input *in)
 {
 	P.fname = input_name(in);
+	const void *magic;
+	size_t mn = input_peek(in, &magic, 8);
+	if (perfdata_magic(magic, mn)) { /* perf.data: read it, not perf script's text */
+		P.po.want_samples = P.want_samples;
+		P.po.quiet = P.quiet;
+		perfconv_data(P.b, in, P.fname, &P.po, &P.pt);
+		return;
+	}
 	char *line;
 	size_t n;
 	bool prev_frame = false; /* the last line was a frame line */
@@ -749,6 +689,8 @@ static void convert(input *in)
 	P.nwarn = 0;
 }
 
+enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS };
+
 int main(int argc, char **argv)
 {
 	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls main again */
@@ -759,6 +701,10 @@ int main(int argc, char **argv)
 		{ "samples", no_argument, 0, 's' },
 		CLI_OUT_LONGOPTS,
 		{ "quiet", no_argument, 0, 'q' },
+		{ "symfs", required_argument, 0, O_SYMFS },
+		{ "root", required_argument, 0, O_SYMFS },
+		{ "debug-dir", required_argument, 0, O_DEBUG_DIR },
+		{ "kallsyms", required_argument, 0, O_KALLSYMS },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -770,6 +716,9 @@ int main(int argc, char **argv)
 		case 's': P.want_samples = true; break;
 		CLI_OUT_CASES(outpath, zstd);
 		case 'q': P.quiet = true; break;
+		case O_SYMFS: P.po.symfs = optarg; break;
+		case O_DEBUG_DIR: P.po.debug_dir = optarg; break;
+		case O_KALLSYMS: P.po.kallsyms = optarg; break;
 		CLI_STD_CASES(help);
 		}
 	}
@@ -778,11 +727,27 @@ int main(int argc, char **argv)
 	builder_source_tool(P.b, "perf");
 	P.m_samples = builder_metric(P.b, "samples", NULL);
 	P.m_period = builder_metric(P.b, "period", NULL);
+	P.po.m_samples = P.m_samples;
+	P.po.m_period = P.m_period;
 
 	const char *what;
 	uint64_t nlines = input_each(argv + optind, argc - optind, convert, &what); /* for the message when nothing is found */
 
-	if (P.has_time) builder_time_range(P.b, strtod(P.tmin, NULL), strtod(P.tmax, NULL));
+	if (P.pt.has_time) { /* perf.data inputs: microseconds, as perf script prints them */
+		double lo, hi;
+		char t[48];
+		snprintf(t, sizeof t, "%llu.%06llu", (unsigned long long)(P.pt.tmin / 1000000), (unsigned long long)(P.pt.tmin % 1000000));
+		lo = strtod(t, NULL);
+		snprintf(t, sizeof t, "%llu.%06llu", (unsigned long long)(P.pt.tmax / 1000000), (unsigned long long)(P.pt.tmax % 1000000));
+		hi = strtod(t, NULL);
+		if (P.has_time) {
+			double a = strtod(P.tmin, NULL), z = strtod(P.tmax, NULL);
+			if (a < lo) lo = a;
+			if (z > hi) hi = z;
+		}
+		builder_time_range(P.b, lo, hi);
+	} else if (P.has_time) builder_time_range(P.b, strtod(P.tmin, NULL), strtod(P.tmax, NULL));
+	P.nsamples += P.pt.nsamples;
 	if (!P.nsamples && !nlines) die_empty_input(what);
 	if (!P.nsamples)
 		die_no_stacks(what, "%llu line%s, none of them a perf sample header (is it 'perf script' output?)",

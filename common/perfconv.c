@@ -1,0 +1,337 @@
+/* perfconv.c - perf samples into a SPAA builder (see perfconv.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "perfconv.h"
+#include "perfdata.h"
+#include "procmap.h"
+#include "spaa.h"
+#include "strmap.h"
+
+/* ---- shared with the text path ------------------------------------------- */
+
+static bool name_in(const char *s, size_t n, const char *const *list)
+{
+	for (; *list; list++)
+		if (strlen(*list) == n && memcmp(*list, s, n) == 0) return true;
+	return false;
+}
+
+/* "cycles:u" keeps the base kind; "a:b" with b not a modifier string is a
+ * tracepoint (probe). */
+const char *perf_event_kind(const char *name, size_t n)
+{
+	static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults", "faults",
+		"minor-faults", "major-faults", "context-switches", "cs", "cpu-migrations",
+		"migrations", "alignment-faults", "emulation-faults", "dummy", "bpf-output",
+		"cgroup-switches", NULL };
+	const char *colon = memchr(name, ':', n);
+	size_t bn = n;
+	if (colon) {
+		bool mods = colon + 1 < name + n;
+		for (const char *p = colon + 1; p < name + n; p++)
+			if (!strchr("ukhIGHpPSDWebR", *p) || *p == 0) mods = false;
+		if (!mods) return "probe";
+		bn = (size_t)(colon - name);
+	}
+	/* pmu/event/ -> event */
+	const char *base = name;
+	if (bn > 2 && name[bn - 1] == '/') {
+		const char *sl = memchr(name, '/', bn - 1);
+		if (sl) {
+			base = sl + 1;
+			bn = (size_t)(name + bn - 1 - base);
+		}
+	}
+	if (name_in(base, bn, sw)) return "software";
+	return "hardware";
+}
+
+uint32_t perfconv_event(builder *b, const char *name, size_t n)
+{
+	int32_t e = builder_event_find(b, name, n);
+	if (e >= 0) return (uint32_t)e;
+	char *nm = xmemdup(name, n);
+	const char *kind = perf_event_kind(name, n);
+	/* one primary metric for a perf event, whatever columns perf printed:
+	 * period, 1 per sample when perf printed none (so that two captures
+	 * of one event compare and merge) */
+	uint32_t i = builder_event(b, nm, kind, strcmp(kind, "probe") ? "period" : "event", "period", NULL);
+	free(nm);
+	return i;
+}
+
+bool perf_dso_is_kernel(sstr d)
+{
+	if (d.n >= 1 && d.p[0] == '[' && !sstr_eqc(d, "[unknown]")) return true;
+	return d.n >= 7 && memcmp(d.p + d.n - 7, "vmlinux", 7) == 0;
+}
+
+void perf_frame_fill(builder *b, sstr ip, sstr sym, sstr symoff, sstr dso, bool nosym, char ipbuf[static 64],
+		     builder_frame *fr)
+{
+	memset(fr, 0, sizeof *fr);
+	if (!(ip.n >= 2 && ip.p[0] == '0' && (ip.p[1] == 'x' || ip.p[1] == 'X')) && ip.n + 2 < 64) {
+		ipbuf[0] = '0';
+		ipbuf[1] = 'x';
+		memcpy(ipbuf + 2, ip.p, ip.n);
+		ip = (sstr){ ipbuf, ip.n + 2 };
+	}
+	fr->ip = ip;
+	fr->symoff = symoff;
+	fr->func_resolved = true;
+	if (sym.n == 0 || sstr_eqc(sym, "[unknown]")) {
+		/* an unresolved frame; one printed with no symbol at all
+		 * (perf 3.x: "IP  (DSO)") is marked, as spaa-fold names it
+		 * " " the way stackcollapse-perf.pl does */
+		if (nosym) fr->extra_json = "\"x_perf_nosym\":true";
+		fr->func = ip;
+		fr->func_resolved = false;
+	} else {
+		fr->func = sym;
+	}
+	if (!dso.p) return; /* the caller's (inlined frames) */
+	bool kern = perf_dso_is_kernel(dso);
+	fr->dso = builder_dso(b, dso.p, dso.n, kern);
+	fr->kind = kern ? FK_KERNEL : sstr_eqc(dso, "[unknown]") ? FK_UNKNOWN : FK_USER;
+	fr->inline_depth = -1;
+}
+
+/* ---- perf.data ----------------------------------------------------------- */
+
+#define CONTEXT_HV ((uint64_t)-32)
+#define CONTEXT_KERNEL ((uint64_t)-128)
+#define CONTEXT_USER ((uint64_t)-512)
+#define CONTEXT_MAX ((uint64_t)-4095)
+#define MAX_STACK 127  /* perf script's (PERF_MAX_STACK_DEPTH) */
+#define MISC_CPUMODE_MASK 7
+#define MISC_KERNEL 1
+#define MISC_USER 2
+#define MISC_FORK_EXEC (1 << 13)
+#define TYPE_TRACEPOINT 2
+
+struct conv {
+	builder *b;
+	const perfconv_opts *o;
+	perfconv_totals *t;
+	perfdata *d;
+	procmap *pm;
+	strmap fcache;        /* (dso, address) -> frame */
+	uint32_t *fval;
+	uint32_t fvcap;
+	uint32_t *frames;
+	uint32_t frcap;
+	uint32_t *evmap;      /* attr -> builder event + 1 */
+	uint32_t evcap;
+	uint32_t nochain;
+	sbuf name, extra;
+};
+
+/* The frame of ip in thread, mode 0 user, 1 kernel, 2 neither (hypervisor, guest). */
+static uint32_t frame_of(struct conv *c, uint32_t thread, int mode, uint64_t ip)
+{
+	uint64_t addr = ip;
+	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
+	struct { uint32_t dso; uint64_t addr; } __attribute__((packed)) key = { dso, addr };
+	bool added;
+	uint32_t ci = strmap_intern(&c->fcache, &key, sizeof key, &added);
+	if (!added) return c->fval[ci];
+	c->name.n = 0;
+	uint64_t off = 0;
+	bool named = procmap_symbol(c->pm, dso, addr, &c->name, &off);
+	char iptext[24], offtext[24], ipbuf[64];
+	int in = snprintf(iptext, sizeof iptext, "%llx", (unsigned long long)addr);
+	int on = snprintf(offtext, sizeof offtext, "0x%llx", (unsigned long long)off);
+	const char *dn = procmap_dso_name(c->pm, dso);
+	builder_frame fr;
+	perf_frame_fill(c->b, (sstr){ iptext, (size_t)in }, named ? (sstr){ c->name.p, c->name.n } : sstr_c("[unknown]"),
+			named ? (sstr){ offtext, (size_t)on } : SSTR_NULL, sstr_c(dn), false, ipbuf, &fr);
+	uint32_t idx = builder_frame_add(c->b, &fr);
+	grow_array((void **)&c->fval, &c->fvcap, ci + 1, sizeof *c->fval);
+	c->fval[ci] = idx;
+	return idx;
+}
+
+static uint32_t no_chain_frame(struct conv *c)
+{
+	if (c->nochain != UINT32_MAX) return c->nochain;
+	builder_frame fr;
+	memset(&fr, 0, sizeof fr);
+	fr.func = sstr_c("[unknown]");
+	fr.dso = builder_dso(c->b, "[unknown]", 9, false);
+	fr.kind = FK_UNKNOWN;
+	fr.inline_depth = -1;
+	fr.func_resolved = true;
+	fr.extra_json = "\"x_perf_no_callchain\":true";
+	c->nochain = builder_frame_add(c->b, &fr);
+	return c->nochain;
+}
+
+static void sample(struct conv *c, const pd_event *e)
+{
+	const pd_sample *s = &e->s;
+	const pd_attr *a = perfdata_attr(c->d, (uint32_t)e->attr);
+	uint32_t old = c->evcap;
+	grow_array((void **)&c->evmap, &c->evcap, (uint32_t)e->attr + 1, sizeof *c->evmap);
+	if (c->evcap > old) memset(c->evmap + old, 0, (c->evcap - old) * sizeof *c->evmap);
+	if (!c->evmap[e->attr]) c->evmap[e->attr] = perfconv_event(c->b, a->name, strlen(a->name)) + 1;
+	uint32_t ev = c->evmap[e->attr] - 1;
+	int32_t pid = (int32_t)e->id.pid, tid = (int32_t)e->id.tid;
+	uint32_t th = procmap_thread(c->pm, pid, tid);
+	uint32_t nfr = 0;
+	uint64_t nent = s->has_callchain ? s->nchain : 1;
+	grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
+	if (s->has_callchain) {
+		int mode = 0;
+		for (uint64_t i = 0; i < s->nchain && nfr < MAX_STACK; i++) {
+			uint64_t ip = pd_u64(s->chain, i);
+			if (ip >= CONTEXT_MAX) {
+				mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
+				continue;
+			}
+			c->frames[nfr++] = frame_of(c, th, mode, ip);
+		}
+	} else if (s->has_ip) {
+		int cm = e->misc & MISC_CPUMODE_MASK;
+		c->frames[nfr++] = frame_of(c, th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip);
+	}
+	if (!nfr) c->frames[nfr++] = no_chain_frame(c);
+
+	builder_ctx ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.event = ev;
+	ctx.has_pid = true;
+	ctx.pid = pid;
+	ctx.has_tid = true;
+	ctx.tid = tid;
+	ctx.comm = procmap_comm_of(c->pm, th);
+	builder_thread(c->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
+	bool has_period = s->has_period && a->type != TYPE_TRACEPOINT;
+	uint32_t midx[2] = { c->o->m_samples, c->o->m_period };
+	num vals[2] = { num_i(1), num_u(has_period ? s->period : 1) };
+	uint32_t si = builder_stack(c->b, &ctx, c->frames, nfr, midx, vals, 2);
+	c->t->nsamples++;
+	/* perf script prints times in microseconds */
+	uint64_t us = e->id.time / 1000;
+	if (e->id.has_time) {
+		if (!c->t->has_time || us < c->t->tmin) c->t->tmin = us;
+		if (!c->t->has_time || us > c->t->tmax) c->t->tmax = us;
+		c->t->has_time = true;
+	}
+	if (c->o->want_samples) {
+		sbuf *x = &c->extra;
+		x->n = 0;
+		if (e->id.has_time)
+			sbuf_printf(x, "\"timestamp\":%llu.%06llu,", (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
+		if (e->id.has_cpu) sbuf_printf(x, "\"cpu\":%u,", e->id.cpu);
+		if (has_period) sbuf_printf(x, "\"period\":%llu,", (unsigned long long)s->period);
+		if (x->n) x->n--;
+		sbuf_addc(x, 0);
+		builder_sample(c->b, si, false, 0, x->p);
+	}
+}
+
+static void hex(const uint8_t *p, uint32_t n, char *out)
+{
+	for (uint32_t i = 0; i < n; i++) sprintf(out + 2 * i, "%02x", p[i]);
+	out[2 * n] = 0;
+}
+
+/* What the capture says of its machine and files (file mode: all of it
+ * before the records; pipe mode: as it comes). */
+static void machine_info(struct conv *c)
+{
+	const char *kbid = NULL;
+	char buf[48];
+	uint32_t n = perfdata_nbuildids(c->d);
+	for (uint32_t i = 0; i < n; i++) {
+		const pd_buildid *b = perfdata_buildid(c->d, i);
+		hex(b->id, b->size, buf);
+		procmap_build_id(c->pm, b->filename, buf);
+		if (strcmp(b->filename, "[kernel.kallsyms]") == 0) {
+			procmap_machine(c->pm, buf, perfdata_osrelease(c->d));
+			kbid = b->filename;
+		}
+	}
+	if (!kbid) procmap_machine(c->pm, NULL, perfdata_osrelease(c->d));
+}
+
+static void source_info(struct conv *c)
+{
+	if (c->t->got_source) return;
+	c->t->got_source = true;
+	const char *s;
+	if ((s = perfdata_cmdline(c->d))) builder_source_str(c->b, "command", s, strlen(s));
+	if ((s = perfdata_version(c->d))) builder_source_str(c->b, "tool_version", s, strlen(s));
+	if ((s = perfdata_hostname(c->d))) builder_source_str(c->b, "hostname", s, strlen(s));
+	if ((s = perfdata_osrelease(c->d))) builder_source_str(c->b, "os_release", s, strlen(s));
+	if ((s = perfdata_arch(c->d))) builder_source_str(c->b, "arch", s, strlen(s));
+	uint32_t online;
+	uint32_t nc = perfdata_nr_cpus(c->d, &online);
+	if (nc) {
+		char j[64];
+		snprintf(j, sizeof j, "{\"available\":%u,\"online\":%u}", nc, online);
+		builder_source_json(c->b, "nr_cpus", j);
+	}
+}
+
+void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts *o, perfconv_totals *t)
+{
+	struct conv c;
+	memset(&c, 0, sizeof c);
+	c.b = b;
+	c.o = o;
+	c.t = t;
+	c.nochain = UINT32_MAX;
+	c.d = perfdata_open(in, path);
+	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms };
+	c.pm = procmap_new(&po);
+	strmap_init(&c.fcache);
+	bool pipe = perfdata_pipe(c.d);
+	if (!pipe) machine_info(&c);
+	uint32_t nbids = perfdata_nbuildids(c.d);
+	pd_event e;
+	while (perfdata_next(c.d, &e)) {
+		switch (e.kind) {
+		case PD_SAMPLE:
+			if (pipe && perfdata_nbuildids(c.d) != nbids) {
+				machine_info(&c);
+				nbids = perfdata_nbuildids(c.d);
+			}
+			sample(&c, &e);
+			break;
+		case PD_COMM:
+			procmap_comm(c.pm, (int32_t)e.pid, (int32_t)e.tid, e.filename);
+			break;
+		case PD_FORK:
+			procmap_fork(c.pm, (int32_t)e.pid, (int32_t)e.ppid, (int32_t)e.tid, (int32_t)e.ptid,
+				     !(e.misc & MISC_FORK_EXEC));
+			break;
+		case PD_MMAP: {
+			bool kern = (e.misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
+			procmap_mmap(c.pm, (int32_t)e.pid, kern, e.start, e.len, e.pgoff, e.filename,
+				     e.has_build_id ? e.build_id : NULL, e.build_id_size);
+			break;
+		}
+		default: break;
+		}
+	}
+	source_info(&c);
+	const char *name = perfdata_name(c.d);
+	uint64_t lost = perfdata_lost(c.d);
+	if (lost && !o->quiet)
+		warn_at(name, 0, "warning: %llu samples lost (perf's LOST records): the profile lacks them",
+			(unsigned long long)lost);
+	const char *note = procmap_note(c.pm);
+	if (note && !o->quiet) warn_at(name, 0, "warning: %s", note);
+	procmap_free(c.pm);
+	perfdata_close(c.d);
+	strmap_free(&c.fcache);
+	free(c.fval);
+	free(c.frames);
+	free(c.evmap);
+	sbuf_free(&c.name);
+	sbuf_free(&c.extra);
+}

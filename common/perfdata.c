@@ -1,0 +1,880 @@
+/* perfdata.c - perf.data, file and pipe mode (see perfdata.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "idmap.h"
+#include "perfdata.h"
+
+/* sample_type bits (linux/perf_event.h) */
+enum {
+	ST_IP = 1 << 0, ST_TID = 1 << 1, ST_TIME = 1 << 2, ST_ADDR = 1 << 3, ST_READ = 1 << 4,
+	ST_CALLCHAIN = 1 << 5, ST_ID = 1 << 6, ST_CPU = 1 << 7, ST_PERIOD = 1 << 8,
+	ST_STREAM_ID = 1 << 9, ST_RAW = 1 << 10, ST_BRANCH_STACK = 1 << 11, ST_REGS_USER = 1 << 12,
+	ST_STACK_USER = 1 << 13, ST_WEIGHT = 1 << 14, ST_DATA_SRC = 1 << 15,
+	ST_IDENTIFIER = 1 << 16, ST_TRANSACTION = 1 << 17, ST_REGS_INTR = 1 << 18,
+	ST_PHYS_ADDR = 1 << 19, ST_AUX = 1 << 20, ST_CGROUP = 1 << 21, ST_DATA_PAGE_SIZE = 1 << 22,
+	ST_CODE_PAGE_SIZE = 1 << 23, ST_WEIGHT_STRUCT = 1 << 24
+};
+enum { RF_TOTAL_TIME_ENABLED = 1, RF_TOTAL_TIME_RUNNING = 2, RF_ID = 4, RF_GROUP = 8, RF_LOST = 16 };
+#define BRANCH_HW_INDEX (1ULL << 17)
+
+/* record types */
+enum {
+	R_MMAP = 1, R_LOST = 2, R_COMM = 3, R_EXIT = 4, R_FORK = 7, R_SAMPLE = 9, R_MMAP2 = 10,
+	R_LOST_SAMPLES = 13,
+	R_HEADER_ATTR = 64, R_HEADER_EVENT_TYPE = 65, R_HEADER_TRACING_DATA = 66,
+	R_HEADER_BUILD_ID = 67, R_FINISHED_ROUND = 68, R_AUXTRACE = 71, R_EVENT_UPDATE = 78,
+	R_HEADER_FEATURE = 80, R_COMPRESSED = 81, R_COMPRESSED2 = 83
+};
+#define MISC_COMM_EXEC (1 << 13)
+#define MISC_MMAP_BUILD_ID (1 << 14)
+#define MISC_BUILD_ID_SIZE (1 << 15)
+
+/* feature bits */
+enum { F_BUILD_ID = 2, F_HOSTNAME = 3, F_OSRELEASE = 4, F_VERSION = 5, F_ARCH = 6, F_NRCPUS = 7,
+       F_CMDLINE = 11, F_EVENT_DESC = 12 };
+
+#define FILE_MAGIC "PERFILE2"
+#define FILE_MAGIC_SWAPPED "2ELIFREP"
+#define HEADER_SIZE 104
+#define PIPE_HEADER_SIZE 16
+
+/* a queued record: perf's ordered delivery */
+struct qent {
+	uint64_t ts, seq;
+	uint64_t where;   /* offset in the map (file mode) or in the arena */
+	uint64_t offset;  /* in the input, for messages */
+	uint32_t len;
+};
+
+struct perfdata {
+	const char *name;
+	bool pipe;
+	/* file mode: the whole file mapped */
+	const uint8_t *map;
+	size_t mapsz;
+	int fd;
+	uint64_t pos, end;  /* the data section still to read */
+	/* pipe mode */
+	input *in;
+	uint64_t spos;      /* stream offset of the next record */
+	/* attributes */
+	pd_attr *attrs;
+	uint32_t nattrs, acap;
+	idmap ids;          /* id -> attr */
+	bool all_identifier;
+	int id_pos;         /* u64 index of ID in a sample (no IDENTIFIER), -1 none */
+	/* features */
+	char *hostname, *osrelease, *version, *arch, *cmdline;
+	uint32_t nr_cpus, nr_online;
+	pd_buildid *bids;
+	uint32_t nbids, bcap;
+	uint64_t lost;
+	/* ordering */
+	struct qent *q;
+	uint32_t nq, qcap;
+	uint32_t nready, qi;    /* q[qi..nready) are ready to deliver */
+	uint64_t seq, next_flush, max_ts;
+	sbuf arena, arena2;
+	bool eof;
+};
+
+void perfdata_die(const perfdata *d, uint64_t offset, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	die(EXIT_DATA, "%s: offset %llu: %s", d->name, (unsigned long long)offset, msg);
+}
+
+bool perfdata_magic(const void *p, size_t n)
+{
+	return n >= 8 && (memcmp(p, FILE_MAGIC, 8) == 0 || memcmp(p, FILE_MAGIC_SWAPPED, 8) == 0);
+}
+
+static uint64_t get64(const uint8_t *p, size_t n, size_t off)
+{
+	if (off + 8 > n) return 0;
+	uint64_t v;
+	memcpy(&v, p + off, 8);
+	return v;
+}
+
+static uint32_t get32(const uint8_t *p, size_t n, size_t off)
+{
+	if (off + 4 > n) return 0;
+	uint32_t v;
+	memcpy(&v, p + off, 4);
+	return v;
+}
+
+/* ---- attributes -------------------------------------------------------- */
+
+static const char *const hw_names[] = { "cycles", "instructions", "cache-references", "cache-misses",
+	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+	"ref-cycles" };
+static const char *const sw_names[] = { "cpu-clock", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults", "emulation-faults",
+	"dummy", "bpf-output", "cgroup-switches" };
+
+/* An attribute from its bytes a[0..n) (perf_event_attr of any version). */
+static uint32_t add_attr(perfdata *d, const uint8_t *a, size_t n)
+{
+	pd_attr *t = VEC_PUSH(d->attrs, d->nattrs, d->acap);
+	memset(t, 0, sizeof *t);
+	t->type = get32(a, n, 0);
+	t->config = get64(a, n, 8);
+	t->period_or_freq = get64(a, n, 16);
+	t->sample_type = get64(a, n, 24);
+	t->read_format = get64(a, n, 32);
+	t->flags = get64(a, n, 40);
+	t->freq = t->flags >> 10 & 1;
+	t->sample_id_all = t->flags >> 18 & 1;
+	t->branch_sample_type = get64(a, n, 72);
+	t->sample_regs_user = get64(a, n, 80);
+	t->sample_regs_intr = get64(a, n, 96);
+	return d->nattrs - 1;
+}
+
+static void attr_id(perfdata *d, uint32_t a, uint64_t id)
+{
+	bool added;
+	idmap_put(&d->ids, (int64_t)id, a, &added);
+	pd_attr *t = &d->attrs[a];
+	*(uint64_t *)VEC_PUSH(t->ids, t->nids, t->idcap) = id;
+}
+
+static void attr_name(pd_attr *t, const char *s, size_t n)
+{
+	free(t->name);
+	t->name = xmemdup(s, strnlen(s, n));
+}
+
+/* The name perf gives an event it has no description of. */
+static void default_names(perfdata *d)
+{
+	for (uint32_t i = 0; i < d->nattrs; i++) {
+		pd_attr *t = &d->attrs[i];
+		if (t->name) continue;
+		char buf[64];
+		const char *s = NULL;
+		if (t->type == 0 && t->config < sizeof hw_names / sizeof *hw_names) s = hw_names[t->config];
+		if (t->type == 1 && t->config < sizeof sw_names / sizeof *sw_names) s = sw_names[t->config];
+		if (!s) {
+			snprintf(buf, sizeof buf, "raw-%u-0x%llx", t->type, (unsigned long long)t->config);
+			s = buf;
+		}
+		t->name = xstrdup(s);
+	}
+}
+
+/* After the attributes are known: how records find theirs. */
+static void attrs_done(perfdata *d)
+{
+	d->all_identifier = d->nattrs > 0;
+	for (uint32_t i = 0; i < d->nattrs; i++)
+		if (!(d->attrs[i].sample_type & ST_IDENTIFIER)) d->all_identifier = false;
+	d->id_pos = -1;
+	if (d->nattrs && (d->attrs[0].sample_type & ST_ID)) {
+		uint64_t st = d->attrs[0].sample_type;
+		d->id_pos = !!(st & ST_IP) + !!(st & ST_TID) + !!(st & ST_TIME) + !!(st & ST_ADDR);
+	}
+}
+
+/* ---- features ---------------------------------------------------------- */
+
+/* A perf_header_string at p[*off..n): u32 length, then the string. */
+static char *feat_string(const perfdata *d, const uint8_t *p, size_t n, size_t *off, uint64_t where)
+{
+	if (*off + 4 > n) perfdata_die(d, where, "feature section too short for a string");
+	uint32_t len = get32(p, n, *off);
+	*off += 4;
+	if (len > n - *off) perfdata_die(d, where, "string of %u bytes past the end of its feature section", len);
+	char *s = xmemdup(p + *off, strnlen((const char *)p + *off, len));
+	*off += len;
+	return s;
+}
+
+static void set_str(char **dst, char *s)
+{
+	free(*dst);
+	*dst = s;
+}
+
+static void add_buildid_rec(perfdata *d, const uint8_t *p, size_t n, uint64_t where)
+{
+	/* header (8), pid (4), build_id[24] (20 bytes, size, 3 reserved), filename */
+	if (n < 36) perfdata_die(d, where, "build id record too short (%zu bytes)", n);
+	pd_buildid *b = VEC_PUSH(d->bids, d->nbids, d->bcap);
+	b->misc = (uint16_t)(get32(p, n, 4) & 0xffff);
+	b->pid = (int32_t)get32(p, n, 8);
+	memcpy(b->id, p + 12, 20);
+	b->size = (b->misc & MISC_BUILD_ID_SIZE) && p[32] <= 20 ? p[32] : 20;
+	b->filename = xmemdup(p + 36, strnlen((const char *)p + 36, n - 36));
+}
+
+/* Feature feat, its bytes p[0..n) (at input offset where). */
+static void feature(perfdata *d, uint32_t feat, const uint8_t *p, size_t n, uint64_t where)
+{
+	size_t off = 0;
+	switch (feat) {
+	case F_HOSTNAME: set_str(&d->hostname, feat_string(d, p, n, &off, where)); break;
+	case F_OSRELEASE: set_str(&d->osrelease, feat_string(d, p, n, &off, where)); break;
+	case F_VERSION: set_str(&d->version, feat_string(d, p, n, &off, where)); break;
+	case F_ARCH: set_str(&d->arch, feat_string(d, p, n, &off, where)); break;
+	case F_NRCPUS:
+		if (n < 8) perfdata_die(d, where, "nr_cpus feature too short");
+		d->nr_cpus = get32(p, n, 0);
+		d->nr_online = get32(p, n, 4);
+		break;
+	case F_CMDLINE: {
+		if (n < 4) perfdata_die(d, where, "cmdline feature too short");
+		uint32_t nr = get32(p, n, 0);
+		off = 4;
+		sbuf s = { 0 };
+		for (uint32_t i = 0; i < nr; i++) {
+			char *a = feat_string(d, p, n, &off, where);
+			if (i) sbuf_addc(&s, ' ');
+			sbuf_adds(&s, a);
+			free(a);
+		}
+		sbuf_addc(&s, 0);
+		set_str(&d->cmdline, s.p);
+		break;
+	}
+	case F_EVENT_DESC: {
+		if (n < 8) perfdata_die(d, where, "event description feature too short");
+		uint32_t nre = get32(p, n, 0), sz = get32(p, n, 4);
+		off = 8;
+		for (uint32_t i = 0; i < nre; i++) {
+			if (sz > n - off || n - off - sz < 4)
+				perfdata_die(d, where, "event description %u past the end of its section", i);
+			off += sz;
+			uint32_t nids = get32(p, n, off);
+			off += 4;
+			char *name = feat_string(d, p, n, &off, where);
+			if (nids > (n - off) / 8) perfdata_die(d, where, "event description %u: %u ids past the end", i, nids);
+			uint32_t a = nids ? idmap_get(&d->ids, (int64_t)get64(p, n, off)) : UINT32_MAX;
+			if (a == UINT32_MAX && i < d->nattrs) a = i;
+			if (a != UINT32_MAX) attr_name(&d->attrs[a], name, strlen(name));
+			free(name);
+			off += (size_t)nids * 8;
+		}
+		break;
+	}
+	case F_BUILD_ID:
+		while (off + 8 <= n) {
+			uint32_t sz = get32(p, n, off + 4) >> 16;
+			if (sz < 8 || sz > n - off) perfdata_die(d, where + off, "build id entry of %u bytes in a section of %zu", sz, n - off);
+			add_buildid_rec(d, p + off, sz, where + off);
+			off += sz;
+		}
+		break;
+	default: break;
+	}
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+/* Maps the whole of in (a file-mode perf.data): the file itself when path is
+ * a regular file that starts with the magic, else a copy of its
+ * (decompressed) bytes in an unlinked temporary file. */
+static void map_input(perfdata *d, input *in, const char *path)
+{
+	int fd = -1;
+	struct stat st;
+	char magic[8];
+	if (path && strcmp(path, "-") != 0) fd = open(path, O_RDONLY);
+	else fd = dup(0);
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || pread(fd, magic, 8, 0) != 8 ||
+			memcmp(magic, FILE_MAGIC, 8) != 0)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		fd = tmpfile_unlinked(cli_prog);
+		const void *p;
+		size_t n;
+		while ((n = input_window(in, &p, 1 << 17)) > 0) {
+			tmpfile_write(fd, p, n);
+			input_skip(in, n);
+		}
+		if (fstat(fd, &st) != 0) die(EXIT_DATA, "%s: %s", d->name, strerror(errno));
+	}
+	d->fd = fd;
+	d->mapsz = (size_t)st.st_size;
+	if (d->mapsz < HEADER_SIZE) perfdata_die(d, d->mapsz, "truncated: %zu bytes, shorter than the %d-byte header", d->mapsz, HEADER_SIZE);
+	void *m = mmap(NULL, d->mapsz, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) die(EXIT_DATA, "%s: cannot map: %s", d->name, strerror(errno));
+	madvise(m, d->mapsz, MADV_SEQUENTIAL);
+	d->map = m;
+}
+
+/* A section {offset, size} at header offset off, checked against the file. */
+static void section(const perfdata *d, size_t off, const char *what, uint64_t *o, uint64_t *s)
+{
+	*o = get64(d->map, d->mapsz, off);
+	*s = get64(d->map, d->mapsz, off + 8);
+	if (*o > d->mapsz || *s > d->mapsz - *o)
+		perfdata_die(d, off, "truncated: the %s section (%llu bytes at %llu) ends past the end of the file (%zu bytes)",
+			     what, (unsigned long long)*s, (unsigned long long)*o, d->mapsz);
+}
+
+static void open_file(perfdata *d, input *in, const char *path)
+{
+	map_input(d, in, path);
+	const uint8_t *h = d->map;
+	uint64_t hsize = get64(h, d->mapsz, 8), attr_size = get64(h, d->mapsz, 16);
+	if (hsize < HEADER_SIZE) perfdata_die(d, 8, "header size %llu, less than %d", (unsigned long long)hsize, HEADER_SIZE);
+	uint64_t ao, as, dof, ds;
+	section(d, 24, "attributes", &ao, &as);
+	section(d, 40, "data", &dof, &ds);
+	if (attr_size < 16 + 64 || attr_size > 4096)
+		perfdata_die(d, 16, "attribute size %llu: not a perf_event_attr and its ids", (unsigned long long)attr_size);
+	if (as % attr_size) perfdata_die(d, 24, "attribute section of %llu bytes, not a multiple of %llu", (unsigned long long)as, (unsigned long long)attr_size);
+	for (uint64_t off = ao; off < ao + as; off += attr_size) {
+		uint32_t a = add_attr(d, h + off, attr_size - 16);
+		uint64_t io, is;
+		section(d, off + attr_size - 16, "attribute ids", &io, &is);
+		for (uint64_t k = 0; k + 8 <= is; k += 8) attr_id(d, a, get64(h, d->mapsz, io + k));
+	}
+	if (!d->nattrs) perfdata_die(d, 24, "no event attributes");
+	/* features: one section each after the data, for each bit set */
+	uint64_t fo = dof + ds;
+	for (uint32_t bit = 0; bit < 256; bit++) {
+		uint64_t w = get64(h, d->mapsz, 72 + 8 * (bit / 64));
+		if (!(w >> (bit % 64) & 1)) continue;
+		uint64_t so, ss;
+		if (fo + 16 > d->mapsz) perfdata_die(d, fo, "truncated: the feature sections end past the end of the file");
+		section(d, fo, "feature", &so, &ss);
+		feature(d, bit, h + so, ss, so);
+		fo += 16;
+	}
+	d->pos = dof;
+	d->end = dof + ds;
+}
+
+perfdata *perfdata_open(input *in, const char *path)
+{
+	perfdata *d = xcalloc(1, sizeof *d);
+	d->name = input_name(in);
+	d->fd = -1;
+	const void *p;
+	size_t n = input_peek(in, &p, 16);
+	if (n >= 8 && memcmp(p, FILE_MAGIC_SWAPPED, 8) == 0)
+		die(EXIT_DATA, "%s: a perf.data of the other byte order (big-endian machine): not supported; "
+		    "convert it with 'perf script' on a machine of that order", d->name);
+	if (n < 8 || !perfdata_magic(p, n)) perfdata_die(d, 0, "not a perf.data file (no PERFILE2 magic)");
+	if (n >= 16 && get64(p, n, 8) == PIPE_HEADER_SIZE) {
+		d->pipe = true;
+		d->in = in;
+		input_skip(in, PIPE_HEADER_SIZE);
+		d->spos = PIPE_HEADER_SIZE;
+	} else {
+		open_file(d, in, path);
+		attrs_done(d);
+		default_names(d);
+	}
+	return d;
+}
+
+void perfdata_close(perfdata *d)
+{
+	if (!d) return;
+	if (d->map) munmap((void *)d->map, d->mapsz);
+	if (d->fd >= 0) close(d->fd);
+	for (uint32_t i = 0; i < d->nattrs; i++) {
+		free(d->attrs[i].name);
+		free(d->attrs[i].ids);
+	}
+	free(d->attrs);
+	idmap_free(&d->ids);
+	for (uint32_t i = 0; i < d->nbids; i++) free(d->bids[i].filename);
+	free(d->bids);
+	free(d->hostname);
+	free(d->osrelease);
+	free(d->version);
+	free(d->arch);
+	free(d->cmdline);
+	free(d->q);
+	sbuf_free(&d->arena);
+	sbuf_free(&d->arena2);
+	free(d);
+}
+
+/* ---- records ------------------------------------------------------------- */
+
+/* The attribute of a sample record p[0..n), -1 when its id is unknown. */
+static int32_t sample_attr(const perfdata *d, const uint8_t *p, size_t n)
+{
+	if (d->nattrs == 1) return 0;
+	uint64_t id;
+	if (d->all_identifier) id = get64(p, n, 8);
+	else if (d->id_pos >= 0) id = get64(p, n, 8 + 8 * (size_t)d->id_pos);
+	else return 0;
+	uint32_t a = idmap_get(&d->ids, (int64_t)id);
+	return a == UINT32_MAX ? -1 : (int32_t)a;
+}
+
+/* The size of the sample_id trailer of sample_type st. */
+static size_t trailer_size(uint64_t st)
+{
+	return 8 * (size_t)(!!(st & ST_TID) + !!(st & ST_TIME) + !!(st & ST_ID) + !!(st & ST_STREAM_ID) +
+			    !!(st & ST_CPU) + !!(st & ST_IDENTIFIER));
+}
+
+/* The attribute of another record p[0..n), for its trailer; -1 none. */
+static int32_t other_attr(const perfdata *d, const uint8_t *p, size_t n)
+{
+	if (!d->nattrs || !d->attrs[0].sample_id_all) return -1;
+	if (d->nattrs == 1 || !d->all_identifier) return 0;
+	if (n < 16) return -1;
+	uint32_t a = idmap_get(&d->ids, (int64_t)get64(p, n, n - 8));
+	return a == UINT32_MAX ? -1 : (int32_t)a;
+}
+
+/* Reads the trailer of record p[0..n) of attribute a; false when it does
+ * not fit. */
+static bool read_trailer(const perfdata *d, int32_t a, const uint8_t *p, size_t n, size_t body, pd_id *id)
+{
+	memset(id, 0, sizeof *id);
+	if (a < 0) return true;
+	uint64_t st = d->attrs[a].sample_type;
+	size_t ts = trailer_size(st);
+	if (ts > n - body) return false;
+	size_t o = n - ts;
+	if (st & ST_TID) id->has_tid = true, id->pid = get32(p, n, o), id->tid = get32(p, n, o + 4), o += 8;
+	if (st & ST_TIME) id->has_time = true, id->time = get64(p, n, o), o += 8;
+	if (st & ST_ID) id->has_id = true, id->id = get64(p, n, o), o += 8;
+	if (st & ST_STREAM_ID) o += 8;
+	if (st & ST_CPU) id->has_cpu = true, id->cpu = get32(p, n, o), o += 8;
+	if (st & ST_IDENTIFIER) id->has_id = true, id->id = get64(p, n, o);
+	return true;
+}
+
+/* The time of a record for ordering, 0 when it has none (delivered at once). */
+static uint64_t record_time(const perfdata *d, const uint8_t *p, size_t n, uint32_t type)
+{
+	if (type >= 64) return 0;
+	if (type == R_SAMPLE) {
+		int32_t a = sample_attr(d, p, n);
+		if (a < 0) return 0;
+		uint64_t st = d->attrs[a].sample_type;
+		if (!(st & ST_TIME)) return 0;
+		return get64(p, n, 8 + 8 * (size_t)(!!(st & ST_IDENTIFIER) + !!(st & ST_IP) + !!(st & ST_TID)));
+	}
+	int32_t a = other_attr(d, p, n);
+	if (a < 0) return 0;
+	uint64_t st = d->attrs[a].sample_type;
+	if (!(st & ST_TIME)) return 0;
+	size_t ts = trailer_size(st);
+	if (ts > n - 8) return 0;
+	return get64(p, n, n - ts + 8 * (size_t)!!(st & ST_TID));
+}
+
+struct cur { const perfdata *d; const uint8_t *p; size_t n, o; uint64_t where; };
+
+static uint64_t c64(struct cur *c, const char *what)
+{
+	if (c->o + 8 > c->n)
+		perfdata_die(c->d, c->where, "sample record of %zu bytes too short for its %s", c->n, what);
+	uint64_t v = get64(c->p, c->n, c->o);
+	c->o += 8;
+	return v;
+}
+
+/* n u64s at the cursor: their start */
+static const uint8_t *cskip(struct cur *c, uint64_t nbytes, const char *what)
+{
+	if (nbytes > c->n - c->o)
+		perfdata_die(c->d, c->where, "sample record of %zu bytes too short for its %s (%llu bytes)", c->n, what,
+			     (unsigned long long)nbytes);
+	const uint8_t *q = c->p + c->o;
+	c->o += (size_t)nbytes;
+	return q;
+}
+
+static unsigned popcount64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
+
+static void read_values(struct cur *c, uint64_t rf)
+{
+	uint64_t per = 1 + !!(rf & RF_ID) + !!(rf & RF_LOST);
+	uint64_t nr = 1;
+	if (rf & RF_GROUP) nr = c64(c, "read values");
+	else c64(c, "read value"), per--;
+	if (rf & RF_TOTAL_TIME_ENABLED) c64(c, "read values");
+	if (rf & RF_TOTAL_TIME_RUNNING) c64(c, "read values");
+	if (nr > (c->n - c->o) / 8 / (per ? per : 1))
+		perfdata_die(c->d, c->where, "sample record: %llu read values past its end", (unsigned long long)nr);
+	cskip(c, nr * per * 8, "read values");
+}
+
+static void parse_sample(const perfdata *d, const uint8_t *p, size_t n, pd_event *e)
+{
+	const pd_attr *t = &d->attrs[e->attr];
+	uint64_t st = t->sample_type;
+	pd_sample *s = &e->s;
+	memset(s, 0, sizeof *s);
+	struct cur c = { d, p, n, 8, e->offset };
+	if (st & ST_IDENTIFIER) e->id.has_id = true, e->id.id = c64(&c, "identifier");
+	if (st & ST_IP) s->has_ip = true, s->ip = c64(&c, "ip");
+	if (st & ST_TID) {
+		uint64_t v = c64(&c, "pid and tid");
+		e->id.has_tid = true;
+		e->id.pid = (uint32_t)v;
+		e->id.tid = (uint32_t)(v >> 32);
+	}
+	if (st & ST_TIME) e->id.has_time = true, e->id.time = c64(&c, "time");
+	if (st & ST_ADDR) s->addr = c64(&c, "addr");
+	if (st & ST_ID) e->id.has_id = true, e->id.id = c64(&c, "id");
+	if (st & ST_STREAM_ID) s->stream_id = c64(&c, "stream id");
+	if (st & ST_CPU) e->id.has_cpu = true, e->id.cpu = (uint32_t)c64(&c, "cpu");
+	if (st & ST_PERIOD) s->has_period = true, s->period = c64(&c, "period");
+	if (st & ST_READ) read_values(&c, t->read_format);
+	if (st & ST_CALLCHAIN) {
+		s->has_callchain = true;
+		s->nchain = c64(&c, "callchain");
+		if (s->nchain > (n - c.o) / 8)
+			perfdata_die(d, e->offset, "sample record: a callchain of %llu entries past its end", (unsigned long long)s->nchain);
+		s->chain = cskip(&c, s->nchain * 8, "callchain");
+	}
+	if (st & ST_RAW) {
+		if (c.o + 4 > n) perfdata_die(d, e->offset, "sample record too short for its raw data");
+		s->raw_size = get32(p, n, c.o);
+		c.o += 4;
+		s->raw = cskip(&c, s->raw_size, "raw data");
+	}
+	if (st & ST_BRANCH_STACK) {
+		s->nbranch = c64(&c, "branch stack");
+		if (t->branch_sample_type & BRANCH_HW_INDEX) c64(&c, "branch stack");
+		if (s->nbranch > (n - c.o) / 24)
+			perfdata_die(d, e->offset, "sample record: a branch stack of %llu entries past its end", (unsigned long long)s->nbranch);
+		s->branch = cskip(&c, s->nbranch * 24, "branch stack");
+	}
+	if (st & ST_REGS_USER) {
+		s->regs_abi = c64(&c, "user registers");
+		if (s->regs_abi) {
+			s->nregs = popcount64(t->sample_regs_user);
+			s->regs = cskip(&c, (uint64_t)s->nregs * 8, "user registers");
+		}
+	}
+	if (st & ST_STACK_USER) {
+		s->stack_size = c64(&c, "user stack");
+		s->stack = cskip(&c, s->stack_size, "user stack");
+		if (s->stack_size) {
+			s->stack_dyn_size = c64(&c, "user stack");
+			if (s->stack_dyn_size > s->stack_size) s->stack_dyn_size = s->stack_size;
+		}
+	}
+	/* the rest (weight, data_src, transaction, regs_intr, ...) is not needed */
+}
+
+static void parse_other(perfdata *d, const uint8_t *p, size_t n, pd_event *e)
+{
+	e->attr = other_attr(d, p, n);
+	size_t body = 8;
+	switch (e->type) {
+	case R_MMAP:
+	case R_MMAP2: {
+		size_t fixed = e->type == R_MMAP ? 40 : 72;
+		if (n < fixed + 1) perfdata_die(d, e->offset, "mmap record of %zu bytes, too short", n);
+		e->kind = PD_MMAP;
+		e->pid = get32(p, n, 8);
+		e->tid = get32(p, n, 12);
+		e->start = get64(p, n, 16);
+		e->len = get64(p, n, 24);
+		e->pgoff = get64(p, n, 32);
+		if (e->type == R_MMAP2) {
+			if (e->misc & MISC_MMAP_BUILD_ID) {
+				e->has_build_id = true;
+				e->build_id_size = p[40] <= 20 ? p[40] : 20;
+				memcpy(e->build_id, p + 44, 20);
+			}
+			e->prot = get32(p, n, 64);
+		} else {
+			e->prot = 4; /* PROT_EXEC: perf records only those without --data */
+		}
+		const char *fn = (const char *)p + fixed;
+		size_t fl = strnlen(fn, n - fixed);
+		if (fl == n - fixed) perfdata_die(d, e->offset, "mmap record: file name without its NUL");
+		e->filename = fn;
+		body = fixed + ((fl + 1 + 7) & ~(size_t)7);
+		if (body > n) body = n;
+		break;
+	}
+	case R_COMM: {
+		if (n < 17) perfdata_die(d, e->offset, "comm record of %zu bytes, too short", n);
+		e->kind = PD_COMM;
+		e->pid = get32(p, n, 8);
+		e->tid = get32(p, n, 12);
+		const char *s = (const char *)p + 16;
+		size_t l = strnlen(s, n - 16);
+		if (l == n - 16) perfdata_die(d, e->offset, "comm record: name without its NUL");
+		e->filename = s;
+		e->exec = e->misc & MISC_COMM_EXEC;
+		body = 16 + ((l + 1 + 7) & ~(size_t)7);
+		if (body > n) body = n;
+		break;
+	}
+	case R_FORK:
+	case R_EXIT:
+		if (n < 32) perfdata_die(d, e->offset, "%s record of %zu bytes, too short", e->type == R_FORK ? "fork" : "exit", n);
+		e->kind = e->type == R_FORK ? PD_FORK : PD_EXIT;
+		e->pid = get32(p, n, 8);
+		e->ppid = get32(p, n, 12);
+		e->tid = get32(p, n, 16);
+		e->ptid = get32(p, n, 20);
+		body = 32;
+		break;
+	case R_LOST:
+		if (n < 24) perfdata_die(d, e->offset, "lost record of %zu bytes, too short", n);
+		e->kind = PD_LOST;
+		e->lost = get64(p, n, 16);
+		d->lost += e->lost;
+		body = 24;
+		break;
+	case R_LOST_SAMPLES:
+		if (n < 16) perfdata_die(d, e->offset, "lost samples record of %zu bytes, too short", n);
+		e->kind = PD_LOST;
+		e->lost = get64(p, n, 8);
+		d->lost += e->lost;
+		body = 16;
+		break;
+	default:
+		e->kind = PD_OTHER;
+		return;
+	}
+	if (!read_trailer(d, e->attr, p, n, body, &e->id))
+		perfdata_die(d, e->offset, "record of type %u: %zu bytes, too short for its sample id fields", e->type, n);
+}
+
+/* Fills e from record p[0..n) (at input offset off); false when the
+ * record is dropped (a sample of an unknown event). */
+static bool decode(perfdata *d, const uint8_t *p, size_t n, uint64_t off, pd_event *e)
+{
+	memset(e, 0, sizeof *e);
+	e->type = get32(p, n, 0);
+	e->misc = (uint16_t)(get32(p, n, 4) & 0xffff);
+	e->offset = off;
+	e->attr = -1;
+	if (e->type == R_SAMPLE) {
+		e->attr = sample_attr(d, p, n);
+		if (e->attr < 0) return false;
+		e->kind = PD_SAMPLE;
+		parse_sample(d, p, n, e);
+		return true;
+	}
+	parse_other(d, p, n, e);
+	return true;
+}
+
+/* Records of perf's own (pipe mode, and some in the file's data). */
+static void user_record(perfdata *d, const uint8_t *p, size_t n, uint32_t type, uint64_t off)
+{
+	switch (type) {
+	case R_HEADER_ATTR: {
+		if (n < 8 + 64) perfdata_die(d, off, "attribute record of %zu bytes, too short", n);
+		uint32_t asz = get32(p, n, 12);
+		if (asz == 0) asz = 64;
+		if (asz > n - 8) perfdata_die(d, off, "attribute record: attribute of %u bytes in a record of %zu", asz, n);
+		uint32_t a = add_attr(d, p + 8, asz);
+		for (size_t k = 8 + asz; k + 8 <= n; k += 8) attr_id(d, a, get64(p, n, k));
+		attrs_done(d);
+		default_names(d);
+		break;
+	}
+	case R_EVENT_UPDATE:
+		if (n >= 24 && get64(p, n, 8) == 1) { /* PERF_EVENT_UPDATE__NAME */
+			uint32_t a = idmap_get(&d->ids, (int64_t)get64(p, n, 16));
+			if (a != UINT32_MAX) attr_name(&d->attrs[a], (const char *)p + 24, n - 24);
+		}
+		break;
+	case R_HEADER_FEATURE:
+		if (n < 16) perfdata_die(d, off, "feature record of %zu bytes, too short", n);
+		feature(d, (uint32_t)get64(p, n, 8), p + 16, n - 16, off + 16);
+		break;
+	case R_HEADER_BUILD_ID:
+		add_buildid_rec(d, p, n, off);
+		break;
+	case R_COMPRESSED:
+	case R_COMPRESSED2:
+		perfdata_die(d, off, "compressed records (perf record -z): not supported; record without -z, "
+			     "or convert with 'perf script'");
+	default: break;
+	}
+}
+
+static int qent_cmp(const void *a, const void *b)
+{
+	const struct qent *x = a, *y = b;
+	if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* perf's round flush: the queued records up to limit become ready. */
+static void flush(perfdata *d, uint64_t limit, bool all)
+{
+	xqsort(d->q, d->nq, sizeof *d->q, qent_cmp);
+	uint32_t k = 0;
+	while (k < d->nq && (all || d->q[k].ts <= limit)) k++;
+	d->nready = k;
+	d->qi = 0;
+}
+
+/* Drops the delivered records from the queue (and, in pipe mode, their
+ * bytes from the arena). */
+static void compact(perfdata *d)
+{
+	if (!d->nready) return;
+	uint32_t rest = d->nq - d->nready;
+	if (d->pipe) {
+		d->arena2.n = 0;
+		for (uint32_t i = d->nready; i < d->nq; i++) {
+			struct qent *q = &d->q[i];
+			uint64_t w = d->arena2.n;
+			sbuf_add(&d->arena2, d->arena.p + q->where, q->len);
+			q->where = w;
+		}
+		sbuf t = d->arena;
+		d->arena = d->arena2;
+		d->arena2 = t;
+	}
+	memmove(d->q, d->q + d->nready, (size_t)rest * sizeof *d->q);
+	d->nq = rest;
+	d->nready = d->qi = 0;
+}
+
+/* The next raw record from the input: false at its end. */
+static bool raw_record(perfdata *d, const uint8_t **p, size_t *n, uint64_t *off)
+{
+	if (!d->pipe) {
+		if (d->pos >= d->end) return false;
+		if (d->end - d->pos < 8) perfdata_die(d, d->pos, "truncated: %llu bytes left, less than a record header", (unsigned long long)(d->end - d->pos));
+		const uint8_t *q = d->map + d->pos;
+		uint32_t sz = get32(q, 8, 4) >> 16;
+		if (sz < 8) perfdata_die(d, d->pos, "record of type %u with size %u (corrupt)", get32(q, 8, 0), sz);
+		if (sz > d->end - d->pos)
+			perfdata_die(d, d->pos, "truncated: a record of %u bytes, %llu left in the data section", sz,
+				     (unsigned long long)(d->end - d->pos));
+		*p = q;
+		*n = sz;
+		*off = d->pos;
+		d->pos += sz;
+		return true;
+	}
+	const void *w;
+	size_t have = input_window(d->in, &w, 8);
+	if (have == 0) return false;
+	if (have < 8) perfdata_die(d, d->spos, "truncated: %zu bytes left, less than a record header", have);
+	uint32_t sz = get32(w, 8, 4) >> 16;
+	if (sz < 8) perfdata_die(d, d->spos, "record of type %u with size %u (corrupt)", get32(w, 8, 0), sz);
+	have = input_window(d->in, &w, sz);
+	if (have < sz) perfdata_die(d, d->spos, "truncated: a record of %u bytes, %zu left", sz, have);
+	*p = w;
+	*n = sz;
+	*off = d->spos;
+	input_skip(d->in, sz);
+	d->spos += sz;
+	return true;
+}
+
+/* Bytes that follow some records outside their size (pipe mode). */
+static void skip_payload(perfdata *d, uint64_t nbytes, uint64_t off)
+{
+	if (!d->pipe) {
+		if (nbytes > d->end - d->pos) perfdata_die(d, off, "truncated: %llu bytes of data after the record", (unsigned long long)nbytes);
+		d->pos += nbytes;
+		return;
+	}
+	while (nbytes) {
+		const void *w;
+		size_t want = nbytes > (1 << 16) ? 1 << 16 : (size_t)nbytes;
+		size_t have = input_window(d->in, &w, want);
+		if (have == 0) perfdata_die(d, off, "truncated: %llu bytes of data after the record missing", (unsigned long long)nbytes);
+		if (have > want) have = want;
+		input_skip(d->in, have);
+		d->spos += have;
+		nbytes -= have;
+	}
+}
+
+bool perfdata_next(perfdata *d, pd_event *e)
+{
+	for (;;) {
+		while (d->qi < d->nready) {
+			struct qent *q = &d->q[d->qi++];
+			const uint8_t *p = d->pipe ? (const uint8_t *)d->arena.p + q->where : d->map + q->where;
+			if (decode(d, p, q->len, q->offset, e)) return true;
+		}
+		compact(d);
+		if (d->eof) return false;
+		const uint8_t *p;
+		size_t n;
+		uint64_t off;
+		if (!raw_record(d, &p, &n, &off)) {
+			d->eof = true;
+			flush(d, 0, true);
+			continue;
+		}
+		uint32_t type = get32(p, n, 0);
+		if (type == R_FINISHED_ROUND) {
+			flush(d, d->next_flush, false);
+			d->next_flush = d->max_ts;
+			continue;
+		}
+		if (type >= 64) {
+			uint64_t extra = 0;
+			if (type == R_HEADER_TRACING_DATA && n >= 12) extra = get32(p, n, 8);
+			if (type == R_AUXTRACE && n >= 16) extra = get64(p, n, 8);
+			user_record(d, p, n, type, off);
+			if (extra) skip_payload(d, extra, off);
+			continue;
+		}
+		if (!d->nattrs) perfdata_die(d, off, "a record before any event attribute");
+		uint64_t ts = record_time(d, p, n, type);
+		if (ts == 0 || ts == UINT64_MAX) {
+			if (decode(d, p, n, off, e)) return true;
+			continue;
+		}
+		struct qent *q = VEC_PUSH(d->q, d->nq, d->qcap);
+		q->ts = ts;
+		q->seq = d->seq++;
+		q->offset = off;
+		q->len = (uint32_t)n;
+		if (d->pipe) {
+			q->where = d->arena.n;
+			sbuf_add(&d->arena, p, n);
+		} else {
+			q->where = (uint64_t)(p - d->map);
+		}
+		if (ts > d->max_ts) d->max_ts = ts;
+	}
+}
+
+const char *perfdata_name(const perfdata *d) { return d->name; }
+bool perfdata_pipe(const perfdata *d) { return d->pipe; }
+uint32_t perfdata_nattrs(const perfdata *d) { return d->nattrs; }
+const pd_attr *perfdata_attr(const perfdata *d, uint32_t i) { return &d->attrs[i]; }
+const char *perfdata_hostname(const perfdata *d) { return d->hostname; }
+const char *perfdata_osrelease(const perfdata *d) { return d->osrelease; }
+const char *perfdata_version(const perfdata *d) { return d->version; }
+const char *perfdata_arch(const perfdata *d) { return d->arch; }
+const char *perfdata_cmdline(const perfdata *d) { return d->cmdline; }
+uint32_t perfdata_nr_cpus(const perfdata *d, uint32_t *online)
+{
+	if (online) *online = d->nr_online;
+	return d->nr_cpus;
+}
+uint32_t perfdata_nbuildids(const perfdata *d) { return d->nbids; }
+const pd_buildid *perfdata_buildid(const perfdata *d, uint32_t i) { return &d->bids[i]; }
+uint64_t perfdata_lost(const perfdata *d) { return d->lost; }

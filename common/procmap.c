@@ -1,0 +1,525 @@
+/* procmap.c - processes, mappings and symbols of a perf capture (see procmap.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "demangle.h"
+#include "elfsym.h"
+#include "idmap.h"
+#include "procmap.h"
+#include "strmap.h"
+#include "symtab.h"
+
+enum { DSO_FILE, DSO_KERNEL, DSO_JIT, DSO_VDSO, DSO_NONE };
+
+struct dso {
+	char *name;
+	uint8_t kind;
+	bool looked;      /* path / symbols sought */
+	char *path;       /* the file to read symbols from, NULL none */
+	char build_id[48];
+	int32_t pid;      /* JIT: the process of its perf map */
+	symtab jit;
+};
+
+struct map { uint64_t start, end, pgoff; uint32_t dso; bool identity; };
+struct maps { struct map *m; uint32_t n, cap; };
+
+struct thread {
+	int32_t pid;
+	uint32_t comm;    /* offset in strs */
+	uint32_t comm_n;
+	bool comm_set;
+	uint32_t maps;
+};
+
+struct procmap {
+	pm_opts o;
+	char *debug_dir;
+	elfsym *es;
+	strmap dsonames;
+	struct dso *dsos;
+	uint32_t ndsos, dcap;
+	struct maps *maps;  /* [0]: the kernel's */
+	uint32_t nmaps, mcap;
+	struct thread *th;
+	uint32_t nth, thcap;
+	idmap tids;
+	sbuf strs;
+	strmap bids;        /* file name -> build id (index into bidv) */
+	char **bidv;
+	uint32_t bidcap;
+	/* kernel */
+	bool kdone, kok;
+	char *kbuild_id, *krelease;
+	symtab ksyms;
+	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
+	int64_t kdelta;     /* recorded - current */
+	sbuf tmp;
+	char note[256];
+};
+
+static uint32_t new_maps(procmap *m)
+{
+	struct maps *s = VEC_PUSH(m->maps, m->nmaps, m->mcap);
+	memset(s, 0, sizeof *s);
+	return m->nmaps - 1;
+}
+
+procmap *procmap_new(const pm_opts *o)
+{
+	procmap *m = xcalloc(1, sizeof *m);
+	m->o = *o;
+	if (o->debug_dir) m->debug_dir = xstrdup(o->debug_dir);
+	else {
+		const char *home = getenv("HOME");
+		sbuf b = { 0 };
+		sbuf_printf(&b, "%s/.debug", home && *home ? home : "/root");
+		m->debug_dir = b.p;
+	}
+	sbuf dd = { 0 };
+	if (o->symfs) sbuf_printf(&dd, "%s/usr/lib/debug/.build-id", o->symfs);
+	m->es = elfsym_new(NULL, dd.p);
+	sbuf_free(&dd);
+	strmap_init(&m->dsonames);
+	strmap_init(&m->bids);
+	new_maps(m); /* the kernel's */
+	/* perf's idle thread */
+	procmap_comm(m, 0, 0, "swapper");
+	return m;
+}
+
+void procmap_free(procmap *m)
+{
+	if (!m) return;
+	elfsym_free(m->es);
+	for (uint32_t i = 0; i < m->ndsos; i++) {
+		free(m->dsos[i].name);
+		free(m->dsos[i].path);
+		symtab_free(&m->dsos[i].jit);
+	}
+	free(m->dsos);
+	strmap_free(&m->dsonames);
+	for (uint32_t i = 0; i < m->nmaps; i++) free(m->maps[i].m);
+	free(m->maps);
+	free(m->th);
+	idmap_free(&m->tids);
+	sbuf_free(&m->strs);
+	for (uint32_t i = 0; i < m->bids.count; i++) free(m->bidv[i]);
+	free(m->bidv);
+	strmap_free(&m->bids);
+	free(m->kbuild_id);
+	free(m->krelease);
+	symtab_free(&m->ksyms);
+	sbuf_free(&m->tmp);
+	free(m->debug_dir);
+	free(m);
+}
+
+void procmap_machine(procmap *m, const char *kernel_build_id, const char *osrelease)
+{
+	free(m->kbuild_id);
+	free(m->krelease);
+	m->kbuild_id = kernel_build_id ? xstrdup(kernel_build_id) : NULL;
+	m->krelease = osrelease ? xstrdup(osrelease) : NULL;
+}
+
+void procmap_build_id(procmap *m, const char *filename, const char *hex)
+{
+	bool added;
+	uint32_t i = strmap_intern(&m->bids, filename, strlen(filename), &added);
+	grow_array((void **)&m->bidv, &m->bidcap, i + 1, sizeof *m->bidv);
+	if (!added) free(m->bidv[i]);
+	m->bidv[i] = xstrdup(hex);
+}
+
+static void maps_insert(struct maps *s, const struct map *mp);
+
+/* ---- threads -------------------------------------------------------------- */
+
+static void set_comm(procmap *m, struct thread *t, const char *s, size_t n)
+{
+	t->comm = (uint32_t)m->strs.n;
+	t->comm_n = (uint32_t)n;
+	sbuf_add(&m->strs, s, n);
+}
+
+uint32_t procmap_thread(procmap *m, int32_t pid, int32_t tid)
+{
+	uint32_t i = idmap_get(&m->tids, tid);
+	if (i != UINT32_MAX) {
+		struct thread *t = &m->th[i];
+		if (t->pid == -1 && pid != -1 && pid != tid) {
+			/* now known to be a thread of pid: its maps are the leader's */
+			t->pid = pid;
+			uint32_t l = procmap_thread(m, pid, pid);
+			m->th[i].maps = m->th[l].maps;
+		}
+		return i;
+	}
+	bool added;
+	i = m->nth;
+	idmap_put(&m->tids, tid, i, &added);
+	struct thread *t = VEC_PUSH(m->th, m->nth, m->thcap);
+	memset(t, 0, sizeof *t);
+	t->pid = pid;
+	char buf[24];
+	int n = snprintf(buf, sizeof buf, ":%d", (int)tid);
+	set_comm(m, t, buf, (size_t)n);
+	if (pid == tid || pid == -1) {
+		uint32_t s = new_maps(m);
+		m->th[i].maps = s;
+	} else {
+		uint32_t l = procmap_thread(m, pid, pid);
+		m->th[i].maps = m->th[l].maps;
+	}
+	return i;
+}
+
+sstr procmap_comm_of(const procmap *m, uint32_t t)
+{
+	return (sstr){ m->strs.p + m->th[t].comm, m->th[t].comm_n };
+}
+
+int32_t procmap_pid_of(const procmap *m, uint32_t t) { return m->th[t].pid; }
+
+void procmap_comm(procmap *m, int32_t pid, int32_t tid, const char *comm)
+{
+	uint32_t t = procmap_thread(m, pid, tid);
+	set_comm(m, &m->th[t], comm, strlen(comm));
+	m->th[t].comm_set = true;
+}
+
+void procmap_fork(procmap *m, int32_t pid, int32_t ppid, int32_t tid, int32_t ptid, bool clone_maps)
+{
+	uint32_t p = procmap_thread(m, ppid, ptid);
+	uint32_t t = idmap_get(&m->tids, tid);
+	if (t != UINT32_MAX && tid != ptid) {
+		/* a thread of that id from before is gone: a new one in its place */
+		uint32_t maps = pid == tid ? new_maps(m) : m->th[procmap_thread(m, pid, pid)].maps;
+		struct thread *o = &m->th[t];
+		o->pid = pid;
+		o->maps = maps;
+		o->comm_set = false;
+		char buf[24];
+		int n = snprintf(buf, sizeof buf, ":%d", (int)tid);
+		set_comm(m, o, buf, (size_t)n);
+	} else {
+		t = procmap_thread(m, pid, tid);
+	}
+	struct thread *pt = &m->th[p], *ct = &m->th[t];
+	if (pt->comm_set) {
+		ct->comm = pt->comm;
+		ct->comm_n = pt->comm_n;
+		ct->comm_set = true;
+	}
+	if (ct->pid != pt->pid && ct->maps != pt->maps && clone_maps) {
+		uint32_t from = pt->maps, to = ct->maps;
+		for (uint32_t i = 0; i < m->maps[from].n; i++) {
+			struct map x = m->maps[from].m[i];
+			maps_insert(&m->maps[to], &x);
+		}
+	}
+}
+
+/* ---- mappings ------------------------------------------------------------- */
+
+static uint32_t dso_get(procmap *m, const char *name, uint8_t kind)
+{
+	bool added;
+	uint32_t i = strmap_intern(&m->dsonames, name, strlen(name), &added);
+	if (!added) return i;
+	grow_array((void **)&m->dsos, &m->dcap, i + 1, sizeof *m->dsos);
+	struct dso *d = &m->dsos[i];
+	memset(d, 0, sizeof *d);
+	d->name = xstrdup(name);
+	d->kind = kind;
+	m->ndsos = i + 1;
+	return i;
+}
+
+/* Inserts mp into s, cutting the mappings it overlaps as perf does. */
+static void maps_insert(struct maps *s, const struct map *mp)
+{
+	struct map keep[2];
+	uint32_t i = 0;
+	while (i < s->n && s->m[i].end <= mp->start) i++;
+	uint32_t j = i;
+	uint32_t nk = 0;
+	struct map *extra = NULL;
+	uint32_t nextra = 0, xcap = 0;
+	while (j < s->n && s->m[j].start < mp->end) {
+		struct map *o = &s->m[j];
+		if (o->start < mp->start) {
+			keep[0] = *o;
+			keep[0].end = mp->start;
+			*VEC_PUSH(extra, nextra, xcap) = keep[0];
+		}
+		if (mp->end < o->end) {
+			keep[1] = *o;
+			keep[1].start = mp->end;
+			if (!o->identity) keep[1].pgoff += mp->end - o->start;
+			*VEC_PUSH(extra, nextra, xcap) = keep[1];
+		}
+		j++;
+	}
+	(void)nk;
+	/* s->m[i..j) replaced by extra (before pieces), mp, extra (after pieces) */
+	uint32_t add = nextra + 1, del = j - i;
+	if (s->n + add > s->cap) grow_array((void **)&s->m, &s->cap, s->n + add, sizeof *s->m);
+	memmove(s->m + i + add, s->m + j, (size_t)(s->n - j) * sizeof *s->m);
+	uint32_t k = i;
+	for (uint32_t x = 0; x < nextra; x++)
+		if (extra[x].end <= mp->start) s->m[k++] = extra[x];
+	s->m[k++] = *mp;
+	for (uint32_t x = 0; x < nextra; x++)
+		if (extra[x].end > mp->start) s->m[k++] = extra[x];
+	s->n = s->n - del + add;
+	free(extra);
+}
+
+static bool is_anon(const char *f)
+{
+	return strcmp(f, "//anon") == 0 || strncmp(f, "/dev/zero", 9) == 0 || strncmp(f, "/anon_hugepage", 14) == 0;
+}
+
+static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t len, uint64_t pgoff,
+		  const char *filename, const uint8_t *build_id, uint32_t build_id_size)
+{
+	struct map mp = { start, start + len < start ? UINT64_MAX : start + len, pgoff, 0, false };
+	if (kernel) {
+		struct maps *k = &m->maps[0];
+		if (starts(filename, "[kernel.kallsyms]")) {
+			mp.dso = dso_get(m, "[kernel.kallsyms]", DSO_KERNEL);
+			if (mp.end == mp.start) mp.end = UINT64_MAX;
+			m->ktext = pgoff;
+		} else {
+			/* a module: "[name]" from ".../name.ko" */
+			const char *b = strrchr(filename, '/');
+			b = b ? b + 1 : filename;
+			sbuf nm = { 0 };
+			if (*b == '[') sbuf_adds(&nm, b);
+			else {
+				sbuf_addc(&nm, '[');
+				for (const char *c = b; *c && *c != '.'; c++) sbuf_addc(&nm, *c == '-' ? '_' : *c);
+				sbuf_addc(&nm, ']');
+			}
+			sbuf_addc(&nm, 0);
+			mp.dso = dso_get(m, nm.p, DSO_KERNEL);
+			sbuf_free(&nm);
+		}
+		mp.identity = true;
+		mp.pgoff = 0;
+		maps_insert(k, &mp);
+		/* each kernel mapping ends where the next starts (perf's maps__fixup_end) */
+		for (uint32_t i = 0; i + 1 < k->n; i++)
+			if (m->dsos[k->m[i].dso].name[0] == '[' && k->m[i].end > k->m[i + 1].start) k->m[i].end = k->m[i + 1].start;
+		return;
+	}
+	uint32_t t = procmap_thread(m, pid, pid);
+	if (is_anon(filename)) {
+		char buf[48];
+		snprintf(buf, sizeof buf, "/tmp/perf-%d.map", (int)pid);
+		mp.dso = dso_get(m, buf, DSO_JIT);
+		m->dsos[mp.dso].pid = pid;
+		mp.identity = true;
+	} else if (strcmp(filename, "[vdso]") == 0) {
+		mp.dso = dso_get(m, filename, DSO_VDSO);
+	} else if (filename[0] == '[' || starts(filename, "/SYSV")) {
+		mp.dso = dso_get(m, filename, DSO_NONE);
+		mp.identity = strcmp(filename, "[heap]") == 0 || starts(filename, "[stack") || starts(filename, "/SYSV");
+	} else {
+		mp.dso = dso_get(m, filename, DSO_FILE);
+	}
+	if (build_id && build_id_size && !m->dsos[mp.dso].build_id[0]) {
+		char *o = m->dsos[mp.dso].build_id;
+		for (uint32_t i = 0; i < build_id_size && i < 20; i++) sprintf(o + 2 * i, "%02x", build_id[i]);
+	}
+	maps_insert(&m->maps[m->th[t].maps], &mp);
+}
+
+uint32_t procmap_find(procmap *m, uint32_t thread, bool kernel, uint64_t ip, uint64_t *addr)
+{
+	const struct maps *s = &m->maps[kernel ? 0 : m->th[thread].maps];
+	uint32_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->m[mid].start <= ip) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo == 0 || ip >= s->m[lo - 1].end) {
+		*addr = ip;
+		return UINT32_MAX;
+	}
+	const struct map *mp = &s->m[lo - 1];
+	*addr = mp->identity ? ip : ip - mp->start + mp->pgoff;
+	return mp->dso;
+}
+
+const char *procmap_dso_name(const procmap *m, uint32_t dso)
+{
+	return dso == UINT32_MAX ? "[unknown]" : m->dsos[dso].name;
+}
+
+/* ---- symbols -------------------------------------------------------------- */
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The build id of the running kernel, from /sys/kernel/notes. */
+static bool running_kernel_build_id(char *out, size_t cap)
+{
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+	if (!f) return false;
+	unsigned char buf[4096];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	size_t o = 0;
+	while (o + 12 <= n) {
+		uint32_t nsz, dsz, type;
+		memcpy(&nsz, buf + o, 4);
+		memcpy(&dsz, buf + o + 4, 4);
+		memcpy(&type, buf + o + 8, 4);
+		size_t no = o + 12, dof = no + ((nsz + 3) & ~3u);
+		if (dof > n || dsz > n - dof) break;
+		if (type == 3 && nsz == 4 && memcmp(buf + no, "GNU", 4) == 0 && dsz * 2 + 1 <= cap) {
+			for (uint32_t i = 0; i < dsz; i++) sprintf(out + 2 * i, "%02x", buf[dof + i]);
+			return true;
+		}
+		o = dof + ((dsz + 3) & ~3u);
+	}
+	return false;
+}
+
+static void kernel_init(procmap *m)
+{
+	m->kdone = true;
+	const char *path = m->o.kallsyms;
+	if (!path) {
+		char bid[128];
+		if (m->kbuild_id && running_kernel_build_id(bid, sizeof bid)) {
+			if (strcmp(bid, m->kbuild_id) != 0) {
+				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (build id %.40s) is not this one (give --kallsyms)", m->kbuild_id);
+				return;
+			}
+		} else {
+			struct utsname u;
+			if (m->krelease && uname(&u) == 0 && strcmp(u.release, m->krelease) != 0) {
+				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (%.64s) is not this one (give --kallsyms)", m->krelease);
+				return;
+			}
+		}
+		path = "/proc/kallsyms";
+	}
+	symtab_read_kallsyms(&m->ksyms, path);
+	if (!m->ksyms.n) {
+		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s has no addresses (kptr_restrict?)", path);
+		return;
+	}
+	m->kok = true;
+	/* KASLR: the recorded address of _text against the list's */
+	for (uint32_t i = 0; i < m->ksyms.n; i++)
+		if (strcmp(symtab_str(&m->ksyms, m->ksyms.e[i].name), "_text") == 0) {
+			if (m->ktext) m->kdelta = (int64_t)(m->ktext - m->ksyms.e[i].start);
+			break;
+		}
+}
+
+/* The file of d to read symbols from: the recorded path (under --symfs),
+ * else the copy in perf's build-id cache. */
+static void find_file(procmap *m, struct dso *d)
+{
+	d->looked = true;
+	if (!d->build_id[0]) {
+		int64_t b = strmap_find(&m->bids, d->name, strlen(d->name));
+		if (b >= 0) snprintf(d->build_id, sizeof d->build_id, "%s", m->bidv[b]);
+	}
+	sbuf p = { 0 };
+	if (d->kind == DSO_FILE) {
+		if (m->o.symfs) sbuf_adds(&p, m->o.symfs);
+		sbuf_adds(&p, d->name);
+		sbuf_addc(&p, 0);
+		if (is_file(p.p)) {
+			d->path = p.p;
+			return;
+		}
+	}
+	if (strlen(d->build_id) > 2) {
+		static const char *const leaf[] = { "elf", "vdso", "debug" };
+		for (int k = 0; k < 3; k++) {
+			p.n = 0;
+			sbuf_printf(&p, "%s/.build-id/%.2s/%s/%s", m->debug_dir, d->build_id, d->build_id + 2, leaf[k]);
+			if (is_file(p.p)) {
+				d->path = p.p;
+				return;
+			}
+		}
+	}
+	sbuf_free(&p);
+}
+
+/* The symbol name perf shows for an ELF symbol: demangled, no argument list. */
+static void perf_name(procmap *m, const char *s, sbuf *out)
+{
+	size_t n = strlen(s);
+	m->tmp.n = 0;
+	if (demangle_name(s, n, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, out)) return;
+	sbuf_add(out, s, n);
+}
+
+bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off)
+{
+	if (dso == UINT32_MAX) return false;
+	struct dso *d = &m->dsos[dso];
+	switch (d->kind) {
+	case DSO_KERNEL: {
+		if (!m->kdone) kernel_init(m);
+		if (!m->kok) return false;
+		const symtab_ent *e = symtab_find(&m->ksyms, addr - (uint64_t)m->kdelta);
+		if (!e) return false;
+		sbuf_adds(name, symtab_str(&m->ksyms, e->name));
+		*off = addr - (uint64_t)m->kdelta - e->start;
+		return true;
+	}
+	case DSO_JIT: {
+		if (!d->looked) {
+			d->looked = true;
+			sbuf p = { 0 };
+			if (m->o.symfs) sbuf_adds(&p, m->o.symfs);
+			sbuf_adds(&p, d->name);
+			sbuf_addc(&p, 0);
+			if (is_file(p.p)) symtab_read_perfmap(&d->jit, p.p);
+			sbuf_free(&p);
+		}
+		const symtab_ent *e = symtab_find(&d->jit, addr);
+		if (!e) return false;
+		sbuf_adds(name, symtab_str(&d->jit, e->name));
+		*off = addr - e->start;
+		return true;
+	}
+	case DSO_FILE:
+	case DSO_VDSO: {
+		if (!d->looked) find_file(m, d);
+		if (!d->path) return false;
+		elfsym_res r;
+		if (elfsym_lookup(m->es, d->path, addr, true, &r) != ES_OK || !r.n || !r.has_symoff) return false;
+		perf_name(m, r.func[r.n - 1], name);
+		*off = r.symoff;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+const char *procmap_note(procmap *m)
+{
+	return m->note[0] ? m->note : NULL;
+}

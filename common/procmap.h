@@ -1,0 +1,60 @@
+/* procmap.h - the processes of a perf capture and their mappings, replayed
+ * from its records the way perf's own tools keep them (threads found or
+ * made on first sight with the command name ":TID", FORK copying the
+ * parent's command name and, for a new process, its mappings; a thread of
+ * a process sharing its leader's; COMM renaming; MMAP and MMAP2 cutting
+ * what they overlap), and the names of addresses in them: ELF symbol
+ * tables through elfsym.h (files found under a symfs root, else by build id
+ * in perf's build-id cache), the kernel's through a kallsyms list
+ * (symtab.h), JIT code through /tmp/perf-PID.map.  Names are perf's: C++
+ * and Rust symbols demangled without argument lists, as `perf script`
+ * prints them. */
+#ifndef SPAA_PROCMAP_H
+#define SPAA_PROCMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "util.h"
+
+typedef struct procmap procmap;
+
+typedef struct pm_opts {
+	const char *symfs;     /* root the recorded paths are under, NULL none */
+	const char *debug_dir; /* perf's build-id cache, NULL: $HOME/.debug */
+	const char *kallsyms;  /* a kallsyms file, NULL: /proc/kallsyms when the capture is of this kernel */
+} pm_opts;
+
+procmap *procmap_new(const pm_opts *o);
+void procmap_free(procmap *m);
+
+/* What the capture says of the machine it ran on: the kernel's build id
+ * (hex, NULL unknown) and release (NULL unknown), to decide whether
+ * /proc/kallsyms describes its kernel.  Call before the first lookup. */
+void procmap_machine(procmap *m, const char *kernel_build_id, const char *osrelease);
+/* A build id the capture recorded for a file (hex). */
+void procmap_build_id(procmap *m, const char *filename, const char *build_id_hex);
+
+/* Records */
+void procmap_comm(procmap *m, int32_t pid, int32_t tid, const char *comm);
+void procmap_fork(procmap *m, int32_t pid, int32_t ppid, int32_t tid, int32_t ptid, bool clone_maps);
+void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t len, uint64_t pgoff,
+		  const char *filename, const uint8_t *build_id, uint32_t build_id_size);
+
+/* The thread tid of process pid (made when new); its command name. */
+uint32_t procmap_thread(procmap *m, int32_t pid, int32_t tid);
+sstr procmap_comm_of(const procmap *m, uint32_t thread);
+int32_t procmap_pid_of(const procmap *m, uint32_t thread);
+
+/* The mapping of ip in thread (kernel: the kernel's mappings): the dso
+ * (UINT32_MAX: no mapping) and ip as perf prints it (the address in the
+ * dso: file offset for files, ip itself for the kernel and JIT code). */
+uint32_t procmap_find(procmap *m, uint32_t thread, bool kernel, uint64_t ip, uint64_t *addr);
+const char *procmap_dso_name(const procmap *m, uint32_t dso);
+/* The symbol of addr in dso, appended to name, and its offset; false when
+ * it has none. */
+bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off);
+
+/* Warnings worth one line at the end (files not found ...), or NULL. */
+const char *procmap_note(procmap *m);
+
+#endif

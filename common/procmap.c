@@ -11,6 +11,7 @@
 #include "procmap.h"
 #include "strmap.h"
 #include "symtab.h"
+#include "unwind.h"
 
 enum { DSO_FILE, DSO_KERNEL, DSO_JIT, DSO_VDSO, DSO_NONE };
 
@@ -25,7 +26,7 @@ struct dso {
 };
 
 struct map { uint64_t start, end, pgoff; uint32_t dso; bool identity; };
-struct maps { struct map *m; uint32_t n, cap; };
+struct maps { struct map *m; uint32_t n, cap; uint32_t gen; /* changes (unwind.h) */ };
 
 struct thread {
 	int32_t pid;
@@ -59,6 +60,8 @@ struct procmap {
 	int64_t kdelta;     /* recorded - current */
 	sbuf tmp;
 	char note[256];
+	unwind_map *um;     /* procmap_unwind_maps' answer */
+	uint32_t umcap;
 };
 
 static uint32_t new_maps(procmap *m)
@@ -115,6 +118,7 @@ void procmap_free(procmap *m)
 	symtab_free(&m->ksyms);
 	sbuf_free(&m->tmp);
 	free(m->debug_dir);
+	free(m->um);
 	free(m);
 }
 
@@ -277,6 +281,7 @@ static void maps_insert(struct maps *s, const struct map *mp)
 	for (uint32_t x = 0; x < nextra; x++)
 		if (extra[x].end > mp->start) s->m[k++] = extra[x];
 	s->n = s->n - del + add;
+	s->gen++;
 	free(extra);
 }
 
@@ -522,4 +527,28 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
 const char *procmap_note(procmap *m)
 {
 	return m->note[0] ? m->note : NULL;
+}
+
+/* ---- mappings for unwinding (unwind.h) ------------------------------------ */
+
+uint64_t procmap_maps_version(const procmap *m, uint32_t thread)
+{
+	uint32_t k = m->th[thread].maps;
+	return (uint64_t)k << 32 | m->maps[k].gen;
+}
+
+uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const unwind_map **out)
+{
+	const struct maps *s = &m->maps[m->th[thread].maps];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < s->n; i++) {
+		struct dso *d = &m->dsos[s->m[i].dso];
+		if (d->kind != DSO_FILE && d->kind != DSO_VDSO) continue;
+		if (!d->looked) find_file(m, d);
+		if (!d->path) continue;
+		grow_array((void **)&m->um, &m->umcap, n + 1, sizeof *m->um);
+		m->um[n++] = (unwind_map){ s->m[i].start, s->m[i].end, s->m[i].pgoff, d->path };
+	}
+	*out = m->um;
+	return n;
 }

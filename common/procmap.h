@@ -17,6 +17,7 @@
 #include "util.h"
 
 typedef struct procmap procmap;
+struct unwind_map;
 
 typedef struct pm_opts {
 	const char *symfs;     /* root the recorded paths are under, NULL none */
@@ -53,6 +54,13 @@ const char *procmap_dso_name(const procmap *m, uint32_t dso);
 /* The symbol of addr in dso, appended to name, and its offset; false when
  * it has none. */
 bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off);
+
+/* For unwinding dwarf captures (unwind.h): a number that changes whenever
+ * the mappings of thread's process change, and those of its mappings whose
+ * file can be read (paths as for symbols: --symfs, perf's build-id cache),
+ * valid until the next call. */
+uint64_t procmap_maps_version(const procmap *m, uint32_t thread);
+uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const struct unwind_map **maps);
 
 /* Warnings worth one line at the end (files not found ...), or NULL. */
 const char *procmap_note(procmap *m);

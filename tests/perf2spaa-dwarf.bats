@@ -17,6 +17,11 @@ setup_file() {
 		perf script -i "$d/perf.data" > "$d/perf.txt" 2> /dev/null
 		perf script --no-inline -i "$d/perf.data" > "$d/perf-noinline.txt" 2> /dev/null
 	fi
+	cc -O2 -g -fomit-frame-pointer -o "$d/vdso" "$D/unwind/vdso.c" || return 1
+	if perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$d/vdso.data" "$d/vdso" \
+		> /dev/null 2>> "$d/record.err"; then
+		perf script --no-inline -i "$d/vdso.data" > "$d/vdso.txt" 2> /dev/null
+	fi
 }
 
 need_capture() {
@@ -55,6 +60,19 @@ same_weight_ppm() {
 	# deep ones among them: 40 recursive calls and more
 	run awk '{ n = gsub(/;/, ";"); if (n > m) m = n } END { print m }' "$T/binary.ip"
 	[ "$output" -gt 45 ]
+}
+
+@test "dwarf capture: samples in the [vdso], unwound through perf's copy of it, as perf script does" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	[ -s "$d/vdso.txt" ] || skip "no capture of the vdso program"
+	perf2spaa "$d/vdso.data" > "$T/binary.spaa"
+	perf2spaa "$d/vdso.txt" > "$T/text.spaa"
+	ip_fold "$T/binary.spaa" > "$T/binary.ip"
+	ip_fold "$T/text.spaa" > "$T/text.ip"
+	diff "$T/text.ip" "$T/binary.ip"
+	run spaa-fold "$T/binary.spaa"
+	assert_output --regexp ';main;outer[^;]*;tick[^;]*;[^;]*clock_gettime[^;]*;__vdso_clock_gettime [0-9]+'
 }
 
 @test "dwarf capture: perf2spaa perf.data | spaa-fold equals the perf script path" {

@@ -258,6 +258,11 @@ static void sample(struct conv *c, const pd_event *e)
 		for (uint64_t i = 0; i < nchain && nfr < MAX_STACK; i++) {
 			uint64_t ip = pd_u64(chain, i);
 			if (ip >= CONTEXT_MAX) {
+				if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
+					/* perf takes the callchain for corrupt and drops all of it */
+					nfr = 0;
+					break;
+				}
 				mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
 				continue;
 			}

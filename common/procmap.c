@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
-#include "demangle.h"
-#include "elfsym.h"
+#include "perfsym.h"
+#include "cli.h"
 #include "idmap.h"
 #include "procmap.h"
 #include "strmap.h"
@@ -19,7 +19,7 @@ struct dso {
 	char *name;
 	uint8_t kind;
 	bool looked;      /* path / symbols sought */
-	char *path;       /* the file to read symbols from, NULL none */
+	perfsym *syms;    /* files: the symbol table, NULL none */
 	char build_id[48];
 	int32_t pid;      /* JIT: the process of its perf map */
 	symtab jit;
@@ -39,7 +39,6 @@ struct thread {
 struct procmap {
 	pm_opts o;
 	char *debug_dir;
-	elfsym *es;
 	strmap dsonames;
 	struct dso *dsos;
 	uint32_t ndsos, dcap;
@@ -55,13 +54,15 @@ struct procmap {
 	/* kernel */
 	bool kdone, kok;
 	char *kbuild_id, *krelease;
-	symtab ksyms;
+	perfsym *ksyms;
 	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
 	int64_t kdelta;     /* recorded - current */
 	sbuf tmp;
 	char note[256];
 	unwind_map *um;     /* procmap_unwind_maps' answer */
 	uint32_t umcap;
+	char **upath;       /* per dso: its file for unwinding, "" none, NULL not sought */
+	uint32_t upcap;
 };
 
 static uint32_t new_maps(procmap *m)
@@ -82,10 +83,6 @@ procmap *procmap_new(const pm_opts *o)
 		sbuf_printf(&b, "%s/.debug", home && *home ? home : "/root");
 		m->debug_dir = b.p;
 	}
-	sbuf dd = { 0 };
-	if (o->symfs) sbuf_printf(&dd, "%s/usr/lib/debug/.build-id", o->symfs);
-	m->es = elfsym_new(NULL, dd.p);
-	sbuf_free(&dd);
 	strmap_init(&m->dsonames);
 	strmap_init(&m->bids);
 	new_maps(m); /* the kernel's */
@@ -97,10 +94,9 @@ procmap *procmap_new(const pm_opts *o)
 void procmap_free(procmap *m)
 {
 	if (!m) return;
-	elfsym_free(m->es);
 	for (uint32_t i = 0; i < m->ndsos; i++) {
 		free(m->dsos[i].name);
-		free(m->dsos[i].path);
+		perfsym_free(m->dsos[i].syms);
 		symtab_free(&m->dsos[i].jit);
 	}
 	free(m->dsos);
@@ -115,10 +111,12 @@ void procmap_free(procmap *m)
 	strmap_free(&m->bids);
 	free(m->kbuild_id);
 	free(m->krelease);
-	symtab_free(&m->ksyms);
+	perfsym_free(m->ksyms);
 	sbuf_free(&m->tmp);
 	free(m->debug_dir);
 	free(m->um);
+	for (uint32_t i = 0; i < m->upcap; i++) free(m->upath[i]);
+	free(m->upath);
 	free(m);
 }
 
@@ -300,7 +298,9 @@ void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t
 		struct maps *k = &m->maps[0];
 		if (starts(filename, "[kernel.kallsyms]")) {
 			mp.dso = dso_get(m, "[kernel.kallsyms]", DSO_KERNEL);
-			if (mp.end == mp.start) mp.end = UINT64_MAX;
+			/* perf resolves past the recorded end (the init text) up to
+			 * the next kernel mapping */
+			mp.end = UINT64_MAX;
 			m->ktext = pgoff;
 		} else {
 			/* a module: "[name]" from ".../name.ko" */
@@ -423,60 +423,48 @@ static void kernel_init(procmap *m)
 		}
 		path = "/proc/kallsyms";
 	}
-	symtab_read_kallsyms(&m->ksyms, path);
-	if (!m->ksyms.n) {
+	m->ksyms = perfsym_kallsyms(path);
+	if (!m->ksyms) die(EXIT_DATA, "%s: cannot read the kernel's symbols", path);
+	if (!perfsym_count(m->ksyms)) {
 		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s has no addresses (kptr_restrict?)", path);
 		return;
 	}
 	m->kok = true;
 	/* KASLR: the recorded address of _text against the list's */
-	for (uint32_t i = 0; i < m->ksyms.n; i++)
-		if (strcmp(symtab_str(&m->ksyms, m->ksyms.e[i].name), "_text") == 0) {
-			if (m->ktext) m->kdelta = (int64_t)(m->ktext - m->ksyms.e[i].start);
-			break;
-		}
+	if (m->ktext && perfsym_text(m->ksyms)) m->kdelta = (int64_t)(m->ktext - perfsym_text(m->ksyms));
 }
 
-/* The file of d to read symbols from: the recorded path (under --symfs),
- * else the copy in perf's build-id cache. */
-static void find_file(procmap *m, struct dso *d)
+/* The symbol table of d, from the files perf would look in, in its order:
+ * perf's build-id cache (the copy, then a debug file), the debug file by
+ * build id, then the recorded path (all but the cache under --symfs). */
+static void load_syms(procmap *m, struct dso *d)
 {
 	d->looked = true;
+	const char *root = m->o.symfs ? m->o.symfs : "";
 	if (!d->build_id[0]) {
 		int64_t b = strmap_find(&m->bids, d->name, strlen(d->name));
 		if (b >= 0) snprintf(d->build_id, sizeof d->build_id, "%s", m->bidv[b]);
 	}
-	sbuf p = { 0 };
-	if (d->kind == DSO_FILE) {
-		if (m->o.symfs) sbuf_adds(&p, m->o.symfs);
-		sbuf_adds(&p, d->name);
-		sbuf_addc(&p, 0);
-		if (is_file(p.p)) {
-			d->path = p.p;
-			return;
-		}
-	}
+	sbuf path = { 0 };
+	if (d->kind == DSO_FILE) sbuf_printf(&path, "%s%s", root, d->name);
+	if (!d->build_id[0] && path.p) perfsym_build_id(path.p, d->build_id);
+	char *cand[8];
+	uint32_t n = 0;
 	if (strlen(d->build_id) > 2) {
-		static const char *const leaf[] = { "elf", "vdso", "debug" };
-		for (int k = 0; k < 3; k++) {
-			p.n = 0;
-			sbuf_printf(&p, "%s/.build-id/%.2s/%s/%s", m->debug_dir, d->build_id, d->build_id + 2, leaf[k]);
-			if (is_file(p.p)) {
-				d->path = p.p;
-				return;
-			}
-		}
+		const char *b = d->build_id;
+		sbuf x = { 0 };
+		sbuf_printf(&x, "%s/.build-id/%.2s/%s/%s", m->debug_dir, b, b + 2, d->kind == DSO_VDSO ? "vdso" : "elf");
+		cand[n++] = x.p;
+		x = (sbuf){ 0 };
+		sbuf_printf(&x, "%s/.build-id/%.2s/%s/debug", m->debug_dir, b, b + 2);
+		cand[n++] = x.p;
+		x = (sbuf){ 0 };
+		sbuf_printf(&x, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, b, b + 2);
+		cand[n++] = x.p;
 	}
-	sbuf_free(&p);
-}
-
-/* The symbol name perf shows for an ELF symbol: demangled, no argument list. */
-static void perf_name(procmap *m, const char *s, sbuf *out)
-{
-	size_t n = strlen(s);
-	m->tmp.n = 0;
-	if (demangle_name(s, n, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, out)) return;
-	sbuf_add(out, s, n);
+	if (path.p) cand[n++] = path.p;
+	d->syms = perfsym_load((const char *const *)cand, n);
+	for (uint32_t i = 0; i < n; i++) free(cand[i]);
 }
 
 bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off)
@@ -487,10 +475,9 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
 	case DSO_KERNEL: {
 		if (!m->kdone) kernel_init(m);
 		if (!m->kok) return false;
-		const symtab_ent *e = symtab_find(&m->ksyms, addr - (uint64_t)m->kdelta);
-		if (!e) return false;
-		sbuf_adds(name, symtab_str(&m->ksyms, e->name));
-		*off = addr - (uint64_t)m->kdelta - e->start;
+		const char *s = perfsym_find(m->ksyms, addr - (uint64_t)m->kdelta, off);
+		if (!s) return false;
+		sbuf_adds(name, s);
 		return true;
 	}
 	case DSO_JIT: {
@@ -511,12 +498,11 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
 	}
 	case DSO_FILE:
 	case DSO_VDSO: {
-		if (!d->looked) find_file(m, d);
-		if (!d->path) return false;
-		elfsym_res r;
-		if (elfsym_lookup(m->es, d->path, addr, true, &r) != ES_OK || !r.n || !r.has_symoff) return false;
-		perf_name(m, r.func[r.n - 1], name);
-		*off = r.symoff;
+		if (!d->looked) load_syms(m, d);
+		if (!d->syms) return false;
+		const char *s = perfsym_find(d->syms, addr, off);
+		if (!s) return false;
+		sbuf_adds(name, s);
 		return true;
 	}
 	default:
@@ -537,17 +523,47 @@ uint64_t procmap_maps_version(const procmap *m, uint32_t thread)
 	return (uint64_t)k << 32 | m->maps[k].gen;
 }
 
+/* The file of dso k to unwind with (its .eh_frame, at run-time addresses):
+ * the copy in perf's build-id cache, else the recorded path under --symfs;
+ * NULL when neither is there.  Sought once. */
+static const char *unwind_file(procmap *m, uint32_t k)
+{
+	if (k >= m->upcap) {
+		uint32_t old = m->upcap;
+		grow_array((void **)&m->upath, &m->upcap, k + 1, sizeof *m->upath);
+		memset(m->upath + old, 0, (m->upcap - old) * sizeof *m->upath);
+	}
+	if (m->upath[k]) return *m->upath[k] ? m->upath[k] : NULL;
+	struct dso *d = &m->dsos[k];
+	const char *bid = d->build_id;
+	if (!*bid) {
+		int64_t b = strmap_find(&m->bids, d->name, strlen(d->name));
+		if (b >= 0) bid = m->bidv[b];
+	}
+	sbuf p = { 0 };
+	if (strlen(bid) > 2)
+		sbuf_printf(&p, "%s/.build-id/%.2s/%s/%s", m->debug_dir, bid, bid + 2, d->kind == DSO_VDSO ? "vdso" : "elf");
+	if (!p.p || !is_file(p.p)) {
+		p.n = 0;
+		if (d->kind == DSO_FILE) sbuf_printf(&p, "%s%s", m->o.symfs ? m->o.symfs : "", d->name);
+		sbuf_addc(&p, 0);
+		if (!is_file(p.p)) p.p[0] = 0;  /* "": sought, none */
+	}
+	m->upath[k] = p.p;
+	return *p.p ? p.p : NULL;
+}
+
 uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const unwind_map **out)
 {
 	const struct maps *s = &m->maps[m->th[thread].maps];
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < s->n; i++) {
-		struct dso *d = &m->dsos[s->m[i].dso];
-		if (d->kind != DSO_FILE && d->kind != DSO_VDSO) continue;
-		if (!d->looked) find_file(m, d);
-		if (!d->path) continue;
+		uint32_t k = s->m[i].dso;
+		if (m->dsos[k].kind != DSO_FILE && m->dsos[k].kind != DSO_VDSO) continue;
+		const char *path = unwind_file(m, k);
+		if (!path) continue;
 		grow_array((void **)&m->um, &m->umcap, n + 1, sizeof *m->um);
-		m->um[n++] = (unwind_map){ s->m[i].start, s->m[i].end, s->m[i].pgoff, d->path };
+		m->um[n++] = (unwind_map){ s->m[i].start, s->m[i].end, s->m[i].pgoff, path };
 	}
 	*out = m->um;
 	return n;

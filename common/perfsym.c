@@ -1,0 +1,404 @@
+/* perfsym.c - ELF function symbols the way perf chooses them (see perfsym.h). */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "demangle.h"
+#include "perfsym.h"
+
+struct psym {
+	uint64_t start, end;
+	uint32_t name;  /* offset in names */
+	uint8_t bind;
+};
+
+struct perfsym {
+	struct psym *s;
+	uint32_t n, cap;
+	sbuf names;
+	uint64_t text;  /* kallsyms: the address of _text */
+};
+
+struct efile {
+	int fd;
+	Elf *elf;
+	GElf_Ehdr eh;
+	Elf_Scn *symtab, *dynsym;
+};
+
+static bool efile_open(const char *path, struct efile *f)
+{
+	memset(f, 0, sizeof *f);
+	f->fd = open(path, O_RDONLY);
+	if (f->fd < 0) return false;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &f->eh)) {
+		if (f->elf) elf_end(f->elf);
+		close(f->fd);
+		f->fd = -1;
+		return false;
+	}
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh)) continue;
+		if (sh.sh_type == SHT_SYMTAB && !f->symtab) f->symtab = scn;
+		if (sh.sh_type == SHT_DYNSYM && !f->dynsym) f->dynsym = scn;
+	}
+	return true;
+}
+
+static void efile_close(struct efile *f)
+{
+	if (f->fd < 0) return;
+	elf_end(f->elf);
+	close(f->fd);
+	f->fd = -1;
+}
+
+static Elf_Scn *section_named(struct efile *f, const char *name, GElf_Shdr *out)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(f->elf, &shstrndx) != 0) return NULL;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, out)) continue;
+		const char *n = elf_strptr(f->elf, shstrndx, out->sh_name);
+		if (n && strcmp(n, name) == 0) return scn;
+	}
+	return NULL;
+}
+
+/* A virtual address of the runtime file as a file offset. */
+static bool vaddr_to_off(struct efile *rt, uint64_t v, uint64_t *off)
+{
+	size_t n;
+	if (elf_getphdrnum(rt->elf, &n) != 0) return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(rt->elf, (int)i, &ph) || ph.p_type != PT_LOAD) continue;
+		if (v >= ph.p_vaddr && v < ph.p_vaddr + ph.p_memsz) {
+			*off = v - ph.p_vaddr + ph.p_offset;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void add_sym(perfsym *s, uint64_t start, uint64_t size, uint8_t bind, const char *name)
+{
+	struct psym *p = VEC_PUSH(s->s, s->n, s->cap);
+	p->start = start;
+	p->end = start + size;
+	p->bind = bind;
+	p->name = (uint32_t)s->names.n;
+	size_t n = strlen(name);
+	if (!demangle_name(name, n, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, &s->names)) sbuf_add(&s->names, name, n);
+	sbuf_addc(&s->names, 0);
+}
+
+static void read_table(perfsym *s, struct efile *f, Elf_Scn *tab, struct efile *rt)
+{
+	GElf_Shdr sh;
+	if (!gelf_getshdr(tab, &sh) || !sh.sh_entsize) return;
+	Elf_Data *data = elf_getdata(tab, NULL);
+	if (!data) return;
+	size_t shstrndx;
+	if (elf_getshdrstrndx(f->elf, &shstrndx) != 0) return;
+	size_t nsyms = sh.sh_size / sh.sh_entsize;
+	for (size_t i = 0; i < nsyms; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(data, (int)i, &sym)) continue;
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF) continue;
+		bool label = type == STT_NOTYPE && sym.st_shndx != SHN_ABS &&
+			     GELF_ST_VISIBILITY(sym.st_other) != STV_HIDDEN && GELF_ST_VISIBILITY(sym.st_other) != STV_INTERNAL;
+		if (!label && type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT) continue;
+		if (sym.st_shndx >= SHN_LORESERVE) continue;
+		Elf_Scn *sec = elf_getscn(f->elf, sym.st_shndx);
+		GElf_Shdr ssh;
+		if (!sec || !gelf_getshdr(sec, &ssh)) continue;
+		if (label) {
+			const char *sn = elf_strptr(f->elf, shstrndx, ssh.sh_name);
+			if (!sn || !strstr(sn, "text")) continue;
+		}
+		const char *name = elf_strptr(f->elf, sh.sh_link, sym.st_name);
+		if (!name || !*name) continue;
+		uint64_t off;
+		if (!vaddr_to_off(rt, sym.st_value, &off)) off = sym.st_value - (ssh.sh_addr - ssh.sh_offset);
+		add_sym(s, off, sym.st_size, (uint8_t)GELF_ST_BIND(sym.st_info), name);
+	}
+}
+
+/* NAME@plt for each .rela.plt entry, at the PLT's file offsets. */
+static void plt_syms(perfsym *s, struct efile *rt)
+{
+	if (!rt->dynsym) return;
+	GElf_Shdr rel, plt, dsh;
+	Elf_Scn *rs = section_named(rt, ".rela.plt", &rel);
+	if (!rs || rel.sh_type != SHT_RELA || elf_ndxscn(rt->dynsym) != rel.sh_link) return;
+	uint64_t off, entsz;
+	GElf_Shdr sec;
+	if (section_named(rt, ".plt.sec", &sec)) {
+		off = sec.sh_offset;
+		entsz = sec.sh_entsize ? sec.sh_entsize : 16;
+	} else if (section_named(rt, ".plt", &plt) && plt.sh_entsize) {
+		/* (perf makes none when the PLT does not say its entry size, as lld's do not) */
+		entsz = plt.sh_entsize;
+		off = plt.sh_offset + entsz; /* the PLT's header */
+	} else {
+		return;
+	}
+	Elf_Data *rd = elf_getdata(rs, NULL), *dd = elf_getdata(rt->dynsym, NULL);
+	if (!rd || !dd || !gelf_getshdr(rt->dynsym, &dsh) || !rel.sh_entsize) return;
+	size_t nrel = rel.sh_size / rel.sh_entsize;
+	sbuf nm = { 0 };
+	for (size_t i = 0; i < nrel; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		if (!gelf_getrela(rd, (int)i, &r) || !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym)) continue;
+		const char *name = elf_strptr(rt->elf, dsh.sh_link, sym.st_name);
+		nm.n = 0;
+		sbuf_adds(&nm, name ? name : "");
+		sbuf_adds(&nm, "@plt");
+		sbuf_addc(&nm, 0);
+		add_sym(s, off, entsz, STB_GLOBAL, nm.p);
+		off += entsz;
+	}
+	sbuf_free(&nm);
+}
+
+static int psym_cmp(const void *a, const void *b)
+{
+	const struct psym *x = a, *y = b;
+	if (x->start != y->start) return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+static unsigned underscores(const char *s)
+{
+	unsigned n = 0;
+	while (s[n] == '_') n++;
+	return n;
+}
+
+/* perf's choose_best_symbol: true when b is better than a */
+static bool better(const perfsym *s, const struct psym *a, const struct psym *b)
+{
+	uint64_t sa = a->end - a->start, sb = b->end - b->start;
+	if (sa && !sb) return false;
+	if (!sa && sb) return true;
+	bool wa = a->bind == STB_WEAK, wb = b->bind == STB_WEAK;
+	if (wb && !wa) return false;
+	if (wa && !wb) return true;
+	bool ga = a->bind == STB_GLOBAL, gb = b->bind == STB_GLOBAL;
+	if (ga && !gb) return false;
+	if (gb && !ga) return true;
+	const char *na = s->names.p + a->name, *nb = s->names.p + b->name;
+	unsigned ua = underscores(na), ub = underscores(nb);
+	if (ub > ua) return false;
+	if (ua > ub) return true;
+	size_t la = strlen(na), lb = strlen(nb);
+	return lb > la;
+}
+
+static void sort_stable(perfsym *s);
+
+static void dedup(perfsym *s)
+{
+	struct psym *x = s->s;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < s->n; i++) {
+		if (k && x[k - 1].start == x[i].start) {
+			if (better(s, &x[k - 1], &x[i])) x[k - 1] = x[i];
+		} else {
+			x[k++] = x[i];
+		}
+	}
+	s->n = k;
+}
+
+static void fixup_end(perfsym *s)
+{
+	struct psym *x = s->s;
+	for (uint32_t i = 0; i + 1 < s->n; i++)
+		if (x[i].end == x[i].start) x[i].end = x[i + 1].start;
+	if (s->n && x[s->n - 1].end == x[s->n - 1].start) x[s->n - 1].end = ((x[s->n - 1].start + 4095) & ~4095ULL) + 4096;
+}
+
+perfsym *perfsym_kallsyms(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) return NULL;
+	perfsym *s = xcalloc(1, sizeof *s);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		char *end;
+		unsigned long long a = strtoull(line, &end, 16);
+		if (end == line || *end != ' ' || !end[1] || end[2] != ' ') continue;
+		char type = end[1];
+		char *name = end + 3;
+		name[strcspn(name, "\t\n")] = 0;
+		if (!*name) continue;
+		char t = (char)(type >= 'a' && type <= 'z' ? type - 32 : type);
+		if (t != 'T' && t != 'W' && t != 'D' && t != 'B') continue;
+		if (!s->text && strcmp(name, "_text") == 0) s->text = a;
+		uint8_t bind = type == 'W' ? STB_WEAK : type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
+		struct psym *p = VEC_PUSH(s->s, s->n, s->cap);
+		p->start = p->end = a;
+		p->bind = bind;
+		p->name = (uint32_t)s->names.n;
+		sbuf_adds(&s->names, name);
+		sbuf_addc(&s->names, 0);
+	}
+	free(line);
+	fclose(f);
+	bool any = false;
+	for (uint32_t i = 0; i < s->n && !any; i++) any = s->s[i].start != 0;
+	if (!any) s->n = 0; /* kptr_restrict: all zero */
+	sort_stable(s);
+	fixup_end(s);
+	dedup(s);
+	return s;
+}
+
+uint64_t perfsym_text(const perfsym *s) { return s->text; }
+uint32_t perfsym_count(const perfsym *s) { return s->n; }
+
+static void finish(perfsym *s)
+{
+	sort_stable(s);
+	fixup_end(s);
+	dedup(s);
+}
+
+static void sort_stable(perfsym *s)
+{
+	/* sorted by start, stably: symbols at one address keep the table's order */
+	struct psym *x = s->s;
+	if (s->n > 1) {
+		struct psym *tmp = xmalloc((size_t)s->n * sizeof *tmp);
+		for (uint32_t w = 1; w < s->n; w *= 2) {
+			for (uint32_t lo = 0; lo < s->n; lo += 2 * w) {
+				uint32_t mid = lo + w < s->n ? lo + w : s->n, hi = lo + 2 * w < s->n ? lo + 2 * w : s->n;
+				uint32_t i = lo, j = mid, k = lo;
+				while (i < mid && j < hi) tmp[k++] = psym_cmp(&x[j], &x[i]) < 0 ? x[j++] : x[i++];
+				while (i < mid) tmp[k++] = x[i++];
+				while (j < hi) tmp[k++] = x[j++];
+			}
+			memcpy(x, tmp, (size_t)s->n * sizeof *x);
+		}
+		free(tmp);
+	}
+}
+
+perfsym *perfsym_load(const char *const *paths, uint32_t n)
+{
+	static bool init;
+	if (!init) {
+		elf_version(EV_CURRENT);
+		init = true;
+	}
+	struct efile syms = { .fd = -1 }, rt = { .fd = -1 }, f;
+	for (uint32_t i = 0; i < n && syms.fd < 0; i++) {
+		if (!efile_open(paths[i], &f)) continue;
+		if (f.symtab) {
+			syms = f;
+			if (rt.fd < 0 && f.dynsym && f.eh.e_type != ET_REL && f.eh.e_phnum) {
+				rt = syms;
+				rt.fd = -2; /* the same file: not closed twice */
+			}
+		} else if (rt.fd < 0 && f.eh.e_phnum) {
+			rt = f;
+		} else {
+			efile_close(&f);
+		}
+	}
+	if (syms.fd < 0 && rt.fd < 0) return NULL;
+	perfsym *s = xcalloc(1, sizeof *s);
+	struct efile *rtf = rt.fd != -1 ? &rt : &syms;
+	if (rt.fd == -2) rtf = &syms;
+	if (syms.fd >= 0) read_table(s, &syms, syms.symtab, rtf);
+	else if (rt.dynsym) read_table(s, &rt, rt.dynsym, &rt);
+	finish(s);
+	uint32_t before = s->n;
+	plt_syms(s, rtf);
+	if (s->n != before) {
+		/* the PLT's symbols among the others, in order */
+		struct psym *x = s->s;
+		for (uint32_t i = before; i < s->n; i++) {
+			struct psym v = x[i];
+			uint32_t j = i;
+			while (j > 0 && x[j - 1].start > v.start) {
+				x[j] = x[j - 1];
+				j--;
+			}
+			x[j] = v;
+		}
+	}
+	if (syms.fd >= 0) efile_close(&syms);
+	if (rt.fd >= 0) efile_close(&rt);
+	return s;
+}
+
+void perfsym_free(perfsym *s)
+{
+	if (!s) return;
+	free(s->s);
+	sbuf_free(&s->names);
+	free(s);
+}
+
+const char *perfsym_find(const perfsym *s, uint64_t off, uint64_t *symoff)
+{
+	uint32_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->s[mid].start <= off) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo == 0) return NULL;
+	const struct psym *p = &s->s[lo - 1];
+	if (off >= p->end && !(off == p->start)) return NULL;
+	*symoff = off - p->start;
+	return s->names.p + p->name;
+}
+
+bool perfsym_build_id(const char *path, char *out)
+{
+	static bool init;
+	if (!init) {
+		elf_version(EV_CURRENT);
+		init = true;
+	}
+	struct efile f;
+	if (!efile_open(path, &f)) return false;
+	bool found = false;
+	Elf_Scn *scn = NULL;
+	while (!found && (scn = elf_nextscn(f.elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE) continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d) continue;
+		size_t off = 0, no, dof;
+		GElf_Nhdr nh;
+		while ((off = gelf_getnote(d, off, &nh, &no, &dof)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && memcmp((char *)d->d_buf + no, "GNU", 4) == 0 &&
+			    nh.n_descsz <= 20) {
+				const unsigned char *b = (const unsigned char *)d->d_buf + dof;
+				for (size_t i = 0; i < nh.n_descsz; i++) sprintf(out + 2 * i, "%02x", b[i]);
+				out[2 * nh.n_descsz] = 0;
+				found = true;
+				break;
+			}
+		}
+	}
+	efile_close(&f);
+	return found;
+}

@@ -283,32 +283,38 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 }
 
 /* A word of the process's memory: from the saved stack, else from the
- * file mapped there (as perf reads it). */
+ * file mapped there, else 0, as perf reads it.  Like perf script as Debian
+ * builds it (unwinding with libunwind, whose memory reader takes a word
+ * only when it ends before the end of the copy), the last word of the
+ * copy is not read: a stack cut there ends one frame earlier, the same as
+ * perf script's. */
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	unwind *u = arg;
-	if (addr >= u->sp && addr - u->sp < u->stack_size && u->stack_size - (addr - u->sp) >= 8) {
+	if (addr >= u->sp && addr - u->sp < u->stack_size && u->stack_size - (addr - u->sp) > 8) {
 		uint64_t v;
 		memcpy(&v, u->stack + (addr - u->sp), 8);
 		*result = v;
 		return true;
 	}
-	/* (a failed read ends the stack: libdwfl takes the return address
-	 * it could not read for the outermost frame's) */
-	u->read_failed = true;
 	struct umap *m = find_map(u->cur, addr);
-	if (!m || !report(u, u->cur, addr)) return false;
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
-	GElf_Addr bias;
-	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
-	size_t size;
-	const char *raw = elf ? elf_rawfile(elf, &size) : NULL;
-	uint64_t off = addr - m->start + m->pgoff;
-	if (!raw || off >= size || size - off < 8) return false;
-	uint64_t v;
-	memcpy(&v, raw + off, 8);
-	*result = v;
-	u->read_failed = false;
+	if (m && report(u, u->cur, addr)) {
+		Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+		GElf_Addr bias;
+		Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+		size_t size;
+		const char *raw = elf ? elf_rawfile(elf, &size) : NULL;
+		uint64_t off = addr - m->start + m->pgoff;
+		if (raw && off < size && size - off >= 8) {
+			uint64_t v;
+			memcpy(&v, raw + off, 8);
+			*result = v;
+			return true;
+		}
+	}
+	/* (the stack ends here: noted for unwind_stack's why) */
+	u->read_failed = true;
+	*result = 0;
 	return true;
 }
 
@@ -384,14 +390,15 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 	if (!dwfl_frame_pc(state, &pc, NULL)) return DWARF_CB_ABORT;
-	/* its module, for the CFI of the step to its caller */
+	/* its module, for the CFI of the step to its caller, which libdwfl
+	 * takes now (to tell whether the caller is a signal frame) */
 	if (!report(u, u->cur, pc)) u->why = UW_NO_MODULE;
 	else u->why = UW_OK;
+	u->read_failed = false;
 	if (!dwfl_frame_pc(state, &pc, &activation)) return DWARF_CB_ABORT;
 	/* a return address: the call is the byte before it */
 	if (!activation) pc--;
 	u->ips[u->n++] = pc;
-	u->read_failed = false;
 	return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -438,6 +445,10 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 		u->n = 1;
 	}
 	if ((r == -1 || u->read_failed) && u->n < max) *why = u->why != UW_OK ? u->why : UW_STOPPED;
+	/* A return address past the saved stack reads as 0, where libdwfl
+	 * ends the stack; perf script (Debian's unwinds with libunwind) shows
+	 * one more frame there, at 0 less one: so does this. */
+	if (u->read_failed && u->n < max) ips[u->n++] = UINT64_MAX;
 	return u->n;
 }
 

@@ -17,6 +17,14 @@ setup_file() {
 		perf script -i "$d/perf.data" > "$d/perf.txt" 2> /dev/null
 		perf script --no-inline -i "$d/perf.data" > "$d/perf-noinline.txt" 2> /dev/null
 	fi
+	# a saved stack of 1 KB: deep stacks cut; pipe mode (perf record -o -)
+	if perf record -q -e cpu-clock -F 2000 --call-graph dwarf,1024 -o "$d/cut.data" "$d/prog" 100 \
+		> /dev/null 2>> "$d/record.err"; then
+		perf script --no-inline -i "$d/cut.data" > "$d/cut.txt" 2> /dev/null
+	fi
+	if perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o - "$d/prog" 100 > "$d/pipe.data" 2>> "$d/record.err"; then
+		perf script --no-inline -i "$d/pipe.data" > "$d/pipe.txt" 2> /dev/null
+	fi
 	cc -O2 -g -fomit-frame-pointer -o "$d/vdso" "$D/unwind/vdso.c" || return 1
 	if perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$d/vdso.data" "$d/vdso" \
 		> /dev/null 2>> "$d/record.err"; then
@@ -60,6 +68,32 @@ same_weight_ppm() {
 	# deep ones among them: 40 recursive calls and more
 	run awk '{ n = gsub(/;/, ";"); if (n > m) m = n } END { print m }' "$T/binary.ip"
 	[ "$output" -gt 45 ]
+}
+
+# Binary and text path of capture $1 (perf.data $1.data, text $1.txt):
+# the same stacks, address for address.
+same_ips() {
+	local d=$BATS_FILE_TMPDIR
+	[ -s "$d/$1.txt" ] || skip "no $1 capture"
+	perf2spaa "$d/$1.data" > "$T/binary.spaa"
+	perf2spaa "$d/$1.txt" > "$T/text.spaa"
+	ip_fold "$T/binary.spaa" > "$T/binary.ip"
+	ip_fold "$T/text.spaa" > "$T/text.ip"
+	diff "$T/text.ip" "$T/binary.ip"
+}
+
+@test "dwarf capture of 1 KB stacks: cut where perf script cuts them, with its frame at 0xffffffffffffffff" {
+	need_capture
+	same_ips cut
+	run grep -c '^0xffffffffffffffff;' "$T/binary.ip"
+	[ "$output" -gt 0 ]
+}
+
+@test "dwarf capture in pipe mode (perf record -o -): the same stacks as perf script" {
+	need_capture
+	same_ips pipe
+	run grep -c ';0x[0-9a-f]*;0x[0-9a-f]*;0x[0-9a-f]*;0x[0-9a-f]*;0x[0-9a-f]*;0x[0-9a-f]*;' "$T/binary.ip"
+	[ "$output" -gt 0 ]
 }
 
 @test "dwarf capture: samples in the [vdso], unwound through perf's copy of it, as perf script does" {

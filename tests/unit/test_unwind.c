@@ -193,8 +193,26 @@ int main(void)
 	/* a stack copy cut short: the frames it holds, then a stop */
 	s.stack_size = 8;
 	n2 = unwind_stack(u, &s, again, UNWIND_MAX_DEPTH, &why);
-	ok(n2 >= 1 && n2 < n && why == UW_STOPPED, "an 8-byte stack copy: %u frames, then %s", n2,
+	ok(n2 >= 2 && n2 < n && why == UW_STOPPED, "an 8-byte stack copy: %u frames, then %s", n2,
 	   unwind_why_text(why));
+	ok(again[0] == regs[8] && again[n2 - 1] == UINT64_MAX, "a cut stack ends at 0 less one, as perf script's");
+	/* the last word of the copy is not read (as perf with libunwind):
+	 * the first return address, at the CFA less 8, in the last word */
+	uint64_t cfa_ret = 0;
+	for (uint64_t off = 0; off + 8 <= stack_len; off += 8) {
+		uint64_t w;
+		memcpy(&w, stack_copy + off, 8);
+		if (w == ips[1] + 1) {
+			cfa_ret = off + 8;
+			break;
+		}
+	}
+	s.stack_size = cfa_ret;
+	n2 = unwind_stack(u, &s, again, UNWIND_MAX_DEPTH, &why);
+	ok(cfa_ret && n2 == 2 && again[1] == UINT64_MAX, "a copy ending with the return address: not read (%u frames)", n2);
+	s.stack_size = cfa_ret + 8;
+	n2 = unwind_stack(u, &s, again, UNWIND_MAX_DEPTH, &why);
+	ok(n2 >= 3 && again[1] == ips[1], "8 bytes more: read (%u frames)", n2);
 
 	/* no user registers; 32-bit; no stack pointer */
 	s = sample(1);

@@ -401,7 +401,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 		warn_at(name, 0, "warning: %llu samples lost (perf's LOST records): the profile lacks them",
 			(unsigned long long)lost);
 	if (c.nregs32 && !o->quiet)
-		warn_at(name, 0, "warning: %llu samples of 32-bit processes: their user stacks are not unwound",
+		warn_at(name, 0, "warning: %llu samples of 32-bit processes: their user stacks are the sampled address alone",
 			(unsigned long long)c.nregs32);
 	if (c.nnoarch && !o->quiet)
 		warn_at(name, 0, "warning: %llu samples' user stacks not unwound: registers of %s (x86_64 and aarch64 are known)",

@@ -412,8 +412,15 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 		*why = UW_NO_REGS;
 		return 0;
 	}
-	if (s->abi != UNWIND_ABI_64 || !load_regs(u, s)) {
+	bool regs_ok = load_regs(u, s);
+	if (s->abi != UNWIND_ABI_64 || !regs_ok) {
+		/* a 32-bit process (its registers are not unwound here): the
+		 * sampled pc alone */
 		*why = UW_BAD_REGS;
+		if (s->abi == UNWIND_ABI_32 && regs_ok) {
+			ips[0] = u->pc;
+			return 1;
+		}
 		return 0;
 	}
 	struct uproc *p = get_proc(u, s);

@@ -76,7 +76,8 @@ void unwind_free(unwind *u);
 enum unwind_why {
 	UW_OK = 0,       /* the outermost frame, or the depth limit */
 	UW_NO_REGS,      /* no user registers (abi none): no user stack */
-	UW_BAD_REGS,     /* a 32-bit process, or no pc or stack pointer */
+	UW_BAD_REGS,     /* a 32-bit process (the pc alone), or no pc or
+			  * stack pointer (no frames) */
 	UW_NO_MODULE,    /* no readable file at an address */
 	UW_STOPPED,      /* libdwfl could not go further (no CFI, memory
 			  * outside the saved stack, ...) */

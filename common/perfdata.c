@@ -694,7 +694,7 @@ static void user_record(perfdata *d, const uint8_t *p, size_t n, uint32_t type, 
 		break;
 	}
 	case R_EVENT_UPDATE:
-		if (n >= 24 && get64(p, n, 8) == 1) { /* PERF_EVENT_UPDATE__NAME */
+		if (n >= 24 && get64(p, n, 8) == 2) { /* PERF_EVENT_UPDATE__NAME (0 unit, 1 scale, 3 cpus) */
 			uint32_t a = idmap_get(&d->ids, (int64_t)get64(p, n, 16));
 			if (a != UINT32_MAX) attr_name(&d->attrs[a], (const char *)p + 24, n - 24);
 		}

@@ -12,7 +12,8 @@
 
 struct psym {
 	uint64_t start, end;
-	uint32_t name;  /* offset in names */
+	uint32_t name;  /* offset in names: the name as the table has it */
+	uint32_t seq;   /* order in the table */
 	uint8_t bind;
 };
 
@@ -21,6 +22,9 @@ struct perfsym {
 	uint32_t n, cap;
 	sbuf names;
 	uint64_t text;  /* kallsyms: the address of _text */
+	uint64_t kend;  /* kallsyms: the end of the kernel's own symbols */
+	bool demangle;  /* ELF names are demangled (when compared and when found) */
+	sbuf dm[2];     /* scratch for demangled names */
 };
 
 struct efile {
@@ -28,6 +32,8 @@ struct efile {
 	Elf *elf;
 	GElf_Ehdr eh;
 	Elf_Scn *symtab, *dynsym;
+	GElf_Phdr *load;  /* the PT_LOAD headers */
+	size_t nload;
 };
 
 static bool efile_open(const char *path, struct efile *f)
@@ -54,6 +60,8 @@ static bool efile_open(const char *path, struct efile *f)
 
 static void efile_close(struct efile *f)
 {
+	free(f->load);
+	f->load = NULL;
 	if (f->fd < 0) return;
 	elf_end(f->elf);
 	close(f->fd);
@@ -76,13 +84,19 @@ static Elf_Scn *section_named(struct efile *f, const char *name, GElf_Shdr *out)
 /* A virtual address of the runtime file as a file offset. */
 static bool vaddr_to_off(struct efile *rt, uint64_t v, uint64_t *off)
 {
-	size_t n;
-	if (elf_getphdrnum(rt->elf, &n) != 0) return false;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		if (!gelf_getphdr(rt->elf, (int)i, &ph) || ph.p_type != PT_LOAD) continue;
-		if (v >= ph.p_vaddr && v < ph.p_vaddr + ph.p_memsz) {
-			*off = v - ph.p_vaddr + ph.p_offset;
+	if (!rt->load) {
+		size_t n;
+		if (elf_getphdrnum(rt->elf, &n) != 0) n = 0;
+		rt->load = xcalloc(n + 1, sizeof *rt->load);
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(rt->elf, (int)i, &ph) && ph.p_type == PT_LOAD) rt->load[rt->nload++] = ph;
+		}
+	}
+	for (size_t i = 0; i < rt->nload; i++) {
+		const GElf_Phdr *ph = &rt->load[i];
+		if (v >= ph->p_vaddr && v < ph->p_vaddr + ph->p_memsz) {
+			*off = v - ph->p_vaddr + ph->p_offset;
 			return true;
 		}
 	}
@@ -95,9 +109,9 @@ static void add_sym(perfsym *s, uint64_t start, uint64_t size, uint8_t bind, con
 	p->start = start;
 	p->end = start + size;
 	p->bind = bind;
+	p->seq = s->n - 1;
 	p->name = (uint32_t)s->names.n;
-	size_t n = strlen(name);
-	if (!demangle_name(name, n, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, &s->names)) sbuf_add(&s->names, name, n);
+	sbuf_adds(&s->names, name);
 	sbuf_addc(&s->names, 0);
 }
 
@@ -172,11 +186,16 @@ static void plt_syms(perfsym *s, struct efile *rt)
 	sbuf_free(&nm);
 }
 
-static int psym_cmp(const void *a, const void *b)
+/* The name as perf shows it (demangled for ELF symbols), in scratch k. */
+static const char *shown(perfsym *s, uint32_t name, int k)
 {
-	const struct psym *x = a, *y = b;
-	if (x->start != y->start) return x->start < y->start ? -1 : 1;
-	return 0;
+	const char *raw = s->names.p + name;
+	if (!s->demangle) return raw;
+	sbuf *b = &s->dm[k];
+	b->n = 0;
+	if (!demangle_name(raw, strlen(raw), DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, b)) return raw;
+	sbuf_addc(b, 0);
+	return b->p;
 }
 
 static unsigned underscores(const char *s)
@@ -187,7 +206,7 @@ static unsigned underscores(const char *s)
 }
 
 /* perf's choose_best_symbol: true when b is better than a */
-static bool better(const perfsym *s, const struct psym *a, const struct psym *b)
+static bool better(perfsym *s, const struct psym *a, const struct psym *b)
 {
 	uint64_t sa = a->end - a->start, sb = b->end - b->start;
 	if (sa && !sb) return false;
@@ -198,7 +217,7 @@ static bool better(const perfsym *s, const struct psym *a, const struct psym *b)
 	bool ga = a->bind == STB_GLOBAL, gb = b->bind == STB_GLOBAL;
 	if (ga && !gb) return false;
 	if (gb && !ga) return true;
-	const char *na = s->names.p + a->name, *nb = s->names.p + b->name;
+	const char *na = shown(s, a->name, 0), *nb = shown(s, b->name, 1);
 	unsigned ua = underscores(na), ub = underscores(nb);
 	if (ub > ua) return false;
 	if (ua > ub) return true;
@@ -244,13 +263,18 @@ perfsym *perfsym_kallsyms(const char *path)
 		if (end == line || *end != ' ' || !end[1] || end[2] != ' ') continue;
 		char type = end[1];
 		char *name = end + 3;
-		name[strcspn(name, "\t\n")] = 0;
+		size_t nl = strcspn(name, "\t\n");
+		bool module = name[nl] == '\t';
+		name[nl] = 0;
 		if (!*name) continue;
 		char t = (char)(type >= 'a' && type <= 'z' ? type - 32 : type);
 		if (t != 'T' && t != 'W' && t != 'D' && t != 'B') continue;
+		/* the kernel's own symbols end a page past the last one */
+		if (!module && a >= s->kend) s->kend = ((a + 4095) & ~4095ULL) + 4096;
 		if (!s->text && strcmp(name, "_text") == 0) s->text = a;
 		uint8_t bind = type == 'W' ? STB_WEAK : type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
 		struct psym *p = VEC_PUSH(s->s, s->n, s->cap);
+		p->seq = s->n - 1;
 		p->start = p->end = a;
 		p->bind = bind;
 		p->name = (uint32_t)s->names.n;
@@ -269,6 +293,7 @@ perfsym *perfsym_kallsyms(const char *path)
 }
 
 uint64_t perfsym_text(const perfsym *s) { return s->text; }
+uint64_t perfsym_kernel_end(const perfsym *s) { return s->kend; }
 uint32_t perfsym_count(const perfsym *s) { return s->n; }
 
 static void finish(perfsym *s)
@@ -278,24 +303,33 @@ static void finish(perfsym *s)
 	dedup(s);
 }
 
+/* sorted by start; symbols at one address keep the table's order (LSD
+ * radix on the start, 8 bits a pass, skipping the digits all share: stable,
+ * and a fifth of qsort's time on the large tables of rustc's libraries) */
 static void sort_stable(perfsym *s)
 {
-	/* sorted by start, stably: symbols at one address keep the table's order */
+	uint32_t n = s->n;
 	struct psym *x = s->s;
-	if (s->n > 1) {
-		struct psym *tmp = xmalloc((size_t)s->n * sizeof *tmp);
-		for (uint32_t w = 1; w < s->n; w *= 2) {
-			for (uint32_t lo = 0; lo < s->n; lo += 2 * w) {
-				uint32_t mid = lo + w < s->n ? lo + w : s->n, hi = lo + 2 * w < s->n ? lo + 2 * w : s->n;
-				uint32_t i = lo, j = mid, k = lo;
-				while (i < mid && j < hi) tmp[k++] = psym_cmp(&x[j], &x[i]) < 0 ? x[j++] : x[i++];
-				while (i < mid) tmp[k++] = x[i++];
-				while (j < hi) tmp[k++] = x[j++];
-			}
-			memcpy(x, tmp, (size_t)s->n * sizeof *x);
+	if (n < 2) return;
+	uint32_t (*count)[256] = xcalloc(8, sizeof *count);
+	for (uint32_t i = 0; i < n; i++)
+		for (int d = 0; d < 8; d++) count[d][(x[i].start >> (8 * d)) & 255]++;
+	struct psym *tmp = xmalloc((size_t)n * sizeof *tmp), *src = x, *dst = tmp;
+	for (int d = 0; d < 8; d++) {
+		if (count[d][(x[0].start >> (8 * d)) & 255] == n) continue;
+		uint32_t pos[256], sum = 0;
+		for (int k = 0; k < 256; k++) {
+			pos[k] = sum;
+			sum += count[d][k];
 		}
-		free(tmp);
+		for (uint32_t i = 0; i < n; i++) dst[pos[(src[i].start >> (8 * d)) & 255]++] = src[i];
+		struct psym *t = src;
+		src = dst;
+		dst = t;
 	}
+	if (src != x) memcpy(x, src, (size_t)n * sizeof *x);
+	free(tmp);
+	free(count);
 }
 
 perfsym *perfsym_load(const char *const *paths, uint32_t n)
@@ -305,25 +339,29 @@ perfsym *perfsym_load(const char *const *paths, uint32_t n)
 		elf_version(EV_CURRENT);
 		init = true;
 	}
+	/* syms: the first with a .symtab; rt: the file mapped at run time, the
+	 * last candidate (the recorded path), else the first with program
+	 * headers that is not a debug file (a debug file's headers describe
+	 * sections it does not hold) */
 	struct efile syms = { .fd = -1 }, rt = { .fd = -1 }, f;
-	for (uint32_t i = 0; i < n && syms.fd < 0; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		if (!efile_open(paths[i], &f)) continue;
-		if (f.symtab) {
+		bool runtime = f.eh.e_phnum && (i + 1 == n || f.dynsym);
+		if (syms.fd < 0 && f.symtab) {
 			syms = f;
-			if (rt.fd < 0 && f.dynsym && f.eh.e_type != ET_REL && f.eh.e_phnum) {
-				rt = syms;
-				rt.fd = -2; /* the same file: not closed twice */
-			}
-		} else if (rt.fd < 0 && f.eh.e_phnum) {
-			rt = f;
-		} else {
-			efile_close(&f);
+			if (runtime && rt.fd < 0) rt.fd = -2; /* the same file */
+			continue;
 		}
+		if (runtime && rt.fd < 0) {
+			rt = f;
+			continue;
+		}
+		efile_close(&f);
 	}
 	if (syms.fd < 0 && rt.fd < 0) return NULL;
 	perfsym *s = xcalloc(1, sizeof *s);
-	struct efile *rtf = rt.fd != -1 ? &rt : &syms;
-	if (rt.fd == -2) rtf = &syms;
+	s->demangle = true;
+	struct efile *rtf = rt.fd >= 0 ? &rt : &syms;
 	if (syms.fd >= 0) read_table(s, &syms, syms.symtab, rtf);
 	else if (rt.dynsym) read_table(s, &rt, rt.dynsym, &rt);
 	finish(s);
@@ -352,10 +390,12 @@ void perfsym_free(perfsym *s)
 	if (!s) return;
 	free(s->s);
 	sbuf_free(&s->names);
+	sbuf_free(&s->dm[0]);
+	sbuf_free(&s->dm[1]);
 	free(s);
 }
 
-const char *perfsym_find(const perfsym *s, uint64_t off, uint64_t *symoff)
+const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff)
 {
 	uint32_t lo = 0, hi = s->n;
 	while (lo < hi) {
@@ -367,7 +407,7 @@ const char *perfsym_find(const perfsym *s, uint64_t off, uint64_t *symoff)
 	const struct psym *p = &s->s[lo - 1];
 	if (off >= p->end && !(off == p->start)) return NULL;
 	*symoff = off - p->start;
-	return s->names.p + p->name;
+	return shown(s, p->name, 0);
 }
 
 bool perfsym_build_id(const char *path, char *out)

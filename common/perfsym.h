@@ -31,11 +31,14 @@ void perfsym_free(perfsym *s);
 perfsym *perfsym_kallsyms(const char *path);
 /* kallsyms: the address of _text there, 0 unknown. */
 uint64_t perfsym_text(const perfsym *s);
+/* kallsyms: where the kernel's own symbols end (the last one, not of a
+ * module, ends a page on), 0 unknown. */
+uint64_t perfsym_kernel_end(const perfsym *s);
 uint32_t perfsym_count(const perfsym *s);
 
-/* The symbol holding file offset off: its name and the offset from its
- * start; NULL when none. */
-const char *perfsym_find(const perfsym *s, uint64_t off, uint64_t *symoff);
+/* The symbol holding file offset off: its name (valid until the next
+ * call) and the offset from its start; NULL when none. */
+const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff);
 
 /* The GNU build id of ELF file path, in hex, into out (>= 41 bytes); false
  * when it has none or is not ELF. */

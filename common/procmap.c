@@ -2,7 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <sys/utsname.h>
 
 #include "perfsym.h"
@@ -80,7 +83,8 @@ procmap *procmap_new(const pm_opts *o)
 	else {
 		const char *home = getenv("HOME");
 		sbuf b = { 0 };
-		sbuf_printf(&b, "%s/.debug", home && *home ? home : "/root");
+		/* under --symfs, as perf looks for everything there */
+		sbuf_printf(&b, "%s%s/.debug", o->symfs ? o->symfs : "", home && *home ? home : "/root");
 		m->debug_dir = b.p;
 	}
 	strmap_init(&m->dsonames);
@@ -288,6 +292,8 @@ static bool is_anon(const char *f)
 	return strcmp(f, "//anon") == 0 || strncmp(f, "/dev/zero", 9) == 0 || strncmp(f, "/anon_hugepage", 14) == 0;
 }
 
+static void kernel_init(procmap *m);
+
 static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
 void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t len, uint64_t pgoff,
@@ -362,6 +368,15 @@ uint32_t procmap_find(procmap *m, uint32_t thread, bool kernel, uint64_t ip, uin
 	}
 	const struct map *mp = &s->m[lo - 1];
 	*addr = mp->identity ? ip : ip - mp->start + mp->pgoff;
+	if (kernel && mp->end == UINT64_MAX) {
+		/* the kernel's mapping ends with its symbols, as perf's (from
+		 * /proc/kcore) does: not in the module and BPF area above */
+		if (!m->kdone) kernel_init(m);
+		if (m->kok && perfsym_kernel_end(m->ksyms) && ip - (uint64_t)m->kdelta >= perfsym_kernel_end(m->ksyms)) {
+			*addr = ip;
+			return UINT32_MAX;
+		}
+	}
 	return mp->dso;
 }
 
@@ -422,8 +437,18 @@ static void kernel_init(procmap *m)
 			}
 		}
 		path = "/proc/kallsyms";
+		if (m->o.symfs) { /* as perf: the list under the root too */
+			snprintf(m->note, sizeof m->note, "%s/proc/kallsyms", m->o.symfs);
+			m->ksyms = perfsym_kallsyms(m->note);
+			m->note[0] = 0;
+			if (!m->ksyms) {
+				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: no %.128s/proc/kallsyms (give --kallsyms)", m->o.symfs);
+				return;
+			}
+			path = NULL;
+		}
 	}
-	m->ksyms = perfsym_kallsyms(path);
+	if (path) m->ksyms = perfsym_kallsyms(path);
 	if (!m->ksyms) die(EXIT_DATA, "%s: cannot read the kernel's symbols", path);
 	if (!perfsym_count(m->ksyms)) {
 		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s has no addresses (kptr_restrict?)", path);
@@ -432,6 +457,25 @@ static void kernel_init(procmap *m)
 	m->kok = true;
 	/* KASLR: the recorded address of _text against the list's */
 	if (m->ktext && perfsym_text(m->ksyms)) m->kdelta = (int64_t)(m->ktext - perfsym_text(m->ksyms));
+}
+
+/* This process's vdso (perf's too, when the capture does not say which
+ * vdso it had): its image, copied to a temporary file. */
+static perfsym *own_vdso(void)
+{
+	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	if (!base || memcmp(base, ELFMAG, SELFMAG) != 0 || base[EI_CLASS] != ELFCLASS64) return NULL;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	size_t size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size > (1 << 20)) return NULL;
+	int fd = tmpfile_unlinked(cli_prog);
+	tmpfile_write(fd, base, size);
+	char path[32];
+	snprintf(path, sizeof path, "/dev/fd/%d", fd);
+	const char *c[1] = { path };
+	perfsym *p = perfsym_load(c, 1);
+	close(fd);
+	return p;
 }
 
 /* The symbol table of d, from the files perf would look in, in its order:
@@ -465,6 +509,7 @@ static void load_syms(procmap *m, struct dso *d)
 	if (path.p) cand[n++] = path.p;
 	d->syms = perfsym_load((const char *const *)cand, n);
 	for (uint32_t i = 0; i < n; i++) free(cand[i]);
+	if (!d->syms && d->kind == DSO_VDSO && !m->o.symfs) d->syms = own_vdso();
 }
 
 bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off)

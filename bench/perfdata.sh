@@ -1,0 +1,74 @@
+#!/bin/sh
+# bench/perfdata.sh CMD_DIR - perf2spaa reading perf.data itself against the
+# ways to the same folded stacks through perf: `perf script | perf2spaa |
+# spaa-fold`, `perf script | inferno-collapse-perf` (when on PATH) and
+# `perf report --stdio --no-children -g none` (perf's own summary).  Goals
+# (issue 18): at most 0.2x the first, 0.5x perf report.
+#
+# The capture: with BENCH_PERFDATA=FILE, that perf.data.  Else, when perf
+# works here (root, linux-perf), one is recorded once into bench/out: the
+# whole machine (perf record -a -g -e cpu-clock) while this tree is built
+# from a copy with make -j2 (many short processes, the C compiler, the
+# kernel).  Without perf the bench is skipped (exit 0, with a message).
+#
+# Each pipeline runs BENCH_RUNS times (default 5), output thrown away; the
+# median wall time is printed with the spread (min..max) and its ratio to
+# the medians of the other ways.
+set -e
+. "$(dirname "$0")/lib.sh"
+bench_init 5 "$@"
+
+data=${BENCH_PERFDATA:-}
+if [ -z "$data" ]; then
+	data=$OUT/build.perf.data
+	if [ ! -s "$data" ]; then
+		if ! command -v perf >/dev/null 2>&1 ||
+		   ! perf record -q -N -e cpu-clock -o "$OUT/probe.data" -- true >/dev/null 2>&1; then
+			echo "perfdata.sh: perf cannot record here: skipped" >&2
+			exit 0
+		fi
+		echo "recording a capture of a build of this tree (a few minutes, once)..." >&2
+		rm -rf "$OUT/src" && mkdir -p "$OUT/src"
+		(cd "$HERE/.." && tar --exclude=./bench/out --exclude=./_build --exclude=./fuzz/build -cf - .) | (cd "$OUT/src" && tar -xf -)
+		perf record -q -a -g -e cpu-clock -o "$data.tmp" -- sh -c \
+			"cd '$OUT/src' && (make -s distclean >/dev/null 2>&1 || true) && autoreconf -fi >/dev/null 2>&1 &&
+			 ./configure -q && make -s -j2; true" >/dev/null 2>&1
+		mv "$data.tmp" "$data"
+		rm -rf "$OUT/src" "$OUT/probe.data"
+	fi
+fi
+samples=$(perf report --stdio -i "$data" --no-children -g none 2>/dev/null | awk '/^# Samples:/ { print $3; exit }')
+echo "capture: $data: $(wc -c < "$data") bytes, $samples samples; $RUNS runs each, median (min..max)"
+
+# times CMD: the wall times of $RUNS runs as "MEDIAN MIN MAX"
+times() {
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		/usr/bin/time -f %e -o "$OUT/t" sh -c "$1" > /dev/null 2>&1 || { echo "failed: $1" >&2; return 1; }
+		cat "$OUT/t"
+		i=$((i + 1))
+	done | spread
+}
+row() { # row LABEL CMD: prints the row, sets $med
+	set -- "$1" "$(times "$2")"
+	med=${2%% *}
+	echo "$2" | awk -v l="$1" '{ printf "%-50s %6.2f s (%.2f..%.2f)\n", l, $1, $2, $3 }'
+}
+row "perf2spaa perf.data | spaa-fold" "'$CMD/perf2spaa' -q '$data' | '$CMD/spaa-fold'"
+bin=$med
+row "perf script | perf2spaa | spaa-fold" "perf script -i '$data' 2>/dev/null | '$CMD/perf2spaa' -q | '$CMD/spaa-fold'"
+text=$med
+row "perf report --stdio --no-children -g none" "perf report --stdio --no-children -g none -i '$data' 2>/dev/null"
+report=$med
+inferno=
+if command -v inferno-collapse-perf >/dev/null 2>&1; then
+	row "perf script | inferno-collapse-perf" "perf script -i '$data' 2>/dev/null | inferno-collapse-perf"
+	inferno=$med
+else
+	echo "inferno-collapse-perf: not on PATH, skipped"
+fi
+awk -v b="$bin" -v t="$text" -v r="$report" -v i="$inferno" 'BEGIN {
+	printf "perf2spaa perf.data: %.2fx the text path, %.2fx perf report (goal 0.5x)", b / t, b / r
+	if (i != "") printf ", %.2fx perf script | inferno (goal 0.2x)", b / i
+	printf "\n" }'
+rm -f "$OUT/t"

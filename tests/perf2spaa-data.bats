@@ -1,0 +1,177 @@
+#!/usr/bin/env bats
+# perf2spaa reading perf.data itself: real captures made here with perf (as
+# root) of programs built here, against the text path (perf script |
+# perf2spaa) on the same capture.  Skipped, saying why, only where perf
+# cannot record.
+load common
+
+# can_record: perf records a task clock sample of true, or the test is skipped
+can_record() {
+	command -v perf >/dev/null || skip "perf is not installed"
+	command -v cc >/dev/null || skip "no C compiler"
+	perf record -q -N -e cpu-clock -o "$T/probe.data" true >/dev/null 2>&1 ||
+		skip "perf cannot record here (perf_event_paranoid, or no perf events in this container)"
+}
+
+# fold_both DATA [OPTION...]: $T/bin.fold (perf2spaa DATA) and $T/txt.fold
+# (perf script -i DATA | perf2spaa), the options given to both
+fold_both() {
+	local data=$1
+	shift
+	perf2spaa "$@" "$data" | spaa-fold > "$T/bin.fold"
+	perf script "$@" -i "$data" 2>/dev/null | perf2spaa | spaa-fold > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+}
+
+# the share of weight of B's lines that A has too (percent, 4 decimals)
+weight_in_common() {
+	awk '{ w = $NF; sub(/ [0-9]+$/, ""); if (FILENAME == ARGV[1]) a[$0] += w; else b[$0] += w }
+	     END { for (k in b) { t += b[k]; c += (a[k] < b[k] ? a[k] : b[k]) }; printf "%.4f\n", 100 * c / t }' "$1" "$2"
+}
+
+c_prog() {
+	cat > "$T/prog.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(int n) { for (int i = 0; i < n; i++) sink += (unsigned long)i * i; }
+__attribute__((noinline)) void mid(int n) { leaf(n); leaf(n / 2); }
+static inline void inl(int n) { for (int i = 0; i < n; i++) sink ^= (unsigned long)i; }
+int main(int argc, char **argv)
+{
+	int r = argc > 1 ? atoi(argv[1]) : 300;
+	for (int k = 0; k < r; k++) { mid(100000); inl(50000); }
+	printf("%lu\n", sink);
+	return 0;
+}
+EOF
+	cc -O2 -g -fno-omit-frame-pointer -o "$T/prog" "$T/prog.c"
+}
+
+@test "perf2spaa perf.data: a frame-pointer capture of C folds as perf script's text does, byte for byte" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 400 >/dev/null
+	fold_both "$T/fp.data"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+}
+
+@test "perf2spaa perf.data: C++ with inlining and templates, byte for byte" {
+	can_record
+	command -v c++ >/dev/null || skip "no C++ compiler"
+	cat > "$T/cxx.cc" <<'EOF'
+#include <cstdio>
+#include <functional>
+#include <vector>
+namespace ns { template <class T> struct Acc { T s{}; __attribute__((noinline)) void add(const std::vector<T> &v) { for (auto x : v) s += x * x; } }; }
+static inline long sq(long x) { return x * x; }
+__attribute__((noinline)) long work(std::function<long(long)> f, int n) { long s = 0; for (int i = 0; i < n; i++) s += f(i) + sq(i); return s; }
+int main() { std::vector<long> v(100000, 3); ns::Acc<long> a; long t = 0; for (int k = 0; k < 1500; k++) { a.add(v); t += work([](long x) { return x ^ 7; }, 20000); } std::printf("%ld %ld\n", a.s, t); }
+EOF
+	c++ -O2 -g -fno-omit-frame-pointer -o "$T/cxx" "$T/cxx.cc"
+	perf record -q -N -e cpu-clock -g -o "$T/cxx.data" "$T/cxx" >/dev/null
+	fold_both "$T/cxx.data"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q ';ns::Acc<long>::add [0-9]*$' "$T/bin.fold"
+}
+
+@test "perf2spaa perf.data: a stripped binary named through its debug file by build id (--symfs)" {
+	can_record
+	c_prog
+	local bid sym=$T/sym
+	bid=$(readelf -n "$T/prog" | awk '/Build ID/ { print $3 }')
+	[ -n "$bid" ] || skip "the compiler writes no build id"
+	mkdir -p "$sym$T" "$sym/usr/lib/debug/.build-id/${bid:0:2}"
+	objcopy --only-keep-debug "$T/prog" "$sym/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug"
+	strip -o "$T/stripped" "$T/prog"
+	cp "$T/stripped" "$T/prog"
+	cp "$T/stripped" "$sym$T/prog"
+	perf record -q -N -e cpu-clock -g -o "$T/s.data" "$T/prog" 400 >/dev/null
+	fold_both "$T/s.data" --symfs="$sym"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+	# without the debug file: the frames are the binary's own, unnamed
+	perf2spaa "$T/s.data" | spaa-fold > "$T/plain.fold"
+	run grep -c ';leaf ' "$T/plain.fold"
+	assert_output 0
+}
+
+@test "perf2spaa perf.data: a system-wide capture with kernel frames, >= 99.9% of the weight as the text path, same totals as perf report" {
+	can_record
+	c_prog
+	perf record -q -N -a -g -e cpu-clock -o "$T/sys.data" -- "$T/prog" 300 >/dev/null 2>&1 ||
+		skip "perf cannot record system-wide here"
+	fold_both "$T/sys.data"
+	run weight_in_common "$T/bin.fold" "$T/txt.fold"
+	awk -v p="$output" 'BEGIN { exit !(p >= 99.9) }' || fail "only $output% of the weight folds alike"
+	# kernel frames are named
+	grep -q 'entry_SYSCALL_64\|asm_sysvec_apic_timer_interrupt\|do_syscall_64' "$T/bin.fold"
+	# the total period, as perf report counts it
+	local want got
+	want=$(perf report --stdio --no-children -g none -i "$T/sys.data" 2>/dev/null |
+		awk '/^# Event count/ { print $NF; exit }')
+	got=$(awk '{ t += $NF } END { print t }' "$T/bin.fold")
+	assert_equal "$got" "$want"
+	perf2spaa "$T/sys.data" | spaa-top -n 1 > "$T/top"
+	[ -s "$T/top" ]
+}
+
+@test "perf2spaa perf.data: pipe mode (perf record -o -), from a file and from standard input" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 300 2>/dev/null > "$T/pipe.data"
+	fold_both "$T/pipe.data"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	perf2spaa < "$T/pipe.data" | spaa-fold | cmp - "$T/txt.fold"
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 100 2>/dev/null | perf2spaa | spaa-validate -q
+}
+
+@test "perf2spaa perf.data: --samples gives the text path's sample records (time, cpu, period), and the same time range" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 200 >/dev/null
+	perf2spaa -s "$T/fp.data" > "$T/bin.spaa"
+	perf script -i "$T/fp.data" | perf2spaa -s > "$T/txt.spaa"
+	spaa-validate -q "$T/bin.spaa"
+	strip_ids() { grep '"type":"sample"' "$1" | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
+	diff <(strip_ids "$T/bin.spaa") <(strip_ids "$T/txt.spaa")
+	diff <(head -n 1 "$T/bin.spaa" | grep -o '"time_range":{[^}]*}') <(head -n 1 "$T/txt.spaa" | grep -o '"time_range":{[^}]*}')
+	# the capture's machine and command in the header
+	head -n 1 "$T/bin.spaa" | grep -q '"command":"[^"]*perf record -q -N -e cpu-clock -g -o '
+}
+
+@test "perf2spaa perf.data: truncated and corrupt files are errors naming the offset, exit 1" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 50 >/dev/null
+	head -c 50 "$T/fp.data" > "$T/short.data"
+	run perf2spaa "$T/short.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/short.data: offset 50: truncated: 50 bytes, shorter than the 104-byte header"
+	local size doff
+	size=$(stat -c %s "$T/fp.data")
+	head -c $((size - 1000)) "$T/fp.data" > "$T/cut.data"
+	run perf2spaa "$T/cut.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/cut.data: offset [0-9]+: truncated: "
+	# a record of size 0 at the start of the data section
+	doff=$(od -An -t u8 -j 40 -N 8 "$T/fp.data" | tr -d ' ')
+	cp "$T/fp.data" "$T/bad.data"
+	printf '\0\0' | dd of="$T/bad.data" bs=1 seek=$((doff + 6)) conv=notrunc 2>/dev/null
+	run perf2spaa "$T/bad.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/bad.data: offset $doff: record of type [0-9]+ with size 0 \(corrupt\)$"
+	# pipe mode, cut inside a record
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	head -c 3000 "$T/pipe.data" > "$T/pcut.data"
+	run perf2spaa - < "$T/pcut.data"
+	assert_failure 1
+	assert_output --regexp '^perf2spaa: -: offset [0-9]+: truncated: '
+
+	# the other byte order
+	{ printf '2ELIFREP'; tail -c +9 "$T/fp.data"; } > "$T/swapped.data"
+	run perf2spaa "$T/swapped.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/swapped.data: a perf.data of the other byte order (big-endian machine): not supported; convert it with 'perf script' on a machine of that order"
+}

@@ -66,6 +66,7 @@ struct procmap {
 	uint32_t umcap;
 	char **upath;       /* per dso: its file for unwinding, "" none, NULL not sought */
 	uint32_t upcap;
+	int vdso_fd;        /* own_vdso_file(): 0 not made, -1 none */
 };
 
 static uint32_t new_maps(procmap *m)
@@ -120,6 +121,7 @@ void procmap_free(procmap *m)
 	free(m->debug_dir);
 	free(m->um);
 	for (uint32_t i = 0; i < m->upcap; i++) free(m->upath[i]);
+	if (m->vdso_fd > 0) close(m->vdso_fd);
 	free(m->upath);
 	free(m);
 }
@@ -568,6 +570,22 @@ uint64_t procmap_maps_version(const procmap *m, uint32_t thread)
 	return (uint64_t)k << 32 | m->maps[k].gen;
 }
 
+/* This process's vdso in a temporary file (kept open), for a vdso the
+ * capture names no build id for, as own_vdso() for its symbols. */
+static bool own_vdso_file(procmap *m)
+{
+	if (m->vdso_fd) return m->vdso_fd > 0;
+	m->vdso_fd = -1;
+	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	if (!base || memcmp(base, ELFMAG, SELFMAG) != 0 || base[EI_CLASS] != ELFCLASS64) return false;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	size_t size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size > (1 << 20)) return false;
+	m->vdso_fd = tmpfile_unlinked(cli_prog);
+	tmpfile_write(m->vdso_fd, base, size);
+	return true;
+}
+
 /* The file of dso k to unwind with (its .eh_frame, at run-time addresses):
  * the copy in perf's build-id cache, else the recorded path under --symfs;
  * NULL when neither is there.  Sought once. */
@@ -591,6 +609,12 @@ static const char *unwind_file(procmap *m, uint32_t k)
 	if (!p.p || !is_file(p.p)) {
 		p.n = 0;
 		if (d->kind == DSO_FILE) sbuf_printf(&p, "%s%s", m->o.symfs ? m->o.symfs : "", d->name);
+		else if (!m->o.symfs && own_vdso_file(m)) {
+			/* ours, when the capture's is unknown or the same */
+			char own[48];
+			sbuf_printf(&p, "/dev/fd/%d", m->vdso_fd);
+			if (*bid && (!perfsym_build_id(p.p, own) || strcmp(own, bid) != 0)) p.n = 0;
+		}
 		sbuf_addc(&p, 0);
 		if (!is_file(p.p)) p.p[0] = 0;  /* "": sought, none */
 	}

@@ -109,6 +109,18 @@ same_ips() {
 	assert_output --regexp ';main;outer[^;]*;tick[^;]*;[^;]*clock_gettime[^;]*;__vdso_clock_gettime [0-9]+'
 }
 
+@test "dwarf capture: samples in the [vdso], no build-id cache: unwound through this process's vdso (the same build id)" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	[ -s "$d/vdso.txt" ] || skip "no capture of the vdso program"
+	mkdir "$T/home"
+	HOME=$T/home perf2spaa "$d/vdso.data" > "$T/binary.spaa"
+	perf2spaa "$d/vdso.txt" > "$T/text.spaa"
+	ip_fold "$T/binary.spaa" > "$T/binary.ip"
+	ip_fold "$T/text.spaa" > "$T/text.ip"
+	diff "$T/text.ip" "$T/binary.ip"
+}
+
 @test "dwarf capture: perf2spaa perf.data | spaa-fold equals perf script --no-inline | perf2spaa | spaa-fold" {
 	need_capture
 	local d=$BATS_FILE_TMPDIR

@@ -37,11 +37,11 @@ if [ -z "$data" ]; then
 		rm -rf "$OUT/src" "$OUT/probe.data"
 	fi
 fi
-samples=$(perf report --stdio -i "$data" --no-children -g none 2>/dev/null | awk '/^# Samples:/ { print $3; exit }')
+samples=$(perf script -i "$data" -F time 2>/dev/null | wc -l)
 echo "capture: $data: $(wc -c < "$data") bytes, $samples samples; $RUNS runs each, median (min..max)"
 
-# times CMD: the wall times of $RUNS runs as "MEDIAN MIN MAX"
-times() {
+# run_times CMD: the wall times of $RUNS runs as "MEDIAN MIN MAX"
+run_times() {
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		/usr/bin/time -f %e -o "$OUT/t" sh -c "$1" > /dev/null 2>&1 || { echo "failed: $1" >&2; return 1; }
@@ -50,7 +50,7 @@ times() {
 	done | spread
 }
 row() { # row LABEL CMD: prints the row, sets $med
-	set -- "$1" "$(times "$2")"
+	set -- "$1" "$(run_times "$2")"
 	med=${2%% *}
 	echo "$2" | awk -v l="$1" '{ printf "%-50s %6.2f s (%.2f..%.2f)\n", l, $1, $2, $3 }'
 }

@@ -42,6 +42,7 @@ static const char help[] =
 	"      --debug-dir=DIR perf.data: perf's build-id cache (default ~/.debug)\n"
 	"      --kallsyms=FILE perf.data: kernel symbols from FILE (default\n"
 	"                      /proc/kallsyms, when the capture is of this kernel)\n"
+	"      --inline        perf.data: add the calls inlined at each address (DWARF)\n"
 	"  -h, --help          display this help and exit\n"
 	"  -V, --version       output version information and exit\n"
 	"\n"
@@ -689,7 +690,7 @@ static void convert(input *in)
 	P.nwarn = 0;
 }
 
-enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS };
+enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS, O_INLINE };
 
 int main(int argc, char **argv)
 {
@@ -705,6 +706,7 @@ int main(int argc, char **argv)
 		{ "root", required_argument, 0, O_SYMFS },
 		{ "debug-dir", required_argument, 0, O_DEBUG_DIR },
 		{ "kallsyms", required_argument, 0, O_KALLSYMS },
+		{ "inline", no_argument, 0, O_INLINE },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -719,6 +721,7 @@ int main(int argc, char **argv)
 		case O_SYMFS: P.po.symfs = optarg; break;
 		case O_DEBUG_DIR: P.po.debug_dir = optarg; break;
 		case O_KALLSYMS: P.po.kallsyms = optarg; break;
+		case O_INLINE: P.po.inline_frames = true; break;
 		CLI_STD_CASES(help);
 		}
 	}

@@ -119,9 +119,9 @@ struct conv {
 	perfconv_totals *t;
 	perfdata *d;
 	procmap *pm;
-	strmap fcache;        /* (dso, address) -> frame */
-	uint32_t *fval;
-	uint32_t fvcap;
+	strmap fcache;        /* (dso, address) -> its frames: pool[fval[i]..+fcnt[i]) */
+	uint32_t *fval, *fcnt, *pool;
+	uint32_t fvcap, fccap, npool, poolcap;
 	uint32_t *frames;
 	uint32_t frcap;
 	uint32_t *evmap;      /* attr -> builder event + 1 */
@@ -135,29 +135,57 @@ struct conv {
 	uint64_t nregs32, nnoarch;
 };
 
-/* The frame of ip in thread, mode 0 user, 1 kernel, 2 neither (hypervisor, guest). */
-static uint32_t frame_of(struct conv *c, uint32_t thread, int mode, uint64_t ip)
+/* Appends the frames of ip in thread (mode 0 user, 1 kernel, 2 neither:
+ * hypervisor, guest) to c->frames at *nfr: one, or with --inline the
+ * calls inlined there, innermost first, then the function they are in,
+ * as the text path makes them of perf script --inline's lines. */
+static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, uint32_t *nfr)
 {
 	uint64_t addr = ip;
 	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
 	struct { uint32_t dso; uint64_t addr; } __attribute__((packed)) key = { dso, addr };
 	bool added;
 	uint32_t ci = strmap_intern(&c->fcache, &key, sizeof key, &added);
-	if (!added) return c->fval[ci];
-	c->name.n = 0;
-	uint64_t off = 0;
-	bool named = procmap_symbol(c->pm, dso, addr, &c->name, &off);
-	char iptext[24], offtext[24], ipbuf[64];
-	int in = snprintf(iptext, sizeof iptext, "%llx", (unsigned long long)addr);
-	int on = snprintf(offtext, sizeof offtext, "0x%llx", (unsigned long long)off);
-	const char *dn = procmap_dso_name(c->pm, dso);
-	builder_frame fr;
-	perf_frame_fill(c->b, (sstr){ iptext, (size_t)in }, named ? (sstr){ c->name.p, c->name.n } : sstr_c("[unknown]"),
-			named ? (sstr){ offtext, (size_t)on } : SSTR_NULL, sstr_c(dn), false, ipbuf, &fr);
-	uint32_t idx = builder_frame_add(c->b, &fr);
-	grow_array((void **)&c->fval, &c->fvcap, ci + 1, sizeof *c->fval);
-	c->fval[ci] = idx;
-	return idx;
+	if (added) {
+		grow_array((void **)&c->fval, &c->fvcap, ci + 1, sizeof *c->fval);
+		c->fval[ci] = c->npool;
+		c->name.n = 0;
+		uint64_t off = 0;
+		bool named = procmap_symbol(c->pm, dso, addr, &c->name, &off);
+		char iptext[24], offtext[24], ipbuf[64];
+		int in = snprintf(iptext, sizeof iptext, "%llx", (unsigned long long)addr);
+		int on = snprintf(offtext, sizeof offtext, "0x%llx", (unsigned long long)off);
+		sstr symoff = named ? (sstr){ offtext, (size_t)on } : SSTR_NULL;
+		const char *dn = procmap_dso_name(c->pm, dso);
+		builder_frame fr;
+		perf_frame_fill(c->b, (sstr){ iptext, (size_t)in }, named ? (sstr){ c->name.p, c->name.n } : sstr_c("[unknown]"),
+				symoff, sstr_c(dn), false, ipbuf, &fr);
+		uint32_t ninl = 0;
+		const char *const *inl = NULL;
+		if (c->o->inline_frames && named) inl = procmap_inlined(c->pm, dso, addr, &ninl);
+		for (uint32_t k = 0; k < ninl; k++) {
+			/* as the text path makes "IP NAME (inlined)" lines: the
+			 * physical frame's dso, kind and offset, one frame per depth */
+			builder_frame f2 = fr;
+			f2.func = sstr_c(inl[k]);
+			f2.func_resolved = true;
+			f2.inlined = true;
+			f2.inline_depth = (int32_t)(ninl - k);
+			f2.exact = true;
+			*(uint32_t *)VEC_PUSH(c->pool, c->npool, c->poolcap) = builder_frame_add(c->b, &f2);
+		}
+		if (ninl) {
+			fr.inline_depth = 0;
+			fr.exact = true;
+		}
+		*(uint32_t *)VEC_PUSH(c->pool, c->npool, c->poolcap) = builder_frame_add(c->b, &fr);
+		grow_array((void **)&c->fcnt, &c->fccap, ci + 1, sizeof *c->fcnt);
+		c->fcnt[ci] = c->npool - c->fval[ci];
+	}
+	uint32_t n = c->fcnt[ci];
+	grow_array((void **)&c->frames, &c->frcap, *nfr + n + 1, sizeof *c->frames);
+	memcpy(c->frames + *nfr, c->pool + c->fval[ci], n * sizeof *c->frames);
+	*nfr += n;
 }
 
 static uint32_t no_chain_frame(struct conv *c)
@@ -230,8 +258,7 @@ static uint32_t dwarf_frames(struct conv *c, const pd_event *e, const pd_attr *a
 		if (s->regs_abi != UNWIND_ABI_64) c->nregs32++;
 		else c->nnoarch++;
 	}
-	grow_array((void **)&c->frames, &c->frcap, nfr + n + 1, sizeof *c->frames);
-	for (uint32_t i = 0; i < n; i++) c->frames[nfr++] = frame_of(c, th, 0, c->ustack[i]);
+	for (uint32_t i = 0; i < n; i++) frames_of(c, th, 0, c->ustack[i], &nfr);
 	return nfr;
 }
 
@@ -266,11 +293,11 @@ static void sample(struct conv *c, const pd_event *e)
 				mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
 				continue;
 			}
-			c->frames[nfr++] = frame_of(c, th, mode, ip);
+			frames_of(c, th, mode, ip, &nfr);
 		}
 	} else if (s->has_ip) {
 		int cm = e->misc & MISC_CPUMODE_MASK;
-		c->frames[nfr++] = frame_of(c, th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip);
+		frames_of(c, th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip, &nfr);
 	}
 	nfr = dwarf_frames(c, e, a, th, nfr);
 	if (!nfr) c->frames[nfr++] = no_chain_frame(c);
@@ -362,7 +389,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	c.t = t;
 	c.nochain = UINT32_MAX;
 	c.d = perfdata_open(in, path);
-	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms };
+	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames };
 	c.pm = procmap_new(&po);
 	strmap_init(&c.fcache);
 	bool pipe = perfdata_pipe(c.d);
@@ -412,6 +439,8 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	perfdata_close(c.d);
 	strmap_free(&c.fcache);
 	free(c.fval);
+	free(c.fcnt);
+	free(c.pool);
 	free(c.frames);
 	free(c.evmap);
 	unwind_free(c.uw);

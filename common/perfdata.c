@@ -63,6 +63,7 @@ struct perfdata {
 	size_t mapsz;
 	int fd;
 	uint64_t pos, end;  /* the data section still to read */
+	uint64_t dropped;   /* the mapping's pages below this are given back */
 	/* pipe mode */
 	input *in;
 	uint64_t spos;      /* stream offset of the next record */
@@ -731,6 +732,20 @@ static void flush(perfdata *d, uint64_t limit, bool all)
 	d->qi = 0;
 }
 
+/* File mode: gives back the pages of the mapping that no queued record
+ * needs any more, so that what the file takes in memory stays bounded by
+ * the records of a round or two, not its size. */
+static void release(perfdata *d)
+{
+	uint64_t low = d->pos;
+	for (uint32_t i = 0; i < d->nq; i++)
+		if (d->q[i].where < low) low = d->q[i].where;
+	uint64_t page = 4096, from = d->dropped & ~(page - 1), to = low & ~(page - 1);
+	if (to <= from || to - from < (16u << 20)) return;
+	madvise((void *)(d->map + from), to - from, MADV_DONTNEED);
+	d->dropped = to;
+}
+
 /* Drops the delivered records from the queue (and, in pipe mode, their
  * bytes from the arena). */
 static void compact(perfdata *d)
@@ -752,6 +767,7 @@ static void compact(perfdata *d)
 	memmove(d->q, d->q + d->nready, (size_t)rest * sizeof *d->q);
 	d->nq = rest;
 	d->nready = d->qi = 0;
+	if (!d->pipe) release(d);
 }
 
 /* The next raw record from the input: false at its end. */

@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
+#include "elfsym.h"
+#include "demangle.h"
 #include "perfsym.h"
 #include "cli.h"
 #include "idmap.h"
@@ -58,6 +60,10 @@ struct procmap {
 	bool kdone, kok;
 	char *kbuild_id, *krelease;
 	perfsym *ksyms;
+	elfsym *es;           /* --inline */
+	sbuf inl;
+	const char **inlv;
+	uint32_t inlcap;
 	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
 	int64_t kdelta;     /* recorded - current */
 	sbuf tmp;
@@ -117,6 +123,9 @@ void procmap_free(procmap *m)
 	free(m->kbuild_id);
 	free(m->krelease);
 	perfsym_free(m->ksyms);
+	if (m->es) elfsym_free(m->es);
+	sbuf_free(&m->inl);
+	free(m->inlv);
 	sbuf_free(&m->tmp);
 	free(m->debug_dir);
 	free(m->um);
@@ -555,6 +564,35 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
 	default:
 		return false;
 	}
+}
+
+const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n)
+{
+	*n = 0;
+	if (dso == UINT32_MAX || !m->o.inlines) return NULL;
+	struct dso *d = &m->dsos[dso];
+	if (d->kind != DSO_FILE) return NULL;
+	if (!m->es) {
+		sbuf dd = { 0 };
+		if (m->o.symfs) sbuf_printf(&dd, "%s/usr/lib/debug/.build-id", m->o.symfs);
+		m->es = elfsym_new(m->o.symfs, dd.p);
+		sbuf_free(&dd);
+	}
+	elfsym_res r;
+	if (elfsym_lookup(m->es, d->name, addr, true, &r) != ES_OK || r.n < 2) return NULL;
+	m->inl.n = 0;
+	uint32_t offs[64], k = 0;
+	for (uint32_t i = 0; i + 1 < r.n && k < 64; i++) {
+		if (!r.func[i]) continue;
+		offs[k++] = (uint32_t)m->inl.n;
+		size_t l = strlen(r.func[i]);
+		if (!demangle_name(r.func[i], l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, &m->inl)) sbuf_add(&m->inl, r.func[i], l);
+		sbuf_addc(&m->inl, 0);
+	}
+	grow_array((void **)&m->inlv, &m->inlcap, k + 1, sizeof *m->inlv);
+	for (uint32_t i = 0; i < k; i++) m->inlv[i] = m->inl.p + offs[i];
+	*n = k;
+	return m->inlv;
 }
 
 const char *procmap_note(procmap *m)

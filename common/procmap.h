@@ -23,6 +23,7 @@ typedef struct pm_opts {
 	const char *symfs;     /* root the recorded paths are under, NULL none */
 	const char *debug_dir; /* perf's build-id cache, NULL: $HOME/.debug */
 	const char *kallsyms;  /* a kallsyms file, NULL: /proc/kallsyms when the capture is of this kernel */
+	bool inlines;          /* procmap_inlined() will be asked (DWARF read through elfsym.h) */
 } pm_opts;
 
 procmap *procmap_new(const pm_opts *o);
@@ -55,9 +56,14 @@ const char *procmap_dso_name(const procmap *m, uint32_t dso);
  * it has none. */
 bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off);
 
+/* The functions inlined at addr in dso (an ELF file), innermost first,
+ * from its DWARF (elfsym.h, demangled as perf shows names); *n 0 when none.
+ * Valid until the next call. */
+const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n);
+
 /* For unwinding dwarf captures (unwind.h): a number that changes whenever
  * the mappings of thread's process change, and those of its mappings whose
- * file can be read (paths as for symbols: --symfs, perf's build-id cache),
+ * file can be read (perf's build-id cache copy, else the recorded path under --symfs),
  * valid until the next call. */
 uint64_t procmap_maps_version(const procmap *m, uint32_t thread);
 uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const struct unwind_map **maps);

@@ -175,3 +175,16 @@ EOF
 	assert_failure 1
 	assert_output "perf2spaa: $T/swapped.data: a perf.data of the other byte order (big-endian machine): not supported; convert it with 'perf script' on a machine of that order"
 }
+
+@test "perf2spaa perf.data --inline: the calls inlined at each address, from DWARF, as inlined frames" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 400 >/dev/null
+	perf2spaa --inline "$T/fp.data" > "$T/inl.spaa"
+	spaa-validate -q "$T/inl.spaa"
+	# inl() is inlined into main: its samples stay main's without --inline
+	grep -q '^prog;.*;main;inl_\[i\] [0-9]*$' <(spaa-fold --inline "$T/inl.spaa")
+	# and fold alike with the inlined frames hidden
+	spaa-fold --inline=hide "$T/inl.spaa" > "$T/hidden.fold"
+	perf2spaa "$T/fp.data" | spaa-fold | cmp - "$T/hidden.fold"
+}

@@ -40,10 +40,12 @@ need_capture() {
 # The stacks of SPAA profile $1 by the addresses of their physical frames
 # ("ip;ip;... samples", root first, summed over contexts): what unwinding
 # gives, whatever the names.
+# ($2 "user": their user frames only.)
 ip_fold() {
-	jq -r -n '[inputs] | (map(select(.type == "frame")) | map({key: (.id | tostring), value: .}) | from_entries) as $f
+	jq -r -n --arg only "${2:-}" '[inputs] | (map(select(.type == "frame")) | map({key: (.id | tostring), value: .}) | from_entries) as $f
 		| .[] | select(.type == "stack")
-		| ([.frames[] | $f[tostring] | select(.inlined != true) | .ip] | reverse | join(";")) + " "
+		| ([.frames[] | $f[tostring] | select(.inlined != true) | select($only != "user" or .kind != "kernel") | .ip]
+		   | reverse | join(";")) + " "
 		  + (.weights[] | select(.metric == "samples") | .value | tostring)' "$1" |
 		awk '{ w = $NF; sub(/ [0-9]+$/, ""); s[$0] += w } END { for (k in s) print k, s[k] }' | sort
 }
@@ -119,6 +121,26 @@ same_ips() {
 	ip_fold "$T/binary.spaa" > "$T/binary.ip"
 	ip_fold "$T/text.spaa" > "$T/text.ip"
 	diff "$T/text.ip" "$T/binary.ip"
+}
+
+@test "dwarf capture: the program and its library moved under --symfs, no build-id cache: the same stacks" {
+	need_capture
+	mkdir -p "$T/p" "$T/home"
+	cc -O2 -g -fomit-frame-pointer -fPIC -shared -o "$T/p/liblib.so" "$D/unwind/lib.c"
+	cc -O2 -g -fomit-frame-pointer -o "$T/p/prog" "$D/unwind/prog.c" -L"$T/p" -llib -Wl,-rpath,"$T/p"
+	perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$T/perf.data" "$T/p/prog" 40 > /dev/null 2>&1
+	perf script --no-inline -i "$T/perf.data" 2> /dev/null | perf2spaa > "$T/text.spaa"
+	mkdir -p "$T/root$T"
+	mv "$T/p" "$T/root$T/p"
+	ln -s /usr "$T/root/usr"
+	# (no kallsyms under the root: kernel frames are unnamed, and their
+	# addresses differ from the named ones')
+	HOME=$T/home perf2spaa -q --symfs="$T/root" "$T/perf.data" > "$T/binary.spaa"
+	ip_fold "$T/binary.spaa" user > "$T/binary.ip"
+	ip_fold "$T/text.spaa" user > "$T/text.ip"
+	diff "$T/text.ip" "$T/binary.ip"
+	run spaa-fold "$T/binary.spaa"
+	assert_output --partial ';main;recurse;recurse;'
 }
 
 @test "dwarf capture: perf2spaa perf.data | spaa-fold equals perf script --no-inline | perf2spaa | spaa-fold" {

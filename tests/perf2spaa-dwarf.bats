@@ -195,3 +195,17 @@ prog;main;recurse;recurse;sorter.constprop.0;cmp 500000
 prog;main;recurse;recurse;sorter.constprop.0;cmp;[unknown] 100000
 OUT
 }
+
+@test "dwarf samples of a 32-bit process: the sampled address alone, with a warning" {
+	python3 "$D/unwind/abi32.py" "$BATS_TEST_DIRNAME/../fuzz/seeds/perf2spaa/dwarf.perf.data" "$T/abi32.data"
+	perf2spaa "$T/abi32.data" > "$T/o.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<OUT
+perf2spaa: $T/abi32.data: warning: 3 samples of 32-bit processes: their user stacks are the sampled address alone
+OUT
+	# every stack one frame deep (samples by stack depth)
+	jq -r 'select(.type == "stack") | "\(.frames | length) \(.weights[0].value)"' "$T/o.spaa" |
+		awk '{ n[$1] += $2 } END { for (k in n) print k, n[k] }' > "$T/depths"
+	assert_file_eq "$T/depths" <<'OUT'
+1 3
+OUT
+}

@@ -119,7 +119,8 @@ struct conv {
 	perfconv_totals *t;
 	perfdata *d;
 	procmap *pm;
-	strmap fcache;        /* (dso, address) -> its frames: pool[fval[i]..+fcnt[i]) */
+	struct fcent { uint64_t addr; uint32_t dso, idx; } *fc; /* (dso, address) -> index i + 1: */
+	uint32_t fcslots, fcn;                                 /* its frames are pool[fval[i]..+fcnt[i]) */
 	uint32_t *fval, *fcnt, *pool;
 	uint32_t fvcap, fccap, npool, poolcap;
 	uint32_t *frames;
@@ -135,6 +136,48 @@ struct conv {
 	uint64_t nregs32, nnoarch;
 };
 
+/* The frame cache: (dso, address) -> dense index, open addressing with the
+ * keys in the slots (one cache miss a lookup, where a string map has two). */
+static uint64_t fc_hash(uint32_t dso, uint64_t addr)
+{
+	uint64_t h = (addr ^ ((uint64_t)dso << 40 | dso)) * 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 29;
+}
+
+static uint32_t fc_intern(struct conv *c, uint32_t dso, uint64_t addr, bool *added)
+{
+	if (2 * (c->fcn + 1) > c->fcslots) {
+		uint32_t ns = c->fcslots ? 2 * c->fcslots : 1024;
+		struct fcent *t = xcalloc(ns, sizeof *t);
+		for (uint32_t i = 0; i < c->fcslots; i++) {
+			struct fcent *e = &c->fc[i];
+			if (!e->idx) continue;
+			uint32_t j = (uint32_t)fc_hash(e->dso, e->addr) & (ns - 1);
+			while (t[j].idx) j = (j + 1) & (ns - 1);
+			t[j] = *e;
+		}
+		free(c->fc);
+		c->fc = t;
+		c->fcslots = ns;
+	}
+	uint32_t j = (uint32_t)fc_hash(dso, addr) & (c->fcslots - 1);
+	for (;;) {
+		struct fcent *e = &c->fc[j];
+		if (!e->idx) {
+			e->addr = addr;
+			e->dso = dso;
+			e->idx = ++c->fcn;
+			*added = true;
+			return e->idx - 1;
+		}
+		if (e->addr == addr && e->dso == dso) {
+			*added = false;
+			return e->idx - 1;
+		}
+		j = (j + 1) & (c->fcslots - 1);
+	}
+}
+
 /* Appends the frames of ip in thread (mode 0 user, 1 kernel, 2 neither:
  * hypervisor, guest) to c->frames at *nfr: one, or with --inline the
  * calls inlined there, innermost first, then the function they are in,
@@ -143,9 +186,8 @@ static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, ui
 {
 	uint64_t addr = ip;
 	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
-	struct { uint32_t dso; uint64_t addr; } __attribute__((packed)) key = { dso, addr };
 	bool added;
-	uint32_t ci = strmap_intern(&c->fcache, &key, sizeof key, &added);
+	uint32_t ci = fc_intern(c, dso, addr, &added);
 	if (added) {
 		grow_array((void **)&c->fval, &c->fvcap, ci + 1, sizeof *c->fval);
 		c->fval[ci] = c->npool;
@@ -391,7 +433,6 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	c.d = perfdata_open(in, path);
 	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames };
 	c.pm = procmap_new(&po);
-	strmap_init(&c.fcache);
 	bool pipe = perfdata_pipe(c.d);
 	if (!pipe) machine_info(&c);
 	uint32_t nbids = perfdata_nbuildids(c.d);
@@ -437,7 +478,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	if (note && !o->quiet) warn_at(name, 0, "warning: %s", note);
 	procmap_free(c.pm);
 	perfdata_close(c.d);
-	strmap_free(&c.fcache);
+	free(c.fc);
 	free(c.fval);
 	free(c.fcnt);
 	free(c.pool);

@@ -14,6 +14,9 @@
  * least recently used one closed first, so memory and open files are
  * bounded by that many processes' modules, never by the number of samples.
  *
+ * An unwinder is used by one thread at a time (a thread decoding samples in
+ * parallel needs one of its own).
+ *
  * Registers: x86_64 (perf's register numbers of
  * arch/x86/include/uapi/asm/perf_regs.h) and aarch64
  * (arch/arm64/include/uapi/asm/perf_regs.h), 64-bit processes only. */

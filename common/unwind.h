@@ -96,8 +96,11 @@ bool unwind_need_maps(const unwind *u, int64_t pid, uint64_t maps_version);
 /* Unwinds sample s: the addresses of its user frames into ips[0..n), leaf
  * first, n <= max (at most UNWIND_MAX_DEPTH is useful): the sampled pc, then
  * each caller's return address less one (the call instruction, as perf
- * script prints them; signal frames' addresses as they are).  Returns n;
- * *why (may be NULL) tells why the stack ended. */
+ * script prints them; signal frames' addresses as they are).  A stack that
+ * runs past the saved copy ends with UINT64_MAX (a return address read as
+ * 0, less one), as perf script ends it; the copy's last word is not read,
+ * as perf script (with libunwind) does not.  A 32-bit process gives its pc
+ * alone.  Returns n; *why (may be NULL) tells why the stack ended. */
 uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t max, int *why);
 
 /* ---- LBR call stacks ----------------------------------------------------------

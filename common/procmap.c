@@ -72,7 +72,8 @@ struct procmap {
 	uint32_t umcap;
 	char **upath;       /* per dso: its file for unwinding, "" none, NULL not sought */
 	uint32_t upcap;
-	int vdso_fd;        /* own_vdso_file(): 0 not made, -1 none */
+	bool vdso_made;     /* own_vdso_file() tried */
+	int vdso_fd;        /* its file, -1 none */
 };
 
 static uint32_t new_maps(procmap *m)
@@ -130,7 +131,7 @@ void procmap_free(procmap *m)
 	free(m->debug_dir);
 	free(m->um);
 	for (uint32_t i = 0; i < m->upcap; i++) free(m->upath[i]);
-	if (m->vdso_fd > 0) close(m->vdso_fd);
+	if (m->vdso_made && m->vdso_fd >= 0) close(m->vdso_fd);
 	free(m->upath);
 	free(m);
 }
@@ -612,7 +613,8 @@ uint64_t procmap_maps_version(const procmap *m, uint32_t thread)
  * capture names no build id for, as own_vdso() for its symbols. */
 static bool own_vdso_file(procmap *m)
 {
-	if (m->vdso_fd) return m->vdso_fd > 0;
+	if (m->vdso_made) return m->vdso_fd >= 0;
+	m->vdso_made = true;
 	m->vdso_fd = -1;
 	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
 	if (!base || memcmp(base, ELFMAG, SELFMAG) != 0 || base[EI_CLASS] != ELFCLASS64) return false;

@@ -66,6 +66,7 @@ struct unwind {
 	uint32_t n, max;
 	int why;
 	bool read_failed;      /* a memory read of the current step failed */
+	uint64_t last_pc;      /* the last frame's pc, as looked up in the CFI */
 };
 
 /* A separate debug file by build id under the debug directory (for the
@@ -384,6 +385,23 @@ static bool load_regs(unwind *u, const unwind_sample *s)
 
 /* ---- unwinding ------------------------------------------------------------------- */
 
+/* Whether the CFI of a reported module covers pc. */
+static bool has_cfi(Dwfl *dwfl, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	if (!mod) return false;
+	for (int k = 0; k < 2; k++) {
+		Dwarf_Addr bias;
+		Dwarf_CFI *cfi = k == 0 ? dwfl_module_eh_cfi(mod, &bias) : dwfl_module_dwarf_cfi(mod, &bias);
+		Dwarf_Frame *fr;
+		if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0) {
+			free(fr);
+			return true;
+		}
+	}
+	return false;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	unwind *u = arg;
@@ -399,6 +417,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	/* a return address: the call is the byte before it */
 	if (!activation) pc--;
 	u->ips[u->n++] = pc;
+	u->last_pc = pc;
 	return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -454,8 +473,9 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 	if ((r == -1 || u->read_failed) && u->n < max) *why = u->why != UW_OK ? u->why : UW_STOPPED;
 	/* A return address past the saved stack reads as 0, where libdwfl
 	 * ends the stack; perf script (Debian's unwinds with libunwind) shows
-	 * one more frame there, at 0 less one: so does this. */
-	if (u->read_failed && u->n < max) ips[u->n++] = UINT64_MAX;
+	 * one more frame there, at 0 less one, when the CFI said where to read
+	 * it (not when libdwfl guessed from the frame pointer): so does this. */
+	if (u->read_failed && u->n < max && has_cfi(p->dwfl, u->last_pc)) ips[u->n++] = UINT64_MAX;
 	return u->n;
 }
 

@@ -43,35 +43,43 @@ fi
 samples=$(perf script -i "$data" -F time 2>/dev/null | wc -l)
 echo "capture: $data: $(wc -c < "$data") bytes, $samples samples; $RUNS runs each, median (min..max)"
 
-# run_times CMD: the wall times of $RUNS runs as "MEDIAN MIN MAX"
+# run_times CMD: $RUNS runs; "MEDIAN MIN MAX" of the wall times, then of
+# the CPU times (user + system, all processes of the pipeline), one line each
 run_times() {
 	i=0
+	: > "$OUT/cpu"
 	while [ $i -lt "$RUNS" ]; do
-		/usr/bin/time -f %e -o "$OUT/t" sh -c "$1" > /dev/null 2>&1 || { echo "failed: $1" >&2; return 1; }
-		cat "$OUT/t"
+		/usr/bin/time -f "%e %U %S" -o "$OUT/t" sh -c "$1" > /dev/null 2>&1 || { echo "failed: $1" >&2; return 1; }
+		awk '{ printf "%.2f\n", $2 + $3 }' "$OUT/t" >> "$OUT/cpu"
+		awk '{ print $1 }' "$OUT/t"
 		i=$((i + 1))
 	done | spread
+	spread < "$OUT/cpu"
 }
-row() { # row LABEL CMD: prints the row, sets $med
+row() { # row LABEL CMD: prints the row, sets $med (wall) and $cpu (CPU median)
 	set -- "$1" "$(run_times "$2")"
-	med=${2%% *}
-	echo "$2" | awk -v l="$1" '{ printf "%-50s %6.2f s (%.2f..%.2f)\n", l, $1, $2, $3 }'
+	med=$(echo "$2" | awk 'NR == 1 { print $1 }')
+	cpu=$(echo "$2" | awk 'NR == 2 { print $1 }')
+	echo "$2" | awk -v l="$1" 'NR == 1 { w = sprintf("%6.2f s (%.2f..%.2f)", $1, $2, $3) }
+		NR == 2 { printf "%-45s wall %s  cpu %6.2f s (%.2f..%.2f)\n", l, w, $1, $2, $3 }'
 }
 row "perf2spaa perf.data | spaa-fold" "'$CMD/perf2spaa' -q '$data' | '$CMD/spaa-fold'"
-bin=$med
+bin=$med bincpu=$cpu
 row "perf script | perf2spaa | spaa-fold" "perf script -i '$data' 2>/dev/null | '$CMD/perf2spaa' -q | '$CMD/spaa-fold'"
-text=$med
+text=$med textcpu=$cpu
 row "perf report --stdio --no-children -g none" "perf report --stdio --no-children -g none -i '$data' 2>/dev/null"
-report=$med
-inferno=
+report=$med reportcpu=$cpu
+inferno= infcpu=
 if command -v inferno-collapse-perf >/dev/null 2>&1; then
 	row "perf script | inferno-collapse-perf" "perf script -i '$data' 2>/dev/null | inferno-collapse-perf"
-	inferno=$med
+	inferno=$med infcpu=$cpu
 else
 	echo "inferno-collapse-perf: not on PATH, skipped"
 fi
-awk -v b="$bin" -v t="$text" -v r="$report" -v i="$inferno" 'BEGIN {
-	printf "perf2spaa perf.data: %.2fx the text path, %.2fx perf report (goal 0.5x)", b / t, b / r
+awk -v b="$bin" -v t="$text" -v r="$report" -v i="$inferno" -v bc="$bincpu" -v tc="$textcpu" -v rc="$reportcpu" -v ic="$infcpu" 'BEGIN {
+	printf "perf2spaa perf.data, wall: %.2fx the text path, %.2fx perf report (goal 0.5x)", b / t, b / r
 	if (i != "") printf ", %.2fx perf script | inferno (goal 0.2x)", b / i
+	printf "\nperf2spaa perf.data, cpu:  %.2fx the text path, %.2fx perf report", bc / tc, bc / rc
+	if (ic != "") printf ", %.2fx perf script | inferno", bc / ic
 	printf "\n" }'
-rm -f "$OUT/t"
+rm -f "$OUT/t" "$OUT/cpu"

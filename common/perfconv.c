@@ -131,9 +131,14 @@ struct conv {
 	sbuf name, extra;
 	/* user stacks of dwarf and LBR captures (unwind.h) */
 	unwind *uw;
-	uint64_t *ustack;      /* unwound addresses, or the stitched LBR callchain */
+	uint64_t *ustack;      /* the unwound addresses of a dwarf sample */
 	uint32_t ucap;
+	uint64_t *lbr;         /* the stitched callchain of an LBR sample */
+	uint32_t lbrcap;
 	uint64_t nregs32, nnoarch;
+	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack */
+	uint32_t *sval, svcap;
+	sbuf skey;
 };
 
 /* The frame cache: (dso, address) -> dense index, open addressing with the
@@ -251,30 +256,36 @@ static uint32_t no_chain_frame(struct conv *c)
 #define ST_REGS_USER (1u << 12)
 #define ST_STACK_USER (1u << 13)
 
+/* Is s an LBR call-stack sample? */
+static bool is_lbr(const pd_attr *a, const pd_sample *s)
+{
+	return (a->sample_type & ST_BRANCH_STACK) && (a->branch_sample_type & UNWIND_BRANCH_CALL_STACK) && s->branch;
+}
+
 /* An LBR call-stack sample's callchain as perf script stitches it (into
- * c->ustack), else the sample's own. */
+ * c->lbr), else the sample's own. */
 static const uint8_t *lbr_chain(struct conv *c, const pd_attr *a, const pd_sample *s, uint64_t *n)
 {
 	*n = s->nchain;
-	if (!(a->sample_type & ST_BRANCH_STACK) || !(a->branch_sample_type & UNWIND_BRANCH_CALL_STACK) || !s->branch)
-		return s->chain;
+	if (!is_lbr(a, s)) return s->chain;
 	uint64_t need = s->nchain + s->nbranch + 2;
 	uint32_t cap = need > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)need;
-	grow_array((void **)&c->ustack, &c->ucap, cap, sizeof *c->ustack);
-	*n = unwind_lbr(s->chain, s->nchain, s->branch, s->nbranch, c->ustack, cap);
-	return (const uint8_t *)c->ustack;
+	grow_array((void **)&c->lbr, &c->lbrcap, cap, sizeof *c->lbr);
+	*n = unwind_lbr(s->chain, s->nchain, s->branch, s->nbranch, c->lbr, cap);
+	return (const uint8_t *)c->lbr;
 }
 
-/* A dwarf sample's user frames, unwound from its registers and stack copy,
- * appended to c->frames[nfr..]: perf script adds them after the callchain
- * (which has no user part in these captures).  The new nfr. */
-static uint32_t dwarf_frames(struct conv *c, const pd_event *e, const pd_attr *a, uint32_t th, uint32_t nfr)
+/* A dwarf sample's user stack, unwound from its registers and stack copy
+ * into c->ustack: its number of addresses (0: not a dwarf sample).  perf
+ * script adds their frames after the callchain (which has no user part in
+ * these captures). */
+static uint32_t dwarf_unwind(struct conv *c, const pd_event *e, const pd_attr *a, uint32_t th)
 {
 	const pd_sample *s = &e->s;
 	uint64_t size = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size : s->stack_size;
 	if ((a->sample_type & (ST_REGS_USER | ST_STACK_USER)) != (ST_REGS_USER | ST_STACK_USER) || !s->regs_abi ||
 	    !s->regs || !size)
-		return nfr;
+		return 0;
 	if (!c->uw) {
 		const char *arch = perfdata_arch(c->d);
 		int ua = unwind_arch_from_name(arch);
@@ -300,8 +311,7 @@ static uint32_t dwarf_frames(struct conv *c, const pd_event *e, const pd_attr *a
 		if (s->regs_abi != UNWIND_ABI_64) c->nregs32++;
 		else c->nnoarch++;
 	}
-	for (uint32_t i = 0; i < n; i++) frames_of(c, th, 0, c->ustack[i], &nfr);
-	return nfr;
+	return n;
 }
 
 static void sample(struct conv *c, const pd_event *e)
@@ -315,6 +325,41 @@ static void sample(struct conv *c, const pd_event *e)
 	uint32_t ev = c->evmap[e->attr] - 1;
 	int32_t pid = (int32_t)e->id.pid, tid = (int32_t)e->id.tid;
 	uint32_t th = procmap_thread(c->pm, pid, tid);
+	bool has_period = s->has_period && a->type != TYPE_TRACEPOINT;
+	uint32_t midx[2] = { c->o->m_samples, c->o->m_period };
+	num vals[2] = { num_i(1), num_u(has_period ? s->period : 1) };
+	/* the stack cache: a sample whose raw callchain, thread and event were
+	 * seen, with its mappings and command name unchanged since, has that
+	 * sample's stack (nothing resolved or hashed frame by frame again) */
+	sbuf *k = &c->skey;
+	k->n = 0;
+	uint32_t st[4];
+	procmap_state(c->pm, th, st);
+	int32_t head[3] = { (int32_t)ev, pid, tid };
+	sbuf_add(k, head, sizeof head);
+	sbuf_add(k, st, sizeof st);
+	if (s->has_callchain) sbuf_add(k, s->chain, (size_t)s->nchain * 8);
+	else {
+		uint64_t ipm[2] = { s->has_ip ? s->ip : 0, (uint64_t)e->misc & MISC_CPUMODE_MASK };
+		sbuf_add(k, ipm, sizeof ipm);
+	}
+	/* dwarf and LBR samples: their user stacks too (the unwinding is done
+	 * for each sample, the frames resolved once), after the lengths */
+	uint32_t nu = dwarf_unwind(c, e, a, th);
+	uint64_t lens[3] = { s->has_callchain ? s->nchain : 0, nu, is_lbr(a, s) ? s->nbranch : 0 };
+	if (lens[1] || lens[2]) {
+		sbuf_add(k, lens, sizeof lens);
+		sbuf_add(k, c->ustack, (size_t)nu * 8);
+		if (lens[2]) sbuf_add(k, s->branch, (size_t)s->nbranch * 24);
+	}
+	bool fresh;
+	uint32_t sci = strmap_intern(&c->scache, k->p, k->n, &fresh);
+	uint32_t si;
+	if (!fresh) {
+		si = c->sval[sci];
+		builder_add(c->b, si, midx, vals, 2);
+		goto added;
+	}
 	uint32_t nfr = 0;
 	uint64_t nent = s->has_callchain ? s->nchain : 1;
 	grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
@@ -341,7 +386,7 @@ static void sample(struct conv *c, const pd_event *e)
 		int cm = e->misc & MISC_CPUMODE_MASK;
 		frames_of(c, th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip, &nfr);
 	}
-	nfr = dwarf_frames(c, e, a, th, nfr);
+	for (uint32_t i = 0; i < nu; i++) frames_of(c, th, 0, c->ustack[i], &nfr);
 	if (!nfr) c->frames[nfr++] = no_chain_frame(c);
 
 	builder_ctx ctx;
@@ -353,10 +398,10 @@ static void sample(struct conv *c, const pd_event *e)
 	ctx.tid = tid;
 	ctx.comm = procmap_comm_of(c->pm, th);
 	builder_thread(c->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
-	bool has_period = s->has_period && a->type != TYPE_TRACEPOINT;
-	uint32_t midx[2] = { c->o->m_samples, c->o->m_period };
-	num vals[2] = { num_i(1), num_u(has_period ? s->period : 1) };
-	uint32_t si = builder_stack(c->b, &ctx, c->frames, nfr, midx, vals, 2);
+	si = builder_stack(c->b, &ctx, c->frames, nfr, midx, vals, 2);
+	grow_array((void **)&c->sval, &c->svcap, sci + 1, sizeof *c->sval);
+	c->sval[sci] = si;
+added:
 	c->t->nsamples++;
 	/* perf script prints times in microseconds */
 	uint64_t us = e->id.time / 1000;
@@ -433,6 +478,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	c.d = perfdata_open(in, path);
 	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames };
 	c.pm = procmap_new(&po);
+	strmap_init(&c.scache);
 	bool pipe = perfdata_pipe(c.d);
 	if (!pipe) machine_info(&c);
 	uint32_t nbids = perfdata_nbuildids(c.d);
@@ -479,6 +525,9 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	procmap_free(c.pm);
 	perfdata_close(c.d);
 	free(c.fc);
+	strmap_free(&c.scache);
+	free(c.sval);
+	sbuf_free(&c.skey);
 	free(c.fval);
 	free(c.fcnt);
 	free(c.pool);
@@ -486,6 +535,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	free(c.evmap);
 	unwind_free(c.uw);
 	free(c.ustack);
+	free(c.lbr);
 	sbuf_free(&c.name);
 	sbuf_free(&c.extra);
 }

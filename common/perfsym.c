@@ -367,19 +367,7 @@ perfsym *perfsym_load(const char *const *paths, uint32_t n)
 	finish(s);
 	uint32_t before = s->n;
 	plt_syms(s, rtf);
-	if (s->n != before) {
-		/* the PLT's symbols among the others, in order */
-		struct psym *x = s->s;
-		for (uint32_t i = before; i < s->n; i++) {
-			struct psym v = x[i];
-			uint32_t j = i;
-			while (j > 0 && x[j - 1].start > v.start) {
-				x[j] = x[j - 1];
-				j--;
-			}
-			x[j] = v;
-		}
-	}
+	if (s->n != before) sort_stable(s); /* the PLT's symbols among the others */
 	if (syms.fd >= 0) efile_close(&syms);
 	if (rt.fd >= 0) efile_close(&rt);
 	return s;

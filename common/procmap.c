@@ -31,7 +31,7 @@ struct dso {
 };
 
 struct map { uint64_t start, end, pgoff; uint32_t dso; bool identity; };
-struct maps { struct map *m; uint32_t n, cap; uint32_t gen; /* changes (unwind.h) */ };
+struct maps { struct map *m; uint32_t n, cap, gen; };
 
 struct thread {
 	int32_t pid;
@@ -203,6 +203,14 @@ sstr procmap_comm_of(const procmap *m, uint32_t t)
 
 int32_t procmap_pid_of(const procmap *m, uint32_t t) { return m->th[t].pid; }
 
+void procmap_state(const procmap *m, uint32_t t, uint32_t out[4])
+{
+	out[0] = m->th[t].maps;
+	out[1] = m->maps[m->th[t].maps].gen;
+	out[2] = m->th[t].comm;
+	out[3] = m->maps[0].gen;
+}
+
 void procmap_comm(procmap *m, int32_t pid, int32_t tid, const char *comm)
 {
 	uint32_t t = procmap_thread(m, pid, tid);
@@ -261,6 +269,7 @@ static uint32_t dso_get(procmap *m, const char *name, uint8_t kind)
 /* Inserts mp into s, cutting the mappings it overlaps as perf does. */
 static void maps_insert(struct maps *s, const struct map *mp)
 {
+	s->gen++;
 	struct map keep[2];
 	uint32_t i = 0;
 	while (i < s->n && s->m[i].end <= mp->start) i++;
@@ -295,7 +304,6 @@ static void maps_insert(struct maps *s, const struct map *mp)
 	for (uint32_t x = 0; x < nextra; x++)
 		if (extra[x].end > mp->start) s->m[k++] = extra[x];
 	s->n = s->n - del + add;
-	s->gen++;
 	free(extra);
 }
 

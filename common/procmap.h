@@ -46,6 +46,10 @@ void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t
 uint32_t procmap_thread(procmap *m, int32_t pid, int32_t tid);
 sstr procmap_comm_of(const procmap *m, uint32_t thread);
 int32_t procmap_pid_of(const procmap *m, uint32_t thread);
+/* What a thread's frames and context depend on, as four numbers that
+ * change whenever it does: its mappings and their version, its command
+ * name, the kernel's mappings' version. */
+void procmap_state(const procmap *m, uint32_t thread, uint32_t out[4]);
 
 /* The mapping of ip in thread (kernel: the kernel's mappings): the dso
  * (UINT32_MAX: no mapping) and ip as perf prints it (the address in the

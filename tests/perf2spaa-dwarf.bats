@@ -180,6 +180,7 @@ make_lbr() {
 	assert_file_eq "$T/binary.folded" <<'OUT'
 prog;main;recurse;recurse;sorter.constprop.0;cmp 500000
 prog;main;recurse;recurse;sorter.constprop.0;cmp;[unknown] 100000
+prog;recurse;sorter.constprop.0;cmp 100000
 OUT
 	command -v perf > /dev/null || skip "no perf"
 	perf script -i "$T/lbr.data" 2> /dev/null | perf2spaa | spaa-fold > "$T/text.folded"
@@ -193,6 +194,7 @@ OUT
 prog;main 100000
 prog;main;recurse;recurse;sorter.constprop.0;cmp 500000
 prog;main;recurse;recurse;sorter.constprop.0;cmp;[unknown] 100000
+prog;recurse;sorter.constprop.0;cmp 100000
 OUT
 }
 

@@ -11,7 +11,8 @@ hw_index, as perf record --call-graph lbr sets it); the program mapped at
 0x555555554000 in process 4242 ("prog"); samples whose callchain's user
 part is a frame-pointer walk gone wrong (one bogus frame) and whose branch
 stack holds the real calls: main -> recurse -> recurse -> sorter -> cmp
-(and one sample with a kernel part; with "empty", one more sample, whose
+(one sample with the same callchain and two branches only, one sample with
+a kernel part; with "empty", one more sample, whose
 branch stack is empty: perf script reads the entry that is not there)."""
 import struct
 import subprocess
@@ -56,6 +57,8 @@ branches = [(calls[i][0], calls[i - 1][0]) for i in range(1, len(calls))]
 t = 1000000000
 for i in range(5):
     data += sample(t + i, a("cmp", 4), [CTX_USER, a("cmp", 4), 0x1234], branches)
+# the same callchain, a shorter branch stack: another stack
+data += sample(t + 4, a("cmp", 4), [CTX_USER, a("cmp", 4), 0x1234], branches[:2])
 # a kernel part before the user one
 data += sample(t + 5, a("cmp", 4), [CTX_KERNEL, 0xffffffff81000010, CTX_USER, a("cmp", 4), 0x1234], branches)
 # no branches: the callchain as it is

@@ -344,15 +344,16 @@ perfsym *perfsym_load(const char *const *paths, uint32_t n)
 	 * headers that is not a debug file (a debug file's headers describe
 	 * sections it does not hold) */
 	struct efile syms = { .fd = -1 }, rt = { .fd = -1 }, f;
+	bool rt_is_syms = false; /* the runtime file is the one with the .symtab */
 	for (uint32_t i = 0; i < n; i++) {
 		if (!efile_open(paths[i], &f)) continue;
 		bool runtime = f.eh.e_phnum && (i + 1 == n || f.dynsym);
 		if (syms.fd < 0 && f.symtab) {
 			syms = f;
-			if (runtime && rt.fd < 0) rt.fd = -2; /* the same file */
+			if (runtime && rt.fd < 0) rt_is_syms = true;
 			continue;
 		}
-		if (runtime && rt.fd < 0) {
+		if (runtime && rt.fd < 0 && !rt_is_syms) {
 			rt = f;
 			continue;
 		}

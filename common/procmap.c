@@ -66,7 +66,6 @@ struct procmap {
 	uint32_t inlcap;
 	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
 	int64_t kdelta;     /* recorded - current */
-	sbuf tmp;
 	char note[256];
 	unwind_map *um;     /* procmap_unwind_maps' answer */
 	uint32_t umcap;
@@ -127,7 +126,6 @@ void procmap_free(procmap *m)
 	if (m->es) elfsym_free(m->es);
 	sbuf_free(&m->inl);
 	free(m->inlv);
-	sbuf_free(&m->tmp);
 	free(m->debug_dir);
 	free(m->um);
 	for (uint32_t i = 0; i < m->upcap; i++) free(m->upath[i]);
@@ -270,41 +268,32 @@ static uint32_t dso_get(procmap *m, const char *name, uint8_t kind)
 static void maps_insert(struct maps *s, const struct map *mp)
 {
 	s->gen++;
-	struct map keep[2];
 	uint32_t i = 0;
 	while (i < s->n && s->m[i].end <= mp->start) i++;
-	uint32_t j = i;
-	uint32_t nk = 0;
-	struct map *extra = NULL;
-	uint32_t nextra = 0, xcap = 0;
-	while (j < s->n && s->m[j].start < mp->end) {
-		struct map *o = &s->m[j];
+	/* s->m[i..j) overlap mp: what sticks out before and after it stays */
+	struct map piece[2];
+	uint32_t j = i, nbefore = 0, nafter = 0;
+	for (; j < s->n && s->m[j].start < mp->end; j++) {
+		const struct map *o = &s->m[j];
 		if (o->start < mp->start) {
-			keep[0] = *o;
-			keep[0].end = mp->start;
-			*VEC_PUSH(extra, nextra, xcap) = keep[0];
+			piece[0] = *o;
+			piece[0].end = mp->start;
+			nbefore = 1;
 		}
 		if (mp->end < o->end) {
-			keep[1] = *o;
-			keep[1].start = mp->end;
-			if (!o->identity) keep[1].pgoff += mp->end - o->start;
-			*VEC_PUSH(extra, nextra, xcap) = keep[1];
+			piece[1] = *o;
+			piece[1].start = mp->end;
+			if (!o->identity) piece[1].pgoff += mp->end - o->start;
+			nafter = 1;
 		}
-		j++;
 	}
-	(void)nk;
-	/* s->m[i..j) replaced by extra (before pieces), mp, extra (after pieces) */
-	uint32_t add = nextra + 1, del = j - i;
+	uint32_t add = nbefore + 1 + nafter, del = j - i;
 	if (s->n + add > s->cap) grow_array((void **)&s->m, &s->cap, s->n + add, sizeof *s->m);
 	memmove(s->m + i + add, s->m + j, (size_t)(s->n - j) * sizeof *s->m);
-	uint32_t k = i;
-	for (uint32_t x = 0; x < nextra; x++)
-		if (extra[x].end <= mp->start) s->m[k++] = extra[x];
-	s->m[k++] = *mp;
-	for (uint32_t x = 0; x < nextra; x++)
-		if (extra[x].end > mp->start) s->m[k++] = extra[x];
+	if (nbefore) s->m[i++] = piece[0];
+	s->m[i++] = *mp;
+	if (nafter) s->m[i] = piece[1];
 	s->n = s->n - del + add;
-	free(extra);
 }
 
 static bool is_anon(const char *f)

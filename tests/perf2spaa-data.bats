@@ -188,3 +188,17 @@ EOF
 	spaa-fold --inline=hide "$T/inl.spaa" > "$T/hidden.fold"
 	perf2spaa "$T/fp.data" | spaa-fold | cmp - "$T/hidden.fold"
 }
+
+@test "perf2spaa perf.data: a binary rebuilt since the capture is named from perf's build-id cache (--debug-dir)" {
+	can_record
+	c_prog
+	perf --buildid-dir "$T/cache" record -q -e cpu-clock -g -o "$T/fp.data" "$T/prog" 300 >/dev/null 2>&1 ||
+		skip "perf --buildid-dir does not work here"
+	# the same path, other code: its symbols are not the capture's
+	sed 's/\bleaf\b/other/g; s/\bmid\b/middle/g' "$T/prog.c" > "$T/prog2.c"
+	cc -O2 -g -fno-omit-frame-pointer -o "$T/prog" "$T/prog2.c"
+	perf2spaa --debug-dir="$T/cache" "$T/fp.data" | spaa-fold > "$T/bin.fold"
+	perf --buildid-dir "$T/cache" script -i "$T/fp.data" 2>/dev/null | perf2spaa | spaa-fold > "$T/txt.fold"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+}

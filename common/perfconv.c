@@ -10,6 +10,7 @@
 #include "procmap.h"
 #include "spaa.h"
 #include "strmap.h"
+#include "unwind.h"
 
 /* ---- shared with the text path ------------------------------------------- */
 
@@ -127,6 +128,13 @@ struct conv {
 	uint32_t evcap;
 	uint32_t nochain;
 	sbuf name, extra;
+	/* user stacks of dwarf and LBR captures (unwind.h) */
+	unwind *uw;
+	uint64_t *ustack;      /* the unwound addresses of a dwarf sample */
+	uint32_t ucap;
+	uint64_t *lbr;         /* the stitched callchain of an LBR sample */
+	uint32_t lbrcap;
+	uint64_t nregs32, nnoarch;
 	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack */
 	uint32_t *sval, svcap;
 	sbuf skey;
@@ -241,6 +249,70 @@ static uint32_t no_chain_frame(struct conv *c)
 	return c->nochain;
 }
 
+/* ---- user stacks of dwarf and LBR captures (unwind.h) --------------------- */
+
+#define ST_BRANCH_STACK (1u << 11)
+#define ST_REGS_USER (1u << 12)
+#define ST_STACK_USER (1u << 13)
+
+/* Is s an LBR call-stack sample? */
+static bool is_lbr(const pd_attr *a, const pd_sample *s)
+{
+	return (a->sample_type & ST_BRANCH_STACK) && (a->branch_sample_type & UNWIND_BRANCH_CALL_STACK) && s->branch;
+}
+
+/* An LBR call-stack sample's callchain as perf script stitches it (into
+ * c->lbr), else the sample's own. */
+static const uint8_t *lbr_chain(struct conv *c, const pd_attr *a, const pd_sample *s, uint64_t *n)
+{
+	*n = s->nchain;
+	if (!is_lbr(a, s)) return s->chain;
+	uint64_t need = s->nchain + s->nbranch + 2;
+	uint32_t cap = need > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)need;
+	grow_array((void **)&c->lbr, &c->lbrcap, cap, sizeof *c->lbr);
+	*n = unwind_lbr(s->chain, s->nchain, s->branch, s->nbranch, c->lbr, cap);
+	return (const uint8_t *)c->lbr;
+}
+
+/* A dwarf sample's user stack, unwound from its registers and stack copy
+ * into c->ustack: its number of addresses (0: not a dwarf sample).  perf
+ * script adds their frames after the callchain (which has no user part in
+ * these captures). */
+static uint32_t dwarf_unwind(struct conv *c, const pd_event *e, const pd_attr *a, uint32_t th)
+{
+	const pd_sample *s = &e->s;
+	uint64_t size = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size : s->stack_size;
+	if ((a->sample_type & (ST_REGS_USER | ST_STACK_USER)) != (ST_REGS_USER | ST_STACK_USER) || !s->regs_abi ||
+	    !s->regs || !size)
+		return 0;
+	if (!c->uw) {
+		const char *arch = perfdata_arch(c->d);
+		int ua = unwind_arch_from_name(arch);
+#if defined(__x86_64__)
+		if (!arch) ua = UNWIND_X86_64;
+#elif defined(__aarch64__)
+		if (!arch) ua = UNWIND_AARCH64;
+#endif
+		sbuf dd = { 0 };
+		if (c->o->symfs) sbuf_printf(&dd, "%s/usr/lib/debug/.build-id", c->o->symfs);
+		c->uw = unwind_new(ua, dd.p);
+		sbuf_free(&dd);
+	}
+	unwind_sample us = { .pid = procmap_pid_of(c->pm, th), .abi = s->regs_abi, .regs_mask = a->sample_regs_user,
+			     .regs = s->regs, .nregs = s->nregs, .stack = s->stack, .stack_size = size };
+	if (us.pid == -1) us.pid = (int32_t)e->id.pid;
+	us.maps_version = procmap_maps_version(c->pm, th);
+	if (unwind_need_maps(c->uw, us.pid, us.maps_version)) us.nmaps = procmap_unwind_maps(c->pm, th, &us.maps);
+	grow_array((void **)&c->ustack, &c->ucap, UNWIND_MAX_DEPTH, sizeof *c->ustack);
+	int why;
+	uint32_t n = unwind_stack(c->uw, &us, c->ustack, UNWIND_MAX_DEPTH, &why);
+	if (why == UW_BAD_REGS) {
+		if (s->regs_abi != UNWIND_ABI_64) c->nregs32++;
+		else c->nnoarch++;
+	}
+	return n;
+}
+
 static void sample(struct conv *c, const pd_event *e)
 {
 	const pd_sample *s = &e->s;
@@ -270,6 +342,15 @@ static void sample(struct conv *c, const pd_event *e)
 		uint64_t ipm[2] = { s->has_ip ? s->ip : 0, (uint64_t)e->misc & MISC_CPUMODE_MASK };
 		sbuf_add(k, ipm, sizeof ipm);
 	}
+	/* dwarf and LBR samples: their user stacks too (the unwinding is done
+	 * for each sample, the frames resolved once), after the lengths */
+	uint32_t nu = dwarf_unwind(c, e, a, th);
+	uint64_t lens[3] = { s->has_callchain ? s->nchain : 0, nu, is_lbr(a, s) ? s->nbranch : 0 };
+	if (lens[1] || lens[2]) {
+		sbuf_add(k, lens, sizeof lens);
+		sbuf_add(k, c->ustack, (size_t)nu * 8);
+		if (lens[2]) sbuf_add(k, s->branch, (size_t)s->nbranch * 24);
+	}
 	bool fresh;
 	uint32_t sci = strmap_intern(&c->scache, k->p, k->n, &fresh);
 	uint32_t si;
@@ -283,8 +364,12 @@ static void sample(struct conv *c, const pd_event *e)
 	grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
 	if (s->has_callchain) {
 		int mode = 0;
-		for (uint64_t i = 0; i < s->nchain && nfr < MAX_STACK; i++) {
-			uint64_t ip = pd_u64(s->chain, i);
+		uint64_t nchain;
+		const uint8_t *chain = lbr_chain(c, a, s, &nchain);
+		grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nchain > MAX_STACK ? MAX_STACK : nchain) + 1,
+			   sizeof *c->frames);
+		for (uint64_t i = 0; i < nchain && nfr < MAX_STACK; i++) {
+			uint64_t ip = pd_u64(chain, i);
 			if (ip >= CONTEXT_MAX) {
 				if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
 					/* perf takes the callchain for corrupt and drops all of it */
@@ -300,6 +385,7 @@ static void sample(struct conv *c, const pd_event *e)
 		int cm = e->misc & MISC_CPUMODE_MASK;
 		frames_of(c, th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip, &nfr);
 	}
+	for (uint32_t i = 0; i < nu; i++) frames_of(c, th, 0, c->ustack[i], &nfr);
 	if (!nfr) c->frames[nfr++] = no_chain_frame(c);
 
 	builder_ctx ctx;
@@ -427,6 +513,12 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	if (lost && !o->quiet)
 		warn_at(name, 0, "warning: %llu samples lost (perf's LOST records): the profile lacks them",
 			(unsigned long long)lost);
+	if (c.nregs32 && !o->quiet)
+		warn_at(name, 0, "warning: %llu samples of 32-bit processes: their user stacks are the sampled address alone",
+			(unsigned long long)c.nregs32);
+	if (c.nnoarch && !o->quiet)
+		warn_at(name, 0, "warning: %llu samples' user stacks not unwound: registers of %s (x86_64 and aarch64 are known)",
+			(unsigned long long)c.nnoarch, perfdata_arch(c.d) ? perfdata_arch(c.d) : "an unknown architecture");
 	const char *note = procmap_note(c.pm);
 	if (note && !o->quiet) warn_at(name, 0, "warning: %s", note);
 	procmap_free(c.pm);
@@ -440,6 +532,9 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	free(c.pool);
 	free(c.frames);
 	free(c.evmap);
+	unwind_free(c.uw);
+	free(c.ustack);
+	free(c.lbr);
 	sbuf_free(&c.name);
 	sbuf_free(&c.extra);
 }

@@ -16,6 +16,7 @@
 #include "procmap.h"
 #include "strmap.h"
 #include "symtab.h"
+#include "unwind.h"
 
 enum { DSO_FILE, DSO_KERNEL, DSO_JIT, DSO_VDSO, DSO_NONE };
 
@@ -66,6 +67,12 @@ struct procmap {
 	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
 	int64_t kdelta;     /* recorded - current */
 	char note[256];
+	unwind_map *um;     /* procmap_unwind_maps' answer */
+	uint32_t umcap;
+	char **upath;       /* per dso: its file for unwinding, "" none, NULL not sought */
+	uint32_t upcap;
+	bool vdso_made;     /* own_vdso_file() tried */
+	int vdso_fd;        /* its file, -1 none */
 };
 
 static uint32_t new_maps(procmap *m)
@@ -120,6 +127,10 @@ void procmap_free(procmap *m)
 	sbuf_free(&m->inl);
 	free(m->inlv);
 	free(m->debug_dir);
+	free(m->um);
+	for (uint32_t i = 0; i < m->upcap; i++) free(m->upath[i]);
+	if (m->vdso_made && m->vdso_fd >= 0) close(m->vdso_fd);
+	free(m->upath);
 	free(m);
 }
 
@@ -585,4 +596,81 @@ const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint
 const char *procmap_note(procmap *m)
 {
 	return m->note[0] ? m->note : NULL;
+}
+
+/* ---- mappings for unwinding (unwind.h) ------------------------------------ */
+
+uint64_t procmap_maps_version(const procmap *m, uint32_t thread)
+{
+	uint32_t k = m->th[thread].maps;
+	return (uint64_t)k << 32 | m->maps[k].gen;
+}
+
+/* This process's vdso in a temporary file (kept open), for a vdso the
+ * capture names no build id for, as own_vdso() for its symbols. */
+static bool own_vdso_file(procmap *m)
+{
+	if (m->vdso_made) return m->vdso_fd >= 0;
+	m->vdso_made = true;
+	m->vdso_fd = -1;
+	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	if (!base || memcmp(base, ELFMAG, SELFMAG) != 0 || base[EI_CLASS] != ELFCLASS64) return false;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	size_t size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size > (1 << 20)) return false;
+	m->vdso_fd = tmpfile_unlinked(cli_prog);
+	tmpfile_write(m->vdso_fd, base, size);
+	return true;
+}
+
+/* The file of dso k to unwind with (its .eh_frame, at run-time addresses):
+ * the copy in perf's build-id cache, else the recorded path under --symfs;
+ * NULL when neither is there.  Sought once. */
+static const char *unwind_file(procmap *m, uint32_t k)
+{
+	if (k >= m->upcap) {
+		uint32_t old = m->upcap;
+		grow_array((void **)&m->upath, &m->upcap, k + 1, sizeof *m->upath);
+		memset(m->upath + old, 0, (m->upcap - old) * sizeof *m->upath);
+	}
+	if (m->upath[k]) return *m->upath[k] ? m->upath[k] : NULL;
+	struct dso *d = &m->dsos[k];
+	const char *bid = d->build_id;
+	if (!*bid) {
+		int64_t b = strmap_find(&m->bids, d->name, strlen(d->name));
+		if (b >= 0) bid = m->bidv[b];
+	}
+	sbuf p = { 0 };
+	if (strlen(bid) > 2)
+		sbuf_printf(&p, "%s/.build-id/%.2s/%s/%s", m->debug_dir, bid, bid + 2, d->kind == DSO_VDSO ? "vdso" : "elf");
+	if (!p.p || !is_file(p.p)) {
+		p.n = 0;
+		if (d->kind == DSO_FILE) sbuf_printf(&p, "%s%s", m->o.symfs ? m->o.symfs : "", d->name);
+		else if (!m->o.symfs && own_vdso_file(m)) {
+			/* ours, when the capture's is unknown or the same */
+			char own[48];
+			sbuf_printf(&p, "/dev/fd/%d", m->vdso_fd);
+			if (*bid && (!perfsym_build_id(p.p, own) || strcmp(own, bid) != 0)) p.n = 0;
+		}
+		sbuf_addc(&p, 0);
+		if (!is_file(p.p)) p.p[0] = 0;  /* "": sought, none */
+	}
+	m->upath[k] = p.p;
+	return *p.p ? p.p : NULL;
+}
+
+uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const unwind_map **out)
+{
+	const struct maps *s = &m->maps[m->th[thread].maps];
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < s->n; i++) {
+		uint32_t k = s->m[i].dso;
+		if (m->dsos[k].kind != DSO_FILE && m->dsos[k].kind != DSO_VDSO) continue;
+		const char *path = unwind_file(m, k);
+		if (!path) continue;
+		grow_array((void **)&m->um, &m->umcap, n + 1, sizeof *m->um);
+		m->um[n++] = (unwind_map){ s->m[i].start, s->m[i].end, s->m[i].pgoff, path };
+	}
+	*out = m->um;
+	return n;
 }

@@ -17,6 +17,7 @@
 #include "util.h"
 
 typedef struct procmap procmap;
+struct unwind_map;
 
 typedef struct pm_opts {
 	const char *symfs;     /* root the recorded paths are under, NULL none */
@@ -63,6 +64,13 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
  * from its DWARF (elfsym.h, demangled as perf shows names); *n 0 when none.
  * Valid until the next call. */
 const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n);
+
+/* For unwinding dwarf captures (unwind.h): a number that changes whenever
+ * the mappings of thread's process change, and those of its mappings whose
+ * file can be read (perf's build-id cache copy, else the recorded path under --symfs),
+ * valid until the next call. */
+uint64_t procmap_maps_version(const procmap *m, uint32_t thread);
+uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const struct unwind_map **maps);
 
 /* Warnings worth one line at the end (files not found ...), or NULL. */
 const char *procmap_note(procmap *m);

@@ -1,0 +1,510 @@
+/* unwind.c - user call stacks with libdwfl's unwinder (see unwind.h). */
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "unwind.h"
+#include "util.h"
+
+static const char *const why_text[UW_NWHY] = {
+	"complete", "no user registers", "unusable registers (32-bit process, or no pc or stack pointer)",
+	"no readable file at an address", "no unwind information further"
+};
+
+const char *unwind_why_text(int why)
+{
+	return why >= 0 && why < UW_NWHY ? why_text[why] : "?";
+}
+
+int unwind_arch_from_name(const char *name)
+{
+	if (!name) return UNWIND_ARCH_NONE;
+	if (!strcmp(name, "x86_64") || !strcmp(name, "amd64")) return UNWIND_X86_64;
+	if (!strcmp(name, "aarch64") || !strcmp(name, "arm64")) return UNWIND_AARCH64;
+	return UNWIND_ARCH_NONE;
+}
+
+enum { MAP_NEW, MAP_REPORTED, MAP_FAILED };
+
+struct umap {
+	uint64_t start, end, pgoff;
+	char *path;
+	int state;
+};
+
+struct uproc {
+	bool used;
+	int64_t pid;
+	uint64_t version;
+	uint64_t last_use;
+	struct umap *maps;     /* sorted by start */
+	uint32_t nmaps, mapcap;
+	Dwfl *dwfl;
+	bool attached;
+};
+
+/* The largest register file: aarch64's x0..x30 and sp. */
+#define MAX_DREGS 33
+
+struct unwind {
+	int arch;
+	char *debug_dir;
+	char *debuginfo_path;
+	Dwfl_Callbacks cb;
+	struct uproc procs[UNWIND_MAX_PROCS];
+	uint64_t tick;
+	/* the sample being unwound */
+	struct uproc *cur;
+	Dwarf_Word dreg[MAX_DREGS];
+	bool dreg_set[MAX_DREGS];
+	uint64_t pc, sp;
+	const uint8_t *stack;
+	uint64_t stack_size;
+	uint64_t *ips;
+	uint32_t n, max;
+	int why;
+	bool read_failed;      /* a memory read of the current step failed */
+	uint64_t last_pc;      /* the last frame's pc, as looked up in the CFI */
+};
+
+/* A separate debug file by build id under the debug directory (for the
+ * .debug_frame of a file whose .eh_frame does not cover an address), else
+ * the standard places (.gnu_debuglink next to the file, /usr/lib/debug).
+ * The module's user data is the unwinder. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &bits, &vaddr);
+	const unwind *u = userdata ? *userdata : NULL;
+	if (u && len > 1) {
+		sbuf p = { 0 };
+		sbuf_printf(&p, "%s/%02x/", u->debug_dir, bits[0]);
+		for (int i = 1; i < len; i++) sbuf_printf(&p, "%02x", bits[i]);
+		sbuf_adds(&p, ".debug");
+		sbuf_addc(&p, 0);
+		int fd = open(p.p, O_RDONLY);
+		if (fd >= 0) {
+			*debuginfo_file_name = p.p;
+			return fd;
+		}
+		sbuf_free(&p);
+	}
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
+unwind *unwind_new(int arch, const char *debug_dir)
+{
+	static bool inited;
+	if (!inited) {
+		elf_version(EV_CURRENT);
+		inited = true;
+	}
+	unwind *u = xcalloc(1, sizeof *u);
+	u->arch = arch;
+	u->debug_dir = xstrdup(debug_dir && *debug_dir ? debug_dir : "/usr/lib/debug/.build-id");
+	u->debuginfo_path = xstrdup(":.debug:/usr/lib/debug");
+	u->cb.find_elf = dwfl_build_id_find_elf;
+	u->cb.find_debuginfo = find_debuginfo;
+	u->cb.debuginfo_path = &u->debuginfo_path;
+	return u;
+}
+
+static void proc_clear(struct uproc *p)
+{
+	if (p->dwfl) dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->attached = false;
+	for (uint32_t i = 0; i < p->nmaps; i++) free(p->maps[i].path);
+	p->nmaps = 0;
+}
+
+void unwind_free(unwind *u)
+{
+	if (!u) return;
+	for (int i = 0; i < UNWIND_MAX_PROCS; i++) {
+		proc_clear(&u->procs[i]);
+		free(u->procs[i].maps);
+	}
+	free(u->debug_dir);
+	free(u->debuginfo_path);
+	free(u);
+}
+
+/* ---- the process's mappings and modules ------------------------------------ */
+
+static int umap_cmp(const void *a, const void *b)
+{
+	const struct umap *x = a, *y = b;
+	if (x->start != y->start) return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* The session of process pid, its mappings those of s (a new session when
+ * they changed); the least recently used one makes room. */
+static struct uproc *get_proc(unwind *u, const unwind_sample *s)
+{
+	struct uproc *p = NULL, *lru = NULL;
+	for (int i = 0; i < UNWIND_MAX_PROCS; i++) {
+		struct uproc *q = &u->procs[i];
+		if (q->used && q->pid == s->pid) {
+			p = q;
+			break;
+		}
+		if (!lru || !q->used || (lru->used && q->last_use < lru->last_use)) lru = q;
+	}
+	if (p && p->version == s->maps_version) {
+		p->last_use = ++u->tick;
+		return p;
+	}
+	if (!p) p = lru;
+	proc_clear(p);
+	p->used = true;
+	p->pid = s->pid;
+	p->version = s->maps_version;
+	p->last_use = ++u->tick;
+	for (uint32_t i = 0; i < s->nmaps; i++) {
+		const unwind_map *m = &s->maps[i];
+		if (m->end <= m->start) continue;
+		struct umap *x = VEC_PUSH(p->maps, p->nmaps, p->mapcap);
+		x->start = m->start;
+		x->end = m->end;
+		x->pgoff = m->pgoff;
+		x->path = m->path && *m->path ? xstrdup(m->path) : NULL;
+		x->state = x->path ? MAP_NEW : MAP_FAILED;
+	}
+	xqsort(p->maps, p->nmaps, sizeof *p->maps, umap_cmp);
+	p->dwfl = dwfl_begin(&u->cb);
+	return p;
+}
+
+bool unwind_need_maps(const unwind *u, int64_t pid, uint64_t maps_version)
+{
+	for (int i = 0; i < UNWIND_MAX_PROCS; i++)
+		if (u->procs[i].used && u->procs[i].pid == pid) return u->procs[i].version != maps_version;
+	return true;
+}
+
+/* The mapping holding addr (the last one starting at or below it), or NULL. */
+static struct umap *find_map(struct uproc *p, uint64_t addr)
+{
+	uint32_t lo = 0, hi = p->nmaps;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->maps[mid].start <= addr) lo = mid + 1;
+		else hi = mid;
+	}
+	if (lo == 0 || addr >= p->maps[lo - 1].end) return NULL;
+	return &p->maps[lo - 1];
+}
+
+/* The load bias of mapping m of file elf (process address = file virtual
+ * address + bias): from the loadable segment holding file offset pgoff,
+ * an executable one first.  False when no segment holds it. */
+static bool map_bias(Elf *elf, const struct umap *m, uint64_t *bias)
+{
+	size_t nph;
+	if (elf_getphdrnum(elf, &nph) != 0) return false;
+	bool found = false;
+	for (int pass = 0; pass < 2 && !found; pass++)
+		for (size_t k = 0; k < nph; k++) {
+			GElf_Phdr ph;
+			if (!gelf_getphdr(elf, (int)k, &ph) || ph.p_type != PT_LOAD) continue;
+			if (pass == 0 && !(ph.p_flags & PF_X)) continue;
+			/* the segment's pages: from its offset rounded down to
+			 * the page the mapping starts at */
+			uint64_t pg = ph.p_offset & ~(uint64_t)0xfff;
+			if (m->pgoff < pg || m->pgoff >= ph.p_offset + (ph.p_filesz ? ph.p_filesz : 1)) continue;
+			/* the address of file offset pgoff is start */
+			*bias = m->start - (ph.p_vaddr - (ph.p_offset - m->pgoff));
+			found = true;
+			break;
+		}
+	return found;
+}
+
+/* Reports the module of the mapping holding addr, the first time; whether
+ * addr is in a reported module. */
+static bool report(unwind *u, struct uproc *p, uint64_t addr)
+{
+	if (!p->dwfl) return false;
+	if (dwfl_addrmodule(p->dwfl, addr)) return true;
+	struct umap *m = find_map(p, addr);
+	if (!m || m->state != MAP_NEW) return false;
+	m->state = MAP_FAILED;
+	int fd = open(m->path, O_RDONLY);
+	if (fd < 0) return false;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	uint64_t bias = 0;
+	bool ok = elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) &&
+		  (eh.e_type == ET_EXEC || eh.e_type == ET_DYN) && map_bias(elf, m, &bias);
+	if (elf) elf_end(elf);
+	if (!ok) {
+		close(fd);
+		return false;
+	}
+	/* the fd is the module's from here on */
+	dwfl_report_begin_add(p->dwfl);
+	Dwfl_Module *mod = dwfl_report_elf(p->dwfl, m->path, m->path, fd, bias, true);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!mod) {
+		/* overlapping another module (the file mapped twice), or not
+		 * an ELF file libdwfl reads */
+		close(fd);
+		return false;
+	}
+	void **ud;
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (ud) *ud = u;
+	/* the other mappings of the file at the same bias are this module */
+	for (uint32_t i = 0; i < p->nmaps; i++)
+		if (p->maps[i].state == MAP_NEW && !strcmp(p->maps[i].path, m->path) &&
+		    dwfl_addrmodule(p->dwfl, p->maps[i].start) == mod)
+			p->maps[i].state = MAP_REPORTED;
+	m->state = MAP_REPORTED;
+	return dwfl_addrmodule(p->dwfl, addr) != NULL;
+}
+
+/* ---- libdwfl's callbacks ------------------------------------------------------ */
+
+/* The one thread of a session, id 1 (the sample's own thread: each
+ * dwfl_getthread_frames starts again from set_initial_registers). */
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	if (*thread_argp) return 0;
+	*thread_argp = arg;
+	return 1;
+}
+
+/* A word of the process's memory: from the saved stack, else from the
+ * file mapped there, else 0, as perf reads it.  Like perf script as Debian
+ * builds it (unwinding with libunwind, whose memory reader takes a word
+ * only when it ends before the end of the copy), the last word of the
+ * copy is not read: a stack cut there ends one frame earlier, the same as
+ * perf script's. */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	unwind *u = arg;
+	if (addr >= u->sp && addr - u->sp < u->stack_size && u->stack_size - (addr - u->sp) > 8) {
+		uint64_t v;
+		memcpy(&v, u->stack + (addr - u->sp), 8);
+		*result = v;
+		return true;
+	}
+	struct umap *m = find_map(u->cur, addr);
+	if (m && report(u, u->cur, addr)) {
+		Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+		GElf_Addr bias;
+		Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+		size_t size;
+		const char *raw = elf ? elf_rawfile(elf, &size) : NULL;
+		uint64_t off = addr - m->start + m->pgoff;
+		if (raw && off < size && size - off >= 8) {
+			uint64_t v;
+			memcpy(&v, raw + off, 8);
+			*result = v;
+			return true;
+		}
+	}
+	/* (the stack ends here: noted for unwind_stack's why) */
+	u->read_failed = true;
+	*result = 0;
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	unwind *u = arg;
+	for (int r = 0; r < MAX_DREGS; r++)
+		if (u->dreg_set[r] && !dwfl_thread_state_registers(thread, r, 1, &u->dreg[r])) return false;
+	/* aarch64: the pc is no DWARF register of its own */
+	if (u->arch == UNWIND_AARCH64) dwfl_thread_state_register_pc(thread, u->pc);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_cb = {
+	.next_thread = next_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* ---- registers ------------------------------------------------------------------- */
+
+/* perf register number -> value, from the mask and the values of its bits. */
+static bool perf_reg(const unwind_sample *s, int r, uint64_t *v)
+{
+	if (r > 63 || !(s->regs_mask >> r & 1)) return false;
+	uint64_t below = r ? s->regs_mask & ((UINT64_C(1) << r) - 1) : 0;
+	int k = __builtin_popcountll(below);
+	if ((uint32_t)k >= s->nregs) return false;
+	memcpy(v, s->regs + 8 * k, 8);
+	return true;
+}
+
+/* The DWARF registers of the sample, its pc and stack pointer. */
+static bool load_regs(unwind *u, const unwind_sample *s)
+{
+	memset(u->dreg_set, 0, sizeof u->dreg_set);
+	int pc_reg, sp_reg;
+	if (u->arch == UNWIND_X86_64) {
+		/* DWARF rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip (0..16),
+		 * perf AX=0 BX CX DX SI DI BP SP IP=8 ... R8=16..R15=23 */
+		static const int perf_of_dwarf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
+		for (int d = 0; d < 17; d++) {
+			uint64_t v;
+			if (perf_reg(s, perf_of_dwarf[d], &v)) {
+				u->dreg[d] = v;
+				u->dreg_set[d] = true;
+			}
+		}
+		pc_reg = 8;
+		sp_reg = 7;
+	} else if (u->arch == UNWIND_AARCH64) {
+		/* x0..x30 and sp (DWARF 0..31) are perf's 0..31; pc is 32 */
+		for (int d = 0; d < 32; d++) {
+			uint64_t v;
+			if (perf_reg(s, d, &v)) {
+				u->dreg[d] = v;
+				u->dreg_set[d] = true;
+			}
+		}
+		pc_reg = 32;
+		sp_reg = 31;
+	} else {
+		return false;
+	}
+	return perf_reg(s, pc_reg, &u->pc) && perf_reg(s, sp_reg, &u->sp);
+}
+
+/* ---- unwinding ------------------------------------------------------------------- */
+
+/* Whether the CFI of a reported module covers pc. */
+static bool has_cfi(Dwfl *dwfl, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	if (!mod) return false;
+	for (int k = 0; k < 2; k++) {
+		Dwarf_Addr bias;
+		Dwarf_CFI *cfi = k == 0 ? dwfl_module_eh_cfi(mod, &bias) : dwfl_module_dwarf_cfi(mod, &bias);
+		Dwarf_Frame *fr;
+		if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &fr) == 0) {
+			free(fr);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	unwind *u = arg;
+	Dwarf_Addr pc;
+	bool activation;
+	if (!dwfl_frame_pc(state, &pc, NULL)) return DWARF_CB_ABORT;
+	/* its module, for the CFI of the step to its caller, which libdwfl
+	 * takes now (to tell whether the caller is a signal frame) */
+	if (!report(u, u->cur, pc)) u->why = UW_NO_MODULE;
+	else u->why = UW_OK;
+	u->read_failed = false;
+	if (!dwfl_frame_pc(state, &pc, &activation)) return DWARF_CB_ABORT;
+	/* a return address: the call is the byte before it */
+	if (!activation) pc--;
+	u->ips[u->n++] = pc;
+	u->last_pc = pc;
+	return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t max, int *why)
+{
+	int dummy;
+	if (!why) why = &dummy;
+	*why = UW_OK;
+	if (max == 0) return 0;
+	if (s->abi == UNWIND_ABI_NONE || !s->regs) {
+		*why = UW_NO_REGS;
+		return 0;
+	}
+	bool regs_ok = load_regs(u, s);
+	if (s->abi != UNWIND_ABI_64 || !regs_ok) {
+		/* a 32-bit process (its registers are not unwound here): the
+		 * sampled pc alone */
+		*why = UW_BAD_REGS;
+		if (s->abi == UNWIND_ABI_32 && regs_ok) {
+			ips[0] = u->pc;
+			return 1;
+		}
+		return 0;
+	}
+	struct uproc *p = get_proc(u, s);
+	u->cur = p;
+	u->stack = s->stack;
+	u->stack_size = s->stack ? s->stack_size : 0;
+	u->ips = ips;
+	u->n = 0;
+	u->max = max;
+	u->why = UW_OK;
+	u->read_failed = false;
+	bool have_mod = report(u, p, u->pc);
+	if (p->dwfl && !p->attached) {
+		/* libdwfl takes the architecture from a module's ELF: any one
+		 * will do when the pc is in none */
+		for (uint32_t i = 0; !have_mod && i < p->nmaps; i++) have_mod = report(u, p, p->maps[i].start);
+		if (have_mod)
+			p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)(p->pid > 0 ? p->pid : 1), &thread_cb, u);
+	}
+	if (!p->attached) {
+		/* no module at all: the pc alone */
+		ips[0] = u->pc;
+		*why = UW_NO_MODULE;
+		return 1;
+	}
+	int r = dwfl_getthread_frames(p->dwfl, 1, frame_cb, u);
+	if (u->n == 0) {
+		ips[0] = u->pc;
+		u->n = 1;
+	}
+	if ((r == -1 || u->read_failed) && u->n < max) *why = u->why != UW_OK ? u->why : UW_STOPPED;
+	/* A return address past the saved stack reads as 0, where libdwfl
+	 * ends the stack; perf script (Debian's unwinds with libunwind) shows
+	 * one more frame there, at 0 less one, when the CFI said where to read
+	 * it (not when libdwfl guessed from the frame pointer): so does this. */
+	if (u->read_failed && u->n < max && has_cfi(p->dwfl, u->last_pc)) ips[u->n++] = UINT64_MAX;
+	return u->n;
+}
+
+/* ---- LBR call stacks --------------------------------------------------------------- */
+
+static uint64_t u64_at(const uint8_t *p, uint64_t i)
+{
+	uint64_t v;
+	memcpy(&v, p + 8 * i, 8);
+	return v;
+}
+
+uint32_t unwind_lbr(const uint8_t *chain, uint64_t nchain, const uint8_t *branch, uint64_t nbranch, uint64_t *out,
+		    uint32_t max)
+{
+	uint64_t user = nchain, look = nchain < UNWIND_MAX_DEPTH ? nchain : UNWIND_MAX_DEPTH;
+	for (uint64_t i = 0; i < look; i++)
+		if (u64_at(chain, i) == UNWIND_CONTEXT_USER) {
+			user = i;
+			break;
+		}
+	uint32_t n = 0;
+	if (user == nchain || nbranch == 0) {
+		for (uint64_t i = 0; i < nchain && n < max; i++) out[n++] = u64_at(chain, i);
+		return n;
+	}
+	for (uint64_t i = 0; i <= user && n < max; i++) out[n++] = u64_at(chain, i);
+	/* entry 0's target, then each entry's source */
+	if (n < max) out[n++] = u64_at(branch, 1);
+	for (uint64_t i = 0; i < nbranch && n < max; i++) out[n++] = u64_at(branch, 3 * i);
+	return n;
+}

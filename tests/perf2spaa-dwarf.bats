@@ -1,0 +1,213 @@
+#!/usr/bin/env bats
+# perf2spaa reading `perf record --call-graph dwarf` captures itself: the
+# user stacks unwound from the saved registers and stack (common/unwind.c)
+# against `perf script`'s own unwinding of the same file.  Real captures,
+# made here (as root, with perf) of a program built -O2 -g without frame
+# pointers, so that only the CFI can unwind it; skipped where perf cannot
+# record.
+load common
+
+setup_file() {
+	local d=$BATS_FILE_TMPDIR
+	cc -O2 -g -fomit-frame-pointer -fPIC -shared -o "$d/liblib.so" "$D/unwind/lib.c" &&
+		cc -O2 -g -fomit-frame-pointer -o "$d/prog" "$D/unwind/prog.c" -L"$d" -llib -Wl,-rpath,"$d" ||
+		return 1
+	if perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$d/perf.data" "$d/prog" 150 \
+		> /dev/null 2> "$d/record.err"; then
+		perf script -i "$d/perf.data" > "$d/perf.txt" 2> /dev/null
+		perf script --no-inline -i "$d/perf.data" > "$d/perf-noinline.txt" 2> /dev/null
+	fi
+	# a saved stack of 1 KB: deep stacks cut; pipe mode (perf record -o -)
+	if perf record -q -e cpu-clock -F 2000 --call-graph dwarf,1024 -o "$d/cut.data" "$d/prog" 100 \
+		> /dev/null 2>> "$d/record.err"; then
+		perf script --no-inline -i "$d/cut.data" > "$d/cut.txt" 2> /dev/null
+	fi
+	if perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o - "$d/prog" 100 > "$d/pipe.data" 2>> "$d/record.err"; then
+		perf script --no-inline -i "$d/pipe.data" > "$d/pipe.txt" 2> /dev/null
+	fi
+	cc -O2 -g -fomit-frame-pointer -o "$d/vdso" "$D/unwind/vdso.c" || return 1
+	if perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$d/vdso.data" "$d/vdso" \
+		> /dev/null 2>> "$d/record.err"; then
+		perf script --no-inline -i "$d/vdso.data" > "$d/vdso.txt" 2> /dev/null
+	fi
+}
+
+need_capture() {
+	[ -s "$BATS_FILE_TMPDIR/perf.txt" ] ||
+		skip "perf record --call-graph dwarf does not work here: $(head -n 1 "$BATS_FILE_TMPDIR/record.err")"
+}
+
+# The stacks of SPAA profile $1 by the addresses of their physical frames
+# ("ip;ip;... samples", root first, summed over contexts): what unwinding
+# gives, whatever the names.
+# ($2 "user": their user frames only.)
+ip_fold() {
+	jq -r -n --arg only "${2:-}" '[inputs] | (map(select(.type == "frame")) | map({key: (.id | tostring), value: .}) | from_entries) as $f
+		| .[] | select(.type == "stack")
+		| ([.frames[] | $f[tostring] | select(.inlined != true) | select($only != "user" or .kind != "kernel") | .ip]
+		   | reverse | join(";")) + " "
+		  + (.weights[] | select(.metric == "samples") | .value | tostring)' "$1" |
+		awk '{ w = $NF; sub(/ [0-9]+$/, ""); s[$0] += w } END { for (k in s) print k, s[k] }' | sort
+}
+
+# The share of the weight of folded file $1 that $2 has on the same lines,
+# in parts per million (1000000: the same lines with the same weights).
+same_weight_ppm() {
+	awk 'NR == FNR { w = $NF; sub(/ [0-9]+$/, ""); a[$0] += w; tot += w; next }
+	     { w = $NF; sub(/ [0-9]+$/, ""); b[$0] += w }
+	     END { for (k in a) { m = a[k] < b[k] ? a[k] : b[k]; s += m }
+		   printf "%d\n", tot ? s * 1000000 / tot : 0 }' "$1" "$2"
+}
+
+@test "dwarf capture: the same stacks, address for address, as perf script --no-inline" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	perf2spaa "$d/perf.data" > "$T/binary.spaa"
+	perf2spaa "$d/perf-noinline.txt" > "$T/text.spaa"
+	ip_fold "$T/binary.spaa" > "$T/binary.ip"
+	ip_fold "$T/text.spaa" > "$T/text.ip"
+	diff "$T/text.ip" "$T/binary.ip"
+	# deep ones among them: 40 recursive calls and more
+	run awk '{ n = gsub(/;/, ";"); if (n > m) m = n } END { print m }' "$T/binary.ip"
+	[ "$output" -gt 45 ]
+}
+
+# Binary and text path of capture $1 (perf.data $1.data, text $1.txt):
+# the same stacks, address for address.
+same_ips() {
+	local d=$BATS_FILE_TMPDIR
+	[ -s "$d/$1.txt" ] || skip "no $1 capture"
+	perf2spaa "$d/$1.data" > "$T/binary.spaa"
+	perf2spaa "$d/$1.txt" > "$T/text.spaa"
+	ip_fold "$T/binary.spaa" > "$T/binary.ip"
+	ip_fold "$T/text.spaa" > "$T/text.ip"
+	diff "$T/text.ip" "$T/binary.ip"
+}
+
+@test "dwarf capture of 1 KB stacks: cut where perf script cuts them, with its frame at 0xffffffffffffffff" {
+	need_capture
+	same_ips cut
+	run grep -c '^0xffffffffffffffff;' "$T/binary.ip"
+	[ "$output" -gt 0 ]
+}
+
+@test "dwarf capture in pipe mode (perf record -o -): the same stacks as perf script" {
+	need_capture
+	same_ips pipe
+	run grep -c ';0x[0-9a-f]*;0x[0-9a-f]*;0x[0-9a-f]*;0x[0-9a-f]*;0x[0-9a-f]*;0x[0-9a-f]*;' "$T/binary.ip"
+	[ "$output" -gt 0 ]
+}
+
+@test "dwarf capture: samples in the [vdso], unwound through perf's copy of it, as perf script does" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	[ -s "$d/vdso.txt" ] || skip "no capture of the vdso program"
+	perf2spaa "$d/vdso.data" > "$T/binary.spaa"
+	perf2spaa "$d/vdso.txt" > "$T/text.spaa"
+	ip_fold "$T/binary.spaa" > "$T/binary.ip"
+	ip_fold "$T/text.spaa" > "$T/text.ip"
+	diff "$T/text.ip" "$T/binary.ip"
+	run spaa-fold "$T/binary.spaa"
+	assert_output --regexp ';main;outer[^;]*;tick[^;]*;[^;]*clock_gettime[^;]*;__vdso_clock_gettime [0-9]+'
+}
+
+@test "dwarf capture: samples in the [vdso], no build-id cache: unwound through this process's vdso (the same build id)" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	[ -s "$d/vdso.txt" ] || skip "no capture of the vdso program"
+	mkdir "$T/home"
+	HOME=$T/home perf2spaa "$d/vdso.data" > "$T/binary.spaa"
+	perf2spaa "$d/vdso.txt" > "$T/text.spaa"
+	ip_fold "$T/binary.spaa" > "$T/binary.ip"
+	ip_fold "$T/text.spaa" > "$T/text.ip"
+	diff "$T/text.ip" "$T/binary.ip"
+}
+
+@test "dwarf capture: the program and its library moved under --symfs, no build-id cache: the same stacks" {
+	need_capture
+	mkdir -p "$T/p" "$T/home"
+	cc -O2 -g -fomit-frame-pointer -fPIC -shared -o "$T/p/liblib.so" "$D/unwind/lib.c"
+	cc -O2 -g -fomit-frame-pointer -o "$T/p/prog" "$D/unwind/prog.c" -L"$T/p" -llib -Wl,-rpath,"$T/p"
+	perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$T/perf.data" "$T/p/prog" 40 > /dev/null 2>&1
+	perf script --no-inline -i "$T/perf.data" 2> /dev/null | perf2spaa > "$T/text.spaa"
+	mkdir -p "$T/root$T"
+	mv "$T/p" "$T/root$T/p"
+	ln -s /usr "$T/root/usr"
+	# (no kallsyms under the root: kernel frames are unnamed, and their
+	# addresses differ from the named ones')
+	HOME=$T/home perf2spaa -q --symfs="$T/root" "$T/perf.data" > "$T/binary.spaa"
+	ip_fold "$T/binary.spaa" user > "$T/binary.ip"
+	ip_fold "$T/text.spaa" user > "$T/text.ip"
+	diff "$T/text.ip" "$T/binary.ip"
+	run spaa-fold "$T/binary.spaa"
+	assert_output --partial ';main;recurse;recurse;'
+}
+
+@test "dwarf capture: perf2spaa perf.data | spaa-fold equals perf script --no-inline | perf2spaa | spaa-fold" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	perf2spaa "$d/perf.data" | spaa-fold > "$T/binary.folded"
+	perf2spaa "$d/perf-noinline.txt" | spaa-fold > "$T/text.folded"
+	if ! cmp -s "$T/binary.folded" "$T/text.folded"; then
+		diff "$T/text.folded" "$T/binary.folded" | head -n 20
+		run same_weight_ppm "$T/text.folded" "$T/binary.folded"
+		[ "$output" -ge 999000 ]
+	fi
+	# the stacks went through the program's own functions, its library and libc
+	run grep -c ';main;recurse;recurse;.*;lib_work;lib_middle;lib_inner [0-9]*$' "$T/binary.folded"
+	[ "$output" -gt 0 ]
+	run grep -c ';recurse;sorter[^;]*;.*;cmp [0-9]*$' "$T/binary.folded"
+	[ "$output" -gt 0 ]
+}
+
+@test "dwarf capture: every sample of the text path, same total weight" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	perf2spaa "$d/perf.data" | spaa-fold | awk '{ s += $NF } END { print s }' > "$T/b"
+	perf2spaa "$d/perf.txt" | spaa-fold | awk '{ s += $NF } END { print s }' > "$T/t"
+	assert_equal "$(cat "$T/b")" "$(cat "$T/t")"
+}
+
+# LBR call stacks: LBR is Intel hardware, so the capture is made by
+# tests/data/unwind/mklbr.py from the program's symbols.
+make_lbr() {
+	python3 "$D/unwind/mklbr.py" "$BATS_FILE_TMPDIR/prog" "$T/lbr.data" "$@"
+}
+
+@test "lbr capture (made): the stitched stacks, as the perf script path gives them" {
+	make_lbr
+	perf2spaa "$T/lbr.data" | spaa-fold > "$T/binary.folded"
+	assert_file_eq "$T/binary.folded" <<'OUT'
+prog;main;recurse;recurse;sorter.constprop.0;cmp 500000
+prog;main;recurse;recurse;sorter.constprop.0;cmp;[unknown] 100000
+prog;recurse;sorter.constprop.0;cmp 100000
+OUT
+	command -v perf > /dev/null || skip "no perf"
+	perf script -i "$T/lbr.data" 2> /dev/null | perf2spaa | spaa-fold > "$T/text.folded"
+	cmp "$T/text.folded" "$T/binary.folded"
+}
+
+@test "lbr capture (made): an empty branch stack keeps the callchain (perf script reads past it)" {
+	make_lbr empty
+	perf2spaa "$T/lbr.data" | spaa-fold > "$T/binary.folded"
+	assert_file_eq "$T/binary.folded" <<'OUT'
+prog;main 100000
+prog;main;recurse;recurse;sorter.constprop.0;cmp 500000
+prog;main;recurse;recurse;sorter.constprop.0;cmp;[unknown] 100000
+prog;recurse;sorter.constprop.0;cmp 100000
+OUT
+}
+
+@test "dwarf samples of a 32-bit process: the sampled address alone, with a warning" {
+	python3 "$D/unwind/abi32.py" "$BATS_TEST_DIRNAME/../fuzz/seeds/perf2spaa/dwarf.perf.data" "$T/abi32.data"
+	perf2spaa "$T/abi32.data" > "$T/o.spaa" 2> "$T/err"
+	assert_file_eq "$T/err" <<OUT
+perf2spaa: $T/abi32.data: warning: 3 samples of 32-bit processes: their user stacks are the sampled address alone
+OUT
+	# every stack one frame deep (samples by stack depth)
+	jq -r 'select(.type == "stack") | "\(.frames | length) \(.weights[0].value)"' "$T/o.spaa" |
+		awk '{ n[$1] += $2 } END { for (k in n) print k, n[k] }' > "$T/depths"
+	assert_file_eq "$T/depths" <<'OUT'
+1 3
+OUT
+}

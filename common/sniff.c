@@ -9,7 +9,6 @@
 #include <string.h>
 #include "cli.h"
 #include "input.h"
-#include "utf8.h"
 
 static bool has(const char *p, size_t n, const char *s)
 {
@@ -335,27 +334,12 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 	if (starts(p, n, "# AFPerf v")) return &sniff_formats[F_AFPERF];
 	if (starts(p, n, "[events]") || starts(p, n, "[functions]")) return &sniff_formats[F_SPX];
 	if (starts(p, n, "heap profile:") || starts(p, n, "heap_v2/")) return &sniff_formats[F_PPROF_TEXT];
-	/* binary or text, from the first 64 bytes: text has few bytes that are
-	 * control bytes or not UTF-8 (a name in Latin-1, a stray NUL that its
-	 * reader will name); binary data (a pprof profile: the string indices of
-	 * its sample types, varints) has many */
-	size_t m = n < 64 ? n : 64, bad = 0;
-	for (size_t j = 0; j < m;) {
-		if (u[j] >= 0x80) {
-			int k = utf8_seq(u + j, u + m);
-			if (k > 0) {
-				j += (size_t)k;
-				continue;
-			}
-			if (j + 4 >= m && m < n) break; /* a sequence cut by the 64 bytes */
-			bad++;
-		} else if (u[j] < 0x20 && u[j] != '\n' && u[j] != '\t' && u[j] != '\r') {
-			bad++;
-		}
-		j++;
-	}
-	if (bad * 10 > m) { /* binary */
-		if (pprof_fields(u, n)) return &sniff_formats[F_PPROF];
+	/* the length of the text at the start: no control bytes (bytes that are
+	 * not UTF-8 are text all the same: perf prints names as they are) */
+	size_t text = 0;
+	while (text < n && (u[text] >= 0x20 || u[text] == '\n' || u[text] == '\t' || u[text] == '\r')) text++;
+	if (text < n && text < 64) { /* binary */
+		if (text < 16 && pprof_fields(u, n)) return &sniff_formats[F_PPROF];
 		if (looks) {
 			static char buf[64];
 			int k = snprintf(buf, sizeof buf, "binary data (first bytes");

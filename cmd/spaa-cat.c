@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cat.h"
 #include "cli.h"
+#include "metric.h"
 #include "output.h"
 
 static const char help_text[] =
@@ -22,7 +23,8 @@ static const char help_text[] =
 	"                       context) across and within the inputs; stack ids\n"
 	"                       become content ids\n"
 	"  -m, --metric=NAME    make NAME the primary metric of every event (needed\n"
-	"                       when the inputs' primary metrics differ)\n"
+	"                       when the inputs' primary metrics differ); pprof's,\n"
+	"                       heaptrack's and V8's names too (inuse_space ...)\n"
 	CLI_HELP_TAIL;
 
 int main(int argc, char **argv)
@@ -42,7 +44,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'M': merge = true; break;
-		case 'm': metric = optarg; break;
+		case 'm': metric = metric_resolve(optarg, NULL); break; /* pprof's names too */
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help_text);
 		}

@@ -277,3 +277,12 @@ Try 'spaa-cat --help' for more information."
 	run spaa-validate -q "$T/m.spaa"
 	assert_success
 }
+
+@test "-m takes pprof's, heaptrack's and V8's names for a metric: inuse_space is live_bytes (issue 19)" {
+	pprof2spaa "$EX/go-heap.pprof" > "$T/h.spaa"
+	spaa-cat --merge -m live_bytes "$T/h.spaa" "$T/h.spaa" > "$T/a.spaa"
+	spaa-cat --merge -m inuse_space "$T/h.spaa" "$T/h.spaa" > "$T/b.spaa"
+	cmp "$T/a.spaa" "$T/b.spaa"
+	grep -q '"primary_metric":"live_bytes"' "$T/b.spaa"
+	spaa-validate --strict "$T/b.spaa"
+}

@@ -22,15 +22,17 @@
 #include "json.h"
 #include "num.h"
 #include "output.h"
+#include "several.h"
 #include "spaa.h"
 #include "strmap.h"
 #include "util.h"
 
 static const char help[] =
-"Usage: stackprof2spaa [OPTION]... [FILE]\n"
+"Usage: stackprof2spaa [OPTION]... [FILE]...\n"
 "Convert a Ruby stackprof profile (its results as JSON, with raw: true) to a\n"
-"SPAA 1.0 profile.  With no FILE, or when FILE is -, read standard input\n"
-"(zstd and gzip allowed).\n"
+"SPAA 1.0 profile; several FILEs are converted one by one and merged as\n"
+"spaa-cat --merge merges them.  With no FILE, or when FILE is -, read\n"
+"standard input (zstd and gzip allowed).\n"
 "\n"
 "Weights as speedscope gives them: mode cpu, event \"cpu\" with cpu_us (samples\n"
 "x interval) and samples; mode wall, event \"wall\" with wall_us (the samples'\n"
@@ -362,8 +364,8 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help);
 		}
 	}
-	if (optind + 1 < argc) usage_error("one profile at a time");
 	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
 	P.fname = strcmp(path, "-") ? path : "-";
 	strmap_init(&P.ids);
 	json_doc_init(&P.doc);

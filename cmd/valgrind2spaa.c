@@ -36,16 +36,18 @@
 #include "jsonbuf.h"
 #include "num.h"
 #include "output.h"
+#include "several.h"
 #include "spaa.h"
 #include "strmap.h"
 #include "util.h"
 
 static const char help[] =
-"Usage: valgrind2spaa [OPTION]... [FILE]\n"
+"Usage: valgrind2spaa [OPTION]... [FILE]...\n"
 "Convert what valgrind's profilers write, massif (massif.out.PID), DHAT\n"
 "(dhat.out.PID) and callgrind (callgrind.out.PID), to a SPAA 1.0 profile; the\n"
-"format is recognised by content.  With no FILE, or when FILE is -, read\n"
-"standard input (zstd and gzip allowed).\n"
+"format is recognised by content.  Several FILEs are converted one by one and\n"
+"merged as spaa-cat --merge merges them.  With no FILE, or when FILE is -,\n"
+"read standard input (zstd and gzip allowed).\n"
 "\n"
 "massif: the heap tree of the peak snapshot (or of --snapshot) as stacks with\n"
 "live_bytes, whose inclusive sums are ms_print's figures.  DHAT: each program\n"
@@ -1231,14 +1233,15 @@ int main(int argc, char **argv)
 		}
 	}
 	if (V.snapshot >= 0 && V.all_snapshots) usage_error("--snapshot and --all-snapshots exclude each other");
-	if (optind + 1 < argc) usage_error("one file at a time (a run's massif or DHAT output)");
+	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
 	V.b = builder_new();
 	strmap_init(&CG.str);
 	for (int i = 0; i < 3; i++) strmap_init(&CG.names[i]);
 	strmap_init(&CG.funcs);
 	strmap_init(&CG.edge_map);
 	strmap_init(&CG.self_map);
-	read_file(optind < argc ? argv[optind] : "-");
+	read_file(path);
 	output *o = output_open(outpath, zstd);
 	builder_write(V.b, o);
 	if (V.all_snapshots) massif_windows(o);

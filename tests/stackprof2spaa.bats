@@ -87,3 +87,10 @@ need_ruby() {
 	assert_failure 1
 	assert_output "stackprof2spaa: $T/e.json: empty input: no profile written"
 }
+
+@test "several files: converted one by one and merged as spaa-cat --merge (issue 19)" {
+	stackprof2spaa "$EX/stackprof-cpu.json" | spaa-fold > "$T/one"
+	stackprof2spaa "$EX/stackprof-cpu.json" "$EX/stackprof-cpu.json" | spaa-fold > "$T/two"
+	awk '{ $NF = $NF * 2; print }' "$T/one" > "$T/want"
+	diff "$T/want" "$T/two"
+}

@@ -242,3 +242,14 @@ END
 	bad 'events: Ir\nfl=a.c\nfn=m\n1 x\n' '4: not a cost line (1 position, then up to 1 costs): 1 x'
 	bad 'fl=a.c\nfn=m\n1 2\n' '3: a cost line before the events: line (what the costs measure)'
 }
+
+@test "several files: converted one by one and merged as spaa-cat --merge (issue 19)" {
+	valgrind2spaa "$EX/massif.out" "$EX/massif.out" | spaa-fold > "$T/two"
+	assert_file_eq "$T/two" <<'END'
+main;build;leaf_alloc 2099000
+main;other;leaf_alloc 40000
+END
+	run valgrind2spaa "$EX/massif.out" "$EX/nosuch.out"
+	assert_failure 1
+	assert_output "valgrind2spaa: $EX/nosuch.out: No such file or directory"
+}

@@ -928,6 +928,15 @@ static void copy(const char *path)
 
 void spaa_cat(char **files, const char *const *names, uint32_t n, bool merge, const char *metric, output *o)
 {
+	/* from a clean state: in-process callers (the fuzz targets, any2spaa)
+	 * may run it more than once */
+	memset(&C, 0, sizeof C);
+	evs = NULL;
+	nevs = evcap = 0;
+	tr_min = tr_max = -1;
+	tr_start = tr_end = 0;
+	tr_unit = NULL;
+	tr_unit_src = 0;
 	C.merge = merge;
 	C.metric = metric;
 	C.nsrc = n;

@@ -17,18 +17,6 @@ spaa=$OUT/build.spaa
 "$CMD/spaa2speedscope" "$spaa" -o "$OUT/build.speedscope.json"
 "$CMD/spaa2speedscope" -s "$spaa" -o "$OUT/build-time.speedscope.json"
 
-echo "FAILED: $*" >&2; cat "$OUT/err.txt" >&2; return 1; }
-		awk '{ print $1 + $2, $3 }' "$OUT/cpu.txt"
-	done | sort -n | awk '{ t[NR] = $1; m = $2 } END { printf "%.3f %.3f %.3f %d\n", t[int((NR + 1) / 2)], t[1], t[NR], m }'
-}
-row() { # NAME FILE COMMAND...
-	name=$1
-	bytes=$(wc -c < "$2")
-	shift 2
-	set -- $(cpu "$@")
-	awk -v n="$name" -v b="$bytes" -v m="$1" -v lo="$2" -v hi="$3" -v rss="$4" 'BEGIN {
-		printf "%-34s %7.3f s (%.3f..%.3f) %7.1f MB/s of %.1f MB, RSS %d MB\n", n, m, lo, hi, (m > 0 ? b / 1e6 / m : 0), b / 1e6, rss / 1024 }'
-}
 echo "speedscope (median of $RUNS, CPU seconds)"
 bench_row "spaa-fold (SPAA)" "$spaa" "$CMD/spaa-fold" "$spaa"
 bench_row "spaa2speedscope (SPAA)" "$spaa" "$CMD/spaa2speedscope" "$spaa"

@@ -1,10 +1,10 @@
 #!/bin/sh
 # bench/valgrind.sh CMD_DIR - valgrind2spaa next to valgrind's own readers on
 # the same real files: callgrind_annotate on a callgrind profile and ms_print
-# on a massif profile of a real program (this toolbox's perf2spaa converting
-# the bundled capture bench/data/build.perf.txt.zst, cut to its first 20 MB),
-# and DHAT's JSON of the same run (DHAT has no command-line reader).  The
-# files are made once into bench/out.  Called by `make bench`.
+# on a massif profile of a real, large program (GCC's cc1 compiling
+# common/spans.c of this project at -O2: thousands of functions and call
+# sites), and DHAT's JSON of the same run (DHAT has no command-line reader).
+# The files are made once into bench/out.  Called by `make bench`.
 #
 # Each command runs BENCH_RUNS times (default 5) with its output thrown away;
 # printed are the median CPU time (user + sys) with the spread (min..max),
@@ -13,14 +13,14 @@ set -e
 . "$(dirname "$0")/lib.sh"
 bench_init 5 "$@"
 
-in=$OUT/build-20m.perf.txt
-[ -s "$in" ] || zstd -dc "$HERE/data/build.perf.txt.zst" | head -c 20000000 > "$in"
+cc1=$(cc -print-prog-name=cc1)
+src=$HERE/../common/spans.c
 cg=$OUT/callgrind.out
 ms=$OUT/massif.out
 dh=$OUT/dhat.out
-[ -s "$cg" ] || valgrind --tool=callgrind --callgrind-out-file="$cg" "$CMD/perf2spaa" -q "$in" -o /dev/null 2>/dev/null
-[ -s "$ms" ] || valgrind --tool=massif --massif-out-file="$ms" "$CMD/perf2spaa" -q "$in" -o /dev/null 2>/dev/null
-[ -s "$dh" ] || valgrind --tool=dhat --dhat-out-file="$dh" "$CMD/perf2spaa" -q "$in" -o /dev/null 2>/dev/null
+[ -s "$cg" ] || valgrind --tool=callgrind --callgrind-out-file="$cg" "$cc1" -quiet -O2 -I"$HERE/../common" -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
+[ -s "$ms" ] || valgrind --tool=massif --massif-out-file="$ms" "$cc1" -quiet -O2 -I"$HERE/../common" -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
+[ -s "$dh" ] || valgrind --tool=dhat --dhat-out-file="$dh" "$cc1" -quiet -O2 -I"$HERE/../common" -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
 
 echo "valgrind (median of $RUNS, CPU seconds)"
 bench_row "valgrind2spaa (callgrind)" "$cg" "$CMD/valgrind2spaa" "$cg"

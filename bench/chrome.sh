@@ -19,32 +19,13 @@ prof=$OUT/big.cpuprofile
 trace=$OUT/big.trace.json
 [ -s "$trace" ] || python3 "$HERE/gen-cpuprofile.py" --trace 20000 6000000 > "$trace"
 
-# cpu COMMAND...: "median min max rss_kb" of COMMAND
-cpu() {
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		i=$((i + 1))
-		/usr/bin/time -f '%U %S %M' -o "$OUT/cpu.txt" "$@" > /dev/null 2> "$OUT/err.txt" ||
-			{ echo "FAILED: $*" >&2; cat "$OUT/err.txt" >&2; return 1; }
-		awk '{ print $1 + $2, $3 }' "$OUT/cpu.txt"
-	done | sort -n | awk '{ t[NR] = $1; m = $2 } END { printf "%.3f %.3f %.3f %d\n", t[int((NR + 1) / 2)], t[1], t[NR], m }'
-}
-row() { # NAME BYTES COMMAND...
-	name=$1
-	bytes=$2
-	shift 2
-	set -- $(cpu "$@")
-	awk -v n="$name" -v b="$bytes" -v m="$1" -v lo="$2" -v hi="$3" -v rss="$4" 'BEGIN {
-		printf "%-34s %7.3f s (%.3f..%.3f) %7.1f MB/s of %.1f MB, RSS %d MB\n", n, m, lo, hi, (m > 0 ? b / 1e6 / m : 0), b / 1e6, rss / 1024 }'
-}
-
 echo "median CPU seconds of $RUNS runs (spread), MB/s of input, peak RSS"
 size=$(wc -c < "$prof")
-row "chrome2spaa (.cpuprofile)" "$size" "$CMD/chrome2spaa" "$prof"
-row "wc -w (C.UTF-8), same file" "$size" env LC_ALL=C.UTF-8 wc -w "$prof"
+bench_row_bytes "chrome2spaa (.cpuprofile)" "$size" "$CMD/chrome2spaa" "$prof"
+bench_row_bytes "wc -w (C.UTF-8), same file" "$size" env LC_ALL=C.UTF-8 wc -w "$prof"
 size=$(wc -c < "$trace")
-row "chrome2spaa (trace, ProfileChunks)" "$size" "$CMD/chrome2spaa" "$trace"
-row "wc -w (C.UTF-8), same file" "$size" env LC_ALL=C.UTF-8 wc -w "$trace"
+bench_row_bytes "chrome2spaa (trace, ProfileChunks)" "$size" "$CMD/chrome2spaa" "$trace"
+bench_row_bytes "wc -w (C.UTF-8), same file" "$size" env LC_ALL=C.UTF-8 wc -w "$trace"
 if command -v node >/dev/null 2>&1 && [ -x "$CMD/spaa-heapdiff" ]; then
 	if [ ! -s "$OUT/after.heapsnapshot" ]; then
 		(cd "$OUT" && node --max-old-space-size=8192 -e '
@@ -58,7 +39,7 @@ if command -v node >/dev/null 2>&1 && [ -x "$CMD/spaa-heapdiff" ]; then
 			v8.writeHeapSnapshot("after.heapsnapshot");')
 	fi
 	b=$(($(wc -c < "$OUT/before.heapsnapshot") + $(wc -c < "$OUT/after.heapsnapshot")))
-	row "spaa-heapdiff (two snapshots)" "$b" "$CMD/spaa-heapdiff" "$OUT/before.heapsnapshot" "$OUT/after.heapsnapshot"
+	bench_row_bytes "spaa-heapdiff (two snapshots)" "$b" "$CMD/spaa-heapdiff" "$OUT/before.heapsnapshot" "$OUT/after.heapsnapshot"
 	# the snapshots' integer arrays (nodes and edges, 4 bytes an integer),
 	# against which spaa-heapdiff's RSS is judged
 	for f in before after; do
@@ -70,5 +51,5 @@ if command -v node >/dev/null 2>&1 && [ -x "$CMD/spaa-heapdiff" ]; then
 			match($0, /"edge_count":[0-9]+/); ec = substr($0, RSTART + 13, RLENGTH - 13)
 			printf "  %s: %d nodes x %d fields, %d edges x %d fields: integer arrays %.0f MB\n", f, nc, nf, ec, ef, (nc * nf + ec * ef) * 4 / 1e6 }'
 	done
-	row "wc -w (C.UTF-8), same files" "$b" env LC_ALL=C.UTF-8 wc -w "$OUT/before.heapsnapshot" "$OUT/after.heapsnapshot"
+	bench_row_bytes "wc -w (C.UTF-8), same files" "$b" env LC_ALL=C.UTF-8 wc -w "$OUT/before.heapsnapshot" "$OUT/after.heapsnapshot"
 fi

@@ -40,10 +40,17 @@ bench_cpu() {
 }
 
 # bench_row NAME FILE COMMAND...: one line, "NAME median (min..max), MB/s of
-# FILE's bytes per CPU second, RSS".
+# FILE's bytes per CPU second, RSS"; bench_row_bytes NAME BYTES COMMAND...
+# the same for a byte count (several files).
 bench_row() {
+	_file=$2
+	_n=$1
+	shift 2
+	bench_row_bytes "$_n" "$(wc -c < "$_file")" "$@"
+}
+bench_row_bytes() {
 	_name=$1
-	_bytes=$(wc -c < "$2")
+	_bytes=$2
 	shift 2
 	set -- $(bench_cpu "$@")
 	awk -v n="$_name" -v b="$_bytes" -v m="$1" -v lo="$2" -v hi="$3" -v rss="$4" 'BEGIN {

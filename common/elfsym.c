@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -374,26 +375,7 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *d, sbuf *tmp)
  * 10,000 look-ups, on the large tables of node and libLLVM). */
 static void sort_by_start(struct fsym *x, uint32_t n)
 {
-	if (n < 2) return;
-	uint32_t (*count)[256] = xcalloc(8, sizeof *count);
-	for (uint32_t i = 0; i < n; i++)
-		for (int d = 0; d < 8; d++) count[d][(x[i].start >> (8 * d)) & 255]++;
-	struct fsym *tmp = xmalloc((size_t)n * sizeof *tmp), *src = x, *dst = tmp;
-	for (int d = 0; d < 8; d++) {
-		if (count[d][(x[0].start >> (8 * d)) & 255] == n) continue;
-		uint32_t pos[256], sum = 0;
-		for (int k = 0; k < 256; k++) {
-			pos[k] = sum;
-			sum += count[d][k];
-		}
-		for (uint32_t i = 0; i < n; i++) dst[pos[(src[i].start >> (8 * d)) & 255]++] = src[i];
-		struct fsym *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != x) memcpy(x, src, (size_t)n * sizeof *x);
-	free(tmp);
-	free(count);
+	radix_sort_u64(x, n, sizeof *x, offsetof(struct fsym, start));
 }
 
 /* Whether a goes before b among symbols at one address: global, weak,

@@ -3,6 +3,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -308,28 +309,7 @@ static void finish(perfsym *s)
  * and a fifth of qsort's time on the large tables of rustc's libraries) */
 static void sort_stable(perfsym *s)
 {
-	uint32_t n = s->n;
-	struct psym *x = s->s;
-	if (n < 2) return;
-	uint32_t (*count)[256] = xcalloc(8, sizeof *count);
-	for (uint32_t i = 0; i < n; i++)
-		for (int d = 0; d < 8; d++) count[d][(x[i].start >> (8 * d)) & 255]++;
-	struct psym *tmp = xmalloc((size_t)n * sizeof *tmp), *src = x, *dst = tmp;
-	for (int d = 0; d < 8; d++) {
-		if (count[d][(x[0].start >> (8 * d)) & 255] == n) continue;
-		uint32_t pos[256], sum = 0;
-		for (int k = 0; k < 256; k++) {
-			pos[k] = sum;
-			sum += count[d][k];
-		}
-		for (uint32_t i = 0; i < n; i++) dst[pos[(src[i].start >> (8 * d)) & 255]++] = src[i];
-		struct psym *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != x) memcpy(x, src, (size_t)n * sizeof *x);
-	free(tmp);
-	free(count);
+	radix_sort_u64(s->s, s->n, sizeof *s->s, offsetof(struct psym, start));
 }
 
 perfsym *perfsym_load(const char *const *paths, uint32_t n)

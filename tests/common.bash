@@ -44,3 +44,26 @@ bounded() { # bounded MB SECONDS CMD [ARG]...
 		(ulimit -v $((mb * 1024)) && exec timeout "$s" "$@")
 	fi
 }
+
+# spaa(7)'s option table, "OPTIONS EVERY COMMAND FOLLOWS", one option a
+# line: "SHORT LONG VALUE" (SHORT "-" when long only, LONG without its
+# dashes, VALUE 1 when it takes one), from the .It lines of the section.
+spaa7_option_table() {
+	awk '
+		/^\.Sh / { sec = ($0 ~ /^\.Sh OPTIONS EVERY COMMAND FOLLOWS/); depth = 0; next }
+		!sec { next }
+		/^\.Bl / { depth++; next }
+		/^\.El/ { depth--; next }
+		depth == 1 && /^\.It Fl / {
+			short = "-"; long = ""; val = 0
+			for (i = 2; i <= NF; i++) {
+				if ($i == "Fl") {
+					a = $(i + 1); gsub(/\\-/, "-", a)
+					if (a ~ /^-/) long = substr(a, 2)
+					else short = a
+				}
+				if ($i == "Ns" && $(i + 1) == "=") val = 1
+			}
+			print short, long, val
+		}' "$SPAA_MANDIR/spaa.7"
+}

@@ -167,26 +167,8 @@ opts_help() {
 		}' | sort -u
 }
 
-# spaa(7)'s table, as in options.bats: "LETTER LONG VALUE" (VALUE 0 or 1)
-opts_spaa7() {
-	awk '
-		/^\.Sh / { sec = ($0 ~ /^\.Sh OPTIONS EVERY COMMAND FOLLOWS/); depth = 0; next }
-		!sec { next }
-		/^\.Bl / { depth++; next }
-		/^\.El/ { depth--; next }
-		depth == 1 && /^\.It Fl / {
-			short = "-"; long = ""; val = 0
-			for (i = 2; i <= NF; i++) {
-				if ($i == "Fl") {
-					a = $(i + 1); gsub(/\\-/, "-", a)
-					if (a ~ /^-/) long = substr(a, 2)
-					else short = a
-				}
-				if ($i == "Ns" && $(i + 1) == "=") val = 1
-			}
-			print short, long, val
-		}' "$SPAA_MANDIR/spaa.7"
-}
+# spaa(7)'s table (common.bash): "LETTER LONG VALUE" (VALUE 0 or 1)
+opts_spaa7() { spaa7_option_table; }
 
 # check_synopsis CMD BINARY SYNOPSIS: one line per option of the SYNOPSIS
 # that the binary does not take.

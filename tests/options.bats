@@ -10,28 +10,8 @@ load common
 SPAA7=$SPAA_MANDIR/spaa.7
 EXIT_SENTENCE='Exit status: 0 ok, 1 bad input or write error, 2 usage error.'
 
-# The list, one option a line: "SHORT LONG VALUE" (SHORT "-" when long only,
-# LONG without its dashes, VALUE 1 when it takes one), from the .It lines of
-# the section, e.g. ".It Fl o , Fl \-output Ns = Ns Ar file".
-table() {
-	awk '
-		/^\.Sh / { sec = ($0 ~ /^\.Sh OPTIONS EVERY COMMAND FOLLOWS/); depth = 0; next }
-		!sec { next }
-		/^\.Bl / { depth++; next }
-		/^\.El/ { depth--; next }
-		depth == 1 && /^\.It Fl / {
-			short = "-"; long = ""; val = 0
-			for (i = 2; i <= NF; i++) {
-				if ($i == "Fl") {
-					a = $(i + 1); gsub(/\\-/, "-", a)
-					if (a ~ /^-/) long = substr(a, 2)
-					else short = a
-				}
-				if ($i == "Ns" && $(i + 1) == "=") val = 1
-			}
-			print short, long, val
-		}' "$SPAA7"
-}
+# The list, one option a line: "SHORT LONG VALUE" (common.bash).
+table() { spaa7_option_table; }
 
 # The commands, from the lists of spaa(7) (".It Xr NAME 1").
 commands() {

@@ -2,6 +2,7 @@
  * stack identity, input (plain, gzip, zstd, long lines), atomic output, and
  * a builder -> reader round trip. */
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -767,6 +768,36 @@ static void test_fmt_dbl(void)
 	ok(bad == 0, "fmt_fixed, fmt_g: as printf writes %u numbers (%u differ)", n, bad);
 }
 
+/* radix_sort_u64: stable, by the key at an offset, as a stable qsort */
+struct rs_rec { uint32_t seq; uint64_t key; char pad[5]; };
+static int rs_cmp(const void *a, const void *b)
+{
+	const struct rs_rec *x = a, *y = b;
+	if (x->key != y->key) return x->key < y->key ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+static void test_radix_sort(void)
+{
+	uint64_t st = 42;
+	enum { N = 5000 };
+	static struct rs_rec a[N], b[N];
+	for (uint32_t i = 0; i < N; i++) {
+		uint64_t r = rand64(&st);
+		/* many equal keys, and keys that share their high digits */
+		a[i].key = i % 3 ? 0x7f0000000000ULL + (r & 0xfff0) : r;
+		a[i].seq = i;
+	}
+	memcpy(b, a, sizeof a);
+	radix_sort_u64(a, N, sizeof *a, offsetof(struct rs_rec, key));
+	qsort(b, N, sizeof *b, rs_cmp);
+	bool same = true;
+	for (uint32_t i = 0; i < N; i++) same &= a[i].seq == b[i].seq && a[i].key == b[i].key;
+	ok(same, "radix_sort_u64: the order of a stable sort by the key");
+	radix_sort_u64(a, 1, sizeof *a, offsetof(struct rs_rec, key));
+	radix_sort_u64(NULL, 0, sizeof *a, offsetof(struct rs_rec, key));
+	ok(1, "radix_sort_u64: one record, and none");
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -785,6 +816,7 @@ int main(void)
 	test_sniff();
 	test_sniff_bytes();
 	test_heapsnap();
+	test_radix_sort();
 	test_rootpath();
 	test_naming();
 	test_fmt_dbl();

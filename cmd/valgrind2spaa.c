@@ -65,7 +65,6 @@ static const char help[] =
 CLI_HELP_TAIL;
 
 enum format { F_AUTO, F_MASSIF, F_DHAT, F_CALLGRIND };
-static const char *const format_name[] = { "auto", "massif", "dhat", "callgrind" };
 
 static struct {
 	enum format format;
@@ -1186,14 +1185,8 @@ static void read_file(const char *path)
 {
 	input *in = input_open(path);
 	V.fname = input_name(in);
+	/* one file a process: several are converted apart and merged (several.h) */
 	enum format f = V.format ? V.format : sniff(in);
-	static enum format seen = F_AUTO;
-	if (seen && f != seen)
-		die_at(V.fname, 0, "a %s file after a %s file: one profile holds one tool's output",
-		       format_name[f], format_name[seen]);
-	if (f == F_DHAT && seen == F_DHAT) die_at(V.fname, 0, "one DHAT file at a time");
-	if (f == F_CALLGRIND && seen == F_CALLGRIND) die_at(V.fname, 0, "one callgrind file at a time");
-	seen = f;
 	if (f == F_MASSIF) read_massif(in);
 	else if (f == F_DHAT) read_dhat(in);
 	else {

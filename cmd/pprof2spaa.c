@@ -447,7 +447,11 @@ static void declare(const char *event_opt, const char *metric_opt)
 			sbuf_printf(k, "metric.%.*s", (int)str_of(Q.type[i]).n, str_of(Q.type[i]).p);
 			sbuf_addc(k, 0);
 			char *orig = note_get(note, k->p);
-			if (orig) free(names[i]), names[i] = orig;
+			/* a name the note gives twice is not taken (the file is input) */
+			bool dup = false;
+			for (uint32_t j = 0; orig && j < Q.ntypes; j++) dup |= j != i && !strcmp(orig, names[j]);
+			if (orig && !dup) free(names[i]), names[i] = orig;
+			else free(orig);
 		}
 	/* the primary metric: -m, else pprof's choice */
 	uint32_t primary = Q.ntypes - 1;
@@ -480,9 +484,15 @@ static void declare(const char *event_opt, const char *metric_opt)
 	char *note_event = note.p ? note_get(note, "event") : NULL;
 	char *note_kind = note.p ? note_get(note, "kind") : NULL;
 	char *note_mode = note.p ? note_get(note, "mode") : NULL;
+	/* the note is input like the rest: only a kind and a mode SPAA has */
+	static const char *const kinds[] = { "hardware", "software", "allocation", "deallocation", "timer", "probe" };
+	static const char *const modes[] = { "period", "frequency", "event" };
+	bool kind_ok = false, mode_ok = false;
+	for (size_t i = 0; note_kind && i < sizeof kinds / sizeof *kinds; i++) kind_ok |= !strcmp(note_kind, kinds[i]);
+	for (size_t i = 0; note_mode && i < sizeof modes / sizeof *modes; i++) mode_ok |= !strcmp(note_mode, modes[i]);
 	if (note_event) event = note_event;
-	if (note_kind) kind = note_kind;
-	if (note_mode) mode = note_mode;
+	if (kind_ok) kind = note_kind;
+	if (mode_ok) mode = note_mode;
 	if (event_opt) event = event_opt;
 	sbuf *x = &Q.scratch;
 	x->n = 0;

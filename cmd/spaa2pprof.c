@@ -610,7 +610,7 @@ static void write_profile(const char *outpath)
 		packed.n = 0;
 		for (uint32_t i = 0; i < nm; i++) pb_put_varint(&packed, (uint64_t)vals[i]);
 		pb_put_bytes(&m, 2, packed.p, packed.n);
-		sbuf_add(&m, W.labelbuf.p + x->labels, x->labels_n);
+		if (x->labels_n) sbuf_add(&m, W.labelbuf.p + x->labels, x->labels_n);
 		pb_put_bytes(&out, 2, m.p, m.n);
 	}
 	/* the main mapping first (pprof's "File"), then the others */

@@ -328,3 +328,12 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
 	run sh -c 'spaa-fold "$1" | grep -c "main\\.main;main$(printf "\357\277\275")fib"' sh "$T/nul.spaa"
 	assert_success
 }
+
+@test "spaa2pprof's note is input like the rest: a kind or mode SPAA has not, or a metric name given twice, is not taken" {
+	FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/spaa2pprof
+	spaa2pprof -o "$T/k.pb" "$FZ/note-kind-not-spaa.spaa"
+	pprof2spaa "$T/k.pb" > "$T/k.spaa"
+	spaa-validate -q "$T/k.spaa"
+	run grep -c hcrdware "$T/k.spaa"
+	assert_output 0
+}

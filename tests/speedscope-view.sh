@@ -19,8 +19,9 @@ trap 'rm -rf "$tmp"' EXIT
 printf 'speedscope.loadFileFromBase64(%s, "%s")\n' "\"$(basename "$file")\"" \
 	"$(base64 -w0 "$file")" > "$tmp/profile.js"
 # the page loads the profile in the background: when the machine is busy
-# the dump can come before the table is there, so try again (three times)
-for try in 1 2 3; do
+# the dump can come before the table is there, so try again (five times,
+# each time waiting longer)
+for try in 1 2 3 4 5; do
 	rm -rf "$tmp/chrome"
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-unsafe-swiftshader \
 		--disable-quic --no-first-run --disable-background-networking \
@@ -30,6 +31,8 @@ for try in 1 2 3; do
 		--dump-dom "file://$dir/index.html#localProfilePath=$tmp/profile.js&view=$view" \
 		> "$out.dom" 2> "$tmp/log" || true
 	grep -q '<td' "$out.dom" && break
+	echo "speedscope-view.sh: try $try: no table yet ($(wc -c < "$out.dom") bytes of page; $(grep -ac ':CONSOLE' "$tmp/log") console lines)" >&2
+	sleep 2
 done
 grep -a ':CONSOLE' "$tmp/log" | grep -av ':INFO:CONSOLE' > "$out.console" || true
 grep -a ':CONSOLE' "$tmp/log" | grep -a 'Uncaught' >> "$out.console" || true

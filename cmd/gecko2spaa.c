@@ -505,7 +505,7 @@ static uint32_t frame_of(tabs *t, const libs *plibs, uint32_t f)
 	sbuf *src = &G.loc;
 	src->n = 0;
 	builder_frame bf = { .kind = FK_USER, .func_resolved = true, .inline_depth = -1 };
-	char ipbuf[24];
+	char ipbuf[24], xbuf[48];
 	int64_t loc = at_idx(&t->frame, FC_LOC, f);
 	if (t->frame.have[FC_LOC]) {
 		/* Gecko: the location string says it all */
@@ -574,10 +574,12 @@ static uint32_t frame_of(tabs *t, const libs *plibs, uint32_t f)
 		if (addr >= 0) {
 			bf.ip = (sstr){ ipbuf, fmt_hex(ipbuf, (uint64_t)addr, 1) };
 		}
+		/* kept aside: SPAA's inlined frames must sit next to their caller
+		 * in every stack, which nothing here guarantees */
 		int64_t depth = at_idx(&t->frame, FC_DEPTH, f);
-		if (depth > 0 && depth < 1000) {
-			bf.inlined = true;
-			bf.inline_depth = (int32_t)depth;
+		if (depth > 0) {
+			snprintf(xbuf, sizeof xbuf, "\"x_inline_depth\":%lld", (long long)depth);
+			bf.extra_json = xbuf;
 		}
 	}
 	if (src->n) bf.srcline = (sstr){ src->p, src->n };

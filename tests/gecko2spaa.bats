@@ -173,3 +173,10 @@ same_figures() {
 	assert_failure 1
 	assert_output --partial "no thread has a sample with a stack"
 }
+
+@test "inlineDepth: kept as x_inline_depth, not as SPAA inlined frames that need their caller next to them (fuzz)" {
+	gecko2spaa -s "$BATS_TEST_DIRNAME/../fuzz/crashes/gecko2spaa/inline-depth-without-caller.json" > "$T/p.spaa"
+	spaa-validate --strict "$T/p.spaa"
+	gecko2spaa "$BATS_TEST_DIRNAME/../fuzz/seeds/gecko2spaa/processed-v49.json" | grep '"func":"work"' > "$T/f"
+	assert_file_eq "$T/f" <<< '{"type":"frame","id":1,"func":"work","dso":1,"ip":"0x28","srcline":"a.c:7:2","kind":"user","x_inline_depth":1}'
+}

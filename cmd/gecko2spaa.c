@@ -18,8 +18,10 @@
  * counters and the rest are skipped.
  *
  * Memory: the tables (distinct stacks, frames and functions) and, while a
- * thread is read, its samples' columns (up to 48 bytes a sample). */
+ * thread is read, its samples' columns: 4 bytes a sample for its stack, 16
+ * more when it has a weight, 8 more for its time with -s. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +60,11 @@ CLI_HELP_TAIL;
 /* ---- tables: columns of numbers (processed) or rows keyed by a schema (Gecko) */
 
 enum { MAXC = 8, ROWC = 8 };
-typedef struct column { num *v; uint32_t n, cap; } column;
+/* A column: numbers, or compactly (a sample's stack: 4 bytes; its time:
+ * 8, or nothing when no sample records are written). */
+enum { K_NUM, K_U32, K_DBL, K_DROP };
+#define U32_BAD (UINT32_MAX - 1) /* not an index */
+typedef struct column { num *v; uint32_t *u; double *d; uint32_t n, cap; uint8_t kind; } column;
 typedef struct table {
 	const char *const *names; /* the columns wanted, NULL-ended */
 	column c[MAXC];
@@ -115,8 +121,13 @@ static void table_init(table *t, const char *const *names)
 
 static void table_free(table *t)
 {
-	for (int i = 0; i < MAXC; i++) free(t->c[i].v);
-	memset(t->c, 0, sizeof t->c);
+	for (int i = 0; i < MAXC; i++) {
+		free(t->c[i].v);
+		free(t->c[i].u);
+		free(t->c[i].d);
+		t->c[i].v = NULL, t->c[i].u = NULL, t->c[i].d = NULL;
+		t->c[i].n = t->c[i].cap = 0;
+	}
 	memset(t->have, 0, sizeof t->have);
 	t->rows = 0;
 	t->present = false;
@@ -147,7 +158,22 @@ static num cell(jscan *r)
 
 static bool is_null(num x) { return x.kind == NUL_KIND; }
 
-static void col_push(column *c, num v) { *VEC_PUSH(c->v, c->n, c->cap) = v; }
+static void col_push(column *c, num v)
+{
+	switch (c->kind) {
+	case K_NUM: *VEC_PUSH(c->v, c->n, c->cap) = v; break;
+	case K_U32:
+		*VEC_PUSH(c->u, c->n, c->cap) = v.kind == NUL_KIND ? NONE
+			: v.kind == NUM_INT && v.i >= 0 && v.i < U32_BAD ? (uint32_t)v.i
+			: v.kind == NUM_DBL && v.d >= 0 && v.d < U32_BAD && v.d == (double)(uint32_t)v.d ? (uint32_t)v.d
+			: U32_BAD;
+		break;
+	case K_DBL: *VEC_PUSH(c->d, c->n, c->cap) = v.kind == NUL_KIND ? NAN : num_to_double(v); break;
+	default:
+		if (c->n == UINT32_MAX) die_at(G.fname, 0, "more than %u rows in a table", UINT32_MAX - 1);
+		c->n++;
+	}
+}
 
 /* A column's value at row i, null past its end. */
 static num at(const table *t, int c, uint32_t i)
@@ -155,8 +181,14 @@ static num at(const table *t, int c, uint32_t i)
 	num x;
 	x.kind = NUL_KIND;
 	x.i = 0;
-	if (!t->have[c] || i >= t->c[c].n) return x;
-	return t->c[c].v[i];
+	const column *k = &t->c[c];
+	if (!t->have[c] || i >= k->n) return x;
+	switch (k->kind) {
+	case K_NUM: return k->v[i];
+	case K_U32: return k->u[i] == NONE ? x : k->u[i] == U32_BAD ? num_i(-1) : num_i(k->u[i]);
+	case K_DBL: return isnan(k->d[i]) ? x : num_d(k->d[i]);
+	default: return x;
+	}
 }
 
 /* A whole number at row i of column c, or -1 (null, absent, negative). */
@@ -260,9 +292,7 @@ static void read_table(jscan *r, table *t, const char *what, char *wtype, size_t
 			if (pos[j] >= ROWC)
 				jscan_fail(r, "%s: column \"%s\" at position %d of rows read before their schema "
 					   "(put \"schema\" first)", what, t->names[j], pos[j]);
-			free(t->c[j].v);
-			t->c[j] = rowc[pos[j]];
-			memset(&rowc[pos[j]], 0, sizeof rowc[pos[j]]);
+			for (uint32_t i = 0; i < rowc[pos[j]].n; i++) col_push(&t->c[j], rowc[pos[j]].v[i]);
 		}
 	}
 	for (int j = 0; j < ROWC; j++) free(rowc[j].v);
@@ -622,6 +652,8 @@ static void read_thread(jscan *r)
 	tabs_init(&t);
 	table smp;
 	table_init(&smp, SAMPLE_COLS);
+	smp.c[XC_STACK].kind = K_U32;
+	smp.c[XC_TIME].kind = smp.c[XC_DELTA].kind = G.samples ? K_DBL : K_DROP;
 	char wtype[48] = "";
 	sbuf name = { 0 };
 	int64_t pid = -1, tid = -1;
@@ -690,7 +722,7 @@ static void read_thread(jscan *r)
 		die_at(G.fname, line0, "thread %u: %u samples but %u weights", index, n, smp.c[XC_WEIGHT].n);
 	bool timed = smp.have[XC_TIME] || smp.have[XC_DELTA];
 	for (uint32_t i = 0; i < n; i++) {
-		num sv = smp.c[XC_STACK].v[i];
+		num sv = at(&smp, XC_STACK, i);
 		double d = 0;
 		if (smp.have[XC_TIME]) {
 			num tv = at(&smp, XC_TIME, i);
@@ -708,7 +740,7 @@ static void read_thread(jscan *r)
 			       "(%u stacks)", index, i, ns);
 		num wv = num_i(1);
 		if (smp.have[XC_WEIGHT]) {
-			wv = smp.c[XC_WEIGHT].v[i];
+			wv = at(&smp, XC_WEIGHT, i);
 			if (is_null(wv)) wv = num_i(1);
 			if (wv.kind == NUM_INT && wv.i < 0)
 				die_at(G.fname, line0, "thread %u: sample %u: a negative weight (%lld)", index, i, (long long)wv.i);

@@ -180,3 +180,23 @@ same_figures() {
 	gecko2spaa "$BATS_TEST_DIRNAME/../fuzz/seeds/gecko2spaa/processed-v49.json" | grep '"func":"work"' > "$T/f"
 	assert_file_eq "$T/f" <<< '{"type":"frame","id":1,"func":"work","dso":1,"ip":"0x28","srcline":"a.c:7:2","kind":"user","x_inline_depth":1}'
 }
+
+@test "Firefox ESR 153's own Gecko profile (format 34, MOZ_PROFILER_SHUTDOWN): four processes, JS and native frames" {
+	zstd -dc "$G/firefox-esr-153.json.zst" > "$T/ff.json"
+	same_figures "$T/ff.json"
+	gecko2spaa "$G/firefox-esr-153.json.zst" > "$T/z.spaa"
+	cmp "$T/p.spaa" "$T/z.spaa"
+	grep '"type":"thread"' "$T/p.spaa" > "$T/thr"
+	assert_file_eq "$T/thr" <<< '{"type":"thread","pid":20933,"tid":20933,"comm":"GeckoMain"}
+{"type":"thread","pid":21132,"tid":21132,"comm":"GeckoMain"}
+{"type":"thread","pid":21218,"tid":21218,"comm":"GeckoMain"}
+{"type":"thread","pid":21160,"tid":21160,"comm":"GeckoMain"}'
+	# the page's recursive fib, in the content process: its frame, and its
+	# samples as read from the file (1215 at the leaf, 1460 in all)
+	grep '"func":"fib"' "$T/p.spaa" | jq -c '{func, srcline}' > "$T/f"
+	assert_file_eq "$T/f" <<< '{"func":"fib","srcline":"file:///tmp/ffprof/page.html:2:13"}'
+	run grep -P '^21218\tfib\t' "$T/theirs"
+	assert_output $'21218\tfib\t1215\t1460'
+	# native frames: addresses in the libraries of their process
+	jq -r 'select(.type == "dso") | .name' "$T/p.spaa" | grep -qx libxul.so
+}

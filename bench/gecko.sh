@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/gecko.sh CMD_DIR - gecko2spaa on Firefox Profiler profiles: the real
 # Firefox 59 profile of speedscope's samples (tests/data/gecko, 2.4 MB, one
-# thread of 10,161 samples, Gecko format), and a large generated processed
+# thread of 10,161 samples, Gecko format), firefox-esr 153's (6.9 MB, four
+# processes, 7,960 samples, Gecko format 34), and a large generated processed
 # profile (8 threads of 250,000 samples, 2,000,000 in all, over 20,000
 # stacks of a tree of 5,000 functions in 40 libraries, with sample weights),
 # plain and gzipped as samply writes it; next to `wc -w` (C.UTF-8) and
@@ -18,6 +19,8 @@ bench_init 5 "$@"
 
 ff=$OUT/firefox-59.json
 [ -s "$ff" ] || gzip -dc "$HERE/../tests/data/gecko/speedscope-59-firefox.json.gz" > "$ff"
+ff153=$OUT/firefox-esr-153.json
+[ -s "$ff153" ] || zstd -dc "$HERE/../tests/data/gecko/firefox-esr-153.json.zst" > "$ff153"
 big=$OUT/gecko-processed-2000k.json
 [ -s "$big" ] || python3 - "$big" <<'PY'
 import json, random, sys
@@ -53,6 +56,8 @@ echo "gecko2spaa (median of $RUNS, CPU seconds)"
 bench_row "gecko2spaa (Firefox 59, Gecko)" "$ff" "$CMD/gecko2spaa" "$ff"
 bench_row "gecko2spaa -s (Firefox 59)" "$ff" "$CMD/gecko2spaa" -s "$ff"
 bench_row "wc -w (Firefox 59)" "$ff" env LC_ALL=C.UTF-8 wc -w "$ff"
+bench_row "gecko2spaa (Firefox ESR 153)" "$ff153" "$CMD/gecko2spaa" "$ff153"
+bench_row "wc -w (Firefox ESR 153)" "$ff153" env LC_ALL=C.UTF-8 wc -w "$ff153"
 bench_row "gecko2spaa (generated, processed)" "$big" "$CMD/gecko2spaa" "$big"
 bench_row "gecko2spaa -s (generated)" "$big" "$CMD/gecko2spaa" -s "$big"
 bench_row "gecko2spaa (generated, .json.gz)" "$big" "$CMD/gecko2spaa" "$big.gz"

@@ -386,10 +386,16 @@ static void libs_free(libs *l)
 	memset(l, 0, sizeof *l);
 }
 
+/* samply names the kernel's library as perf does */
+static bool lib_is_kernel(const lib *x)
+{
+	return !strncmp(x->name, "[kernel", 7) || !strcmp(x->name, "vmlinux") || !strncmp(x->name, "vmlinux-", 8);
+}
+
 static uint32_t lib_dso(lib *x)
 {
 	if (x->dso != NONE) return x->dso;
-	x->dso = builder_dso(G.b, x->name, strlen(x->name), false);
+	x->dso = builder_dso(G.b, x->name, strlen(x->name), lib_is_kernel(x));
 	if (x->build_id) {
 		sbuf *t = &G.tmp;
 		t->n = 0;
@@ -551,6 +557,7 @@ static uint32_t frame_of(tabs *t, const libs *plibs, uint32_t f)
 			for (uint32_t i = 0; ll && i < ll->n; i++)
 				if (l.address >= ll->v[i].start && l.address < ll->v[i].end) {
 					dso = lib_dso((lib *)&ll->v[i]);
+					if (lib_is_kernel(&ll->v[i])) bf.kind = FK_KERNEL;
 					break;
 				}
 			bf.ip = (sstr){ ipbuf, fmt_hex(ipbuf, l.address, 1) };
@@ -593,7 +600,10 @@ static uint32_t frame_of(tabs *t, const libs *plibs, uint32_t f)
 		int64_t res = at_idx(&t->func, UC_RES, (uint32_t)fn);
 		int64_t li = t->frame.have[FC_LIB] ? at_idx(&t->frame, FC_LIB, f)
 			   : res >= 0 ? at_idx(&t->res, RC_LIB, (uint32_t)res) : -1;
-		if (li >= 0 && ll && (uint64_t)li < ll->n) bf.dso = lib_dso((lib *)&ll->v[li]);
+		if (li >= 0 && ll && (uint64_t)li < ll->n) {
+			bf.dso = lib_dso((lib *)&ll->v[li]);
+			if (lib_is_kernel(&ll->v[li])) bf.kind = FK_KERNEL;
+		}
 		else if (li >= 0) die_at(G.fname, 0, "frame %u: lib %lld is not in \"libs\" (%u libraries)", f,
 				      (long long)li, ll ? ll->n : 0);
 		else if (file && *file) bf.dso = dso_named(sstr_c(file));

@@ -200,3 +200,13 @@ same_figures() {
 	# native frames: addresses in the libraries of their process
 	jq -r 'select(.type == "dso") | .name' "$T/p.spaa" | grep -qx libxul.so
 }
+
+@test "the kernel's library (as samply names it, [kernel.kallsyms]): a kernel dso and kernel frames" {
+	jq -c '.libs += [{"name":"[kernel.kallsyms]","path":"[kernel.kallsyms]","debugName":"[kernel.kallsyms]","start":0,"end":0}] |
+		.threads[0].resourceTable.lib[0] = 6' "$G/profiler-unsymbolicated.json" > "$T/k.json"
+	gecko2spaa "$T/k.json" > "$T/k.spaa"
+	spaa-validate --strict "$T/k.spaa"
+	grep -E '"name":"\[kernel|"kind":"kernel"' "$T/k.spaa" > "$T/k"
+	assert_file_eq "$T/k" <<< '{"type":"dso","id":4,"name":"[kernel.kallsyms]","is_kernel":true}
+{"type":"frame","id":4,"func":"0x6153","func_resolved":false,"dso":4,"ip":"0x6153","kind":"kernel"}'
+}

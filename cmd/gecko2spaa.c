@@ -656,6 +656,94 @@ static int64_t read_id(jscan *r)
 	return x.kind == NUM_INT && x.i >= 0 ? x.i : -1;
 }
 
+/* A thread's samples, once its tables are known. */
+struct walk {
+	tabs *tt;                /* the thread's tables, or the shared ones */
+	const libs *plibs;       /* its process's libraries */
+	uint32_t index;          /* the thread's place in the file, from 1 */
+	uint64_t line;           /* where it starts, for messages */
+	builder_ctx ctx;
+	uint32_t metric;
+	uint32_t *smemo;         /* stack index -> builder stack */
+	uint32_t *fr, frcap;
+};
+
+/* The builder stack of stack index s: its frames leaf first, following the
+ * prefixes up to the root. */
+static uint32_t stack_of(struct walk *w, uint32_t s)
+{
+	if (w->smemo[s] != NONE) return w->smemo[s];
+	tabs *tt = w->tt;
+	uint32_t ns = tt->stack.rows, nf = 0;
+	int64_t x = s;
+	while (x >= 0) {
+		if (nf >= ns) die_at(G.fname, w->line, "thread %u: the stackTable's prefixes loop", w->index);
+		int64_t f = at_idx(&tt->stack, SC_FRAME, (uint32_t)x);
+		if (f < 0 || (uint64_t)f >= tt->frame.rows)
+			die_at(G.fname, w->line, "thread %u: stack %lld: frame %lld is not in the frameTable (%u frames)",
+			       w->index, (long long)x, (long long)f, tt->frame.rows);
+		grow_array((void **)&w->fr, &w->frcap, nf + 1, sizeof *w->fr);
+		w->fr[nf++] = frame_of(tt, w->plibs, (uint32_t)f);
+		int64_t p;
+		if (tt->stack.have[SC_PREFIXOFF]) {
+			int64_t o = at_idx(&tt->stack, SC_PREFIXOFF, (uint32_t)x);
+			p = o <= 0 ? -1 : x - o;
+		} else {
+			p = at_idx(&tt->stack, SC_PREFIX, (uint32_t)x);
+		}
+		if (p >= (int64_t)ns)
+			die_at(G.fname, w->line, "thread %u: stack %lld: prefix %lld is not in the stackTable", w->index,
+			       (long long)x, (long long)p);
+		x = p;
+	}
+	num z = num_i(0);
+	return w->smemo[s] = builder_stack(G.b, &w->ctx, w->fr, nf, &w->metric, &z, 1);
+}
+
+/* Each sample with a stack adds its weight to it (and a sample record with
+ * -s, at its time). */
+static void add_samples(struct walk *w, const table *smp, double offset)
+{
+	uint32_t ns = w->tt->stack.rows;
+	uint32_t n = smp->c[XC_STACK].n;
+	if (smp->have[XC_WEIGHT] && smp->c[XC_WEIGHT].n != n)
+		die_at(G.fname, w->line, "thread %u: %u samples but %u weights", w->index, n, smp->c[XC_WEIGHT].n);
+	bool timed = smp->have[XC_TIME] || smp->have[XC_DELTA];
+	double clock = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		double d = 0;
+		if (smp->have[XC_TIME]) {
+			num tv = at(smp, XC_TIME, i);
+			timed = !is_null(tv);
+			d = timed ? num_to_double(tv) : 0;
+		} else if (smp->have[XC_DELTA]) {
+			num dv = at(smp, XC_DELTA, i);
+			if (!is_null(dv)) clock += num_to_double(dv);
+			d = clock;
+		}
+		if (is_null(at(smp, XC_STACK, i))) continue; /* a sample with no stack: nothing to add to */
+		int64_t s = at_idx(smp, XC_STACK, i);
+		if (s < 0 || (uint64_t)s >= ns)
+			die_at(G.fname, w->line, "thread %u: sample %u: its stack is not an index into the stackTable "
+			       "(%u stacks)", w->index, i, ns);
+		num wv = num_i(1);
+		if (smp->have[XC_WEIGHT]) {
+			wv = at(smp, XC_WEIGHT, i);
+			if (is_null(wv)) wv = num_i(1);
+			if (wv.kind == NUM_INT && wv.i < 0)
+				die_at(G.fname, w->line, "thread %u: sample %u: a negative weight (%lld)", w->index, i,
+				       (long long)wv.i);
+			if (wv.kind == NUM_DBL && !(wv.d >= 0 && wv.d <= 1.8e19))
+				die_at(G.fname, w->line, "thread %u: sample %u: a weight out of range", w->index, i);
+		}
+		uint32_t bs = stack_of(w, (uint32_t)s);
+		builder_add(G.b, bs, &w->metric, &wv, 1);
+		if (G.samples) builder_sample(G.b, bs, timed, (d + offset) / 1000, NULL);
+		G.nsamples++;
+	}
+}
+
+/* One thread: its members in any order, then its samples. */
 static void read_thread(jscan *r)
 {
 	tabs t;
@@ -667,8 +755,7 @@ static void read_thread(jscan *r)
 	char wtype[48] = "";
 	sbuf name = { 0 };
 	int64_t pid = -1, tid = -1;
-	uint64_t line0 = r->line;
-	uint32_t index = ++G.nthreads;
+	struct walk w = { .index = ++G.nthreads, .line = r->line };
 	jscan_open(r, '{', "a thread (an object)");
 	bool first = true;
 	while (jscan_more(r, &first, '}')) {
@@ -690,109 +777,44 @@ static void read_thread(jscan *r)
 		}
 	}
 	/* the thread's own tables, else the shared ones */
-	tabs *tt = &t;
+	w.tt = &t;
 	if (!t.stack.present) {
-		if (!G.shared.stack.present) die_at(G.fname, line0, "thread %u has no \"stackTable\"", index);
-		tt = &G.shared;
+		if (!G.shared.stack.present) die_at(G.fname, w.line, "thread %u has no \"stackTable\"", w.index);
+		w.tt = &G.shared;
 		if (t.frame.present || t.func.present)
-			die_at(G.fname, line0, "thread %u has a frameTable but no stackTable", index);
+			die_at(G.fname, w.line, "thread %u has a frameTable but no stackTable", w.index);
 	}
-	if (!tt->str.present) {
-		if (!G.shared.str.present) die_at(G.fname, line0, "thread %u has no string array", index);
-		tt->str = G.shared.str; /* borrowed: not freed with t */
+	if (!w.tt->str.present) {
+		if (!G.shared.str.present) die_at(G.fname, w.line, "thread %u has no string array", w.index);
+		w.tt->str = G.shared.str; /* borrowed: not freed with t */
 	}
-	if (tt == &t && !t.func.present && !t.frame.have[FC_LOC] && t.frame.rows)
-		die_at(G.fname, line0, "thread %u: a frameTable without \"location\" needs a funcTable", index);
-	if (!smp.present) {
-		/* a thread without samples: nothing to add */
-		goto done;
+	if (w.tt == &t && !t.func.present && !t.frame.have[FC_LOC] && t.frame.rows)
+		die_at(G.fname, w.line, "thread %u: a frameTable without \"location\" needs a funcTable", w.index);
+	if (smp.present) {
+		int wt = W_SAMPLES;
+		if (!*wtype || !strcmp(wtype, "samples")) wt = W_SAMPLES;
+		else if (!strcmp(wtype, "tracing-ms")) wt = W_TRACING;
+		else if (!strcmp(wtype, "bytes")) wt = W_BYTES;
+		else die_at(G.fname, w.line, "thread %u: weightType \"%s\": the Firefox Profiler's are samples, "
+			    "tracing-ms and bytes", w.index, wtype);
+		if (wt != W_SAMPLES && !smp.have[XC_WEIGHT])
+			die_at(G.fname, w.line, "thread %u: weightType %s without a \"weight\" column", w.index, wtype);
+		if (!smp.have[XC_STACK])
+			die_at(G.fname, w.line, "thread %u: samples without a \"stack\" column", w.index);
+		if (pid < 0) pid = G.cur_pr + 1;
+		if (tid < 0) tid = w.index;
+		builder_thread(G.b, pid, tid, name.p ? name.p : "", name.n);
+		w.ctx = (builder_ctx){ .event = weight_event(wt), .has_pid = true, .has_tid = true, .pid = pid, .tid = tid };
+		w.metric = G.metric[wt];
+		w.plibs = &G.pr[G.cur_pr].lib;
+		uint32_t ns = w.tt->stack.rows;
+		w.smemo = xmalloc((size_t)(ns ? ns : 1) * sizeof *w.smemo);
+		for (uint32_t i = 0; i < ns; i++) w.smemo[i] = NONE;
+		add_samples(&w, &smp, G.pr[G.cur_pr].start - G.pr[0].start);
+		free(w.fr);
+		free(w.smemo);
 	}
-	int w = W_SAMPLES;
-	if (!*wtype || !strcmp(wtype, "samples")) w = W_SAMPLES;
-	else if (!strcmp(wtype, "tracing-ms")) w = W_TRACING;
-	else if (!strcmp(wtype, "bytes")) w = W_BYTES;
-	else die_at(G.fname, line0, "thread %u: weightType \"%s\": the Firefox Profiler's are samples, "
-		    "tracing-ms and bytes", index, wtype);
-	if (w != W_SAMPLES && !smp.have[XC_WEIGHT])
-		die_at(G.fname, line0, "thread %u: weightType %s without a \"weight\" column", index, wtype);
-	if (!smp.have[XC_STACK]) die_at(G.fname, line0, "thread %u: samples without a \"stack\" column", index);
-	if (pid < 0) pid = G.cur_pr + 1;
-	if (tid < 0) tid = index;
-	builder_thread(G.b, pid, tid, name.p ? name.p : "", name.n);
-	builder_ctx ctx = { .event = weight_event(w), .has_pid = true, .has_tid = true, .pid = pid, .tid = tid };
-	uint32_t m = G.metric[w];
-	uint32_t ns = tt->stack.rows;
-	uint32_t *smemo = xmalloc((size_t)(ns ? ns : 1) * sizeof *smemo);
-	for (uint32_t i = 0; i < ns; i++) smemo[i] = NONE;
-	uint32_t *fr = NULL, frcap = 0;
-	const libs *plibs = &G.pr[G.cur_pr].lib;
-	double offset = G.pr[G.cur_pr].start - G.pr[0].start, clock = 0;
-	uint32_t n = smp.c[XC_STACK].n;
-	if (smp.have[XC_WEIGHT] && smp.c[XC_WEIGHT].n != n)
-		die_at(G.fname, line0, "thread %u: %u samples but %u weights", index, n, smp.c[XC_WEIGHT].n);
-	bool timed = smp.have[XC_TIME] || smp.have[XC_DELTA];
-	for (uint32_t i = 0; i < n; i++) {
-		num sv = at(&smp, XC_STACK, i);
-		double d = 0;
-		if (smp.have[XC_TIME]) {
-			num tv = at(&smp, XC_TIME, i);
-			timed = !is_null(tv);
-			d = timed ? num_to_double(tv) : 0;
-		} else if (smp.have[XC_DELTA]) {
-			num dv = at(&smp, XC_DELTA, i);
-			if (!is_null(dv)) clock += num_to_double(dv);
-			d = clock;
-		}
-		if (is_null(sv)) continue; /* a sample with no stack: nothing to add to */
-		int64_t s = at_idx(&smp, XC_STACK, i);
-		if (s < 0 || (uint64_t)s >= ns)
-			die_at(G.fname, line0, "thread %u: sample %u: its stack is not an index into the stackTable "
-			       "(%u stacks)", index, i, ns);
-		num wv = num_i(1);
-		if (smp.have[XC_WEIGHT]) {
-			wv = at(&smp, XC_WEIGHT, i);
-			if (is_null(wv)) wv = num_i(1);
-			if (wv.kind == NUM_INT && wv.i < 0)
-				die_at(G.fname, line0, "thread %u: sample %u: a negative weight (%lld)", index, i, (long long)wv.i);
-			if (wv.kind == NUM_DBL && !(wv.d >= 0 && wv.d <= 1.8e19))
-				die_at(G.fname, line0, "thread %u: sample %u: a weight out of range", index, i);
-		}
-		uint32_t bs = smemo[s];
-		if (bs == NONE) {
-			/* leaf first: follow the prefixes up to the root */
-			uint32_t nf = 0;
-			int64_t x = s;
-			while (x >= 0) {
-				if (nf >= ns) die_at(G.fname, line0, "thread %u: the stackTable's prefixes loop", index);
-				int64_t f = at_idx(&tt->stack, SC_FRAME, (uint32_t)x);
-				if (f < 0 || (uint64_t)f >= tt->frame.rows)
-					die_at(G.fname, line0, "thread %u: stack %lld: frame %lld is not in the frameTable (%u frames)",
-					       index, (long long)x, (long long)f, tt->frame.rows);
-				grow_array((void **)&fr, &frcap, nf + 1, sizeof *fr);
-				fr[nf++] = frame_of(tt, plibs, (uint32_t)f);
-				int64_t p;
-				if (tt->stack.have[SC_PREFIXOFF]) {
-					int64_t o = at_idx(&tt->stack, SC_PREFIXOFF, (uint32_t)x);
-					p = o <= 0 ? -1 : x - o;
-				} else {
-					p = at_idx(&tt->stack, SC_PREFIX, (uint32_t)x);
-				}
-				if (p >= (int64_t)ns)
-					die_at(G.fname, line0, "thread %u: stack %lld: prefix %lld is not in the stackTable", index,
-					       (long long)x, (long long)p);
-				x = p;
-			}
-			num z = num_i(0);
-			bs = smemo[s] = builder_stack(G.b, &ctx, fr, nf, &m, &z, 1);
-		}
-		builder_add(G.b, bs, &m, &wv, 1);
-		if (G.samples) builder_sample(G.b, bs, timed, (d + offset) / 1000, NULL);
-		G.nsamples++;
-	}
-	free(fr);
-	free(smemo);
-done:
-	if (tt == &t && t.str.text.p == G.shared.str.text.p) memset(&t.str, 0, sizeof t.str); /* borrowed */
+	if (w.tt == &t && t.str.text.p == G.shared.str.text.p) memset(&t.str, 0, sizeof t.str); /* borrowed */
 	tabs_free(&t);
 	table_free(&smp);
 	sbuf_free(&name);

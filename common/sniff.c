@@ -26,6 +26,7 @@ static bool starts(const char *p, size_t n, const char *s)
 }
 
 static bool pprof_tag(unsigned char c);
+static bool gecko(const char *p, size_t n);
 static bool hexdigit(char c);
 static bool digit(char c) { return c >= '0' && c <= '9'; }
 static bool blank(char c) { return c == ' ' || c == '\t'; }
@@ -101,6 +102,10 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 			*res = (sniff_result){ "a speedscope file", "speedscope2spaa" };
 			return 0;
 		}
+		if (gecko(p, n)) {
+			*res = (sniff_result){ "a Firefox Profiler profile (JSON)", "gecko2spaa" };
+			return 0;
+		}
 		if (has(p, n, "\"enabled_metrics\"") || has(p, n, "\"exec_ts\"")) {
 			*res = (sniff_result){ "SPX metadata (the report's .json)", "spx2spaa" };
 			return 0;
@@ -160,7 +165,8 @@ enum {
 	F_SPAA, F_PERF_SCRIPT, F_PERF_DATA, F_DTRACE, F_BPFTRACE, F_FOLDED, F_CHROME_TRACE,
 	F_CPUPROFILE, F_HEAPPROFILE, F_HEAPSNAPSHOT, F_PPROF, F_PPROF_TEXT, F_HEAPTRACK,
 	F_TRACE_JSON, F_SPALL, F_SPX, F_AFPERF,
-	F_SPEEDSCOPE, F_STACKPROF, F_MASSIF, F_DHAT, F_CALLGRIND
+	F_SPEEDSCOPE, F_STACKPROF, F_MASSIF, F_DHAT, F_CALLGRIND,
+	F_GECKO
 };
 
 const sniff_format sniff_formats[] = {
@@ -186,6 +192,7 @@ const sniff_format sniff_formats[] = {
 	[F_MASSIF] = { "massif", "valgrind massif output", "valgrind2spaa", NULL },
 	[F_DHAT] = { "dhat", "valgrind DHAT output", "valgrind2spaa", NULL },
 	[F_CALLGRIND] = { "callgrind", "valgrind callgrind output", "valgrind2spaa", NULL },
+	[F_GECKO] = { "gecko", "a Firefox Profiler profile (JSON)", "gecko2spaa", NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -250,6 +257,15 @@ static void first_key(const char *p, size_t n, size_t i, char *key, size_t cap)
 	key[k] = 0;
 }
 
+/* Firefox Profiler JSON: a processed profile's meta has its version; a
+ * Gecko profile's meta says how it walked the stacks; either has tables */
+static bool gecko(const char *p, size_t n)
+{
+	if (has(p, n, "\"preprocessedProfileVersion\"")) return true;
+	return has(p, n, "\"meta\"") && (has(p, n, "\"stackwalk\"") || has(p, n, "\"stackTable\"") ||
+					  has(p, n, "\"frameTable\""));
+}
+
 /* protobuf: a Profile message opens with a field 1-14 of wire type 0 or 2 */
 static bool pprof_tag(unsigned char c)
 {
@@ -300,6 +316,10 @@ static const sniff_format *json(const char *p, size_t n, size_t i, bool more, co
 		if (!strcmp(key, "snapshot")) return &sniff_formats[F_HEAPSNAPSHOT];
 		if (!strcmp(key, "head") && has(p, n, "\"callFrame\"")) return &sniff_formats[F_HEAPPROFILE];
 		if (!strcmp(key, "nodes") && has(p, n, "\"callFrame\"")) return &sniff_formats[F_CPUPROFILE];
+		/* the Firefox devtools wrapper: its "profile" comes after the markers */
+		if (!strcmp(key, "label") && has(p, n, "\"duration\"") && has(p, n, "\"markers\""))
+			return &sniff_formats[F_GECKO];
+		if (gecko(p, n)) return &sniff_formats[F_GECKO];
 	}
 	if (has(p, n, "\"enabled_metrics\"") || has(p, n, "\"exec_ts\""))
 		return &sniff_formats[F_SPX];

@@ -181,11 +181,17 @@ Try 'any2spaa --help' for more information."
 @test "--help lists every format --format takes, and the man page the same" {
 	run sh -c "any2spaa --help | sed -n '/^Formats/,/^\$/p' | awk 'NR > 1 && NF { print \$1 }'"
 	assert_success
-	[ "${#lines[@]}" -eq 22 ]
+	[ "${#lines[@]}" -eq 23 ]
 	local name
 	for name in "${lines[@]}"; do
 		run any2spaa --format="$name" /dev/null
 		assert_failure 1 # an empty file: the format was taken
 		grep -q "^\.It Cm $name\$" "$SPAA_MANDIR/any2spaa.1" || fail "any2spaa(1) does not list $name"
 	done
+}
+
+@test "Firefox Profiler profiles (Gecko, devtools wrapper gzipped, processed): gecko2spaa's output" {
+	same gecko2spaa "$D/gecko/profiler-gecko-1.json" "a Firefox Profiler profile (JSON)"
+	same gecko2spaa "$D/gecko/speedscope-59-firefox.json.gz" "a Firefox Profiler profile (JSON)"
+	same gecko2spaa "$D/gecko/profiler-unsymbolicated.json" "a Firefox Profiler profile (JSON)"
 }

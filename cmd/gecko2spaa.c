@@ -1,0 +1,1009 @@
+/* gecko2spaa - Firefox Profiler profiles (what Firefox, samply and
+ * profiler.firefox.com write) to SPAA: both the "processed" format (tables
+ * of columns, strings in stringArray, per thread or in profile.shared) and
+ * the older Gecko format (tables of rows keyed by a "schema", a stringTable
+ * per thread, subprocess profiles in "processes"), plain or inside the
+ * Firefox devtools wrapper {"profile": {...}}.
+ *
+ * The story: the file is read twice (jscan.h).  The first pass takes what
+ * the threads need and may come after them: each process's "meta"
+ * (startTime) and "libs", and the tables of "shared".  The second walks the
+ * threads: a thread's tables (stackTable, frameTable, funcTable,
+ * resourceTable, strings) and its samples are read whole, in whichever form
+ * they come (a table is a Gecko one when it has a "schema"); then each
+ * sample's stack is followed from its leaf up the prefix chain to its root,
+ * each frame named (func, library as the dso, file:line:col as the
+ * srcline), and its weight added: 1 (or "weight") sample, or "weight"
+ * milliseconds (weightType "tracing-ms") or bytes ("bytes").  Markers,
+ * counters and the rest are skipped.
+ *
+ * Memory: the tables (distinct stacks, frames and functions) and, while a
+ * thread is read, its samples' columns: 4 bytes a sample for its stack, 16
+ * more when it has a weight, 8 more for its time with -s. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "build.h"
+#include "cli.h"
+#include "input.h"
+#include "jscan.h"
+#include "json.h"
+#include "num.h"
+#include "output.h"
+#include "several.h"
+#include "sniff.h"
+#include "spaa.h"
+#include "util.h"
+
+static const char help[] =
+"Usage: gecko2spaa [OPTION]... [FILE]...\n"
+"Convert Firefox Profiler profiles (JSON: the processed format samply and\n"
+"profiler.firefox.com write, and the Gecko format Firefox writes) to a SPAA\n"
+"1.0 profile; several FILEs are converted one by one and merged as\n"
+"spaa-cat --merge merges them.  With no FILE, or when FILE is -, read\n"
+"standard input (zstd and gzip allowed).\n"
+"\n"
+"Each thread is a thread record (its name, pid and tid); each sample adds\n"
+"its stack: event \"samples\" (metric samples), or with weightType\n"
+"tracing-ms event \"tracing\" (wall_ms), with bytes event \"alloc\"\n"
+"(alloc_bytes).\n"
+"\n"
+"  -s, --samples        also write one sample record per sample, at its time\n"
+CLI_HELP_TAIL;
+
+#define NONE UINT32_MAX
+#define NUL_KIND 0xFF /* a num that is null */
+
+/* ---- tables: columns of numbers (processed) or rows keyed by a schema (Gecko) */
+
+enum { MAXC = 8, ROWC = 8 };
+/* A column: numbers, or compactly (a sample's stack: 4 bytes; its time:
+ * 8, or nothing when no sample records are written). */
+enum { K_NUM, K_U32, K_DBL, K_DROP };
+#define U32_BAD (UINT32_MAX - 1) /* not an index */
+typedef struct column { num *v; uint32_t *u; double *d; uint32_t n, cap; uint8_t kind; } column;
+typedef struct table {
+	const char *const *names; /* the columns wanted, NULL-ended */
+	column c[MAXC];
+	bool have[MAXC];
+	uint32_t rows;
+	bool present;
+} table;
+
+static const char *const STACK_COLS[] = { "prefix", "frame", "prefixOffset", NULL };
+enum { SC_PREFIX, SC_FRAME, SC_PREFIXOFF };
+static const char *const FRAME_COLS[] = { "func", "address", "line", "column", "inlineDepth", "lib", "location", NULL };
+enum { FC_FUNC, FC_ADDR, FC_LINE, FC_COL, FC_DEPTH, FC_LIB, FC_LOC };
+static const char *const FUNC_COLS[] = { "name", "resource", "fileName", "lineNumber", "columnNumber", "source", NULL };
+enum { UC_NAME, UC_RES, UC_FILE, UC_LINE, UC_COL, UC_SOURCE };
+static const char *const RES_COLS[] = { "lib", "name", NULL };
+enum { RC_LIB, RC_NAME };
+static const char *const SRC_COLS[] = { "filename", NULL };
+static const char *const SAMPLE_COLS[] = { "stack", "time", "timeDeltas", "weight", NULL };
+enum { XC_STACK, XC_TIME, XC_DELTA, XC_WEIGHT };
+
+typedef struct strs { sbuf text; uint32_t *off; uint32_t n, cap; bool present; } strs;
+typedef struct lib { char *name, *build_id; uint64_t start, end; uint32_t dso; } lib;
+typedef struct libs { lib *v; uint32_t n, cap; bool present; } libs;
+
+/* A set of tables: a thread's own, or profile.shared's. */
+typedef struct tabs {
+	table stack, frame, func, res, src;
+	strs str;
+	libs lib;
+	uint32_t *fmemo;             /* frame -> builder frame */
+	uint32_t nfmemo;
+} tabs;
+
+static struct {
+	bool samples;
+	const char *fname;
+	builder *b;
+	struct proc { double start; libs lib; } *pr; /* per process, in file order */
+	uint32_t npr, prcap, cur_pr, next_pr;
+	tabs shared;
+	int32_t ev[3];
+	uint32_t metric[3];
+	uint32_t nthreads;
+	uint64_t nsamples;
+	json_doc doc;
+	sbuf tmp, loc;
+} G;
+
+static void table_init(table *t, const char *const *names)
+{
+	memset(t, 0, sizeof *t);
+	t->names = names;
+}
+
+static void table_free(table *t)
+{
+	for (int i = 0; i < MAXC; i++) {
+		free(t->c[i].v);
+		free(t->c[i].u);
+		free(t->c[i].d);
+		t->c[i].v = NULL, t->c[i].u = NULL, t->c[i].d = NULL;
+		t->c[i].n = t->c[i].cap = 0;
+	}
+	memset(t->have, 0, sizeof t->have);
+	t->rows = 0;
+	t->present = false;
+}
+
+static int col_index(const table *t, sstr k)
+{
+	for (int i = 0; t->names[i]; i++)
+		if (sstr_eqc(k, t->names[i])) return i;
+	return -1;
+}
+
+/* One cell: a number, or null for null and anything else (strings, objects). */
+static num cell(jscan *r)
+{
+	num x;
+	x.kind = NUL_KIND;
+	x.i = 0;
+	int c = jscan_peek(r);
+	if (c == '-' || (c >= '0' && c <= '9')) {
+		int64_t v;
+		double d;
+		return jscan_num(r, &v, &d) ? num_i(v) : num_d(d);
+	}
+	jscan_skip(r);
+	return x;
+}
+
+static bool is_null(num x) { return x.kind == NUL_KIND; }
+
+static void col_push(column *c, num v)
+{
+	switch (c->kind) {
+	case K_NUM: *VEC_PUSH(c->v, c->n, c->cap) = v; break;
+	case K_U32:
+		*VEC_PUSH(c->u, c->n, c->cap) = v.kind == NUL_KIND ? NONE
+			: v.kind == NUM_INT && v.i >= 0 && v.i < U32_BAD ? (uint32_t)v.i
+			: v.kind == NUM_DBL && v.d >= 0 && v.d < U32_BAD && v.d == (double)(uint32_t)v.d ? (uint32_t)v.d
+			: U32_BAD;
+		break;
+	case K_DBL: *VEC_PUSH(c->d, c->n, c->cap) = v.kind == NUL_KIND ? NAN : num_to_double(v); break;
+	default:
+		if (c->n == UINT32_MAX) die_at(G.fname, 0, "more than %u rows in a table", UINT32_MAX - 1);
+		c->n++;
+	}
+}
+
+/* A column's value at row i, null past its end. */
+static num at(const table *t, int c, uint32_t i)
+{
+	num x;
+	x.kind = NUL_KIND;
+	x.i = 0;
+	const column *k = &t->c[c];
+	if (!t->have[c] || i >= k->n) return x;
+	switch (k->kind) {
+	case K_NUM: return k->v[i];
+	case K_U32: return k->u[i] == NONE ? x : k->u[i] == U32_BAD ? num_i(-1) : num_i(k->u[i]);
+	case K_DBL: return isnan(k->d[i]) ? x : num_d(k->d[i]);
+	default: return x;
+	}
+}
+
+/* A whole number at row i of column c, or -1 (null, absent, negative). */
+static int64_t at_idx(const table *t, int c, uint32_t i)
+{
+	num x = at(t, c, i);
+	if (x.kind == NUM_INT && x.i >= 0) return x.i;
+	if (x.kind == NUM_DBL && x.d >= 0 && x.d < 9e15 && x.d == (double)(int64_t)x.d) return (int64_t)x.d;
+	return -1;
+}
+
+static void read_column(jscan *r, column *c, const char *what)
+{
+	bool first = true;
+	jscan_open(r, '[', what);
+	while (jscan_more(r, &first, ']')) {
+		if (c->n == UINT32_MAX - 1) jscan_fail(r, "more than %u rows in a table", UINT32_MAX - 2);
+		col_push(c, cell(r));
+	}
+}
+
+/* A table of either form; *wtype (when not NULL) takes a "weightType". */
+static void read_table(jscan *r, table *t, const char *what, char *wtype, size_t wcap)
+{
+	if (t->present) jscan_fail(r, "a second %s", what);
+	t->present = true;
+	int pos[MAXC];                  /* the schema: row position of each column */
+	for (int i = 0; i < MAXC; i++) pos[i] = -1;
+	bool have_schema = false, have_data = false;
+	column rowc[ROWC];                 /* rows read before their schema */
+	memset(rowc, 0, sizeof rowc);
+	uint32_t nrows = 0;
+	bool first = true;
+	jscan_open(r, '{', what);
+	while (jscan_more(r, &first, '}')) {
+		sstr k = jscan_key(r);
+		int ci = col_index(t, k);
+		if (sstr_eqc(k, "schema")) {
+			if (have_schema) jscan_fail(r, "%s: a second \"schema\"", what);
+			have_schema = true;
+			bool f2 = true;
+			jscan_open(r, '{', "a \"schema\" (an object)");
+			while (jscan_more(r, &f2, '}')) {
+				sstr sk = jscan_key(r);
+				int j = col_index(t, sk);
+				int64_t p = jscan_int(r, "a schema position");
+				if (p < 0 || p > 1000) jscan_fail(r, "%s: schema position %lld out of range", what, (long long)p);
+				if (j >= 0) pos[j] = (int)p;
+			}
+		} else if (sstr_eqc(k, "data")) {
+			if (have_data) jscan_fail(r, "%s: a second \"data\"", what);
+			have_data = true;
+			bool f2 = true;
+			jscan_open(r, '[', "\"data\" (an array of rows)");
+			while (jscan_more(r, &f2, ']')) {
+				if (nrows == UINT32_MAX - 1) jscan_fail(r, "more than %u rows in a table", UINT32_MAX - 2);
+				bool f3 = true;
+				int p = 0;
+				num row[MAXC];
+				for (int j = 0; j < MAXC; j++) row[j].kind = NUL_KIND, row[j].i = 0;
+				jscan_open(r, '[', "a row (an array)");
+				while (jscan_more(r, &f3, ']')) {
+					if (have_schema) {
+						int j;
+						for (j = 0; t->names[j] && pos[j] != p; j++) {}
+						if (t->names[j]) row[j] = cell(r);
+						else jscan_skip(r);
+					} else if (p < ROWC) {
+						row[p] = cell(r);
+					} else {
+						jscan_skip(r);
+					}
+					p++;
+				}
+				if (have_schema)
+					for (int j = 0; t->names[j]; j++) col_push(&t->c[j], row[j]);
+				else
+					for (int j = 0; j < ROWC; j++) col_push(&rowc[j], row[j]);
+				nrows++;
+			}
+		} else if (ci >= 0 && jscan_null(r)) {
+			continue; /* "weight": null, no such column */
+		} else if (ci >= 0) {
+			if (t->have[ci]) jscan_fail(r, "%s: a second \"%s\"", what, t->names[ci]);
+			t->have[ci] = true;
+			read_column(r, &t->c[ci], t->names[ci]);
+		} else if (wtype && sstr_eqc(k, "weightType")) {
+			if (jscan_null(r)) continue;
+			sstr w = jscan_str(r, "\"weightType\"");
+			snprintf(wtype, wcap, "%.*s", (int)(w.n > 40 ? 40 : w.n), w.p);
+		} else {
+			jscan_skip(r); /* length, and the columns not used */
+		}
+	}
+	if (have_data && !have_schema) jscan_fail(r, "%s: \"data\" rows without a \"schema\"", what);
+	if (have_data) {
+		for (int j = 0; t->names[j]; j++) {
+			if (pos[j] < 0) continue;
+			t->have[j] = true;
+			if (t->c[j].n) continue; /* filled as the rows came */
+			if (pos[j] >= ROWC)
+				jscan_fail(r, "%s: column \"%s\" at position %d of rows read before their schema "
+					   "(put \"schema\" first)", what, t->names[j], pos[j]);
+			for (uint32_t i = 0; i < rowc[pos[j]].n; i++) col_push(&t->c[j], rowc[pos[j]].v[i]);
+		}
+	}
+	for (int j = 0; j < ROWC; j++) free(rowc[j].v);
+	t->rows = 0;
+	for (int j = 0; t->names[j]; j++)
+		if (t->have[j] && t->c[j].n > t->rows) t->rows = t->c[j].n;
+}
+
+static void read_strings(jscan *r, strs *s, const char *what)
+{
+	if (s->present) jscan_fail(r, "a second %s", what);
+	s->present = true;
+	bool first = true;
+	jscan_open(r, '[', what);
+	while (jscan_more(r, &first, ']')) {
+		if (s->n == UINT32_MAX - 1 || s->text.n > UINT32_MAX - 65536) jscan_fail(r, "%s: too many strings", what);
+		*VEC_PUSH(s->off, s->n, s->cap) = (uint32_t)s->text.n;
+		sstr v = jscan_str(r, "a string");
+		sbuf_add(&s->text, v.p, v.n);
+		sbuf_addc(&s->text, 0);
+	}
+}
+
+static const char *str_at(const strs *s, int64_t i)
+{
+	if (i < 0 || (uint64_t)i >= s->n) return NULL;
+	return s->text.p + s->off[i];
+}
+
+static void strs_free(strs *s)
+{
+	sbuf_free(&s->text);
+	free(s->off);
+	memset(s, 0, sizeof *s);
+}
+
+/* "libs": an array of objects (old Gecko profiles: the array as a string
+ * of JSON). */
+static void read_libs(jscan *r, libs *l)
+{
+	if (l->present) jscan_fail(r, "a second \"libs\"");
+	l->present = true;
+	json_doc *d = &G.doc;
+	char *text = NULL;
+	if (jscan_peek(r) == '"') {
+		sstr s = jscan_str(r, "\"libs\"");
+		text = xmemdup(s.p, s.n);
+		if (json_parse(d, text, s.n)) jscan_fail(r, "\"libs\" (a string of JSON): %s", d->err_msg);
+	} else {
+		jscan_doc(r, d);
+	}
+	if (d->nodes[0].type != JSON_ARRAY) jscan_fail(r, "\"libs\" is not an array");
+	uint32_t k = json_first(d, 0);
+	for (uint32_t e = 0; e < d->nodes[0].count; e++, k = json_after(d, k)) {
+		if (d->nodes[k].type != JSON_OBJECT) jscan_fail(r, "a lib that is not an object");
+		lib *x = VEC_PUSH(l->v, l->n, l->cap);
+		memset(x, 0, sizeof *x);
+		x->dso = NONE;
+		static const char *const keys[] = { "name", "debugName", "path", "start", "end", "codeId" };
+		uint32_t v[6];
+		json_get_keys(d, k, keys, 6, v);
+		for (int i = 0; i < 3 && !x->name; i++)
+			if (v[i] && d->nodes[v[i]].type == JSON_STRING && d->nodes[v[i]].count)
+				x->name = xmemdup(d->nodes[v[i]].str, d->nodes[v[i]].count);
+		if (!x->name) x->name = xstrdup("[unknown]");
+		int64_t a;
+		if (v[3] && json_int64(d, v[3], &a) && a >= 0) x->start = (uint64_t)a;
+		if (v[4] && json_int64(d, v[4], &a) && a >= 0) x->end = (uint64_t)a;
+		/* codeId: the full GNU build id on Linux (hex) */
+		if (v[5] && d->nodes[v[5]].type == JSON_STRING && d->nodes[v[5]].count && d->nodes[v[5]].count <= 128) {
+			const char *p = d->nodes[v[5]].str;
+			uint32_t n = d->nodes[v[5]].count, i;
+			for (i = 0; i < n && c_hex(p[i]); i++) {}
+			if (i == n) {
+				x->build_id = xmemdup(p, n);
+				for (i = 0; i < n; i++)
+					if (x->build_id[i] >= 'A' && x->build_id[i] <= 'F') x->build_id[i] += 'a' - 'A';
+			}
+		}
+	}
+	free(text);
+}
+
+static void libs_free(libs *l)
+{
+	for (uint32_t i = 0; i < l->n; i++) {
+		free(l->v[i].name);
+		free(l->v[i].build_id);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* samply names the kernel's library as perf does */
+static bool lib_is_kernel(const lib *x)
+{
+	return !strncmp(x->name, "[kernel", 7) || !strcmp(x->name, "vmlinux") || !strncmp(x->name, "vmlinux-", 8);
+}
+
+static uint32_t lib_dso(lib *x)
+{
+	if (x->dso != NONE) return x->dso;
+	x->dso = builder_dso(G.b, x->name, strlen(x->name), lib_is_kernel(x));
+	if (x->build_id) {
+		sbuf *t = &G.tmp;
+		t->n = 0;
+		sbuf_printf(t, "\"build_id\":\"%s\"", x->build_id);
+		sbuf_addc(t, 0);
+		builder_dso_extra(G.b, x->dso, t->p);
+	}
+	return x->dso;
+}
+
+static void tabs_init(tabs *t)
+{
+	memset(t, 0, sizeof *t);
+	table_init(&t->stack, STACK_COLS);
+	table_init(&t->frame, FRAME_COLS);
+	table_init(&t->func, FUNC_COLS);
+	table_init(&t->res, RES_COLS);
+	table_init(&t->src, SRC_COLS);
+}
+
+static void tabs_free(tabs *t)
+{
+	table_free(&t->stack);
+	table_free(&t->frame);
+	table_free(&t->func);
+	table_free(&t->res);
+	table_free(&t->src);
+	strs_free(&t->str);
+	libs_free(&t->lib);
+	free(t->fmemo);
+	tabs_init(t);
+}
+
+/* A member of a thread or of "shared" that is a table; false if k is none. */
+static bool read_tabs_member(jscan *r, tabs *t, sstr k)
+{
+	if (sstr_eqc(k, "stackTable")) read_table(r, &t->stack, "\"stackTable\"", NULL, 0);
+	else if (sstr_eqc(k, "frameTable")) read_table(r, &t->frame, "\"frameTable\"", NULL, 0);
+	else if (sstr_eqc(k, "funcTable")) read_table(r, &t->func, "\"funcTable\"", NULL, 0);
+	else if (sstr_eqc(k, "resourceTable")) read_table(r, &t->res, "\"resourceTable\"", NULL, 0);
+	else if (sstr_eqc(k, "sources")) read_table(r, &t->src, "\"sources\"", NULL, 0);
+	else if (sstr_eqc(k, "stringArray") || sstr_eqc(k, "stringTable")) read_strings(r, &t->str, "string array");
+	else if (sstr_eqc(k, "libs")) read_libs(r, &t->lib);
+	else return false;
+	return true;
+}
+
+/* ---- frames ------------------------------------------------------------------ */
+
+static bool all_hex(const char *p, size_t n)
+{
+	if (n < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) return false;
+	for (size_t i = 2; i < n; i++)
+		if (!c_hex(p[i])) return false;
+	return true;
+}
+
+/* digits at p[0..n): their value, or -1 */
+static int64_t digits(const char *p, size_t n)
+{
+	int64_t v;
+	if (!n || n > 18) return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!c_digit(p[i])) return -1;
+	return parse_i64(p, n, &v) ? v : -1;
+}
+
+/* A Gecko location string: "func (in lib)...", "func (file:line:col)[src]",
+ * "file:line:col", "0xADDRESS" or a label. */
+struct loc { sstr func, file, lib; int64_t line, col; bool addr; uint64_t address; };
+
+static void parse_location(const char *s, struct loc *l)
+{
+	size_t n = strlen(s);
+	memset(l, 0, sizeof *l);
+	l->func = (sstr){ s, n };
+	l->line = l->col = -1;
+	if (all_hex(s, n) && n <= 18) {
+		l->addr = true;
+		for (size_t i = 2; i < n; i++) l->address = l->address * 16 + (uint64_t)c_hexval(s[i]);
+		return;
+	}
+	const char *in = strstr(s, " (in ");
+	if (in) {
+		const char *e = strchr(in + 5, ')');
+		if (e) {
+			l->func = (sstr){ s, (size_t)(in - s) };
+			l->lib = (sstr){ in + 5, (size_t)(e - in - 5) };
+			return;
+		}
+	}
+	/* JS: drop a trailing "[N]" (a source index) */
+	size_t m = n;
+	if (m && s[m - 1] == ']') {
+		size_t j = m - 1;
+		while (j > 0 && c_digit(s[j - 1])) j--;
+		if (j > 0 && j < m - 1 && s[j - 1] == '[') m = j - 1;
+	}
+	size_t b = 0, e = m;
+	bool paren = m && s[m - 1] == ')';
+	if (paren) {
+		/* "func (url:line:col)": the last " (" */
+		size_t j = m - 1;
+		while (j > 1 && !(s[j - 1] == '(' && s[j - 2] == ' ')) j--;
+		if (j <= 1) return;
+		b = j;
+		e = m - 1;
+	}
+	/* url:line[:col] in s[b..e) */
+	int64_t nums[2] = { -1, -1 };
+	int nn = 0;
+	size_t k = e;
+	while (nn < 2) {
+		size_t j = k;
+		while (j > b && c_digit(s[j - 1])) j--;
+		if (j == k || j == b || s[j - 1] != ':') break;
+		nums[nn++] = digits(s + j, k - j);
+		k = j - 1;
+	}
+	if (nn == 0 || k <= b || nums[0] < 0 || (nn == 2 && nums[1] < 0)) return;
+	l->file = (sstr){ s + b, k - b };
+	if (nn == 2) l->line = nums[1], l->col = nums[0];
+	else l->line = nums[0];
+	l->func = paren ? (sstr){ s, b - 2 } : l->file;
+}
+
+static uint32_t dso_named(sstr name)
+{
+	if (!name.n) name = sstr_c("[unknown]");
+	return builder_dso(G.b, name.p, name.n, false);
+}
+
+static uint32_t frame_of(tabs *t, const libs *plibs, uint32_t f)
+{
+	if (f < t->nfmemo && t->fmemo[f] != NONE) return t->fmemo[f];
+	if (f >= t->nfmemo) {
+		uint32_t n = t->frame.rows;
+		t->fmemo = xrealloc(t->fmemo, (size_t)(n ? n : 1) * sizeof *t->fmemo);
+		for (uint32_t i = t->nfmemo; i < n; i++) t->fmemo[i] = NONE;
+		t->nfmemo = n;
+	}
+	const libs *ll = t->lib.present ? &t->lib : plibs;
+	sbuf *src = &G.loc;
+	src->n = 0;
+	builder_frame bf = { .kind = FK_USER, .func_resolved = true, .inline_depth = -1 };
+	char ipbuf[24], xbuf[48];
+	int64_t loc = at_idx(&t->frame, FC_LOC, f);
+	if (t->frame.have[FC_LOC]) {
+		/* Gecko: the location string says it all */
+		const char *s = str_at(&t->str, loc);
+		if (!s) die_at(G.fname, 0, "frame %u: location %lld is not in the string table (%u strings)", f,
+			       (long long)loc, t->str.n);
+		struct loc l;
+		parse_location(s, &l);
+		bf.func = l.func;
+		uint32_t dso = NONE;
+		if (l.addr) {
+			bf.func_resolved = false;
+			for (uint32_t i = 0; ll && i < ll->n; i++)
+				if (l.address >= ll->v[i].start && l.address < ll->v[i].end) {
+					dso = lib_dso((lib *)&ll->v[i]);
+					if (lib_is_kernel(&ll->v[i])) bf.kind = FK_KERNEL;
+					break;
+				}
+			bf.ip = (sstr){ ipbuf, fmt_hex(ipbuf, l.address, 1) };
+		} else if (l.lib.n) {
+			dso = dso_named(l.lib);
+		}
+		int64_t line = l.line >= 0 ? l.line : at_idx(&t->frame, FC_LINE, f);
+		int64_t col = l.line >= 0 ? l.col : at_idx(&t->frame, FC_COL, f);
+		if (l.file.n) {
+			sbuf_add(src, l.file.p, l.file.n);
+			if (line >= 0) sbuf_printf(src, ":%lld", (long long)line);
+			if (line >= 0 && col >= 0) sbuf_printf(src, ":%lld", (long long)col);
+			if (dso == NONE) dso = dso_named(l.file);
+		}
+		if (!bf.func.n) bf.func = sstr_c("(anonymous)");
+		bf.dso = dso == NONE ? dso_named(SSTR_NULL) : dso;
+	} else {
+		/* processed: frame -> func -> name, file, resource -> lib */
+		int64_t fn = at_idx(&t->frame, FC_FUNC, f);
+		if (fn < 0 || (uint64_t)fn >= t->func.rows)
+			die_at(G.fname, 0, "frame %u: func %lld is not in the funcTable (%u functions)", f, (long long)fn,
+			       t->func.rows);
+		const char *name = str_at(&t->str, at_idx(&t->func, UC_NAME, (uint32_t)fn));
+		if (!name) die_at(G.fname, 0, "function %lld: its name is not in the string array", (long long)fn);
+		bf.func = sstr_c(name);
+		if (all_hex(name, strlen(name))) bf.func_resolved = false;
+		const char *file = str_at(&t->str, at_idx(&t->func, UC_FILE, (uint32_t)fn));
+		if (!file) {
+			int64_t si = at_idx(&t->func, UC_SOURCE, (uint32_t)fn);
+			const table *srct = t->src.present ? &t->src : &G.shared.src;
+			if (si >= 0 && (uint64_t)si < srct->rows) file = str_at(&t->str, at_idx(srct, 0, (uint32_t)si));
+		}
+		int64_t line = at_idx(&t->frame, FC_LINE, f), col = at_idx(&t->frame, FC_COL, f);
+		if (line < 0) line = at_idx(&t->func, UC_LINE, (uint32_t)fn), col = at_idx(&t->func, UC_COL, (uint32_t)fn);
+		if (file && *file) {
+			sbuf_adds(src, file);
+			if (line >= 0) sbuf_printf(src, ":%lld", (long long)line);
+			if (line >= 0 && col >= 0) sbuf_printf(src, ":%lld", (long long)col);
+		}
+		int64_t res = at_idx(&t->func, UC_RES, (uint32_t)fn);
+		int64_t li = t->frame.have[FC_LIB] ? at_idx(&t->frame, FC_LIB, f)
+			   : res >= 0 ? at_idx(&t->res, RC_LIB, (uint32_t)res) : -1;
+		if (li >= 0 && ll && (uint64_t)li < ll->n) {
+			bf.dso = lib_dso((lib *)&ll->v[li]);
+			if (lib_is_kernel(&ll->v[li])) bf.kind = FK_KERNEL;
+		}
+		else if (li >= 0) die_at(G.fname, 0, "frame %u: lib %lld is not in \"libs\" (%u libraries)", f,
+				      (long long)li, ll ? ll->n : 0);
+		else if (file && *file) bf.dso = dso_named(sstr_c(file));
+		else if (res >= 0 && str_at(&t->str, at_idx(&t->res, RC_NAME, (uint32_t)res)))
+			bf.dso = dso_named(sstr_c(str_at(&t->str, at_idx(&t->res, RC_NAME, (uint32_t)res))));
+		else bf.dso = dso_named(SSTR_NULL);
+		int64_t addr = at_idx(&t->frame, FC_ADDR, f);
+		if (addr >= 0) {
+			bf.ip = (sstr){ ipbuf, fmt_hex(ipbuf, (uint64_t)addr, 1) };
+		}
+		/* kept aside: SPAA's inlined frames must sit next to their caller
+		 * in every stack, which nothing here guarantees */
+		int64_t depth = at_idx(&t->frame, FC_DEPTH, f);
+		if (depth > 0) {
+			snprintf(xbuf, sizeof xbuf, "\"x_inline_depth\":%lld", (long long)depth);
+			bf.extra_json = xbuf;
+		}
+	}
+	if (src->n) bf.srcline = (sstr){ src->p, src->n };
+	t->fmemo[f] = builder_frame_add(G.b, &bf);
+	return t->fmemo[f];
+}
+
+/* ---- threads ----------------------------------------------------------------- */
+
+enum { W_SAMPLES, W_TRACING, W_BYTES };
+
+static uint32_t weight_event(int w)
+{
+	if (G.ev[w] >= 0) return (uint32_t)G.ev[w];
+	static const char *const ev[] = { "samples", "tracing", "alloc" };
+	static const char *const kind[] = { "timer", "probe", "allocation" };
+	static const char *const mode[] = { "period", "event", "event" };
+	static const char *const metric[] = { "samples", "wall_ms", "alloc_bytes" };
+	static const char *const unit[] = { NULL, "milliseconds", "bytes" };
+	G.ev[w] = (int32_t)builder_event(G.b, ev[w], kind[w], mode[w], metric[w], NULL);
+	G.metric[w] = builder_metric(G.b, metric[w], unit[w]);
+	return (uint32_t)G.ev[w];
+}
+
+/* An id given as a number or a string of digits; -1 otherwise. */
+static int64_t read_id(jscan *r)
+{
+	int c = jscan_peek(r);
+	if (c == '"') {
+		sstr s = jscan_str(r, "an id");
+		return digits(s.p, s.n);
+	}
+	num x = cell(r);
+	return x.kind == NUM_INT && x.i >= 0 ? x.i : -1;
+}
+
+/* A thread's samples, once its tables are known. */
+struct walk {
+	tabs *tt;                /* the thread's tables, or the shared ones */
+	const libs *plibs;       /* its process's libraries */
+	uint32_t index;          /* the thread's place in the file, from 1 */
+	uint64_t line;           /* where it starts, for messages */
+	builder_ctx ctx;
+	uint32_t metric;
+	uint32_t *smemo;         /* stack index -> builder stack */
+	uint32_t *fr, frcap;
+};
+
+/* The builder stack of stack index s: its frames leaf first, following the
+ * prefixes up to the root. */
+static uint32_t stack_of(struct walk *w, uint32_t s)
+{
+	if (w->smemo[s] != NONE) return w->smemo[s];
+	tabs *tt = w->tt;
+	uint32_t ns = tt->stack.rows, nf = 0;
+	int64_t x = s;
+	while (x >= 0) {
+		if (nf >= ns) die_at(G.fname, w->line, "thread %u: the stackTable's prefixes loop", w->index);
+		int64_t f = at_idx(&tt->stack, SC_FRAME, (uint32_t)x);
+		if (f < 0 || (uint64_t)f >= tt->frame.rows)
+			die_at(G.fname, w->line, "thread %u: stack %lld: frame %lld is not in the frameTable (%u frames)",
+			       w->index, (long long)x, (long long)f, tt->frame.rows);
+		grow_array((void **)&w->fr, &w->frcap, nf + 1, sizeof *w->fr);
+		w->fr[nf++] = frame_of(tt, w->plibs, (uint32_t)f);
+		int64_t p;
+		if (tt->stack.have[SC_PREFIXOFF]) {
+			int64_t o = at_idx(&tt->stack, SC_PREFIXOFF, (uint32_t)x);
+			p = o <= 0 ? -1 : x - o;
+		} else {
+			p = at_idx(&tt->stack, SC_PREFIX, (uint32_t)x);
+		}
+		if (p >= (int64_t)ns)
+			die_at(G.fname, w->line, "thread %u: stack %lld: prefix %lld is not in the stackTable", w->index,
+			       (long long)x, (long long)p);
+		x = p;
+	}
+	num z = num_i(0);
+	return w->smemo[s] = builder_stack(G.b, &w->ctx, w->fr, nf, &w->metric, &z, 1);
+}
+
+/* Each sample with a stack adds its weight to it (and a sample record with
+ * -s, at its time). */
+static void add_samples(struct walk *w, const table *smp, double offset)
+{
+	uint32_t ns = w->tt->stack.rows;
+	uint32_t n = smp->c[XC_STACK].n;
+	if (smp->have[XC_WEIGHT] && smp->c[XC_WEIGHT].n != n)
+		die_at(G.fname, w->line, "thread %u: %u samples but %u weights", w->index, n, smp->c[XC_WEIGHT].n);
+	bool timed = smp->have[XC_TIME] || smp->have[XC_DELTA];
+	double clock = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		double d = 0;
+		if (smp->have[XC_TIME]) {
+			num tv = at(smp, XC_TIME, i);
+			timed = !is_null(tv);
+			d = timed ? num_to_double(tv) : 0;
+		} else if (smp->have[XC_DELTA]) {
+			num dv = at(smp, XC_DELTA, i);
+			if (!is_null(dv)) clock += num_to_double(dv);
+			d = clock;
+		}
+		if (is_null(at(smp, XC_STACK, i))) continue; /* a sample with no stack: nothing to add to */
+		int64_t s = at_idx(smp, XC_STACK, i);
+		if (s < 0 || (uint64_t)s >= ns)
+			die_at(G.fname, w->line, "thread %u: sample %u: its stack is not an index into the stackTable "
+			       "(%u stacks)", w->index, i, ns);
+		num wv = num_i(1);
+		if (smp->have[XC_WEIGHT]) {
+			wv = at(smp, XC_WEIGHT, i);
+			if (is_null(wv)) wv = num_i(1);
+			if (wv.kind == NUM_INT && wv.i < 0)
+				die_at(G.fname, w->line, "thread %u: sample %u: a negative weight (%lld)", w->index, i,
+				       (long long)wv.i);
+			if (wv.kind == NUM_DBL && !(wv.d >= 0 && wv.d <= 1.8e19))
+				die_at(G.fname, w->line, "thread %u: sample %u: a weight out of range", w->index, i);
+		}
+		uint32_t bs = stack_of(w, (uint32_t)s);
+		builder_add(G.b, bs, &w->metric, &wv, 1);
+		if (G.samples) builder_sample(G.b, bs, timed, (d + offset) / 1000, NULL);
+		G.nsamples++;
+	}
+}
+
+/* One thread: its members in any order, then its samples. */
+static void read_thread(jscan *r)
+{
+	tabs t;
+	tabs_init(&t);
+	table smp;
+	table_init(&smp, SAMPLE_COLS);
+	smp.c[XC_STACK].kind = K_U32;
+	smp.c[XC_TIME].kind = smp.c[XC_DELTA].kind = G.samples ? K_DBL : K_DROP;
+	char wtype[48] = "";
+	sbuf name = { 0 };
+	int64_t pid = -1, tid = -1;
+	struct walk w = { .index = ++G.nthreads, .line = r->line };
+	jscan_open(r, '{', "a thread (an object)");
+	bool first = true;
+	while (jscan_more(r, &first, '}')) {
+		sstr k = jscan_key(r);
+		if (read_tabs_member(r, &t, k)) continue;
+		if (sstr_eqc(k, "samples")) {
+			read_table(r, &smp, "\"samples\"", wtype, sizeof wtype);
+		} else if (sstr_eqc(k, "name")) {
+			if (jscan_null(r)) continue;
+			sstr v = jscan_str(r, "the thread's \"name\"");
+			name.n = 0;
+			sbuf_add(&name, v.p, v.n);
+		} else if (sstr_eqc(k, "pid")) {
+			pid = read_id(r);
+		} else if (sstr_eqc(k, "tid")) {
+			tid = read_id(r);
+		} else {
+			jscan_skip(r); /* markers, processType, registerTime, ... */
+		}
+	}
+	/* the thread's own tables, else the shared ones */
+	w.tt = &t;
+	if (!t.stack.present) {
+		if (!G.shared.stack.present) die_at(G.fname, w.line, "thread %u has no \"stackTable\"", w.index);
+		w.tt = &G.shared;
+		if (t.frame.present || t.func.present)
+			die_at(G.fname, w.line, "thread %u has a frameTable but no stackTable", w.index);
+	}
+	if (!w.tt->str.present) {
+		if (!G.shared.str.present) die_at(G.fname, w.line, "thread %u has no string array", w.index);
+		w.tt->str = G.shared.str; /* borrowed: not freed with t */
+	}
+	if (w.tt == &t && !t.func.present && !t.frame.have[FC_LOC] && t.frame.rows)
+		die_at(G.fname, w.line, "thread %u: a frameTable without \"location\" needs a funcTable", w.index);
+	if (smp.present) {
+		int wt = W_SAMPLES;
+		if (!*wtype || !strcmp(wtype, "samples")) wt = W_SAMPLES;
+		else if (!strcmp(wtype, "tracing-ms")) wt = W_TRACING;
+		else if (!strcmp(wtype, "bytes")) wt = W_BYTES;
+		else die_at(G.fname, w.line, "thread %u: weightType \"%s\": the Firefox Profiler's are samples, "
+			    "tracing-ms and bytes", w.index, wtype);
+		if (wt != W_SAMPLES && !smp.have[XC_WEIGHT])
+			die_at(G.fname, w.line, "thread %u: weightType %s without a \"weight\" column", w.index, wtype);
+		if (!smp.have[XC_STACK])
+			die_at(G.fname, w.line, "thread %u: samples without a \"stack\" column", w.index);
+		if (pid < 0) pid = G.cur_pr + 1;
+		if (tid < 0) tid = w.index;
+		builder_thread(G.b, pid, tid, name.p ? name.p : "", name.n);
+		w.ctx = (builder_ctx){ .event = weight_event(wt), .has_pid = true, .has_tid = true, .pid = pid, .tid = tid };
+		w.metric = G.metric[wt];
+		w.plibs = &G.pr[G.cur_pr].lib;
+		uint32_t ns = w.tt->stack.rows;
+		w.smemo = xmalloc((size_t)(ns ? ns : 1) * sizeof *w.smemo);
+		for (uint32_t i = 0; i < ns; i++) w.smemo[i] = NONE;
+		add_samples(&w, &smp, G.pr[G.cur_pr].start - G.pr[0].start);
+		free(w.fr);
+		free(w.smemo);
+	}
+	if (w.tt == &t && t.str.text.p == G.shared.str.text.p) memset(&t.str, 0, sizeof t.str); /* borrowed */
+	tabs_free(&t);
+	table_free(&smp);
+	sbuf_free(&name);
+}
+
+/* ---- the profile: pass 1 (meta, libs, shared), pass 2 (threads) ---------------- */
+
+static void read_meta(jscan *r, struct proc *p)
+{
+	bool first = true;
+	jscan_open(r, '{', "\"meta\" (an object)");
+	while (jscan_more(r, &first, '}')) {
+		sstr k = jscan_key(r);
+		if (sstr_eqc(k, "startTime")) {
+			num x = cell(r);
+			if (!is_null(x)) p->start = num_to_double(x);
+		} else if (sstr_eqc(k, "interval") && p == &G.pr[0]) {
+			num x = cell(r);
+			if (!is_null(x)) {
+				char nb[32];
+				nb[num_fmt(nb, x)] = 0;
+				builder_source_json(G.b, "interval_ms", nb);
+			}
+		} else if (sstr_eqc(k, "product") && p == &G.pr[0]) {
+			if (jscan_null(r)) continue;
+			sstr v = jscan_str(r, "\"product\"");
+			builder_source_str(G.b, "product", v.p, v.n);
+		} else {
+			jscan_skip(r);
+		}
+	}
+}
+
+static bool profile(jscan *r, int pass, bool top);
+
+/* A subprocess profile as a string of JSON (old Gecko profiles put them
+ * among the threads): read in pass 2, both passes over its text (in a
+ * temporary file), its processes numbered after the file's. */
+static void string_profile(jscan *r, int pass)
+{
+	if (pass == 1) {
+		jscan_skip(r);
+		return;
+	}
+	sstr s = jscan_str(r, "a subprocess profile (a string of JSON)");
+	int fd = tmpfile_unlinked("gecko2spaa");
+	tmpfile_write(fd, s.p, s.n);
+	char path[32];
+	snprintf(path, sizeof path, "/dev/fd/%d", fd);
+	uint32_t next = G.next_pr, cur = G.cur_pr, base = G.npr;
+	for (int n = 1; n <= 2; n++) {
+		input *in = input_open(path);
+		jscan r2;
+		jscan_init(&r2, in, G.fname);
+		if (jscan_start(&r2) != '{') jscan_fail(r, "a subprocess profile string that is not a JSON object");
+		G.next_pr = base;
+		profile(&r2, n, false);
+		if (jscan_peek(&r2) >= 0) jscan_fail(r, "more data after a subprocess profile string");
+		jscan_free(&r2);
+		input_close(in);
+	}
+	close(fd);
+	G.next_pr = next;
+	G.cur_pr = cur;
+}
+
+static void read_processes(jscan *r, int pass)
+{
+	bool first = true;
+	jscan_open(r, '[', "\"processes\" (an array)");
+	while (jscan_more(r, &first, ']')) {
+		if (jscan_peek(r) == '"') string_profile(r, pass);
+		else profile(r, pass, false);
+	}
+}
+
+/* One profile object (the file, the devtools wrapper's "profile", or a
+ * subprocess); true when it had threads or processes. */
+static bool profile(jscan *r, int pass, bool top)
+{
+	uint32_t me;
+	if (pass == 1) {
+		me = G.npr;
+		struct proc *p = VEC_PUSH(G.pr, G.npr, G.prcap);
+		memset(p, 0, sizeof *p);
+	} else {
+		me = G.next_pr++;
+	}
+	bool first = true, found = false;
+	jscan_open(r, '{', top ? "the profile (an object)" : "a profile (an object)");
+	while (jscan_more(r, &first, '}')) {
+		sstr k = jscan_key(r);
+		if (sstr_eqc(k, "profile") && top) {
+			/* the devtools wrapper: its "profile" is the profile */
+			if (pass == 1) G.npr--;
+			else G.next_pr--;
+			if (jscan_peek(r) != '{') jscan_fail(r, "\"profile\" is not an object");
+			found |= profile(r, pass, false);
+			if (pass == 1) {
+				me = G.npr;
+				VEC_PUSH(G.pr, G.npr, G.prcap);
+				memset(&G.pr[me], 0, sizeof G.pr[me]);
+			} else {
+				me = G.next_pr++;
+			}
+		} else if (sstr_eqc(k, "threads")) {
+			found = true;
+			bool f2 = true;
+			jscan_open(r, '[', "\"threads\" (an array)");
+			while (jscan_more(r, &f2, ']')) {
+				G.cur_pr = me;
+				if (jscan_peek(r) == '"') string_profile(r, pass);
+				else if (pass == 2) read_thread(r);
+				else jscan_skip(r);
+			}
+		} else if (sstr_eqc(k, "processes")) {
+			found = true;
+			read_processes(r, pass);
+		} else if (pass == 1 && sstr_eqc(k, "meta")) {
+			read_meta(r, &G.pr[me]);
+		} else if (pass == 1 && sstr_eqc(k, "libs")) {
+			read_libs(r, &G.pr[me].lib);
+		} else if (pass == 1 && sstr_eqc(k, "shared") && me == 0) {
+			bool f2 = true;
+			jscan_open(r, '{', "\"shared\" (an object)");
+			while (jscan_more(r, &f2, '}')) {
+				sstr sk = jscan_key(r);
+				if (!read_tabs_member(r, &G.shared, sk)) jscan_skip(r);
+			}
+		} else {
+			jscan_skip(r);
+		}
+	}
+	return found;
+}
+
+static void pass(const char *path, int n)
+{
+	input *in = input_open(path);
+	if (n == 1) sniff_refuse_other(in, "gecko2spaa", "a Firefox Profiler profile");
+	jscan r;
+	jscan_init(&r, in, G.fname);
+	int c0 = jscan_start(&r);
+	if (c0 < 0) die_empty_input(G.fname);
+	if (c0 != '{') jscan_fail(&r, "not a Firefox Profiler profile: it does not start with a JSON object");
+	G.next_pr = 0;
+	if (!profile(&r, n, true))
+		jscan_fail(&r, "not a Firefox Profiler profile: no \"threads\" (nor \"processes\", nor a devtools "
+			   "\"profile\" with them)");
+	if (jscan_peek(&r) >= 0) jscan_fail(&r, "more data after the profile");
+	jscan_free(&r);
+	input_close(in);
+}
+
+int main(int argc, char **argv)
+{
+	cli_init(argc, argv);
+	static const struct option longopts[] = {
+		{ "samples", no_argument, 0, 's' },
+		CLI_OUT_LONGOPTS,
+		CLI_STD_LONGOPTS,
+		{ 0, 0, 0, 0 }
+	};
+	const char *outpath = NULL;
+	bool zstd = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': G.samples = true; break;
+		CLI_OUT_CASES(outpath, zstd);
+		CLI_STD_CASES(help);
+		}
+	}
+	const char *path = optind < argc ? argv[optind] : "-";
+	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
+	G.fname = strcmp(path, "-") ? path : "-";
+	for (int i = 0; i < 3; i++) G.ev[i] = -1;
+	json_doc_init(&G.doc);
+	tabs_init(&G.shared);
+	G.b = builder_new();
+	builder_source_tool(G.b, "gecko");
+	/* read twice: standard input is first copied */
+	char *again = input_rereadable(path);
+	pass(again, 1);
+	pass(again, 2);
+	free(again);
+	if (!G.nsamples) die_no_stacks(G.fname, "no thread has a sample with a stack");
+	output *o = output_open(outpath, zstd);
+	builder_write(G.b, o);
+	output_close(o);
+	return EXIT_OK;
+}

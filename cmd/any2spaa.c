@@ -32,6 +32,8 @@ int afperf2spaa_main(int argc, char **argv);
 int speedscope2spaa_main(int argc, char **argv);
 int stackprof2spaa_main(int argc, char **argv);
 int valgrind2spaa_main(int argc, char **argv);
+int instruments2spaa_main(int argc, char **argv);
+int pmcstat2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -50,6 +52,8 @@ static const struct {
 	{ "speedscope2spaa", speedscope2spaa_main },
 	{ "stackprof2spaa", stackprof2spaa_main },
 	{ "valgrind2spaa", valgrind2spaa_main },
+	{ "instruments2spaa", instruments2spaa_main },
+	{ "pmcstat2spaa", pmcstat2spaa_main },
 };
 
 static const char help_text[] =
@@ -82,6 +86,8 @@ static const char help_text[] =
 	"  massif           valgrind massif output, valgrind2spaa\n"
 	"  dhat             valgrind DHAT output, valgrind2spaa\n"
 	"  callgrind        valgrind callgrind output, valgrind2spaa\n"
+	"  instruments      an Apple Instruments deep copy, instruments2spaa\n"
+	"  pmcstat          a FreeBSD pmcstat callgraph (-G), pmcstat2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"

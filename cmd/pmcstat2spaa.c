@@ -172,7 +172,9 @@ static bool graph_line(const char *p, size_t n, uint64_t ln)
 	k = ++i;
 	while (i < n && c_digit(p[i])) i++;
 	uint64_t count;
-	if (i >= n || p[i] != ']' || !parse_u64(p + k, i - k, &count)) return false;
+	if (i >= n || p[i] != ']' || i == k) return false;
+	if (!parse_u64(p + k, i - k, &count))
+		die_at(P.fname, ln, "sample count out of range: [%.*s]", (int)(i - k), p + k);
 	i++;
 	while (i < n && c_blank(p[i])) i++;
 	if (i == n) return false;

@@ -49,7 +49,7 @@ CLI_HELP_TAIL;
 
 struct level {
 	uint32_t frame;
-	uint64_t count, callers;
+	uint64_t count, callers, line;
 	bool has_callers;
 };
 
@@ -82,8 +82,8 @@ static void close_top(uint64_t ln)
 	uint64_t w = l->count;
 	if (l->has_callers) {
 		if (l->callers > l->count)
-			die_at(P.fname, ln, "the callers of the function at depth %u count %llu samples, "
-			       "more than its %llu", P.depth - 1, (unsigned long long)l->callers,
+			die_at(P.fname, ln, "the callers of the function of line %llu count %llu samples, "
+			       "more than its %llu", (unsigned long long)l->line, (unsigned long long)l->callers,
 			       (unsigned long long)l->count);
 		w = P.leaves_only ? 0 : l->count - l->callers;
 	}
@@ -220,7 +220,7 @@ static bool graph_line(const char *p, size_t n, uint64_t ln)
 		while (h < f.func.n && c_hex(f.func.p[h])) h++;
 		if (h == f.func.n) f.func_resolved = false, f.ip = f.func;
 	}
-	struct level l = { builder_frame_add(P.b, &f), count, 0, false };
+	struct level l = { builder_frame_add(P.b, &f), count, 0, ln, false };
 	grow_array((void **)&P.lv, &P.cap, P.depth + 1, sizeof *P.lv);
 	grow_array((void **)&P.fr, &P.frcap, P.depth + 1, sizeof *P.fr);
 	P.lv[P.depth++] = l;

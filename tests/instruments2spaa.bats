@@ -187,3 +187,9 @@ main;g 600000"
 	run sh -c "instruments2spaa '$f' '$f' | spaa-fold --raw | head -n 1"
 	assert_output "start;main;alpha() 1430000000"
 }
+
+@test "the filters handed a deep copy say which converter reads it" {
+	run spaa-top "$EX/instruments-deep-copy.txt"
+	assert_failure 1
+	assert_output "spaa-top: $EX/instruments-deep-copy.txt:1: this is an Apple Instruments deep copy, not SPAA: run instruments2spaa first"
+}

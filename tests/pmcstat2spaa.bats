@@ -109,7 +109,7 @@ pmcstat2spaa: $DP/simple-with-invalids.txt:1: warning: the functions of inst_ret
 	assert_output "pmcstat2spaa: $T/e.txt:1: a callgraph line before the first \"@ EVENT [N samples]\" line"
 	printf '@ cycles [10 samples]\n\n60.00%%  [6]     f @ x\n 100.0%%  [7]      main\n' > "$T/e.txt"
 	run pmcstat2spaa "$T/e.txt"
-	assert_output "pmcstat2spaa: $T/e.txt:4: the callers of the function at depth 0 count 7 samples, more than its 6"
+	assert_output "pmcstat2spaa: $T/e.txt:4: the callers of the function of line 3 count 7 samples, more than its 6"
 	printf '@ cycles [10 samples]\n\n100.0%%  [99999999999999999999]     f\n' > "$T/e.txt"
 	run pmcstat2spaa "$T/e.txt"
 	assert_failure 1
@@ -146,4 +146,22 @@ pmcstat2spaa: $DP/simple-with-invalids.txt:1: warning: the functions of inst_ret
 	assert_success
 	assert_line -n 0 "any2spaa: $DP/simple.txt: a pmcstat callgraph: pmcstat2spaa"
 	pmcstat2spaa "$DP/simple.txt" 2>/dev/null | cmp - "$T/a.spaa"
+}
+
+@test "the filters handed a callgraph say which converter reads it" {
+	run spaa-fold "$EX/pmcstat-callgraph.txt"
+	assert_failure 1
+	assert_output "spaa-fold: $EX/pmcstat-callgraph.txt:1: this is a pmcstat callgraph, not SPAA: run pmcstat2spaa first"
+}
+
+@test "the bundled example: as pmcstat counts it (bzero's 3 samples of a chain cut short kept), and as speedscope" {
+	run sh -c "pmcstat2spaa '$EX/pmcstat-callgraph.txt' | spaa-fold --raw"
+	assert_output "bzero 3
+main 10
+main;parse_file;parse_block;memcpy 30
+main;parse_file;parse_block;tokenize 35
+main;read_input;memcpy 10
+trap;trap_pfault;vm_fault;bzero 12"
+	run sh -c "pmcstat2spaa --leaves-only '$EX/pmcstat-callgraph.txt' | spaa-fold --raw | awk '{ s += \$NF } END { print s }'"
+	assert_output 97
 }

@@ -75,6 +75,7 @@ static struct {
 	uint32_t *fr;
 	uint32_t frcap;
 	uint64_t nrows, nstacks;
+	uint64_t lost_count, lost_nodes; /* allocations of nodes of 0 own bytes */
 } I;
 
 /* Units: name, kind, scale (to ns, cycles or bytes), divided by div. */
@@ -206,20 +207,27 @@ static void close_top(uint64_t ln)
 {
 	struct level *l = &I.lv[I.depth - 1];
 	uint32_t nm = I.c_count >= 0 ? 2 : 1;
+	/* the weights that are not 0 (SPAA has no weight 0), the first (the
+	 * primary metric) one of them: a count of no bytes is told at the end */
 	num vals[NM];
-	bool any = false;
+	uint32_t midx[NM], nv = 0;
 	for (uint32_t m = 0; m < nm; m++) {
 		uint64_t s = l->total[m] > l->child[m] ? l->total[m] - l->child[m] : 0;
 		if (m == 0 && l->has_self) s = l->self;
-		vals[m] = num_u(s);
-		any |= s != 0;
+		if (!s) continue;
+		if (nv == 0 && m > 0) {
+			I.lost_count += s, I.lost_nodes++;
+			break;
+		}
+		midx[nv] = I.metric[I.kind][m];
+		vals[nv++] = num_u(s);
 	}
-	if (any) {
+	if (nv) {
 		for (uint32_t i = 0; i < I.depth; i++) I.fr[i] = I.lv[I.depth - 1 - i].frame;
 		builder_ctx c = { 0 };
 		c.event = I.event[I.kind];
 		builder_where(I.b, I.fname, ln);
-		builder_stack(I.b, &c, I.fr, I.depth, I.metric[I.kind], vals, nm);
+		builder_stack(I.b, &c, I.fr, I.depth, midx, vals, nv);
 		I.nstacks++;
 	}
 	I.depth--;
@@ -288,9 +296,11 @@ static void header(char *line, size_t n, uint64_t ln)
 		const char *o = memchr(s.p, '(', s.n);
 		if (o && s.p[s.n - 1] == ')') I.self_unit = (sstr){ o + 1, (size_t)(s.p + s.n - 1 - (o + 1)) };
 	}
-	/* the allocation count goes with bytes only */
-	if (I.c_count >= 0 && !sstr_eqc(h[I.c_total], "Bytes Used")) I.c_count = -1;
+	/* the allocation count goes with bytes only; "Bytes Used" says the
+	 * kind before any figure does (a row of "-" may have a count) */
 	I.kind = W_NONE;
+	if (sstr_eqc(h[I.c_total], "Bytes Used")) declare(W_BYTES), I.kind = W_BYTES;
+	else I.c_count = -1;
 }
 
 static void row(char *line, size_t n, uint64_t ln)
@@ -332,7 +342,7 @@ static void row(char *line, size_t n, uint64_t ln)
 	}
 	if (k != W_NONE) {
 		if (I.kind != W_NONE && k != I.kind)
-			die_at(I.fname, ln, "weights in units of another kind than the rows before (times, cycles, bytes)");
+			die_at(I.fname, ln, "weights in units of another kind (times, cycles, bytes) than the column's or the rows before");
 		if (I.kind == W_NONE) declare(k), I.kind = k;
 	}
 	if (I.kind == W_NONE && (l.total[0] || l.self)) die_at(I.fname, ln, "a weight without a unit");
@@ -409,6 +419,10 @@ int main(int argc, char **argv)
 	if (!I.nrows) die_no_stacks(what, "a header line and no row of the call tree");
 	if (!I.nstacks) die_no_stacks(what, "%llu row%s of the call tree, all of weight 0",
 				      (unsigned long long)I.nrows, I.nrows == 1 ? "" : "s");
+	if (I.lost_nodes)
+		warn_at(what, 0, "warning: %llu allocation%s of %llu node%s whose own bytes round to 0 left out "
+			"(SPAA has no stack of 0 bytes)", (unsigned long long)I.lost_count, I.lost_count == 1 ? "" : "s",
+			(unsigned long long)I.lost_nodes, I.lost_nodes == 1 ? "" : "s");
 	output *o = output_open(outpath, zstd);
 	builder_write(I.b, o);
 	output_close(o);

@@ -134,7 +134,7 @@ main;g 600000"
 	assert_output "instruments2spaa: $T/e.txt:2: weight: figure out of range: '99999999999999999999 s  1%'"
 	printf "$H"'1.00 ms  1%%\t-\tmain\n1.00 Kc  1%%\t-\t f\n' > "$T/e.txt"
 	run instruments2spaa "$T/e.txt"
-	assert_output "instruments2spaa: $T/e.txt:3: weights in units of another kind than the rows before (times, cycles, bytes)"
+	assert_output "instruments2spaa: $T/e.txt:3: weights in units of another kind (times, cycles, bytes) than the column's or the rows before"
 	printf "$H"'1.00 ms  1%%\t-\t  main\n1.00 ms  1%%\t-\tf\n' > "$T/e.txt"
 	run instruments2spaa "$T/e.txt"
 	assert_output "instruments2spaa: $T/e.txt:3: symbol indented 0 spaces, less than the first row's 2"
@@ -192,4 +192,18 @@ main;g 600000"
 	run spaa-top "$EX/instruments-deep-copy.txt"
 	assert_failure 1
 	assert_output "spaa-top: $EX/instruments-deep-copy.txt:1: this is an Apple Instruments deep copy, not SPAA: run instruments2spaa first"
+}
+
+@test "allocations of no own bytes ('-', or rounding) but a count: left out with a warning (was a null event in the builder)" {
+	printf 'Bytes Used\tCount\tSymbol Name\n1 KB\t9\tmain\n-\t7\t f\n' > "$T/a.txt"
+	run instruments2spaa -o "$T/a.spaa" "$T/a.txt"
+	assert_success
+	assert_output "instruments2spaa: $T/a.txt: warning: 7 allocations of 1 node whose own bytes round to 0 left out (SPAA has no stack of 0 bytes)"
+	spaa-validate --strict "$T/a.spaa"
+	run spaa-fold --raw -m alloc_count "$T/a.spaa"
+	assert_output "main 2"
+	printf 'Bytes Used\tCount\tSymbol Name\n1 ms\t7\tmain\n' > "$T/a.txt"
+	run instruments2spaa "$T/a.txt"
+	assert_failure 1
+	assert_output "instruments2spaa: $T/a.txt:2: weights in units of another kind (times, cycles, bytes) than the column's or the rows before"
 }

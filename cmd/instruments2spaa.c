@@ -378,6 +378,8 @@ static void convert(input *in)
 		while (i < n && c_blank(line[i])) i++;
 		if (i == n) continue;
 		if (!have_header) {
+			/* a copy saved with a byte order mark */
+			if (n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) line += 3, n -= 3;
 			header(line, n, ln);
 			have_header = true;
 			continue;

@@ -60,6 +60,7 @@ static bool folded(const char *p, size_t n)
  * "Symbol Name(s)" and the weight ("Weight", "Running Time", "Bytes Used"). */
 static bool instruments_header(const char *p, size_t n)
 {
+	if (starts(p, n, "\xef\xbb\xbf")) p += 3, n -= 3; /* a byte order mark */
 	return has(p, n, "\t") && has(p, n, "Symbol Name") &&
 	       (starts(p, n, "Weight\t") || starts(p, n, "Running Time\t") || starts(p, n, "Bytes Used\t") ||
 		has(p, n, "\tWeight\t") || has(p, n, "\tBytes Used\t"));

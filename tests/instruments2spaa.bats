@@ -84,6 +84,13 @@ DI=$D/instruments
 {"type":"stack","id":"0xa0cf0984534ce52e","frames":[2,1],"context":{"event":"cpu"},"weights":[{"metric":"cpu_ns","value":250000,"unit":"nanoseconds"}],"exclusive":{"frame":2,"weights":[{"metric":"cpu_ns","value":250000,"unit":"nanoseconds"}]},"x_path_id":"0x36efbf81dbda5d11"}'
 }
 
+@test "a copy saved with a byte order mark: read, and recognised by any2spaa" {
+	printf '\357\273\277Weight\tSelf Weight\tSymbol Name\n2.00 ms  100%%\t1.00 ms\tmain\n1.00 ms  50%%\t1.00 ms\t f\n' > "$T/b.txt"
+	run sh -c "any2spaa '$T/b.txt' | spaa-fold --raw"
+	assert_output "main 1000000
+main;f 1000000"
+}
+
 @test "bytes: 1024-based units, a fraction rounded to the nearest byte; the count derived too" {
 	printf 'Bytes Used\tCount\tSymbol Name\n 10.50 KB   100.0%%\t7\tmain\n  1.01 KB     9.6%%\t2\t f\n  3 Bytes   0.0%%\t1\t g\n' > "$T/a.txt"
 	run sh -c "instruments2spaa '$T/a.txt' | spaa-fold --raw"

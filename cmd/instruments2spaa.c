@@ -34,9 +34,11 @@ static const char help[] =
 "\n"
 "The first line names the columns (Weight or Running Time, Self Weight, Bytes\n"
 "Used, Count, Symbol Name); the depth of a row is the spaces before its\n"
-"symbol.  Times become cpu_ns (nanoseconds), cycles (Kc, Mc, Gc) cycles, bytes\n"
-"(KB, MB, GB: 1024-based) alloc_bytes with alloc_count; a figure the unit does\n"
-"not make whole is rounded to the nearest integer.\n"
+"symbol.  A node's own weight goes to the stack of its path: its self column,\n"
+"else its total less its children's totals (at least 0).  Times become cpu_ns\n"
+"(nanoseconds), cycles (Kc, Mc, Gc) cycles, bytes (KB, MB, GB: 1024-based)\n"
+"alloc_bytes with alloc_count; a figure the unit does not make whole is\n"
+"rounded to the nearest integer.\n"
 "\n"
 "      --derive-self    a node's self weight is its total less its children's\n"
 "                       totals even when the copy has a self column, as\n"
@@ -78,7 +80,7 @@ static struct {
 	uint64_t lost_count, lost_nodes; /* allocations of nodes of 0 own bytes */
 } I;
 
-/* Units: name, kind, scale (to ns, cycles or bytes), divided by div. */
+/* Units: name, kind, and one of it in ns, cycles or bytes. */
 static const struct unit {
 	const char *name;
 	enum wkind kind;

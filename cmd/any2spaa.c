@@ -33,6 +33,8 @@ int speedscope2spaa_main(int argc, char **argv);
 int stackprof2spaa_main(int argc, char **argv);
 int valgrind2spaa_main(int argc, char **argv);
 int gecko2spaa_main(int argc, char **argv);
+int instruments2spaa_main(int argc, char **argv);
+int pmcstat2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -52,6 +54,8 @@ static const struct {
 	{ "stackprof2spaa", stackprof2spaa_main },
 	{ "valgrind2spaa", valgrind2spaa_main },
 	{ "gecko2spaa", gecko2spaa_main },
+	{ "instruments2spaa", instruments2spaa_main },
+	{ "pmcstat2spaa", pmcstat2spaa_main },
 };
 
 static const char help_text[] =
@@ -85,6 +89,8 @@ static const char help_text[] =
 	"  dhat             valgrind DHAT output, valgrind2spaa\n"
 	"  callgrind        valgrind callgrind output, valgrind2spaa\n"
 	"  gecko            a Firefox Profiler profile (JSON), gecko2spaa\n"
+	"  instruments      an Apple Instruments deep copy, instruments2spaa\n"
+	"  pmcstat          a FreeBSD pmcstat callgraph (-G), pmcstat2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"

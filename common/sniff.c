@@ -57,6 +57,29 @@ static bool folded(const char *p, size_t n)
 	return !blank(p[0]);
 }
 
+/* An Instruments deep copy's header: tab-separated columns, among them
+ * "Symbol Name(s)" and the weight ("Weight", "Running Time", "Bytes Used"). */
+static bool instruments_header(const char *p, size_t n)
+{
+	if (starts(p, n, "\xef\xbb\xbf")) p += 3, n -= 3; /* a byte order mark */
+	return has(p, n, "\t") && has(p, n, "Symbol Name") &&
+	       (starts(p, n, "Weight\t") || starts(p, n, "Running Time\t") || starts(p, n, "Bytes Used\t") ||
+		has(p, n, "\tWeight\t") || has(p, n, "\tBytes Used\t"));
+}
+
+/* pmcstat -G: "@ EVENT [N samples]", or a line "  12.50%  [3]  func..." */
+static bool pmcstat_line(const char *p, size_t n)
+{
+	if (starts(p, n, "@ ")) return n > 12 && memcmp(p + n - 9, " samples]", 9) == 0;
+	size_t i = 0;
+	while (i < n && p[i] == ' ') i++;
+	size_t k = i;
+	while (i < n && (digit(p[i]) || p[i] == '.')) i++;
+	if (i == k || i + 4 > n || p[i] != '%' || p[i + 1] != ' ' || p[i + 2] != ' ' || p[i + 3] != '[') return false;
+	for (k = i += 4; i < n && digit(p[i]); i++) {}
+	return i > k && i < n && p[i] == ']';
+}
+
 int sniff_line(const char *p, size_t n, sniff_result *res)
 {
 	while (n && (p[n - 1] == '\r' || blank(p[n - 1]))) n--;
@@ -142,6 +165,14 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 		*res = (sniff_result){ "DTrace output", "dtrace2spaa" };
 		return 0;
 	}
+	if (instruments_header(p, n)) {
+		*res = (sniff_result){ "an Apple Instruments deep copy", "instruments2spaa" };
+		return 0;
+	}
+	if (pmcstat_line(p, n)) {
+		*res = (sniff_result){ "a pmcstat callgraph", "pmcstat2spaa" };
+		return 0;
+	}
 	if (folded(p, n)) {
 		*res = (sniff_result){ "folded stacks", "folded2spaa" };
 		return 0;
@@ -166,7 +197,8 @@ enum {
 	F_CPUPROFILE, F_HEAPPROFILE, F_HEAPSNAPSHOT, F_PPROF, F_PPROF_TEXT, F_HEAPTRACK,
 	F_TRACE_JSON, F_SPALL, F_SPX, F_AFPERF,
 	F_SPEEDSCOPE, F_STACKPROF, F_MASSIF, F_DHAT, F_CALLGRIND,
-	F_GECKO
+	F_GECKO,
+	F_INSTRUMENTS, F_PMCSTAT
 };
 
 const sniff_format sniff_formats[] = {
@@ -193,6 +225,8 @@ const sniff_format sniff_formats[] = {
 	[F_DHAT] = { "dhat", "valgrind DHAT output", "valgrind2spaa", NULL },
 	[F_CALLGRIND] = { "callgrind", "valgrind callgrind output", "valgrind2spaa", NULL },
 	[F_GECKO] = { "gecko", "a Firefox Profiler profile (JSON)", "gecko2spaa", NULL },
+	[F_INSTRUMENTS] = { "instruments", "an Apple Instruments deep copy", "instruments2spaa", NULL },
+	[F_PMCSTAT] = { "pmcstat", "a pmcstat callgraph", "pmcstat2spaa", NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -392,6 +426,8 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 		return &sniff_formats[F_PERF_SCRIPT];
 	if (starts(l0, n0, "dtrace: ") || starts(l0, n0, "CPU     ID"))
 		return &sniff_formats[F_DTRACE];
+	if (instruments_header(l0, n0)) return &sniff_formats[F_INSTRUMENTS];
+	if (pmcstat_line(l0, n0)) return &sniff_formats[F_PMCSTAT];
 	/* the first lines of a record */
 	bool dtrace = false, perf = false, bpf = false, fold = true;
 	int k;

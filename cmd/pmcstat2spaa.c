@@ -8,9 +8,9 @@
  * form a chain from the sampled function out to a caller; when a line at the
  * same depth or above comes, the deepest is closed: a line without callers
  * gives its chain (leaf first, as SPAA wants) its samples, as speedscope
- * reads the file; a line with callers gives its chain the samples no caller
- * line accounts for (pmcstat stops a chain at its depth limit or where no
- * object maps the address), which speedscope drops (--leaves-only).  Memory
+ * reads the file; with --cut-chains, a line with callers also gives its chain
+ * the samples no caller line accounts for (pmcstat stops a chain at its depth
+ * limit or where no object maps the address), which speedscope drops.  Memory
  * holds the open chain, the frames and the distinct stacks. */
 #include <getopt.h>
 #include <stdio.h>
@@ -35,13 +35,14 @@ static const char help[] =
 "\n"
 "Each PMC is an event (metric samples); a function's callers are one space\n"
 "further in.  A line without callers gives the stack from it to the sampled\n"
-"function its samples; a line with callers the samples none of them accounts\n"
-"for.  Lines starting with '#' are skipped; other lines that are not\n"
-"callgraph lines are skipped with a warning.\n"
+"function its samples, as speedscope reads the file.  Lines starting with\n"
+"'#' are skipped; other lines that are not callgraph lines are skipped with a\n"
+"warning.\n"
 "\n"
-"      --leaves-only    only the stacks of lines without callers, as speedscope\n"
-"                       reads the file (the samples of chains that pmcstat\n"
-"                       stopped at a function with callers are dropped)\n"
+"      --cut-chains     also the samples of chains that pmcstat cut short (at\n"
+"                       its depth limit, or an address no object maps): a\n"
+"                       line with callers gets those none of them accounts\n"
+"                       for (speedscope drops them)\n"
 CLI_HELP_TAIL;
 
 #define MAX_DEPTH 4096  /* callers in a chain */
@@ -56,7 +57,7 @@ struct level {
 static struct {
 	builder *b;
 	const char *fname;
-	bool leaves_only;
+	bool cut_chains;
 	uint32_t metric, unknown_dso;
 	/* the current event */
 	bool have_event;
@@ -85,7 +86,7 @@ static void close_top(uint64_t ln)
 			die_at(P.fname, ln, "the callers of the function of line %llu count %llu samples, "
 			       "more than its %llu", (unsigned long long)l->line, (unsigned long long)l->callers,
 			       (unsigned long long)l->count);
-		w = P.leaves_only ? 0 : l->count - l->callers;
+		w = P.cut_chains ? l->count - l->callers : 0;
 	}
 	if (w) {
 		for (uint32_t i = 0; i < P.depth; i++) P.fr[i] = P.lv[i].frame;
@@ -263,9 +264,9 @@ int main(int argc, char **argv)
 	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls main again */
 	memset(&P, 0, sizeof P);
 	cli_init(argc, argv);
-	enum { OPT_LEAVES = 256 };
+	enum { OPT_CUT = 256 };
 	static const struct option longopts[] = {
-		{ "leaves-only", no_argument, 0, OPT_LEAVES },
+		{ "cut-chains", no_argument, 0, OPT_CUT },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -275,7 +276,7 @@ int main(int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_LEAVES: P.leaves_only = true; break;
+		case OPT_CUT: P.cut_chains = true; break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}

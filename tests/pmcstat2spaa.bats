@@ -10,18 +10,18 @@ load common
 
 DP=$D/pmcstat
 
-@test "speedscope's simple.txt with --leaves-only: the stacks of speedscope's snapshot" {
+@test "speedscope's simple.txt: the stacks of speedscope's snapshot" {
 	for f in simple.txt simple-with-invalids.txt; do
-		pmcstat2spaa --leaves-only "$DP/$f" 2>/dev/null > "$T/p.spaa"
+		pmcstat2spaa "$DP/$f" 2>/dev/null > "$T/p.spaa"
 		spaa-validate --strict "$T/p.spaa"
 		spaa-fold --raw "$T/p.spaa" > "$T/ours"
 		diff "$DP/simple.speedscope.folded" "$T/ours"
 	done
 }
 
-@test "speedscope's samples: every chain's samples as read on their own, with and without --leaves-only" {
+@test "speedscope's samples: every chain's samples as read on their own, with and without --cut-chains" {
 	for f in "$DP"/simple*.txt; do
-		for o in "" --leaves-only; do
+		for o in "" --cut-chains; do
 			python3 "$DP/fold.py" "$f" $o > "$T/theirs"
 			[ -s "$T/theirs" ]
 			pmcstat2spaa $o "$f" 2>/dev/null | spaa-fold --raw > "$T/ours"
@@ -30,8 +30,8 @@ DP=$D/pmcstat
 	done
 }
 
-@test "per function: the sampled functions keep all their samples (7447 and 5156); callers' totals" {
-	pmcstat2spaa "$DP/simple.txt" 2>/dev/null > "$T/p.spaa"
+@test "per function, with --cut-chains: the sampled functions keep all their samples (7447 and 5156); callers' totals" {
+	pmcstat2spaa --cut-chains "$DP/simple.txt" 2>/dev/null > "$T/p.spaa"
 	run spaa-top --raw-units -n 5 "$T/p.spaa"
 	assert_output "inst_retired.any/samples, total 12603
       flat  flat%   sum%        cum   cum%  function
@@ -42,7 +42,7 @@ DP=$D/pmcstat
          0     0%   100%       7447 59.09%  taskqueue_thread_loop"
 	# speedscope drops the 3666 samples of fletcher_2_native that no
 	# caller line accounts for: 1490 left
-	run sh -c "pmcstat2spaa --leaves-only '$DP/simple.txt' 2>/dev/null | spaa-top --raw-units -n 2"
+	run sh -c "pmcstat2spaa '$DP/simple.txt' 2>/dev/null | spaa-top --raw-units -n 2"
 	assert_output "inst_retired.any/samples, total 8937
       flat  flat%   sum%        cum   cum%  function
       7447 83.33% 83.33%       7447 83.33%  zfs_lz4_compress
@@ -50,14 +50,14 @@ DP=$D/pmcstat
 }
 
 @test "warnings: lines that are not callgraph lines (comments skipped), functions short of the header's count" {
-	run pmcstat2spaa -o "$T/p.spaa" "$DP/simple-with-invalids.txt"
+	run pmcstat2spaa --cut-chains -o "$T/p.spaa" "$DP/simple-with-invalids.txt"
 	assert_success
 	assert_output "pmcstat2spaa: $DP/simple-with-invalids.txt:4: warning: not a callgraph line, ignored: '// ignored'
 pmcstat2spaa: $DP/simple-with-invalids.txt:38: warning: not a callgraph line, ignored: 'invalid line'
 pmcstat2spaa: $DP/simple-with-invalids.txt:1: warning: the functions of inst_retired.any count 12603 samples, its header 35705 (a part of pmcstat's output?)"
 	for i in 1 2 3 4 5 6 7; do echo "junk $i"; done > "$T/j.txt"
 	cat "$DP/simple.txt" >> "$T/j.txt"
-	run pmcstat2spaa -o "$T/p.spaa" "$T/j.txt"
+	run pmcstat2spaa --cut-chains -o "$T/p.spaa" "$T/j.txt"
 	assert_success
 	assert_line -n 4 "pmcstat2spaa: $T/j.txt:5: warning: not a callgraph line, ignored: 'junk 5'"
 	assert_line -n 5 "pmcstat2spaa: $T/j.txt:8: warning: the functions of inst_retired.any count 12603 samples, its header 35705 (a part of pmcstat's output?)"
@@ -67,7 +67,7 @@ pmcstat2spaa: $DP/simple-with-invalids.txt:1: warning: the functions of inst_ret
 
 @test "exact output: objects inherited from the line before, kernel objects, an address, two events, CRLF" {
 	printf '@ cycles [10 samples]\r\n\r\n60.00%%  [6]         f @ /usr/lib/libc.so.7\r\n 100.0%%  [6]          main @ /usr/bin/prog\r\n\r\n40.00%%  [4]         0xffffffff80abcdef @ /boot/kernel/kernel\r\n 75.00%%  [3]          g\r\n  100.0%%  [3]           fork_exit\r\n\r\n@ instructions [2 samples]\r\n\r\n100.0%%  [2]         f @ /usr/lib/libc.so.7\r\n' > "$T/p.txt"
-	run pmcstat2spaa "$T/p.txt"
+	run pmcstat2spaa --cut-chains "$T/p.txt"
 	assert_success
 	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"pmcstat","frame_order":"leaf_to_root","events":[{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"samples"}},{"name":"instructions","kind":"hardware","sampling":{"mode":"period","primary_metric":"samples"}}],"source":{"tool":"pmcstat"},"stack_id_mode":"content_addressable"}
 {"type":"dso","id":1,"name":"/usr/lib/libc.so.7","is_kernel":false}
@@ -86,58 +86,58 @@ pmcstat2spaa: $DP/simple-with-invalids.txt:1: warning: the functions of inst_ret
 
 @test "UTF-8 and C++ names with spaces, a chain 4096 deep; 4097 is an error naming the limit" {
 	printf '@ cycles [5 samples]\n\n100.0%%  [5]     gr\303\266\303\237e(int, char) @ /usr/bin/x\n 100.0%%  [5]      main\n' > "$T/u.txt"
-	run sh -c "pmcstat2spaa '$T/u.txt' | spaa-fold --raw"
+	run sh -c "pmcstat2spaa --cut-chains '$T/u.txt' | spaa-fold --raw"
 	assert_output "main;größe(int, char) 5"
 	awk 'BEGIN { print "@ cycles [1 samples]"; print ""; s = ""
 		for (i = 0; i < 4096; i++) { printf "%s100.0%%  [1]  f%d\n", s, i; s = s " " } }' > "$T/deep.txt"
-	run sh -c "pmcstat2spaa '$T/deep.txt' | spaa-fold --raw | awk '{ print split(\$1, a, \";\"), \$2 }'"
+	run sh -c "pmcstat2spaa --cut-chains '$T/deep.txt' | spaa-fold --raw | awk '{ print split(\$1, a, \";\"), \$2 }'"
 	assert_output "4096 1"
 	printf '%4096s100.0%%  [1]  x\n' '' >> "$T/deep.txt"
-	run pmcstat2spaa "$T/deep.txt"
+	run pmcstat2spaa --cut-chains "$T/deep.txt"
 	assert_failure 1
 	assert_output "pmcstat2spaa: $T/deep.txt:4099: deeper than 4096 callers"
 }
 
 @test "bad input: one message with file:line each, exit 1, no output" {
 	printf '@ cycles [10 samples]\n\n60.00%%  [6]     f @ /usr/lib/libc.so.7\n   100.0%%  [6]      main\n' > "$T/e.txt"
-	run pmcstat2spaa -o "$T/out.spaa" "$T/e.txt"
+	run pmcstat2spaa --cut-chains -o "$T/out.spaa" "$T/e.txt"
 	assert_failure 1
 	assert_output "pmcstat2spaa: $T/e.txt:4: indented 3 spaces under a line of depth 0: the chain skips a caller"
 	[ ! -e "$T/out.spaa" ]
 	printf '60.00%%  [6]     f @ /usr/lib/libc.so.7\n' > "$T/e.txt"
-	run pmcstat2spaa "$T/e.txt"
+	run pmcstat2spaa --cut-chains "$T/e.txt"
 	assert_output "pmcstat2spaa: $T/e.txt:1: a callgraph line before the first \"@ EVENT [N samples]\" line"
 	printf '@ cycles [10 samples]\n\n60.00%%  [6]     f @ x\n 100.0%%  [7]      main\n' > "$T/e.txt"
-	run pmcstat2spaa "$T/e.txt"
+	run pmcstat2spaa --cut-chains "$T/e.txt"
 	assert_output "pmcstat2spaa: $T/e.txt:4: the callers of the function of line 3 count 7 samples, more than its 6"
 	printf '@ cycles [10 samples]\n\n100.0%%  [99999999999999999999]     f\n' > "$T/e.txt"
-	run pmcstat2spaa "$T/e.txt"
+	run pmcstat2spaa --cut-chains "$T/e.txt"
 	assert_failure 1
 	assert_output "pmcstat2spaa: $T/e.txt:3: sample count out of range: [99999999999999999999]"
 }
 
 @test "empty, truncated, another format: one message each, exit 1" {
 	: > "$T/e.txt"
-	run pmcstat2spaa "$T/e.txt"
+	run pmcstat2spaa --cut-chains "$T/e.txt"
 	assert_failure 1
 	assert_output "pmcstat2spaa: $T/e.txt: empty input: no profile written"
 	gzip -c "$DP/simple.txt" | head -c 300 > "$T/cut.gz"
-	run pmcstat2spaa "$T/cut.gz"
+	run pmcstat2spaa --cut-chains "$T/cut.gz"
 	assert_failure 1
 	assert_output "pmcstat2spaa: $T/cut.gz: truncated gzip data"
 	# text cut short: fewer samples than the header says, a warning
 	printf '@ cycles [10 samples]\n\n60.00%%  [6]     f @ /usr/lib/libc.so.7\n 100.0%%  [6]      main\n' > "$T/cut.txt"
-	run pmcstat2spaa -o "$T/p.spaa" "$T/cut.txt"
+	run pmcstat2spaa --cut-chains -o "$T/p.spaa" "$T/cut.txt"
 	assert_success
 	assert_output "pmcstat2spaa: $T/cut.txt:1: warning: the functions of cycles count 6 samples, its header 10 (a part of pmcstat's output?)"
 	printf 'a;b 1\n' > "$T/f.txt"
-	run pmcstat2spaa "$T/f.txt"
+	run pmcstat2spaa --cut-chains "$T/f.txt"
 	assert_failure 1
 	assert_output "pmcstat2spaa: $T/f.txt: this is folded stacks, not a pmcstat callgraph: run folded2spaa"
-	run pmcstat2spaa "$D/instruments/7.3.1-simple-time-profile-deep-copy.txt"
+	run pmcstat2spaa --cut-chains "$D/instruments/7.3.1-simple-time-profile-deep-copy.txt"
 	assert_output "pmcstat2spaa: $D/instruments/7.3.1-simple-time-profile-deep-copy.txt: this is an Apple Instruments deep copy, not a pmcstat callgraph: run instruments2spaa"
-	pmcstat2spaa "$DP/simple.txt" 2>/dev/null > "$T/p.spaa"
-	run pmcstat2spaa "$T/p.spaa"
+	pmcstat2spaa --cut-chains "$DP/simple.txt" 2>/dev/null > "$T/p.spaa"
+	run pmcstat2spaa --cut-chains "$T/p.spaa"
 	assert_output "pmcstat2spaa: $T/p.spaa: this is SPAA already, not a pmcstat callgraph: no conversion needed"
 }
 
@@ -155,13 +155,13 @@ pmcstat2spaa: $DP/simple-with-invalids.txt:1: warning: the functions of inst_ret
 }
 
 @test "the bundled example: as pmcstat counts it (bzero's 3 samples of a chain cut short kept), and as speedscope" {
-	run sh -c "pmcstat2spaa '$EX/pmcstat-callgraph.txt' | spaa-fold --raw"
+	run sh -c "pmcstat2spaa --cut-chains '$EX/pmcstat-callgraph.txt' | spaa-fold --raw"
 	assert_output "bzero 3
 main 10
 main;parse_file;parse_block;memcpy 30
 main;parse_file;parse_block;tokenize 35
 main;read_input;memcpy 10
 trap;trap_pfault;vm_fault;bzero 12"
-	run sh -c "pmcstat2spaa --leaves-only '$EX/pmcstat-callgraph.txt' | spaa-fold --raw | awk '{ s += \$NF } END { print s }'"
+	run sh -c "pmcstat2spaa '$EX/pmcstat-callgraph.txt' | spaa-fold --raw | awk '{ s += \$NF } END { print s }'"
 	assert_output 97
 }

@@ -2,8 +2,8 @@
 """A pmcstat callgraph read on its own, for pmcstat2spaa's tests: folded
 stacks (outermost caller first, the sampled function last; bytewise order)
 of every event: a line without callers gives its chain its count; a line with
-callers gives its chain its count less theirs (not with --leaves-only, as
-speedscope).  Usage: fold.py FILE [--leaves-only]"""
+callers gives its chain its count less theirs only with --cut-chains (speedscope
+drops them).  Usage: fold.py FILE [--cut-chains]"""
 import re
 import sys
 
@@ -11,7 +11,7 @@ LINE = re.compile(r'^( *)[\d.]+%\s+\[(\d+)\]\s*(.*?)(?: @ (.*))?$')
 
 
 def main():
-    leaves_only = '--leaves-only' in sys.argv[2:]
+    leaves_only = '--cut-chains' not in sys.argv[2:]
     out = {}
     chain = []  # [name, count, callers' count, has callers]
 

@@ -267,10 +267,15 @@ static sbuf packed;
 
 /* The path of stack s into `path`, names as spaa-fold gives them; notes
  * each new name's kind and dso. */
-static void stack_path(const spaa_reader *r, const spaa_stack *s)
+static void pack_stack(const spaa_reader *r, const spaa_stack *s)
 {
 	packed.n = 0;
 	fold_stack_packed(&names, r, s, &O.fo, &packed);
+}
+
+/* `packed` into `path`. */
+static void unpack_path(void)
+{
 	npath = 0;
 	const uint8_t *q = (const uint8_t *)packed.p, *end = q + packed.n;
 	while (q < end) {
@@ -282,6 +287,11 @@ static void stack_path(const spaa_reader *r, const spaa_stack *s)
 		}
 		path_add(v);
 	}
+}
+
+/* Notes the kind and dso of each name of stack s that has none yet. */
+static void note_kinds(const spaa_reader *r, const spaa_stack *s)
+{
 	if (O.palette != PAL_KIND && O.palette != PAL_DSO && O.palette != PAL_AUTO) return;
 	/* the frames' kinds and dsos, by their names (fold.h keeps the name id
 	 * of each frame it named) */
@@ -317,6 +327,13 @@ static void stack_path(const spaa_reader *r, const spaa_stack *s)
 			ni->dso = dso;
 		}
 	}
+}
+
+static void stack_path(const spaa_reader *r, const spaa_stack *s)
+{
+	pack_stack(r, s);
+	unpack_path();
+	note_kinds(r, s);
 }
 
 /* What the chosen event and metric are, per file. */
@@ -381,18 +398,24 @@ static double num_value(num v)
 }
 
 /* Packed path (fold.h) -> path index, so that a stack met again (another
- * thread's) costs one lookup. */
+ * thread's) costs one lookup: its names all have their kind already (the
+ * stack that brought a name in noted it), and its path is placed. */
 static strmap seen_paths;
 static uint32_t *seen_node, seen_cap;
 
 static uint32_t stack_node(const spaa_reader *r, const spaa_stack *s)
 {
-	stack_path(r, s);
+	pack_stack(r, s);
 	bool added;
 	uint32_t i = strmap_intern(&seen_paths, packed.p ? packed.p : "", packed.n, &added);
 	if (added) {
+		unpack_path();
+		note_kinds(r, s);
 		grow_array((void **)&seen_node, &seen_cap, i + 1, sizeof *seen_node);
 		seen_node[i] = place_path();
+	} else if (packed.n == 0) {
+		/* an empty path may hide a name (fold.h: one empty name) */
+		note_kinds(r, s);
 	}
 	return seen_node[i];
 }

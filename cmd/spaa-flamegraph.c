@@ -14,6 +14,7 @@
  * is time: sample records, or folded lines, in their order). */
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,9 @@ static const char help[] =
 "  -m, --metric=NAME    weigh by metric NAME (default: the event's primary\n"
 "                       metric)\n"
 FOLD_HELP
+"Speed:\n"
+"  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
+"                       another folds it (default: the online cores)\n"
 "Output:\n"
 CLI_HELP_TAIL;
 
@@ -106,6 +110,7 @@ static struct {
 	bool minwidth_pct;
 	const char *event, *metric, *outpath;
 	bool zstd;
+	unsigned jobs;
 	fold_opts fo;
 } O = {
 	.width = 1200, .frameheight = 16, .minwidth = 0.1, .fontsize = 12, .fontwidth = 0.59,
@@ -734,15 +739,165 @@ static int fast_stack(spaa_reader *r, spaa_stack *s)
 
 static uint64_t skipped_total;
 
+/* ---- -j: reading and folding in two threads -------------------------------
+ * With two jobs or more, the main thread reads the stack records (the scan
+ * above, the weight) into a batch, and a second thread folds the batch
+ * before (stack_node(): names, paths, weights), so that the two halves of
+ * the work run side by side.  Only the folder changes what it touches (the
+ * names, the paths, the weights) and the reader's dictionaries, which it
+ * reads, change only in spaa_next(): the main thread waits until the
+ * folder is done before it hands any line to spaa_next() (in a converter's
+ * SPAA, the frames come before the stacks: once).  The stacks are folded
+ * in their order, so the graph is the same bytes with any -j. */
+
+struct rec {
+	double w;
+	uint32_t frame0, nframes;  /* in batch.frames */
+	int32_t event;
+	uint32_t comm_at, comm_n, ev_at, ev_n; /* in batch.text */
+	bool has_comm, has_ev, has_pid, has_tid;
+	int64_t pid, tid;
+};
+struct batch {
+	struct rec *recs;
+	uint32_t n, cap;
+	uint32_t *frames;
+	uint32_t nf, fcap;
+	sbuf text;
+};
+#define BATCH_RECS 4096
+
+static struct {
+	bool on;                 /* a folder thread runs */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch b[2], *fill, *work;
+	bool ready, quit;        /* work holds a batch not folded yet; no more */
+	const spaa_reader *r;
+	int side;
+} J = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+static void batch_add(struct batch *b, const spaa_stack *s, double w)
+{
+	struct rec *x = VEC_PUSH(b->recs, b->n, b->cap);
+	x->w = w;
+	x->frame0 = b->nf;
+	x->nframes = s->nframes;
+	for (uint32_t i = 0; i < s->nframes; i++) *VEC_PUSH(b->frames, b->nf, b->fcap) = s->frames[i];
+	x->event = s->event;
+	x->has_comm = s->comm.p != NULL;
+	x->comm_at = (uint32_t)b->text.n;
+	x->comm_n = (uint32_t)s->comm.n;
+	sbuf_add(&b->text, s->comm.p, s->comm.n);
+	x->has_ev = s->event_name.p != NULL;
+	x->ev_at = (uint32_t)b->text.n;
+	x->ev_n = (uint32_t)s->event_name.n;
+	sbuf_add(&b->text, s->event_name.p, s->event_name.n);
+	x->has_pid = s->has_pid;
+	x->pid = s->pid;
+	x->has_tid = s->has_tid;
+	x->tid = s->tid;
+}
+
+static void batch_fold(const struct batch *b)
+{
+	spaa_stack s = { 0 };
+	for (uint32_t i = 0; i < b->n; i++) {
+		const struct rec *x = &b->recs[i];
+		s.frames = b->frames + x->frame0;
+		s.nframes = x->nframes;
+		s.event = x->event;
+		s.comm = x->has_comm ? (sstr){ b->text.p + x->comm_at, x->comm_n } : SSTR_NULL;
+		s.event_name = x->has_ev ? (sstr){ b->text.p + x->ev_at, x->ev_n } : SSTR_NULL;
+		s.has_pid = x->has_pid;
+		s.pid = x->pid;
+		s.has_tid = x->has_tid;
+		s.tid = x->tid;
+		uint32_t n = stack_node(J.r, &s);
+		if (n != UINT32_MAX) val[J.side][n] += x->w;
+	}
+}
+
+static void *folder(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&J.mu);
+	for (;;) {
+		while (!J.ready && !J.quit) pthread_cond_wait(&J.cv, &J.mu);
+		if (!J.ready) break;
+		pthread_mutex_unlock(&J.mu);
+		batch_fold(J.work);
+		pthread_mutex_lock(&J.mu);
+		J.ready = false;
+		pthread_cond_broadcast(&J.cv);
+	}
+	pthread_mutex_unlock(&J.mu);
+	return NULL;
+}
+
+/* Hands the filled batch to the folder (once it is done with the one
+ * before); with idle, also waits until it is done with this one. */
+static void jobs_hand(bool idle)
+{
+	pthread_mutex_lock(&J.mu);
+	if (J.fill->n) {
+		while (J.ready) pthread_cond_wait(&J.cv, &J.mu);
+		struct batch *t = J.work;
+		J.work = J.fill;
+		J.fill = t;
+		J.fill->n = J.fill->nf = 0;
+		J.fill->text.n = 0;
+		J.ready = true;
+		pthread_cond_broadcast(&J.cv);
+	}
+	if (idle)
+		while (J.ready) pthread_cond_wait(&J.cv, &J.mu);
+	pthread_mutex_unlock(&J.mu);
+}
+
+static void jobs_start(const spaa_reader *r, int side)
+{
+	J.r = r;
+	J.side = side;
+	J.fill = &J.b[0];
+	J.work = &J.b[1];
+	J.ready = J.quit = false;
+	int e = pthread_create(&J.thread, NULL, folder, NULL);
+	if (e) die(EXIT_DATA, "cannot start a thread: %s", strerror(e));
+	J.on = true;
+}
+
+static void jobs_stop(void)
+{
+	jobs_hand(true);
+	pthread_mutex_lock(&J.mu);
+	J.quit = true;
+	pthread_cond_broadcast(&J.cv);
+	pthread_mutex_unlock(&J.mu);
+	pthread_join(J.thread, NULL);
+	J.on = false;
+	for (int i = 0; i < 2; i++) {
+		free(J.b[i].recs);
+		free(J.b[i].frames);
+		sbuf_free(&J.b[i].text);
+		J.b[i] = (struct batch){ 0 };
+	}
+}
+
 static void read_spaa_stacks(spaa_reader *r, int side)
 {
 	spaa_stack s = { 0 };
 	struct pick p = { .ev = -2 };
 	uint64_t skipped = 0;
+	if (O.jobs > 1) jobs_start(r, side);
 	for (;;) {
 		int fast = fast_stack(r, &s);
 		if (fast < 0) break;
 		if (!fast) {
+			/* the reader's dictionaries may change: the folder
+			 * reads them */
+			if (J.on) jobs_hand(true);
 			enum spaa_rtype t = spaa_next(r);
 			if (t == SPAA_EOF) break;
 			if (t == SPAA_HEADER && p.ev == -2) pick_header(r, &p);
@@ -757,9 +912,15 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 			continue;
 		}
 		note_countname(w, s.event_name);
+		if (J.on) {
+			batch_add(J.fill, &s, num_value(w->value));
+			if (J.fill->n >= BATCH_RECS) jobs_hand(false);
+			continue;
+		}
 		uint32_t n = stack_node(r, &s);
 		if (n != UINT32_MAX) val[side][n] += num_value(w->value);
 	}
+	if (J.on) jobs_stop();
 	if (skipped)
 		warn_at(r->name, 0, "%llu stack%s without %s%s skipped", (unsigned long long)skipped,
 			skipped == 1 ? "" : "s", O.metric || p.metric ? "metric " : "its event's primary metric",
@@ -1692,6 +1853,7 @@ static int parse_options(int argc, char **argv)
 		{ "notes", required_argument, 0, OPT_NOTES },
 		{ "event", required_argument, 0, OPT_EVENT },
 		{ "metric", required_argument, 0, 'm' },
+		{ "jobs", required_argument, 0, 'j' },
 		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
 		CLI_STD_LONGOPTS,
@@ -1699,7 +1861,7 @@ static int parse_options(int argc, char **argv)
 	};
 	O.fo.inline_mode = -1;
 	int c;
-	while ((c = getopt_long(argc, argv, "Eim:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Eij:m:o:zhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&O.fo, c, optarg)) continue;
 		switch (c) {
 		case OPT_INVERTED: O.inverted = true; break;
@@ -1747,11 +1909,13 @@ static int parse_options(int argc, char **argv)
 		case OPT_NOTES: O.notes = optarg; break;
 		case OPT_EVENT: O.event = optarg; break;
 		case 'm': O.metric = optarg; break;
+		case 'j': O.jobs = opt_jobs("--jobs", optarg); break;
 		CLI_OUT_CASES(O.outpath, O.zstd);
 		CLI_STD_CASES(help);
 		}
 	}
 	int nfiles = argc - optind;
+	if (!O.jobs) O.jobs = cli_jobs();
 	if (O.event && O.fo.all_events) usage_error("--event and --all-events exclude each other");
 	if (O.callers && O.callees) usage_error("--callers and --callees exclude each other");
 	const char *focus = O.callers ? O.callers : O.callees;

@@ -723,3 +723,25 @@ root all$'
 	assert_failure 1
 	assert_output "spaa-flamegraph: $f:1: the first record is a stack, not the header"
 }
+
+@test "spaa-flamegraph -j: the same graph with one thread or several, frames met between the stacks included" {
+	# a frame record after stacks: the folder is done before the reader
+	# takes it
+	{ sed -n '1,28p;30,35p' "$EX/parser.spaa"; sed -n 29p "$EX/parser.spaa"; sed -n '36,$p' "$EX/parser.spaa"; } > "$T/late.spaa"
+	spaa-flamegraph -j1 "$EX/parser.spaa" > "$T/one.svg"
+	for j in 1 2 3; do
+		spaa-flamegraph -j$j "$T/late.spaa" > "$T/late$j.svg"
+		cmp "$T/one.svg" "$T/late$j.svg"
+	done
+	# many batches: 20000 stack records
+	{ sed -n '1,31p' "$EX/parser.spaa"
+	  sed -n '32,36p' "$EX/parser.spaa" | awk '{ for (i = 0; i < 4000; i++) { l = $0; sub(/"id":"0x/, "\"id\":\"0x" i "_", l); sub(/"value":1}/, "\"value\":" (i % 7 + 1) "}", l); print l } }'
+	} > "$T/many.spaa"
+	spaa-flamegraph -j1 "$T/many.spaa" > "$T/many1.svg"
+	spaa-flamegraph --jobs=2 "$T/many.spaa" > "$T/many2.svg"
+	cmp "$T/many1.svg" "$T/many2.svg"
+	grep -q '<title>all (' "$T/many1.svg"
+	run spaa-flamegraph -j0 "$T/many.spaa"
+	assert_failure 2
+	assert_output --partial "spaa-flamegraph: --jobs: '0' is not a number of threads from 1 to 256"
+}

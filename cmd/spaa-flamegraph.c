@@ -456,13 +456,22 @@ static inline bool sc_char(struct scan *c, char ch)
 	return false;
 }
 
+/* The bytes a plain string holds: printable ASCII but '"' and '\\' (set
+ * by sc_init()). */
+static bool plain_byte[256];
+
+static void sc_init(void)
+{
+	for (int b = 0x20; b < 0x80; b++) plain_byte[b] = b != '"' && b != '\\';
+}
+
 /* A string of printable ASCII without escapes (anything else: false). */
 static inline bool sc_str(struct scan *c, sstr *out)
 {
 	sc_ws(c);
 	if (c->p >= c->end || *c->p != '"') return false;
 	const char *q = ++c->p;
-	while (q < c->end && (uint8_t)(*q - 0x20) < 0x60 && *q != '"' && *q != '\\') q++;
+	while (q < c->end && plain_byte[(uint8_t)*q]) q++;
 	if (q >= c->end || *q != '"') return false;
 	*out = (sstr){ c->p, (size_t)(q - c->p) };
 	c->p = q + 1;
@@ -713,6 +722,7 @@ static bool sc_stack(struct scan *c, const spaa_reader *r, spaa_stack *s)
 static int fast_stack(spaa_reader *r, spaa_stack *s)
 {
 	static const char prefix[] = "{\"type\":\"stack\",";
+	if (!plain_byte['a']) sc_init();
 	size_t len;
 	char *line = input_line(r->in, &len);
 	if (!line) return -1;

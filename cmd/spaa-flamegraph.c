@@ -560,8 +560,22 @@ static bool sc_weights(struct scan *c, spaa_weight **ws, uint32_t *nw, uint32_t 
 	if (!sc_char(c, '[')) return false;
 	if (sc_char(c, ']')) return true;
 	do {
-		if (!sc_char(c, '{')) return false;
+		/* most often exactly {"metric":"NAME","value":N} */
+		static const char m_[] = "{\"metric\":", v_[] = ",\"value\":";
 		spaa_weight w = { SSTR_NULL, SSTR_NULL, { 0 } };
+		struct scan t = *c;
+		int64_t fv;
+		if ((size_t)(t.end - t.p) > sizeof m_ && !memcmp(t.p, m_, sizeof m_ - 1) &&
+		    (t.p += sizeof m_ - 1, sc_str(&t, &w.metric)) && (size_t)(t.end - t.p) > sizeof v_ &&
+		    !memcmp(t.p, v_, sizeof v_ - 1) && (t.p += sizeof v_ - 1, sc_int(&t, &fv, NULL)) &&
+		    t.p < t.end && *t.p == '}') {
+			c->p = t.p + 1;
+			w.value = num_i(fv);
+			*VEC_PUSH(*ws, *nw, *cap) = w;
+			continue;
+		}
+		w.metric = SSTR_NULL;
+		if (!sc_char(c, '{')) return false;
 		bool have_v = false, have_u = false;
 		if (!sc_char(c, '}')) {
 			do {

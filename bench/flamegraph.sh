@@ -7,6 +7,13 @@
 # (target: at least 2 times faster).  Each runs BENCH_RUNS times (default 5),
 # output thrown away; the median wall time is printed with the spread
 # (min..max) and the largest peak RSS, then the size of the SVG.
+#
+# On a real capture instead: BENCH_PERFDATA=perf.data (converted once by
+# CMD_DIR/perf2spaa into bench/out/) or BENCH_SPAA=FILE.spaa.  Then the
+# median (min..max) of the wall time and of the CPU time (user + sys, every
+# process of the pipeline) of `spaa-flamegraph FILE` and of `spaa-fold FILE
+# | inferno-flamegraph` (when on PATH), and their ratio (target: at most
+# 0.5), and how many frames each draws.
 set -e
 . "$(dirname "$0")/lib.sh"
 bench_init 5 "$@"
@@ -17,6 +24,52 @@ if [ ! -x "$OUT/gen-spaa" ] || [ "$HERE/gen-spaa.c" -nt "$OUT/gen-spaa" ] || [ "
 	ZLIBS=$(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
 	${CC:-cc} -O2 -I"$HERE/../common" -o "$OUT/gen-spaa" "$HERE/gen-spaa.c" "$LIB" $ZLIBS -lz -lm
 fi
+# real: spaa-flamegraph against spaa-fold | inferno-flamegraph on file $1,
+# wall and CPU
+real() {
+	f=$1
+	# run2 LABEL SHELL-COMMAND: "LABEL WALL_MED WALL_MIN WALL_MAX CPU_MED CPU_MIN CPU_MAX"
+	run2() {
+		: > "$OUT/times2.txt"
+		i=0
+		while [ $i -lt "$RUNS" ]; do
+			i=$((i + 1))
+			/usr/bin/time -f '%e %U %S' -o "$OUT/time2.txt" sh -c "$2" > /dev/null ||
+				{ echo "FAILED: $2" >&2; exit 1; }
+			awk '{ print $1, $2 + $3 }' "$OUT/time2.txt" >> "$OUT/times2.txt"
+		done
+		w=$(cut -d' ' -f1 "$OUT/times2.txt" | spread)
+		c=$(cut -d' ' -f2 "$OUT/times2.txt" | spread)
+		echo "$1 $w $c"
+	}
+	bytes=$(wc -c < "$f")
+	echo "file: $f, $((bytes / 1000000)) MB; $RUNS runs each: median (min..max), seconds"
+	g=$(run2 graph "'$CMD/spaa-flamegraph' '$f'")
+	echo "$g" | awk '{ printf "%-32s wall %6.3f (%.3f..%.3f)  CPU %6.3f (%.3f..%.3f)\n", "spaa-flamegraph", $2, $3, $4, $5, $6, $7 }'
+	if ! command -v inferno-flamegraph > /dev/null 2>&1; then
+		echo "inferno-flamegraph is not on PATH: not compared"
+		return 0
+	fi
+	echo "frames drawn: $("$CMD/spaa-flamegraph" "$f" | grep -o '<title>' | wc -l) (inferno: $("$CMD/spaa-fold" "$f" | inferno-flamegraph | grep -o '<title>' | wc -l))"
+	i=$(run2 inferno "'$CMD/spaa-fold' '$f' | inferno-flamegraph")
+	echo "$i" | awk '{ printf "%-32s wall %6.3f (%.3f..%.3f)  CPU %6.3f (%.3f..%.3f)\n", "spaa-fold | inferno-flamegraph", $2, $3, $4, $5, $6, $7 }'
+	echo "$g $i" | awk '{ printf "spaa-flamegraph / (spaa-fold | inferno-flamegraph): wall %.2fx, CPU %.2fx (target: at most 0.5x)\n", $2 / $9, $5 / $12 }'
+}
+if [ -n "${BENCH_PERFDATA:-}" ]; then
+	F=$OUT/$(basename "$BENCH_PERFDATA").spaa
+	if [ ! -s "$F" ] || [ "$BENCH_PERFDATA" -nt "$F" ]; then
+		echo "converting $BENCH_PERFDATA..." >&2
+		"$CMD/perf2spaa" "$BENCH_PERFDATA" > "$F.tmp"
+		mv "$F.tmp" "$F"
+	fi
+	real "$F"
+	exit 0
+fi
+if [ -n "${BENCH_SPAA:-}" ]; then
+	real "$BENCH_SPAA"
+	exit 0
+fi
+
 F=$OUT/bench-1000k.spaa
 if [ ! -s "$F" ] || [ "$HERE/gen-spaa.c" -nt "$F" ]; then
 	echo "generating $(basename "$F")..." >&2

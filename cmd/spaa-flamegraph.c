@@ -14,6 +14,7 @@
  * is time: sample records, or folded lines, in their order). */
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,9 @@ static const char help[] =
 "  -m, --metric=NAME    weigh by metric NAME (default: the event's primary\n"
 "                       metric)\n"
 FOLD_HELP
+"Speed:\n"
+"  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
+"                       another folds it (default: the online cores)\n"
 "Output:\n"
 CLI_HELP_TAIL;
 
@@ -106,6 +110,7 @@ static struct {
 	bool minwidth_pct;
 	const char *event, *metric, *outpath;
 	bool zstd;
+	unsigned jobs;
 	fold_opts fo;
 } O = {
 	.width = 1200, .frameheight = 16, .minwidth = 0.1, .fontsize = 12, .fontwidth = 0.59,
@@ -267,10 +272,15 @@ static sbuf packed;
 
 /* The path of stack s into `path`, names as spaa-fold gives them; notes
  * each new name's kind and dso. */
-static void stack_path(const spaa_reader *r, const spaa_stack *s)
+static void pack_stack(const spaa_reader *r, const spaa_stack *s)
 {
 	packed.n = 0;
 	fold_stack_packed(&names, r, s, &O.fo, &packed);
+}
+
+/* `packed` into `path`. */
+static void unpack_path(void)
+{
 	npath = 0;
 	const uint8_t *q = (const uint8_t *)packed.p, *end = q + packed.n;
 	while (q < end) {
@@ -282,6 +292,11 @@ static void stack_path(const spaa_reader *r, const spaa_stack *s)
 		}
 		path_add(v);
 	}
+}
+
+/* Notes the kind and dso of each name of stack s that has none yet. */
+static void note_kinds(const spaa_reader *r, const spaa_stack *s)
+{
 	if (O.palette != PAL_KIND && O.palette != PAL_DSO && O.palette != PAL_AUTO) return;
 	/* the frames' kinds and dsos, by their names (fold.h keeps the name id
 	 * of each frame it named) */
@@ -317,6 +332,13 @@ static void stack_path(const spaa_reader *r, const spaa_stack *s)
 			ni->dso = dso;
 		}
 	}
+}
+
+static void stack_path(const spaa_reader *r, const spaa_stack *s)
+{
+	pack_stack(r, s);
+	unpack_path();
+	note_kinds(r, s);
 }
 
 /* What the chosen event and metric are, per file. */
@@ -381,34 +403,531 @@ static double num_value(num v)
 }
 
 /* Packed path (fold.h) -> path index, so that a stack met again (another
- * thread's) costs one lookup. */
+ * thread's) costs one lookup: its names all have their kind already (the
+ * stack that brought a name in noted it), and its path is placed. */
 static strmap seen_paths;
 static uint32_t *seen_node, seen_cap;
 
 static uint32_t stack_node(const spaa_reader *r, const spaa_stack *s)
 {
-	stack_path(r, s);
+	pack_stack(r, s);
 	bool added;
 	uint32_t i = strmap_intern(&seen_paths, packed.p ? packed.p : "", packed.n, &added);
 	if (added) {
+		unpack_path();
+		note_kinds(r, s);
 		grow_array((void **)&seen_node, &seen_cap, i + 1, sizeof *seen_node);
 		seen_node[i] = place_path();
+	} else if (packed.n == 0) {
+		/* an empty path may hide a name (fold.h: one empty name) */
+		note_kinds(r, s);
 	}
 	return seen_node[i];
 }
 
+/* ---- a fast path for stack records ----------------------------------------
+ * Most of the time of reading SPAA goes into parsing stack records into a
+ * JSON tape (json.h) and looking members up there.  A stack record in the
+ * plain form converters write (type first; ASCII strings without escapes;
+ * integer ids, pids and weights) is scanned here in one pass straight into
+ * a spaa_stack, every byte checked against JSON's grammar and every member
+ * against what spaa_stack_parse() checks.  A line this scanner is not sure
+ * of, valid or not, goes back to the reader (input_unread()), which parses
+ * it in full and says what is wrong, if anything: the graph and the errors
+ * are the same either way. */
+
+struct scan { const char *p, *end; };
+
+/* Is sstr k the text of the string literal lit? */
+#define KEY_IS(k, lit) ((k).n == sizeof lit - 1 && memcmp((k).p, lit, sizeof lit - 1) == 0)
+
+static inline void sc_ws(struct scan *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' || *c->p == '\n')) c->p++;
+}
+
+static inline bool sc_char(struct scan *c, char ch)
+{
+	sc_ws(c);
+	if (c->p < c->end && *c->p == ch) {
+		c->p++;
+		return true;
+	}
+	return false;
+}
+
+/* The bytes a plain string holds: printable ASCII but '"' and '\\' (set
+ * by sc_init()). */
+static bool plain_byte[256];
+
+static void sc_init(void)
+{
+	for (int b = 0x20; b < 0x80; b++) plain_byte[b] = b != '"' && b != '\\';
+}
+
+/* A string of printable ASCII without escapes (anything else: false). */
+static inline bool sc_str(struct scan *c, sstr *out)
+{
+	sc_ws(c);
+	if (c->p >= c->end || *c->p != '"') return false;
+	const char *q = ++c->p;
+	while (q < c->end && plain_byte[(uint8_t)*q]) q++;
+	if (q >= c->end || *q != '"') return false;
+	*out = (sstr){ c->p, (size_t)(q - c->p) };
+	c->p = q + 1;
+	return true;
+}
+
+/* An integer as JSON writes it, of at most 18 digits (an int64 exactly), not
+ * followed by a fraction or an exponent; *text is its text. */
+static inline bool sc_int(struct scan *c, int64_t *v, sstr *text)
+{
+	sc_ws(c);
+	const char *q = c->p;
+	bool neg = q < c->end && *q == '-';
+	if (neg) q++;
+	const char *d = q;
+	uint64_t x = 0;
+	while (q < c->end && c_digit(*q) && q - d < 19) x = x * 10 + (uint64_t)(*q++ - '0');
+	size_t nd = (size_t)(q - d);
+	if (nd == 0 || nd > 18 || (nd > 1 && *d == '0')) return false;
+	if (q < c->end && (*q == '.' || *q == 'e' || *q == 'E')) return false;
+	*v = neg ? -(int64_t)x : (int64_t)x;
+	if (text) *text = (sstr){ c->p, (size_t)(q - c->p) };
+	c->p = q;
+	return true;
+}
+
+/* Skips one value of any kind (numbers: integers only). */
+static bool sc_skip(struct scan *c, int depth)
+{
+	sc_ws(c);
+	if (c->p >= c->end || depth > 64) return false;
+	sstr t;
+	int64_t v;
+	switch (*c->p) {
+	case '"': return sc_str(c, &t);
+	case '[':
+	case '{': {
+		bool obj = *c->p == '{';
+		char close = obj ? '}' : ']';
+		c->p++;
+		if (sc_char(c, close)) return true;
+		do {
+			if (obj && (!sc_str(c, &t) || !sc_char(c, ':'))) return false;
+			if (!sc_skip(c, depth + 1)) return false;
+		} while (sc_char(c, ','));
+		return sc_char(c, close);
+	}
+	case 't': case 'f': case 'n': {
+		const char *w = *c->p == 't' ? "true" : *c->p == 'f' ? "false" : "null";
+		size_t n = strlen(w);
+		if ((size_t)(c->end - c->p) < n || memcmp(c->p, w, n)) return false;
+		c->p += n;
+		return true;
+	}
+	default: return sc_int(c, &v, NULL);
+	}
+}
+
+/* A frame id, known to the reader: its index into r->frames. */
+static bool sc_frame(struct scan *c, const spaa_reader *r, uint32_t *f)
+{
+	sstr key;
+	int64_t v;
+	sc_ws(c);
+	if (c->p < c->end && *c->p == '"') {
+		if (!sc_str(c, &key)) return false;
+	} else {
+		if (!sc_int(c, &v, &key)) return false;
+		const struct spaa_direct *dc = &r->frame_direct;
+		if (v >= 0 && key.p[0] != '-' && (uint64_t)v < dc->n && dc->ix[v]) {
+			*f = dc->ix[v] - 1;
+			return true;
+		}
+	}
+	int64_t i = strmap_find(&r->frame_ids, key.p, key.n);
+	if (i < 0) return false;
+	*f = (uint32_t)i;
+	return true;
+}
+
+/* A weights array: objects with a "metric" string and an integer "value"
+ * (the first of each, as the reader takes them), maybe a "unit" string. */
+static bool sc_weights(struct scan *c, spaa_weight **ws, uint32_t *nw, uint32_t *cap)
+{
+	*nw = 0;
+	if (!sc_char(c, '[')) return false;
+	if (sc_char(c, ']')) return true;
+	do {
+		/* most often exactly {"metric":"NAME","value":N} */
+		static const char m_[] = "{\"metric\":", v_[] = ",\"value\":";
+		spaa_weight w = { SSTR_NULL, SSTR_NULL, { 0 } };
+		struct scan t = *c;
+		int64_t fv;
+		if ((size_t)(t.end - t.p) > sizeof m_ && !memcmp(t.p, m_, sizeof m_ - 1) &&
+		    (t.p += sizeof m_ - 1, sc_str(&t, &w.metric)) && (size_t)(t.end - t.p) > sizeof v_ &&
+		    !memcmp(t.p, v_, sizeof v_ - 1) && (t.p += sizeof v_ - 1, sc_int(&t, &fv, NULL)) &&
+		    t.p < t.end && *t.p == '}') {
+			c->p = t.p + 1;
+			w.value = num_i(fv);
+			*VEC_PUSH(*ws, *nw, *cap) = w;
+			continue;
+		}
+		w.metric = SSTR_NULL;
+		if (!sc_char(c, '{')) return false;
+		bool have_v = false, have_u = false;
+		if (!sc_char(c, '}')) {
+			do {
+				sstr k;
+				if (!sc_str(c, &k) || !sc_char(c, ':')) return false;
+				if (!w.metric.p && KEY_IS(k, "metric")) {
+					if (!sc_str(c, &w.metric)) return false;
+				} else if (!have_v && KEY_IS(k, "value")) {
+					int64_t v;
+					if (!sc_int(c, &v, NULL)) return false;
+					w.value = num_i(v);
+					have_v = true;
+				} else if (!have_u && KEY_IS(k, "unit")) {
+					sc_ws(c);
+					if (c->p < c->end && *c->p == '"') {
+						if (!sc_str(c, &w.unit)) return false;
+					} else if (!sc_skip(c, 2)) {
+						return false;
+					}
+					have_u = true;
+				} else if (!sc_skip(c, 2)) {
+					return false;
+				}
+			} while (sc_char(c, ','));
+			if (!sc_char(c, '}')) return false;
+		}
+		if (!w.metric.p || !have_v) return false;
+		*VEC_PUSH(*ws, *nw, *cap) = w;
+	} while (sc_char(c, ','));
+	return sc_char(c, ']');
+}
+
+/* The context object: event, pid, tid, cpu, comm (the first of each). */
+static bool sc_context(struct scan *c, const spaa_reader *r, spaa_stack *s)
+{
+	if (!sc_char(c, '{')) return false;
+	unsigned seen = 0;
+	if (!sc_char(c, '}')) {
+		do {
+			sstr k, v;
+			if (!sc_str(c, &k) || !sc_char(c, ':')) return false;
+			int m = KEY_IS(k, "event") ? 1 : KEY_IS(k, "pid") ? 2 : KEY_IS(k, "tid") ? 3
+				: KEY_IS(k, "cpu") ? 4 : KEY_IS(k, "comm") ? 5 : 0;
+			if (m == 0 || (seen & (1u << m))) {
+				if (!sc_skip(c, 2)) return false;
+				continue;
+			}
+			seen |= 1u << m;
+			if (m == 1 || m == 5) {
+				sc_ws(c);
+				if (c->p < c->end && *c->p == '"') {
+					if (!sc_str(c, &v)) return false;
+					if (m == 1) s->event_name = v;
+					else s->comm = v;
+				} else if (!sc_skip(c, 2)) {
+					return false;
+				}
+			} else {
+				int64_t x;
+				if (!sc_int(c, &x, NULL)) return false;
+				if (m == 2) s->has_pid = true, s->pid = x;
+				if (m == 3) s->has_tid = true, s->tid = x;
+				if (m == 4) s->has_cpu = true, s->cpu = x;
+			}
+		} while (sc_char(c, ','));
+		if (!sc_char(c, '}')) return false;
+	}
+	if (!s->event_name.p) return false;
+	s->event = spaa_event_find(r, s->event_name.p, s->event_name.n);
+	return true;
+}
+
+/* The rest of a stack record after its '{"type":"stack",'. */
+static bool sc_stack(struct scan *c, const spaa_reader *r, spaa_stack *s)
+{
+	enum { K_ID = 1, K_FRAMES = 2, K_CONTEXT = 4, K_WEIGHTS = 8 };
+	unsigned have = 0;
+	sstr keys[16];
+	uint32_t nkeys = 0;
+	keys[nkeys++] = sstr_c("type");
+	do {
+		sstr k;
+		if (!sc_str(c, &k) || !sc_char(c, ':')) return false;
+		/* a key twice is the reader's error */
+		for (uint32_t i = 0; i < nkeys; i++)
+			if (sstr_eq(keys[i], k)) return false;
+		if (nkeys == 16) return false;
+		keys[nkeys++] = k;
+		if (KEY_IS(k, "id")) {
+			sc_ws(c);
+			int64_t v;
+			if (c->p < c->end && *c->p == '"' ? !sc_str(c, &s->id) : !sc_int(c, &v, &s->id)) return false;
+			have |= K_ID;
+		} else if (KEY_IS(k, "frames")) {
+			if (!sc_char(c, '[')) return false;
+			if (!sc_char(c, ']')) {
+				do {
+					uint32_t f;
+					if (!sc_frame(c, r, &f)) return false;
+					*VEC_PUSH(s->frames, s->nframes, s->fcap) = f;
+				} while (sc_char(c, ','));
+				if (!sc_char(c, ']')) return false;
+			}
+			have |= K_FRAMES;
+		} else if (KEY_IS(k, "context")) {
+			if (!sc_context(c, r, s)) return false;
+			have |= K_CONTEXT;
+		} else if (KEY_IS(k, "weights")) {
+			if (!sc_weights(c, &s->w, &s->nw, &s->wcap)) return false;
+			have |= K_WEIGHTS;
+		} else if (KEY_IS(k, "stack_type")) {
+			sc_ws(c);
+			if (c->p < c->end && *c->p == '"') {
+				if (!sc_str(c, &s->stack_type)) return false;
+			} else if (!sc_skip(c, 1)) {
+				return false;
+			}
+		} else if (KEY_IS(k, "related_stacks")) {
+			sc_ws(c);
+			if (c->p >= c->end || *c->p != '[' || !sc_skip(c, 1)) return false;
+		} else if (KEY_IS(k, "exclusive")) {
+			sc_ws(c);
+			if (c->p < c->end && *c->p == '{') {
+				/* checked as the reader checks it: a known frame,
+				 * valid weights */
+				c->p++;
+				bool have_f = false, have_w = false;
+				do {
+					sstr ek;
+					if (!sc_str(c, &ek) || !sc_char(c, ':')) return false;
+					if (!have_f && KEY_IS(ek, "frame")) {
+						if (!sc_frame(c, r, &s->excl_frame)) return false;
+						have_f = true;
+					} else if (!have_w && KEY_IS(ek, "weights")) {
+						if (!sc_weights(c, &s->xw, &s->nxw, &s->xwcap)) return false;
+						have_w = true;
+					} else if (!sc_skip(c, 2)) {
+						return false;
+					}
+				} while (sc_char(c, ','));
+				if (!have_f || !sc_char(c, '}')) return false;
+				s->has_excl = true;
+			} else if (!sc_skip(c, 1)) {
+				return false;
+			}
+		} else if (!sc_skip(c, 1)) {
+			return false;
+		}
+	} while (sc_char(c, ','));
+	if (!sc_char(c, '}')) return false;
+	sc_ws(c);
+	return c->p == c->end && have == (K_ID | K_FRAMES | K_CONTEXT | K_WEIGHTS);
+}
+
+/* The next record, when it is a stack record the fast path reads: 1 with
+ * *s filled in; 0 when the reader is to read it (spaa_next()); -1 at the end
+ * of the input. */
+static int fast_stack(spaa_reader *r, spaa_stack *s)
+{
+	static const char prefix[] = "{\"type\":\"stack\",";
+	if (!plain_byte['a']) sc_init();
+	size_t len;
+	char *line = input_line(r->in, &len);
+	if (!line) return -1;
+	if (!r->have_header || len < sizeof prefix - 1 || memcmp(line, prefix, sizeof prefix - 1)) {
+		input_unread(r->in);
+		return 0;
+	}
+	s->nframes = s->nw = s->nxw = 0;
+	s->related = s->context = 0;
+	s->has_pid = s->has_tid = s->has_cpu = s->has_excl = false;
+	s->event = -1;
+	s->id = s->event_name = s->stack_type = s->comm = SSTR_NULL;
+	struct scan c = { line + sizeof prefix - 1, line + len };
+	if (!sc_stack(&c, r, s)) {
+		input_unread(r->in);
+		return 0;
+	}
+	r->line = line;
+	r->len = len;
+	r->lineno = input_lineno(r->in);
+	r->type = SPAA_STACK;
+	return 1;
+}
+
 static uint64_t skipped_total;
+
+/* ---- -j: reading and folding in two threads -------------------------------
+ * With two jobs or more, the main thread reads the stack records (the scan
+ * above, the weight) into a batch, and a second thread folds the batch
+ * before (stack_node(): names, paths, weights), so that the two halves of
+ * the work run side by side.  Only the folder changes what it touches (the
+ * names, the paths, the weights) and the reader's dictionaries, which it
+ * reads, change only in spaa_next(): the main thread waits until the
+ * folder is done before it hands any line to spaa_next() (in a converter's
+ * SPAA, the frames come before the stacks: once).  The stacks are folded
+ * in their order, so the graph is the same bytes with any -j. */
+
+struct rec {
+	double w;
+	uint32_t frame0, nframes;  /* in batch.frames */
+	int32_t event;
+	uint32_t comm_at, comm_n, ev_at, ev_n; /* in batch.text */
+	bool has_comm, has_ev, has_pid, has_tid;
+	int64_t pid, tid;
+};
+struct batch {
+	struct rec *recs;
+	uint32_t n, cap;
+	uint32_t *frames;
+	uint32_t nf, fcap;
+	sbuf text;
+};
+#define BATCH_RECS 4096
+
+static struct {
+	bool on;                 /* a folder thread runs */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch b[2], *fill, *work;
+	bool ready, quit;        /* work holds a batch not folded yet; no more */
+	const spaa_reader *r;
+	int side;
+} J = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+static void batch_add(struct batch *b, const spaa_stack *s, double w)
+{
+	struct rec *x = VEC_PUSH(b->recs, b->n, b->cap);
+	x->w = w;
+	x->frame0 = b->nf;
+	x->nframes = s->nframes;
+	for (uint32_t i = 0; i < s->nframes; i++) *VEC_PUSH(b->frames, b->nf, b->fcap) = s->frames[i];
+	x->event = s->event;
+	x->has_comm = s->comm.p != NULL;
+	x->comm_at = (uint32_t)b->text.n;
+	x->comm_n = (uint32_t)s->comm.n;
+	sbuf_add(&b->text, s->comm.p, s->comm.n);
+	x->has_ev = s->event_name.p != NULL;
+	x->ev_at = (uint32_t)b->text.n;
+	x->ev_n = (uint32_t)s->event_name.n;
+	sbuf_add(&b->text, s->event_name.p, s->event_name.n);
+	x->has_pid = s->has_pid;
+	x->pid = s->pid;
+	x->has_tid = s->has_tid;
+	x->tid = s->tid;
+}
+
+static void batch_fold(const struct batch *b)
+{
+	spaa_stack s = { 0 };
+	for (uint32_t i = 0; i < b->n; i++) {
+		const struct rec *x = &b->recs[i];
+		s.frames = b->frames + x->frame0;
+		s.nframes = x->nframes;
+		s.event = x->event;
+		s.comm = x->has_comm ? (sstr){ b->text.p + x->comm_at, x->comm_n } : SSTR_NULL;
+		s.event_name = x->has_ev ? (sstr){ b->text.p + x->ev_at, x->ev_n } : SSTR_NULL;
+		s.has_pid = x->has_pid;
+		s.pid = x->pid;
+		s.has_tid = x->has_tid;
+		s.tid = x->tid;
+		uint32_t n = stack_node(J.r, &s);
+		if (n != UINT32_MAX) val[J.side][n] += x->w;
+	}
+}
+
+static void *folder(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&J.mu);
+	for (;;) {
+		while (!J.ready && !J.quit) pthread_cond_wait(&J.cv, &J.mu);
+		if (!J.ready) break;
+		pthread_mutex_unlock(&J.mu);
+		batch_fold(J.work);
+		pthread_mutex_lock(&J.mu);
+		J.ready = false;
+		pthread_cond_broadcast(&J.cv);
+	}
+	pthread_mutex_unlock(&J.mu);
+	return NULL;
+}
+
+/* Hands the filled batch to the folder (once it is done with the one
+ * before); with idle, also waits until it is done with this one. */
+static void jobs_hand(bool idle)
+{
+	pthread_mutex_lock(&J.mu);
+	if (J.fill->n) {
+		while (J.ready) pthread_cond_wait(&J.cv, &J.mu);
+		struct batch *t = J.work;
+		J.work = J.fill;
+		J.fill = t;
+		J.fill->n = J.fill->nf = 0;
+		J.fill->text.n = 0;
+		J.ready = true;
+		pthread_cond_broadcast(&J.cv);
+	}
+	if (idle)
+		while (J.ready) pthread_cond_wait(&J.cv, &J.mu);
+	pthread_mutex_unlock(&J.mu);
+}
+
+static void jobs_start(const spaa_reader *r, int side)
+{
+	J.r = r;
+	J.side = side;
+	J.fill = &J.b[0];
+	J.work = &J.b[1];
+	J.ready = J.quit = false;
+	int e = pthread_create(&J.thread, NULL, folder, NULL);
+	if (e) die(EXIT_DATA, "cannot start a thread: %s", strerror(e));
+	J.on = true;
+}
+
+static void jobs_stop(void)
+{
+	jobs_hand(true);
+	pthread_mutex_lock(&J.mu);
+	J.quit = true;
+	pthread_cond_broadcast(&J.cv);
+	pthread_mutex_unlock(&J.mu);
+	pthread_join(J.thread, NULL);
+	J.on = false;
+	for (int i = 0; i < 2; i++) {
+		free(J.b[i].recs);
+		free(J.b[i].frames);
+		sbuf_free(&J.b[i].text);
+		J.b[i] = (struct batch){ 0 };
+	}
+}
 
 static void read_spaa_stacks(spaa_reader *r, int side)
 {
 	spaa_stack s = { 0 };
 	struct pick p = { .ev = -2 };
 	uint64_t skipped = 0;
-	enum spaa_rtype t;
-	while ((t = spaa_next(r)) != SPAA_EOF) {
-		if (t == SPAA_HEADER && p.ev == -2) pick_header(r, &p);
-		if (t != SPAA_STACK) continue;
-		if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
+	if (O.jobs > 1) jobs_start(r, side);
+	for (;;) {
+		int fast = fast_stack(r, &s);
+		if (fast < 0) break;
+		if (!fast) {
+			/* the reader's dictionaries may change: the folder
+			 * reads them */
+			if (J.on) jobs_hand(true);
+			enum spaa_rtype t = spaa_next(r);
+			if (t == SPAA_EOF) break;
+			if (t == SPAA_HEADER && p.ev == -2) pick_header(r, &p);
+			if (t != SPAA_STACK) continue;
+			if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
+		}
 		if (!stack_wanted(&p, &s)) continue;
 		const char *m = stack_metric(r, &p, &s);
 		const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
@@ -417,9 +936,15 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 			continue;
 		}
 		note_countname(w, s.event_name);
+		if (J.on) {
+			batch_add(J.fill, &s, num_value(w->value));
+			if (J.fill->n >= BATCH_RECS) jobs_hand(false);
+			continue;
+		}
 		uint32_t n = stack_node(r, &s);
 		if (n != UINT32_MAX) val[side][n] += num_value(w->value);
 	}
+	if (J.on) jobs_stop();
 	if (skipped)
 		warn_at(r->name, 0, "%llu stack%s without %s%s skipped", (unsigned long long)skipped,
 			skipped == 1 ? "" : "s", O.metric || p.metric ? "metric " : "its event's primary metric",
@@ -1352,6 +1877,7 @@ static int parse_options(int argc, char **argv)
 		{ "notes", required_argument, 0, OPT_NOTES },
 		{ "event", required_argument, 0, OPT_EVENT },
 		{ "metric", required_argument, 0, 'm' },
+		{ "jobs", required_argument, 0, 'j' },
 		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
 		CLI_STD_LONGOPTS,
@@ -1359,7 +1885,7 @@ static int parse_options(int argc, char **argv)
 	};
 	O.fo.inline_mode = -1;
 	int c;
-	while ((c = getopt_long(argc, argv, "Eim:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Eij:m:o:zhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&O.fo, c, optarg)) continue;
 		switch (c) {
 		case OPT_INVERTED: O.inverted = true; break;
@@ -1407,11 +1933,13 @@ static int parse_options(int argc, char **argv)
 		case OPT_NOTES: O.notes = optarg; break;
 		case OPT_EVENT: O.event = optarg; break;
 		case 'm': O.metric = optarg; break;
+		case 'j': O.jobs = opt_jobs("--jobs", optarg); break;
 		CLI_OUT_CASES(O.outpath, O.zstd);
 		CLI_STD_CASES(help);
 		}
 	}
 	int nfiles = argc - optind;
+	if (!O.jobs) O.jobs = cli_jobs();
 	if (O.event && O.fo.all_events) usage_error("--event and --all-events exclude each other");
 	if (O.callers && O.callees) usage_error("--callers and --callees exclude each other");
 	const char *focus = O.callers ? O.callers : O.callees;

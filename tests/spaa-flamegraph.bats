@@ -674,3 +674,76 @@ root all$'
 	run grep -o '<title>main [^<]*</title><rect [^>]*fill="[^"]*"' "$T/k.svg"
 	assert_output --regexp 'fill="rgb\(([0-9]+),\1,[0-9]+\)"$'
 }
+
+@test "spaa-flamegraph: stack records in any JSON form draw the same graph, and bad ones give the reader's errors (the fast path for plain records)" {
+	spaa-flamegraph "$EX/parser.spaa" > "$T/plain.svg"
+	# spaces, the type not first, numbers with a fraction, escapes: the
+	# reader's path
+	sed '/"type":"stack"/s/,"/, "/g' "$EX/parser.spaa" > "$T/spaces.spaa"
+	sed 's/^{"type":"stack","id":\("[^"]*"\),/{"id":\1,"type":"stack",/' "$EX/parser.spaa" > "$T/order.spaa"
+	sed '/"type":"stack"/s/"value":\([0-9]*\)}/"value":\1.0}/g' "$EX/parser.spaa" > "$T/fraction.spaa"
+	sed '/"type":"stack"/s/"comm":"parser"/"comm":"pars\\u0065r"/' "$EX/parser.spaa" > "$T/escape.spaa"
+	# weights in another order (the scan's slower way)
+	sed '/"type":"stack"/s/{"metric":\("[a-z]*"\),"value":\([0-9]*\)}/{"value":\2,"metric":\1}/g' "$EX/parser.spaa" > "$T/swapped.spaa"
+	for v in spaces order fraction escape swapped; do
+		! cmp -s "$EX/parser.spaa" "$T/$v.spaa"
+		spaa-flamegraph "$T/$v.spaa" > "$T/$v.svg"
+		cmp "$T/plain.svg" "$T/$v.svg"
+	done
+	f=$T/bad.spaa
+	sed '33s/"frames":\[8,/"frames":[99,/' "$EX/parser.spaa" > "$f"
+	run spaa-flamegraph "$f"
+	assert_failure 1
+	assert_output "spaa-flamegraph: $f:33: stack 0x746610b76e980474 refers to unknown frame 99"
+	sed '34s/}$/,"weights":[]}/' "$EX/parser.spaa" > "$f"
+	run spaa-flamegraph "$f"
+	assert_failure 1
+	assert_output "spaa-flamegraph: $f:34: key \"weights\" appears twice in the record"
+	sed '32s/}$//' "$EX/parser.spaa" > "$f"
+	run spaa-flamegraph "$f"
+	assert_failure 1
+	assert_output "spaa-flamegraph: $f:32: invalid JSON at byte 359: unexpected end of line"
+	sed '33s/"event":"cpu-clock:pppH",//' "$EX/parser.spaa" > "$f"
+	run spaa-flamegraph "$f"
+	assert_failure 1
+	assert_output "spaa-flamegraph: $f:33: stack 0x746610b76e980474 has no context.event"
+	sed '33s/"exclusive":{"frame":8,/"exclusive":{"frame":98,/' "$EX/parser.spaa" > "$f"
+	run spaa-flamegraph "$f"
+	assert_failure 1
+	assert_output "spaa-flamegraph: $f:33: stack 0x746610b76e980474: exclusive.frame refers to unknown frame 98"
+	sed '33s/"value":1}/"value":"1"}/' "$EX/parser.spaa" > "$f"
+	run spaa-flamegraph "$f"
+	assert_failure 1
+	assert_output "spaa-flamegraph: $f:33: stack 0x746610b76e980474: weights[0] needs a \"metric\" string and a numeric \"value\""
+	sed '33s/"comm":"parser"/"comm":"pa\x01rser"/' "$EX/parser.spaa" > "$f"
+	run spaa-flamegraph "$f"
+	assert_failure 1
+	assert_output "spaa-flamegraph: $f:33: invalid JSON at byte 154: control character in string"
+	# a stack record before the header
+	{ sed -n 32p "$EX/parser.spaa"; sed -n 1p "$EX/parser.spaa"; } > "$f"
+	run spaa-flamegraph "$f"
+	assert_failure 1
+	assert_output "spaa-flamegraph: $f:1: the first record is a stack, not the header"
+}
+
+@test "spaa-flamegraph -j: the same graph with one thread or several, frames met between the stacks included" {
+	# a frame record after stacks: the folder is done before the reader
+	# takes it
+	{ sed -n '1,28p;30,35p' "$EX/parser.spaa"; sed -n 29p "$EX/parser.spaa"; sed -n '36,$p' "$EX/parser.spaa"; } > "$T/late.spaa"
+	spaa-flamegraph -j1 "$EX/parser.spaa" > "$T/one.svg"
+	for j in 1 2 3; do
+		spaa-flamegraph -j$j "$T/late.spaa" > "$T/late$j.svg"
+		cmp "$T/one.svg" "$T/late$j.svg"
+	done
+	# many batches: 20000 stack records
+	{ sed -n '1,31p' "$EX/parser.spaa"
+	  sed -n '32,36p' "$EX/parser.spaa" | awk '{ for (i = 0; i < 4000; i++) { l = $0; sub(/"id":"0x/, "\"id\":\"0x" i "_", l); sub(/"value":1}/, "\"value\":" (i % 7 + 1) "}", l); print l } }'
+	} > "$T/many.spaa"
+	spaa-flamegraph -j1 "$T/many.spaa" > "$T/many1.svg"
+	spaa-flamegraph --jobs=2 "$T/many.spaa" > "$T/many2.svg"
+	cmp "$T/many1.svg" "$T/many2.svg"
+	grep -q '<title>all (' "$T/many1.svg"
+	run spaa-flamegraph -j0 "$T/many.spaa"
+	assert_failure 2
+	assert_output --partial "spaa-flamegraph: --jobs: '0' is not a number of threads from 1 to 256"
+}

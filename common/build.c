@@ -31,7 +31,7 @@ struct bframe {
 	uint32_t dso;
 	int32_t inline_depth;
 	uint8_t kind;
-	bool inlined, resolved;
+	bool inlined, resolved, exact;
 };
 
 struct bthread {
@@ -372,6 +372,7 @@ uint32_t builder_frame_add(builder *b, const builder_frame *in)
 	x->kind = f->kind;
 	x->inlined = f->inlined;
 	x->resolved = f->func_resolved;
+	x->exact = f->exact;
 	x->memo = (stackid_memo){ 0, 0 };
 	return i;
 }
@@ -412,12 +413,9 @@ static sstr ctx_get(const builder *b, uint32_t v)
 	return (sstr){ p, n };
 }
 
-uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames,
-		       uint32_t nframes, const uint32_t *midx, const num *vals, uint32_t nvals)
+/* The index of context c (its comm as written) in b->ctxs. */
+static uint32_t ctx_intern(builder *b, const builder_ctx *c)
 {
-	builder_ctx w = *in;
-	const builder_ctx *c = &w;
-	w.comm = as_written(&b->fix[0], in->comm);
 	/* the context, interned by its binary form */
 	sbuf *k = &b->key;
 	k->n = 0;
@@ -450,14 +448,25 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 			x->stack_type = ctx_str(b, sstr_c(c->stack_type));
 		if (c->extra_json.p && c->extra_json.n) x->extra = ctx_str(b, c->extra_json);
 	}
-	const struct bctx *x = &b->ctxs[ci];
+	return ci;
+}
+
+/* The index of the stack of frames in context ci (the stack it is an alias
+ * of, if any); path: the hash of its frames if known (from another
+ * builder), NULL to compute it. */
+static uint32_t stack_intern(builder *b, uint32_t ci, const uint32_t *frames, uint32_t nframes,
+			     const uint64_t *path)
+{
 	/* aggregation key: the frame indices (first: the stack keeps no other
 	 * copy of them), then the context */
+	sbuf *k = &b->key;
 	k->n = 0;
 	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
 	sbuf_add(k, &ci, sizeof ci);
+	bool added;
 	uint32_t i = strmap_intern(&b->stack_map, k->p, k->n, &added);
 	if (added) {
+		const struct bctx *x = &b->ctxs[ci];
 		grow_array((void **)&b->stacks, &b->scap, i + 1, sizeof *b->stacks);
 		struct bstack *s = &b->stacks[i];
 		memset(s, 0, sizeof *s);
@@ -470,27 +479,30 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 		for (uint32_t m = 0; m < b->nmetrics; m++) b->wpool[(size_t)i * b->nmetrics + m] = num_i(0);
 		/* content ids */
 		uint64_t h = FNV64_BASIS;
-		for (uint32_t j = nframes; j-- > 0;) {
-			struct bframe *f = &b->frames[frames[j]];
-			if (stackid_memo_get(&f->memo, &h)) continue;
-			size_t dn;
-			const char *dname = strmap_key(&b->dso_map, f->dso, &dn);
-			stackid_frame sf = { { strmap_key(&b->frame_map, frames[j], NULL), f->func_n }, { dname, dn },
-					     { f->srcline, f->srcline_n }, f->inlined };
-			uint64_t before = h;
-			h = stackid_add_frame(h, &sf);
-			stackid_memo_set(&f->memo, before, h);
-		}
+		if (path) h = *path;
+		else
+			for (uint32_t j = nframes; j-- > 0;) {
+				struct bframe *f = &b->frames[frames[j]];
+				if (stackid_memo_get(&f->memo, &h)) continue;
+				size_t dn;
+				const char *dname = strmap_key(&b->dso_map, f->dso, &dn);
+				stackid_frame sf = { { strmap_key(&b->frame_map, frames[j], NULL), f->func_n }, { dname, dn },
+						     { f->srcline, f->srcline_n }, f->inlined };
+				uint64_t before = h;
+				h = stackid_add_frame(h, &sf);
+				stackid_memo_set(&f->memo, before, h);
+			}
 		s->path = h;
-		stackid_ctx sc = { sstr_c(b->events[c->event].name), ctx_get(b, x->stack_type),
-				   ctx_get(b, x->comm), c->has_pid, c->has_tid, c->pid, c->tid };
+		stackid_ctx sc = { sstr_c(b->events[x->event].name), ctx_get(b, x->stack_type),
+				   ctx_get(b, x->comm), x->has_pid, x->has_tid, x->pid, x->tid };
 		s->id = stackid_add_ctx(h, &sc);
 		bool fresh;
 		uint32_t first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
 		if (!fresh && x->extra) {
 			/* the same content with a different extra context: ids must stay
 			 * unique, so fold the extra context into this one */
-			s->id = fnv1a64(s->id, c->extra_json.p, c->extra_json.n);
+			sstr extra = ctx_get(b, x->extra);
+			s->id = fnv1a64(s->id, extra.p, extra.n);
 			first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
 		}
 		/* frames that differ only in what is not part of a stack's
@@ -499,6 +511,15 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 		if (!fresh) s->alias = first + 1;
 	}
 	if (b->stacks[i].alias) i = b->stacks[i].alias - 1;
+	return i;
+}
+
+uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames,
+		       uint32_t nframes, const uint32_t *midx, const num *vals, uint32_t nvals)
+{
+	builder_ctx w = *in;
+	w.comm = as_written(&b->fix[0], in->comm);
+	uint32_t i = stack_intern(b, ctx_intern(b, &w), frames, nframes, NULL);
 	builder_add(b, i, midx, vals, nvals);
 	return i;
 }
@@ -546,6 +567,108 @@ const char *builder_stack_id(const builder *b, uint32_t s)
 	static char buf[20];
 	stackid_fmt(buf, b->stacks[s].id);
 	return buf;
+}
+
+const char *builder_event_name(const builder *b, uint32_t e)
+{
+	return b->events[e].name;
+}
+
+uint32_t builder_nevents(const builder *b)
+{
+	return b->nevents;
+}
+
+static sstr opt_sstr(const char *p, uint32_t n)
+{
+	return p ? (sstr){ p, n } : SSTR_NULL;
+}
+
+void builder_merge(builder *b, const builder *src)
+{
+	if (src->samples || src->nrel) die(EXIT_DATA, "internal error: builder_merge of samples or related stacks");
+	uint32_t *ev = xmalloc(((size_t)src->nevents + 1) * sizeof *ev);
+	uint32_t *dso = xmalloc(((size_t)src->dso_map.count + 1) * sizeof *dso);
+	uint32_t *fr = xmalloc(((size_t)src->frame_map.count + 1) * sizeof *fr);
+	uint32_t mx[MAX_METRICS];
+	for (uint32_t e = 0; e < src->nevents; e++) {
+		const struct bevent *x = &src->events[e];
+		int32_t f = builder_event_find(b, x->name, strlen(x->name));
+		if (f < 0) {
+			f = (int32_t)builder_event(b, x->name, x->kind, x->mode, x->primary, x->sampling_extra);
+			if (x->extra) builder_event_extra(b, (uint32_t)f, x->extra);
+		}
+		ev[e] = (uint32_t)f;
+	}
+	for (uint32_t m = 0; m < src->nmetrics; m++)
+		mx[m] = builder_metric(b, src->metrics[m].name, src->metrics[m].unit);
+	for (uint32_t i = 0; i < src->dso_map.count; i++) {
+		size_t n;
+		const char *name = strmap_key(&src->dso_map, i, &n);
+		uint32_t before = b->dso_map.count;
+		dso[i] = builder_dso(b, name, n, src->dso_kernel[i]);
+		if (b->dso_map.count > before && i < src->dxcap && src->dso_extra[i])
+			builder_dso_extra(b, dso[i], src->dso_extra[i]);
+	}
+	for (uint32_t i = 0; i < src->frame_map.count; i++) {
+		const struct bframe *f = &src->frames[i];
+		builder_frame w = {
+			.func = { strmap_key(&src->frame_map, i, NULL), f->func_n },
+			.dso = dso[f->dso], .kind = f->kind, .inlined = f->inlined,
+			.func_resolved = f->resolved, .inline_depth = f->inline_depth,
+			.srcline = opt_sstr(f->srcline, f->srcline_n), .ip = opt_sstr(f->ip, f->ip_n),
+			.symoff = opt_sstr(f->symoff, f->symoff_n), .extra_json = f->extra, .exact = f->exact,
+		};
+		fr[i] = builder_frame_add(b, &w);
+	}
+	for (uint32_t i = 0; i < src->thread_map.count; i++) {
+		const struct bthread *t = &src->threads[i];
+		builder_thread(b, t->pid, t->tid, t->comm, t->comm_n);
+	}
+	uint32_t *frames = NULL, fcap = 0;
+	sbuf st = { 0 };
+	uint32_t *cx = xmalloc(((size_t)src->ctx_map.count + 1) * sizeof *cx);
+	for (uint32_t i = 0; i < src->ctx_map.count; i++) {
+		const struct bctx *x = &src->ctxs[i];
+		builder_ctx c = { .event = ev[x->event], .has_pid = x->has_pid, .has_tid = x->has_tid,
+				  .pid = x->pid, .tid = x->tid, .comm = ctx_get(src, x->comm),
+				  .extra_json = ctx_get(src, x->extra) };
+		if (x->stack_type) { /* a C string */
+			sstr t = ctx_get(src, x->stack_type);
+			st.n = 0;
+			sbuf_add(&st, t.p, t.n);
+			sbuf_addc(&st, 0);
+			c.stack_type = st.p;
+		}
+		cx[i] = ctx_intern(b, &c);
+	}
+	for (uint32_t i = 0; i < src->stack_map.count; i++) {
+		const struct bstack *s = &src->stacks[i];
+		const char *fk = strmap_key(&src->stack_map, i, NULL);
+		grow_array((void **)&frames, &fcap, s->nframes + 1, sizeof *frames);
+		for (uint32_t j = 0; j < s->nframes; j++) {
+			uint32_t f;
+			memcpy(&f, fk + (size_t)j * sizeof f, sizeof f);
+			frames[j] = fr[f];
+		}
+		uint32_t midx[MAX_METRICS];
+		num vals[MAX_METRICS];
+		uint32_t nv = 0;
+		for (uint32_t m = 0; m < src->nmetrics; m++) {
+			if (!(s->present >> m & 1)) continue;
+			midx[nv] = mx[m];
+			vals[nv++] = src->wpool[(size_t)i * src->nmetrics + m];
+		}
+		/* the hash of the frames is the same in both builders */
+		uint32_t d = stack_intern(b, cx[s->ctx], frames, s->nframes, &s->path);
+		builder_add(b, d, midx, vals, nv);
+	}
+	free(cx);
+	free(frames);
+	sbuf_free(&st);
+	free(ev);
+	free(dso);
+	free(fr);
 }
 
 /* One sample record; ts: the timestamp's JSON text, NULL for none. */

@@ -558,6 +558,57 @@ static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char 
 	return true;
 }
 
+/* A frame record after its {"type":"frame", in the builders' layout (id,
+ * func, func_resolved, dso, ip, symoff, srcline, inlined, inline_depth,
+ * kind, x_perf_nosym or x_perf_no_callchain), taken as take_frame() would. */
+static bool frame_fast(spaa_reader *r, const char *p, const char *e)
+{
+	int64_t id, dso, depth = -1;
+	sstr func, ip = SSTR_NULL, symoff = SSTR_NULL, src = SSTR_NULL, kind;
+	bool resolved = true, inlined = false, nosym = false, nochain = false;
+	if (!F_LIT(&p, e, "\"id\":")) return false;
+	const char *idp = p;
+	if (!f_int(&p, e, &id, false)) return false;
+	size_t idn = (size_t)(p - idp);
+	if (!F_LIT(&p, e, ",\"func\":\"") || !f_str(&p, e, &func)) return false;
+	if (F_LIT(&p, e, ",\"func_resolved\":false")) resolved = false;
+	if (!F_LIT(&p, e, ",\"dso\":") || !f_int(&p, e, &dso, false) || (uint64_t)dso >= r->dso_direct.n ||
+	    !r->dso_direct.ix[dso])
+		return false;
+	if (F_LIT(&p, e, ",\"ip\":\"") && !f_str(&p, e, &ip)) return false;
+	if (F_LIT(&p, e, ",\"symoff\":\"") && !f_str(&p, e, &symoff)) return false;
+	if (F_LIT(&p, e, ",\"srcline\":\"") && !f_str(&p, e, &src)) return false;
+	if (F_LIT(&p, e, ",\"inlined\":true")) inlined = true;
+	if (F_LIT(&p, e, ",\"inline_depth\":") && (!f_int(&p, e, &depth, false) || depth >= INT32_MAX)) return false;
+	if (!F_LIT(&p, e, ",\"kind\":\"") || !f_str(&p, e, &kind)) return false;
+	if (F_LIT(&p, e, ",\"x_perf_nosym\":true")) nosym = true;
+	else if (F_LIT(&p, e, ",\"x_perf_no_callchain\":true")) nochain = true;
+	if (!F_LIT(&p, e, "}")) return false;
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
+	if (p != e) return false;
+	bool added;
+	uint32_t i = strmap_intern(&r->frame_ids, idp, idn, &added);
+	if (!added) return false; /* a duplicate: the JSON path says so */
+	cache_id(&r->frame_direct, (uint64_t)id, i, r->frame_ids.count);
+	grow_array((void **)&r->frames, &r->fcap, i + 1, sizeof *r->frames);
+	spaa_frame *f = &r->frames[i];
+	f->func = arena_strdup(&r->mem, func.p, func.n);
+	f->func_n = (uint32_t)func.n;
+	f->dso = r->dso_direct.ix[dso] - 1;
+	f->kind = sstr_eqc(kind, "user") ? FK_USER : sstr_eqc(kind, "kernel") ? FK_KERNEL : FK_UNKNOWN;
+	f->inlined = inlined;
+	f->func_resolved = resolved;
+	f->perf_nosym = nosym;
+	f->perf_nochain = nochain;
+	f->inline_depth = (int32_t)depth;
+	f->srcline = src.p ? arena_strdup(&r->mem, src.p, src.n) : NULL;
+	f->srcline_n = (uint32_t)src.n;
+	f->ip = ip.p ? arena_strdup(&r->mem, ip.p, ip.n) : NULL;
+	f->symoff = symoff.p ? arena_strdup(&r->mem, symoff.p, symoff.n) : NULL;
+	f->line = r->lineno;
+	return true;
+}
+
 enum spaa_rtype spaa_next(spaa_reader *r)
 {
 	for (;;) {
@@ -574,6 +625,11 @@ enum spaa_rtype spaa_next(spaa_reader *r)
 	    stack_fast(r, r->fast_stack, r->line + 16, r->line + r->len)) {
 		r->fast = true;
 		return r->type = SPAA_STACK;
+	}
+	if (r->fast_stack && r->have_header && r->len > 16 && memcmp(r->line, "{\"type\":\"frame\",", 16) == 0 &&
+	    frame_fast(r, r->line + 16, r->line + r->len)) {
+		r->fast = true;
+		return r->type = SPAA_FRAME;
 	}
 	bool first = !r->have_header && !r->header_missing_said;
 	if (json_parse(&r->doc, r->line, r->len) != 0) {

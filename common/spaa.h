@@ -174,7 +174,8 @@ bool spaa_id_text(const json_doc *d, uint32_t k, sstr *out);
  * the converters write (build.h: "type", "id", "frames", "stack_type",
  * "context" of event, pid, tid, comm, "weights", "exclusive", "x_path_id",
  * in that order, plain strings, integer weights) straight into *s, as
- * spaa_stack_parse() would, and sets r->fast; any other record (or any
+ * spaa_stack_parse() would, and their frame records as the JSON path takes
+ * them in, and sets r->fast; any other record (or any
  * doubt) goes through the JSON parser as before, with r->fast false.  The
  * same records are accepted with the same meaning either way. */
 void spaa_fast_stacks(spaa_reader *r, struct spaa_stack *s);

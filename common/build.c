@@ -319,15 +319,9 @@ static const char *adup_s(builder *b, sstr s, uint32_t *n)
 	return s.p ? arena_strdup(&b->mem, s.p, s.n) : NULL;
 }
 
-uint32_t builder_frame_add(builder *b, const builder_frame *in)
+/* Appends the identity of frame f (its strings as written) to k. */
+static void frame_key(const builder_frame *f, sbuf *k)
 {
-	builder_frame w = *in, *f = &w;
-	w.func = as_written(&b->fix[0], in->func);
-	w.srcline = as_written(&b->fix[1], in->srcline);
-	w.ip = as_written(&b->fix[2], in->ip);
-	w.symoff = as_written(&b->fix[3], in->symoff);
-	sbuf *k = &b->key;
-	k->n = 0;
 	sbuf_add(k, f->func.p, f->func.n);
 	sbuf_addc(k, 0x1f);
 	sbuf_add(k, &f->dso, sizeof f->dso);
@@ -343,8 +337,28 @@ uint32_t builder_frame_add(builder *b, const builder_frame *in)
 		sbuf_addc(k, 0x1f);
 		sbuf_add(k, f->symoff.p, f->symoff.n);
 	}
+}
+
+static uint32_t frame_intern_key(builder *b, const builder_frame *f, const void *key, size_t n, uint32_t h);
+
+uint32_t builder_frame_add(builder *b, const builder_frame *in)
+{
+	builder_frame w = *in;
+	w.func = as_written(&b->fix[0], in->func);
+	w.srcline = as_written(&b->fix[1], in->srcline);
+	w.ip = as_written(&b->fix[2], in->ip);
+	w.symoff = as_written(&b->fix[3], in->symoff);
+	sbuf *k = &b->key;
+	k->n = 0;
+	frame_key(&w, k);
+	return frame_intern_key(b, &w, k->p, k->n, strmap_hash(k->p, k->n));
+}
+
+/* The frame f (strings as written) of key key (its strmap_hash h). */
+static uint32_t frame_intern_key(builder *b, const builder_frame *f, const void *k, size_t kn, uint32_t h)
+{
 	bool added;
-	uint32_t i = strmap_intern(&b->frame_map, k->p, k->n, &added);
+	uint32_t i = strmap_intern_h(&b->frame_map, k, kn, h, &added);
 	if (!added) return i;
 	grow_array((void **)&b->frames, &b->fcap, i + 1, sizeof *b->frames);
 	struct bframe *x = &b->frames[i];
@@ -454,6 +468,9 @@ static uint32_t ctx_intern(builder *b, const builder_ctx *c)
 /* The index of the stack of frames in context ci (the stack it is an alias
  * of, if any); path: the hash of its frames if known (from another
  * builder), NULL to compute it. */
+static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t kh, uint32_t ci,
+				 const uint32_t *frames, uint32_t nframes, const uint64_t *path);
+
 static uint32_t stack_intern(builder *b, uint32_t ci, const uint32_t *frames, uint32_t nframes,
 			     const uint64_t *path)
 {
@@ -463,8 +480,15 @@ static uint32_t stack_intern(builder *b, uint32_t ci, const uint32_t *frames, ui
 	k->n = 0;
 	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
 	sbuf_add(k, &ci, sizeof ci);
+	return stack_intern_key(b, k->p, k->n, strmap_hash(k->p, k->n), ci, frames, nframes, path);
+}
+
+/* The same with the key made (its strmap_hash h). */
+static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t kh, uint32_t ci,
+				 const uint32_t *frames, uint32_t nframes, const uint64_t *path)
+{
 	bool added;
-	uint32_t i = strmap_intern(&b->stack_map, k->p, k->n, &added);
+	uint32_t i = strmap_intern_h(&b->stack_map, key, n, kh, &added);
 	if (added) {
 		const struct bctx *x = &b->ctxs[ci];
 		grow_array((void **)&b->stacks, &b->scap, i + 1, sizeof *b->stacks);
@@ -610,22 +634,38 @@ void builder_merge(builder *b, const builder *src)
 		if (b->dso_map.count > before && i < src->dxcap && src->dso_extra[i])
 			builder_dso_extra(b, dso[i], src->dso_extra[i]);
 	}
-	for (uint32_t i = 0; i < src->frame_map.count; i++) {
-		const struct bframe *f = &src->frames[i];
-		builder_frame w = {
-			.func = { strmap_key(&src->frame_map, i, NULL), f->func_n },
-			.dso = dso[f->dso], .kind = f->kind, .inlined = f->inlined,
-			.func_resolved = f->resolved, .inline_depth = f->inline_depth,
-			.srcline = opt_sstr(f->srcline, f->srcline_n), .ip = opt_sstr(f->ip, f->ip_n),
-			.symoff = opt_sstr(f->symoff, f->symoff_n), .extra_json = f->extra, .exact = f->exact,
-		};
-		fr[i] = builder_frame_add(b, &w);
+	/* in batches, as the stacks below */
+	enum { BATCH = 16 };
+	sbuf keys = { 0 };
+	size_t koff[BATCH + 1];
+	uint32_t kh[BATCH];
+	builder_frame fb[BATCH];
+	for (uint32_t i0 = 0; i0 < src->frame_map.count; i0 += BATCH) {
+		uint32_t nb = src->frame_map.count - i0 < BATCH ? src->frame_map.count - i0 : BATCH;
+		keys.n = 0;
+		for (uint32_t k = 0; k < nb; k++) {
+			const struct bframe *f = &src->frames[i0 + k];
+			fb[k] = (builder_frame){
+				.func = { strmap_key(&src->frame_map, i0 + k, NULL), f->func_n },
+				.dso = dso[f->dso], .kind = f->kind, .inlined = f->inlined,
+				.func_resolved = f->resolved, .inline_depth = f->inline_depth,
+				.srcline = opt_sstr(f->srcline, f->srcline_n), .ip = opt_sstr(f->ip, f->ip_n),
+				.symoff = opt_sstr(f->symoff, f->symoff_n), .extra_json = f->extra, .exact = f->exact,
+			};
+			koff[k] = keys.n;
+			frame_key(&fb[k], &keys);
+			kh[k] = strmap_hash(keys.p + koff[k], keys.n - koff[k]);
+			strmap_prefetch(&b->frame_map, kh[k]);
+		}
+		koff[nb] = keys.n;
+		for (uint32_t k = 0; k < nb; k++) strmap_prefetch_key(&b->frame_map, kh[k]);
+		for (uint32_t k = 0; k < nb; k++)
+			fr[i0 + k] = frame_intern_key(b, &fb[k], keys.p + koff[k], koff[k + 1] - koff[k], kh[k]);
 	}
 	for (uint32_t i = 0; i < src->thread_map.count; i++) {
 		const struct bthread *t = &src->threads[i];
 		builder_thread(b, t->pid, t->tid, t->comm, t->comm_n);
 	}
-	uint32_t *frames = NULL, fcap = 0;
 	sbuf st = { 0 };
 	uint32_t *cx = xmalloc(((size_t)src->ctx_map.count + 1) * sizeof *cx);
 	for (uint32_t i = 0; i < src->ctx_map.count; i++) {
@@ -642,29 +682,49 @@ void builder_merge(builder *b, const builder *src)
 		}
 		cx[i] = ctx_intern(b, &c);
 	}
-	for (uint32_t i = 0; i < src->stack_map.count; i++) {
-		const struct bstack *s = &src->stacks[i];
-		const char *fk = strmap_key(&src->stack_map, i, NULL);
-		grow_array((void **)&frames, &fcap, s->nframes + 1, sizeof *frames);
-		for (uint32_t j = 0; j < s->nframes; j++) {
-			uint32_t f;
-			memcpy(&f, fk + (size_t)j * sizeof f, sizeof f);
-			frames[j] = fr[f];
+	/* in batches: the keys made and their slots prefetched, then looked up
+	 * (the tables are large: each lookup would wait for memory) */
+	for (uint32_t i0 = 0; i0 < src->stack_map.count; i0 += BATCH) {
+		uint32_t nb = src->stack_map.count - i0 < BATCH ? src->stack_map.count - i0 : BATCH;
+		keys.n = 0;
+		for (uint32_t k = 0; k < nb; k++) {
+			const struct bstack *s = &src->stacks[i0 + k];
+			const char *fk = strmap_key(&src->stack_map, i0 + k, NULL);
+			koff[k] = keys.n;
+			sbuf_reserve(&keys, ((size_t)s->nframes + 1) * sizeof(uint32_t));
+			for (uint32_t j = 0; j < s->nframes; j++) {
+				uint32_t f;
+				memcpy(&f, fk + (size_t)j * sizeof f, sizeof f);
+				memcpy(keys.p + keys.n, &fr[f], sizeof f);
+				keys.n += sizeof f;
+			}
+			memcpy(keys.p + keys.n, &cx[s->ctx], sizeof cx[s->ctx]);
+			keys.n += sizeof cx[s->ctx];
+			kh[k] = strmap_hash(keys.p + koff[k], keys.n - koff[k]);
+			strmap_prefetch(&b->stack_map, kh[k]);
+			if (!src->ctxs[s->ctx].extra) idmap_prefetch(&b->ids, (int64_t)s->id); /* (its id here too) */
 		}
-		uint32_t midx[MAX_METRICS];
-		num vals[MAX_METRICS];
-		uint32_t nv = 0;
-		for (uint32_t m = 0; m < src->nmetrics; m++) {
-			if (!(s->present >> m & 1)) continue;
-			midx[nv] = mx[m];
-			vals[nv++] = src->wpool[(size_t)i * src->nmetrics + m];
+		koff[nb] = keys.n;
+		for (uint32_t k = 0; k < nb; k++) strmap_prefetch_key(&b->stack_map, kh[k]);
+		for (uint32_t k = 0; k < nb; k++) {
+			uint32_t i = i0 + k;
+			const struct bstack *s = &src->stacks[i];
+			uint32_t midx[MAX_METRICS];
+			num vals[MAX_METRICS];
+			uint32_t nv = 0;
+			for (uint32_t m = 0; m < src->nmetrics; m++) {
+				if (!(s->present >> m & 1)) continue;
+				midx[nv] = mx[m];
+				vals[nv++] = src->wpool[(size_t)i * src->nmetrics + m];
+			}
+			/* the hash of the frames is the same in both builders */
+			uint32_t d = stack_intern_key(b, keys.p + koff[k], koff[k + 1] - koff[k], kh[k], cx[s->ctx],
+						      NULL, s->nframes, &s->path);
+			builder_add(b, d, midx, vals, nv);
 		}
-		/* the hash of the frames is the same in both builders */
-		uint32_t d = stack_intern(b, cx[s->ctx], frames, s->nframes, &s->path);
-		builder_add(b, d, midx, vals, nv);
 	}
+	sbuf_free(&keys);
 	free(cx);
-	free(frames);
 	sbuf_free(&st);
 	free(ev);
 	free(dso);

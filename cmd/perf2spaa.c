@@ -6,8 +6,16 @@
  * first ("ip sym+off (dso)"), each perhaps followed by a srcline line, then a
  * blank line.  "#" lines are perf's --header comments.  Frames are interned
  * by their raw text (a cache in front of the builder), stacks aggregated per
- * (event, pid, tid, comm) by build.h. */
+ * (event, pid, tid, comm) by build.h.
+ *
+ * With -j N (N > 1), text longer than a chunk is cut into chunks that each
+ * begin with a sample header line; up to N threads parse one chunk each
+ * into a builder of its own (the state P below is per thread), and the main
+ * thread merges the builders into its own in input order (builder_merge),
+ * so that the output is the same, byte for byte, for every N.  Memory is a
+ * few chunks and their builders, and the distinct frames and stacks. */
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +46,8 @@ static const char help[] =
 	"\n"
 	"  -s, --samples        also write one sample record per sample (timestamp,\n"
 	"                       cpu, period), for spaa-window\n"
+	"  -j, --jobs=N         parse text on N threads (default: the online cores;\n"
+	"                       the output is the same for every N)\n"
 	"  -q, --quiet          no warnings about unreadable lines (or lost samples)\n"
 	"      --symfs=DIR      perf.data: look for the recorded files under DIR\n"
 	"      --root=DIR       the same as --symfs\n"
@@ -48,6 +58,36 @@ static const char help[] =
 	CLI_HELP_TAIL;
 
 #define MAX_WARN 20
+
+/* A warning of a chunk, printed when the main thread merges it; event >= 0:
+ * "sample without a period", printed only if that event's first sample in
+ * the whole input had one (and once). */
+struct warnent {
+	uint64_t line;
+	const char *what;
+	int32_t event;
+};
+
+/* A chunk of text and, once parsed, what its thread made of it. */
+struct chunk {
+	pthread_t th;
+	char *buf;
+	size_t n, cap, max_line;
+	uint64_t nlines;        /* its lines (its line numbers start at 1) */
+	uint64_t long_line;     /* a line longer than max_line, 0 none */
+	const char *fname;
+	bool quiet, text;
+	builder *b;
+	bool *ev_period;        /* per event of b: its first sample had a period */
+	struct warnent *w;
+	uint32_t nw, wcap;
+	uint64_t nwarn;         /* warnings other than the period ones */
+	sbuf hdrs;              /* "# cmdline"/"# perf version" lines: length (4 bytes), text */
+	uint64_t nsamples;
+	bool has_time;
+	uint64_t tmin_s, tmin_f, tmax_s, tmax_f;
+	char tmin[48], tmax[48];
+};
 
 /* One frame line of the current sample, as offsets into the sample buffer. */
 struct pline {
@@ -77,8 +117,11 @@ struct sample {
 	uint32_t trace_off, trace_len;
 };
 
-static struct {
+static _Thread_local struct {
 	builder *b;
+	struct chunk *chunk;    /* a parsing thread's chunk, NULL: the main thread */
+	unsigned jobs;
+	bool prev_frame;        /* the last line was a frame line */
 	bool want_samples, quiet;
 	uint32_t m_samples, m_period;
 	/* per-sample scratch */
@@ -111,8 +154,19 @@ static struct {
 	perfconv_totals pt;
 } P = { .nochain = UINT32_MAX };
 
+static void chunk_warn(struct chunk *c, uint64_t line, const char *what, int32_t event)
+{
+	/* beyond MAX_WARN + 1, they would not be printed */
+	if (event < 0 && c->nwarn++ > MAX_WARN) return;
+	*VEC_PUSH(c->w, c->nw, c->wcap) = (struct warnent){ line, what, event };
+}
+
 static void warn_line(uint64_t line, const char *what)
 {
+	if (P.chunk) {
+		chunk_warn(P.chunk, line, what, -1);
+		return;
+	}
 	P.nwarn++;
 	if (P.quiet || P.nwarn > MAX_WARN) return;
 	warn_at(P.fname, line, "warning: %s", what);
@@ -518,9 +572,11 @@ static void finish_sample(void)
 	midx[nv] = P.m_samples;
 	vals[nv++] = num_i(1);
 	uint64_t period = s->has_period ? s->period : 1;
-	if (!s->has_period && P.ev_period[s->event] && !P.ev_warned[s->event]) {
+	static const char noperiod[] = "sample without a period in an event with periods: counted as period 1";
+	if (!s->has_period && (P.ev_period[s->event] || P.chunk) && !P.ev_warned[s->event]) {
 		P.ev_warned[s->event] = true;
-		warn_line(s->lineno, "sample without a period in an event with periods: counted as period 1");
+		if (P.chunk) chunk_warn(P.chunk, s->lineno, noperiod, s->event); /* the merge decides */
+		else warn_line(s->lineno, noperiod);
 	}
 	midx[nv] = P.m_period;
 	vals[nv++] = num_u(period);
@@ -573,6 +629,13 @@ static void header_comment(const char *p, size_t n)
 	else if (n > 17 && memcmp(p, "# perf version : ", 17) == 0) key = "tool_version", got = &P.got_version, p += 17, n -= 17;
 	if (!key || *got) return;
 	*got = true;
+	if (P.chunk) { /* for the merge, in input order */
+		sbuf *h = &P.chunk->hdrs;
+		uint32_t len = (uint32_t)(n + (key[0] == 'c' ? 12 : 17));
+		sbuf_add(h, &len, sizeof len);
+		sbuf_add(h, p - (len - n), len);
+		return;
+	}
 	builder_source_str(P.b, key, p, n);
 }
 
@@ -610,6 +673,268 @@ static bool has_colon_blank(const char *p, size_t n)
 	return false;
 }
 
+/* One line of text (line[n] may be written), line lineno of P.fname. */
+static void text_line(char *line, size_t n, uint64_t lineno)
+{
+	while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r')) n--;
+	line[n] = 0;
+	size_t i = 0;
+	while (i < n && c_blank(line[i])) i++;
+	if (i == n) { /* blank: end of sample */
+		finish_sample();
+		P.prev_frame = false;
+		return;
+	}
+	if (line[0] == '#') {
+		header_comment(line, n);
+		return;
+	}
+	if (memchr(line, 0, n)) {
+		/* perf script never prints one: binary damage; names would
+		 * be cut at it */
+		warn_line(lineno, "NUL byte in the line: ignored");
+		P.prev_frame = false;
+		return;
+	}
+	/* a header; without -g (one line per sample: "comm pid time:
+	 * period event: ip sym+off (dso)") perf right-aligns the comm */
+	struct hdr h;
+	/* (an indented line is a frame unless it has the ": " of a time;
+	 * tested first, as frame lines are most lines) */
+	if ((i == 0 || has_colon_blank(line + i, n - i)) && header_fit(line + i, n - i, &h)) {
+		finish_sample();
+		start_sample(line + i, &h, lineno);
+		P.prev_frame = P.nfl > 0;
+		return;
+	}
+	const char *p = line + i;
+	size_t pn = n - i;
+	struct fparts f;
+	if (P.s.active) {
+		/* frame lines are not indented in some files */
+		if (split_frame(p, pn, i == 0, &f)) {
+			add_fline(p, pn);
+			P.prev_frame = true;
+			return;
+		}
+		if (P.prev_frame && is_srcline(p, pn)) {
+			struct pline *pl = &P.fl[P.nfl - 1];
+			pl->has_src = true;
+			pl->src_off = (uint32_t)P.sb.n;
+			pl->src_len = (uint32_t)pn;
+			sbuf_add(&P.sb, p, pn);
+			P.prev_frame = false;
+			return;
+		}
+	}
+	warn_line(lineno, P.s.active ? "cannot read this line (not a frame): ignored"
+				     : "cannot read this line (not a sample header): ignored");
+	P.prev_frame = false;
+}
+
+/* ---- chunks (-j) -------------------------------------------------------- */
+
+/* Does text_line() take p[0..n) for a sample header (which ends the sample
+ * before it whatever came before: a chunk may begin there)? */
+static bool is_header_line(const char *p, size_t n)
+{
+	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r')) n--;
+	size_t i = 0;
+	while (i < n && c_blank(p[i])) i++;
+	if (i == n || p[0] == '#' || memchr(p, 0, n)) return false;
+	struct hdr h;
+	return (i == 0 || has_colon_blank(p + i, n - i)) && header_fit((char *)p + i, n - i, &h);
+}
+
+/* Where a chunk of p[0..n) may end: at the start of its last complete line
+ * that is a sample header (not its first line); 0 when there is none. */
+static size_t chunk_cut(const char *p, size_t n)
+{
+	size_t e = n;
+	while (e > 0 && p[e - 1] != '\n') e--;
+	while (e > 0) { /* p[s..e) is a line with its newline */
+		size_t s = e - 1;
+		while (s > 0 && p[s - 1] != '\n') s--;
+		if (s > 0 && is_header_line(p + s, e - 1 - s)) return s;
+		e = s;
+	}
+	return 0;
+}
+
+static size_t chunk_size(void)
+{
+	/* SPAA_CHUNK: the tests' small chunks */
+	const char *e = getenv("SPAA_CHUNK");
+	char *end;
+	unsigned long long v = e ? strtoull(e, &end, 10) : 0;
+	return e && *e && !*end && v >= 1 && v < ((size_t)1 << 40) ? (size_t)v : (size_t)8 << 20;
+}
+
+/* A parsing thread: chunk c into a builder of its own. */
+static void *parse_chunk(void *arg)
+{
+	struct chunk *c = arg;
+	P.chunk = c;
+	P.fname = c->fname;
+	P.quiet = c->quiet;
+	P.nochain = UINT32_MAX;
+	P.b = builder_new();
+	P.m_samples = builder_metric(P.b, "samples", NULL);
+	P.m_period = builder_metric(P.b, "period", NULL);
+	char *p = c->buf, *e = p + c->n;
+	uint64_t ln = 0;
+	while (p < e) {
+		char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+		ln++;
+		if (n > c->max_line) { /* the merge says so */
+			c->long_line = ln;
+			break;
+		}
+		if (!c->text)
+			for (size_t i = 0; i < n && !c->text; i++) c->text = !c_blank(p[i]) && p[i] != '\r';
+		text_line(p, n, ln);
+		p += n + 1;
+	}
+	finish_sample();
+	c->nlines = ln;
+	c->b = P.b;
+	c->ev_period = P.ev_period;
+	c->nsamples = P.nsamples;
+	c->has_time = P.has_time;
+	c->tmin_s = P.tmin_s, c->tmin_f = P.tmin_f, c->tmax_s = P.tmax_s, c->tmax_f = P.tmax_f;
+	memcpy(c->tmin, P.tmin, sizeof c->tmin);
+	memcpy(c->tmax, P.tmax, sizeof c->tmax);
+	sbuf_free(&P.sb);
+	free(P.fl);
+	free(P.frames);
+	strmap_free(&P.fcache);
+	free(P.fval);
+	sbuf_free(&P.key);
+	free(P.ev_warned);
+	sbuf_free(&P.extra);
+	return NULL;
+}
+
+/* The main thread: waits for chunk c and takes in what its thread found,
+ * as if it had read the chunk itself. */
+static void merge_chunk(struct chunk *c, uint64_t line0)
+{
+	int err = pthread_join(c->th, NULL);
+	if (err) die(EXIT_DATA, "cannot wait for a thread: %s", strerror(err));
+	for (size_t i = 0; i < c->hdrs.n;) {
+		uint32_t len;
+		memcpy(&len, c->hdrs.p + i, sizeof len);
+		header_comment(c->hdrs.p + i + sizeof len, len);
+		i += sizeof len + len;
+	}
+	uint32_t nev = builder_nevents(c->b);
+	uint32_t *ev = xmalloc(((size_t)nev + 1) * sizeof *ev);
+	for (uint32_t e = 0; e < nev; e++) {
+		const char *name = builder_event_name(c->b, e);
+		ev[e] = event_get(name, strlen(name), c->ev_period[e]);
+	}
+	for (uint32_t i = 0; i < c->nw; i++) {
+		const struct warnent *w = &c->w[i];
+		if (w->event >= 0) {
+			uint32_t g = ev[w->event];
+			if (!P.ev_period[g] || P.ev_warned[g]) continue;
+			P.ev_warned[g] = true;
+		}
+		warn_line(line0 + w->line, w->what);
+	}
+	if (c->long_line)
+		die_at(P.fname, line0 + c->long_line, "line longer than %zu bytes, the limit "
+		       "(SPAA_MAX_LINE=BYTES raises it)", c->max_line);
+	if (c->nwarn > MAX_WARN + 1) P.nwarn += c->nwarn - (MAX_WARN + 1);
+	builder_where(P.b, P.fname, line0 + c->nlines); /* (an overflow: the chunk's end) */
+	builder_merge(P.b, c->b);
+	P.nsamples += c->nsamples;
+	if (c->has_time) {
+		bool lo = !P.has_time || c->tmin_s < P.tmin_s || (c->tmin_s == P.tmin_s && c->tmin_f < P.tmin_f);
+		bool hi = !P.has_time || c->tmax_s > P.tmax_s || (c->tmax_s == P.tmax_s && c->tmax_f > P.tmax_f);
+		P.has_time = true;
+		if (lo) {
+			P.tmin_s = c->tmin_s, P.tmin_f = c->tmin_f;
+			memcpy(P.tmin, c->tmin, sizeof P.tmin);
+		}
+		if (hi) {
+			P.tmax_s = c->tmax_s, P.tmax_f = c->tmax_f;
+			memcpy(P.tmax, c->tmax, sizeof P.tmax);
+		}
+	}
+	free(ev);
+	builder_free(c->b);
+	c->b = NULL;
+	free(c->ev_period);
+	c->ev_period = NULL;
+	c->nw = 0;
+	c->nwarn = 0;
+	c->hdrs.n = 0;
+}
+
+/* The text of in cut into chunks, parsed on P.jobs threads, merged in
+ * order. */
+static void convert_chunks(input *in)
+{
+	unsigned jobs = P.jobs;
+	struct chunk *ring = xcalloc(jobs, sizeof *ring);
+	unsigned head = 0, nfly = 0;
+	uint64_t lines = 0;
+	bool text = false;
+	size_t size = chunk_size(), want = size, max_line = input_max_line();
+	for (;;) {
+		const void *w;
+		size_t avail = input_window(in, &w, want);
+		if (avail == 0) break;
+		size_t cut = avail < want ? avail : chunk_cut(w, avail);
+		if (cut == 0) { /* one sample longer than the chunk */
+			want *= 2;
+			continue;
+		}
+		want = size;
+		if (nfly == jobs) {
+			merge_chunk(&ring[head], lines);
+			lines += ring[head].nlines;
+			text |= ring[head].text;
+			head = (head + 1) % jobs;
+			nfly--;
+		}
+		struct chunk *c = &ring[(head + nfly) % jobs];
+		if (cut + 1 > c->cap) {
+			free(c->buf);
+			c->cap = cut + 1;
+			c->buf = xmalloc(c->cap);
+		}
+		memcpy(c->buf, w, cut);
+		c->buf[cut] = 0;
+		c->n = cut;
+		input_skip(in, cut);
+		c->long_line = 0;
+		c->fname = P.fname;
+		c->quiet = P.quiet;
+		c->max_line = max_line;
+		c->text = false;
+		int err = pthread_create(&c->th, NULL, parse_chunk, c);
+		if (err) die(EXIT_DATA, "cannot start a thread: %s", strerror(err));
+		nfly++;
+	}
+	while (nfly) {
+		merge_chunk(&ring[head], lines);
+		lines += ring[head].nlines;
+		text |= ring[head].text;
+		head = (head + 1) % jobs;
+		nfly--;
+	}
+	for (unsigned i = 0; i < jobs; i++) {
+		free(ring[i].buf);
+		free(ring[i].w);
+		sbuf_free(&ring[i].hdrs);
+	}
+	free(ring);
+	input_count_lines(in, lines, text);
+}
+
 static void convert(input *in)
 {
 	P.fname = input_name(in);
@@ -622,66 +947,18 @@ static void convert(input *in)
 		return;
 	}
 	sniff_refuse_other(in, "perf2spaa", "'perf script' text");
-	char *line;
-	size_t n;
-	bool prev_frame = false; /* the last line was a frame line */
-	while ((line = input_line(in, &n)) != NULL) {
-		while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r')) n--;
-		line[n] = 0;
-		size_t i = 0;
-		while (i < n && c_blank(line[i])) i++;
-		if (i == n) { /* blank: end of sample */
-			finish_sample();
-			prev_frame = false;
-			continue;
-		}
-		if (line[0] == '#') {
-			header_comment(line, n);
-			continue;
-		}
-		if (memchr(line, 0, n)) {
-			/* perf script never prints one: binary damage; names would
-			 * be cut at it */
-			warn_line(input_lineno(in), "NUL byte in the line: ignored");
-			prev_frame = false;
-			continue;
-		}
-		/* a header; without -g (one line per sample: "comm pid time:
-		 * period event: ip sym+off (dso)") perf right-aligns the comm */
-		struct hdr h;
-		/* (an indented line is a frame unless it has the ": " of a time;
-		 * tested first, as frame lines are most lines) */
-		if ((i == 0 || has_colon_blank(line + i, n - i)) && header_fit(line + i, n - i, &h)) {
-			finish_sample();
-			start_sample(line + i, &h, input_lineno(in));
-			prev_frame = P.nfl > 0;
-			continue;
-		}
-		const char *p = line + i;
-		size_t pn = n - i;
-		struct fparts f;
-		if (P.s.active) {
-			/* frame lines are not indented in some files */
-			if (split_frame(p, pn, i == 0, &f)) {
-				add_fline(p, pn);
-				prev_frame = true;
-				continue;
-			}
-			if (prev_frame && is_srcline(p, pn)) {
-				struct pline *pl = &P.fl[P.nfl - 1];
-				pl->has_src = true;
-				pl->src_off = (uint32_t)P.sb.n;
-				pl->src_len = (uint32_t)pn;
-				sbuf_add(&P.sb, p, pn);
-				prev_frame = false;
-				continue;
-			}
-		}
-		warn_line(input_lineno(in), P.s.active ? "cannot read this line (not a frame): ignored"
-						       : "cannot read this line (not a sample header): ignored");
-		prev_frame = false;
+	const void *w;
+	/* on threads unless the text fits in one chunk (or sample records
+	 * are wanted: they are written in input order as they come) */
+	if (P.jobs > 1 && !P.want_samples && input_peek(in, &w, chunk_size() + 1) > chunk_size()) {
+		convert_chunks(in);
+	} else {
+		char *line;
+		size_t n;
+		P.prev_frame = false;
+		while ((line = input_line(in, &n)) != NULL) text_line(line, n, input_lineno(in));
+		finish_sample();
 	}
-	finish_sample();
 	if (P.nwarn > MAX_WARN && !P.quiet)
 		warn_at(P.fname, 0, "warning: %llu unreadable lines in all",
 			(unsigned long long)P.nwarn);
@@ -699,6 +976,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "samples", no_argument, 0, 's' },
 		CLI_OUT_LONGOPTS,
+		{ "jobs", required_argument, 0, 'j' },
 		{ "quiet", no_argument, 0, 'q' },
 		{ "symfs", required_argument, 0, O_SYMFS },
 		{ "root", required_argument, 0, O_SYMFS },
@@ -711,10 +989,11 @@ int main(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "so:zqhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:zj:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': P.want_samples = true; break;
 		CLI_OUT_CASES(outpath, zstd);
+		case 'j': P.jobs = opt_jobs("-j", optarg); break;
 		case 'q': P.quiet = true; break;
 		case O_SYMFS: P.po.symfs = optarg; break;
 		case O_DEBUG_DIR: P.po.debug_dir = optarg; break;
@@ -724,6 +1003,7 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (!P.jobs) P.jobs = cli_jobs();
 	P.b = builder_new();
 	builder_source_tool(P.b, "perf");
 	P.m_samples = builder_metric(P.b, "samples", NULL);

@@ -210,6 +210,7 @@ static void fold_file(const char *path, const char *event, const char *metric,
 	bool use_keys = true;
 	uint64_t nstacks = 0, key_hits = 0;
 	strmap_init(&keys);
+	spaa_fast_stacks(r, &s);
 	fold_names_reset(&names);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
@@ -224,12 +225,14 @@ static void fold_file(const char *path, const char *event, const char *metric,
 			}
 		}
 		if (t != SPAA_STACK) continue;
+		/* read without the JSON parser (spaa_fast_stacks): s is parsed */
+		bool fast = r->fast;
 		/* a stack seen before (same key): its path is known */
 		/* the key cache pays only when stacks repeat their key (as the
 		 * threads of one program do): after every 4096 stacks it stays
 		 * on only if at least one stack in 8 was found in it */
 		if (use_keys && ++nstacks % 4096 == 0 && key_hits < nstacks / 8) use_keys = false;
-		bool ok = use_keys && stack_key(r, fo, &key);
+		bool ok = !fast && use_keys && stack_key(r, fo, &key);
 		struct known *kn = NULL;
 		if (ok) {
 			bool added;
@@ -256,8 +259,10 @@ static void fold_file(const char *path, const char *event, const char *metric,
 			}
 		}
 		if (!kn) {
-			/* an unusual record (ids with escapes...): the full way */
-			if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
+			/* an unusual record (ids with escapes...): the full way; or
+			 * one read fast, folded at once (folding its frames costs
+			 * no more than a key would) */
+			if (!fast && spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
 			if (!fo->all_events && ev >= 0 && !(ev_name && sstr_eqc(s.event_name, ev_name)))
 				continue;
 			const char *m = fo->all_events ? fold_pick_metric(r, s.event, metric) : one_metric;

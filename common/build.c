@@ -31,7 +31,7 @@ struct bframe {
 	uint32_t dso;
 	int32_t inline_depth;
 	uint8_t kind;
-	bool inlined, resolved;
+	bool inlined, resolved, exact;
 };
 
 struct bthread {
@@ -319,15 +319,9 @@ static const char *adup_s(builder *b, sstr s, uint32_t *n)
 	return s.p ? arena_strdup(&b->mem, s.p, s.n) : NULL;
 }
 
-uint32_t builder_frame_add(builder *b, const builder_frame *in)
+/* Appends the identity of frame f (its strings as written) to k. */
+static void frame_key(const builder_frame *f, sbuf *k)
 {
-	builder_frame w = *in, *f = &w;
-	w.func = as_written(&b->fix[0], in->func);
-	w.srcline = as_written(&b->fix[1], in->srcline);
-	w.ip = as_written(&b->fix[2], in->ip);
-	w.symoff = as_written(&b->fix[3], in->symoff);
-	sbuf *k = &b->key;
-	k->n = 0;
 	sbuf_add(k, f->func.p, f->func.n);
 	sbuf_addc(k, 0x1f);
 	sbuf_add(k, &f->dso, sizeof f->dso);
@@ -343,8 +337,28 @@ uint32_t builder_frame_add(builder *b, const builder_frame *in)
 		sbuf_addc(k, 0x1f);
 		sbuf_add(k, f->symoff.p, f->symoff.n);
 	}
+}
+
+static uint32_t frame_intern_key(builder *b, const builder_frame *f, const void *key, size_t n, uint32_t h);
+
+uint32_t builder_frame_add(builder *b, const builder_frame *in)
+{
+	builder_frame w = *in;
+	w.func = as_written(&b->fix[0], in->func);
+	w.srcline = as_written(&b->fix[1], in->srcline);
+	w.ip = as_written(&b->fix[2], in->ip);
+	w.symoff = as_written(&b->fix[3], in->symoff);
+	sbuf *k = &b->key;
+	k->n = 0;
+	frame_key(&w, k);
+	return frame_intern_key(b, &w, k->p, k->n, strmap_hash(k->p, k->n));
+}
+
+/* The frame f (strings as written) of key key (its strmap_hash h). */
+static uint32_t frame_intern_key(builder *b, const builder_frame *f, const void *k, size_t kn, uint32_t h)
+{
 	bool added;
-	uint32_t i = strmap_intern(&b->frame_map, k->p, k->n, &added);
+	uint32_t i = strmap_intern_h(&b->frame_map, k, kn, h, &added);
 	if (!added) return i;
 	grow_array((void **)&b->frames, &b->fcap, i + 1, sizeof *b->frames);
 	struct bframe *x = &b->frames[i];
@@ -372,6 +386,7 @@ uint32_t builder_frame_add(builder *b, const builder_frame *in)
 	x->kind = f->kind;
 	x->inlined = f->inlined;
 	x->resolved = f->func_resolved;
+	x->exact = f->exact;
 	x->memo = (stackid_memo){ 0, 0 };
 	return i;
 }
@@ -412,12 +427,9 @@ static sstr ctx_get(const builder *b, uint32_t v)
 	return (sstr){ p, n };
 }
 
-uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames,
-		       uint32_t nframes, const uint32_t *midx, const num *vals, uint32_t nvals)
+/* The index of context c (its comm as written) in b->ctxs. */
+static uint32_t ctx_intern(builder *b, const builder_ctx *c)
 {
-	builder_ctx w = *in;
-	const builder_ctx *c = &w;
-	w.comm = as_written(&b->fix[0], in->comm);
 	/* the context, interned by its binary form */
 	sbuf *k = &b->key;
 	k->n = 0;
@@ -450,14 +462,35 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 			x->stack_type = ctx_str(b, sstr_c(c->stack_type));
 		if (c->extra_json.p && c->extra_json.n) x->extra = ctx_str(b, c->extra_json);
 	}
-	const struct bctx *x = &b->ctxs[ci];
+	return ci;
+}
+
+/* The index of the stack of frames in context ci (the stack it is an alias
+ * of, if any); path: the hash of its frames if known (from another
+ * builder), NULL to compute it. */
+static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t kh, uint32_t ci,
+				 const uint32_t *frames, uint32_t nframes, const uint64_t *path);
+
+static uint32_t stack_intern(builder *b, uint32_t ci, const uint32_t *frames, uint32_t nframes,
+			     const uint64_t *path)
+{
 	/* aggregation key: the frame indices (first: the stack keeps no other
 	 * copy of them), then the context */
+	sbuf *k = &b->key;
 	k->n = 0;
 	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
 	sbuf_add(k, &ci, sizeof ci);
-	uint32_t i = strmap_intern(&b->stack_map, k->p, k->n, &added);
+	return stack_intern_key(b, k->p, k->n, strmap_hash(k->p, k->n), ci, frames, nframes, path);
+}
+
+/* The same with the key made (its strmap_hash h). */
+static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t kh, uint32_t ci,
+				 const uint32_t *frames, uint32_t nframes, const uint64_t *path)
+{
+	bool added;
+	uint32_t i = strmap_intern_h(&b->stack_map, key, n, kh, &added);
 	if (added) {
+		const struct bctx *x = &b->ctxs[ci];
 		grow_array((void **)&b->stacks, &b->scap, i + 1, sizeof *b->stacks);
 		struct bstack *s = &b->stacks[i];
 		memset(s, 0, sizeof *s);
@@ -470,27 +503,30 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 		for (uint32_t m = 0; m < b->nmetrics; m++) b->wpool[(size_t)i * b->nmetrics + m] = num_i(0);
 		/* content ids */
 		uint64_t h = FNV64_BASIS;
-		for (uint32_t j = nframes; j-- > 0;) {
-			struct bframe *f = &b->frames[frames[j]];
-			if (stackid_memo_get(&f->memo, &h)) continue;
-			size_t dn;
-			const char *dname = strmap_key(&b->dso_map, f->dso, &dn);
-			stackid_frame sf = { { strmap_key(&b->frame_map, frames[j], NULL), f->func_n }, { dname, dn },
-					     { f->srcline, f->srcline_n }, f->inlined };
-			uint64_t before = h;
-			h = stackid_add_frame(h, &sf);
-			stackid_memo_set(&f->memo, before, h);
-		}
+		if (path) h = *path;
+		else
+			for (uint32_t j = nframes; j-- > 0;) {
+				struct bframe *f = &b->frames[frames[j]];
+				if (stackid_memo_get(&f->memo, &h)) continue;
+				size_t dn;
+				const char *dname = strmap_key(&b->dso_map, f->dso, &dn);
+				stackid_frame sf = { { strmap_key(&b->frame_map, frames[j], NULL), f->func_n }, { dname, dn },
+						     { f->srcline, f->srcline_n }, f->inlined };
+				uint64_t before = h;
+				h = stackid_add_frame(h, &sf);
+				stackid_memo_set(&f->memo, before, h);
+			}
 		s->path = h;
-		stackid_ctx sc = { sstr_c(b->events[c->event].name), ctx_get(b, x->stack_type),
-				   ctx_get(b, x->comm), c->has_pid, c->has_tid, c->pid, c->tid };
+		stackid_ctx sc = { sstr_c(b->events[x->event].name), ctx_get(b, x->stack_type),
+				   ctx_get(b, x->comm), x->has_pid, x->has_tid, x->pid, x->tid };
 		s->id = stackid_add_ctx(h, &sc);
 		bool fresh;
 		uint32_t first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
 		if (!fresh && x->extra) {
 			/* the same content with a different extra context: ids must stay
 			 * unique, so fold the extra context into this one */
-			s->id = fnv1a64(s->id, c->extra_json.p, c->extra_json.n);
+			sstr extra = ctx_get(b, x->extra);
+			s->id = fnv1a64(s->id, extra.p, extra.n);
 			first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
 		}
 		/* frames that differ only in what is not part of a stack's
@@ -499,6 +535,15 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 		if (!fresh) s->alias = first + 1;
 	}
 	if (b->stacks[i].alias) i = b->stacks[i].alias - 1;
+	return i;
+}
+
+uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames,
+		       uint32_t nframes, const uint32_t *midx, const num *vals, uint32_t nvals)
+{
+	builder_ctx w = *in;
+	w.comm = as_written(&b->fix[0], in->comm);
+	uint32_t i = stack_intern(b, ctx_intern(b, &w), frames, nframes, NULL);
 	builder_add(b, i, midx, vals, nvals);
 	return i;
 }
@@ -546,6 +591,144 @@ const char *builder_stack_id(const builder *b, uint32_t s)
 	static char buf[20];
 	stackid_fmt(buf, b->stacks[s].id);
 	return buf;
+}
+
+const char *builder_event_name(const builder *b, uint32_t e)
+{
+	return b->events[e].name;
+}
+
+uint32_t builder_nevents(const builder *b)
+{
+	return b->nevents;
+}
+
+static sstr opt_sstr(const char *p, uint32_t n)
+{
+	return p ? (sstr){ p, n } : SSTR_NULL;
+}
+
+void builder_merge(builder *b, const builder *src)
+{
+	if (src->samples || src->nrel) die(EXIT_DATA, "internal error: builder_merge of samples or related stacks");
+	uint32_t *ev = xmalloc(((size_t)src->nevents + 1) * sizeof *ev);
+	uint32_t *dso = xmalloc(((size_t)src->dso_map.count + 1) * sizeof *dso);
+	uint32_t *fr = xmalloc(((size_t)src->frame_map.count + 1) * sizeof *fr);
+	uint32_t mx[MAX_METRICS];
+	for (uint32_t e = 0; e < src->nevents; e++) {
+		const struct bevent *x = &src->events[e];
+		int32_t f = builder_event_find(b, x->name, strlen(x->name));
+		if (f < 0) {
+			f = (int32_t)builder_event(b, x->name, x->kind, x->mode, x->primary, x->sampling_extra);
+			if (x->extra) builder_event_extra(b, (uint32_t)f, x->extra);
+		}
+		ev[e] = (uint32_t)f;
+	}
+	for (uint32_t m = 0; m < src->nmetrics; m++)
+		mx[m] = builder_metric(b, src->metrics[m].name, src->metrics[m].unit);
+	for (uint32_t i = 0; i < src->dso_map.count; i++) {
+		size_t n;
+		const char *name = strmap_key(&src->dso_map, i, &n);
+		uint32_t before = b->dso_map.count;
+		dso[i] = builder_dso(b, name, n, src->dso_kernel[i]);
+		if (b->dso_map.count > before && i < src->dxcap && src->dso_extra[i])
+			builder_dso_extra(b, dso[i], src->dso_extra[i]);
+	}
+	/* in batches, as the stacks below */
+	enum { BATCH = 16 };
+	sbuf keys = { 0 };
+	size_t koff[BATCH + 1];
+	uint32_t kh[BATCH];
+	builder_frame fb[BATCH];
+	for (uint32_t i0 = 0; i0 < src->frame_map.count; i0 += BATCH) {
+		uint32_t nb = src->frame_map.count - i0 < BATCH ? src->frame_map.count - i0 : BATCH;
+		keys.n = 0;
+		for (uint32_t k = 0; k < nb; k++) {
+			const struct bframe *f = &src->frames[i0 + k];
+			fb[k] = (builder_frame){
+				.func = { strmap_key(&src->frame_map, i0 + k, NULL), f->func_n },
+				.dso = dso[f->dso], .kind = f->kind, .inlined = f->inlined,
+				.func_resolved = f->resolved, .inline_depth = f->inline_depth,
+				.srcline = opt_sstr(f->srcline, f->srcline_n), .ip = opt_sstr(f->ip, f->ip_n),
+				.symoff = opt_sstr(f->symoff, f->symoff_n), .extra_json = f->extra, .exact = f->exact,
+			};
+			koff[k] = keys.n;
+			frame_key(&fb[k], &keys);
+			kh[k] = strmap_hash(keys.p + koff[k], keys.n - koff[k]);
+			strmap_prefetch(&b->frame_map, kh[k]);
+		}
+		koff[nb] = keys.n;
+		for (uint32_t k = 0; k < nb; k++) strmap_prefetch_key(&b->frame_map, kh[k]);
+		for (uint32_t k = 0; k < nb; k++)
+			fr[i0 + k] = frame_intern_key(b, &fb[k], keys.p + koff[k], koff[k + 1] - koff[k], kh[k]);
+	}
+	for (uint32_t i = 0; i < src->thread_map.count; i++) {
+		const struct bthread *t = &src->threads[i];
+		builder_thread(b, t->pid, t->tid, t->comm, t->comm_n);
+	}
+	sbuf st = { 0 };
+	uint32_t *cx = xmalloc(((size_t)src->ctx_map.count + 1) * sizeof *cx);
+	for (uint32_t i = 0; i < src->ctx_map.count; i++) {
+		const struct bctx *x = &src->ctxs[i];
+		builder_ctx c = { .event = ev[x->event], .has_pid = x->has_pid, .has_tid = x->has_tid,
+				  .pid = x->pid, .tid = x->tid, .comm = ctx_get(src, x->comm),
+				  .extra_json = ctx_get(src, x->extra) };
+		if (x->stack_type) { /* a C string */
+			sstr t = ctx_get(src, x->stack_type);
+			st.n = 0;
+			sbuf_add(&st, t.p, t.n);
+			sbuf_addc(&st, 0);
+			c.stack_type = st.p;
+		}
+		cx[i] = ctx_intern(b, &c);
+	}
+	/* in batches: the keys made and their slots prefetched, then looked up
+	 * (the tables are large: each lookup would wait for memory) */
+	for (uint32_t i0 = 0; i0 < src->stack_map.count; i0 += BATCH) {
+		uint32_t nb = src->stack_map.count - i0 < BATCH ? src->stack_map.count - i0 : BATCH;
+		keys.n = 0;
+		for (uint32_t k = 0; k < nb; k++) {
+			const struct bstack *s = &src->stacks[i0 + k];
+			const char *fk = strmap_key(&src->stack_map, i0 + k, NULL);
+			koff[k] = keys.n;
+			sbuf_reserve(&keys, ((size_t)s->nframes + 1) * sizeof(uint32_t));
+			for (uint32_t j = 0; j < s->nframes; j++) {
+				uint32_t f;
+				memcpy(&f, fk + (size_t)j * sizeof f, sizeof f);
+				memcpy(keys.p + keys.n, &fr[f], sizeof f);
+				keys.n += sizeof f;
+			}
+			memcpy(keys.p + keys.n, &cx[s->ctx], sizeof cx[s->ctx]);
+			keys.n += sizeof cx[s->ctx];
+			kh[k] = strmap_hash(keys.p + koff[k], keys.n - koff[k]);
+			strmap_prefetch(&b->stack_map, kh[k]);
+			if (!src->ctxs[s->ctx].extra) idmap_prefetch(&b->ids, (int64_t)s->id); /* (its id here too) */
+		}
+		koff[nb] = keys.n;
+		for (uint32_t k = 0; k < nb; k++) strmap_prefetch_key(&b->stack_map, kh[k]);
+		for (uint32_t k = 0; k < nb; k++) {
+			uint32_t i = i0 + k;
+			const struct bstack *s = &src->stacks[i];
+			uint32_t midx[MAX_METRICS];
+			num vals[MAX_METRICS];
+			uint32_t nv = 0;
+			for (uint32_t m = 0; m < src->nmetrics; m++) {
+				if (!(s->present >> m & 1)) continue;
+				midx[nv] = mx[m];
+				vals[nv++] = src->wpool[(size_t)i * src->nmetrics + m];
+			}
+			/* the hash of the frames is the same in both builders */
+			uint32_t d = stack_intern_key(b, keys.p + koff[k], koff[k + 1] - koff[k], kh[k], cx[s->ctx],
+						      NULL, s->nframes, &s->path);
+			builder_add(b, d, midx, vals, nv);
+		}
+	}
+	sbuf_free(&keys);
+	free(cx);
+	sbuf_free(&st);
+	free(ev);
+	free(dso);
+	free(fr);
 }
 
 /* One sample record; ts: the timestamp's JSON text, NULL for none. */

@@ -109,6 +109,18 @@ void builder_sample(builder *b, uint32_t s, bool has_ts, double ts,
  * time range set by builder_time_range_ns. */
 void builder_sample_ns(builder *b, uint32_t s, int64_t ts, const char *extra_json);
 
+/* The name of event e, and the number of events. */
+const char *builder_event_name(const builder *b, uint32_t e);
+uint32_t builder_nevents(const builder *b);
+
+/* Adds all of src, a builder of a later part of the same input (a chunk
+ * parsed on another thread), to b, as if src's calls had been made on b
+ * after b's own: events, dsos, frames, threads and stacks, each new one in
+ * src's order (of first appearance), weights summed.  The output is then
+ * the same, byte for byte, as that of one builder given the whole input.
+ * src holds no samples and no related stacks. */
+void builder_merge(builder *b, const builder *src);
+
 /* Writes everything. */
 void builder_write(builder *b, output *o);
 

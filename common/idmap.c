@@ -19,6 +19,14 @@ uint32_t idmap_get(const idmap *m, int64_t id)
 	}
 }
 
+void idmap_prefetch(const idmap *m, int64_t id)
+{
+	if (!m->cap) return;
+	uint32_t i = slot_of(id, m->cap - 1);
+	__builtin_prefetch(&m->keys[i]);
+	__builtin_prefetch(&m->vals[i]);
+}
+
 static void grow(idmap *m)
 {
 	uint32_t ncap = m->cap ? m->cap * 2 : 64;

@@ -17,6 +17,8 @@ typedef struct idmap {
 uint32_t idmap_get(const idmap *m, int64_t id);
 /* The index of id; when absent, adds it with index val and sets *added. */
 uint32_t idmap_put(idmap *m, int64_t id, uint32_t val, bool *added);
+/* Brings id's slot into the cache (lookups made in batches). */
+void idmap_prefetch(const idmap *m, int64_t id);
 void idmap_free(idmap *m);
 
 #endif

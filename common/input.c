@@ -431,6 +431,12 @@ void input_skip(input *in, size_t n)
 	in->consumed += n;
 }
 
+void input_count_lines(input *in, uint64_t n, bool text)
+{
+	in->lineno += n;
+	in->text |= text;
+}
+
 void input_close(input *in)
 {
 	if (!in) return;

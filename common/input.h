@@ -73,6 +73,10 @@ const char *input_damage(const input *in);
 size_t input_window(input *in, const void **p, size_t want);
 void input_skip(input *in, size_t n);
 
+/* For a reader that reads text through input_window: n more lines, and
+ * whether any was not blank (input_each's count of lines). */
+void input_count_lines(input *in, uint64_t n, bool text);
+
 void input_close(input *in);
 
 /* The line readers' loop over their operands: read(in) on each of the n

@@ -436,6 +436,179 @@ void spaa_need_header(spaa_reader *r)
 	if (!r->have_header) die_at(r->name, 0, "no header record (empty input)");
 }
 
+/* ---- the fast path for stack records ---------------------------------- */
+
+void spaa_fast_stacks(spaa_reader *r, spaa_stack *s)
+{
+	r->fast_stack = s;
+}
+
+/* Each step takes what it matches from *p (the line up to e) and returns
+ * true, or returns false: the record is then left to the JSON parser. */
+static bool f_lit(const char **p, const char *e, const char *s, size_t n)
+{
+	if ((size_t)(e - *p) < n || memcmp(*p, s, n) != 0) return false;
+	*p += n;
+	return true;
+}
+#define F_LIT(p, e, s) f_lit(p, e, s, sizeof s - 1)
+
+/* The rest of a string whose opening quote is taken, when it is plain
+ * (printable ASCII without '"' or '\\': its text is its value). */
+static bool f_str(const char **p, const char *e, sstr *out)
+{
+	const char *q = *p;
+	while (q < e && (unsigned char)*q >= 0x20 && (unsigned char)*q < 0x7f && *q != '"' && *q != '\\') q++;
+	if (q == e || *q != '"') return false;
+	*out = (sstr){ *p, (size_t)(q - *p) };
+	*p = q + 1;
+	return true;
+}
+
+/* A JSON integer of at most 18 digits (so in range), perhaps negative
+ * (not "-0"). */
+static bool f_int(const char **p, const char *e, int64_t *v, bool sign)
+{
+	const char *q = *p;
+	bool neg = sign && q < e && *q == '-';
+	if (neg) q++;
+	const char *d = q;
+	int64_t x = 0;
+	while (q < e && c_digit(*q) && q - d < 19) x = x * 10 + (*q++ - '0');
+	size_t n = (size_t)(q - d);
+	if (n == 0 || n > 18 || (*d == '0' && (n > 1 || neg))) return false;
+	*v = neg ? -x : x;
+	*p = q;
+	return true;
+}
+
+/* A frame id: a small integer in the direct cache. */
+static bool f_frame(spaa_reader *r, const char **p, const char *e, uint32_t *out)
+{
+	int64_t v;
+	if (!f_int(p, e, &v, false) || (uint64_t)v >= r->frame_direct.n || !r->frame_direct.ix[v]) return false;
+	*out = r->frame_direct.ix[v] - 1;
+	return true;
+}
+
+/* [{"metric":"m","value":N(,"unit":"u")?}, ...] after its '['. */
+static bool f_weights(const char **p, const char *e, spaa_weight **ws, uint32_t *nw, uint32_t *cap)
+{
+	*nw = 0;
+	if (F_LIT(p, e, "]")) return true;
+	do {
+		spaa_weight w;
+		int64_t v;
+		if (!F_LIT(p, e, "{\"metric\":\"") || !f_str(p, e, &w.metric) || !F_LIT(p, e, ",\"value\":") ||
+		    !f_int(p, e, &v, true))
+			return false;
+		w.value = num_i(v);
+		w.unit = SSTR_NULL;
+		if (F_LIT(p, e, ",\"unit\":\"") && !f_str(p, e, &w.unit)) return false;
+		if (!F_LIT(p, e, "}")) return false;
+		*VEC_PUSH(*ws, *nw, *cap) = w;
+	} while (F_LIT(p, e, ","));
+	return F_LIT(p, e, "]");
+}
+
+/* The record after its {"type":"stack", into *s. */
+static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char *e)
+{
+	s->nframes = s->nw = s->nxw = 0;
+	s->related = 0;
+	s->has_pid = s->has_tid = s->has_cpu = s->has_excl = false;
+	s->event = -1;
+	s->event_name = s->stack_type = s->comm = SSTR_NULL;
+	s->context = 0;
+	if (!F_LIT(&p, e, "\"id\":\"") || !f_str(&p, e, &s->id) || !F_LIT(&p, e, ",\"frames\":[")) return false;
+	if (!F_LIT(&p, e, "]")) {
+		do {
+			uint32_t f;
+			if (!f_frame(r, &p, e, &f)) return false;
+			*VEC_PUSH(s->frames, s->nframes, s->fcap) = f;
+		} while (F_LIT(&p, e, ","));
+		if (!F_LIT(&p, e, "]")) return false;
+	}
+	if (F_LIT(&p, e, ",\"stack_type\":\"") && !f_str(&p, e, &s->stack_type)) return false;
+	if (!F_LIT(&p, e, ",\"context\":{\"event\":\"") || !f_str(&p, e, &s->event_name)) return false;
+	if (F_LIT(&p, e, ",\"pid\":")) {
+		if (!f_int(&p, e, &s->pid, true)) return false;
+		s->has_pid = true;
+	}
+	if (F_LIT(&p, e, ",\"tid\":")) {
+		if (!f_int(&p, e, &s->tid, true)) return false;
+		s->has_tid = true;
+	}
+	if (F_LIT(&p, e, ",\"comm\":\"") && !f_str(&p, e, &s->comm)) return false;
+	if (!F_LIT(&p, e, "},\"weights\":[") || !f_weights(&p, e, &s->w, &s->nw, &s->wcap)) return false;
+	if (F_LIT(&p, e, ",\"exclusive\":{\"frame\":")) {
+		if (!f_frame(r, &p, e, &s->excl_frame) || !F_LIT(&p, e, ",\"weights\":[") ||
+		    !f_weights(&p, e, &s->xw, &s->nxw, &s->xwcap) || !F_LIT(&p, e, "}"))
+			return false;
+		s->has_excl = true;
+	}
+	if (F_LIT(&p, e, ",\"x_path_id\":\"")) {
+		sstr x;
+		if (!f_str(&p, e, &x)) return false;
+	}
+	if (!F_LIT(&p, e, "}")) return false;
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
+	if (p != e) return false;
+	s->event = spaa_event_find(r, s->event_name.p, s->event_name.n);
+	return true;
+}
+
+/* A frame record after its {"type":"frame", in the builders' layout (id,
+ * func, func_resolved, dso, ip, symoff, srcline, inlined, inline_depth,
+ * kind, x_perf_nosym or x_perf_no_callchain), taken as take_frame() would. */
+static bool frame_fast(spaa_reader *r, const char *p, const char *e)
+{
+	int64_t id, dso, depth = -1;
+	sstr func, ip = SSTR_NULL, symoff = SSTR_NULL, src = SSTR_NULL, kind;
+	bool resolved = true, inlined = false, nosym = false, nochain = false;
+	if (!F_LIT(&p, e, "\"id\":")) return false;
+	const char *idp = p;
+	if (!f_int(&p, e, &id, false)) return false;
+	size_t idn = (size_t)(p - idp);
+	if (!F_LIT(&p, e, ",\"func\":\"") || !f_str(&p, e, &func)) return false;
+	if (F_LIT(&p, e, ",\"func_resolved\":false")) resolved = false;
+	if (!F_LIT(&p, e, ",\"dso\":") || !f_int(&p, e, &dso, false) || (uint64_t)dso >= r->dso_direct.n ||
+	    !r->dso_direct.ix[dso])
+		return false;
+	if (F_LIT(&p, e, ",\"ip\":\"") && !f_str(&p, e, &ip)) return false;
+	if (F_LIT(&p, e, ",\"symoff\":\"") && !f_str(&p, e, &symoff)) return false;
+	if (F_LIT(&p, e, ",\"srcline\":\"") && !f_str(&p, e, &src)) return false;
+	if (F_LIT(&p, e, ",\"inlined\":true")) inlined = true;
+	if (F_LIT(&p, e, ",\"inline_depth\":") && (!f_int(&p, e, &depth, false) || depth >= INT32_MAX)) return false;
+	if (!F_LIT(&p, e, ",\"kind\":\"") || !f_str(&p, e, &kind)) return false;
+	if (F_LIT(&p, e, ",\"x_perf_nosym\":true")) nosym = true;
+	else if (F_LIT(&p, e, ",\"x_perf_no_callchain\":true")) nochain = true;
+	if (!F_LIT(&p, e, "}")) return false;
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
+	if (p != e) return false;
+	bool added;
+	uint32_t i = strmap_intern(&r->frame_ids, idp, idn, &added);
+	if (!added) return false; /* a duplicate: the JSON path says so */
+	cache_id(&r->frame_direct, (uint64_t)id, i, r->frame_ids.count);
+	grow_array((void **)&r->frames, &r->fcap, i + 1, sizeof *r->frames);
+	spaa_frame *f = &r->frames[i];
+	f->func = arena_strdup(&r->mem, func.p, func.n);
+	f->func_n = (uint32_t)func.n;
+	f->dso = r->dso_direct.ix[dso] - 1;
+	f->kind = sstr_eqc(kind, "user") ? FK_USER : sstr_eqc(kind, "kernel") ? FK_KERNEL : FK_UNKNOWN;
+	f->inlined = inlined;
+	f->func_resolved = resolved;
+	f->perf_nosym = nosym;
+	f->perf_nochain = nochain;
+	f->inline_depth = (int32_t)depth;
+	f->srcline = src.p ? arena_strdup(&r->mem, src.p, src.n) : NULL;
+	f->srcline_n = (uint32_t)src.n;
+	f->ip = ip.p ? arena_strdup(&r->mem, ip.p, ip.n) : NULL;
+	f->symoff = symoff.p ? arena_strdup(&r->mem, symoff.p, symoff.n) : NULL;
+	f->line = r->lineno;
+	return true;
+}
+
 enum spaa_rtype spaa_next(spaa_reader *r)
 {
 	for (;;) {
@@ -446,6 +619,17 @@ enum spaa_rtype spaa_next(spaa_reader *r)
 		if (n && r->line[n - 1] == '\r') n--;
 		if (n == 0) continue;
 		break;
+	}
+	r->fast = false;
+	if (r->fast_stack && r->have_header && r->len > 16 && memcmp(r->line, "{\"type\":\"stack\",", 16) == 0 &&
+	    stack_fast(r, r->fast_stack, r->line + 16, r->line + r->len)) {
+		r->fast = true;
+		return r->type = SPAA_STACK;
+	}
+	if (r->fast_stack && r->have_header && r->len > 16 && memcmp(r->line, "{\"type\":\"frame\",", 16) == 0 &&
+	    frame_fast(r, r->line + 16, r->line + r->len)) {
+		r->fast = true;
+		return r->type = SPAA_FRAME;
 	}
 	bool first = !r->have_header && !r->header_missing_said;
 	if (json_parse(&r->doc, r->line, r->len) != 0) {

@@ -139,6 +139,12 @@ struct spaa_reader {
 	spaa_thread *threads;
 	uint32_t dcap, fcap, tcap;
 
+	/* spaa_fast_stacks(): stack records in the builders' own layout are
+	 * read into *fast_stack without the JSON parser; fast says the
+	 * current record was (r->doc is then not filled) */
+	struct spaa_stack *fast_stack;
+	bool fast;
+
 	arena mem;            /* dictionary strings */
 	sbuf msg;             /* scratch for messages */
 };
@@ -163,6 +169,16 @@ void spaa_error(spaa_reader *r, const char *fmt, ...) __attribute__((format(prin
 bool spaa_id_key(spaa_reader *r, uint32_t k, sstr *out);
 /* The same for node k of any document (a filter's own parse of a line). */
 bool spaa_id_text(const json_doc *d, uint32_t k, sstr *out);
+
+/* From now on, spaa_next() reads the stack records written in the layout
+ * the converters write (build.h: "type", "id", "frames", "stack_type",
+ * "context" of event, pid, tid, comm, "weights", "exclusive", "x_path_id",
+ * in that order, plain strings, integer weights) straight into *s, as
+ * spaa_stack_parse() would, and their frame records as the JSON path takes
+ * them in, and sets r->fast; any other record (or any
+ * doubt) goes through the JSON parser as before, with r->fast false.  The
+ * same records are accepted with the same meaning either way. */
+void spaa_fast_stacks(spaa_reader *r, struct spaa_stack *s);
 
 /* Parse the current stack/sample record.  0 ok, -1 on error (reported). */
 int spaa_stack_parse(spaa_reader *r, spaa_stack *s);

@@ -375,3 +375,57 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 	run sh -c "perf2spaa '$T/inl.txt' | spaa-validate --strict"
 	assert_success
 }
+
+# -j N: the text cut into chunks (SPAA_CHUNK bytes, small here so that even
+# the corpus files make many), parsed on N threads, merged in input order.
+@test "-j 1, -j 2 and -j 7 write the same bytes, and the same warnings, on a real capture of a build cut into chunks" {
+	local cap=$BATS_TEST_DIRNAME/../bench/data/build.perf.txt.zst j
+	perf2spaa -j 1 "$cap" > "$T/1.spaa" 2> "$T/1.err"
+	for j in 2 7; do
+		SPAA_CHUNK=262144 perf2spaa -j $j "$cap" > "$T/$j.spaa" 2> "$T/$j.err"
+		cmp "$T/1.spaa" "$T/$j.spaa"
+		cmp "$T/1.err" "$T/$j.err"
+	done
+	run spaa-validate --strict -q "$T/7.spaa"
+	assert_success
+	# the corpus, with unreadable lines, header comments and events whose
+	# first sample is in another chunk
+	{
+		echo "# perf version : 6.1"
+		awk 'NR % 97 == 0 { print "garbage line here" } { print }' "$P/perf-iperf-stacks-pidtid-01.txt"
+		echo "# cmdline : perf record -g"
+		cat "$P/perf-cycles-instructions-01.txt" "$P/mixed.txt" "$P/quirks.txt" "$P/naming.txt"
+		awk 'NR % 50 == 0 { print "zzz bad" } { print }' "$P/perf-dd-stacks-01.txt"
+	} > "$T/mix.txt"
+	perf2spaa -j 1 "$T/mix.txt" > "$T/m1.spaa" 2> "$T/m1.err"
+	for j in 2 7; do
+		SPAA_CHUNK=3000 perf2spaa -j $j "$T/mix.txt" > "$T/m$j.spaa" 2> "$T/m$j.err"
+		cmp "$T/m1.spaa" "$T/m$j.spaa"
+		cmp "$T/m1.err" "$T/m$j.err"
+	done
+	assert_equal "$(tail -1 "$T/m7.err")" "perf2spaa: $T/mix.txt: warning: 38 unreadable lines in all"
+}
+
+@test "a sample without a period is a warning once, whichever chunk the event's first sample is in" {
+	for i in $(seq 0 99); do
+		p=" 1000"
+		[ "$i" = 60 ] || [ "$i" = 61 ] && p=
+		printf 'app 100/101 [000] 1.%06d:%s cycles: \n\t    4005d6 main+0x10 (/bin/app)\n\n' "$i" "$p"
+	done > "$T/p.txt"
+	for j in 1 2 3; do
+		SPAA_CHUNK=500 run perf2spaa -j $j "$T/p.txt"
+		assert_success
+		assert_line --index 0 "perf2spaa: $T/p.txt:181: warning: sample without a period in an event with periods: counted as period 1"
+		assert_line --partial '{"metric":"period","value":98002}'
+	done
+}
+
+@test "a bad -j is a usage error" {
+	run perf2spaa -j 0 "$P/mixed.txt"
+	assert_failure 2
+	assert_output "perf2spaa: -j: '0' is not a number of threads from 1 to 256
+Try 'perf2spaa --help' for more information."
+	run perf2spaa --jobs=x "$P/mixed.txt"
+	assert_failure 2
+	assert_line --index 0 "perf2spaa: -j: 'x' is not a non-negative integer"
+}

@@ -807,6 +807,133 @@ static void test_radix_sort(void)
 	ok(1, "radix_sort_u64: one record, and none");
 }
 
+/* The calls of a converter on part 1 and part 2 of its input (part 0: both,
+ * on one builder). */
+static void merge_calls(builder *b, int part)
+{
+	uint32_t ms = builder_metric(b, "samples", NULL);
+	uint32_t mp = builder_metric(b, "period", "events");
+	if (part != 2) {
+		uint32_t ev = builder_event(b, "cycles", "hardware", "period", "period", NULL);
+		uint32_t d = builder_dso(b, "/bin/app", 8, false);
+		builder_frame fr = { .func = sstr_c("main"), .dso = d, .kind = FK_USER, .func_resolved = true,
+				     .inline_depth = -1, .ip = sstr_c("0x10") };
+		uint32_t f[2];
+		f[1] = builder_frame_add(b, &fr);
+		fr.func = sstr_c("work");
+		f[0] = builder_frame_add(b, &fr);
+		builder_thread(b, 1, 2, "app", 3);
+		builder_ctx c = { .event = ev, .has_pid = true, .has_tid = true, .pid = 1, .tid = 2, .comm = sstr_c("app") };
+		uint32_t mi[] = { ms, mp };
+		num v[] = { num_i(1), num_u(1000) };
+		builder_stack(b, &c, f, 2, mi, v, 2);
+		builder_stack(b, &c, f + 1, 1, mi, v, 2);
+	}
+	if (part != 1) {
+		uint32_t ev2 = builder_event(b, "sched:sched_switch", "probe", "event", "period", "\"x_k\":1");
+		uint32_t ev = builder_event(b, "cycles", "hardware", "period", "period", NULL);
+		uint32_t k = builder_dso(b, "[kernel.kallsyms]", 17, true);
+		builder_dso_extra(b, k, "\"build_id\":\"ab\"");
+		uint32_t d = builder_dso(b, "/bin/app", 8, false);
+		builder_frame fr = { .func = sstr_c("work"), .dso = d, .kind = FK_USER, .func_resolved = true,
+				     .inline_depth = -1, .ip = sstr_c("0x20") };
+		uint32_t f[3];
+		f[1] = builder_frame_add(b, &fr);
+		fr.func = sstr_c("main");
+		f[2] = builder_frame_add(b, &fr);
+		builder_frame kf = { .func = sstr_c("schedule"), .dso = k, .kind = FK_KERNEL, .func_resolved = true,
+				     .inline_depth = -1, .extra_json = "\"x_q\":true" };
+		f[0] = builder_frame_add(b, &kf);
+		/* the same function at another address, exact: an alias stack */
+		builder_frame ex = { .func = sstr_c("work"), .dso = d, .kind = FK_USER, .func_resolved = true,
+				     .inline_depth = 0, .ip = sstr_c("0x30"), .exact = true };
+		uint32_t fx[2] = { builder_frame_add(b, &ex), f[2] };
+		builder_thread(b, 1, 3, "app2", 4);
+		builder_thread(b, 1, 2, "other", 5);
+		builder_ctx c = { .event = ev, .has_pid = true, .has_tid = true, .pid = 1, .tid = 2, .comm = sstr_c("app") };
+		builder_ctx c2 = { .event = ev2, .has_tid = true, .tid = 3, .comm = sstr_c("app2"),
+				   .extra_json = { "\"x_t\":\"a\"", 9 } };
+		uint32_t mi[] = { ms, mp };
+		num v[] = { num_i(1), num_u(7) };
+		builder_stack(b, &c, f + 1, 2, mi, v, 2);
+		builder_stack(b, &c, fx, 2, mi, v, 2);
+		builder_stack(b, &c2, f, 3, mi, v, 1);
+		builder_stack(b, &c, f + 2, 1, mi, v, 2);
+	}
+}
+
+static char *write_to(builder *b, const char *name)
+{
+	char *path = xstrdup(tmp_path(name));
+	output *o = output_open(path, false);
+	builder_write(b, o);
+	output_close(o);
+	builder_free(b);
+	return path;
+}
+
+static void test_merge(void)
+{
+	builder *whole = builder_new(), *a = builder_new(), *b = builder_new();
+	builder_source_tool(whole, "perf");
+	builder_source_tool(a, "perf");
+	merge_calls(whole, 0);
+	merge_calls(a, 1);
+	merge_calls(b, 2);
+	builder_merge(a, b);
+	builder_free(b);
+	char *p1 = write_to(whole, "whole.spaa"), *p2 = write_to(a, "merged.spaa");
+	FILE *f1 = fopen(p1, "rb"), *f2 = fopen(p2, "rb");
+	char x[8192], y[8192];
+	size_t n1 = f1 ? fread(x, 1, sizeof x, f1) : 0, n2 = f2 ? fread(y, 1, sizeof y, f2) : 0;
+	ok(n1 > 500 && n1 == n2 && memcmp(x, y, n1) == 0, "builder_merge: the same bytes as one builder given all the calls");
+	if (f1) fclose(f1);
+	if (f2) fclose(f2);
+	/* spaa_fast_stacks: what the JSON parser reads, read without it */
+	spaa_reader *r1 = spaa_open(p1), *r2 = spaa_open(p2);
+	spaa_stack s1 = { 0 }, s2 = { 0 };
+	spaa_fast_stacks(r2, &s2);
+	enum spaa_rtype t1, t2;
+	int fast = 0, same = 0, n = 0;
+	while ((t1 = spaa_next(r1)) != SPAA_EOF) {
+		t2 = spaa_next(r2);
+		fast += r2->fast;
+		if (t1 != t2) break;
+		n++;
+		if (t1 != SPAA_STACK) {
+			same++;
+			continue;
+		}
+		spaa_stack_parse(r1, &s1);
+		if (!r2->fast) spaa_stack_parse(r2, &s2);
+		bool eq = s1.nframes == s2.nframes && memcmp(s1.frames, s2.frames, s1.nframes * sizeof *s1.frames) == 0 &&
+			  s1.event == s2.event && sstr_eq(s1.id, s2.id) && s1.has_pid == s2.has_pid && s1.pid == s2.pid &&
+			  s1.has_tid == s2.has_tid && s1.tid == s2.tid && (s1.comm.p != NULL) == (s2.comm.p != NULL) &&
+			  (!s1.comm.p || sstr_eq(s1.comm, s2.comm)) && s1.nw == s2.nw && s1.has_excl == s2.has_excl &&
+			  s1.excl_frame == s2.excl_frame && s1.nxw == s2.nxw;
+		for (uint32_t i = 0; eq && i < s1.nw; i++)
+			eq = sstr_eq(s1.w[i].metric, s2.w[i].metric) && num_cmp(s1.w[i].value, s2.w[i].value) == 0;
+		same += eq;
+	}
+	ok(n > 10 && same == n && spaa_next(r2) == SPAA_EOF, "fast stacks and frames read as the JSON parser reads them");
+	/* all but the stack with an extra context and the frame with x_q */
+	ok(fast == 5, "stack and frame records taken by the fast path (%d of 7)", fast);
+	for (uint32_t i = 0; i < r1->frame_ids.count && i < r2->frame_ids.count; i++) {
+		const spaa_frame *a1 = &r1->frames[i], *a2 = &r2->frames[i];
+		if (strcmp(a1->func, a2->func) || a1->dso != a2->dso || a1->kind != a2->kind || a1->inlined != a2->inlined ||
+		    a1->func_resolved != a2->func_resolved || a1->inline_depth != a2->inline_depth ||
+		    (a1->ip == NULL) != (a2->ip == NULL) || (a1->ip && strcmp(a1->ip, a2->ip)))
+			same = -1;
+	}
+	ok(same >= 0 && r1->frame_ids.count == r2->frame_ids.count, "fast frames equal the JSON parser's");
+	spaa_stack_free(&s1);
+	spaa_stack_free(&s2);
+	spaa_close(r1);
+	spaa_close(r2);
+	free(p1);
+	free(p2);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -821,6 +948,7 @@ int main(void)
 	test_input();
 	test_output();
 	test_roundtrip();
+	test_merge();
 	test_ids();
 	test_sniff();
 	test_sniff_bytes();

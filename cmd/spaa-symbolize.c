@@ -546,6 +546,16 @@ static void input_id(uint32_t fi, sbuf *b)
 	else jb_str(b, k, n);
 }
 
+/* Input frame fi's id text added to S: its offset, its length in *n. */
+static uint32_t id_add(uint32_t fi, uint32_t *n)
+{
+	static sbuf b;
+	b.n = 0;
+	input_id(fi, &b);
+	*n = (uint32_t)b.n;
+	return str_add(b.p, b.n);
+}
+
 /* Turns chain L into output frames; the physical one takes input frame
  * fi's id when take_id.  Returns the first. */
 static uint32_t make_frames(uint32_t fi, bool take_id)
@@ -566,11 +576,7 @@ static uint32_t make_frames(uint32_t fi, bool take_id)
 		bool own = take_id && k == nl - 1;
 		o->fresh = !own;
 		if (own) {
-			sbuf b = { 0 };
-			input_id(fi, &b);
-			o->idj = str_add(b.p, b.n);
-			o->idn = (uint32_t)b.n;
-			sbuf_free(&b);
+			o->idj = id_add(fi, &o->idn);
 		} else {
 			o->idj = fresh_frame_id();
 			o->idn = (uint32_t)strlen(STR(o->idj));
@@ -587,11 +593,7 @@ static uint32_t raw_frame(uint32_t fi)
 	o->in = fi;
 	o->dso = r->frames[fi].dso;
 	o->depth = -1;
-	sbuf b = { 0 };
-	input_id(fi, &b);
-	o->idj = str_add(b.p, b.n);
-	o->idn = (uint32_t)b.n;
-	sbuf_free(&b);
+	o->idj = id_add(fi, &o->idn);
 	return nf - 1;
 }
 

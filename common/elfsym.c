@@ -73,6 +73,8 @@ struct elfsym {
 	char *debuginfo_path; /* for libdwfl (unused: find_debuginfo is ours) */
 	Dwfl_Callbacks cb;
 	strmap files;         /* path -> index into f */
+	const char *last;     /* the last path asked about (a key of files) */
+	uint32_t last_i;
 	struct efile *f;
 	uint32_t fcap;
 	/* the current result */
@@ -225,11 +227,16 @@ void elfsym_free(elfsym *e)
 	free(e);
 }
 
-/* Opens path (under the root) the first time; its entry. */
+/* Opens path (under the root) the first time; its entry (the last one
+ * asked about without a look-up). */
 static struct efile *get_file(elfsym *e, const char *path)
 {
+	if (e->last && strcmp(e->last, path) == 0) return &e->f[e->last_i];
 	bool added;
 	uint32_t i = strmap_intern(&e->files, path, strlen(path), &added);
+	size_t kn;
+	e->last = strmap_key(&e->files, i, &kn);
+	e->last_i = i;
 	if (!added) return &e->f[i];
 	grow_array((void **)&e->f, &e->fcap, i + 1, sizeof *e->f);
 	struct efile *f = &e->f[i];

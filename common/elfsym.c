@@ -58,7 +58,7 @@ struct efile {
 	/* the function symbols sorted by address, made once from libdwfl's
 	 * symbol table (dwfl_module_addrinfo searches it linearly) */
 	bool sorted;
-	struct fsym { uint64_t start, size; const char *name; uint8_t rank; } *syms;
+	struct fsym { uint64_t start, size, secend; const char *name; uint8_t rank; } *syms;
 	uint32_t nsyms;
 	/* the compilation units looked up in, by CU DIE offset (see "the
 	 * scopes of a compilation unit" below) */
@@ -507,7 +507,14 @@ static void sort_syms(struct efile *f)
 		struct fsym *x = &f->syms[f->nsyms++];
 		x->start = a;
 		x->size = sym.st_size;
+		x->secend = UINT64_MAX;
 		x->name = name;
+		/* a symbol of no size ends with its section at the latest (_init
+		 * is not the PLT after it) */
+		Dwarf_Addr in = a, sbias;
+		Elf_Scn *scn = !x->size ? dwfl_module_address_section(f->mod, &in, &sbias) : NULL;
+		GElf_Shdr sh;
+		if (scn && gelf_getshdr(scn, &sh) && in <= sh.sh_size) x->secend = a - in + sh.sh_size;
 		x->rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
 	}
 	sort_by_start(f->syms, f->nsyms);
@@ -523,7 +530,7 @@ static void sort_syms(struct efile *f)
 
 /* The function symbol holding module address a: the greatest start at or
  * below it, if a is below its end (or, for a symbol of no size, below the
- * next symbol). */
+ * next symbol and the end of its section). */
 static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off)
 {
 	if (!f->sorted) sort_syms(f);
@@ -536,6 +543,7 @@ static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off)
 	if (lo == 0) return NULL;
 	const struct fsym *x = &f->syms[lo - 1];
 	uint64_t end = x->size ? x->start + x->size : lo < f->nsyms ? f->syms[lo].start : x->start + 1;
+	if (!x->size && x->secend < end) end = x->secend;
 	if (a >= end) return NULL;
 	*off = a - x->start;
 	return x->name;

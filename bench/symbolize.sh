@@ -10,7 +10,7 @@
 # bench/out/symbolize.spaa (about 200 MB: 150000 stacks of 12 to 48 of those
 # frames, 1000000 samples) with bench/gen-symbolize.c.  Each command reads it
 # with its output thrown away, BENCH_RUNS times (default 5); the median and
-# the spread (min-max) of the wall times are printed.
+# the spread (min-max) of the CPU times (user + sys) are printed.
 set -e
 . "$(dirname "$0")/lib.sh"
 bench_init 5 "$@"
@@ -45,26 +45,13 @@ if [ ! -s "$F" ] || [ "$HERE/gen-symbolize.c" -nt "$F" ]; then
 	mv "$F.tmp" "$F"
 fi
 
-# timeit COMMAND...: the wall time of each of RUNS runs, one a line
-timeit() {
-	i=0
-	while [ "$i" -lt "$RUNS" ]; do
-		s=$(date +%s.%N)
-		"$@" >/dev/null
-		e=$(date +%s.%N)
-		echo "$s $e" | awk '{ printf "%.3f\n", $2 - $1 }'
-		i=$((i + 1))
-	done
-}
 size=$(wc -c <"$F")
-printf 'file: %s, %d MB\n' "$(basename "$F")" $((size / 1000000))
-cat_t=$(timeit "$CMD/spaa-cat" "$F" | spread)
-sym_t=$(timeit "$CMD/spaa-symbolize" "$F" | spread)
-printf '%-16s median %ss (min %ss, max %ss)\n' spaa-cat $cat_t | awk '{ print }'
-set -- $cat_t
+printf 'file: %s, %d MB, CPU time (user + sys)\n' "$(basename "$F")" $((size / 1000000))
+set -- $(bench_cpu "$CMD/spaa-cat" "$F")
 cm=$1
-printf '%-16s median %ss (min %ss, max %ss)\n' spaa-symbolize $sym_t
-set -- $sym_t
+printf '%-16s median %ss (min %ss, max %ss)\n' spaa-cat "$1" "$2" "$3"
+set -- $(bench_cpu "$CMD/spaa-symbolize" "$F")
+printf '%-16s median %ss (min %ss, max %ss)\n' spaa-symbolize "$1" "$2" "$3"
 echo "$1 $cm" | awk '{ r = $1 / $2; printf "spaa-symbolize / spaa-cat: %.2fx (target < 2x)%s\n", r, r < 2 ? "" : "  ** over target **" }'
 "$CMD/spaa-symbolize" --verbose "$F" 2>&1 >/dev/null | awk '{ print "  " $0 }' | head -n 25
 

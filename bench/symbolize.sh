@@ -65,8 +65,10 @@ echo "$1 $cm" | awk '{ r = $1 / $2; printf "spaa-symbolize / spaa-cat: %.2fx (ta
 # bench/out/dwarf.spaa (10,000 stacks of them, 100,000 samples).  CPU time
 # (user + sys) per address, median (min..max) of RUNS runs: spaa-symbolize,
 # spaa-cat on the same file (the SPAA reading and writing share),
-# addr2line -f -i on the addresses, eu-addr2line -f -i on 2,000 of them (it
-# takes about 0.5 ms an address).
+# bench/elfsym-lookup.c (common/elfsym's look-ups alone, printed as addr2line
+# prints them: the perf.data path's share), addr2line -f -i on the
+# addresses, eu-addr2line -f -i on 2,000 of them (it takes about 0.5 ms an
+# address).
 P=$OUT/dwarf-prog
 D=$OUT/dwarf.spaa
 if [ ! -s "$D" ] || [ "$HERE/gen-symbolize.c" -nt "$D" ] || [ ! -x "$P" ]; then
@@ -78,6 +80,11 @@ if [ ! -s "$D" ] || [ "$HERE/gen-symbolize.c" -nt "$D" ] || [ ! -x "$P" ]; then
 	head -n 2000 "$OUT/dwarf-addrs.txt" >"$OUT/dwarf-addrs2k.txt"
 	sed "s|^|$P |" "$OUT/dwarf-addrs.txt" | "$OUT/gen-symbolize" 100000 10000 >"$D.tmp"
 	mv "$D.tmp" "$D"
+fi
+if [ ! -x "$OUT/elfsym-lookup" ] || [ "$HERE/elfsym-lookup.c" -nt "$OUT/elfsym-lookup" ] ||
+	[ "$HERE/../common/elfsym.c" -nt "$OUT/elfsym-lookup" ]; then
+	${CC:-cc} -O2 -I"$HERE/../common" -o "$OUT/elfsym-lookup" "$HERE/elfsym-lookup.c" "$HERE/../common/elfsym.c" \
+		"$LIB" -ldw -lelf -lzstd -lz -lm
 fi
 n=$(wc -l <"$OUT/dwarf-addrs.txt")
 # row NAME ADDRESSES COMMAND...: CPU seconds and microseconds per address
@@ -92,5 +99,6 @@ row() {
 printf '\nDWARF: %d addresses of %s (-O2 -g), CPU time\n' "$n" "$(basename "$P")"
 row spaa-symbolize "$n" "$CMD/spaa-symbolize" "$D"
 row "  spaa-cat (SPAA i/o)" "$n" "$CMD/spaa-cat" "$D"
+row "  elfsym look-ups alone" "$n" sh -c '"$1" "$2" <"$3"' - "$OUT/elfsym-lookup" "$P" "$OUT/dwarf-addrs.txt"
 row "addr2line -f -i" "$n" sh -c 'addr2line -f -i -e "$1" <"$2"' - "$P" "$OUT/dwarf-addrs.txt"
 RUNS=1 row "eu-addr2line -f -i" 2000 sh -c 'eu-addr2line -f -i -e "$1" <"$2"; true' - "$P" "$OUT/dwarf-addrs2k.txt"

@@ -325,6 +325,7 @@ struct fin {
 	bool per_pid;         /* unresolved alone: try with each stack's pid */
 	bool cand;            /* has an address and no name */
 	bool used_raw;        /* a stack has it unchanged */
+	bool int_id;          /* its id is an integer (in its record, a number) */
 	uint64_t addr;
 	uint32_t start, n;    /* its frames (without a pid), innermost first */
 	uint32_t prim;        /* the output frame holding its id */
@@ -541,8 +542,7 @@ static void input_id(uint32_t fi, sbuf *b)
 {
 	size_t n;
 	const char *k = strmap_key(&r->frame_ids, fi, &n);
-	uint64_t v;
-	if (parse_u64(k, n, &v) && (n == 1 || k[0] != '0')) sbuf_add(b, k, n);
+	if (FI[fi].int_id) sbuf_add(b, k, n);
 	else jb_str(b, k, n);
 }
 
@@ -704,10 +704,12 @@ static void take_frame(void)
 	size_t n;
 	const char *k = strmap_key(&r->frame_ids, fi, &n);
 	uint64_t v;
-	if (parse_u64(k, n, &v) && (!any_int || v > in_max)) {
+	bool is_int = parse_u64(k, n, &v);
+	if (is_int && (!any_int || v > in_max)) {
 		in_max = v;
 		any_int = true;
 	}
+	x->int_id = is_int && (n == 1 || k[0] != '0');
 	if (x->cand) keep_members(x);
 	if (is_fresh(k, n))
 		die_at(r->name, r->lineno, "frame id %.*s comes after the stacks and collides with a new frame's id: "

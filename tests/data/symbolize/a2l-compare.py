@@ -86,6 +86,10 @@ addrs_of = sorted(disputed)
 eu = chains(['eu-addr2line']) if disputed else {}
 for a, got in disputed.items():
     other = [line_of(s, True) for _, s in eu.get(a, [])]
+    # "f inlined at FILE:LINE:COL in g" with no frame of g after it
+    m = re.search(r' inlined at (\S+) in ', eu[a][-1][0]) if eu.get(a) else None
+    if m:
+        other.append(line_of(m.group(1), True))
     if [s for _, s in got] == other:
         n['line as eu-addr2line'] += 1
     else:

@@ -325,21 +325,29 @@ struct fin {
 	bool per_pid;         /* unresolved alone: try with each stack's pid */
 	bool cand;            /* has an address and no name */
 	bool used_raw;        /* a stack has it unchanged */
+	bool int_id;          /* its id is an integer (in its record, a number) */
 	uint64_t addr;
 	uint32_t start, n;    /* its frames (without a pid), innermost first */
 	uint32_t prim;        /* the output frame holding its id */
+	uint32_t kept, nkept; /* a candidate's members a resolved frame keeps, as
+			       * JSON text (",key:value"...) in KT */
 };
 static struct fin *FI;
+static sbuf KT;
 static uint32_t ficap;
 
 static strmap pid_chains;      /* (input frame, pid) -> index into pc */
 static uint32_t *pc_start, *pc_n;
 static uint32_t pccap, pccap2;
 
-/* Fresh frame ids: integers above those of the input. */
-static strmap fresh_ids;
+/* Fresh frame ids: integers above those of the input, made in increasing
+ * order (the ones made, for take_frame's check of frames that come late). */
+static uint64_t *fresh;
+static uint32_t nfresh, freshcap;
 static uint64_t next_id;
 static bool next_id_set;
+static uint64_t in_max;        /* the largest integer id of the input so far */
+static bool any_int;
 
 /* The integer just above the largest integer id of a dictionary (1 when it
  * has none): where fresh ids start. */
@@ -363,10 +371,25 @@ static uint32_t fresh_frame_id(void)
 	}
 	char buf[24];
 	size_t n;
+	/* an input id at or above the next one came after the first fresh id */
 	do n = fmt_u64(buf, next_id++);
-	while (strmap_find(&r->frame_ids, buf, n) >= 0 || strmap_find(&fresh_ids, buf, n) >= 0);
-	strmap_intern(&fresh_ids, buf, n, NULL);
+	while (any_int && in_max >= next_id - 1 && strmap_find(&r->frame_ids, buf, n) >= 0);
+	*VEC_PUSH(fresh, nfresh, freshcap) = next_id - 1;
 	return str_add(buf, n);
+}
+
+/* Whether id text k/n is a fresh id already made. */
+static bool is_fresh(const char *k, size_t n)
+{
+	uint64_t v;
+	if (!nfresh || !parse_u64(k, n, &v) || (n > 1 && k[0] == '0') || v > fresh[nfresh - 1]) return false;
+	uint32_t lo = 0, hi = nfresh;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (fresh[mid] < v) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo < nfresh && fresh[lo] == v;
 }
 
 /* ---- statistics (--verbose) ------------------------------------------------------- */
@@ -519,9 +542,18 @@ static void input_id(uint32_t fi, sbuf *b)
 {
 	size_t n;
 	const char *k = strmap_key(&r->frame_ids, fi, &n);
-	uint64_t v;
-	if (parse_u64(k, n, &v) && (n == 1 || k[0] != '0')) sbuf_add(b, k, n);
+	if (FI[fi].int_id) sbuf_add(b, k, n);
 	else jb_str(b, k, n);
+}
+
+/* Input frame fi's id text added to S: its offset, its length in *n. */
+static uint32_t id_add(uint32_t fi, uint32_t *n)
+{
+	static sbuf b;
+	b.n = 0;
+	input_id(fi, &b);
+	*n = (uint32_t)b.n;
+	return str_add(b.p, b.n);
 }
 
 /* Turns chain L into output frames; the physical one takes input frame
@@ -544,11 +576,7 @@ static uint32_t make_frames(uint32_t fi, bool take_id)
 		bool own = take_id && k == nl - 1;
 		o->fresh = !own;
 		if (own) {
-			sbuf b = { 0 };
-			input_id(fi, &b);
-			o->idj = str_add(b.p, b.n);
-			o->idn = (uint32_t)b.n;
-			sbuf_free(&b);
+			o->idj = id_add(fi, &o->idn);
 		} else {
 			o->idj = fresh_frame_id();
 			o->idn = (uint32_t)strlen(STR(o->idj));
@@ -565,11 +593,7 @@ static uint32_t raw_frame(uint32_t fi)
 	o->in = fi;
 	o->dso = r->frames[fi].dso;
 	o->depth = -1;
-	sbuf b = { 0 };
-	input_id(fi, &b);
-	o->idj = str_add(b.p, b.n);
-	o->idn = (uint32_t)b.n;
-	sbuf_free(&b);
+	o->idj = id_add(fi, &o->idn);
 	return nf - 1;
 }
 
@@ -640,6 +664,28 @@ static void frames_of(uint32_t fi, int64_t pid, uint32_t *start, uint32_t *n)
 	*n = pc_n[i];
 }
 
+/* The members of a frame record that a resolved frame replaces. */
+static const char *const replaced[] = { "type", "id", "func", "func_resolved", "dso", "srcline", "srcline_resolved",
+					"symoff", "inlined", "inline_depth", "kind", "x_perf_nosym", NULL };
+
+/* The other members of candidate x's record (just read), as text: what
+ * write_frame copies into each frame it becomes. */
+static void keep_members(struct fin *x)
+{
+	const json_doc *d = &r->doc;
+	x->kept = (uint32_t)KT.n;
+	for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
+		bool skip = false;
+		for (int j = 0; replaced[j] && !skip; j++) skip = json_is_str(d, k, replaced[j], strlen(replaced[j]));
+		if (skip) continue;
+		sbuf_addc(&KT, ',');
+		jb_str(&KT, d->nodes[k].str, d->nodes[k].count);
+		sbuf_addc(&KT, ':');
+		jb_node(&KT, d, k + 1);
+	}
+	x->nkept = (uint32_t)(KT.n - x->kept);
+}
+
 /* A frame record as it is read: is it one to resolve? */
 static void take_frame(void)
 {
@@ -657,7 +703,15 @@ static void take_frame(void)
 	/* an id given to a new frame already: this one gets another */
 	size_t n;
 	const char *k = strmap_key(&r->frame_ids, fi, &n);
-	if (strmap_find(&fresh_ids, k, n) >= 0)
+	uint64_t v;
+	bool is_int = parse_u64(k, n, &v);
+	if (is_int && (!any_int || v > in_max)) {
+		in_max = v;
+		any_int = true;
+	}
+	x->int_id = is_int && (n == 1 || k[0] != '0');
+	if (x->cand) keep_members(x);
+	if (is_fresh(k, n))
 		die_at(r->name, r->lineno, "frame id %.*s comes after the stacks and collides with a new frame's id: "
 		       "put the dictionaries first (spaa-cat does)", (int)n, k);
 }
@@ -1235,35 +1289,37 @@ static void dso_id(uint32_t d)
 
 static const char *const kinds[] = { "user", "kernel", "unknown" };
 
-/* A resolved frame: the input record (doc d) with its name, dso, line,
- * offset, kind and inline members replaced, others kept. */
-static void write_frame(const struct ofr *o, const json_doc *d)
+/* A resolved frame: the input record with its name, dso, line, offset,
+ * kind and inline members replaced, the others kept (keep_members). */
+static void write_frame(const struct ofr *o)
 {
-	static const char *const replaced[] = { "id", "func", "func_resolved", "dso", "srcline", "srcline_resolved",
-						"symoff", "inlined", "inline_depth", "kind", "x_perf_nosym", NULL };
+	const struct fin *x = &FI[o->in];
+	char nb[24];
 	out_puts(out, "{\"type\":\"frame\",\"id\":");
 	out_write(out, STR(o->idj), o->idn);
 	out_puts(out, ",\"func\":");
 	jw_strc(out, STR(o->func));
 	out_puts(out, ",\"dso\":");
 	dso_id(o->dso);
-	for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
-		bool skip = key_is(d, k, "type");
-		for (int j = 0; replaced[j] && !skip; j++) skip = key_is(d, k, replaced[j]);
-		if (skip) continue;
-		out_putc(out, ',');
-		jw_str(out, d->nodes[k].str, d->nodes[k].count);
-		out_putc(out, ':');
-		jw_node(out, d, k + 1);
+	out_write(out, KT.p + x->kept, x->nkept);
+	if (o->has_symoff) {
+		out_puts(out, ",\"symoff\":\"");
+		out_write(out, nb, fmt_hex(nb, o->symoff, 1));
+		out_putc(out, '"');
 	}
-	if (o->has_symoff) out_printf(out, ",\"symoff\":\"0x%llx\"", (unsigned long long)o->symoff);
 	if (o->src != UINT32_MAX) {
 		out_puts(out, ",\"srcline\":");
 		jw_strc(out, STR(o->src));
 	}
-	if (o->depth > 0) out_printf(out, ",\"inlined\":true,\"inline_depth\":%d", (int)o->depth);
-	else if (o->depth == 0) out_puts(out, ",\"inline_depth\":0");
-	out_printf(out, ",\"kind\":\"%s\"}\n", kinds[o->kind < 3 ? o->kind : 2]);
+	if (o->depth > 0) {
+		out_puts(out, ",\"inlined\":true,\"inline_depth\":");
+		out_write(out, nb, fmt_u64(nb, (uint64_t)o->depth));
+	} else if (o->depth == 0) {
+		out_puts(out, ",\"inline_depth\":0");
+	}
+	out_puts(out, ",\"kind\":\"");
+	out_puts(out, kinds[o->kind < 3 ? o->kind : 2]);
+	out_puts(out, "\"}\n");
 }
 
 static json_doc fdoc;
@@ -1271,7 +1327,10 @@ static json_doc fdoc;
 static void write_ofr(uint32_t i)
 {
 	const struct ofr *o = &F[i];
-	const struct drec *x = NULL;
+	if (o->resolved) {
+		write_frame(o);
+		return;
+	}
 	/* the input record of its frame */
 	static uint32_t *rec_of;
 	static uint32_t rcap;
@@ -1280,14 +1339,9 @@ static void write_ofr(uint32_t i)
 		for (uint32_t k = 0; k < ndr; k++)
 			if (DR[k].type == SPAA_FRAME) rec_of[DR[k].index] = k;
 	}
-	x = &DR[rec_of[o->in]];
-	if (!o->resolved) {
-		out_write(out, dtext.p + x->off, x->len);
-		out_putc(out, '\n');
-		return;
-	}
-	if (json_parse(&fdoc, dtext.p + x->off, x->len) != 0) die(EXIT_DATA, "internal error: frame record");
-	write_frame(o, &fdoc);
+	const struct drec *x = &DR[rec_of[o->in]];
+	out_write(out, dtext.p + x->off, x->len);
+	out_putc(out, '\n');
 }
 
 static void write_dicts(void)
@@ -1498,7 +1552,6 @@ int main(int argc, char **argv)
 	strmap_init(&procs);
 	strmap_init(&dso_names);
 	strmap_init(&pid_chains);
-	strmap_init(&fresh_ids);
 	wsums_init(&W);
 	strmap_init(&out_ids);
 	strmap_init(&in_ids);

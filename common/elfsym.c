@@ -42,6 +42,7 @@ const char *elfsym_why_text(int why)
 
 struct seg { uint64_t off, filesz, vaddr, memsz; };
 struct dcu;
+enum { CU_COUNTING, CU_CACHED, CU_UNCACHED };
 
 struct efile {
 	int status;           /* ES_OK, ES_MISSING or ES_NOT_ELF */
@@ -57,7 +58,7 @@ struct efile {
 	/* the function symbols sorted by address, made once from libdwfl's
 	 * symbol table (dwfl_module_addrinfo searches it linearly) */
 	bool sorted;
-	struct fsym { uint64_t start, size; const char *name; uint8_t rank; } *syms;
+	struct fsym { uint64_t start, size, secend; const char *name; uint8_t rank; } *syms;
 	uint32_t nsyms;
 	/* the compilation units looked up in, by CU DIE offset (see "the
 	 * scopes of a compilation unit" below) */
@@ -72,6 +73,8 @@ struct elfsym {
 	char *debuginfo_path; /* for libdwfl (unused: find_debuginfo is ours) */
 	Dwfl_Callbacks cb;
 	strmap files;         /* path -> index into f */
+	const char *last;     /* the last path asked about (a key of files) */
+	uint32_t last_i;
 	struct efile *f;
 	uint32_t fcap;
 	/* the current result */
@@ -224,11 +227,16 @@ void elfsym_free(elfsym *e)
 	free(e);
 }
 
-/* Opens path (under the root) the first time; its entry. */
+/* Opens path (under the root) the first time; its entry (the last one
+ * asked about without a look-up). */
 static struct efile *get_file(elfsym *e, const char *path)
 {
+	if (e->last && strcmp(e->last, path) == 0) return &e->f[e->last_i];
 	bool added;
 	uint32_t i = strmap_intern(&e->files, path, strlen(path), &added);
+	size_t kn;
+	e->last = strmap_key(&e->files, i, &kn);
+	e->last_i = i;
 	if (!added) return &e->f[i];
 	grow_array((void **)&e->f, &e->fcap, i + 1, sizeof *e->f);
 	struct efile *f = &e->f[i];
@@ -330,17 +338,110 @@ static void res_add(elfsym *e, uint32_t k, const char *func, const char *src)
 	e->offs[2 * k + 1] = src ? res_str(e, src) : UINT32_MAX;
 }
 
-/* "file:line" into tmp (emptied first; nothing when file is NULL), a
- * relative file joined with its unit's DW_AT_comp_dir as addr2line prints
- * it ("../lib/x.h" compiled in /src/build: "/src/build/../lib/x.h"). */
-static void src_line(sbuf *tmp, Dwarf_Die *cu, const char *file, unsigned long long line)
+/* A compilation unit looked up in (see "the scopes of a compilation unit"
+ * below for the scopes; its line table and file names are kept from the
+ * first look-up). */
+struct dcu {
+	int state;
+	uint32_t lookups;
+	struct dnode *nodes;
+	uint32_t nnodes, nodecap;
+	struct dspan *spans;
+	uint32_t nspans, spancap;
+	uint32_t root0, nroot; /* the ranges of the unit's children */
+	/* its line table: the address of each row, for the binary search */
+	bool lines_read;
+	Dwarf_Lines *lines;
+	size_t nlines;
+	Dwarf_Addr *laddr;
+	/* its file names as addr2line prints them, joined with DW_AT_comp_dir
+	 * once each: fname[i] an offset into fnames + 1 (0: not yet) */
+	bool files_read;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *comp_dir;
+	uint32_t *fname;
+	sbuf fnames;
+};
+
+/* Appends to b the path of file idx of files, a relative one joined with
+ * the unit's DW_AT_comp_dir as addr2line prints it ("../lib/x.h" compiled
+ * in /src/build: "/src/build/../lib/x.h"), made once per file of the unit
+ * (the unit's own file table; another one, if any, each time). */
+static bool add_path(sbuf *b, struct dcu *c, Dwarf_Die *cu, Dwarf_Files *files, size_t idx)
+{
+	if (!c->files_read) {
+		c->files_read = true;
+		Dwarf_Attribute a;
+		c->comp_dir = dwarf_attr(cu, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+		if (dwarf_getsrcfiles(cu, &c->files, &c->nfiles) != 0) c->files = NULL, c->nfiles = 0;
+		if (c->nfiles) c->fname = xcalloc(c->nfiles, sizeof *c->fname);
+	}
+	bool mine = files == c->files && idx < c->nfiles;
+	if (mine && c->fname[idx]) {
+		const char *p = c->fnames.p + c->fname[idx] - 1;
+		sbuf_add(b, p, strlen(p));
+		return true;
+	}
+	const char *file = dwarf_filesrc(files, idx, NULL, NULL);
+	if (!file) return false;
+	size_t start = b->n;
+	const char *dir = file[0] != '/' ? c->comp_dir : NULL;
+	if (dir && *dir) {
+		size_t dn = strlen(dir);
+		sbuf_add(b, dir, dn);
+		if (dir[dn - 1] != '/') sbuf_addc(b, '/');
+	}
+	sbuf_add(b, file, strlen(file));
+	if (mine) {
+		c->fname[idx] = (uint32_t)c->fnames.n + 1;
+		sbuf_add(&c->fnames, b->p + start, b->n - start);
+		sbuf_addc(&c->fnames, 0);
+	}
+	return true;
+}
+
+/* "file:line" of file idx of files into tmp (emptied first; nothing when
+ * the file has no name). */
+static void src_line(sbuf *tmp, struct dcu *c, Dwarf_Die *cu, Dwarf_Files *files, size_t idx, uint64_t line)
 {
 	tmp->n = 0;
-	if (!file) return;
-	Dwarf_Attribute a;
-	const char *dir = file[0] != '/' && cu && dwarf_attr(cu, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
-	if (dir && *dir) sbuf_printf(tmp, "%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
-	sbuf_printf(tmp, "%s:%llu", file, line);
+	if (!add_path(tmp, c, cu, files, idx)) return;
+	char nb[24];
+	sbuf_addc(tmp, ':');
+	sbuf_add(tmp, nb, fmt_u64(nb, line));
+}
+
+/* The row of the unit's line table for DWARF address pc, as
+ * dwfl_module_getsrc chooses it: the last row at or below pc unless that
+ * ends a sequence.  Its file and line into *files, *idx, *line. */
+static bool line_at(struct dcu *c, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Files **files, size_t *idx, int *line)
+{
+	if (!c->lines_read) {
+		c->lines_read = true;
+		if (dwarf_getsrclines(cu, &c->lines, &c->nlines) != 0) c->nlines = 0;
+		if (c->nlines) c->laddr = xmalloc(c->nlines * sizeof *c->laddr);
+		for (size_t k = 0; k < c->nlines; k++) {
+			Dwarf_Line *l = dwarf_onesrcline(c->lines, k);
+			if (!l || dwarf_lineaddr(l, &c->laddr[k]) != 0) {
+				free(c->laddr);
+				c->laddr = NULL;
+				c->nlines = 0;
+				break;
+			}
+		}
+	}
+	if (c->nlines == 0) return false;
+	size_t lo = 0, hi = c->nlines - 1;
+	while (lo < hi) {
+		size_t mid = hi - (hi - lo) / 2;
+		if (pc < c->laddr[mid]) hi = mid - 1;
+		else lo = mid;
+	}
+	Dwarf_Line *l = dwarf_onesrcline(c->lines, lo);
+	bool end;
+	if (!l || c->laddr[lo] > pc || dwarf_lineendsequence(l, &end) != 0 || end) return false;
+	return dwarf_lineno(l, line) == 0 && dwarf_line_file(l, files, idx) == 0;
 }
 
 /* The name of a DWARF function or inlined call: its linkage name when it has
@@ -356,7 +457,7 @@ static const char *die_func(Dwarf_Die *d)
 }
 
 /* "file:line" of an inlined call's call site, into tmp ("" when unknown). */
-static void call_site(Dwarf_Die *cu, Dwarf_Die *d, sbuf *tmp)
+static void call_site(struct dcu *c, Dwarf_Die *cu, Dwarf_Die *d, sbuf *tmp)
 {
 	tmp->n = 0;
 	Dwarf_Attribute a;
@@ -366,7 +467,7 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *d, sbuf *tmp)
 	Dwarf_Files *files;
 	size_t nfiles;
 	if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || fileno >= nfiles) return;
-	src_line(tmp, cu, dwarf_filesrc(files, fileno, NULL, NULL), (unsigned long long)line);
+	src_line(tmp, c, cu, files, fileno, line);
 }
 
 /* Sorts x[0..n) by start, keeping the table's order among equal starts:
@@ -406,7 +507,14 @@ static void sort_syms(struct efile *f)
 		struct fsym *x = &f->syms[f->nsyms++];
 		x->start = a;
 		x->size = sym.st_size;
+		x->secend = UINT64_MAX;
 		x->name = name;
+		/* a symbol of no size ends with its section at the latest (_init
+		 * is not the PLT after it) */
+		Dwarf_Addr in = a, sbias;
+		Elf_Scn *scn = !x->size ? dwfl_module_address_section(f->mod, &in, &sbias) : NULL;
+		GElf_Shdr sh;
+		if (scn && gelf_getshdr(scn, &sh) && in <= sh.sh_size) x->secend = a - in + sh.sh_size;
 		x->rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
 	}
 	sort_by_start(f->syms, f->nsyms);
@@ -422,7 +530,7 @@ static void sort_syms(struct efile *f)
 
 /* The function symbol holding module address a: the greatest start at or
  * below it, if a is below its end (or, for a symbol of no size, below the
- * next symbol). */
+ * next symbol and the end of its section). */
 static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off)
 {
 	if (!f->sorted) sort_syms(f);
@@ -435,6 +543,7 @@ static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off)
 	if (lo == 0) return NULL;
 	const struct fsym *x = &f->syms[lo - 1];
 	uint64_t end = x->size ? x->start + x->size : lo < f->nsyms ? f->syms[lo].start : x->start + 1;
+	if (!x->size && x->secend < end) end = x->secend;
 	if (a >= end) return NULL;
 	*off = a - x->start;
 	return x->name;
@@ -448,7 +557,8 @@ static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off)
  * physical function into *phys when it is still NULL.  Returns the new n.
  * dwarf_getscopes walks the whole unit for each address: the way for the
  * units with few look-ups (see cached_frames). */
-static uint32_t walk_frames(elfsym *e, Dwarf_Die *cu, Dwarf_Addr pc, uint32_t n, sbuf *tmp, const char **phys)
+static uint32_t walk_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Addr pc, uint32_t n, sbuf *tmp,
+			    const char **phys)
 {
 	Dwarf_Die *scopes = NULL;
 	int ns = dwarf_getscopes(cu, pc, &scopes);
@@ -460,7 +570,7 @@ static uint32_t walk_frames(elfsym *e, Dwarf_Die *cu, Dwarf_Addr pc, uint32_t n,
 		int tag = dwarf_tag(&scopes[i]);
 		if (tag == DW_TAG_inlined_subroutine) {
 			res_add(e, n++, die_func(&scopes[i]), tmp->n ? (sbuf_addc(tmp, 0), tmp->p) : NULL);
-			call_site(cu, &scopes[i], tmp);
+			call_site(c, cu, &scopes[i], tmp);
 			Dwarf_Die *outer = NULL;
 			int no = dwarf_getscopes_die(&scopes[i], &outer);
 			free(scopes);
@@ -530,17 +640,6 @@ struct dspan {
 	uint32_t parent, node;
 };
 
-enum { CU_COUNTING, CU_CACHED, CU_UNCACHED };
-
-struct dcu {
-	int state;
-	uint32_t lookups;
-	struct dnode *nodes;
-	uint32_t nnodes, nodecap;
-	struct dspan *spans;
-	uint32_t nspans, spancap;
-	uint32_t root0, nroot; /* the ranges of the unit's children */
-};
 
 /* The tags whose children dwarf_getscopes (libdw's __libdw_visit_scopes)
  * looks into. */
@@ -666,6 +765,14 @@ static void dcu_clear(struct dcu *c)
 	c->nnodes = c->nodecap = c->nspans = c->spancap = 0;
 }
 
+static void dcu_free(struct dcu *c)
+{
+	dcu_clear(c);
+	free(c->laddr);
+	free(c->fname);
+	sbuf_free(&c->fnames);
+}
+
 /* Reads the scopes of unit cu into c; c->state tells whether it could. */
 static void build_cu(struct dcu *c, Dwarf_Die *cu)
 {
@@ -723,7 +830,7 @@ static uint32_t find_kid(const struct dcu *c, uint32_t i0, uint32_t n, Dwarf_Add
 }
 
 /* walk_frames, from the cache. */
-static uint32_t cached_frames(elfsym *e, const struct dcu *c, Dwarf_Die *cu, Dwarf_Addr pc, uint32_t n, sbuf *tmp,
+static uint32_t cached_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Addr pc, uint32_t n, sbuf *tmp,
 			      const char **phys)
 {
 	/* the innermost scope */
@@ -748,10 +855,8 @@ static uint32_t cached_frames(elfsym *e, const struct dcu *c, Dwarf_Die *cu, Dwa
 			tmp->n = 0;
 			Dwarf_Files *files;
 			size_t nfiles;
-			if (x->call_ok && dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && x->call_file < nfiles) {
-				src_line(tmp, cu, dwarf_filesrc(files, x->call_file, NULL, NULL),
-					 (unsigned long long)x->call_line);
-			}
+			if (x->call_ok && dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && x->call_file < nfiles)
+				src_line(tmp, c, cu, files, x->call_file, x->call_line);
 		} else if (x->tag == DW_TAG_subprogram) {
 			if (!*phys) *phys = x->name;
 			break;
@@ -777,7 +882,7 @@ static struct dcu *get_cu(struct efile *f, Dwarf_Die *cu)
 
 static void cus_free(struct efile *f)
 {
-	for (uint32_t i = 0; i < f->ncus; i++) dcu_clear(&f->cus[i]);
+	for (uint32_t i = 0; i < f->ncus; i++) dcu_free(&f->cus[i]);
 	free(f->cus);
 	idmap_free(&f->cumap);
 }
@@ -812,13 +917,13 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	const char *phys = name;
 	if (cu) {
 		/* the line of the address itself, for the innermost frame */
-		Dwfl_Line *l = dwfl_module_getsrc(f->mod, a);
-		int line = 0;
-		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-		src_line(&tmp, cu, file, (unsigned long long)line);
-		const struct dcu *c = get_cu(f, cu);
+		struct dcu *c = get_cu(f, cu);
+		Dwarf_Files *files;
+		size_t idx;
+		int line;
+		if (line_at(c, cu, a - dbias, &files, &idx, &line)) src_line(&tmp, c, cu, files, idx, (uint64_t)line);
 		if (c->state == CU_CACHED) n = cached_frames(e, c, cu, a - dbias, n, &tmp, &phys);
-		else n = walk_frames(e, cu, a - dbias, n, &tmp, &phys);
+		else n = walk_frames(e, c, cu, a - dbias, n, &tmp, &phys);
 		if (!phys) {
 			free(tmp.p);
 			free(tmp2.p);

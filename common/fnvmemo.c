@@ -8,19 +8,34 @@
 fnvmemo *fnvmemo_new(const void *p, size_t n)
 {
 	fnvmemo *m = xmalloc(sizeof *m + n);
-	uint64_t pn = 1;
-	for (size_t i = 0; i < n; i++) pn *= FNV64_PRIME;
+	/* P^n by squaring */
+	uint64_t pn = 1, b = FNV64_PRIME;
+	for (size_t e = n; e; e >>= 1, b *= b)
+		if (e & 1) pn *= b;
 	m->pn = pn;
 	m->n = (uint32_t)n;
 	m->uses = 0;
+	m->next = NULL;
 	memcpy(m->s, p, n);
 	return m;
 }
 
 /* next[l]: the low byte of fnv1a64(l, s), for the 256 l at once (the low
  * byte of a product depends on the low bytes of its factors alone). */
+static uint8_t (*tables)[256];  /* the current block of tables */
+static uint32_t ntables;
+static uint8_t (**blocks)[256];  /* every block, so that they stay reachable */
+static uint32_t nblocks, blockcap;
+enum { TABLES_PER_BLOCK = 1024 };
+
 static void build_next(fnvmemo *m)
 {
+	if (!tables || ntables == TABLES_PER_BLOCK) {
+		tables = xmalloc(TABLES_PER_BLOCK * sizeof *tables);
+		*VEC_PUSH(blocks, nblocks, blockcap) = tables;
+		ntables = 0;
+	}
+	m->next = tables[ntables++];
 	uint16_t t[256];
 	for (unsigned l = 0; l < 256; l++) t[l] = (uint16_t)l;
 	for (uint32_t i = 0; i < m->n; i++) {
@@ -94,7 +109,8 @@ uint64_t fnvmemo_chain(uint64_t h, fnvmemo *const *v, size_t k)
 		/* the tables asked for all at once: the look-ups below wait
 		 * on each other */
 		for (size_t j = 0; j < c; j++)
-			for (unsigned q = 0; q < 256; q += 64) __builtin_prefetch(w[j]->next + q);
+			if (w[j]->next)
+				for (unsigned q = 0; q < 256; q += 64) __builtin_prefetch(w[j]->next + q);
 		/* the low byte entering each string; the hash from it of the
 		 * strings without a table yet, in turn */
 		unsigned l = h & 0xff;

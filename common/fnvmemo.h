@@ -31,12 +31,15 @@ typedef struct fnvmemo {
 	uint64_t pn;          /* P^n */
 	uint32_t n;
 	uint32_t uses;        /* chains hashed through it, up to FNVMEMO_AFTER */
-	uint8_t next[256];    /* once uses == FNVMEMO_AFTER: the low byte after s,
-			       * by the low byte before it */
+	uint8_t *next;        /* once uses == FNVMEMO_AFTER: the low byte after s,
+			       * by the low byte before it (256 bytes, kept by the
+			       * module for the life of the process: most strings
+			       * never get one) */
 	unsigned char s[];    /* the bytes */
 } fnvmemo;
 
-/* A copy of the n bytes at p, with its memo; free() frees it. */
+/* A copy of the n bytes at p, with its memo; free() frees it (its table,
+ * if it got one, stays with the module). */
 fnvmemo *fnvmemo_new(const void *p, size_t n);
 
 /* fnv1a64 of h, then of the strings v[0..k) in that order: the same as

@@ -146,6 +146,33 @@ leaf_work $B/prog.c:[0-9]+$"
 $T/rel/build/../src/rel.c"
 }
 
+@test "a large -O2 -g program (bench/symbolize.sh's, any2spaa): every frame as addr2line -f -i says (tests/data/symbolize/a2l-compare.py's rules)" {
+	# a copy of any2spaa as built (the bench's program), every 4th of its
+	# first 100,000 instructions, one stack each
+	cp "$SPAA_CMDDIR/any2spaa" "$T/big"
+	readelf -S "$T/big" | grep -q '\.debug_info' || skip "any2spaa built without -g"
+	objdump -d --no-show-raw-insn "$T/big" |
+		awk '/^ *[0-9a-f]+:/ && n++ % 4 == 0 && n <= 100000 { sub(":", "", $1); print "0x" $1, 1 }' >"$T/addrs"
+	[ "$(wc -l <"$T/addrs")" -gt 10000 ]
+	folded2spaa --addrs --binary="$T/big" "$T/addrs" | spaa-symbolize >"$T/out.spaa"
+	run python3 "$SRC/a2l-compare.py" "$T/big" "$T/out.spaa"
+	assert_success
+	assert_output --regexp '^[0-9]+ addresses: 0 different, '
+}
+
+@test "a symbol of no size ends with its section: the PLT after _init is no function" {
+	cd "$B"
+	a=$(objdump -d --no-show-raw-insn -j .plt prog | awk '/^ *[0-9a-f]+:/ { sub(":", "", $1); print "0x" $1; exit }')
+	[ -n "$a" ]
+	i=$(nm prog | awk '$3 == "_init" { print "0x" $1 }')
+	[ -n "$i" ] && [ $((a)) -gt $((i)) ]
+	fold_addrs "$B/prog" "$a" | spaa-symbolize --verbose >"$T/out.spaa" 2>"$T/err"
+	run jq -r 'select(.type == "frame") | .func' "$T/out.spaa"
+	assert_output "$a"
+	run cat "$T/err"
+	assert_output "spaa-symbolize: $B/prog: 0 resolved, 1 address outside any symbol"
+}
+
 @test "C without -g: names from the symbol table, no source lines" {
 	cd "$B"
 	l=$(addrs nodebug leaf_work | sed -n 5p)

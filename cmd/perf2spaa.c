@@ -45,6 +45,8 @@ static const char help[] =
 	"      --kallsyms=FILE  perf.data: kernel symbols from FILE (default\n"
 	"                       /proc/kallsyms, when the capture is of this kernel)\n"
 	"      --inline         perf.data: add the calls inlined at each address (DWARF)\n"
+	"  -j, --jobs=N         perf.data: threads to convert with (default: the online\n"
+	"                       cores); the profile is the same for every N\n"
 	CLI_HELP_TAIL;
 
 #define MAX_WARN 20
@@ -705,13 +707,15 @@ int main(int argc, char **argv)
 		{ "debug-dir", required_argument, 0, O_DEBUG_DIR },
 		{ "kallsyms", required_argument, 0, O_KALLSYMS },
 		{ "inline", no_argument, 0, O_INLINE },
+		{ "jobs", required_argument, 0, 'j' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	const char *outpath = NULL;
 	bool zstd = false;
+	unsigned jobs = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "so:zqhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:zqj:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': P.want_samples = true; break;
 		CLI_OUT_CASES(outpath, zstd);
@@ -720,9 +724,14 @@ int main(int argc, char **argv)
 		case O_DEBUG_DIR: P.po.debug_dir = optarg; break;
 		case O_KALLSYMS: P.po.kallsyms = optarg; break;
 		case O_INLINE: P.po.inline_frames = true; break;
+		case 'j': jobs = opt_jobs("-j", optarg); break;
 		CLI_STD_CASES(help);
 		}
 	}
+
+	/* in-process runs (the fuzz target) come back from die() by longjmp:
+	 * one thread */
+	P.po.jobs = cli_exit_override ? 1 : jobs ? jobs : cli_jobs();
 
 	P.b = builder_new();
 	builder_source_tool(P.b, "perf");

@@ -1,4 +1,5 @@
 /* procmap.c - processes, mappings and symbols of a perf capture (see procmap.h). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,10 @@ struct procmap {
 	const char **inlv;
 	uint32_t inlcap;
 	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
+	bool kthread;       /* kth reads kpath into kpre (procmap_prefetch) */
+	pthread_t kth;
+	char *kpath;
+	perfsym *kpre;
 	int64_t kdelta;     /* recorded - current */
 	char note[256];
 	unwind_map *um;     /* procmap_unwind_maps' answer */
@@ -122,6 +127,9 @@ void procmap_free(procmap *m)
 	strmap_free(&m->bids);
 	free(m->kbuild_id);
 	free(m->krelease);
+	if (m->kthread) pthread_join(m->kth, NULL);
+	perfsym_free(m->kpre);
+	free(m->kpath);
 	perfsym_free(m->ksyms);
 	if (m->es) elfsym_free(m->es);
 	sbuf_free(&m->inl);
@@ -427,37 +435,73 @@ static bool running_kernel_build_id(char *out, size_t cap)
 	return false;
 }
 
+/* The kallsyms list to read for the capture's kernel, NULL (with the note
+ * saying why) when its kernel frames stay unnamed; *must: a list that
+ * cannot be read is an error (else a note). */
+static const char *kernel_path(procmap *m, char *buf, size_t n, bool *must)
+{
+	*must = true;
+	if (m->o.kallsyms) return m->o.kallsyms;
+	char bid[128];
+	if (m->kbuild_id && running_kernel_build_id(bid, sizeof bid)) {
+		if (strcmp(bid, m->kbuild_id) != 0) {
+			snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (build id %.40s) is not this one (give --kallsyms)", m->kbuild_id);
+			return NULL;
+		}
+	} else {
+		struct utsname u;
+		if (m->krelease && uname(&u) == 0 && strcmp(u.release, m->krelease) != 0) {
+			snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (%.64s) is not this one (give --kallsyms)", m->krelease);
+			return NULL;
+		}
+	}
+	if (!m->o.symfs) return "/proc/kallsyms";
+	/* as perf: the list under the root too */
+	*must = false;
+	snprintf(buf, n, "%s/proc/kallsyms", m->o.symfs);
+	return buf;
+}
+
+static void *kernel_read(void *arg)
+{
+	procmap *m = arg;
+	m->kpre = perfsym_kallsyms(m->kpath);
+	return NULL;
+}
+
+void procmap_prefetch(procmap *m)
+{
+	if (m->kdone || m->kthread || !m->kbuild_id) return;
+	bool must;
+	char buf[4096];
+	const char *p = kernel_path(m, buf, sizeof buf, &must);
+	m->note[0] = 0;
+	if (!p) return;
+	m->kpath = xstrdup(p);
+	m->kthread = pthread_create(&m->kth, NULL, kernel_read, m) == 0;
+}
+
+/* The kernel's symbols (once, at the first kernel address): read here, or
+ * taken from the thread procmap_prefetch() started. */
 static void kernel_init(procmap *m)
 {
 	m->kdone = true;
-	const char *path = m->o.kallsyms;
-	if (!path) {
-		char bid[128];
-		if (m->kbuild_id && running_kernel_build_id(bid, sizeof bid)) {
-			if (strcmp(bid, m->kbuild_id) != 0) {
-				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (build id %.40s) is not this one (give --kallsyms)", m->kbuild_id);
-				return;
-			}
-		} else {
-			struct utsname u;
-			if (m->krelease && uname(&u) == 0 && strcmp(u.release, m->krelease) != 0) {
-				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (%.64s) is not this one (give --kallsyms)", m->krelease);
-				return;
-			}
-		}
-		path = "/proc/kallsyms";
-		if (m->o.symfs) { /* as perf: the list under the root too */
-			snprintf(m->note, sizeof m->note, "%s/proc/kallsyms", m->o.symfs);
-			m->ksyms = perfsym_kallsyms(m->note);
-			m->note[0] = 0;
-			if (!m->ksyms) {
-				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: no %.128s/proc/kallsyms (give --kallsyms)", m->o.symfs);
-				return;
-			}
-			path = NULL;
-		}
+	bool must;
+	char buf[4096];
+	const char *path = kernel_path(m, buf, sizeof buf, &must);
+	if (!path) return;
+	if (m->kthread && strcmp(m->kpath, path) == 0) {
+		pthread_join(m->kth, NULL);
+		m->kthread = false;
+		m->ksyms = m->kpre;
+		m->kpre = NULL;
+	} else {
+		m->ksyms = perfsym_kallsyms(path);
 	}
-	if (path) m->ksyms = perfsym_kallsyms(path);
+	if (!m->ksyms && !must) {
+		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: no %.128s/proc/kallsyms (give --kallsyms)", m->o.symfs);
+		return;
+	}
 	if (!m->ksyms) die(EXIT_DATA, "%s: cannot read the kernel's symbols", path);
 	if (!perfsym_count(m->ksyms)) {
 		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s has no addresses (kptr_restrict?)", path);

@@ -375,3 +375,18 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 	run sh -c "perf2spaa '$T/inl.txt' | spaa-validate --strict"
 	assert_success
 }
+
+@test "perf2spaa -j N: a number of threads from 1 to 256, else a usage error (exit 2)" {
+	run perf2spaa -j 0 /dev/null
+	assert_failure 2
+	assert_line --index 0 "perf2spaa: -j: '0' is not a number of threads from 1 to 256"
+	assert_line --index 1 "Try 'perf2spaa --help' for more information."
+	run perf2spaa --jobs=257 /dev/null
+	assert_failure 2
+	assert_line --index 0 "perf2spaa: -j: '257' is not a number of threads from 1 to 256"
+	run perf2spaa -j two /dev/null
+	assert_failure 2
+	assert_line --index 0 "perf2spaa: -j: 'two' is not a non-negative integer"
+	run perf2spaa -j
+	assert_failure 2
+}

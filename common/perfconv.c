@@ -127,7 +127,7 @@ void perf_frame_fill(builder *b, sstr ip, sstr sym, sstr symoff, sstr dso, bool 
 /* What the resolver hands the builder stage, in batches of ops. */
 enum { OP_EVENT = 1, OP_FRAMES, OP_SAMPLE };
 #define BATCH_BYTES (1u << 18)
-#define NBATCH 4
+#define NBATCH 32
 
 struct batch { sbuf ops; };
 
@@ -725,7 +725,9 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	strmap_init(&c.scache);
 	bool pipe = perfdata_pipe(c.d);
 	if (!pipe) machine_info(&c);
-	if (!pipe && o->jobs >= 2) procmap_prefetch(c.pm);
+	/* symbol tables read by jobs - 2 threads (one at least), beside this
+	 * one and the builder stage's */
+	if (!pipe && o->jobs >= 2) procmap_prefetch(c.pm, o->jobs > 3 ? o->jobs - 2 : 1);
 	uint32_t nbids = perfdata_nbuildids(c.d);
 	stages_start(&c, o->jobs);
 	pd_event e;

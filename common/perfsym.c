@@ -199,9 +199,12 @@ bool perfsym_demangle(const char *name, size_t n, int flags, sbuf *b)
 	return r;
 }
 
+static void elf_start(void) { elf_version(EV_CURRENT); }
+
 void perfsym_init(void)
 {
-	elf_version(EV_CURRENT);
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, elf_start);
 }
 
 /* The name as perf shows it (demangled for ELF symbols), in scratch k. */
@@ -331,11 +334,7 @@ static void sort_stable(perfsym *s)
 
 perfsym *perfsym_load(const char *const *paths, uint32_t n)
 {
-	static bool init;
-	if (!init) {
-		elf_version(EV_CURRENT);
-		init = true;
-	}
+	perfsym_init();
 	/* syms: the first with a .symtab; rt: the file mapped at run time, the
 	 * last candidate (the recorded path), else the first with program
 	 * headers that is not a debug file (a debug file's headers describe
@@ -398,11 +397,7 @@ const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff)
 
 bool perfsym_build_id(const char *path, char *out)
 {
-	static bool init;
-	if (!init) {
-		elf_version(EV_CURRENT);
-		init = true;
-	}
+	perfsym_init();
 	struct efile f;
 	if (!efile_open(path, &f)) return false;
 	bool found = false;

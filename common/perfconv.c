@@ -306,11 +306,10 @@ static void frames_make(struct bstage *s, struct rd *r)
 	sstr dn = getstr(r);
 	uint32_t ninl = get32r(r);
 	char iptext[24], offtext[24], ipbuf[64];
-	int in = snprintf(iptext, sizeof iptext, "%llx", (unsigned long long)addr);
-	int on = snprintf(offtext, sizeof offtext, "0x%llx", (unsigned long long)off);
-	sstr symoff = named ? (sstr){ offtext, (size_t)on } : SSTR_NULL;
+	size_t in = fmt_hex(iptext, addr, 1), on = fmt_hex(offtext, off, 1); /* "0x%llx" */
+	sstr symoff = named ? (sstr){ offtext, on } : SSTR_NULL;
 	builder_frame fr;
-	perf_frame_fill(s->b, (sstr){ iptext, (size_t)in }, name, symoff, dn, false, ipbuf, &fr);
+	perf_frame_fill(s->b, (sstr){ iptext, in }, name, symoff, dn, false, ipbuf, &fr);
 	grow_array((void **)&s->bidx, &s->bicap, s->nbidx + ninl + 1, sizeof *s->bidx);
 	for (uint32_t k = 0; k < ninl; k++) {
 		/* as the text path makes "IP NAME (inlined)" lines: the

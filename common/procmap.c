@@ -486,6 +486,8 @@ static const char *kernel_path(procmap *m, char *buf, size_t n, bool *must)
 
 static uint32_t sym_candidates(const procmap *m, const char *name, uint8_t kind, const char *build_id, char *cand[8]);
 
+static bool pre_help(procmap *m);
+
 /* A loader thread: the kernel's symbols first, then the files' tables. */
 static void *loader(void *arg)
 {
@@ -502,16 +504,7 @@ static void *loader(void *arg)
 			pthread_cond_broadcast(&m->pcv);
 			continue;
 		}
-		while (m->pnext < m->npre && m->pre[m->pnext].state != 0) m->pnext++;
-		if (m->pnext == m->npre) break;
-		struct pre *p = &m->pre[m->pnext++];
-		p->state = 1;
-		pthread_mutex_unlock(&m->pmu);
-		perfsym *t = perfsym_load((const char *const *)p->cand, p->ncand);
-		pthread_mutex_lock(&m->pmu);
-		p->syms = t;
-		p->state = 2;
-		pthread_cond_broadcast(&m->pcv);
+		if (!pre_help(m)) break;
 	}
 	pthread_mutex_unlock(&m->pmu);
 	return NULL;
@@ -549,6 +542,24 @@ void procmap_prefetch(procmap *m, unsigned threads)
 		if (pthread_create(&m->lth[m->nlth], NULL, loader, m) == 0) m->nlth++;
 }
 
+/* Called with pmu held, instead of waiting for a loader: takes a table no
+ * loader has taken yet and reads it (false when there is none), so that
+ * this thread works while the one it waits for does. */
+static bool pre_help(procmap *m)
+{
+	while (m->pnext < m->npre && m->pre[m->pnext].state != 0) m->pnext++;
+	if (m->pnext == m->npre) return false;
+	struct pre *p = &m->pre[m->pnext++];
+	p->state = 1;
+	pthread_mutex_unlock(&m->pmu);
+	perfsym *t = perfsym_load((const char *const *)p->cand, p->ncand);
+	pthread_mutex_lock(&m->pmu);
+	p->syms = t;
+	p->state = 2;
+	pthread_cond_broadcast(&m->pcv);
+	return true;
+}
+
 /* The table of file name with these candidates, from the loaders (or
  * loaded here when none took it yet): false when they had no such job. */
 static bool pre_take(procmap *m, const char *name, char *const *cand, uint32_t n, perfsym **out)
@@ -561,7 +572,8 @@ static bool pre_take(procmap *m, const char *name, char *const *cand, uint32_t n
 	for (uint32_t k = 0; k < n; k++)
 		if (strcmp(p->cand[k], cand[k]) != 0) return false;
 	pthread_mutex_lock(&m->pmu);
-	while (p->state == 1) pthread_cond_wait(&m->pcv, &m->pmu);
+	while (p->state == 1)
+		if (!pre_help(m)) pthread_cond_wait(&m->pcv, &m->pmu);
 	if (p->state == 0) {
 		p->state = 1;
 		pthread_mutex_unlock(&m->pmu);
@@ -587,7 +599,8 @@ static void kernel_init(procmap *m)
 	if (!path) return;
 	if (m->lth && m->kpath && strcmp(m->kpath, path) == 0) {
 		pthread_mutex_lock(&m->pmu);
-		while (m->kstate == 1) pthread_cond_wait(&m->pcv, &m->pmu);
+		while (m->kstate == 1)
+			if (!pre_help(m)) pthread_cond_wait(&m->pcv, &m->pmu);
 		if (m->kstate == 0) {
 			m->kstate = 2; /* no loader took it: read here */
 			pthread_mutex_unlock(&m->pmu);

@@ -14,8 +14,10 @@
 # skipped (exit 0, with a message).
 #
 # Each pipeline runs BENCH_RUNS times (default 5), output thrown away; the
-# median wall time is printed with the spread (min..max) and its ratio to
-# the medians of the other ways.
+# median wall time and CPU time (user + system of the whole pipeline) are
+# printed with the spread (min..max), perf2spaa at -j 1, 2 and the
+# machine's cores, alone and with spaa-fold, and the ratios of the medians
+# to the other ways.
 set -e
 . "$(dirname "$0")/lib.sh"
 bench_init 5 "$@"
@@ -63,8 +65,18 @@ row() { # row LABEL CMD: prints the row, sets $med (wall) and $cpu (CPU median)
 	echo "$2" | awk -v l="$1" 'NR == 1 { w = sprintf("%6.2f s (%.2f..%.2f)", $1, $2, $3) }
 		NR == 2 { printf "%-45s wall %s  cpu %6.2f s (%.2f..%.2f)\n", l, w, $1, $2, $3 }'
 }
-row "perf2spaa perf.data | spaa-fold" "'$CMD/perf2spaa' -q '$data' | '$CMD/spaa-fold'"
-bin=$med bincpu=$cpu
+# the binary path at -j 1, 2 and the machine's cores (a many-core figure
+# follows from these: see perf2spaa(1) -j for what runs in parallel), alone
+# and with spaa-fold
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+jobs="1 2"
+[ "$cores" -gt 2 ] && jobs="$jobs $cores"
+binj= bincpuj=
+for j in $jobs; do
+	row "perf2spaa -j $j perf.data > /dev/null" "'$CMD/perf2spaa' -j $j -q '$data'"
+	row "perf2spaa -j $j perf.data | spaa-fold" "'$CMD/perf2spaa' -j $j -q '$data' | '$CMD/spaa-fold'"
+	binj="$binj $j:$med" bincpuj="$bincpuj $j:$cpu"
+done
 row "perf script | perf2spaa | spaa-fold" "perf script -i '$data' 2>/dev/null | '$CMD/perf2spaa' -q | '$CMD/spaa-fold'"
 text=$med textcpu=$cpu
 row "perf report --stdio --no-children -g none" "perf report --stdio --no-children -g none -i '$data' 2>/dev/null"
@@ -76,10 +88,14 @@ if command -v inferno-collapse-perf >/dev/null 2>&1; then
 else
 	echo "inferno-collapse-perf: not on PATH, skipped"
 fi
-awk -v b="$bin" -v t="$text" -v r="$report" -v i="$inferno" -v bc="$bincpu" -v tc="$textcpu" -v rc="$reportcpu" -v ic="$infcpu" 'BEGIN {
-	printf "perf2spaa perf.data, wall: %.2fx the text path, %.2fx perf report (goal 0.5x)", b / t, b / r
-	if (i != "") printf ", %.2fx perf script | inferno (goal 0.2x)", b / i
-	printf "\nperf2spaa perf.data, cpu:  %.2fx the text path, %.2fx perf report", bc / tc, bc / rc
-	if (ic != "") printf ", %.2fx perf script | inferno", bc / ic
-	printf "\n" }'
+for w in $binj; do
+	j=${w%%:*} b=${w#*:}
+	c=$(echo "$bincpuj" | tr ' ' '\n' | awk -F: -v j="$j" '$1 == j { print $2 }')
+	awk -v j="$j" -v b="$b" -v t="$text" -v r="$report" -v i="$inferno" -v bc="$c" -v tc="$textcpu" -v rc="$reportcpu" -v ic="$infcpu" 'BEGIN {
+		printf "perf2spaa -j %s | spaa-fold, wall: %.2fx the text path, %.2fx perf report (goal 0.5x)", j, b / t, b / r
+		if (i != "") printf ", %.2fx perf script | inferno (goal 0.2x)", b / i
+		printf "\nperf2spaa -j %s | spaa-fold, cpu:  %.2fx the text path, %.2fx perf report", j, bc / tc, bc / rc
+		if (ic != "") printf ", %.2fx perf script | inferno", bc / ic
+		printf "\n" }'
+done
 rm -f "$OUT/t" "$OUT/cpu"

@@ -46,8 +46,8 @@ static const char help[] =
 	"\n"
 	"  -s, --samples        also write one sample record per sample (timestamp,\n"
 	"                       cpu, period), for spaa-window\n"
-	"  -j, --jobs=N         parse text on N threads (default: the online cores;\n"
-	"                       the output is the same for every N)\n"
+	"  -j, --jobs=N         convert on N threads (default: the online cores; the\n"
+	"                       output is the same for every N)\n"
 	"  -q, --quiet          no warnings about unreadable lines (or lost samples)\n"
 	"      --symfs=DIR      perf.data: look for the recorded files under DIR\n"
 	"      --root=DIR       the same as --symfs\n"
@@ -988,12 +988,13 @@ int main(int argc, char **argv)
 	};
 	const char *outpath = NULL;
 	bool zstd = false;
+	unsigned jobs = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "so:zj:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': P.want_samples = true; break;
 		CLI_OUT_CASES(outpath, zstd);
-		case 'j': P.jobs = opt_jobs("-j", optarg); break;
+		case 'j': jobs = opt_jobs("-j", optarg); break;
 		case 'q': P.quiet = true; break;
 		case O_SYMFS: P.po.symfs = optarg; break;
 		case O_DEBUG_DIR: P.po.debug_dir = optarg; break;
@@ -1003,7 +1004,10 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (!P.jobs) P.jobs = cli_jobs();
+	/* in-process runs (the fuzz target) come back from die() by longjmp:
+	 * one thread */
+	P.jobs = P.po.jobs = cli_exit_override ? 1 : jobs ? jobs : cli_jobs();
+
 	P.b = builder_new();
 	builder_source_tool(P.b, "perf");
 	P.m_samples = builder_metric(P.b, "samples", NULL);

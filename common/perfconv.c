@@ -1,4 +1,5 @@
 /* perfconv.c - perf samples into a SPAA builder (see perfconv.h). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,49 @@ void perf_frame_fill(builder *b, sstr ip, sstr sym, sstr symoff, sstr dso, bool 
 #define MISC_FORK_EXEC (1 << 13)
 #define TYPE_TRACEPOINT 2
 
+/* The binary path runs in two stages: the resolver (the caller's thread)
+ * reads the records in perf's order, keeps the processes and their
+ * mappings, and turns each sample into its context and a list of frame
+ * numbers, naming each (dso, address) the first time it is met; the
+ * builder stage (a thread of its own with -j 2 or more, else the same
+ * thread) takes those batches in order and makes the builder's frames and
+ * stacks of them.  Frame and stack numbers are given out by the resolver
+ * in the order of first sight, and the builder stage makes its frames and
+ * stacks in that same order, so the profile is the same byte for byte
+ * whatever the number of threads. */
+
+/* What the resolver hands the builder stage, in batches of ops. */
+enum { OP_EVENT = 1, OP_FRAMES, OP_SAMPLE };
+#define BATCH_BYTES (1u << 18)
+#define NBATCH 32
+
+struct batch { sbuf ops; };
+
+/* The builder stage's state: touched by it alone. */
+struct bstage {
+	builder *b;
+	const perfconv_opts *o;
+	uint32_t *bidx;       /* frame number -> builder frame */
+	uint32_t nbidx, bicap;
+	uint32_t *sval;       /* stack number -> builder stack */
+	uint32_t svcap;
+	uint32_t *evmap;      /* attr -> builder event */
+	uint32_t evcap;
+	uint32_t *frames;
+	uint32_t frcap;
+	uint32_t nochain;
+	sbuf extra;
+};
+
+/* The queue between the stages (-j 2 and more). */
+struct queue {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch b[NBATCH];
+	uint32_t head, tail;  /* filled: [head, tail) mod NBATCH */
+	bool done;
+};
+
 struct conv {
 	builder *b;
 	const perfconv_opts *o;
@@ -119,15 +163,14 @@ struct conv {
 	perfdata *d;
 	procmap *pm;
 	struct fcent { uint64_t addr; uint32_t dso, idx; } *fc; /* (dso, address) -> index i + 1: */
-	uint32_t fcslots, fcn;                                 /* its frames are pool[fval[i]..+fcnt[i]) */
-	uint32_t *fval, *fcnt, *pool;
-	uint32_t fvcap, fccap, npool, poolcap;
+	uint32_t fcslots, fcn;                                 /* its frames are numbers fval[i]..+fcnt[i] */
+	uint32_t *fval, *fcnt;
+	uint32_t fvcap, fccap, nframes;
 	uint32_t *frames;
 	uint32_t frcap;
-	uint32_t *evmap;      /* attr -> builder event + 1 */
+	bool *evseen;         /* attr -> its OP_EVENT is sent */
 	uint32_t evcap;
-	uint32_t nochain;
-	sbuf name, extra;
+	sbuf name;
 	/* user stacks of dwarf and LBR captures (unwind.h) */
 	unwind *uw;
 	uint64_t *ustack;      /* the unwound addresses of a dwarf sample */
@@ -135,10 +178,26 @@ struct conv {
 	uint64_t *lbr;         /* the stitched callchain of an LBR sample */
 	uint32_t lbrcap;
 	uint64_t nregs32, nnoarch;
-	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack */
-	uint32_t *sval, svcap;
+	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack number */
 	sbuf skey;
+	/* the batch being filled, and the stages' hand-over */
+	struct batch *cur;
+	struct batch own;     /* -j 1: the one batch */
+	uint32_t nsamp;       /* samples in cur */
+	bool threaded;
+	struct queue q;
+	pthread_t th;
+	struct bstage bs;
 };
+
+static void put(struct batch *t, const void *p, size_t n) { sbuf_add(&t->ops, p, n); }
+static void put32(struct batch *t, uint32_t v) { put(t, &v, 4); }
+static void put64(struct batch *t, uint64_t v) { put(t, &v, 8); }
+static void putstr(struct batch *t, const char *s, size_t n)
+{
+	put32(t, (uint32_t)n);
+	put(t, s, n);
+}
 
 /* The frame cache: (dso, address) -> dense index, open addressing with the
  * keys in the slots (one cache miss a lookup, where a string map has two). */
@@ -182,10 +241,12 @@ static uint32_t fc_intern(struct conv *c, uint32_t dso, uint64_t addr, bool *add
 	}
 }
 
-/* Appends the frames of ip in thread (mode 0 user, 1 kernel, 2 neither:
- * hypervisor, guest) to c->frames at *nfr: one, or with --inline the
- * calls inlined there, innermost first, then the function they are in,
- * as the text path makes them of perf script --inline's lines. */
+/* Appends the frame numbers of ip in thread (mode 0 user, 1 kernel, 2
+ * neither: hypervisor, guest) to c->frames at *nfr: one, or with --inline
+ * the calls inlined there, innermost first, then the function they are in,
+ * as the text path makes them of perf script --inline's lines.  A (dso,
+ * address) met for the first time is named here and sent to the builder
+ * stage (OP_FRAMES), which makes its frames (frames_make). */
 static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, uint32_t *nfr)
 {
 	uint64_t addr = ip;
@@ -193,60 +254,251 @@ static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, ui
 	bool added;
 	uint32_t ci = fc_intern(c, dso, addr, &added);
 	if (added) {
-		grow_array((void **)&c->fval, &c->fvcap, ci + 1, sizeof *c->fval);
-		c->fval[ci] = c->npool;
 		c->name.n = 0;
 		uint64_t off = 0;
 		bool named = procmap_symbol(c->pm, dso, addr, &c->name, &off);
-		char iptext[24], offtext[24], ipbuf[64];
-		int in = snprintf(iptext, sizeof iptext, "%llx", (unsigned long long)addr);
-		int on = snprintf(offtext, sizeof offtext, "0x%llx", (unsigned long long)off);
-		sstr symoff = named ? (sstr){ offtext, (size_t)on } : SSTR_NULL;
-		const char *dn = procmap_dso_name(c->pm, dso);
-		builder_frame fr;
-		perf_frame_fill(c->b, (sstr){ iptext, (size_t)in }, named ? (sstr){ c->name.p, c->name.n } : sstr_c("[unknown]"),
-				symoff, sstr_c(dn), false, ipbuf, &fr);
 		uint32_t ninl = 0;
 		const char *const *inl = NULL;
 		if (c->o->inline_frames && named) inl = procmap_inlined(c->pm, dso, addr, &ninl);
-		for (uint32_t k = 0; k < ninl; k++) {
-			/* as the text path makes "IP NAME (inlined)" lines: the
-			 * physical frame's dso, kind and offset, one frame per depth */
-			builder_frame f2 = fr;
-			f2.func = sstr_c(inl[k]);
-			f2.func_resolved = true;
-			f2.inlined = true;
-			f2.inline_depth = (int32_t)(ninl - k);
-			f2.exact = true;
-			*(uint32_t *)VEC_PUSH(c->pool, c->npool, c->poolcap) = builder_frame_add(c->b, &f2);
-		}
-		if (ninl) {
-			fr.inline_depth = 0;
-			fr.exact = true;
-		}
-		*(uint32_t *)VEC_PUSH(c->pool, c->npool, c->poolcap) = builder_frame_add(c->b, &fr);
+		struct batch *t = c->cur;
+		put(t, &(uint8_t){ OP_FRAMES }, 1);
+		put64(t, addr);
+		put64(t, off);
+		put(t, &(uint8_t){ named }, 1);
+		if (named) putstr(t, c->name.p, c->name.n);
+		const char *dn = procmap_dso_name(c->pm, dso);
+		putstr(t, dn, strlen(dn));
+		put32(t, ninl);
+		for (uint32_t k = 0; k < ninl; k++) putstr(t, inl[k], strlen(inl[k]));
+		grow_array((void **)&c->fval, &c->fvcap, ci + 1, sizeof *c->fval);
 		grow_array((void **)&c->fcnt, &c->fccap, ci + 1, sizeof *c->fcnt);
-		c->fcnt[ci] = c->npool - c->fval[ci];
+		c->fval[ci] = c->nframes;
+		c->fcnt[ci] = ninl + 1;
+		c->nframes += ninl + 1;
 	}
-	uint32_t n = c->fcnt[ci];
+	uint32_t n = c->fcnt[ci], f0 = c->fval[ci];
 	grow_array((void **)&c->frames, &c->frcap, *nfr + n + 1, sizeof *c->frames);
-	memcpy(c->frames + *nfr, c->pool + c->fval[ci], n * sizeof *c->frames);
+	for (uint32_t k = 0; k < n; k++) c->frames[*nfr + k] = f0 + k;
 	*nfr += n;
 }
 
-static uint32_t no_chain_frame(struct conv *c)
+/* ---- the builder stage ---------------------------------------------------- */
+
+struct rd { const uint8_t *p, *end; };
+
+static uint32_t get32r(struct rd *r) { uint32_t v; memcpy(&v, r->p, 4); r->p += 4; return v; }
+static uint64_t get64r(struct rd *r) { uint64_t v; memcpy(&v, r->p, 8); r->p += 8; return v; }
+static uint8_t get8r(struct rd *r) { return *r->p++; }
+static sstr getstr(struct rd *r)
 {
-	if (c->nochain != UINT32_MAX) return c->nochain;
+	uint32_t n = get32r(r);
+	sstr s = { (const char *)r->p, n };
+	r->p += n;
+	return s;
+}
+
+/* The frames of one (dso, address) (an OP_FRAMES), numbered in order. */
+static void frames_make(struct bstage *s, struct rd *r)
+{
+	uint64_t addr = get64r(r), off = get64r(r);
+	bool named = get8r(r);
+	sstr name = named ? getstr(r) : sstr_c("[unknown]");
+	sstr dn = getstr(r);
+	uint32_t ninl = get32r(r);
+	char iptext[24], offtext[24], ipbuf[64];
+	size_t in = fmt_hex(iptext, addr, 1), on = fmt_hex(offtext, off, 1); /* "0x%llx" */
+	sstr symoff = named ? (sstr){ offtext, on } : SSTR_NULL;
+	builder_frame fr;
+	perf_frame_fill(s->b, (sstr){ iptext, in }, name, symoff, dn, false, ipbuf, &fr);
+	grow_array((void **)&s->bidx, &s->bicap, s->nbidx + ninl + 1, sizeof *s->bidx);
+	for (uint32_t k = 0; k < ninl; k++) {
+		/* as the text path makes "IP NAME (inlined)" lines: the
+		 * physical frame's dso, kind and offset, one frame per depth */
+		builder_frame f2 = fr;
+		f2.func = getstr(r);
+		f2.func_resolved = true;
+		f2.inlined = true;
+		f2.inline_depth = (int32_t)(ninl - k);
+		f2.exact = true;
+		s->bidx[s->nbidx++] = builder_frame_add(s->b, &f2);
+	}
+	if (ninl) {
+		fr.inline_depth = 0;
+		fr.exact = true;
+	}
+	s->bidx[s->nbidx++] = builder_frame_add(s->b, &fr);
+}
+
+static uint32_t no_chain_frame(struct bstage *s)
+{
+	if (s->nochain != UINT32_MAX) return s->nochain;
 	builder_frame fr;
 	memset(&fr, 0, sizeof fr);
 	fr.func = sstr_c("[unknown]");
-	fr.dso = builder_dso(c->b, "[unknown]", 9, false);
+	fr.dso = builder_dso(s->b, "[unknown]", 9, false);
 	fr.kind = FK_UNKNOWN;
 	fr.inline_depth = -1;
 	fr.func_resolved = true;
 	fr.extra_json = "\"x_perf_no_callchain\":true";
-	c->nochain = builder_frame_add(c->b, &fr);
-	return c->nochain;
+	s->nochain = builder_frame_add(s->b, &fr);
+	return s->nochain;
+}
+
+/* Sample flags (OP_SAMPLE) */
+enum { SF_PERIOD = 1, SF_TIME = 2, SF_CPU = 4, SF_NEW = 8 };
+
+/* One sample: its stack (made the first time its stack number is seen),
+ * its weights, and its sample record with -s. */
+static void sample_make(struct bstage *s, struct rd *r)
+{
+	uint32_t attr = get32r(r), stack = get32r(r);
+	uint8_t fl = get8r(r);
+	uint64_t period = get64r(r);
+	uint32_t midx[2] = { s->o->m_samples, s->o->m_period };
+	num vals[2] = { num_i(1), num_u(fl & SF_PERIOD ? period : 1) };
+	uint32_t si;
+	if (fl & SF_NEW) {
+		builder_ctx ctx;
+		memset(&ctx, 0, sizeof ctx);
+		ctx.event = s->evmap[attr];
+		ctx.has_pid = true;
+		ctx.pid = (int32_t)get32r(r);
+		ctx.has_tid = true;
+		ctx.tid = (int32_t)get32r(r);
+		ctx.comm = getstr(r);
+		uint32_t nfr = get32r(r);
+		grow_array((void **)&s->frames, &s->frcap, nfr + 1, sizeof *s->frames);
+		for (uint32_t i = 0; i < nfr; i++) s->frames[i] = s->bidx[get32r(r)];
+		if (!nfr) s->frames[nfr++] = no_chain_frame(s);
+		builder_thread(s->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
+		si = builder_stack(s->b, &ctx, s->frames, nfr, midx, vals, 2);
+		grow_array((void **)&s->sval, &s->svcap, stack + 1, sizeof *s->sval);
+		s->sval[stack] = si;
+	} else {
+		si = s->sval[stack];
+		builder_add(s->b, si, midx, vals, 2);
+	}
+	if (!s->o->want_samples) return;
+	uint64_t us = get64r(r);
+	uint32_t cpu = get32r(r);
+	sbuf *x = &s->extra;
+	x->n = 0;
+	if (fl & SF_TIME)
+		sbuf_printf(x, "\"timestamp\":%llu.%06llu,", (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
+	if (fl & SF_CPU) sbuf_printf(x, "\"cpu\":%u,", cpu);
+	if (fl & SF_PERIOD) sbuf_printf(x, "\"period\":%llu,", (unsigned long long)period);
+	if (x->n) x->n--;
+	sbuf_addc(x, 0);
+	builder_sample(s->b, si, false, 0, x->p);
+}
+
+/* Makes the builder's records of one batch. */
+static void stage_run(struct bstage *s, const struct batch *t)
+{
+	struct rd r = { (const uint8_t *)t->ops.p, (const uint8_t *)t->ops.p + t->ops.n };
+	while (r.p < r.end) {
+		switch (get8r(&r)) {
+		case OP_EVENT: {
+			uint32_t a = get32r(&r);
+			sstr nm = getstr(&r);
+			uint32_t old = s->evcap;
+			grow_array((void **)&s->evmap, &s->evcap, a + 1, sizeof *s->evmap);
+			(void)old;
+			s->evmap[a] = perfconv_event(s->b, nm.p, nm.n);
+			break;
+		}
+		case OP_FRAMES: frames_make(s, &r); break;
+		case OP_SAMPLE: sample_make(s, &r); break;
+		default: abort();
+		}
+	}
+}
+
+static void *stage_thread(void *arg)
+{
+	struct conv *c = arg;
+	struct queue *q = &c->q;
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		while (q->head == q->tail && !q->done) pthread_cond_wait(&q->cv, &q->mu);
+		if (q->head == q->tail) break;
+		struct batch *t = &q->b[q->head % NBATCH];
+		pthread_mutex_unlock(&q->mu);
+		stage_run(&c->bs, t);
+		pthread_mutex_lock(&q->mu);
+		q->head++;
+		pthread_cond_broadcast(&q->cv);
+	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+/* The batch being filled is complete: to the builder stage. */
+static void batch_send(struct conv *c)
+{
+	c->nsamp = 0;
+	if (!c->threaded) {
+		stage_run(&c->bs, c->cur);
+		c->cur->ops.n = 0;
+		return;
+	}
+	struct queue *q = &c->q;
+	pthread_mutex_lock(&q->mu);
+	q->tail++;
+	pthread_cond_broadcast(&q->cv);
+	while (q->tail - q->head >= NBATCH) pthread_cond_wait(&q->cv, &q->mu);
+	c->cur = &q->b[q->tail % NBATCH];
+	pthread_mutex_unlock(&q->mu);
+	c->cur->ops.n = 0;
+}
+
+/* The end: the last batch made, the builder stage's thread joined. */
+static void stages_finish(struct conv *c)
+{
+	if (!c->threaded) {
+		stage_run(&c->bs, c->cur);
+		return;
+	}
+	struct queue *q = &c->q;
+	pthread_mutex_lock(&q->mu);
+	q->tail++;
+	q->done = true;
+	pthread_cond_broadcast(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+	pthread_join(c->th, NULL);
+}
+
+static void stages_start(struct conv *c, unsigned jobs)
+{
+	c->bs.b = c->b;
+	c->bs.o = c->o;
+	c->bs.nochain = UINT32_MAX;
+	c->cur = &c->own;
+	if (jobs < 2) return;
+	pthread_mutex_init(&c->q.mu, NULL);
+	pthread_cond_init(&c->q.cv, NULL);
+	c->cur = &c->q.b[0];
+	if (pthread_create(&c->th, NULL, stage_thread, c) != 0) {
+		c->cur = &c->own; /* no thread to be had: all in this one */
+		return;
+	}
+	c->threaded = true;
+}
+
+static void stages_free(struct conv *c)
+{
+	if (c->threaded) {
+		for (uint32_t i = 0; i < NBATCH; i++) sbuf_free(&c->q.b[i].ops);
+		pthread_mutex_destroy(&c->q.mu);
+		pthread_cond_destroy(&c->q.cv);
+	}
+	sbuf_free(&c->own.ops);
+	struct bstage *s = &c->bs;
+	free(s->bidx);
+	free(s->sval);
+	free(s->evmap);
+	free(s->frames);
+	sbuf_free(&s->extra);
 }
 
 /* ---- user stacks of dwarf and LBR captures (unwind.h) --------------------- */
@@ -316,17 +568,21 @@ static uint32_t dwarf_unwind(struct conv *c, const pd_event *e, const pd_attr *a
 static void sample(struct conv *c, const pd_event *e)
 {
 	const pd_sample *s = &e->s;
-	const pd_attr *a = perfdata_attr(c->d, (uint32_t)e->attr);
-	uint32_t old = c->evcap;
-	grow_array((void **)&c->evmap, &c->evcap, (uint32_t)e->attr + 1, sizeof *c->evmap);
-	if (c->evcap > old) memset(c->evmap + old, 0, (c->evcap - old) * sizeof *c->evmap);
-	if (!c->evmap[e->attr]) c->evmap[e->attr] = perfconv_event(c->b, a->name, strlen(a->name)) + 1;
-	uint32_t ev = c->evmap[e->attr] - 1;
+	uint32_t attr = (uint32_t)e->attr;
+	const pd_attr *a = perfdata_attr(c->d, attr);
+	struct batch *t = c->cur;
+	if (attr >= c->evcap || !c->evseen[attr]) {
+		uint32_t old = c->evcap;
+		grow_array((void **)&c->evseen, &c->evcap, attr + 1, sizeof *c->evseen);
+		memset(c->evseen + old, 0, (c->evcap - old) * sizeof *c->evseen);
+		c->evseen[attr] = true;
+		put(t, &(uint8_t){ OP_EVENT }, 1);
+		put32(t, attr);
+		putstr(t, a->name, strlen(a->name));
+	}
 	int32_t pid = (int32_t)e->id.pid, tid = (int32_t)e->id.tid;
 	uint32_t th = procmap_thread(c->pm, pid, tid);
 	bool has_period = s->has_period && a->type != TYPE_TRACEPOINT;
-	uint32_t midx[2] = { c->o->m_samples, c->o->m_period };
-	num vals[2] = { num_i(1), num_u(has_period ? s->period : 1) };
 	/* the stack cache: a sample whose raw callchain, thread and event were
 	 * seen, with its mappings and command name unchanged since, has that
 	 * sample's stack (nothing resolved or hashed frame by frame again) */
@@ -334,7 +590,7 @@ static void sample(struct conv *c, const pd_event *e)
 	k->n = 0;
 	uint32_t st[4];
 	procmap_state(c->pm, th, st);
-	int32_t head[3] = { (int32_t)ev, pid, tid };
+	int32_t head[3] = { (int32_t)attr, pid, tid };
 	sbuf_add(k, head, sizeof head);
 	sbuf_add(k, st, sizeof st);
 	if (s->has_callchain) sbuf_add(k, s->chain, (size_t)s->nchain * 8);
@@ -353,54 +609,49 @@ static void sample(struct conv *c, const pd_event *e)
 	}
 	bool fresh;
 	uint32_t sci = strmap_intern(&c->scache, k->p, k->n, &fresh);
-	uint32_t si;
-	if (!fresh) {
-		si = c->sval[sci];
-		builder_add(c->b, si, midx, vals, 2);
-		goto added;
-	}
 	uint32_t nfr = 0;
-	uint64_t nent = s->has_callchain ? s->nchain : 1;
-	grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
-	if (s->has_callchain) {
-		int mode = 0;
-		uint64_t nchain;
-		const uint8_t *chain = lbr_chain(c, a, s, &nchain);
-		grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nchain > MAX_STACK ? MAX_STACK : nchain) + 1,
-			   sizeof *c->frames);
-		for (uint64_t i = 0; i < nchain && nfr < MAX_STACK; i++) {
-			uint64_t ip = pd_u64(chain, i);
-			if (ip >= CONTEXT_MAX) {
-				if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
-					/* perf takes the callchain for corrupt and drops all of it */
-					nfr = 0;
-					break;
+	if (fresh) {
+		uint64_t nent = s->has_callchain ? s->nchain : 1;
+		grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
+		if (s->has_callchain) {
+			int mode = 0;
+			uint64_t nchain;
+			const uint8_t *chain = lbr_chain(c, a, s, &nchain);
+			grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nchain > MAX_STACK ? MAX_STACK : nchain) + 1,
+				   sizeof *c->frames);
+			for (uint64_t i = 0; i < nchain && nfr < MAX_STACK; i++) {
+				uint64_t ip = pd_u64(chain, i);
+				if (ip >= CONTEXT_MAX) {
+					if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
+						/* perf takes the callchain for corrupt and drops all of it */
+						nfr = 0;
+						break;
+					}
+					mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
+					continue;
 				}
-				mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
-				continue;
+				frames_of(c, th, mode, ip, &nfr);
 			}
-			frames_of(c, th, mode, ip, &nfr);
+		} else if (s->has_ip) {
+			int cm = e->misc & MISC_CPUMODE_MASK;
+			frames_of(c, th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip, &nfr);
 		}
-	} else if (s->has_ip) {
-		int cm = e->misc & MISC_CPUMODE_MASK;
-		frames_of(c, th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip, &nfr);
+		for (uint32_t i = 0; i < nu; i++) frames_of(c, th, 0, c->ustack[i], &nfr);
 	}
-	for (uint32_t i = 0; i < nu; i++) frames_of(c, th, 0, c->ustack[i], &nfr);
-	if (!nfr) c->frames[nfr++] = no_chain_frame(c);
-
-	builder_ctx ctx;
-	memset(&ctx, 0, sizeof ctx);
-	ctx.event = ev;
-	ctx.has_pid = true;
-	ctx.pid = pid;
-	ctx.has_tid = true;
-	ctx.tid = tid;
-	ctx.comm = procmap_comm_of(c->pm, th);
-	builder_thread(c->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
-	si = builder_stack(c->b, &ctx, c->frames, nfr, midx, vals, 2);
-	grow_array((void **)&c->sval, &c->svcap, sci + 1, sizeof *c->sval);
-	c->sval[sci] = si;
-added:
+	put(t, &(uint8_t){ OP_SAMPLE }, 1);
+	put32(t, attr);
+	put32(t, sci);
+	put(t, &(uint8_t){ (uint8_t)((has_period ? SF_PERIOD : 0) | (e->id.has_time ? SF_TIME : 0) |
+				      (e->id.has_cpu ? SF_CPU : 0) | (fresh ? SF_NEW : 0)) }, 1);
+	put64(t, s->period);
+	if (fresh) {
+		put32(t, (uint32_t)pid);
+		put32(t, (uint32_t)tid);
+		sstr comm = procmap_comm_of(c->pm, th);
+		putstr(t, comm.p, comm.n);
+		put32(t, nfr);
+		put(t, c->frames, (size_t)nfr * sizeof *c->frames);
+	}
 	c->t->nsamples++;
 	/* perf script prints times in microseconds */
 	uint64_t us = e->id.time / 1000;
@@ -410,16 +661,10 @@ added:
 		c->t->has_time = true;
 	}
 	if (c->o->want_samples) {
-		sbuf *x = &c->extra;
-		x->n = 0;
-		if (e->id.has_time)
-			sbuf_printf(x, "\"timestamp\":%llu.%06llu,", (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
-		if (e->id.has_cpu) sbuf_printf(x, "\"cpu\":%u,", e->id.cpu);
-		if (has_period) sbuf_printf(x, "\"period\":%llu,", (unsigned long long)s->period);
-		if (x->n) x->n--;
-		sbuf_addc(x, 0);
-		builder_sample(c->b, si, false, 0, x->p);
+		put64(t, us);
+		put32(t, e->id.cpu);
 	}
+	if (++c->nsamp >= 1024 || t->ops.n >= BATCH_BYTES) batch_send(c);
 }
 
 static void hex(const uint8_t *p, uint32_t n, char *out)
@@ -473,14 +718,17 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	c.b = b;
 	c.o = o;
 	c.t = t;
-	c.nochain = UINT32_MAX;
 	c.d = perfdata_open(in, path);
 	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames };
 	c.pm = procmap_new(&po);
 	strmap_init(&c.scache);
 	bool pipe = perfdata_pipe(c.d);
 	if (!pipe) machine_info(&c);
+	/* symbol tables read by jobs - 2 threads (one at least), beside this
+	 * one and the builder stage's */
+	if (!pipe && o->jobs >= 2) procmap_prefetch(c.pm, o->jobs > 3 ? o->jobs - 2 : 1);
 	uint32_t nbids = perfdata_nbuildids(c.d);
+	stages_start(&c, o->jobs);
 	pd_event e;
 	while (perfdata_next(c.d, &e)) {
 		switch (e.kind) {
@@ -507,6 +755,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 		default: break;
 		}
 	}
+	stages_finish(&c);
 	source_info(&c);
 	const char *name = perfdata_name(c.d);
 	uint64_t lost = perfdata_lost(c.d);
@@ -525,16 +774,14 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	perfdata_close(c.d);
 	free(c.fc);
 	strmap_free(&c.scache);
-	free(c.sval);
 	sbuf_free(&c.skey);
 	free(c.fval);
 	free(c.fcnt);
-	free(c.pool);
 	free(c.frames);
-	free(c.evmap);
+	free(c.evseen);
+	stages_free(&c);
 	unwind_free(c.uw);
 	free(c.ustack);
 	free(c.lbr);
 	sbuf_free(&c.name);
-	sbuf_free(&c.extra);
 }

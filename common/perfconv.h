@@ -32,6 +32,7 @@ typedef struct perfconv_opts {
 	bool inline_frames;            /* --inline: the calls inlined at each address */
 	const char *symfs, *debug_dir, *kallsyms;
 	uint32_t m_samples, m_period;  /* the builder's metrics */
+	unsigned jobs;                 /* threads (-j): 2 and more, the builder's work in a thread of its own */
 } perfconv_opts;
 
 /* Totals over the inputs, for the caller's time range and messages. */

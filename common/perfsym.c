@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -187,6 +188,25 @@ static void plt_syms(perfsym *s, struct efile *rt)
 	sbuf_free(&nm);
 }
 
+/* demangle_name() keeps scratch of its own: one thread at a time */
+static pthread_mutex_t demangle_mu = PTHREAD_MUTEX_INITIALIZER;
+
+bool perfsym_demangle(const char *name, size_t n, int flags, sbuf *b)
+{
+	pthread_mutex_lock(&demangle_mu);
+	bool r = demangle_name(name, n, flags, b);
+	pthread_mutex_unlock(&demangle_mu);
+	return r;
+}
+
+static void elf_start(void) { elf_version(EV_CURRENT); }
+
+void perfsym_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, elf_start);
+}
+
 /* The name as perf shows it (demangled for ELF symbols), in scratch k. */
 static const char *shown(perfsym *s, uint32_t name, int k)
 {
@@ -194,7 +214,7 @@ static const char *shown(perfsym *s, uint32_t name, int k)
 	if (!s->demangle) return raw;
 	sbuf *b = &s->dm[k];
 	b->n = 0;
-	if (!demangle_name(raw, strlen(raw), DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, b)) return raw;
+	if (!perfsym_demangle(raw, strlen(raw), DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, b)) return raw;
 	sbuf_addc(b, 0);
 	return b->p;
 }
@@ -314,11 +334,7 @@ static void sort_stable(perfsym *s)
 
 perfsym *perfsym_load(const char *const *paths, uint32_t n)
 {
-	static bool init;
-	if (!init) {
-		elf_version(EV_CURRENT);
-		init = true;
-	}
+	perfsym_init();
 	/* syms: the first with a .symtab; rt: the file mapped at run time, the
 	 * last candidate (the recorded path), else the first with program
 	 * headers that is not a debug file (a debug file's headers describe
@@ -381,11 +397,7 @@ const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff)
 
 bool perfsym_build_id(const char *path, char *out)
 {
-	static bool init;
-	if (!init) {
-		elf_version(EV_CURRENT);
-		init = true;
-	}
+	perfsym_init();
 	struct efile f;
 	if (!efile_open(path, &f)) return false;
 	bool found = false;

@@ -1,4 +1,5 @@
 /* procmap.c - processes, mappings and symbols of a perf capture (see procmap.h). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,20 @@ struct procmap {
 	const char **inlv;
 	uint32_t inlcap;
 	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
+	/* procmap_prefetch: threads read the kernel's symbols (kpath into
+	 * kpre) and the symbol tables of the files the capture names (pre),
+	 * each job taken once (state 0 waiting, 1 under way, 2 done), by a
+	 * loader or by the lookup that needs it first */
+	pthread_t *lth;
+	uint32_t nlth;
+	pthread_mutex_t pmu;
+	pthread_cond_t pcv;
+	char *kpath;
+	perfsym *kpre;
+	uint8_t kstate;
+	struct pre { char *name; char *cand[8]; uint32_t ncand; perfsym *syms; uint8_t state; } *pre;
+	uint32_t npre, precap, pnext;
+	strmap prenames;
 	int64_t kdelta;     /* recorded - current */
 	char note[256];
 	unwind_map *um;     /* procmap_unwind_maps' answer */
@@ -122,6 +137,21 @@ void procmap_free(procmap *m)
 	strmap_free(&m->bids);
 	free(m->kbuild_id);
 	free(m->krelease);
+	for (uint32_t i = 0; i < m->nlth; i++) pthread_join(m->lth[i], NULL);
+	if (m->lth) {
+		pthread_mutex_destroy(&m->pmu);
+		pthread_cond_destroy(&m->pcv);
+	}
+	free(m->lth);
+	for (uint32_t i = 0; i < m->npre; i++) {
+		free(m->pre[i].name);
+		for (uint32_t k = 0; k < m->pre[i].ncand; k++) free(m->pre[i].cand[k]);
+		perfsym_free(m->pre[i].syms);
+	}
+	free(m->pre);
+	strmap_free(&m->prenames);
+	perfsym_free(m->kpre);
+	free(m->kpath);
 	perfsym_free(m->ksyms);
 	if (m->es) elfsym_free(m->es);
 	sbuf_free(&m->inl);
@@ -427,37 +457,166 @@ static bool running_kernel_build_id(char *out, size_t cap)
 	return false;
 }
 
+/* The kallsyms list to read for the capture's kernel, NULL (with the note
+ * saying why) when its kernel frames stay unnamed; *must: a list that
+ * cannot be read is an error (else a note). */
+static const char *kernel_path(procmap *m, char *buf, size_t n, bool *must)
+{
+	*must = true;
+	if (m->o.kallsyms) return m->o.kallsyms;
+	char bid[128];
+	if (m->kbuild_id && running_kernel_build_id(bid, sizeof bid)) {
+		if (strcmp(bid, m->kbuild_id) != 0) {
+			snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (build id %.40s) is not this one (give --kallsyms)", m->kbuild_id);
+			return NULL;
+		}
+	} else {
+		struct utsname u;
+		if (m->krelease && uname(&u) == 0 && strcmp(u.release, m->krelease) != 0) {
+			snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (%.64s) is not this one (give --kallsyms)", m->krelease);
+			return NULL;
+		}
+	}
+	if (!m->o.symfs) return "/proc/kallsyms";
+	/* as perf: the list under the root too */
+	*must = false;
+	snprintf(buf, n, "%s/proc/kallsyms", m->o.symfs);
+	return buf;
+}
+
+static uint32_t sym_candidates(const procmap *m, const char *name, uint8_t kind, const char *build_id, char *cand[8]);
+
+static bool pre_help(procmap *m);
+
+/* A loader thread: the kernel's symbols first, then the files' tables. */
+static void *loader(void *arg)
+{
+	procmap *m = arg;
+	pthread_mutex_lock(&m->pmu);
+	for (;;) {
+		if (m->kpath && m->kstate == 0) {
+			m->kstate = 1;
+			pthread_mutex_unlock(&m->pmu);
+			perfsym *k = perfsym_kallsyms(m->kpath);
+			pthread_mutex_lock(&m->pmu);
+			m->kpre = k;
+			m->kstate = 2;
+			pthread_cond_broadcast(&m->pcv);
+			continue;
+		}
+		if (!pre_help(m)) break;
+	}
+	pthread_mutex_unlock(&m->pmu);
+	return NULL;
+}
+
+void procmap_prefetch(procmap *m, unsigned threads)
+{
+	if (m->lth || !threads) return;
+	if (!m->kdone && m->kbuild_id) {
+		bool must;
+		char buf[4096];
+		const char *p = kernel_path(m, buf, sizeof buf, &must);
+		m->note[0] = 0;
+		if (p) m->kpath = xstrdup(p);
+	}
+	/* the files the capture has build ids for (those it has samples in) */
+	strmap_init(&m->prenames);
+	for (uint32_t i = 0; i < m->bids.count; i++) {
+		size_t n;
+		const char *name = strmap_key(&m->bids, i, &n);
+		if (name[0] != '/' || is_anon(name) || starts(name, "/SYSV")) continue;
+		bool added;
+		strmap_intern(&m->prenames, name, n, &added);
+		struct pre *p = VEC_PUSH(m->pre, m->npre, m->precap);
+		memset(p, 0, sizeof *p);
+		p->name = xmemdup(name, n);
+		p->ncand = sym_candidates(m, p->name, DSO_FILE, m->bidv[i], p->cand);
+	}
+	if (!m->kpath && !m->npre) return;
+	perfsym_init();
+	pthread_mutex_init(&m->pmu, NULL);
+	pthread_cond_init(&m->pcv, NULL);
+	m->lth = xcalloc(threads, sizeof *m->lth);
+	for (unsigned i = 0; i < threads; i++)
+		if (pthread_create(&m->lth[m->nlth], NULL, loader, m) == 0) m->nlth++;
+}
+
+/* Called with pmu held, instead of waiting for a loader: takes a table no
+ * loader has taken yet and reads it (false when there is none), so that
+ * this thread works while the one it waits for does. */
+static bool pre_help(procmap *m)
+{
+	while (m->pnext < m->npre && m->pre[m->pnext].state != 0) m->pnext++;
+	if (m->pnext == m->npre) return false;
+	struct pre *p = &m->pre[m->pnext++];
+	p->state = 1;
+	pthread_mutex_unlock(&m->pmu);
+	perfsym *t = perfsym_load((const char *const *)p->cand, p->ncand);
+	pthread_mutex_lock(&m->pmu);
+	p->syms = t;
+	p->state = 2;
+	pthread_cond_broadcast(&m->pcv);
+	return true;
+}
+
+/* The table of file name with these candidates, from the loaders (or
+ * loaded here when none took it yet): false when they had no such job. */
+static bool pre_take(procmap *m, const char *name, char *const *cand, uint32_t n, perfsym **out)
+{
+	if (!m->lth) return false;
+	int64_t i = strmap_find(&m->prenames, name, strlen(name));
+	if (i < 0) return false;
+	struct pre *p = &m->pre[i];
+	if (p->ncand != n) return false;
+	for (uint32_t k = 0; k < n; k++)
+		if (strcmp(p->cand[k], cand[k]) != 0) return false;
+	pthread_mutex_lock(&m->pmu);
+	while (p->state == 1)
+		if (!pre_help(m)) pthread_cond_wait(&m->pcv, &m->pmu);
+	if (p->state == 0) {
+		p->state = 1;
+		pthread_mutex_unlock(&m->pmu);
+		*out = perfsym_load((const char *const *)cand, n);
+		pthread_mutex_lock(&m->pmu);
+		p->state = 2;
+	} else {
+		*out = p->syms;
+		p->syms = NULL;
+	}
+	pthread_mutex_unlock(&m->pmu);
+	return true;
+}
+
+/* The kernel's symbols (once, at the first kernel address): read here, or
+ * taken from the thread procmap_prefetch() started. */
 static void kernel_init(procmap *m)
 {
 	m->kdone = true;
-	const char *path = m->o.kallsyms;
-	if (!path) {
-		char bid[128];
-		if (m->kbuild_id && running_kernel_build_id(bid, sizeof bid)) {
-			if (strcmp(bid, m->kbuild_id) != 0) {
-				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (build id %.40s) is not this one (give --kallsyms)", m->kbuild_id);
-				return;
-			}
+	bool must;
+	char buf[4096];
+	const char *path = kernel_path(m, buf, sizeof buf, &must);
+	if (!path) return;
+	if (m->lth && m->kpath && strcmp(m->kpath, path) == 0) {
+		pthread_mutex_lock(&m->pmu);
+		while (m->kstate == 1)
+			if (!pre_help(m)) pthread_cond_wait(&m->pcv, &m->pmu);
+		if (m->kstate == 0) {
+			m->kstate = 2; /* no loader took it: read here */
+			pthread_mutex_unlock(&m->pmu);
+			m->ksyms = perfsym_kallsyms(path);
 		} else {
-			struct utsname u;
-			if (m->krelease && uname(&u) == 0 && strcmp(u.release, m->krelease) != 0) {
-				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (%.64s) is not this one (give --kallsyms)", m->krelease);
-				return;
-			}
+			m->ksyms = m->kpre;
+			m->kpre = NULL;
+			pthread_mutex_unlock(&m->pmu);
 		}
-		path = "/proc/kallsyms";
-		if (m->o.symfs) { /* as perf: the list under the root too */
-			snprintf(m->note, sizeof m->note, "%s/proc/kallsyms", m->o.symfs);
-			m->ksyms = perfsym_kallsyms(m->note);
-			m->note[0] = 0;
-			if (!m->ksyms) {
-				snprintf(m->note, sizeof m->note, "kernel frames left unnamed: no %.128s/proc/kallsyms (give --kallsyms)", m->o.symfs);
-				return;
-			}
-			path = NULL;
-		}
+	} else {
+		m->ksyms = perfsym_kallsyms(path);
 	}
-	if (path) m->ksyms = perfsym_kallsyms(path);
+	if (!m->ksyms && !must) {
+		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: no %.128s/proc/kallsyms (give --kallsyms)", m->o.symfs);
+		return;
+	}
 	if (!m->ksyms) die(EXIT_DATA, "%s: cannot read the kernel's symbols", path);
 	if (!perfsym_count(m->ksyms)) {
 		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s has no addresses (kptr_restrict?)", path);
@@ -487,26 +646,16 @@ static perfsym *own_vdso(void)
 	return p;
 }
 
-/* The symbol table of d, from the files perf would look in, in its order:
+/* The files perf would look in for the symbols of a dso, in its order:
  * perf's build-id cache (the copy, then a debug file), the debug file by
  * build id, then the recorded path (all but the cache under --symfs). */
-static void load_syms(procmap *m, struct dso *d)
+static uint32_t sym_candidates(const procmap *m, const char *name, uint8_t kind, const char *b, char *cand[8])
 {
-	d->looked = true;
 	const char *root = m->o.symfs ? m->o.symfs : "";
-	if (!d->build_id[0]) {
-		int64_t b = strmap_find(&m->bids, d->name, strlen(d->name));
-		if (b >= 0) snprintf(d->build_id, sizeof d->build_id, "%s", m->bidv[b]);
-	}
-	sbuf path = { 0 };
-	if (d->kind == DSO_FILE) sbuf_printf(&path, "%s%s", root, d->name);
-	if (!d->build_id[0] && path.p) perfsym_build_id(path.p, d->build_id);
-	char *cand[8];
 	uint32_t n = 0;
-	if (strlen(d->build_id) > 2) {
-		const char *b = d->build_id;
+	if (strlen(b) > 2) {
 		sbuf x = { 0 };
-		sbuf_printf(&x, "%s/.build-id/%.2s/%s/%s", m->debug_dir, b, b + 2, d->kind == DSO_VDSO ? "vdso" : "elf");
+		sbuf_printf(&x, "%s/.build-id/%.2s/%s/%s", m->debug_dir, b, b + 2, kind == DSO_VDSO ? "vdso" : "elf");
 		cand[n++] = x.p;
 		x = (sbuf){ 0 };
 		sbuf_printf(&x, "%s/.build-id/%.2s/%s/debug", m->debug_dir, b, b + 2);
@@ -515,8 +664,33 @@ static void load_syms(procmap *m, struct dso *d)
 		sbuf_printf(&x, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, b, b + 2);
 		cand[n++] = x.p;
 	}
-	if (path.p) cand[n++] = path.p;
-	d->syms = perfsym_load((const char *const *)cand, n);
+	if (kind == DSO_FILE) {
+		sbuf x = { 0 };
+		sbuf_printf(&x, "%s%s", root, name);
+		cand[n++] = x.p;
+	}
+	return n;
+}
+
+/* The symbol table of d (sym_candidates), from a loader when one has it. */
+static void load_syms(procmap *m, struct dso *d)
+{
+	d->looked = true;
+	const char *root = m->o.symfs ? m->o.symfs : "";
+	if (!d->build_id[0]) {
+		int64_t b = strmap_find(&m->bids, d->name, strlen(d->name));
+		if (b >= 0) snprintf(d->build_id, sizeof d->build_id, "%s", m->bidv[b]);
+	}
+	if (!d->build_id[0] && d->kind == DSO_FILE) {
+		sbuf path = { 0 };
+		sbuf_printf(&path, "%s%s", root, d->name);
+		perfsym_build_id(path.p, d->build_id);
+		sbuf_free(&path);
+	}
+	char *cand[8];
+	uint32_t n = sym_candidates(m, d->name, d->kind, d->build_id, cand);
+	if (d->kind != DSO_FILE || !pre_take(m, d->name, cand, n, &d->syms))
+		d->syms = perfsym_load((const char *const *)cand, n);
 	for (uint32_t i = 0; i < n; i++) free(cand[i]);
 	if (!d->syms && d->kind == DSO_VDSO && !m->o.symfs) d->syms = own_vdso();
 }
@@ -584,7 +758,7 @@ const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint
 		if (!r.func[i]) continue;
 		offs[k++] = (uint32_t)m->inl.n;
 		size_t l = strlen(r.func[i]);
-		if (!demangle_name(r.func[i], l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, &m->inl)) sbuf_add(&m->inl, r.func[i], l);
+		if (!perfsym_demangle(r.func[i], l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, &m->inl)) sbuf_add(&m->inl, r.func[i], l);
 		sbuf_addc(&m->inl, 0);
 	}
 	grow_array((void **)&m->inlv, &m->inlcap, k + 1, sizeof *m->inlv);

@@ -33,6 +33,12 @@ void procmap_free(procmap *m);
  * (hex, NULL unknown) and release (NULL unknown), to decide whether
  * /proc/kallsyms describes its kernel.  Call before the first lookup. */
 void procmap_machine(procmap *m, const char *kernel_build_id, const char *osrelease);
+/* Starts reading, in threads of their own, the kernel's symbols (when the
+ * capture names its kernel) and the symbol tables of the files it has
+ * build ids for (after procmap_machine and procmap_build_id): the lookups
+ * take them from there, the same tables as read at the first lookup.
+ * For -j 2 and more. */
+void procmap_prefetch(procmap *m, unsigned threads);
 /* A build id the capture recorded for a file (hex). */
 void procmap_build_id(procmap *m, const char *filename, const char *build_id_hex);
 

@@ -208,3 +208,31 @@ EOF
 	cmp "$T/bin.fold" "$T/txt.fold"
 	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
 }
+
+@test "perf2spaa perf.data -j N: the same profile byte for byte with 1, 2 and 7 threads (system-wide, --samples, --inline, pipe mode)" {
+	can_record
+	c_prog
+	# several processes (the compiler too), kernel frames, and more samples
+	# than one batch between the threads (1024)
+	perf record -q -a -g -F 4000 -e cpu-clock -o "$T/sys.data" -- \
+		sh -c "'$T/prog' 300 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; '$T/prog' 200; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record system-wide here"
+	perf record -q -N -e cpu-clock -g -F 4000 -o - "$T/prog" 300 2>/dev/null > "$T/pipe.data"
+	local n
+	n=$(perf2spaa -s -j 1 "$T/sys.data" | grep -c '"type":"sample"')
+	[ "$n" -gt 2048 ] || fail "only $n samples: too few for several batches"
+	local f opts j
+	for f in sys.data pipe.data; do
+		for opts in "" "-s" "--inline -s"; do
+			# shellcheck disable=SC2086
+			perf2spaa $opts -j 1 "$T/$f" > "$T/j1.spaa"
+			[ -s "$T/j1.spaa" ]
+			for j in 2 7; do
+				# shellcheck disable=SC2086
+				perf2spaa $opts -j "$j" "$T/$f" | cmp - "$T/j1.spaa" || fail "$f $opts: -j $j differs from -j 1"
+			done
+		done
+	done
+	# the default (the online cores) too
+	perf2spaa "$T/sys.data" | cmp - <(perf2spaa -j 1 "$T/sys.data")
+}

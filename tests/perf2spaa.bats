@@ -420,12 +420,17 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 	done
 }
 
-@test "a bad -j is a usage error" {
-	run perf2spaa -j 0 "$P/mixed.txt"
+@test "perf2spaa -j N: a number of threads from 1 to 256, else a usage error (exit 2)" {
+	run perf2spaa -j 0 /dev/null
 	assert_failure 2
-	assert_output "perf2spaa: -j: '0' is not a number of threads from 1 to 256
-Try 'perf2spaa --help' for more information."
-	run perf2spaa --jobs=x "$P/mixed.txt"
+	assert_line --index 0 "perf2spaa: -j: '0' is not a number of threads from 1 to 256"
+	assert_line --index 1 "Try 'perf2spaa --help' for more information."
+	run perf2spaa --jobs=257 /dev/null
 	assert_failure 2
-	assert_line --index 0 "perf2spaa: -j: 'x' is not a non-negative integer"
+	assert_line --index 0 "perf2spaa: -j: '257' is not a number of threads from 1 to 256"
+	run perf2spaa -j two /dev/null
+	assert_failure 2
+	assert_line --index 0 "perf2spaa: -j: 'two' is not a non-negative integer"
+	run perf2spaa -j
+	assert_failure 2
 }

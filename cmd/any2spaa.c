@@ -32,6 +32,7 @@ int afperf2spaa_main(int argc, char **argv);
 int speedscope2spaa_main(int argc, char **argv);
 int stackprof2spaa_main(int argc, char **argv);
 int valgrind2spaa_main(int argc, char **argv);
+int v8log2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -50,6 +51,7 @@ static const struct {
 	{ "speedscope2spaa", speedscope2spaa_main },
 	{ "stackprof2spaa", stackprof2spaa_main },
 	{ "valgrind2spaa", valgrind2spaa_main },
+	{ "v8log2spaa", v8log2spaa_main },
 };
 
 static const char help_text[] =
@@ -82,6 +84,8 @@ static const char help_text[] =
 	"  massif           valgrind massif output, valgrind2spaa\n"
 	"  dhat             valgrind DHAT output, valgrind2spaa\n"
 	"  callgrind        valgrind callgrind output, valgrind2spaa\n"
+	"  v8-log           a V8 tick log (node --prof), v8log2spaa\n"
+	"  v8-log-json      the JSON of node --prof-process --preprocess, v8log2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"

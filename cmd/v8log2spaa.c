@@ -151,7 +151,7 @@ static uint32_t unknown_frame = NONE;
 static uint32_t frame_unknown(void)
 {
 	if (unknown_frame == NONE)
-		unknown_frame = add_frame(sstr_c("[unknown]"), sstr_c("[unknown]"), SSTR_NULL, "unknown", false);
+		unknown_frame = add_frame(sstr_c("[unknown]"), sstr_c("[unknown]"), SSTR_NULL, "unknown", true);
 	return unknown_frame;
 }
 
@@ -869,7 +869,7 @@ int main(int argc, char **argv)
 	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
 	P.fname = strcmp(path, "-") ? path : "-";
 	P.b = builder_new();
-	builder_source_tool(P.b, "v8");
+	builder_source_tool(P.b, "v8-prof");
 	builder_event(P.b, "ticks", "timer", "frequency", "samples", NULL);
 	P.midx = builder_metric(P.b, "samples", NULL);
 	strmap_init(&F.names);
@@ -879,9 +879,11 @@ int main(int argc, char **argv)
 	/* read twice when JSON: standard input is first copied */
 	char *again = input_rereadable(path);
 	input *in = input_open(again);
+	input_keep_truncated(in); /* a cut log: the ticks before the cut are read */
 	const void *p;
 	size_t n = input_peek(in, &p, 4096), i = 0;
 	const char *s = p;
+	if (!n && input_damage(in)) die_at(P.fname, 0, "the input is %s", input_damage(in));
 	if (!n) die_empty_input(P.fname);
 	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
 	bool json = i < n && s[i] == '{';
@@ -891,7 +893,6 @@ int main(int argc, char **argv)
 		jpass1(again);
 		jpass2(again);
 	} else {
-		input_keep_truncated(in);
 		read_log(in);
 		input_close(in);
 	}

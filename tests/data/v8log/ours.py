@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""From v8log2spaa output: --js-self: each JS function's own ticks
+("NAME LOCATION<TAB>TICKS", sorted, as ppjs.py prints prof-process's);
+--js-paths: the ticks of each path of JS frames alone, root first
+("a;b;c<TAB>TICKS"); --gc: the ticks of VM state 1; --total."""
+import json, sys
+frames, out = {}, {}
+gc = total = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "frame" and r.get("x_kind") == "js":
+        frames[r["id"]] = r["func"] + (" " + r["srcline"] if "srcline" in r else "")
+    elif r["type"] == "stack":
+        w = [x["value"] for x in r["weights"] if x["metric"] == "samples"][0]
+        total += w
+        if r["context"].get("x_v8_vm_state") == 1:
+            gc += w
+        if sys.argv[2] == "--js-self":
+            f = r["frames"][0]
+            if f in frames:
+                out[frames[f]] = out.get(frames[f], 0) + w
+        elif sys.argv[2] == "--js-paths":
+            k = ";".join(frames[f] for f in reversed(r["frames"]) if f in frames)
+            out[k] = out.get(k, 0) + w
+if sys.argv[2] == "--gc":
+    print(gc)
+elif sys.argv[2] == "--total":
+    print(total)
+else:
+    for k in sorted(out):
+        print("%s\t%d" % (k, out[k]))

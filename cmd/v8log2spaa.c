@@ -55,6 +55,8 @@ static const char help[] =
 "\n"
 "  -s, --samples        also write one sample record per tick, at its time\n"
 "                       (seconds since the process started)\n"
+"      --root=DIR       look for the shared libraries under DIR (a copy of\n"
+"                       the profiled machine's files)\n"
 CLI_HELP_TAIL;
 
 #define NONE UINT32_MAX
@@ -63,7 +65,7 @@ CLI_HELP_TAIL;
 
 static struct {
 	bool samples;
-	const char *fname;
+	const char *fname, *root;
 	builder *b;
 	uint32_t midx;
 	sbuf tmp, tmp2;
@@ -593,7 +595,7 @@ static uint32_t frame_of_lib_addr(uint64_t pc)
 		fr = NONE;
 	} else {
 		elfsym_res res;
-		if (!F.es) F.es = elfsym_new(NULL, NULL);
+		if (!F.es) F.es = elfsym_new(P.root, NULL);
 		int w = elfsym_lookup(F.es, l->path, pc - l->start, true, &res);
 		if (w == ES_OK && res.n) fr = frame_native(l->path, res.func[res.n - 1], strlen(res.func[res.n - 1]));
 		else fr = frame_lib_addr(l->path, pc - l->start);
@@ -851,6 +853,7 @@ int main(int argc, char **argv)
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "samples", no_argument, 0, 's' },
+		{ "root", required_argument, 0, 'R' + 256 },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -861,6 +864,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': P.samples = true; break;
+		case 'R' + 256: P.root = optarg; break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}

@@ -183,8 +183,7 @@ struct cnode {
 	uint64_t key, size;
 	uint32_t l, r, prio;
 	bool js;         /* a JS function's code: fn is the function */
-	uint32_t fn;     /* js: the function (F.fn); else the name (F.names) */
-	uint32_t type;   /* else: the code type (F.names) */
+	uint32_t fn;     /* js: the function (F.fn); else "CTYPE: NAME" (F.names) */
 };
 
 struct fn { uint32_t name, frame; };
@@ -363,9 +362,15 @@ static void split_fields(char *p, size_t n)
 				char c = p[1];
 				int hv;
 				if (c == 'x' && p + 3 < end && c_hex(p[2]) && c_hex(p[3])) {
+					/* a Latin-1 character (V8 writes those above 0x7e so) */
 					hv = c_hexval(p[2]) * 16 + c_hexval(p[3]);
 					if (hv == 0) hv = '?';
-					*w++ = (char)hv;
+					if (hv < 0x80) {
+						*w++ = (char)hv;
+					} else {
+						*w++ = (char)(0xC0 | hv >> 6);
+						*w++ = (char)(0x80 | (hv & 63));
+					}
 					p += 4;
 					continue;
 				}
@@ -514,19 +519,17 @@ static void code_creation(void)
 		insert(i);
 		return;
 	}
+	/* the name as prof-process prints it: "Builtin: ArrayMap" */
 	sbuf *t = &P.tmp;
 	t->n = 0;
 	sbuf_addc(t, 'C');
 	sbuf_adds(t, fld[1]);
-	uint32_t ty = intern(t->p, t->n);
-	t->n = 0;
-	sbuf_addc(t, 'N');
+	sbuf_add(t, ": ", 2);
 	sbuf_adds(t, name);
 	nm = intern(t->p, t->n);
 	clear_range(start, (uint64_t)size);
 	uint32_t i = node_new(start, (uint64_t)size);
 	F.n[i].fn = nm;
-	F.n[i].type = ty;
 	insert(i);
 }
 
@@ -575,9 +578,7 @@ static uint32_t frame_of_node(uint32_t t)
 	if (c->js) {
 		fr = frame_js(s + 1, n - 1);
 	} else {
-		size_t tn;
-		const char *ty = strmap_key(&F.names, c->type, &tn);
-		fr = frame_code((sstr){ ty + 1, tn - 1 }, s + 1, n - 1);
+		fr = add_frame((sstr){ s + 1, n - 1 }, sstr_c("[v8]"), SSTR_NULL, "v8", true);
 	}
 	F.name_frame[nm] = fr;
 	return fr;

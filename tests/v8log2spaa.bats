@@ -194,3 +194,25 @@ END
 	assert_failure 1
 	assert_output "v8log2spaa: $T/n.v8log: no stacks found: no tick lines (no profile written)"
 }
+
+@test "code objects of one name and two types are two frames; V8's escapes decoded" {
+	cat > "$T/t.v8log" <<'END'
+v8-version,11,3,244,8,,0
+code-creation,Builtin,2,1,0x1000,0x10,Foo
+code-creation,Handler,3,1,0x2000,0x10,Foo
+code-creation,JS,10,1,0x3000,0x10,caf\xe9 \x2Cx\\y.js:1:2,0x9000,~
+code-creation,RegExp,4,1,0x4000,0x10,\u00e9\u4e2d
+tick,0x1000,1,0,0x0,0
+tick,0x2000,2,0,0x0,0
+tick,0x3000,3,0,0x0,0
+tick,0x4000,4,0,0x0,0
+END
+	v8log2spaa "$T/t.v8log" > "$T/p.spaa"
+	spaa-validate --strict "$T/p.spaa"
+	run spaa-fold "$T/p.spaa"
+	assert_output "Builtin: Foo 1
+Handler: Foo 1
+RegExp: é中 1
+café 1"
+	grep -q '"srcline":",x\\\\y.js:1:2"' "$T/p.spaa"
+}

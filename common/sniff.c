@@ -92,6 +92,10 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 		*res = (sniff_result){ "SPX profile data", "spx2spaa" };
 		return 0;
 	}
+	if (starts(p, n, "v8-version,") || starts(p, n, "shared-library,") || starts(p, n, "code-creation,")) {
+		*res = (sniff_result){ "a V8 tick log (node --prof)", "v8log2spaa" };
+		return 0;
+	}
 	size_t i = 0;
 	while (i < n && blank(p[i])) i++;
 	if (i < n && (p[i] == '{' || p[i] == '[')) {

@@ -41,6 +41,7 @@
 #include "spaa.h"
 #include "strmap.h"
 #include "util.h"
+#include "v8code.h"
 
 static const char help[] =
 "Usage: v8log2spaa [OPTION]... [FILE]...\n"
@@ -177,20 +178,14 @@ static uint32_t *stack_slot(uint32_t n)
 
 /* ---- the log: the code map ----------------------------------------------- */
 
-/* A treap on start addresses: the code at an address is the entry with the
- * greatest start at or below it, when its size reaches the address. */
-struct cnode {
-	uint64_t key, size;
-	uint32_t l, r, prio;
-	bool js;         /* a JS function's code: fn is the function */
-	uint32_t fn;     /* js: the function (F.fn); else "CTYPE: NAME" (F.names) */
-};
+/* The code (v8code.h): tag CODE_JS, val the function (F.fn); tag
+ * CODE_V8, val the name "CTYPE: NAME" (F.names). */
+enum { CODE_V8, CODE_JS };
 
 struct fn { uint32_t name, frame; };
 
 static struct {
-	struct cnode *n;      /* [0] is the empty tree */
-	uint32_t nn, ncap, root, freel, seed;
+	v8code code;
 	struct fn *fn;
 	uint32_t nfn, fncap;
 	idmap sfi;            /* SharedFunctionInfo address -> slot of sfi_fn */
@@ -204,124 +199,6 @@ static struct {
 	uint64_t line;
 	bool have_interval;
 } F;
-
-static uint32_t rnd(void)
-{
-	F.seed ^= F.seed << 13;
-	F.seed ^= F.seed >> 17;
-	F.seed ^= F.seed << 5;
-	return F.seed;
-}
-
-static uint32_t node_new(uint64_t key, uint64_t size)
-{
-	uint32_t i;
-	if (F.freel) {
-		i = F.freel;
-		F.freel = F.n[i].l;
-	} else {
-		if (!F.nn) VEC_PUSH(F.n, F.nn, F.ncap)->key = 0;
-		i = F.nn;
-		VEC_PUSH(F.n, F.nn, F.ncap);
-	}
-	F.n[i] = (struct cnode){ .key = key, .size = size, .prio = rnd() | 1 };
-	return i;
-}
-
-/* t into keys < key and keys >= key */
-static void split(uint32_t t, uint64_t key, uint32_t *a, uint32_t *b)
-{
-	if (!t) {
-		*a = *b = 0;
-	} else if (F.n[t].key < key) {
-		split(F.n[t].r, key, &F.n[t].r, b);
-		*a = t;
-	} else {
-		split(F.n[t].l, key, a, &F.n[t].l);
-		*b = t;
-	}
-}
-
-static uint32_t merge(uint32_t a, uint32_t b)
-{
-	if (!a || !b) return a ? a : b;
-	if (F.n[a].prio > F.n[b].prio) {
-		F.n[a].r = merge(F.n[a].r, b);
-		return a;
-	}
-	F.n[b].l = merge(a, F.n[b].l);
-	return b;
-}
-
-static uint32_t find_le(uint64_t addr)
-{
-	uint32_t t = F.root, best = 0;
-	while (t) {
-		if (F.n[t].key <= addr) {
-			best = t;
-			t = F.n[t].r;
-		} else {
-			t = F.n[t].l;
-		}
-	}
-	return best;
-}
-
-static uint32_t find_code(uint64_t addr)
-{
-	uint32_t t = find_le(addr);
-	return t && addr - F.n[t].key < F.n[t].size ? t : 0;
-}
-
-/* Takes the node at key out of the tree (not freed); 0 when none. */
-static uint32_t detach(uint64_t key)
-{
-	uint32_t a, b, m, c;
-	split(F.root, key, &a, &b);
-	if (key == UINT64_MAX) {
-		m = b;
-		c = 0;
-	} else {
-		split(b, key + 1, &m, &c);
-	}
-	F.root = merge(a, c);
-	if (m) F.n[m].l = F.n[m].r = 0;
-	return m;
-}
-
-static void node_free(uint32_t i)
-{
-	F.n[i].l = F.freel;
-	F.freel = i;
-}
-
-/* Removes the code that overlaps [start, start + size), as V8's code map
- * does before it adds code there. */
-static void clear_range(uint64_t start, uint64_t size)
-{
-	uint64_t end = start + size < start ? UINT64_MAX : start + size;
-	if (end == start) {
-		uint32_t t = detach(start);
-		if (t) node_free(t);
-		return;
-	}
-	uint64_t addr = end - 1;
-	for (;;) {
-		uint32_t t = find_le(addr);
-		if (!t) break;
-		uint64_t k = F.n[t].key;
-		if (k < end && (start < k + F.n[t].size || k + F.n[t].size < k)) node_free(detach(k));
-		if (k <= start) break;
-		addr = k - 1;
-	}
-}
-
-static void insert(uint32_t i)
-{
-	uint32_t a, b;
-	split(F.root, F.n[i].key, &a, &b);
-	F.root = merge(merge(a, i), b);
-}
 
 static noreturn void bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static noreturn void bad(const char *fmt, ...)
@@ -509,14 +386,10 @@ static void code_creation(void)
 		} else if (F.fn[f].name != nm) {
 			F.fn[f] = (struct fn){ nm, NONE }; /* a new function at the old address */
 		}
-		uint32_t t0 = find_le(start);
-		if (t0 && F.n[t0].key == start && F.n[t0].js && F.n[t0].fn == f && F.n[t0].size == (uint64_t)size)
+		const v8code_ent *e = v8code_at(&F.code, start);
+		if (e && e->tag == CODE_JS && e->val == f && e->size == (uint64_t)size)
 			return; /* the same code, in a new state */
-		clear_range(start, (uint64_t)size);
-		uint32_t i = node_new(start, (uint64_t)size);
-		F.n[i].js = true;
-		F.n[i].fn = f;
-		insert(i);
+		v8code_add(&F.code, start, (uint64_t)size, CODE_JS, f);
 		return;
 	}
 	/* the name as prof-process prints it: "Builtin: ArrayMap" */
@@ -527,20 +400,14 @@ static void code_creation(void)
 	sbuf_add(t, ": ", 2);
 	sbuf_adds(t, name);
 	nm = intern(t->p, t->n);
-	clear_range(start, (uint64_t)size);
-	uint32_t i = node_new(start, (uint64_t)size);
-	F.n[i].fn = nm;
-	insert(i);
+	v8code_add(&F.code, start, (uint64_t)size, CODE_V8, nm);
 }
 
 static void code_move(void)
 {
 	uint64_t from = addr_at(1, "code address"), to = addr_at(2, "new code address");
-	uint32_t i = detach(from);
-	if (!i) return; /* code the log never created: prof-process ignores it too */
-	clear_range(to, F.n[i].size);
-	F.n[i].key = to;
-	insert(i);
+	/* code the log never created: prof-process passes over it too */
+	v8code_move(&F.code, from, to);
 }
 
 static void sfi_move(void)
@@ -567,15 +434,15 @@ static void shared_library(void)
 	l->end = end;
 }
 
-static uint32_t frame_of_node(uint32_t t)
+static uint32_t frame_of_code(const v8code_ent *c)
 {
-	struct cnode *c = &F.n[t];
-	uint32_t nm = c->js ? F.fn[c->fn].name : c->fn;
+	bool js = c->tag == CODE_JS;
+	uint32_t nm = js ? F.fn[c->val].name : c->val;
 	if (F.name_frame[nm] != NONE) return F.name_frame[nm];
 	size_t n;
 	const char *s = strmap_key(&F.names, nm, &n);
 	uint32_t fr;
-	if (c->js) {
+	if (js) {
 		fr = frame_js(s + 1, n - 1);
 	} else {
 		fr = add_frame((sstr){ s + 1, n - 1 }, sstr_c("[v8]"), SSTR_NULL, "v8", true);
@@ -609,9 +476,9 @@ static uint32_t frame_of_lib_addr(uint64_t pc)
 /* The frame at address pc (NONE: no code holds it); *js: a JS function's. */
 static uint32_t frame_at(uint64_t pc, bool *js)
 {
-	uint32_t t = find_code(pc);
-	if (js) *js = t && F.n[t].js;
-	if (t) return frame_of_node(t);
+	const v8code_ent *c = v8code_find(&F.code, pc);
+	if (js) *js = c && c->tag == CODE_JS;
+	if (c) return frame_of_code(c);
 	return frame_of_lib_addr(pc);
 }
 
@@ -667,7 +534,7 @@ static void read_log(input *in)
 	char *l;
 	size_t n;
 	bool any = false;
-	F.seed = 2463534242u;
+	v8code_init(&F.code);
 	while ((l = input_line(in, &n))) {
 		F.line = input_lineno(in);
 		if (!n) continue;
@@ -678,8 +545,7 @@ static void read_log(input *in)
 		else if (!strcmp(k, "code-creation")) code_creation();
 		else if (!strcmp(k, "code-move")) code_move();
 		else if (!strcmp(k, "code-delete")) {
-			uint32_t t = detach(addr_at(1, "code address"));
-			if (t) node_free(t);
+			v8code_delete(&F.code, addr_at(1, "code address"));
 		} else if (!strcmp(k, "sfi-move")) sfi_move();
 		else if (!strcmp(k, "shared-library")) shared_library();
 		else if (!strcmp(k, "v8-version") && nfld >= 5) {

@@ -4,7 +4,7 @@
  * The story.  The first bytes say which of the two it is (a JSON object, or
  * log lines).  The log is read line by line, once: code-creation,
  * code-move, code-delete and sfi-move lines keep a map of the code that
- * exists at that moment (address ranges, a treap), shared-library lines
+ * exists at that moment (v8code.h), shared-library lines
  * the libraries; each tick line is resolved there and then, as V8's tick
  * processor (tools/tickprocessor.mjs, profile.mjs) resolves it: the pc (or
  * the external callback), the top of the stack when it is a JS function,

@@ -138,7 +138,7 @@ static uint32_t frame_native(const char *lib, const char *name, size_t n)
 	sbuf *t = &P.tmp;
 	t->n = 0;
 	sstr func = { name, n };
-	if (demangle_name(name, n, 0, t)) func = (sstr){ t->p, t->n };
+	if (demangle_name(name, n, DEMANGLE_NM, t)) func = (sstr){ t->p, t->n }; /* as prof-process's nm -C */
 	return add_frame(func, sstr_c(lib), SSTR_NULL, "native", true);
 }
 

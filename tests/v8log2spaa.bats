@@ -235,3 +235,26 @@ café 1"
 	assert_failure 1
 	assert_output "spaa-fold: $T/a.v8log:1: this is a V8 tick log (node --prof), not SPAA: run v8log2spaa first"
 }
+
+@test "native frames: the symbol nm -C names at the address (prof-process's source), libstdc++'s" {
+	command -v nm >/dev/null && command -v objdump >/dev/null || fail "binutils is missing: sh .ci/deps installs it"
+	lib=$(readlink -f "$(ldd /usr/bin/node | awk '/libstdc\+\+/ { print $3 }')")
+	[ -f "$lib" ]
+	# the address of a symbol, and of one in a clone, as file offsets
+	# (prof-process: the .text section's offset less its address)
+	set -- $(objdump -h "$lib" | awk '$2 == ".text" { print $4, $6 }')
+	delta=$(( 0x$2 - 0x$1 ))
+	for mangled in _ZNSo6sentryC1ERSo _ZNSt6locale7classicEv; do
+		vaddr=$(nm -D --defined-only "$lib" | awk -v s="$mangled" '$3 == s || index($3, s "@") == 1 { print $1; exit }')
+		[ -n "$vaddr" ]
+		want=$(nm -C -D --defined-only "$lib" | awk -v a="$vaddr" '$1 == a { $1 = ""; $2 = ""; sub(/^  /, ""); print; exit }')
+		want=${want%%@*}
+		off=$(( 0x$vaddr + delta + 1 ))
+		printf 'v8-version,11,3,244,8,,0\nshared-library,%s,0x7f0000000000,0x7f0001000000,0\ntick,0x%x,1,0,0x0,0\n' \
+			"$lib" $(( 0x7f0000000000 + off )) > "$T/n.v8log"
+		v8log2spaa -o "$T/n.spaa" "$T/n.v8log"
+		run jq -r 'select(.type == "frame") | .func' "$T/n.spaa"
+		assert_output "$want"
+		grep -q "\"name\":\"$lib\"" "$T/n.spaa"
+	done
+}

@@ -571,6 +571,29 @@ static void read_log(input *in)
 
 /* ---- the preprocessed JSON ------------------------------------------------ */
 
+/* The input and reader open at the moment: closed on an exit through die()
+ * too (the fuzz target runs main again in the same process). */
+static input *open_in;
+static jscan open_r;
+static bool open_r_on;
+
+static void close_open(void)
+{
+	if (open_r_on) jscan_free(&open_r);
+	open_r_on = false;
+	if (open_in) input_close(open_in);
+	open_in = NULL;
+}
+
+static jscan *open_json(const char *path)
+{
+	close_open();
+	open_in = input_open(path);
+	jscan_init(&open_r, open_in, P.fname);
+	open_r_on = true;
+	return &open_r;
+}
+
 enum ctype { CT_JS, CT_CODE, CT_CPP, CT_LIB, CT_OTHER };
 static struct jcode { uint8_t type; uint32_t name, kind, lib, frame; } *JC;
 static uint32_t njc, jccap;
@@ -608,29 +631,26 @@ static void read_code(jscan *r)
 
 static bool jpass1(const char *path)
 {
-	input *in = input_open(path);
-	jscan r;
-	jscan_init(&r, in, P.fname);
-	jscan_start(&r);
-	jscan_open(&r, '{', "the profile (an object)");
+	jscan *r = open_json(path);
+	jscan_start(r);
+	jscan_open(r, '{', "the profile (an object)");
 	bool first = true, code = false, ticks = false;
-	while (jscan_more(&r, &first, '}')) {
-		sstr k = jscan_key(&r);
+	while (jscan_more(r, &first, '}')) {
+		sstr k = jscan_key(r);
 		if (sstr_eqc(k, "code")) {
-			if (code) jscan_fail(&r, "a second \"code\" array");
+			if (code) jscan_fail(r, "a second \"code\" array");
 			code = true;
-			read_code(&r);
+			read_code(r);
 		} else {
 			if (sstr_eqc(k, "ticks")) ticks = true;
-			jscan_skip(&r); /* functions, scripts */
+			jscan_skip(r); /* functions, scripts */
 		}
 	}
-	if (jscan_peek(&r) >= 0) jscan_fail(&r, "more data after the profile");
+	if (jscan_peek(r) >= 0) jscan_fail(r, "more data after the profile");
 	if (!code || !ticks)
-		jscan_fail(&r, "not the JSON of node --prof-process --preprocess: no \"%s\" array",
+		jscan_fail(r, "not the JSON of node --prof-process --preprocess: no \"%s\" array",
 			   code ? "ticks" : "code");
-	jscan_free(&r);
-	input_close(in);
+	close_open();
 	return true;
 }
 
@@ -664,38 +684,36 @@ static uint32_t jframe(jscan *r, int64_t idx, int64_t off)
 
 static void jpass2(const char *path)
 {
-	input *in = input_open(path);
-	jscan r;
-	jscan_init(&r, in, P.fname);
-	jscan_start(&r);
-	jscan_open(&r, '{', "the profile (an object)");
+	jscan *r = open_json(path);
+	jscan_start(r);
+	jscan_open(r, '{', "the profile (an object)");
 	bool first = true;
 	for (;;) {
-		if (!jscan_more(&r, &first, '}')) jscan_fail(&r, "no \"ticks\"");
-		if (sstr_eqc(jscan_key(&r), "ticks")) break;
-		jscan_skip(&r);
+		if (!jscan_more(r, &first, '}')) jscan_fail(r, "no \"ticks\"");
+		if (sstr_eqc(jscan_key(r), "ticks")) break;
+		jscan_skip(r);
 	}
-	jscan_open(&r, '[', "\"ticks\" (an array)");
+	jscan_open(r, '[', "\"ticks\" (an array)");
 	bool tf = true;
 	uint64_t nt = 0;
-	while (jscan_more(&r, &tf, ']')) {
-		jscan_doc(&r, &doc);
+	while (jscan_more(r, &tf, ']')) {
+		jscan_doc(r, &doc);
 		nt++;
-		if (doc.nodes[0].type != JSON_OBJECT) jscan_fail(&r, "tick %llu is not an object", (unsigned long long)nt);
+		if (doc.nodes[0].type != JSON_OBJECT) jscan_fail(r, "tick %llu is not an object", (unsigned long long)nt);
 		int64_t tm = 0, vm = 0;
 		uint32_t v = json_get(&doc, 0, "tm");
 		bool has_tm = v && json_int64(&doc, v, &tm);
 		v = json_get(&doc, 0, "vm");
-		if (v && !json_int64(&doc, v, &vm)) jscan_fail(&r, "tick %llu: \"vm\" is not a whole number", (unsigned long long)nt);
+		if (v && !json_int64(&doc, v, &vm)) jscan_fail(r, "tick %llu: \"vm\" is not a whole number", (unsigned long long)nt);
 		uint32_t s = json_get(&doc, 0, "s");
 		if (!s || doc.nodes[s].type != JSON_ARRAY || doc.nodes[s].count % 2)
-			jscan_fail(&r, "tick %llu: \"s\" is not an array of (code, offset) pairs", (unsigned long long)nt);
+			jscan_fail(r, "tick %llu: \"s\" is not an array of (code, offset) pairs", (unsigned long long)nt);
 		uint32_t n = 0, k = 0;
 		int64_t idx = 0;
 		uint32_t cnt = doc.nodes[s].count;
 		for (uint32_t e = json_first(&doc, s); k < cnt; e = json_after(&doc, e), k++) {
 			int64_t x;
-			if (!json_int64(&doc, e, &x)) jscan_fail(&r, "tick %llu: \"s\" holds a value that is not a whole number", (unsigned long long)nt);
+			if (!json_int64(&doc, e, &x)) jscan_fail(r, "tick %llu: \"s\" holds a value that is not a whole number", (unsigned long long)nt);
 			if (!(k & 1)) {
 				idx = x;
 				continue;
@@ -704,13 +722,12 @@ static void jpass2(const char *path)
 				if (k == 1) *stack_slot(n++) = frame_unknown(); /* only the pc counts */
 				continue;
 			}
-			*stack_slot(n++) = jframe(&r, idx, x);
+			*stack_slot(n++) = jframe(r, idx, x);
 		}
 		if (!n) *stack_slot(n++) = frame_unknown();
 		add_tick(n, vm, has_tm, tm);
 	}
-	jscan_free(&r);
-	input_close(in);
+	close_open();
 }
 
 /* ---- main ------------------------------------------------------------------ */
@@ -749,7 +766,8 @@ int main(int argc, char **argv)
 
 	/* read twice when JSON: standard input is first copied */
 	char *again = input_rereadable(path);
-	input *in = input_open(again);
+	cli_atexit(close_open);
+	input *in = open_in = input_open(again);
 	input_keep_truncated(in); /* a cut log: the ticks before the cut are read */
 	const void *p;
 	size_t n = input_peek(in, &p, 4096), i = 0;
@@ -760,12 +778,12 @@ int main(int argc, char **argv)
 	bool json = i < n && s[i] == '{';
 	sniff_refuse_other(in, "v8log2spaa", json ? "the JSON of node --prof-process --preprocess" : "a V8 tick log");
 	if (json) {
-		input_close(in);
+		close_open();
 		jpass1(again);
 		jpass2(again);
 	} else {
 		read_log(in);
-		input_close(in);
+		close_open();
 	}
 	free(again);
 	if (!P.ticks) die_no_stacks(P.fname, "no tick %s", json ? "in \"ticks\"" : "lines");

@@ -216,6 +216,20 @@ static noreturn void bad(const char *fmt, ...)
 static char **fld;
 static uint32_t nfld, fldcap;
 
+/* "\\uXXXX" at p, before end */
+static bool u_escape(const char *p, const char *end)
+{
+	return end - p >= 6 && p[0] == '\\' && p[1] == 'u' && c_hex(p[2]) && c_hex(p[3]) && c_hex(p[4]) &&
+	       c_hex(p[5]);
+}
+
+static unsigned u_value(const char *p)
+{
+	unsigned u = 0;
+	for (int k = 2; k < 6; k++) u = u * 16 + (unsigned)c_hexval(p[k]);
+	return u;
+}
+
 /* Splits line into fields at commas, decoding V8's escapes (\x2C, \n,
  * \uXXXX, \\) and the double quotes of older V8s, in place. */
 static void split_fields(char *p, size_t n)
@@ -251,13 +265,26 @@ static void split_fields(char *p, size_t n)
 					p += 4;
 					continue;
 				}
-				if (c == 'u' && p + 5 < end && c_hex(p[2]) && c_hex(p[3]) && c_hex(p[4]) && c_hex(p[5])) {
-					unsigned u = 0;
-					for (int k = 2; k < 6; k++) u = u * 16 + (unsigned)c_hexval(p[k]);
+				if (c == 'u' && u_escape(p, end)) {
+					unsigned u = u_value(p);
+					size_t used = 6;
 					if (!u) u = '?';
-					/* UTF-8 (a lone surrogate becomes U+FFFD) */
+					/* UTF-8; a surrogate pair is one character, a lone
+					 * surrogate U+FFFD */
+					if (u >= 0xD800 && u < 0xDC00 && u_escape(p + 6, end)) {
+						unsigned lo = u_value(p + 6);
+						if (lo >= 0xDC00 && lo < 0xE000) {
+							u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+							used = 12;
+						}
+					}
 					if (u >= 0xD800 && u < 0xE000) u = 0xFFFD;
-					if (u < 0x80) {
+					if (u >= 0x10000) {
+						*w++ = (char)(0xF0 | u >> 18);
+						*w++ = (char)(0x80 | ((u >> 12) & 63));
+						*w++ = (char)(0x80 | ((u >> 6) & 63));
+						*w++ = (char)(0x80 | (u & 63));
+					} else if (u < 0x80) {
 						*w++ = (char)u;
 					} else if (u < 0x800) {
 						*w++ = (char)(0xC0 | u >> 6);
@@ -267,7 +294,7 @@ static void split_fields(char *p, size_t n)
 						*w++ = (char)(0x80 | ((u >> 6) & 63));
 						*w++ = (char)(0x80 | (u & 63));
 					}
-					p += 6;
+					p += used;
 					continue;
 				}
 				if (c == 'n') {

@@ -213,7 +213,7 @@ v8-version,11,3,244,8,,0
 code-creation,Builtin,2,1,0x1000,0x10,Foo
 code-creation,Handler,3,1,0x2000,0x10,Foo
 code-creation,JS,10,1,0x3000,0x10,caf\xe9 \x2Cx\\y.js:1:2,0x9000,~
-code-creation,RegExp,4,1,0x4000,0x10,\u00e9\u4e2d
+code-creation,RegExp,4,1,0x4000,0x10,\u00e9\u4e2d\ud83d\ude00\udc00
 tick,0x1000,1,0,0x0,0
 tick,0x2000,2,0,0x0,0
 tick,0x3000,3,0,0x0,0
@@ -224,7 +224,7 @@ END
 	run spaa-fold "$T/p.spaa"
 	assert_output "Builtin: Foo 1
 Handler: Foo 1
-RegExp: é中 1
+RegExp: é中😀� 1
 café 1"
 	grep -q '"srcline":",x\\\\y.js:1:2"' "$T/p.spaa"
 }

@@ -258,3 +258,14 @@ café 1"
 		grep -q "\"name\":\"$lib\"" "$T/n.spaa"
 	done
 }
+
+@test "standard input (gzip too), and several files merged" {
+	need_node
+	v8log2spaa "$F/prog.v8log" > "$T/a.spaa"
+	gzip -c "$F/prog.v8log" | v8log2spaa | cmp - "$T/a.spaa"
+	v8log2spaa - < "$F/prog.json" | cmp - <(v8log2spaa "$F/prog.json")
+	n=$(grep -c '^tick,' "$F/prog.v8log")
+	v8log2spaa "$F/prog.v8log" "$F/prog.json" > "$T/b.spaa"
+	spaa-validate --strict "$T/b.spaa"
+	[ "$(python3 "$V/ours.py" "$T/b.spaa" --total)" -eq $((2 * n)) ]
+}

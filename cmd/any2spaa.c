@@ -35,6 +35,7 @@ int valgrind2spaa_main(int argc, char **argv);
 int gecko2spaa_main(int argc, char **argv);
 int instruments2spaa_main(int argc, char **argv);
 int pmcstat2spaa_main(int argc, char **argv);
+int v8log2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -56,6 +57,7 @@ static const struct {
 	{ "gecko2spaa", gecko2spaa_main },
 	{ "instruments2spaa", instruments2spaa_main },
 	{ "pmcstat2spaa", pmcstat2spaa_main },
+	{ "v8log2spaa", v8log2spaa_main },
 };
 
 static const char help_text[] =
@@ -91,6 +93,8 @@ static const char help_text[] =
 	"  gecko            a Firefox Profiler profile (JSON), gecko2spaa\n"
 	"  instruments      an Apple Instruments deep copy, instruments2spaa\n"
 	"  pmcstat          a FreeBSD pmcstat callgraph (-G), pmcstat2spaa\n"
+	"  v8-log           a V8 tick log (node --prof), v8log2spaa\n"
+	"  v8-log-json      the JSON of node --prof-process --preprocess, v8log2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"

@@ -128,12 +128,14 @@ static bool jvm_repair(const char *s, size_t n, sbuf *b)
 static char *lib_demangle(const char *s, int flags)
 {
 	int base = DMGL_ANSI | (flags & DEMANGLE_NO_PARAMS ? 0 : DMGL_PARAMS);
+	/* nm -C's way: std::ostream for std::basic_ostream<char, ...> */
+	int verbose = flags & DEMANGLE_NM ? 0 : DMGL_VERBOSE;
 	char *r = NULL;
 	if (starts(s, "_R") || starts(s, "_ZN"))
-		r = cplus_demangle(s, base | DMGL_RUST | (flags & DEMANGLE_NO_HASH ? 0 : DMGL_VERBOSE));
+		r = cplus_demangle(s, base | DMGL_RUST | (flags & DEMANGLE_NO_HASH ? 0 : verbose));
 	/* C++ as c++filt prints it (DMGL_VERBOSE: std::string spelled out) */
 	if (!r && starts(s, "_Z"))
-		r = cplus_demangle(s, base | DMGL_GNU_V3 | DMGL_VERBOSE);
+		r = cplus_demangle(s, base | DMGL_GNU_V3 | verbose);
 	if (!r && starts(s, "_D"))
 		r = cplus_demangle(s, base | DMGL_DLANG);
 	return r;

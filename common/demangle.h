@@ -15,8 +15,10 @@
 
 enum {
 	DEMANGLE_NO_PARAMS = 1, /* no argument lists (c++filt --no-params) */
-	DEMANGLE_NO_HASH = 2    /* no Rust "::h<16 hex>" hash and no v0 crate
+	DEMANGLE_NO_HASH = 2,   /* no Rust "::h<16 hex>" hash and no v0 crate
 				 * disambiguator "[...]" (as rustfilt prints) */
+	DEMANGLE_NM = 4         /* as nm -C prints names: the standard
+				 * library's abbreviations (std::ostream, std::string) */
 };
 
 /* Appends the demangled form of name[0..n) to b and returns true; returns

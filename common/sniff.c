@@ -116,6 +116,10 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 		*res = (sniff_result){ "SPX profile data", "spx2spaa" };
 		return 0;
 	}
+	if (starts(p, n, "v8-version,") || starts(p, n, "shared-library,") || starts(p, n, "code-creation,")) {
+		*res = (sniff_result){ "a V8 tick log (node --prof)", "v8log2spaa" };
+		return 0;
+	}
 	size_t i = 0;
 	while (i < n && blank(p[i])) i++;
 	if (i < n && (p[i] == '{' || p[i] == '[')) {
@@ -198,7 +202,8 @@ enum {
 	F_TRACE_JSON, F_SPALL, F_SPX, F_AFPERF,
 	F_SPEEDSCOPE, F_STACKPROF, F_MASSIF, F_DHAT, F_CALLGRIND,
 	F_GECKO,
-	F_INSTRUMENTS, F_PMCSTAT
+	F_INSTRUMENTS, F_PMCSTAT,
+	F_V8LOG, F_V8LOG_JSON
 };
 
 const sniff_format sniff_formats[] = {
@@ -227,6 +232,8 @@ const sniff_format sniff_formats[] = {
 	[F_GECKO] = { "gecko", "a Firefox Profiler profile (JSON)", "gecko2spaa", NULL },
 	[F_INSTRUMENTS] = { "instruments", "an Apple Instruments deep copy", "instruments2spaa", NULL },
 	[F_PMCSTAT] = { "pmcstat", "a pmcstat callgraph", "pmcstat2spaa", NULL },
+	[F_V8LOG] = { "v8-log", "a V8 tick log (node --prof)", "v8log2spaa", NULL },
+	[F_V8LOG_JSON] = { "v8-log-json", "the JSON of node --prof-process --preprocess", "v8log2spaa", NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -347,6 +354,10 @@ static const sniff_format *json(const char *p, size_t n, size_t i, bool more, co
 		return &sniff_formats[F_STACKPROF];
 	if (p[i] == '{') {
 		first_key(p, n, i, key, sizeof key);
+		/* node --prof-process --preprocess: "code" first, its types */
+		if (!strcmp(key, "code") && (has(p, n, "\"SHARED_LIB\"") || has(p, n, "\"CPP\"") ||
+					     has(p, n, "\"ticks\"")))
+			return &sniff_formats[F_V8LOG_JSON];
 		if (!strcmp(key, "snapshot")) return &sniff_formats[F_HEAPSNAPSHOT];
 		if (!strcmp(key, "head") && has(p, n, "\"callFrame\"")) return &sniff_formats[F_HEAPPROFILE];
 		if (!strcmp(key, "nodes") && has(p, n, "\"callFrame\"")) return &sniff_formats[F_CPUPROFILE];
@@ -422,6 +433,10 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 	if (n0 >= 4 && l0[0] == 'v' && l0[1] == ' ' && hexdigit(l0[2]) && has1 && n1 >= 2 && l1[1] == ' ' &&
 	    (l1[0] == 'X' || l1[0] == 'I' || l1[0] == 's' || l1[0] == 'v'))
 		return &sniff_formats[F_HEAPTRACK];
+	/* V8's tick log opens with its version (older V8s: a library) */
+	if (starts(l0, n0, "v8-version,") || starts(l0, n0, "shared-library,") || starts(l0, n0, "code-creation,") ||
+	    (starts(l0, n0, "v8-platform,") && has(p, n, "\ncode-creation,")))
+		return &sniff_formats[F_V8LOG];
 	if (starts(l0, n0, "# ========") || starts(l0, n0, "# captured on"))
 		return &sniff_formats[F_PERF_SCRIPT];
 	if (starts(l0, n0, "dtrace: ") || starts(l0, n0, "CPU     ID"))

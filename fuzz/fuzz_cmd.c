@@ -25,6 +25,8 @@
  *                   IN, with a small kallsyms, perf-1.map, perf-100.map and
  *                   maps of pid 1 written at start-up (no ELF file is read:
  *                   the root is empty); OUT as for spaa-demangle
+ *   v8log2spaa      CMD --root=EMPTY [--samples] -o OUT IN: as a converter,
+ *                   its shared libraries looked for under the empty root
  *   spaa-heapdiff   the input is BEFORE, a line "%%", then AFTER (no such
  *                   line: the input is both): CMD -o OUT BEFORE AFTER; OUT
  *                   must be heap-diff NDJSON, a header first
@@ -162,7 +164,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(out_path, sizeof out_path, "%s/spaa-fuzz-%d.spaa", dir, (int)getpid());
 	snprintf(meta_path, sizeof meta_path, "%s/spaa-fuzz-%d.json", dir, (int)getpid());
 	snprintf(back_path, sizeof back_path, "%s/spaa-fuzz-%d.back.spaa", dir, (int)getpid());
-	if (is("spaa-symbolize")) make_sym_sources(dir);
+	if (is("spaa-symbolize") || is("v8log2spaa")) make_sym_sources(dir);
 	devnull = fopen("/dev/null", "w");
 	twice = getenv("SPAA_FUZZ_TWICE") && strcmp(getenv("SPAA_FUZZ_TWICE"), "1") == 0;
 	first_free_fd = open("/dev/null", O_RDONLY);
@@ -312,6 +314,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		data += sep ? blen + 3 : 0;
 		size -= sep ? blen + 3 : 0;
 	}
+	if (is("v8log2spaa")) argv[argc++] = a_root; /* no ELF file read */
 	if (is("spaa-symbolize")) {
 		argv[argc++] = a_root;
 		argv[argc++] = a_kallsyms;
@@ -328,7 +331,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	} else {
 		if (is("spaa-cat")) argv[argc++] = a_merge;
 		else if (size > 0 && (data[0] & 1) && (is("perf2spaa") || is("spall2spaa") ||
-							 is("spx2spaa") || is("afperf2spaa")))
+							 is("spx2spaa") || is("afperf2spaa") ||
+							 is("v8log2spaa")))
 			argv[argc++] = a_samples;
 		argv[argc++] = a_o;
 		argv[argc++] = out_path;

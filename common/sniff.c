@@ -306,6 +306,9 @@ static const sniff_format *json(const char *p, size_t n, size_t i, bool more, co
 	if (has(p, n, "\"traceEvents\"") || has(p, n, "\"ph\":") || has(p, n, "\"ph\": ")) {
 		if (has(p, n, "\"ProfileChunk\"") || has(p, n, "\"cpuProfile\""))
 			return &sniff_formats[F_CHROME_TRACE];
+		/* the trace's own CPU samples (Hermes) */
+		if (has(p, n, "\"stackFrames\"") && has(p, n, "\"samples\""))
+			return &sniff_formats[F_CHROME_TRACE];
 		if (more) {
 			if (looks) *looks = "a JSON trace (whole content needed)";
 			return NULL;
@@ -411,8 +414,11 @@ const sniff_format *sniff_input(input *in, const char **looks)
 	bool more = input_peek(in, &q, n + 1) > n;
 	const sniff_format *f = sniff_bytes(p, n, more, looks);
 	if (f || !more || !looks || strcmp(*looks, "a JSON trace (whole content needed)") != 0) return f;
-	/* a JSON trace: Chrome's when one of its events is a CPU profile */
+	/* a JSON trace: Chrome's when one of its events is a CPU profile, or
+	 * when it has samples and stackFrames (Hermes) */
 	static const char *const marks[] = { "\"ProfileChunk\"", "\"cpuProfile\"" };
+	static const char *const hermes[] = { "\"stackFrames\"", "\"samples\"" };
+	bool seen[2] = { has(p, n, hermes[0]), has(p, n, hermes[1]) };
 	enum { TAIL = 15, CHUNK = 65536 };
 	static char buf[TAIL + CHUNK];
 	size_t nt = 0; /* the last bytes of the previous chunk: a mark across two */
@@ -424,6 +430,8 @@ const sniff_format *sniff_input(input *in, const char **looks)
 		memcpy(buf + nt, w, m);
 		for (size_t j = 0; j < 2; j++)
 			if (has(buf, nt + m, marks[j])) return &sniff_formats[F_CHROME_TRACE];
+		for (size_t j = 0; j < 2; j++) seen[j] |= has(buf, nt + m, hermes[j]);
+		if (seen[0] && seen[1]) return &sniff_formats[F_CHROME_TRACE];
 		size_t keep = nt + m < TAIL ? nt + m : TAIL;
 		memmove(buf, buf + nt + m - keep, keep);
 		nt = keep;

@@ -32,6 +32,7 @@ int afperf2spaa_main(int argc, char **argv);
 int speedscope2spaa_main(int argc, char **argv);
 int stackprof2spaa_main(int argc, char **argv);
 int valgrind2spaa_main(int argc, char **argv);
+int ghcprof2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -50,6 +51,7 @@ static const struct {
 	{ "speedscope2spaa", speedscope2spaa_main },
 	{ "stackprof2spaa", stackprof2spaa_main },
 	{ "valgrind2spaa", valgrind2spaa_main },
+	{ "ghcprof2spaa", ghcprof2spaa_main },
 };
 
 static const char help_text[] =
@@ -82,6 +84,7 @@ static const char help_text[] =
 	"  massif           valgrind massif output, valgrind2spaa\n"
 	"  dhat             valgrind DHAT output, valgrind2spaa\n"
 	"  callgrind        valgrind callgrind output, valgrind2spaa\n"
+	"  ghc-prof         a GHC cost-centre profile (.prof, -pj JSON), ghcprof2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"

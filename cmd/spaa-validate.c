@@ -293,7 +293,8 @@ static uint32_t str_member(vfile *v, uint32_t obj, const char *key, const char *
 
 static const char *const known_tools[] = {
 	"perf", "dtrace", "bpftrace", "ebpf", "chrome", "v8", "heaptrack", "pprof",
-	"folded", "spall", "spx", "afperf", "speedscope", "massif", "dhat", "callgrind", "stackprof", NULL
+	"folded", "spall", "spx", "afperf", "speedscope", "massif", "dhat", "callgrind", "stackprof",
+	"ghc", "safari", NULL
 };
 static const char *const event_kinds[] = {
 	"hardware", "software", "allocation", "deallocation", "timer", "probe", NULL

@@ -92,6 +92,10 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 		*res = (sniff_result){ "SPX profile data", "spx2spaa" };
 		return 0;
 	}
+	if (has(p, n, "Time and Allocation Profiling Report") || has(p, n, "Time Profiling Report")) {
+		*res = (sniff_result){ "a GHC cost-centre profile", "ghcprof2spaa" };
+		return 0;
+	}
 	size_t i = 0;
 	while (i < n && blank(p[i])) i++;
 	if (i < n && (p[i] == '{' || p[i] == '[')) {
@@ -160,7 +164,8 @@ enum {
 	F_SPAA, F_PERF_SCRIPT, F_PERF_DATA, F_DTRACE, F_BPFTRACE, F_FOLDED, F_CHROME_TRACE,
 	F_CPUPROFILE, F_HEAPPROFILE, F_HEAPSNAPSHOT, F_PPROF, F_PPROF_TEXT, F_HEAPTRACK,
 	F_TRACE_JSON, F_SPALL, F_SPX, F_AFPERF,
-	F_SPEEDSCOPE, F_STACKPROF, F_MASSIF, F_DHAT, F_CALLGRIND
+	F_SPEEDSCOPE, F_STACKPROF, F_MASSIF, F_DHAT, F_CALLGRIND,
+	F_GHCPROF
 };
 
 const sniff_format sniff_formats[] = {
@@ -186,6 +191,7 @@ const sniff_format sniff_formats[] = {
 	[F_MASSIF] = { "massif", "valgrind massif output", "valgrind2spaa", NULL },
 	[F_DHAT] = { "dhat", "valgrind DHAT output", "valgrind2spaa", NULL },
 	[F_CALLGRIND] = { "callgrind", "valgrind callgrind output", "valgrind2spaa", NULL },
+	[F_GHCPROF] = { "ghc-prof", "a GHC cost-centre profile", "ghcprof2spaa", NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -289,6 +295,8 @@ static const sniff_format *json(const char *p, size_t n, size_t i, bool more, co
 		return &sniff_formats[F_SPAA];
 	char key[32];
 	if (p[i] == '{' && has(p, n, "\"dhatFileVersion\"")) return &sniff_formats[F_DHAT];
+	if (p[i] == '{' && has(p, n, "\"cost_centres\"") && has(p, n, "\"total_ticks\""))
+		return &sniff_formats[F_GHCPROF];
 	if (p[i] == '{' && (has(p, n, "speedscope.app/file-format-schema.json") ||
 			    (has(p, n, "\"profiles\"") && has(p, n, "\"shared\"") && has(p, n, "\"frames\""))))
 		return &sniff_formats[F_SPEEDSCOPE];
@@ -365,6 +373,8 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 	bool has1 = nth_line(p, n, 1, &l1, &n1);
 	if ((starts(l0, n0, "desc:") || starts(l0, n0, "cmd:")) && has(p, n, "\ntime_unit:") && has(p, n, "\nsnapshot="))
 		return &sniff_formats[F_MASSIF];
+	if (has(l0, n0, "Profiling Report") && has(p, n, "COST CENTRE"))
+		return &sniff_formats[F_GHCPROF];
 	if (starts(l0, n0, "# callgrind format") ||
 	    ((has(p, n, "\nevents:") || starts(l0, n0, "events:")) && (has(p, n, "\nfn=") || has(p, n, "\nfl="))))
 		return &sniff_formats[F_CALLGRIND];

@@ -4,6 +4,8 @@
                                          nodes (2000 cost centres, depth <= 24)
   gen-speedscope-formats.py hermes N     a Hermes trace of N samples on 4
                                          threads, 20000 stack frames
+  gen-speedscope-formats.py safari N     a Safari timeline recording of N
+                                         samples of stacks of 20000 functions
 The result goes to standard output."""
 import json, random, sys
 
@@ -38,7 +40,7 @@ elif kind == "hermes":
     frames = {"1": {"name": "[root]", "category": "root"}}
     for i in range(2, 20001):
         frames[str(i)] = {"name": "fn%d(http://localhost:8081/index.bundle:%d:%d)" % (i, i, i % 80),
-                          "category": "JavaScript", "parent": rnd.randrange(max(1, i - 50), i)}
+                          "category": "JavaScript", "parent": rnd.randrange(1, i)}
     w('{"traceEvents":[{"name":"process_name","ph":"M","pid":1,"tid":"1","ts":"0","args":{"name":"hermes"}}],\n"samples":[\n')
     ts = 1000000
     for k in range(n):
@@ -48,3 +50,22 @@ elif kind == "hermes":
     w('],\n"stackFrames":')
     json.dump(frames, sys.stdout)
     w('}\n')
+elif kind == "safari":
+    parent = [0, 0] + [rnd.randrange(1, i) for i in range(2, 20001)]
+    def frame(i):
+        return {"sourceID": str(i % 30), "name": "fn%d" % i if i % 17 else "", "line": i, "column": i % 80,
+                "url": "https://example.com/js/app%d.js" % (i % 30), "expressionLocation": {"line": i + 1, "column": 3}}
+    w('{"version":1,"recording":{"displayName":"Timeline Recording 1","startTime":1.0,"endTime":%d.0,'
+      '"instrumentTypes":["timeline-record-type-script"],"records":[],"markers":[],"sampleStackTraces":[\n' % (n // 1000 + 2))
+    t = 1.0
+    for k in range(n):
+        t += 0.001
+        i = rnd.randrange(1, 20001)
+        st = []
+        while i:
+            st.append(frame(i))
+            i = parent[i]
+        w("%s%s\n" % ("," if k else "", json.dumps({"timestamp": t, "stackFrames": st}, separators=(",", ":"))))
+    w('],"sampleDurations":[')
+    w(",".join(repr(0.0009 + rnd.random() * 0.0002) for _ in range(n)))
+    w(']},"overview":{}}\n')

@@ -4,7 +4,8 @@
 # (GHC is in Debian, but its profiler writes reports and has no converter;
 # Hermes and Safari's Web Inspector are not): ghcprof2spaa on a generated
 # GHC JSON profile (+RTS -pj) and the same as a -P text report, chrome2spaa on
-# a generated Hermes trace (samples and stackFrames), next to `wc -w`
+# a generated Hermes trace (samples and stackFrames), safari2spaa on a
+# generated Safari timeline recording, next to `wc -w`
 # (C.UTF-8) on the same files.  The files are made once by
 # bench/gen-speedscope-formats.py (fixed seed).
 #
@@ -27,6 +28,7 @@ gen "$OUT/ghc-300k.json" ghc-json 300000
 [ -s "$OUT/ghc-300k.prof" ] && [ "$OUT/ghc-300k.prof" -nt "$OUT/ghc-300k.json" ] ||
 	python3 "$HERE/../tests/data/ghcprof/to-text.py" --ticks "$OUT/ghc-300k.json" > "$OUT/ghc-300k.prof"
 gen "$OUT/hermes-1m.json" hermes 1000000
+gen "$OUT/safari-200k.json" safari 200000
 
 echo "speedscope's other formats (median of $RUNS, CPU seconds)"
 bench_row "ghcprof2spaa (JSON, 300k nodes)" "$OUT/ghc-300k.json" "$CMD/ghcprof2spaa" "$OUT/ghc-300k.json"
@@ -34,3 +36,5 @@ bench_row "ghcprof2spaa (-P text, 300k nodes)" "$OUT/ghc-300k.prof" "$CMD/ghcpro
 bench_row "wc -w (-P text)" "$OUT/ghc-300k.prof" env LC_ALL=C.UTF-8 wc -w "$OUT/ghc-300k.prof"
 bench_row "chrome2spaa (Hermes, 1M samples)" "$OUT/hermes-1m.json" "$CMD/chrome2spaa" "$OUT/hermes-1m.json"
 bench_row "wc -w (Hermes)" "$OUT/hermes-1m.json" env LC_ALL=C.UTF-8 wc -w "$OUT/hermes-1m.json"
+bench_row "safari2spaa (200k samples)" "$OUT/safari-200k.json" "$CMD/safari2spaa" "$OUT/safari-200k.json"
+bench_row "wc -w (Safari)" "$OUT/safari-200k.json" env LC_ALL=C.UTF-8 wc -w "$OUT/safari-200k.json"

@@ -33,6 +33,7 @@ int speedscope2spaa_main(int argc, char **argv);
 int stackprof2spaa_main(int argc, char **argv);
 int valgrind2spaa_main(int argc, char **argv);
 int ghcprof2spaa_main(int argc, char **argv);
+int safari2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -52,6 +53,7 @@ static const struct {
 	{ "stackprof2spaa", stackprof2spaa_main },
 	{ "valgrind2spaa", valgrind2spaa_main },
 	{ "ghcprof2spaa", ghcprof2spaa_main },
+	{ "safari2spaa", safari2spaa_main },
 };
 
 static const char help_text[] =
@@ -85,6 +87,7 @@ static const char help_text[] =
 	"  dhat             valgrind DHAT output, valgrind2spaa\n"
 	"  callgrind        valgrind callgrind output, valgrind2spaa\n"
 	"  ghc-prof         a GHC cost-centre profile (.prof, -pj JSON), ghcprof2spaa\n"
+	"  safari           a Safari timeline recording (Web Inspector), safari2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"

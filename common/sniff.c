@@ -109,6 +109,10 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 			*res = (sniff_result){ "SPX metadata (the report's .json)", "spx2spaa" };
 			return 0;
 		}
+		if (has(p, n, "\"recording\"") && (has(p, n, "\"sampleStackTraces\"") || has(p, n, "\"instrumentTypes\""))) {
+			*res = (sniff_result){ "a Safari timeline recording", "safari2spaa" };
+			return 0;
+		}
 		if (has(p, n, "\"ProfileChunk\"")) {
 			*res = (sniff_result){ "a Chrome trace with CPU profile events", "chrome2spaa" };
 			return 0;
@@ -165,7 +169,8 @@ enum {
 	F_CPUPROFILE, F_HEAPPROFILE, F_HEAPSNAPSHOT, F_PPROF, F_PPROF_TEXT, F_HEAPTRACK,
 	F_TRACE_JSON, F_SPALL, F_SPX, F_AFPERF,
 	F_SPEEDSCOPE, F_STACKPROF, F_MASSIF, F_DHAT, F_CALLGRIND,
-	F_GHCPROF
+	F_GHCPROF,
+	F_SAFARI
 };
 
 const sniff_format sniff_formats[] = {
@@ -192,6 +197,7 @@ const sniff_format sniff_formats[] = {
 	[F_DHAT] = { "dhat", "valgrind DHAT output", "valgrind2spaa", NULL },
 	[F_CALLGRIND] = { "callgrind", "valgrind callgrind output", "valgrind2spaa", NULL },
 	[F_GHCPROF] = { "ghc-prof", "a GHC cost-centre profile", "ghcprof2spaa", NULL },
+	[F_SAFARI] = { "safari", "a Safari timeline recording", "safari2spaa", NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -297,6 +303,9 @@ static const sniff_format *json(const char *p, size_t n, size_t i, bool more, co
 	if (p[i] == '{' && has(p, n, "\"dhatFileVersion\"")) return &sniff_formats[F_DHAT];
 	if (p[i] == '{' && has(p, n, "\"cost_centres\"") && has(p, n, "\"total_ticks\""))
 		return &sniff_formats[F_GHCPROF];
+	if (p[i] == '{' && has(p, n, "\"recording\"") &&
+	    (has(p, n, "\"sampleStackTraces\"") || has(p, n, "\"instrumentTypes\"") || has(p, n, "\"timeline-record-type-")))
+		return &sniff_formats[F_SAFARI];
 	if (p[i] == '{' && (has(p, n, "speedscope.app/file-format-schema.json") ||
 			    (has(p, n, "\"profiles\"") && has(p, n, "\"shared\"") && has(p, n, "\"frames\""))))
 		return &sniff_formats[F_SPEEDSCOPE];

@@ -688,6 +688,9 @@ static void trace_samples_finish(jscan *r)
 				uint32_t par = node_of(p, sframes[s].parent);
 				p->nodes[i].parent = par;
 			}
+			/* messages name the node by its stack frame id */
+			int64_t id;
+			if (parse_i64(sf_keys.keys[s].p, sf_keys.keys[s].n, &id)) p->nodes[i].id = id;
 		}
 	}
 }

@@ -573,7 +573,7 @@ rows() { # METRIC: "self total name" per function of the SPAA on stdin
 	jq -c '.stackFrames["5"].parent = 5' "$H/simple-with-samples.json" > "$T/cycle.json"
 	run chrome2spaa "$T/cycle.json"
 	assert_failure 1
-	assert_output --partial "is its own ancestor (a cycle of parents)"
+	assert_output "chrome2spaa: $T/cycle.json: profile node 5 is its own ancestor (a cycle of parents)"
 	head -c 1500 "$H/simple-with-samples.json" > "$T/cut.json"
 	run chrome2spaa "$T/cut.json"
 	assert_failure 1

@@ -446,7 +446,7 @@ PY
 H=$D/speedscope-samples
 
 rows() { # METRIC: "self total name" per function of the SPAA on stdin
-	spaa-top -n 0 -j -m "$1" | jq -r 'select(.type == "row") | "\(.self) \(.total) \(.name)"' | LC_ALL=C sort
+	spaa-top -n 0 --json -m "$1" | jq -r 'select(.type == "row") | "\(.self) \(.total) \(.name)"' | LC_ALL=C sort
 }
 
 @test "Hermes: a trace's samples and stackFrames, each function's self and total time as speedscope's importer gives them" {
@@ -462,7 +462,7 @@ rows() { # METRIC: "self total name" per function of the SPAA on stdin
 	run diff "$T/want" "$T/got"
 	assert_success
 	# samples: every sample counts its weight (1 each here), the last too
-	run sh -c "chrome2spaa '$H/simple-with-samples.json' | spaa-top -n 0 -j -m samples | jq -r 'select(.type == \"summary\") | .total'"
+	run sh -c "chrome2spaa '$H/simple-with-samples.json' | spaa-top -n 0 --json -m samples | jq -r 'select(.type == \"summary\") | .total'"
 	assert_output 7
 	chrome2spaa "$H/simple-with-samples.json" | spaa-validate --strict
 }
@@ -534,7 +534,7 @@ rows() { # METRIC: "self total name" per function of the SPAA on stdin
 			assert_success
 		done
 	done
-	run sh -c "chrome2spaa '$T/numbers.json' | spaa-top -n 0 -j -m samples | jq -r 'select(.type == \"summary\") | .total'"
+	run sh -c "chrome2spaa '$T/numbers.json' | spaa-top -n 0 --json -m samples | jq -r 'select(.type == \"summary\") | .total'"
 	assert_output 21
 }
 

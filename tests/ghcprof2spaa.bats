@@ -14,7 +14,7 @@ G=$D/ghcprof
 
 # "metric self total function" of the SPAA on stdin, for METRIC of EVENT
 rows() { # EVENT METRIC
-	spaa-top -n 0 -j --event "$1" -m "$2" |
+	spaa-top -n 0 --json --event "$1" -m "$2" |
 		jq -r --arg m "$2" 'select(.type == "row" and (.self != 0 or .total != 0)) | "\($m) \(.self) \(.total) \(.name)"'
 }
 

@@ -12,7 +12,7 @@ S=$D/speedscope-samples
 R=$S/simple.html-recording.json
 
 rows() { # METRIC: "self total function" of the SPAA on stdin
-	spaa-top -n 0 -j -m "$1" | jq -r 'select(.type == "row") | "\(.self) \(.total) \(.name)"' | LC_ALL=C sort -k3
+	spaa-top -n 0 --json -m "$1" | jq -r 'select(.type == "row") | "\(.self) \(.total) \(.name)"' | LC_ALL=C sort -k3
 }
 
 # Every function's self and total nanoseconds (each sample's duration

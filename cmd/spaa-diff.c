@@ -52,7 +52,7 @@ static const char help_text[] =
 	"      --raw-units      the table's figures as exact integers, without units\n"
 	"      --iec            its bytes in KiB, MiB, GiB instead of kB, MB, GB\n"
 	"      --full-names     keep C++ and Rust template and parameter lists in it\n"
-	"  -j, --json           NDJSON: a summary, then function and stack records\n"
+	"  -J, --json           NDJSON: a summary, then function and stack records\n"
 	"                       (ranked; only the first N of each with --top or -n)\n"
 	CLI_HELP_TAIL;
 
@@ -545,7 +545,7 @@ int main(int argc, char **argv)
 		FOLD_LONGOPTS,
 		{ "top", optional_argument, 0, O_TOP },
 		{ "sort", required_argument, 0, O_SORT },
-		{ "json", no_argument, 0, 'j' },
+		{ "json", no_argument, 0, 'J' },
 		UNITS_LONGOPTS,
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
@@ -554,7 +554,7 @@ int main(int argc, char **argv)
 	fo.inline_mode = -1;
 	int c;
 	bool zstd = false;
-	while ((c = getopt_long(argc, argv, "m:n:o:zjhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:n:o:zJhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg) || units_opts_take(&uo, c)) continue;
 		switch (c) {
 		case O_NORM: normalize = true; break;
@@ -571,7 +571,7 @@ int main(int argc, char **argv)
 			else if (strcmp(optarg, "total") == 0) sort_total = true;
 			else usage_error("--sort: unknown key '%s' (self or total)", optarg);
 			break;
-		case 'j': json = true; break;
+		case 'J': json = true; break;
 		CLI_OUT_CASES(out_path, zstd);
 		CLI_STD_CASES(help_text);
 		}

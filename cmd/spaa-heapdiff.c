@@ -70,7 +70,7 @@ static const char help_text[] =
 	"      --all-retainers  paths through V8's internals too ((system), (compiled\n"
 	"                       code), hidden classes); by default a path avoids them\n"
 	"                       when another one leads to the object\n"
-	"  -j, --json           the NDJSON report, even on a terminal\n"
+	"  -J, --json           the NDJSON report, even on a terminal\n"
 	"      --table          the table, even when not on a terminal\n"
 	"      --raw-units      the table's sizes as exact integers, without units\n"
 	"      --iec            its sizes in KiB, MiB, GiB instead of kB, MB, GB\n"
@@ -1038,7 +1038,7 @@ int main(int argc, char **argv)
 		{ "lines", required_argument, 0, 'n' },
 		{ "retained", required_argument, 0, O_RETAINED },
 		{ "all-retainers", no_argument, 0, O_ALL_RETAINERS },
-		{ "json", no_argument, 0, 'j' },
+		{ "json", no_argument, 0, 'J' },
 		{ "table", no_argument, 0, O_TABLE },
 		{ "raw-units", no_argument, 0, UNITS_OPT_RAW },
 		{ "iec", no_argument, 0, UNITS_OPT_IEC },
@@ -1049,11 +1049,11 @@ int main(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "n:o:zjhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:o:zJhV", longopts, NULL)) != -1) {
 		if (units_opts_take(&opt_units, c)) continue;
 		switch (c) {
 		case O_ALL_RETAINERS: opt_all_retainers = true; break;
-		case 'j': opt_table = 0; break;
+		case 'J': opt_table = 0; break;
 		case O_TABLE: opt_table = 1; break;
 		case 'n': opt_lines = opt_u64("--lines", optarg); break;
 		case O_RETAINED:

@@ -30,7 +30,7 @@ static const char usage[] =
 	"  -m, --metric=NAME    their metric (default: the event's primary metric);\n"
 	"                       pprof's names too (inuse_space, alloc_objects ...)\n"
 	"  -n, --lines=N        how many hottest functions (default 5; 0: all)\n"
-	"  -j, --json           one JSON object instead of text (exact figures, with\n"
+	"  -J, --json           one JSON object instead of text (exact figures, with\n"
 	"                       their unit)\n"
 	UNITS_HELP
 	FOLD_NAME_HELP
@@ -72,7 +72,7 @@ static void parse_options(int argc, char **argv)
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
 		{ "lines", required_argument, 0, 'n' },
-		{ "json", no_argument, 0, 'j' },
+		{ "json", no_argument, 0, 'J' },
 		CLI_OUT_LONGOPTS,
 		UNITS_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
@@ -80,13 +80,13 @@ static void parse_options(int argc, char **argv)
 		{ 0, 0, 0, 0 }
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "m:n:o:zjhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:n:o:zJhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&opt.fo, c, optarg) || units_opts_take(&opt.uo, c)) continue;
 		switch (c) {
 		case 'e': opt.event = optarg; break;
 		case 'm': opt.metric = optarg; break;
 		case 'n': opt.lines = opt_u64("-n", optarg); break;
-		case 'j': opt.json = true; break;
+		case 'J': opt.json = true; break;
 		CLI_OUT_CASES(opt.outpath, opt.zstd);
 		CLI_STD_CASES(usage);
 		}

@@ -38,7 +38,7 @@ static const char usage[] =
 	"                       matches is the focus\n"
 	"  -i, --ignore-case    FUNC (a regex) matches case-insensitively\n"
 	"      --depth=N        the callers' and callees' trees, N levels (default 1)\n"
-	"  -j, --json           one JSON object per line instead of a table (exact\n"
+	"  -J, --json           one JSON object per line instead of a table (exact\n"
 	"                       figures, with their unit)\n"
 	UNITS_HELP
 	FOLD_NAME_HELP
@@ -332,7 +332,7 @@ static void parse_options(int argc, char **argv)
 		{ "metric", required_argument, 0, 'm' },
 		{ "callers", required_argument, 0, 'C' },
 		{ "callees", required_argument, 0, 'D' },
-		{ "json", no_argument, 0, 'j' },
+		{ "json", no_argument, 0, 'J' },
 		{ "regex", no_argument, 0, 'E' },
 		{ "ignore-case", no_argument, 0, 'i' },
 		{ "depth", required_argument, 0, 'd' },
@@ -343,7 +343,7 @@ static void parse_options(int argc, char **argv)
 		{ 0, 0, 0, 0 }
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "n:m:o:zjEihV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:m:o:zJEihV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&opt.fo, c, optarg) || units_opts_take(&opt.uo, c)) continue;
 		switch (c) {
 		case 'n': opt.lines = opt_u64("-n", optarg); break;
@@ -362,7 +362,7 @@ static void parse_options(int argc, char **argv)
 		case 'm': opt.metric = optarg; break;
 		case 'C': opt.callers = optarg; break;
 		case 'D': opt.callees = optarg; break;
-		case 'j': opt.json = true; break;
+		case 'J': opt.json = true; break;
 		case 'E': opt.regex = true; break;
 		case 'i': opt.icase = true; break;
 		case 'd': {

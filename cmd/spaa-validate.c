@@ -44,7 +44,7 @@ static const char help_text[] =
 "\n"
 "  -q, --quiet          print nothing; the exit status tells\n"
 "      --strict         treat warnings as errors\n"
-"  -j, --json           print problems and summaries as JSON lines on stdout\n"
+"  -J, --json           print problems and summaries as JSON lines on stdout\n"
 "      --max-errors=N   report at most N problems per file (default 100,\n"
 "                       0: no limit); the rest are still counted\n"
 CLI_HELP_END;
@@ -1045,7 +1045,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "quiet", no_argument, 0, 'q' },
 		{ "strict", no_argument, 0, 's' },
-		{ "json", no_argument, 0, 'j' },
+		{ "json", no_argument, 0, 'J' },
 		{ "max-errors", required_argument, 0, 'm' },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1053,11 +1053,11 @@ int main(int argc, char **argv)
 	int c;
 
 	cli_init(argc, argv);
-	while ((c = getopt_long(argc, argv, "qjhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qJhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'q': opt.quiet = true; break;
 		case 's': opt.strict = true; break;
-		case 'j': opt.json = true; break;
+		case 'J': opt.json = true; break;
 		case 'm': opt.max = opt_u64("--max-errors", optarg); break;
 		CLI_STD_CASES(help_text);
 		}

@@ -55,7 +55,7 @@ static const char usage[] =
 	"      --list           print one line per window (needs --every): start and\n"
 	"                       end relative to the first window's start, weight,\n"
 	"                       top_weight, top_function\n"
-	"  -j, --json           with --list: one JSON object per window\n"
+	"  -J, --json           with --list: one JSON object per window\n"
 	"      --event=NAME     the event --list adds up (default: the first declared)\n"
 	"      --allow-empty    write a cut that keeps no sample, or whose --from is\n"
 	"                       before the start, instead of failing\n"
@@ -746,7 +746,7 @@ int main(int argc, char **argv)
 		{ "to", required_argument, 0, 'T' },
 		{ "every", required_argument, 0, 'E' },
 		{ "list", no_argument, 0, 'L' },
-		{ "json", no_argument, 0, 'j' },
+		{ "json", no_argument, 0, 'J' },
 		{ "allow-empty", no_argument, 0, 'A' },
 		{ "event", required_argument, 0, 'e' },
 		CLI_OUT_LONGOPTS,
@@ -757,7 +757,7 @@ int main(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zjhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:zJhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&names_fo, c, optarg)) continue;
 		switch (c) {
 		case 'F': opt.from_s = optarg; break;
@@ -769,7 +769,7 @@ int main(int argc, char **argv)
 			opt.has_every = true;
 			break;
 		case 'L': opt.list = true; break;
-		case 'j': opt.json = true; break;
+		case 'J': opt.json = true; break;
 		case 'A': opt.allow_empty = true; break;
 		case 'e': opt.event_name = optarg; break;
 		CLI_OUT_CASES(outpath, zstd);

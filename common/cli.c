@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "utf8.h"
 #include "util.h"
 
@@ -193,6 +194,21 @@ int64_t opt_i64(const char *opt, const char *val)
 	if (!parse_i64(val, strlen(val), &v))
 		usage_error("%s: '%s' is not an integer", opt, val);
 	return v;
+}
+
+unsigned opt_jobs(const char *opt, const char *val)
+{
+	uint64_t v = opt_u64(opt, val);
+	if (v < 1 || v > CLI_MAX_JOBS)
+		usage_error("%s: '%s' is not a number of threads from 1 to %d", opt, val, CLI_MAX_JOBS);
+	return (unsigned)v;
+}
+
+unsigned cli_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1) return 1;
+	return n > CLI_MAX_JOBS ? CLI_MAX_JOBS : (unsigned)n;
 }
 
 double opt_double(const char *opt, const char *val)

@@ -64,6 +64,13 @@ uint64_t opt_u64(const char *opt, const char *val);
 int64_t opt_i64(const char *opt, const char *val);
 double opt_double(const char *opt, const char *val);
 
+/* -j/--jobs N, the number of threads a command parses with (spaa(7)): a
+ * whole number from 1 to CLI_MAX_JOBS, else a usage error.  cli_jobs() is
+ * the default, the online cores (at least 1, at most CLI_MAX_JOBS). */
+enum { CLI_MAX_JOBS = 256 };
+unsigned opt_jobs(const char *opt, const char *val);
+unsigned cli_jobs(void);
+
 /* The standard long options every command accepts; put CLI_STD_LONGOPTS at
  * the end of a struct option array (before the terminator), handle 'h' and
  * 'V' in the switch with CLI_STD_CASES(help_text). */

@@ -8,7 +8,7 @@ C=$D/chrome
 # not use the converter's code); rows that are zero both ways left out.
 figures_match() { # FILE METRIC
 	python3 "$C/expect.py" "$1" "$2" | LC_ALL=C sort > "$T/want"
-	chrome2spaa "$1" | spaa-top -n 0 -j -m "$2" |
+	chrome2spaa "$1" | spaa-top -n 0 -J -m "$2" |
 		jq -r 'select(.type == "row" and (.self != 0 or .total != 0)) | "\(.self) \(.total) \(.name)"' |
 		LC_ALL=C sort > "$T/got"
 	[ -s "$T/want" ]
@@ -153,7 +153,7 @@ need_node() {
 	need_node
 	figures_match "$W/fib.cpuprofile" wall_us
 	figures_match "$W/fib.cpuprofile" samples
-	run sh -c "chrome2spaa '$W/fib.cpuprofile' | spaa-top -n 1 -j | jq -r 'select(.type == \"row\") | .name'"
+	run sh -c "chrome2spaa '$W/fib.cpuprofile' | spaa-top -n 1 -J | jq -r 'select(.type == \"row\") | .name'"
 	assert_output fib
 	run sh -c "chrome2spaa -s '$W/fib.cpuprofile' | jq -c 'select(.type == \"sample\")' | wc -l"
 	assert_output "$(jq '.samples | length' "$W/fib.cpuprofile")"
@@ -165,7 +165,7 @@ need_node() {
 	need_node
 	figures_match "$W/grow.heapprofile" alloc_bytes
 	figures_match "$W/grow.heapprofile" alloc_count
-	run sh -c "chrome2spaa '$W/grow.heapprofile' | spaa-top -n 1 -j | jq -r 'select(.type == \"row\") | .name'"
+	run sh -c "chrome2spaa '$W/grow.heapprofile' | spaa-top -n 1 -J | jq -r 'select(.type == \"row\") | .name'"
 	assert_output grow
 }
 
@@ -176,7 +176,7 @@ need_node() {
 		figures_match "$W/traced.heapsnapshot" $m
 	done
 	# 500 Leaky objects allocated in allocLeaky, all still live
-	run sh -c "chrome2spaa '$W/traced.heapsnapshot' | spaa-top -n 0 -j -m live_count | jq -r 'select(.type == \"row\" and .name == \"allocLeaky\") | .total >= 500'"
+	run sh -c "chrome2spaa '$W/traced.heapsnapshot' | spaa-top -n 0 -J -m live_count | jq -r 'select(.type == \"row\" and .name == \"allocLeaky\") | .total >= 500'"
 	assert_output true
 	run sh -c "chrome2spaa '$W/traced.heapsnapshot' | spaa-validate --strict"
 	assert_success
@@ -232,7 +232,7 @@ need_node() {
 	[ -s "$W/trace.json" ] || fail "chromium wrote no trace"
 	figures_match "$W/trace.json" wall_us
 	figures_match "$W/trace.json" samples
-	run sh -c "chrome2spaa '$W/trace.json' | spaa-grep -v -e '^\\(idle\\)\$' | spaa-top -n 1 -j | jq -r 'select(.type == \"row\") | .name'"
+	run sh -c "chrome2spaa '$W/trace.json' | spaa-grep -v -e '^\\(idle\\)\$' | spaa-top -n 1 -J | jq -r 'select(.type == \"row\") | .name'"
 	assert_output fibo
 	run sh -c "chrome2spaa '$W/trace.json' | jq -r 'select(.type == \"thread\") | .comm' | sort -u"
 	assert_line CrRendererMain

@@ -270,7 +270,7 @@ a;c 0 18446744073709551612"
 	assert_line --index 0 "__clone3;start_thread;worker_loop;[libc.so.6] 1 1001001"
 }
 
-@test "--top: both totals above the table; figures in the metric's unit as pprof prints them; --raw-units; -j names the unit" {
+@test "--top: both totals above the table; figures in the metric's unit as pprof prints them; --raw-units; -J names the unit" {
 	perf2spaa "$EX/parser2.perf.txt" > "$T/p2.spaa"
 	run --separate-stderr spaa-diff -n 3 "$EX/parser.spaa" "$T/p2.spaa"
 	assert_success
@@ -287,7 +287,7 @@ cpu-clock:pppH/period: before 7007007, after 8008008, delta +1001001 (+14.3%)
 SELF_DELTA   SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
   +2002002  +100.0%     +2002002  +100.0%      2002002     4004004       2002002      4004004  tokenize
 OUT
-	run --separate-stderr spaa-diff -n 0 -j "$EX/parser.spaa" "$T/p2.spaa"
+	run --separate-stderr spaa-diff -n 0 -J "$EX/parser.spaa" "$T/p2.spaa"
 	assert_line --index 0 --partial '"metric_after":"period","unit":"nanoseconds","normalized":false,"total_before":7007007,"total_after":8008008,"total_delta":1001001,'
 	# pprof's names for a metric: a Go heap profile against itself
 	pprof2spaa "$EX/go-heap.pprof" > "$T/h.spaa"

@@ -264,7 +264,7 @@ Try 'spaa-heapdiff --help' for more information."
 	assert_output --regexp "^spaa-heapdiff: $T/dup-before.json:[0-9]+: node id 7 is given to two nodes \(nodes 3 and 4\) \(byte [0-9]+\)$"
 }
 
-@test "a table like DevTools' Comparison view: on a terminal, or with --table; -j the NDJSON even there" {
+@test "a table like DevTools' Comparison view: on a terminal, or with --table; -J the NDJSON even there" {
 	cd "$H"
 	run spaa-heapdiff --table before.heapsnapshot after.heapsnapshot
 	assert_success
@@ -301,11 +301,11 @@ before.heapsnapshot: 760 in 9 objects; after.heapsnapshot: 460 in 19 objects; de
 The largest new object of each, retained by (from the GC roots):
   64  Item @17  (no path from the GC roots)
 OUT
-	# a terminal gets the table, -j the NDJSON
+	# a terminal gets the table, -J the NDJSON
 	run script -qec "spaa-heapdiff before.heapsnapshot after.heapsnapshot" /dev/null
 	assert_success
 	assert_line --index 1 $'# New  # Deleted  # Delta  Alloc. Size  Freed Size  Size Delta  Constructor\r'
-	run script -qec "spaa-heapdiff -j before.heapsnapshot after.heapsnapshot" /dev/null
+	run script -qec "spaa-heapdiff -J before.heapsnapshot after.heapsnapshot" /dev/null
 	assert_line --index 0 $'{"type":"header","format":"heap-diff","version":"0.1","baseline":"before.heapsnapshot","target":"after.heapsnapshot"}\r'
 	# deleted objects are counted: Gone's in the NDJSON's growth records' figures
 	run spaa-heapdiff before.heapsnapshot after.heapsnapshot
@@ -329,13 +329,13 @@ OUT
 	         "nodes": nodes, "edges": edges, "strings": strings}
 	    json.dump(s, open(sys.argv[1] + "/" + name + ".heapsnapshot", "w"))
 	EOF
-	run spaa-heapdiff -j -n 1 --retained=1 "$T/b.heapsnapshot" "$T/a.heapsnapshot"
+	run spaa-heapdiff -J -n 1 --retained=1 "$T/b.heapsnapshot" "$T/a.heapsnapshot"
 	assert_success
 	assert_line --index 2 '{"type":"retained","constructor":"Foo","size":100,"id":9,"retention_path":["app","ref","foo"]}'
-	run spaa-heapdiff -j -n 1 --retained=1 --all-retainers "$T/b.heapsnapshot" "$T/a.heapsnapshot"
+	run spaa-heapdiff -J -n 1 --retained=1 --all-retainers "$T/b.heapsnapshot" "$T/a.heapsnapshot"
 	assert_line --index 2 '{"type":"retained","constructor":"Foo","size":100,"id":9,"retention_path":["handle","x"]}'
 	# an object only internals lead to keeps its path through them
-	run spaa-heapdiff -j --retained=10 "$T/b.heapsnapshot" "$T/a.heapsnapshot"
+	run spaa-heapdiff -J --retained=10 "$T/b.heapsnapshot" "$T/a.heapsnapshot"
 	assert_line '{"type":"retained","constructor":"(system)","size":10,"id":3,"retention_path":["handle"]}'
 }
 

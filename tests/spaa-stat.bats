@@ -199,14 +199,14 @@ OUT
 	done
 }
 
-@test "spaa-stat: weights in their units (perf's cpu-clock periods are nanoseconds), --raw-units, -j with the unit" {
+@test "spaa-stat: weights in their units (perf's cpu-clock periods are nanoseconds), --raw-units, -J with the unit" {
 	run spaa-stat "$EX/parser.spaa"
 	assert_success
 	assert_line "weights:     cpu-clock:pppH: samples 7, period 7.01ms"
 	assert_line "hottest:     cpu-clock:pppH/period, total 7.01ms in 5 stacks"
 	run spaa-stat --raw-units "$EX/parser.spaa"
 	assert_line "weights:     cpu-clock:pppH: samples 7, period 7007007"
-	run sh -c 'spaa-stat -j "$1" | jq -c ".weights, .hottest.unit"' sh "$EX/parser.spaa"
+	run sh -c 'spaa-stat -J "$1" | jq -c ".weights, .hottest.unit"' sh "$EX/parser.spaa"
 	assert_output '[{"event":"cpu-clock:pppH","metric":"samples","value":7,"unit":"count"},{"event":"cpu-clock:pppH","metric":"period","value":7007007,"unit":"nanoseconds"}]
 "nanoseconds"'
 }

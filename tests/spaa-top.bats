@@ -360,7 +360,7 @@ copy_user_enhanced_fast_string_[k]"
 	done
 }
 
-@test "spaa-top: units as pprof prints them; --iec, --raw-units; -j keeps exact integers and names the unit" {
+@test "spaa-top: units as pprof prints them; --iec, --raw-units; -J keeps exact integers and names the unit" {
 	pprof2spaa "$EX/go-cpu.pprof" > "$T/cpu.spaa"
 	pprof2spaa "$EX/go-heap.pprof" > "$T/heap.spaa"
 	run --separate-stderr spaa-top "$T/cpu.spaa"
@@ -406,7 +406,7 @@ heap/live_bytes, total 1210167
    1192250 98.52% 98.52%    1192250 98.52%  main.allocLive
       9474  0.78% 99.30%       9474  0.78%  hash/crc32.slicingMakeTable
 OUT
-	run --separate-stderr spaa-top -m inuse_space -n 1 -j "$T/heap.spaa"
+	run --separate-stderr spaa-top -m inuse_space -n 1 -J "$T/heap.spaa"
 	assert_output - <<'OUT'
 {"type":"summary","event":"heap","metric":"live_bytes","unit":"bytes","by":"func","total":1210167,"stacks":18}
 {"type":"row","rank":1,"name":"main.allocLive","self":1192250,"self_percent":98.52,"total":1192250,"total_percent":98.52}

@@ -109,7 +109,7 @@ OUT
 }
 
 @test "--json: file-level problems have a null line; missing files are reported" {
-	run both -j empty.spaa nofile.spaa
+	run both -J empty.spaa nofile.spaa
 	assert_failure 1
 	assert_output - <<'OUT'
 {"file":"empty.spaa","line":null,"severity":"error","message":"no header record","rule":"header-missing"}

@@ -591,3 +591,16 @@ rows() { # METRIC: "self total name" per function of the SPAA on stdin
 	any2spaa "$T/long.json" > "$T/got"
 	cmp "$T/want" "$T/got"
 }
+
+@test "Hermes' other form, B and E events with line, column and url: spans, which any2spaa sends to spall2spaa, with speedscope's figures" {
+	# speedscope's snapshot "simple hermes profile": [root] self 2 us of 14, beta 12
+	run sh -c "any2spaa '$H/simple-hermes.json' | spaa-fold"
+	assert_success
+	assert_output - <<-'EOF'
+	[root] 2000
+	[root];beta 12000
+	EOF
+	run chrome2spaa "$H/simple-hermes.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $H/simple-hermes.json: no stacks found: 4 trace events, none of them a CPU profile (Profile, ProfileChunk) and no samples; record with the disabled-by-default-v8.cpu_profiler category, or convert spans (B, E, X) with spall2spaa (no profile written)"
+}

@@ -87,6 +87,17 @@ text_rows() { # FILE
 	EOF
 }
 
+@test "the JSON profile's members in any order (the tree before the cost centres), CRLF text the same" {
+	ghcprof2spaa "$S/simple.prof" | spaa-fold --event alloc > "$T/want"
+	jq -c '{profile, total_alloc, cost_centres, total_ticks, program}' "$S/simple.prof" > "$T/tree-first.json"
+	run sh -c "ghcprof2spaa '$T/tree-first.json' | spaa-fold --event alloc"
+	assert_success
+	assert_output "$(cat "$T/want")"
+	sed 's/$/\r/' "$G/simple-P.prof" > "$T/crlf.prof"
+	run sh -c "ghcprof2spaa '$T/crlf.prof' | spaa-fold --event alloc"
+	assert_output "$(cat "$T/want")"
+}
+
 @test "the text report with -P gives the JSON profile's stacks, ticks, bytes and entries" {
 	ghcprof2spaa "$S/simple.prof" > "$T/json.spaa"
 	ghcprof2spaa "$G/simple-P.prof" > "$T/text.spaa"

@@ -189,3 +189,10 @@ Try 'any2spaa --help' for more information."
 		grep -q "^\.It Cm $name\$" "$SPAA_MANDIR/any2spaa.1" || fail "any2spaa(1) does not list $name"
 	done
 }
+
+@test "GHC profiles (text and JSON), Safari recordings, Hermes traces: the converter's output" {
+	same ghcprof2spaa "$EX/ghc-binary-trees.prof" "a GHC cost-centre profile"
+	same ghcprof2spaa "$D/speedscope-samples/simple.prof" "a GHC cost-centre profile"
+	same safari2spaa "$EX/safari-recording.json" "a Safari timeline recording"
+	same chrome2spaa "$D/speedscope-samples/simple-with-samples.json" "a Chrome performance trace with CPU profile events"
+}

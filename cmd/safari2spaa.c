@@ -103,6 +103,8 @@ static uint32_t make_frame(jscan *r, uint32_t k)
 
 /* ---- the recording ---------------------------------------------------------------- */
 
+/* made when their arrays come (a run of the fuzz target that ends early
+ * makes neither) */
 static spool *stacks;    /* per sample: timestamp (double), frame count, frames (leaf first) */
 static spool *durations; /* per duration: seconds (double) */
 static uint64_t n_stacks, n_durations;
@@ -115,6 +117,7 @@ static void sample_stacks(jscan *r)
 {
 	if (seen_stacks) jscan_fail(r, "a second sampleStackTraces array");
 	seen_stacks = true;
+	stacks = spool_new();
 	bool first = true;
 	jscan_open(r, '[', "the sampleStackTraces array");
 	while (jscan_more(r, &first, ']')) {
@@ -149,6 +152,7 @@ static void sample_durations(jscan *r)
 {
 	if (seen_durations) jscan_fail(r, "a second sampleDurations array");
 	seen_durations = true;
+	durations = spool_new();
 	bool first = true;
 	jscan_open(r, '[', "the sampleDurations array");
 	while (jscan_more(r, &first, ']')) {
@@ -262,6 +266,8 @@ static void pair_up(void)
 			builder_sample(B, s, true, t, extra);
 		}
 	}
+	spool_free(stacks);
+	spool_free(durations);
 	if (has_start && has_end && end_time >= start_time) builder_time_range(B, start_time, end_time);
 	if (n_cut)
 		warn_at(fname, 0, "%llu sample%s of more than %u frames: cut to the %u innermost under [truncated] (--max-frames)",
@@ -302,8 +308,6 @@ int main(int argc, char **argv)
 	B = builder_new();
 	builder_source_tool(B, "safari");
 	json_doc_init(&doc);
-	stacks = spool_new();
-	durations = spool_new();
 	jscan r;
 	jscan_init(&r, in, fname);
 	read_file(&r);

@@ -36,6 +36,8 @@ int gecko2spaa_main(int argc, char **argv);
 int instruments2spaa_main(int argc, char **argv);
 int pmcstat2spaa_main(int argc, char **argv);
 int v8log2spaa_main(int argc, char **argv);
+int ghcprof2spaa_main(int argc, char **argv);
+int safari2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -58,6 +60,8 @@ static const struct {
 	{ "instruments2spaa", instruments2spaa_main },
 	{ "pmcstat2spaa", pmcstat2spaa_main },
 	{ "v8log2spaa", v8log2spaa_main },
+	{ "ghcprof2spaa", ghcprof2spaa_main },
+	{ "safari2spaa", safari2spaa_main },
 };
 
 static const char help_text[] =
@@ -95,6 +99,8 @@ static const char help_text[] =
 	"  pmcstat          a FreeBSD pmcstat callgraph (-G), pmcstat2spaa\n"
 	"  v8-log           a V8 tick log (node --prof), v8log2spaa\n"
 	"  v8-log-json      the JSON of node --prof-process --preprocess, v8log2spaa\n"
+	"  ghc-prof         a GHC cost-centre profile (.prof, -pj JSON), ghcprof2spaa\n"
+	"  safari           a Safari timeline recording (Web Inspector), safari2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"

@@ -31,8 +31,9 @@
 static const char help_text[] =
 	"Usage: chrome2spaa [OPTION]... [FILE]...\n"
 	"Convert a Chrome DevTools or Node.js profile to SPAA: a performance trace\n"
-	"with CPU profile events (Profile, ProfileChunk), a .cpuprofile, a\n"
-	".heapprofile, or a .heapsnapshot/.heaptimeline with allocation traces.\n"
+	"with CPU profile events (Profile, ProfileChunk) or samples and stackFrames\n"
+	"(Hermes), a .cpuprofile, a .heapprofile, or a .heapsnapshot/.heaptimeline\n"
+	"with allocation traces.\n"
 	"The format is recognised by content.  CPU profiles give event cpu\n"
 	"(metrics wall_us and samples), heap profiles and snapshots event\n"
 	"allocation.  With no FILE, or when FILE is -, read standard input; gzip\n"
@@ -173,6 +174,7 @@ typedef struct profile {
 	bool has_start, has_prev, has_end, has_tid;
 	int64_t start, t, end, prev_t;
 	uint32_t prev_node;
+	uint64_t prev_count;
 } profile;
 
 static profile **profs;
@@ -267,10 +269,10 @@ static bool spool_ints(spool *s, int64_t *v, size_t n)
 
 static spool *sample_spool; /* --samples: (profile, node, time) */
 
-static void credit(profile *p, uint32_t node, int64_t t, int64_t dur)
+static void credit(profile *p, uint32_t node, int64_t t, int64_t dur, uint64_t count)
 {
 	pnode *x = &p->nodes[node];
-	add_w(&x->w[W_COUNT], 1);
+	add_w(&x->w[W_COUNT], count);
 	if (dur < 0) {
 		n_negative++;
 		dur = 0;
@@ -282,17 +284,25 @@ static void credit(profile *p, uint32_t node, int64_t t, int64_t dur)
 	}
 }
 
-static void cpu_sample(jscan *r, profile *p, int64_t id, int64_t delta)
+/* A sample of node id, delta after the one before, counting count samples
+ * (a trace's samples have a weight, 1 elsewhere). */
+static void cpu_sample_n(jscan *r, profile *p, int64_t id, int64_t delta, uint64_t count)
 {
 	uint32_t node = node_of(p, id);
 	int64_t t;
 	if (ckd_add(&t, p->t, delta)) jscan_fail(r, "the sum of the timeDeltas so far overflows 64 bits");
 	p->t = time_us(r, t, "a sample time (the sum of the timeDeltas so far)");
-	if (p->has_prev) credit(p, p->prev_node, p->prev_t, time_sub(p->t, p->prev_t, "a sample's time delta"));
+	if (p->has_prev) credit(p, p->prev_node, p->prev_t, time_sub(p->t, p->prev_t, "a sample's time delta"), p->prev_count);
 	p->has_prev = true;
+	p->prev_count = count;
 	p->prev_node = node;
 	p->prev_t = p->t;
 	n_samples++;
+}
+
+static void cpu_sample(jscan *r, profile *p, int64_t id, int64_t delta)
+{
+	cpu_sample_n(r, p, id, delta, 1);
 }
 
 static void cpu_finish(profile *p)
@@ -303,7 +313,7 @@ static void cpu_finish(profile *p)
 		int64_t end = time_sub(p->end, p->start, "endTime minus startTime"); /* from start, as prev_t */
 		if (end > p->prev_t) dur = time_sub(end, p->prev_t, "endTime minus the last sample's time");
 	}
-	credit(p, p->prev_node, p->prev_t, dur);
+	credit(p, p->prev_node, p->prev_t, dur, p->prev_count);
 	p->has_prev = false;
 }
 
@@ -423,8 +433,10 @@ static int64_t doc_thread_id(jscan *r, uint32_t ev, const char *key, int64_t dfl
 	uint32_t k = member(ev, key);
 	int64_t v;
 	if (k == NONE) return dflt;
-	if (!json_int64(&doc, k, &v))
-		jscan_fail(r, "a trace event whose %s is not an integer in 64-bit range", key);
+	/* Hermes writes them as strings of digits */
+	bool ok = doc.nodes[k].type == JSON_STRING ? parse_i64(doc.nodes[k].str, doc.nodes[k].count, &v)
+						   : json_int64(&doc, k, &v);
+	if (!ok) jscan_fail(r, "a trace event whose %s is not an integer in 64-bit range", key);
 	return v;
 }
 
@@ -513,9 +525,181 @@ static void trace_events(jscan *r)
 	while (jscan_more(r, &first, ']')) trace_event(r);
 }
 
+/* ---- a trace's samples and stackFrames (Hermes) ---------------------------------
+ * The trace event format's own CPU samples, which Hermes (React Native's
+ * JavaScript engine) writes: {"traceEvents":[...], "samples":[{"ts", "pid",
+ * "tid", "sf", "weight", ...}], "stackFrames":{"id":{"name", "category",
+ * "parent"}}}.  Ids, pids, tids, times and weights are integers or strings
+ * of digits.  The samples name frames that stackFrames may define only
+ * later: they wait in a temporary file (pid, tid, frame, ts, weight) until
+ * the whole text has been read.  Each thread's samples are a profile, in
+ * the order written; a sample lasts until the thread's next sample, as in
+ * a CPU profile (the last one: no time). */
+
+static strmap sf_keys; /* stackFrames id, as written -> index */
+static struct sframe { uint32_t parent, frame; } *sframes; /* index or NONE; frame NONE until defined */
+static uint32_t sframes_cap;
+static spool *ts_spool;
+static bool seen_trace_samples;
+static strmap thread_profs;   /* "pid/tid" -> index in thread_prof */
+static uint32_t *thread_prof; /* profile index */
+static uint32_t thread_prof_cap;
+
+static uint32_t sf_index(jscan *r, sstr id)
+{
+	if (!id.n) jscan_fail(r, "a stack frame id that is empty or longer than 64 bytes");
+	bool added;
+	uint32_t i = strmap_intern(&sf_keys, id.p, id.n, &added);
+	if (added) {
+		grow_array((void **)&sframes, &sframes_cap, i + 1, sizeof *sframes);
+		sframes[i].parent = sframes[i].frame = NONE;
+	}
+	return i;
+}
+
+/* The id in member key of obj (an integer or a string), false when there
+ * is none (or null). */
+static bool doc_id(jscan *r, uint32_t obj, const char *key, sstr *id)
+{
+	uint32_t k = member(obj, key);
+	if (k == NONE || doc.nodes[k].type == JSON_NULL) return false;
+	if (doc.nodes[k].type == JSON_STRING) *id = (sstr){ doc.nodes[k].str, doc.nodes[k].count };
+	else if (json_is_num(&doc, k)) *id = (sstr){ doc.nodes[k].str, doc.nodes[k].num_len };
+	else jscan_fail(r, "a stack frame id (%s) that is neither a number nor a string", key);
+	if (id->n > 64) jscan_fail(r, "a stack frame id (%s) longer than 64 bytes", key);
+	return true;
+}
+
+/* Member key of obj, an integer or a string of one: false when absent. */
+static bool doc_int_or_str(jscan *r, uint32_t obj, const char *key, int64_t *v, const char *bad)
+{
+	uint32_t k = member(obj, key);
+	if (k == NONE) return false;
+	bool ok = doc.nodes[k].type == JSON_STRING ? parse_i64(doc.nodes[k].str, doc.nodes[k].count, v)
+						   : json_int64(&doc, k, v);
+	if (!ok) jscan_fail(r, "%s", bad);
+	return true;
+}
+
+/* A stack frame: its category is its dso (the format's own example names
+ * a library there; Hermes writes JavaScript, Native, root, Metadata). */
+static uint32_t trace_frame(sstr name, sstr cat)
+{
+	const char *kind = sstr_eqc(cat, "root") ? "root"
+			   : name.n >= 3 && !memcmp(name.p, "[GC", 3) ? "gc"
+			   : sstr_eqc(cat, "JavaScript") ? "js" : "native";
+	static sbuf extra;
+	extra.n = 0;
+	sbuf_printf(&extra, "\"x_kind\":\"%s\"", kind);
+	sbuf_addc(&extra, 0);
+	if (!name.n) name = sstr_c("(anonymous)");
+	if (!cat.n) cat = sstr_c("(unknown)");
+	builder_frame f = {
+		.func = name,
+		.dso = builder_dso(B, cat.p, cat.n, false),
+		.kind = FK_USER,
+		.func_resolved = true,
+		.inline_depth = -1,
+		.extra_json = extra.p,
+	};
+	return builder_frame_add(B, &f);
+}
+
+static void trace_stack_frames(jscan *r)
+{
+	bool first = true;
+	jscan_open(r, '{', "the stackFrames object");
+	while (jscan_more(r, &first, '}')) {
+		uint32_t i = sf_index(r, jscan_key(r));
+		jscan_doc(r, &doc);
+		if (doc.nodes[0].type != JSON_OBJECT) jscan_fail(r, "a stack frame that is not an object");
+		if (sframes[i].frame != NONE)
+			jscan_fail(r, "stack frame %.*s defined twice", (int)sf_keys.keys[i].n, sf_keys.keys[i].p);
+		sstr par;
+		if (doc_id(r, 0, "parent", &par)) {
+			uint32_t pi = sf_index(r, par);
+			sframes[i].parent = pi;
+		}
+		sframes[i].frame = trace_frame(doc_str(0, "name"), doc_str(0, "category"));
+	}
+}
+
+static void trace_samples(jscan *r)
+{
+	if (seen_trace_samples) jscan_fail(r, "a second samples array");
+	seen_trace_samples = true;
+	ts_spool = spool_new();
+	bool first = true;
+	jscan_open(r, '[', "the samples array");
+	while (jscan_more(r, &first, ']')) {
+		jscan_doc(r, &doc);
+		if (doc.nodes[0].type != JSON_OBJECT) jscan_fail(r, "a sample that is not an object");
+		int64_t rec[5] = { 0, 0, 0, 0, 1 }; /* pid, tid, frame, ts, weight */
+		doc_int_or_str(r, 0, "pid", &rec[0], "a sample whose pid is not an integer in 64-bit range");
+		doc_int_or_str(r, 0, "tid", &rec[1], "a sample whose tid is not an integer in 64-bit range");
+		sstr sf;
+		if (!doc_id(r, 0, "sf", &sf)) jscan_fail(r, "a sample without a stack frame (sf)");
+		rec[2] = sf_index(r, sf);
+		if (!doc_int_or_str(r, 0, "ts", &rec[3], "a sample whose ts is not a whole number of microseconds"))
+			jscan_fail(r, "a sample without a time (ts)");
+		time_us(r, rec[3], "a sample's ts");
+		doc_int_or_str(r, 0, "weight", &rec[4], "a sample whose weight is not an integer in 64-bit range");
+		if (rec[4] < 0) jscan_fail(r, "a sample with a negative weight");
+		spool_write(ts_spool, rec, sizeof rec);
+	}
+}
+
+/* The samples, once the whole text is read: each thread's a profile whose
+ * nodes are the stack frames its samples name, and their ancestors. */
+static void trace_samples_finish(jscan *r)
+{
+	uint32_t first_prof = nprofs;
+	spool_rewind(ts_spool);
+	int64_t rec[5];
+	while (spool_ints(ts_spool, rec, 5)) {
+		char key[80];
+		int n = snprintf(key, sizeof key, "%lld/%lld", (long long)rec[0], (long long)rec[1]);
+		bool added;
+		uint32_t k = strmap_intern(&thread_profs, key, (size_t)n, &added);
+		profile *p;
+		if (added) {
+			p = new_profile();
+			grow_array((void **)&thread_prof, &thread_prof_cap, k + 1, sizeof *thread_prof);
+			thread_prof[k] = p->idx;
+			p->has_ctx = p->has_start = true;
+			p->pid = rec[0];
+			p->tid = rec[1];
+			p->start = rec[3];
+		} else {
+			p = profs[thread_prof[k]];
+		}
+		int64_t at = time_sub(rec[3], p->start, "a sample's ts minus its thread's first");
+		cpu_sample_n(r, p, rec[2], time_sub(at, p->t, "a sample's time from the one before"), (uint64_t)rec[4]);
+	}
+	for (uint32_t q = first_prof; q < nprofs; q++) {
+		profile *p = profs[q];
+		for (uint32_t i = 0; i < p->n; i++) { /* p->n grows with the ancestors */
+			uint32_t s = (uint32_t)p->nodes[i].id;
+			if (sframes[s].frame == NONE)
+				die_at(fname, 0, "a sample of stack frame %.*s, which stackFrames does not define",
+				       (int)sf_keys.keys[s].n, sf_keys.keys[s].p);
+			p->nodes[i].frame = sframes[s].frame;
+			if (sframes[s].parent != NONE) {
+				uint32_t par = node_of(p, sframes[s].parent);
+				p->nodes[i].parent = par;
+			}
+			/* messages name the node by its stack frame id */
+			int64_t id;
+			if (parse_i64(sf_keys.keys[s].p, sf_keys.keys[s].n, &id)) p->nodes[i].id = id;
+		}
+	}
+}
+
 static void trace_member(jscan *r, sstr key)
 {
 	if (sstr_eqc(key, "traceEvents")) trace_events(r);
+	else if (sstr_eqc(key, "samples")) trace_samples(r);
+	else if (sstr_eqc(key, "stackFrames")) trace_stack_frames(r);
 	else jscan_skip(r);
 }
 
@@ -1087,7 +1271,7 @@ static void finish(const char *outpath, bool zstd)
 				   : "timeDeltas without samples");
 		if (!n_samples) {
 			if (format == F_TRACE && !nprofs)
-				die_no_stacks(fname, "%llu trace event%s, none of them a CPU profile (Profile, ProfileChunk); record with "
+				die_no_stacks(fname, "%llu trace event%s, none of them a CPU profile (Profile, ProfileChunk) and no samples; record with "
 					      "the disabled-by-default-v8.cpu_profiler category, or convert spans (B, E, X) with spall2spaa",
 					      (unsigned long long)n_events, n_events == 1 ? "" : "s");
 			die_no_stacks(fname, "a CPU profile without samples");
@@ -1142,7 +1326,7 @@ static void finish(const char *outpath, bool zstd)
 
 static enum format by_key(jscan *r, sstr key)
 {
-	if (sstr_eqc(key, "traceEvents") || sstr_eqc(key, "metadata")) return F_TRACE;
+	if (sstr_eqc(key, "traceEvents") || sstr_eqc(key, "metadata") || sstr_eqc(key, "stackFrames")) return F_TRACE;
 	if (sstr_eqc(key, "head")) return F_HEAPPROFILE;
 	/* member order is free: a snapshot's own members name it too */
 	if (sstr_eqc(key, "snapshot") || sstr_eqc(key, "strings") || sstr_eqc(key, "edges") ||
@@ -1158,7 +1342,13 @@ static enum format by_key(jscan *r, sstr key)
 		for (size_t i = r->pos + 1; i < r->len; i++) {
 			char c = r->buf[i];
 			if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
-			if (samples) return c == '{' ? F_HEAPPROFILE : F_CPUPROFILE;
+			if (samples && c == '{') {
+				/* a trace's samples (Hermes) have a stack frame, sf */
+				for (size_t j = i; j < r->len && r->buf[j] != '}'; j++)
+					if (r->buf[j] == '"' && !memcmp(r->buf + j, "\"sf\"", 4)) return F_TRACE;
+				return F_HEAPPROFILE;
+			}
+			if (samples) return F_CPUPROFILE;
 			return c == '-' || c_digit(c) ? F_HEAPSNAPSHOT : F_CPUPROFILE;
 		}
 		return F_CPUPROFILE;
@@ -1189,6 +1379,7 @@ static void read_profile(jscan *r)
 			case F_HEAPSNAPSHOT: snapshot_member(r, key); break;
 			}
 		}
+		if (format == F_TRACE && ts_spool) trace_samples_finish(r);
 		if (format == F_AUTO)
 			die_at(fname, 0, "not a Chrome or Node.js profile: none of traceEvents, nodes, head or snapshot "
 			       "(--format names the format)");
@@ -1252,6 +1443,8 @@ int main(int argc, char **argv)
 	json_doc_init(&doc);
 	strmap_init(&prof_keys);
 	strmap_init(&thread_keys);
+	strmap_init(&thread_profs);
+	strmap_init(&sf_keys);
 	if (opt_samples) sample_spool = spool_new();
 	jscan r;
 	jscan_init(&r, in, fname);

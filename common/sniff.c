@@ -120,6 +120,10 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 		*res = (sniff_result){ "a V8 tick log (node --prof)", "v8log2spaa" };
 		return 0;
 	}
+	if (has(p, n, "Time and Allocation Profiling Report") || has(p, n, "Time Profiling Report")) {
+		*res = (sniff_result){ "a GHC cost-centre profile", "ghcprof2spaa" };
+		return 0;
+	}
 	size_t i = 0;
 	while (i < n && blank(p[i])) i++;
 	if (i < n && (p[i] == '{' || p[i] == '[')) {
@@ -135,6 +139,10 @@ int sniff_line(const char *p, size_t n, sniff_result *res)
 		}
 		if (has(p, n, "\"enabled_metrics\"") || has(p, n, "\"exec_ts\"")) {
 			*res = (sniff_result){ "SPX metadata (the report's .json)", "spx2spaa" };
+			return 0;
+		}
+		if (has(p, n, "\"recording\"") && (has(p, n, "\"sampleStackTraces\"") || has(p, n, "\"instrumentTypes\""))) {
+			*res = (sniff_result){ "a Safari timeline recording", "safari2spaa" };
 			return 0;
 		}
 		if (has(p, n, "\"ProfileChunk\"")) {
@@ -203,7 +211,9 @@ enum {
 	F_SPEEDSCOPE, F_STACKPROF, F_MASSIF, F_DHAT, F_CALLGRIND,
 	F_GECKO,
 	F_INSTRUMENTS, F_PMCSTAT,
-	F_V8LOG, F_V8LOG_JSON
+	F_V8LOG, F_V8LOG_JSON,
+	F_GHCPROF,
+	F_SAFARI
 };
 
 const sniff_format sniff_formats[] = {
@@ -234,6 +244,8 @@ const sniff_format sniff_formats[] = {
 	[F_PMCSTAT] = { "pmcstat", "a pmcstat callgraph", "pmcstat2spaa", NULL },
 	[F_V8LOG] = { "v8-log", "a V8 tick log (node --prof)", "v8log2spaa", NULL },
 	[F_V8LOG_JSON] = { "v8-log-json", "the JSON of node --prof-process --preprocess", "v8log2spaa", NULL },
+	[F_GHCPROF] = { "ghc-prof", "a GHC cost-centre profile", "ghcprof2spaa", NULL },
+	[F_SAFARI] = { "safari", "a Safari timeline recording", "safari2spaa", NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -346,6 +358,11 @@ static const sniff_format *json(const char *p, size_t n, size_t i, bool more, co
 		return &sniff_formats[F_SPAA];
 	char key[32];
 	if (p[i] == '{' && has(p, n, "\"dhatFileVersion\"")) return &sniff_formats[F_DHAT];
+	if (p[i] == '{' && has(p, n, "\"cost_centres\"") && has(p, n, "\"total_ticks\""))
+		return &sniff_formats[F_GHCPROF];
+	if (p[i] == '{' && has(p, n, "\"recording\"") &&
+	    (has(p, n, "\"sampleStackTraces\"") || has(p, n, "\"instrumentTypes\"") || has(p, n, "\"timeline-record-type-")))
+		return &sniff_formats[F_SAFARI];
 	if (p[i] == '{' && (has(p, n, "speedscope.app/file-format-schema.json") ||
 			    (has(p, n, "\"profiles\"") && has(p, n, "\"shared\"") && has(p, n, "\"frames\""))))
 		return &sniff_formats[F_SPEEDSCOPE];
@@ -370,6 +387,9 @@ static const sniff_format *json(const char *p, size_t n, size_t i, bool more, co
 		return &sniff_formats[F_SPX];
 	if (has(p, n, "\"traceEvents\"") || has(p, n, "\"ph\":") || has(p, n, "\"ph\": ")) {
 		if (has(p, n, "\"ProfileChunk\"") || has(p, n, "\"cpuProfile\""))
+			return &sniff_formats[F_CHROME_TRACE];
+		/* the trace's own CPU samples (Hermes) */
+		if (has(p, n, "\"stackFrames\"") && has(p, n, "\"samples\""))
 			return &sniff_formats[F_CHROME_TRACE];
 		if (more) {
 			if (looks) *looks = "a JSON trace (whole content needed)";
@@ -427,6 +447,8 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 	bool has1 = nth_line(p, n, 1, &l1, &n1);
 	if ((starts(l0, n0, "desc:") || starts(l0, n0, "cmd:")) && has(p, n, "\ntime_unit:") && has(p, n, "\nsnapshot="))
 		return &sniff_formats[F_MASSIF];
+	if (has(l0, n0, "Profiling Report") && has(p, n, "COST CENTRE"))
+		return &sniff_formats[F_GHCPROF];
 	if (starts(l0, n0, "# callgrind format") ||
 	    ((has(p, n, "\nevents:") || starts(l0, n0, "events:")) && (has(p, n, "\nfn=") || has(p, n, "\nfl="))))
 		return &sniff_formats[F_CALLGRIND];
@@ -482,8 +504,11 @@ const sniff_format *sniff_input(input *in, const char **looks)
 	bool more = input_peek(in, &q, n + 1) > n;
 	const sniff_format *f = sniff_bytes(p, n, more, looks);
 	if (f || !more || !looks || strcmp(*looks, "a JSON trace (whole content needed)") != 0) return f;
-	/* a JSON trace: Chrome's when one of its events is a CPU profile */
+	/* a JSON trace: Chrome's when one of its events is a CPU profile, or
+	 * when it has samples and stackFrames (Hermes) */
 	static const char *const marks[] = { "\"ProfileChunk\"", "\"cpuProfile\"" };
+	static const char *const hermes[] = { "\"stackFrames\"", "\"samples\"" };
+	bool seen[2] = { has(p, n, hermes[0]), has(p, n, hermes[1]) };
 	enum { TAIL = 15, CHUNK = 65536 };
 	static char buf[TAIL + CHUNK];
 	size_t nt = 0; /* the last bytes of the previous chunk: a mark across two */
@@ -495,6 +520,8 @@ const sniff_format *sniff_input(input *in, const char **looks)
 		memcpy(buf + nt, w, m);
 		for (size_t j = 0; j < 2; j++)
 			if (has(buf, nt + m, marks[j])) return &sniff_formats[F_CHROME_TRACE];
+		for (size_t j = 0; j < 2; j++) seen[j] |= has(buf, nt + m, hermes[j]);
+		if (seen[0] && seen[1]) return &sniff_formats[F_CHROME_TRACE];
 		size_t keep = nt + m < TAIL ? nt + m : TAIL;
 		memmove(buf, buf + nt + m - keep, keep);
 		nt = keep;

@@ -181,7 +181,7 @@ Try 'any2spaa --help' for more information."
 @test "--help lists every format --format takes, and the man page the same" {
 	run sh -c "any2spaa --help | sed -n '/^Formats/,/^\$/p' | awk 'NR > 1 && NF { print \$1 }'"
 	assert_success
-	[ "${#lines[@]}" -eq 27 ]
+	[ "${#lines[@]}" -eq 29 ]
 	local name
 	for name in "${lines[@]}"; do
 		run any2spaa --format="$name" /dev/null
@@ -194,4 +194,11 @@ Try 'any2spaa --help' for more information."
 	same gecko2spaa "$D/gecko/profiler-gecko-1.json" "a Firefox Profiler profile (JSON)"
 	same gecko2spaa "$D/gecko/speedscope-59-firefox.json.gz" "a Firefox Profiler profile (JSON)"
 	same gecko2spaa "$D/gecko/profiler-unsymbolicated.json" "a Firefox Profiler profile (JSON)"
+}
+
+@test "GHC profiles (text and JSON), Safari recordings, Hermes traces: the converter's output" {
+	same ghcprof2spaa "$EX/ghc-binary-trees.prof" "a GHC cost-centre profile"
+	same ghcprof2spaa "$D/speedscope-samples/simple.prof" "a GHC cost-centre profile"
+	same safari2spaa "$EX/safari-recording.json" "a Safari timeline recording"
+	same chrome2spaa "$D/speedscope-samples/simple-with-samples.json" "a Chrome performance trace with CPU profile events"
 }

@@ -244,7 +244,7 @@ need_node() {
 	printf '[{"name":"a","ph":"X","ts":1,"dur":2,"pid":1,"tid":1}]\n' > "$T/spans.json"
 	run chrome2spaa "$T/spans.json"
 	assert_failure 1
-	assert_output "chrome2spaa: $T/spans.json: no stacks found: 1 trace event, none of them a CPU profile (Profile, ProfileChunk); record with the disabled-by-default-v8.cpu_profiler category, or convert spans (B, E, X) with spall2spaa (no profile written)"
+	assert_output "chrome2spaa: $T/spans.json: no stacks found: 1 trace event, none of them a CPU profile (Profile, ProfileChunk) and no samples; record with the disabled-by-default-v8.cpu_profiler category, or convert spans (B, E, X) with spall2spaa (no profile written)"
 }
 
 @test "the format is found by content, whatever the member order; --format forces one" {
@@ -360,10 +360,14 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/chrome2spaa
 	assert_output "chrome2spaa: $T/sum:1: the sum of the timeDeltas so far overflows 64 bits (byte 992)"
 }
 
-@test "a pid or tid that is a string or beyond 64 bits is refused, never made 0" {
-	run chrome2spaa "$FZ/pid-string.json"
+@test "a pid or tid that is a string of no integer or beyond 64 bits is refused, never made 0; a string of digits is read (Hermes writes them)" {
+	sed 's/"pid":"1"/"pid":"one"/' "$FZ/pid-string.json" > "$T/pid-word.json"
+	run chrome2spaa "$T/pid-word.json"
 	assert_failure 1
-	assert_output "chrome2spaa: $FZ/pid-string.json:1: a trace event whose pid is not an integer in 64-bit range (byte 156)"
+	assert_output "chrome2spaa: $T/pid-word.json:1: a trace event whose pid is not an integer in 64-bit range (byte 158)"
+	run sh -c "chrome2spaa '$FZ/pid-string.json' | spaa-fold --tid"
+	assert_success
+	assert_line --index 0 "[unknown]-1/1;(root);main 30000"
 	run chrome2spaa "$FZ/tid-2p64.json"
 	assert_failure 1
 	assert_output "chrome2spaa: $FZ/tid-2p64.json:15: a trace event whose tid is not an integer in 64-bit range (byte 477)"
@@ -433,4 +437,170 @@ PY
 	run spaa-validate "$T/nul.spaa"
 	assert_success
 	assert_output "$T/nul.spaa: valid: 1 header, 2 dso, 3 frame, 0 thread, 1 stack, 0 sample, 0 window, 0 other; 0 errors, 0 warnings"
+}
+
+# ---- a trace's own samples and stackFrames (Hermes) ----------------------------
+# speedscope's sample files (tests/data/speedscope-samples/README.md); the
+# figures are those of speedscope's importer, its snapshot
+# src/import/__snapshots__/trace-event.test.ts.snap (microseconds).
+H=$D/speedscope-samples
+
+rows() { # METRIC: "self total name" per function of the SPAA on stdin
+	spaa-top -n 0 --json -m "$1" | jq -r 'select(.type == "row") | "\(.self) \(.total) \(.name)"' | LC_ALL=C sort
+}
+
+@test "Hermes: a trace's samples and stackFrames, each function's self and total time as speedscope's importer gives them" {
+	chrome2spaa "$H/simple-with-samples.json" | rows wall_us > "$T/got"
+	U='http://localhost:8081/index.bundle?platform=android&dev=false&minify=false&app=org.toshi&modulesOnly=false&runModule=true'
+	LC_ALL=C sort > "$T/want" <<-EOF
+	30779 64710 [root]
+	13326 13326 function1($U:1:1)
+	0 10605 function2($U:418874:4)
+	10605 10605 function3($U:17:3)
+	10000 10000 [GC Young Gen]
+	EOF
+	run diff "$T/want" "$T/got"
+	assert_success
+	# samples: every sample counts its weight (1 each here), the last too
+	run sh -c "chrome2spaa '$H/simple-with-samples.json' | spaa-top -n 0 --json -m samples | jq -r 'select(.type == \"summary\") | .total'"
+	assert_output 7
+	chrome2spaa "$H/simple-with-samples.json" | spaa-validate --strict
+}
+
+@test "Hermes: one profile per thread, named by the thread_name metadata; pids and tids written as strings" {
+	run sh -c "chrome2spaa '$H/multi-thread-with-samples.json' | spaa-fold -m wall_us --tid"
+	assert_success
+	assert_output - <<-'EOF'
+	[unknown]-7512/2;[root thread 2] 30770
+	[unknown]-7512/2;[root thread 2];function3 13326
+	[unknown]-7512/2;[root thread 2];function4 10000
+	mqt_js-7512/1;[root] 20770
+	mqt_js-7512/1;[root];function1 13326
+	EOF
+	run sh -c "chrome2spaa '$H/multi-thread-with-samples.json' | grep -v '\"stack\"'"
+	assert_output - <<-'EOF'
+	{"type":"header","format":"spaa","version":"1.0","source_tool":"chrome","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"timer","sampling":{"mode":"period","primary_metric":"wall_us"}}],"time_range":{"start":11552125241000,"end":11552179337000,"unit":"nanoseconds"},"source":{"tool":"chrome","format":"trace"},"stack_id_mode":"content_addressable"}
+	{"type":"dso","id":1,"name":"root","is_kernel":false}
+	{"type":"dso","id":2,"name":"JavaScript","is_kernel":false}
+	{"type":"dso","id":3,"name":"Metadata","is_kernel":false}
+	{"type":"frame","id":1,"func":"[root]","dso":1,"kind":"user","x_kind":"root"}
+	{"type":"frame","id":2,"func":"function1","dso":2,"kind":"user","x_kind":"js"}
+	{"type":"frame","id":3,"func":"[GC Young Gen]","dso":3,"kind":"user","x_kind":"gc"}
+	{"type":"frame","id":4,"func":"[root thread 2]","dso":1,"kind":"user","x_kind":"root"}
+	{"type":"frame","id":5,"func":"function3","dso":2,"kind":"user","x_kind":"js"}
+	{"type":"frame","id":6,"func":"function4","dso":3,"kind":"user","x_kind":"native"}
+	{"type":"thread","pid":7512,"tid":1,"comm":"mqt_js"}
+	{"type":"thread","pid":7512,"tid":2}
+	EOF
+}
+
+@test "Hermes: the figures of any trace with samples are those of an independent reading (python)" {
+	# the sample files, and the same reordered: stackFrames first, the
+	# object opening with samples, ids as numbers, weights of 3
+	jq -c '{stackFrames, samples, traceEvents}' "$H/simple-with-samples.json" > "$T/frames-first.json"
+	jq -c '{samples, traceEvents, stackFrames}' "$H/multi-thread-with-samples.json" > "$T/samples-first.json"
+	jq -c '.samples |= map(.ts |= tonumber | .tid |= tonumber | .weight = 3)' "$H/simple-with-samples.json" > "$T/numbers.json"
+	for f in "$H/simple-with-samples.json" "$H/multi-thread-with-samples.json" "$T/frames-first.json" "$T/samples-first.json" "$T/numbers.json"; do
+		for m in wall_us samples; do
+			python3 - "$f" "$m" > "$T/want" <<-'PY'
+			import json, sys
+			from collections import defaultdict
+			d = json.load(open(sys.argv[1])); metric = sys.argv[2]
+			sf = d["stackFrames"]
+			selfw, totw = defaultdict(int), defaultdict(int)
+			threads = defaultdict(list)
+			for s in d["samples"]:
+			    threads[(int(s["pid"]), int(s["tid"]))].append(s)
+			for ss in threads.values():
+			    for k, s in enumerate(ss):
+			        w = int(ss[k + 1]["ts"]) - int(s["ts"]) if k + 1 < len(ss) else 0
+			        if metric == "samples":
+			            w = int(s.get("weight", 1))
+			        names, i = [], str(s["sf"])
+			        while i is not None:
+			            names.append(sf[i]["name"])
+			            p = sf[i].get("parent")
+			            i = None if p is None else str(p)
+			        selfw[names[0]] += w
+			        for n in set(names):
+			            totw[n] += w
+			for n in sorted(totw):
+			    if selfw[n] or totw[n]:
+			        print(selfw[n], totw[n], n)
+			PY
+			LC_ALL=C sort -o "$T/want" "$T/want"
+			chrome2spaa "$f" | rows "$m" > "$T/got"
+			run diff "$T/want" "$T/got"
+			assert_success
+		done
+	done
+	run sh -c "chrome2spaa '$T/numbers.json' | spaa-top -n 0 --json -m samples | jq -r 'select(.type == \"summary\") | .total'"
+	assert_output 21
+}
+
+@test "Hermes: --samples gives each sample its time in nanoseconds and its thread" {
+	run sh -c "chrome2spaa -s '$H/multi-thread-with-samples.json' | jq -r 'select(.type == \"sample\") | \"\(.timestamp) \(.tid)\"' | sort -k2,2n -k1,1n"
+	assert_success
+	assert_output - <<-'EOF'
+	11552125241000 1
+	11552146011000 1
+	11552159337000 1
+	11552125241000 2
+	11552146011000 2
+	11552159337000 2
+	11552169337000 2
+	11552179337000 2
+	EOF
+}
+
+@test "Hermes: damaged samples and stackFrames are errors that say what is wrong" {
+	jq -c '.stackFrames |= del(.["4"])' "$H/simple-with-samples.json" > "$T/undefined.json"
+	run chrome2spaa "$T/undefined.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/undefined.json: a sample of stack frame 4, which stackFrames does not define"
+	jq -c '.samples[1] |= del(.sf)' "$H/simple-with-samples.json" > "$T/nosf.json"
+	run chrome2spaa "$T/nosf.json"
+	assert_failure 1
+	assert_output --regexp "^chrome2spaa: $T/nosf.json:1: a sample without a stack frame \(sf\) \(byte [0-9]+\)$"
+	jq -c '.samples[1].weight = -1' "$H/simple-with-samples.json" > "$T/negative.json"
+	run chrome2spaa "$T/negative.json"
+	assert_failure 1
+	assert_output --regexp "^chrome2spaa: $T/negative.json:1: a sample with a negative weight \(byte [0-9]+\)$"
+	jq -c '.samples[1].ts = 1.5' "$H/simple-with-samples.json" > "$T/fraction.json"
+	run chrome2spaa "$T/fraction.json"
+	assert_failure 1
+	assert_output --regexp "^chrome2spaa: $T/fraction.json:1: a sample whose ts is not a whole number of microseconds \(byte [0-9]+\)$"
+	jq -c '.stackFrames["5"].parent = 5' "$H/simple-with-samples.json" > "$T/cycle.json"
+	run chrome2spaa "$T/cycle.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/cycle.json: profile node 5 is its own ancestor (a cycle of parents)"
+	head -c 1500 "$H/simple-with-samples.json" > "$T/cut.json"
+	run chrome2spaa "$T/cut.json"
+	assert_failure 1
+	assert_output --partial "chrome2spaa: $T/cut.json:"
+	assert_output --partial "truncated"
+}
+
+@test "Hermes: any2spaa sends a trace with samples and stackFrames to chrome2spaa, whatever its size" {
+	chrome2spaa "$H/multi-thread-with-samples.json" > "$T/want"
+	any2spaa "$H/multi-thread-with-samples.json" > "$T/got"
+	cmp "$T/want" "$T/got"
+	# samples and stackFrames far beyond the first 64 KiB
+	jq -c '.traceEvents += [range(3000) | {name: "x", ph: "i", ts: 1, pid: 1, tid: 1}]' "$H/multi-thread-with-samples.json" > "$T/long.json"
+	chrome2spaa "$T/long.json" > "$T/want"
+	any2spaa "$T/long.json" > "$T/got"
+	cmp "$T/want" "$T/got"
+}
+
+@test "Hermes' other form, B and E events with line, column and url: spans, which any2spaa sends to spall2spaa, with speedscope's figures" {
+	# speedscope's snapshot "simple hermes profile": [root] self 2 us of 14, beta 12
+	run sh -c "any2spaa '$H/simple-hermes.json' | spaa-fold"
+	assert_success
+	assert_output - <<-'EOF'
+	[root] 2000
+	[root];beta 12000
+	EOF
+	run chrome2spaa "$H/simple-hermes.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $H/simple-hermes.json: no stacks found: 4 trace events, none of them a CPU profile (Profile, ProfileChunk) and no samples; record with the disabled-by-default-v8.cpu_profiler category, or convert spans (B, E, X) with spall2spaa (no profile written)"
 }

@@ -320,6 +320,8 @@ run_page() { # run_page md|man FILE
 @test "speedscope2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/speedscope2spaa.1"; }
 @test "spaa2speedscope(1): every example runs" { run_page man "$SPAA_MANDIR/spaa2speedscope.1"; }
 @test "any2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/any2spaa.1"; }
+@test "ghcprof2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/ghcprof2spaa.1"; }
+@test "safari2spaa(1): every example runs" { run_page man "$SPAA_MANDIR/safari2spaa.1"; }
 
 # A page added later runs here until it gets its own line above: no page's
 # examples go untried.

@@ -511,8 +511,8 @@ static bool f_weights(const char **p, const char *e, spaa_weight **ws, uint32_t 
 	return F_LIT(p, e, "]");
 }
 
-/* The record after its {"type":"stack", into *s. */
-static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char *e)
+/* *s emptied: no frames, weights, context or members. */
+static void stack_clear(spaa_stack *s)
 {
 	s->nframes = s->nw = s->nxw = 0;
 	s->related = 0;
@@ -520,6 +520,12 @@ static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char 
 	s->event = -1;
 	s->event_name = s->stack_type = s->comm = SSTR_NULL;
 	s->context = 0;
+}
+
+/* The record after its {"type":"stack", into *s. */
+static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char *e)
+{
+	stack_clear(s);
 	if (!F_LIT(&p, e, "\"id\":\"") || !f_str(&p, e, &s->id) || !F_LIT(&p, e, ",\"frames\":[")) return false;
 	if (!F_LIT(&p, e, "]")) {
 		do {
@@ -724,12 +730,7 @@ static const char *const context_keys[CM_NKEYS] = { "event", "pid", "tid", "cpu"
 
 int spaa_stack_parse(spaa_reader *r, spaa_stack *s)
 {
-	s->nframes = s->nw = s->nxw = 0;
-	s->related = 0;
-	s->has_pid = s->has_tid = s->has_cpu = s->has_excl = false;
-	s->event = -1;
-	s->event_name = s->stack_type = s->comm = SSTR_NULL;
-	s->context = 0;
+	stack_clear(s);
 	uint32_t m[SM_NKEYS];
 	json_get_keys(&r->doc, 0, stack_keys, SM_NKEYS, m);
 	uint32_t idk = m[SM_ID];

@@ -626,6 +626,7 @@ enum spaa_rtype spaa_next(spaa_reader *r)
 		r->fast = true;
 		return r->type = SPAA_STACK;
 	}
+	if (r->before_slow) r->before_slow(r);
 	if (r->fast_stack && r->have_header && r->len > 16 && memcmp(r->line, "{\"type\":\"frame\",", 16) == 0 &&
 	    frame_fast(r, r->line + 16, r->line + r->len)) {
 		r->fast = true;

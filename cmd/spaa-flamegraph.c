@@ -425,354 +425,20 @@ static uint32_t stack_node(const spaa_reader *r, const spaa_stack *s)
 	return seen_node[i];
 }
 
-/* ---- a fast path for stack records ----------------------------------------
- * Most of the time of reading SPAA goes into parsing stack records into a
- * JSON tape (json.h) and looking members up there.  A stack record in the
- * plain form converters write (type first; ASCII strings without escapes;
- * integer ids, pids and weights) is scanned here in one pass straight into
- * a spaa_stack, every byte checked against JSON's grammar and every member
- * against what spaa_stack_parse() checks.  A line this scanner is not sure
- * of, valid or not, goes back to the reader (input_unread()), which parses
- * it in full and says what is wrong, if anything: the graph and the errors
- * are the same either way. */
-
-struct scan { const char *p, *end; };
-
-/* Is sstr k the text of the string literal lit? */
-#define KEY_IS(k, lit) ((k).n == sizeof lit - 1 && memcmp((k).p, lit, sizeof lit - 1) == 0)
-
-static inline void sc_ws(struct scan *c)
-{
-	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r' || *c->p == '\n')) c->p++;
-}
-
-static inline bool sc_char(struct scan *c, char ch)
-{
-	sc_ws(c);
-	if (c->p < c->end && *c->p == ch) {
-		c->p++;
-		return true;
-	}
-	return false;
-}
-
-/* The bytes a plain string holds: printable ASCII but '"' and '\\' (set
- * by sc_init()). */
-static bool plain_byte[256];
-
-static void sc_init(void)
-{
-	for (int b = 0x20; b < 0x80; b++) plain_byte[b] = b != '"' && b != '\\';
-}
-
-/* A string of printable ASCII without escapes (anything else: false). */
-static inline bool sc_str(struct scan *c, sstr *out)
-{
-	sc_ws(c);
-	if (c->p >= c->end || *c->p != '"') return false;
-	const char *q = ++c->p;
-	while (q < c->end && plain_byte[(uint8_t)*q]) q++;
-	if (q >= c->end || *q != '"') return false;
-	*out = (sstr){ c->p, (size_t)(q - c->p) };
-	c->p = q + 1;
-	return true;
-}
-
-/* An integer as JSON writes it, of at most 18 digits (an int64 exactly), not
- * followed by a fraction or an exponent; *text is its text. */
-static inline bool sc_int(struct scan *c, int64_t *v, sstr *text)
-{
-	sc_ws(c);
-	const char *q = c->p;
-	bool neg = q < c->end && *q == '-';
-	if (neg) q++;
-	const char *d = q;
-	uint64_t x = 0;
-	while (q < c->end && c_digit(*q) && q - d < 19) x = x * 10 + (uint64_t)(*q++ - '0');
-	size_t nd = (size_t)(q - d);
-	if (nd == 0 || nd > 18 || (nd > 1 && *d == '0')) return false;
-	if (q < c->end && (*q == '.' || *q == 'e' || *q == 'E')) return false;
-	*v = neg ? -(int64_t)x : (int64_t)x;
-	if (text) *text = (sstr){ c->p, (size_t)(q - c->p) };
-	c->p = q;
-	return true;
-}
-
-/* Skips one value of any kind (numbers: integers only). */
-static bool sc_skip(struct scan *c, int depth)
-{
-	sc_ws(c);
-	if (c->p >= c->end || depth > 64) return false;
-	sstr t;
-	int64_t v;
-	switch (*c->p) {
-	case '"': return sc_str(c, &t);
-	case '[':
-	case '{': {
-		bool obj = *c->p == '{';
-		char close = obj ? '}' : ']';
-		c->p++;
-		if (sc_char(c, close)) return true;
-		do {
-			if (obj && (!sc_str(c, &t) || !sc_char(c, ':'))) return false;
-			if (!sc_skip(c, depth + 1)) return false;
-		} while (sc_char(c, ','));
-		return sc_char(c, close);
-	}
-	case 't': case 'f': case 'n': {
-		const char *w = *c->p == 't' ? "true" : *c->p == 'f' ? "false" : "null";
-		size_t n = strlen(w);
-		if ((size_t)(c->end - c->p) < n || memcmp(c->p, w, n)) return false;
-		c->p += n;
-		return true;
-	}
-	default: return sc_int(c, &v, NULL);
-	}
-}
-
-/* A frame id, known to the reader: its index into r->frames. */
-static bool sc_frame(struct scan *c, const spaa_reader *r, uint32_t *f)
-{
-	sstr key;
-	int64_t v;
-	sc_ws(c);
-	if (c->p < c->end && *c->p == '"') {
-		if (!sc_str(c, &key)) return false;
-	} else {
-		if (!sc_int(c, &v, &key)) return false;
-		const struct spaa_direct *dc = &r->frame_direct;
-		if (v >= 0 && key.p[0] != '-' && (uint64_t)v < dc->n && dc->ix[v]) {
-			*f = dc->ix[v] - 1;
-			return true;
-		}
-	}
-	int64_t i = strmap_find(&r->frame_ids, key.p, key.n);
-	if (i < 0) return false;
-	*f = (uint32_t)i;
-	return true;
-}
-
-/* A weights array: objects with a "metric" string and an integer "value"
- * (the first of each, as the reader takes them), maybe a "unit" string. */
-static bool sc_weights(struct scan *c, spaa_weight **ws, uint32_t *nw, uint32_t *cap)
-{
-	*nw = 0;
-	if (!sc_char(c, '[')) return false;
-	if (sc_char(c, ']')) return true;
-	do {
-		/* most often exactly {"metric":"NAME","value":N} */
-		static const char m_[] = "{\"metric\":", v_[] = ",\"value\":";
-		spaa_weight w = { SSTR_NULL, SSTR_NULL, { 0 } };
-		struct scan t = *c;
-		int64_t fv;
-		if ((size_t)(t.end - t.p) > sizeof m_ && !memcmp(t.p, m_, sizeof m_ - 1) &&
-		    (t.p += sizeof m_ - 1, sc_str(&t, &w.metric)) && (size_t)(t.end - t.p) > sizeof v_ &&
-		    !memcmp(t.p, v_, sizeof v_ - 1) && (t.p += sizeof v_ - 1, sc_int(&t, &fv, NULL)) &&
-		    t.p < t.end && *t.p == '}') {
-			c->p = t.p + 1;
-			w.value = num_i(fv);
-			*VEC_PUSH(*ws, *nw, *cap) = w;
-			continue;
-		}
-		w.metric = SSTR_NULL;
-		if (!sc_char(c, '{')) return false;
-		bool have_v = false, have_u = false;
-		if (!sc_char(c, '}')) {
-			do {
-				sstr k;
-				if (!sc_str(c, &k) || !sc_char(c, ':')) return false;
-				if (!w.metric.p && KEY_IS(k, "metric")) {
-					if (!sc_str(c, &w.metric)) return false;
-				} else if (!have_v && KEY_IS(k, "value")) {
-					int64_t v;
-					if (!sc_int(c, &v, NULL)) return false;
-					w.value = num_i(v);
-					have_v = true;
-				} else if (!have_u && KEY_IS(k, "unit")) {
-					sc_ws(c);
-					if (c->p < c->end && *c->p == '"') {
-						if (!sc_str(c, &w.unit)) return false;
-					} else if (!sc_skip(c, 2)) {
-						return false;
-					}
-					have_u = true;
-				} else if (!sc_skip(c, 2)) {
-					return false;
-				}
-			} while (sc_char(c, ','));
-			if (!sc_char(c, '}')) return false;
-		}
-		if (!w.metric.p || !have_v) return false;
-		*VEC_PUSH(*ws, *nw, *cap) = w;
-	} while (sc_char(c, ','));
-	return sc_char(c, ']');
-}
-
-/* The context object: event, pid, tid, cpu, comm (the first of each). */
-static bool sc_context(struct scan *c, const spaa_reader *r, spaa_stack *s)
-{
-	if (!sc_char(c, '{')) return false;
-	unsigned seen = 0;
-	if (!sc_char(c, '}')) {
-		do {
-			sstr k, v;
-			if (!sc_str(c, &k) || !sc_char(c, ':')) return false;
-			int m = KEY_IS(k, "event") ? 1 : KEY_IS(k, "pid") ? 2 : KEY_IS(k, "tid") ? 3
-				: KEY_IS(k, "cpu") ? 4 : KEY_IS(k, "comm") ? 5 : 0;
-			if (m == 0 || (seen & (1u << m))) {
-				if (!sc_skip(c, 2)) return false;
-				continue;
-			}
-			seen |= 1u << m;
-			if (m == 1 || m == 5) {
-				sc_ws(c);
-				if (c->p < c->end && *c->p == '"') {
-					if (!sc_str(c, &v)) return false;
-					if (m == 1) s->event_name = v;
-					else s->comm = v;
-				} else if (!sc_skip(c, 2)) {
-					return false;
-				}
-			} else {
-				int64_t x;
-				if (!sc_int(c, &x, NULL)) return false;
-				if (m == 2) s->has_pid = true, s->pid = x;
-				if (m == 3) s->has_tid = true, s->tid = x;
-				if (m == 4) s->has_cpu = true, s->cpu = x;
-			}
-		} while (sc_char(c, ','));
-		if (!sc_char(c, '}')) return false;
-	}
-	if (!s->event_name.p) return false;
-	s->event = spaa_event_find(r, s->event_name.p, s->event_name.n);
-	return true;
-}
-
-/* The rest of a stack record after its '{"type":"stack",'. */
-static bool sc_stack(struct scan *c, const spaa_reader *r, spaa_stack *s)
-{
-	enum { K_ID = 1, K_FRAMES = 2, K_CONTEXT = 4, K_WEIGHTS = 8 };
-	unsigned have = 0;
-	sstr keys[16];
-	uint32_t nkeys = 0;
-	keys[nkeys++] = sstr_c("type");
-	do {
-		sstr k;
-		if (!sc_str(c, &k) || !sc_char(c, ':')) return false;
-		/* a key twice is the reader's error */
-		for (uint32_t i = 0; i < nkeys; i++)
-			if (sstr_eq(keys[i], k)) return false;
-		if (nkeys == 16) return false;
-		keys[nkeys++] = k;
-		if (KEY_IS(k, "id")) {
-			sc_ws(c);
-			int64_t v;
-			if (c->p < c->end && *c->p == '"' ? !sc_str(c, &s->id) : !sc_int(c, &v, &s->id)) return false;
-			have |= K_ID;
-		} else if (KEY_IS(k, "frames")) {
-			if (!sc_char(c, '[')) return false;
-			if (!sc_char(c, ']')) {
-				do {
-					uint32_t f;
-					if (!sc_frame(c, r, &f)) return false;
-					*VEC_PUSH(s->frames, s->nframes, s->fcap) = f;
-				} while (sc_char(c, ','));
-				if (!sc_char(c, ']')) return false;
-			}
-			have |= K_FRAMES;
-		} else if (KEY_IS(k, "context")) {
-			if (!sc_context(c, r, s)) return false;
-			have |= K_CONTEXT;
-		} else if (KEY_IS(k, "weights")) {
-			if (!sc_weights(c, &s->w, &s->nw, &s->wcap)) return false;
-			have |= K_WEIGHTS;
-		} else if (KEY_IS(k, "stack_type")) {
-			sc_ws(c);
-			if (c->p < c->end && *c->p == '"') {
-				if (!sc_str(c, &s->stack_type)) return false;
-			} else if (!sc_skip(c, 1)) {
-				return false;
-			}
-		} else if (KEY_IS(k, "related_stacks")) {
-			sc_ws(c);
-			if (c->p >= c->end || *c->p != '[' || !sc_skip(c, 1)) return false;
-		} else if (KEY_IS(k, "exclusive")) {
-			sc_ws(c);
-			if (c->p < c->end && *c->p == '{') {
-				/* checked as the reader checks it: a known frame,
-				 * valid weights */
-				c->p++;
-				bool have_f = false, have_w = false;
-				do {
-					sstr ek;
-					if (!sc_str(c, &ek) || !sc_char(c, ':')) return false;
-					if (!have_f && KEY_IS(ek, "frame")) {
-						if (!sc_frame(c, r, &s->excl_frame)) return false;
-						have_f = true;
-					} else if (!have_w && KEY_IS(ek, "weights")) {
-						if (!sc_weights(c, &s->xw, &s->nxw, &s->xwcap)) return false;
-						have_w = true;
-					} else if (!sc_skip(c, 2)) {
-						return false;
-					}
-				} while (sc_char(c, ','));
-				if (!have_f || !sc_char(c, '}')) return false;
-				s->has_excl = true;
-			} else if (!sc_skip(c, 1)) {
-				return false;
-			}
-		} else if (!sc_skip(c, 1)) {
-			return false;
-		}
-	} while (sc_char(c, ','));
-	if (!sc_char(c, '}')) return false;
-	sc_ws(c);
-	return c->p == c->end && have == (K_ID | K_FRAMES | K_CONTEXT | K_WEIGHTS);
-}
-
-/* The next record, when it is a stack record the fast path reads: 1 with
- * *s filled in; 0 when the reader is to read it (spaa_next()); -1 at the end
- * of the input. */
-static int fast_stack(spaa_reader *r, spaa_stack *s)
-{
-	static const char prefix[] = "{\"type\":\"stack\",";
-	if (!plain_byte['a']) sc_init();
-	size_t len;
-	char *line = input_line(r->in, &len);
-	if (!line) return -1;
-	if (!r->have_header || len < sizeof prefix - 1 || memcmp(line, prefix, sizeof prefix - 1)) {
-		input_unread(r->in);
-		return 0;
-	}
-	s->nframes = s->nw = s->nxw = 0;
-	s->related = s->context = 0;
-	s->has_pid = s->has_tid = s->has_cpu = s->has_excl = false;
-	s->event = -1;
-	s->id = s->event_name = s->stack_type = s->comm = SSTR_NULL;
-	struct scan c = { line + sizeof prefix - 1, line + len };
-	if (!sc_stack(&c, r, s)) {
-		input_unread(r->in);
-		return 0;
-	}
-	r->line = line;
-	r->len = len;
-	r->lineno = input_lineno(r->in);
-	r->type = SPAA_STACK;
-	return 1;
-}
-
 static uint64_t skipped_total;
 
 /* ---- -j: reading and folding in two threads -------------------------------
- * With two jobs or more, the main thread reads the stack records (the scan
- * above, the weight) into a batch, and a second thread folds the batch
- * before (stack_node(): names, paths, weights), so that the two halves of
- * the work run side by side.  Only the folder changes what it touches (the
- * names, the paths, the weights) and the reader's dictionaries, which it
- * reads, change only in spaa_next(): the main thread waits until the
- * folder is done before it hands any line to spaa_next() (in a converter's
- * SPAA, the frames come before the stacks: once).  The stacks are folded
- * in their order, so the graph is the same bytes with any -j. */
+ * With two jobs or more, the main thread reads the stack records (the
+ * reader's fast path, spaa_fast_stacks(), and the weight) into a batch, and
+ * a second thread folds the batch before (stack_node(): names, paths,
+ * weights), so that the two halves of the work run side by side.  Only the
+ * folder changes what it touches (the names, the paths, the weights); the
+ * reader's header and dictionaries, which it reads, change only in
+ * records that do not take the fast path for stack records, and before
+ * spaa_next() takes one of those it waits until the folder is done
+ * (r->before_slow; in a converter's SPAA, the frames come before the
+ * stacks: once).  The stacks are folded in their order, so the graph is the
+ * same bytes with any -j. */
 
 struct rec {
 	double w;
@@ -909,25 +575,30 @@ static void jobs_stop(void)
 	}
 }
 
+/* spaa_next() is about to take a record that may change what the folder
+ * reads: the folder is to be done first. */
+static void folder_idle(spaa_reader *r)
+{
+	(void)r;
+	jobs_hand(true);
+}
+
 static void read_spaa_stacks(spaa_reader *r, int side)
 {
 	spaa_stack s = { 0 };
 	struct pick p = { .ev = -2 };
 	uint64_t skipped = 0;
-	if (O.jobs > 1) jobs_start(r, side);
-	for (;;) {
-		int fast = fast_stack(r, &s);
-		if (fast < 0) break;
-		if (!fast) {
-			/* the reader's dictionaries may change: the folder
-			 * reads them */
-			if (J.on) jobs_hand(true);
-			enum spaa_rtype t = spaa_next(r);
-			if (t == SPAA_EOF) break;
-			if (t == SPAA_HEADER && p.ev == -2) pick_header(r, &p);
-			if (t != SPAA_STACK) continue;
-			if (spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
-		}
+	spaa_fast_stacks(r, &s);
+	if (O.jobs > 1) {
+		jobs_start(r, side);
+		r->before_slow = folder_idle;
+	}
+	enum spaa_rtype t;
+	while ((t = spaa_next(r)) != SPAA_EOF) {
+		if (t == SPAA_HEADER && p.ev == -2) pick_header(r, &p);
+		if (t != SPAA_STACK) continue;
+		/* read on the fast path: s is filled in already */
+		if (!r->fast && spaa_stack_parse(r, &s) < 0) cli_exit(EXIT_DATA);
 		if (!stack_wanted(&p, &s)) continue;
 		const char *m = stack_metric(r, &p, &s);
 		const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
@@ -944,13 +615,17 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 		uint32_t n = stack_node(r, &s);
 		if (n != UINT32_MAX) val[side][n] += num_value(w->value);
 	}
-	if (J.on) jobs_stop();
+	if (J.on) {
+		jobs_stop();
+		r->before_slow = NULL;
+	}
 	if (skipped)
 		warn_at(r->name, 0, "%llu stack%s without %s%s skipped", (unsigned long long)skipped,
 			skipped == 1 ? "" : "s", O.metric || p.metric ? "metric " : "its event's primary metric",
 			O.metric ? O.metric : p.metric ? p.metric : "");
 	skipped_total += skipped;
 	spaa_need_header(r);
+	spaa_fast_stacks(r, NULL);
 	spaa_stack_free(&s);
 }
 

@@ -36,9 +36,6 @@ struct input {
 	bool keep_truncated; /* input_keep_truncated(): end instead of dying */
 	const char *damage;  /* why the compressed data ended early, or NULL */
 	bool text;           /* a line with more than blanks was returned */
-	size_t last_n;       /* the bytes of the last line returned, its '\n' included */
-	bool last_nl;        /* it ended with a '\n' (replaced by a NUL) */
-	bool can_unread;     /* input_unread() may give it back */
 };
 
 /* Does the line hold only blanks (spaces, tabs, a CR)? */
@@ -273,7 +270,6 @@ size_t input_max_line(void)
 char *input_line(input *in, size_t *len)
 {
 	size_t scan = in->pos;
-	in->can_unread = false;
 	for (;;) {
 		char *nl = memchr(in->buf + scan, '\n', in->end - scan);
 		if (nl) {
@@ -283,8 +279,6 @@ char *input_line(input *in, size_t *len)
 			in->pos += n + 1;
 			in->consumed += n + 1;
 			in->lineno++;
-			in->last_n = n + 1;
-			in->last_nl = in->can_unread = true;
 			*len = n;
 			if (!in->text) in->text = !blank_line(line, n);
 			return line;
@@ -308,24 +302,11 @@ char *input_line(input *in, size_t *len)
 			in->pos = in->end;
 			in->consumed += n;
 			in->lineno++;
-			in->last_n = n;
-			in->last_nl = false;
-			in->can_unread = true;
 			*len = n;
 			if (!in->text) in->text = !blank_line(line, n);
 			return line;
 		}
 	}
-}
-
-void input_unread(input *in)
-{
-	if (!in->can_unread) die(EXIT_DATA, "internal error: input_unread without a line to give back");
-	in->can_unread = false;
-	in->pos -= in->last_n;
-	in->consumed -= in->last_n;
-	in->lineno--;
-	if (in->last_nl) in->buf[in->pos + in->last_n - 1] = '\n';
 }
 
 void input_keep_truncated(input *in)
@@ -345,7 +326,6 @@ uint64_t input_lineno(const input *in)
 
 size_t input_read(input *in, void *out, size_t n)
 {
-	in->can_unread = false;
 	size_t got = 0;
 	while (got < n) {
 		if (in->pos == in->end) {
@@ -401,7 +381,6 @@ uint64_t input_offset(const input *in)
 
 size_t input_peek(input *in, const void **p, size_t n)
 {
-	in->can_unread = false;
 	while (in->end - in->pos < n) {
 		if (in->end == in->cap || in->pos > 0) make_room(in);
 		if (!fill(in)) break;
@@ -413,7 +392,6 @@ size_t input_peek(input *in, const void **p, size_t n)
 
 size_t input_window(input *in, const void **p, size_t want)
 {
-	in->can_unread = false;
 	if (want == 0) want = 1;
 	while (in->end - in->pos < want) {
 		if (in->end == in->cap || in->pos > 0) make_room(in);
@@ -425,7 +403,6 @@ size_t input_window(input *in, const void **p, size_t want)
 
 void input_skip(input *in, size_t n)
 {
-	in->can_unread = false;
 	if (n > in->end - in->pos) n = in->end - in->pos;
 	in->pos += n;
 	in->consumed += n;

@@ -25,12 +25,6 @@ size_t input_max_line(void);
  * until the next call.  NULL at end of input.  A last line without '\n' is
  * returned too.  The line is writable (callers may modify it in place). */
 char *input_line(input *in, size_t *len);
-/* Gives the line input_line() just returned back (restored, if the caller
- * changed nothing in it but its NUL): the next input_line() returns it
- * again, with the same number.  Only right after a line was returned, once:
- * for a reader that looks at a line before it lets another reader have it
- * (spaa-flamegraph's fast path for stack records). */
-void input_unread(input *in);
 /* Number of the line last returned (1-based). */
 uint64_t input_lineno(const input *in);
 

@@ -455,9 +455,23 @@ static bool f_lit(const char **p, const char *e, const char *s, size_t n)
 
 /* The rest of a string whose opening quote is taken, when it is plain
  * (printable ASCII without '"' or '\\': its text is its value). */
+static inline bool f_plain8(uint64_t x)
+{
+	/* any byte below 0x20, above 0x7e, '"' or '\\' (exact, as a whole) */
+	const uint64_t one = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	uint64_t q = x ^ (one * '"'), b = x ^ (one * '\\');
+	uint64_t low = (x - one * 0x20) & ~x & high;
+	uint64_t over = ((x + one * (0x7f - 0x7e)) | x) & high;
+	uint64_t quote = (q - one) & ~q & high, bslash = (b - one) & ~b & high;
+	return !(low | over | quote | bslash);
+}
+
 static bool f_str(const char **p, const char *e, sstr *out)
 {
 	const char *q = *p;
+	uint64_t w;
+	/* eight plain bytes at a time while they are (the last ones one by one) */
+	while (e - q >= 8 && (memcpy(&w, q, 8), f_plain8(w))) q += 8;
 	while (q < e && (unsigned char)*q >= 0x20 && (unsigned char)*q < 0x7f && *q != '"' && *q != '\\') q++;
 	if (q == e || *q != '"') return false;
 	*out = (sstr){ *p, (size_t)(q - *p) };
@@ -632,6 +646,7 @@ enum spaa_rtype spaa_next(spaa_reader *r)
 		r->fast = true;
 		return r->type = SPAA_STACK;
 	}
+	if (r->before_slow) r->before_slow(r);
 	if (r->fast_stack && r->have_header && r->len > 16 && memcmp(r->line, "{\"type\":\"frame\",", 16) == 0 &&
 	    frame_fast(r, r->line + 16, r->line + r->len)) {
 		r->fast = true;

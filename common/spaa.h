@@ -144,6 +144,11 @@ struct spaa_reader {
 	 * current record was (r->doc is then not filled) */
 	struct spaa_stack *fast_stack;
 	bool fast;
+	/* when set, called by spaa_next() before it takes a record any other
+	 * way than as a stack record on the fast path (a record that may change
+	 * the header or the dictionaries, or be reported as wrong): a command
+	 * that reads them from another thread waits for that thread there */
+	void (*before_slow)(spaa_reader *r);
 
 	arena mem;            /* dictionary strings */
 	sbuf msg;             /* scratch for messages */

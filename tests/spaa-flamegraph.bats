@@ -675,7 +675,7 @@ root all$'
 	assert_output --regexp 'fill="rgb\(([0-9]+),\1,[0-9]+\)"$'
 }
 
-@test "spaa-flamegraph: stack records in any JSON form draw the same graph, and bad ones give the reader's errors (the fast path for plain records)" {
+@test "spaa-flamegraph: stack records in any JSON form draw the same graph, and bad ones give the reader's errors (the reader's fast path for plain records)" {
 	spaa-flamegraph "$EX/parser.spaa" > "$T/plain.svg"
 	# spaces, the type not first, numbers with a fraction, escapes: the
 	# reader's path
@@ -683,7 +683,7 @@ root all$'
 	sed 's/^{"type":"stack","id":\("[^"]*"\),/{"id":\1,"type":"stack",/' "$EX/parser.spaa" > "$T/order.spaa"
 	sed '/"type":"stack"/s/"value":\([0-9]*\)}/"value":\1.0}/g' "$EX/parser.spaa" > "$T/fraction.spaa"
 	sed '/"type":"stack"/s/"comm":"parser"/"comm":"pars\\u0065r"/' "$EX/parser.spaa" > "$T/escape.spaa"
-	# weights in another order (the scan's slower way)
+	# weights in another order (the reader's path too)
 	sed '/"type":"stack"/s/{"metric":\("[a-z]*"\),"value":\([0-9]*\)}/{"value":\2,"metric":\1}/g' "$EX/parser.spaa" > "$T/swapped.spaa"
 	for v in spaces order fraction escape swapped; do
 		! cmp -s "$EX/parser.spaa" "$T/$v.spaa"

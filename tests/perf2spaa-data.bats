@@ -215,7 +215,7 @@ EOF
 	# several processes (the compiler too), kernel frames, and more samples
 	# than one batch between the threads (1024)
 	perf record -q -a -g -F 4000 -e cpu-clock -o "$T/sys.data" -- \
-		sh -c "'$T/prog' 300 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; '$T/prog' 200; wait" >/dev/null 2>&1 ||
+		sh -c "'$T/prog' 1500 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; '$T/prog' 1000; wait" >/dev/null 2>&1 ||
 		skip "perf cannot record system-wide here"
 	perf record -q -N -e cpu-clock -g -F 4000 -o - "$T/prog" 300 2>/dev/null > "$T/pipe.data"
 	local n

@@ -98,6 +98,38 @@ same_ips() {
 	[ "$output" -gt 0 ]
 }
 
+# The vdso program's stacks, text ($T/text.ip) and binary ($T/binary.ip),
+# the same, except that a sample whose leaf is in the program's .plt may
+# have another address there: one CI run of several had a sample land in
+# the PLT's lazy binding of clock_gettime (0x1026, the jump of PLT0), which
+# perf script printed as 0x1030 (the next entry); the stacks must then be the
+# same up to that leaf, with the same weight.  Differences go to standard
+# error.
+same_vdso_ips() {
+	diff "$T/text.ip" "$T/binary.ip" >&2 && return 0
+	local plt
+	plt=$(readelf -SW "$BATS_FILE_TMPDIR/vdso" | awk '$2 == ".plt" { print $4, $6 } $3 == ".plt" { print $5, $7 }')
+	[ -n "$plt" ] || fail "the stacks differ, and the program has no .plt"
+	local f
+	for f in text binary; do
+		python3 -c '
+import sys
+lo, size = (int(x, 16) for x in sys.argv[1].split())
+s = {}
+for line in open(sys.argv[2]):
+    path, w = line.rsplit(" ", 1)
+    ips = path.split(";")
+    if lo <= int(ips[-1], 16) < lo + size:
+        ips[-1] = "PLT"
+    k = ";".join(ips)
+    s[k] = s.get(k, 0) + int(w)
+for k in sorted(s):
+    print(k, s[k])
+' "$plt" "$T/$f.ip" > "$T/$f.plt"
+	done
+	diff "$T/text.plt" "$T/binary.plt"
+}
+
 @test "dwarf capture: samples in the [vdso], unwound through perf's copy of it, as perf script does" {
 	need_capture
 	local d=$BATS_FILE_TMPDIR
@@ -106,7 +138,7 @@ same_ips() {
 	perf2spaa "$d/vdso.txt" > "$T/text.spaa"
 	ip_fold "$T/binary.spaa" > "$T/binary.ip"
 	ip_fold "$T/text.spaa" > "$T/text.ip"
-	diff "$T/text.ip" "$T/binary.ip"
+	same_vdso_ips
 	run spaa-fold "$T/binary.spaa"
 	assert_output --regexp ';main;outer[^;]*;tick[^;]*;[^;]*clock_gettime[^;]*;__vdso_clock_gettime [0-9]+'
 }
@@ -120,7 +152,7 @@ same_ips() {
 	perf2spaa "$d/vdso.txt" > "$T/text.spaa"
 	ip_fold "$T/binary.spaa" > "$T/binary.ip"
 	ip_fold "$T/text.spaa" > "$T/text.ip"
-	diff "$T/text.ip" "$T/binary.ip"
+	same_vdso_ips
 }
 
 @test "dwarf capture: the program and its library moved under --symfs, no build-id cache: the same stacks" {

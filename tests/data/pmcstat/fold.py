@@ -11,14 +11,14 @@ LINE = re.compile(r'^( *)[\d.]+%\s+\[(\d+)\]\s*(.*?)(?: @ (.*))?$')
 
 
 def main():
-    leaves_only = '--cut-chains' not in sys.argv[2:]
+    cut_chains = '--cut-chains' in sys.argv[2:]
     out = {}
     chain = []  # [name, count, callers' count, has callers]
 
     def close(depth):
         while len(chain) > depth:
             name, count, callers, has = chain.pop()
-            w = count if not has else (0 if leaves_only else count - callers)
+            w = count if not has else (count - callers if cut_chains else 0)
             if w:
                 key = ';'.join([name] + [c[0] for c in reversed(chain)])
                 out[key] = out.get(key, 0) + w

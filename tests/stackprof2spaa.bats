@@ -40,19 +40,52 @@ need_ruby() {
 	grep -q '"name":"object","kind":"allocation"' <(stackprof2spaa "$F/sp-object.json")
 }
 
+# $T/theirs and $T/ours differ: only where stackprof's raw stacks and its
+# frames' counts disagree, which they do around garbage collection (seen in
+# one CI run of several: GC.start 2 in "frames", 1 in "raw", and (marking)
+# one more in "raw"): a sample that stackprof's "frames" count for a frame X
+# went to a GC stack in "raw", which is what speedscope and stackprof2spaa
+# read.  So the totals are equal, frames other than GC's have at most their
+# "frames" count, GC frames at least theirs, and what moved is at most 1% of
+# the samples.
+gc_quirk_only() {
+	python3 - "$T/theirs" "$T/ours" <<'PY'
+import sys
+def counts(p):
+    d = {}
+    for line in open(p):
+        n, name = line.rstrip("\n").split(" ", 1)
+        d[name] = d.get(name, 0) + int(n)
+    return d
+theirs, ours = counts(sys.argv[1]), counts(sys.argv[2])
+gc = {"(garbage collection)", "(marking)", "(sweeping)"}
+total = sum(theirs.values())
+assert total == sum(ours.values()), "totals differ"
+moved = 0
+for k in set(theirs) | set(ours):
+    t, o = theirs.get(k, 0), ours.get(k, 0)
+    if k in gc:
+        assert o >= t, "GC frame with fewer samples than stackprof's: " + k
+    else:
+        assert o <= t, "more samples than stackprof's: " + k
+        moved += t - o
+assert moved * 100 <= total, "%d of %d samples moved" % (moved, total)
+PY
+}
+
 @test "each frame's own samples are stackprof's" {
 	need_ruby
 	for m in cpu wall object; do
 		metric=samples
 		[ $m = object ] && metric=alloc_count
-		stackprof2spaa "$F/sp-$m.json" | spaa-fold --raw -m $metric |
-			awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); self[f[k]] += n }
-			     END { for (x in self) print self[x], x }' | LC_ALL=C sort -k2 > "$T/ours"
+		stackprof2spaa "$F/sp-$m.json" | spaa-fold --raw -m $metric > "$T/folded"
+		awk '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";"); self[f[k]] += n }
+		     END { for (x in self) print self[x], x }' "$T/folded" | LC_ALL=C sort -k2 > "$T/ours"
 		# stackprof's "samples" per frame, summed per name (garbage collection
 		# stacks sit on the stack before them, so their leaf is still theirs)
 		jq -r '[.frames[] | select(.samples > 0) | {name, samples}] | group_by(.name)[] |
 			"\(map(.samples) | add) \(.[0].name)"' "$F/sp-$m.json" | LC_ALL=C sort -k2 > "$T/theirs"
-		diff "$T/theirs" "$T/ours"
+		diff "$T/theirs" "$T/ours" >&2 || gc_quirk_only
 	done
 }
 

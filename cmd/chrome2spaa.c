@@ -1416,19 +1416,9 @@ int main(int argc, char **argv)
 			if (format > F_HEAPSNAPSHOT)
 				usage_error("--format: unknown format '%s' (trace, cpuprofile, heapprofile or heapsnapshot)", optarg);
 			break;
-		case 'D' + 256: {
-			uint64_t v = opt_u64("--max-depth", optarg);
-			if (v < 1 || v > 1000000) usage_error("--max-depth: '%s' is not from 1 to 1000000", optarg);
-			opt_max_depth = (uint32_t)v;
-			break;
-		}
+		case 'D' + 256: opt_max_depth = (uint32_t)opt_range("--max-depth", optarg, 1, 1000000); break;
 		case 'S' + 256: input_max_size_option(optarg); break;
-		case 'f' + 256: {
-			uint64_t v = opt_u64("--max-frames", optarg);
-			if (v < 1 || v > 1000000) usage_error("--max-frames: '%s' is not from 1 to 1000000", optarg);
-			opt_max_frames = (uint32_t)v;
-			break;
-		}
+		case 'f' + 256: opt_max_frames = (uint32_t)opt_range("--max-frames", optarg, 1, 1000000); break;
 		case 'v' + 256: opt_verbose = true; break;
 		CLI_STD_CASES(help_text);
 		}

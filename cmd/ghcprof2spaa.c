@@ -526,12 +526,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		CLI_OUT_CASES(outpath, zstd);
-		case 'D' + 256: {
-			uint64_t v = opt_u64("--max-depth", optarg);
-			if (v < 1 || v > 1000000) usage_error("--max-depth: '%s' is not from 1 to 1000000", optarg);
-			opt_max_depth = (uint32_t)v;
-			break;
-		}
+		case 'D' + 256: opt_max_depth = (uint32_t)opt_range("--max-depth", optarg, 1, 1000000); break;
 		CLI_STD_CASES(help_text);
 		}
 	}

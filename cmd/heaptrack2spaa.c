@@ -476,12 +476,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': metric = optarg; break;
-		case 'F' + 256: {
-			uint64_t v = opt_u64("--max-frames", optarg);
-			if (v < 1 || v > 1000000) usage_error("--max-frames: '%s' is not from 1 to 1000000", optarg);
-			H.max_frames = (uint32_t)v;
-			break;
-		}
+		case 'F' + 256: H.max_frames = (uint32_t)opt_range("--max-frames", optarg, 1, 1000000); break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}

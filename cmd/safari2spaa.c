@@ -291,12 +291,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		CLI_OUT_CASES(outpath, zstd);
 		case 's': opt_samples = true; break;
-		case 'f' + 256: {
-			uint64_t v = opt_u64("--max-frames", optarg);
-			if (v < 1 || v > 1000000) usage_error("--max-frames: '%s' is not from 1 to 1000000", optarg);
-			opt_max_frames = (uint32_t)v;
-			break;
-		}
+		case 'f' + 256: opt_max_frames = (uint32_t)opt_range("--max-frames", optarg, 1, 1000000); break;
 		CLI_STD_CASES(help_text);
 		}
 	}

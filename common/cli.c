@@ -196,6 +196,15 @@ int64_t opt_i64(const char *opt, const char *val)
 	return v;
 }
 
+uint64_t opt_range(const char *opt, const char *val, uint64_t lo, uint64_t hi)
+{
+	uint64_t v = opt_u64(opt, val);
+	if (v < lo || v > hi)
+		usage_error("%s: '%s' is not from %llu to %llu", opt, val, (unsigned long long)lo,
+			    (unsigned long long)hi);
+	return v;
+}
+
 unsigned opt_jobs(const char *opt, const char *val)
 {
 	uint64_t v = opt_u64(opt, val);

@@ -63,6 +63,8 @@ noreturn void die_no_stacks(const char *file, const char *fmt, ...) __attribute_
 uint64_t opt_u64(const char *opt, const char *val);
 int64_t opt_i64(const char *opt, const char *val);
 double opt_double(const char *opt, const char *val);
+/* opt_u64 within lo..hi, else "OPT: 'VAL' is not from LO to HI". */
+uint64_t opt_range(const char *opt, const char *val, uint64_t lo, uint64_t hi);
 
 /* -j/--jobs N, the number of threads a command parses with (spaa(7)): a
  * whole number from 1 to CLI_MAX_JOBS, else a usage error.  cli_jobs() is

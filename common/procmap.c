@@ -66,6 +66,8 @@ struct procmap {
 	const char **inlv;
 	uint32_t inlcap;
 	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
+	uint64_t kmend;     /* the kernel mmap's recorded end (_etext) */
+	uint32_t kdso;      /* [kernel.kallsyms]'s dso, UINT32_MAX before its mmap */
 	/* procmap_prefetch: threads read the kernel's symbols (kpath into
 	 * kpre) and the symbol tables of the files the capture names (pre),
 	 * each job taken once (state 0 waiting, 1 under way, 2 done), by a
@@ -112,6 +114,7 @@ procmap *procmap_new(const pm_opts *o)
 	strmap_init(&m->dsonames);
 	strmap_init(&m->bids);
 	new_maps(m); /* the kernel's */
+	m->kdso = UINT32_MAX;
 	/* perf's idle thread */
 	procmap_comm(m, 0, 0, "swapper");
 	return m;
@@ -345,6 +348,8 @@ void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t
 			mp.dso = dso_get(m, "[kernel.kallsyms]", DSO_KERNEL);
 			/* perf resolves past the recorded end (the init text) up to
 			 * the next kernel mapping */
+			m->kmend = mp.end;
+			m->kdso = mp.dso;
 			mp.end = UINT64_MAX;
 			m->ktext = pgoff;
 		} else {
@@ -407,11 +412,15 @@ uint32_t procmap_find(procmap *m, uint32_t thread, bool kernel, uint64_t ip, uin
 	}
 	const struct map *mp = &s->m[lo - 1];
 	*addr = mp->identity ? ip : ip - mp->start + mp->pgoff;
-	if (kernel && mp->end == UINT64_MAX) {
+	if (kernel && mp->dso == m->kdso) {
 		/* the kernel's mapping ends with its symbols, as perf's (from
 		 * /proc/kcore) does: not in the module and BPF area above */
 		if (!m->kdone) kernel_init(m);
-		if (m->kok && perfsym_kernel_end(m->ksyms) && ip - (uint64_t)m->kdelta >= perfsym_kernel_end(m->ksyms)) {
+		bool past = m->kok && perfsym_kernel_end(m->ksyms) ? ip - (uint64_t)m->kdelta >= perfsym_kernel_end(m->ksyms)
+		            /* no symbols: the recorded end, as perf keeps it
+		             * (the init text is then unknown) */
+		                                                   : ip >= m->kmend;
+		if (past) {
 			*addr = ip;
 			return UINT32_MAX;
 		}

@@ -324,6 +324,9 @@ static void take_header(spaa_reader *r, const char *want)
 			W.duration_nanos = llround((r->tr_end - r->tr_start) * 1e9);
 			W.has_time = true;
 		}
+		/* a range that ends before it starts (spaa-validate warns of
+		 * it) has no duration: pprof's is never negative */
+		if (W.has_time && W.duration_nanos < 0) W.duration_nanos = 0;
 		/* a clock that is not the wall clock (perf's, from boot; V8's
 		 * monotonic one) would be a date in 1970: the duration only */
 		if (W.has_time && W.time_nanos < WALL_CLOCK_FROM) W.time_nanos = 0;

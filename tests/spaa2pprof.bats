@@ -256,3 +256,18 @@ Total samples = ${total}us"
 	run sh -c "go tool pprof -raw '$T/fib.pprof' 2>/dev/null | sed -n '6p'"
 	assert_output "wall_us/microseconds[dflt] samples/count"
 }
+
+@test "a time range that ends before it starts (spaa-validate warns) gives no duration, never a negative one pprof2spaa refuses" {
+	cat > "$T/inv.spaa" <<'J'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}}],"stack_id_mode":"local","time_range":{"start":89,"end":20,"unit":"seconds"}}
+{"type":"dso","id":1,"name":"/usr/bin/app","is_kernel":false}
+{"type":"frame","id":1,"func":"main","dso":1,"kind":"user"}
+{"type":"stack","id":"0x1","frames":[1],"context":{"event":"cycles"},"weights":[{"metric":"period","value":100}]}
+J
+	spaa2pprof -o "$T/inv.pprof" "$T/inv.spaa"
+	run sh -c "pprof2spaa '$T/inv.pprof' | head -n 1"
+	assert_success
+	refute_output --partial 'x_duration_nanos'
+	run sh -c "pprof2spaa '$T/inv.pprof' | spaa-fold"
+	assert_output "main 100"
+}

@@ -143,16 +143,17 @@ static char *lib_demangle(const char *s, int flags)
 
 bool demangle_name(const char *name, size_t n, int flags, sbuf *b)
 {
-	static sbuf tmp;
 	if (n == 0 || memchr(name, 0, n)) return false;
 	/* "NAME@plt", "NAME@@GLIBC_2.2.5": the suffix is not mangled */
 	const char *at = memchr(name + 1, '@', n - 1);
 	size_t base = at ? (size_t)(at - name) : n;
 	if (name[0] == '_' && base >= 3 && (name[1] == 'Z' || name[1] == 'R' || name[1] == 'D')) {
-		tmp.n = 0;
+		/* a copy of its own per call: threads demangle at once */
+		sbuf tmp = { 0 };
 		sbuf_add(&tmp, name, base);
 		sbuf_addc(&tmp, 0);
 		char *r = lib_demangle(tmp.p, flags);
+		sbuf_free(&tmp);
 		if (r) {
 			size_t rn = strlen(r);
 			/* a legacy Rust name's hash, when not wanted */

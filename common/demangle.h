@@ -24,7 +24,8 @@ enum {
 /* Appends the demangled form of name[0..n) to b and returns true; returns
  * false, appending nothing, when the name is not a mangled name it knows
  * (or is one already demangled).  A suffix from '@' on ("@plt",
- * "@@GLIBC_2.2.5") is kept after the demangled name. */
+ * "@@GLIBC_2.2.5") is kept after the demangled name.  Threads may call it
+ * at once (it keeps no scratch of its own). */
 bool demangle_name(const char *name, size_t n, int flags, sbuf *b);
 
 /* The repair alone of a Rust name a profiler printed half-demangled, with

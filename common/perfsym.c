@@ -188,17 +188,6 @@ static void plt_syms(perfsym *s, struct efile *rt)
 	sbuf_free(&nm);
 }
 
-/* demangle_name() keeps scratch of its own: one thread at a time */
-static pthread_mutex_t demangle_mu = PTHREAD_MUTEX_INITIALIZER;
-
-bool perfsym_demangle(const char *name, size_t n, int flags, sbuf *b)
-{
-	pthread_mutex_lock(&demangle_mu);
-	bool r = demangle_name(name, n, flags, b);
-	pthread_mutex_unlock(&demangle_mu);
-	return r;
-}
-
 static void elf_start(void) { elf_version(EV_CURRENT); }
 
 void perfsym_init(void)
@@ -214,7 +203,7 @@ static const char *shown(perfsym *s, uint32_t name, int k)
 	if (!s->demangle) return raw;
 	sbuf *b = &s->dm[k];
 	b->n = 0;
-	if (!perfsym_demangle(raw, strlen(raw), DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, b)) return raw;
+	if (!demangle_name(raw, strlen(raw), DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, b)) return raw;
 	sbuf_addc(b, 0);
 	return b->p;
 }

@@ -40,8 +40,6 @@ uint32_t perfsym_count(const perfsym *s);
  * call) and the offset from its start; NULL when none. */
 const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff);
 
-/* demangle_name() (demangle.h) for several threads: one at a time. */
-bool perfsym_demangle(const char *name, size_t n, int flags, sbuf *b);
 /* libelf's start (elf_version), before threads call perfsym_load. */
 void perfsym_init(void);
 

@@ -182,7 +182,14 @@ for k in sorted(s):
 	perf2spaa "$d/perf-noinline.txt" | spaa-fold > "$T/text.folded"
 	if ! cmp -s "$T/binary.folded" "$T/text.folded"; then
 		diff "$T/text.folded" "$T/binary.folded" | head -n 20
-		run same_weight_ppm "$T/text.folded" "$T/binary.folded"
+		# a leaf in the PLT's lazy binding (PLT0, which follows _init)
+		# perf script prints at the next entry (see same_vdso_ips): the
+		# leaf's name then differs, _init here, NAME@plt there
+		local f
+		for f in text binary; do
+			sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' "$T/$f.folded" > "$T/$f.plt"
+		done
+		run same_weight_ppm "$T/text.plt" "$T/binary.plt"
 		[ "$output" -ge 999000 ]
 	fi
 	# the stacks went through the program's own functions, its library and libc

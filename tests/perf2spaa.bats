@@ -442,7 +442,7 @@ run_j() {
 	local j c
 	rc=0
 	env "$@" perf2spaa -j 1 "$F" > /dev/null 2> "$T/err" || rc=$?
-	for c in 200 3000; do
+	for c in 200 2000; do
 		for j in 2 3; do
 			local r=0
 			env "$@" SPAA_CHUNK=$c perf2spaa -j $j "$F" > /dev/null 2> "$T/err.$j" || r=$?

@@ -12,8 +12,12 @@
  * begin with a sample header line; up to N threads parse one chunk each
  * into a builder of its own (the state P below is per thread), and the main
  * thread merges the builders into its own in input order (builder_merge),
- * so that the output is the same, byte for byte, for every N.  Memory is a
- * few chunks and their builders, and the distinct frames and stacks. */
+ * so that the output is the same, byte for byte, for every N.  A chunk
+ * whose thread meets an error (a line longer than the limit, a sum beyond
+ * 64 bits), or whose merge would overflow, is read again on the main thread
+ * as -j 1 reads it (replay_chunk): the same message, line and warnings.
+ * Memory is a few chunks and their builders, and the distinct frames and
+ * stacks. */
 #include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -74,7 +78,8 @@ struct chunk {
 	char *buf;
 	size_t n, cap, max_line;
 	uint64_t nlines;        /* its lines (its line numbers start at 1) */
-	uint64_t long_line;     /* a line longer than max_line, 0 none */
+	bool trouble;           /* a line longer than max_line, or a sum beyond
+				 * 64 bits: the main thread reads it again */
 	const char *fname;
 	bool quiet, text;
 	builder *b;
@@ -747,18 +752,32 @@ static bool is_header_line(const char *p, size_t n)
 }
 
 /* Where a chunk of p[0..n) may end: at the start of its last complete line
- * that is a sample header (not its first line); 0 when there is none. */
-static size_t chunk_cut(const char *p, size_t n)
+ * that is a sample header (not its first line) no longer than max (the
+ * chunk before it then ends as with -j 1, where that line ends the sample
+ * before it); 0 when there is none. */
+static size_t chunk_cut(const char *p, size_t n, size_t max)
 {
 	size_t e = n;
 	while (e > 0 && p[e - 1] != '\n') e--;
 	while (e > 0) { /* p[s..e) is a line with its newline */
 		size_t s = e - 1;
 		while (s > 0 && p[s - 1] != '\n') s--;
-		if (s > 0 && is_header_line(p + s, e - 1 - s)) return s;
+		if (s > 0 && e - 1 - s <= max && is_header_line(p + s, e - 1 - s)) return s;
 		e = s;
 	}
 	return 0;
+}
+
+/* Is a line of p[0..n) (the last one perhaps without its end) longer than
+ * max? */
+static bool has_long_line(const char *p, size_t n, size_t max)
+{
+	for (const char *e = p + n, *nl; p < e; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(e - p));
+		if (!nl) return (size_t)(e - p) > max;
+		if ((size_t)(nl - p) > max) return true;
+	}
+	return false;
 }
 
 static size_t chunk_size(void)
@@ -770,6 +789,20 @@ static size_t chunk_size(void)
 	return e && *e && !*end && v >= 1 && v < ((size_t)1 << 40) ? (size_t)v : (size_t)8 << 20;
 }
 
+/* Is the text of in long enough for threads?  Below 1.5 chunks (12 MiB),
+ * starting them and merging their builders costs more time than they save
+ * (measured on perf script text of a build, on 2 idle cores: at 9 MB -j 2
+ * took 0.14 s, -j 1 0.10 s; even at 12 MB; 14 MB 0.16 s against 0.18 s).
+ * The size of a plain file is known; of a pipe or compressed data, it is
+ * read that far (then kept for the chunks). */
+static bool worth_threads(input *in)
+{
+	uint64_t min = (uint64_t)chunk_size() + chunk_size() / 2, left;
+	if (input_left(in, &left)) return left >= min;
+	const void *w;
+	return input_peek(in, &w, min) >= min;
+}
+
 /* A parsing thread: chunk c into a builder of its own. */
 static void *parse_chunk(void *arg)
 {
@@ -779,24 +812,35 @@ static void *parse_chunk(void *arg)
 	P.quiet = c->quiet;
 	P.nochain = UINT32_MAX;
 	P.b = builder_new();
+	builder_keep_overflow(P.b);
 	P.m_samples = builder_metric(P.b, "samples", NULL);
 	P.m_period = builder_metric(P.b, "period", NULL);
 	char *p = c->buf, *e = p + c->n;
 	uint64_t ln = 0;
-	while (p < e) {
+	while (p < e && !c->trouble) {
 		char *nl = memchr(p, '\n', (size_t)(e - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
 		ln++;
-		if (n > c->max_line) { /* the merge says so */
-			c->long_line = ln;
+		if (n > c->max_line) {
+			c->trouble = true;
 			break;
 		}
 		if (!c->text)
 			for (size_t i = 0; i < n && !c->text; i++) c->text = !c_blank(p[i]) && p[i] != '\r';
+		/* the text as it was, for replay_chunk: text_line writes a NUL
+		 * where the line ends once its trailing blanks are cut */
+		size_t t = n;
+		while (t > 0 && (p[t - 1] == ' ' || p[t - 1] == '\t' || p[t - 1] == '\r')) t--;
+		char end = p[t];
 		text_line(p, n, ln);
+		p[t] = end;
+		c->trouble = builder_overflowed(P.b);
 		p += n + 1;
 	}
-	finish_sample();
+	if (!c->trouble) {
+		finish_sample();
+		c->trouble = builder_overflowed(P.b);
+	}
 	c->nlines = ln;
 	c->b = P.b;
 	c->ev_period = P.ev_period;
@@ -816,23 +860,48 @@ static void *parse_chunk(void *arg)
 	return NULL;
 }
 
+/* The main thread, on a chunk whose thread met an error (a line too long, a
+ * sum beyond 64 bits) or whose merge would overflow: reads it again, line by
+ * line into P.b, as it would have with -j 1, so that the error names the
+ * same line, after the same warnings.  P.b's weights are those of the
+ * chunks before it. */
+static noreturn void replay_chunk(struct chunk *c, uint64_t line0)
+{
+	char *p = c->buf, *e = p + c->n;
+	uint64_t ln = line0;
+	P.prev_frame = false;
+	while (p < e) {
+		char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+		ln++;
+		if (n > c->max_line) input_long_line(P.fname, ln);
+		text_line(p, n, ln);
+		p += n + 1;
+	}
+	finish_sample();
+	die(EXIT_DATA, "internal error: the chunk at line %llu of %s has no error when read again",
+	    (unsigned long long)line0 + 1, P.fname);
+}
+
 /* The main thread: waits for chunk c and takes in what its thread found,
  * as if it had read the chunk itself. */
 static void merge_chunk(struct chunk *c, uint64_t line0)
 {
 	int err = pthread_join(c->th, NULL);
 	if (err) die(EXIT_DATA, "cannot wait for a thread: %s", strerror(err));
-	for (size_t i = 0; i < c->hdrs.n;) {
-		uint32_t len;
-		memcpy(&len, c->hdrs.p + i, sizeof len);
-		header_comment(c->hdrs.p + i + sizeof len, len);
-		i += sizeof len + len;
-	}
+	if (c->trouble) replay_chunk(c, line0);
 	uint32_t nev = builder_nevents(c->b);
 	uint32_t *ev = xmalloc(((size_t)nev + 1) * sizeof *ev);
 	for (uint32_t e = 0; e < nev; e++) {
 		const char *name = builder_event_name(c->b, e);
 		ev[e] = event_get(name, strlen(name), c->ev_period[e]);
+	}
+	if (!builder_merge(P.b, c->b)) replay_chunk(c, line0);
+	for (size_t i = 0; i < c->hdrs.n;) {
+		uint32_t len;
+		memcpy(&len, c->hdrs.p + i, sizeof len);
+		header_comment(c->hdrs.p + i + sizeof len, len);
+		i += sizeof len + len;
 	}
 	for (uint32_t i = 0; i < c->nw; i++) {
 		const struct warnent *w = &c->w[i];
@@ -843,12 +912,7 @@ static void merge_chunk(struct chunk *c, uint64_t line0)
 		}
 		warn_line(line0 + w->line, w->what);
 	}
-	if (c->long_line)
-		die_at(P.fname, line0 + c->long_line, "line longer than %zu bytes, the limit "
-		       "(SPAA_MAX_LINE=BYTES raises it)", c->max_line);
 	if (c->nwarn > MAX_WARN + 1) P.nwarn += c->nwarn - (MAX_WARN + 1);
-	builder_where(P.b, P.fname, line0 + c->nlines); /* (an overflow: the chunk's end) */
-	builder_merge(P.b, c->b);
 	P.nsamples += c->nsamples;
 	if (c->has_time) {
 		bool lo = !P.has_time || c->tmin_s < P.tmin_s || (c->tmin_s == P.tmin_s && c->tmin_f < P.tmin_f);
@@ -887,7 +951,10 @@ static void convert_chunks(input *in)
 		const void *w;
 		size_t avail = input_window(in, &w, want);
 		if (avail == 0) break;
-		size_t cut = avail < want ? avail : chunk_cut(w, avail);
+		/* (avail < want: the end of the input) */
+		size_t cut = avail < want ? avail : chunk_cut(w, want, max_line);
+		if (cut == 0 && has_long_line(w, avail, max_line))
+			cut = avail; /* its thread stops at that line, the merge reads it again */
 		if (cut == 0) { /* one sample longer than the chunk */
 			want *= 2;
 			continue;
@@ -910,7 +977,7 @@ static void convert_chunks(input *in)
 		c->buf[cut] = 0;
 		c->n = cut;
 		input_skip(in, cut);
-		c->long_line = 0;
+		c->trouble = false;
 		c->fname = P.fname;
 		c->quiet = P.quiet;
 		c->max_line = max_line;
@@ -947,10 +1014,9 @@ static void convert(input *in)
 		return;
 	}
 	sniff_refuse_other(in, "perf2spaa", "'perf script' text");
-	const void *w;
-	/* on threads unless the text fits in one chunk (or sample records
-	 * are wanted: they are written in input order as they come) */
-	if (P.jobs > 1 && !P.want_samples && input_peek(in, &w, chunk_size() + 1) > chunk_size()) {
+	/* on threads unless the text is short (or sample records are
+	 * wanted: they are written in input order as they come) */
+	if (P.jobs > 1 && !P.want_samples && worth_threads(in)) {
 		convert_chunks(in);
 	} else {
 		char *line;

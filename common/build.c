@@ -66,6 +66,7 @@ struct brel { uint32_t stack, next; };
 struct builder {
 	const char *where_file; /* builder_where */
 	uint64_t where_line;
+	bool keep_overflow, overflowed; /* builder_keep_overflow */
 	char *source_tool;
 	struct bevent *events;
 	uint32_t nevents, evcap;
@@ -413,6 +414,16 @@ void builder_where(builder *b, const char *file, uint64_t line)
 	b->where_line = line;
 }
 
+void builder_keep_overflow(builder *b)
+{
+	b->keep_overflow = true;
+}
+
+bool builder_overflowed(const builder *b)
+{
+	return b->overflowed;
+}
+
 /* Interns a context string: its index + 1 in str_map, 0 for none. */
 static uint32_t ctx_str(builder *b, sstr v)
 {
@@ -555,6 +566,10 @@ void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, 
 	for (uint32_t j = 0; j < nvals; j++) {
 		num *acc = &w[midx[j]];
 		if (!num_add(acc, vals[j])) {
+			if (b->keep_overflow) {
+				b->overflowed = true;
+				return;
+			}
 			if (b->where_file)
 				die_at(b->where_file, b->where_line, "metric %s of a stack overflows 64 bits",
 				       b->metrics[midx[j]].name);
@@ -608,7 +623,7 @@ static sstr opt_sstr(const char *p, uint32_t n)
 	return p ? (sstr){ p, n } : SSTR_NULL;
 }
 
-void builder_merge(builder *b, const builder *src)
+bool builder_merge(builder *b, const builder *src)
 {
 	if (src->samples || src->nrel) die(EXIT_DATA, "internal error: builder_merge of samples or related stacks");
 	uint32_t *ev = xmalloc(((size_t)src->nevents + 1) * sizeof *ev);
@@ -682,6 +697,11 @@ void builder_merge(builder *b, const builder *src)
 		}
 		cx[i] = ctx_intern(b, &c);
 	}
+	uint32_t ns = src->stack_map.count, nundo = 0;
+	uint32_t *dst = xmalloc(((size_t)ns + 1) * sizeof *dst);
+	uint64_t *oldp = xmalloc(((size_t)ns + 1) * sizeof *oldp);
+	num *oldw = xmalloc(((size_t)ns * b->nmetrics + 1) * sizeof *oldw);
+	bool ok = true;
 	/* in batches: the keys made and their slots prefetched, then looked up
 	 * (the tables are large: each lookup would wait for memory) */
 	for (uint32_t i0 = 0; i0 < src->stack_map.count; i0 += BATCH) {
@@ -720,15 +740,39 @@ void builder_merge(builder *b, const builder *src)
 			/* the hash of the frames is the same in both builders */
 			uint32_t d = stack_intern_key(b, keys.p + koff[k], koff[k + 1] - koff[k], kh[k], cx[s->ctx],
 						      NULL, s->nframes, &s->path);
-			builder_add(b, d, midx, vals, nv);
+			/* the weights as they were, for an overflow */
+			num *w = &b->wpool[(size_t)d * b->nmetrics];
+			dst[i] = d;
+			oldp[i] = b->stacks[d].present;
+			memcpy(&oldw[(size_t)i * b->nmetrics], w, b->nmetrics * sizeof *w);
+			for (uint32_t j = 0; j < nv; j++) {
+				if (!num_add(&w[midx[j]], vals[j])) {
+					ok = false;
+					nundo = i + 1;
+					goto out;
+				}
+				b->stacks[d].present |= (uint64_t)1 << midx[j];
+			}
 		}
 	}
+out:
+	/* an overflow: every weight back as it was, the latest first (two
+	 * stacks of src may be one of b) */
+	for (uint32_t i = nundo; i-- > 0;) {
+		memcpy(&b->wpool[(size_t)dst[i] * b->nmetrics], &oldw[(size_t)i * b->nmetrics],
+		       b->nmetrics * sizeof *b->wpool);
+		b->stacks[dst[i]].present = oldp[i];
+	}
+	free(dst);
+	free(oldp);
+	free(oldw);
 	sbuf_free(&keys);
 	free(cx);
 	sbuf_free(&st);
 	free(ev);
 	free(dso);
 	free(fr);
+	return ok;
 }
 
 /* One sample record; ts: the timestamp's JSON text, NULL for none. */

@@ -94,6 +94,12 @@ void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, 
 /* The input position that errors of builder_stack name ("file:line: ..."),
  * NULL file for none (the default). */
 void builder_where(builder *b, const char *file, uint64_t line);
+/* For a builder on another thread, whose caller names the input line: an
+ * overflow in builder_stack or builder_add then ends nothing, it makes
+ * builder_overflowed() true (the builder's weights are then not to be
+ * written, only freed). */
+void builder_keep_overflow(builder *b);
+bool builder_overflowed(const builder *b);
 /* "related_stacks" both ways (DTrace user + kernel stacks). */
 void builder_relate(builder *b, uint32_t s1, uint32_t s2);
 /* The id string ("0x...") of stack s. */
@@ -118,8 +124,11 @@ uint32_t builder_nevents(const builder *b);
  * after b's own: events, dsos, frames, threads and stacks, each new one in
  * src's order (of first appearance), weights summed.  The output is then
  * the same, byte for byte, as that of one builder given the whole input.
- * src holds no samples and no related stacks. */
-void builder_merge(builder *b, const builder *src);
+ * src holds no samples and no related stacks.  False when a sum would
+ * overflow 64 bits: then every weight of b is as it was (its dictionaries
+ * and stacks may have grown), so that the caller can give b src's input
+ * itself, in order, to name the line where -j 1 would have stopped. */
+bool builder_merge(builder *b, const builder *src);
 
 /* Writes everything. */
 void builder_write(builder *b, output *o);

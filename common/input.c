@@ -36,6 +36,8 @@ struct input {
 	bool keep_truncated; /* input_keep_truncated(): end instead of dying */
 	const char *damage;  /* why the compressed data ended early, or NULL */
 	bool text;           /* a line with more than blanks was returned */
+	bool sized;          /* a regular file: size is its bytes from where it was opened */
+	uint64_t size;
 };
 
 /* Does the line hold only blanks (spaces, tabs, a CR)? */
@@ -121,6 +123,12 @@ input *input_open(const char *path)
 		in->fd = open(path, O_RDONLY | O_CLOEXEC);
 		in->name = xstrdup(path);
 		if (in->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
+	}
+	struct stat st;
+	if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		off_t at = lseek(in->fd, 0, SEEK_CUR);
+		in->sized = at >= 0 && at <= st.st_size;
+		in->size = in->sized ? (uint64_t)(st.st_size - at) : 0;
 	}
 	/* messages name it, even after input_close */
 	static char *named;
@@ -267,6 +275,12 @@ size_t input_max_line(void)
 	return max;
 }
 
+noreturn void input_long_line(const char *name, uint64_t line)
+{
+	die_at(name, line, "line longer than %zu bytes, the limit (SPAA_MAX_LINE=BYTES raises it)",
+	       input_max_line());
+}
+
 char *input_line(input *in, size_t *len)
 {
 	size_t scan = in->pos;
@@ -275,6 +289,9 @@ char *input_line(input *in, size_t *len)
 		if (nl) {
 			char *line = in->buf + in->pos;
 			size_t n = (size_t)(nl - line);
+			/* (a long line may fit in the buffer: the limit is the
+			 * same wherever the buffer ends) */
+			if (n > input_max_line()) input_long_line(in->name, in->lineno + 1);
 			*nl = 0;
 			in->pos += n + 1;
 			in->consumed += n + 1;
@@ -286,9 +303,7 @@ char *input_line(input *in, size_t *len)
 		size_t off = scan - in->pos;
 		scan = in->end;
 		size_t pending = in->end - in->pos;
-		if (pending > input_max_line())
-			die_at(in->name, in->lineno + 1, "line longer than %zu bytes, the limit "
-			       "(SPAA_MAX_LINE=BYTES raises it)", input_max_line());
+		if (pending > input_max_line()) input_long_line(in->name, in->lineno + 1);
 		if (in->end == in->cap || in->pos > 0) {
 			make_room(in);
 			scan = in->pos + pending;
@@ -372,6 +387,13 @@ noreturn void input_too_big(const char *name, const char *what)
 {
 	die_at(name, 0, "%s more than %llu bytes (decompressed), the limit (--max-size=BYTES raises it)", what,
 	       (unsigned long long)max_size);
+}
+
+bool input_left(const input *in, uint64_t *left)
+{
+	if (in->codec != PLAIN || !in->sized) return false;
+	*left = in->size > in->consumed ? in->size - in->consumed : 0;
+	return true;
 }
 
 uint64_t input_offset(const input *in)

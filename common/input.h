@@ -20,6 +20,9 @@ const char *input_name(const input *in);
  * environment, else 64 MiB.  A longer line is an error (file:line), so that
  * one endless line cannot take all memory. */
 size_t input_max_line(void);
+/* Its error: "prog: FILE:LINE: line longer than N bytes, the limit ...",
+ * for a reader that cuts lines itself. */
+noreturn void input_long_line(const char *name, uint64_t line);
 
 /* Next line without its '\n' (a trailing '\r' is kept), NUL-terminated, valid
  * until the next call.  NULL at end of input.  A last line without '\n' is
@@ -48,6 +51,10 @@ noreturn void input_too_big(const char *name, const char *what);
 size_t input_read(input *in, void *buf, size_t n);
 /* Decompressed bytes consumed so far (through input_line or input_read). */
 uint64_t input_offset(const input *in);
+/* The decompressed bytes not yet consumed, when they are known without
+ * reading them (a regular file, not compressed): true and *left; false for
+ * a pipe or compressed data. */
+bool input_left(const input *in, uint64_t *left);
 /* The first up to n decompressed bytes, without consuming them (format
  * sniffing); returns the count available. */
 size_t input_peek(input *in, const void **p, size_t n);

@@ -420,6 +420,69 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 	done
 }
 
+# gen_samples N [LINE:PERIOD...]: N samples of stack "main" (period 1),
+# every 7th sample preceded by an unreadable line; the sample at LINE (of
+# the loop, 1-based) has stack "big" with period PERIOD.
+gen_samples() {
+	awk -v n="$1" -v spec="${*:2}" 'BEGIN {
+		k = split(spec, a, " ")
+		for (i = 1; i <= k; i++) { split(a[i], f, ":"); big[f[1]] = f[2] }
+		for (i = 1; i <= n; i++) {
+			if (i % 7 == 0) print "zzz not a sample"
+			if (i in big) printf "app 100/101 [000] %d.000001: %s cycles: \n\t    4005d6 big+0x10 (/bin/app)\n\n", i, big[i]
+			else printf "app 100/101 [000] %d.000001: 1 cycles: \n\t    4005e6 main+0x10 (/bin/app)\n\n", i
+		}
+	}'
+}
+
+# run_j ENV... -- FILE: perf2spaa with -j 1, 2 and 3 (ENV, then SPAA_CHUNK
+# small: many chunks); the same stderr and exit status for each, kept in
+# $T/err and $rc.
+run_j() {
+	local j c
+	rc=0
+	env "$@" perf2spaa -j 1 "$F" > /dev/null 2> "$T/err" || rc=$?
+	for c in 200 2000; do
+		for j in 2 3; do
+			local r=0
+			env "$@" SPAA_CHUNK=$c perf2spaa -j $j "$F" > /dev/null 2> "$T/err.$j" || r=$?
+			[ "$r" = "$rc" ] || fail "-j $j, chunks of $c bytes: exit $r, -j 1: exit $rc"
+			diff "$T/err" "$T/err.$j" || fail "-j $j, chunks of $c bytes: not the stderr of -j 1"
+		done
+	done
+}
+
+@test "-j 1, 2 and 3: a line longer than SPAA_MAX_LINE is the same error, on the same line, after the same warnings" {
+	# a frame line of 300 bytes in the middle (-j 1 let it pass when the
+	# read buffer held it whole), then one at the end without its newline
+	{ gen_samples 40; printf 'app 100/101 [000] 99.000001: 1 cycles: \n\t    4005d6 %0300d (/bin/app)\n\n' 0; gen_samples 40; } > "$T/long.txt"
+	{ gen_samples 60; printf 'app 100/101 [000] 99.000001: 1 cycles: \n\t    4005d6 %0300d (/bin/app)' 0; } > "$T/end.txt"
+	F=$T/long.txt run_j SPAA_MAX_LINE=100
+	assert_equal "$rc" 1
+	assert_equal "$(tail -1 "$T/err")" "perf2spaa: $T/long.txt:127: line longer than 100 bytes, the limit (SPAA_MAX_LINE=BYTES raises it)"
+	assert_equal "$(grep -c warning "$T/err")" 5
+	F=$T/end.txt run_j SPAA_MAX_LINE=100
+	assert_equal "$rc" 1
+	assert_equal "$(tail -1 "$T/err")" "perf2spaa: $T/end.txt:190: line longer than 100 bytes, the limit (SPAA_MAX_LINE=BYTES raises it)"
+}
+
+@test "-j 1, 2 and 3: a period sum beyond 64 bits is the same error, naming the same sample, after the same warnings" {
+	# the two samples of the sum in one chunk, in two, the second the
+	# input's last sample; and a file of more than one read buffer
+	for spec in "20:18446744073709551615 24:5" "3:18446744073709551615 70:5" "10:18446744073709551614 45:1 80:1" \
+		"1:18446744073709551615 90:1"; do
+		gen_samples 90 $spec > "$T/ov.txt"
+		F=$T/ov.txt run_j
+		assert_equal "$rc" 1
+		assert_equal "$(grep -vc warning "$T/err")" 1
+	done
+	assert_equal "$(tail -1 "$T/err")" "perf2spaa: $T/ov.txt:280: metric period of a stack overflows 64 bits"
+	gen_samples 12000 "9000:18446744073709551615 11000:1" > "$T/ov.txt"
+	F=$T/ov.txt run_j
+	assert_equal "$rc" 1
+	assert_equal "$(tail -1 "$T/err")" "perf2spaa: $T/ov.txt:34569: metric period of a stack overflows 64 bits"
+}
+
 @test "perf2spaa -j N: a number of threads from 1 to 256, else a usage error (exit 2)" {
 	run perf2spaa -j 0 /dev/null
 	assert_failure 2

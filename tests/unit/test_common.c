@@ -863,6 +863,57 @@ static char *write_to(builder *b, const char *name)
 	return path;
 }
 
+/* Two stacks, "main" then "main;work", their periods p1, p2. */
+static void overflow_calls(builder *b, uint64_t p1, uint64_t p2)
+{
+	uint32_t ms = builder_metric(b, "samples", NULL);
+	uint32_t mp = builder_metric(b, "period", "events");
+	uint32_t ev = builder_event(b, "cycles", "hardware", "period", "period", NULL);
+	uint32_t d = builder_dso(b, "/bin/app", 8, false);
+	builder_frame fr = { .func = sstr_c("main"), .dso = d, .kind = FK_USER, .func_resolved = true,
+			     .inline_depth = -1, .ip = sstr_c("0x10") };
+	uint32_t f[2];
+	f[1] = builder_frame_add(b, &fr);
+	fr.func = sstr_c("work");
+	f[0] = builder_frame_add(b, &fr);
+	builder_ctx c = { .event = ev, .has_pid = true, .has_tid = true, .pid = 1, .tid = 2, .comm = sstr_c("app") };
+	uint32_t mi[] = { ms, mp };
+	num v[] = { num_i(1), num_u(p1) };
+	builder_stack(b, &c, f + 1, 1, mi, v, 2);
+	v[1] = num_u(p2);
+	builder_stack(b, &c, f, 2, mi, v, 2);
+}
+
+static char *write_to(builder *b, const char *name);
+
+/* builder_merge: a sum beyond 64 bits leaves every weight as it was; a
+ * builder_keep_overflow builder says so rather than ending the program. */
+static void test_merge_overflow(void)
+{
+	builder *a = builder_new(), *same = builder_new(), *b = builder_new();
+	overflow_calls(a, 5, UINT64_MAX);
+	overflow_calls(same, 5, UINT64_MAX);
+	overflow_calls(b, 7, 1); /* "main" summed, then "main;work" overflows */
+	ok(!builder_merge(a, b), "builder_merge: false on an overflow");
+	builder_free(b);
+	char *p1 = write_to(same, "same.spaa"), *p2 = write_to(a, "unmerged.spaa");
+	FILE *f1 = fopen(p1, "rb"), *f2 = fopen(p2, "rb");
+	char x[8192], y[8192];
+	size_t n1 = f1 ? fread(x, 1, sizeof x, f1) : 0, n2 = f2 ? fread(y, 1, sizeof y, f2) : 0;
+	ok(n1 > 100 && n1 == n2 && memcmp(x, y, n1) == 0, "builder_merge: after an overflow, the weights as before");
+	if (f1) fclose(f1);
+	if (f2) fclose(f2);
+	free(p1);
+	free(p2);
+	b = builder_new();
+	builder_keep_overflow(b);
+	overflow_calls(b, 1, UINT64_MAX);
+	ok(!builder_overflowed(b), "builder_keep_overflow: no overflow yet");
+	overflow_calls(b, 1, 1);
+	ok(builder_overflowed(b), "builder_keep_overflow: the overflow is kept, the program goes on");
+	builder_free(b);
+}
+
 /* spaa_reader.before_slow, counted */
 static int slow_calls;
 static void count_slow(spaa_reader *r)
@@ -953,6 +1004,7 @@ int main(void)
 	test_output();
 	test_roundtrip();
 	test_merge();
+	test_merge_overflow();
 	test_ids();
 	test_sniff();
 	test_sniff_bytes();

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
 load common
+bats_require_minimum_version 1.5.0
 
 P=$D/perf
 FILES="perf-cycles-instructions-01 perf-dd-stacks-01 perf-funcab-cmd-01 perf-iperf-stacks-pidtid-01 perf-java-stacks-02 perf-js-stacks-01 perf-rust-Yamakaky-dcpu"

@@ -2,7 +2,8 @@
 # How the captures of this directory were made (as root, bpftrace 0.17,
 # Debian 12, x86_64): burn.c built at -O0 with frame pointers, once with symbols and
 # once stripped; each capture samples the running program for one second and
-# exits while it still runs (bpftrace reads the symbols at exit).
+# exits while it still runs (bpftrace reads the symbols at exit); the program
+# is then stopped.
 #   sh capture.sh OUTDIR [NAME.txt]...   (all the captures when no NAME)
 set -e
 out=${1:-.}
@@ -14,14 +15,17 @@ cc -g -O0 -fno-omit-frame-pointer \
 cp "$tmp/burn" "$tmp/burnstrip" && strip "$tmp/burnstrip"
 shift $(($# > 0))
 only=" $* "
-# cap PROG FILE PROGRAM: runs PROG for 2.5 s, bpftrace PROGRAM for 1 s of it
+# cap PROG FILE PROGRAM: runs PROG while bpftrace runs PROGRAM for 1 s, then
+# stops it: the program must still run when bpftrace reads its symbols, at
+# exit, however long bpftrace takes to start on a busy machine
 cap() {
 	[ "$only" = "  " ] || case $only in *" $2 "*) ;; *) return 0 ;; esac
-	"$tmp/$1" 2.5 1 &
+	"$tmp/$1" 600 1 &
 	pid=$!
 	sleep 0.2
-	bpftrace -e "$3 interval:ms:1000 { exit(); }" > "$out/$2" 2> /dev/null
-	wait $pid
+	bpftrace -e "$3 interval:ms:1000 { exit(); }" > "$out/$2" 2> /dev/null || true
+	kill "$pid" 2> /dev/null || true
+	wait "$pid" 2> /dev/null || true
 }
 cap burn ustack-comm-pid.txt 'profile:hz:999 /comm == "burn"/ { @[ustack, comm, pid] = count(); }'
 cap burnstrip stripped.txt 'profile:hz:999 /comm == "burnstrip"/ { @[ustack, comm, pid] = count(); }'

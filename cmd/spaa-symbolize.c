@@ -314,10 +314,23 @@ struct ofr {
 	bool has_symoff;
 	uint64_t symoff;
 	uint32_t idj, idn;    /* the id as JSON text, in S */
-	fnvmemo *path;        /* its path bytes (stackid.h); NULL: not made yet */
 };
 static struct ofr *F;
 static uint32_t nf, fcap;
+
+/* What an input frame becomes in a stack (on its own, or in a process):
+ * output frames start .. start + n - 1, innermost first, and what the
+ * stacks that use it take from them, made once: their ids as the stack
+ * record lists them (in its frame order, joined with commas), their path
+ * bytes root first, whether they differ from the input frame. */
+struct frag {
+	uint32_t start, n;
+	uint32_t ids, idsn;   /* in S */
+	bool changed;
+	fnvmemo *path;        /* NULL: not made yet */
+};
+static struct frag *FG;
+static uint32_t nfg, fgcap;
 
 /* Per input frame. */
 struct fin {
@@ -328,6 +341,7 @@ struct fin {
 	bool int_id;          /* its id is an integer (in its record, a number) */
 	uint64_t addr;
 	uint32_t start, n;    /* its frames (without a pid), innermost first */
+	uint32_t frag;        /* the same as a frag */
 	uint32_t prim;        /* the output frame holding its id */
 	uint32_t kept, nkept; /* a candidate's members a resolved frame keeps, as
 			       * JSON text (",key:value"...) in KT */
@@ -337,8 +351,8 @@ static sbuf KT;
 static uint32_t ficap;
 
 static strmap pid_chains;      /* (input frame, pid) -> index into pc */
-static uint32_t *pc_start, *pc_n;
-static uint32_t pccap, pccap2;
+static uint32_t *pc_frag;      /* its frag */
+static uint32_t pccap;
 
 /* Fresh frame ids: integers above those of the input, made in increasing
  * order (the ones made, for take_frame's check of frames that come late). */
@@ -597,6 +611,31 @@ static uint32_t raw_frame(uint32_t fi)
 	return nf - 1;
 }
 
+/* The frag of output frames start .. start + n - 1. */
+static uint32_t new_frag(uint32_t start, uint32_t n)
+{
+	struct frag *g = VEC_PUSH(FG, nfg, fgcap);
+	g->start = start;
+	g->n = n;
+	g->changed = F[start].resolved || n > 1;
+	g->path = NULL;
+	if (n == 1) { /* the frame's own id text */
+		g->ids = F[start].idj;
+		g->idsn = F[start].idn;
+		return nfg - 1;
+	}
+	static sbuf b;
+	b.n = 0;
+	for (uint32_t k = 0; k < n; k++) { /* innermost first when leaf first */
+		const struct ofr *o = &F[r->leaf_first ? start + k : start + n - 1 - k];
+		if (k) sbuf_addc(&b, ',');
+		sbuf_add(&b, STR(o->idj), o->idn);
+	}
+	g->ids = str_add(b.p, b.n);
+	g->idsn = (uint32_t)b.n;
+	return nfg - 1;
+}
+
 static bool have_pid_sources(void)
 {
 	return O.nmaps || O.maps_dir || O.perf_map;
@@ -611,6 +650,7 @@ static void settle_frame(uint32_t fi)
 	if (!x->cand) {
 		x->start = x->prim = raw_frame(fi);
 		x->n = 1;
+		x->frag = new_frag(x->start, 1);
 		return;
 	}
 	int w = resolve(fi, -1);
@@ -622,24 +662,24 @@ static void settle_frame(uint32_t fi)
 		x->start = make_frames(fi, true);
 		x->n = nl;
 		x->prim = x->start + nl - 1;
+		x->frag = new_frag(x->start, x->n);
 		return;
 	}
 	x->start = x->prim = raw_frame(fi);
 	x->n = 1;
+	x->frag = new_frag(x->start, 1);
 	if (retry) x->per_pid = true; /* counted with each pid */
 	else count(fr->dso, w);
 }
 
-/* The frames of input frame fi in a stack of process pid (-1: none). */
-static void frames_of(uint32_t fi, int64_t pid, uint32_t *start, uint32_t *n)
+/* The frag of input frame fi in a stack of process pid (-1: none). */
+static uint32_t frag_of(uint32_t fi, int64_t pid)
 {
 	settle_frame(fi);
 	struct fin *x = &FI[fi];
 	if (!x->per_pid) {
-		*start = x->start;
-		*n = x->n;
 		x->used_raw = true;
-		return;
+		return x->frag;
 	}
 	char key[12];
 	memcpy(key, &fi, 4);
@@ -647,21 +687,18 @@ static void frames_of(uint32_t fi, int64_t pid, uint32_t *start, uint32_t *n)
 	bool added;
 	uint32_t i = strmap_intern(&pid_chains, key, sizeof key, &added);
 	if (added) {
-		grow_array((void **)&pc_start, &pccap, i + 1, sizeof *pc_start);
-		grow_array((void **)&pc_n, &pccap2, i + 1, sizeof *pc_n);
+		grow_array((void **)&pc_frag, &pccap, i + 1, sizeof *pc_frag);
 		int w = pid < 0 ? R_NO_DSO : resolve(fi, pid);
 		count(r->frames[fi].dso, w);
 		if (w == ES_OK) {
-			pc_start[i] = make_frames(fi, false);
-			pc_n[i] = nl;
+			uint32_t s = make_frames(fi, false);
+			pc_frag[i] = new_frag(s, nl);
 		} else {
-			pc_start[i] = x->start;
-			pc_n[i] = 1;
+			pc_frag[i] = x->frag;
 			x->used_raw = true;
 		}
 	}
-	*start = pc_start[i];
-	*n = pc_n[i];
+	return pc_frag[i];
 }
 
 /* The members of a frame record that a resolved frame replaces. */
@@ -739,8 +776,8 @@ static bool content;          /* stack_id_mode content_addressable */
 static spool *sp;
 static sbuf rec, tmp;
 static spaa_stack st;
-static uint32_t *outf;         /* the output frames of the stack */
-static uint32_t noutf, ocap;
+static uint32_t *sfrag;        /* the frags of the stack's frames */
+static uint32_t nsfrag, sfcap;
 static fnvmemo **paths;        /* their path bytes, root first */
 static uint32_t pathcap;
 
@@ -764,12 +801,11 @@ static void member(sbuf *b, const json_doc *d, uint32_t k, bool first)
 	sbuf_addc(b, ':');
 }
 
-/* The path bytes of output frame o (spaa(5), STACK IDENTITY), made once:
+/* The path bytes of output frame o (spaa(5), STACK IDENTITY) added to tmp:
  * func US dso US p|i [US srcline] RS. */
-static fnvmemo *path_bytes(uint32_t o)
+static void path_bytes(uint32_t o)
 {
 	struct ofr *f = &F[o];
-	if (f->path) return f->path;
 	sstr func, dso, src;
 	bool inl;
 	if (!f->resolved) {
@@ -785,7 +821,6 @@ static fnvmemo *path_bytes(uint32_t o)
 		src = f->src == UINT32_MAX ? SSTR_NULL : sstr_c(STR(f->src));
 		inl = f->depth > 0;
 	}
-	tmp.n = 0;
 	sbuf_add(&tmp, func.p, func.n);
 	sbuf_addc(&tmp, 0x1f);
 	sbuf_add(&tmp, dso.p, dso.n);
@@ -796,7 +831,16 @@ static fnvmemo *path_bytes(uint32_t o)
 		sbuf_add(&tmp, src.p, src.n);
 	}
 	sbuf_addc(&tmp, 0x1e);
-	return f->path = fnvmemo_new(tmp.p, tmp.n);
+}
+
+/* The path bytes of frag g, root first, made once. */
+static fnvmemo *frag_path(uint32_t g)
+{
+	struct frag *x = &FG[g];
+	if (x->path) return x->path;
+	tmp.n = 0;
+	for (uint32_t k = x->n; k-- > 0;) path_bytes(x->start + k);
+	return x->path = fnvmemo_new(tmp.p, tmp.n);
 }
 
 /* The process of the current stack: context pid, else its thread's. */
@@ -909,23 +953,21 @@ static void take_stack(void)
 	if (spaa_stack_parse(r, &st) < 0) return;
 	int64_t pid = stack_pid();
 	bool changed = false;
-	noutf = 0;
+	grow_array((void **)&sfrag, &sfcap, st.nframes, sizeof *sfrag);
+	nsfrag = st.nframes;
 	for (uint32_t j = 0; j < st.nframes; j++) {
-		uint32_t s, n, fi = st.frames[j];
-		frames_of(fi, pid, &s, &n);
-		changed |= F[s].resolved || n > 1;
-		grow_array((void **)&outf, &ocap, noutf + n, sizeof *outf);
-		for (uint32_t k = 0; k < n; k++) /* innermost first when leaf first */
-			outf[noutf++] = r->leaf_first ? s + k : s + n - 1 - k;
+		uint32_t g = frag_of(st.frames[j], pid);
+		changed |= FG[g].changed;
+		sfrag[j] = g;
 	}
 	json_doc *d = &r->doc;
 	/* the output id */
 	char idb[24];
 	uint64_t h = FNV64_BASIS;
 	if (changed && content) { /* the path bytes, root first */
-		grow_array((void **)&paths, &pathcap, noutf, sizeof *paths);
-		for (uint32_t i = 0; i < noutf; i++) paths[i] = path_bytes(outf[r->leaf_first ? noutf - 1 - i : i]);
-		h = fnvmemo_chain(h, paths, noutf);
+		grow_array((void **)&paths, &pathcap, nsfrag, sizeof *paths);
+		for (uint32_t i = 0; i < nsfrag; i++) paths[i] = frag_path(sfrag[r->leaf_first ? nsfrag - 1 - i : i]);
+		h = fnvmemo_chain(h, paths, nsfrag);
 	}
 	tmp.n = 0;
 	uint32_t ck = json_get(d, 0, "context");
@@ -1018,13 +1060,14 @@ static void take_stack(void)
 			sbuf_add(&rec, idtext == idb ? idb : STR(M[m].id), idn);
 		} else if (key_is(d, k, "frames")) {
 			sbuf_addc(&rec, '[');
-			for (uint32_t j = 0; j < noutf; j++) {
+			for (uint32_t j = 0; j < nsfrag; j++) {
 				if (j) sbuf_addc(&rec, ',');
-				sbuf_add(&rec, STR(F[outf[j]].idj), F[outf[j]].idn);
+				sbuf_add(&rec, STR(FG[sfrag[j]].ids), FG[sfrag[j]].idsn);
 			}
 			sbuf_addc(&rec, ']');
-		} else if (key_is(d, k, "exclusive") && d->nodes[v].type == JSON_OBJECT && noutf) {
-			uint32_t leaf = outf[r->leaf_first ? 0 : noutf - 1];
+		} else if (key_is(d, k, "exclusive") && d->nodes[v].type == JSON_OBJECT && nsfrag) {
+			/* the innermost frame of the leaf's frag */
+			uint32_t leaf = FG[sfrag[r->leaf_first ? 0 : nsfrag - 1]].start;
 			sbuf_addc(&rec, '{');
 			for (uint32_t c = v + 1, e = 0; e < d->nodes[v].count; e++, c = json_after(d, c + 1)) {
 				member(&rec, d, c, e == 0);

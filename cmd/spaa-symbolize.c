@@ -13,7 +13,9 @@
  * comes (frames_of): once, or once per process when only the process's maps
  * or perf map can name it.  A frame that gets a name may become several (the
  * functions inlined at its address, innermost first, as spaa(5) orders
- * them), and new dsos and frames are made.  A stack with a changed frame is
+ * them), and new dsos and frames are made.  The look-ups in the frames' own
+ * ELF files are made ahead, for the frames read before a stack, in the
+ * order of their addresses (look_ahead).  A stack with a changed frame is
  * rewritten and, with content-addressed ids, gets its content id again
  * (spaa(5), stackid.h); stacks that have become one are summed into the
  * first (take_stack, the sums in wsum.h).  Stacks, samples and windows go to
@@ -487,6 +489,108 @@ static uint32_t perfmap_dso(struct proc *p)
 	return dso_for(p->pm_path, false, NULL);
 }
 
+/* The look-ups in the ELF file of the frame's own dso, made ahead for the
+ * frames read so far in the order of their addresses (look_ahead): the
+ * file's tables are then met in order, not at random as the stacks meet
+ * them (half the look-up's time).  Per input frame, its answer: why not,
+ * or the frames (func NUL, then 'N' for no line or 'S' and the line NUL,
+ * in AT) and the symbol offset. */
+struct ahead { int32_t w; uint32_t n, at; bool has_symoff; uint64_t symoff; };
+static struct ahead *AH;       /* by input frame; w < 0: not looked up ahead */
+static uint32_t ahcap, nahead; /* nahead: the frames looked at so far */
+static sbuf AT;
+
+/* The file of input frame fi's own ELF look-up (without a pid), or NULL
+ * when it has none: a kernel frame, a perf map, no path. */
+static const char *own_elf(uint32_t fi)
+{
+	const spaa_frame *fr = &r->frames[fi];
+	const char *dname = r->dsos[fr->dso].name ? r->dsos[fr->dso].name : "";
+	if (is_kernel(fr, FI[fi].addr) || dname[0] != '/') return NULL;
+	const char *base = strrchr(dname, '/');
+	long long mpid;
+	char tail;
+	if (sscanf(base, "/perf-%lld.ma%c", &mpid, &tail) == 2 && tail == 'p') return NULL;
+	return dname;
+}
+
+struct ahead_key { uint32_t dso; uint32_t fi; uint64_t addr; };
+static int ahead_cmp(const void *a, const void *b)
+{
+	const struct ahead_key *x = a, *y = b;
+	if (x->dso != y->dso) return x->dso < y->dso ? -1 : 1;
+	if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+	return x->fi < y->fi ? -1 : x->fi > y->fi;
+}
+
+/* Looks up ahead the candidates among the frames read since the last call
+ * that are not resolved yet. */
+static void look_ahead(void)
+{
+	uint32_t end = r->frame_ids.count;
+	if (nahead >= end) return;
+	grow_array((void **)&AH, &ahcap, end, sizeof *AH);
+	struct ahead_key *k = NULL;
+	uint32_t nk = 0, kcap = 0;
+	for (uint32_t fi = nahead; fi < end; fi++) {
+		AH[fi].w = -1;
+		if (!FI[fi].cand || FI[fi].done || !own_elf(fi)) continue;
+		struct ahead_key *x = VEC_PUSH(k, nk, kcap);
+		x->dso = r->frames[fi].dso;
+		x->fi = fi;
+		x->addr = FI[fi].addr;
+	}
+	nahead = end;
+	qsort(k, nk, sizeof *k, ahead_cmp);
+	for (uint32_t i = 0; i < nk; i++) {
+		struct ahead *a = &AH[k[i].fi];
+		elfsym_res res;
+		a->w = elfsym_lookup(E, own_elf(k[i].fi), k[i].addr, perf_offsets, &res);
+		if (a->w != ES_OK) continue;
+		a->n = res.n;
+		a->at = (uint32_t)AT.n;
+		a->has_symoff = res.has_symoff;
+		a->symoff = res.symoff;
+		for (uint32_t j = 0; j < res.n; j++) {
+			sbuf_add(&AT, res.func[j], strlen(res.func[j]) + 1);
+			if (res.srcline[j]) {
+				sbuf_addc(&AT, 'S');
+				sbuf_add(&AT, res.srcline[j], strlen(res.srcline[j]) + 1);
+			} else {
+				sbuf_addc(&AT, 'N');
+			}
+		}
+	}
+	free(k);
+}
+
+/* Input frame fi's own ELF look-up in file path, made ahead or now. */
+static int own_lookup(uint32_t fi, const char *path, elfsym_res *res)
+{
+	if (fi >= nahead || AH[fi].w < 0)
+		return elfsym_lookup(E, path, FI[fi].addr, perf_offsets, res);
+	const struct ahead *a = &AH[fi];
+	if (a->w != ES_OK) return a->w;
+	static const char **func, **src;
+	static uint32_t fcap2, scap2;
+	grow_array((void **)&func, &fcap2, a->n, sizeof *func);
+	grow_array((void **)&src, &scap2, a->n, sizeof *src);
+	const char *p = AT.p + a->at;
+	for (uint32_t j = 0; j < a->n; j++) {
+		func[j] = p;
+		p += strlen(p) + 1;
+		src[j] = *p++ == 'S' ? p : NULL;
+		if (src[j]) p += strlen(p) + 1;
+	}
+	memset(res, 0, sizeof *res);
+	res->n = a->n;
+	res->func = func;
+	res->srcline = src;
+	res->has_symoff = a->has_symoff;
+	res->symoff = a->symoff;
+	return ES_OK;
+}
+
 /* Resolves input frame fi (with pid, or without when pid < 0) into L;
  * returns ES_OK or why not. */
 static int resolve(uint32_t fi, int64_t pid)
@@ -545,7 +649,7 @@ static int resolve(uint32_t fi, int64_t pid)
 		return ES_OK;
 	}
 	if (dname[0] != '/') return R_NO_DSO;
-	int w = elfsym_lookup(E, dname, addr, perf_offsets, &res);
+	int w = own_lookup(fi, dname, &res);
 	if (w != ES_OK) return w;
 	chain_elf(&res, fr->dso);
 	return ES_OK;
@@ -1624,6 +1728,7 @@ int main(int argc, char **argv)
 			keep_dict(t);
 			break;
 		case SPAA_STACK:
+			look_ahead(); /* the frames read since the last stack */
 			payload = true;
 			take_stack();
 			break;
@@ -1642,6 +1747,7 @@ int main(int argc, char **argv)
 		}
 	}
 	spaa_need_header(r);
+	look_ahead();
 	for (uint32_t i = 0; i < r->frame_ids.count; i++) settle_frame(i);
 	write_dicts();
 	play_spool();

@@ -304,6 +304,9 @@ static sstr dso_name(uint32_t d)
 	return (sstr){ x->name ? x->name : "", x->name ? x->name_n : 0 };
 }
 
+/* A name and a line, in S (src UINT32_MAX: none). */
+struct names { uint32_t func, fn, src, sn; };
+
 /* Output frames. */
 struct ofr {
 	uint32_t in;          /* the input frame it comes from */
@@ -311,7 +314,7 @@ struct ofr {
 	bool fresh;           /* a new record (not the input's, in place) */
 	uint8_t kind;
 	int32_t depth;        /* inline_depth, -1: none */
-	uint32_t func, src;   /* S offsets; src UINT32_MAX: none */
+	struct names s;       /* its name and line */
 	uint32_t dso;         /* odso */
 	bool has_symoff;
 	uint64_t symoff;
@@ -379,7 +382,7 @@ static uint64_t above_ids(const strmap *ids)
 	return next;
 }
 
-static uint32_t fresh_frame_id(void)
+static uint32_t fresh_frame_id(uint32_t *len)
 {
 	if (!next_id_set) {
 		next_id_set = true;
@@ -391,6 +394,7 @@ static uint32_t fresh_frame_id(void)
 	do n = fmt_u64(buf, next_id++);
 	while (any_int && in_max >= next_id - 1 && strmap_find(&r->frame_ids, buf, n) >= 0);
 	*VEC_PUSH(fresh, nfresh, freshcap) = next_id - 1;
+	*len = (uint32_t)n;
 	return str_add(buf, n);
 }
 
@@ -452,18 +456,28 @@ static bool is_kernel(const spaa_frame *fr, uint64_t addr)
 }
 
 /* A chain being built: innermost first. */
-struct link { const char *func, *src; uint32_t dso; uint8_t kind; bool has_symoff; uint64_t symoff; };
+struct link { struct names s; uint32_t dso; uint8_t kind; bool has_symoff; uint64_t symoff; };
 static struct link *L;
 static uint32_t nl, lcap;
 static sbuf LT;                /* its strings */
+
+/* The names of frame k of res added to S. */
+static struct names res_names(const elfsym_res *res, uint32_t k)
+{
+	struct names x;
+	x.fn = (uint32_t)strlen(res->func[k]);
+	x.func = str_add(res->func[k], x.fn);
+	x.sn = res->srcline[k] ? (uint32_t)strlen(res->srcline[k]) : 0;
+	x.src = res->srcline[k] ? str_add(res->srcline[k], x.sn) : UINT32_MAX;
+	return x;
+}
 
 static void chain_elf(const elfsym_res *res, uint32_t dso)
 {
 	nl = 0;
 	for (uint32_t k = 0; k < res->n; k++) {
 		struct link *l = VEC_PUSH(L, nl, lcap);
-		l->func = res->func[k];
-		l->src = res->srcline[k];
+		l->s = res_names(res, k);
 		l->dso = dso;
 		l->kind = FK_USER;
 		l->has_symoff = res->has_symoff;
@@ -475,8 +489,10 @@ static void chain_one(const char *func, uint32_t dso, uint8_t kind, uint64_t sym
 {
 	nl = 0;
 	struct link *l = VEC_PUSH(L, nl, lcap);
-	l->func = func;
-	l->src = NULL;
+	l->s.fn = (uint32_t)strlen(func);
+	l->s.func = str_add(func, l->s.fn);
+	l->s.src = UINT32_MAX;
+	l->s.sn = 0;
 	l->dso = dso;
 	l->kind = kind;
 	l->has_symoff = true;
@@ -493,12 +509,13 @@ static uint32_t perfmap_dso(struct proc *p)
  * frames read so far in the order of their addresses (look_ahead): the
  * file's tables are then met in order, not at random as the stacks meet
  * them (half the look-up's time).  Per input frame, its answer: why not,
- * or the frames (func NUL, then 'N' for no line or 'S' and the line NUL,
- * in AT) and the symbol offset. */
+ * or its frames' names (AN[at .. at + n), their strings in S already) and
+ * the symbol offset. */
 struct ahead { int32_t w; uint32_t n, at; bool has_symoff; uint64_t symoff; };
 static struct ahead *AH;       /* by input frame; w < 0: not looked up ahead */
 static uint32_t ahcap, nahead; /* nahead: the frames looked at so far */
-static sbuf AT;
+static struct names *AN;
+static uint32_t nan_, ancap;
 
 /* The file of input frame fi's own ELF look-up (without a pid), or NULL
  * when it has none: a kernel frame, a perf map, no path. */
@@ -548,46 +565,35 @@ static void look_ahead(void)
 		a->w = elfsym_lookup(E, own_elf(k[i].fi), k[i].addr, perf_offsets, &res);
 		if (a->w != ES_OK) continue;
 		a->n = res.n;
-		a->at = (uint32_t)AT.n;
+		a->at = nan_;
 		a->has_symoff = res.has_symoff;
 		a->symoff = res.symoff;
-		for (uint32_t j = 0; j < res.n; j++) {
-			sbuf_add(&AT, res.func[j], strlen(res.func[j]) + 1);
-			if (res.srcline[j]) {
-				sbuf_addc(&AT, 'S');
-				sbuf_add(&AT, res.srcline[j], strlen(res.srcline[j]) + 1);
-			} else {
-				sbuf_addc(&AT, 'N');
-			}
-		}
+		for (uint32_t j = 0; j < res.n; j++) *VEC_PUSH(AN, nan_, ancap) = res_names(&res, j);
 	}
 	free(k);
 }
 
-/* Input frame fi's own ELF look-up in file path, made ahead or now. */
-static int own_lookup(uint32_t fi, const char *path, elfsym_res *res)
+/* Input frame fi's own ELF look-up in file path, made ahead or now, into
+ * L (its frames in dso). */
+static int own_lookup(uint32_t fi, const char *path, uint32_t dso)
 {
-	if (fi >= nahead || AH[fi].w < 0)
-		return elfsym_lookup(E, path, FI[fi].addr, perf_offsets, res);
+	if (fi >= nahead || AH[fi].w < 0) {
+		elfsym_res res;
+		int w = elfsym_lookup(E, path, FI[fi].addr, perf_offsets, &res);
+		if (w == ES_OK) chain_elf(&res, dso);
+		return w;
+	}
 	const struct ahead *a = &AH[fi];
 	if (a->w != ES_OK) return a->w;
-	static const char **func, **src;
-	static uint32_t fcap2, scap2;
-	grow_array((void **)&func, &fcap2, a->n, sizeof *func);
-	grow_array((void **)&src, &scap2, a->n, sizeof *src);
-	const char *p = AT.p + a->at;
-	for (uint32_t j = 0; j < a->n; j++) {
-		func[j] = p;
-		p += strlen(p) + 1;
-		src[j] = *p++ == 'S' ? p : NULL;
-		if (src[j]) p += strlen(p) + 1;
+	nl = 0;
+	for (uint32_t k = 0; k < a->n; k++) {
+		struct link *l = VEC_PUSH(L, nl, lcap);
+		l->s = AN[a->at + k];
+		l->dso = dso;
+		l->kind = FK_USER;
+		l->has_symoff = a->has_symoff;
+		l->symoff = a->symoff;
 	}
-	memset(res, 0, sizeof *res);
-	res->n = a->n;
-	res->func = func;
-	res->srcline = src;
-	res->has_symoff = a->has_symoff;
-	res->symoff = a->symoff;
 	return ES_OK;
 }
 
@@ -649,10 +655,7 @@ static int resolve(uint32_t fi, int64_t pid)
 		return ES_OK;
 	}
 	if (dname[0] != '/') return R_NO_DSO;
-	int w = own_lookup(fi, dname, &res);
-	if (w != ES_OK) return w;
-	chain_elf(&res, fr->dso);
-	return ES_OK;
+	return own_lookup(fi, dname, fr->dso);
 }
 
 /* The id text of input frame fi as it is in its record (number or string). */
@@ -667,11 +670,11 @@ static void input_id(uint32_t fi, sbuf *b)
 /* Input frame fi's id text added to S: its offset, its length in *n. */
 static uint32_t id_add(uint32_t fi, uint32_t *n)
 {
-	static sbuf b;
-	b.n = 0;
-	input_id(fi, &b);
-	*n = (uint32_t)b.n;
-	return str_add(b.p, b.n);
+	uint32_t off = (uint32_t)S.n;
+	input_id(fi, &S);
+	*n = (uint32_t)(S.n - off);
+	sbuf_addc(&S, 0);
+	return off;
 }
 
 /* Turns chain L into output frames; the physical one takes input frame
@@ -686,8 +689,7 @@ static uint32_t make_frames(uint32_t fi, bool take_id)
 		o->resolved = true;
 		o->kind = L[k].kind;
 		o->depth = nl > 1 ? (int32_t)(nl - 1 - k) : -1;
-		o->func = str_add(L[k].func, strlen(L[k].func));
-		o->src = L[k].src ? str_add(L[k].src, strlen(L[k].src)) : UINT32_MAX;
+		o->s = L[k].s;
 		o->dso = L[k].dso;
 		o->has_symoff = L[k].has_symoff;
 		o->symoff = L[k].symoff;
@@ -696,8 +698,7 @@ static uint32_t make_frames(uint32_t fi, bool take_id)
 		if (own) {
 			o->idj = id_add(fi, &o->idn);
 		} else {
-			o->idj = fresh_frame_id();
-			o->idn = (uint32_t)strlen(STR(o->idj));
+			o->idj = fresh_frame_id(&o->idn);
 		}
 	}
 	return first;
@@ -920,9 +921,9 @@ static void path_bytes(uint32_t o)
 		src = (sstr){ x->srcline, x->srcline ? x->srcline_n : 0 };
 		inl = x->inlined;
 	} else {
-		func = sstr_c(STR(f->func));
+		func = (sstr){ STR(f->s.func), f->s.fn };
 		dso = dso_name(f->dso);
-		src = f->src == UINT32_MAX ? SSTR_NULL : sstr_c(STR(f->src));
+		src = f->s.src == UINT32_MAX ? SSTR_NULL : (sstr){ STR(f->s.src), f->s.sn };
 		inl = f->depth > 0;
 	}
 	sbuf_add(&tmp, func.p, func.n);
@@ -1445,7 +1446,7 @@ static void write_frame(const struct ofr *o)
 	out_puts(out, "{\"type\":\"frame\",\"id\":");
 	out_write(out, STR(o->idj), o->idn);
 	out_puts(out, ",\"func\":");
-	jw_strc(out, STR(o->func));
+	jw_str(out, STR(o->s.func), o->s.fn);
 	out_puts(out, ",\"dso\":");
 	dso_id(o->dso);
 	out_write(out, KT.p + x->kept, x->nkept);
@@ -1454,9 +1455,9 @@ static void write_frame(const struct ofr *o)
 		out_write(out, nb, fmt_hex(nb, o->symoff, 1));
 		out_putc(out, '"');
 	}
-	if (o->src != UINT32_MAX) {
+	if (o->s.src != UINT32_MAX) {
 		out_puts(out, ",\"srcline\":");
-		jw_strc(out, STR(o->src));
+		jw_str(out, STR(o->s.src), o->s.sn);
 	}
 	if (o->depth > 0) {
 		out_puts(out, ",\"inlined\":true,\"inline_depth\":");

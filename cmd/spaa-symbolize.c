@@ -517,17 +517,36 @@ static uint32_t ahcap, nahead; /* nahead: the frames looked at so far */
 static struct names *AN;
 static uint32_t nan_, ancap;
 
+/* Whether input dso d is a perf map (.../perf-PID.map), its pid into
+ * *pid; found once per dso. */
+static int8_t *dso_pm;         /* 0: not known yet, 1: a perf map, -1: not */
+static int64_t *dso_pmpid;
+static uint32_t dpcap, dpcap2;
+static bool perf_map_dso(uint32_t d, int64_t *pid)
+{
+	if (d >= dpcap || !dso_pm[d]) {
+		uint32_t old = dpcap;
+		grow_array((void **)&dso_pm, &dpcap, d + 1, sizeof *dso_pm);
+		grow_array((void **)&dso_pmpid, &dpcap2, d + 1, sizeof *dso_pmpid);
+		memset(dso_pm + old, 0, dpcap - old);
+		const char *base = r->dsos[d].name ? strrchr(r->dsos[d].name, '/') : NULL;
+		long long mpid;
+		char tail;
+		dso_pm[d] = base && sscanf(base, "/perf-%lld.ma%c", &mpid, &tail) == 2 && tail == 'p' ? 1 : -1;
+		dso_pmpid[d] = dso_pm[d] > 0 ? mpid : 0;
+	}
+	*pid = dso_pmpid[d];
+	return dso_pm[d] > 0;
+}
+
 /* The file of input frame fi's own ELF look-up (without a pid), or NULL
  * when it has none: a kernel frame, a perf map, no path. */
 static const char *own_elf(uint32_t fi)
 {
 	const spaa_frame *fr = &r->frames[fi];
 	const char *dname = r->dsos[fr->dso].name ? r->dsos[fr->dso].name : "";
-	if (is_kernel(fr, FI[fi].addr) || dname[0] != '/') return NULL;
-	const char *base = strrchr(dname, '/');
-	long long mpid;
-	char tail;
-	if (sscanf(base, "/perf-%lld.ma%c", &mpid, &tail) == 2 && tail == 'p') return NULL;
+	int64_t mpid;
+	if (is_kernel(fr, FI[fi].addr) || dname[0] != '/' || perf_map_dso(fr->dso, &mpid)) return NULL;
 	return dname;
 }
 
@@ -643,10 +662,8 @@ static int resolve(uint32_t fi, int64_t pid)
 		return ES_OK;
 	}
 	/* the dso as recorded */
-	const char *base = strrchr(dname, '/');
-	long long mpid;
-	char tail;
-	if (base && sscanf(base, "/perf-%lld.ma%c", &mpid, &tail) == 2 && tail == 'p') {
+	int64_t mpid;
+	if (perf_map_dso(fr->dso, &mpid)) {
 		struct proc *p = proc_of(mpid);
 		if (!p->has_pm) return ES_MISSING;
 		const symtab_ent *e = symtab_find(&p->pm, addr);

@@ -733,7 +733,12 @@ static uint32_t raw_frame(uint32_t fi)
 	return nf - 1;
 }
 
-/* The frag of output frames start .. start + n - 1. */
+static bool content;          /* stack_id_mode content_addressable */
+static bool stacks_done;      /* settling the frames no stack used */
+static fnvmemo *frag_path(uint32_t g);
+
+/* The frag of output frames start .. start + n - 1 (with content ids, its
+ * path bytes made now, while its new names are still in the cache). */
 static uint32_t new_frag(uint32_t start, uint32_t n)
 {
 	struct frag *g = VEC_PUSH(FG, nfg, fgcap);
@@ -741,6 +746,7 @@ static uint32_t new_frag(uint32_t start, uint32_t n)
 	g->n = n;
 	g->changed = F[start].resolved || n > 1;
 	g->path = NULL;
+	if (content && !stacks_done) frag_path(nfg - 1);
 	if (n == 1) { /* the frame's own id text */
 		g->ids = F[start].idj;
 		g->idsn = F[start].idn;
@@ -831,11 +837,15 @@ static const char *const replaced[] = { "type", "id", "func", "func_resolved", "
  * write_frame copies into each frame it becomes. */
 static void keep_members(struct fin *x)
 {
+	static size_t rlen[sizeof replaced / sizeof *replaced];
+	if (!rlen[0])
+		for (int j = 0; replaced[j]; j++) rlen[j] = strlen(replaced[j]);
 	const json_doc *d = &r->doc;
 	x->kept = (uint32_t)KT.n;
 	for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
 		bool skip = false;
-		for (int j = 0; replaced[j] && !skip; j++) skip = json_is_str(d, k, replaced[j], strlen(replaced[j]));
+		for (int j = 0; replaced[j] && !skip; j++)
+			skip = d->nodes[k].count == rlen[j] && json_is_str(d, k, replaced[j], rlen[j]);
 		if (skip) continue;
 		sbuf_addc(&KT, ',');
 		jb_str(&KT, d->nodes[k].str, d->nodes[k].count);
@@ -893,7 +903,6 @@ static strmap out_ids;        /* output id text -> mst */
 static strmap in_ids;         /* input stack id key -> mst */
 static uint32_t *in_m;
 static uint32_t imcap;
-static bool content;          /* stack_id_mode content_addressable */
 
 static spool *sp;
 static sbuf rec, tmp;
@@ -1766,6 +1775,7 @@ int main(int argc, char **argv)
 	}
 	spaa_need_header(r);
 	look_ahead();
+	stacks_done = true;
 	for (uint32_t i = 0; i < r->frame_ids.count; i++) settle_frame(i);
 	write_dicts();
 	play_spool();

@@ -511,7 +511,7 @@ static uint32_t perfmap_dso(struct proc *p)
  * them (half the look-up's time).  Per input frame, its answer: why not,
  * or its frames' names (AN[at .. at + n), their strings in S already) and
  * the symbol offset. */
-struct ahead { int32_t w; uint32_t n, at; bool has_symoff; uint64_t symoff; };
+struct ahead { int32_t w; uint32_t n, at, dso; bool has_symoff; uint64_t symoff; };
 static struct ahead *AH;       /* by input frame; w < 0: not looked up ahead */
 static uint32_t ahcap, nahead; /* nahead: the frames looked at so far */
 static struct names *AN;
@@ -581,7 +581,8 @@ static void look_ahead(void)
 	for (uint32_t i = 0; i < nk; i++) {
 		struct ahead *a = &AH[k[i].fi];
 		elfsym_res res;
-		a->w = elfsym_lookup(E, own_elf(k[i].fi), k[i].addr, perf_offsets, &res);
+		a->dso = k[i].dso;
+		a->w = elfsym_lookup(E, r->dsos[a->dso].name, k[i].addr, perf_offsets, &res);
 		if (a->w != ES_OK) continue;
 		a->n = res.n;
 		a->at = nan_;
@@ -592,23 +593,21 @@ static void look_ahead(void)
 	free(k);
 }
 
-/* Input frame fi's own ELF look-up in file path, made ahead or now, into
- * L (its frames in dso). */
-static int own_lookup(uint32_t fi, const char *path, uint32_t dso)
+/* Input frame fi's look-up made ahead, NULL if none. */
+static const struct ahead *ahead_of(uint32_t fi)
 {
-	if (fi >= nahead || AH[fi].w < 0) {
-		elfsym_res res;
-		int w = elfsym_lookup(E, path, FI[fi].addr, perf_offsets, &res);
-		if (w == ES_OK) chain_elf(&res, dso);
-		return w;
-	}
-	const struct ahead *a = &AH[fi];
+	return fi < nahead && AH[fi].w >= 0 ? &AH[fi] : NULL;
+}
+
+/* A look-up made ahead into L. */
+static int chain_ahead(const struct ahead *a)
+{
 	if (a->w != ES_OK) return a->w;
 	nl = 0;
 	for (uint32_t k = 0; k < a->n; k++) {
 		struct link *l = VEC_PUSH(L, nl, lcap);
 		l->s = AN[a->at + k];
-		l->dso = dso;
+		l->dso = a->dso;
 		l->kind = FK_USER;
 		l->has_symoff = a->has_symoff;
 		l->symoff = a->symoff;
@@ -672,7 +671,11 @@ static int resolve(uint32_t fi, int64_t pid)
 		return ES_OK;
 	}
 	if (dname[0] != '/') return R_NO_DSO;
-	return own_lookup(fi, dname, fr->dso);
+	const struct ahead *a = ahead_of(fi);
+	if (a) return chain_ahead(a);
+	int w = elfsym_lookup(E, dname, addr, perf_offsets, &res);
+	if (w == ES_OK) chain_elf(&res, fr->dso);
+	return w;
 }
 
 /* The id text of input frame fi as it is in its record (number or string). */
@@ -781,18 +784,20 @@ static void settle_frame(uint32_t fi)
 		x->frag = new_frag(x->start, 1);
 		return;
 	}
-	int w = resolve(fi, -1);
-	const spaa_frame *fr = &r->frames[fi];
-	bool retry = w != ES_OK && !is_kernel(fr, x->addr) && have_pid_sources() &&
-		     (w == R_NO_DSO || w == ES_NEEDS_MAP || w == ES_MISSING);
+	/* a look-up made ahead: not kernel, not a perf map, its own file */
+	const struct ahead *a = ahead_of(fi);
+	int w = a ? chain_ahead(a) : resolve(fi, -1);
 	if (w == ES_OK) {
-		count(fr->dso, w);
+		count(a ? a->dso : r->frames[fi].dso, w);
 		x->start = make_frames(fi, true);
 		x->n = nl;
 		x->prim = x->start + nl - 1;
 		x->frag = new_frag(x->start, x->n);
 		return;
 	}
+	const spaa_frame *fr = &r->frames[fi];
+	bool retry = !is_kernel(fr, x->addr) && have_pid_sources() &&
+		     (w == R_NO_DSO || w == ES_NEEDS_MAP || w == ES_MISSING);
 	x->start = x->prim = raw_frame(fi);
 	x->n = 1;
 	x->frag = new_frag(x->start, 1);

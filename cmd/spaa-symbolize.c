@@ -551,12 +551,29 @@ static const char *own_elf(uint32_t fi)
 }
 
 struct ahead_key { uint32_t dso; uint32_t fi; uint64_t addr; };
-static int ahead_cmp(const void *a, const void *b)
+
+/* Sorts *k[0..n) by address (by_dso: by dso), keeping the order of equal
+ * ones: LSD radix, 8 bits a pass, skipping the digits all share (*t: room
+ * for n, swapped with *k as the passes go). */
+static void radix_keys(struct ahead_key **k, struct ahead_key **t, uint32_t n, bool by_dso)
 {
-	const struct ahead_key *x = a, *y = b;
-	if (x->dso != y->dso) return x->dso < y->dso ? -1 : 1;
-	if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
-	return x->fi < y->fi ? -1 : x->fi > y->fi;
+	for (unsigned sh = 0; sh < (by_dso ? 32u : 64u); sh += 8) {
+		uint32_t cnt[256] = { 0 };
+		for (uint32_t i = 0; i < n; i++) cnt[((by_dso ? (*k)[i].dso : (*k)[i].addr) >> sh) & 0xff]++;
+		bool same = false;
+		for (unsigned b = 0; b < 256 && !same; b++) same = cnt[b] == n;
+		if (same) continue;
+		for (uint32_t b = 0, sum = 0; b < 256; b++) {
+			uint32_t c = cnt[b];
+			cnt[b] = sum;
+			sum += c;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			(*t)[cnt[((by_dso ? (*k)[i].dso : (*k)[i].addr) >> sh) & 0xff]++] = (*k)[i];
+		struct ahead_key *x = *k;
+		*k = *t;
+		*t = x;
+	}
 }
 
 /* Looks up ahead the candidates among the frames read since the last call
@@ -577,7 +594,11 @@ static void look_ahead(void)
 		x->addr = FI[fi].addr;
 	}
 	nahead = end;
-	qsort(k, nk, sizeof *k, ahead_cmp);
+	/* by dso, then address, then input order */
+	struct ahead_key *t = xmalloc((nk ? nk : 1) * sizeof *t);
+	radix_keys(&k, &t, nk, false);
+	radix_keys(&k, &t, nk, true);
+	free(t);
 	for (uint32_t i = 0; i < nk; i++) {
 		struct ahead *a = &AH[k[i].fi];
 		elfsym_res res;

@@ -347,6 +347,7 @@ struct fin {
 	uint64_t addr;
 	uint32_t start, n;    /* its frames (without a pid), innermost first */
 	uint32_t frag;        /* the same as a frag */
+	uint32_t idj, idn;    /* its id as JSON text, in S (made as it is read) */
 	uint32_t prim;        /* the output frame holding its id */
 	uint32_t kept, nkept; /* a candidate's members a resolved frame keeps, as
 			       * JSON text (",key:value"...) in KT */
@@ -737,7 +738,8 @@ static uint32_t make_frames(uint32_t fi, bool take_id)
 		bool own = take_id && k == nl - 1;
 		o->fresh = !own;
 		if (own) {
-			o->idj = id_add(fi, &o->idn);
+			o->idj = FI[fi].idj;
+			o->idn = FI[fi].idn;
 		} else {
 			o->idj = fresh_frame_id(&o->idn);
 		}
@@ -753,7 +755,8 @@ static uint32_t raw_frame(uint32_t fi)
 	o->in = fi;
 	o->dso = r->frames[fi].dso;
 	o->depth = -1;
-	o->idj = id_add(fi, &o->idn);
+	o->idj = FI[fi].idj;
+	o->idn = FI[fi].idn;
 	return nf - 1;
 }
 
@@ -905,6 +908,7 @@ static void take_frame(void)
 		any_int = true;
 	}
 	x->int_id = is_int && (n == 1 || k[0] != '0');
+	x->idj = id_add(fi, &x->idn);
 	if (x->cand) keep_members(x);
 	if (is_fresh(k, n))
 		die_at(r->name, r->lineno, "frame id %.*s comes after the stacks and collides with a new frame's id: "
@@ -1559,6 +1563,18 @@ static void write_dicts(void)
 			if ((int64_t)k == first_frame) {
 				for (uint32_t i = 0; i < nnd; i++) write_dso(i);
 				new_dsos = true;
+			}
+			/* the output frames of the next input frames, made
+			 * in the order the stacks met them, asked for ahead */
+			uint32_t nfi = r->frame_ids.count;
+			if (x->index + 8 < nfi) __builtin_prefetch(&F[FI[x->index + 8].prim]);
+			if (x->index + 4 < nfi) {
+				const struct ofr *o = &F[FI[x->index + 4].prim];
+				__builtin_prefetch(STR(o->idj));
+				if (o->resolved) {
+					__builtin_prefetch(STR(o->s.func));
+					if (o->s.src != UINT32_MAX) __builtin_prefetch(STR(o->s.src));
+				}
 			}
 			/* a frame that has only become others (one per
 			 * process) is left out */

@@ -253,6 +253,7 @@ static void load_kallsyms(void)
 /* ---- the output dictionaries -------------------------------------------------------- */
 
 static spaa_reader *r;
+static bool content;          /* stack_id_mode content_addressable */
 static sbuf S;               /* strings of new names, ids, path bytes */
 
 static uint32_t str_add(const char *p, size_t n)
@@ -512,7 +513,7 @@ static uint32_t perfmap_dso(struct proc *p)
  * them (half the look-up's time).  Per input frame, its answer: why not,
  * or its frames' names (AN[at .. at + n), their strings in S already) and
  * the symbol offset. */
-struct ahead { int32_t w; uint32_t n, at, dso; bool has_symoff; uint64_t symoff; };
+struct ahead { int32_t w; uint32_t n, at, dso; bool has_symoff; uint64_t symoff; fnvmemo *path; };
 static struct ahead *AH;       /* by input frame; w < 0: not looked up ahead */
 static uint32_t ahcap, nahead; /* nahead: the frames looked at so far */
 static struct names *AN;
@@ -552,6 +553,29 @@ static const char *own_elf(uint32_t fi)
 }
 
 struct ahead_key { uint32_t dso; uint32_t fi; uint64_t addr; };
+
+/* The path bytes (spaa(5), STACK IDENTITY) of the frames of res, in input
+ * dso d, root first, as frag_path makes them from the frames made of it:
+ * made here, while res is in the cache. */
+static fnvmemo *ahead_path(const elfsym_res *res, uint32_t d)
+{
+	static sbuf b;
+	const spaa_dso *x = &r->dsos[d];
+	b.n = 0;
+	for (uint32_t k = res->n; k-- > 0;) {
+		sbuf_adds(&b, res->func[k]);
+		sbuf_addc(&b, 0x1f);
+		if (x->name) sbuf_add(&b, x->name, x->name_n);
+		sbuf_addc(&b, 0x1f);
+		sbuf_addc(&b, k + 1 < res->n ? 'i' : 'p');
+		if (res->srcline[k]) {
+			sbuf_addc(&b, 0x1f);
+			sbuf_adds(&b, res->srcline[k]);
+		}
+		sbuf_addc(&b, 0x1e);
+	}
+	return fnvmemo_new(b.p, b.n);
+}
 
 /* Sorts *k[0..n) by address (by_dso: by dso), keeping the order of equal
  * ones: LSD radix, 8 bits a pass, skipping the digits all share (*t: room
@@ -604,6 +628,7 @@ static void look_ahead(void)
 		struct ahead *a = &AH[k[i].fi];
 		elfsym_res res;
 		a->dso = k[i].dso;
+		a->path = NULL;
 		a->w = elfsym_lookup(E, r->dsos[a->dso].name, k[i].addr, perf_offsets, &res);
 		if (a->w != ES_OK) continue;
 		a->n = res.n;
@@ -611,6 +636,7 @@ static void look_ahead(void)
 		a->has_symoff = res.has_symoff;
 		a->symoff = res.symoff;
 		for (uint32_t j = 0; j < res.n; j++) *VEC_PUSH(AN, nan_, ancap) = res_names(&res, j);
+		a->path = content ? ahead_path(&res, a->dso) : NULL;
 	}
 	free(k);
 }
@@ -760,19 +786,18 @@ static uint32_t raw_frame(uint32_t fi)
 	return nf - 1;
 }
 
-static bool content;          /* stack_id_mode content_addressable */
 static bool stacks_done;      /* settling the frames no stack used */
 static fnvmemo *frag_path(uint32_t g);
 
 /* The frag of output frames start .. start + n - 1 (with content ids, its
  * path bytes made now, while its new names are still in the cache). */
-static uint32_t new_frag(uint32_t start, uint32_t n)
+static uint32_t new_frag(uint32_t start, uint32_t n, fnvmemo *path)
 {
 	struct frag *g = VEC_PUSH(FG, nfg, fgcap);
 	g->start = start;
 	g->n = n;
 	g->changed = F[start].resolved || n > 1;
-	g->path = NULL;
+	g->path = path;
 	if (content && !stacks_done) frag_path(nfg - 1);
 	if (n == 1) { /* the frame's own id text */
 		g->ids = F[start].idj;
@@ -805,7 +830,7 @@ static void settle_frame(uint32_t fi)
 	if (!x->cand) {
 		x->start = x->prim = raw_frame(fi);
 		x->n = 1;
-		x->frag = new_frag(x->start, 1);
+		x->frag = new_frag(x->start, 1, NULL);
 		return;
 	}
 	/* a look-up made ahead: not kernel, not a perf map, its own file */
@@ -816,7 +841,7 @@ static void settle_frame(uint32_t fi)
 		x->start = make_frames(fi, true);
 		x->n = nl;
 		x->prim = x->start + nl - 1;
-		x->frag = new_frag(x->start, x->n);
+		x->frag = new_frag(x->start, x->n, a ? a->path : NULL);
 		return;
 	}
 	const spaa_frame *fr = &r->frames[fi];
@@ -824,7 +849,7 @@ static void settle_frame(uint32_t fi)
 		     (w == R_NO_DSO || w == ES_NEEDS_MAP || w == ES_MISSING);
 	x->start = x->prim = raw_frame(fi);
 	x->n = 1;
-	x->frag = new_frag(x->start, 1);
+	x->frag = new_frag(x->start, 1, NULL);
 	if (retry) x->per_pid = true; /* counted with each pid */
 	else count(fr->dso, w);
 }
@@ -849,7 +874,7 @@ static uint32_t frag_of(uint32_t fi, int64_t pid)
 		count(r->frames[fi].dso, w);
 		if (w == ES_OK) {
 			uint32_t s = make_frames(fi, false);
-			pc_frag[i] = new_frag(s, nl);
+			pc_frag[i] = new_frag(s, nl, NULL);
 		} else {
 			pc_frag[i] = x->frag;
 			x->used_raw = true;

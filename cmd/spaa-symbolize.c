@@ -602,11 +602,15 @@ static void radix_keys(struct ahead_key **k, struct ahead_key **t, uint32_t n, b
 }
 
 /* Looks up ahead the candidates among the frames read since the last call
- * that are not resolved yet. */
-static void look_ahead(void)
+ * that are not resolved yet: when there are enough of them, or when all
+ * is set (frames that come a few at a time between the stacks are left to
+ * the stacks that use them). */
+static uint32_t ncand;          /* candidates read since */
+static void look_ahead(bool all)
 {
 	uint32_t end = r->frame_ids.count;
-	if (nahead >= end) return;
+	if (nahead >= end || (!all && ncand < 256)) return;
+	ncand = 0;
 	grow_array((void **)&AH, &ahcap, end, sizeof *AH);
 	struct ahead_key *k = NULL;
 	uint32_t nk = 0, kcap = 0;
@@ -922,6 +926,7 @@ static void take_frame(void)
 	bool named = fr->func_resolved && !fr->perf_nosym && fr->func[0] && strcmp(fr->func, "[unknown]") != 0 &&
 		     !is_hex_addr(fr->func, &(uint64_t){ 0 });
 	x->cand = has_addr && !named && !fr->perf_nochain;
+	ncand += x->cand;
 	x->addr = a;
 	/* an id given to a new frame already: this one gets another */
 	size_t n;
@@ -1827,7 +1832,7 @@ int main(int argc, char **argv)
 			keep_dict(t);
 			break;
 		case SPAA_STACK:
-			look_ahead(); /* the frames read since the last stack */
+			look_ahead(false); /* the frames read since the last stack */
 			payload = true;
 			take_stack();
 			break;
@@ -1846,7 +1851,7 @@ int main(int argc, char **argv)
 		}
 	}
 	spaa_need_header(r);
-	look_ahead();
+	look_ahead(true);
 	stacks_done = true;
 	for (uint32_t i = 0; i < r->frame_ids.count; i++) settle_frame(i);
 	write_dicts();

@@ -10,7 +10,7 @@
  *
  * The loop, one pass: dictionary records are kept in memory as they were
  * read (keep_dict).  A frame is resolved when the first stack that uses it
- * comes (frames_of): once, or once per process when only the process's maps
+ * comes (frag_of): once, or once per process when only the process's maps
  * or perf map can name it.  A frame that gets a name may become several (the
  * functions inlined at its address, innermost first, as spaa(5) orders
  * them), and new dsos and frames are made.  The look-ups in the frames' own
@@ -517,7 +517,7 @@ struct ahead { int32_t w; uint32_t n, at, dso; bool has_symoff; uint64_t symoff;
 static struct ahead *AH;       /* by input frame; w < 0: not looked up ahead */
 static uint32_t ahcap, nahead; /* nahead: the frames looked at so far */
 static struct names *AN;
-static uint32_t nan_, ancap;
+static uint32_t n_an, ancap;
 
 /* Whether input dso d is a perf map (.../perf-PID.map), its pid into
  * *pid; found once per dso. */
@@ -636,10 +636,10 @@ static void look_ahead(bool all)
 		a->w = elfsym_lookup(E, r->dsos[a->dso].name, k[i].addr, perf_offsets, &res);
 		if (a->w != ES_OK) continue;
 		a->n = res.n;
-		a->at = nan_;
+		a->at = n_an;
 		a->has_symoff = res.has_symoff;
 		a->symoff = res.symoff;
-		for (uint32_t j = 0; j < res.n; j++) *VEC_PUSH(AN, nan_, ancap) = res_names(&res, j);
+		for (uint32_t j = 0; j < res.n; j++) *VEC_PUSH(AN, n_an, ancap) = res_names(&res, j);
 		a->path = content ? ahead_path(&res, a->dso) : NULL;
 	}
 	free(k);

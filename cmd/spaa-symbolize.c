@@ -10,10 +10,12 @@
  *
  * The loop, one pass: dictionary records are kept in memory as they were
  * read (keep_dict).  A frame is resolved when the first stack that uses it
- * comes (frames_of): once, or once per process when only the process's maps
+ * comes (frag_of): once, or once per process when only the process's maps
  * or perf map can name it.  A frame that gets a name may become several (the
  * functions inlined at its address, innermost first, as spaa(5) orders
- * them), and new dsos and frames are made.  A stack with a changed frame is
+ * them), and new dsos and frames are made.  The look-ups in the frames' own
+ * ELF files are made ahead, for the frames read before a stack, in the
+ * order of their addresses (look_ahead).  A stack with a changed frame is
  * rewritten and, with content-addressed ids, gets its content id again
  * (spaa(5), stackid.h); stacks that have become one are summed into the
  * first (take_stack, the sums in wsum.h).  Stacks, samples and windows go to
@@ -251,6 +253,7 @@ static void load_kallsyms(void)
 /* ---- the output dictionaries -------------------------------------------------------- */
 
 static spaa_reader *r;
+static bool content;          /* stack_id_mode content_addressable */
 static sbuf S;               /* strings of new names, ids, path bytes */
 
 static uint32_t str_add(const char *p, size_t n)
@@ -302,6 +305,9 @@ static sstr dso_name(uint32_t d)
 	return (sstr){ x->name ? x->name : "", x->name ? x->name_n : 0 };
 }
 
+/* A name and a line, in S (src UINT32_MAX: none). */
+struct names { uint32_t func, fn, src, sn; };
+
 /* Output frames. */
 struct ofr {
 	uint32_t in;          /* the input frame it comes from */
@@ -309,15 +315,28 @@ struct ofr {
 	bool fresh;           /* a new record (not the input's, in place) */
 	uint8_t kind;
 	int32_t depth;        /* inline_depth, -1: none */
-	uint32_t func, src;   /* S offsets; src UINT32_MAX: none */
+	struct names s;       /* its name and line */
 	uint32_t dso;         /* odso */
 	bool has_symoff;
 	uint64_t symoff;
 	uint32_t idj, idn;    /* the id as JSON text, in S */
-	fnvmemo *path;        /* its path bytes (stackid.h); NULL: not made yet */
 };
 static struct ofr *F;
 static uint32_t nf, fcap;
+
+/* What an input frame becomes in a stack (on its own, or in a process):
+ * output frames start .. start + n - 1, innermost first, and what the
+ * stacks that use it take from them, made once: their ids as the stack
+ * record lists them (in its frame order, joined with commas), their path
+ * bytes root first, whether they differ from the input frame. */
+struct frag {
+	uint32_t start, n;
+	uint32_t ids, idsn;   /* in S */
+	bool changed;
+	fnvmemo *path;        /* NULL: not made yet */
+};
+static struct frag *FG;
+static uint32_t nfg, fgcap;
 
 /* Per input frame. */
 struct fin {
@@ -328,6 +347,8 @@ struct fin {
 	bool int_id;          /* its id is an integer (in its record, a number) */
 	uint64_t addr;
 	uint32_t start, n;    /* its frames (without a pid), innermost first */
+	uint32_t frag;        /* the same as a frag */
+	uint32_t idj, idn;    /* its id as JSON text, in S (made as it is read) */
 	uint32_t prim;        /* the output frame holding its id */
 	uint32_t kept, nkept; /* a candidate's members a resolved frame keeps, as
 			       * JSON text (",key:value"...) in KT */
@@ -337,8 +358,8 @@ static sbuf KT;
 static uint32_t ficap;
 
 static strmap pid_chains;      /* (input frame, pid) -> index into pc */
-static uint32_t *pc_start, *pc_n;
-static uint32_t pccap, pccap2;
+static uint32_t *pc_frag;      /* its frag */
+static uint32_t pccap;
 
 /* Fresh frame ids: integers above those of the input, made in increasing
  * order (the ones made, for take_frame's check of frames that come late). */
@@ -363,7 +384,7 @@ static uint64_t above_ids(const strmap *ids)
 	return next;
 }
 
-static uint32_t fresh_frame_id(void)
+static uint32_t fresh_frame_id(uint32_t *len)
 {
 	if (!next_id_set) {
 		next_id_set = true;
@@ -375,6 +396,7 @@ static uint32_t fresh_frame_id(void)
 	do n = fmt_u64(buf, next_id++);
 	while (any_int && in_max >= next_id - 1 && strmap_find(&r->frame_ids, buf, n) >= 0);
 	*VEC_PUSH(fresh, nfresh, freshcap) = next_id - 1;
+	*len = (uint32_t)n;
 	return str_add(buf, n);
 }
 
@@ -436,18 +458,28 @@ static bool is_kernel(const spaa_frame *fr, uint64_t addr)
 }
 
 /* A chain being built: innermost first. */
-struct link { const char *func, *src; uint32_t dso; uint8_t kind; bool has_symoff; uint64_t symoff; };
+struct link { struct names s; uint32_t dso; uint8_t kind; bool has_symoff; uint64_t symoff; };
 static struct link *L;
 static uint32_t nl, lcap;
 static sbuf LT;                /* its strings */
+
+/* The names of frame k of res added to S. */
+static struct names res_names(const elfsym_res *res, uint32_t k)
+{
+	struct names x;
+	x.fn = (uint32_t)strlen(res->func[k]);
+	x.func = str_add(res->func[k], x.fn);
+	x.sn = res->srcline[k] ? (uint32_t)strlen(res->srcline[k]) : 0;
+	x.src = res->srcline[k] ? str_add(res->srcline[k], x.sn) : UINT32_MAX;
+	return x;
+}
 
 static void chain_elf(const elfsym_res *res, uint32_t dso)
 {
 	nl = 0;
 	for (uint32_t k = 0; k < res->n; k++) {
 		struct link *l = VEC_PUSH(L, nl, lcap);
-		l->func = res->func[k];
-		l->src = res->srcline[k];
+		l->s = res_names(res, k);
 		l->dso = dso;
 		l->kind = FK_USER;
 		l->has_symoff = res->has_symoff;
@@ -459,8 +491,10 @@ static void chain_one(const char *func, uint32_t dso, uint8_t kind, uint64_t sym
 {
 	nl = 0;
 	struct link *l = VEC_PUSH(L, nl, lcap);
-	l->func = func;
-	l->src = NULL;
+	l->s.fn = (uint32_t)strlen(func);
+	l->s.func = str_add(func, l->s.fn);
+	l->s.src = UINT32_MAX;
+	l->s.sn = 0;
 	l->dso = dso;
 	l->kind = kind;
 	l->has_symoff = true;
@@ -471,6 +505,166 @@ static void chain_one(const char *func, uint32_t dso, uint8_t kind, uint64_t sym
 static uint32_t perfmap_dso(struct proc *p)
 {
 	return dso_for(p->pm_path, false, NULL);
+}
+
+/* The look-ups in the ELF file of the frame's own dso, made ahead for the
+ * frames read so far in the order of their addresses (look_ahead): the
+ * file's tables are then met in order, not at random as the stacks meet
+ * them (half the look-up's time).  Per input frame, its answer: why not,
+ * or its frames' names (AN[at .. at + n), their strings in S already) and
+ * the symbol offset. */
+struct ahead { int32_t w; uint32_t n, at, dso; bool has_symoff; uint64_t symoff; fnvmemo *path; };
+static struct ahead *AH;       /* by input frame; w < 0: not looked up ahead */
+static uint32_t ahcap, nahead; /* nahead: the frames looked at so far */
+static struct names *AN;
+static uint32_t n_an, ancap;
+
+/* Whether input dso d is a perf map (.../perf-PID.map), its pid into
+ * *pid; found once per dso. */
+static int8_t *dso_pm;         /* 0: not known yet, 1: a perf map, -1: not */
+static int64_t *dso_pmpid;
+static uint32_t dpcap, dpcap2;
+static bool perf_map_dso(uint32_t d, int64_t *pid)
+{
+	if (d >= dpcap || !dso_pm[d]) {
+		uint32_t old = dpcap;
+		grow_array((void **)&dso_pm, &dpcap, d + 1, sizeof *dso_pm);
+		grow_array((void **)&dso_pmpid, &dpcap2, d + 1, sizeof *dso_pmpid);
+		memset(dso_pm + old, 0, dpcap - old);
+		const char *base = r->dsos[d].name ? strrchr(r->dsos[d].name, '/') : NULL;
+		long long mpid;
+		char tail;
+		dso_pm[d] = base && sscanf(base, "/perf-%lld.ma%c", &mpid, &tail) == 2 && tail == 'p' ? 1 : -1;
+		dso_pmpid[d] = dso_pm[d] > 0 ? mpid : 0;
+	}
+	*pid = dso_pmpid[d];
+	return dso_pm[d] > 0;
+}
+
+/* The file of input frame fi's own ELF look-up (without a pid), or NULL
+ * when it has none: a kernel frame, a perf map, no path. */
+static const char *own_elf(uint32_t fi)
+{
+	const spaa_frame *fr = &r->frames[fi];
+	const char *dname = r->dsos[fr->dso].name ? r->dsos[fr->dso].name : "";
+	int64_t mpid;
+	if (is_kernel(fr, FI[fi].addr) || dname[0] != '/' || perf_map_dso(fr->dso, &mpid)) return NULL;
+	return dname;
+}
+
+struct ahead_key { uint32_t dso; uint32_t fi; uint64_t addr; };
+
+/* The path bytes (spaa(5), STACK IDENTITY) of the frames of res, in input
+ * dso d, root first, as frag_path makes them from the frames made of it:
+ * made here, while res is in the cache. */
+static fnvmemo *ahead_path(const elfsym_res *res, uint32_t d)
+{
+	static sbuf b;
+	const spaa_dso *x = &r->dsos[d];
+	b.n = 0;
+	for (uint32_t k = res->n; k-- > 0;) {
+		sbuf_adds(&b, res->func[k]);
+		sbuf_addc(&b, 0x1f);
+		if (x->name) sbuf_add(&b, x->name, x->name_n);
+		sbuf_addc(&b, 0x1f);
+		sbuf_addc(&b, k + 1 < res->n ? 'i' : 'p');
+		if (res->srcline[k]) {
+			sbuf_addc(&b, 0x1f);
+			sbuf_adds(&b, res->srcline[k]);
+		}
+		sbuf_addc(&b, 0x1e);
+	}
+	return fnvmemo_new(b.p, b.n);
+}
+
+/* Sorts *k[0..n) by address (by_dso: by dso), keeping the order of equal
+ * ones: LSD radix, 8 bits a pass, skipping the digits all share (*t: room
+ * for n, swapped with *k as the passes go). */
+static void radix_keys(struct ahead_key **k, struct ahead_key **t, uint32_t n, bool by_dso)
+{
+	for (unsigned sh = 0; sh < (by_dso ? 32u : 64u); sh += 8) {
+		uint32_t cnt[256] = { 0 };
+		for (uint32_t i = 0; i < n; i++) cnt[((by_dso ? (*k)[i].dso : (*k)[i].addr) >> sh) & 0xff]++;
+		bool same = false;
+		for (unsigned b = 0; b < 256 && !same; b++) same = cnt[b] == n;
+		if (same) continue;
+		for (uint32_t b = 0, sum = 0; b < 256; b++) {
+			uint32_t c = cnt[b];
+			cnt[b] = sum;
+			sum += c;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			(*t)[cnt[((by_dso ? (*k)[i].dso : (*k)[i].addr) >> sh) & 0xff]++] = (*k)[i];
+		struct ahead_key *x = *k;
+		*k = *t;
+		*t = x;
+	}
+}
+
+/* Looks up ahead the candidates among the frames read since the last call
+ * that are not resolved yet: when there are enough of them, or when all
+ * is set (frames that come a few at a time between the stacks are left to
+ * the stacks that use them). */
+static uint32_t ncand;          /* candidates read since */
+static void look_ahead(bool all)
+{
+	uint32_t end = r->frame_ids.count;
+	if (nahead >= end || (!all && ncand < 256)) return;
+	ncand = 0;
+	grow_array((void **)&AH, &ahcap, end, sizeof *AH);
+	struct ahead_key *k = NULL;
+	uint32_t nk = 0, kcap = 0;
+	for (uint32_t fi = nahead; fi < end; fi++) {
+		AH[fi].w = -1;
+		if (!FI[fi].cand || FI[fi].done || !own_elf(fi)) continue;
+		struct ahead_key *x = VEC_PUSH(k, nk, kcap);
+		x->dso = r->frames[fi].dso;
+		x->fi = fi;
+		x->addr = FI[fi].addr;
+	}
+	nahead = end;
+	/* by dso, then address, then input order */
+	struct ahead_key *t = xmalloc((nk ? nk : 1) * sizeof *t);
+	radix_keys(&k, &t, nk, false);
+	radix_keys(&k, &t, nk, true);
+	free(t);
+	for (uint32_t i = 0; i < nk; i++) {
+		struct ahead *a = &AH[k[i].fi];
+		elfsym_res res;
+		a->dso = k[i].dso;
+		a->path = NULL;
+		a->w = elfsym_lookup(E, r->dsos[a->dso].name, k[i].addr, perf_offsets, &res);
+		if (a->w != ES_OK) continue;
+		a->n = res.n;
+		a->at = n_an;
+		a->has_symoff = res.has_symoff;
+		a->symoff = res.symoff;
+		for (uint32_t j = 0; j < res.n; j++) *VEC_PUSH(AN, n_an, ancap) = res_names(&res, j);
+		a->path = content ? ahead_path(&res, a->dso) : NULL;
+	}
+	free(k);
+}
+
+/* Input frame fi's look-up made ahead, NULL if none. */
+static const struct ahead *ahead_of(uint32_t fi)
+{
+	return fi < nahead && AH[fi].w >= 0 ? &AH[fi] : NULL;
+}
+
+/* A look-up made ahead into L. */
+static int chain_ahead(const struct ahead *a)
+{
+	if (a->w != ES_OK) return a->w;
+	nl = 0;
+	for (uint32_t k = 0; k < a->n; k++) {
+		struct link *l = VEC_PUSH(L, nl, lcap);
+		l->s = AN[a->at + k];
+		l->dso = a->dso;
+		l->kind = FK_USER;
+		l->has_symoff = a->has_symoff;
+		l->symoff = a->symoff;
+	}
+	return ES_OK;
 }
 
 /* Resolves input frame fi (with pid, or without when pid < 0) into L;
@@ -519,10 +713,8 @@ static int resolve(uint32_t fi, int64_t pid)
 		return ES_OK;
 	}
 	/* the dso as recorded */
-	const char *base = strrchr(dname, '/');
-	long long mpid;
-	char tail;
-	if (base && sscanf(base, "/perf-%lld.ma%c", &mpid, &tail) == 2 && tail == 'p') {
+	int64_t mpid;
+	if (perf_map_dso(fr->dso, &mpid)) {
 		struct proc *p = proc_of(mpid);
 		if (!p->has_pm) return ES_MISSING;
 		const symtab_ent *e = symtab_find(&p->pm, addr);
@@ -531,10 +723,11 @@ static int resolve(uint32_t fi, int64_t pid)
 		return ES_OK;
 	}
 	if (dname[0] != '/') return R_NO_DSO;
+	const struct ahead *a = ahead_of(fi);
+	if (a) return chain_ahead(a);
 	int w = elfsym_lookup(E, dname, addr, perf_offsets, &res);
-	if (w != ES_OK) return w;
-	chain_elf(&res, fr->dso);
-	return ES_OK;
+	if (w == ES_OK) chain_elf(&res, fr->dso);
+	return w;
 }
 
 /* The id text of input frame fi as it is in its record (number or string). */
@@ -549,11 +742,11 @@ static void input_id(uint32_t fi, sbuf *b)
 /* Input frame fi's id text added to S: its offset, its length in *n. */
 static uint32_t id_add(uint32_t fi, uint32_t *n)
 {
-	static sbuf b;
-	b.n = 0;
-	input_id(fi, &b);
-	*n = (uint32_t)b.n;
-	return str_add(b.p, b.n);
+	uint32_t off = (uint32_t)S.n;
+	input_id(fi, &S);
+	*n = (uint32_t)(S.n - off);
+	sbuf_addc(&S, 0);
+	return off;
 }
 
 /* Turns chain L into output frames; the physical one takes input frame
@@ -568,18 +761,17 @@ static uint32_t make_frames(uint32_t fi, bool take_id)
 		o->resolved = true;
 		o->kind = L[k].kind;
 		o->depth = nl > 1 ? (int32_t)(nl - 1 - k) : -1;
-		o->func = str_add(L[k].func, strlen(L[k].func));
-		o->src = L[k].src ? str_add(L[k].src, strlen(L[k].src)) : UINT32_MAX;
+		o->s = L[k].s;
 		o->dso = L[k].dso;
 		o->has_symoff = L[k].has_symoff;
 		o->symoff = L[k].symoff;
 		bool own = take_id && k == nl - 1;
 		o->fresh = !own;
 		if (own) {
-			o->idj = id_add(fi, &o->idn);
+			o->idj = FI[fi].idj;
+			o->idn = FI[fi].idn;
 		} else {
-			o->idj = fresh_frame_id();
-			o->idn = (uint32_t)strlen(STR(o->idj));
+			o->idj = fresh_frame_id(&o->idn);
 		}
 	}
 	return first;
@@ -593,8 +785,39 @@ static uint32_t raw_frame(uint32_t fi)
 	o->in = fi;
 	o->dso = r->frames[fi].dso;
 	o->depth = -1;
-	o->idj = id_add(fi, &o->idn);
+	o->idj = FI[fi].idj;
+	o->idn = FI[fi].idn;
 	return nf - 1;
+}
+
+static bool stacks_done;      /* settling the frames no stack used */
+static fnvmemo *frag_path(uint32_t g);
+
+/* The frag of output frames start .. start + n - 1 (with content ids, its
+ * path bytes made now, while its new names are still in the cache). */
+static uint32_t new_frag(uint32_t start, uint32_t n, fnvmemo *path)
+{
+	struct frag *g = VEC_PUSH(FG, nfg, fgcap);
+	g->start = start;
+	g->n = n;
+	g->changed = F[start].resolved || n > 1;
+	g->path = path;
+	if (content && !stacks_done) frag_path(nfg - 1);
+	if (n == 1) { /* the frame's own id text */
+		g->ids = F[start].idj;
+		g->idsn = F[start].idn;
+		return nfg - 1;
+	}
+	static sbuf b;
+	b.n = 0;
+	for (uint32_t k = 0; k < n; k++) { /* innermost first when leaf first */
+		const struct ofr *o = &F[r->leaf_first ? start + k : start + n - 1 - k];
+		if (k) sbuf_addc(&b, ',');
+		sbuf_add(&b, STR(o->idj), o->idn);
+	}
+	g->ids = str_add(b.p, b.n);
+	g->idsn = (uint32_t)b.n;
+	return nfg - 1;
 }
 
 static bool have_pid_sources(void)
@@ -611,35 +834,38 @@ static void settle_frame(uint32_t fi)
 	if (!x->cand) {
 		x->start = x->prim = raw_frame(fi);
 		x->n = 1;
+		x->frag = new_frag(x->start, 1, NULL);
 		return;
 	}
-	int w = resolve(fi, -1);
-	const spaa_frame *fr = &r->frames[fi];
-	bool retry = w != ES_OK && !is_kernel(fr, x->addr) && have_pid_sources() &&
-		     (w == R_NO_DSO || w == ES_NEEDS_MAP || w == ES_MISSING);
+	/* a look-up made ahead: not kernel, not a perf map, its own file */
+	const struct ahead *a = ahead_of(fi);
+	int w = a ? chain_ahead(a) : resolve(fi, -1);
 	if (w == ES_OK) {
-		count(fr->dso, w);
+		count(a ? a->dso : r->frames[fi].dso, w);
 		x->start = make_frames(fi, true);
 		x->n = nl;
 		x->prim = x->start + nl - 1;
+		x->frag = new_frag(x->start, x->n, a ? a->path : NULL);
 		return;
 	}
+	const spaa_frame *fr = &r->frames[fi];
+	bool retry = !is_kernel(fr, x->addr) && have_pid_sources() &&
+		     (w == R_NO_DSO || w == ES_NEEDS_MAP || w == ES_MISSING);
 	x->start = x->prim = raw_frame(fi);
 	x->n = 1;
+	x->frag = new_frag(x->start, 1, NULL);
 	if (retry) x->per_pid = true; /* counted with each pid */
 	else count(fr->dso, w);
 }
 
-/* The frames of input frame fi in a stack of process pid (-1: none). */
-static void frames_of(uint32_t fi, int64_t pid, uint32_t *start, uint32_t *n)
+/* The frag of input frame fi in a stack of process pid (-1: none). */
+static uint32_t frag_of(uint32_t fi, int64_t pid)
 {
 	settle_frame(fi);
 	struct fin *x = &FI[fi];
 	if (!x->per_pid) {
-		*start = x->start;
-		*n = x->n;
 		x->used_raw = true;
-		return;
+		return x->frag;
 	}
 	char key[12];
 	memcpy(key, &fi, 4);
@@ -647,21 +873,18 @@ static void frames_of(uint32_t fi, int64_t pid, uint32_t *start, uint32_t *n)
 	bool added;
 	uint32_t i = strmap_intern(&pid_chains, key, sizeof key, &added);
 	if (added) {
-		grow_array((void **)&pc_start, &pccap, i + 1, sizeof *pc_start);
-		grow_array((void **)&pc_n, &pccap2, i + 1, sizeof *pc_n);
+		grow_array((void **)&pc_frag, &pccap, i + 1, sizeof *pc_frag);
 		int w = pid < 0 ? R_NO_DSO : resolve(fi, pid);
 		count(r->frames[fi].dso, w);
 		if (w == ES_OK) {
-			pc_start[i] = make_frames(fi, false);
-			pc_n[i] = nl;
+			uint32_t s = make_frames(fi, false);
+			pc_frag[i] = new_frag(s, nl, NULL);
 		} else {
-			pc_start[i] = x->start;
-			pc_n[i] = 1;
+			pc_frag[i] = x->frag;
 			x->used_raw = true;
 		}
 	}
-	*start = pc_start[i];
-	*n = pc_n[i];
+	return pc_frag[i];
 }
 
 /* The members of a frame record that a resolved frame replaces. */
@@ -672,11 +895,15 @@ static const char *const replaced[] = { "type", "id", "func", "func_resolved", "
  * write_frame copies into each frame it becomes. */
 static void keep_members(struct fin *x)
 {
+	static size_t rlen[sizeof replaced / sizeof *replaced];
+	if (!rlen[0])
+		for (int j = 0; replaced[j]; j++) rlen[j] = strlen(replaced[j]);
 	const json_doc *d = &r->doc;
 	x->kept = (uint32_t)KT.n;
 	for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
 		bool skip = false;
-		for (int j = 0; replaced[j] && !skip; j++) skip = json_is_str(d, k, replaced[j], strlen(replaced[j]));
+		for (int j = 0; replaced[j] && !skip; j++)
+			skip = d->nodes[k].count == rlen[j] && json_is_str(d, k, replaced[j], rlen[j]);
 		if (skip) continue;
 		sbuf_addc(&KT, ',');
 		jb_str(&KT, d->nodes[k].str, d->nodes[k].count);
@@ -699,6 +926,7 @@ static void take_frame(void)
 	bool named = fr->func_resolved && !fr->perf_nosym && fr->func[0] && strcmp(fr->func, "[unknown]") != 0 &&
 		     !is_hex_addr(fr->func, &(uint64_t){ 0 });
 	x->cand = has_addr && !named && !fr->perf_nochain;
+	ncand += x->cand;
 	x->addr = a;
 	/* an id given to a new frame already: this one gets another */
 	size_t n;
@@ -710,6 +938,7 @@ static void take_frame(void)
 		any_int = true;
 	}
 	x->int_id = is_int && (n == 1 || k[0] != '0');
+	x->idj = id_add(fi, &x->idn);
 	if (x->cand) keep_members(x);
 	if (is_fresh(k, n))
 		die_at(r->name, r->lineno, "frame id %.*s comes after the stacks and collides with a new frame's id: "
@@ -734,13 +963,12 @@ static strmap out_ids;        /* output id text -> mst */
 static strmap in_ids;         /* input stack id key -> mst */
 static uint32_t *in_m;
 static uint32_t imcap;
-static bool content;          /* stack_id_mode content_addressable */
 
 static spool *sp;
 static sbuf rec, tmp;
 static spaa_stack st;
-static uint32_t *outf;         /* the output frames of the stack */
-static uint32_t noutf, ocap;
+static uint32_t *sfrag;        /* the frags of the stack's frames */
+static uint32_t nsfrag, sfcap;
 static fnvmemo **paths;        /* their path bytes, root first */
 static uint32_t pathcap;
 
@@ -764,12 +992,11 @@ static void member(sbuf *b, const json_doc *d, uint32_t k, bool first)
 	sbuf_addc(b, ':');
 }
 
-/* The path bytes of output frame o (spaa(5), STACK IDENTITY), made once:
+/* The path bytes of output frame o (spaa(5), STACK IDENTITY) added to tmp:
  * func US dso US p|i [US srcline] RS. */
-static fnvmemo *path_bytes(uint32_t o)
+static void path_bytes(uint32_t o)
 {
 	struct ofr *f = &F[o];
-	if (f->path) return f->path;
 	sstr func, dso, src;
 	bool inl;
 	if (!f->resolved) {
@@ -780,12 +1007,11 @@ static fnvmemo *path_bytes(uint32_t o)
 		src = (sstr){ x->srcline, x->srcline ? x->srcline_n : 0 };
 		inl = x->inlined;
 	} else {
-		func = sstr_c(STR(f->func));
+		func = (sstr){ STR(f->s.func), f->s.fn };
 		dso = dso_name(f->dso);
-		src = f->src == UINT32_MAX ? SSTR_NULL : sstr_c(STR(f->src));
+		src = f->s.src == UINT32_MAX ? SSTR_NULL : (sstr){ STR(f->s.src), f->s.sn };
 		inl = f->depth > 0;
 	}
-	tmp.n = 0;
 	sbuf_add(&tmp, func.p, func.n);
 	sbuf_addc(&tmp, 0x1f);
 	sbuf_add(&tmp, dso.p, dso.n);
@@ -796,7 +1022,16 @@ static fnvmemo *path_bytes(uint32_t o)
 		sbuf_add(&tmp, src.p, src.n);
 	}
 	sbuf_addc(&tmp, 0x1e);
-	return f->path = fnvmemo_new(tmp.p, tmp.n);
+}
+
+/* The path bytes of frag g, root first, made once. */
+static fnvmemo *frag_path(uint32_t g)
+{
+	struct frag *x = &FG[g];
+	if (x->path) return x->path;
+	tmp.n = 0;
+	for (uint32_t k = x->n; k-- > 0;) path_bytes(x->start + k);
+	return x->path = fnvmemo_new(tmp.p, tmp.n);
 }
 
 /* The process of the current stack: context pid, else its thread's. */
@@ -909,23 +1144,26 @@ static void take_stack(void)
 	if (spaa_stack_parse(r, &st) < 0) return;
 	int64_t pid = stack_pid();
 	bool changed = false;
-	noutf = 0;
+	grow_array((void **)&sfrag, &sfcap, st.nframes, sizeof *sfrag);
+	nsfrag = st.nframes;
 	for (uint32_t j = 0; j < st.nframes; j++) {
-		uint32_t s, n, fi = st.frames[j];
-		frames_of(fi, pid, &s, &n);
-		changed |= F[s].resolved || n > 1;
-		grow_array((void **)&outf, &ocap, noutf + n, sizeof *outf);
-		for (uint32_t k = 0; k < n; k++) /* innermost first when leaf first */
-			outf[noutf++] = r->leaf_first ? s + k : s + n - 1 - k;
+		/* the records are at random in memory: asked for ahead */
+		if (j + 4 < st.nframes) __builtin_prefetch(&FI[st.frames[j + 4]]);
+		uint32_t g = frag_of(st.frames[j], pid);
+		const struct frag *x = &FG[g];
+		changed |= x->changed;
+		sfrag[j] = g;
+		__builtin_prefetch(STR(x->ids));
+		if (x->path) __builtin_prefetch(x->path);
 	}
 	json_doc *d = &r->doc;
 	/* the output id */
 	char idb[24];
 	uint64_t h = FNV64_BASIS;
 	if (changed && content) { /* the path bytes, root first */
-		grow_array((void **)&paths, &pathcap, noutf, sizeof *paths);
-		for (uint32_t i = 0; i < noutf; i++) paths[i] = path_bytes(outf[r->leaf_first ? noutf - 1 - i : i]);
-		h = fnvmemo_chain(h, paths, noutf);
+		grow_array((void **)&paths, &pathcap, nsfrag, sizeof *paths);
+		for (uint32_t i = 0; i < nsfrag; i++) paths[i] = frag_path(sfrag[r->leaf_first ? nsfrag - 1 - i : i]);
+		h = fnvmemo_chain(h, paths, nsfrag);
 	}
 	tmp.n = 0;
 	uint32_t ck = json_get(d, 0, "context");
@@ -1018,13 +1256,14 @@ static void take_stack(void)
 			sbuf_add(&rec, idtext == idb ? idb : STR(M[m].id), idn);
 		} else if (key_is(d, k, "frames")) {
 			sbuf_addc(&rec, '[');
-			for (uint32_t j = 0; j < noutf; j++) {
+			for (uint32_t j = 0; j < nsfrag; j++) {
 				if (j) sbuf_addc(&rec, ',');
-				sbuf_add(&rec, STR(F[outf[j]].idj), F[outf[j]].idn);
+				sbuf_add(&rec, STR(FG[sfrag[j]].ids), FG[sfrag[j]].idsn);
 			}
 			sbuf_addc(&rec, ']');
-		} else if (key_is(d, k, "exclusive") && d->nodes[v].type == JSON_OBJECT && noutf) {
-			uint32_t leaf = outf[r->leaf_first ? 0 : noutf - 1];
+		} else if (key_is(d, k, "exclusive") && d->nodes[v].type == JSON_OBJECT && nsfrag) {
+			/* the innermost frame of the leaf's frag */
+			uint32_t leaf = FG[sfrag[r->leaf_first ? 0 : nsfrag - 1]].start;
 			sbuf_addc(&rec, '{');
 			for (uint32_t c = v + 1, e = 0; e < d->nodes[v].count; e++, c = json_after(d, c + 1)) {
 				member(&rec, d, c, e == 0);
@@ -1298,7 +1537,7 @@ static void write_frame(const struct ofr *o)
 	out_puts(out, "{\"type\":\"frame\",\"id\":");
 	out_write(out, STR(o->idj), o->idn);
 	out_puts(out, ",\"func\":");
-	jw_strc(out, STR(o->func));
+	jw_str(out, STR(o->s.func), o->s.fn);
 	out_puts(out, ",\"dso\":");
 	dso_id(o->dso);
 	out_write(out, KT.p + x->kept, x->nkept);
@@ -1307,9 +1546,9 @@ static void write_frame(const struct ofr *o)
 		out_write(out, nb, fmt_hex(nb, o->symoff, 1));
 		out_putc(out, '"');
 	}
-	if (o->src != UINT32_MAX) {
+	if (o->s.src != UINT32_MAX) {
 		out_puts(out, ",\"srcline\":");
-		jw_strc(out, STR(o->src));
+		jw_str(out, STR(o->s.src), o->s.sn);
 	}
 	if (o->depth > 0) {
 		out_puts(out, ",\"inlined\":true,\"inline_depth\":");
@@ -1359,6 +1598,18 @@ static void write_dicts(void)
 			if ((int64_t)k == first_frame) {
 				for (uint32_t i = 0; i < nnd; i++) write_dso(i);
 				new_dsos = true;
+			}
+			/* the output frames of the next input frames, made
+			 * in the order the stacks met them, asked for ahead */
+			uint32_t nfi = r->frame_ids.count;
+			if (x->index + 8 < nfi) __builtin_prefetch(&F[FI[x->index + 8].prim]);
+			if (x->index + 4 < nfi) {
+				const struct ofr *o = &F[FI[x->index + 4].prim];
+				__builtin_prefetch(STR(o->idj));
+				if (o->resolved) {
+					__builtin_prefetch(STR(o->s.func));
+					if (o->s.src != UINT32_MAX) __builtin_prefetch(STR(o->s.src));
+				}
 			}
 			/* a frame that has only become others (one per
 			 * process) is left out */
@@ -1581,6 +1832,7 @@ int main(int argc, char **argv)
 			keep_dict(t);
 			break;
 		case SPAA_STACK:
+			look_ahead(false); /* the frames read since the last stack */
 			payload = true;
 			take_stack();
 			break;
@@ -1599,6 +1851,8 @@ int main(int argc, char **argv)
 		}
 	}
 	spaa_need_header(r);
+	look_ahead(true);
+	stacks_done = true;
 	for (uint32_t i = 0; i < r->frame_ids.count; i++) settle_frame(i);
 	write_dicts();
 	play_spool();

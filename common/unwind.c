@@ -1,4 +1,5 @@
 /* unwind.c - user call stacks with libdwfl's unwinder (see unwind.h). */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -67,6 +68,10 @@ struct unwind {
 	int why;
 	bool read_failed;      /* a memory read of the current step failed */
 	uint64_t last_pc;      /* the last frame's pc, as looked up in the CFI */
+	/* registers already restored at the sampled pc (an epilogue past its
+	 * pops) whose save slots the CFI still names, below the stack pointer */
+	uint64_t popped_addr[MAX_DREGS], popped_val[MAX_DREGS];
+	uint32_t npopped;
 };
 
 /* A separate debug file by build id under the debug directory (for the
@@ -292,6 +297,12 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	unwind *u = arg;
+	if (addr < u->sp)
+		for (uint32_t i = 0; i < u->npopped; i++)
+			if (u->popped_addr[i] == addr) {
+				*result = u->popped_val[i];
+				return true;
+			}
 	if (addr >= u->sp && addr - u->sp < u->stack_size && u->stack_size - (addr - u->sp) > 8) {
 		uint64_t v;
 		memcpy(&v, u->stack + (addr - u->sp), 8);
@@ -402,6 +413,53 @@ static bool has_cfi(Dwfl *dwfl, uint64_t pc)
 	return false;
 }
 
+/* The save slots below the stack pointer of the sampled frame: in an
+ * epilogue past its pops, the CFI still says where each register was
+ * saved, below the stack pointer and so outside the saved stack; the
+ * register holds that value again, so it is read from the register (not
+ * as 0, which made the caller's frame pointer 0 and the stack garbage). */
+static void note_popped(unwind *u, Dwfl *dwfl)
+{
+	u->npopped = 0;
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, u->pc);
+	if (!mod) return;
+	for (int k = 0; k < 2; k++) {
+		Dwarf_Addr bias;
+		Dwarf_CFI *cfi = k == 0 ? dwfl_module_eh_cfi(mod, &bias) : dwfl_module_dwarf_cfi(mod, &bias);
+		Dwarf_Frame *fr;
+		if (!cfi || dwarf_cfi_addrframe(cfi, u->pc - bias, &fr) != 0) continue;
+		Dwarf_Op *ops;
+		size_t nops;
+		/* the CFA: a register plus an offset (libdw gives DW_OP_bregx) */
+		uint64_t reg = MAX_DREGS, off = 0;
+		if (dwarf_frame_cfa(fr, &ops, &nops) == 0 && nops == 1) {
+			if (ops[0].atom == DW_OP_bregx) {
+				reg = ops[0].number;
+				off = ops[0].number2;
+			} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+				reg = ops[0].atom - DW_OP_breg0;
+				off = ops[0].number;
+			}
+		}
+		if (reg < MAX_DREGS && u->dreg_set[reg]) {
+			uint64_t cfa = u->dreg[reg] + off;
+			for (int r = 0; r < MAX_DREGS; r++) {
+				Dwarf_Op mem[3];
+				if (!u->dreg_set[r] || dwarf_frame_register(fr, r, mem, &ops, &nops) != 0 || nops < 1 ||
+				    nops > 2 || ops[0].atom != DW_OP_call_frame_cfa)
+					continue;
+				if (nops == 2 && ops[1].atom != DW_OP_plus_uconst) continue;
+				uint64_t addr = cfa + (nops == 2 ? ops[1].number : 0);
+				if (addr >= u->sp || u->sp - addr > 256) continue;
+				u->popped_addr[u->npopped] = addr;
+				u->popped_val[u->npopped++] = u->dreg[r];
+			}
+		}
+		free(fr);
+		return;
+	}
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	unwind *u = arg;
@@ -451,6 +509,7 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 	u->max = max;
 	u->why = UW_OK;
 	u->read_failed = false;
+	u->npopped = 0;
 	bool have_mod = report(u, p, u->pc);
 	if (p->dwfl && !p->attached) {
 		/* libdwfl takes the architecture from a module's ELF: any one
@@ -465,6 +524,7 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 		*why = UW_NO_MODULE;
 		return 1;
 	}
+	note_popped(u, p->dwfl);
 	int r = dwfl_getthread_frames(p->dwfl, 1, frame_cb, u);
 	if (u->n == 0) {
 		ips[0] = u->pc;

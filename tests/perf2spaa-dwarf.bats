@@ -243,3 +243,17 @@ OUT
 1 3
 OUT
 }
+
+@test "dwarf capture: samples at a ret after leave (the frame pointer popped, its save slot below the stack pointer) unwind through to main" {
+	need_capture
+	cc -O2 -g -fno-omit-frame-pointer -o "$T/epilogue" "$D/unwind/epilogue.c"
+	perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$T/ep.data" "$T/epilogue" 100 > /dev/null 2>&1 ||
+		skip "perf record failed"
+	perf2spaa "$T/ep.data" | spaa-fold | grep -v 'asm_\|_dl_start' > "$T/ep.fold" || true
+	# every sample in step or loop went through main (they made the frame
+	# pointer 0, and the stack [unknown]: epilogue;[unknown];loop;step)
+	run grep -c ';loop' "$T/ep.fold"
+	[ "$output" -ge 1 ]
+	run sh -c "grep ';loop' '$T/ep.fold' | grep -v ';main;loop\(;step\)\? [0-9]*\$'"
+	assert_output ''
+}

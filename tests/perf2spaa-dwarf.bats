@@ -257,3 +257,25 @@ OUT
 	run sh -c "grep ';loop' '$T/ep.fold' | grep -v ';main;loop\(;step\)\? [0-9]*\$'"
 	assert_output ''
 }
+
+@test "dwarf capture, system-wide: every sample differing from perf script is one the man page explains (perf's frame-pointer fallback), and the program's stacks reach main" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	perf record -q -a -F 500 -e cpu-clock --call-graph dwarf -o "$T/sys.data" -- \
+		sh -c "'$d/prog' 100 & cc -O2 -c -o '$T/x.o' '$D/unwind/epilogue.c'; wait" > /dev/null 2>&1 ||
+		skip "perf cannot record system-wide here"
+	perf2spaa -q -s "$T/sys.data" > "$T/bin.spaa"
+	perf script --no-inline -i "$T/sys.data" 2> /dev/null | perf2spaa -q -s > "$T/txt.spaa"
+	run python3 "$D/unwind/dwarfcmp.py" "$T/bin.spaa" "$T/txt.spaa" prog
+	echo "$output"
+	assert_success
+	# "samples N same S early E garbage G skipped K named M unexplained U short P"
+	set -- ${lines[0]}
+	assert_equal "$1 $3 $5 $7 $9 ${11} ${13} ${15}" "samples same early garbage skipped named unexplained short"
+	[ "$2" -gt 0 ]
+	assert_equal "${14}" 0
+	assert_equal "${16}" 0
+	# a garbage frame that happens to fall in a function: rare (4 of 24600
+	# samples on three captures)
+	[ "${12}" -le $(($2 / 200 + 2)) ]
+}

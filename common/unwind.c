@@ -72,6 +72,17 @@ struct unwind {
 	 * pops) whose save slots the CFI still names, below the stack pointer */
 	uint64_t popped_addr[MAX_DREGS], popped_val[MAX_DREGS];
 	uint32_t npopped;
+	/* x86_64's rbx, which libdwfl (elfutils 0.188) loses in a frame whose
+	 * CFI does not save it: its ABI defaults make rax call-saved, not
+	 * rbx.  The last frame's registers, rbx carried down from the frame
+	 * that had it; the unwinding starts again from them when it stopped
+	 * for want of rbx (a caller whose CFA is rbx, as glibc's
+	 * _dl_runtime_resolve). */
+	Dwarf_Word freg[MAX_DREGS];
+	bool freg_set[MAX_DREGS];
+	bool rbx_carried;      /* the last frame's rbx is ours, not libdwfl's */
+	bool restart;          /* the initial registers are freg */
+	bool skip_first;       /* the first frame is the last one already kept */
 };
 
 /* A separate debug file by build id under the debug directory (for the
@@ -333,8 +344,10 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	unwind *u = arg;
+	const Dwarf_Word *reg = u->restart ? u->freg : u->dreg;
+	const bool *set = u->restart ? u->freg_set : u->dreg_set;
 	for (int r = 0; r < MAX_DREGS; r++)
-		if (u->dreg_set[r] && !dwfl_thread_state_registers(thread, r, 1, &u->dreg[r])) return false;
+		if (set[r] && !dwfl_thread_state_registers(thread, r, 1, &reg[r])) return false;
 	/* aarch64: the pc is no DWARF register of its own */
 	if (u->arch == UNWIND_AARCH64) dwfl_thread_state_register_pc(thread, u->pc);
 	return true;
@@ -474,6 +487,23 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, &activation)) return DWARF_CB_ABORT;
 	/* a return address: the call is the byte before it */
 	if (!activation) pc--;
+	if (u->arch == UNWIND_X86_64) {
+		/* the frame's registers, rbx carried when libdwfl lost it */
+		Dwarf_Word rbx = u->freg[3];
+		bool had_rbx = u->n > 0 && u->freg_set[3];
+		for (int r = 0; r < 17; r++) u->freg_set[r] = dwfl_frame_reg(state, (unsigned)r, &u->freg[r]) == 0;
+		u->rbx_carried = !u->freg_set[3] && had_rbx;
+		if (u->rbx_carried) {
+			u->freg[3] = rbx;
+			u->freg_set[3] = true;
+		}
+		u->freg[16] = pc;
+		u->freg_set[16] = true;
+	}
+	if (u->skip_first) {
+		u->skip_first = false;
+		return DWARF_CB_OK;
+	}
 	u->ips[u->n++] = pc;
 	u->last_pc = pc;
 	return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
@@ -525,7 +555,21 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 		return 1;
 	}
 	note_popped(u, p->dwfl);
+	u->restart = u->skip_first = u->rbx_carried = false;
+	memset(u->freg_set, 0, sizeof u->freg_set);
 	int r = dwfl_getthread_frames(p->dwfl, 1, frame_cb, u);
+	/* stopped for want of the rbx libdwfl lost: again from the last
+	 * frame, as an initial frame at the address kept (the return address
+	 * less one, where libdwfl looked up its CFI) */
+	for (int again = 0; again < 8 && u->rbx_carried && u->n < max && u->freg_set[7]; again++) {
+		uint32_t n = u->n;
+		u->restart = u->skip_first = true;
+		u->rbx_carried = false;
+		u->read_failed = false;
+		r = dwfl_getthread_frames(p->dwfl, 1, frame_cb, u);
+		u->restart = u->skip_first = false;
+		if (u->n == n) break;
+	}
 	if (u->n == 0) {
 		ips[0] = u->pc;
 		u->n = 1;

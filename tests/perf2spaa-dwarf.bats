@@ -279,3 +279,21 @@ OUT
 	# samples on three captures)
 	[ "${12}" -le $(($2 / 200 + 2)) ]
 }
+
+@test "dwarf capture: a caller whose CFA is rbx (as _dl_runtime_resolve), its callee not saving rbx: unwound through to main, as perf script does" {
+	need_capture
+	[ "$(uname -m)" = x86_64 ] || skip "the test program is x86_64 assembly"
+	cc -O2 -g -o "$T/realign" "$D/unwind/realign.c"
+	perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$T/rb.data" "$T/realign" 2000 > /dev/null 2>&1 ||
+		skip "perf record failed"
+	perf2spaa "$T/rb.data" | spaa-fold > "$T/rb.fold"
+	# libdwfl lost rbx in spin, whose CFI does not save it (elfutils'
+	# x86_64 defaults take rax for call-saved, not rbx): realign;spin
+	run grep -c ';realign;spin' "$T/rb.fold"
+	[ "$output" -ge 1 ]
+	run sh -c "grep ';realign' '$T/rb.fold' | grep -v 'asm_' | grep -v ';main;realign\(;spin\)\? [0-9]*\$'"
+	assert_output ''
+	perf script --no-inline -i "$T/rb.data" 2> /dev/null | perf2spaa | spaa-fold > "$T/rb-text.fold"
+	run grep -c ';main;realign;spin [0-9]*$' "$T/rb-text.fold"
+	[ "$output" -ge 1 ]
+}

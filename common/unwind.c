@@ -1,4 +1,5 @@
 /* unwind.c - user call stacks with libdwfl's unwinder (see unwind.h). */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -67,6 +68,21 @@ struct unwind {
 	int why;
 	bool read_failed;      /* a memory read of the current step failed */
 	uint64_t last_pc;      /* the last frame's pc, as looked up in the CFI */
+	/* registers already restored at the sampled pc (an epilogue past its
+	 * pops) whose save slots the CFI still names, below the stack pointer */
+	uint64_t popped_addr[MAX_DREGS], popped_val[MAX_DREGS];
+	uint32_t npopped;
+	/* x86_64's rbx, which libdwfl (elfutils 0.188) loses in a frame whose
+	 * CFI does not save it: its ABI defaults make rax call-saved, not
+	 * rbx.  The last frame's registers, rbx carried down from the frame
+	 * that had it; the unwinding starts again from them when it stopped
+	 * for want of rbx (a caller whose CFA is rbx, as glibc's
+	 * _dl_runtime_resolve). */
+	Dwarf_Word freg[MAX_DREGS];
+	bool freg_set[MAX_DREGS];
+	bool rbx_carried;      /* the last frame's rbx is ours, not libdwfl's */
+	bool restart;          /* the initial registers are freg */
+	bool skip_first;       /* the first frame is the last one already kept */
 };
 
 /* A separate debug file by build id under the debug directory (for the
@@ -292,6 +308,12 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	unwind *u = arg;
+	if (addr < u->sp)
+		for (uint32_t i = 0; i < u->npopped; i++)
+			if (u->popped_addr[i] == addr) {
+				*result = u->popped_val[i];
+				return true;
+			}
 	if (addr >= u->sp && addr - u->sp < u->stack_size && u->stack_size - (addr - u->sp) > 8) {
 		uint64_t v;
 		memcpy(&v, u->stack + (addr - u->sp), 8);
@@ -322,8 +344,10 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	unwind *u = arg;
+	const Dwarf_Word *reg = u->restart ? u->freg : u->dreg;
+	const bool *set = u->restart ? u->freg_set : u->dreg_set;
 	for (int r = 0; r < MAX_DREGS; r++)
-		if (u->dreg_set[r] && !dwfl_thread_state_registers(thread, r, 1, &u->dreg[r])) return false;
+		if (set[r] && !dwfl_thread_state_registers(thread, r, 1, &reg[r])) return false;
 	/* aarch64: the pc is no DWARF register of its own */
 	if (u->arch == UNWIND_AARCH64) dwfl_thread_state_register_pc(thread, u->pc);
 	return true;
@@ -402,6 +426,53 @@ static bool has_cfi(Dwfl *dwfl, uint64_t pc)
 	return false;
 }
 
+/* The save slots below the stack pointer of the sampled frame: in an
+ * epilogue past its pops, the CFI still says where each register was
+ * saved, below the stack pointer and so outside the saved stack; the
+ * register holds that value again, so it is read from the register (not
+ * as 0, which made the caller's frame pointer 0 and the stack garbage). */
+static void note_popped(unwind *u, Dwfl *dwfl)
+{
+	u->npopped = 0;
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, u->pc);
+	if (!mod) return;
+	for (int k = 0; k < 2; k++) {
+		Dwarf_Addr bias;
+		Dwarf_CFI *cfi = k == 0 ? dwfl_module_eh_cfi(mod, &bias) : dwfl_module_dwarf_cfi(mod, &bias);
+		Dwarf_Frame *fr;
+		if (!cfi || dwarf_cfi_addrframe(cfi, u->pc - bias, &fr) != 0) continue;
+		Dwarf_Op *ops;
+		size_t nops;
+		/* the CFA: a register plus an offset (libdw gives DW_OP_bregx) */
+		uint64_t reg = MAX_DREGS, off = 0;
+		if (dwarf_frame_cfa(fr, &ops, &nops) == 0 && nops == 1) {
+			if (ops[0].atom == DW_OP_bregx) {
+				reg = ops[0].number;
+				off = ops[0].number2;
+			} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+				reg = ops[0].atom - DW_OP_breg0;
+				off = ops[0].number;
+			}
+		}
+		if (reg < MAX_DREGS && u->dreg_set[reg]) {
+			uint64_t cfa = u->dreg[reg] + off;
+			for (int r = 0; r < MAX_DREGS; r++) {
+				Dwarf_Op mem[3];
+				if (!u->dreg_set[r] || dwarf_frame_register(fr, r, mem, &ops, &nops) != 0 || nops < 1 ||
+				    nops > 2 || ops[0].atom != DW_OP_call_frame_cfa)
+					continue;
+				if (nops == 2 && ops[1].atom != DW_OP_plus_uconst) continue;
+				uint64_t addr = cfa + (nops == 2 ? ops[1].number : 0);
+				if (addr >= u->sp || u->sp - addr > 256) continue;
+				u->popped_addr[u->npopped] = addr;
+				u->popped_val[u->npopped++] = u->dreg[r];
+			}
+		}
+		free(fr);
+		return;
+	}
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	unwind *u = arg;
@@ -416,6 +487,23 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, &activation)) return DWARF_CB_ABORT;
 	/* a return address: the call is the byte before it */
 	if (!activation) pc--;
+	if (u->arch == UNWIND_X86_64) {
+		/* the frame's registers, rbx carried when libdwfl lost it */
+		Dwarf_Word rbx = u->freg[3];
+		bool had_rbx = u->n > 0 && u->freg_set[3];
+		for (int r = 0; r < 17; r++) u->freg_set[r] = dwfl_frame_reg(state, (unsigned)r, &u->freg[r]) == 0;
+		u->rbx_carried = !u->freg_set[3] && had_rbx;
+		if (u->rbx_carried) {
+			u->freg[3] = rbx;
+			u->freg_set[3] = true;
+		}
+		u->freg[16] = pc;
+		u->freg_set[16] = true;
+	}
+	if (u->skip_first) {
+		u->skip_first = false;
+		return DWARF_CB_OK;
+	}
 	u->ips[u->n++] = pc;
 	u->last_pc = pc;
 	return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
@@ -451,6 +539,7 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 	u->max = max;
 	u->why = UW_OK;
 	u->read_failed = false;
+	u->npopped = 0;
 	bool have_mod = report(u, p, u->pc);
 	if (p->dwfl && !p->attached) {
 		/* libdwfl takes the architecture from a module's ELF: any one
@@ -465,7 +554,22 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 		*why = UW_NO_MODULE;
 		return 1;
 	}
+	note_popped(u, p->dwfl);
+	u->restart = u->skip_first = u->rbx_carried = false;
+	memset(u->freg_set, 0, sizeof u->freg_set);
 	int r = dwfl_getthread_frames(p->dwfl, 1, frame_cb, u);
+	/* stopped for want of the rbx libdwfl lost: again from the last
+	 * frame, as an initial frame at the address kept (the return address
+	 * less one, where libdwfl looked up its CFI) */
+	for (int again = 0; again < 8 && u->rbx_carried && u->n < max && u->freg_set[7]; again++) {
+		uint32_t n = u->n;
+		u->restart = u->skip_first = true;
+		u->rbx_carried = false;
+		u->read_failed = false;
+		r = dwfl_getthread_frames(p->dwfl, 1, frame_cb, u);
+		u->restart = u->skip_first = false;
+		if (u->n == n) break;
+	}
 	if (u->n == 0) {
 		ips[0] = u->pc;
 		u->n = 1;

@@ -250,3 +250,57 @@ OUT
 1 3
 OUT
 }
+
+@test "dwarf capture: samples at a ret after leave (the frame pointer popped, its save slot below the stack pointer) unwind through to main" {
+	need_capture
+	cc -O2 -g -fno-omit-frame-pointer -o "$T/epilogue" "$D/unwind/epilogue.c"
+	perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$T/ep.data" "$T/epilogue" 100 > /dev/null 2>&1 ||
+		skip "perf record failed"
+	perf2spaa "$T/ep.data" | spaa-fold | grep -v 'asm_\|_dl_start' > "$T/ep.fold" || true
+	# every sample in step or loop went through main (they made the frame
+	# pointer 0, and the stack [unknown]: epilogue;[unknown];loop;step)
+	run grep -c ';loop' "$T/ep.fold"
+	[ "$output" -ge 1 ]
+	run sh -c "grep ';loop' '$T/ep.fold' | grep -v ';main;loop\(;step\)\? [0-9]*\$'"
+	assert_output ''
+}
+
+@test "dwarf capture, system-wide: every sample differing from perf script is one the man page explains (perf's frame-pointer fallback), and the program's stacks reach main" {
+	need_capture
+	local d=$BATS_FILE_TMPDIR
+	perf record -q -a -F 500 -e cpu-clock --call-graph dwarf -o "$T/sys.data" -- \
+		sh -c "'$d/prog' 100 & cc -O2 -c -o '$T/x.o' '$D/unwind/epilogue.c'; wait" > /dev/null 2>&1 ||
+		skip "perf cannot record system-wide here"
+	perf2spaa -q -s "$T/sys.data" > "$T/bin.spaa"
+	perf script --no-inline -i "$T/sys.data" 2> /dev/null | perf2spaa -q -s > "$T/txt.spaa"
+	run python3 "$D/unwind/dwarfcmp.py" "$T/bin.spaa" "$T/txt.spaa" prog
+	echo "$output"
+	assert_success
+	# "samples N same S early E garbage G skipped K named M unexplained U short P"
+	set -- ${lines[0]}
+	assert_equal "$1 $3 $5 $7 $9 ${11} ${13} ${15}" "samples same early garbage skipped named unexplained short"
+	[ "$2" -gt 0 ]
+	assert_equal "${14}" 0
+	assert_equal "${16}" 0
+	# a garbage frame that happens to fall in a function: rare (4 of 24600
+	# samples on three captures)
+	[ "${12}" -le $(($2 / 200 + 2)) ]
+}
+
+@test "dwarf capture: a caller whose CFA is rbx (as _dl_runtime_resolve), its callee not saving rbx: unwound through to main, as perf script does" {
+	need_capture
+	[ "$(uname -m)" = x86_64 ] || skip "the test program is x86_64 assembly"
+	cc -O2 -g -o "$T/realign" "$D/unwind/realign.c"
+	perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$T/rb.data" "$T/realign" 2000 > /dev/null 2>&1 ||
+		skip "perf record failed"
+	perf2spaa "$T/rb.data" | spaa-fold > "$T/rb.fold"
+	# libdwfl lost rbx in spin, whose CFI does not save it (elfutils'
+	# x86_64 defaults take rax for call-saved, not rbx): realign;spin
+	run grep -c ';realign;spin' "$T/rb.fold"
+	[ "$output" -ge 1 ]
+	run sh -c "grep ';realign' '$T/rb.fold' | grep -v 'asm_' | grep -v ';main;realign\(;spin\)\? [0-9]*\$'"
+	assert_output ''
+	perf script --no-inline -i "$T/rb.data" 2> /dev/null | perf2spaa | spaa-fold > "$T/rb-text.fold"
+	run grep -c ';main;realign;spin [0-9]*$' "$T/rb-text.fold"
+	[ "$output" -ge 1 ]
+}

@@ -445,7 +445,7 @@ void spaa_fast_stacks(spaa_reader *r, spaa_stack *s)
 
 /* Each step takes what it matches from *p (the line up to e) and returns
  * true, or returns false: the record is then left to the JSON parser. */
-static bool f_lit(const char **p, const char *e, const char *s, size_t n)
+static inline __attribute__((always_inline)) bool f_lit(const char **p, const char *e, const char *s, size_t n)
 {
 	if ((size_t)(e - *p) < n || memcmp(*p, s, n) != 0) return false;
 	*p += n;

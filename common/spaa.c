@@ -59,6 +59,7 @@ void spaa_close(spaa_reader *r)
 	strmap_free(&r->frame_ids);
 	free(r->dso_direct.ix);
 	free(r->frame_direct.ix);
+	free(r->lazy_ids);
 	strmap_free(&r->thread_ids);
 	free(r->events);
 	free(r->dsos);
@@ -260,11 +261,18 @@ static int64_t find_id(spaa_reader *r, const strmap *m, const struct spaa_direct
 	return strmap_find(m, key.p, key.n);
 }
 
-/* Caches index i of the unsigned integer id v, when v is small for the
- * number of ids (so that the cache stays within a few times the map). */
-static void cache_id(struct spaa_direct *dc, uint64_t v, uint32_t i, uint32_t count)
+/* Would cache_id() cache the id v with count ids? */
+static inline bool cacheable_id(uint64_t v, uint32_t count)
 {
-	if (v >= 8 * (uint64_t)count + 4096) return;
+	return v < 8 * (uint64_t)count + 4096;
+}
+
+/* Caches index i of the unsigned integer id v, when v is small for the
+ * number of ids (so that the cache stays within a few times the map);
+ * false when it did not. */
+static bool cache_id(struct spaa_direct *dc, uint64_t v, uint32_t i, uint32_t count)
+{
+	if (!cacheable_id(v, count)) return false;
 	if (v >= dc->n) {
 		uint32_t n = dc->n ? dc->n : 4096;
 		while (n <= v) n *= 2;
@@ -273,6 +281,7 @@ static void cache_id(struct spaa_direct *dc, uint64_t v, uint32_t i, uint32_t co
 		dc->n = n;
 	}
 	dc->ix[v] = i + 1;
+	return true;
 }
 
 /* Adds the current record's "id" to map; returns the new index or -1. */
@@ -295,7 +304,7 @@ static int64_t add_id(spaa_reader *r, strmap *m, struct spaa_direct *dc, const c
 		return -1;
 	}
 	uint64_t v;
-	if (dc && unsigned_id(node(r, k), &v)) cache_id(dc, v, i, m->count);
+	if (dc && !(unsigned_id(node(r, k), &v) && cache_id(dc, v, i, m->count))) dc->missed++;
 	return i;
 }
 
@@ -606,10 +615,21 @@ static bool frame_fast(spaa_reader *r, const char *p, const char *e)
 	if (!F_LIT(&p, e, "}")) return false;
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
 	if (p != e) return false;
-	bool added;
-	uint32_t i = strmap_intern(&r->frame_ids, idp, idn, &added);
-	if (!added) return false; /* a duplicate: the JSON path says so */
-	cache_id(&r->frame_direct, (uint64_t)id, i, r->frame_ids.count);
+	uint32_t i = spaa_frame_count(r);
+	struct spaa_direct *dc = &r->frame_direct;
+	if (!dc->missed && cacheable_id((uint64_t)id, i + 1)) {
+		/* every id so far is in the cache, so a duplicate is found
+		 * there: frame_ids gets it later (spaa_settle_frames) */
+		if ((uint64_t)id < dc->n && dc->ix[id]) return false; /* the JSON path says so */
+		*VEC_PUSH(r->lazy_ids, r->nlazy, r->lazycap) = (uint64_t)id;
+		cache_id(dc, (uint64_t)id, i, i + 1);
+	} else {
+		spaa_settle_frames(r);
+		bool added;
+		i = strmap_intern(&r->frame_ids, idp, idn, &added);
+		if (!added) return false; /* a duplicate: the JSON path says so */
+		if (!cache_id(dc, (uint64_t)id, i, r->frame_ids.count)) dc->missed++;
+	}
 	grow_array((void **)&r->frames, &r->fcap, i + 1, sizeof *r->frames);
 	spaa_frame *f = &r->frames[i];
 	f->func = arena_strdup(&r->mem, func.p, func.n);
@@ -627,6 +647,16 @@ static bool frame_fast(spaa_reader *r, const char *p, const char *e)
 	f->symoff = symoff.p ? arena_strdup(&r->mem, symoff.p, symoff.n) : NULL;
 	f->line = r->lineno;
 	return true;
+}
+
+void spaa_settle_frames(spaa_reader *r)
+{
+	for (uint32_t k = 0; k < r->nlazy; k++) {
+		char t[24];
+		int n = snprintf(t, sizeof t, "%llu", (unsigned long long)r->lazy_ids[k]);
+		strmap_intern(&r->frame_ids, t, (size_t)n, NULL);
+	}
+	r->nlazy = 0;
 }
 
 enum spaa_rtype spaa_next(spaa_reader *r)
@@ -677,6 +707,7 @@ enum spaa_rtype spaa_next(spaa_reader *r)
 		return r->type = SPAA_BAD;
 	}
 	enum spaa_rtype type = classify(t);
+	if (type == SPAA_FRAME || type == SPAA_STACK) spaa_settle_frames(r);
 	if (type == SPAA_HEADER) {
 		if (r->have_header)
 			spaa_error(r, "second header record (the first is at line %llu)",

@@ -457,6 +457,7 @@ void fold_names_init(fold_names *c)
 void fold_names_reset(fold_names *c)
 {
 	if (c->n) memset(c->ent, 0, c->n * sizeof *c->ent);
+	c->memo.ok = false;
 }
 
 static const strmap *rank_map; /* for cmp_semi (qsort has no argument) */
@@ -491,12 +492,36 @@ void fold_names_free(fold_names *c)
 	free(c->rank);
 	free(c->ent);
 	sbuf_free(&c->tmp);
+	sbuf_free(&c->memo.comm);
 	memset(c, 0, sizeof *c);
 }
 
 static uint32_t intern_tmp(fold_names *c)
 {
 	return strmap_intern(&c->names, c->tmp.p ? c->tmp.p : "", c->tmp.n, NULL);
+}
+
+/* The name id of the process root frame of s (add_comm), through the memo
+ * of the last one. */
+static uint32_t comm_id(fold_names *c, const spaa_stack *s, sstr comm, const fold_opts *o)
+{
+	struct fold_comm_memo *m = &c->memo;
+	bool pid = o->pid || o->tid, tid = o->tid;
+	if (m->ok && m->comm.n == comm.n && (!comm.n || memcmp(m->comm.p, comm.p, comm.n) == 0) &&
+	    (!pid || (m->has_pid == s->has_pid && (!s->has_pid || m->pid == s->pid))) &&
+	    (!tid || (m->has_tid == s->has_tid && (!s->has_tid || m->tid == s->tid))))
+		return m->id;
+	c->tmp.n = 0;
+	add_comm(s, comm, o, &c->tmp);
+	m->id = intern_tmp(c);
+	m->comm.n = 0;
+	sbuf_add(&m->comm, comm.p, comm.n);
+	m->has_pid = s->has_pid;
+	m->pid = s->pid;
+	m->has_tid = s->has_tid;
+	m->tid = s->tid;
+	m->ok = true;
+	return m->id;
 }
 
 void fold_stack_packed(fold_names *c, const spaa_reader *r, const spaa_stack *s,
@@ -516,9 +541,7 @@ void fold_stack_packed(fold_names *c, const spaa_reader *r, const spaa_stack *s,
 	}
 	sstr comm = fold_stack_comm(r, s);
 	if (!o->no_comm && (comm.p || o->pid || o->tid)) {
-		c->tmp.n = 0;
-		add_comm(s, comm.p ? comm : sstr_c("[unknown]"), o, &c->tmp);
-		uint32_t id = intern_tmp(c);
+		uint32_t id = comm_id(c, s, comm.p ? comm : sstr_c("[unknown]"), o);
 		if (!count++) first = id;
 		put_varint(b, id);
 	}

@@ -496,23 +496,42 @@ static inline __attribute__((always_inline)) bool f_lit(const char **p, const ch
 
 /* The rest of a string whose opening quote is taken, when it is plain
  * (printable ASCII without '"' or '\\': its text is its value). */
-static inline bool f_plain8(uint64_t x)
+static inline uint64_t f_special8(uint64_t x)
 {
-	/* any byte below 0x20, above 0x7e, '"' or '\\' (exact, as a whole) */
+	/* the high bit of each byte below 0x20, above 0x7e, '"' or '\\': a
+	 * byte after a flagged one may be flagged wrongly (a borrow or carry
+	 * moves up), so the lowest flag is exact, and none means none */
 	const uint64_t one = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
 	uint64_t q = x ^ (one * '"'), b = x ^ (one * '\\');
 	uint64_t low = (x - one * 0x20) & ~x & high;
 	uint64_t over = ((x + one * (0x7f - 0x7e)) | x) & high;
 	uint64_t quote = (q - one) & ~q & high, bslash = (b - one) & ~b & high;
-	return !(low | over | quote | bslash);
+	return low | over | quote | bslash;
 }
 
 static bool f_str(const char **p, const char *e, sstr *out)
 {
 	const char *q = *p;
 	uint64_t w;
-	/* eight plain bytes at a time while they are (the last ones one by one) */
-	while (e - q >= 8 && (memcpy(&w, q, 8), f_plain8(w))) q += 8;
+	/* eight bytes at a time: the first that is not plain ends the string
+	 * if it is its '"' (little-endian: the lowest flag is the first byte);
+	 * the last few bytes of the line one by one */
+	while (e - q >= 8) {
+		memcpy(&w, q, 8);
+		uint64_t m = f_special8(w);
+		if (m) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			q += __builtin_ctzll(m) / 8;
+			if (*q != '"') return false;
+			*out = (sstr){ *p, (size_t)(q - *p) };
+			*p = q + 1;
+			return true;
+#else
+			break;
+#endif
+		}
+		q += 8;
+	}
 	while (q < e && (unsigned char)*q >= 0x20 && (unsigned char)*q < 0x7f && *q != '"' && *q != '\\') q++;
 	if (q == e || *q != '"') return false;
 	*out = (sstr){ *p, (size_t)(q - *p) };

@@ -546,6 +546,11 @@ void fold_stack_packed(fold_names *c, const spaa_reader *r, const spaa_stack *s,
 		put_varint(b, id);
 	}
 	bool java = comm.n >= 4 && memcmp(comm.p, "java", 4) == 0;
+	/* the frames' entries asked for all at once: a deep stack's are
+	 * scattered over megabytes, and waiting for each in turn was most of
+	 * the time here */
+	for (uint32_t i = 0; i < s->nframes; i++)
+		if (s->frames[i] < c->n) __builtin_prefetch(&c->ent[s->frames[i]]);
 	for (uint32_t i = 0; i < s->nframes; i++) {
 		uint32_t f = spaa_stack_root_frame(r, s, i);
 		if (f >= c->n) {

@@ -602,12 +602,22 @@ static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char 
 	stack_clear(s);
 	if (!F_LIT(&p, e, "\"id\":\"") || !f_str(&p, e, &s->id) || !F_LIT(&p, e, ",\"frames\":[")) return false;
 	if (!F_LIT(&p, e, "]")) {
+		/* the ids first, their cache entries asked for as they come,
+		 * then the indices: the entries of a deep stack's frames are
+		 * scattered, and the waits for them now overlap */
+		const struct spaa_direct *dc = &r->frame_direct;
 		do {
-			uint32_t f;
-			if (!f_frame(r, &p, e, &f)) return false;
-			*VEC_PUSH(s->frames, s->nframes, s->fcap) = f;
+			int64_t v;
+			if (!f_int(&p, e, &v, false) || (uint64_t)v >= dc->n) return false;
+			__builtin_prefetch(&dc->ix[v]);
+			*VEC_PUSH(s->frames, s->nframes, s->fcap) = (uint32_t)v;
 		} while (F_LIT(&p, e, ","));
 		if (!F_LIT(&p, e, "]")) return false;
+		for (uint32_t i = 0; i < s->nframes; i++) {
+			uint32_t x = dc->ix[s->frames[i]];
+			if (!x) return false;
+			s->frames[i] = x - 1;
+		}
 	}
 	if (F_LIT(&p, e, ",\"stack_type\":\"") && !f_str(&p, e, &s->stack_type)) return false;
 	if (!F_LIT(&p, e, ",\"context\":{\"event\":\"") || !f_str(&p, e, &s->event_name)) return false;

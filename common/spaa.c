@@ -281,7 +281,15 @@ static bool cache_id(struct spaa_direct *dc, uint64_t v, uint32_t i, uint32_t co
 		dc->n = n;
 	}
 	dc->ix[v] = i + 1;
+	if (i == dc->dense && (i == 0 ? (dc->base = v, true) : v == dc->base + i)) dc->dense++;
 	return true;
+}
+
+/* The index of the cached id v, or -1. */
+static inline int64_t direct_find(const struct spaa_direct *dc, uint64_t v)
+{
+	if (v - dc->base < dc->dense) return (int64_t)(v - dc->base);
+	return v < dc->n && dc->ix[v] ? (int64_t)dc->ix[v] - 1 : -1;
 }
 
 /* Adds the current record's "id" to map; returns the new index or -1. */
@@ -559,9 +567,9 @@ static bool f_int(const char **p, const char *e, int64_t *v, bool sign)
 /* A frame id: a small integer in the direct cache. */
 static bool f_frame(spaa_reader *r, const char **p, const char *e, uint32_t *out)
 {
-	int64_t v;
-	if (!f_int(p, e, &v, false) || (uint64_t)v >= r->frame_direct.n || !r->frame_direct.ix[v]) return false;
-	*out = r->frame_direct.ix[v] - 1;
+	int64_t v, i;
+	if (!f_int(p, e, &v, false) || (i = direct_find(&r->frame_direct, (uint64_t)v)) < 0) return false;
+	*out = (uint32_t)i;
 	return true;
 }
 
@@ -609,14 +617,14 @@ static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char 
 		do {
 			int64_t v;
 			if (!f_int(&p, e, &v, false) || (uint64_t)v >= dc->n) return false;
-			__builtin_prefetch(&dc->ix[v]);
+			if ((uint64_t)v - dc->base >= dc->dense) __builtin_prefetch(&dc->ix[v]);
 			*VEC_PUSH(s->frames, s->nframes, s->fcap) = (uint32_t)v;
 		} while (F_LIT(&p, e, ","));
 		if (!F_LIT(&p, e, "]")) return false;
 		for (uint32_t i = 0; i < s->nframes; i++) {
-			uint32_t x = dc->ix[s->frames[i]];
-			if (!x) return false;
-			s->frames[i] = x - 1;
+			int64_t x = direct_find(dc, s->frames[i]);
+			if (x < 0) return false;
+			s->frames[i] = (uint32_t)x;
 		}
 	}
 	if (F_LIT(&p, e, ",\"stack_type\":\"") && !f_str(&p, e, &s->stack_type)) return false;

@@ -136,6 +136,10 @@ struct spaa_reader {
 	struct spaa_direct {
 		uint32_t *ix, n;
 		uint32_t missed; /* ids in the map that are not cached */
+		/* indices 0..dense-1 have the ids base..base+dense-1 (ids
+		 * written in order, as converters do): found without ix */
+		uint32_t dense;
+		uint64_t base;
 	} dso_direct, frame_direct;
 	/* the frame records the fast path took (spaa_fast_stacks) whose ids
 	 * frame_direct holds, not in frame_ids yet: their ids, in order (their

@@ -555,11 +555,38 @@ static bool f_int(const char **p, const char *e, int64_t *v, bool sign)
 	bool neg = sign && q < e && *q == '-';
 	if (neg) q++;
 	const char *d = q;
-	int64_t x = 0;
-	while (q < e && c_digit(*q) && q - d < 19) x = x * 10 + (*q++ - '0');
+	uint64_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (e - q >= 8) {
+		/* the first eight bytes at once: how many are digits (the
+		 * lowest flag of "byte ^ '0' above 9" is exact, a carry only
+		 * moving up from a flagged byte), and their value (the digits
+		 * moved to the top of the word, zeros before them, then
+		 * combined in pairs, fours and eights) */
+		const uint64_t one = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+		uint64_t w;
+		memcpy(&w, q, 8);
+		uint64_t a = w ^ (one * '0');
+		uint64_t m = ((a + one * (127 - 9)) | a) & high;
+		unsigned k = m ? (unsigned)__builtin_ctzll(m) / 8 : 8;
+		if (k) {
+			a <<= 8 * (8 - k);
+			a = a * 10 + (a >> 8);
+			a = ((a & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+			     ((a >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >> 32;
+			x = a;
+			q += k;
+		}
+		if (k < 8) goto done;
+	}
+#endif
+	while (q < e && c_digit(*q) && q - d < 19) x = x * 10 + (uint64_t)(*q++ - '0');
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+done:;
+#endif
 	size_t n = (size_t)(q - d);
 	if (n == 0 || n > 18 || (*d == '0' && (n > 1 || neg))) return false;
-	*v = neg ? -x : x;
+	*v = neg ? -(int64_t)x : (int64_t)x;
 	*p = q;
 	return true;
 }

@@ -181,7 +181,7 @@ static sstr id_text(spaa_reader *r, uint32_t k)
 int32_t spaa_event_find(const spaa_reader *r, const char *name, size_t n)
 {
 	for (uint32_t i = 0; i < r->nevents; i++)
-		if (r->events[i].name && strlen(r->events[i].name) == n && memcmp(r->events[i].name, name, n) == 0)
+		if (r->events[i].name && r->events[i].name_n == n && memcmp(r->events[i].name, name, n) == 0)
 			return (int32_t)i;
 	return -1;
 }
@@ -220,6 +220,7 @@ static void take_header(spaa_reader *r)
 			}
 			spaa_event *e = VEC_PUSH(r->events, r->nevents, r->evcap);
 			e->name = dup_str(r, k, "name");
+			e->name_n = strlen(e->name);
 			e->kind = dup_str(r, k, "kind");
 			e->mode = e->primary_metric = NULL;
 			uint32_t s = json_get(&r->doc, k, "sampling");

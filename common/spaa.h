@@ -34,6 +34,7 @@ enum spaa_fkind { FK_USER, FK_KERNEL, FK_UNKNOWN };
 
 typedef struct spaa_event {
 	char *name, *kind, *mode, *primary_metric; /* NULL when missing */
+	size_t name_n;        /* strlen(name) */
 } spaa_event;
 
 typedef struct spaa_dso {

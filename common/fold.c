@@ -457,6 +457,7 @@ void fold_names_init(fold_names *c)
 void fold_names_reset(fold_names *c)
 {
 	if (c->n) memset(c->ent, 0, c->n * sizeof *c->ent);
+	if (c->ndso_unknown) memset(c->dso_unknown, 0, c->ndso_unknown * sizeof *c->dso_unknown);
 	c->memo.ok = false;
 }
 
@@ -493,6 +494,7 @@ void fold_names_free(fold_names *c)
 	free(c->ent);
 	sbuf_free(&c->tmp);
 	sbuf_free(&c->memo.comm);
+	free(c->dso_unknown);
 	memset(c, 0, sizeof *c);
 }
 
@@ -563,9 +565,28 @@ void fold_stack_packed(fold_names *c, const spaa_reader *r, const spaa_stack *s,
 		if (!(e->have & 4)) e->have |= 4 | (fold_frame_hidden(r, f, o) ? 8 : 0);
 		if (e->have & 8) continue;
 		if (!(e->have & (1u << java))) {
-			c->tmp.n = 0;
-			fold_frame_name(r, f, comm.p, comm.n, o, &c->tmp);
-			e->id[java] = intern_tmp(c);
+			const spaa_frame *fr = &r->frames[f];
+			/* an unresolved frame that fold_frame_name names
+			 * "[DSO-BASENAME]" and marks with nothing: its dso's
+			 * name, made once */
+			bool by_dso = !fr->func_resolved && !fr->perf_nosym && !fr->inlined && !o->raw && !o->js &&
+				      !o->dtrace && !o->addrs && !o->kernel && !o->jit;
+			if (by_dso && fr->dso < c->ndso_unknown && c->dso_unknown[fr->dso]) {
+				e->id[java] = c->dso_unknown[fr->dso] - 1;
+			} else {
+				c->tmp.n = 0;
+				fold_frame_name(r, f, comm.p, comm.n, o, &c->tmp);
+				e->id[java] = intern_tmp(c);
+				if (by_dso) {
+					uint32_t n = c->ndso_unknown;
+					if (fr->dso >= n) {
+						grow_array((void **)&c->dso_unknown, &c->ndso_unknown, fr->dso + 1,
+							   sizeof *c->dso_unknown);
+						memset(c->dso_unknown + n, 0, (c->ndso_unknown - n) * sizeof *c->dso_unknown);
+					}
+					c->dso_unknown[fr->dso] = e->id[java] + 1;
+				}
+			}
 			e->have |= 1u << java;
 		}
 		if (!count++) first = e->id[java];

@@ -162,6 +162,10 @@ typedef struct fold_names {
 		uint32_t id;
 		sbuf comm;
 	} memo;
+	/* the name id + 1 of an unresolved frame of each dso (index into
+	 * r->dsos; 0: not known yet), for the options that name it by its
+	 * dso alone: most frames of a capture without symbols */
+	uint32_t *dso_unknown, ndso_unknown;
 } fold_names;
 void fold_names_init(fold_names *c);
 void fold_names_reset(fold_names *c);

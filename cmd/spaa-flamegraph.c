@@ -981,17 +981,65 @@ static const uint32_t *key_ids(uint32_t i, uint32_t *n)
 }
 
 /* Paths in the order of their folded lines: name by name ("NAME;" bytes,
- * fold_names_rank()), a path before the paths it is a prefix of. */
-static int cmp_paths(const void *a, const void *b)
+ * fold_names_rank()), a path before the paths it is a prefix of.  Sorted
+ * by name at depth d, then each run of one name at depth d + 1 (a
+ * multikey quicksort): a name is compared once per partition, where a
+ * whole-path comparison went over the long prefixes the paths share. */
+struct pkey { const uint32_t *p; uint32_t n, i; };
+
+/* The key of path k at depth d: 0 past its end (a prefix comes first),
+ * else its name's rank + 1. */
+static inline uint32_t key_at(const struct pkey *k, uint32_t d)
 {
-	uint32_t na, nb;
-	const uint32_t *x = key_ids(*(const uint32_t *)a, &na), *y = key_ids(*(const uint32_t *)b, &nb);
-	for (uint32_t i = 0; i < na && i < nb; i++) {
-		if (x[i] == y[i]) continue;
-		uint32_t rx = names.rank[x[i]], ry = names.rank[y[i]];
-		return rx < ry ? -1 : 1;
+	return d < k->n ? names.rank[k->p[d]] + 1 : 0;
+}
+
+static bool path_less(const struct pkey *a, const struct pkey *b, uint32_t d)
+{
+	for (;; d++) {
+		uint32_t x = key_at(a, d), y = key_at(b, d);
+		if (x != y || !x) return x < y;
 	}
-	return na < nb ? -1 : na > nb;
+}
+
+static void sort_paths(struct pkey *a, uint32_t n)
+{
+	struct task { uint32_t lo, n, d; } *st = NULL;
+	uint32_t nst = 0, cap = 0;
+	*VEC_PUSH(st, nst, cap) = (struct task){ 0, n, 0 };
+	while (nst) {
+		struct task t = st[--nst];
+		struct pkey *b = a + t.lo;
+		if (t.n < 12) { /* insertion sort, from depth d */
+			for (uint32_t i = 1; i < t.n; i++) {
+				struct pkey x = b[i];
+				uint32_t j = i;
+				for (; j > 0 && path_less(&x, &b[j - 1], t.d); j--) b[j] = b[j - 1];
+				b[j] = x;
+			}
+			continue;
+		}
+		uint32_t v = key_at(&b[t.n / 2], t.d);
+		uint32_t lt = 0, i = 0, gt = t.n;
+		while (i < gt) {
+			uint32_t k = key_at(&b[i], t.d);
+			struct pkey x = b[i];
+			if (k < v) {
+				b[i++] = b[lt];
+				b[lt++] = x;
+			} else if (k > v) {
+				b[i] = b[--gt];
+				b[gt] = x;
+			} else {
+				i++;
+			}
+		}
+		if (lt > 1) *VEC_PUSH(st, nst, cap) = (struct task){ t.lo, lt, t.d };
+		if (t.n - gt > 1) *VEC_PUSH(st, nst, cap) = (struct task){ t.lo + gt, t.n - gt, t.d };
+		/* the paths that end here are one path (they are distinct) */
+		if (v && gt - lt > 1) *VEC_PUSH(st, nst, cap) = (struct task){ t.lo + lt, gt - lt, t.d + 1 };
+	}
+	free(st);
 }
 
 static void layout(void)
@@ -1008,13 +1056,15 @@ static void layout(void)
 	frames_cap = 1;
 	frames[nframes++] = (struct frame){ UINT32_MAX, 0, 0, total, 0 }; /* the root */
 	fold_names_rank(&names);
-	uint32_t *ord = xmalloc((n ? n : 1) * sizeof *ord);
-	for (uint32_t i = 0; i < n; i++) ord[i] = i;
-	xqsort(ord, n, sizeof *ord, cmp_paths);
+	struct pkey *ord = xmalloc((n ? n : 1) * sizeof *ord);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t k;
-		const uint32_t *p = key_ids(ord[i], &k);
-		flow(p, k, val[wside][ord[i]], val[1][ord[i]] - val[0][ord[i]]);
+		ord[i].p = key_ids(i, &ord[i].n);
+		ord[i].i = i;
+	}
+	sort_paths(ord, n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = ord[i].i;
+		flow(ord[i].p, ord[i].n, val[wside][k], val[1][k] - val[0][k]);
 	}
 	flow_close(0);
 	free(ord);

@@ -457,6 +457,8 @@ void fold_names_init(fold_names *c)
 void fold_names_reset(fold_names *c)
 {
 	if (c->n) memset(c->ent, 0, c->n * sizeof *c->ent);
+	if (c->ndso_unknown) memset(c->dso_unknown, 0, c->ndso_unknown * sizeof *c->dso_unknown);
+	c->memo.ok = false;
 }
 
 static const strmap *rank_map; /* for cmp_semi (qsort has no argument) */
@@ -491,12 +493,37 @@ void fold_names_free(fold_names *c)
 	free(c->rank);
 	free(c->ent);
 	sbuf_free(&c->tmp);
+	sbuf_free(&c->memo.comm);
+	free(c->dso_unknown);
 	memset(c, 0, sizeof *c);
 }
 
 static uint32_t intern_tmp(fold_names *c)
 {
 	return strmap_intern(&c->names, c->tmp.p ? c->tmp.p : "", c->tmp.n, NULL);
+}
+
+/* The name id of the process root frame of s (add_comm), through the memo
+ * of the last one. */
+static uint32_t comm_id(fold_names *c, const spaa_stack *s, sstr comm, const fold_opts *o)
+{
+	struct fold_comm_memo *m = &c->memo;
+	bool pid = o->pid || o->tid, tid = o->tid;
+	if (m->ok && m->comm.n == comm.n && (!comm.n || memcmp(m->comm.p, comm.p, comm.n) == 0) &&
+	    (!pid || (m->has_pid == s->has_pid && (!s->has_pid || m->pid == s->pid))) &&
+	    (!tid || (m->has_tid == s->has_tid && (!s->has_tid || m->tid == s->tid))))
+		return m->id;
+	c->tmp.n = 0;
+	add_comm(s, comm, o, &c->tmp);
+	m->id = intern_tmp(c);
+	m->comm.n = 0;
+	sbuf_add(&m->comm, comm.p, comm.n);
+	m->has_pid = s->has_pid;
+	m->pid = s->pid;
+	m->has_tid = s->has_tid;
+	m->tid = s->tid;
+	m->ok = true;
+	return m->id;
 }
 
 void fold_stack_packed(fold_names *c, const spaa_reader *r, const spaa_stack *s,
@@ -516,13 +543,16 @@ void fold_stack_packed(fold_names *c, const spaa_reader *r, const spaa_stack *s,
 	}
 	sstr comm = fold_stack_comm(r, s);
 	if (!o->no_comm && (comm.p || o->pid || o->tid)) {
-		c->tmp.n = 0;
-		add_comm(s, comm.p ? comm : sstr_c("[unknown]"), o, &c->tmp);
-		uint32_t id = intern_tmp(c);
+		uint32_t id = comm_id(c, s, comm.p ? comm : sstr_c("[unknown]"), o);
 		if (!count++) first = id;
 		put_varint(b, id);
 	}
 	bool java = comm.n >= 4 && memcmp(comm.p, "java", 4) == 0;
+	/* the frames' entries asked for all at once: a deep stack's are
+	 * scattered over megabytes, and waiting for each in turn was most of
+	 * the time here */
+	for (uint32_t i = 0; i < s->nframes; i++)
+		if (s->frames[i] < c->n) __builtin_prefetch(&c->ent[s->frames[i]]);
 	for (uint32_t i = 0; i < s->nframes; i++) {
 		uint32_t f = spaa_stack_root_frame(r, s, i);
 		if (f >= c->n) {
@@ -535,9 +565,28 @@ void fold_stack_packed(fold_names *c, const spaa_reader *r, const spaa_stack *s,
 		if (!(e->have & 4)) e->have |= 4 | (fold_frame_hidden(r, f, o) ? 8 : 0);
 		if (e->have & 8) continue;
 		if (!(e->have & (1u << java))) {
-			c->tmp.n = 0;
-			fold_frame_name(r, f, comm.p, comm.n, o, &c->tmp);
-			e->id[java] = intern_tmp(c);
+			const spaa_frame *fr = &r->frames[f];
+			/* an unresolved frame that fold_frame_name names
+			 * "[DSO-BASENAME]" and marks with nothing: its dso's
+			 * name, made once */
+			bool by_dso = !fr->func_resolved && !fr->perf_nosym && !fr->inlined && !o->raw && !o->js &&
+				      !o->dtrace && !o->addrs && !o->kernel && !o->jit;
+			if (by_dso && fr->dso < c->ndso_unknown && c->dso_unknown[fr->dso]) {
+				e->id[java] = c->dso_unknown[fr->dso] - 1;
+			} else {
+				c->tmp.n = 0;
+				fold_frame_name(r, f, comm.p, comm.n, o, &c->tmp);
+				e->id[java] = intern_tmp(c);
+				if (by_dso) {
+					uint32_t n = c->ndso_unknown;
+					if (fr->dso >= n) {
+						grow_array((void **)&c->dso_unknown, &c->ndso_unknown, fr->dso + 1,
+							   sizeof *c->dso_unknown);
+						memset(c->dso_unknown + n, 0, (c->ndso_unknown - n) * sizeof *c->dso_unknown);
+					}
+					c->dso_unknown[fr->dso] = e->id[java] + 1;
+				}
+			}
 			e->have |= 1u << java;
 		}
 		if (!count++) first = e->id[java];

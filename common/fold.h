@@ -154,6 +154,18 @@ typedef struct fold_names {
 	uint32_t n;
 	sbuf tmp;
 	uint32_t *rank;         /* fold_names_rank(): the order of "NAME;" */
+	/* the process root frame of the last stack (stacks come in runs of
+	 * one process): its comm text, pid and tid, and its name id */
+	struct fold_comm_memo {
+		bool ok, has_pid, has_tid;
+		int64_t pid, tid;
+		uint32_t id;
+		sbuf comm;
+	} memo;
+	/* the name id + 1 of an unresolved frame of each dso (index into
+	 * r->dsos; 0: not known yet), for the options that name it by its
+	 * dso alone: most frames of a capture without symbols */
+	uint32_t *dso_unknown, ndso_unknown;
 } fold_names;
 void fold_names_init(fold_names *c);
 void fold_names_reset(fold_names *c);

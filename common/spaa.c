@@ -6,6 +6,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "cli.h"
 #include "sniff.h"
 #include "stackid.h"
@@ -59,6 +62,7 @@ void spaa_close(spaa_reader *r)
 	strmap_free(&r->frame_ids);
 	free(r->dso_direct.ix);
 	free(r->frame_direct.ix);
+	free(r->lazy_ids);
 	strmap_free(&r->thread_ids);
 	free(r->events);
 	free(r->dsos);
@@ -177,7 +181,7 @@ static sstr id_text(spaa_reader *r, uint32_t k)
 int32_t spaa_event_find(const spaa_reader *r, const char *name, size_t n)
 {
 	for (uint32_t i = 0; i < r->nevents; i++)
-		if (r->events[i].name && strlen(r->events[i].name) == n && memcmp(r->events[i].name, name, n) == 0)
+		if (r->events[i].name && r->events[i].name_n == n && memcmp(r->events[i].name, name, n) == 0)
 			return (int32_t)i;
 	return -1;
 }
@@ -216,6 +220,7 @@ static void take_header(spaa_reader *r)
 			}
 			spaa_event *e = VEC_PUSH(r->events, r->nevents, r->evcap);
 			e->name = dup_str(r, k, "name");
+			e->name_n = strlen(e->name);
 			e->kind = dup_str(r, k, "kind");
 			e->mode = e->primary_metric = NULL;
 			uint32_t s = json_get(&r->doc, k, "sampling");
@@ -260,11 +265,18 @@ static int64_t find_id(spaa_reader *r, const strmap *m, const struct spaa_direct
 	return strmap_find(m, key.p, key.n);
 }
 
-/* Caches index i of the unsigned integer id v, when v is small for the
- * number of ids (so that the cache stays within a few times the map). */
-static void cache_id(struct spaa_direct *dc, uint64_t v, uint32_t i, uint32_t count)
+/* Would cache_id() cache the id v with count ids? */
+static inline bool cacheable_id(uint64_t v, uint32_t count)
 {
-	if (v >= 8 * (uint64_t)count + 4096) return;
+	return v < 8 * (uint64_t)count + 4096;
+}
+
+/* Caches index i of the unsigned integer id v, when v is small for the
+ * number of ids (so that the cache stays within a few times the map);
+ * false when it did not. */
+static bool cache_id(struct spaa_direct *dc, uint64_t v, uint32_t i, uint32_t count)
+{
+	if (!cacheable_id(v, count)) return false;
 	if (v >= dc->n) {
 		uint32_t n = dc->n ? dc->n : 4096;
 		while (n <= v) n *= 2;
@@ -273,6 +285,15 @@ static void cache_id(struct spaa_direct *dc, uint64_t v, uint32_t i, uint32_t co
 		dc->n = n;
 	}
 	dc->ix[v] = i + 1;
+	if (i == dc->dense && (i == 0 ? (dc->base = v, true) : v == dc->base + i)) dc->dense++;
+	return true;
+}
+
+/* The index of the cached id v, or -1. */
+static inline int64_t direct_find(const struct spaa_direct *dc, uint64_t v)
+{
+	if (v - dc->base < dc->dense) return (int64_t)(v - dc->base);
+	return v < dc->n && dc->ix[v] ? (int64_t)dc->ix[v] - 1 : -1;
 }
 
 /* Adds the current record's "id" to map; returns the new index or -1. */
@@ -295,7 +316,7 @@ static int64_t add_id(spaa_reader *r, strmap *m, struct spaa_direct *dc, const c
 		return -1;
 	}
 	uint64_t v;
-	if (dc && unsigned_id(node(r, k), &v)) cache_id(dc, v, i, m->count);
+	if (dc && !(unsigned_id(node(r, k), &v) && cache_id(dc, v, i, m->count))) dc->missed++;
 	return i;
 }
 
@@ -445,9 +466,41 @@ void spaa_fast_stacks(spaa_reader *r, spaa_stack *s)
 
 /* Each step takes what it matches from *p (the line up to e) and returns
  * true, or returns false: the record is then left to the JSON parser. */
-static bool f_lit(const char **p, const char *e, const char *s, size_t n)
+/* Are the n bytes at p those of literal s?  Compared a word at a time
+ * (the last word overlapping), which, n being a constant, compiles to a
+ * few loads and compares where memcmp stays a call. */
+static inline __attribute__((always_inline)) bool lit_eq(const char *p, const char *s, size_t n)
 {
-	if ((size_t)(e - *p) < n || memcmp(*p, s, n) != 0) return false;
+	uint64_t a, b;
+	if (n >= 8) {
+		size_t i = 0;
+		for (; i + 8 <= n; i += 8) {
+			memcpy(&a, p + i, 8);
+			memcpy(&b, s + i, 8);
+			if (a != b) return false;
+		}
+		if (i == n) return true;
+		memcpy(&a, p + n - 8, 8);
+		memcpy(&b, s + n - 8, 8);
+		return a == b;
+	}
+	uint32_t c, d;
+	if (n >= 4) {
+		memcpy(&c, p, 4);
+		memcpy(&d, s, 4);
+		if (c != d) return false;
+		memcpy(&c, p + n - 4, 4);
+		memcpy(&d, s + n - 4, 4);
+		return c == d;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != s[i]) return false;
+	return true;
+}
+
+static inline __attribute__((always_inline)) bool f_lit(const char **p, const char *e, const char *s, size_t n)
+{
+	if ((size_t)(e - *p) < n || !lit_eq(*p, s, n)) return false;
 	*p += n;
 	return true;
 }
@@ -455,23 +508,64 @@ static bool f_lit(const char **p, const char *e, const char *s, size_t n)
 
 /* The rest of a string whose opening quote is taken, when it is plain
  * (printable ASCII without '"' or '\\': its text is its value). */
-static inline bool f_plain8(uint64_t x)
+static inline uint64_t f_special8(uint64_t x)
 {
-	/* any byte below 0x20, above 0x7e, '"' or '\\' (exact, as a whole) */
+	/* the high bit of each byte below 0x20, above 0x7e, '"' or '\\': a
+	 * byte after a flagged one may be flagged wrongly (a borrow or carry
+	 * moves up), so the lowest flag is exact, and none means none */
 	const uint64_t one = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
 	uint64_t q = x ^ (one * '"'), b = x ^ (one * '\\');
 	uint64_t low = (x - one * 0x20) & ~x & high;
 	uint64_t over = ((x + one * (0x7f - 0x7e)) | x) & high;
 	uint64_t quote = (q - one) & ~q & high, bslash = (b - one) & ~b & high;
-	return !(low | over | quote | bslash);
+	return low | over | quote | bslash;
 }
 
 static bool f_str(const char **p, const char *e, sstr *out)
 {
 	const char *q = *p;
 	uint64_t w;
-	/* eight plain bytes at a time while they are (the last ones one by one) */
-	while (e - q >= 8 && (memcpy(&w, q, 8), f_plain8(w))) q += 8;
+#ifdef __SSE2__
+	/* sixteen bytes at a time where SSE2 is (every x86-64): a byte is
+	 * flagged when it is '"', '\\', 0x7f, or below 0x20 as a signed
+	 * byte (so also 0x80 and above); the first flag ends the string if it
+	 * is its '"' */
+	while (e - q >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)q);
+		__m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+							_mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+					   _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)),
+							_mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f))));
+		unsigned m = (unsigned)_mm_movemask_epi8(bad);
+		if (m) {
+			q += __builtin_ctz(m);
+			if (*q != '"') return false;
+			*out = (sstr){ *p, (size_t)(q - *p) };
+			*p = q + 1;
+			return true;
+		}
+		q += 16;
+	}
+#endif
+	/* eight bytes at a time: the first that is not plain ends the string
+	 * if it is its '"' (little-endian: the lowest flag is the first byte);
+	 * the last few bytes of the line one by one */
+	while (e - q >= 8) {
+		memcpy(&w, q, 8);
+		uint64_t m = f_special8(w);
+		if (m) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			q += __builtin_ctzll(m) / 8;
+			if (*q != '"') return false;
+			*out = (sstr){ *p, (size_t)(q - *p) };
+			*p = q + 1;
+			return true;
+#else
+			break;
+#endif
+		}
+		q += 8;
+	}
 	while (q < e && (unsigned char)*q >= 0x20 && (unsigned char)*q < 0x7f && *q != '"' && *q != '\\') q++;
 	if (q == e || *q != '"') return false;
 	*out = (sstr){ *p, (size_t)(q - *p) };
@@ -487,11 +581,38 @@ static bool f_int(const char **p, const char *e, int64_t *v, bool sign)
 	bool neg = sign && q < e && *q == '-';
 	if (neg) q++;
 	const char *d = q;
-	int64_t x = 0;
-	while (q < e && c_digit(*q) && q - d < 19) x = x * 10 + (*q++ - '0');
+	uint64_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (e - q >= 8) {
+		/* the first eight bytes at once: how many are digits (the
+		 * lowest flag of "byte ^ '0' above 9" is exact, a carry only
+		 * moving up from a flagged byte), and their value (the digits
+		 * moved to the top of the word, zeros before them, then
+		 * combined in pairs, fours and eights) */
+		const uint64_t one = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+		uint64_t w;
+		memcpy(&w, q, 8);
+		uint64_t a = w ^ (one * '0');
+		uint64_t m = ((a + one * (127 - 9)) | a) & high;
+		unsigned k = m ? (unsigned)__builtin_ctzll(m) / 8 : 8;
+		if (k) {
+			a <<= 8 * (8 - k);
+			a = a * 10 + (a >> 8);
+			a = ((a & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+			     ((a >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >> 32;
+			x = a;
+			q += k;
+		}
+		if (k < 8) goto done;
+	}
+#endif
+	while (q < e && c_digit(*q) && q - d < 19) x = x * 10 + (uint64_t)(*q++ - '0');
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+done:;
+#endif
 	size_t n = (size_t)(q - d);
 	if (n == 0 || n > 18 || (*d == '0' && (n > 1 || neg))) return false;
-	*v = neg ? -x : x;
+	*v = neg ? -(int64_t)x : (int64_t)x;
 	*p = q;
 	return true;
 }
@@ -499,9 +620,9 @@ static bool f_int(const char **p, const char *e, int64_t *v, bool sign)
 /* A frame id: a small integer in the direct cache. */
 static bool f_frame(spaa_reader *r, const char **p, const char *e, uint32_t *out)
 {
-	int64_t v;
-	if (!f_int(p, e, &v, false) || (uint64_t)v >= r->frame_direct.n || !r->frame_direct.ix[v]) return false;
-	*out = r->frame_direct.ix[v] - 1;
+	int64_t v, i;
+	if (!f_int(p, e, &v, false) || (i = direct_find(&r->frame_direct, (uint64_t)v)) < 0) return false;
+	*out = (uint32_t)i;
 	return true;
 }
 
@@ -542,12 +663,22 @@ static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char 
 	stack_clear(s);
 	if (!F_LIT(&p, e, "\"id\":\"") || !f_str(&p, e, &s->id) || !F_LIT(&p, e, ",\"frames\":[")) return false;
 	if (!F_LIT(&p, e, "]")) {
+		/* the ids first, their cache entries asked for as they come,
+		 * then the indices: the entries of a deep stack's frames are
+		 * scattered, and the waits for them now overlap */
+		const struct spaa_direct *dc = &r->frame_direct;
 		do {
-			uint32_t f;
-			if (!f_frame(r, &p, e, &f)) return false;
-			*VEC_PUSH(s->frames, s->nframes, s->fcap) = f;
+			int64_t v;
+			if (!f_int(&p, e, &v, false) || (uint64_t)v >= dc->n) return false;
+			if ((uint64_t)v - dc->base >= dc->dense) __builtin_prefetch(&dc->ix[v]);
+			*VEC_PUSH(s->frames, s->nframes, s->fcap) = (uint32_t)v;
 		} while (F_LIT(&p, e, ","));
 		if (!F_LIT(&p, e, "]")) return false;
+		for (uint32_t i = 0; i < s->nframes; i++) {
+			int64_t x = direct_find(dc, s->frames[i]);
+			if (x < 0) return false;
+			s->frames[i] = (uint32_t)x;
+		}
 	}
 	if (F_LIT(&p, e, ",\"stack_type\":\"") && !f_str(&p, e, &s->stack_type)) return false;
 	if (!F_LIT(&p, e, ",\"context\":{\"event\":\"") || !f_str(&p, e, &s->event_name)) return false;
@@ -578,6 +709,16 @@ static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char 
 	return true;
 }
 
+/* s copied to *m with a NUL, *m moved past it; the copy. */
+static char *put_str(char **m, sstr s)
+{
+	char *d = *m;
+	if (s.n) memcpy(d, s.p, s.n);
+	d[s.n] = 0;
+	*m = d + s.n + 1;
+	return d;
+}
+
 /* A frame record after its {"type":"frame", in the builders' layout (id,
  * func, func_resolved, dso, ip, symoff, srcline, inlined, inline_depth,
  * kind, x_perf_nosym or x_perf_no_callchain), taken as take_frame() would. */
@@ -606,13 +747,28 @@ static bool frame_fast(spaa_reader *r, const char *p, const char *e)
 	if (!F_LIT(&p, e, "}")) return false;
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
 	if (p != e) return false;
-	bool added;
-	uint32_t i = strmap_intern(&r->frame_ids, idp, idn, &added);
-	if (!added) return false; /* a duplicate: the JSON path says so */
-	cache_id(&r->frame_direct, (uint64_t)id, i, r->frame_ids.count);
+	uint32_t i = spaa_frame_count(r);
+	struct spaa_direct *dc = &r->frame_direct;
+	if (!dc->missed && cacheable_id((uint64_t)id, i + 1)) {
+		/* every id so far is in the cache, so a duplicate is found
+		 * there: frame_ids gets it later (spaa_settle_frames) */
+		if ((uint64_t)id < dc->n && dc->ix[id]) return false; /* the JSON path says so */
+		*VEC_PUSH(r->lazy_ids, r->nlazy, r->lazycap) = (uint64_t)id;
+		cache_id(dc, (uint64_t)id, i, i + 1);
+	} else {
+		spaa_settle_frames(r);
+		bool added;
+		i = strmap_intern(&r->frame_ids, idp, idn, &added);
+		if (!added) return false; /* a duplicate: the JSON path says so */
+		if (!cache_id(dc, (uint64_t)id, i, r->frame_ids.count)) dc->missed++;
+	}
 	grow_array((void **)&r->frames, &r->fcap, i + 1, sizeof *r->frames);
 	spaa_frame *f = &r->frames[i];
-	f->func = arena_strdup(&r->mem, func.p, func.n);
+	/* the strings in one piece of the arena, byte-aligned (arena_strdup
+	 * rounds each up to 16 bytes: half the memory of a perf frame) */
+	char *m = arena_alloc_aligned(&r->mem, func.n + 1 + (src.p ? src.n + 1 : 0) + (ip.p ? ip.n + 1 : 0) +
+					       (symoff.p ? symoff.n + 1 : 0), 1);
+	f->func = put_str(&m, func);
 	f->func_n = (uint32_t)func.n;
 	f->dso = r->dso_direct.ix[dso] - 1;
 	f->kind = sstr_eqc(kind, "user") ? FK_USER : sstr_eqc(kind, "kernel") ? FK_KERNEL : FK_UNKNOWN;
@@ -621,12 +777,22 @@ static bool frame_fast(spaa_reader *r, const char *p, const char *e)
 	f->perf_nosym = nosym;
 	f->perf_nochain = nochain;
 	f->inline_depth = (int32_t)depth;
-	f->srcline = src.p ? arena_strdup(&r->mem, src.p, src.n) : NULL;
+	f->srcline = src.p ? put_str(&m, src) : NULL;
 	f->srcline_n = (uint32_t)src.n;
-	f->ip = ip.p ? arena_strdup(&r->mem, ip.p, ip.n) : NULL;
-	f->symoff = symoff.p ? arena_strdup(&r->mem, symoff.p, symoff.n) : NULL;
+	f->ip = ip.p ? put_str(&m, ip) : NULL;
+	f->symoff = symoff.p ? put_str(&m, symoff) : NULL;
 	f->line = r->lineno;
 	return true;
+}
+
+void spaa_settle_frames(spaa_reader *r)
+{
+	for (uint32_t k = 0; k < r->nlazy; k++) {
+		char t[24];
+		int n = snprintf(t, sizeof t, "%llu", (unsigned long long)r->lazy_ids[k]);
+		strmap_intern(&r->frame_ids, t, (size_t)n, NULL);
+	}
+	r->nlazy = 0;
 }
 
 enum spaa_rtype spaa_next(spaa_reader *r)
@@ -677,6 +843,7 @@ enum spaa_rtype spaa_next(spaa_reader *r)
 		return r->type = SPAA_BAD;
 	}
 	enum spaa_rtype type = classify(t);
+	if (type == SPAA_FRAME || type == SPAA_STACK) spaa_settle_frames(r);
 	if (type == SPAA_HEADER) {
 		if (r->have_header)
 			spaa_error(r, "second header record (the first is at line %llu)",

@@ -34,6 +34,7 @@ enum spaa_fkind { FK_USER, FK_KERNEL, FK_UNKNOWN };
 
 typedef struct spaa_event {
 	char *name, *kind, *mode, *primary_metric; /* NULL when missing */
+	size_t name_n;        /* strlen(name) */
 } spaa_event;
 
 typedef struct spaa_dso {
@@ -133,7 +134,19 @@ struct spaa_reader {
 	strmap dso_ids, frame_ids, thread_ids;
 	/* a cache in front of dso_ids and frame_ids for ids that are small
 	 * unsigned integers: direct[id] = index + 1, 0 when not cached */
-	struct spaa_direct { uint32_t *ix; uint32_t n; } dso_direct, frame_direct;
+	struct spaa_direct {
+		uint32_t *ix, n;
+		uint32_t missed; /* ids in the map that are not cached */
+		/* indices 0..dense-1 have the ids base..base+dense-1 (ids
+		 * written in order, as converters do): found without ix */
+		uint32_t dense;
+		uint64_t base;
+	} dso_direct, frame_direct;
+	/* the frame records the fast path took (spaa_fast_stacks) whose ids
+	 * frame_direct holds, not in frame_ids yet: their ids, in order (their
+	 * indices follow frame_ids.count); spaa_settle_frames() adds them */
+	uint64_t *lazy_ids;
+	uint32_t nlazy, lazycap;
 	spaa_dso *dsos;
 	spaa_frame *frames;
 	spaa_thread *threads;
@@ -184,6 +197,17 @@ bool spaa_id_text(const json_doc *d, uint32_t k, sstr *out);
  * doubt) goes through the JSON parser as before, with r->fast false.  The
  * same records are accepted with the same meaning either way. */
 void spaa_fast_stacks(spaa_reader *r, struct spaa_stack *s);
+/* On the fast path, a frame record with a small integer id goes into
+ * r->frames and frame_direct only, not into frame_ids (hashing a key per
+ * frame was most of the cost of frame records): the reader adds them
+ * before a record that needs frame_ids (a frame or stack record off the
+ * fast path), and a command that reads frame_ids after spaa_fast_stacks()
+ * calls this first.  The number of frames is spaa_frame_count() meanwhile. */
+void spaa_settle_frames(spaa_reader *r);
+static inline uint32_t spaa_frame_count(const spaa_reader *r)
+{
+	return r->frame_ids.count + r->nlazy;
+}
 
 /* Parse the current stack/sample record.  0 ok, -1 on error (reported). */
 int spaa_stack_parse(spaa_reader *r, spaa_stack *s);

@@ -473,3 +473,37 @@ OUT
 	run sh -c "spaa-fold '$T/c.spaa' | grep -c ';std::function<long (long, long)>::operator();std::_Function_handler<long (long, long), main::{lambda(long, long)#1}>::_M_invoke;'"
 	assert_success
 }
+
+@test "spaa-fold: frame ids read fast (integers in order) and slow (strings, out of order) mixed, with stacks that name them either way; a duplicate id found either way" {
+	H='{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","events":[{"name":"cpu","sampling":{"mode":"period","primary_metric":"period"}}]}'
+	cat > "$T/m.spaa" <<SPAA
+$H
+{"type":"dso","id":1,"name":"/bin/x","is_kernel":false}
+{"type":"frame","id":1,"func":"a","dso":1,"ip":"0x1","kind":"user"}
+{"type":"frame","id":2,"func":"b","dso":1,"ip":"0x2","kind":"user"}
+{"type":"stack","id":"0x1","frames":[1,2],"context":{"event":"cpu","tid":1,"comm":"x"},"weights":[{"metric":"period","value":5}]}
+{"type":"stack","id":"0x2","frames":["1", "2"],"context":{"event":"cpu","tid":1,"comm":"x"},"weights":[{"metric":"period","value":7}]}
+{"type":"frame","id":"3","func":"c","dso":1,"ip":"0x3","kind":"user"}
+{"type":"frame","id":4,"func":"d","dso":1,"ip":"0x4","kind":"user"}
+{"type":"frame","id":9,"func":"e","dso":1,"ip":"0x9","kind":"user"}
+{"type":"stack","id":"0x3","frames":[4,3,1],"context":{"event":"cpu","tid":1,"comm":"x"},"weights":[{"metric":"period","value":9}]}
+{"type":"stack","id":"0x4","frames":[9,2],"context":{"event":"cpu","tid":1,"comm":"x"},"weights":[{"metric":"period","value":1}]}
+SPAA
+	run spaa-fold "$T/m.spaa"
+	assert_success
+	assert_output "x;a;c;d 9
+x;b;a 12
+x;b;e 1"
+	sed 's/"id":"3"/"id":"2"/' "$T/m.spaa" > "$T/d1.spaa"
+	run spaa-fold "$T/d1.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/d1.spaa:7: duplicate frame id 2"
+	sed 's/"id":4,/"id":2,/' "$T/m.spaa" > "$T/d2.spaa"
+	run spaa-fold "$T/d2.spaa"
+	assert_failure 1
+	assert_output "spaa-fold: $T/d2.spaa:8: duplicate frame id 2"
+	sed 's/"id":1,"func"/"id":"9","func"/' "$T/m.spaa" > "$T/d3.spaa"
+	run spaa-fold "$T/d3.spaa"
+	assert_failure 1
+	assert_output --partial "spaa-fold: $T/d3.spaa:5: stack 0x1 refers to unknown frame 1"
+}

@@ -973,7 +973,13 @@ static void test_merge(void)
 	ok(fast == 5, "stack and frame records taken by the fast path (%d of 7)", fast);
 	ok(slow_calls == n - fast_stacks && fast_stacks > 0,
 	   "before_slow is called before every record but the fast path's stacks (%d calls, %d records)", slow_calls, n);
+	uint32_t counted = spaa_frame_count(r2);
+	spaa_settle_frames(r2);
+	ok(counted == r2->frame_ids.count, "spaa_frame_count: the frames read fast and settled (%u)", counted);
 	for (uint32_t i = 0; i < r1->frame_ids.count && i < r2->frame_ids.count; i++) {
+		size_t kn1, kn2;
+		const char *k1 = strmap_key(&r1->frame_ids, i, &kn1), *k2 = strmap_key(&r2->frame_ids, i, &kn2);
+		if (kn1 != kn2 || memcmp(k1, k2, kn1)) same = -1;
 		const spaa_frame *a1 = &r1->frames[i], *a2 = &r2->frames[i];
 		if (strcmp(a1->func, a2->func) || a1->dso != a2->dso || a1->kind != a2->kind || a1->inlined != a2->inlined ||
 		    a1->func_resolved != a2->func_resolved || a1->inline_depth != a2->inline_depth ||

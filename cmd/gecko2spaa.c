@@ -722,11 +722,15 @@ static void read_samples(jscan *r, samples *s, char *wtype, size_t wcap)
 			have_col = true;
 			where *c = &s->c[ci];
 			*c = here(r);
+			/* times, read again with -s, are checked then: their numbers
+			 * are the slow ones to parse */
+			bool later = G.samples && (ci == XC_TIME || ci == XC_DELTA);
 			bool f2 = true;
 			jscan_open(r, '[', SAMPLE_COLS[ci]);
 			while (jscan_more(r, &f2, ']')) {
 				if (c->n == UINT32_MAX - 1) jscan_fail(r, "more than %u rows in a table", UINT32_MAX - 2);
-				cell(r);
+				if (later) jscan_skip(r);
+				else cell(r);
 				c->n++;
 			}
 		} else if (sstr_eqc(k, "weightType")) {

@@ -673,7 +673,8 @@ static int at_pos(const int *pos, int p)
 }
 
 /* A thread's "samples", its values counted (and checked as numbers, null or
- * skipped, as the other tables' are), not kept. */
+ * skipped, as the other tables' are; with -s the times when read again),
+ * not kept. */
 static void read_samples(jscan *r, samples *s, char *wtype, size_t wcap)
 {
 	static const char what[] = "\"samples\"";

@@ -9,19 +9,19 @@
  * the threads need and may come after them: each process's "meta"
  * (startTime) and "libs", and the tables of "shared".  The second walks the
  * threads: a thread's tables (stackTable, frameTable, funcTable,
- * resourceTable, strings) and its samples are read whole, in whichever form
- * they come (a table is a Gecko one when it has a "schema"); then each
- * sample's stack is followed from its leaf up the prefix chain to its root,
- * each frame named (func, library as the dso, file:line:col as the
- * srcline), and its weight added: 1 (or "weight") sample, or "weight"
+ * resourceTable, strings) are read whole, in whichever form they come (a
+ * table is a Gecko one when it has a "schema"), its samples only counted,
+ * where they start noted; then the samples are read again from there, their
+ * columns in step (a second reader of the file per column, jscan_seek),
+ * and each sample's stack is followed from its leaf up the prefix chain to
+ * its root, each frame named (func, library as the dso, file:line:col as
+ * the srcline), and its weight added: 1 (or "weight") sample, or "weight"
  * milliseconds (weightType "tracing-ms") or bytes ("bytes").  Markers,
  * counters and the rest are skipped.
  *
- * Memory: the tables (distinct stacks, frames and functions) and, while a
- * thread is read, its samples' columns: 4 bytes a sample for its stack, 16
- * more when it has a weight, 8 more for its time with -s. */
+ * Memory: the tables (distinct stacks, frames and functions), and a buffer
+ * per reader; nothing per sample. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +60,8 @@ CLI_HELP_TAIL;
 /* ---- tables: columns of numbers (processed) or rows keyed by a schema (Gecko) */
 
 enum { MAXC = 8, ROWC = 8 };
-/* A column: numbers, or compactly (a sample's stack: 4 bytes; its time:
- * 8, or nothing when no sample records are written). */
-enum { K_NUM, K_U32, K_DBL, K_DROP };
-#define U32_BAD (UINT32_MAX - 1) /* not an index */
-typedef struct column { num *v; uint32_t *u; double *d; uint32_t n, cap; uint8_t kind; } column;
+#define U32_BAD (UINT32_MAX - 1) /* a sample's stack that is not an index */
+typedef struct column { num *v; uint32_t n, cap; } column;
 typedef struct table {
 	const char *const *names; /* the columns wanted, NULL-ended */
 	column c[MAXC];
@@ -101,6 +98,7 @@ typedef struct tabs {
 static struct {
 	bool samples;
 	const char *fname;
+	const char *path;            /* the file read now, to read again */
 	builder *b;
 	struct proc { double start; libs lib; } *pr; /* per process, in file order */
 	uint32_t npr, prcap, cur_pr, next_pr;
@@ -111,6 +109,8 @@ static struct {
 	uint64_t nsamples;
 	json_doc doc;
 	sbuf tmp, loc;
+	/* second readers of the file, at the columns of samples (XC_*) */
+	struct cursor { input *in; jscan r; bool first; uint32_t left; } cur[4];
 } G;
 
 static void table_init(table *t, const char *const *names)
@@ -123,9 +123,7 @@ static void table_free(table *t)
 {
 	for (int i = 0; i < MAXC; i++) {
 		free(t->c[i].v);
-		free(t->c[i].u);
-		free(t->c[i].d);
-		t->c[i].v = NULL, t->c[i].u = NULL, t->c[i].d = NULL;
+		t->c[i].v = NULL;
 		t->c[i].n = t->c[i].cap = 0;
 	}
 	memset(t->have, 0, sizeof t->have);
@@ -133,12 +131,14 @@ static void table_free(table *t)
 	t->present = false;
 }
 
-static int col_index(const table *t, sstr k)
+static int name_index(const char *const *names, sstr k)
 {
-	for (int i = 0; t->names[i]; i++)
-		if (sstr_eqc(k, t->names[i])) return i;
+	for (int i = 0; names[i]; i++)
+		if (sstr_eqc(k, names[i])) return i;
 	return -1;
 }
+
+static int col_index(const table *t, sstr k) { return name_index(t->names, k); }
 
 /* One cell: a number, or null for null and anything else (strings, objects). */
 static num cell(jscan *r)
@@ -158,21 +158,17 @@ static num cell(jscan *r)
 
 static bool is_null(num x) { return x.kind == NUL_KIND; }
 
+static num num_null(void)
+{
+	num x;
+	x.kind = NUL_KIND;
+	x.i = 0;
+	return x;
+}
+
 static void col_push(column *c, num v)
 {
-	switch (c->kind) {
-	case K_NUM: *VEC_PUSH(c->v, c->n, c->cap) = v; break;
-	case K_U32:
-		*VEC_PUSH(c->u, c->n, c->cap) = v.kind == NUL_KIND ? NONE
-			: v.kind == NUM_INT && v.i >= 0 && v.i < U32_BAD ? (uint32_t)v.i
-			: v.kind == NUM_DBL && v.d >= 0 && v.d < U32_BAD && v.d == (double)(uint32_t)v.d ? (uint32_t)v.d
-			: U32_BAD;
-		break;
-	case K_DBL: *VEC_PUSH(c->d, c->n, c->cap) = v.kind == NUL_KIND ? NAN : num_to_double(v); break;
-	default:
-		if (c->n == UINT32_MAX) die_at(G.fname, 0, "more than %u rows in a table", UINT32_MAX - 1);
-		c->n++;
-	}
+	*VEC_PUSH(c->v, c->n, c->cap) = v;
 }
 
 /* A column's value at row i, null past its end. */
@@ -183,12 +179,7 @@ static num at(const table *t, int c, uint32_t i)
 	x.i = 0;
 	const column *k = &t->c[c];
 	if (!t->have[c] || i >= k->n) return x;
-	switch (k->kind) {
-	case K_NUM: return k->v[i];
-	case K_U32: return k->u[i] == NONE ? x : k->u[i] == U32_BAD ? num_i(-1) : num_i(k->u[i]);
-	case K_DBL: return isnan(k->d[i]) ? x : num_d(k->d[i]);
-	default: return x;
-	}
+	return k->v[i];
 }
 
 /* A whole number at row i of column c, or -1 (null, absent, negative). */
@@ -210,8 +201,8 @@ static void read_column(jscan *r, column *c, const char *what)
 	}
 }
 
-/* A table of either form; *wtype (when not NULL) takes a "weightType". */
-static void read_table(jscan *r, table *t, const char *what, char *wtype, size_t wcap)
+/* A table of either form. */
+static void read_table(jscan *r, table *t, const char *what)
 {
 	if (t->present) jscan_fail(r, "a second %s", what);
 	t->present = true;
@@ -275,10 +266,6 @@ static void read_table(jscan *r, table *t, const char *what, char *wtype, size_t
 			if (t->have[ci]) jscan_fail(r, "%s: a second \"%s\"", what, t->names[ci]);
 			t->have[ci] = true;
 			read_column(r, &t->c[ci], t->names[ci]);
-		} else if (wtype && sstr_eqc(k, "weightType")) {
-			if (jscan_null(r)) continue;
-			sstr w = jscan_str(r, "\"weightType\"");
-			snprintf(wtype, wcap, "%.*s", (int)(w.n > 40 ? 40 : w.n), w.p);
 		} else {
 			jscan_skip(r); /* length, and the columns not used */
 		}
@@ -432,11 +419,11 @@ static void tabs_free(tabs *t)
 /* A member of a thread or of "shared" that is a table; false if k is none. */
 static bool read_tabs_member(jscan *r, tabs *t, sstr k)
 {
-	if (sstr_eqc(k, "stackTable")) read_table(r, &t->stack, "\"stackTable\"", NULL, 0);
-	else if (sstr_eqc(k, "frameTable")) read_table(r, &t->frame, "\"frameTable\"", NULL, 0);
-	else if (sstr_eqc(k, "funcTable")) read_table(r, &t->func, "\"funcTable\"", NULL, 0);
-	else if (sstr_eqc(k, "resourceTable")) read_table(r, &t->res, "\"resourceTable\"", NULL, 0);
-	else if (sstr_eqc(k, "sources")) read_table(r, &t->src, "\"sources\"", NULL, 0);
+	if (sstr_eqc(k, "stackTable")) read_table(r, &t->stack, "\"stackTable\"");
+	else if (sstr_eqc(k, "frameTable")) read_table(r, &t->frame, "\"frameTable\"");
+	else if (sstr_eqc(k, "funcTable")) read_table(r, &t->func, "\"funcTable\"");
+	else if (sstr_eqc(k, "resourceTable")) read_table(r, &t->res, "\"resourceTable\"");
+	else if (sstr_eqc(k, "sources")) read_table(r, &t->src, "\"sources\"");
 	else if (sstr_eqc(k, "stringArray") || sstr_eqc(k, "stringTable")) read_strings(r, &t->str, "string array");
 	else if (sstr_eqc(k, "libs")) read_libs(r, &t->lib);
 	else return false;
@@ -656,6 +643,175 @@ static int64_t read_id(jscan *r)
 	return x.kind == NUM_INT && x.i >= 0 ? x.i : -1;
 }
 
+/* ---- samples: where their columns are, read in step after the thread ----------- */
+
+/* A thread's "samples": where each column (or the Gecko rows holding them
+ * all) starts in the file, and how many values it has.  The values are read
+ * once the thread's tables are known (the stackTable may come after them),
+ * all columns in step, each by a second reader of the same file: nothing is
+ * held per sample. */
+typedef struct where { uint64_t off, line; uint32_t n; bool have; } where;
+typedef struct samples {
+	bool present;
+	where c[4];   /* the columns, XC_* (for rows: have, and n the rows) */
+	where rows;   /* the Gecko rows, when they hold the columns */
+	int pos[4];   /* the rows' schema: the cell of each column, -1 */
+} samples;
+
+static where here(jscan *r)
+{
+	jscan_peek(r);
+	return (where){ jscan_offset(r), r->line, 0, true };
+}
+
+/* The first column at row position p, -1. */
+static int at_pos(const int *pos, int p)
+{
+	for (int j = 0; j < 4; j++)
+		if (pos[j] == p) return j;
+	return -1;
+}
+
+/* A thread's "samples", its values counted (and checked as numbers, null or
+ * skipped, as the other tables' are; with -s the times when read again),
+ * not kept. */
+static void read_samples(jscan *r, samples *s, char *wtype, size_t wcap)
+{
+	static const char what[] = "\"samples\"";
+	if (s->present) jscan_fail(r, "a second %s", what);
+	s->present = true;
+	for (int j = 0; j < 4; j++) s->pos[j] = -1;
+	bool have_schema = false, have_data = false, have_col = false;
+	bool first = true;
+	jscan_open(r, '{', what);
+	while (jscan_more(r, &first, '}')) {
+		sstr k = jscan_key(r);
+		int ci = name_index(SAMPLE_COLS, k);
+		if (sstr_eqc(k, "schema")) {
+			if (have_schema) jscan_fail(r, "%s: a second \"schema\"", what);
+			have_schema = true;
+			bool f2 = true;
+			jscan_open(r, '{', "a \"schema\" (an object)");
+			while (jscan_more(r, &f2, '}')) {
+				int j = name_index(SAMPLE_COLS, jscan_key(r));
+				int64_t p = jscan_int(r, "a schema position");
+				if (p < 0 || p > 1000) jscan_fail(r, "%s: schema position %lld out of range", what, (long long)p);
+				if (j >= 0) s->pos[j] = (int)p;
+			}
+		} else if (sstr_eqc(k, "data")) {
+			if (have_data) jscan_fail(r, "%s: a second \"data\"", what);
+			have_data = true;
+			s->rows = here(r);
+			bool f2 = true;
+			jscan_open(r, '[', "\"data\" (an array of rows)");
+			while (jscan_more(r, &f2, ']')) {
+				if (s->rows.n == UINT32_MAX - 1) jscan_fail(r, "more than %u rows in a table", UINT32_MAX - 2);
+				bool f3 = true;
+				int p = 0;
+				jscan_open(r, '[', "a row (an array)");
+				while (jscan_more(r, &f3, ']')) {
+					if (have_schema ? at_pos(s->pos, p) >= 0 : p < ROWC) cell(r);
+					else jscan_skip(r);
+					p++;
+				}
+				s->rows.n++;
+			}
+		} else if (ci >= 0 && jscan_null(r)) {
+			continue; /* "weight": null, no such column */
+		} else if (ci >= 0) {
+			if (s->c[ci].have) jscan_fail(r, "%s: a second \"%s\"", what, SAMPLE_COLS[ci]);
+			have_col = true;
+			where *c = &s->c[ci];
+			*c = here(r);
+			/* times, read again with -s, are checked then: their numbers
+			 * are the slow ones to parse */
+			bool later = G.samples && (ci == XC_TIME || ci == XC_DELTA);
+			bool f2 = true;
+			jscan_open(r, '[', SAMPLE_COLS[ci]);
+			while (jscan_more(r, &f2, ']')) {
+				if (c->n == UINT32_MAX - 1) jscan_fail(r, "more than %u rows in a table", UINT32_MAX - 2);
+				if (later) jscan_skip(r);
+				else cell(r);
+				c->n++;
+			}
+		} else if (sstr_eqc(k, "weightType")) {
+			if (jscan_null(r)) continue;
+			sstr w = jscan_str(r, "\"weightType\"");
+			snprintf(wtype, wcap, "%.*s", (int)(w.n > 40 ? 40 : w.n), w.p);
+		} else {
+			jscan_skip(r); /* length, and the columns not used */
+		}
+	}
+	if (have_data && !have_schema) jscan_fail(r, "%s: \"data\" rows without a \"schema\"", what);
+	if (have_data && have_col) jscan_fail(r, "%s: both \"data\" rows and columns", what);
+	if (have_data)
+		for (int j = 0; j < 4; j++) s->c[j] = (where){ 0, 0, s->rows.n, s->pos[j] >= 0 };
+}
+
+static void cursor_close(struct cursor *c)
+{
+	if (!c->in) return;
+	jscan_free(&c->r);
+	input_close(c->in);
+	c->in = NULL;
+}
+
+/* Cursor c at the array at a, of n values: the file opened again, or the
+ * reader already open moved there (on: a plain file seeks, compressed data
+ * is read on, as the columns of the next threads come further on). */
+static void cursor_at(struct cursor *c, const where *a)
+{
+	if (c->in && !jscan_seek(&c->r, a->off, a->line)) cursor_close(c);
+	if (!c->in) {
+		c->in = input_open(G.path);
+		jscan_init(&c->r, c->in, G.fname);
+		if (!jscan_seek(&c->r, a->off, a->line))
+			die_at(G.fname, a->line, "the file ends before byte %llu: did it change while read?",
+			       (unsigned long long)a->off);
+	}
+	jscan_open(&c->r, '[', "an array (did the file change while read?)");
+	c->first = true;
+	c->left = a->n;
+}
+
+static void cursor_more(struct cursor *c)
+{
+	c->left--;
+	if (!jscan_more(&c->r, &c->first, ']')) jscan_fail(&c->r, "an array shorter than at first: did the file change?");
+}
+
+/* The next value of c's column, null past its end. */
+static num cursor_cell(struct cursor *c)
+{
+	if (!c->left) return num_null();
+	cursor_more(c);
+	return cell(&c->r);
+}
+
+/* The next row of c into v (XC_*, null where the schema has no column). */
+static void cursor_row(struct cursor *c, const int *pos, num *v)
+{
+	for (int j = 0; j < 4; j++) v[j] = num_null();
+	if (!c->left) return;
+	cursor_more(c);
+	bool first = true;
+	int p = 0;
+	jscan_open(&c->r, '[', "a row (an array)");
+	while (jscan_more(&c->r, &first, ']')) {
+		int j = at_pos(pos, p++);
+		if (j >= 0) v[j] = cell(&c->r);
+		else jscan_skip(&c->r);
+	}
+}
+
+/* A sample's stack index, -1 when it is not a whole number below U32_BAD. */
+static int64_t stack_index(num v)
+{
+	if (v.kind == NUM_INT) return v.i >= 0 && v.i < U32_BAD ? v.i : -1;
+	if (v.kind == NUM_DBL && v.d >= 0 && v.d < U32_BAD && v.d == (double)(uint32_t)v.d) return (int64_t)v.d;
+	return -1;
+}
+
 /* A thread's samples, once its tables are known. */
 struct walk {
 	tabs *tt;                /* the thread's tables, or the shared ones */
@@ -701,34 +857,51 @@ static uint32_t stack_of(struct walk *w, uint32_t s)
 }
 
 /* Each sample with a stack adds its weight to it (and a sample record with
- * -s, at its time). */
-static void add_samples(struct walk *w, const table *smp, double offset)
+ * -s, at its time), read where read_samples() found them. */
+static void add_samples(struct walk *w, const samples *smp, double offset)
 {
 	uint32_t ns = w->tt->stack.rows;
 	uint32_t n = smp->c[XC_STACK].n;
-	if (smp->have[XC_WEIGHT] && smp->c[XC_WEIGHT].n != n)
-		die_at(G.fname, w->line, "thread %u: %u samples but %u weights", w->index, n, smp->c[XC_WEIGHT].n);
-	bool timed = smp->have[XC_TIME] || smp->have[XC_DELTA];
+	const where *c = smp->c;
+	if (c[XC_WEIGHT].have && c[XC_WEIGHT].n != n)
+		die_at(G.fname, w->line, "thread %u: %u samples but %u weights", w->index, n, c[XC_WEIGHT].n);
+	bool timed = c[XC_TIME].have || c[XC_DELTA].have;
+	/* the time only for sample records */
+	int tc = !G.samples ? -1 : c[XC_TIME].have ? XC_TIME : c[XC_DELTA].have ? XC_DELTA : -1;
+	struct cursor *cur = G.cur;
+	if (smp->rows.have) {
+		cursor_at(&cur[0], &smp->rows);
+	} else {
+		cursor_at(&cur[XC_STACK], &c[XC_STACK]);
+		if (c[XC_WEIGHT].have) cursor_at(&cur[XC_WEIGHT], &c[XC_WEIGHT]);
+		if (tc >= 0) cursor_at(&cur[tc], &c[tc]);
+	}
 	double clock = 0;
 	for (uint32_t i = 0; i < n; i++) {
+		num v[4];
+		if (smp->rows.have) {
+			cursor_row(&cur[0], smp->pos, v);
+		} else {
+			for (int j = 0; j < 4; j++)
+				v[j] = j == XC_STACK || j == tc || (j == XC_WEIGHT && c[j].have) ? cursor_cell(&cur[j])
+				     : num_null();
+		}
 		double d = 0;
-		if (smp->have[XC_TIME]) {
-			num tv = at(smp, XC_TIME, i);
-			timed = !is_null(tv);
-			d = timed ? num_to_double(tv) : 0;
-		} else if (smp->have[XC_DELTA]) {
-			num dv = at(smp, XC_DELTA, i);
-			if (!is_null(dv)) clock += num_to_double(dv);
+		if (tc == XC_TIME) {
+			timed = !is_null(v[XC_TIME]);
+			d = timed ? num_to_double(v[XC_TIME]) : 0;
+		} else if (tc == XC_DELTA) {
+			if (!is_null(v[XC_DELTA])) clock += num_to_double(v[XC_DELTA]);
 			d = clock;
 		}
-		if (is_null(at(smp, XC_STACK, i))) continue; /* a sample with no stack: nothing to add to */
-		int64_t s = at_idx(smp, XC_STACK, i);
+		if (is_null(v[XC_STACK])) continue; /* a sample with no stack: nothing to add to */
+		int64_t s = stack_index(v[XC_STACK]);
 		if (s < 0 || (uint64_t)s >= ns)
 			die_at(G.fname, w->line, "thread %u: sample %u: its stack is not an index into the stackTable "
 			       "(%u stacks)", w->index, i, ns);
 		num wv = num_i(1);
-		if (smp->have[XC_WEIGHT]) {
-			wv = at(smp, XC_WEIGHT, i);
+		if (c[XC_WEIGHT].have) {
+			wv = v[XC_WEIGHT];
 			if (is_null(wv)) wv = num_i(1);
 			if (wv.kind == NUM_INT && wv.i < 0)
 				die_at(G.fname, w->line, "thread %u: sample %u: a negative weight (%lld)", w->index, i,
@@ -748,10 +921,8 @@ static void read_thread(jscan *r)
 {
 	tabs t;
 	tabs_init(&t);
-	table smp;
-	table_init(&smp, SAMPLE_COLS);
-	smp.c[XC_STACK].kind = K_U32;
-	smp.c[XC_TIME].kind = smp.c[XC_DELTA].kind = G.samples ? K_DBL : K_DROP;
+	samples smp;
+	memset(&smp, 0, sizeof smp);
 	char wtype[48] = "";
 	sbuf name = { 0 };
 	int64_t pid = -1, tid = -1;
@@ -762,7 +933,7 @@ static void read_thread(jscan *r)
 		sstr k = jscan_key(r);
 		if (read_tabs_member(r, &t, k)) continue;
 		if (sstr_eqc(k, "samples")) {
-			read_table(r, &smp, "\"samples\"", wtype, sizeof wtype);
+			read_samples(r, &smp, wtype, sizeof wtype);
 		} else if (sstr_eqc(k, "name")) {
 			if (jscan_null(r)) continue;
 			sstr v = jscan_str(r, "the thread's \"name\"");
@@ -797,9 +968,9 @@ static void read_thread(jscan *r)
 		else if (!strcmp(wtype, "bytes")) wt = W_BYTES;
 		else die_at(G.fname, w.line, "thread %u: weightType \"%s\": the Firefox Profiler's are samples, "
 			    "tracing-ms and bytes", w.index, wtype);
-		if (wt != W_SAMPLES && !smp.have[XC_WEIGHT])
+		if (wt != W_SAMPLES && !smp.c[XC_WEIGHT].have)
 			die_at(G.fname, w.line, "thread %u: weightType %s without a \"weight\" column", w.index, wtype);
-		if (!smp.have[XC_STACK])
+		if (!smp.c[XC_STACK].have)
 			die_at(G.fname, w.line, "thread %u: samples without a \"stack\" column", w.index);
 		if (pid < 0) pid = G.cur_pr + 1;
 		if (tid < 0) tid = w.index;
@@ -816,7 +987,6 @@ static void read_thread(jscan *r)
 	}
 	if (w.tt == &t && t.str.text.p == G.shared.str.text.p) memset(&t.str, 0, sizeof t.str); /* borrowed */
 	tabs_free(&t);
-	table_free(&smp);
 	sbuf_free(&name);
 }
 
@@ -865,6 +1035,12 @@ static void string_profile(jscan *r, int pass)
 	char path[32];
 	snprintf(path, sizeof path, "/dev/fd/%d", fd);
 	uint32_t next = G.next_pr, cur = G.cur_pr, base = G.npr;
+	/* its own second readers, the outer file's set aside */
+	const char *outer = G.path;
+	struct cursor keep[4];
+	memcpy(keep, G.cur, sizeof keep);
+	memset(G.cur, 0, sizeof G.cur);
+	G.path = path;
 	for (int n = 1; n <= 2; n++) {
 		input *in = input_open(path);
 		jscan r2;
@@ -876,6 +1052,9 @@ static void string_profile(jscan *r, int pass)
 		jscan_free(&r2);
 		input_close(in);
 	}
+	for (int i = 0; i < 4; i++) cursor_close(&G.cur[i]);
+	memcpy(G.cur, keep, sizeof keep);
+	G.path = outer;
 	close(fd);
 	G.next_pr = next;
 	G.cur_pr = cur;
@@ -954,6 +1133,7 @@ static bool profile(jscan *r, int pass, bool top)
 static void pass(const char *path, int n)
 {
 	input *in = input_open(path);
+	G.path = path;
 	if (n == 1) sniff_refuse_other(in, "gecko2spaa", "a Firefox Profiler profile");
 	jscan r;
 	jscan_init(&r, in, G.fname);
@@ -967,6 +1147,7 @@ static void pass(const char *path, int n)
 	if (jscan_peek(&r) >= 0) jscan_fail(&r, "more data after the profile");
 	jscan_free(&r);
 	input_close(in);
+	for (int i = 0; i < 4; i++) cursor_close(&G.cur[i]);
 }
 
 int main(int argc, char **argv)

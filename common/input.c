@@ -430,6 +430,30 @@ void input_skip(input *in, size_t n)
 	in->consumed += n;
 }
 
+bool input_seek(input *in, uint64_t off)
+{
+	if (off >= in->consumed && off - in->consumed <= in->end - in->pos) {
+		input_skip(in, (size_t)(off - in->consumed));
+		return true;
+	}
+	struct stat st;
+	if (in->codec == PLAIN && fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (off > (uint64_t)st.st_size || lseek(in->fd, (off_t)off, SEEK_SET) != (off_t)off) return false;
+		in->pos = in->end = 0;
+		in->raw_pos = in->raw_end = 0;
+		in->raw_eof = in->eof = false;
+		in->consumed = off;
+		return true;
+	}
+	while (in->consumed < off) {
+		const void *p;
+		size_t k = input_window(in, &p, 1 << 16);
+		if (!k) return false;
+		input_skip(in, off - in->consumed < k ? (size_t)(off - in->consumed) : k);
+	}
+	return in->consumed == off;
+}
+
 void input_count_lines(input *in, uint64_t n, bool text)
 {
 	in->lineno += n;

@@ -74,6 +74,13 @@ const char *input_damage(const input *in);
 size_t input_window(input *in, const void **p, size_t want);
 void input_skip(input *in, size_t n);
 
+/* Moves to decompressed offset off, to read on from there: a plain file
+ * by lseek (either way), compressed data forward only, decoding and
+ * dropping the bytes between.  False when it cannot go there (behind, in
+ * compressed data or a pipe; past the end).  Line numbers are not counted
+ * over what is jumped. */
+bool input_seek(input *in, uint64_t off);
+
 /* For a reader that reads text through input_window: n more lines, and
  * whether any was not blank (input_each's count of lines). */
 void input_count_lines(input *in, uint64_t n, bool text);

@@ -56,6 +56,22 @@ bool jscan_fill(jscan *r, size_t keep)
 	return true;
 }
 
+bool jscan_seek(jscan *r, uint64_t off, uint64_t line)
+{
+	if (off >= r->base && off - r->base <= r->len) {
+		r->pos = (size_t)(off - r->base);
+		r->line = line;
+		return true;
+	}
+	if (!input_seek(r->in, off)) return false;
+	r->base = off;
+	r->pos = r->len = 0;
+	r->eof = false;
+	r->line = line;
+	memset(r->buf, 0, 8);
+	return true;
+}
+
 int jscan_peek(jscan *r)
 {
 	for (;;) {

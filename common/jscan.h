@@ -42,6 +42,12 @@ int jscan_peek(jscan *r);
 /* The extent of the value at pos: buf[pos..*end) (kept contiguous when
  * keep, else skipped over).  False if the input ends inside it. */
 bool jscan_value(jscan *r, size_t *end, bool keep);
+/* Moves to offset off of the input (a value's start, jscan_offset), its
+ * line numbered line: within the buffer when it holds it, else through
+ * input_seek (the input read through r alone); false when the input
+ * cannot go there.  For a second reader of the same file, at a place the
+ * first one saw. */
+bool jscan_seek(jscan *r, uint64_t off, uint64_t line);
 static inline uint64_t jscan_offset(const jscan *r) { return r->base + r->pos; }
 
 /* ---- the walker (errors are fatal, exit 1) ---- */

@@ -210,3 +210,27 @@ same_figures() {
 	assert_file_eq "$T/k" <<< '{"type":"dso","id":4,"name":"[kernel.kallsyms]","is_kernel":true}
 {"type":"frame","id":4,"func":"0x6153","func_resolved":false,"dso":4,"ip":"0x6153","kind":"kernel"}'
 }
+
+@test "samples read where they are, after their thread, columns in step: any order, gzip and zstd, rows before their schema" {
+	# columns in another order, samples before the tables: the same
+	jq -c '.threads |= map({samples: (.samples | {weight, time} + .)} + .)' "$G/profiler-unsymbolicated.json" > "$T/r.json"
+	gecko2spaa -s "$G/profiler-unsymbolicated.json" > "$T/a"
+	gecko2spaa -s "$T/r.json" > "$T/b"
+	cmp "$T/a" "$T/b"
+	# compressed: the second readers read on through the data
+	gzip -c "$T/r.json" > "$T/r.json.gz"
+	gecko2spaa -s "$T/r.json.gz" > "$T/c"
+	cmp "$T/a" "$T/c"
+	zstd -q -c "$T/r.json" > "$T/r.json.zst"
+	gecko2spaa -s - < "$T/r.json.zst" > "$T/d"
+	cmp "$T/a" "$T/d"
+	# Gecko rows before their schema, the stack past their eighth cell
+	printf '%s' '{"threads":[{"name":"T","stringTable":["f"],"stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0]]},"frameTable":{"schema":{"location":0},"data":[[0]]},"samples":{"data":[[0,1,2,3,4,5,6,7,8,0],[0,1,2,3,4,5,6,7,8,null]],"schema":{"stack":9}}}]}' > "$T/g.json"
+	run sh -c "gecko2spaa '$T/g.json' | spaa-fold"
+	assert_output "T;f 1"
+	# rows and columns in one samples table: refused
+	printf '%s' '{"threads":[{"stringTable":["f"],"stackTable":{"schema":{"prefix":0,"frame":1},"data":[[null,0]]},"frameTable":{"schema":{"location":0},"data":[[0]]},"samples":{"schema":{"stack":0},"data":[[0]],"stack":[0]}}]}' > "$T/m.json"
+	run gecko2spaa "$T/m.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/m.json:1: \"samples\": both \"data\" rows and columns (byte 207)"
+}

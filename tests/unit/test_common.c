@@ -334,8 +334,41 @@ static void test_input(void)
 	while ((k = input_read(in, chunk, sizeof chunk)) > 0) total += k;
 	ok(total == n && input_offset(in) == n, "raw read of all decoded bytes");
 	input_close(in);
+	/* input_seek: a plain file either way, compressed data forward only */
+	for (int i = 0; i < 3; i++) {
+		in = input_open(tmp_path(files[i]));
+		ok(input_seek(in, n - 4) && input_read(in, chunk, 8) == 4 && !memcmp(chunk, "last", 4),
+		   "%s: seek forward", files[i]);
+		bool back = input_seek(in, 4);
+		ok(i == 0 ? back && input_read(in, chunk, 4) == 4 && !memcmp(chunk, "two\r", 4) : !back,
+		   "%s: seek back %s", files[i], i == 0 ? "by lseek" : "refused");
+		input_close(in);
+		in = input_open(tmp_path(files[i]));
+		ok(!input_seek(in, n + 1), "%s: no seek past the end", files[i]);
+		input_close(in);
+	}
 	free(z);
 	free(text);
+}
+
+/* jscan_seek: a second reader at a value the first one saw, and back */
+static void test_jscan_seek(void)
+{
+	const char *text = "{\"a\": [1, 2],\n \"b\": [3, 4]}";
+	write_file(tmp_path("seek.json"), text, strlen(text));
+	input *in = input_open(tmp_path("seek.json"));
+	jscan r;
+	jscan_init(&r, in, "seek.json");
+	ok(jscan_seek(&r, 20, 2), "jscan_seek: to b's array");
+	bool first = true;
+	jscan_open(&r, '[', "an array");
+	ok(jscan_more(&r, &first, ']') && jscan_int(&r, "n") == 3 && r.line == 2, "jscan_seek: b's first value, line 2");
+	ok(jscan_seek(&r, 6, 1), "jscan_seek: back to a's array, in the buffer");
+	first = true;
+	jscan_open(&r, '[', "an array");
+	ok(jscan_more(&r, &first, ']') && jscan_int(&r, "n") == 1 && jscan_offset(&r) == 8, "jscan_seek: a's first value");
+	jscan_free(&r);
+	input_close(in);
 }
 
 static void test_output(void)
@@ -1007,6 +1040,7 @@ int main(void)
 	test_utf8();
 	test_pb();
 	test_input();
+	test_jscan_seek();
 	test_output();
 	test_roundtrip();
 	test_merge();

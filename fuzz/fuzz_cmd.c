@@ -33,11 +33,15 @@
  *   spaa2pprof      CMD -o OUT IN; pprof2spaa (linked in, reset the same
  *                   way) must read OUT back, into SPAA that reads back and
  *                   is valid
+ *   spaa-fold       CMD -o OUT IN (the fast reader of the converters' own
+ *                   records, spaa_fast_stacks); OUT must be folded stacks:
+ *                   "PATH COUNT" lines in bytewise order, no path twice
  * A converter or filter that writes what its own readers refuse is a finding
  * (abort), as much as a crash.  With SPAA_FUZZ_TWICE=1 each input is run
  * twice, and a second run that exits or writes otherwise is a finding: it
  * checks the reset (and that the command is deterministic). */
 #define _GNU_SOURCE /* memmem */
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <setjmp.h>
@@ -153,6 +157,52 @@ static void check_reads(const char *path)
 	if (!r->have_header) reader_error(r, "no header");
 	spaa_stack_free(&s);
 	spaa_close(r);
+}
+
+/* FILE must be folded stacks: lines "PATH COUNT", PATH not empty, every
+ * line ended, in bytewise order without repeats (spaa-fold sums identical
+ * paths); COUNT a finite number (decimal where the input's weights are). */
+static void check_folded(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) return;
+	char *line = NULL, *prev = NULL;
+	size_t cap = 0, pl = 0, ppath = 0;
+	ssize_t n;
+	unsigned long long no = 0;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		no++;
+		const char *why = NULL;
+		char *sp = memrchr(line, ' ', (size_t)n);
+		if (line[n - 1] != '\n') why = "a line not ended";
+		else if (!sp || sp == line) why = "no path and count";
+		else {
+			/* an integer, or a decimal where the weights are (as num_fmt
+			 * writes them) */
+			char *end;
+			errno = 0;
+			double v = strtod(sp + 1, &end);
+			if (end == sp + 1 || *end != '\n' || errno || v != v) why = "a count that is not a number";
+		}
+		if (!why && prev) {
+			int d = memcmp(prev, line, pl < (size_t)n ? pl : (size_t)n);
+			if (d > 0 || (d == 0 && pl > (size_t)n)) why = "lines out of order";
+			if (ppath == (size_t)(sp - line) && memcmp(prev, line, ppath) == 0) why = "one path on two lines";
+		}
+		if (why) {
+			fprintf(stderr, "fuzz_cmd: %s wrote folded stacks with %s: line %llu: %.*s", FUZZ_CMD, why, no,
+				(int)(n > 200 ? 200 : n), line);
+			abort();
+		}
+		free(prev);
+		prev = malloc((size_t)n);
+		memcpy(prev, line, (size_t)n);
+		pl = (size_t)n;
+		ppath = (size_t)(sp - line);
+	}
+	free(prev);
+	free(line);
+	fclose(f);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -366,6 +416,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			validate(back_path, false);
 			fail("wrote a profile pprof2spaa reads into SPAA spaa-validate calls invalid");
 		}
+		return 0;
+	}
+	if (code == 0 && is("spaa-fold")) {
+		check_folded(out_path);
 		return 0;
 	}
 	if (code == 0) check_reads(is("spaa-validate") ? in_path : out_path);

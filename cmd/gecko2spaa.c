@@ -202,6 +202,23 @@ static void read_column(jscan *r, column *c, const char *what)
 }
 
 /* A table of either form. */
+/* A Gecko table's "schema" object, its key just read: the row position of
+ * each of the columns names[] (pos[], -1 for the columns it does not name);
+ * *seen says a schema came already (a second one is an error). */
+static void read_schema(jscan *r, const char *what, const char *const *names, int *pos, bool *seen)
+{
+	if (*seen) jscan_fail(r, "%s: a second \"schema\"", what);
+	*seen = true;
+	bool first = true;
+	jscan_open(r, '{', "a \"schema\" (an object)");
+	while (jscan_more(r, &first, '}')) {
+		int j = name_index(names, jscan_key(r));
+		int64_t p = jscan_int(r, "a schema position");
+		if (p < 0 || p > 1000) jscan_fail(r, "%s: schema position %lld out of range", what, (long long)p);
+		if (j >= 0) pos[j] = (int)p;
+	}
+}
+
 static void read_table(jscan *r, table *t, const char *what)
 {
 	if (t->present) jscan_fail(r, "a second %s", what);
@@ -218,17 +235,7 @@ static void read_table(jscan *r, table *t, const char *what)
 		sstr k = jscan_key(r);
 		int ci = col_index(t, k);
 		if (sstr_eqc(k, "schema")) {
-			if (have_schema) jscan_fail(r, "%s: a second \"schema\"", what);
-			have_schema = true;
-			bool f2 = true;
-			jscan_open(r, '{', "a \"schema\" (an object)");
-			while (jscan_more(r, &f2, '}')) {
-				sstr sk = jscan_key(r);
-				int j = col_index(t, sk);
-				int64_t p = jscan_int(r, "a schema position");
-				if (p < 0 || p > 1000) jscan_fail(r, "%s: schema position %lld out of range", what, (long long)p);
-				if (j >= 0) pos[j] = (int)p;
-			}
+			read_schema(r, what, t->names, pos, &have_schema);
 		} else if (sstr_eqc(k, "data")) {
 			if (have_data) jscan_fail(r, "%s: a second \"data\"", what);
 			have_data = true;
@@ -688,16 +695,7 @@ static void read_samples(jscan *r, samples *s, char *wtype, size_t wcap)
 		sstr k = jscan_key(r);
 		int ci = name_index(SAMPLE_COLS, k);
 		if (sstr_eqc(k, "schema")) {
-			if (have_schema) jscan_fail(r, "%s: a second \"schema\"", what);
-			have_schema = true;
-			bool f2 = true;
-			jscan_open(r, '{', "a \"schema\" (an object)");
-			while (jscan_more(r, &f2, '}')) {
-				int j = name_index(SAMPLE_COLS, jscan_key(r));
-				int64_t p = jscan_int(r, "a schema position");
-				if (p < 0 || p > 1000) jscan_fail(r, "%s: schema position %lld out of range", what, (long long)p);
-				if (j >= 0) s->pos[j] = (int)p;
-			}
+			read_schema(r, what, SAMPLE_COLS, s->pos, &have_schema);
 		} else if (sstr_eqc(k, "data")) {
 			if (have_data) jscan_fail(r, "%s: a second \"data\"", what);
 			have_data = true;

@@ -319,7 +319,7 @@ static void header_line(const char *l, uint64_t line)
 /* The tree's columns: where each number is, counted from the right. */
 static struct { int ncols, ticks, bytes; bool src; } C;
 
-static void tree_header(const char *l)
+static void tree_header(const char *l, uint64_t line)
 {
 	C.src = words_has(l, "SRC");
 	/* the columns after "entries": %time %alloc %time %alloc [ticks] [bytes] */
@@ -336,6 +336,11 @@ static void tree_header(const char *l)
 		k++;
 	}
 	C.ncols = n + k;
+	/* a cost-centre line's numbers are read by these columns: the four
+	 * percentages at least */
+	if (k < 4)
+		die_at(fname, line, "a cost-centre tree header with %d columns after \"entries\", not the four "
+		       "%%time %%alloc %%time %%alloc (and ticks, bytes)", k);
 	H.has_ticks = C.ticks >= 0;
 	H.has_bytes = C.bytes >= 0;
 	H.permille = !H.has_ticks;
@@ -424,7 +429,7 @@ static void read_text(input *in)
 			continue;
 		}
 		if (words_has(l, "COST") && words_has(l, "no.") && strstr(l, "entries")) {
-			tree_header(l);
+			tree_header(l, line);
 			in_tree = true;
 			continue;
 		}

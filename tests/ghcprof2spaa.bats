@@ -238,6 +238,15 @@ small() {
 	run ghcprof2spaa "$T/empty"
 	assert_failure 1
 	assert_output --partial "$T/empty"
+	# a tree header without the four percentages (a NUL cut it, found by
+	# fuzz_ghcprof2spaa): the lines' numbers were read past their words
+	small | sed '/no\. entries/s/entries .*/entries  ticks bytes/' > "$T/cols.prof"
+	run ghcprof2spaa "$T/cols.prof"
+	assert_failure 1
+	assert_output "ghcprof2spaa: $T/cols.prof:14: a cost-centre tree header with 2 columns after \"entries\", not the four %time %alloc %time %alloc (and ticks, bytes)"
+	run ghcprof2spaa "$BATS_TEST_DIRNAME/../fuzz/crashes/ghcprof2spaa/header-nul.prof"
+	assert_failure 1
+	assert_output --partial ":14: a cost-centre tree header with 3 columns after \"entries\""
 }
 
 @test "another format is refused, naming its converter; any2spaa sends both forms here" {

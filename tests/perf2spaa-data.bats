@@ -130,8 +130,14 @@ EOF
 		skip "perf cannot record system-wide here"
 	mkdir "$T/empty"
 	fold_both "$T/sys.data" --symfs="$T/empty"
-	# no symbols on either side, so no symbol choice to differ on
-	diff "$T/txt.fold" "$T/bin.fold"
+	# no symbols on either side, so no symbol choice to differ on; a
+	# system-wide capture of a busy machine (short-lived processes) gets
+	# the tolerance of the test above, the differences shown
+	if ! cmp -s "$T/txt.fold" "$T/bin.fold"; then
+		diff "$T/txt.fold" "$T/bin.fold" | head -n 20 >&2 || true
+		run weight_in_common "$T/bin.fold" "$T/txt.fold"
+		awk -v p="$output" 'BEGIN { exit !(p >= 99.9) }' || fail "only $output% of the weight folds alike"
+	fi
 	grep -q ';\[\[kernel.kallsyms\]\]' "$T/bin.fold"
 }
 

@@ -334,6 +334,7 @@ struct frag {
 	uint32_t ids, idsn;   /* in S */
 	bool changed;
 	fnvmemo *path;        /* NULL: not made yet */
+	uint32_t pathsz;      /* its size in memory (to prefetch it without reading it) */
 };
 static struct frag *FG;
 static uint32_t nfg, fgcap;
@@ -513,7 +514,7 @@ static uint32_t perfmap_dso(struct proc *p)
  * them (half the look-up's time).  Per input frame, its answer: why not,
  * or its frames' names (AN[at .. at + n), their strings in S already) and
  * the symbol offset. */
-struct ahead { int32_t w; uint32_t n, at, dso; bool has_symoff; uint64_t symoff; fnvmemo *path; };
+struct ahead { int32_t w; uint32_t n, at, dso, pathsz; bool has_symoff; uint64_t symoff; fnvmemo *path; };
 static struct ahead *AH;       /* by input frame; w < 0: not looked up ahead */
 static uint32_t ahcap, nahead; /* nahead: the frames looked at so far */
 static struct names *AN;
@@ -641,6 +642,7 @@ static void look_ahead(bool all)
 		a->symoff = res.symoff;
 		for (uint32_t j = 0; j < res.n; j++) *VEC_PUSH(AN, n_an, ancap) = res_names(&res, j);
 		a->path = content ? ahead_path(&res, a->dso) : NULL;
+		a->pathsz = a->path ? (uint32_t)(sizeof *a->path + a->path->n) : 0;
 	}
 	free(k);
 }
@@ -795,13 +797,14 @@ static fnvmemo *frag_path(uint32_t g);
 
 /* The frag of output frames start .. start + n - 1 (with content ids, its
  * path bytes made now, while its new names are still in the cache). */
-static uint32_t new_frag(uint32_t start, uint32_t n, fnvmemo *path)
+static uint32_t new_frag(uint32_t start, uint32_t n, fnvmemo *path, uint32_t pathsz)
 {
 	struct frag *g = VEC_PUSH(FG, nfg, fgcap);
 	g->start = start;
 	g->n = n;
 	g->changed = F[start].resolved || n > 1;
 	g->path = path;
+	g->pathsz = pathsz;
 	if (content && !stacks_done) frag_path(nfg - 1);
 	if (n == 1) { /* the frame's own id text */
 		g->ids = F[start].idj;
@@ -834,7 +837,7 @@ static void settle_frame(uint32_t fi)
 	if (!x->cand) {
 		x->start = x->prim = raw_frame(fi);
 		x->n = 1;
-		x->frag = new_frag(x->start, 1, NULL);
+		x->frag = new_frag(x->start, 1, NULL, 0);
 		return;
 	}
 	/* a look-up made ahead: not kernel, not a perf map, its own file */
@@ -845,7 +848,7 @@ static void settle_frame(uint32_t fi)
 		x->start = make_frames(fi, true);
 		x->n = nl;
 		x->prim = x->start + nl - 1;
-		x->frag = new_frag(x->start, x->n, a ? a->path : NULL);
+		x->frag = new_frag(x->start, x->n, a ? a->path : NULL, a ? a->pathsz : 0);
 		return;
 	}
 	const spaa_frame *fr = &r->frames[fi];
@@ -853,7 +856,7 @@ static void settle_frame(uint32_t fi)
 		     (w == R_NO_DSO || w == ES_NEEDS_MAP || w == ES_MISSING);
 	x->start = x->prim = raw_frame(fi);
 	x->n = 1;
-	x->frag = new_frag(x->start, 1, NULL);
+	x->frag = new_frag(x->start, 1, NULL, 0);
 	if (retry) x->per_pid = true; /* counted with each pid */
 	else count(fr->dso, w);
 }
@@ -878,7 +881,7 @@ static uint32_t frag_of(uint32_t fi, int64_t pid)
 		count(r->frames[fi].dso, w);
 		if (w == ES_OK) {
 			uint32_t s = make_frames(fi, false);
-			pc_frag[i] = new_frag(s, nl, NULL);
+			pc_frag[i] = new_frag(s, nl, NULL, 0);
 		} else {
 			pc_frag[i] = x->frag;
 			x->used_raw = true;
@@ -1021,6 +1024,7 @@ static fnvmemo *frag_path(uint32_t g)
 	if (x->path) return x->path;
 	tmp.n = 0;
 	for (uint32_t k = x->n; k-- > 0;) path_bytes(x->start + k);
+	x->pathsz = (uint32_t)(sizeof *x->path + tmp.n);
 	return x->path = fnvmemo_new(tmp.p, tmp.n);
 }
 
@@ -1215,14 +1219,23 @@ static void take_stack(void)
 	nsfrag = st.nframes;
 	for (uint32_t j = 0; j < st.nframes; j++) {
 		/* the records are at random in memory: asked for ahead */
-		if (j + 4 < st.nframes) __builtin_prefetch(&FI[st.frames[j + 4]]);
+		if (j + 4 < st.nframes) {
+			uint32_t f = st.frames[j + 4];
+			__builtin_prefetch(&FI[f]);
+			if (f < nahead) __builtin_prefetch(&AH[f]);
+		}
+		/* and the names of a frame looked up ahead, on its first stack */
+		if (j + 2 < st.nframes) {
+			uint32_t f = st.frames[j + 2];
+			if (f < nahead && !FI[f].done && AH[f].w == ES_OK) __builtin_prefetch(&AN[AH[f].at]);
+		}
 		uint32_t g = frag_of(st.frames[j], pid);
 		const struct frag *x = &FG[g];
 		changed |= x->changed;
 		sfrag[j] = g;
 		__builtin_prefetch(STR(x->ids));
 		if (x->path) /* all its lines: hashed in a few stacks' time */
-			for (uint32_t q = 0; q < sizeof *x->path + x->path->n; q += 64)
+			for (uint32_t q = 0; q < x->pathsz; q += 64)
 				__builtin_prefetch((const char *)x->path + q);
 	}
 	json_doc *d = &r->doc;

@@ -1224,10 +1224,12 @@ static void take_stack(void)
 			__builtin_prefetch(&FI[f]);
 			if (f < nahead) __builtin_prefetch(&AH[f]);
 		}
-		/* and the names of a frame looked up ahead, on its first stack */
+		/* and its frag, or the names of a frame looked up ahead on its
+		 * first stack */
 		if (j + 2 < st.nframes) {
 			uint32_t f = st.frames[j + 2];
-			if (f < nahead && !FI[f].done && AH[f].w == ES_OK) __builtin_prefetch(&AN[AH[f].at]);
+			if (FI[f].done) __builtin_prefetch(&FG[FI[f].frag]);
+			else if (f < nahead && AH[f].w == ES_OK) __builtin_prefetch(&AN[AH[f].at]);
 		}
 		uint32_t g = frag_of(st.frames[j], pid);
 		const struct frag *x = &FG[g];

@@ -65,6 +65,8 @@ struct efile {
 	idmap cumap;
 	struct dcu *cus;
 	uint32_t ncus, cucap;
+	int64_t last_cu;      /* the unit of the last look-up (-1: none), cus[last_cui] */
+	uint32_t last_cui;
 };
 
 struct elfsym {
@@ -241,6 +243,7 @@ static struct efile *get_file(elfsym *e, const char *path)
 	grow_array((void **)&e->f, &e->fcap, i + 1, sizeof *e->f);
 	struct efile *f = &e->f[i];
 	memset(f, 0, sizeof *f);
+	f->last_cu = -1;
 	/* under the root, a regular file (a FIFO would block, a device feed
 	 * endless bytes) */
 	sbuf full = { 0 };
@@ -906,11 +909,18 @@ static uint32_t cached_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Add
  * after ELFSYM_CACHE_AFTER. */
 static struct dcu *get_cu(struct efile *f, Dwarf_Die *cu)
 {
-	bool added;
-	uint32_t i = idmap_put(&f->cumap, (int64_t)dwarf_dieoffset(cu), f->ncus, &added);
-	if (added) {
-		struct dcu *c = VEC_PUSH(f->cus, f->ncus, f->cucap);
-		memset(c, 0, sizeof *c);
+	/* look-ups in address order meet a unit many times in a row */
+	int64_t off = (int64_t)dwarf_dieoffset(cu);
+	uint32_t i = f->last_cui;
+	if (off != f->last_cu) {
+		bool added;
+		i = idmap_put(&f->cumap, off, f->ncus, &added);
+		if (added) {
+			struct dcu *c = VEC_PUSH(f->cus, f->ncus, f->cucap);
+			memset(c, 0, sizeof *c);
+		}
+		f->last_cu = off;
+		f->last_cui = i;
 	}
 	struct dcu *c = &f->cus[i];
 	if (c->state == CU_COUNTING && ++c->lookups > ELFSYM_CACHE_AFTER) build_cu(c, cu);

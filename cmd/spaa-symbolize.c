@@ -555,27 +555,34 @@ static const char *own_elf(uint32_t fi)
 
 struct ahead_key { uint32_t dso; uint32_t fi; uint64_t addr; };
 
-/* The path bytes (spaa(5), STACK IDENTITY) of the frames of res, in input
- * dso d, root first, as frag_path makes them from the frames made of it:
- * made here, while res is in the cache. */
-static fnvmemo *ahead_path(const elfsym_res *res, uint32_t d)
+/* The path bytes (spaa(5), STACK IDENTITY) of frames nm[0 .. n) (the names
+ * of a look-up, innermost first, in S), in input dso d, root first, as
+ * frag_path makes them from the frames made of it: made here, while the
+ * names are in the cache, straight into the memo. */
+static fnvmemo *ahead_path(const struct names *nm, uint32_t n, uint32_t d)
 {
-	static sbuf b;
 	const spaa_dso *x = &r->dsos[d];
-	b.n = 0;
-	for (uint32_t k = res->n; k-- > 0;) {
-		sbuf_adds(&b, res->func[k]);
-		sbuf_addc(&b, 0x1f);
-		if (x->name) sbuf_add(&b, x->name, x->name_n);
-		sbuf_addc(&b, 0x1f);
-		sbuf_addc(&b, k + 1 < res->n ? 'i' : 'p');
-		if (res->srcline[k]) {
-			sbuf_addc(&b, 0x1f);
-			sbuf_adds(&b, res->srcline[k]);
+	size_t dn = x->name ? x->name_n : 0, len = 0;
+	for (uint32_t k = 0; k < n; k++)
+		len += nm[k].fn + dn + 4 + (nm[k].src != UINT32_MAX ? 1 + (size_t)nm[k].sn : 0);
+	fnvmemo *m = fnvmemo_alloc(len);
+	unsigned char *w = m->s;
+	for (uint32_t k = n; k-- > 0;) {
+		memcpy(w, STR(nm[k].func), nm[k].fn);
+		w += nm[k].fn;
+		*w++ = 0x1f;
+		if (dn) memcpy(w, x->name, dn);
+		w += dn;
+		*w++ = 0x1f;
+		*w++ = k + 1 < n ? 'i' : 'p';
+		if (nm[k].src != UINT32_MAX) {
+			*w++ = 0x1f;
+			memcpy(w, STR(nm[k].src), nm[k].sn);
+			w += nm[k].sn;
 		}
-		sbuf_addc(&b, 0x1e);
+		*w++ = 0x1e;
 	}
-	return fnvmemo_new(b.p, b.n);
+	return m;
 }
 
 /* Sorts *k[0..n) by address (by_dso: by dso), keeping the order of equal
@@ -641,7 +648,7 @@ static void look_ahead(bool all)
 		a->has_symoff = res.has_symoff;
 		a->symoff = res.symoff;
 		for (uint32_t j = 0; j < res.n; j++) *VEC_PUSH(AN, n_an, ancap) = res_names(&res, j);
-		a->path = content ? ahead_path(&res, a->dso) : NULL;
+		a->path = content ? ahead_path(AN + a->at, res.n, a->dso) : NULL;
 		a->pathsz = a->path ? (uint32_t)(sizeof *a->path + a->path->n) : 0;
 	}
 	free(k);

@@ -5,7 +5,7 @@
 #include "stackid.h"
 #include "util.h"
 
-fnvmemo *fnvmemo_new(const void *p, size_t n)
+fnvmemo *fnvmemo_alloc(size_t n)
 {
 	fnvmemo *m = xmalloc(sizeof *m + n);
 	/* P^n by squaring */
@@ -16,6 +16,12 @@ fnvmemo *fnvmemo_new(const void *p, size_t n)
 	m->n = (uint32_t)n;
 	m->uses = 0;
 	m->next = NULL;
+	return m;
+}
+
+fnvmemo *fnvmemo_new(const void *p, size_t n)
+{
+	fnvmemo *m = fnvmemo_alloc(n);
 	memcpy(m->s, p, n);
 	return m;
 }

@@ -41,6 +41,9 @@ typedef struct fnvmemo {
 /* A copy of the n bytes at p, with its memo; free() frees it (its table,
  * if it got one, stays with the module). */
 fnvmemo *fnvmemo_new(const void *p, size_t n);
+/* The same for n bytes the caller writes into m->s before any use (no
+ * copy from a scratch buffer). */
+fnvmemo *fnvmemo_alloc(size_t n);
 
 /* fnv1a64 of h, then of the strings v[0..k) in that order: the same as
  * fnv1a64 called on each in turn. */

@@ -1430,7 +1430,7 @@ static void settle_stacks(void)
 {
 	if (!npd) return;
 	uint64_t h[FNVMEMO_CHAINS];
-	size_t at[FNVMEMO_CHAINS], k[FNVMEMO_CHAINS];
+	size_t at[FNVMEMO_CHAINS] = { 0 }, k[FNVMEMO_CHAINS] = { 0 };
 	uint32_t who[FNVMEMO_CHAINS], nc = 0;
 	for (uint32_t i = 0; i < npd; i++)
 		if (PD[i].np) {

@@ -17,8 +17,9 @@
  * ELF files are made ahead, for the frames read before a stack, in the
  * order of their addresses (look_ahead).  A stack with a changed frame is
  * rewritten and, with content-addressed ids, gets its content id again
- * (spaa(5), stackid.h); stacks that have become one are summed into the
- * first (take_stack, the sums in wsum.h).  Stacks, samples and windows go to
+ * (spaa(5), stackid.h: four stacks' path bytes hashed side by side, each
+ * stack kept until then, settle_stacks); stacks that have become one are
+ * summed into the first (settle_stack, the sums in wsum.h).  Stacks, samples and windows go to
  * a spool (spool.h) in their final form, the references of samples and
  * windows mapped as they come, except what only the end can settle (stacks
  * that others were merged into, references to stacks not met yet).

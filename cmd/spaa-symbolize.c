@@ -17,8 +17,9 @@
  * ELF files are made ahead, for the frames read before a stack, in the
  * order of their addresses (look_ahead).  A stack with a changed frame is
  * rewritten and, with content-addressed ids, gets its content id again
- * (spaa(5), stackid.h); stacks that have become one are summed into the
- * first (take_stack, the sums in wsum.h).  Stacks, samples and windows go to
+ * (spaa(5), stackid.h: four stacks' path bytes hashed side by side, each
+ * stack kept until then, settle_stacks); stacks that have become one are
+ * summed into the first (settle_stack, the sums in wsum.h).  Stacks, samples and windows go to
  * a spool (spool.h) in their final form, the references of samples and
  * windows mapped as they come, except what only the end can settle (stacks
  * that others were merged into, references to stacks not met yet).
@@ -334,6 +335,7 @@ struct frag {
 	uint32_t ids, idsn;   /* in S */
 	bool changed;
 	fnvmemo *path;        /* NULL: not made yet */
+	uint32_t pathsz;      /* its size in memory (to prefetch it without reading it) */
 };
 static struct frag *FG;
 static uint32_t nfg, fgcap;
@@ -513,7 +515,7 @@ static uint32_t perfmap_dso(struct proc *p)
  * them (half the look-up's time).  Per input frame, its answer: why not,
  * or its frames' names (AN[at .. at + n), their strings in S already) and
  * the symbol offset. */
-struct ahead { int32_t w; uint32_t n, at, dso; bool has_symoff; uint64_t symoff; fnvmemo *path; };
+struct ahead { int32_t w; uint32_t n, at, dso, pathsz; bool has_symoff; uint64_t symoff; fnvmemo *path; };
 static struct ahead *AH;       /* by input frame; w < 0: not looked up ahead */
 static uint32_t ahcap, nahead; /* nahead: the frames looked at so far */
 static struct names *AN;
@@ -554,27 +556,34 @@ static const char *own_elf(uint32_t fi)
 
 struct ahead_key { uint32_t dso; uint32_t fi; uint64_t addr; };
 
-/* The path bytes (spaa(5), STACK IDENTITY) of the frames of res, in input
- * dso d, root first, as frag_path makes them from the frames made of it:
- * made here, while res is in the cache. */
-static fnvmemo *ahead_path(const elfsym_res *res, uint32_t d)
+/* The path bytes (spaa(5), STACK IDENTITY) of frames nm[0 .. n) (the names
+ * of a look-up, innermost first, in S), in input dso d, root first, as
+ * frag_path makes them from the frames made of it: made here, while the
+ * names are in the cache, straight into the memo. */
+static fnvmemo *ahead_path(const struct names *nm, uint32_t n, uint32_t d)
 {
-	static sbuf b;
 	const spaa_dso *x = &r->dsos[d];
-	b.n = 0;
-	for (uint32_t k = res->n; k-- > 0;) {
-		sbuf_adds(&b, res->func[k]);
-		sbuf_addc(&b, 0x1f);
-		if (x->name) sbuf_add(&b, x->name, x->name_n);
-		sbuf_addc(&b, 0x1f);
-		sbuf_addc(&b, k + 1 < res->n ? 'i' : 'p');
-		if (res->srcline[k]) {
-			sbuf_addc(&b, 0x1f);
-			sbuf_adds(&b, res->srcline[k]);
+	size_t dn = x->name ? x->name_n : 0, len = 0;
+	for (uint32_t k = 0; k < n; k++)
+		len += nm[k].fn + dn + 4 + (nm[k].src != UINT32_MAX ? 1 + (size_t)nm[k].sn : 0);
+	fnvmemo *m = fnvmemo_alloc(len);
+	unsigned char *w = m->s;
+	for (uint32_t k = n; k-- > 0;) {
+		memcpy(w, STR(nm[k].func), nm[k].fn);
+		w += nm[k].fn;
+		*w++ = 0x1f;
+		if (dn) memcpy(w, x->name, dn);
+		w += dn;
+		*w++ = 0x1f;
+		*w++ = k + 1 < n ? 'i' : 'p';
+		if (nm[k].src != UINT32_MAX) {
+			*w++ = 0x1f;
+			memcpy(w, STR(nm[k].src), nm[k].sn);
+			w += nm[k].sn;
 		}
-		sbuf_addc(&b, 0x1e);
+		*w++ = 0x1e;
 	}
-	return fnvmemo_new(b.p, b.n);
+	return m;
 }
 
 /* Sorts *k[0..n) by address (by_dso: by dso), keeping the order of equal
@@ -640,7 +649,8 @@ static void look_ahead(bool all)
 		a->has_symoff = res.has_symoff;
 		a->symoff = res.symoff;
 		for (uint32_t j = 0; j < res.n; j++) *VEC_PUSH(AN, n_an, ancap) = res_names(&res, j);
-		a->path = content ? ahead_path(&res, a->dso) : NULL;
+		a->path = content ? ahead_path(AN + a->at, res.n, a->dso) : NULL;
+		a->pathsz = a->path ? (uint32_t)(sizeof *a->path + a->path->n) : 0;
 	}
 	free(k);
 }
@@ -795,13 +805,14 @@ static fnvmemo *frag_path(uint32_t g);
 
 /* The frag of output frames start .. start + n - 1 (with content ids, its
  * path bytes made now, while its new names are still in the cache). */
-static uint32_t new_frag(uint32_t start, uint32_t n, fnvmemo *path)
+static uint32_t new_frag(uint32_t start, uint32_t n, fnvmemo *path, uint32_t pathsz)
 {
 	struct frag *g = VEC_PUSH(FG, nfg, fgcap);
 	g->start = start;
 	g->n = n;
 	g->changed = F[start].resolved || n > 1;
 	g->path = path;
+	g->pathsz = pathsz;
 	if (content && !stacks_done) frag_path(nfg - 1);
 	if (n == 1) { /* the frame's own id text */
 		g->ids = F[start].idj;
@@ -834,7 +845,7 @@ static void settle_frame(uint32_t fi)
 	if (!x->cand) {
 		x->start = x->prim = raw_frame(fi);
 		x->n = 1;
-		x->frag = new_frag(x->start, 1, NULL);
+		x->frag = new_frag(x->start, 1, NULL, 0);
 		return;
 	}
 	/* a look-up made ahead: not kernel, not a perf map, its own file */
@@ -845,7 +856,7 @@ static void settle_frame(uint32_t fi)
 		x->start = make_frames(fi, true);
 		x->n = nl;
 		x->prim = x->start + nl - 1;
-		x->frag = new_frag(x->start, x->n, a ? a->path : NULL);
+		x->frag = new_frag(x->start, x->n, a ? a->path : NULL, a ? a->pathsz : 0);
 		return;
 	}
 	const spaa_frame *fr = &r->frames[fi];
@@ -853,7 +864,7 @@ static void settle_frame(uint32_t fi)
 		     (w == R_NO_DSO || w == ES_NEEDS_MAP || w == ES_MISSING);
 	x->start = x->prim = raw_frame(fi);
 	x->n = 1;
-	x->frag = new_frag(x->start, 1, NULL);
+	x->frag = new_frag(x->start, 1, NULL, 0);
 	if (retry) x->per_pid = true; /* counted with each pid */
 	else count(fr->dso, w);
 }
@@ -878,7 +889,7 @@ static uint32_t frag_of(uint32_t fi, int64_t pid)
 		count(r->frames[fi].dso, w);
 		if (w == ES_OK) {
 			uint32_t s = make_frames(fi, false);
-			pc_frag[i] = new_frag(s, nl, NULL);
+			pc_frag[i] = new_frag(s, nl, NULL, 0);
 		} else {
 			pc_frag[i] = x->frag;
 			x->used_raw = true;
@@ -969,16 +980,6 @@ static sbuf rec, tmp;
 static spaa_stack st;
 static uint32_t *sfrag;        /* the frags of the stack's frames */
 static uint32_t nsfrag, sfcap;
-static fnvmemo **paths;        /* their path bytes, root first */
-static uint32_t pathcap;
-
-static void add_weights(uint32_t *head, const spaa_weight *ws, uint32_t n)
-{
-	uint32_t i;
-	if (!wsums_add_weights(&W, head, ws, n, &i))
-		die_at(r->name, r->lineno, "stack %.*s: summed with the stacks it became, metric %.*s overflows 64 bits",
-		       (int)st.id.n, st.id.p, (int)ws[i].metric.n, ws[i].metric.p);
-}
 
 static bool key_is(const json_doc *d, uint32_t k, const char *s)
 {
@@ -1031,6 +1032,7 @@ static fnvmemo *frag_path(uint32_t g)
 	if (x->path) return x->path;
 	tmp.n = 0;
 	for (uint32_t k = x->n; k-- > 0;) path_bytes(x->start + k);
+	x->pathsz = (uint32_t)(sizeof *x->path + tmp.n);
 	return x->path = fnvmemo_new(tmp.p, tmp.n);
 }
 
@@ -1139,6 +1141,83 @@ static bool same_id(const json_doc *d, uint32_t k)
 	return i >= 0 && in_same[i];
 }
 
+/* The stacks read whose ids are not made yet (with content ids, a batch of
+ * FNVMEMO_CHAINS, their path bytes hashed side by side: one stack's hash is
+ * a chain of multiplies each waiting on the last): what the rest of
+ * take_stack needs, copied out of the record, strings in PT (offsets,
+ * UINT32_MAX: none).  Settled in order (settle_stacks) when the batch is
+ * full and before any record that refers to stacks. */
+struct pend {
+	uint32_t p0, np;          /* its path bytes: PP[p0 .. p0 + np), root first */
+	bool changed, rel, has_pid, has_tid, has_excl, istr;
+	uint64_t ctxh, lineno;
+	int64_t pid, tid;
+	uint32_t ctx, ctxn;       /* the context object's text */
+	uint32_t ev, evn, sty, styn, comm, commn;
+	uint32_t sid, sidn;       /* the input id's key (st.id) */
+	uint32_t iraw, irawn;     /* the input id's JSON text (quotes left out) */
+	uint32_t idt, idtn;       /* without a new id: the id's JSON text */
+	uint32_t ii;              /* its index in in_ids */
+	uint32_t w0, nw, xw0, nxw; /* its weights in PW */
+	uint32_t rec, recn;       /* the record to spool (with placeholders) */
+	uint32_t idat, pathat;    /* where its id and x_path_id go in it (UINT32_MAX: nowhere) */
+};
+static struct pend *PD;
+static uint32_t npd, pdcap;
+static fnvmemo **PP;
+static uint32_t npp, ppcap;
+static sbuf PT;
+struct pw { uint32_t metric, mn, unit, un; num value; };
+static struct pw *PW;
+static uint32_t npw, pwcap;
+
+static uint32_t pt_add(const char *p, size_t n)
+{
+	uint32_t off = (uint32_t)PT.n;
+	sbuf_add(&PT, p, n);
+	return off;
+}
+
+static uint32_t pt_sstr(sstr x, uint32_t *n)
+{
+	*n = (uint32_t)x.n;
+	return x.p ? pt_add(x.p, x.n) : UINT32_MAX;
+}
+
+static sstr pt_get(uint32_t off, uint32_t n)
+{
+	return off == UINT32_MAX ? SSTR_NULL : (sstr){ PT.p ? PT.p + off : "", n };
+}
+
+static uint32_t pw_add(const spaa_weight *w, uint32_t n)
+{
+	uint32_t at = npw;
+	for (uint32_t i = 0; i < n; i++) {
+		struct pw *x = VEC_PUSH(PW, npw, pwcap);
+		x->metric = pt_sstr(w[i].metric, &x->mn);
+		x->unit = pt_sstr(w[i].unit, &x->un);
+		x->value = w[i].value;
+	}
+	return at;
+}
+
+static void add_weights(uint32_t *head, const struct pend *p, uint32_t w0, uint32_t n)
+{
+	static spaa_weight *ws;
+	static uint32_t wcap;
+	grow_array((void **)&ws, &wcap, n, sizeof *ws);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct pw *x = &PW[w0 + i];
+		ws[i] = (spaa_weight){ pt_get(x->metric, x->mn), pt_get(x->unit, x->un), x->value };
+	}
+	uint32_t i;
+	if (!wsums_add_weights(&W, head, ws, n, &i))
+		die_at(r->name, p->lineno, "stack %.*s: summed with the stacks it became, metric %.*s overflows 64 bits",
+		       (int)p->sidn, PT.p + p->sid, (int)ws[i].metric.n, ws[i].metric.p);
+}
+
+static void settle_stacks(void);
+
 static void take_stack(void)
 {
 	if (spaa_stack_parse(r, &st) < 0) return;
@@ -1148,33 +1227,133 @@ static void take_stack(void)
 	nsfrag = st.nframes;
 	for (uint32_t j = 0; j < st.nframes; j++) {
 		/* the records are at random in memory: asked for ahead */
-		if (j + 4 < st.nframes) __builtin_prefetch(&FI[st.frames[j + 4]]);
+		if (j + 4 < st.nframes) {
+			uint32_t f = st.frames[j + 4];
+			__builtin_prefetch(&FI[f]);
+			if (f < nahead) __builtin_prefetch(&AH[f]);
+		}
+		/* and its frag, or the names of a frame looked up ahead on its
+		 * first stack */
+		if (j + 2 < st.nframes) {
+			uint32_t f = st.frames[j + 2];
+			if (FI[f].done) __builtin_prefetch(&FG[FI[f].frag]);
+			else if (f < nahead && AH[f].w == ES_OK) __builtin_prefetch(&AN[AH[f].at]);
+		}
 		uint32_t g = frag_of(st.frames[j], pid);
 		const struct frag *x = &FG[g];
 		changed |= x->changed;
 		sfrag[j] = g;
 		__builtin_prefetch(STR(x->ids));
-		if (x->path) __builtin_prefetch(x->path);
+		if (x->path) /* all its lines: hashed in a few stacks' time */
+			for (uint32_t q = 0; q < x->pathsz; q += 64)
+				__builtin_prefetch((const char *)x->path + q);
 	}
 	json_doc *d = &r->doc;
-	/* the output id */
-	char idb[24];
-	uint64_t h = FNV64_BASIS;
-	if (changed && content) { /* the path bytes, root first */
-		grow_array((void **)&paths, &pathcap, nsfrag, sizeof *paths);
-		for (uint32_t i = 0; i < nsfrag; i++) paths[i] = frag_path(sfrag[r->leaf_first ? nsfrag - 1 - i : i]);
-		h = fnvmemo_chain(h, paths, nsfrag);
+	struct pend *p = VEC_PUSH(PD, npd, pdcap);
+	memset(p, 0, sizeof *p);
+	p->changed = changed;
+	p->lineno = r->lineno;
+	p->rel = st.related != 0;
+	/* the path bytes, root first */
+	p->p0 = npp;
+	if (changed && content) {
+		p->np = nsfrag;
+		for (uint32_t i = 0; i < nsfrag; i++)
+			*VEC_PUSH(PP, npp, ppcap) = frag_path(sfrag[r->leaf_first ? nsfrag - 1 - i : i]);
 	}
 	tmp.n = 0;
 	uint32_t ck = json_get(d, 0, "context");
 	if (ck) jb_node(&tmp, d, ck);
-	uint64_t ctxh = hash_bytes(tmp.p, tmp.n);
-	uint64_t pathid = 0;
+	p->ctxh = hash_bytes(tmp.p, tmp.n);
+	p->ctx = pt_add(tmp.p, tmp.n);
+	p->ctxn = (uint32_t)tmp.n;
+	p->ev = pt_sstr(st.event_name, &p->evn);
+	p->sty = pt_sstr(st.stack_type, &p->styn);
+	p->comm = pt_sstr(st.comm, &p->commn);
+	p->has_pid = st.has_pid;
+	p->has_tid = st.has_tid;
+	p->pid = st.pid;
+	p->tid = st.tid;
+	p->sid = pt_sstr(st.id, &p->sidn);
+	uint32_t ik = json_get(d, 0, "id");
+	const json_node *x = &d->nodes[ik];
+	p->istr = x->type == JSON_STRING;
+	p->iraw = pt_add(x->str, p->istr ? x->count : x->num_len);
+	p->irawn = p->istr ? x->count : x->num_len;
+	if (!(changed && content)) {
+		rec.n = 0;
+		jb_node(&rec, d, ik);
+		p->idt = pt_add(rec.p, rec.n);
+		p->idtn = (uint32_t)rec.n;
+	}
+	/* a duplicate input id found as the record is read */
+	bool added;
+	p->ii = strmap_intern(&in_ids, st.id.p, st.id.n, &added);
+	if (!added) die_at(r->name, r->lineno, "duplicate stack id %.*s", (int)st.id.n, st.id.p);
+	p->w0 = pw_add(st.w, st.nw);
+	p->nw = st.nw;
+	p->has_excl = st.has_excl;
+	if (st.has_excl) {
+		p->xw0 = pw_add(st.xw, st.nxw);
+		p->nxw = st.nxw;
+	}
+	p->idat = p->pathat = UINT32_MAX;
+	if (!changed) {
+		p->rec = pt_add(r->line, r->len);
+		p->recn = (uint32_t)r->len;
+	} else {
+		/* the record with its new frames, exclusive frame, and room
+		 * for its id and path id */
+		p->rec = (uint32_t)PT.n;
+		sbuf_addc(&PT, '{');
+		for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
+			member(&PT, d, k, i == 0);
+			uint32_t v = k + 1;
+			if (key_is(d, k, "id") && content) {
+				p->idat = (uint32_t)PT.n - p->rec;
+				sbuf_add(&PT, "\"0x0000000000000000\"", 20);
+			} else if (key_is(d, k, "frames")) {
+				sbuf_addc(&PT, '[');
+				for (uint32_t j = 0; j < nsfrag; j++) {
+					if (j) sbuf_addc(&PT, ',');
+					sbuf_add(&PT, STR(FG[sfrag[j]].ids), FG[sfrag[j]].idsn);
+				}
+				sbuf_addc(&PT, ']');
+			} else if (key_is(d, k, "exclusive") && d->nodes[v].type == JSON_OBJECT && nsfrag) {
+				/* the innermost frame of the leaf's frag */
+				uint32_t leaf = FG[sfrag[r->leaf_first ? 0 : nsfrag - 1]].start;
+				sbuf_addc(&PT, '{');
+				for (uint32_t c = v + 1, e = 0; e < d->nodes[v].count; e++, c = json_after(d, c + 1)) {
+					member(&PT, d, c, e == 0);
+					if (key_is(d, c, "frame")) sbuf_add(&PT, STR(F[leaf].idj), F[leaf].idn);
+					else jb_node(&PT, d, c + 1);
+				}
+				sbuf_addc(&PT, '}');
+			} else if (key_is(d, k, "x_path_id") && content) {
+				p->pathat = (uint32_t)PT.n - p->rec;
+				sbuf_add(&PT, "\"0x0000000000000000\"", 20);
+			} else {
+				jb_node(&PT, d, v);
+			}
+		}
+		sbuf_addc(&PT, '}');
+		p->recn = (uint32_t)PT.n - p->rec;
+	}
+	if (!content || npd == FNVMEMO_CHAINS) settle_stacks();
+}
+
+/* The rest of take_stack for pending stack p, its path hash h. */
+static void settle_stack(struct pend *p, uint64_t h)
+{
+	char idb[24];
 	const char *idtext;
 	size_t idn;
-	if (changed && content) {
+	uint64_t pathid = 0;
+	sstr ctx = { PT.p + p->ctx, p->ctxn };
+	if (p->changed && content) {
 		pathid = h;
-		stackid_ctx c = { st.event_name, st.stack_type, st.comm, st.has_pid, st.has_tid, st.pid, st.tid };
+		stackid_ctx c = { pt_get(p->ev, p->evn), pt_get(p->sty, p->styn), pt_get(p->comm, p->commn),
+				  p->has_pid, p->has_tid, p->pid, p->tid };
 		uint64_t id = stackid_add_ctx(h, &c);
 		idb[0] = '"';
 		stackid_fmt(idb + 1, id);
@@ -1182,23 +1361,20 @@ static void take_stack(void)
 		idtext = idb;
 		idn = 20;
 		int64_t m = strmap_find(&out_ids, idtext, idn);
-		if (m >= 0 && M[m].ctx != ctxh) {
+		if (m >= 0 && M[m].ctx != p->ctxh) {
 			/* the same content in another context: fold it in, as
 			 * spaa-cat does */
-			id = fnv1a64(id, tmp.p, tmp.n);
+			id = fnv1a64(id, ctx.p, ctx.n);
 			stackid_fmt(idb + 1, id);
 			idb[19] = '"';
 			m = strmap_find(&out_ids, idtext, idn);
-			if (m >= 0 && M[m].ctx != ctxh)
-				die_at(r->name, r->lineno, "stack %.*s: stack id collision (%.18s)", (int)st.id.n,
-				       st.id.p, idb + 1);
+			if (m >= 0 && M[m].ctx != p->ctxh)
+				die_at(r->name, p->lineno, "stack %.*s: stack id collision (%.18s)", (int)p->sidn,
+				       PT.p + p->sid, idb + 1);
 		}
 	} else {
-		uint32_t ik = json_get(d, 0, "id");
-		rec.n = 0;
-		jb_node(&rec, d, ik);
-		idtext = rec.p; /* the map keeps its own copy */
-		idn = rec.n;
+		idtext = PT.p + p->idt;
+		idn = p->idtn;
 	}
 	bool added;
 	uint32_t m = strmap_intern(&out_ids, idtext, idn, &added);
@@ -1209,28 +1385,25 @@ static void take_stack(void)
 		const char *k = strmap_key(&out_ids, m, &n);
 		x->id = str_add(k, n);
 		x->idn = (uint32_t)n;
-		x->ctx = ctxh;
-		x->line = r->lineno;
-	} else if (!content || M[m].ctx != ctxh) {
-		die_at(r->name, r->lineno, "duplicate stack id %.*s", (int)st.id.n, st.id.p);
+		x->ctx = p->ctxh;
+		x->line = p->lineno;
+	} else if (!content || M[m].ctx != p->ctxh) {
+		die_at(r->name, p->lineno, "duplicate stack id %.*s", (int)p->sidn, PT.p + p->sid);
 	}
 	M[m].count++;
-	if (M[m].count == 1) M[m].rel = st.related != 0;
-	uint32_t ii = strmap_intern(&in_ids, st.id.p, st.id.n, &added);
-	if (!added) die_at(r->name, r->lineno, "duplicate stack id %.*s", (int)st.id.n, st.id.p);
+	if (M[m].count == 1) M[m].rel = p->rel;
+	uint32_t ii = p->ii;
 	grow_array((void **)&in_m, &imcap, ii + 1, sizeof *in_m);
 	in_m[ii] = m;
 	grow_array((void **)&in_same, &iscap, ii + 1, sizeof *in_same);
 	{
 		const char *o = STR(M[m].id);
 		size_t on = M[m].idn;
-		uint32_t ik = json_get(d, 0, "id");
-		const json_node *x = &d->nodes[ik];
-		in_same[ii] = x->type == JSON_STRING
-			? on == x->count + 2 && o[0] == '"' && memcmp(o + 1, x->str, x->count) == 0
-			: on == x->num_len && memcmp(o, x->str, on) == 0;
+		const char *is = PT.p + p->iraw;
+		in_same[ii] = p->istr ? on == p->irawn + 2 && o[0] == '"' && memcmp(o + 1, is, p->irawn) == 0
+				      : on == p->irawn && memcmp(o, is, on) == 0;
 		uint64_t v, ov;
-		if (x->type == JSON_STRING && stackid_parse(x->str, x->count, &v)) {
+		if (p->istr && stackid_parse(is, p->irawn, &v)) {
 			struct idslot *t = it_add(v, ii);
 			t->same = in_same[ii];
 			t->out_content = on == 20 && stackid_parse(o + 1, 18, &ov);
@@ -1238,51 +1411,42 @@ static void take_stack(void)
 		}
 	}
 	if (M[m].count > 1) { /* summed into the first, which is written at the end */
-		add_weights(&M[m].w, st.w, st.nw);
-		if (st.has_excl) add_weights(&M[m].xw, st.xw, st.nxw);
+		add_weights(&M[m].w, p, p->w0, p->nw);
+		if (p->has_excl) add_weights(&M[m].xw, p, p->xw0, p->nxw);
 		return;
 	}
-	if (!changed) {
-		spool_tagged('F', m, r->line, r->len);
-		return;
+	char *rp = PT.p + p->rec;
+	if (p->idat != UINT32_MAX) memcpy(rp + p->idat, idtext == idb ? idb : STR(M[m].id), 20);
+	if (p->pathat != UINT32_MAX) {
+		rp[p->pathat] = '"';
+		stackid_fmt(rp + p->pathat + 1, pathid);
+		rp[p->pathat + 19] = '"';
 	}
-	/* the record with its new frames, id, exclusive frame and path id */
-	rec.n = 0;
-	sbuf_addc(&rec, '{');
-	for (uint32_t k = 1, i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
-		member(&rec, d, k, i == 0);
-		uint32_t v = k + 1;
-		if (key_is(d, k, "id") && content) {
-			sbuf_add(&rec, idtext == idb ? idb : STR(M[m].id), idn);
-		} else if (key_is(d, k, "frames")) {
-			sbuf_addc(&rec, '[');
-			for (uint32_t j = 0; j < nsfrag; j++) {
-				if (j) sbuf_addc(&rec, ',');
-				sbuf_add(&rec, STR(FG[sfrag[j]].ids), FG[sfrag[j]].idsn);
-			}
-			sbuf_addc(&rec, ']');
-		} else if (key_is(d, k, "exclusive") && d->nodes[v].type == JSON_OBJECT && nsfrag) {
-			/* the innermost frame of the leaf's frag */
-			uint32_t leaf = FG[sfrag[r->leaf_first ? 0 : nsfrag - 1]].start;
-			sbuf_addc(&rec, '{');
-			for (uint32_t c = v + 1, e = 0; e < d->nodes[v].count; e++, c = json_after(d, c + 1)) {
-				member(&rec, d, c, e == 0);
-				if (key_is(d, c, "frame")) sbuf_add(&rec, STR(F[leaf].idj), F[leaf].idn);
-				else jb_node(&rec, d, c + 1);
-			}
-			sbuf_addc(&rec, '}');
-		} else if (key_is(d, k, "x_path_id") && content) {
-			char pb[20];
-			stackid_fmt(pb, pathid);
-			sbuf_addc(&rec, '"');
-			sbuf_add(&rec, pb, 18);
-			sbuf_addc(&rec, '"');
-		} else {
-			jb_node(&rec, d, v);
+	spool_tagged('F', m, rp, p->recn);
+}
+
+/* The pending stacks' ids made, side by side, and the stacks settled in
+ * the order they came. */
+static void settle_stacks(void)
+{
+	if (!npd) return;
+	uint64_t h[FNVMEMO_CHAINS];
+	size_t at[FNVMEMO_CHAINS] = { 0 }, k[FNVMEMO_CHAINS] = { 0 };
+	uint32_t who[FNVMEMO_CHAINS], nc = 0;
+	for (uint32_t i = 0; i < npd; i++)
+		if (PD[i].np) {
+			h[nc] = FNV64_BASIS;
+			at[nc] = PD[i].p0;
+			k[nc] = PD[i].np;
+			who[nc++] = i;
 		}
-	}
-	sbuf_addc(&rec, '}');
-	spool_tagged('F', m, rec.p, rec.n);
+	uint64_t ph[FNVMEMO_CHAINS];
+	for (uint32_t i = 0; i < npd; i++) ph[i] = FNV64_BASIS;
+	fnvmemo_chains(h, PP, at, k, nc);
+	for (uint32_t c = 0; c < nc; c++) ph[who[c]] = h[c];
+	for (uint32_t i = 0; i < npd; i++) settle_stack(&PD[i], ph[i]);
+	npd = npp = npw = 0;
+	PT.n = 0;
 }
 
 static void add_id(sbuf *b, int64_t m)
@@ -1838,11 +2002,13 @@ int main(int argc, char **argv)
 			break;
 		case SPAA_SAMPLE:
 		case SPAA_WINDOW:
+			settle_stacks(); /* the stacks it may refer to */
 			payload = true;
 			check_ref_record(t);
 			take_ref_record();
 			break;
 		case SPAA_OTHER:
+			settle_stacks(); /* spooled in order */
 			if (payload) spool_tagged('K', 0, r->line, r->len);
 			else keep_dict(t);
 			break;
@@ -1850,6 +2016,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
+	settle_stacks();
 	spaa_need_header(r);
 	look_ahead(true);
 	stacks_done = true;

@@ -65,6 +65,8 @@ struct efile {
 	idmap cumap;
 	struct dcu *cus;
 	uint32_t ncus, cucap;
+	int64_t last_cu;      /* the unit of the last look-up (-1: none), cus[last_cui] */
+	uint32_t last_cui;
 };
 
 struct elfsym {
@@ -241,6 +243,7 @@ static struct efile *get_file(elfsym *e, const char *path)
 	grow_array((void **)&e->f, &e->fcap, i + 1, sizeof *e->f);
 	struct efile *f = &e->f[i];
 	memset(f, 0, sizeof *f);
+	f->last_cu = -1;
 	/* under the root, a regular file (a FIFO would block, a device feed
 	 * endless bytes) */
 	sbuf full = { 0 };
@@ -354,6 +357,12 @@ struct dcu {
 	Dwarf_Lines *lines;
 	size_t nlines;
 	Dwarf_Addr *laddr;
+	/* each row's answer, read once: its line and file index (in the file
+	 * table lfiles), UINT32_MAX as the file when it gives none (a
+	 * sequence's end, a row libdw cannot read); lrow NULL: the rows
+	 * have several file tables, each look-up asks libdw */
+	struct lrow { int line; uint32_t file; } *lrow;
+	Dwarf_Files *lfiles;
 	/* its file names as addr2line prints them, joined with DW_AT_comp_dir
 	 * once each: fname[i] an offset into fnames + 1 (0: not yet) */
 	bool files_read;
@@ -420,15 +429,37 @@ static bool line_at(struct dcu *c, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Files **f
 	if (!c->lines_read) {
 		c->lines_read = true;
 		if (dwarf_getsrclines(cu, &c->lines, &c->nlines) != 0) c->nlines = 0;
-		if (c->nlines) c->laddr = xmalloc(c->nlines * sizeof *c->laddr);
+		if (c->nlines) {
+			c->laddr = xmalloc(c->nlines * sizeof *c->laddr);
+			c->lrow = xmalloc(c->nlines * sizeof *c->lrow);
+		}
 		for (size_t k = 0; k < c->nlines; k++) {
 			Dwarf_Line *l = dwarf_onesrcline(c->lines, k);
 			if (!l || dwarf_lineaddr(l, &c->laddr[k]) != 0) {
 				free(c->laddr);
+				free(c->lrow);
 				c->laddr = NULL;
+				c->lrow = NULL;
 				c->nlines = 0;
 				break;
 			}
+			/* what the look-up below would ask libdw for this row */
+			struct lrow *w = c->lrow ? &c->lrow[k] : NULL;
+			if (!w) continue;
+			bool end;
+			Dwarf_Files *lf;
+			size_t li;
+			w->file = UINT32_MAX;
+			if (dwarf_lineendsequence(l, &end) != 0 || end || dwarf_lineno(l, &w->line) != 0 ||
+			    dwarf_line_file(l, &lf, &li) != 0)
+				continue;
+			if (!c->lfiles) c->lfiles = lf;
+			if (lf != c->lfiles || li >= UINT32_MAX) {
+				free(c->lrow);
+				c->lrow = NULL;
+				continue;
+			}
+			w->file = (uint32_t)li;
 		}
 	}
 	if (c->nlines == 0) return false;
@@ -438,9 +469,17 @@ static bool line_at(struct dcu *c, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Files **f
 		if (pc < c->laddr[mid]) hi = mid - 1;
 		else lo = mid;
 	}
+	if (c->laddr[lo] > pc) return false;
+	if (c->lrow) {
+		if (c->lrow[lo].file == UINT32_MAX) return false;
+		*files = c->lfiles;
+		*idx = c->lrow[lo].file;
+		*line = c->lrow[lo].line;
+		return true;
+	}
 	Dwarf_Line *l = dwarf_onesrcline(c->lines, lo);
 	bool end;
-	if (!l || c->laddr[lo] > pc || dwarf_lineendsequence(l, &end) != 0 || end) return false;
+	if (!l || dwarf_lineendsequence(l, &end) != 0 || end) return false;
 	return dwarf_lineno(l, line) == 0 && dwarf_line_file(l, files, idx) == 0;
 }
 
@@ -769,6 +808,7 @@ static void dcu_free(struct dcu *c)
 {
 	dcu_clear(c);
 	free(c->laddr);
+	free(c->lrow);
 	free(c->fname);
 	sbuf_free(&c->fnames);
 }
@@ -869,11 +909,18 @@ static uint32_t cached_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Add
  * after ELFSYM_CACHE_AFTER. */
 static struct dcu *get_cu(struct efile *f, Dwarf_Die *cu)
 {
-	bool added;
-	uint32_t i = idmap_put(&f->cumap, (int64_t)dwarf_dieoffset(cu), f->ncus, &added);
-	if (added) {
-		struct dcu *c = VEC_PUSH(f->cus, f->ncus, f->cucap);
-		memset(c, 0, sizeof *c);
+	/* look-ups in address order meet a unit many times in a row */
+	int64_t off = (int64_t)dwarf_dieoffset(cu);
+	uint32_t i = f->last_cui;
+	if (off != f->last_cu) {
+		bool added;
+		i = idmap_put(&f->cumap, off, f->ncus, &added);
+		if (added) {
+			struct dcu *c = VEC_PUSH(f->cus, f->ncus, f->cucap);
+			memset(c, 0, sizeof *c);
+		}
+		f->last_cu = off;
+		f->last_cui = i;
 	}
 	struct dcu *c = &f->cus[i];
 	if (c->state == CU_COUNTING && ++c->lookups > ELFSYM_CACHE_AFTER) build_cu(c, cu);

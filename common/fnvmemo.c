@@ -5,7 +5,7 @@
 #include "stackid.h"
 #include "util.h"
 
-fnvmemo *fnvmemo_new(const void *p, size_t n)
+fnvmemo *fnvmemo_alloc(size_t n)
 {
 	fnvmemo *m = xmalloc(sizeof *m + n);
 	/* P^n by squaring */
@@ -16,6 +16,12 @@ fnvmemo *fnvmemo_new(const void *p, size_t n)
 	m->n = (uint32_t)n;
 	m->uses = 0;
 	m->next = NULL;
+	return m;
+}
+
+fnvmemo *fnvmemo_new(const void *p, size_t n)
+{
+	fnvmemo *m = fnvmemo_alloc(n);
 	memcpy(m->s, p, n);
 	return m;
 }
@@ -131,4 +137,69 @@ uint64_t fnvmemo_chain(uint64_t h, fnvmemo *const *v, size_t k)
 		for (size_t j = 0; j < c; j++) h = g[j] + (h - lin[j]) * w[j]->pn;
 	}
 	return h;
+}
+
+void fnvmemo_chains(uint64_t *h, fnvmemo *const *v, const size_t *at, const size_t *k, size_t nc)
+{
+	enum { L = FNVMEMO_CHAINS };
+	uint64_t x[L];
+	const unsigned char *p[L];
+	uint32_t rem[L];
+	size_t next[L], end[L];
+	unsigned busy = 0; /* lanes 0 .. busy - 1 run; the others hash lane 0's bytes again, dropped */
+	uint8_t who[L];
+	for (size_t c = 0; c < nc && c < L; c++) {
+		x[busy] = h[c];
+		next[busy] = at[c];
+		end[busy] = at[c] + k[c];
+		rem[busy] = 0;
+		who[busy] = (uint8_t)c;
+		busy++;
+	}
+	for (;;) {
+		/* each lane onto its next string with bytes; a chain at its
+		 * end gives its lane up */
+		for (unsigned q = 0; q < busy;) {
+			while (rem[q] == 0 && next[q] < end[q]) {
+				p[q] = v[next[q]]->s;
+				rem[q] = v[next[q]]->n;
+				next[q]++;
+			}
+			if (rem[q]) {
+				q++;
+				continue;
+			}
+			h[who[q]] = x[q];
+			busy--;
+			x[q] = x[busy];
+			p[q] = p[busy];
+			rem[q] = rem[busy];
+			next[q] = next[busy];
+			end[q] = end[busy];
+			who[q] = who[busy];
+		}
+		if (!busy) break;
+		uint32_t step = rem[0];
+		for (unsigned q = 1; q < busy; q++)
+			if (rem[q] < step) step = rem[q];
+		if (busy == 1) { /* alone: no lanes to keep in step */
+			x[0] = fnv1a64(x[0], p[0], step);
+		} else {
+			const unsigned char *pp[L];
+			uint64_t y[L];
+			for (unsigned q = 0; q < L; q++) {
+				pp[q] = q < busy ? p[q] : p[0];
+				y[q] = x[q < busy ? q : 0];
+			}
+			for (uint32_t i = 0; i < step; i++) {
+#pragma GCC unroll 4
+				for (unsigned q = 0; q < L; q++) y[q] = (y[q] ^ pp[q][i]) * FNV64_PRIME;
+			}
+			for (unsigned q = 0; q < busy; q++) x[q] = y[q];
+		}
+		for (unsigned q = 0; q < busy; q++) {
+			p[q] += step;
+			rem[q] -= step;
+		}
+	}
 }

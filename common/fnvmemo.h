@@ -41,9 +41,21 @@ typedef struct fnvmemo {
 /* A copy of the n bytes at p, with its memo; free() frees it (its table,
  * if it got one, stays with the module). */
 fnvmemo *fnvmemo_new(const void *p, size_t n);
+/* The same for n bytes the caller writes into m->s before any use (no
+ * copy from a scratch buffer). */
+fnvmemo *fnvmemo_alloc(size_t n);
 
 /* fnv1a64 of h, then of the strings v[0..k) in that order: the same as
  * fnv1a64 called on each in turn. */
 uint64_t fnvmemo_chain(uint64_t h, fnvmemo *const *v, size_t k);
+
+/* Chains hashed side by side, up to FNVMEMO_CHAINS of them: h[c] becomes
+ * fnvmemo_chain(h[c], v + at[c], k[c]) for each c < nc.  Each chain is one
+ * stream of bytes through its strings; the streams go in step, so that
+ * the multiplier's throughput, not its latency, bounds them (the strings'
+ * memos are neither used nor counted: for chains that meet strings a few
+ * times each, as the stacks of a batch do). */
+enum { FNVMEMO_CHAINS = 4 };
+void fnvmemo_chains(uint64_t *h, fnvmemo *const *v, const size_t *at, const size_t *k, size_t nc);
 
 #endif

@@ -1,7 +1,8 @@
 /* test_fnvmemo.c - chains of memoised strings (fnvmemo.h) hash as the plain
  * loop (stackid.h) does: from every low byte of the starting state, before
  * and after the strings have their tables, for strings of many lengths
- * (empty ones too) and chains longer than the pieces it takes at a time. */
+ * (empty ones too) and chains longer than the pieces it takes at a time;
+ * several chains hashed side by side (fnvmemo_chains) likewise. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -61,6 +62,27 @@ int main(void)
 	}
 	ok(got == want, "one frame's path bytes chained from the offset basis, before and after its table");
 	free(m);
+	/* chains side by side: 1 to FNVMEMO_CHAINS of them, of 0 to 12
+	 * strings (empty ones among them), each as the plain loop hashes it */
+	bad = 0;
+	for (int t = 0; t < 2000; t++) {
+		fnvmemo *v[FNVMEMO_CHAINS * 12];
+		size_t at[FNVMEMO_CHAINS], k[FNVMEMO_CHAINS], n = 0, nc = 1 + next_rand() % FNVMEMO_CHAINS;
+		uint64_t h[FNVMEMO_CHAINS], want2[FNVMEMO_CHAINS];
+		for (size_t c = 0; c < nc; c++) {
+			at[c] = n;
+			k[c] = next_rand() % 13;
+			h[c] = want2[c] = next_rand();
+			for (size_t j = 0; j < k[c]; j++) {
+				size_t i = next_rand() % NSTR;
+				v[n++] = memo[i];
+				want2[c] = fnv1a64(want2[c], bytes[i], len[i]);
+			}
+		}
+		fnvmemo_chains(h, v, at, k, nc);
+		for (size_t c = 0; c < nc; c++) bad += h[c] != want2[c];
+	}
+	ok(bad == 0, "chains hashed side by side, each as the plain loop (%u wrong)", bad);
 	for (size_t i = 0; i < NSTR; i++) free(memo[i]);
 	return done_testing();
 }

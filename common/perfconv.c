@@ -207,11 +207,21 @@ static uint64_t fc_hash(uint32_t dso, uint64_t addr)
 	return h ^ h >> 29;
 }
 
-static uint32_t fc_intern(struct conv *c, uint32_t dso, uint64_t addr, bool *added)
+static void fc_prefetch(const struct conv *c, uint32_t h)
+{
+	if (c->fcslots) __builtin_prefetch(&c->fc[h & (c->fcslots - 1)]);
+}
+
+/* fc_intern of a key whose fc_hash is h */
+static uint32_t fc_intern_h(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, bool *added)
 {
 	if (2 * (c->fcn + 1) > c->fcslots) {
 		uint32_t ns = c->fcslots ? 2 * c->fcslots : 1024;
-		struct fcent *t = xcalloc(ns, sizeof *t);
+		/* written before it is read (as strmap's slots): calloc's
+		 * untouched pages would fault twice, on the first probe and
+		 * on the first store */
+		struct fcent *t = xmalloc((size_t)ns * sizeof *t);
+		memset(t, 0, (size_t)ns * sizeof *t);
 		for (uint32_t i = 0; i < c->fcslots; i++) {
 			struct fcent *e = &c->fc[i];
 			if (!e->idx) continue;
@@ -223,7 +233,7 @@ static uint32_t fc_intern(struct conv *c, uint32_t dso, uint64_t addr, bool *add
 		c->fc = t;
 		c->fcslots = ns;
 	}
-	uint32_t j = (uint32_t)fc_hash(dso, addr) & (c->fcslots - 1);
+	uint32_t j = h & (c->fcslots - 1);
 	for (;;) {
 		struct fcent *e = &c->fc[j];
 		if (!e->idx) {
@@ -247,12 +257,10 @@ static uint32_t fc_intern(struct conv *c, uint32_t dso, uint64_t addr, bool *add
  * as the text path makes them of perf script --inline's lines.  A (dso,
  * address) met for the first time is named here and sent to the builder
  * stage (OP_FRAMES), which makes its frames (frames_make). */
-static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, uint32_t *nfr)
+static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, uint32_t *nfr)
 {
-	uint64_t addr = ip;
-	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
 	bool added;
-	uint32_t ci = fc_intern(c, dso, addr, &added);
+	uint32_t ci = fc_intern_h(c, dso, addr, h, &added);
 	if (added) {
 		c->name.n = 0;
 		uint64_t off = 0;
@@ -276,10 +284,70 @@ static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, ui
 		c->fcnt[ci] = ninl + 1;
 		c->nframes += ninl + 1;
 	}
+	if (!c->o->inline_frames) { /* one frame each: numbered as the cache */
+		grow_array((void **)&c->frames, &c->frcap, *nfr + 2, sizeof *c->frames);
+		c->frames[(*nfr)++] = ci;
+		return;
+	}
 	uint32_t n = c->fcnt[ci], f0 = c->fval[ci];
 	grow_array((void **)&c->frames, &c->frcap, *nfr + n + 1, sizeof *c->frames);
 	for (uint32_t k = 0; k < n; k++) c->frames[*nfr + k] = f0 + k;
 	*nfr += n;
+}
+
+static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, uint32_t *nfr)
+{
+	uint64_t addr = ip;
+	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
+	frames_at(c, dso, addr, (uint32_t)fc_hash(dso, addr), nfr);
+}
+
+/* The frames of a callchain (c->frames, *nfr of them), as frames_of
+ * entry by entry: without --inline (one frame an entry), its entries are
+ * first all placed and their cache slots prefetched, so that their
+ * lookups wait for memory together. */
+static void chain_frames(struct conv *c, uint32_t th, const uint8_t *chain, uint64_t nchain, uint32_t *nfr)
+{
+	int mode = 0;
+	if (!c->o->inline_frames) {
+		struct { uint64_t addr; uint32_t dso, h; } q[MAX_STACK];
+		uint32_t nq = 0;
+		bool corrupt = false;
+		for (uint64_t i = 0; i < nchain && nq < MAX_STACK; i++) {
+			uint64_t ip = pd_u64(chain, i);
+			if (ip >= CONTEXT_MAX) {
+				if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
+					/* perf takes the callchain for corrupt and drops
+					 * all of it (its frames before that are named) */
+					corrupt = true;
+					break;
+				}
+				mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
+				continue;
+			}
+			q[nq].addr = ip;
+			q[nq].dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, th, mode == 1, ip, &q[nq].addr);
+			q[nq].h = (uint32_t)fc_hash(q[nq].dso, q[nq].addr);
+			fc_prefetch(c, q[nq].h);
+			nq++;
+		}
+		for (uint32_t k = 0; k < nq; k++) frames_at(c, q[k].dso, q[k].addr, q[k].h, nfr);
+		if (corrupt) *nfr = 0;
+		return;
+	}
+	for (uint64_t i = 0; i < nchain && *nfr < MAX_STACK; i++) {
+		uint64_t ip = pd_u64(chain, i);
+		if (ip >= CONTEXT_MAX) {
+			if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
+				/* perf takes the callchain for corrupt and drops all of it */
+				*nfr = 0;
+				break;
+			}
+			mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
+			continue;
+		}
+		frames_of(c, th, mode, ip, nfr);
+	}
 }
 
 /* ---- the builder stage ---------------------------------------------------- */
@@ -614,24 +682,11 @@ static void sample(struct conv *c, const pd_event *e)
 		uint64_t nent = s->has_callchain ? s->nchain : 1;
 		grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
 		if (s->has_callchain) {
-			int mode = 0;
 			uint64_t nchain;
 			const uint8_t *chain = lbr_chain(c, a, s, &nchain);
 			grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nchain > MAX_STACK ? MAX_STACK : nchain) + 1,
 				   sizeof *c->frames);
-			for (uint64_t i = 0; i < nchain && nfr < MAX_STACK; i++) {
-				uint64_t ip = pd_u64(chain, i);
-				if (ip >= CONTEXT_MAX) {
-					if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
-						/* perf takes the callchain for corrupt and drops all of it */
-						nfr = 0;
-						break;
-					}
-					mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
-					continue;
-				}
-				frames_of(c, th, mode, ip, &nfr);
-			}
+			chain_frames(c, th, chain, nchain, &nfr);
 		} else if (s->has_ip) {
 			int cm = e->misc & MISC_CPUMODE_MASK;
 			frames_of(c, th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip, &nfr);

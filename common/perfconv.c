@@ -220,7 +220,7 @@ static uint32_t fc_intern_h(struct conv *c, uint32_t dso, uint64_t addr, uint32_
 		/* written before it is read (as strmap's slots): calloc's
 		 * untouched pages would fault twice, on the first probe and
 		 * on the first store */
-		struct fcent *t = xmalloc((size_t)ns * sizeof *t);
+		struct fcent *t = xmalloc_table((size_t)ns * sizeof *t);
 		memset(t, 0, (size_t)ns * sizeof *t);
 		for (uint32_t i = 0; i < c->fcslots; i++) {
 			struct fcent *e = &c->fc[i];

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 static void oom(void)
 {
@@ -34,6 +35,23 @@ void *xrealloc(void *p, size_t n)
 	p = realloc(p, n ? n : 1);
 	if (!p) oom();
 	return p;
+}
+
+void *xmalloc_table(size_t n)
+{
+#if defined(MADV_HUGEPAGE)
+	enum { HUGE = 2 << 20 };
+	if (n >= HUGE) {
+		/* whole huge pages, asked for: a fault and a TLB entry for 2 MiB
+		 * rather than for 4 KiB (the tables are probed at random) */
+		size_t r = (n + HUGE - 1) & ~(size_t)(HUGE - 1);
+		void *p = aligned_alloc(HUGE, r);
+		if (!p) oom();
+		madvise(p, r, MADV_HUGEPAGE);
+		return p;
+	}
+#endif
+	return xmalloc(n);
 }
 
 char *xstrdup(const char *s)

@@ -491,6 +491,13 @@ static uint32_t stack_intern(builder *b, uint32_t ci, const uint32_t *frames, ui
 	k->n = 0;
 	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
 	sbuf_add(k, &ci, sizeof ci);
+	/* a new stack reads its frames' records and names (its content id):
+	 * they come into the cache while its slot is looked for */
+	if (!path)
+		for (uint32_t j = 0; j < nframes; j++) {
+			__builtin_prefetch(&b->frames[frames[j]]);
+			__builtin_prefetch(&b->frame_map.keys[frames[j]]);
+		}
 	return stack_intern_key(b, k->p, k->n, strmap_hash(k->p, k->n), ci, frames, nframes, path);
 }
 

@@ -144,6 +144,7 @@ struct bstage {
 	uint32_t *frames;
 	uint32_t frcap;
 	uint32_t nochain;
+	int64_t last_tid;     /* the thread builder_thread was last told of, INT64_MIN none */
 	sbuf extra;
 };
 
@@ -438,7 +439,10 @@ static void sample_make(struct bstage *s, struct rd *r)
 		grow_array((void **)&s->frames, &s->frcap, nfr + 1, sizeof *s->frames);
 		for (uint32_t i = 0; i < nfr; i++) s->frames[i] = s->bidx[get32r(r)];
 		if (!nfr) s->frames[nfr++] = no_chain_frame(s);
-		builder_thread(s->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
+		if (ctx.tid != s->last_tid) { /* (a thread is kept once, by its tid) */
+			builder_thread(s->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
+			s->last_tid = ctx.tid;
+		}
 		si = builder_stack(s->b, &ctx, s->frames, nfr, midx, vals, 2);
 		grow_array((void **)&s->sval, &s->svcap, stack + 1, sizeof *s->sval);
 		s->sval[stack] = si;
@@ -541,6 +545,7 @@ static void stages_start(struct conv *c, unsigned jobs)
 	c->bs.b = c->b;
 	c->bs.o = c->o;
 	c->bs.nochain = UINT32_MAX;
+	c->bs.last_tid = INT64_MIN;
 	c->cur = &c->own;
 	if (jobs < 2) return;
 	pthread_mutex_init(&c->q.mu, NULL);

@@ -164,27 +164,33 @@ void arena_free(arena *a)
 
 size_t fmt_u64(char *buf, uint64_t v)
 {
-	/* two digits per division */
+	/* the digits counted, then written in place from the last, two per
+	 * division (no copy: most numbers written are short ids) */
 	static const char pairs[201] =
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char tmp[20];
-	size_t k = sizeof tmp;
+	size_t n = 1;
+	for (uint64_t t = v;; t /= 10000, n += 4) {
+		if (t < 10) break;
+		if (t < 100) { n += 1; break; }
+		if (t < 1000) { n += 2; break; }
+		if (t < 10000) { n += 3; break; }
+	}
+	char *p = buf + n;
 	while (v >= 100) {
 		unsigned d = (unsigned)(v % 100);
 		v /= 100;
-		tmp[--k] = pairs[2 * d + 1];
-		tmp[--k] = pairs[2 * d];
+		p -= 2;
+		p[0] = pairs[2 * d];
+		p[1] = pairs[2 * d + 1];
 	}
 	if (v >= 10) {
-		tmp[--k] = pairs[2 * v + 1];
-		tmp[--k] = pairs[2 * v];
+		p[-2] = pairs[2 * v];
+		p[-1] = pairs[2 * v + 1];
 	} else {
-		tmp[--k] = (char)('0' + v);
+		p[-1] = (char)('0' + v);
 	}
-	size_t n = sizeof tmp - k;
-	memcpy(buf, tmp + k, n);
 	return n;
 }
 

@@ -352,6 +352,10 @@ void radix_sort_u64(void *base, uint32_t n, size_t size, size_t key)
 {
 	if (n < 2) return;
 	char *x = base;
+	/* already in order (as /proc/kallsyms is): a stable sort leaves it */
+	uint32_t s = 1;
+	while (s < n && rec_key(x + (size_t)(s - 1) * size, key) <= rec_key(x + (size_t)s * size, key)) s++;
+	if (s == n) return;
 	uint32_t (*count)[256] = xcalloc(8, sizeof *count);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t k = rec_key(x + (size_t)i * size, key);

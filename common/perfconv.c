@@ -144,6 +144,8 @@ struct bstage {
 	uint32_t *frames;
 	uint32_t frcap;
 	uint32_t nochain;
+	struct bdso { uint32_t dso; uint8_t kind; } *dmap; /* resolver dso + 1 -> builder dso, */
+	uint32_t dmcap;                                     /* UINT32_MAX not yet met */
 	int64_t last_tid;     /* the thread builder_thread was last told of, INT64_MIN none */
 	sbuf extra;
 };
@@ -171,6 +173,8 @@ struct conv {
 	uint32_t frcap;
 	bool *evseen;         /* attr -> its OP_EVENT is sent */
 	uint32_t evcap;
+	bool *dsent;          /* dso + 1 -> its name is sent (in an OP_FRAMES) */
+	uint32_t dscap;
 	sbuf name;
 	/* user stacks of dwarf and LBR captures (unwind.h) */
 	unwind *uw;
@@ -275,8 +279,21 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, u
 		put64(t, off);
 		put(t, &(uint8_t){ named }, 1);
 		if (named) putstr(t, c->name.p, c->name.n);
-		const char *dn = procmap_dso_name(c->pm, dso);
-		putstr(t, dn, strlen(dn));
+		/* the dso: its number, and its name the first time */
+		uint32_t dk = dso + 1; /* (UINT32_MAX: 0) */
+		if (dk >= c->dscap || !c->dsent[dk]) {
+			uint32_t old = c->dscap;
+			grow_array((void **)&c->dsent, &c->dscap, dk + 1, sizeof *c->dsent);
+			memset(c->dsent + old, 0, (c->dscap - old) * sizeof *c->dsent);
+			c->dsent[dk] = true;
+			const char *dn = procmap_dso_name(c->pm, dso);
+			put32(t, dk);
+			put(t, &(uint8_t){ 1 }, 1);
+			putstr(t, dn, strlen(dn));
+		} else {
+			put32(t, dk);
+			put(t, &(uint8_t){ 0 }, 1);
+		}
 		put32(t, ninl);
 		for (uint32_t k = 0; k < ninl; k++) putstr(t, inl[k], strlen(inl[k]));
 		grow_array((void **)&c->fval, &c->fvcap, ci + 1, sizeof *c->fval);
@@ -372,13 +389,26 @@ static void frames_make(struct bstage *s, struct rd *r)
 	uint64_t addr = get64r(r), off = get64r(r);
 	bool named = get8r(r);
 	sstr name = named ? getstr(r) : sstr_c("[unknown]");
-	sstr dn = getstr(r);
+	uint32_t dk = get32r(r);
+	sstr dn = get8r(r) ? getstr(r) : SSTR_NULL;
 	uint32_t ninl = get32r(r);
 	char iptext[24], offtext[24], ipbuf[64];
 	size_t in = fmt_hex(iptext, addr, 1), on = fmt_hex(offtext, off, 1); /* "0x%llx" */
 	sstr symoff = named ? (sstr){ offtext, on } : SSTR_NULL;
 	builder_frame fr;
-	perf_frame_fill(s->b, (sstr){ iptext, in }, name, symoff, dn, false, ipbuf, &fr);
+	/* the frame, then its dso as perf_frame_fill makes it (the builder's
+	 * dso looked up once a dso) */
+	perf_frame_fill(s->b, (sstr){ iptext, in }, name, symoff, SSTR_NULL, false, ipbuf, &fr);
+	if (dk >= s->dmcap || s->dmap[dk].dso == UINT32_MAX) {
+		uint32_t old = s->dmcap;
+		grow_array((void **)&s->dmap, &s->dmcap, dk + 1, sizeof *s->dmap);
+		for (uint32_t i = old; i < s->dmcap; i++) s->dmap[i].dso = UINT32_MAX;
+		s->dmap[dk].kind = (uint8_t)naming_dso_kind(dn.p, dn.n);
+		s->dmap[dk].dso = builder_dso(s->b, dn.p, dn.n, s->dmap[dk].kind == FK_KERNEL);
+	}
+	fr.kind = s->dmap[dk].kind;
+	fr.dso = s->dmap[dk].dso;
+	fr.inline_depth = -1;
 	grow_array((void **)&s->bidx, &s->bicap, s->nbidx + ninl + 1, sizeof *s->bidx);
 	for (uint32_t k = 0; k < ninl; k++) {
 		/* as the text path makes "IP NAME (inlined)" lines: the
@@ -570,6 +600,7 @@ static void stages_free(struct conv *c)
 	free(s->bidx);
 	free(s->sval);
 	free(s->evmap);
+	free(s->dmap);
 	free(s->frames);
 	sbuf_free(&s->extra);
 }
@@ -839,6 +870,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	free(c.fcnt);
 	free(c.frames);
 	free(c.evseen);
+	free(c.dsent);
 	stages_free(&c);
 	unwind_free(c.uw);
 	free(c.ustack);

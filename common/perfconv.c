@@ -131,6 +131,18 @@ enum { OP_EVENT = 1, OP_FRAMES, OP_SAMPLE };
 
 struct batch { sbuf ops; };
 
+/* A sample whose new stack is prepared (builder_stack_prepare) and not
+ * yet finished: it is at the next sample or at the batch's end, so that
+ * the lookup of its stack's slot waits for memory while the ops between
+ * are made. */
+struct spend {
+	bool active;
+	uint32_t stack;
+	uint8_t fl;
+	uint64_t period, us;
+	uint32_t cpu;
+};
+
 /* The builder stage's state: touched by it alone. */
 struct bstage {
 	builder *b;
@@ -147,6 +159,8 @@ struct bstage {
 	struct bdso { uint32_t dso; uint8_t kind; } *dmap; /* resolver dso + 1 -> builder dso, */
 	uint32_t dmcap;                                     /* UINT32_MAX not yet met */
 	int64_t last_tid;     /* the thread builder_thread was last told of, INT64_MIN none */
+	struct spend pend;    /* the sample whose stack is prepared in bp */
+	builder_pending bp;
 	sbuf extra;
 };
 
@@ -446,6 +460,43 @@ static uint32_t no_chain_frame(struct bstage *s)
 /* Sample flags (OP_SAMPLE) */
 enum { SF_PERIOD = 1, SF_TIME = 2, SF_CPU = 4, SF_NEW = 8 };
 
+/* Its -s sample record. */
+static void sample_record(struct bstage *s, uint32_t si, uint8_t fl, uint64_t period, uint64_t us, uint32_t cpu)
+{
+	sbuf *x = &s->extra;
+	x->n = 0;
+	if (fl & SF_TIME)
+		sbuf_printf(x, "\"timestamp\":%llu.%06llu,", (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
+	if (fl & SF_CPU) sbuf_printf(x, "\"cpu\":%u,", cpu);
+	if (fl & SF_PERIOD) sbuf_printf(x, "\"period\":%llu,", (unsigned long long)period);
+	if (x->n) x->n--;
+	sbuf_addc(x, 0);
+	builder_sample(s->b, si, false, 0, x->p);
+}
+
+static void sample_weights(const struct bstage *s, uint8_t fl, uint64_t period, uint32_t midx[2], num vals[2])
+{
+	midx[0] = s->o->m_samples;
+	midx[1] = s->o->m_period;
+	vals[0] = num_i(1);
+	vals[1] = num_u(fl & SF_PERIOD ? period : 1);
+}
+
+/* The prepared sample, if any, finished. */
+static void pending_finish(struct bstage *s)
+{
+	struct spend *q = &s->pend;
+	if (!q->active) return;
+	q->active = false;
+	uint32_t midx[2];
+	num vals[2];
+	sample_weights(s, q->fl, q->period, midx, vals);
+	uint32_t si = builder_stack_finish(s->b, &s->bp, midx, vals, 2);
+	grow_array((void **)&s->sval, &s->svcap, q->stack + 1, sizeof *s->sval);
+	s->sval[q->stack] = si;
+	if (s->o->want_samples) sample_record(s, si, q->fl, q->period, q->us, q->cpu);
+}
+
 /* One sample: its stack (made the first time its stack number is seen),
  * its weights, and its sample record with -s. */
 static void sample_make(struct bstage *s, struct rd *r)
@@ -453,9 +504,7 @@ static void sample_make(struct bstage *s, struct rd *r)
 	uint32_t attr = get32r(r), stack = get32r(r);
 	uint8_t fl = get8r(r);
 	uint64_t period = get64r(r);
-	uint32_t midx[2] = { s->o->m_samples, s->o->m_period };
-	num vals[2] = { num_i(1), num_u(fl & SF_PERIOD ? period : 1) };
-	uint32_t si;
+	pending_finish(s);
 	if (fl & SF_NEW) {
 		builder_ctx ctx;
 		memset(&ctx, 0, sizeof ctx);
@@ -473,25 +522,27 @@ static void sample_make(struct bstage *s, struct rd *r)
 			builder_thread(s->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
 			s->last_tid = ctx.tid;
 		}
-		si = builder_stack(s->b, &ctx, s->frames, nfr, midx, vals, 2);
-		grow_array((void **)&s->sval, &s->svcap, stack + 1, sizeof *s->sval);
-		s->sval[stack] = si;
-	} else {
-		si = s->sval[stack];
-		builder_add(s->b, si, midx, vals, 2);
+		builder_stack_prepare(s->b, &ctx, s->frames, nfr, &s->bp);
+		struct spend *q = &s->pend;
+		q->active = true;
+		q->stack = stack;
+		q->fl = fl;
+		q->period = period;
+		if (s->o->want_samples) {
+			q->us = get64r(r);
+			q->cpu = get32r(r);
+		}
+		return;
 	}
+	uint32_t midx[2];
+	num vals[2];
+	sample_weights(s, fl, period, midx, vals);
+	uint32_t si = s->sval[stack];
+	builder_add(s->b, si, midx, vals, 2);
 	if (!s->o->want_samples) return;
 	uint64_t us = get64r(r);
 	uint32_t cpu = get32r(r);
-	sbuf *x = &s->extra;
-	x->n = 0;
-	if (fl & SF_TIME)
-		sbuf_printf(x, "\"timestamp\":%llu.%06llu,", (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
-	if (fl & SF_CPU) sbuf_printf(x, "\"cpu\":%u,", cpu);
-	if (fl & SF_PERIOD) sbuf_printf(x, "\"period\":%llu,", (unsigned long long)period);
-	if (x->n) x->n--;
-	sbuf_addc(x, 0);
-	builder_sample(s->b, si, false, 0, x->p);
+	sample_record(s, si, fl, period, us, cpu);
 }
 
 /* Makes the builder's records of one batch. */
@@ -514,6 +565,7 @@ static void stage_run(struct bstage *s, const struct batch *t)
 		default: abort();
 		}
 	}
+	pending_finish(s);
 }
 
 static void *stage_thread(void *arg)
@@ -601,6 +653,7 @@ static void stages_free(struct conv *c)
 	free(s->sval);
 	free(s->evmap);
 	free(s->dmap);
+	builder_pending_free(&s->bp);
 	free(s->frames);
 	sbuf_free(&s->extra);
 }

@@ -491,6 +491,13 @@ static uint32_t stack_intern(builder *b, uint32_t ci, const uint32_t *frames, ui
 	k->n = 0;
 	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
 	sbuf_add(k, &ci, sizeof ci);
+	/* a new stack reads its frames' records and names (its content id):
+	 * they come into the cache while its slot is looked for */
+	if (!path)
+		for (uint32_t j = 0; j < nframes; j++) {
+			__builtin_prefetch(&b->frames[frames[j]]);
+			__builtin_prefetch(&b->frame_map.keys[frames[j]]);
+		}
 	return stack_intern_key(b, k->p, k->n, strmap_hash(k->p, k->n), ci, frames, nframes, path);
 }
 
@@ -557,6 +564,40 @@ uint32_t builder_stack(builder *b, const builder_ctx *in, const uint32_t *frames
 	uint32_t i = stack_intern(b, ctx_intern(b, &w), frames, nframes, NULL);
 	builder_add(b, i, midx, vals, nvals);
 	return i;
+}
+
+void builder_stack_prepare(builder *b, const builder_ctx *in, const uint32_t *frames, uint32_t nframes,
+			   builder_pending *p)
+{
+	builder_ctx w = *in;
+	w.comm = as_written(&b->fix[0], in->comm);
+	p->ci = ctx_intern(b, &w);
+	p->nframes = nframes;
+	/* the key as stack_intern makes it */
+	sbuf *k = &p->key;
+	k->n = 0;
+	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
+	sbuf_add(k, &p->ci, sizeof p->ci);
+	p->h = strmap_hash(k->p, k->n);
+	strmap_prefetch(&b->stack_map, p->h);
+	for (uint32_t j = 0; j < nframes; j++) {
+		__builtin_prefetch(&b->frames[frames[j]]);
+		__builtin_prefetch(&b->frame_map.keys[frames[j]]);
+	}
+}
+
+uint32_t builder_stack_finish(builder *b, builder_pending *p, const uint32_t *midx, const num *vals, uint32_t nvals)
+{
+	/* the frames open the key (a copy of the caller's, aligned: malloc'ed) */
+	const uint32_t *frames = (const uint32_t *)(const void *)p->key.p;
+	uint32_t i = stack_intern_key(b, p->key.p, p->key.n, p->h, p->ci, frames, p->nframes, NULL);
+	builder_add(b, i, midx, vals, nvals);
+	return i;
+}
+
+void builder_pending_free(builder_pending *p)
+{
+	sbuf_free(&p->key);
 }
 
 void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, uint32_t nvals)

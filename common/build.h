@@ -88,6 +88,17 @@ typedef struct builder_ctx {
 uint32_t builder_stack(builder *b, const builder_ctx *c, const uint32_t *frames,
 		       uint32_t nframes, const uint32_t *midx, const num *vals,
 		       uint32_t nvals);
+/* builder_stack in two steps, for a caller with other work to do between
+ * them: the context interned and the stack's key made, its slot and
+ * frames prefetched (builder_stack_prepare), then the stack looked up or
+ * made and its weights added (builder_stack_finish).  Prepared stacks are
+ * finished one at a time, in order, before the next is prepared; p is
+ * the caller's (zeroed once, freed with builder_pending_free). */
+typedef struct builder_pending { sbuf key; uint32_t h, ci, nframes; } builder_pending;
+void builder_stack_prepare(builder *b, const builder_ctx *c, const uint32_t *frames, uint32_t nframes,
+			   builder_pending *p);
+uint32_t builder_stack_finish(builder *b, builder_pending *p, const uint32_t *midx, const num *vals, uint32_t nvals);
+void builder_pending_free(builder_pending *p);
 /* Adds weights to stack i (an index builder_stack returned), as
  * builder_stack does: for callers that know the stack already. */
 void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, uint32_t nvals);

@@ -31,8 +31,8 @@ static void grow(idmap *m)
 {
 	uint32_t ncap = m->cap ? m->cap * 2 : 64;
 	if (ncap < m->cap) abort();
-	int64_t *k = xmalloc((size_t)ncap * sizeof *k);
-	uint32_t *v = xmalloc((size_t)ncap * sizeof *v);
+	int64_t *k = xmalloc_table((size_t)ncap * sizeof *k);
+	uint32_t *v = xmalloc_table((size_t)ncap * sizeof *v);
 	for (uint32_t i = 0; i < ncap; i++) v[i] = UINT32_MAX;
 	for (uint32_t i = 0; i < m->cap; i++) {
 		if (m->vals[i] == UINT32_MAX) continue;

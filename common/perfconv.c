@@ -131,6 +131,18 @@ enum { OP_EVENT = 1, OP_FRAMES, OP_SAMPLE };
 
 struct batch { sbuf ops; };
 
+/* A sample whose new stack is prepared (builder_stack_prepare) and not
+ * yet finished: it is at the next sample or at the batch's end, so that
+ * the lookup of its stack's slot waits for memory while the ops between
+ * are made. */
+struct spend {
+	bool active;
+	uint32_t stack;
+	uint8_t fl;
+	uint64_t period, us;
+	uint32_t cpu;
+};
+
 /* The builder stage's state: touched by it alone. */
 struct bstage {
 	builder *b;
@@ -144,6 +156,11 @@ struct bstage {
 	uint32_t *frames;
 	uint32_t frcap;
 	uint32_t nochain;
+	struct bdso { uint32_t dso; uint8_t kind; } *dmap; /* resolver dso + 1 -> builder dso, */
+	uint32_t dmcap;                                     /* UINT32_MAX not yet met */
+	int64_t last_tid;     /* the thread builder_thread was last told of, INT64_MIN none */
+	struct spend pend;    /* the sample whose stack is prepared in bp */
+	builder_pending bp;
 	sbuf extra;
 };
 
@@ -170,6 +187,8 @@ struct conv {
 	uint32_t frcap;
 	bool *evseen;         /* attr -> its OP_EVENT is sent */
 	uint32_t evcap;
+	bool *dsent;          /* dso + 1 -> its name is sent (in an OP_FRAMES) */
+	uint32_t dscap;
 	sbuf name;
 	/* user stacks of dwarf and LBR captures (unwind.h) */
 	unwind *uw;
@@ -207,11 +226,21 @@ static uint64_t fc_hash(uint32_t dso, uint64_t addr)
 	return h ^ h >> 29;
 }
 
-static uint32_t fc_intern(struct conv *c, uint32_t dso, uint64_t addr, bool *added)
+static void fc_prefetch(const struct conv *c, uint32_t h)
+{
+	if (c->fcslots) __builtin_prefetch(&c->fc[h & (c->fcslots - 1)]);
+}
+
+/* fc_intern of a key whose fc_hash is h */
+static uint32_t fc_intern_h(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, bool *added)
 {
 	if (2 * (c->fcn + 1) > c->fcslots) {
 		uint32_t ns = c->fcslots ? 2 * c->fcslots : 1024;
-		struct fcent *t = xcalloc(ns, sizeof *t);
+		/* written before it is read (as strmap's slots): calloc's
+		 * untouched pages would fault twice, on the first probe and
+		 * on the first store */
+		struct fcent *t = xmalloc_table((size_t)ns * sizeof *t);
+		memset(t, 0, (size_t)ns * sizeof *t);
 		for (uint32_t i = 0; i < c->fcslots; i++) {
 			struct fcent *e = &c->fc[i];
 			if (!e->idx) continue;
@@ -223,7 +252,7 @@ static uint32_t fc_intern(struct conv *c, uint32_t dso, uint64_t addr, bool *add
 		c->fc = t;
 		c->fcslots = ns;
 	}
-	uint32_t j = (uint32_t)fc_hash(dso, addr) & (c->fcslots - 1);
+	uint32_t j = h & (c->fcslots - 1);
 	for (;;) {
 		struct fcent *e = &c->fc[j];
 		if (!e->idx) {
@@ -247,12 +276,10 @@ static uint32_t fc_intern(struct conv *c, uint32_t dso, uint64_t addr, bool *add
  * as the text path makes them of perf script --inline's lines.  A (dso,
  * address) met for the first time is named here and sent to the builder
  * stage (OP_FRAMES), which makes its frames (frames_make). */
-static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, uint32_t *nfr)
+static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, uint32_t *nfr)
 {
-	uint64_t addr = ip;
-	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
 	bool added;
-	uint32_t ci = fc_intern(c, dso, addr, &added);
+	uint32_t ci = fc_intern_h(c, dso, addr, h, &added);
 	if (added) {
 		c->name.n = 0;
 		uint64_t off = 0;
@@ -266,8 +293,21 @@ static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, ui
 		put64(t, off);
 		put(t, &(uint8_t){ named }, 1);
 		if (named) putstr(t, c->name.p, c->name.n);
-		const char *dn = procmap_dso_name(c->pm, dso);
-		putstr(t, dn, strlen(dn));
+		/* the dso: its number, and its name the first time */
+		uint32_t dk = dso + 1; /* (UINT32_MAX: 0) */
+		if (dk >= c->dscap || !c->dsent[dk]) {
+			uint32_t old = c->dscap;
+			grow_array((void **)&c->dsent, &c->dscap, dk + 1, sizeof *c->dsent);
+			memset(c->dsent + old, 0, (c->dscap - old) * sizeof *c->dsent);
+			c->dsent[dk] = true;
+			const char *dn = procmap_dso_name(c->pm, dso);
+			put32(t, dk);
+			put(t, &(uint8_t){ 1 }, 1);
+			putstr(t, dn, strlen(dn));
+		} else {
+			put32(t, dk);
+			put(t, &(uint8_t){ 0 }, 1);
+		}
 		put32(t, ninl);
 		for (uint32_t k = 0; k < ninl; k++) putstr(t, inl[k], strlen(inl[k]));
 		grow_array((void **)&c->fval, &c->fvcap, ci + 1, sizeof *c->fval);
@@ -276,10 +316,70 @@ static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, ui
 		c->fcnt[ci] = ninl + 1;
 		c->nframes += ninl + 1;
 	}
+	if (!c->o->inline_frames) { /* one frame each: numbered as the cache */
+		grow_array((void **)&c->frames, &c->frcap, *nfr + 2, sizeof *c->frames);
+		c->frames[(*nfr)++] = ci;
+		return;
+	}
 	uint32_t n = c->fcnt[ci], f0 = c->fval[ci];
 	grow_array((void **)&c->frames, &c->frcap, *nfr + n + 1, sizeof *c->frames);
 	for (uint32_t k = 0; k < n; k++) c->frames[*nfr + k] = f0 + k;
 	*nfr += n;
+}
+
+static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, uint32_t *nfr)
+{
+	uint64_t addr = ip;
+	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
+	frames_at(c, dso, addr, (uint32_t)fc_hash(dso, addr), nfr);
+}
+
+/* The frames of a callchain (c->frames, *nfr of them), as frames_of
+ * entry by entry: without --inline (one frame an entry), its entries are
+ * first all placed and their cache slots prefetched, so that their
+ * lookups wait for memory together. */
+static void chain_frames(struct conv *c, uint32_t th, const uint8_t *chain, uint64_t nchain, uint32_t *nfr)
+{
+	int mode = 0;
+	if (!c->o->inline_frames) {
+		struct { uint64_t addr; uint32_t dso, h; } q[MAX_STACK];
+		uint32_t nq = 0;
+		bool corrupt = false;
+		for (uint64_t i = 0; i < nchain && nq < MAX_STACK; i++) {
+			uint64_t ip = pd_u64(chain, i);
+			if (ip >= CONTEXT_MAX) {
+				if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
+					/* perf takes the callchain for corrupt and drops
+					 * all of it (its frames before that are named) */
+					corrupt = true;
+					break;
+				}
+				mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
+				continue;
+			}
+			q[nq].addr = ip;
+			q[nq].dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, th, mode == 1, ip, &q[nq].addr);
+			q[nq].h = (uint32_t)fc_hash(q[nq].dso, q[nq].addr);
+			fc_prefetch(c, q[nq].h);
+			nq++;
+		}
+		for (uint32_t k = 0; k < nq; k++) frames_at(c, q[k].dso, q[k].addr, q[k].h, nfr);
+		if (corrupt) *nfr = 0;
+		return;
+	}
+	for (uint64_t i = 0; i < nchain && *nfr < MAX_STACK; i++) {
+		uint64_t ip = pd_u64(chain, i);
+		if (ip >= CONTEXT_MAX) {
+			if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
+				/* perf takes the callchain for corrupt and drops all of it */
+				*nfr = 0;
+				break;
+			}
+			mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
+			continue;
+		}
+		frames_of(c, th, mode, ip, nfr);
+	}
 }
 
 /* ---- the builder stage ---------------------------------------------------- */
@@ -303,13 +403,26 @@ static void frames_make(struct bstage *s, struct rd *r)
 	uint64_t addr = get64r(r), off = get64r(r);
 	bool named = get8r(r);
 	sstr name = named ? getstr(r) : sstr_c("[unknown]");
-	sstr dn = getstr(r);
+	uint32_t dk = get32r(r);
+	sstr dn = get8r(r) ? getstr(r) : SSTR_NULL;
 	uint32_t ninl = get32r(r);
 	char iptext[24], offtext[24], ipbuf[64];
 	size_t in = fmt_hex(iptext, addr, 1), on = fmt_hex(offtext, off, 1); /* "0x%llx" */
 	sstr symoff = named ? (sstr){ offtext, on } : SSTR_NULL;
 	builder_frame fr;
-	perf_frame_fill(s->b, (sstr){ iptext, in }, name, symoff, dn, false, ipbuf, &fr);
+	/* the frame, then its dso as perf_frame_fill makes it (the builder's
+	 * dso looked up once a dso) */
+	perf_frame_fill(s->b, (sstr){ iptext, in }, name, symoff, SSTR_NULL, false, ipbuf, &fr);
+	if (dk >= s->dmcap || s->dmap[dk].dso == UINT32_MAX) {
+		uint32_t old = s->dmcap;
+		grow_array((void **)&s->dmap, &s->dmcap, dk + 1, sizeof *s->dmap);
+		for (uint32_t i = old; i < s->dmcap; i++) s->dmap[i].dso = UINT32_MAX;
+		s->dmap[dk].kind = (uint8_t)naming_dso_kind(dn.p, dn.n);
+		s->dmap[dk].dso = builder_dso(s->b, dn.p, dn.n, s->dmap[dk].kind == FK_KERNEL);
+	}
+	fr.kind = s->dmap[dk].kind;
+	fr.dso = s->dmap[dk].dso;
+	fr.inline_depth = -1;
 	grow_array((void **)&s->bidx, &s->bicap, s->nbidx + ninl + 1, sizeof *s->bidx);
 	for (uint32_t k = 0; k < ninl; k++) {
 		/* as the text path makes "IP NAME (inlined)" lines: the
@@ -347,6 +460,43 @@ static uint32_t no_chain_frame(struct bstage *s)
 /* Sample flags (OP_SAMPLE) */
 enum { SF_PERIOD = 1, SF_TIME = 2, SF_CPU = 4, SF_NEW = 8 };
 
+/* Its -s sample record. */
+static void sample_record(struct bstage *s, uint32_t si, uint8_t fl, uint64_t period, uint64_t us, uint32_t cpu)
+{
+	sbuf *x = &s->extra;
+	x->n = 0;
+	if (fl & SF_TIME)
+		sbuf_printf(x, "\"timestamp\":%llu.%06llu,", (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
+	if (fl & SF_CPU) sbuf_printf(x, "\"cpu\":%u,", cpu);
+	if (fl & SF_PERIOD) sbuf_printf(x, "\"period\":%llu,", (unsigned long long)period);
+	if (x->n) x->n--;
+	sbuf_addc(x, 0);
+	builder_sample(s->b, si, false, 0, x->p);
+}
+
+static void sample_weights(const struct bstage *s, uint8_t fl, uint64_t period, uint32_t midx[2], num vals[2])
+{
+	midx[0] = s->o->m_samples;
+	midx[1] = s->o->m_period;
+	vals[0] = num_i(1);
+	vals[1] = num_u(fl & SF_PERIOD ? period : 1);
+}
+
+/* The prepared sample, if any, finished. */
+static void pending_finish(struct bstage *s)
+{
+	struct spend *q = &s->pend;
+	if (!q->active) return;
+	q->active = false;
+	uint32_t midx[2];
+	num vals[2];
+	sample_weights(s, q->fl, q->period, midx, vals);
+	uint32_t si = builder_stack_finish(s->b, &s->bp, midx, vals, 2);
+	grow_array((void **)&s->sval, &s->svcap, q->stack + 1, sizeof *s->sval);
+	s->sval[q->stack] = si;
+	if (s->o->want_samples) sample_record(s, si, q->fl, q->period, q->us, q->cpu);
+}
+
 /* One sample: its stack (made the first time its stack number is seen),
  * its weights, and its sample record with -s. */
 static void sample_make(struct bstage *s, struct rd *r)
@@ -354,9 +504,7 @@ static void sample_make(struct bstage *s, struct rd *r)
 	uint32_t attr = get32r(r), stack = get32r(r);
 	uint8_t fl = get8r(r);
 	uint64_t period = get64r(r);
-	uint32_t midx[2] = { s->o->m_samples, s->o->m_period };
-	num vals[2] = { num_i(1), num_u(fl & SF_PERIOD ? period : 1) };
-	uint32_t si;
+	pending_finish(s);
 	if (fl & SF_NEW) {
 		builder_ctx ctx;
 		memset(&ctx, 0, sizeof ctx);
@@ -370,26 +518,31 @@ static void sample_make(struct bstage *s, struct rd *r)
 		grow_array((void **)&s->frames, &s->frcap, nfr + 1, sizeof *s->frames);
 		for (uint32_t i = 0; i < nfr; i++) s->frames[i] = s->bidx[get32r(r)];
 		if (!nfr) s->frames[nfr++] = no_chain_frame(s);
-		builder_thread(s->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
-		si = builder_stack(s->b, &ctx, s->frames, nfr, midx, vals, 2);
-		grow_array((void **)&s->sval, &s->svcap, stack + 1, sizeof *s->sval);
-		s->sval[stack] = si;
-	} else {
-		si = s->sval[stack];
-		builder_add(s->b, si, midx, vals, 2);
+		if (ctx.tid != s->last_tid) { /* (a thread is kept once, by its tid) */
+			builder_thread(s->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
+			s->last_tid = ctx.tid;
+		}
+		builder_stack_prepare(s->b, &ctx, s->frames, nfr, &s->bp);
+		struct spend *q = &s->pend;
+		q->active = true;
+		q->stack = stack;
+		q->fl = fl;
+		q->period = period;
+		if (s->o->want_samples) {
+			q->us = get64r(r);
+			q->cpu = get32r(r);
+		}
+		return;
 	}
+	uint32_t midx[2];
+	num vals[2];
+	sample_weights(s, fl, period, midx, vals);
+	uint32_t si = s->sval[stack];
+	builder_add(s->b, si, midx, vals, 2);
 	if (!s->o->want_samples) return;
 	uint64_t us = get64r(r);
 	uint32_t cpu = get32r(r);
-	sbuf *x = &s->extra;
-	x->n = 0;
-	if (fl & SF_TIME)
-		sbuf_printf(x, "\"timestamp\":%llu.%06llu,", (unsigned long long)(us / 1000000), (unsigned long long)(us % 1000000));
-	if (fl & SF_CPU) sbuf_printf(x, "\"cpu\":%u,", cpu);
-	if (fl & SF_PERIOD) sbuf_printf(x, "\"period\":%llu,", (unsigned long long)period);
-	if (x->n) x->n--;
-	sbuf_addc(x, 0);
-	builder_sample(s->b, si, false, 0, x->p);
+	sample_record(s, si, fl, period, us, cpu);
 }
 
 /* Makes the builder's records of one batch. */
@@ -412,6 +565,7 @@ static void stage_run(struct bstage *s, const struct batch *t)
 		default: abort();
 		}
 	}
+	pending_finish(s);
 }
 
 static void *stage_thread(void *arg)
@@ -473,6 +627,7 @@ static void stages_start(struct conv *c, unsigned jobs)
 	c->bs.b = c->b;
 	c->bs.o = c->o;
 	c->bs.nochain = UINT32_MAX;
+	c->bs.last_tid = INT64_MIN;
 	c->cur = &c->own;
 	if (jobs < 2) return;
 	pthread_mutex_init(&c->q.mu, NULL);
@@ -497,6 +652,8 @@ static void stages_free(struct conv *c)
 	free(s->bidx);
 	free(s->sval);
 	free(s->evmap);
+	free(s->dmap);
+	builder_pending_free(&s->bp);
 	free(s->frames);
 	sbuf_free(&s->extra);
 }
@@ -614,24 +771,11 @@ static void sample(struct conv *c, const pd_event *e)
 		uint64_t nent = s->has_callchain ? s->nchain : 1;
 		grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
 		if (s->has_callchain) {
-			int mode = 0;
 			uint64_t nchain;
 			const uint8_t *chain = lbr_chain(c, a, s, &nchain);
 			grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nchain > MAX_STACK ? MAX_STACK : nchain) + 1,
 				   sizeof *c->frames);
-			for (uint64_t i = 0; i < nchain && nfr < MAX_STACK; i++) {
-				uint64_t ip = pd_u64(chain, i);
-				if (ip >= CONTEXT_MAX) {
-					if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
-						/* perf takes the callchain for corrupt and drops all of it */
-						nfr = 0;
-						break;
-					}
-					mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
-					continue;
-				}
-				frames_of(c, th, mode, ip, &nfr);
-			}
+			chain_frames(c, th, chain, nchain, &nfr);
 		} else if (s->has_ip) {
 			int cm = e->misc & MISC_CPUMODE_MASK;
 			frames_of(c, th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip, &nfr);
@@ -779,6 +923,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	free(c.fcnt);
 	free(c.frames);
 	free(c.evseen);
+	free(c.dsent);
 	stages_free(&c);
 	unwind_free(c.uw);
 	free(c.ustack);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -725,7 +726,12 @@ static int qent_cmp(const void *a, const void *b)
 /* perf's round flush: the queued records up to limit become ready. */
 static void flush(perfdata *d, uint64_t limit, bool all)
 {
-	xqsort(d->q, d->nq, sizeof *d->q, qent_cmp);
+	/* by (ts, seq): the records left from the last round are in that
+	 * order, and those after them came in seq order with larger seqs,
+	 * so a stable sort by ts alone gives it (the radix sort: a third of
+	 * qsort's time on a round of thousands) */
+	if (d->nq > 256) radix_sort_u64(d->q, d->nq, sizeof *d->q, offsetof(struct qent, ts));
+	else xqsort(d->q, d->nq, sizeof *d->q, qent_cmp);
 	uint32_t k = 0;
 	while (k < d->nq && (all || d->q[k].ts <= limit)) k++;
 	d->nready = k;

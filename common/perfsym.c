@@ -1,4 +1,5 @@
 /* perfsym.c - ELF function symbols the way perf chooses them (see perfsym.h). */
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -259,40 +260,71 @@ static void fixup_end(perfsym *s)
 	if (s->n && x[s->n - 1].end == x[s->n - 1].start) x[s->n - 1].end = ((x[s->n - 1].start + 4095) & ~4095ULL) + 4096;
 }
 
+/* One line of a kallsyms list (NUL-terminated, without its newline):
+ * "ADDRESS TYPE NAME[\t[MODULE]]". */
+static void kallsyms_line(perfsym *s, char *line)
+{
+	char *end;
+	unsigned long long a = 0;
+	/* the usual form, 16 hex digits or fewer and a space, read here;
+	 * anything else as strtoull reads it */
+	unsigned k = 0;
+	for (int d; k <= 16 && (d = c_hexval(line[k])) >= 0; k++) a = a << 4 | (unsigned)d;
+	if (k && k <= 16 && line[k] == ' ') end = line + k;
+	else a = strtoull(line, &end, 16);
+	if (end == line || *end != ' ' || !end[1] || end[2] != ' ') return;
+	char type = end[1];
+	char *name = end + 3;
+	size_t nl = strcspn(name, "\t\n");
+	bool module = name[nl] == '\t';
+	name[nl] = 0;
+	if (!*name) return;
+	char t = (char)(type >= 'a' && type <= 'z' ? type - 32 : type);
+	if (t != 'T' && t != 'W' && t != 'D' && t != 'B') return;
+	/* the kernel's own symbols end a page past the last one */
+	if (!module && a >= s->kend) s->kend = ((a + 4095) & ~4095ULL) + 4096;
+	if (!s->text && strcmp(name, "_text") == 0) s->text = a;
+	uint8_t bind = type == 'W' ? STB_WEAK : type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
+	struct psym *p = VEC_PUSH(s->s, s->n, s->cap);
+	p->seq = s->n - 1;
+	p->start = p->end = a;
+	p->bind = bind;
+	p->name = (uint32_t)s->names.n;
+	sbuf_add(&s->names, name, nl);
+	sbuf_addc(&s->names, 0);
+}
+
 perfsym *perfsym_kallsyms(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) return NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) return NULL;
 	perfsym *s = xcalloc(1, sizeof *s);
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		char *end;
-		unsigned long long a = strtoull(line, &end, 16);
-		if (end == line || *end != ' ' || !end[1] || end[2] != ' ') continue;
-		char type = end[1];
-		char *name = end + 3;
-		size_t nl = strcspn(name, "\t\n");
-		bool module = name[nl] == '\t';
-		name[nl] = 0;
-		if (!*name) continue;
-		char t = (char)(type >= 'a' && type <= 'z' ? type - 32 : type);
-		if (t != 'T' && t != 'W' && t != 'D' && t != 'B') continue;
-		/* the kernel's own symbols end a page past the last one */
-		if (!module && a >= s->kend) s->kend = ((a + 4095) & ~4095ULL) + 4096;
-		if (!s->text && strcmp(name, "_text") == 0) s->text = a;
-		uint8_t bind = type == 'W' ? STB_WEAK : type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
-		struct psym *p = VEC_PUSH(s->s, s->n, s->cap);
-		p->seq = s->n - 1;
-		p->start = p->end = a;
-		p->bind = bind;
-		p->name = (uint32_t)s->names.n;
-		sbuf_adds(&s->names, name);
-		sbuf_addc(&s->names, 0);
+	/* read in large blocks and split here (/proc/kallsyms is 5 MB of
+	 * short lines: getline and strtoull were a third of the reading) */
+	size_t cap = 1 << 20, have = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (cap - have < 2) buf = xrealloc(buf, cap *= 2); /* a line longer than the buffer */
+		ssize_t k = read(fd, buf + have, cap - have - 1);
+		if (k < 0 && errno == EINTR) continue;
+		if (k <= 0) {
+			if (k == 0 && have) { /* a last line without its newline */
+				buf[have] = 0;
+				kallsyms_line(s, buf);
+			}
+			break;
+		}
+		char *p = buf, *e = buf + have + k, *nl;
+		while ((nl = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+			*nl = 0;
+			kallsyms_line(s, p);
+			p = nl + 1;
+		}
+		have = (size_t)(e - p);
+		memmove(buf, p, have);
 	}
-	free(line);
-	fclose(f);
+	free(buf);
+	close(fd);
 	bool any = false;
 	for (uint32_t i = 0; i < s->n && !any; i++) any = s->s[i].start != 0;
 	if (!any) s->n = 0; /* kptr_restrict: all zero */

@@ -45,7 +45,7 @@ static void rehash(strmap *m)
 	/* written before it is read: calloc would hand over untouched pages,
 	 * which the first probe maps to the zero page and the first store
 	 * then faults in again, two faults a page instead of one */
-	strmap_slot *slots = xmalloc((size_t)ns * sizeof *slots);
+	strmap_slot *slots = xmalloc_table((size_t)ns * sizeof *slots);
 	memset(slots, 0, (size_t)ns * sizeof *slots);
 	for (uint32_t i = 0; i < m->nslots; i++) {
 		strmap_slot s = m->slots[i];

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 static void oom(void)
 {
@@ -34,6 +35,23 @@ void *xrealloc(void *p, size_t n)
 	p = realloc(p, n ? n : 1);
 	if (!p) oom();
 	return p;
+}
+
+void *xmalloc_table(size_t n)
+{
+#if defined(MADV_HUGEPAGE)
+	enum { HUGE = 2 << 20 };
+	if (n >= HUGE) {
+		/* whole huge pages, asked for: a fault and a TLB entry for 2 MiB
+		 * rather than for 4 KiB (the tables are probed at random) */
+		size_t r = (n + HUGE - 1) & ~(size_t)(HUGE - 1);
+		void *p = aligned_alloc(HUGE, r);
+		if (!p) oom();
+		madvise(p, r, MADV_HUGEPAGE);
+		return p;
+	}
+#endif
+	return xmalloc(n);
 }
 
 char *xstrdup(const char *s)
@@ -146,27 +164,33 @@ void arena_free(arena *a)
 
 size_t fmt_u64(char *buf, uint64_t v)
 {
-	/* two digits per division */
+	/* the digits counted, then written in place from the last, two per
+	 * division (no copy: most numbers written are short ids) */
 	static const char pairs[201] =
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char tmp[20];
-	size_t k = sizeof tmp;
+	size_t n = 1;
+	for (uint64_t t = v;; t /= 10000, n += 4) {
+		if (t < 10) break;
+		if (t < 100) { n += 1; break; }
+		if (t < 1000) { n += 2; break; }
+		if (t < 10000) { n += 3; break; }
+	}
+	char *p = buf + n;
 	while (v >= 100) {
 		unsigned d = (unsigned)(v % 100);
 		v /= 100;
-		tmp[--k] = pairs[2 * d + 1];
-		tmp[--k] = pairs[2 * d];
+		p -= 2;
+		p[0] = pairs[2 * d];
+		p[1] = pairs[2 * d + 1];
 	}
 	if (v >= 10) {
-		tmp[--k] = pairs[2 * v + 1];
-		tmp[--k] = pairs[2 * v];
+		p[-2] = pairs[2 * v];
+		p[-1] = pairs[2 * v + 1];
 	} else {
-		tmp[--k] = (char)('0' + v);
+		p[-1] = (char)('0' + v);
 	}
-	size_t n = sizeof tmp - k;
-	memcpy(buf, tmp + k, n);
 	return n;
 }
 
@@ -328,6 +352,10 @@ void radix_sort_u64(void *base, uint32_t n, size_t size, size_t key)
 {
 	if (n < 2) return;
 	char *x = base;
+	/* already in order (as /proc/kallsyms is): a stable sort leaves it */
+	uint32_t s = 1;
+	while (s < n && rec_key(x + (size_t)(s - 1) * size, key) <= rec_key(x + (size_t)s * size, key)) s++;
+	if (s == n) return;
 	uint32_t (*count)[256] = xcalloc(8, sizeof *count);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t k = rec_key(x + (size_t)i * size, key);

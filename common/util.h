@@ -10,6 +10,9 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* xmalloc for a large hash table (freed with free()): backed by huge pages
+ * where the system gives them on request. */
+void *xmalloc_table(size_t n);
 char *xstrdup(const char *s);
 char *xmemdup(const void *p, size_t n); /* copies n bytes and adds a NUL */
 

@@ -8,6 +8,7 @@ pointer, which
 
   early    ends its stack before ours (its stack is the start of ours),
   garbage  reads a frame in no function ([unknown], [stack], an address),
+           in place of one of ours or past our last frame,
   skipped  skips frames (its next frame comes further down in ours),
   named    reads a garbage frame that falls in a named function.
 
@@ -55,7 +56,9 @@ def kind(ours, perf):
     if i == len(perf):
         return "early"
     if i == len(ours):
-        return "unexplained"
+        # perf's stack goes on past our last frame: only with frames in no
+        # function (as "0xffffffffffffffff" after a frame-pointer fallback)
+        return "garbage" if all(unnamed(f) for f in perf[i:]) else "unexplained"
     if unnamed(perf[i]):
         return "garbage"
     if perf[i] in ours[i + 1:]:

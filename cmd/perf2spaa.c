@@ -18,6 +18,7 @@
  * as -j 1 reads it (replay_chunk): the same message, line and warnings.
  * Memory is a few chunks and their builders, and the distinct frames and
  * stacks. */
+#define _GNU_SOURCE /* memrchr */
 #include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -335,24 +336,37 @@ static bool header_fit(char *line, size_t n, struct hdr *h)
  * it is not a frame line.  need_dso: a frame without "(dso)" is refused. */
 struct fparts { sstr ip, sym, dso; };
 
+/* The hex digits, by byte (a table: c_hex per byte of every address was a
+ * measurable part of reading a frame line). */
+static const bool hexdig[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+};
+
 static bool split_frame(const char *p, size_t n, bool need_dso, struct fparts *f)
 {
 	size_t i = 0;
 	if (n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) i = 2;
 	size_t h = i;
-	while (i < n && c_hex(p[i])) i++;
+	while (i < n && hexdig[(unsigned char)p[i]]) i++;
 	if (i == h || (i < n && !c_blank(p[i]))) return false;
 	f->ip = (sstr){ p, i };
 	while (i < n && c_blank(p[i])) i++;
 	const char *sym = p + i;
 	size_t sn = n - i;
 	if (sn && sym[sn - 1] == ')') {
-		/* the matching '(' from the right */
+		/* the matching '(' from the right: most often the last '(',
+		 * with no ')' between it and the end */
+		const char *o = memrchr(sym, '(', sn - 1);
+		size_t k = o ? (size_t)(o - sym) : sn;
 		int depth = 0;
-		size_t k = sn;
-		while (k-- > 0) {
-			if (sym[k] == ')') depth++;
-			else if (sym[k] == '(' && --depth == 0) break;
+		if (!o || memchr(o + 1, ')', sn - 2 - k)) {
+			k = sn;
+			while (k-- > 0) {
+				if (sym[k] == ')') depth++;
+				else if (sym[k] == '(' && --depth == 0) break;
+			}
 		}
 		if (k < sn && depth == 0 && (k == 0 || c_blank(sym[k - 1]))) {
 			f->dso = (sstr){ sym + k + 1, sn - k - 2 };
@@ -390,6 +404,10 @@ static void add_fline(const char *p, size_t n)
 	pl->src_off = pl->src_len = 0;
 	pl->inlined = n > 10 && memcmp(p + n - 10, " (inlined)", 10) == 0;
 	pl->standalone = false;
+	/* its frame cache slot fetched now, while the rest of the sample is
+	 * read, rather than when the sample ends and the lookup waits for it */
+	pl->hash = strmap_hash(p, n);
+	if (!pl->inlined) strmap_prefetch(&P.fcache, pl->hash);
 	sbuf_add(&P.sb, p, n);
 }
 
@@ -424,18 +442,12 @@ static bool plain_key(const struct pline *pl, int32_t depth)
 	return !pl->has_src && !pl->inlined && depth < 0;
 }
 
-/* Hashes the plain keys of a sample's frame lines and prefetches their
- * slots, then their keys, in the frame cache: the lookups that follow find
- * them in the cache instead of each waiting for memory in turn. */
+/* Prefetches the keys in the frame cache of a sample's plain frame lines
+ * (their slots were prefetched as the lines were read, add_fline): the
+ * lookups that follow find them in the cache instead of each waiting for
+ * memory in turn. */
 static void prefetch_frames(void)
 {
-	for (uint32_t i = 0; i < P.nfl; i++) {
-		struct pline *pl = &P.fl[i];
-		if (pl->has_src) continue;
-		/* (an inlined line may yet turn out a frame of its own) */
-		pl->hash = strmap_hash(P.sb.p + pl->off, pl->len);
-		if (!pl->inlined) strmap_prefetch(&P.fcache, pl->hash);
-	}
 	for (uint32_t i = 0; i < P.nfl; i++)
 		if (plain_key(&P.fl[i], -1)) strmap_prefetch_key(&P.fcache, P.fl[i].hash);
 }

@@ -197,8 +197,18 @@ struct conv {
 	uint64_t *lbr;         /* the stitched callchain of an LBR sample */
 	uint32_t lbrcap;
 	uint64_t nregs32, nnoarch;
+	uint32_t nu;           /* the addresses in ustack of the sample at hand */
 	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack number */
 	sbuf skey;
+	/* a sample whose stack cache lookup waits for the next record (its key
+	 * in skey, its slot prefetched): the key's miss overlaps the reading */
+	struct cpend {
+		bool active;
+		bool has_period, has_time, has_cpu;
+		uint32_t attr, th, h, cpu;
+		int32_t pid, tid;
+		uint64_t nchain, period, us;
+	} pend;
 	/* the batch being filled, and the stages' hand-over */
 	struct batch *cur;
 	struct batch own;     /* -j 1: the one batch */
@@ -722,6 +732,72 @@ static uint32_t dwarf_unwind(struct conv *c, const pd_event *e, const pd_attr *a
 	return n;
 }
 
+/* A stack cache key's bytes before the callchain: event, pid, tid, state */
+enum { SKEY_HEAD = 3 * sizeof(int32_t) + 4 * sizeof(uint32_t) };
+
+/* The end of a sample (its key in c->skey): its stack number from the
+ * stack cache, its frames the first time, its OP_SAMPLE.  e is the sample
+ * when it is still at hand, NULL for a sample of a plain callchain left
+ * waiting, whose chain is then read from the key (the same bytes). */
+static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
+{
+	struct batch *t = c->cur;
+	sbuf *k = &c->skey;
+	bool fresh;
+	uint32_t sci = strmap_intern_h(&c->scache, k->p, k->n, p->h, &fresh);
+	uint32_t nfr = 0;
+	if (fresh && !e) {
+		grow_array((void **)&c->frames, &c->frcap, (uint32_t)(p->nchain > MAX_STACK ? MAX_STACK : p->nchain) + 1,
+			   sizeof *c->frames);
+		chain_frames(c, p->th, (const uint8_t *)k->p + SKEY_HEAD, p->nchain, &nfr);
+	} else if (fresh) {
+		const pd_sample *s = &e->s;
+		const pd_attr *a = perfdata_attr(c->d, p->attr);
+		uint64_t nent = s->has_callchain ? s->nchain : 1;
+		grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
+		if (s->has_callchain) {
+			uint64_t nchain;
+			const uint8_t *chain = lbr_chain(c, a, s, &nchain);
+			grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nchain > MAX_STACK ? MAX_STACK : nchain) + 1,
+				   sizeof *c->frames);
+			chain_frames(c, p->th, chain, nchain, &nfr);
+		} else if (s->has_ip) {
+			int cm = e->misc & MISC_CPUMODE_MASK;
+			frames_of(c, p->th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip, &nfr);
+		}
+		for (uint32_t i = 0; i < c->nu; i++) frames_of(c, p->th, 0, c->ustack[i], &nfr);
+	}
+	put(t, &(uint8_t){ OP_SAMPLE }, 1);
+	put32(t, p->attr);
+	put32(t, sci);
+	put(t, &(uint8_t){ (uint8_t)((p->has_period ? SF_PERIOD : 0) | (p->has_time ? SF_TIME : 0) |
+				      (p->has_cpu ? SF_CPU : 0) | (fresh ? SF_NEW : 0)) }, 1);
+	put64(t, p->period);
+	if (fresh) {
+		put32(t, (uint32_t)p->pid);
+		put32(t, (uint32_t)p->tid);
+		sstr comm = procmap_comm_of(c->pm, p->th);
+		putstr(t, comm.p, comm.n);
+		put32(t, nfr);
+		put(t, c->frames, (size_t)nfr * sizeof *c->frames);
+	}
+	c->t->nsamples++;
+	if (c->o->want_samples) {
+		put64(t, p->us);
+		put32(t, p->cpu);
+	}
+	if (++c->nsamp >= 1024 || t->ops.n >= BATCH_BYTES) batch_send(c);
+}
+
+/* The waiting sample, if any, ended: before any other record is taken in
+ * (it may change the mappings its frames are resolved in). */
+static void sample_flush(struct conv *c)
+{
+	if (!c->pend.active) return;
+	c->pend.active = false;
+	sample_end(c, &c->pend, NULL);
+}
+
 static void sample(struct conv *c, const pd_event *e)
 {
 	const pd_sample *s = &e->s;
@@ -739,7 +815,6 @@ static void sample(struct conv *c, const pd_event *e)
 	}
 	int32_t pid = (int32_t)e->id.pid, tid = (int32_t)e->id.tid;
 	uint32_t th = procmap_thread(c->pm, pid, tid);
-	bool has_period = s->has_period && a->type != TYPE_TRACEPOINT;
 	/* the stack cache: a sample whose raw callchain, thread and event were
 	 * seen, with its mappings and command name unchanged since, has that
 	 * sample's stack (nothing resolved or hashed frame by frame again) */
@@ -758,45 +833,13 @@ static void sample(struct conv *c, const pd_event *e)
 	/* dwarf and LBR samples: their user stacks too (the unwinding is done
 	 * for each sample, the frames resolved once), after the lengths */
 	uint32_t nu = dwarf_unwind(c, e, a, th);
+	c->nu = nu;
 	uint64_t lens[3] = { s->has_callchain ? s->nchain : 0, nu, is_lbr(a, s) ? s->nbranch : 0 };
 	if (lens[1] || lens[2]) {
 		sbuf_add(k, lens, sizeof lens);
 		sbuf_add(k, c->ustack, (size_t)nu * 8);
 		if (lens[2]) sbuf_add(k, s->branch, (size_t)s->nbranch * 24);
 	}
-	bool fresh;
-	uint32_t sci = strmap_intern(&c->scache, k->p, k->n, &fresh);
-	uint32_t nfr = 0;
-	if (fresh) {
-		uint64_t nent = s->has_callchain ? s->nchain : 1;
-		grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
-		if (s->has_callchain) {
-			uint64_t nchain;
-			const uint8_t *chain = lbr_chain(c, a, s, &nchain);
-			grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nchain > MAX_STACK ? MAX_STACK : nchain) + 1,
-				   sizeof *c->frames);
-			chain_frames(c, th, chain, nchain, &nfr);
-		} else if (s->has_ip) {
-			int cm = e->misc & MISC_CPUMODE_MASK;
-			frames_of(c, th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip, &nfr);
-		}
-		for (uint32_t i = 0; i < nu; i++) frames_of(c, th, 0, c->ustack[i], &nfr);
-	}
-	put(t, &(uint8_t){ OP_SAMPLE }, 1);
-	put32(t, attr);
-	put32(t, sci);
-	put(t, &(uint8_t){ (uint8_t)((has_period ? SF_PERIOD : 0) | (e->id.has_time ? SF_TIME : 0) |
-				      (e->id.has_cpu ? SF_CPU : 0) | (fresh ? SF_NEW : 0)) }, 1);
-	put64(t, s->period);
-	if (fresh) {
-		put32(t, (uint32_t)pid);
-		put32(t, (uint32_t)tid);
-		sstr comm = procmap_comm_of(c->pm, th);
-		putstr(t, comm.p, comm.n);
-		put32(t, nfr);
-		put(t, c->frames, (size_t)nfr * sizeof *c->frames);
-	}
-	c->t->nsamples++;
 	/* perf script prints times in microseconds */
 	uint64_t us = e->id.time / 1000;
 	if (e->id.has_time) {
@@ -804,11 +847,17 @@ static void sample(struct conv *c, const pd_event *e)
 		if (!c->t->has_time || us > c->t->tmax) c->t->tmax = us;
 		c->t->has_time = true;
 	}
-	if (c->o->want_samples) {
-		put64(t, us);
-		put32(t, e->id.cpu);
+	struct cpend *p = &c->pend;
+	*p = (struct cpend){ .has_period = s->has_period && a->type != TYPE_TRACEPOINT, .has_time = e->id.has_time,
+			     .has_cpu = e->id.has_cpu, .attr = attr, .th = th, .h = strmap_hash(k->p, k->n),
+			     .cpu = e->id.cpu, .pid = pid, .tid = tid, .nchain = s->nchain, .period = s->period,
+			     .us = us };
+	strmap_prefetch(&c->scache, p->h);
+	if (s->has_callchain && !lens[1] && !lens[2]) {
+		p->active = true; /* ended by the next record (sample_flush) */
+		return;
 	}
-	if (++c->nsamp >= 1024 || t->ops.n >= BATCH_BYTES) batch_send(c);
+	sample_end(c, p, e);
 }
 
 static void hex(const uint8_t *p, uint32_t n, char *out)
@@ -875,6 +924,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	stages_start(&c, o->jobs);
 	pd_event e;
 	while (perfdata_next(c.d, &e)) {
+		sample_flush(&c);
 		switch (e.kind) {
 		case PD_SAMPLE:
 			if (pipe && perfdata_nbuildids(c.d) != nbids) {
@@ -899,6 +949,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 		default: break;
 		}
 	}
+	sample_flush(&c);
 	stages_finish(&c);
 	source_info(&c);
 	const char *name = perfdata_name(c.d);

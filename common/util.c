@@ -170,13 +170,17 @@ size_t fmt_u64(char *buf, uint64_t v)
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	size_t n = 1;
-	for (uint64_t t = v;; t /= 10000, n += 4) {
-		if (t < 10) break;
-		if (t < 100) { n += 1; break; }
-		if (t < 1000) { n += 2; break; }
-		if (t < 10000) { n += 3; break; }
-	}
+	static const uint64_t p10[20] = {
+		UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000), UINT64_C(100000),
+		UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+		UINT64_C(10000000000), UINT64_C(100000000000), UINT64_C(1000000000000),
+		UINT64_C(10000000000000), UINT64_C(100000000000000), UINT64_C(1000000000000000),
+		UINT64_C(10000000000000000), UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
+		UINT64_C(10000000000000000000) };
+	/* the digits counted from the bit length: 1233 / 4096 is just over
+	 * log10(2), so n is the count or one less (v | 1: 0 has a digit) */
+	size_t n = ((size_t)(64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+	n += (v | 1) >= p10[n];
 	char *p = buf + n;
 	while (v >= 100) {
 		unsigned d = (unsigned)(v % 100);
@@ -348,6 +352,17 @@ static inline uint64_t rec_key(const char *rec, size_t key)
 	return k;
 }
 
+/* One pass of the radix sort: src's records to their places in dst by the
+ * digit at shift (inlined with size a constant). */
+static inline __attribute__((always_inline)) void scatter(char *dst, const char *src, uint32_t n, size_t size,
+							 size_t key, int shift, uint32_t *pos)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const char *r = src + (size_t)i * size;
+		memcpy(dst + (size_t)pos[(rec_key(r, key) >> shift) & 255]++ * size, r, size);
+	}
+}
+
 void radix_sort_u64(void *base, uint32_t n, size_t size, size_t key)
 {
 	if (n < 2) return;
@@ -370,9 +385,12 @@ void radix_sort_u64(void *base, uint32_t n, size_t size, size_t key)
 			pos[k] = sum;
 			sum += count[d][k];
 		}
-		for (uint32_t i = 0; i < n; i++) {
-			const char *r = src + (size_t)i * size;
-			memcpy(dst + (size_t)pos[(rec_key(r, key) >> (8 * d)) & 255]++ * size, r, size);
+		/* the usual record sizes copied inline, not by a call to memcpy a record */
+		switch (size) {
+		case 24: scatter(dst, src, n, 24, key, 8 * d, pos); break;
+		case 32: scatter(dst, src, n, 32, key, 8 * d, pos); break;
+		case 40: scatter(dst, src, n, 40, key, 8 * d, pos); break;
+		default: scatter(dst, src, n, size, key, 8 * d, pos); break;
 		}
 		char *t = src;
 		src = dst;

@@ -831,29 +831,39 @@ static void test_radix_sort(void)
 	ok(1, "radix_sort_u64: one record, and none");
 }
 
+/* The metrics samples and period (mi), the event cycles, and the frames of
+ * /bin/app at 0x10, "main" (f[1]) and "work" (f[0]): the context of a
+ * stack of app's thread 2. */
+static builder_ctx app_frames(builder *b, uint32_t mi[2], uint32_t f[2])
+{
+	mi[0] = builder_metric(b, "samples", NULL);
+	mi[1] = builder_metric(b, "period", "events");
+	uint32_t ev = builder_event(b, "cycles", "hardware", "period", "period", NULL);
+	uint32_t d = builder_dso(b, "/bin/app", 8, false);
+	builder_frame fr = { .func = sstr_c("main"), .dso = d, .kind = FK_USER, .func_resolved = true,
+			     .inline_depth = -1, .ip = sstr_c("0x10") };
+	f[1] = builder_frame_add(b, &fr);
+	fr.func = sstr_c("work");
+	f[0] = builder_frame_add(b, &fr);
+	return (builder_ctx){ .event = ev, .has_pid = true, .has_tid = true, .pid = 1, .tid = 2, .comm = sstr_c("app") };
+}
+
 /* The calls of a converter on part 1 and part 2 of its input (part 0: both,
  * on one builder). */
 static void merge_calls(builder *b, int part)
 {
-	uint32_t ms = builder_metric(b, "samples", NULL);
-	uint32_t mp = builder_metric(b, "period", "events");
+	uint32_t mi[2];
 	if (part != 2) {
-		uint32_t ev = builder_event(b, "cycles", "hardware", "period", "period", NULL);
-		uint32_t d = builder_dso(b, "/bin/app", 8, false);
-		builder_frame fr = { .func = sstr_c("main"), .dso = d, .kind = FK_USER, .func_resolved = true,
-				     .inline_depth = -1, .ip = sstr_c("0x10") };
 		uint32_t f[2];
-		f[1] = builder_frame_add(b, &fr);
-		fr.func = sstr_c("work");
-		f[0] = builder_frame_add(b, &fr);
+		builder_ctx c = app_frames(b, mi, f);
 		builder_thread(b, 1, 2, "app", 3);
-		builder_ctx c = { .event = ev, .has_pid = true, .has_tid = true, .pid = 1, .tid = 2, .comm = sstr_c("app") };
-		uint32_t mi[] = { ms, mp };
 		num v[] = { num_i(1), num_u(1000) };
 		builder_stack(b, &c, f, 2, mi, v, 2);
 		builder_stack(b, &c, f + 1, 1, mi, v, 2);
 	}
 	if (part != 1) {
+		mi[0] = builder_metric(b, "samples", NULL);
+		mi[1] = builder_metric(b, "period", "events");
 		uint32_t ev2 = builder_event(b, "sched:sched_switch", "probe", "event", "period", "\"x_k\":1");
 		uint32_t ev = builder_event(b, "cycles", "hardware", "period", "period", NULL);
 		uint32_t k = builder_dso(b, "[kernel.kallsyms]", 17, true);
@@ -877,7 +887,6 @@ static void merge_calls(builder *b, int part)
 		builder_ctx c = { .event = ev, .has_pid = true, .has_tid = true, .pid = 1, .tid = 2, .comm = sstr_c("app") };
 		builder_ctx c2 = { .event = ev2, .has_tid = true, .tid = 3, .comm = sstr_c("app2"),
 				   .extra_json = { "\"x_t\":\"a\"", 9 } };
-		uint32_t mi[] = { ms, mp };
 		num v[] = { num_i(1), num_u(7) };
 		builder_stack(b, &c, f + 1, 2, mi, v, 2);
 		builder_stack(b, &c, fx, 2, mi, v, 2);
@@ -899,18 +908,8 @@ static char *write_to(builder *b, const char *name)
 /* Two stacks, "main" then "main;work", their periods p1, p2. */
 static void overflow_calls(builder *b, uint64_t p1, uint64_t p2)
 {
-	uint32_t ms = builder_metric(b, "samples", NULL);
-	uint32_t mp = builder_metric(b, "period", "events");
-	uint32_t ev = builder_event(b, "cycles", "hardware", "period", "period", NULL);
-	uint32_t d = builder_dso(b, "/bin/app", 8, false);
-	builder_frame fr = { .func = sstr_c("main"), .dso = d, .kind = FK_USER, .func_resolved = true,
-			     .inline_depth = -1, .ip = sstr_c("0x10") };
-	uint32_t f[2];
-	f[1] = builder_frame_add(b, &fr);
-	fr.func = sstr_c("work");
-	f[0] = builder_frame_add(b, &fr);
-	builder_ctx c = { .event = ev, .has_pid = true, .has_tid = true, .pid = 1, .tid = 2, .comm = sstr_c("app") };
-	uint32_t mi[] = { ms, mp };
+	uint32_t mi[2], f[2];
+	builder_ctx c = app_frames(b, mi, f);
 	num v[] = { num_i(1), num_u(p1) };
 	builder_stack(b, &c, f + 1, 1, mi, v, 2);
 	v[1] = num_u(p2);

@@ -746,25 +746,26 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 	bool fresh;
 	uint32_t sci = strmap_intern_h(&c->scache, k->p, k->n, p->h, &fresh);
 	uint32_t nfr = 0;
-	if (fresh && !e) {
-		grow_array((void **)&c->frames, &c->frcap, (uint32_t)(p->nchain > MAX_STACK ? MAX_STACK : p->nchain) + 1,
-			   sizeof *c->frames);
-		chain_frames(c, p->th, (const uint8_t *)k->p + SKEY_HEAD, p->nchain, &nfr);
-	} else if (fresh) {
-		const pd_sample *s = &e->s;
-		const pd_attr *a = perfdata_attr(c->d, p->attr);
-		uint64_t nent = s->has_callchain ? s->nchain : 1;
-		grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nent > MAX_STACK ? MAX_STACK : nent) + 1, sizeof *c->frames);
-		if (s->has_callchain) {
-			uint64_t nchain;
-			const uint8_t *chain = lbr_chain(c, a, s, &nchain);
-			grow_array((void **)&c->frames, &c->frcap, (uint32_t)(nchain > MAX_STACK ? MAX_STACK : nchain) + 1,
-				   sizeof *c->frames);
-			chain_frames(c, p->th, chain, nchain, &nfr);
-		} else if (s->has_ip) {
-			int cm = e->misc & MISC_CPUMODE_MASK;
-			frames_of(c, p->th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, s->ip, &nfr);
+	if (fresh) {
+		/* the callchain: the waiting sample's from its key, an LBR
+		 * sample's stitched; without one, the sample's ip */
+		const uint8_t *chain = NULL;
+		uint64_t nchain = 0;
+		if (!e) {
+			chain = (const uint8_t *)k->p + SKEY_HEAD;
+			nchain = p->nchain;
+		} else if (e->s.has_callchain) {
+			chain = lbr_chain(c, perfdata_attr(c->d, p->attr), &e->s, &nchain);
 		}
+		/* (room for one frame: c->frames is never NULL when put below) */
+		grow_array((void **)&c->frames, &c->frcap, 1, sizeof *c->frames);
+		if (chain) {
+			chain_frames(c, p->th, chain, nchain, &nfr);
+		} else if (e->s.has_ip) {
+			int cm = e->misc & MISC_CPUMODE_MASK;
+			frames_of(c, p->th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, e->s.ip, &nfr);
+		}
+		/* a dwarf sample's unwound user stack (none for a waiting one) */
 		for (uint32_t i = 0; i < c->nu; i++) frames_of(c, p->th, 0, c->ustack[i], &nfr);
 	}
 	put(t, &(uint8_t){ OP_SAMPLE }, 1);

@@ -482,22 +482,27 @@ static uint32_t ctx_intern(builder *b, const builder_ctx *c)
 static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t kh, uint32_t ci,
 				 const uint32_t *frames, uint32_t nframes, const uint64_t *path);
 
-static uint32_t stack_intern(builder *b, uint32_t ci, const uint32_t *frames, uint32_t nframes,
-			     const uint64_t *path)
+/* A stack's aggregation key in k: the frame indices (first: the stack
+ * keeps no other copy of them), then the context.  With prefetch (a stack
+ * that may be new), its frames' records and names (its content id) are
+ * asked for, to come into the cache while its slot is looked for. */
+static void stack_key(builder *b, sbuf *k, uint32_t ci, const uint32_t *frames, uint32_t nframes, bool prefetch)
 {
-	/* aggregation key: the frame indices (first: the stack keeps no other
-	 * copy of them), then the context */
-	sbuf *k = &b->key;
 	k->n = 0;
 	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
 	sbuf_add(k, &ci, sizeof ci);
-	/* a new stack reads its frames' records and names (its content id):
-	 * they come into the cache while its slot is looked for */
-	if (!path)
+	if (prefetch)
 		for (uint32_t j = 0; j < nframes; j++) {
 			__builtin_prefetch(&b->frames[frames[j]]);
 			__builtin_prefetch(&b->frame_map.keys[frames[j]]);
 		}
+}
+
+static uint32_t stack_intern(builder *b, uint32_t ci, const uint32_t *frames, uint32_t nframes,
+			     const uint64_t *path)
+{
+	sbuf *k = &b->key;
+	stack_key(b, k, ci, frames, nframes, !path);
 	return stack_intern_key(b, k->p, k->n, strmap_hash(k->p, k->n), ci, frames, nframes, path);
 }
 
@@ -573,17 +578,9 @@ void builder_stack_prepare(builder *b, const builder_ctx *in, const uint32_t *fr
 	w.comm = as_written(&b->fix[0], in->comm);
 	p->ci = ctx_intern(b, &w);
 	p->nframes = nframes;
-	/* the key as stack_intern makes it */
-	sbuf *k = &p->key;
-	k->n = 0;
-	sbuf_add(k, frames, (size_t)nframes * sizeof *frames);
-	sbuf_add(k, &p->ci, sizeof p->ci);
-	p->h = strmap_hash(k->p, k->n);
+	stack_key(b, &p->key, p->ci, frames, nframes, true);
+	p->h = strmap_hash(p->key.p, p->key.n);
 	strmap_prefetch(&b->stack_map, p->h);
-	for (uint32_t j = 0; j < nframes; j++) {
-		__builtin_prefetch(&b->frames[frames[j]]);
-		__builtin_prefetch(&b->frame_map.keys[frames[j]]);
-	}
 }
 
 uint32_t builder_stack_finish(builder *b, builder_pending *p, const uint32_t *midx, const num *vals, uint32_t nvals)

@@ -905,6 +905,18 @@ static char *write_to(builder *b, const char *name)
 	return path;
 }
 
+/* Whether files p1 and p2 (at most 8 KiB) hold the same bytes, more than
+ * min of them. */
+static bool same_bytes(const char *p1, const char *p2, size_t min)
+{
+	FILE *f1 = fopen(p1, "rb"), *f2 = fopen(p2, "rb");
+	char x[8192], y[8192];
+	size_t n1 = f1 ? fread(x, 1, sizeof x, f1) : 0, n2 = f2 ? fread(y, 1, sizeof y, f2) : 0;
+	if (f1) fclose(f1);
+	if (f2) fclose(f2);
+	return n1 > min && n1 == n2 && memcmp(x, y, n1) == 0;
+}
+
 /* Two stacks, "main" then "main;work", their periods p1, p2. */
 static void overflow_calls(builder *b, uint64_t p1, uint64_t p2)
 {
@@ -929,12 +941,7 @@ static void test_merge_overflow(void)
 	ok(!builder_merge(a, b), "builder_merge: false on an overflow");
 	builder_free(b);
 	char *p1 = write_to(same, "same.spaa"), *p2 = write_to(a, "unmerged.spaa");
-	FILE *f1 = fopen(p1, "rb"), *f2 = fopen(p2, "rb");
-	char x[8192], y[8192];
-	size_t n1 = f1 ? fread(x, 1, sizeof x, f1) : 0, n2 = f2 ? fread(y, 1, sizeof y, f2) : 0;
-	ok(n1 > 100 && n1 == n2 && memcmp(x, y, n1) == 0, "builder_merge: after an overflow, the weights as before");
-	if (f1) fclose(f1);
-	if (f2) fclose(f2);
+	ok(same_bytes(p1, p2, 100), "builder_merge: after an overflow, the weights as before");
 	free(p1);
 	free(p2);
 	b = builder_new();
@@ -965,12 +972,7 @@ static void test_merge(void)
 	builder_merge(a, b);
 	builder_free(b);
 	char *p1 = write_to(whole, "whole.spaa"), *p2 = write_to(a, "merged.spaa");
-	FILE *f1 = fopen(p1, "rb"), *f2 = fopen(p2, "rb");
-	char x[8192], y[8192];
-	size_t n1 = f1 ? fread(x, 1, sizeof x, f1) : 0, n2 = f2 ? fread(y, 1, sizeof y, f2) : 0;
-	ok(n1 > 500 && n1 == n2 && memcmp(x, y, n1) == 0, "builder_merge: the same bytes as one builder given all the calls");
-	if (f1) fclose(f1);
-	if (f2) fclose(f2);
+	ok(same_bytes(p1, p2, 500), "builder_merge: the same bytes as one builder given all the calls");
 	/* spaa_fast_stacks: what the JSON parser reads, read without it */
 	spaa_reader *r1 = spaa_open(p1), *r2 = spaa_open(p2);
 	spaa_stack s1 = { 0 }, s2 = { 0 };

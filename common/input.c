@@ -36,8 +36,8 @@ struct input {
 	bool keep_truncated; /* input_keep_truncated(): end instead of dying */
 	const char *damage;  /* why the compressed data ended early, or NULL */
 	bool text;           /* a line with more than blanks was returned */
-	bool sized;          /* a regular file: size is its bytes from where it was opened */
-	uint64_t size;
+	bool sized;          /* a regular file: size is its bytes from start, */
+	uint64_t size, start; /* the file offset where it was opened */
 };
 
 /* Does the line hold only blanks (spaces, tabs, a CR)? */
@@ -128,6 +128,7 @@ input *input_open(const char *path)
 	if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		off_t at = lseek(in->fd, 0, SEEK_CUR);
 		in->sized = at >= 0 && at <= st.st_size;
+		in->start = in->sized ? (uint64_t)at : 0;
 		in->size = in->sized ? (uint64_t)(st.st_size - at) : 0;
 	}
 	/* messages name it, even after input_close */
@@ -436,9 +437,11 @@ bool input_seek(input *in, uint64_t off)
 		input_skip(in, (size_t)(off - in->consumed));
 		return true;
 	}
-	struct stat st;
-	if (in->codec == PLAIN && fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		if (off > (uint64_t)st.st_size || lseek(in->fd, (off_t)off, SEEK_SET) != (off_t)off) return false;
+	/* offsets count from where the file was opened (standard input may
+	 * start anywhere in a file) */
+	if (in->codec == PLAIN && in->sized) {
+		off_t to = (off_t)(in->start + off);
+		if (off > in->size || lseek(in->fd, to, SEEK_SET) != to) return false;
 		in->pos = in->end = 0;
 		in->raw_pos = in->raw_end = 0;
 		in->raw_eof = in->eof = false;

@@ -336,20 +336,12 @@ static bool header_fit(char *line, size_t n, struct hdr *h)
  * it is not a frame line.  need_dso: a frame without "(dso)" is refused. */
 struct fparts { sstr ip, sym, dso; };
 
-/* The hex digits, by byte (a table: c_hex per byte of every address was a
- * measurable part of reading a frame line). */
-static const bool hexdig[256] = {
-	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-	['8'] = 1, ['9'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
-};
-
 static bool split_frame(const char *p, size_t n, bool need_dso, struct fparts *f)
 {
 	size_t i = 0;
 	if (n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) i = 2;
 	size_t h = i;
-	while (i < n && hexdig[(unsigned char)p[i]]) i++;
+	while (i < n && c_hex(p[i])) i++;
 	if (i == h || (i < n && !c_blank(p[i]))) return false;
 	f->ip = (sstr){ p, i };
 	while (i < n && c_blank(p[i])) i++;

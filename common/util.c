@@ -162,6 +162,12 @@ void arena_free(arena *a)
 	a->head = NULL;
 }
 
+const unsigned char c_hextab[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 size_t fmt_u64(char *buf, uint64_t v)
 {
 	/* the digits counted, then written in place from the last, two per

@@ -40,11 +40,10 @@ typedef struct sstr { const char *p; size_t n; } sstr;
 /* Character classes of the text formats read here (ASCII, no locale). */
 static inline bool c_blank(char c) { return c == ' ' || c == '\t'; }
 static inline bool c_digit(char c) { return c >= '0' && c <= '9'; }
-/* The value of hex digit c, or -1. */
-static inline int c_hexval(char c)
-{
-	return c_digit(c) ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
+/* The value of hex digit c, or -1 (a table of the values plus one:
+ * addresses are read digit by digit on hot paths). */
+extern const unsigned char c_hextab[256];
+static inline int c_hexval(char c) { return c_hextab[(unsigned char)c] - 1; }
 static inline bool c_hex(char c) { return c_hexval(c) >= 0; }
 
 static inline sstr sstr_c(const char *s) { return (sstr){ s, s ? strlen(s) : 0 }; }

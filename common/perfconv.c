@@ -849,7 +849,7 @@ static void sample(struct conv *c, const pd_event *e)
 		c->t->has_time = true;
 	}
 	struct cpend *p = &c->pend;
-	*p = (struct cpend){ .has_period = s->has_period && a->type != TYPE_TRACEPOINT, .has_time = e->id.has_time,
+	*p = (struct cpend){ .has_period = a->type != TYPE_TRACEPOINT, .has_time = e->id.has_time,
 			     .has_cpu = e->id.has_cpu, .attr = attr, .th = th, .h = strmap_hash(k->p, k->n),
 			     .cpu = e->id.cpu, .pid = pid, .tid = tid, .nchain = s->nchain, .period = s->period,
 			     .us = us };
@@ -943,7 +943,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 			break;
 		case PD_MMAP: {
 			bool kern = (e.misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
-			procmap_mmap(c.pm, (int32_t)e.pid, kern, e.start, e.len, e.pgoff, e.filename,
+			procmap_mmap(c.pm, (int32_t)e.pid, kern, e.start, e.len, e.pgoff, e.prot, e.flags, e.filename,
 				     e.has_build_id ? e.build_id : NULL, e.build_id_size);
 			break;
 		}

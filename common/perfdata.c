@@ -36,6 +36,7 @@ enum {
 	R_HEADER_FEATURE = 80, R_COMPRESSED = 81, R_COMPRESSED2 = 83
 };
 #define MISC_COMM_EXEC (1 << 13)
+#define MISC_MMAP_DATA (1 << 13)
 #define MISC_MMAP_BUILD_ID (1 << 14)
 #define MISC_BUILD_ID_SIZE (1 << 15)
 
@@ -543,7 +544,9 @@ static void parse_sample(const perfdata *d, const uint8_t *p, size_t n, pd_event
 	if (st & ST_ID) e->id.has_id = true, e->id.id = c64(&c, "id");
 	if (st & ST_STREAM_ID) s->stream_id = c64(&c, "stream id");
 	if (st & ST_CPU) e->id.has_cpu = true, e->id.cpu = (uint32_t)c64(&c, "cpu");
-	if (st & ST_PERIOD) s->has_period = true, s->period = c64(&c, "period");
+	/* without PERIOD in the sample (perf record -c N, or an event's
+	 * period=N), every sample's period is the attribute's, as perf sets it */
+	s->period = st & ST_PERIOD ? c64(&c, "period") : t->period_or_freq;
 	if (st & ST_READ) read_values(&c, t->read_format);
 	if (st & ST_CALLCHAIN) {
 		s->has_callchain = true;
@@ -605,8 +608,11 @@ static void parse_other(perfdata *d, const uint8_t *p, size_t n, pd_event *e)
 				memcpy(e->build_id, p + 44, 20);
 			}
 			e->prot = get32(p, n, 64);
+			e->flags = get32(p, n, 68);
 		} else {
-			e->prot = 4; /* PROT_EXEC: perf records only those without --data */
+			/* perf record --data marks the mappings of data */
+			e->prot = e->misc & MISC_MMAP_DATA ? 0 : PROT_EXEC;
+			e->flags = 0;
 		}
 		const char *fn = (const char *)p + fixed;
 		size_t fl = strnlen(fn, n - fixed);

@@ -50,8 +50,9 @@ typedef struct pd_id {
 } pd_id;
 
 typedef struct pd_sample {
-	uint64_t ip, addr, period, stream_id;
-	bool has_ip, has_period, has_callchain;
+	uint64_t ip, addr, stream_id;
+	uint64_t period;         /* the sample's, else the attribute's (perf record -c N) */
+	bool has_ip, has_callchain;
 	const uint8_t *chain;    /* nchain u64s (unaligned: read with pd_u64) */
 	uint64_t nchain;
 	const uint8_t *raw;
@@ -80,7 +81,7 @@ typedef struct pd_event {
 	bool has_build_id;
 	uint8_t build_id[20];
 	uint32_t build_id_size;
-	uint32_t prot;
+	uint32_t prot, flags;    /* as mmap(2) has them */
 	/* PD_COMM */
 	bool exec;
 	/* PD_FORK, PD_EXIT */

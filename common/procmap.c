@@ -5,6 +5,7 @@
 #include <string.h>
 #include <elf.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sys/utsname.h>
@@ -339,7 +340,7 @@ static void kernel_init(procmap *m);
 static bool starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
 void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t len, uint64_t pgoff,
-		  const char *filename, const uint8_t *build_id, uint32_t build_id_size)
+		  uint32_t prot, uint32_t flags, const char *filename, const uint8_t *build_id, uint32_t build_id_size)
 {
 	struct map mp = { start, start + len < start ? UINT64_MAX : start + len, pgoff, 0, false };
 	if (kernel) {
@@ -376,7 +377,12 @@ void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t
 		return;
 	}
 	uint32_t t = procmap_thread(m, pid, pid);
-	if (is_anon(filename)) {
+	/* perf's map__new(): memory of no file (anonymous, hugetlb, heap,
+	 * stack, SysV shared) is named as JIT code when executable, else
+	 * by its own name; either way an address there is its own offset */
+	bool nofile = is_anon(filename) || flags & MAP_HUGETLB || starts(filename, "[stack") ||
+		      starts(filename, "/SYSV") || strcmp(filename, "[heap]") == 0;
+	if (nofile && prot & PROT_EXEC) {
 		char buf[48];
 		snprintf(buf, sizeof buf, "/tmp/perf-%d.map", (int)pid);
 		mp.dso = dso_get(m, buf, DSO_JIT);
@@ -384,9 +390,9 @@ void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t
 		mp.identity = true;
 	} else if (strcmp(filename, "[vdso]") == 0) {
 		mp.dso = dso_get(m, filename, DSO_VDSO);
-	} else if (filename[0] == '[' || starts(filename, "/SYSV")) {
+	} else if (nofile || filename[0] == '[') {
 		mp.dso = dso_get(m, filename, DSO_NONE);
-		mp.identity = strcmp(filename, "[heap]") == 0 || starts(filename, "[stack") || starts(filename, "/SYSV");
+		mp.identity = nofile;
 	} else {
 		mp.dso = dso_get(m, filename, DSO_FILE);
 	}

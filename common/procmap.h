@@ -45,8 +45,10 @@ void procmap_build_id(procmap *m, const char *filename, const char *build_id_hex
 /* Records */
 void procmap_comm(procmap *m, int32_t pid, int32_t tid, const char *comm);
 void procmap_fork(procmap *m, int32_t pid, int32_t ppid, int32_t tid, int32_t ptid, bool clone_maps);
+/* prot and flags as mmap(2) has them: anonymous executable memory is
+ * JIT code named by /tmp/perf-PID.map, as perf names it. */
 void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t len, uint64_t pgoff,
-		  const char *filename, const uint8_t *build_id, uint32_t build_id_size);
+		  uint32_t prot, uint32_t flags, const char *filename, const uint8_t *build_id, uint32_t build_id_size);
 
 /* The thread tid of process pid (made when new); its command name. */
 uint32_t procmap_thread(procmap *m, int32_t pid, int32_t tid);

@@ -267,3 +267,30 @@ EOF
 	# the default (the online cores) too
 	perf2spaa "$T/sys.data" | cmp - <(perf2spaa -j 1 "$T/sys.data")
 }
+
+@test "perf2spaa perf.data: a fixed period (perf record -c N, or an event's period=N) weighs every sample N, as perf script prints it" {
+	can_record
+	c_prog
+	local ev n
+	for ev in "-c 100000 -e cpu-clock" "-e cpu-clock/period=200000/"; do
+		# shellcheck disable=SC2086
+		perf record -q -N -g $ev -o "$T/c.data" "$T/prog" 200 >/dev/null
+		fold_both "$T/c.data"
+		cmp "$T/bin.fold" "$T/txt.fold" || fail "$ev: the paths differ"
+		n=$(perf script -i "$T/c.data" 2>/dev/null | grep -c ' cpu-clock')
+		assert_equal "$(awk '{ t += $NF } END { print t }' "$T/bin.fold")" \
+			"$((n * ${ev//[!0-9]/}))"
+	done
+}
+
+@test "perf2spaa perf.data: with perf record -d, data mappings are no JIT code: an address there is [anon], as perf script names it" {
+	can_record
+	# dash keeps no frame pointers: its callchains run into the heap
+	perf record -q -N -g -d -e cpu-clock -o "$T/d.data" -- \
+		sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' >/dev/null
+	fold_both "$T/d.data"
+	grep -q ';\[anon\]' "$T/txt.fold" || fail "perf script named no address //anon: nothing to check"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	run grep -c 'perf-[0-9]*\.map' "$T/bin.fold"
+	assert_output 0
+}

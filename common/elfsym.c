@@ -85,6 +85,8 @@ struct elfsym {
 	sbuf text;            /* the result's strings, NUL-separated */
 	uint32_t *offs;       /* offsets into text: 2 per frame (func, srcline) */
 	uint32_t ocap;
+	bool inner_plain;     /* the innermost function's name is its DW_AT_name (die_plain) */
+	bool phys_plain;      /* and the physical function's */
 };
 
 /* The CRC-32 of a whole file (zlib's is the one .gnu_debuglink uses). */
@@ -495,6 +497,27 @@ static const char *die_func(Dwarf_Die *d)
 	return s;
 }
 
+/* Whether die_func names d by its DW_AT_name (it has no linkage name). */
+static bool die_plain(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	return !dwarf_attr_integrate(d, DW_AT_linkage_name, &a) && !dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &a);
+}
+
+/* Whether the names of a unit of language lang are not mangled: binutils
+ * (dwarf2.c) takes their DW_AT_name for the linkage name. */
+static bool lang_unmangled(int lang)
+{
+	switch (lang) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Ada83: case DW_LANG_Cobol74: case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77: case DW_LANG_Pascal83: case DW_LANG_C99: case DW_LANG_Ada95: case DW_LANG_PLI:
+	case DW_LANG_UPC: case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* "file:line" of an inlined call's call site, into tmp ("" when unknown). */
 static void call_site(struct dcu *c, Dwarf_Die *cu, Dwarf_Die *d, sbuf *tmp)
 {
@@ -608,6 +631,7 @@ static uint32_t walk_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Addr 
 	for (int i = 0; i < ns; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 		if (tag == DW_TAG_inlined_subroutine) {
+			if (n == 0) e->inner_plain = die_plain(&scopes[i]);
 			res_add(e, n++, die_func(&scopes[i]), tmp->n ? (sbuf_addc(tmp, 0), tmp->p) : NULL);
 			call_site(c, cu, &scopes[i], tmp);
 			Dwarf_Die *outer = NULL;
@@ -617,12 +641,41 @@ static uint32_t walk_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Addr 
 			ns = no;
 			i = 0; /* outer[0] is the inlined call itself */
 		} else if (tag == DW_TAG_subprogram) {
+			e->phys_plain = die_plain(&scopes[i]);
+			if (n == 0) e->inner_plain = e->phys_plain;
 			if (!*phys) *phys = die_func(&scopes[i]);
 			break;
 		}
 	}
 	free(scopes);
 	return n;
+}
+
+/* The function addr2line (binutils) names at pc when GNU as wrote the
+ * unit: one DW_TAG_subprogram for each alias of an assembly function, all
+ * with the same range, of which binutils takes the one of the smallest
+ * range holding pc, the last of equals (dwarf_getscopes the first).  NULL:
+ * no such unit, or none holds pc. */
+static const char *asm_func(Dwarf_Die *cu, Dwarf_Addr pc)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word lang;
+	if (!dwarf_attr(cu, DW_AT_language, &a) || dwarf_formudata(&a, &lang) != 0 || lang != DW_LANG_Mips_Assembler)
+		return NULL;
+	Dwarf_Die d;
+	const char *best = NULL;
+	Dwarf_Addr bestlen = 0;
+	for (int r = dwarf_child(cu, &d); r == 0; r = dwarf_siblingof(&d, &d)) {
+		if (dwarf_tag(&d) != DW_TAG_subprogram) continue;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		while ((off = dwarf_ranges(&d, off, &base, &lo, &hi)) > 0) {
+			if (pc < lo || pc >= hi) continue;
+			const char *name = die_func(&d);
+			if (name && (!best || hi - lo <= bestlen)) best = name, bestlen = hi - lo;
+		}
+	}
+	return best;
 }
 
 /* ---- the scopes of a compilation unit, cached ------------------------------
@@ -670,6 +723,7 @@ struct dnode {
 	bool origin_ok;       /* inlined call: dwarf_getscopes finds its abstract origin */
 	bool call_ok;         /* inlined call: has DW_AT_call_file and DW_AT_call_line */
 	const char *name;     /* inlined calls and functions: die_func */
+	bool plain;           /* die_plain */
 	Dwarf_Word call_file, call_line;
 };
 
@@ -714,7 +768,10 @@ static uint32_t add_node(struct build *b, Dwarf_Die *d, int tag, uint32_t parent
 	x->parent = parent;
 	x->tag = tag;
 	x->descend = may_have_scopes(tag);
-	if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) x->name = die_func(d);
+	if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+		x->name = die_func(d);
+		x->plain = die_plain(d);
+	}
 	if (tag == DW_TAG_inlined_subroutine) {
 		Dwarf_Attribute a;
 		x->call_ok = dwarf_attr(d, DW_AT_call_file, &a) && dwarf_formudata(&a, &x->call_file) == 0 &&
@@ -890,6 +947,7 @@ static uint32_t cached_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Add
 	for (uint32_t k = in; k != NO_NODE; k = c->nodes[k].parent) {
 		const struct dnode *x = &c->nodes[k];
 		if (x->tag == DW_TAG_inlined_subroutine) {
+			if (n == 0) e->inner_plain = x->plain;
 			res_add(e, n++, x->name, tmp->n ? (sbuf_addc(tmp, 0), tmp->p) : NULL);
 			/* call_site's "file:line" */
 			tmp->n = 0;
@@ -898,6 +956,8 @@ static uint32_t cached_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Add
 			if (x->call_ok && dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && x->call_file < nfiles)
 				src_line(tmp, c, cu, files, x->call_file, x->call_line);
 		} else if (x->tag == DW_TAG_subprogram) {
+			e->phys_plain = x->plain;
+			if (n == 0) e->inner_plain = x->plain;
 			if (!*phys) *phys = x->name;
 			break;
 		}
@@ -961,16 +1021,20 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	res_reset(e);
 	sbuf tmp = { 0 }, tmp2 = { 0 };
 	uint32_t n = 0;
-	const char *phys = name;
+	const char *phys = name, *dphys = NULL;
+	bool has_line = false;
+	e->inner_plain = e->phys_plain = false;
 	if (cu) {
 		/* the line of the address itself, for the innermost frame */
 		struct dcu *c = get_cu(f, cu);
 		Dwarf_Files *files;
 		size_t idx;
 		int line;
-		if (line_at(c, cu, a - dbias, &files, &idx, &line)) src_line(&tmp, c, cu, files, idx, (uint64_t)line);
-		if (c->state == CU_CACHED) n = cached_frames(e, c, cu, a - dbias, n, &tmp, &phys);
-		else n = walk_frames(e, c, cu, a - dbias, n, &tmp, &phys);
+		has_line = line_at(c, cu, a - dbias, &files, &idx, &line);
+		if (has_line) src_line(&tmp, c, cu, files, idx, (uint64_t)line);
+		if (c->state == CU_CACHED) n = cached_frames(e, c, cu, a - dbias, n, &tmp, &dphys);
+		else n = walk_frames(e, c, cu, a - dbias, n, &tmp, &dphys);
+		if (!phys) phys = dphys;
 		if (!phys) {
 			free(tmp.p);
 			free(tmp2.p);
@@ -1002,5 +1066,14 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 		out->symoff = off;
 	}
 	memcpy(out->build_id, f->build_id, sizeof out->build_id);
+	out->dwarf_func = dphys;
+	bool mangled = dphys && !lang_unmangled(dwarf_srclang(cu));
+	out->inner_symtab = mangled && e->inner_plain;
+	out->dwarf_plain = mangled && e->phys_plain;
+	if (dphys && cu) {
+		const char *af = asm_func(cu, a - dbias);
+		if (af) out->dwarf_func = af;
+	}
+	out->has_line = has_line;
 	return ES_OK;
 }

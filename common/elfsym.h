@@ -58,6 +58,15 @@ typedef struct elfsym_res {
 	uint64_t symoff;       /* the address less the physical symbol's start */
 	uint64_t vaddr;        /* the address in the file's own address space */
 	char build_id[80];     /* lowercase hex, "" when the file has none */
+	const char *dwarf_func; /* the DWARF function holding the address, as
+				 * func names it (the physical frame's name
+				 * from DWARF, not the symbol table), NULL: none */
+	bool has_line;         /* the DWARF line table has a row for the address */
+	bool inner_symtab;     /* the innermost function (func[0]) has no
+				 * linkage name in DWARF, in a language whose
+				 * names are mangled (C++): binutils' addr2line
+				 * names it by the symbol table instead */
+	bool dwarf_plain;      /* and dwarf_func has none either */
 } elfsym_res;
 
 /* Resolves addr in file path: a link-time virtual address, or a file

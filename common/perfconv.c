@@ -230,6 +230,10 @@ static void putstr(struct batch *t, const char *s, size_t n)
 
 /* The frame cache: (dso, address) -> dense index, open addressing with the
  * keys in the slots (one cache miss a lookup, where a string map has two). */
+/* The key's dso of a dwarf-unwound address named as perf names those
+ * (frames_at): its own frames. */
+#define FC_UNWOUND 0x80000000u
+
 static uint64_t fc_hash(uint32_t dso, uint64_t addr)
 {
 	uint64_t h = (addr ^ ((uint64_t)dso << 40 | dso)) * 0x9e3779b97f4a7c15ULL;
@@ -286,17 +290,34 @@ static uint32_t fc_intern_h(struct conv *c, uint32_t dso, uint64_t addr, uint32_
  * as the text path makes them of perf script --inline's lines.  A (dso,
  * address) met for the first time is named here and sent to the builder
  * stage (OP_FRAMES), which makes its frames (frames_make). */
-static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, uint32_t *nfr)
+static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, bool unwound, uint32_t *nfr)
 {
 	bool added;
-	uint32_t ci = fc_intern_h(c, dso, addr, h, &added);
+	uint32_t ci = fc_intern_h(c, unwound ? dso ^ FC_UNWOUND : dso, addr, h, &added);
 	if (added) {
 		c->name.n = 0;
 		uint64_t off = 0;
 		bool named = procmap_symbol(c->pm, dso, addr, &c->name, &off);
 		uint32_t ninl = 0;
 		const char *const *inl = NULL;
-		if (c->o->inline_frames && named) inl = procmap_inlined(c->pm, dso, addr, &ninl);
+		if (unwound && named) {
+			/* perf script names a dwarf-unwound address by
+			 * addr2line's functions there (machine.c's
+			 * append_inlines, srcline.c's new_inline_sym): the
+			 * function holding the inlined calls by its DWARF
+			 * name, which replaces the symbol's when they differ */
+			inl = procmap_addr2line(c->pm, dso, addr, &ninl);
+			if (ninl) {
+				ninl--;
+				size_t l = strlen(inl[ninl]);
+				if (l != c->name.n || memcmp(inl[ninl], c->name.p, l) != 0) {
+					c->name.n = 0;
+					sbuf_adds(&c->name, inl[ninl]);
+				}
+			}
+		} else if (c->o->inline_frames && named) {
+			inl = procmap_inlined(c->pm, dso, addr, &ninl);
+		}
 		struct batch *t = c->cur;
 		put(t, &(uint8_t){ OP_FRAMES }, 1);
 		put64(t, addr);
@@ -337,11 +358,12 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, u
 	*nfr += n;
 }
 
-static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, uint32_t *nfr)
+/* unwound: an address of a dwarf-unwound user stack, with --inline */
+static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, bool unwound, uint32_t *nfr)
 {
 	uint64_t addr = ip;
 	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
-	frames_at(c, dso, addr, (uint32_t)fc_hash(dso, addr), nfr);
+	frames_at(c, dso, addr, (uint32_t)fc_hash(unwound ? dso ^ FC_UNWOUND : dso, addr), unwound, nfr);
 }
 
 /* The frames of a callchain (c->frames, *nfr of them), as frames_of
@@ -373,7 +395,7 @@ static void chain_frames(struct conv *c, uint32_t th, const uint8_t *chain, uint
 			fc_prefetch(c, q[nq].h);
 			nq++;
 		}
-		for (uint32_t k = 0; k < nq; k++) frames_at(c, q[k].dso, q[k].addr, q[k].h, nfr);
+		for (uint32_t k = 0; k < nq; k++) frames_at(c, q[k].dso, q[k].addr, q[k].h, false, nfr);
 		if (corrupt) *nfr = 0;
 		return;
 	}
@@ -388,7 +410,7 @@ static void chain_frames(struct conv *c, uint32_t th, const uint8_t *chain, uint
 			mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
 			continue;
 		}
-		frames_of(c, th, mode, ip, nfr);
+		frames_of(c, th, mode, ip, false, nfr);
 	}
 }
 
@@ -763,10 +785,10 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 			chain_frames(c, p->th, chain, nchain, &nfr);
 		} else if (e->s.has_ip) {
 			int cm = e->misc & MISC_CPUMODE_MASK;
-			frames_of(c, p->th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, e->s.ip, &nfr);
+			frames_of(c, p->th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, e->s.ip, false, &nfr);
 		}
 		/* a dwarf sample's unwound user stack (none for a waiting one) */
-		for (uint32_t i = 0; i < c->nu; i++) frames_of(c, p->th, 0, c->ustack[i], &nfr);
+		for (uint32_t i = 0; i < c->nu; i++) frames_of(c, p->th, 0, c->ustack[i], c->o->inline_frames, &nfr);
 	}
 	put(t, &(uint8_t){ OP_SAMPLE }, 1);
 	put32(t, p->attr);

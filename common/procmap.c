@@ -64,6 +64,7 @@ struct procmap {
 	perfsym *ksyms;
 	elfsym *es;           /* --inline */
 	sbuf inl;
+	sbuf scratch;       /* procmap_addr2line's symbol name */
 	const char **inlv;
 	uint32_t inlcap;
 	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
@@ -160,6 +161,7 @@ void procmap_free(procmap *m)
 	if (m->es) elfsym_free(m->es);
 	sbuf_free(&m->inl);
 	free(m->inlv);
+	sbuf_free(&m->scratch);
 	free(m->debug_dir);
 	free(m->um);
 	for (uint32_t i = 0; i < m->upcap; i++) free(m->upath[i]);
@@ -753,32 +755,80 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
 	}
 }
 
-const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n)
+/* elfsym_lookup of addr in file dso (NULL elfsym: none, or not an ELF file). */
+static bool dwarf_lookup(procmap *m, uint32_t dso, uint64_t addr, elfsym_res *r)
 {
-	*n = 0;
-	if (dso == UINT32_MAX || !m->o.inlines) return NULL;
+	if (dso == UINT32_MAX || !m->o.inlines) return false;
 	struct dso *d = &m->dsos[dso];
-	if (d->kind != DSO_FILE) return NULL;
+	if (d->kind != DSO_FILE) return false;
 	if (!m->es) {
 		sbuf dd = { 0 };
 		if (m->o.symfs) sbuf_printf(&dd, "%s/usr/lib/debug/.build-id", m->o.symfs);
 		m->es = elfsym_new(m->o.symfs, dd.p);
 		sbuf_free(&dd);
 	}
-	elfsym_res r;
-	if (elfsym_lookup(m->es, d->name, addr, true, &r) != ES_OK || r.n < 2) return NULL;
+	return elfsym_lookup(m->es, d->name, addr, true, r) == ES_OK;
+}
+
+/* Names f[0..nf) (NULL ones skipped, or "??" when unknown is), demangled
+ * as perf shows them, into m->inlv (64 at most): their number. */
+static uint32_t put_names(procmap *m, const char *const *f, uint32_t nf, const char *unknown)
+{
 	m->inl.n = 0;
 	uint32_t offs[64], k = 0;
-	for (uint32_t i = 0; i + 1 < r.n && k < 64; i++) {
-		if (!r.func[i]) continue;
+	for (uint32_t i = 0; i < nf && k < 64; i++) {
+		const char *s = f[i] ? f[i] : unknown;
+		if (!s) continue;
 		offs[k++] = (uint32_t)m->inl.n;
-		size_t l = strlen(r.func[i]);
-		if (!demangle_name(r.func[i], l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, &m->inl)) sbuf_add(&m->inl, r.func[i], l);
+		size_t l = strlen(s);
+		if (!demangle_name(s, l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, &m->inl)) sbuf_add(&m->inl, s, l);
 		sbuf_addc(&m->inl, 0);
 	}
 	grow_array((void **)&m->inlv, &m->inlcap, k + 1, sizeof *m->inlv);
 	for (uint32_t i = 0; i < k; i++) m->inlv[i] = m->inl.p + offs[i];
-	*n = k;
+	return k;
+}
+
+const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n)
+{
+	*n = 0;
+	elfsym_res r;
+	if (!dwarf_lookup(m, dso, addr, &r) || r.n < 2) return NULL;
+	*n = put_names(m, r.func, r.n - 1, NULL);
+	return m->inlv;
+}
+
+const char *const *procmap_addr2line(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n)
+{
+	*n = 0;
+	elfsym_res r;
+	/* addr2line answers "??:0" for an address with no line: perf
+	 * then keeps the symbol's frame */
+	if (!dwarf_lookup(m, dso, addr, &r) || !r.has_line) return NULL;
+	/* the function: DWARF's, else (code without DWARF functions, as
+	 * assembly) the symbol table's */
+	const char *sym = r.has_symoff ? r.func[r.n - 1] : NULL;
+	if (r.dwarf_func) r.func[r.n - 1] = r.dwarf_func;
+	if (r.inner_symtab && sym) r.func[0] = sym;
+	*n = put_names(m, r.func, r.n, "??");
+	if (r.dwarf_plain && sym && r.n > 1) {
+		/* the function holding inlined calls has lost the class and
+		 * namespaces of its name with its linkage name (a member of
+		 * a class template, say): binutils names it by the symbol
+		 * table when it has been asked about an address of its own
+		 * (its name then replaced), here whenever the symbol's
+		 * name ends with "::NAME" */
+		sbuf *t = &m->scratch;
+		t->n = 0;
+		size_t l = strlen(sym);
+		if (!demangle_name(sym, l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, t)) sbuf_add(t, sym, l);
+		const char *dn = m->inlv[*n - 1];
+		size_t dl = strlen(dn);
+		if (t->n > dl + 2 && memcmp(t->p + t->n - dl, dn, dl) == 0 && memcmp(t->p + t->n - dl - 2, "::", 2) == 0) {
+			sbuf_addc(t, 0);
+			m->inlv[*n - 1] = t->p;
+		}
+	}
 	return m->inlv;
 }
 

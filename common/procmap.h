@@ -72,6 +72,13 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
  * from its DWARF (elfsym.h, demangled as perf shows names); *n 0 when none.
  * Valid until the next call. */
 const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n);
+/* The functions addr2line -f -i names at addr in dso (an ELF file), as
+ * perf names the frames of a dwarf-unwound address: innermost first, the
+ * calls inlined there, then the function they are in as DWARF names it
+ * (else as the symbol table does), demangled as perf shows names.  *n 0
+ * when DWARF has no line for addr (addr2line's "??:0": perf then keeps
+ * the symbol's frame).  Valid until the next call. */
+const char *const *procmap_addr2line(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n);
 
 /* For unwinding dwarf captures (unwind.h): a number that changes whenever
  * the mappings of thread's process change, and those of its mappings whose

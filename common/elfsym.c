@@ -85,8 +85,10 @@ struct elfsym {
 	sbuf text;            /* the result's strings, NUL-separated */
 	uint32_t *offs;       /* offsets into text: 2 per frame (func, srcline) */
 	uint32_t ocap;
-	bool inner_plain;     /* the innermost function's name is its DW_AT_name (die_plain) */
-	bool phys_plain;      /* and the physical function's */
+	elfsym_fn *fn;        /* per frame: its function's DIE (die_fn) */
+	uint32_t fncap;
+	elfsym_fn phys_fn;    /* the physical function's */
+	Dwarf_Addr symstart;  /* the DWARF address of the symbol holding the address (UINT64_MAX: none) */
 };
 
 /* The CRC-32 of a whole file (zlib's is the one .gnu_debuglink uses). */
@@ -341,6 +343,8 @@ static void res_add(elfsym *e, uint32_t k, const char *func, const char *src)
 	grow_array((void **)&e->offs, &e->ocap, 2 * k + 2, sizeof *e->offs);
 	e->offs[2 * k] = res_str(e, func);
 	e->offs[2 * k + 1] = src ? res_str(e, src) : UINT32_MAX;
+	grow_array((void **)&e->fn, &e->fncap, k + 1, sizeof *e->fn);
+	memset(&e->fn[k], 0, sizeof e->fn[k]);
 }
 
 /* A compilation unit looked up in (see "the scopes of a compilation unit"
@@ -504,6 +508,23 @@ static bool die_plain(Dwarf_Die *d)
 	return !dwarf_attr_integrate(d, DW_AT_linkage_name, &a) && !dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &a);
 }
 
+/* The first address of function d (its DW_AT_low_pc, else its first range). */
+static bool die_low(Dwarf_Die *d, Dwarf_Addr *low)
+{
+	if (dwarf_lowpc(d, low) == 0) return true;
+	Dwarf_Addr base, hi;
+	return dwarf_ranges(d, 0, &base, low, &hi) > 0;
+}
+
+/* What elfsym_fn tells of function d (at_sym against e->symstart). */
+static elfsym_fn die_fn(elfsym *e, Dwarf_Die *d)
+{
+	Dwarf_Addr low;
+	elfsym_fn f = { dwarf_dieoffset(d) + 1, die_plain(d), false };
+	f.at_sym = e->symstart != UINT64_MAX && die_low(d, &low) && low == e->symstart;
+	return f;
+}
+
 /* Whether the names of a unit of language lang are not mangled: binutils
  * (dwarf2.c) takes their DW_AT_name for the linkage name. */
 static bool lang_unmangled(int lang)
@@ -631,8 +652,8 @@ static uint32_t walk_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Addr 
 	for (int i = 0; i < ns; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 		if (tag == DW_TAG_inlined_subroutine) {
-			if (n == 0) e->inner_plain = die_plain(&scopes[i]);
-			res_add(e, n++, die_func(&scopes[i]), tmp->n ? (sbuf_addc(tmp, 0), tmp->p) : NULL);
+			res_add(e, n, die_func(&scopes[i]), tmp->n ? (sbuf_addc(tmp, 0), tmp->p) : NULL);
+			e->fn[n++] = die_fn(e, &scopes[i]);
 			call_site(c, cu, &scopes[i], tmp);
 			Dwarf_Die *outer = NULL;
 			int no = dwarf_getscopes_die(&scopes[i], &outer);
@@ -641,8 +662,7 @@ static uint32_t walk_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Addr 
 			ns = no;
 			i = 0; /* outer[0] is the inlined call itself */
 		} else if (tag == DW_TAG_subprogram) {
-			e->phys_plain = die_plain(&scopes[i]);
-			if (n == 0) e->inner_plain = e->phys_plain;
+			e->phys_fn = die_fn(e, &scopes[i]);
 			if (!*phys) *phys = die_func(&scopes[i]);
 			break;
 		}
@@ -724,6 +744,9 @@ struct dnode {
 	bool call_ok;         /* inlined call: has DW_AT_call_file and DW_AT_call_line */
 	const char *name;     /* inlined calls and functions: die_func */
 	bool plain;           /* die_plain */
+	bool has_low;         /* die_low: low */
+	Dwarf_Off off;        /* the DIE's offset */
+	Dwarf_Addr low;
 	Dwarf_Word call_file, call_line;
 };
 
@@ -771,6 +794,8 @@ static uint32_t add_node(struct build *b, Dwarf_Die *d, int tag, uint32_t parent
 	if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
 		x->name = die_func(d);
 		x->plain = die_plain(d);
+		x->off = dwarf_dieoffset(d);
+		x->has_low = die_low(d, &x->low);
 	}
 	if (tag == DW_TAG_inlined_subroutine) {
 		Dwarf_Attribute a;
@@ -926,6 +951,13 @@ static uint32_t find_kid(const struct dcu *c, uint32_t i0, uint32_t n, Dwarf_Add
 	return best;
 }
 
+/* die_fn of the DIE of node x. */
+static elfsym_fn node_fn(const elfsym *e, const struct dnode *x)
+{
+	elfsym_fn f = { x->off + 1, x->plain, e->symstart != UINT64_MAX && x->has_low && x->low == e->symstart };
+	return f;
+}
+
 /* walk_frames, from the cache. */
 static uint32_t cached_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Addr pc, uint32_t n, sbuf *tmp,
 			      const char **phys)
@@ -947,8 +979,8 @@ static uint32_t cached_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Add
 	for (uint32_t k = in; k != NO_NODE; k = c->nodes[k].parent) {
 		const struct dnode *x = &c->nodes[k];
 		if (x->tag == DW_TAG_inlined_subroutine) {
-			if (n == 0) e->inner_plain = x->plain;
-			res_add(e, n++, x->name, tmp->n ? (sbuf_addc(tmp, 0), tmp->p) : NULL);
+			res_add(e, n, x->name, tmp->n ? (sbuf_addc(tmp, 0), tmp->p) : NULL);
+			e->fn[n++] = node_fn(e, x);
 			/* call_site's "file:line" */
 			tmp->n = 0;
 			Dwarf_Files *files;
@@ -956,8 +988,7 @@ static uint32_t cached_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Add
 			if (x->call_ok && dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && x->call_file < nfiles)
 				src_line(tmp, c, cu, files, x->call_file, x->call_line);
 		} else if (x->tag == DW_TAG_subprogram) {
-			e->phys_plain = x->plain;
-			if (n == 0) e->inner_plain = x->plain;
+			e->phys_fn = node_fn(e, x);
 			if (!*phys) *phys = x->name;
 			break;
 		}
@@ -1023,7 +1054,8 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	uint32_t n = 0;
 	const char *phys = name, *dphys = NULL;
 	bool has_line = false;
-	e->inner_plain = e->phys_plain = false;
+	memset(&e->phys_fn, 0, sizeof e->phys_fn);
+	e->symstart = name ? a - off - dbias : UINT64_MAX;
 	if (cu) {
 		/* the line of the address itself, for the innermost frame */
 		struct dcu *c = get_cu(f, cu);
@@ -1040,7 +1072,9 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 			free(tmp2.p);
 			return ES_OUTSIDE;
 		}
-		res_add(e, n++, phys, tmp.n ? (sbuf_addc(&tmp, 0), tmp.p) : NULL);
+		res_add(e, n, phys, tmp.n ? (sbuf_addc(&tmp, 0), tmp.p) : NULL);
+		if (dphys) e->fn[n] = e->phys_fn;
+		n++;
 	} else if (name) {
 		res_add(e, n++, name, NULL);
 	}
@@ -1067,9 +1101,8 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	}
 	memcpy(out->build_id, f->build_id, sizeof out->build_id);
 	out->dwarf_func = dphys;
-	bool mangled = dphys && !lang_unmangled(dwarf_srclang(cu));
-	out->inner_symtab = mangled && e->inner_plain;
-	out->dwarf_plain = mangled && e->phys_plain;
+	out->fn = e->fn;
+	out->mangled = dphys && !lang_unmangled(dwarf_srclang(cu));
 	if (dphys && cu) {
 		const char *af = asm_func(cu, a - dbias);
 		if (af) out->dwarf_func = af;

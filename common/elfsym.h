@@ -47,6 +47,13 @@ const char *elfsym_why_text(int why);
 elfsym *elfsym_new(const char *root, const char *debug_dir);
 void elfsym_free(elfsym *e);
 
+/* A frame's DWARF function, for naming it as binutils does. */
+typedef struct elfsym_fn {
+	uint64_t die;          /* its DIE's offset in the DWARF + 1 (0: none) */
+	bool plain;            /* named by its DW_AT_name: no linkage name */
+	bool at_sym;           /* it starts where the symbol holding the address does */
+} elfsym_fn;
+
 /* One resolved address: n frames, innermost first; frames 0..n-2 are
  * inlined into the next one, frame n-1 is the physical function.  The
  * strings are valid until the next lookup. */
@@ -62,11 +69,10 @@ typedef struct elfsym_res {
 				 * func names it (the physical frame's name
 				 * from DWARF, not the symbol table), NULL: none */
 	bool has_line;         /* the DWARF line table has a row for the address */
-	bool inner_symtab;     /* the innermost function (func[0]) has no
-				 * linkage name in DWARF, in a language whose
-				 * names are mangled (C++): binutils' addr2line
-				 * names it by the symbol table instead */
-	bool dwarf_plain;      /* and dwarf_func has none either */
+	const struct elfsym_fn *fn; /* per frame: its DWARF function (elfsym_fn) */
+	bool mangled;          /* the unit's language mangles names (C++): not
+				 * C nor assembly, whose DW_AT_name binutils
+				 * takes for the linkage name */
 } elfsym_res;
 
 /* Resolves addr in file path: a link-time virtual address, or a file

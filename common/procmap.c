@@ -64,7 +64,7 @@ struct procmap {
 	perfsym *ksyms;
 	elfsym *es;           /* --inline */
 	sbuf inl;
-	sbuf scratch;       /* procmap_addr2line's symbol name */
+	idmap a2l;          /* procmap_addr2line: (dso, DIE) -> 1 named, 2 renamed */
 	const char **inlv;
 	uint32_t inlcap;
 	uint64_t ktext;     /* recorded address of _text (the kernel mmap's pgoff) */
@@ -161,7 +161,7 @@ void procmap_free(procmap *m)
 	if (m->es) elfsym_free(m->es);
 	sbuf_free(&m->inl);
 	free(m->inlv);
-	sbuf_free(&m->scratch);
+	idmap_free(&m->a2l);
 	free(m->debug_dir);
 	free(m->um);
 	for (uint32_t i = 0; i < m->upcap; i++) free(m->upath[i]);
@@ -809,26 +809,26 @@ const char *const *procmap_addr2line(procmap *m, uint32_t dso, uint64_t addr, ui
 	 * assembly) the symbol table's */
 	const char *sym = r.has_symoff ? r.func[r.n - 1] : NULL;
 	if (r.dwarf_func) r.func[r.n - 1] = r.dwarf_func;
-	if (r.inner_symtab && sym) r.func[0] = sym;
-	*n = put_names(m, r.func, r.n, "??");
-	if (r.dwarf_plain && sym && r.n > 1) {
-		/* the function holding inlined calls has lost the class and
-		 * namespaces of its name with its linkage name (a member of
-		 * a class template, say): binutils names it by the symbol
-		 * table when it has been asked about an address of its own
-		 * (its name then replaced), here whenever the symbol's
-		 * name ends with "::NAME" */
-		sbuf *t = &m->scratch;
-		t->n = 0;
-		size_t l = strlen(sym);
-		if (!demangle_name(sym, l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, t)) sbuf_add(t, sym, l);
-		const char *dn = m->inlv[*n - 1];
-		size_t dl = strlen(dn);
-		if (t->n > dl + 2 && memcmp(t->p + t->n - dl, dn, dl) == 0 && memcmp(t->p + t->n - dl - 2, "::", 2) == 0) {
-			sbuf_addc(t, 0);
-			m->inlv[*n - 1] = t->p;
+	/* A C++ function without a linkage name, binutils (dwarf2.c) names
+	 * by the symbol holding the address the first time it is the
+	 * innermost, by its DWARF name afterwards; when it starts where
+	 * that symbol does, by the symbol's name from then on, also as a
+	 * caller.  The addresses are asked about in perf's order: each the
+	 * first time a sample has it. */
+	if (r.mangled && sym) {
+		for (uint32_t k = 0; k < r.n; k++) {
+			const elfsym_fn *f = &r.fn[k];
+			if (!f->die || !f->plain) continue;
+			int64_t key = (int64_t)(f->die ^ (uint64_t)dso << 40);
+			if (k == 0) {
+				bool added;
+				if (idmap_put(&m->a2l, key, f->at_sym ? 2 : 1, &added) == 2 || added) r.func[0] = sym;
+			} else if (idmap_get(&m->a2l, key) == 2) {
+				r.func[k] = sym;
+			}
 		}
 	}
+	*n = put_names(m, r.func, r.n, "??");
 	return m->inlv;
 }
 

@@ -226,6 +226,7 @@ void elfsym_free(elfsym *e)
 	free(e->func);
 	free(e->src);
 	free(e->offs);
+	free(e->fn);
 	sbuf_free(&e->text);
 	free(e->root);
 	free(e->debug_dir);

@@ -311,11 +311,14 @@ OUT
 # by addr2line's functions there (the DWARF function replacing the symbol
 # when they differ, "(inlined)"); perf2spaa --inline must fold the same.
 # $1: the capture; a leaf in the PLT is named as the no-inline test above
-# tolerates (_init there, NAME@plt here).
+# tolerates (_init there, NAME@plt here), and a sample in __longjmp (the
+# stack switched under it: perf's unwinding of it differs from ours, with
+# or without --inline, seen once in some ten captures) is left out.
 inline_folds_alike() {
-	perf2spaa --inline "$1" | spaa-fold | sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' > "$T/bin.fold"
+	perf2spaa --inline "$1" | spaa-fold | sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' |
+		grep -v ';__longjmp [0-9]*$' > "$T/bin.fold"
 	perf script -i "$1" 2> /dev/null | perf2spaa | spaa-fold |
-		sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' > "$T/txt.fold"
+		sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' | grep -v ';__longjmp [0-9]*$' > "$T/txt.fold"
 	diff "$T/txt.fold" "$T/bin.fold"
 }
 

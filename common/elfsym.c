@@ -58,7 +58,7 @@ struct efile {
 	/* the function symbols sorted by address, made once from libdwfl's
 	 * symbol table (dwfl_module_addrinfo searches it linearly) */
 	bool sorted;
-	struct fsym { uint64_t start, size, secend; const char *name; uint8_t rank; } *syms;
+	struct fsym { uint64_t start, size, secend; const char *name, *first; uint8_t rank; } *syms;
 	uint32_t nsyms;
 	/* the compilation units looked up in, by CU DIE offset (see "the
 	 * scopes of a compilation unit" below) */
@@ -606,8 +606,14 @@ static void sort_syms(struct efile *f)
 	 * earlier in the table of two equal) */
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < f->nsyms; i++) {
-		if (k == 0 || f->syms[k - 1].start != f->syms[i].start) f->syms[k++] = f->syms[i];
-		else if (fsym_before(&f->syms[i], &f->syms[k - 1])) f->syms[k - 1] = f->syms[i];
+		if (k == 0 || f->syms[k - 1].start != f->syms[i].start) {
+			f->syms[k++] = f->syms[i];
+			f->syms[k - 1].first = f->syms[i].name; /* binutils' choice */
+		} else if (fsym_before(&f->syms[i], &f->syms[k - 1])) {
+			const char *first = f->syms[k - 1].first;
+			f->syms[k - 1] = f->syms[i];
+			f->syms[k - 1].first = first;
+		}
 	}
 	f->nsyms = k;
 }
@@ -615,7 +621,7 @@ static void sort_syms(struct efile *f)
 /* The function symbol holding module address a: the greatest start at or
  * below it, if a is below its end (or, for a symbol of no size, below the
  * next symbol and the end of its section). */
-static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off)
+static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off, const char **first)
 {
 	if (!f->sorted) sort_syms(f);
 	uint32_t lo = 0, hi = f->nsyms;
@@ -630,6 +636,7 @@ static const char *find_sym(struct efile *f, Dwarf_Addr a, GElf_Off *off)
 	if (!x->size && x->secend < end) end = x->secend;
 	if (a >= end) return NULL;
 	*off = a - x->start;
+	*first = x->first;
 	return x->name;
 }
 
@@ -1047,7 +1054,8 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	}
 	Dwarf_Addr a = vaddr + f->bias;
 	GElf_Off off = 0;
-	const char *name = find_sym(f, a, &off);
+	const char *first = NULL;
+	const char *name = find_sym(f, a, &off, &first);
 	Dwarf_Addr dbias = 0;
 	Dwarf_Die *cu = dwfl_module_addrdie(f->mod, a, &dbias);
 	res_reset(e);
@@ -1103,6 +1111,7 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	memcpy(out->build_id, f->build_id, sizeof out->build_id);
 	out->dwarf_func = dphys;
 	out->fn = e->fn;
+	out->sym_first = first;
 	out->mangled = dphys && !lang_unmangled(dwarf_srclang(cu));
 	if (dphys && cu) {
 		const char *af = asm_func(cu, a - dbias);

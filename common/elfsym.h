@@ -70,6 +70,8 @@ typedef struct elfsym_res {
 				 * from DWARF, not the symbol table), NULL: none */
 	bool has_line;         /* the DWARF line table has a row for the address */
 	const struct elfsym_fn *fn; /* per frame: its DWARF function (elfsym_fn) */
+	const char *sym_first; /* of the symbols where the physical one starts,
+				 * the first in the table (binutils' choice) */
 	bool mangled;          /* the unit's language mangles names (C++): not
 				 * C nor assembly, whose DW_AT_name binutils
 				 * takes for the linkage name */

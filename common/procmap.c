@@ -767,7 +767,16 @@ static bool dwarf_lookup(procmap *m, uint32_t dso, uint64_t addr, elfsym_res *r)
 		m->es = elfsym_new(m->o.symfs, dd.p);
 		sbuf_free(&dd);
 	}
-	return elfsym_lookup(m->es, d->name, addr, true, r) == ES_OK;
+	int why = elfsym_lookup(m->es, d->name, addr, true, r);
+	if (why == ES_MISSING && !m->o.symfs && strlen(d->build_id) > 2) {
+		/* a file gone since the capture: perf's build-id cache copy,
+		 * which perf's addr2line reads as well */
+		sbuf x = { 0 };
+		sbuf_printf(&x, "%s/.build-id/%.2s/%s/elf", m->debug_dir, d->build_id, d->build_id + 2);
+		why = elfsym_lookup(m->es, x.p, addr, true, r);
+		sbuf_free(&x);
+	}
+	return why == ES_OK;
 }
 
 /* Names f[0..nf) (NULL ones skipped, or "??" when unknown is), demangled
@@ -807,7 +816,7 @@ const char *const *procmap_addr2line(procmap *m, uint32_t dso, uint64_t addr, ui
 	if (!dwarf_lookup(m, dso, addr, &r) || !r.has_line) return NULL;
 	/* the function: DWARF's, else (code without DWARF functions, as
 	 * assembly) the symbol table's */
-	const char *sym = r.has_symoff ? r.func[r.n - 1] : NULL;
+	const char *sym = r.has_symoff ? r.sym_first : NULL;
 	if (r.dwarf_func) r.func[r.n - 1] = r.dwarf_func;
 	/* A C++ function without a linkage name, binutils (dwarf2.c) names
 	 * by the symbol holding the address the first time it is the

@@ -306,3 +306,18 @@ OUT
 	run grep -c ';main;realign;spin [0-9]*$' "$T/rb-text.fold"
 	[ "$output" -ge 1 ]
 }
+
+@test "dwarf capture of node (JIT code, its program file mapped twice): converted alike at -j 1 and -j 2, no fault" {
+	need_capture
+	command -v node >/dev/null || fail "node is not installed (.ci/deps installs nodejs)"
+	printf '%s\n' 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) }' \
+		'let s = 0; for (let i = 0; i < 30; i++) s += fib(25); console.log(s)' > "$T/fib.js"
+	perf record -q -e cpu-clock --call-graph dwarf -o "$T/node.data" node --perf-basic-prof "$T/fib.js" > /dev/null 2>&1
+	# libdwfl frees a module it takes for an overlap (node's text mapped
+	# a second time); the unwinder used to go on with it, and aborted
+	run perf2spaa -q -j 1 "$T/node.data"
+	assert_success
+	echo "$output" > "$T/j1.spaa"
+	grep -q '"type":"stack"' "$T/j1.spaa"
+	perf2spaa -q -j 2 "$T/node.data" | cmp - "$T/j1.spaa"
+}

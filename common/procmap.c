@@ -773,7 +773,7 @@ const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint
 		if (!r.func[i]) continue;
 		offs[k++] = (uint32_t)m->inl.n;
 		size_t l = strlen(r.func[i]);
-		if (!demangle_name(r.func[i], l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, &m->inl)) sbuf_add(&m->inl, r.func[i], l);
+		if (!demangle_name(r.func[i], l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH | DEMANGLE_NM, &m->inl)) sbuf_add(&m->inl, r.func[i], l);
 		sbuf_addc(&m->inl, 0);
 	}
 	grow_array((void **)&m->inlv, &m->inlcap, k + 1, sizeof *m->inlv);

@@ -294,3 +294,22 @@ EOF
 	run grep -c 'perf-[0-9]*\.map' "$T/bin.fold"
 	assert_output 0
 }
+
+@test "perf2spaa perf.data: C++ names with the standard library's abbreviations (std::ostream), as perf demangles them" {
+	can_record
+	command -v c++ >/dev/null || skip "no C++ compiler"
+	cat > "$T/os.cc" <<'CC'
+#include <sstream>
+#include <iostream>
+int main() {
+	unsigned long n = 0;
+	for (long i = 0; i < 3000000; i++) { std::ostringstream os; os << i; n += os.str().size(); }
+	std::cout << n << "\n";
+}
+CC
+	c++ -O2 -g -fno-omit-frame-pointer -o "$T/os" "$T/os.cc"
+	perf record -q -N -g -e cpu-clock -o "$T/os.data" "$T/os" >/dev/null
+	fold_both "$T/os.data"
+	grep -q 'std::ostream::_M_insert<long>' "$T/txt.fold" || fail "perf script named no std::ostream::_M_insert<long>"
+	cmp "$T/bin.fold" "$T/txt.fold"
+}

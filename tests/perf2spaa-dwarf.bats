@@ -321,3 +321,17 @@ OUT
 	grep -q '"type":"stack"' "$T/j1.spaa"
 	perf2spaa -q -j 2 "$T/node.data" | cmp - "$T/j1.spaa"
 }
+
+@test "dwarf capture of a Go program (a compressed .debug_frame, no .eh_frame): its stacks unwound down to runtime.main, where perf script has the sampled frame alone" {
+	need_capture
+	command -v go >/dev/null || fail "go is not installed (.ci/deps installs golang-go)"
+	mkdir -p "$T/g"
+	printf '%s\n' 'package main' 'import ("crypto/sha256"; "fmt")' \
+		'func main() { h := [32]byte{}; for i := 0; i < 1000000; i++ { h = sha256.Sum256(h[:]) }; fmt.Println(h[0]) }' > "$T/g/g.go"
+	(cd "$T/g" && HOME=$T GOCACHE=$T/gocache GO111MODULE=off go build -o g g.go)
+	perf record -q -e cpu-clock --call-graph dwarf -o "$T/go.data" "$T/g/g" > /dev/null 2>&1
+	perf2spaa -q "$T/go.data" | spaa-fold > "$T/go.fold"
+	# most of the weight is under main.main, reached from runtime.main
+	awk '/;runtime\.main;main\.main/ { m += $NF } { t += $NF } END { exit !(m * 2 > t) }' "$T/go.fold" ||
+		fail "$(sort -t' ' -k2 -n "$T/go.fold" | tail -n 5)"
+}

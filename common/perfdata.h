@@ -64,6 +64,8 @@ typedef struct pd_sample {
 	uint32_t nregs;
 	const uint8_t *stack;    /* STACK_USER: stack_size bytes, of which stack_dyn_size valid */
 	uint64_t stack_size, stack_dyn_size;
+	const uint8_t *read;     /* READ: the record's read_format block, of nread values */
+	uint64_t nread;
 } pd_sample;
 
 typedef struct pd_event {
@@ -110,7 +112,12 @@ bool perfdata_magic(const void *p, size_t n);
  * (NULL or "-": standard input). */
 perfdata *perfdata_open(input *in, const char *path);
 /* The next record, in delivery order; false at the end.  The pointers in
- * *e stay valid until the next call. */
+ * *e stay valid until the next call.  A sample of an event that reads
+ * counters (PERF_SAMPLE_READ, with their ids) is delivered as perf's
+ * tools deliver it: one sample for each value read, in the record's order,
+ * as the event of the value's id, its period the growth of that counter
+ * since the last sample that read it (per thread too when the event is
+ * inherited), none when it has not grown or its id is unknown. */
 bool perfdata_next(perfdata *d, pd_event *e);
 void perfdata_close(perfdata *d);
 

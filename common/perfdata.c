@@ -99,6 +99,7 @@ struct perfdata {
 	strmap rd_keys;         /* (id, tid) -> index in rd_last */
 	uint64_t *rd_last;      /* the counter's value at its last sample */
 	uint32_t rd_cap;
+	uint64_t rd_unknown;    /* values of ids no attribute has */
 };
 
 void perfdata_die(const perfdata *d, uint64_t offset, const char *fmt, ...)
@@ -719,7 +720,10 @@ static bool read_next(perfdata *d, pd_event *e)
 		d->rd_left--;
 		uint64_t value = pd_u64(v, 0), id = pd_u64(v + d->rd_idoff, 0);
 		uint32_t a = idmap_get(&d->ids, (int64_t)id);
-		if (a == UINT32_MAX) continue;
+		if (a == UINT32_MAX) {
+			d->rd_unknown++;
+			continue;
+		}
 		struct { uint64_t id; uint32_t tid; } key;
 		memset(&key, 0, sizeof key);
 		key.id = id;
@@ -1015,3 +1019,4 @@ uint32_t perfdata_nr_cpus(const perfdata *d, uint32_t *online)
 uint32_t perfdata_nbuildids(const perfdata *d) { return d->nbids; }
 const pd_buildid *perfdata_buildid(const perfdata *d, uint32_t i) { return &d->bids[i]; }
 uint64_t perfdata_lost(const perfdata *d) { return d->lost; }
+uint64_t perfdata_read_unknown(const perfdata *d) { return d->rd_unknown; }

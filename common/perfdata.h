@@ -138,6 +138,9 @@ uint32_t perfdata_nbuildids(const perfdata *d);
 const pd_buildid *perfdata_buildid(const perfdata *d, uint32_t i);
 /* Lost samples (LOST and LOST_SAMPLES records) so far. */
 uint64_t perfdata_lost(const perfdata *d);
+/* Counter values read by samples (PERF_SAMPLE_READ) whose ids no event
+ * has, so far: their samples are not delivered. */
+uint64_t perfdata_read_unknown(const perfdata *d);
 
 /* An unaligned little-endian (native) u64 of a record. */
 static inline uint64_t pd_u64(const uint8_t *p, uint64_t i)

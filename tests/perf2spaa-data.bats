@@ -422,3 +422,26 @@ sample_records() {
 	assert_equal "$got" "$want"
 	[ "$(perf2spaa "$T/fork.data" | spaa-fold | grep -c '^prog;.*;main;leaf [0-9]*$')" -ge 1 ]
 }
+
+@test "perf2spaa perf.data: counter values whose ids no event has are counted in a warning, their samples left out; the others' stay" {
+	can_record
+	c_prog
+	perf record -q -N -g -e '{cpu-clock,task-clock}:S' -o "$T/grp.data" "$T/prog" 100 >/dev/null 2>&1 ||
+		skip "perf cannot record a group with leader sampling here"
+	# task-clock's ids (the second attribute's) made other ids
+	local asz aoff ioff isz k n
+	asz=$(od -An -t u8 -j 16 -N 8 "$T/grp.data" | tr -d ' ')
+	aoff=$(od -An -t u8 -j 24 -N 8 "$T/grp.data" | tr -d ' ')
+	ioff=$(od -An -t u8 -j $((aoff + 2 * asz - 16)) -N 8 "$T/grp.data" | tr -d ' ')
+	isz=$(od -An -t u8 -j $((aoff + 2 * asz - 8)) -N 8 "$T/grp.data" | tr -d ' ')
+	cp "$T/grp.data" "$T/unknown.data"
+	for ((k = 0; k < isz; k += 8)); do
+		printf '\177\177\177\177\177\177\177\177' | dd of="$T/unknown.data" bs=1 seek=$((ioff + k)) conv=notrunc 2>/dev/null
+	done
+	n=$(perf report -D -i "$T/grp.data" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')
+	perf2spaa "$T/unknown.data" 2> "$T/err" | spaa-fold --all-events > "$T/unknown.fold"
+	assert_equal "$(cat "$T/err")" "perf2spaa: $T/unknown.data: warning: $n counter values read by samples have ids of no event in the header: their samples are not in the profile"
+	# cpu-clock's samples are all there, task-clock's none
+	perf2spaa "$T/grp.data" | spaa-fold --all-events | grep '^cpu-clock;' | cmp - "$T/unknown.fold"
+	perf2spaa -q "$T/unknown.data" | spaa-fold --all-events | cmp - "$T/unknown.fold"
+}

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "idmap.h"
 #include "perfdata.h"
+#include "strmap.h"
 
 /* sample_type bits (linux/perf_event.h) */
 enum {
@@ -89,6 +90,16 @@ struct perfdata {
 	uint64_t seq, next_flush, max_ts;
 	sbuf arena, arena2;
 	bool eof;
+	/* PERF_SAMPLE_READ: the sample whose values are being delivered */
+	pd_event rd_ev;
+	const uint8_t *rd_v;    /* its next value */
+	uint64_t rd_left;       /* values left */
+	uint32_t rd_stride, rd_idoff; /* bytes from one value to the next, and to its id */
+	bool rd_per_thread;
+	strmap rd_keys;         /* (id, tid) -> index in rd_last */
+	uint64_t *rd_last;      /* the counter's value at its last sample */
+	uint32_t rd_cap;
+	uint64_t rd_unknown;    /* values of ids no attribute has */
 };
 
 void perfdata_die(const perfdata *d, uint64_t offset, const char *fmt, ...)
@@ -414,6 +425,8 @@ void perfdata_close(perfdata *d)
 	free(d->q2);
 	sbuf_free(&d->arena);
 	sbuf_free(&d->arena2);
+	strmap_free(&d->rd_keys);
+	free(d->rd_last);
 	free(d);
 }
 
@@ -511,10 +524,14 @@ static const uint8_t *cskip(struct cur *c, uint64_t nbytes, const char *what)
 
 static unsigned popcount64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
 
-static void read_values(struct cur *c, uint64_t rf)
+/* The read_format block: a value (or a group's number of them), the
+ * times, then the group's values {value, id, lost} or the one's id and
+ * lost, the fields read_format has. */
+static void read_values(struct cur *c, uint64_t rf, pd_sample *s)
 {
 	uint64_t per = 1 + !!(rf & RF_ID) + !!(rf & RF_LOST);
 	uint64_t nr = 1;
+	s->read = c->p + c->o;
 	if (rf & RF_GROUP) nr = c64(c, "read values");
 	else c64(c, "read value"), per--;
 	if (rf & RF_TOTAL_TIME_ENABLED) c64(c, "read values");
@@ -522,6 +539,7 @@ static void read_values(struct cur *c, uint64_t rf)
 	if (nr > (c->n - c->o) / 8 / (per ? per : 1))
 		perfdata_die(c->d, c->where, "sample record: %llu read values past its end", (unsigned long long)nr);
 	cskip(c, nr * per * 8, "read values");
+	s->nread = nr;
 }
 
 static void parse_sample(const perfdata *d, const uint8_t *p, size_t n, pd_event *e)
@@ -547,7 +565,7 @@ static void parse_sample(const perfdata *d, const uint8_t *p, size_t n, pd_event
 	/* without PERIOD in the sample (perf record -c N, or an event's
 	 * period=N), every sample's period is the attribute's, as perf sets it */
 	s->period = st & ST_PERIOD ? c64(&c, "period") : t->period_or_freq;
-	if (st & ST_READ) read_values(&c, t->read_format);
+	if (st & ST_READ) read_values(&c, t->read_format, s);
 	if (st & ST_CALLCHAIN) {
 		s->has_callchain = true;
 		s->nchain = c64(&c, "callchain");
@@ -686,6 +704,73 @@ static bool decode(perfdata *d, const uint8_t *p, size_t n, uint64_t off, pd_eve
 	}
 	parse_other(d, p, n, e);
 	return true;
+}
+
+/* The next sample of the values of the sample in d->rd_ev (perf's
+ * deliver_sample_value): the event of the value's id, as the sample of
+ * that event, its period what the counter grew by since its last sample
+ * (by thread when the sampling event is inherited: a counter of each
+ * thread), taken modulo 2^64 as perf takes it; a value of an unknown id,
+ * or that has not grown, gives none.  False when no value is left. */
+static bool read_next(perfdata *d, pd_event *e)
+{
+	while (d->rd_left) {
+		const uint8_t *v = d->rd_v;
+		d->rd_v += d->rd_stride;
+		d->rd_left--;
+		uint64_t value = pd_u64(v, 0), id = pd_u64(v + d->rd_idoff, 0);
+		uint32_t a = idmap_get(&d->ids, (int64_t)id);
+		if (a == UINT32_MAX) {
+			d->rd_unknown++;
+			continue;
+		}
+		struct { uint64_t id; uint32_t tid; } key;
+		memset(&key, 0, sizeof key);
+		key.id = id;
+		key.tid = d->rd_per_thread ? d->rd_ev.id.tid : 0;
+		bool added;
+		uint32_t k = strmap_intern(&d->rd_keys, &key, sizeof key, &added);
+		if (added) {
+			grow_array((void **)&d->rd_last, &d->rd_cap, k + 1, sizeof *d->rd_last);
+			d->rd_last[k] = 0;
+		}
+		uint64_t period = value - d->rd_last[k];
+		d->rd_last[k] = value;
+		if (!period) continue;
+		*e = d->rd_ev;
+		e->attr = (int32_t)a;
+		e->id.has_id = true;
+		e->id.id = id;
+		e->s.period = period;
+		return true;
+	}
+	return false;
+}
+
+/* Fills e from record p[0..n) as decode(), a sample that reads counters
+ * as its first value's sample (read_next); false when there is none. */
+static bool deliver(perfdata *d, const uint8_t *p, size_t n, uint64_t off, pd_event *e)
+{
+	if (!decode(d, p, n, off, e)) return false;
+	if (e->kind != PD_SAMPLE) return true;
+	const pd_attr *t = &d->attrs[e->attr];
+	uint64_t rf = t->read_format;
+	/* (perf's tools make every event that samples with READ read its id) */
+	if (!(t->sample_type & ST_READ) || !(rf & RF_ID)) return true;
+	uint32_t times = !!(rf & RF_TOTAL_TIME_ENABLED) + !!(rf & RF_TOTAL_TIME_RUNNING);
+	d->rd_ev = *e;
+	d->rd_left = e->s.nread;
+	if (rf & RF_GROUP) { /* nr, times, then {value, id, [lost]} */
+		d->rd_v = e->s.read + 8 * (1 + times);
+		d->rd_stride = 8 * (2 + !!(rf & RF_LOST));
+		d->rd_idoff = 8;
+	} else { /* value, times, id, [lost] */
+		d->rd_v = e->s.read;
+		d->rd_stride = 0;
+		d->rd_idoff = 8 * (1 + times);
+	}
+	d->rd_per_thread = (t->sample_type & ST_TID) && (t->flags >> 1 & 1); /* inherit */
+	return read_next(d, e);
 }
 
 /* Records of perf's own (pipe mode, and some in the file's data). */
@@ -864,10 +949,13 @@ static void skip_payload(perfdata *d, uint64_t nbytes, uint64_t off)
 bool perfdata_next(perfdata *d, pd_event *e)
 {
 	for (;;) {
+		/* the rest of a sample's values first: its record's bytes are
+		 * where they were at the last call */
+		if (read_next(d, e)) return true;
 		while (d->qi < d->nready) {
 			struct qent *q = &d->q[d->qi++];
 			const uint8_t *p = d->pipe ? (const uint8_t *)d->arena.p + q->where : d->map + q->where;
-			if (decode(d, p, q->len, q->offset, e)) return true;
+			if (deliver(d, p, q->len, q->offset, e)) return true;
 		}
 		compact(d);
 		if (d->eof) return false;
@@ -896,7 +984,7 @@ bool perfdata_next(perfdata *d, pd_event *e)
 		if (!d->nattrs) perfdata_die(d, off, "a record before any event attribute");
 		uint64_t ts = record_time(d, p, n, type);
 		if (ts == 0 || ts == UINT64_MAX) {
-			if (decode(d, p, n, off, e)) return true;
+			if (deliver(d, p, n, off, e)) return true;
 			continue;
 		}
 		struct qent *q = VEC_PUSH(d->q, d->nq, d->qcap);
@@ -931,3 +1019,4 @@ uint32_t perfdata_nr_cpus(const perfdata *d, uint32_t *online)
 uint32_t perfdata_nbuildids(const perfdata *d) { return d->nbids; }
 const pd_buildid *perfdata_buildid(const perfdata *d, uint32_t i) { return &d->bids[i]; }
 uint64_t perfdata_lost(const perfdata *d) { return d->lost; }
+uint64_t perfdata_read_unknown(const perfdata *d) { return d->rd_unknown; }

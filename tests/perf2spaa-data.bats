@@ -313,3 +313,135 @@ CC
 	grep -q 'std::ostream::_M_insert<long>' "$T/txt.fold" || fail "perf script named no std::ostream::_M_insert<long>"
 	cmp "$T/bin.fold" "$T/txt.fold"
 }
+
+# fold_all DATA [PERF-SCRIPT-OPTION...]: $T/bin.fold (perf2spaa DATA) and
+# $T/txt.fold (perf script -i DATA | perf2spaa), every event folded
+fold_all() {
+	local data=$1
+	shift
+	perf2spaa "$data" | spaa-fold --all-events > "$T/bin.fold"
+	perf script "$@" -i "$data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+}
+
+# report_totals DATA: "EVENT TOTAL" a line, each event's period as perf
+# report counts it, and as spaa-top totals perf2spaa's profile of DATA
+report_totals() {
+	perf report --stdio --no-group --no-children -g none -i "$1" 2>/dev/null |
+		awk '/^# Samples: .* of event/ { e = $NF; gsub(/\047/, "", e) } /^# Event count/ { print e, $NF }' > "$T/want.totals"
+	[ -s "$T/want.totals" ]
+	local ev n
+	while read -r ev n; do
+		echo "$ev $(perf2spaa "$1" | spaa-top --raw-units --event="$ev" -n 1 | awk '/, total / { print $NF }')"
+	done < "$T/want.totals" > "$T/got.totals"
+	diff "$T/want.totals" "$T/got.totals"
+}
+
+# sample_records DATA: perf2spaa -s's sample records of both paths in
+# $T/bin.samples and $T/txt.samples, without what only one path has
+sample_records() {
+	strip_ids() { grep '"type":"sample"' | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
+	perf2spaa -s "$1" | strip_ids > "$T/bin.samples"
+	perf script -i "$1" | perf2spaa -s | strip_ids > "$T/txt.samples"
+	[ -s "$T/txt.samples" ]
+}
+
+@test "perf2spaa perf.data: a group sampled by its leader ({a,b}:S, PERF_SAMPLE_READ) gives a sample a member, the growth of its counter as the period, as perf script does: byte for byte, -s, -j N, pipe mode, perf report's totals" {
+	can_record
+	c_prog
+	# page-faults mostly has not grown since the last sample: those give none
+	perf record -q -N -g -e '{cpu-clock,page-faults}:S' -o "$T/grp.data" "$T/prog" 300 >/dev/null 2>&1 ||
+		skip "perf cannot record a group with leader sampling here"
+	fold_all "$T/grp.data"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^cpu-clock;prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+	grep -q '^page-faults;prog;' "$T/bin.fold"
+	report_totals "$T/grp.data"
+	sample_records "$T/grp.data"
+	cmp "$T/bin.samples" "$T/txt.samples"
+	local j
+	perf2spaa -s -j 1 "$T/grp.data" > "$T/j1.spaa"
+	for j in 2 7; do
+		perf2spaa -s -j "$j" "$T/grp.data" | cmp - "$T/j1.spaa" || fail "-j $j differs from -j 1"
+	done
+	perf record -q -N -g -e '{cpu-clock,task-clock}:S' -o - "$T/prog" 200 2>/dev/null > "$T/pipe.data"
+	fold_all "$T/pipe.data"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^task-clock;prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+	perf2spaa < "$T/pipe.data" | spaa-fold --all-events | cmp - "$T/txt.fold"
+}
+
+@test "perf2spaa perf.data: one event with its value (cpu-clock:S), values with their times (perf record -s), a group read with a fixed period (-c), and a group without :S, as perf script gives them, with perf report's totals" {
+	can_record
+	c_prog
+	perf record -q -N -g -e 'cpu-clock:S' -o "$T/one.data" "$T/prog" 200 >/dev/null 2>&1 ||
+		skip "perf cannot record cpu-clock:S here"
+	perf record -q -N -g -c 200000 -e '{cpu-clock,task-clock}:S' -o "$T/fixed.data" "$T/prog" 200 >/dev/null
+	perf record -q -N -g -e '{cpu-clock,task-clock}' -o "$T/nos.data" "$T/prog" 200 >/dev/null
+	# -s: TOTAL_TIME_ENABLED and TOTAL_TIME_RUNNING in the read format
+	perf record -q -N -g -s -e 'cpu-clock:S' -o "$T/onetimes.data" "$T/prog" 200 >/dev/null
+	perf record -q -N -g -s -e '{cpu-clock,task-clock}:S' -o "$T/grptimes.data" "$T/prog" 200 >/dev/null
+	local f
+	for f in one fixed nos onetimes grptimes; do
+		fold_all "$T/$f.data"
+		cmp "$T/bin.fold" "$T/txt.fold" || fail "$f.data folds otherwise"
+		report_totals "$T/$f.data" || fail "$f.data: other totals than perf report's"
+		sample_records "$T/$f.data"
+		cmp "$T/bin.samples" "$T/txt.samples" || fail "$f.data: other sample records"
+	done
+}
+
+@test "perf2spaa perf.data: a group sampled by its leader under --call-graph dwarf, as perf script --no-inline gives it" {
+	can_record
+	c_prog
+	perf record -q -N --call-graph dwarf -e '{cpu-clock,task-clock}:S' -o "$T/dw.data" "$T/prog" 200 >/dev/null 2>&1 ||
+		skip "perf cannot record a dwarf group here"
+	fold_all "$T/dw.data" --no-inline
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^task-clock;prog;.*;main;mid;leaf [0-9]*$' "$T/bin.fold"
+	report_totals "$T/dw.data"
+}
+
+@test "perf2spaa perf.data: cpu-clock:S of several processes (inherited counters): each thread's counter apart, the total of each thread's last value in perf's dump" {
+	can_record
+	c_prog
+	perf record -q -N -g -e 'cpu-clock:S' -o "$T/fork.data" -- \
+		sh -c "'$T/prog' 150 & '$T/prog' 150 & '$T/prog' 150; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record cpu-clock:S here"
+	# the counter of an inherited event is each thread's own; perf 6.1
+	# takes the deltas of one id across its threads (wrapping below 0),
+	# later perf keeps each thread's: so is the total each thread's last
+	# value, summed
+	local want got
+	want=$(perf report -D -i "$T/fork.data" 2>/dev/null |
+		awk '/PERF_RECORD_SAMPLE/ { t = $0; sub(/.*: [0-9]+\//, "", t); sub(/:.*/, "", t) }
+		     /^\.\.\.\.\. id .*value/ { v = $5; sub(/,$/, "", v); print t, v }' |
+		while read -r t v; do echo "$t $((16#$v))"; done |
+		awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (t in m) s += m[t]; printf "%d\n", s }')
+	got=$(perf2spaa "$T/fork.data" | spaa-fold | awk '{ t += $NF } END { printf "%d\n", t }')
+	assert_equal "$got" "$want"
+	[ "$(perf2spaa "$T/fork.data" | spaa-fold | grep -c '^prog;.*;main;leaf [0-9]*$')" -ge 1 ]
+}
+
+@test "perf2spaa perf.data: counter values whose ids no event has are counted in a warning, their samples left out; the others' stay" {
+	can_record
+	c_prog
+	perf record -q -N -g -e '{cpu-clock,task-clock}:S' -o "$T/grp.data" "$T/prog" 100 >/dev/null 2>&1 ||
+		skip "perf cannot record a group with leader sampling here"
+	# task-clock's ids (the second attribute's) made other ids
+	local asz aoff ioff isz k n
+	asz=$(od -An -t u8 -j 16 -N 8 "$T/grp.data" | tr -d ' ')
+	aoff=$(od -An -t u8 -j 24 -N 8 "$T/grp.data" | tr -d ' ')
+	ioff=$(od -An -t u8 -j $((aoff + 2 * asz - 16)) -N 8 "$T/grp.data" | tr -d ' ')
+	isz=$(od -An -t u8 -j $((aoff + 2 * asz - 8)) -N 8 "$T/grp.data" | tr -d ' ')
+	cp "$T/grp.data" "$T/unknown.data"
+	for ((k = 0; k < isz; k += 8)); do
+		printf '\177\177\177\177\177\177\177\177' | dd of="$T/unknown.data" bs=1 seek=$((ioff + k)) conv=notrunc 2>/dev/null
+	done
+	n=$(perf report -D -i "$T/grp.data" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')
+	perf2spaa "$T/unknown.data" 2> "$T/err" | spaa-fold --all-events > "$T/unknown.fold"
+	assert_equal "$(cat "$T/err")" "perf2spaa: $T/unknown.data: warning: $n counter values read by samples have ids of no event in the header: their samples are not in the profile"
+	# cpu-clock's samples are all there, task-clock's none
+	perf2spaa "$T/grp.data" | spaa-fold --all-events | grep '^cpu-clock;' | cmp - "$T/unknown.fold"
+	perf2spaa -q "$T/unknown.data" | spaa-fold --all-events | cmp - "$T/unknown.fold"
+}

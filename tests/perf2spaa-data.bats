@@ -411,11 +411,12 @@ sample_records() {
 	# the counter of an inherited event is each thread's own; perf 6.1
 	# takes the deltas of one id across its threads (wrapping below 0),
 	# later perf keeps each thread's: so is the total each thread's last
-	# value, summed
+	# value, summed, a counter per thread and id (an event per cpu: a
+	# thread that ran on two cpus has two)
 	local want got
 	want=$(perf report -D -i "$T/fork.data" 2>/dev/null |
 		awk '/PERF_RECORD_SAMPLE/ { t = $0; sub(/.*: [0-9]+\//, "", t); sub(/:.*/, "", t) }
-		     /^\.\.\.\.\. id .*value/ { v = $5; sub(/,$/, "", v); print t, v }' |
+		     /^\.\.\.\.\. id .*value/ { i = $3; v = $5; sub(/,$/, "", i); sub(/,$/, "", v); print t "/" i, v }' |
 		while read -r t v; do echo "$t $((16#$v))"; done |
 		awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (t in m) s += m[t]; printf "%d\n", s }')
 	got=$(perf2spaa "$T/fork.data" | spaa-fold | awk '{ t += $NF } END { printf "%d\n", t }')

@@ -382,3 +382,28 @@ first_record() {
 	assert_failure 1
 	assert_output --regexp '^perf2spaa: -: offset [0-9]+: truncated: '
 }
+
+@test "perf2spaa perf.data: the committed -z capture (records split between compressed records) gives every sample, in perf script's order, at -j 1 and 2" {
+	local seed=$BATS_TEST_DIRNAME/../fuzz/seeds/perf2spaa/compressed.perf.data
+	mkdir "$T/empty"
+	perf2spaa -s -j 1 --symfs="$T/empty" "$seed" > "$T/z.spaa"
+	perf2spaa -s -j 2 --symfs="$T/empty" "$seed" | cmp - "$T/z.spaa"
+	sed -n 's/.*"tid":\([0-9]*\),"timestamp":\([0-9.]*\),"period":\([0-9]*\).*/\1 \2 \3/p' "$T/z.spaa" > "$T/bin.txt"
+	run wc -l < "$T/bin.txt"
+	assert_output 22
+	run sed -n '1p;$p' "$T/bin.txt"
+	assert_output "32096 44043.099219 500000
+32096 44043.117688 500000"
+	# the stream cut after the COMPRESSED record at 2034, whose data ends
+	# with the first 32 bytes of a sample: its last two COMPRESSED records
+	# (at 2227 and 2281) made FINISHED_INIT records (82), which are skipped
+	cp "$seed" "$T/cut.data"
+	printf '\122' | dd of="$T/cut.data" bs=1 seek=2227 conv=notrunc 2>/dev/null
+	printf '\122' | dd of="$T/cut.data" bs=1 seek=2281 conv=notrunc 2>/dev/null
+	run perf2spaa "$T/cut.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/cut.data: offset 2034: truncated: the compressed data ends inside a record (32 bytes of it)"
+	command -v perf >/dev/null || return 0
+	perf script -i "$seed" -F tid,time,period 2>/dev/null | awk '{ sub(/:$/, "", $2); print $1, $2, $3 }' > "$T/txt.txt"
+	diff "$T/txt.txt" "$T/bin.txt"
+}

@@ -395,7 +395,7 @@ first_record() {
 	assert_output "32096 44043.099219 500000
 32096 44043.117688 500000"
 	# the stream cut after the COMPRESSED record at 2034, whose data ends
-	# with the first 32 bytes of a sample: its last two COMPRESSED records
+	# with the first 32 bytes of a record: its last two COMPRESSED records
 	# (at 2227 and 2281) made FINISHED_INIT records (82), which are skipped
 	cp "$seed" "$T/cut.data"
 	printf '\122' | dd of="$T/cut.data" bs=1 seek=2227 conv=notrunc 2>/dev/null
@@ -406,4 +406,26 @@ first_record() {
 	command -v perf >/dev/null || return 0
 	perf script -i "$seed" -F tid,time,period 2>/dev/null | awk '{ sub(/:$/, "", $2); print $1, $2, $3 }' > "$T/txt.txt"
 	diff "$T/txt.txt" "$T/bin.txt"
+}
+
+@test "perf2spaa perf.data: COMPRESSED2 records (newer perf's, 8-byte aligned with a data size) read as the COMPRESSED records they were made from, file and pipe mode" {
+	local seed=$BATS_TEST_DIRNAME/../fuzz/seeds/perf2spaa/compressed.perf.data
+	mkdir "$T/empty"
+	python3 "$D/perf/compressed2.py" "$seed" "$T/c2.data"
+	perf2spaa -s --symfs="$T/empty" "$T/c2.data" > "$T/c2.spaa"
+	perf2spaa -s --symfs="$T/empty" "$seed" | cmp - "$T/c2.spaa"
+	perf2spaa -s -j 2 --symfs="$T/empty" "$T/c2.data" | cmp - "$T/c2.spaa"
+	# a data size past the record's end (the first COMPRESSED2 record, at
+	# 632, of 960 bytes)
+	cp "$T/c2.data" "$T/bad.data"
+	printf '\377\377' | dd of="$T/bad.data" bs=1 seek=$((632 + 8)) conv=notrunc 2>/dev/null
+	run perf2spaa "$T/bad.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/bad.data: offset 632: compressed record: 65535 bytes of data in a record of 960"
+	# pipe mode, where perf can record
+	command -v perf >/dev/null && command -v cc >/dev/null || return 0
+	c_prog
+	perf record -q -N -z -e cpu-clock -g -o - "$T/prog" 100 2>/dev/null > "$T/zpipe.data" || return 0
+	python3 "$D/perf/compressed2.py" "$T/zpipe.data" "$T/c2pipe.data"
+	perf2spaa -s < "$T/c2pipe.data" | cmp - <(perf2spaa -s "$T/zpipe.data")
 }

@@ -1037,6 +1037,11 @@ bool perfdata_next(perfdata *d, pd_event *e)
 		q->offset = off;
 		q->len = (uint32_t)n;
 		q->arena = d->pipe || d->z.last;
+		/* a few kilobytes of zstd can make gigabytes of records: those
+		 * of a round are held (and queued), up to input_max_size() */
+		if (d->z.last && d->arena.n + (uint64_t)d->nq * sizeof *d->q + n > input_max_size())
+			perfdata_die(d, off, "compressed data: more than %llu bytes of records in one round, more than can be held",
+				     (unsigned long long)input_max_size());
 		if (q->arena) {
 			q->where = d->arena.n;
 			sbuf_add(&d->arena, p, n);

@@ -11,7 +11,10 @@
  * deliver them: timed records sorted by time within perf's flush rounds
  * (FINISHED_ROUND), untimed ones at once, so that the state a sample sees
  * (command names, mappings) is the one `perf script` gives it.  Memory holds
- * at most the records of two rounds, whatever the file's size.
+ * at most the records of two rounds, whatever the file's size.  A capture of
+ * `perf record -z` is read too: the COMPRESSED records' payloads are one
+ * zstd stream, decompressed a window at a time, whose records are taken
+ * as if they stood in the file in the COMPRESSED record's place.
  *
  * Every length is checked against the bytes there are: a truncated or
  * damaged file is an error "FILE: offset N: what is wrong" (exit 1).  A file

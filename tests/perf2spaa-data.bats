@@ -445,4 +445,165 @@ sample_records() {
 	# cpu-clock's samples are all there, task-clock's none
 	perf2spaa "$T/grp.data" | spaa-fold --all-events | grep '^cpu-clock;' | cmp - "$T/unknown.fold"
 	perf2spaa -q "$T/unknown.data" | spaa-fold --all-events | cmp - "$T/unknown.fold"
+
+# first_record TYPE DATA: the offset of DATA's first record of TYPE (a
+# file-mode perf.data), from the record headers of its data section
+first_record() {
+	local off end t sz
+	off=$(od -An -t u8 -j 40 -N 8 "$2" | tr -d ' ')
+	end=$((off + $(od -An -t u8 -j 48 -N 8 "$2" | tr -d ' ')))
+	while [ "$off" -lt "$end" ]; do
+		t=$(od -An -t u4 -j "$off" -N 4 "$2" | tr -d ' ')
+		[ "$t" = "$1" ] && { echo "$off"; return 0; }
+		sz=$(od -An -t u2 -j $((off + 6)) -N 2 "$2" | tr -d ' ')
+		[ "$sz" -ge 8 ] || return 1
+		off=$((off + sz))
+	done
+	return 1
+}
+
+@test "perf2spaa perf.data: perf record -z (zstd-compressed records) folds as perf script's text does, byte for byte, the same with -j 1, 2 and 7 and with -s" {
+	can_record
+	c_prog
+	perf record -q -N -z -g -e cpu-clock -o "$T/z.data" "$T/prog" 400 >/dev/null 2>&1 ||
+		skip "perf record -z does not work here (perf built without zstd)"
+	first_record 81 "$T/z.data" > /dev/null || fail "no COMPRESSED record in the capture"
+	perf2spaa "$T/z.data" | spaa-fold --all-events > "$T/bin.fold"
+	perf script -i "$T/z.data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^cpu-clock;prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+	# the sample records too
+	perf2spaa -s "$T/z.data" > "$T/bin.spaa"
+	perf script -i "$T/z.data" | perf2spaa -s > "$T/txt.spaa"
+	strip_ids() { grep '"type":"sample"' "$1" | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
+	diff <(strip_ids "$T/bin.spaa") <(strip_ids "$T/txt.spaa")
+	local opts j
+	for opts in "" "-s"; do
+		# shellcheck disable=SC2086
+		perf2spaa $opts -j 1 "$T/z.data" > "$T/j1.spaa"
+		for j in 2 7; do
+			# shellcheck disable=SC2086
+			perf2spaa $opts -j "$j" "$T/z.data" | cmp - "$T/j1.spaa" || fail "$opts: -j $j differs from -j 1"
+		done
+	done
+}
+
+@test "perf2spaa perf.data: perf record -z --call-graph dwarf (records split across compressed records) folds as perf script --no-inline does, byte for byte" {
+	can_record
+	c_prog
+	perf record -q -N -z --call-graph dwarf -e cpu-clock -o "$T/zd.data" "$T/prog" 300 >/dev/null 2>&1 ||
+		skip "perf record -z --call-graph dwarf does not work here"
+	# samples of 8 KiB of stack each: the compressed stream's records
+	# straddle the COMPRESSED records that carry it
+	perf2spaa "$T/zd.data" | spaa-fold --all-events > "$T/bin.fold"
+	perf script --no-inline -i "$T/zd.data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^cpu-clock;prog;.*;main;mid;leaf [0-9]*$' "$T/bin.fold"
+	perf2spaa -s -j 2 "$T/zd.data" | cmp - <(perf2spaa -s -j 1 "$T/zd.data")
+}
+
+@test "perf2spaa perf.data: a system-wide perf record -a -z capture, >= 99.9% of the weight as the text path, same totals as perf report, the same with -j 1 and 2" {
+	can_record
+	c_prog
+	perf record -q -N -a -z -g -e cpu-clock -o "$T/zsys.data" -- \
+		sh -c "'$T/prog' 600 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record system-wide with -z here"
+	run same_weight "$T/zsys.data"
+	awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
+	grep -q 'entry_SYSCALL_64\|asm_sysvec_apic_timer_interrupt\|do_syscall_64' "$T/bin.fold"
+	local want got
+	want=$(perf report --stdio --no-children -g none -i "$T/zsys.data" 2>/dev/null |
+		awk '/^# Event count/ { print $NF; exit }')
+	got=$(awk '{ t += $NF } END { print t }' "$T/bin.fold")
+	assert_equal "$got" "$want"
+	local opts
+	for opts in "" "-s"; do
+		# shellcheck disable=SC2086
+		perf2spaa $opts -j 2 "$T/zsys.data" | cmp - <(perf2spaa $opts -j 1 "$T/zsys.data") || fail "$opts: -j 2 differs"
+	done
+}
+
+@test "perf2spaa perf.data: pipe mode with -z (perf record -z -o -), from a file and from standard input, byte for byte" {
+	can_record
+	c_prog
+	perf record -q -N -z -e cpu-clock -g -o - "$T/prog" 300 2>/dev/null > "$T/zpipe.data"
+	[ -s "$T/zpipe.data" ] || skip "perf record -z -o - does not work here"
+	perf2spaa "$T/zpipe.data" | spaa-fold > "$T/bin.fold"
+	perf script -i "$T/zpipe.data" 2>/dev/null | perf2spaa | spaa-fold > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+	cmp "$T/bin.fold" "$T/txt.fold"
+	perf2spaa < "$T/zpipe.data" | spaa-fold | cmp - "$T/txt.fold"
+	perf2spaa -s -j 2 < "$T/zpipe.data" | cmp - <(perf2spaa -s -j 1 "$T/zpipe.data")
+	perf record -q -N -z -e cpu-clock -g -o - "$T/prog" 100 2>/dev/null | perf2spaa | spaa-validate -q
+}
+
+@test "perf2spaa perf.data: a corrupt or truncated compressed record (perf record -z) is an error naming its offset, exit 1" {
+	can_record
+	c_prog
+	perf record -q -N -z -g -e cpu-clock -o "$T/z.data" "$T/prog" 100 >/dev/null 2>&1 ||
+		skip "perf record -z does not work here (perf built without zstd)"
+	local off size
+	off=$(first_record 81 "$T/z.data")
+	# the zstd frame's magic number, at the head of the first payload, zeroed
+	cp "$T/z.data" "$T/bad.data"
+	printf '\0\0\0\0' | dd of="$T/bad.data" bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null
+	run perf2spaa "$T/bad.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/bad.data: offset $off: compressed record: corrupt zstd data: Unknown frame descriptor"
+	# pipe mode: cut inside the compressed record
+	perf record -q -N -z -e cpu-clock -g -o - "$T/prog" 100 2>/dev/null > "$T/zpipe.data"
+	size=$(stat -c %s "$T/zpipe.data")
+	head -c $((size - 200)) "$T/zpipe.data" > "$T/zcut.data"
+	run perf2spaa - < "$T/zcut.data"
+	assert_failure 1
+	assert_output --regexp '^perf2spaa: -: offset [0-9]+: truncated: '
+}
+
+@test "perf2spaa perf.data: the committed -z capture (records split between compressed records) gives every sample, in perf script's order, at -j 1 and 2" {
+	local seed=$BATS_TEST_DIRNAME/../fuzz/seeds/perf2spaa/compressed.perf.data
+	mkdir "$T/empty"
+	perf2spaa -s -j 1 --symfs="$T/empty" "$seed" > "$T/z.spaa"
+	perf2spaa -s -j 2 --symfs="$T/empty" "$seed" | cmp - "$T/z.spaa"
+	sed -n 's/.*"tid":\([0-9]*\),"timestamp":\([0-9.]*\),"period":\([0-9]*\).*/\1 \2 \3/p' "$T/z.spaa" > "$T/bin.txt"
+	run wc -l < "$T/bin.txt"
+	assert_output 22
+	run sed -n '1p;$p' "$T/bin.txt"
+	assert_output "32096 44043.099219 500000
+32096 44043.117688 500000"
+	# the stream cut after the COMPRESSED record at 2034, whose data ends
+	# with the first 32 bytes of a record: its last two COMPRESSED records
+	# (at 2227 and 2281) made FINISHED_INIT records (82), which are skipped
+	cp "$seed" "$T/cut.data"
+	printf '\122' | dd of="$T/cut.data" bs=1 seek=2227 conv=notrunc 2>/dev/null
+	printf '\122' | dd of="$T/cut.data" bs=1 seek=2281 conv=notrunc 2>/dev/null
+	run perf2spaa "$T/cut.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/cut.data: offset 2034: truncated: the compressed data ends inside a record (32 bytes of it)"
+	command -v perf >/dev/null || return 0
+	perf script -i "$seed" -F tid,time,period 2>/dev/null | awk '{ sub(/:$/, "", $2); print $1, $2, $3 }' > "$T/txt.txt"
+	diff "$T/txt.txt" "$T/bin.txt"
+}
+
+@test "perf2spaa perf.data: COMPRESSED2 records (newer perf's, 8-byte aligned with a data size) read as the COMPRESSED records they were made from, file and pipe mode" {
+	local seed=$BATS_TEST_DIRNAME/../fuzz/seeds/perf2spaa/compressed.perf.data
+	mkdir "$T/empty"
+	python3 "$D/perf/compressed2.py" "$seed" "$T/c2.data"
+	perf2spaa -s --symfs="$T/empty" "$T/c2.data" > "$T/c2.spaa"
+	perf2spaa -s --symfs="$T/empty" "$seed" | cmp - "$T/c2.spaa"
+	perf2spaa -s -j 2 --symfs="$T/empty" "$T/c2.data" | cmp - "$T/c2.spaa"
+	# a data size past the record's end (the first COMPRESSED2 record, at
+	# 632, of 960 bytes)
+	cp "$T/c2.data" "$T/bad.data"
+	printf '\377\377' | dd of="$T/bad.data" bs=1 seek=$((632 + 8)) conv=notrunc 2>/dev/null
+	run perf2spaa "$T/bad.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/bad.data: offset 632: compressed record: 65535 bytes of data in a record of 960"
+	# pipe mode, where perf can record
+	command -v perf >/dev/null && command -v cc >/dev/null || return 0
+	c_prog
+	perf record -q -N -z -e cpu-clock -g -o - "$T/prog" 100 2>/dev/null > "$T/zpipe.data" || return 0
+	python3 "$D/perf/compressed2.py" "$T/zpipe.data" "$T/c2pipe.data"
+	perf2spaa -s < "$T/c2pipe.data" | cmp - <(perf2spaa -s "$T/zpipe.data")
 }

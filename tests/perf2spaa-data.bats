@@ -445,6 +445,7 @@ sample_records() {
 	# cpu-clock's samples are all there, task-clock's none
 	perf2spaa "$T/grp.data" | spaa-fold --all-events | grep '^cpu-clock;' | cmp - "$T/unknown.fold"
 	perf2spaa -q "$T/unknown.data" | spaa-fold --all-events | cmp - "$T/unknown.fold"
+}
 
 # first_record TYPE DATA: the offset of DATA's first record of TYPE (a
 # file-mode perf.data), from the record headers of its data section

@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/perftext.sh CMD_DIR - the text path of issue 18: `perf2spaa FILE |
-# spaa-fold` at -j 1, 2 and the machine's cores, side by side with
+# spaa-fold` at -j 1, 2 and the machine's cores (and spaa-fold's own -j,
+# alone and behind perf2spaa -j 2), side by side with
 # inferno-collapse-perf FILE at --nthreads 1, 2 and its default (when it is
 # on PATH).  Goal: the pipeline at its default -j at most 1.0x inferno at its
 # default, in wall time.
@@ -49,6 +50,14 @@ for j in $jobs; do
 done
 row "perf2spaa | spaa-fold (default -j)" "'$CMD/perf2spaa' '$text' | '$CMD/spaa-fold'"
 ours=$(cat "$OUT/wall.txt")
+# spaa-fold's own -j (one thread reads, another folds), alone on the
+# capture's SPAA and behind perf2spaa -j 2
+"$CMD/perf2spaa" -j 2 "$text" > "$OUT/perftext.spaa" 2> /dev/null
+for j in $jobs; do
+	row "spaa-fold -j $j (the capture's SPAA)" "'$CMD/spaa-fold' -j $j '$OUT/perftext.spaa'"
+	row "perf2spaa -j 2 | spaa-fold -j $j" "'$CMD/perf2spaa' -j 2 '$text' | '$CMD/spaa-fold' -j $j"
+done
+rm -f "$OUT/perftext.spaa"
 if command -v inferno-collapse-perf >/dev/null 2>&1; then
 	for j in $jobs; do
 		row "inferno-collapse-perf --nthreads $j" "inferno-collapse-perf --nthreads $j '$text'"

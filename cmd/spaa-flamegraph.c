@@ -14,7 +14,6 @@
  * is time: sample records, or folded lines, in their order). */
 #include <getopt.h>
 #include <math.h>
-#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include "input.h"
 #include "naming.h"
 #include "output.h"
+#include "relay.h"
 #include "sniff.h"
 #include "spaa.h"
 #include "strmap.h"
@@ -429,158 +429,21 @@ static uint64_t skipped_total;
 
 /* ---- -j: reading and folding in two threads -------------------------------
  * With two jobs or more, the main thread reads the stack records (the
- * reader's fast path, spaa_fast_stacks(), and the weight) into a batch, and
- * a second thread folds the batch before (stack_node(): names, paths,
- * weights), so that the two halves of the work run side by side.  Only the
- * folder changes what it touches (the names, the paths, the weights); the
- * reader's header and dictionaries, which it reads, change only in
- * records that do not take the fast path for stack records, and before
- * spaa_next() takes one of those it waits until the folder is done
- * (r->before_slow; in a converter's SPAA, the frames come before the
- * stacks: once).  The stacks are folded in their order, so the graph is the
- * same bytes with any -j. */
+ * reader's fast path, spaa_fast_stacks(), and the weight) and a second
+ * thread folds them (stack_node(): names, paths, weights), handed on in
+ * batches by a stack relay (relay.h), so that the two halves of the work
+ * run side by side.  Only the folder changes what it touches (the names,
+ * the paths, the weights).  The stacks are folded in their order, so the
+ * graph is the same bytes with any -j. */
 
-struct rec {
-	double w;
-	uint32_t frame0, nframes;  /* in batch.frames */
-	int32_t event;
-	uint32_t comm_at, comm_n, ev_at, ev_n; /* in batch.text */
-	bool has_comm, has_ev, has_pid, has_tid;
-	int64_t pid, tid;
-};
-struct batch {
-	struct rec *recs;
-	uint32_t n, cap;
-	uint32_t *frames;
-	uint32_t nf, fcap;
-	sbuf text;
-};
-#define BATCH_RECS 4096
+struct fold_to { const spaa_reader *r; int side; };
 
-static struct {
-	bool on;                 /* a folder thread runs */
-	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct batch b[2], *fill, *work;
-	bool ready, quit;        /* work holds a batch not folded yet; no more */
-	const spaa_reader *r;
-	int side;
-} J = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
-
-static void batch_add(struct batch *b, const spaa_stack *s, double w)
+static void fold_relayed(void *ctx, const spaa_stack *s, num w, uint64_t lineno)
 {
-	struct rec *x = VEC_PUSH(b->recs, b->n, b->cap);
-	x->w = w;
-	x->frame0 = b->nf;
-	x->nframes = s->nframes;
-	for (uint32_t i = 0; i < s->nframes; i++) *VEC_PUSH(b->frames, b->nf, b->fcap) = s->frames[i];
-	x->event = s->event;
-	x->has_comm = s->comm.p != NULL;
-	x->comm_at = (uint32_t)b->text.n;
-	x->comm_n = (uint32_t)s->comm.n;
-	sbuf_add(&b->text, s->comm.p, s->comm.n);
-	x->has_ev = s->event_name.p != NULL;
-	x->ev_at = (uint32_t)b->text.n;
-	x->ev_n = (uint32_t)s->event_name.n;
-	sbuf_add(&b->text, s->event_name.p, s->event_name.n);
-	x->has_pid = s->has_pid;
-	x->pid = s->pid;
-	x->has_tid = s->has_tid;
-	x->tid = s->tid;
-}
-
-static void batch_fold(const struct batch *b)
-{
-	spaa_stack s = { 0 };
-	for (uint32_t i = 0; i < b->n; i++) {
-		const struct rec *x = &b->recs[i];
-		s.frames = b->frames + x->frame0;
-		s.nframes = x->nframes;
-		s.event = x->event;
-		s.comm = x->has_comm ? (sstr){ b->text.p + x->comm_at, x->comm_n } : SSTR_NULL;
-		s.event_name = x->has_ev ? (sstr){ b->text.p + x->ev_at, x->ev_n } : SSTR_NULL;
-		s.has_pid = x->has_pid;
-		s.pid = x->pid;
-		s.has_tid = x->has_tid;
-		s.tid = x->tid;
-		uint32_t n = stack_node(J.r, &s);
-		if (n != UINT32_MAX) val[J.side][n] += x->w;
-	}
-}
-
-static void *folder(void *arg)
-{
-	(void)arg;
-	pthread_mutex_lock(&J.mu);
-	for (;;) {
-		while (!J.ready && !J.quit) pthread_cond_wait(&J.cv, &J.mu);
-		if (!J.ready) break;
-		pthread_mutex_unlock(&J.mu);
-		batch_fold(J.work);
-		pthread_mutex_lock(&J.mu);
-		J.ready = false;
-		pthread_cond_broadcast(&J.cv);
-	}
-	pthread_mutex_unlock(&J.mu);
-	return NULL;
-}
-
-/* Hands the filled batch to the folder (once it is done with the one
- * before); with idle, also waits until it is done with this one. */
-static void jobs_hand(bool idle)
-{
-	pthread_mutex_lock(&J.mu);
-	if (J.fill->n) {
-		while (J.ready) pthread_cond_wait(&J.cv, &J.mu);
-		struct batch *t = J.work;
-		J.work = J.fill;
-		J.fill = t;
-		J.fill->n = J.fill->nf = 0;
-		J.fill->text.n = 0;
-		J.ready = true;
-		pthread_cond_broadcast(&J.cv);
-	}
-	if (idle)
-		while (J.ready) pthread_cond_wait(&J.cv, &J.mu);
-	pthread_mutex_unlock(&J.mu);
-}
-
-static void jobs_start(const spaa_reader *r, int side)
-{
-	J.r = r;
-	J.side = side;
-	J.fill = &J.b[0];
-	J.work = &J.b[1];
-	J.ready = J.quit = false;
-	int e = pthread_create(&J.thread, NULL, folder, NULL);
-	if (e) die(EXIT_DATA, "cannot start a thread: %s", strerror(e));
-	J.on = true;
-}
-
-static void jobs_stop(void)
-{
-	jobs_hand(true);
-	pthread_mutex_lock(&J.mu);
-	J.quit = true;
-	pthread_cond_broadcast(&J.cv);
-	pthread_mutex_unlock(&J.mu);
-	pthread_join(J.thread, NULL);
-	J.on = false;
-	for (int i = 0; i < 2; i++) {
-		free(J.b[i].recs);
-		free(J.b[i].frames);
-		sbuf_free(&J.b[i].text);
-		J.b[i] = (struct batch){ 0 };
-	}
-}
-
-/* spaa_next() is about to take a record that may change what the folder
- * reads: the folder is to be done first. */
-static void folder_idle(spaa_reader *r)
-{
-	(void)r;
-	jobs_hand(true);
+	const struct fold_to *to = ctx;
+	(void)lineno;
+	uint32_t n = stack_node(to->r, s);
+	if (n != UINT32_MAX) val[to->side][n] += num_value(w);
 }
 
 static void read_spaa_stacks(spaa_reader *r, int side)
@@ -589,10 +452,8 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 	struct pick p = { .ev = -2 };
 	uint64_t skipped = 0;
 	spaa_fast_stacks(r, &s);
-	if (O.jobs > 1) {
-		jobs_start(r, side);
-		r->before_slow = folder_idle;
-	}
+	struct fold_to to = { r, side };
+	if (O.jobs > 1) relay_start(r, fold_relayed, &to);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER && p.ev == -2) pick_header(r, &p);
@@ -607,18 +468,14 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 			continue;
 		}
 		note_countname(w, s.event_name);
-		if (J.on) {
-			batch_add(J.fill, &s, num_value(w->value));
-			if (J.fill->n >= BATCH_RECS) jobs_hand(false);
+		if (relay_on()) {
+			relay_add(&s, w->value, r->lineno);
 			continue;
 		}
 		uint32_t n = stack_node(r, &s);
 		if (n != UINT32_MAX) val[side][n] += num_value(w->value);
 	}
-	if (J.on) {
-		jobs_stop();
-		r->before_slow = NULL;
-	}
+	relay_stop();
 	if (skipped)
 		warn_at(r->name, 0, "%llu stack%s without %s%s skipped", (unsigned long long)skipped,
 			skipped == 1 ? "" : "s", O.metric || p.metric ? "metric " : "its event's primary metric",

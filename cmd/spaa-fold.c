@@ -4,7 +4,8 @@
  * Every stack record of the chosen event(s) is turned into its folded path
  * (fold.h: names tidied like stackcollapse-perf.pl), weighted by the chosen
  * metric; identical paths are summed, over all inputs, and the lines are
- * written in bytewise order. */
+ * written in bytewise order.  With -j 2 or more, one thread reads the
+ * records while another folds them (relay.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "fold.h"
 #include "num.h"
 #include "output.h"
+#include "relay.h"
 #include "spaa.h"
 #include "strmap.h"
 
@@ -43,6 +45,9 @@ static const char help[] =
 "                       or hide (leave them out); default: plain, but mark\n"
 "                       for DTrace profiles (as stackcollapse.pl does)\n"
 "      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
+"Speed:\n"
+"  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
+"                       another folds it (default: the online cores)\n"
 "Output:\n"
 CLI_HELP_TAIL;
 
@@ -163,14 +168,15 @@ static int stack_weight(const spaa_reader *r, const char *m, num *out)
 	return found;
 }
 
-static void add_weight(const spaa_reader *r, uint32_t path, num v)
+/* Adds v to the sum of path, for the record at line lineno. */
+static void add_weight(const spaa_reader *r, uint64_t lineno, uint32_t path, num v)
 {
 	if (!num_add(&sums[path], v)) {
 		size_t n;
 		const char *p = strmap_key(&paths, path, &n);
 		sbuf t = { 0 };
 		fold_packed_text(&names, p, n, &t);
-		die_at(r->name, r->lineno, "weight overflow: the sum for stack %.*s exceeds 64 bits",
+		die_at(r->name, lineno, "weight overflow: the sum for stack %.*s exceeds 64 bits",
 		       (int)(t.n > 200 ? 200 : t.n), t.p ? t.p : "");
 	}
 }
@@ -192,6 +198,32 @@ static void note_metrics(const spaa_stack *s)
 	for (uint32_t i = 0; i < s->nw; i++) strmap_intern(&seen_metrics, s->w[i].metric.p, s->w[i].metric.n, NULL);
 }
 
+/* A stack record's folded path, added to the aggregate with weight v. */
+static void fold_one(const spaa_reader *r, uint64_t lineno, const spaa_stack *s,
+		     const fold_opts *fo, sbuf *pb, num v)
+{
+	pb->n = 0;
+	fold_stack_packed(&names, r, s, fo, pb);
+	bool padded;
+	uint32_t pi = strmap_intern(&paths, pb->p, pb->n, &padded);
+	if (padded) *VEC_PUSH(sums, nsums, sumcap) = num_i(0);
+	add_weight(r, lineno, pi, v);
+}
+
+/* -j: the folding thread's part (relay.h) of the records read on the
+ * fast path; the others are folded by the reading thread as before (the
+ * relay waits for the folder before each of them, so the order of the
+ * sums is the same with any -j). */
+struct fold_to { const spaa_reader *r; const fold_opts *fo; sbuf pb; };
+
+static void fold_relayed(void *ctx, const spaa_stack *s, num w, uint64_t lineno)
+{
+	struct fold_to *to = ctx;
+	fold_one(to->r, lineno, s, to->fo, &to->pb, w);
+}
+
+static unsigned jobs;
+
 static void fold_file(const char *path, const char *event, const char *metric,
 		      const fold_opts *opts, sbuf *pb)
 {
@@ -212,6 +244,8 @@ static void fold_file(const char *path, const char *event, const char *metric,
 	strmap_init(&keys);
 	spaa_fast_stacks(r, &s);
 	fold_names_reset(&names);
+	struct fold_to to = { r, fo, { 0 } };
+	if (jobs > 1) relay_start(r, fold_relayed, &to);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER && ev == -2) {
@@ -273,12 +307,8 @@ static void fold_file(const char *path, const char *event, const char *metric,
 				continue;
 			}
 			taken++;
-			pb->n = 0;
-			fold_stack_packed(&names, r, &s, fo, pb);
-			bool padded;
-			uint32_t pi = strmap_intern(&paths, pb->p, pb->n, &padded);
-			if (padded) *VEC_PUSH(sums, nsums, sumcap) = num_i(0);
-			add_weight(r, pi, w->value);
+			if (fast && relay_on()) relay_add(&s, w->value, r->lineno);
+			else fold_one(r, r->lineno, &s, fo, pb, w->value);
 			continue;
 		}
 		if (kn->path < 0) continue;
@@ -290,8 +320,10 @@ static void fold_file(const char *path, const char *event, const char *metric,
 			continue;
 		}
 		taken++;
-		add_weight(r, (uint32_t)kn->path, v);
+		add_weight(r, r->lineno, (uint32_t)kn->path, v);
 	}
+	relay_stop();
+	sbuf_free(&to.pb);
 	if (skipped && !taken && metric && !fo->all_events) {
 		/* a metric no stack has: an error, not an empty output */
 		sbuf b = { 0 };
@@ -325,6 +357,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
+		{ "jobs", required_argument, 0, 'j' },
 		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
 		CLI_STD_LONGOPTS,
@@ -335,17 +368,19 @@ int main(int argc, char **argv)
 	const char *event = NULL, *metric = NULL, *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:j:o:zhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'm': metric = optarg; break;
+		case 'j': jobs = opt_jobs("--jobs", optarg); break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}
 	}
 	if (event && fo.all_events) usage_error("--event and --all-events exclude each other");
 	/* inline_mode < 0: the default, per file (see fold.h) */
+	if (!jobs) jobs = cli_jobs();
 
 	/* Fold every input into one table. */
 	strmap_init(&paths);

@@ -980,6 +980,10 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	if (lost && !o->quiet)
 		warn_at(name, 0, "warning: %llu samples lost (perf's LOST records): the profile lacks them",
 			(unsigned long long)lost);
+	uint64_t unknown = perfdata_read_unknown(c.d);
+	if (unknown && !o->quiet)
+		warn_at(name, 0, "warning: %llu counter values read by samples have ids of no event in the header: "
+			"their samples are not in the profile", (unsigned long long)unknown);
 	if (c.nregs32 && !o->quiet)
 		warn_at(name, 0, "warning: %llu samples of 32-bit processes: their user stacks are the sampled address alone",
 			(unsigned long long)c.nregs32);

@@ -9,10 +9,12 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "cli.h"
 #include "idmap.h"
 #include "perfdata.h"
+#include "strmap.h"
 
 /* sample_type bits (linux/perf_event.h) */
 enum {
@@ -42,7 +44,8 @@ enum {
 
 /* feature bits */
 enum { F_BUILD_ID = 2, F_HOSTNAME = 3, F_OSRELEASE = 4, F_VERSION = 5, F_ARCH = 6, F_NRCPUS = 7,
-       F_CMDLINE = 11, F_EVENT_DESC = 12 };
+       F_CMDLINE = 11, F_EVENT_DESC = 12, F_COMPRESSED = 27 };
+#define COMP_ZSTD 1
 
 #define FILE_MAGIC "PERFILE2"
 #define FILE_MAGIC_SWAPPED "2ELIFREP"
@@ -55,6 +58,28 @@ struct qent {
 	uint64_t where;   /* offset in the map (file mode) or in the arena */
 	uint64_t offset;  /* in the input, for messages */
 	uint32_t len;
+	uint32_t arena;   /* its bytes are in the arena (pipe mode, decompressed), not the map */
+};
+
+/* perf record -z: the payloads of the COMPRESSED records, one after the
+ * other, are one zstd stream (perf flushes it at the end of each record
+ * without ending its frame); decompressed, it is records as the file
+ * has them, a record possibly begun in one COMPRESSED record and ended
+ * in the next.  It is decompressed a window at a time, and its records
+ * taken in turn, as if they stood in the file in place of the record. */
+#define ZWIN (1u << 18)   /* the window: more than a record's largest size (64 KiB) */
+struct zrd {
+	ZSTD_DStream *zs;
+	const uint8_t *in;  /* the current COMPRESSED record's payload */
+	size_t inlen, inpos;
+	uint64_t off;       /* that record's offset in the input */
+	uint64_t where;     /* file mode: and in the map */
+	sbuf copy;          /* pipe mode: the payload, copied */
+	uint8_t *out;       /* ZWIN bytes: out[head..end) decompressed, not yet taken */
+	size_t head, end;
+	bool full;          /* the last call filled the window: zstd may have more */
+	bool active;        /* taking records from the stream */
+	bool last;          /* the last raw record came from it */
 };
 
 struct perfdata {
@@ -89,6 +114,18 @@ struct perfdata {
 	uint64_t seq, next_flush, max_ts;
 	sbuf arena, arena2;
 	bool eof;
+	/* PERF_SAMPLE_READ: the sample whose values are being delivered */
+	pd_event rd_ev;
+	const uint8_t *rd_v;    /* its next value */
+	uint64_t rd_left;       /* values left */
+	uint32_t rd_stride, rd_idoff; /* bytes from one value to the next, and to its id */
+	bool rd_per_thread;
+	strmap rd_keys;         /* (id, tid) -> index in rd_last */
+	uint64_t *rd_last;      /* the counter's value at its last sample */
+	uint32_t rd_cap;
+	uint64_t rd_unknown;    /* values of ids no attribute has */
+	uint32_t comp_type;     /* HEADER_COMPRESSED's: 0 absent, 1 zstd */
+	struct zrd z;
 };
 
 void perfdata_die(const perfdata *d, uint64_t offset, const char *fmt, ...)
@@ -276,6 +313,10 @@ static void feature(perfdata *d, uint32_t feat, const uint8_t *p, size_t n, uint
 		}
 		break;
 	}
+	case F_COMPRESSED: /* u32 version, type, level, ratio, mmap_len */
+		if (n < 8) perfdata_die(d, where, "compression feature too short");
+		d->comp_type = get32(p, n, 4);
+		break;
 	case F_BUILD_ID:
 		while (off + 8 <= n) {
 			uint32_t sz = get32(p, n, off + 4) >> 16;
@@ -414,6 +455,11 @@ void perfdata_close(perfdata *d)
 	free(d->q2);
 	sbuf_free(&d->arena);
 	sbuf_free(&d->arena2);
+	strmap_free(&d->rd_keys);
+	free(d->rd_last);
+	if (d->z.zs) ZSTD_freeDStream(d->z.zs);
+	free(d->z.out);
+	sbuf_free(&d->z.copy);
 	free(d);
 }
 
@@ -511,10 +557,14 @@ static const uint8_t *cskip(struct cur *c, uint64_t nbytes, const char *what)
 
 static unsigned popcount64(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
 
-static void read_values(struct cur *c, uint64_t rf)
+/* The read_format block: a value (or a group's number of them), the
+ * times, then the group's values {value, id, lost} or the one's id and
+ * lost, the fields read_format has. */
+static void read_values(struct cur *c, uint64_t rf, pd_sample *s)
 {
 	uint64_t per = 1 + !!(rf & RF_ID) + !!(rf & RF_LOST);
 	uint64_t nr = 1;
+	s->read = c->p + c->o;
 	if (rf & RF_GROUP) nr = c64(c, "read values");
 	else c64(c, "read value"), per--;
 	if (rf & RF_TOTAL_TIME_ENABLED) c64(c, "read values");
@@ -522,6 +572,7 @@ static void read_values(struct cur *c, uint64_t rf)
 	if (nr > (c->n - c->o) / 8 / (per ? per : 1))
 		perfdata_die(c->d, c->where, "sample record: %llu read values past its end", (unsigned long long)nr);
 	cskip(c, nr * per * 8, "read values");
+	s->nread = nr;
 }
 
 static void parse_sample(const perfdata *d, const uint8_t *p, size_t n, pd_event *e)
@@ -547,7 +598,7 @@ static void parse_sample(const perfdata *d, const uint8_t *p, size_t n, pd_event
 	/* without PERIOD in the sample (perf record -c N, or an event's
 	 * period=N), every sample's period is the attribute's, as perf sets it */
 	s->period = st & ST_PERIOD ? c64(&c, "period") : t->period_or_freq;
-	if (st & ST_READ) read_values(&c, t->read_format);
+	if (st & ST_READ) read_values(&c, t->read_format, s);
 	if (st & ST_CALLCHAIN) {
 		s->has_callchain = true;
 		s->nchain = c64(&c, "callchain");
@@ -688,6 +739,73 @@ static bool decode(perfdata *d, const uint8_t *p, size_t n, uint64_t off, pd_eve
 	return true;
 }
 
+/* The next sample of the values of the sample in d->rd_ev (perf's
+ * deliver_sample_value): the event of the value's id, as the sample of
+ * that event, its period what the counter grew by since its last sample
+ * (by thread when the sampling event is inherited: a counter of each
+ * thread), taken modulo 2^64 as perf takes it; a value of an unknown id,
+ * or that has not grown, gives none.  False when no value is left. */
+static bool read_next(perfdata *d, pd_event *e)
+{
+	while (d->rd_left) {
+		const uint8_t *v = d->rd_v;
+		d->rd_v += d->rd_stride;
+		d->rd_left--;
+		uint64_t value = pd_u64(v, 0), id = pd_u64(v + d->rd_idoff, 0);
+		uint32_t a = idmap_get(&d->ids, (int64_t)id);
+		if (a == UINT32_MAX) {
+			d->rd_unknown++;
+			continue;
+		}
+		struct { uint64_t id; uint32_t tid; } key;
+		memset(&key, 0, sizeof key);
+		key.id = id;
+		key.tid = d->rd_per_thread ? d->rd_ev.id.tid : 0;
+		bool added;
+		uint32_t k = strmap_intern(&d->rd_keys, &key, sizeof key, &added);
+		if (added) {
+			grow_array((void **)&d->rd_last, &d->rd_cap, k + 1, sizeof *d->rd_last);
+			d->rd_last[k] = 0;
+		}
+		uint64_t period = value - d->rd_last[k];
+		d->rd_last[k] = value;
+		if (!period) continue;
+		*e = d->rd_ev;
+		e->attr = (int32_t)a;
+		e->id.has_id = true;
+		e->id.id = id;
+		e->s.period = period;
+		return true;
+	}
+	return false;
+}
+
+/* Fills e from record p[0..n) as decode(), a sample that reads counters
+ * as its first value's sample (read_next); false when there is none. */
+static bool deliver(perfdata *d, const uint8_t *p, size_t n, uint64_t off, pd_event *e)
+{
+	if (!decode(d, p, n, off, e)) return false;
+	if (e->kind != PD_SAMPLE) return true;
+	const pd_attr *t = &d->attrs[e->attr];
+	uint64_t rf = t->read_format;
+	/* (perf's tools make every event that samples with READ read its id) */
+	if (!(t->sample_type & ST_READ) || !(rf & RF_ID)) return true;
+	uint32_t times = !!(rf & RF_TOTAL_TIME_ENABLED) + !!(rf & RF_TOTAL_TIME_RUNNING);
+	d->rd_ev = *e;
+	d->rd_left = e->s.nread;
+	if (rf & RF_GROUP) { /* nr, times, then {value, id, [lost]} */
+		d->rd_v = e->s.read + 8 * (1 + times);
+		d->rd_stride = 8 * (2 + !!(rf & RF_LOST));
+		d->rd_idoff = 8;
+	} else { /* value, times, id, [lost] */
+		d->rd_v = e->s.read;
+		d->rd_stride = 0;
+		d->rd_idoff = 8 * (1 + times);
+	}
+	d->rd_per_thread = (t->sample_type & ST_TID) && (t->flags >> 1 & 1); /* inherit */
+	return read_next(d, e);
+}
+
 /* Records of perf's own (pipe mode, and some in the file's data). */
 static void user_record(perfdata *d, const uint8_t *p, size_t n, uint32_t type, uint64_t off)
 {
@@ -716,10 +834,6 @@ static void user_record(perfdata *d, const uint8_t *p, size_t n, uint32_t type, 
 	case R_HEADER_BUILD_ID:
 		add_buildid_rec(d, p, n, off);
 		break;
-	case R_COMPRESSED:
-	case R_COMPRESSED2:
-		perfdata_die(d, off, "compressed records (perf record -z): not supported; record without -z, "
-			     "or convert with 'perf script'");
 	default: break;
 	}
 }
@@ -776,23 +890,25 @@ static void release(perfdata *d)
 {
 	uint64_t low = d->pos;
 	for (uint32_t i = 0; i < d->nq; i++)
-		if (d->q[i].where < low) low = d->q[i].where;
+		if (!d->q[i].arena && d->q[i].where < low) low = d->q[i].where;
+	if (d->z.active && d->z.where < low) low = d->z.where;
 	uint64_t page = 4096, from = d->dropped & ~(page - 1), to = low & ~(page - 1);
 	if (to <= from || to - from < (16u << 20)) return;
 	madvise((void *)(d->map + from), to - from, MADV_DONTNEED);
 	d->dropped = to;
 }
 
-/* Drops the delivered records from the queue (and, in pipe mode, their
- * bytes from the arena). */
+/* Drops the delivered records from the queue (and, in pipe mode or for
+ * decompressed records, their bytes from the arena). */
 static void compact(perfdata *d)
 {
 	if (!d->nready) return;
 	uint32_t rest = d->nq - d->nready;
-	if (d->pipe) {
+	if (d->arena.n) {
 		d->arena2.n = 0;
 		for (uint32_t i = d->nready; i < d->nq; i++) {
 			struct qent *q = &d->q[i];
+			if (!q->arena) continue;
 			uint64_t w = d->arena2.n;
 			sbuf_add(&d->arena2, d->arena.p + q->where, q->len);
 			q->where = w;
@@ -807,8 +923,8 @@ static void compact(perfdata *d)
 	if (!d->pipe) release(d);
 }
 
-/* The next raw record from the input: false at its end. */
-static bool raw_record(perfdata *d, const uint8_t **p, size_t *n, uint64_t *off)
+/* The next record of the input itself: false at its end. */
+static bool input_record(perfdata *d, const uint8_t **p, size_t *n, uint64_t *off)
 {
 	if (!d->pipe) {
 		if (d->pos >= d->end) return false;
@@ -841,6 +957,111 @@ static bool raw_record(perfdata *d, const uint8_t **p, size_t *n, uint64_t *off)
 	return true;
 }
 
+/* A COMPRESSED record p[0..n) at offset off: its payload becomes the
+ * stream's next input. */
+static void z_start(perfdata *d, const uint8_t *p, size_t n, uint32_t type, uint64_t off)
+{
+	struct zrd *z = &d->z;
+	if (d->comp_type && d->comp_type != COMP_ZSTD)
+		perfdata_die(d, off, "compressed record of compression type %u: only zstd (1) is known", d->comp_type);
+	size_t hdr = 8, len = n - 8;
+	if (type == R_COMPRESSED2) { /* u64 data_size, then the data padded to 8 bytes */
+		if (n < 16) perfdata_die(d, off, "compressed record of %zu bytes, too short", n);
+		uint64_t ds = get64(p, n, 8);
+		if (ds > n - 16)
+			perfdata_die(d, off, "compressed record: %llu bytes of data in a record of %zu",
+				     (unsigned long long)ds, n);
+		hdr = 16;
+		len = (size_t)ds;
+	}
+	if (!z->zs) {
+		z->zs = ZSTD_createDStream();
+		z->out = xmalloc(ZWIN);
+		if (!z->zs) die(EXIT_DATA, "%s: out of memory", d->name);
+		ZSTD_initDStream(z->zs);
+	}
+	if (d->pipe) {
+		z->copy.n = 0;
+		sbuf_add(&z->copy, p + hdr, len);
+		z->in = (const uint8_t *)z->copy.p;
+	} else {
+		z->in = p + hdr;
+		z->where = (uint64_t)(p - d->map);
+	}
+	z->inlen = len;
+	z->inpos = 0;
+	z->off = off;
+	z->active = true;
+}
+
+/* More of the stream into the window, after what is left there (less
+ * than a record); false when the current payload has given all it has. */
+static bool z_fill(perfdata *d)
+{
+	struct zrd *z = &d->z;
+	if (z->inpos == z->inlen && !z->full) return false;
+	if (z->head) {
+		memmove(z->out, z->out + z->head, z->end - z->head);
+		z->end -= z->head;
+		z->head = 0;
+	}
+	ZSTD_inBuffer ib = { z->in, z->inlen, z->inpos };
+	ZSTD_outBuffer ob = { z->out, ZWIN, z->end };
+	size_t r = ZSTD_decompressStream(z->zs, &ob, &ib);
+	if (ZSTD_isError(r)) perfdata_die(d, z->off, "compressed record: corrupt zstd data: %s", ZSTD_getErrorName(r));
+	z->inpos = ib.pos;
+	z->end = ob.pos;
+	z->full = ob.pos == ob.size;
+	return true;
+}
+
+/* The next record of the decompressed stream, if the window has a whole
+ * one; its offset is that of the COMPRESSED record that completed it. */
+static bool z_record(perfdata *d, const uint8_t **p, size_t *n, uint64_t *off)
+{
+	struct zrd *z = &d->z;
+	size_t have = z->end - z->head;
+	if (have < 8) return false;
+	const uint8_t *q = z->out + z->head;
+	uint32_t sz = get32(q, 8, 4) >> 16;
+	if (sz < 8) perfdata_die(d, z->off, "compressed data: record of type %u with size %u (corrupt)", get32(q, 8, 0), sz);
+	if (sz > have) return false;
+	uint32_t type = get32(q, 8, 0);
+	if (type == R_COMPRESSED || type == R_COMPRESSED2)
+		perfdata_die(d, z->off, "compressed data: a compressed record inside it (corrupt)");
+	*p = q;
+	*n = sz;
+	*off = z->off;
+	z->head += sz;
+	return true;
+}
+
+/* The next raw record: the input's, or, after a COMPRESSED record, those
+ * decompressed from it; false at the end. */
+static bool raw_record(perfdata *d, const uint8_t **p, size_t *n, uint64_t *off)
+{
+	struct zrd *z = &d->z;
+	for (;;) {
+		while (z->active) {
+			if (z_record(d, p, n, off)) {
+				z->last = true;
+				return true;
+			}
+			if (!z_fill(d)) z->active = false;
+		}
+		z->last = false;
+		if (!input_record(d, p, n, off)) {
+			if (z->end > z->head)
+				perfdata_die(d, z->off, "truncated: the compressed data ends inside a record (%zu bytes of it)",
+					     z->end - z->head);
+			return false;
+		}
+		uint32_t type = get32(*p, *n, 0);
+		if (type != R_COMPRESSED && type != R_COMPRESSED2) return true;
+		z_start(d, *p, *n, type, *off);
+	}
+}
+
 /* Bytes that follow some records outside their size (pipe mode). */
 static void skip_payload(perfdata *d, uint64_t nbytes, uint64_t off)
 {
@@ -864,10 +1085,13 @@ static void skip_payload(perfdata *d, uint64_t nbytes, uint64_t off)
 bool perfdata_next(perfdata *d, pd_event *e)
 {
 	for (;;) {
+		/* the rest of a sample's values first: its record's bytes are
+		 * where they were at the last call */
+		if (read_next(d, e)) return true;
 		while (d->qi < d->nready) {
 			struct qent *q = &d->q[d->qi++];
-			const uint8_t *p = d->pipe ? (const uint8_t *)d->arena.p + q->where : d->map + q->where;
-			if (decode(d, p, q->len, q->offset, e)) return true;
+			const uint8_t *p = q->arena ? (const uint8_t *)d->arena.p + q->where : d->map + q->where;
+			if (deliver(d, p, q->len, q->offset, e)) return true;
 		}
 		compact(d);
 		if (d->eof) return false;
@@ -889,6 +1113,8 @@ bool perfdata_next(perfdata *d, pd_event *e)
 			uint64_t extra = 0;
 			if (type == R_HEADER_TRACING_DATA && n >= 12) extra = get32(p, n, 8);
 			if (type == R_AUXTRACE && n >= 16) extra = get64(p, n, 8);
+			if (extra && d->z.last)
+				perfdata_die(d, off, "compressed data: a record of type %u with data after it (not written so by perf)", type);
 			user_record(d, p, n, type, off);
 			if (extra) skip_payload(d, extra, off);
 			continue;
@@ -896,7 +1122,7 @@ bool perfdata_next(perfdata *d, pd_event *e)
 		if (!d->nattrs) perfdata_die(d, off, "a record before any event attribute");
 		uint64_t ts = record_time(d, p, n, type);
 		if (ts == 0 || ts == UINT64_MAX) {
-			if (decode(d, p, n, off, e)) return true;
+			if (deliver(d, p, n, off, e)) return true;
 			continue;
 		}
 		struct qent *q = VEC_PUSH(d->q, d->nq, d->qcap);
@@ -904,7 +1130,13 @@ bool perfdata_next(perfdata *d, pd_event *e)
 		q->seq = d->seq++;
 		q->offset = off;
 		q->len = (uint32_t)n;
-		if (d->pipe) {
+		q->arena = d->pipe || d->z.last;
+		/* a few kilobytes of zstd can make gigabytes of records: those
+		 * of a round are held (and queued), up to input_max_size() */
+		if (d->z.last && d->arena.n + (uint64_t)d->nq * sizeof *d->q + n > input_max_size())
+			perfdata_die(d, off, "compressed data: more than %llu bytes of records in one round, more than can be held",
+				     (unsigned long long)input_max_size());
+		if (q->arena) {
 			q->where = d->arena.n;
 			sbuf_add(&d->arena, p, n);
 		} else {
@@ -931,3 +1163,4 @@ uint32_t perfdata_nr_cpus(const perfdata *d, uint32_t *online)
 uint32_t perfdata_nbuildids(const perfdata *d) { return d->nbids; }
 const pd_buildid *perfdata_buildid(const perfdata *d, uint32_t i) { return &d->bids[i]; }
 uint64_t perfdata_lost(const perfdata *d) { return d->lost; }
+uint64_t perfdata_read_unknown(const perfdata *d) { return d->rd_unknown; }

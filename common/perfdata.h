@@ -11,7 +11,10 @@
  * deliver them: timed records sorted by time within perf's flush rounds
  * (FINISHED_ROUND), untimed ones at once, so that the state a sample sees
  * (command names, mappings) is the one `perf script` gives it.  Memory holds
- * at most the records of two rounds, whatever the file's size.
+ * at most the records of two rounds, whatever the file's size.  A capture of
+ * `perf record -z` is read too: the COMPRESSED records' payloads are one
+ * zstd stream, decompressed a window at a time, whose records are taken
+ * as if they stood in the file in the COMPRESSED record's place.
  *
  * Every length is checked against the bytes there are: a truncated or
  * damaged file is an error "FILE: offset N: what is wrong" (exit 1).  A file
@@ -64,6 +67,8 @@ typedef struct pd_sample {
 	uint32_t nregs;
 	const uint8_t *stack;    /* STACK_USER: stack_size bytes, of which stack_dyn_size valid */
 	uint64_t stack_size, stack_dyn_size;
+	const uint8_t *read;     /* READ: the record's read_format block, of nread values */
+	uint64_t nread;
 } pd_sample;
 
 typedef struct pd_event {
@@ -110,7 +115,12 @@ bool perfdata_magic(const void *p, size_t n);
  * (NULL or "-": standard input). */
 perfdata *perfdata_open(input *in, const char *path);
 /* The next record, in delivery order; false at the end.  The pointers in
- * *e stay valid until the next call. */
+ * *e stay valid until the next call.  A sample of an event that reads
+ * counters (PERF_SAMPLE_READ, with their ids) is delivered as perf's
+ * tools deliver it: one sample for each value read, in the record's order,
+ * as the event of the value's id, its period the growth of that counter
+ * since the last sample that read it (per thread too when the event is
+ * inherited), none when it has not grown or its id is unknown. */
 bool perfdata_next(perfdata *d, pd_event *e);
 void perfdata_close(perfdata *d);
 
@@ -131,6 +141,9 @@ uint32_t perfdata_nbuildids(const perfdata *d);
 const pd_buildid *perfdata_buildid(const perfdata *d, uint32_t i);
 /* Lost samples (LOST and LOST_SAMPLES records) so far. */
 uint64_t perfdata_lost(const perfdata *d);
+/* Counter values read by samples (PERF_SAMPLE_READ) whose ids no event
+ * has, so far: their samples are not delivered. */
+uint64_t perfdata_read_unknown(const perfdata *d);
 
 /* An unaligned little-endian (native) u64 of a record. */
 static inline uint64_t pd_u64(const uint8_t *p, uint64_t i)

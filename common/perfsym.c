@@ -204,7 +204,7 @@ static const char *shown(perfsym *s, uint32_t name, int k)
 	if (!s->demangle) return raw;
 	sbuf *b = &s->dm[k];
 	b->n = 0;
-	if (!demangle_name(raw, strlen(raw), DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, b)) return raw;
+	if (!demangle_name(raw, strlen(raw), DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH | DEMANGLE_NM, b)) return raw;
 	sbuf_addc(b, 0);
 	return b->p;
 }

@@ -790,7 +790,7 @@ static uint32_t put_names(procmap *m, const char *const *f, uint32_t nf, const c
 		if (!s) continue;
 		offs[k++] = (uint32_t)m->inl.n;
 		size_t l = strlen(s);
-		if (!demangle_name(s, l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH, &m->inl)) sbuf_add(&m->inl, s, l);
+		if (!demangle_name(s, l, DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH | DEMANGLE_NM, &m->inl)) sbuf_add(&m->inl, s, l);
 		sbuf_addc(&m->inl, 0);
 	}
 	grow_array((void **)&m->inlv, &m->inlcap, k + 1, sizeof *m->inlv);

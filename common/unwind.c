@@ -33,6 +33,7 @@ struct umap {
 	uint64_t start, end, pgoff;
 	char *path;
 	int state;
+	uint64_t bias;         /* MAP_REPORTED: its module's */
 };
 
 struct uproc {
@@ -44,6 +45,11 @@ struct uproc {
 	uint32_t nmaps, mapcap;
 	Dwfl *dwfl;
 	bool attached;
+	/* the address ranges of the modules reported (report()) */
+	struct urange { uint64_t lo, hi; } *mods;
+	uint32_t nmods, modcap;
+	/* a report libdwfl refused: no more this session (see report()) */
+	bool frozen;
 };
 
 /* The largest register file: aarch64's x0..x30 and sp. */
@@ -136,6 +142,8 @@ static void proc_clear(struct uproc *p)
 	if (p->dwfl) dwfl_end(p->dwfl);
 	p->dwfl = NULL;
 	p->attached = false;
+	p->nmods = 0;
+	p->frozen = false;
 	for (uint32_t i = 0; i < p->nmaps; i++) free(p->maps[i].path);
 	p->nmaps = 0;
 }
@@ -146,6 +154,7 @@ void unwind_free(unwind *u)
 	for (int i = 0; i < UNWIND_MAX_PROCS; i++) {
 		proc_clear(&u->procs[i]);
 		free(u->procs[i].maps);
+		free(u->procs[i].mods);
 	}
 	free(u->debug_dir);
 	free(u->debuginfo_path);
@@ -244,12 +253,34 @@ static bool map_bias(Elf *elf, const struct umap *m, uint64_t *bias)
 	return found;
 }
 
+/* The addresses a module of elf at bias covers, as libdwfl counts them:
+ * from the first loadable segment's start (aligned down) to the end of
+ * the last one.  False when it has none. */
+static bool load_range(Elf *elf, uint64_t bias, struct urange *r)
+{
+	size_t nph;
+	if (elf_getphdrnum(elf, &nph) != 0) return false;
+	bool any = false;
+	for (size_t k = 0; k < nph; k++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)k, &ph) || ph.p_type != PT_LOAD) continue;
+		uint64_t lo = ph.p_vaddr & -(ph.p_align ? ph.p_align : 1), hi = ph.p_vaddr + ph.p_memsz;
+		if (!any || lo < r->lo) r->lo = lo;
+		if (!any || hi > r->hi) r->hi = hi;
+		any = true;
+	}
+	r->lo += bias;
+	r->hi += bias;
+	return any;
+}
+
 /* Reports the module of the mapping holding addr, the first time; whether
  * addr is in a reported module. */
 static bool report(unwind *u, struct uproc *p, uint64_t addr)
 {
 	if (!p->dwfl) return false;
 	if (dwfl_addrmodule(p->dwfl, addr)) return true;
+	if (p->frozen) return false;
 	struct umap *m = find_map(p, addr);
 	if (!m || m->state != MAP_NEW) return false;
 	m->state = MAP_FAILED;
@@ -260,7 +291,22 @@ static bool report(unwind *u, struct uproc *p, uint64_t addr)
 	uint64_t bias = 0;
 	bool ok = elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) &&
 		  (eh.e_type == ET_EXEC || eh.e_type == ET_DYN) && map_bias(elf, m, &bias);
+	/* libdwfl refuses a module whose addresses overlap another's (a
+	 * program, whose addresses are its own, mapped a second time
+	 * elsewhere, as node does with its text); so is it here, before
+	 * libdwfl is asked */
+	struct urange r;
+	ok = ok && load_range(elf, eh.e_type == ET_EXEC ? 0 : bias, &r);
+	for (uint32_t i = 0; ok && i < p->nmods; i++)
+		if (r.lo < p->mods[i].hi && p->mods[i].lo < r.hi) ok = false;
 	if (elf) elf_end(elf);
+	/* a mapping of a file already reported at the same bias, outside the
+	 * module's addresses: reported again (with another descriptor),
+	 * libdwfl would take it for an overlap and free the first module,
+	 * which the session may use (its architecture's backend) */
+	for (uint32_t i = 0; ok && i < p->nmaps; i++)
+		if (p->maps[i].state == MAP_REPORTED && p->maps[i].bias == bias && !strcmp(p->maps[i].path, m->path))
+			ok = false;
 	if (!ok) {
 		close(fd);
 		return false;
@@ -268,13 +314,19 @@ static bool report(unwind *u, struct uproc *p, uint64_t addr)
 	/* the fd is the module's from here on */
 	dwfl_report_begin_add(p->dwfl);
 	Dwfl_Module *mod = dwfl_report_elf(p->dwfl, m->path, m->path, fd, bias, true);
-	dwfl_report_end(p->dwfl, NULL, NULL);
 	if (!mod) {
-		/* overlapping another module (the file mapped twice), or not
-		 * an ELF file libdwfl reads */
+		/* not an ELF file libdwfl reads, or an overlap seen otherwise
+		 * than above.  On an overlap libdwfl marks the module it
+		 * matched for removal, and dwfl_report_end would free it,
+		 * though the session uses it (its unwinding tables, and the
+		 * architecture backend dwfl_attach_state took from it): so no
+		 * dwfl_report_end, and no more reports this session */
 		close(fd);
+		p->frozen = true;
 		return false;
 	}
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	*VEC_PUSH(p->mods, p->nmods, p->modcap) = r;
 	void **ud;
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	if (ud) *ud = u;
@@ -282,8 +334,9 @@ static bool report(unwind *u, struct uproc *p, uint64_t addr)
 	for (uint32_t i = 0; i < p->nmaps; i++)
 		if (p->maps[i].state == MAP_NEW && !strcmp(p->maps[i].path, m->path) &&
 		    dwfl_addrmodule(p->dwfl, p->maps[i].start) == mod)
-			p->maps[i].state = MAP_REPORTED;
+			p->maps[i].state = MAP_REPORTED, p->maps[i].bias = bias;
 	m->state = MAP_REPORTED;
+	m->bias = bias;
 	return dwfl_addrmodule(p->dwfl, addr) != NULL;
 }
 

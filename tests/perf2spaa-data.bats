@@ -294,3 +294,317 @@ EOF
 	run grep -c 'perf-[0-9]*\.map' "$T/bin.fold"
 	assert_output 0
 }
+
+@test "perf2spaa perf.data: C++ names with the standard library's abbreviations (std::ostream), as perf demangles them" {
+	can_record
+	command -v c++ >/dev/null || skip "no C++ compiler"
+	cat > "$T/os.cc" <<'CC'
+#include <sstream>
+#include <iostream>
+int main() {
+	unsigned long n = 0;
+	for (long i = 0; i < 3000000; i++) { std::ostringstream os; os << i; n += os.str().size(); }
+	std::cout << n << "\n";
+}
+CC
+	c++ -O2 -g -fno-omit-frame-pointer -o "$T/os" "$T/os.cc"
+	perf record -q -N -g -e cpu-clock -o "$T/os.data" "$T/os" >/dev/null
+	fold_both "$T/os.data"
+	grep -q 'std::ostream::_M_insert<long>' "$T/txt.fold" || fail "perf script named no std::ostream::_M_insert<long>"
+	cmp "$T/bin.fold" "$T/txt.fold"
+}
+
+# fold_all DATA [PERF-SCRIPT-OPTION...]: $T/bin.fold (perf2spaa DATA) and
+# $T/txt.fold (perf script -i DATA | perf2spaa), every event folded
+fold_all() {
+	local data=$1
+	shift
+	perf2spaa "$data" | spaa-fold --all-events > "$T/bin.fold"
+	perf script "$@" -i "$data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+}
+
+# report_totals DATA: "EVENT TOTAL" a line, each event's period as perf
+# report counts it, and as spaa-top totals perf2spaa's profile of DATA
+report_totals() {
+	perf report --stdio --no-group --no-children -g none -i "$1" 2>/dev/null |
+		awk '/^# Samples: .* of event/ { e = $NF; gsub(/\047/, "", e) } /^# Event count/ { print e, $NF }' > "$T/want.totals"
+	[ -s "$T/want.totals" ]
+	local ev n
+	while read -r ev n; do
+		echo "$ev $(perf2spaa "$1" | spaa-top --raw-units --event="$ev" -n 1 | awk '/, total / { print $NF }')"
+	done < "$T/want.totals" > "$T/got.totals"
+	diff "$T/want.totals" "$T/got.totals"
+}
+
+# sample_records DATA: perf2spaa -s's sample records of both paths in
+# $T/bin.samples and $T/txt.samples, without what only one path has
+sample_records() {
+	strip_ids() { grep '"type":"sample"' | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
+	perf2spaa -s "$1" | strip_ids > "$T/bin.samples"
+	perf script -i "$1" | perf2spaa -s | strip_ids > "$T/txt.samples"
+	[ -s "$T/txt.samples" ]
+}
+
+@test "perf2spaa perf.data: a group sampled by its leader ({a,b}:S, PERF_SAMPLE_READ) gives a sample a member, the growth of its counter as the period, as perf script does: byte for byte, -s, -j N, pipe mode, perf report's totals" {
+	can_record
+	c_prog
+	# page-faults mostly has not grown since the last sample: those give none
+	perf record -q -N -g -e '{cpu-clock,page-faults}:S' -o "$T/grp.data" "$T/prog" 300 >/dev/null 2>&1 ||
+		skip "perf cannot record a group with leader sampling here"
+	fold_all "$T/grp.data"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^cpu-clock;prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+	grep -q '^page-faults;prog;' "$T/bin.fold"
+	report_totals "$T/grp.data"
+	sample_records "$T/grp.data"
+	cmp "$T/bin.samples" "$T/txt.samples"
+	local j
+	perf2spaa -s -j 1 "$T/grp.data" > "$T/j1.spaa"
+	for j in 2 7; do
+		perf2spaa -s -j "$j" "$T/grp.data" | cmp - "$T/j1.spaa" || fail "-j $j differs from -j 1"
+	done
+	perf record -q -N -g -e '{cpu-clock,task-clock}:S' -o - "$T/prog" 200 2>/dev/null > "$T/pipe.data"
+	fold_all "$T/pipe.data"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^task-clock;prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+	perf2spaa < "$T/pipe.data" | spaa-fold --all-events | cmp - "$T/txt.fold"
+}
+
+@test "perf2spaa perf.data: one event with its value (cpu-clock:S), values with their times (perf record -s), a group read with a fixed period (-c), and a group without :S, as perf script gives them, with perf report's totals" {
+	can_record
+	c_prog
+	perf record -q -N -g -e 'cpu-clock:S' -o "$T/one.data" "$T/prog" 200 >/dev/null 2>&1 ||
+		skip "perf cannot record cpu-clock:S here"
+	perf record -q -N -g -c 200000 -e '{cpu-clock,task-clock}:S' -o "$T/fixed.data" "$T/prog" 200 >/dev/null
+	perf record -q -N -g -e '{cpu-clock,task-clock}' -o "$T/nos.data" "$T/prog" 200 >/dev/null
+	# -s: TOTAL_TIME_ENABLED and TOTAL_TIME_RUNNING in the read format
+	perf record -q -N -g -s -e 'cpu-clock:S' -o "$T/onetimes.data" "$T/prog" 200 >/dev/null
+	perf record -q -N -g -s -e '{cpu-clock,task-clock}:S' -o "$T/grptimes.data" "$T/prog" 200 >/dev/null
+	local f
+	for f in one fixed nos onetimes grptimes; do
+		fold_all "$T/$f.data"
+		cmp "$T/bin.fold" "$T/txt.fold" || fail "$f.data folds otherwise"
+		report_totals "$T/$f.data" || fail "$f.data: other totals than perf report's"
+		sample_records "$T/$f.data"
+		cmp "$T/bin.samples" "$T/txt.samples" || fail "$f.data: other sample records"
+	done
+}
+
+@test "perf2spaa perf.data: a group sampled by its leader under --call-graph dwarf, as perf script --no-inline gives it" {
+	can_record
+	c_prog
+	perf record -q -N --call-graph dwarf -e '{cpu-clock,task-clock}:S' -o "$T/dw.data" "$T/prog" 200 >/dev/null 2>&1 ||
+		skip "perf cannot record a dwarf group here"
+	fold_all "$T/dw.data" --no-inline
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^task-clock;prog;.*;main;mid;leaf [0-9]*$' "$T/bin.fold"
+	report_totals "$T/dw.data"
+}
+
+@test "perf2spaa perf.data: cpu-clock:S of several processes (inherited counters): each thread's counter apart, the total of each thread's last value in perf's dump" {
+	can_record
+	c_prog
+	perf record -q -N -g -e 'cpu-clock:S' -o "$T/fork.data" -- \
+		sh -c "'$T/prog' 150 & '$T/prog' 150 & '$T/prog' 150; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record cpu-clock:S here"
+	# the counter of an inherited event is each thread's own; perf 6.1
+	# takes the deltas of one id across its threads (wrapping below 0),
+	# later perf keeps each thread's: so is the total each thread's last
+	# value, summed, a counter per thread and id (an event per cpu: a
+	# thread that ran on two cpus has two)
+	local want got
+	want=$(perf report -D -i "$T/fork.data" 2>/dev/null |
+		awk '/PERF_RECORD_SAMPLE/ { t = $0; sub(/.*: [0-9]+\//, "", t); sub(/:.*/, "", t) }
+		     /^\.\.\.\.\. id .*value/ { i = $3; v = $5; sub(/,$/, "", i); sub(/,$/, "", v); print t "/" i, v }' |
+		while read -r t v; do echo "$t $((16#$v))"; done |
+		awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (t in m) s += m[t]; printf "%d\n", s }')
+	got=$(perf2spaa "$T/fork.data" | spaa-fold | awk '{ t += $NF } END { printf "%d\n", t }')
+	assert_equal "$got" "$want"
+	[ "$(perf2spaa "$T/fork.data" | spaa-fold | grep -c '^prog;.*;main;leaf [0-9]*$')" -ge 1 ]
+}
+
+@test "perf2spaa perf.data: counter values whose ids no event has are counted in a warning, their samples left out; the others' stay" {
+	can_record
+	c_prog
+	perf record -q -N -g -e '{cpu-clock,task-clock}:S' -o "$T/grp.data" "$T/prog" 100 >/dev/null 2>&1 ||
+		skip "perf cannot record a group with leader sampling here"
+	# task-clock's ids (the second attribute's) made other ids
+	local asz aoff ioff isz k n
+	asz=$(od -An -t u8 -j 16 -N 8 "$T/grp.data" | tr -d ' ')
+	aoff=$(od -An -t u8 -j 24 -N 8 "$T/grp.data" | tr -d ' ')
+	ioff=$(od -An -t u8 -j $((aoff + 2 * asz - 16)) -N 8 "$T/grp.data" | tr -d ' ')
+	isz=$(od -An -t u8 -j $((aoff + 2 * asz - 8)) -N 8 "$T/grp.data" | tr -d ' ')
+	cp "$T/grp.data" "$T/unknown.data"
+	for ((k = 0; k < isz; k += 8)); do
+		printf '\177\177\177\177\177\177\177\177' | dd of="$T/unknown.data" bs=1 seek=$((ioff + k)) conv=notrunc 2>/dev/null
+	done
+	n=$(perf report -D -i "$T/grp.data" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')
+	perf2spaa "$T/unknown.data" 2> "$T/err" | spaa-fold --all-events > "$T/unknown.fold"
+	assert_equal "$(cat "$T/err")" "perf2spaa: $T/unknown.data: warning: $n counter values read by samples have ids of no event in the header: their samples are not in the profile"
+	# cpu-clock's samples are all there, task-clock's none
+	perf2spaa "$T/grp.data" | spaa-fold --all-events | grep '^cpu-clock;' | cmp - "$T/unknown.fold"
+	perf2spaa -q "$T/unknown.data" | spaa-fold --all-events | cmp - "$T/unknown.fold"
+}
+
+# first_record TYPE DATA: the offset of DATA's first record of TYPE (a
+# file-mode perf.data), from the record headers of its data section
+first_record() {
+	local off end t sz
+	off=$(od -An -t u8 -j 40 -N 8 "$2" | tr -d ' ')
+	end=$((off + $(od -An -t u8 -j 48 -N 8 "$2" | tr -d ' ')))
+	while [ "$off" -lt "$end" ]; do
+		t=$(od -An -t u4 -j "$off" -N 4 "$2" | tr -d ' ')
+		[ "$t" = "$1" ] && { echo "$off"; return 0; }
+		sz=$(od -An -t u2 -j $((off + 6)) -N 2 "$2" | tr -d ' ')
+		[ "$sz" -ge 8 ] || return 1
+		off=$((off + sz))
+	done
+	return 1
+}
+
+@test "perf2spaa perf.data: perf record -z (zstd-compressed records) folds as perf script's text does, byte for byte, the same with -j 1, 2 and 7 and with -s" {
+	can_record
+	c_prog
+	perf record -q -N -z -g -e cpu-clock -o "$T/z.data" "$T/prog" 400 >/dev/null 2>&1 ||
+		skip "perf record -z does not work here (perf built without zstd)"
+	first_record 81 "$T/z.data" > /dev/null || fail "no COMPRESSED record in the capture"
+	perf2spaa "$T/z.data" | spaa-fold --all-events > "$T/bin.fold"
+	perf script -i "$T/z.data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^cpu-clock;prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+	# the sample records too
+	perf2spaa -s "$T/z.data" > "$T/bin.spaa"
+	perf script -i "$T/z.data" | perf2spaa -s > "$T/txt.spaa"
+	strip_ids() { grep '"type":"sample"' "$1" | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
+	diff <(strip_ids "$T/bin.spaa") <(strip_ids "$T/txt.spaa")
+	local opts j
+	for opts in "" "-s"; do
+		# shellcheck disable=SC2086
+		perf2spaa $opts -j 1 "$T/z.data" > "$T/j1.spaa"
+		for j in 2 7; do
+			# shellcheck disable=SC2086
+			perf2spaa $opts -j "$j" "$T/z.data" | cmp - "$T/j1.spaa" || fail "$opts: -j $j differs from -j 1"
+		done
+	done
+}
+
+@test "perf2spaa perf.data: perf record -z --call-graph dwarf (records split across compressed records) folds as perf script --no-inline does, byte for byte" {
+	can_record
+	c_prog
+	perf record -q -N -z --call-graph dwarf -e cpu-clock -o "$T/zd.data" "$T/prog" 300 >/dev/null 2>&1 ||
+		skip "perf record -z --call-graph dwarf does not work here"
+	# samples of 8 KiB of stack each: the compressed stream's records
+	# straddle the COMPRESSED records that carry it
+	perf2spaa "$T/zd.data" | spaa-fold --all-events > "$T/bin.fold"
+	perf script --no-inline -i "$T/zd.data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^cpu-clock;prog;.*;main;mid;leaf [0-9]*$' "$T/bin.fold"
+	perf2spaa -s -j 2 "$T/zd.data" | cmp - <(perf2spaa -s -j 1 "$T/zd.data")
+}
+
+@test "perf2spaa perf.data: a system-wide perf record -a -z capture, >= 99.9% of the weight as the text path, same totals as perf report, the same with -j 1 and 2" {
+	can_record
+	c_prog
+	perf record -q -N -a -z -g -e cpu-clock -o "$T/zsys.data" -- \
+		sh -c "'$T/prog' 600 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record system-wide with -z here"
+	run same_weight "$T/zsys.data"
+	awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
+	grep -q 'entry_SYSCALL_64\|asm_sysvec_apic_timer_interrupt\|do_syscall_64' "$T/bin.fold"
+	local want got
+	want=$(perf report --stdio --no-children -g none -i "$T/zsys.data" 2>/dev/null |
+		awk '/^# Event count/ { print $NF; exit }')
+	got=$(awk '{ t += $NF } END { print t }' "$T/bin.fold")
+	assert_equal "$got" "$want"
+	local opts
+	for opts in "" "-s"; do
+		# shellcheck disable=SC2086
+		perf2spaa $opts -j 2 "$T/zsys.data" | cmp - <(perf2spaa $opts -j 1 "$T/zsys.data") || fail "$opts: -j 2 differs"
+	done
+}
+
+@test "perf2spaa perf.data: pipe mode with -z (perf record -z -o -), from a file and from standard input, byte for byte" {
+	can_record
+	c_prog
+	perf record -q -N -z -e cpu-clock -g -o - "$T/prog" 300 2>/dev/null > "$T/zpipe.data"
+	[ -s "$T/zpipe.data" ] || skip "perf record -z -o - does not work here"
+	perf2spaa "$T/zpipe.data" | spaa-fold > "$T/bin.fold"
+	perf script -i "$T/zpipe.data" 2>/dev/null | perf2spaa | spaa-fold > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+	cmp "$T/bin.fold" "$T/txt.fold"
+	perf2spaa < "$T/zpipe.data" | spaa-fold | cmp - "$T/txt.fold"
+	perf2spaa -s -j 2 < "$T/zpipe.data" | cmp - <(perf2spaa -s -j 1 "$T/zpipe.data")
+	perf record -q -N -z -e cpu-clock -g -o - "$T/prog" 100 2>/dev/null | perf2spaa | spaa-validate -q
+}
+
+@test "perf2spaa perf.data: a corrupt or truncated compressed record (perf record -z) is an error naming its offset, exit 1" {
+	can_record
+	c_prog
+	perf record -q -N -z -g -e cpu-clock -o "$T/z.data" "$T/prog" 100 >/dev/null 2>&1 ||
+		skip "perf record -z does not work here (perf built without zstd)"
+	local off size
+	off=$(first_record 81 "$T/z.data")
+	# the zstd frame's magic number, at the head of the first payload, zeroed
+	cp "$T/z.data" "$T/bad.data"
+	printf '\0\0\0\0' | dd of="$T/bad.data" bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null
+	run perf2spaa "$T/bad.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/bad.data: offset $off: compressed record: corrupt zstd data: Unknown frame descriptor"
+	# pipe mode: cut inside the compressed record
+	perf record -q -N -z -e cpu-clock -g -o - "$T/prog" 100 2>/dev/null > "$T/zpipe.data"
+	size=$(stat -c %s "$T/zpipe.data")
+	head -c $((size - 200)) "$T/zpipe.data" > "$T/zcut.data"
+	run perf2spaa - < "$T/zcut.data"
+	assert_failure 1
+	assert_output --regexp '^perf2spaa: -: offset [0-9]+: truncated: '
+}
+
+@test "perf2spaa perf.data: the committed -z capture (records split between compressed records) gives every sample, in perf script's order, at -j 1 and 2" {
+	local seed=$BATS_TEST_DIRNAME/../fuzz/seeds/perf2spaa/compressed.perf.data
+	mkdir "$T/empty"
+	perf2spaa -s -j 1 --symfs="$T/empty" "$seed" > "$T/z.spaa"
+	perf2spaa -s -j 2 --symfs="$T/empty" "$seed" | cmp - "$T/z.spaa"
+	sed -n 's/.*"tid":\([0-9]*\),"timestamp":\([0-9.]*\),"period":\([0-9]*\).*/\1 \2 \3/p' "$T/z.spaa" > "$T/bin.txt"
+	run wc -l < "$T/bin.txt"
+	assert_output 22
+	run sed -n '1p;$p' "$T/bin.txt"
+	assert_output "32096 44043.099219 500000
+32096 44043.117688 500000"
+	# the stream cut after the COMPRESSED record at 2034, whose data ends
+	# with the first 32 bytes of a record: its last two COMPRESSED records
+	# (at 2227 and 2281) made FINISHED_INIT records (82), which are skipped
+	cp "$seed" "$T/cut.data"
+	printf '\122' | dd of="$T/cut.data" bs=1 seek=2227 conv=notrunc 2>/dev/null
+	printf '\122' | dd of="$T/cut.data" bs=1 seek=2281 conv=notrunc 2>/dev/null
+	run perf2spaa "$T/cut.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/cut.data: offset 2034: truncated: the compressed data ends inside a record (32 bytes of it)"
+	command -v perf >/dev/null || return 0
+	perf script -i "$seed" -F tid,time,period 2>/dev/null | awk '{ sub(/:$/, "", $2); print $1, $2, $3 }' > "$T/txt.txt"
+	diff "$T/txt.txt" "$T/bin.txt"
+}
+
+@test "perf2spaa perf.data: COMPRESSED2 records (newer perf's, 8-byte aligned with a data size) read as the COMPRESSED records they were made from, file and pipe mode" {
+	local seed=$BATS_TEST_DIRNAME/../fuzz/seeds/perf2spaa/compressed.perf.data
+	mkdir "$T/empty"
+	python3 "$D/perf/compressed2.py" "$seed" "$T/c2.data"
+	perf2spaa -s --symfs="$T/empty" "$T/c2.data" > "$T/c2.spaa"
+	perf2spaa -s --symfs="$T/empty" "$seed" | cmp - "$T/c2.spaa"
+	perf2spaa -s -j 2 --symfs="$T/empty" "$T/c2.data" | cmp - "$T/c2.spaa"
+	# a data size past the record's end (the first COMPRESSED2 record, at
+	# 632, of 960 bytes)
+	cp "$T/c2.data" "$T/bad.data"
+	printf '\377\377' | dd of="$T/bad.data" bs=1 seek=$((632 + 8)) conv=notrunc 2>/dev/null
+	run perf2spaa "$T/bad.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/bad.data: offset 632: compressed record: 65535 bytes of data in a record of 960"
+	# pipe mode, where perf can record
+	command -v perf >/dev/null && command -v cc >/dev/null || return 0
+	c_prog
+	perf record -q -N -z -e cpu-clock -g -o - "$T/prog" 100 2>/dev/null > "$T/zpipe.data" || return 0
+	python3 "$D/perf/compressed2.py" "$T/zpipe.data" "$T/c2pipe.data"
+	perf2spaa -s < "$T/c2pipe.data" | cmp - <(perf2spaa -s "$T/zpipe.data")
+}

@@ -307,6 +307,35 @@ OUT
 	[ "$output" -ge 1 ]
 }
 
+@test "dwarf capture of node (JIT code, its program file mapped twice): converted alike at -j 1 and -j 2, no fault" {
+	need_capture
+	command -v node >/dev/null || fail "node is not installed (.ci/deps installs nodejs)"
+	printf '%s\n' 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) }' \
+		'let s = 0; for (let i = 0; i < 30; i++) s += fib(25); console.log(s)' > "$T/fib.js"
+	perf record -q -e cpu-clock --call-graph dwarf -o "$T/node.data" node --perf-basic-prof "$T/fib.js" > /dev/null 2>&1
+	# libdwfl frees a module it takes for an overlap (node's text mapped
+	# a second time); the unwinder used to go on with it, and aborted
+	run perf2spaa -q -j 1 "$T/node.data"
+	assert_success
+	echo "$output" > "$T/j1.spaa"
+	grep -q '"type":"stack"' "$T/j1.spaa"
+	perf2spaa -q -j 2 "$T/node.data" | cmp - "$T/j1.spaa"
+}
+
+@test "dwarf capture of a Go program (a compressed .debug_frame, no .eh_frame): its stacks unwound down to runtime.main, where perf script has the sampled frame alone" {
+	need_capture
+	command -v go >/dev/null || fail "go is not installed (.ci/deps installs golang-go)"
+	mkdir -p "$T/g"
+	printf '%s\n' 'package main' 'import ("crypto/sha256"; "fmt")' \
+		'func main() { h := [32]byte{}; for i := 0; i < 1000000; i++ { h = sha256.Sum256(h[:]) }; fmt.Println(h[0]) }' > "$T/g/g.go"
+	(cd "$T/g" && HOME=$T GOCACHE=$T/gocache GO111MODULE=off go build -o g g.go)
+	perf record -q -e cpu-clock --call-graph dwarf -o "$T/go.data" "$T/g/g" > /dev/null 2>&1
+	perf2spaa -q "$T/go.data" | spaa-fold > "$T/go.fold"
+	# most of the weight is under main.main, reached from runtime.main
+	awk '/;runtime\.main;main\.main/ { m += $NF } { t += $NF } END { exit !(m * 2 > t) }' "$T/go.fold" ||
+		fail "$(sort -t' ' -k2 -n "$T/go.fold" | tail -n 5)"
+}
+
 # --inline on dwarf captures: perf script names each dwarf-unwound address
 # by addr2line's functions there (the DWARF function replacing the symbol
 # when they differ, "(inlined)"); perf2spaa --inline must name them alike.

@@ -507,3 +507,42 @@ x;b;e 1"
 	assert_failure 1
 	assert_output --partial "spaa-fold: $T/d3.spaa:5: stack 0x1 refers to unknown frame 1"
 }
+
+@test "spaa-fold -j: a real capture folds to the same bytes at -j 1, 2 and 7 (file, stdin, several FILEs, options)" {
+	local R=$F/perf-build-5000.spaa.zst
+	# the sums of the spaa-fold before -j
+	spaa-fold -j1 "$R" > "$T/one"
+	[ "$(sha256sum < "$T/one")" = "05133f4493f86f1eb55d5a1771ceea66a243685c8fe016c4036f03c8ccbfb71b  -" ]
+	[ "$(wc -l < "$T/one")" -eq 1854 ]
+	for j in 1 2 7; do
+		spaa-fold -j $j "$R" | cmp - "$T/one"
+		zstd -dc "$R" | spaa-fold --jobs=$j | cmp - "$T/one"
+		spaa-fold -j$j "$R" - "$R" < "$R" > "$T/three"
+		spaa-fold -j1 "$R" "$R" "$R" | cmp - "$T/three"
+		[ "$(spaa-fold -j $j --all-events --pid "$R" | sha256sum)" = "d256851b620f446fbf3fd9c84498c9481d068cff62ef35fa09e544126bf0e0f0  -" ]
+	done
+	run spaa-fold -j0 "$R"
+	assert_failure 2
+	assert_output --partial "spaa-fold: --jobs: '0' is not a number of threads from 1 to 256"
+}
+
+@test "spaa-fold -j 2: a bad record, or a sum that overflows, in the middle gives the message of -j 1 (line, exit 1)" {
+	zstd -dc "$F/perf-build-5000.spaa.zst" > "$T/r.spaa"
+	# line 13207: a stack naming a frame no record declares (the reader)
+	sed '13207s/"frames":\[6277,669\]/"frames":[6277,99999999]/' "$T/r.spaa" > "$T/bad.spaa"
+	# the same stack twice with a period of 2^64-1 (the folder: the second
+	# overflows), and a bad record later (the reader must not report it first)
+	sed -e '13207s/"period","value":1001001}\],"exclusive"/"period","value":18446744073709551615}],"exclusive"/' \
+	    -e '13207p' -e '13500s/"frames":\[/"frames":[99999999,/' "$T/r.spaa" > "$T/over.spaa"
+	for j in 1 2; do
+		run spaa-fold -j $j "$T/bad.spaa"
+		assert_failure 1
+		assert_output "spaa-fold: $T/bad.spaa:13207: stack 0x33e726231ae2fa3f refers to unknown frame 99999999"
+		run spaa-fold -j $j - < "$T/bad.spaa"
+		assert_failure 1
+		assert_output "spaa-fold: -:13207: stack 0x33e726231ae2fa3f refers to unknown frame 99999999"
+		run spaa-fold -j $j "$T/over.spaa"
+		assert_failure 1
+		assert_output "spaa-fold: $T/over.spaa:13208: weight overflow: the sum for stack cc1;[unknown];operator_cast::inside_domain_p exceeds 64 bits"
+	done
+}

@@ -43,6 +43,20 @@ static struct {
 	void *ctx;
 } J = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
+/* Hands the filled batch to the worker once it is done with the other,
+ * which becomes the one to fill (J.mu held). */
+static void hand_on(void)
+{
+	while (J.ready) pthread_cond_wait(&J.cv, &J.mu);
+	struct batch *t = J.work;
+	J.work = J.fill;
+	J.fill = t;
+	J.fill->n = J.fill->nf = 0;
+	J.fill->text.n = 0;
+	J.ready = true;
+	pthread_cond_broadcast(&J.cv);
+}
+
 void relay_add(const spaa_stack *s, num w, uint64_t lineno)
 {
 	struct batch *b = J.fill;
@@ -68,13 +82,7 @@ void relay_add(const spaa_stack *s, num w, uint64_t lineno)
 	if (b->n >= BATCH_RECS) {
 		/* hand it on, without waiting for the worker to be done */
 		pthread_mutex_lock(&J.mu);
-		while (J.ready) pthread_cond_wait(&J.cv, &J.mu);
-		J.fill = J.work;
-		J.work = b;
-		J.fill->n = J.fill->nf = 0;
-		J.fill->text.n = 0;
-		J.ready = true;
-		pthread_cond_broadcast(&J.cv);
+		hand_on();
 		pthread_mutex_unlock(&J.mu);
 	}
 }
@@ -118,16 +126,7 @@ void relay_idle(void)
 {
 	if (!J.on) return;
 	pthread_mutex_lock(&J.mu);
-	if (J.fill->n) {
-		while (J.ready) pthread_cond_wait(&J.cv, &J.mu);
-		struct batch *t = J.work;
-		J.work = J.fill;
-		J.fill = t;
-		J.fill->n = J.fill->nf = 0;
-		J.fill->text.n = 0;
-		J.ready = true;
-		pthread_cond_broadcast(&J.cv);
-	}
+	if (J.fill->n) hand_on();
 	while (J.ready) pthread_cond_wait(&J.cv, &J.mu);
 	pthread_mutex_unlock(&J.mu);
 }

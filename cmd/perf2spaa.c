@@ -1009,9 +1009,11 @@ static void convert_chunks(input *in)
 static void convert(input *in)
 {
 	P.fname = input_name(in);
-	const void *magic;
-	size_t mn = input_peek(in, &magic, 8);
-	if (perfdata_magic(magic, mn)) { /* perf.data: read it, not perf script's text */
+	const void *magic = NULL;
+	size_t mn = input_is_dir(in) ? 0 : input_peek(in, &magic, 8);
+	/* perf.data, or a perf.data directory (perf record --threads): read
+	 * it, not perf script's text */
+	if (input_is_dir(in) || perfdata_magic(magic, mn)) {
 		P.po.want_samples = P.want_samples;
 		P.po.quiet = P.quiet;
 		perfconv_data(P.b, in, P.fname, &P.po, &P.pt);

@@ -608,3 +608,75 @@ first_record() {
 	python3 "$D/perf/compressed2.py" "$T/zpipe.data" "$T/c2pipe.data"
 	perf2spaa -s < "$T/c2pipe.data" | cmp - <(perf2spaa -s "$T/zpipe.data")
 }
+
+# sample_rows SPAA: the sample records of perf2spaa -s, in their
+# order, without the ids that differ between the two paths
+sample_rows() {
+	grep '"type":"sample"' "$1" | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'
+}
+
+@test "perf2spaa perf.data: a --threads capture (a directory: data, data.N) folds as perf script's text does, byte for byte, its samples in perf's order, the same with -j 1, 2 and 7" {
+	can_record
+	c_prog
+	# two processes at once, so that both cpus' files (data.0, data.1) get samples
+	perf record -q -g --threads -e cpu-clock -F 2000 -o "$T/dir.data" -- \
+		sh -c "'$T/prog' 300 & '$T/prog' 200; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record with --threads here"
+	[ -d "$T/dir.data" ] && [ -f "$T/dir.data/data" ] && [ -f "$T/dir.data/data.0" ]
+	perf2spaa "$T/dir.data" | spaa-fold --all-events > "$T/bin.fold"
+	perf script -i "$T/dir.data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^cpu-clock;prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+	# every sample, in the order perf delivers them (by time over the files)
+	perf2spaa -s -j 1 "$T/dir.data" > "$T/j1.spaa"
+	perf script -i "$T/dir.data" 2>/dev/null | perf2spaa -s > "$T/txt.spaa"
+	diff <(sample_rows "$T/j1.spaa") <(sample_rows "$T/txt.spaa")
+	local j
+	for j in 2 7; do
+		perf2spaa -s -j "$j" "$T/dir.data" | cmp - "$T/j1.spaa" || fail "-s -j $j differs from -j 1"
+		perf2spaa -j "$j" "$T/dir.data" | cmp - <(perf2spaa -j 1 "$T/dir.data") || fail "-j $j differs from -j 1"
+	done
+}
+
+@test "perf2spaa perf.data: a system-wide --threads=cpu capture, its samples in perf's order, >= 99.9% of the weight as the text path" {
+	can_record
+	c_prog
+	perf record -q -a -g --threads=cpu -e cpu-clock -o "$T/sysdir.data" -- \
+		sh -c "'$T/prog' 300 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record system-wide with --threads here"
+	perf2spaa -s "$T/sysdir.data" > "$T/bin.spaa"
+	perf script -i "$T/sysdir.data" 2>/dev/null | perf2spaa -s > "$T/txt.spaa"
+	diff <(sample_rows "$T/bin.spaa") <(sample_rows "$T/txt.spaa")
+	run same_weight "$T/sysdir.data"
+	awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
+}
+
+@test "perf2spaa perf.data: a directory that is not a perf.data directory is an error, exit 1" {
+	mkdir "$T/empty" "$T/other"
+	run perf2spaa "$T/empty"
+	assert_failure 1
+	assert_output "perf2spaa: $T/empty: a directory, but not a perf.data directory (perf record --threads): no file 'data' in it"
+	echo 'not perf' > "$T/other/data"
+	run perf2spaa "$T/other"
+	assert_failure 1
+	assert_output "perf2spaa: $T/other: a directory, but not a perf.data directory: its file 'data' is not a perf.data file (no PERFILE2 magic)"
+}
+
+@test "perf2spaa perf.data: a --threads directory without its data.N files, or with one cut short, is an error, exit 1" {
+	can_record
+	c_prog
+	perf record -q -g --threads -e cpu-clock -o "$T/dir.data" "$T/prog" 100 >/dev/null 2>&1 ||
+		skip "perf cannot record with --threads here"
+	mkdir "$T/headonly"
+	cp "$T/dir.data/data" "$T/headonly/"
+	run perf2spaa "$T/headonly"
+	assert_failure 1
+	assert_output "perf2spaa: $T/headonly: a perf.data directory (perf record --threads) without its data.N files, which hold the samples"
+	local size
+	size=$(stat -c %s "$T/dir.data/data.0")
+	truncate -s $((size - 3)) "$T/dir.data/data.0"
+	run perf2spaa "$T/dir.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/dir.data/data.0: offset [0-9]+: truncated: "
+}

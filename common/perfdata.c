@@ -1243,8 +1243,8 @@ static void part_release(struct part *p, uint64_t low)
 	p->dropped = to;
 }
 
-/* Opens and maps DIR/NAME (a regular file of st.st_size bytes) as a part. */
-static void add_part(perfdata *d, struct pdir *r, const char *path, const char *name, uint64_t size)
+/* Opens and maps DIR/NAME (a regular file of size bytes) as a part. */
+static void add_part(struct pdir *r, const char *path, const char *name, uint64_t size)
 {
 	struct part *p = VEC_PUSH(r->parts, r->nparts, r->pcap);
 	memset(p, 0, sizeof *p);
@@ -1260,7 +1260,6 @@ static void add_part(perfdata *d, struct pdir *r, const char *path, const char *
 	p->map = m;
 	p->mapsz = (size_t)size;
 	p->end = size;
-	(void)d;
 }
 
 static void open_dir(perfdata *d, const char *path)
@@ -1319,15 +1318,16 @@ static void open_dir(perfdata *d, const char *path)
 		sbuf_free(&fn);
 		if (!reg) continue;
 		any = true;
-		if (st.st_size > 0) add_part(d, r, path, de->d_name, (uint64_t)st.st_size);
+		if (st.st_size > 0) add_part(r, path, de->d_name, (uint64_t)st.st_size);
 	}
 	closedir(dp);
 	if (!any)
 		die(EXIT_DATA, "%s: a perf.data directory (perf record --threads) without its data.N files, "
 		    "which hold the samples", d->name);
+	/* all of them empty: the "data" file alone, as perf reads it */
 	r->multi = r->nparts > 1;
 	r->left = r->nparts;
-	d->part_name = NULL;
+	d->part_name = r->multi ? NULL : r->parts[0].name;
 }
 
 static void close_dir(perfdata *d)

@@ -683,3 +683,72 @@ sample_rows() {
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: $f: offset [0-9]+: truncated: "
 }
+
+@test "perf2spaa perf.data: --threads files with equal times: perf's order, its 2 MiB turns over the files first, then the files' order" {
+	can_record
+	[ "$(nproc)" -ge 2 ] || skip "needs two cpus for two data.N files"
+	# deep stacks (big records) in two busy processes, sampled often: each
+	# cpu's file passes perf's 2 MiB turn several times over
+	cat > "$T/deep.c" <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void down(int d, int n)
+{
+	if (d > 0) down(d - 1, n);
+	else for (int i = 0; i < n; i++) sink += (unsigned long)i * i;
+	sink++;
+}
+int main(int argc, char **argv)
+{
+	int r = argc > 1 ? atoi(argv[1]) : 100;
+	for (int k = 0; k < r; k++) down(40 + k % 8, 200000);
+	printf("%lu\n", sink);
+	return 0;
+}
+EOF2
+	cc -O2 -fno-omit-frame-pointer -o "$T/deep" "$T/deep.c"
+	# one on each cpu: their samples in one file each, telling the files apart
+	command -v taskset >/dev/null || skip "no taskset"
+	perf record -q -g --threads -F 25000 -e cpu-clock -o "$T/dir.data" -- \
+		sh -c "taskset -c 0 '$T/deep' 1500 & taskset -c 1 '$T/deep' 1500; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record with --threads here"
+	local f
+	for f in data.0 data.1; do
+		[ "$(stat -c %s "$T/dir.data/$f")" -gt $((2 << 20)) ] ||
+			skip "$f under 2 MiB: the cpus too busy with other work to test perf's turns"
+	done
+	# the samples of one file take the times of the other's, half a turn
+	# on: equal times across the files, one in a later turn than the other
+	cat > "$T/retime.py" <<'EOF2'
+import os, struct, sys
+d, donor, target = sys.argv[1:4]
+def samples(b):
+    off, pos, first = 0, [], 0
+    while off + 8 <= len(b):
+        t, m, s = struct.unpack_from('<IHH', b, off)
+        if t == 9:  # PERF_RECORD_SAMPLE: ip, pid/tid, then the time
+            pos.append(off + 24)
+            if off < 2 << 20: first += 1
+        off += s
+    return pos, first
+a = open(os.path.join(d, donor), 'rb').read()
+b = bytearray(open(os.path.join(d, target), 'rb').read())
+pa, first = samples(a)
+pb, _ = samples(b)
+for p, q in zip(pa[first // 2:], pb):
+    b[q:q + 8] = a[p:p + 8]
+open(os.path.join(d, target), 'wb').write(b)
+EOF2
+	local way
+	for way in "data.0 data.1" "data.1 data.0"; do
+		rm -rf "$T/tie.data"
+		cp -r "$T/dir.data" "$T/tie.data"
+		# shellcheck disable=SC2086
+		python3 "$T/retime.py" "$T/tie.data" $way
+		perf2spaa -s "$T/tie.data" > "$T/bin.spaa"
+		perf script -i "$T/tie.data" 2>/dev/null | perf2spaa -s > "$T/txt.spaa"
+		diff <(sample_rows "$T/bin.spaa") <(sample_rows "$T/txt.spaa") > "$T/order.diff" ||
+			fail "times of $way: not perf's order: $(head -n 4 "$T/order.diff")"
+	done
+}

@@ -752,3 +752,13 @@ EOF2
 			fail "times of $way: not perf's order: $(head -n 4 "$T/order.diff")"
 	done
 }
+
+@test "perf2spaa perf.data: a --threads capture with -z (compressed records in the data.N files) is refused, naming what to run instead, exit 1" {
+	can_record
+	c_prog
+	perf record -q -z -g --threads -e cpu-clock -o "$T/zdir.data" "$T/prog" 100 >/dev/null 2>&1 ||
+		skip "perf cannot record with --threads -z here"
+	run perf2spaa "$T/zdir.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/zdir.data/data\.[0-9]+: offset 0: compressed records \(perf record -z\) in a perf.data directory: not supported; record without -z, or convert it with 'perf script -i $T/zdir.data \| perf2spaa'$"
+}

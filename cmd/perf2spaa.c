@@ -43,7 +43,8 @@ static const char help[] =
 	"Convert perf.data, or `perf script` text output, to a SPAA 1.0 profile.\n"
 	"\n"
 	"Reads each FILE (or standard input when none or \"-\"): a perf.data (file or\n"
-	"pipe mode, recognised by its magic), or perf script's text, plain, gzip or zstd;\n"
+	"pipe mode, recognised by its magic, or the directory of perf record --threads),\n"
+	"or perf script's text, plain, gzip or zstd;\n"
 	"and writes one profile: one event per perf event, stacks aggregated per\n"
 	"event, process, thread and command name with \"samples\" and \"period\" weights.\n"
 	"\n"
@@ -1009,9 +1010,11 @@ static void convert_chunks(input *in)
 static void convert(input *in)
 {
 	P.fname = input_name(in);
-	const void *magic;
-	size_t mn = input_peek(in, &magic, 8);
-	if (perfdata_magic(magic, mn)) { /* perf.data: read it, not perf script's text */
+	const void *magic = NULL;
+	size_t mn = input_is_dir(in) ? 0 : input_peek(in, &magic, 8);
+	/* perf.data, or a perf.data directory (perf record --threads): read
+	 * it, not perf script's text */
+	if (input_is_dir(in) || perfdata_magic(magic, mn)) {
 		P.po.want_samples = P.want_samples;
 		P.po.quiet = P.quiet;
 		perfconv_data(P.b, in, P.fname, &P.po, &P.pt);

@@ -38,6 +38,7 @@ struct input {
 	bool text;           /* a line with more than blanks was returned */
 	bool sized;          /* a regular file: size is its bytes from start, */
 	uint64_t size, start; /* the file offset where it was opened */
+	bool dir;            /* a directory: not read here (input_is_dir) */
 };
 
 /* Does the line hold only blanks (spaces, tabs, a CR)? */
@@ -125,6 +126,7 @@ input *input_open(const char *path)
 		if (in->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
 	}
 	struct stat st;
+	in->dir = fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode);
 	if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		off_t at = lseek(in->fd, 0, SEEK_CUR);
 		in->sized = at >= 0 && at <= st.st_size;
@@ -140,8 +142,8 @@ input *input_open(const char *path)
 	in->raw = xmalloc(in->raw_cap);
 	in->cap = 1 << 18;
 	in->buf = xmalloc(in->cap + 1);
-	/* sniff the magic */
-	while (in->raw_end < 4 && raw_fill(in))
+	/* sniff the magic (a directory: its first read is the error) */
+	while (!in->dir && in->raw_end < 4 && raw_fill(in))
 		;
 	if (in->raw_end >= 4 && memcmp(in->raw, "\x28\xb5\x2f\xfd", 4) == 0) {
 		in->codec = ZSTD;
@@ -158,6 +160,11 @@ input *input_open(const char *path)
 const char *input_name(const input *in)
 {
 	return in->name;
+}
+
+bool input_is_dir(const input *in)
+{
+	return in->dir;
 }
 
 /* Appends decoded bytes at buf[end..cap); returns false at end of data. */

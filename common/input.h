@@ -15,6 +15,9 @@ typedef struct input input;
 input *input_open(const char *path);
 /* The name to use in messages: the path, or "-" for stdin. */
 const char *input_name(const input *in);
+/* Is it a directory (perf's perf.data directory, for the reader that
+ * knows one)?  Reading one is the error "read error: Is a directory". */
+bool input_is_dir(const input *in);
 
 /* The longest line input_line() returns: SPAA_MAX_LINE bytes from the
  * environment, else 64 MiB.  A longer line is an error (file:line), so that

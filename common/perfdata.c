@@ -1,4 +1,5 @@
 /* perfdata.c - perf.data, file and pipe mode (see perfdata.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -44,7 +45,7 @@ enum {
 
 /* feature bits */
 enum { F_BUILD_ID = 2, F_HOSTNAME = 3, F_OSRELEASE = 4, F_VERSION = 5, F_ARCH = 6, F_NRCPUS = 7,
-       F_CMDLINE = 11, F_EVENT_DESC = 12, F_COMPRESSED = 27 };
+       F_CMDLINE = 11, F_EVENT_DESC = 12, F_DIR_FORMAT = 24, F_COMPRESSED = 27 };
 #define COMP_ZSTD 1
 
 #define FILE_MAGIC "PERFILE2"
@@ -126,6 +127,10 @@ struct perfdata {
 	uint64_t rd_unknown;    /* values of ids no attribute has */
 	uint32_t comp_type;     /* HEADER_COMPRESSED's: 0 absent, 1 zstd */
 	struct zrd z;
+	/* a perf.data directory (perf record --threads): its files */
+	uint64_t dir_version;   /* HEADER_DIR_FORMAT, 0 none */
+	struct pdir *dir;       /* NULL: one file */
+	const char *part_name;  /* the file that messages' offsets are in, NULL: name */
 };
 
 void perfdata_die(const perfdata *d, uint64_t offset, const char *fmt, ...)
@@ -135,7 +140,7 @@ void perfdata_die(const perfdata *d, uint64_t offset, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	die(EXIT_DATA, "%s: offset %llu: %s", d->name, (unsigned long long)offset, msg);
+	die(EXIT_DATA, "%s: offset %llu: %s", d->part_name ? d->part_name : d->name, (unsigned long long)offset, msg);
 }
 
 bool perfdata_magic(const void *p, size_t n)
@@ -317,6 +322,10 @@ static void feature(perfdata *d, uint32_t feat, const uint8_t *p, size_t n, uint
 		if (n < 8) perfdata_die(d, where, "compression feature too short");
 		d->comp_type = get32(p, n, 4);
 		break;
+	case F_DIR_FORMAT:
+		if (n < 8) perfdata_die(d, where, "directory format feature too short");
+		d->dir_version = get64(p, n, 0);
+		break;
 	case F_BUILD_ID:
 		while (off + 8 <= n) {
 			uint32_t sz = get32(p, n, off + 4) >> 16;
@@ -375,9 +384,9 @@ static void section(const perfdata *d, size_t off, const char *what, uint64_t *o
 			     what, (unsigned long long)*s, (unsigned long long)*o, d->mapsz);
 }
 
-static void open_file(perfdata *d, input *in, const char *path)
+/* The header of the mapped file: attributes, features, the data section. */
+static void read_header(perfdata *d)
 {
-	map_input(d, in, path);
 	const uint8_t *h = d->map;
 	uint64_t hsize = get64(h, d->mapsz, 8), attr_size = get64(h, d->mapsz, 16);
 	if (hsize < HEADER_SIZE) perfdata_die(d, 8, "header size %llu, less than %d", (unsigned long long)hsize, HEADER_SIZE);
@@ -409,11 +418,28 @@ static void open_file(perfdata *d, input *in, const char *path)
 	d->end = dof + ds;
 }
 
+static void open_file(perfdata *d, input *in, const char *path)
+{
+	map_input(d, in, path);
+	read_header(d);
+}
+
+static void open_dir(perfdata *d, const char *path);
+static void close_dir(perfdata *d);
+static bool dir_next(perfdata *d, pd_event *e);
+static bool dir_multi(const perfdata *d);
+
 perfdata *perfdata_open(input *in, const char *path)
 {
 	perfdata *d = xcalloc(1, sizeof *d);
 	d->name = input_name(in);
 	d->fd = -1;
+	if (input_is_dir(in)) {
+		open_dir(d, path);
+		attrs_done(d);
+		default_names(d);
+		return d;
+	}
 	const void *p;
 	size_t n = input_peek(in, &p, 16);
 	if (n >= 8 && memcmp(p, FILE_MAGIC_SWAPPED, 8) == 0)
@@ -436,6 +462,7 @@ perfdata *perfdata_open(input *in, const char *path)
 void perfdata_close(perfdata *d)
 {
 	if (!d) return;
+	close_dir(d);
 	if (d->map) munmap((void *)d->map, d->mapsz);
 	if (d->fd >= 0) close(d->fd);
 	for (uint32_t i = 0; i < d->nattrs; i++) {
@@ -1084,6 +1111,7 @@ static void skip_payload(perfdata *d, uint64_t nbytes, uint64_t off)
 
 bool perfdata_next(perfdata *d, pd_event *e)
 {
+	if (dir_multi(d)) return dir_next(d, e);
 	for (;;) {
 		/* the rest of a sample's values first: its record's bytes are
 		 * where they were at the last call */
@@ -1144,6 +1172,381 @@ bool perfdata_next(perfdata *d, pd_event *e)
 		}
 		if (ts > d->max_ts) d->max_ts = ts;
 	}
+}
+
+/* ---- perf.data directories (perf record --threads) ----------------------
+ *
+ * perf record --threads writes a directory: the file "data" holds the
+ * header, the features (HEADER_DIR_FORMAT among them) and the records perf
+ * makes itself (the processes and mappings there were, ids, event names);
+ * each of its threads writes the records of the ring buffers it reads to a
+ * file "data.N" of its own: records alone, no header, the whole file their
+ * data, and no FINISHED_ROUND anywhere (perf writes none in this mode).
+ * perf reads the files in turns, 2 MiB of records from each (the "data"
+ * file's data section first, then the data.N files in the directory's
+ * order, those of 0 bytes left out); a record without a time it delivers
+ * at once, the others it queues, and with no round to flush them before,
+ * delivers them all at the end, sorted by time, on equal times the one
+ * that came first first.
+ *
+ * Here the same order without holding the records.  A first pass reads the
+ * files in perf's turns, delivers the untimed records (and reads perf's own),
+ * and notes where each file's turns end and where its times go back: its
+ * runs (the kernel writes a cpu's records in time order, so a data.N file
+ * of one cpu is one run; one of several cpus a run for each read of perf's
+ * from a cpu's buffer).  Then a merge of the runs, on a heap keyed by
+ * (time, turn, file, offset), perf's order, delivers the timed ones.
+ * Memory: the runs and turns, not the records; the mappings' pages behind
+ * the reading are given back as in one file. */
+
+#define TURN_BYTES (2u << 20)   /* perf's READER_MAX_SIZE */
+#define RELEASE_EVERY 4096      /* records between two looks at what the merge still needs */
+
+struct part {
+	char *name;              /* "DIR/data", "DIR/data.N": for messages */
+	int fd;                  /* -1: the "data" file (perfdata's own fd and map) */
+	const uint8_t *map;
+	size_t mapsz;
+	uint64_t pos, end;       /* the first pass's place, the end of the records */
+	uint64_t dropped;        /* the pages below were given back */
+	uint64_t turn_bytes;     /* read in the current turn */
+	uint64_t *turns;         /* where each turn ends */
+	uint32_t nturns, tcap;
+	uint64_t last_ts;        /* of the last timed record read */
+	uint32_t run;            /* the run being read (index into runs), UINT32_MAX none */
+	bool done;
+};
+
+struct run {
+	uint64_t ts;             /* of its next record, at pos */
+	uint32_t turn, part;
+	uint64_t pos, end;
+};
+
+struct pdir {
+	struct part *parts;
+	uint32_t nparts, pcap;
+	bool multi;              /* data.N files to merge (else the "data" file alone) */
+	uint32_t cur, left;      /* first pass: the file in turn, the files not at their end */
+	bool merging;
+	struct run *runs;        /* the merge's heap */
+	uint32_t nruns, rcap;
+	uint64_t *low;           /* per file: the lowest offset the merge still reads */
+	uint32_t since_release;
+};
+
+static void part_release(struct part *p, uint64_t low)
+{
+	uint64_t page = 4096, from = p->dropped & ~(page - 1), to = low & ~(page - 1);
+	if (to <= from || to - from < (16u << 20)) return;
+	madvise((void *)(p->map + from), to - from, MADV_DONTNEED);
+	p->dropped = to;
+}
+
+/* Opens and maps DIR/NAME (a regular file of size bytes) as a part. */
+static void add_part(struct pdir *r, const char *path, const char *name, uint64_t size)
+{
+	struct part *p = VEC_PUSH(r->parts, r->nparts, r->pcap);
+	memset(p, 0, sizeof *p);
+	sbuf nm = { 0 };
+	sbuf_printf(&nm, "%s/%s", path, name);
+	p->name = nm.p;
+	p->run = UINT32_MAX;
+	p->fd = open(p->name, O_RDONLY | O_CLOEXEC);
+	if (p->fd < 0) die(EXIT_DATA, "%s: %s", p->name, strerror(errno));
+	void *m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, p->fd, 0);
+	if (m == MAP_FAILED) die(EXIT_DATA, "%s: cannot map: %s", p->name, strerror(errno));
+	madvise(m, (size_t)size, MADV_SEQUENTIAL);
+	p->map = m;
+	p->mapsz = (size_t)size;
+	p->end = size;
+}
+
+static void open_dir(perfdata *d, const char *path)
+{
+	struct pdir *r = xcalloc(1, sizeof *r);
+	d->dir = r;
+	struct part *p0 = VEC_PUSH(r->parts, r->nparts, r->pcap);
+	memset(p0, 0, sizeof *p0);
+	sbuf nm = { 0 };
+	sbuf_printf(&nm, "%s/data", path);
+	p0->name = nm.p;
+	p0->fd = -1;
+	p0->run = UINT32_MAX;
+	d->part_name = p0->name;
+	/* the "data" file: a perf.data file of its own */
+	struct stat st;
+	unsigned char h[16];
+	int fd = open(p0->name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		die(EXIT_DATA, "%s: a directory, but not a perf.data directory (perf record --threads): no file 'data' in it",
+		    d->name);
+	d->fd = fd;
+	if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h || !perfdata_magic(h, 8))
+		die(EXIT_DATA, "%s: a directory, but not a perf.data directory: its file 'data' is not a perf.data file "
+		    "(no PERFILE2 magic)", d->name);
+	if (memcmp(h, FILE_MAGIC_SWAPPED, 8) == 0)
+		die(EXIT_DATA, "%s: a perf.data of the other byte order (big-endian machine): not supported; "
+		    "convert it with 'perf script' on a machine of that order", d->name);
+	d->mapsz = (size_t)st.st_size;
+	if (get64(h, 16, 8) == PIPE_HEADER_SIZE || d->mapsz < HEADER_SIZE)
+		perfdata_die(d, 0, "not the header of a perf.data directory (a pipe-mode or truncated file)");
+	void *m = mmap(NULL, d->mapsz, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) die(EXIT_DATA, "%s: cannot map: %s", p0->name, strerror(errno));
+	madvise(m, d->mapsz, MADV_SEQUENTIAL);
+	d->map = m;
+	read_header(d);
+	p0->map = d->map;
+	p0->mapsz = d->mapsz;
+	p0->pos = d->pos;
+	p0->end = d->end;
+	/* without HEADER_DIR_FORMAT perf reads the "data" file alone */
+	if (d->dir_version == 0) return;
+	if (d->dir_version != 1)
+		die(EXIT_DATA, "%s: a perf.data directory of format version %llu: not supported (version 1 is); "
+		    "convert it with 'perf script -i %s | %s'", d->name, (unsigned long long)d->dir_version, d->name, cli_prog);
+	/* its data.N files, in the directory's order as perf takes them */
+	DIR *dp = opendir(path);
+	if (!dp) die(EXIT_DATA, "%s: %s", d->name, strerror(errno));
+	bool any = false;
+	struct dirent *de;
+	while ((de = readdir(dp)) != NULL) {
+		if (strncmp(de->d_name, "data.", 5) != 0) continue;
+		sbuf fn = { 0 };
+		sbuf_printf(&fn, "%s/%s", path, de->d_name);
+		bool reg = stat(fn.p, &st) == 0 && S_ISREG(st.st_mode);
+		sbuf_free(&fn);
+		if (!reg) continue;
+		any = true;
+		if (st.st_size > 0) add_part(r, path, de->d_name, (uint64_t)st.st_size);
+	}
+	closedir(dp);
+	if (!any)
+		die(EXIT_DATA, "%s: a perf.data directory (perf record --threads) without its data.N files, "
+		    "which hold the samples", d->name);
+	/* all of them empty: the "data" file alone, as perf reads it */
+	r->multi = r->nparts > 1;
+	r->left = r->nparts;
+	d->part_name = r->multi ? NULL : r->parts[0].name;
+}
+
+static void close_dir(perfdata *d)
+{
+	struct pdir *r = d->dir;
+	if (!r) return;
+	for (uint32_t i = 0; i < r->nparts; i++) {
+		struct part *p = &r->parts[i];
+		if (p->fd >= 0) {
+			munmap((void *)p->map, p->mapsz);
+			close(p->fd);
+		}
+		free(p->name);
+		free(p->turns);
+	}
+	free(r->parts);
+	free(r->runs);
+	free(r->low);
+	free(r);
+	d->dir = NULL;
+	d->part_name = NULL;
+}
+
+/* The record at p's offset off (checked by the first pass, or checked
+ * here): its size, and *extra the bytes after it that belong to it. */
+static uint32_t part_record(perfdata *d, const struct part *p, uint64_t off, uint64_t *extra)
+{
+	d->part_name = p->name;
+	if (p->end - off < 8)
+		perfdata_die(d, off, "truncated: %llu bytes left, less than a record header", (unsigned long long)(p->end - off));
+	const uint8_t *q = p->map + off;
+	uint32_t type = get32(q, 8, 0), sz = get32(q, 8, 4) >> 16;
+	if (sz < 8) perfdata_die(d, off, "record of type %u with size %u (corrupt)", type, sz);
+	if (sz > p->end - off)
+		perfdata_die(d, off, "truncated: a record of %u bytes, %llu left in the file", sz, (unsigned long long)(p->end - off));
+	*extra = 0;
+	if (type == R_HEADER_TRACING_DATA && sz >= 12) *extra = get32(q, sz, 8);
+	if (type == R_AUXTRACE && sz >= 16) *extra = get64(q, sz, 8);
+	if (*extra > p->end - off - sz)
+		perfdata_die(d, off, "truncated: %llu bytes of data after the record", (unsigned long long)*extra);
+	return sz;
+}
+
+static void turn_end(struct part *p, uint64_t at)
+{
+	*(uint64_t *)VEC_PUSH(p->turns, p->nturns, p->tcap) = at;
+	p->turn_bytes = 0;
+}
+
+/* A timed record of p at off: it continues p's run, or starts one. */
+static void part_timed(struct pdir *r, struct part *p, uint64_t off, uint64_t ts)
+{
+	if (p->run == UINT32_MAX || ts < p->last_ts) {
+		if (p->run != UINT32_MAX) r->runs[p->run].end = off;
+		struct run *u = VEC_PUSH(r->runs, r->nruns, r->rcap);
+		u->ts = ts;
+		u->turn = 0;
+		u->part = (uint32_t)(p - r->parts);
+		u->pos = off;
+		u->end = p->end;
+		p->run = r->nruns - 1;
+	}
+	p->last_ts = ts;
+}
+
+static bool run_before(const struct run *a, const struct run *b)
+{
+	if (a->ts != b->ts) return a->ts < b->ts;
+	if (a->turn != b->turn) return a->turn < b->turn;
+	if (a->part != b->part) return a->part < b->part;
+	return a->pos < b->pos;
+}
+
+static void heap_down(struct run *h, uint32_t n, uint32_t i)
+{
+	struct run x = h[i];
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n) break;
+		if (c + 1 < n && run_before(&h[c + 1], &h[c])) c++;
+		if (!run_before(&h[c], &x)) break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/* The turn of p that offset off is read in. */
+static uint32_t turn_of(const struct part *p, uint64_t off)
+{
+	uint32_t lo = 0, hi = p->nturns;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->turns[mid] <= off) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+/* Moves run u on to its next timed record; false when it has none. */
+static bool run_advance(perfdata *d, struct pdir *r, struct run *u)
+{
+	const struct part *p = &r->parts[u->part];
+	uint64_t extra, o = u->pos;
+	o += part_record(d, p, o, &extra) + extra;
+	while (o < u->end) {
+		uint32_t sz = part_record(d, p, o, &extra);
+		const uint8_t *q = p->map + o;
+		uint32_t type = get32(q, sz, 0);
+		if (type < 64) {
+			uint64_t ts = record_time(d, q, sz, type);
+			if (ts != 0 && ts != UINT64_MAX) {
+				u->pos = o;
+				u->ts = ts;
+				while (u->turn < p->nturns && p->turns[u->turn] <= o) u->turn++;
+				return true;
+			}
+		}
+		o += sz + extra;
+	}
+	return false;
+}
+
+static void merge_start(struct pdir *r)
+{
+	for (uint32_t i = 0; i < r->nruns; i++) r->runs[i].turn = turn_of(&r->parts[r->runs[i].part], r->runs[i].pos);
+	for (uint32_t i = r->nruns / 2; i-- > 0;) heap_down(r->runs, r->nruns, i);
+	/* the first pass's pages: read again from here on as the merge needs them */
+	for (uint32_t i = 0; i < r->nparts; i++) {
+		struct part *p = &r->parts[i];
+		uint64_t page = 4096, from = p->dropped & ~(page - 1), to = (p->mapsz + page - 1) & ~(page - 1);
+		if (to > from) madvise((void *)(p->map + from), to - from, MADV_DONTNEED);
+		p->dropped = 0;
+	}
+	r->low = xcalloc(r->nparts, sizeof *r->low);
+	r->merging = true;
+}
+
+/* Gives back the pages of each file below the lowest place the merge reads. */
+static void merge_release(struct pdir *r)
+{
+	for (uint32_t i = 0; i < r->nparts; i++) r->low[i] = UINT64_MAX;
+	for (uint32_t i = 0; i < r->nruns; i++)
+		if (r->runs[i].pos < r->low[r->runs[i].part]) r->low[r->runs[i].part] = r->runs[i].pos;
+	for (uint32_t i = 0; i < r->nparts; i++)
+		part_release(&r->parts[i], r->low[i] == UINT64_MAX ? r->parts[i].end : r->low[i]);
+}
+
+static bool dir_multi(const perfdata *d)
+{
+	return d->dir && d->dir->multi;
+}
+
+static bool dir_next(perfdata *d, pd_event *e)
+{
+	struct pdir *r = d->dir;
+	/* the rest of a sample's values first (PERF_SAMPLE_READ) */
+	if (read_next(d, e)) return true;
+	while (!r->merging) {
+		if (!r->left) {
+			merge_start(r);
+			break;
+		}
+		struct part *p = &r->parts[r->cur];
+		if (p->done) {
+			r->cur = (r->cur + 1) % r->nparts;
+			continue;
+		}
+		part_release(p, p->pos);
+		if (p->pos >= p->end) { /* perf's turn goes on to the next file without a read */
+			p->done = true;
+			if (p->turn_bytes || !p->nturns) turn_end(p, p->end);
+			r->left--;
+			continue;
+		}
+		uint64_t extra, off = p->pos;
+		uint32_t sz = part_record(d, p, off, &extra);
+		const uint8_t *q = p->map + off;
+		uint32_t type = get32(q, sz, 0);
+		p->pos += sz + extra;
+		p->turn_bytes += sz + extra;
+		bool got = false;
+		if (type == R_FINISHED_ROUND) {
+			perfdata_die(d, off, "a FINISHED_ROUND record in a perf.data directory, which perf record --threads "
+				     "does not write: not supported; convert it with 'perf script -i %s | %s'", d->name, cli_prog);
+		} else if (type == R_COMPRESSED || type == R_COMPRESSED2) {
+			perfdata_die(d, off, "compressed records (perf record -z) in a perf.data directory: not supported; "
+				     "record without -z, or convert it with 'perf script -i %s | %s'", d->name, cli_prog);
+		} else if (type >= 64) {
+			user_record(d, q, sz, type, off);
+		} else {
+			if (!d->nattrs) perfdata_die(d, off, "a record before any event attribute");
+			uint64_t ts = record_time(d, q, sz, type);
+			if (ts == 0 || ts == UINT64_MAX) got = deliver(d, q, sz, off, e);
+			else part_timed(r, p, off, ts);
+		}
+		if (p->turn_bytes >= TURN_BYTES) {
+			turn_end(p, p->pos);
+			r->cur = (r->cur + 1) % r->nparts;
+		}
+		if (got) return true;
+	}
+	while (r->nruns) {
+		if (++r->since_release >= RELEASE_EVERY) {
+			merge_release(r);
+			r->since_release = 0;
+		}
+		struct run *u = &r->runs[0];
+		const struct part *p = &r->parts[u->part];
+		uint64_t extra;
+		uint32_t sz = part_record(d, p, u->pos, &extra);
+		bool got = deliver(d, p->map + u->pos, sz, u->pos, e);
+		if (!run_advance(d, r, u)) r->runs[0] = r->runs[--r->nruns];
+		if (r->nruns) heap_down(r->runs, r->nruns, 0);
+		d->part_name = p->name;
+		if (got) return true;
+	}
+	d->part_name = NULL;
+	return false;
 }
 
 const char *perfdata_name(const perfdata *d) { return d->name; }

@@ -112,7 +112,10 @@ bool perfdata_magic(const void *p, size_t n);
 
 /* Reads the header of in (whose first bytes perfdata_magic() accepted):
  * path is the operand, for opening a regular file a second time to map it
- * (NULL or "-": standard input). */
+ * (NULL or "-": standard input).  When in is a directory (input_is_dir()),
+ * path is a perf.data directory (perf record --threads: the header in
+ * path/data, the records in it and in path/data.N), read in perf's order
+ * too; one that is not is an error (exit 1). */
 perfdata *perfdata_open(input *in, const char *path);
 /* The next record, in delivery order; false at the end.  The pointers in
  * *e stay valid until the next call.  A sample of an event that reads

@@ -608,3 +608,157 @@ first_record() {
 	python3 "$D/perf/compressed2.py" "$T/zpipe.data" "$T/c2pipe.data"
 	perf2spaa -s < "$T/c2pipe.data" | cmp - <(perf2spaa -s "$T/zpipe.data")
 }
+
+# sample_rows SPAA: the sample records of perf2spaa -s, in their
+# order, without the ids that differ between the two paths
+sample_rows() {
+	grep '"type":"sample"' "$1" | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'
+}
+
+@test "perf2spaa perf.data: a --threads capture (a directory: data, data.N) folds as perf script's text does, byte for byte, its samples in perf's order, the same with -j 1, 2 and 7" {
+	can_record
+	c_prog
+	# two processes at once, so that both cpus' files (data.0, data.1) get samples
+	perf record -q -g --threads -e cpu-clock -F 2000 -o "$T/dir.data" -- \
+		sh -c "'$T/prog' 300 & '$T/prog' 200; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record with --threads here"
+	[ -d "$T/dir.data" ] && [ -f "$T/dir.data/data" ] && [ -f "$T/dir.data/data.0" ]
+	perf2spaa "$T/dir.data" | spaa-fold --all-events > "$T/bin.fold"
+	perf script -i "$T/dir.data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^cpu-clock;prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+	# every sample, in the order perf delivers them (by time over the files)
+	perf2spaa -s -j 1 "$T/dir.data" > "$T/j1.spaa"
+	perf script -i "$T/dir.data" 2>/dev/null | perf2spaa -s > "$T/txt.spaa"
+	diff <(sample_rows "$T/j1.spaa") <(sample_rows "$T/txt.spaa")
+	local j
+	for j in 2 7; do
+		perf2spaa -s -j "$j" "$T/dir.data" | cmp - "$T/j1.spaa" || fail "-s -j $j differs from -j 1"
+		perf2spaa -j "$j" "$T/dir.data" | cmp - <(perf2spaa -j 1 "$T/dir.data") || fail "-j $j differs from -j 1"
+	done
+}
+
+@test "perf2spaa perf.data: a system-wide --threads=cpu capture, its samples in perf's order, >= 99.9% of the weight as the text path" {
+	can_record
+	c_prog
+	perf record -q -a -g --threads=cpu -e cpu-clock -o "$T/sysdir.data" -- \
+		sh -c "'$T/prog' 300 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record system-wide with --threads here"
+	perf2spaa -s "$T/sysdir.data" > "$T/bin.spaa"
+	perf script -i "$T/sysdir.data" 2>/dev/null | perf2spaa -s > "$T/txt.spaa"
+	diff <(sample_rows "$T/bin.spaa") <(sample_rows "$T/txt.spaa")
+	run same_weight "$T/sysdir.data"
+	awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
+}
+
+@test "perf2spaa perf.data: a directory that is not a perf.data directory is an error, exit 1" {
+	mkdir "$T/empty" "$T/other"
+	run perf2spaa "$T/empty"
+	assert_failure 1
+	assert_output "perf2spaa: $T/empty: a directory, but not a perf.data directory (perf record --threads): no file 'data' in it"
+	echo 'not perf' > "$T/other/data"
+	run perf2spaa "$T/other"
+	assert_failure 1
+	assert_output "perf2spaa: $T/other: a directory, but not a perf.data directory: its file 'data' is not a perf.data file (no PERFILE2 magic)"
+}
+
+@test "perf2spaa perf.data: a --threads directory without its data.N files, or with one cut short, is an error, exit 1" {
+	can_record
+	c_prog
+	perf record -q -g --threads -e cpu-clock -o "$T/dir.data" "$T/prog" 100 >/dev/null 2>&1 ||
+		skip "perf cannot record with --threads here"
+	mkdir "$T/headonly"
+	cp "$T/dir.data/data" "$T/headonly/"
+	run perf2spaa "$T/headonly"
+	assert_failure 1
+	assert_output "perf2spaa: $T/headonly: a perf.data directory (perf record --threads) without its data.N files, which hold the samples"
+	# the data.N file of the cpu the program ran on: the largest
+	local f size
+	f=$(ls -S "$T/dir.data"/data.* | head -n 1)
+	size=$(stat -c %s "$f")
+	[ "$size" -gt 0 ]
+	truncate -s $((size - 3)) "$f"
+	run perf2spaa "$T/dir.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $f: offset [0-9]+: truncated: "
+}
+
+@test "perf2spaa perf.data: --threads files with equal times: perf's order, its 2 MiB turns over the files first, then the files' order" {
+	can_record
+	[ "$(nproc)" -ge 2 ] || skip "needs two cpus for two data.N files"
+	# deep stacks (big records) in two busy processes, sampled often: each
+	# cpu's file passes perf's 2 MiB turn several times over
+	cat > "$T/deep.c" <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void down(int d, int n)
+{
+	if (d > 0) down(d - 1, n);
+	else for (int i = 0; i < n; i++) sink += (unsigned long)i * i;
+	sink++;
+}
+int main(int argc, char **argv)
+{
+	int r = argc > 1 ? atoi(argv[1]) : 100;
+	for (int k = 0; k < r; k++) down(40 + k % 8, 200000);
+	printf("%lu\n", sink);
+	return 0;
+}
+EOF2
+	cc -O2 -fno-omit-frame-pointer -o "$T/deep" "$T/deep.c"
+	# one on each cpu: their samples in one file each, telling the files apart
+	command -v taskset >/dev/null || skip "no taskset"
+	perf record -q -g --threads -F 25000 -e cpu-clock -o "$T/dir.data" -- \
+		sh -c "taskset -c 0 '$T/deep' 1500 & taskset -c 1 '$T/deep' 1500; wait" >/dev/null 2>&1 ||
+		skip "perf cannot record with --threads here"
+	local f
+	for f in data.0 data.1; do
+		[ "$(stat -c %s "$T/dir.data/$f")" -gt $((2 << 20)) ] ||
+			skip "$f under 2 MiB: the cpus too busy with other work to test perf's turns"
+	done
+	# the samples of one file take the times of the other's, half a turn
+	# on: equal times across the files, one in a later turn than the other
+	cat > "$T/retime.py" <<'EOF2'
+import os, struct, sys
+d, donor, target = sys.argv[1:4]
+def samples(b):
+    off, pos, first = 0, [], 0
+    while off + 8 <= len(b):
+        t, m, s = struct.unpack_from('<IHH', b, off)
+        if t == 9:  # PERF_RECORD_SAMPLE: ip, pid/tid, then the time
+            pos.append(off + 24)
+            if off < 2 << 20: first += 1
+        off += s
+    return pos, first
+a = open(os.path.join(d, donor), 'rb').read()
+b = bytearray(open(os.path.join(d, target), 'rb').read())
+pa, first = samples(a)
+pb, _ = samples(b)
+for p, q in zip(pa[first // 2:], pb):
+    b[q:q + 8] = a[p:p + 8]
+open(os.path.join(d, target), 'wb').write(b)
+EOF2
+	local way
+	for way in "data.0 data.1" "data.1 data.0"; do
+		rm -rf "$T/tie.data"
+		cp -r "$T/dir.data" "$T/tie.data"
+		# shellcheck disable=SC2086
+		python3 "$T/retime.py" "$T/tie.data" $way
+		perf2spaa -s "$T/tie.data" > "$T/bin.spaa"
+		perf script -i "$T/tie.data" 2>/dev/null | perf2spaa -s > "$T/txt.spaa"
+		diff <(sample_rows "$T/bin.spaa") <(sample_rows "$T/txt.spaa") > "$T/order.diff" ||
+			fail "times of $way: not perf's order: $(head -n 4 "$T/order.diff")"
+	done
+}
+
+@test "perf2spaa perf.data: a --threads capture with -z (compressed records in the data.N files) is refused, naming what to run instead, exit 1" {
+	can_record
+	c_prog
+	perf record -q -z -g --threads -e cpu-clock -o "$T/zdir.data" "$T/prog" 100 >/dev/null 2>&1 ||
+		skip "perf cannot record with --threads -z here"
+	run perf2spaa "$T/zdir.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/zdir.data/data\.[0-9]+: offset 0: compressed records \(perf record -z\) in a perf.data directory: not supported; record without -z, or convert it with 'perf script -i $T/zdir.data \| perf2spaa'$"
+}

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cli.h"
 #include "input.h"
+#include "util.h"
 
 static bool has(const char *p, size_t n, const char *s)
 {
@@ -496,8 +497,28 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 	return NULL;
 }
 
+/* Is directory dir one perf record --threads wrote (its header in
+ * DIR/data)? */
+static bool perf_dir(const char *dir)
+{
+	sbuf path = { 0 };
+	sbuf_printf(&path, "%s/data", dir);
+	FILE *f = fopen(path.p, "rb");
+	sbuf_free(&path);
+	char m[8];
+	bool yes = f && fread(m, 1, sizeof m, f) == sizeof m &&
+		   (memcmp(m, "PERFILE2", 8) == 0 || memcmp(m, "2ELIFREP", 8) == 0);
+	if (f) fclose(f);
+	return yes;
+}
+
 const sniff_format *sniff_input(input *in, const char **looks)
 {
+	if (input_is_dir(in)) {
+		if (perf_dir(input_name(in))) return &sniff_formats[F_PERF_DATA];
+		if (looks) *looks = "a directory";
+		return NULL;
+	}
 	const void *p;
 	size_t n = input_peek(in, &p, 65536);
 	const void *q;

@@ -202,3 +202,15 @@ Try 'any2spaa --help' for more information."
 	same safari2spaa "$EX/safari-recording.json" "a Safari timeline recording"
 	same chrome2spaa "$D/speedscope-samples/simple-with-samples.json" "a Chrome performance trace with CPU profile events"
 }
+
+@test "any2spaa: a perf.data directory (perf record --threads) goes to perf2spaa; another directory is an error naming it, exit 1" {
+	command -v perf >/dev/null || fail "perf is not installed (.ci/deps installs linux-perf)"
+	perf record -q -N -g --threads -e cpu-clock -o "$T/d.data" -- \
+		sh -c 'i=0; while [ $i -lt 50000 ]; do i=$((i+1)); done' >/dev/null 2>&1 ||
+		skip "perf cannot record here (perf_event_paranoid, or no perf events in this container)"
+	any2spaa "$T/d.data" | cmp - <(perf2spaa "$T/d.data")
+	mkdir "$T/empty"
+	run any2spaa "$T/empty"
+	assert_failure 1
+	assert_output "any2spaa: $T/empty: not a profile any converter here reads: it looks like a directory (--format=NAME reads it as NAME; any2spaa --help lists the formats)"
+}

@@ -47,6 +47,19 @@ weight_in_common() {
 	     END { for (k in b) { t += b[k]; c += (a[k] < b[k] ? a[k] : b[k]) }; printf "%.4f\n", 100 * c / t }' "$1" "$2"
 }
 
+# sys_alike DATA: a system-wide capture: >= 99.9% of the text path's
+# weight folds alike (same_weight), kernel frames are named, and the total
+# period is perf report's
+sys_alike() {
+	run same_weight "$1"
+	awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
+	grep -q 'entry_SYSCALL_64\|asm_sysvec_apic_timer_interrupt\|do_syscall_64' "$T/bin.fold"
+	local want
+	want=$(perf report --stdio --no-children -g none -i "$1" 2>/dev/null |
+		awk '/^# Event count/ { print $NF; exit }')
+	assert_equal "$(awk '{ t += $NF } END { print t }' "$T/bin.fold")" "$want"
+}
+
 c_prog() {
 	cat > "$T/prog.c" <<'EOF'
 #include <stdio.h>
@@ -126,16 +139,7 @@ EOF
 	c_prog
 	perf record -q -N -a -g -e cpu-clock -o "$T/sys.data" -- "$T/prog" 300 >/dev/null 2>&1 ||
 		skip "perf cannot record system-wide here"
-	run same_weight "$T/sys.data"
-	awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
-	# kernel frames are named
-	grep -q 'entry_SYSCALL_64\|asm_sysvec_apic_timer_interrupt\|do_syscall_64' "$T/bin.fold"
-	# the total period, as perf report counts it
-	local want got
-	want=$(perf report --stdio --no-children -g none -i "$T/sys.data" 2>/dev/null |
-		awk '/^# Event count/ { print $NF; exit }')
-	got=$(awk '{ t += $NF } END { print t }' "$T/bin.fold")
-	assert_equal "$got" "$want"
+	sys_alike "$T/sys.data"
 	perf2spaa "$T/sys.data" | spaa-top -n 1 > "$T/top"
 	[ -s "$T/top" ]
 }
@@ -511,14 +515,7 @@ first_record() {
 	perf record -q -N -a -z -g -e cpu-clock -o "$T/zsys.data" -- \
 		sh -c "'$T/prog' 600 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; wait" >/dev/null 2>&1 ||
 		skip "perf cannot record system-wide with -z here"
-	run same_weight "$T/zsys.data"
-	awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
-	grep -q 'entry_SYSCALL_64\|asm_sysvec_apic_timer_interrupt\|do_syscall_64' "$T/bin.fold"
-	local want got
-	want=$(perf report --stdio --no-children -g none -i "$T/zsys.data" 2>/dev/null |
-		awk '/^# Event count/ { print $NF; exit }')
-	got=$(awk '{ t += $NF } END { print t }' "$T/bin.fold")
-	assert_equal "$got" "$want"
+	sys_alike "$T/zsys.data"
 	local opts
 	for opts in "" "-s"; do
 		# shellcheck disable=SC2086
@@ -648,8 +645,7 @@ sample_rows() {
 	perf2spaa -s "$T/sysdir.data" > "$T/bin.spaa"
 	perf script -i "$T/sysdir.data" 2>/dev/null | perf2spaa -s > "$T/txt.spaa"
 	diff <(sample_rows "$T/bin.spaa") <(sample_rows "$T/txt.spaa")
-	run same_weight "$T/sysdir.data"
-	awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
+	sys_alike "$T/sysdir.data"
 }
 
 @test "perf2spaa perf.data: a directory that is not a perf.data directory is an error, exit 1" {

@@ -32,6 +32,14 @@ setup_file() {
 	fi
 }
 
+# record_sys: $T/sys.data, a system-wide dwarf capture of the test program
+# and a compilation, or the test is skipped
+record_sys() {
+	perf record -q -a -F 500 -e cpu-clock --call-graph dwarf -o "$T/sys.data" -- \
+		sh -c "'$BATS_FILE_TMPDIR/prog' 100 & cc -O2 -c -o '$T/x.o' '$D/unwind/epilogue.c'; wait" > /dev/null 2>&1 ||
+		skip "perf cannot record system-wide here"
+}
+
 need_capture() {
 	[ -s "$BATS_FILE_TMPDIR/perf.txt" ] ||
 		skip "perf record --call-graph dwarf does not work here: $(head -n 1 "$BATS_FILE_TMPDIR/record.err")"
@@ -267,10 +275,7 @@ OUT
 
 @test "dwarf capture, system-wide: every sample differing from perf script is one the man page explains (perf's frame-pointer fallback), and the program's stacks reach main" {
 	need_capture
-	local d=$BATS_FILE_TMPDIR
-	perf record -q -a -F 500 -e cpu-clock --call-graph dwarf -o "$T/sys.data" -- \
-		sh -c "'$d/prog' 100 & cc -O2 -c -o '$T/x.o' '$D/unwind/epilogue.c'; wait" > /dev/null 2>&1 ||
-		skip "perf cannot record system-wide here"
+	record_sys
 	perf2spaa -q -s "$T/sys.data" > "$T/bin.spaa"
 	perf script --no-inline -i "$T/sys.data" 2> /dev/null | perf2spaa -q -s > "$T/txt.spaa"
 	run python3 "$D/unwind/dwarfcmp.py" "$T/bin.spaa" "$T/txt.spaa" prog
@@ -415,9 +420,6 @@ EOC
 
 @test "dwarf capture --inline, system-wide: every sample whose stack agrees with perf script's without --inline agrees with it (the others: perf's frame-pointer fallback, where it adds no inlined frames)" {
 	need_capture
-	local d=$BATS_FILE_TMPDIR
-	perf record -q -a -F 500 -e cpu-clock --call-graph dwarf -o "$T/sys.data" -- \
-		sh -c "'$d/prog' 100 & cc -O2 -c -o '$T/x.o' '$D/unwind/epilogue.c'; wait" > /dev/null 2>&1 ||
-		skip "perf cannot record system-wide here"
+	record_sys
 	inline_cmp "$T/sys.data"
 }

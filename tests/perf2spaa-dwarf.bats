@@ -317,7 +317,8 @@ OUT
 	command -v node >/dev/null || fail "node is not installed (.ci/deps installs nodejs)"
 	printf '%s\n' 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) }' \
 		'let s = 0; for (let i = 0; i < 30; i++) s += fib(25); console.log(s)' > "$T/fib.js"
-	perf record -q -e cpu-clock --call-graph dwarf -o "$T/node.data" node --perf-basic-prof "$T/fib.js" > /dev/null 2>&1
+	# (in $T: node writes an isolate-*-v8.log where it runs)
+	(cd "$T" && perf record -q -e cpu-clock --call-graph dwarf -o node.data node --perf-basic-prof fib.js > /dev/null 2>&1)
 	# libdwfl frees a module it takes for an overlap (node's text mapped
 	# a second time); the unwinder used to go on with it, and aborted
 	run perf2spaa -q -j 1 "$T/node.data"

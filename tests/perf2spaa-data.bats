@@ -517,9 +517,7 @@ first_record() {
 		skip "perf cannot record system-wide with -z here"
 	# what decompression gives: the records themselves (the names of
 	# other processes' frames are the plain system-wide test's concern)
-	perf2spaa -s "$T/zsys.data" > "$T/bin.spaa"
-	perf script -i "$T/zsys.data" 2>/dev/null | perf2spaa -s > "$T/txt.spaa"
-	diff <(sample_rows "$T/bin.spaa") <(sample_rows "$T/txt.spaa")
+	samples_alike "$T/zsys.data"
 	fold_both "$T/zsys.data"
 	diff <(grep '^prog;' "$T/bin.fold") <(grep '^prog;' "$T/txt.fold")
 	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
@@ -618,6 +616,13 @@ first_record() {
 
 # sample_rows SPAA: the sample records of perf2spaa -s, in their
 # order, without the ids that differ between the two paths
+# samples_alike DATA: the sample records (-s) of both paths, in order, alike
+samples_alike() {
+	perf2spaa -s "$1" > "$T/bin.spaa"
+	perf script -i "$1" 2>/dev/null | perf2spaa -s > "$T/txt.spaa"
+	diff <(sample_rows "$T/bin.spaa") <(sample_rows "$T/txt.spaa")
+}
+
 sample_rows() {
 	grep '"type":"sample"' "$1" | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'
 }
@@ -652,9 +657,7 @@ sample_rows() {
 	perf record -q -a -g --threads=cpu -e cpu-clock -o "$T/sysdir.data" -- \
 		sh -c "'$T/prog' 300 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; wait" >/dev/null 2>&1 ||
 		skip "perf cannot record system-wide with --threads here"
-	perf2spaa -s "$T/sysdir.data" > "$T/bin.spaa"
-	perf script -i "$T/sysdir.data" 2>/dev/null | perf2spaa -s > "$T/txt.spaa"
-	diff <(sample_rows "$T/bin.spaa") <(sample_rows "$T/txt.spaa")
+	samples_alike "$T/sysdir.data"
 	sys_alike "$T/sysdir.data"
 }
 

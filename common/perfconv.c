@@ -233,6 +233,7 @@ static void putstr(struct batch *t, const char *s, size_t n)
 /* The key's dso of a dwarf-unwound address named as perf names those
  * (frames_at): its own frames. */
 #define FC_UNWOUND 0x80000000u
+static inline uint32_t fc_dso(uint32_t dso, bool unwound) { return unwound ? dso ^ FC_UNWOUND : dso; }
 
 static uint64_t fc_hash(uint32_t dso, uint64_t addr)
 {
@@ -293,7 +294,7 @@ static uint32_t fc_intern_h(struct conv *c, uint32_t dso, uint64_t addr, uint32_
 static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, bool unwound, uint32_t *nfr)
 {
 	bool added;
-	uint32_t ci = fc_intern_h(c, unwound ? dso ^ FC_UNWOUND : dso, addr, h, &added);
+	uint32_t ci = fc_intern_h(c, fc_dso(dso, unwound), addr, h, &added);
 	if (added) {
 		c->name.n = 0;
 		uint64_t off = 0;
@@ -363,7 +364,7 @@ static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, bo
 {
 	uint64_t addr = ip;
 	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
-	frames_at(c, dso, addr, (uint32_t)fc_hash(unwound ? dso ^ FC_UNWOUND : dso, addr), unwound, nfr);
+	frames_at(c, dso, addr, (uint32_t)fc_hash(fc_dso(dso, unwound), addr), unwound, nfr);
 }
 
 /* The frames of a callchain (c->frames, *nfr of them), as frames_of

@@ -49,15 +49,34 @@ weight_in_common() {
 
 # sys_alike DATA: a system-wide capture: >= 99.9% of the text path's
 # weight folds alike (same_weight), kernel frames are named, and the total
-# period is perf report's
+# period is perf report's.  Processes this test did not start (the other
+# suite's, which make -j2 check runs beside it) are random: a stray one
+# where perf's symbol choice differs (a PLT entry) can weigh 0.1% of
+# a small capture.  So below 99.9%, every line that differs must be such a
+# process's, and >= 99% fold alike.
 sys_alike() {
 	run same_weight "$1"
-	awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
+	if ! awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }'; then
+		echo "${lines[-1]}% folds alike; the lines that differ:" >&2
+		foreign_only "$T/bin.fold" "$T/txt.fold" >&2 || fail "only ${lines[-1]}% of the weight folds alike, in the test's own processes too: $output"
+		awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
+	fi
 	grep -q 'entry_SYSCALL_64\|asm_sysvec_apic_timer_interrupt\|do_syscall_64' "$T/bin.fold"
 	local want
 	want=$(perf report --stdio --no-children -g none -i "$1" 2>/dev/null |
 		awk '/^# Event count/ { print $NF; exit }')
 	assert_equal "$(awk '{ t += $NF } END { print t }' "$T/bin.fold")" "$want"
+}
+
+# foreign_only A B: the lines whose weight differs between A and B,
+# printed; true when none is of a process the tests start (prog, sh, cc
+# and its programs) or the kernel's idle task
+foreign_only() {
+	awk '{ w = $NF; sub(/ [0-9]+$/, ""); if (FILENAME == ARGV[1]) a[$0] += w; else b[$0] += w }
+	     END { for (k in a) if (a[k] != b[k]) d[k]; for (k in b) if (a[k] != b[k]) d[k]
+		   for (k in d) { print k, a[k] + 0, b[k] + 0; split(k, f, ";")
+			if (f[1] ~ /^(prog|sh|cc|cc1|as|ld|collect2|swapper)$/) own = 1 }
+		   exit own }' "$1" "$2"
 }
 
 c_prog() {
@@ -134,11 +153,12 @@ EOF
 	assert_output 0
 }
 
-@test "perf2spaa perf.data: a system-wide capture with kernel frames, >= 99.9% of the weight as the text path, same totals as perf report" {
+@test "perf2spaa perf.data: a system-wide capture with kernel frames: every sample of the text path in its order, >= 99.9% of the weight as the text path (where a process of another suite differs, >= 99%), same totals as perf report" {
 	can_record
 	c_prog
 	perf record -q -N -a -g -e cpu-clock -o "$T/sys.data" -- "$T/prog" 300 >/dev/null 2>&1 ||
 		skip "perf cannot record system-wide here"
+	samples_alike "$T/sys.data"
 	sys_alike "$T/sys.data"
 	perf2spaa "$T/sys.data" | spaa-top -n 1 > "$T/top"
 	[ -s "$T/top" ]

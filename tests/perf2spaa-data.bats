@@ -791,3 +791,39 @@ EOF2
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: $T/zdir.data/data\.[0-9]+: offset 0: compressed records \(perf record -z\) in a perf.data directory: not supported; record without -z, or convert it with 'perf script -i $T/zdir.data \| perf2spaa'$"
 }
+
+# perf (dso__load) makes a file's NAME@plt symbols only when its symbol
+# table (.symtab, else .dynsym) gave it some: a stripped executable that
+# exports nothing has its PLT unnamed (binutils' addr2line, started by perf
+# script in a system-wide capture, had a sample in bfd_check_format@plt's
+# lazy binding that perf script printed as [unknown])
+@test "perf2spaa perf.data: the PLT of a stripped executable with no symbol at all is [unknown], as perf leaves it; one exporting a function names it NAME@plt" {
+	can_record
+	cat > "$T/plt.c" <<'EOF2'
+#include <stdlib.h>
+#ifdef EXPORT
+__attribute__((visibility("default"))) void exported(void) {}
+#endif
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 200000000, s = 0;
+	for (long i = 0; i < n; i++) s += labs(i - n / 2);
+	return (int)(s & 1);
+}
+EOF2
+	local x flags
+	for x in bare exports; do
+		flags=
+		[ "$x" = bare ] || flags="-DEXPORT -rdynamic"
+		# shellcheck disable=SC2086
+		cc -O1 -fno-builtin -fno-omit-frame-pointer $flags -o "$T/$x" "$T/plt.c"
+		strip "$T/$x"
+		perf record -q -N -e cpu-clock -g -o "$T/$x.data" "$T/$x" >/dev/null
+		fold_both "$T/$x.data"
+		diff "$T/txt.fold" "$T/bin.fold"
+		cp "$T/bin.fold" "$T/$x.fold"
+	done
+	run grep -c '@plt [0-9]*$' "$T/bare.fold"
+	assert_output 0
+	grep -q "^exports;.*;labs@plt [0-9]*$" "$T/exports.fold"
+}

@@ -692,7 +692,7 @@ sample_rows() {
 	assert_output "perf2spaa: $T/other: a directory, but not a perf.data directory: its file 'data' is not a perf.data file (no PERFILE2 magic)"
 }
 
-@test "perf2spaa perf.data: a --threads directory without its data.N files, or with one cut short, is an error, exit 1" {
+@test "perf2spaa perf.data: a --threads directory without its data.N files, or with one cut short, or its header file given alone, is an error, exit 1" {
 	can_record
 	c_prog
 	perf record -q -g --threads -e cpu-clock -o "$T/dir.data" "$T/prog" 100 >/dev/null 2>&1 ||
@@ -702,6 +702,13 @@ sample_rows() {
 	run perf2spaa "$T/headonly"
 	assert_failure 1
 	assert_output "perf2spaa: $T/headonly: a perf.data directory (perf record --threads) without its data.N files, which hold the samples"
+	# its header file alone (perf script asserts on it): the directory named
+	run perf2spaa "$T/dir.data/data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/dir.data/data: the header file 'data' of a perf record --threads directory: its samples are in the data.N files beside it; convert the directory ('perf2spaa $T/dir.data')"
+	run sh -c "cd '$T/dir.data' && perf2spaa < data"
+	assert_failure 1
+	assert_output "perf2spaa: -: the header file 'data' of a perf record --threads directory: its samples are in the data.N files beside it; convert the directory ('perf2spaa DIR')"
 	# the data.N file of the cpu the program ran on: the largest
 	local f size
 	f=$(ls -S "$T/dir.data"/data.* | head -n 1)

@@ -244,6 +244,17 @@ static void check_folded(const char *path)
 	fclose(f);
 }
 
+/* the files of the runs, at the end */
+static void remove_files(void)
+{
+	unlink(in_path);
+	unlink(out_path);
+	unlink(meta_path);
+	unlink(back_path);
+	dir_clear();
+	rmdir(dir_path);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -254,6 +265,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(meta_path, sizeof meta_path, "%s/spaa-fuzz-%d.json", dir, (int)getpid());
 	snprintf(back_path, sizeof back_path, "%s/spaa-fuzz-%d.back.spaa", dir, (int)getpid());
 	snprintf(dir_path, sizeof dir_path, "%s/spaa-fuzz-%d.data", dir, (int)getpid());
+	atexit(remove_files);
 	if (is("spaa-symbolize") || is("v8log2spaa")) make_sym_sources(dir);
 	devnull = fopen("/dev/null", "w");
 	twice = getenv("SPAA_FUZZ_TWICE") && strcmp(getenv("SPAA_FUZZ_TWICE"), "1") == 0;

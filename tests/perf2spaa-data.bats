@@ -791,3 +791,106 @@ EOF2
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: $T/zdir.data/data\.[0-9]+: offset 0: compressed records \(perf record -z\) in a perf.data directory: not supported; record without -z, or convert it with 'perf script -i $T/zdir.data \| perf2spaa'$"
 }
+
+# Hostile files: real captures with a count or size patched past the
+# bytes there are, or with what a reader might hold or redo for each
+# repetition repeated (tests/data/perf/hostile.py makes them).
+hostile() { python3 "$D/perf/hostile.py" "$@"; }
+
+# patch FILE OFFSET BYTES: BYTES (printf's escapes) written at OFFSET
+patch() {
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+@test "perf2spaa perf.data: counts and sizes a file claims past its bytes (cmdline and event description counts, a string's length, a callchain's, a user stack's, a group's values) are errors naming the offset, exit 1, at once and in small memory" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 50 >/dev/null
+	local o
+	# HEADER_CMDLINE (feature 11): nr = 0xffffffff arguments
+	o=$(hostile feature "$T/fp.data" 11)
+	cp "$T/fp.data" "$T/h.data"
+	patch "$T/h.data" "$o" '\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
+	# HEADER_EVENT_DESC (feature 12): nr = 0xffffffff events, then an
+	# attribute size of 0xffffffff
+	o=$(hostile feature "$T/fp.data" 12)
+	cp "$T/fp.data" "$T/h.data"
+	patch "$T/h.data" "$o" '\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"
+	cp "$T/fp.data" "$T/h.data"
+	patch "$T/h.data" $((o + 4)) '\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: event description feature: 1 events of 4294967295 bytes each, more than its [0-9]+ bytes hold$"
+	# HEADER_HOSTNAME (feature 3): a string of 0xffffffff bytes
+	o=$(hostile feature "$T/fp.data" 3)
+	cp "$T/fp.data" "$T/h.data"
+	patch "$T/h.data" "$o" '\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/h.data: offset $o: string of 4294967295 bytes past the end of its feature section"
+	# a sample's callchain nr = 2^64 - 1 (the message names the record)
+	o=$(hostile sample-field "$T/fp.data" callchain)
+	cp "$T/fp.data" "$T/h.data"
+	patch "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: a callchain of 18446744073709551615 entries past its end$"
+	# --call-graph dwarf: a user stack of 2^64 - 1 bytes
+	perf record -q -N -e cpu-clock --call-graph dwarf -o "$T/dw.data" "$T/prog" 20 >/dev/null 2>&1
+	o=$(hostile sample-field "$T/dw.data" stack)
+	cp "$T/dw.data" "$T/h.data"
+	patch "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record of [0-9]+ bytes too short for its user stack \(18446744073709551615 bytes\)$"
+	# a group read by its leader: nr = 2^64 - 1 values
+	perf record -q -N -e '{cpu-clock,task-clock}:S' -g -o "$T/grp.data" "$T/prog" 20 >/dev/null 2>&1
+	o=$(hostile sample-field "$T/grp.data" read)
+	cp "$T/grp.data" "$T/h.data"
+	patch "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: 18446744073709551615 read values past its end$"
+}
+
+@test "perf2spaa perf.data: attributes whose ids sections overlap (each claiming the whole file) are refused in small memory, not held many times the file's size, exit 1" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 50 >/dev/null
+	local size asz
+	size=$(stat -c %s "$T/fp.data")
+	asz=$(od -An -t u8 -j 16 -N 8 "$T/fp.data" | tr -d ' ')
+	# 2000 attributes (of asz bytes) appended, each with the whole file
+	# (of size + 2000 asz bytes) as its ids: 600 MB of ids before
+	hostile ids-overlap "$T/fp.data" "$T/ids.data" 2000
+	run bounded 100 10 perf2spaa "$T/ids.data"
+	assert_failure 1
+	local all=$((size + 2000 * asz))
+	assert_output "perf2spaa: $T/ids.data: offset $((size + 2 * asz - 16)): attribute ids: $((2 * all)) bytes in all so far, more than the file's $all (ids sections that overlap: corrupt)"
+}
+
+@test "perf2spaa perf.data: pipe mode with tens of thousands of HEADER_ATTR records takes each once (no slower for each), more than 65536 event attributes are refused, exit 1" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	perf2spaa "$T/pipe.data" | spaa-fold > "$T/plain.fold"
+	# 60000 copies of its attribute record: the same profile, at once
+	# (each record went over all the attributes before: 12 s)
+	hostile pipe-attrs "$T/pipe.data" "$T/attrs.data" 60000
+	run bounded 200 5 perf2spaa -o "$T/attrs.spaa" "$T/attrs.data"
+	assert_success
+	spaa-fold "$T/attrs.spaa" | cmp - "$T/plain.fold"
+	# 70000: beyond the limit, at the 65537th
+	hostile pipe-attrs "$T/pipe.data" "$T/attrs.data" 70000
+	local rsz
+	rsz=$(od -An -t u2 -j 22 -N 2 "$T/pipe.data" | tr -d ' ')
+	run bounded 200 5 perf2spaa "$T/attrs.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/attrs.data: offset $((16 + 65536 * rsz)): more than 65536 event attributes: not a capture of perf's (corrupt)"
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""hostile.py - hostile variants of a real perf.data capture, for the tests
+of tests/perf2spaa-data.bats: each claims a count or size its bytes do not
+back, or repeats what a reader might hold or redo for each repetition.
+
+  hostile.py feature IN BIT      the offset of feature BIT's section (file mode)
+  hostile.py sample-field IN FIELD
+        the offset of FIELD (callchain, read, stack: the count or size that
+        starts it) in the first sample record of file-mode IN that has it
+  hostile.py ids-overlap IN OUT K
+        a file-mode IN with K copies of its first attribute appended, each
+        with the whole file as its ids section, the header's attribute
+        section pointing at them
+  hostile.py pipe-attrs IN OUT N
+        a pipe-mode IN with N copies of its first HEADER_ATTR record after
+        the pipe header
+  hostile.py pipe-buildids IN OUT N
+        a pipe-mode IN followed by N times: a HEADER_BUILD_ID record (a
+        file name of its own each), a copy of IN's first sample record and
+        a FINISHED_ROUND (which delivers the sample before the next)
+"""
+import struct
+import sys
+
+PIPE_HEADER = 16
+
+
+def records(b, off, end):
+    while off + 8 <= end:
+        typ, misc, size = struct.unpack_from("<IHH", b, off)
+        if size < 8:
+            raise SystemExit("hostile.py: record of size %d at %d" % (size, off))
+        yield off, typ, size
+        off += size
+
+
+def feature(path, bit):
+    b = open(path, "rb").read()
+    doff, dsize = struct.unpack_from("<QQ", b, 40)
+    fo = doff + dsize
+    for i in range(256):
+        if b[72 + i // 8] >> (i % 8) & 1:
+            if i == bit:
+                return struct.unpack_from("<Q", b, fo)[0]
+            fo += 16
+    raise SystemExit("hostile.py: no feature %d in %s" % (bit, path))
+
+
+# sample_type bits, in the order of a sample's fields
+ST = ["IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
+      "STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER"]
+ORDER = ["IDENTIFIER", "IP", "TID", "TIME", "ADDR", "ID", "STREAM_ID", "CPU",
+         "PERIOD", "READ", "CALLCHAIN", "RAW", "BRANCH_STACK", "REGS_USER",
+         "STACK_USER"]
+BIT = dict((n, 1 << i) for i, n in enumerate(ST))
+BIT["IDENTIFIER"] = 1 << 16
+
+
+def sample_field(path, field):
+    b = open(path, "rb").read()
+    aoff = struct.unpack_from("<Q", b, 24)[0]
+    st, rf = struct.unpack_from("<QQ", b, aoff + 24)
+    regs_user = struct.unpack_from("<Q", b, aoff + 80)[0]
+    doff, dsize = struct.unpack_from("<QQ", b, 40)
+    want = {"callchain": "CALLCHAIN", "read": "READ", "stack": "STACK_USER"}[field]
+    if not st & BIT[want]:
+        raise SystemExit("hostile.py: no %s in the samples of %s" % (field, path))
+    for off, typ, size in records(b, doff, doff + dsize):
+        if typ != 9:
+            continue
+        o = off + 8
+        for f in ORDER:
+            if not st & BIT[f]:
+                continue
+            if f == want:
+                return o
+            if f == "READ":
+                n = struct.unpack_from("<Q", b, o)[0] if rf & 8 else 1
+                o += 8 * (1 + bin(rf & 3).count("1"))
+                o += 8 * n * ((1 if rf & 8 else 0) + bin(rf & 4).count("1") + bin(rf & 16).count("1"))
+            elif f == "CALLCHAIN":
+                o += 8 + 8 * struct.unpack_from("<Q", b, o)[0]
+            elif f == "RAW":
+                o += 4 + struct.unpack_from("<I", b, o)[0]
+            elif f == "BRANCH_STACK":
+                raise SystemExit("hostile.py: branch stacks are not walked")
+            elif f == "REGS_USER":
+                abi = struct.unpack_from("<Q", b, o)[0]
+                o += 8 + (8 * bin(regs_user).count("1") if abi else 0)
+            else:
+                o += 8
+    raise SystemExit("hostile.py: no sample record in %s" % path)
+
+
+def ids_overlap(src, dst, k):
+    b = bytearray(open(src, "rb").read())
+    attr_size = struct.unpack_from("<Q", b, 16)[0]
+    aoff = struct.unpack_from("<Q", b, 24)[0]
+    first = bytearray(b[aoff:aoff + attr_size])
+    struct.pack_into("<QQ", first, attr_size - 16, 0, len(b) + attr_size * k)
+    new_off = len(b)
+    b += first * k
+    struct.pack_into("<QQ", b, 24, new_off, attr_size * k)
+    open(dst, "wb").write(b)
+
+
+def pipe_records(b):
+    if b[:8] != b"PERFILE2" or struct.unpack_from("<Q", b, 8)[0] != PIPE_HEADER:
+        raise SystemExit("hostile.py: not a pipe-mode perf.data")
+    return records(b, PIPE_HEADER, len(b))
+
+
+def pipe_attrs(src, dst, n):
+    b = open(src, "rb").read()
+    attr = next(b[o:o + s] for o, t, s in pipe_records(b) if t == 64)
+    open(dst, "wb").write(b[:PIPE_HEADER] + attr * n + b[PIPE_HEADER:])
+
+
+def pipe_buildids(src, dst, n):
+    b = open(src, "rb").read()
+    sample = next(b[o:o + s] for o, t, s in pipe_records(b) if t == 9)
+    out = [b]
+    for i in range(n):
+        name = b"/hostile/%08d" % i
+        name += b"\0" * (8 - len(name) % 8)
+        body = struct.pack("<i", -1) + bytes(range(20)) + b"\0" * 4 + name
+        out.append(struct.pack("<IHH", 67, 0, 8 + len(body)) + body)
+        out.append(sample)
+        out.append(struct.pack("<IHH", 68, 0, 8))
+    open(dst, "wb").write(b"".join(out))
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "feature":
+        print(feature(argv[2], int(argv[3])))
+    elif len(argv) == 4 and argv[1] == "sample-field":
+        print(sample_field(argv[2], argv[3]))
+    elif len(argv) == 5 and argv[1] == "ids-overlap":
+        ids_overlap(argv[2], argv[3], int(argv[4]))
+    elif len(argv) == 5 and argv[1] == "pipe-attrs":
+        pipe_attrs(argv[2], argv[3], int(argv[4]))
+    elif len(argv) == 5 and argv[1] == "pipe-buildids":
+        pipe_buildids(argv[2], argv[3], int(argv[4]))
+    else:
+        raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -894,3 +894,17 @@ patch() {
 	assert_failure 1
 	assert_output "perf2spaa: $T/attrs.data: offset $((16 + 65536 * rsz)): more than 65536 event attributes: not a capture of perf's (corrupt)"
 }
+
+@test "perf2spaa perf.data: pipe mode with a HEADER_BUILD_ID record before each sample takes each build id once (no slower for each)" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	local n
+	n=$(perf2spaa -s "$T/pipe.data" | grep -c '"type":"sample"')
+	# 20000 times a build id record, a sample, a FINISHED_ROUND (all the
+	# build ids were taken again before each sample: minutes)
+	hostile pipe-buildids "$T/pipe.data" "$T/bids.data" 20000
+	run bounded 200 10 perf2spaa -s -o "$T/bids.spaa" "$T/bids.data"
+	assert_success
+	assert_equal "$(grep -c '"type":"sample"' "$T/bids.spaa")" $((n + 20000))
+}

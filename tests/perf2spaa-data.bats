@@ -908,3 +908,17 @@ patch() {
 	assert_success
 	assert_equal "$(grep -c '"type":"sample"' "$T/bids.spaa")" $((n + 20000))
 }
+
+@test "perf2spaa perf.data: a process of 100000 mappings forked 20000 times (a pid reused each time) is read at once, in small memory: the mappings found by bisection, shared by parent and child until either changes them" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	perf2spaa "$T/pipe.data" | spaa-fold > "$T/plain.fold"
+	# (before: 5 s for the mappings, each a pass over those before it, and
+	# for the forks a copy of them each, made by 100000 inserts: minutes,
+	# gigabytes)
+	hostile pipe-maps "$T/pipe.data" "$T/maps.data" 100000 20000
+	run bounded 200 10 perf2spaa -o "$T/maps.spaa" "$T/maps.data"
+	assert_success
+	spaa-fold "$T/maps.spaa" | cmp - "$T/plain.fold"
+}

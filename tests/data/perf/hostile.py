@@ -18,6 +18,11 @@ back, or repeats what a reader might hold or redo for each repetition.
         a pipe-mode IN followed by N times: a HEADER_BUILD_ID record (a
         file name of its own each), a copy of IN's first sample record and
         a FINISHED_ROUND (which delivers the sample before the next)
+  hostile.py pipe-maps IN OUT N F
+        a pipe-mode IN with N mappings of the first user-space MMAP2
+        record's process after its first FINISHED_ROUND, at ascending
+        addresses, then F FORK records of that process (a child with
+        the tid 1000000 each time, as a process whose pid was reused)
 """
 import struct
 import sys
@@ -130,6 +135,32 @@ def pipe_buildids(src, dst, n):
     open(dst, "wb").write(b"".join(out))
 
 
+def pipe_maps(src, dst, n, f):
+    b = open(src, "rb").read()
+    recs = list(pipe_records(b))
+    attr = next(o for o, t, s in recs if t == 64)
+    st = struct.unpack_from("<Q", b, attr + 8 + 24)[0]
+    flags = struct.unpack_from("<Q", b, attr + 8 + 40)[0]
+    tsz = 0
+    if flags >> 18 & 1:
+        tsz = 8 * sum(1 for bit in ("TID", "TIME", "ID", "STREAM_ID", "CPU", "IDENTIFIER") if st & BIT[bit])
+    mo, ms = next((o, s) for o, t, s in recs if t == 10 and struct.unpack_from("<H", b, o + 4)[0] & 7 == 2)
+    mmap = bytearray(b[mo:mo + ms])
+    pid = struct.unpack_from("<I", mmap, 8)[0]
+    trailer = bytes(mmap[ms - tsz:]) if tsz else b""
+    cut = next(o + s for o, t, s in recs if t == 68)
+    out = [b[:cut]]
+    for i in range(n):
+        struct.pack_into("<QQ", mmap, 16, 0x100000000 + i * 0x2000, 0x1000)
+        out.append(bytes(mmap))
+    out.append(struct.pack("<IHH", 68, 0, 8))
+    body = struct.pack("<IIIIQ", 1000000, pid, 1000000, pid, 0) + trailer
+    fork = struct.pack("<IHH", 7, 0, 8 + len(body)) + body
+    out.append(fork * f)
+    out.append(b[cut:])
+    open(dst, "wb").write(b"".join(out))
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "feature":
         print(feature(argv[2], int(argv[3])))
@@ -139,6 +170,8 @@ def main(argv):
         ids_overlap(argv[2], argv[3], int(argv[4]))
     elif len(argv) == 5 and argv[1] == "pipe-attrs":
         pipe_attrs(argv[2], argv[3], int(argv[4]))
+    elif len(argv) == 6 and argv[1] == "pipe-maps":
+        pipe_maps(argv[2], argv[3], int(argv[4]), int(argv[5]))
     elif len(argv) == 5 and argv[1] == "pipe-buildids":
         pipe_buildids(argv[2], argv[3], int(argv[4]))
     else:

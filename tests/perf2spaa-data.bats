@@ -802,7 +802,7 @@ patch() {
 	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 
-@test "perf2spaa perf.data: counts and sizes a file claims past its bytes (cmdline and event description counts, a string's length, a callchain's, a user stack's, a group's values) are errors naming the offset, exit 1, at once and in small memory" {
+@test "perf2spaa perf.data: counts and sizes a file claims past its bytes (cmdline and event description counts, a string's length, a callchain's, a user stack's, a group's values, a branch stack's, a pipe-mode attribute's size and feature records' counts) are errors naming the offset, exit 1, at once and in small memory" {
 	can_record
 	c_prog
 	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 50 >/dev/null
@@ -857,6 +857,36 @@ patch() {
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: 18446744073709551615 read values past its end$"
+	# a branch stack's nr = 2^64 - 1 (the samples' callchains read as
+	# branch stacks, each nr patched: no LBR to record one with here)
+	hostile branch "$T/fp.data" "$T/h.data"
+	for o in $(hostile sample-field "$T/fp.data" callchain all); do
+		patch "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	done
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: a branch stack of 18446744073709551615 entries past its end$"
+	# pipe mode: a HEADER_ATTR record's attribute size, HEADER_FEATURE
+	# records' cmdline and event description counts, 0xffffffff each
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	o=$(hostile pipe-record "$T/pipe.data" 64)
+	cp "$T/pipe.data" "$T/h.data"
+	patch "$T/h.data" $((o + 12)) '\377\377\377\377'
+	run bounded 100 10 perf2spaa - < "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: -: offset $o: attribute record: attribute of 4294967295 bytes in a record of [0-9]+$"
+	o=$(hostile pipe-record "$T/pipe.data" 80 11)
+	cp "$T/pipe.data" "$T/h.data"
+	patch "$T/h.data" $((o + 16)) '\377\377\377\377'
+	run bounded 100 10 perf2spaa - < "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: -: offset $((o + 16)): cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
+	o=$(hostile pipe-record "$T/pipe.data" 80 12)
+	cp "$T/pipe.data" "$T/h.data"
+	patch "$T/h.data" $((o + 16)) '\377\377\377\377'
+	run bounded 100 10 perf2spaa - < "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: -: offset $((o + 16)): event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"
 }
 
 @test "perf2spaa perf.data: attributes whose ids sections overlap (each claiming the whole file) are refused in small memory, not held many times the file's size, exit 1" {

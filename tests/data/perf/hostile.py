@@ -4,9 +4,17 @@ of tests/perf2spaa-data.bats: each claims a count or size its bytes do not
 back, or repeats what a reader might hold or redo for each repetition.
 
   hostile.py feature IN BIT      the offset of feature BIT's section (file mode)
-  hostile.py sample-field IN FIELD
+  hostile.py sample-field IN FIELD [all]
         the offset of FIELD (callchain, read, stack: the count or size that
-        starts it) in the first sample record of file-mode IN that has it
+        starts it) in the first sample record of file-mode IN (with all: in
+        each, one a line)
+  hostile.py branch IN OUT
+        file-mode IN with its first attribute's samples read as having a
+        branch stack where they have their callchain (sample_type's
+        CALLCHAIN bit cleared, BRANCH_STACK set): its nr the entries'
+  hostile.py pipe-record IN TYPE [FEATURE]
+        the offset of the first record of TYPE (of HEADER_FEATURE: of
+        FEATURE) of pipe-mode IN
   hostile.py ids-overlap IN OUT K
         a file-mode IN with K copies of its first attribute appended, each
         with the whole file as its ids section, the header's attribute
@@ -61,7 +69,7 @@ BIT = dict((n, 1 << i) for i, n in enumerate(ST))
 BIT["IDENTIFIER"] = 1 << 16
 
 
-def sample_field(path, field):
+def sample_field(path, field, every=False):
     b = open(path, "rb").read()
     aoff = struct.unpack_from("<Q", b, 24)[0]
     st, rf = struct.unpack_from("<QQ", b, aoff + 24)
@@ -70,6 +78,7 @@ def sample_field(path, field):
     want = {"callchain": "CALLCHAIN", "read": "READ", "stack": "STACK_USER"}[field]
     if not st & BIT[want]:
         raise SystemExit("hostile.py: no %s in the samples of %s" % (field, path))
+    found = []
     for off, typ, size in records(b, doff, doff + dsize):
         if typ != 9:
             continue
@@ -78,7 +87,8 @@ def sample_field(path, field):
             if not st & BIT[f]:
                 continue
             if f == want:
-                return o
+                found.append(o)
+                break
             if f == "READ":
                 n = struct.unpack_from("<Q", b, o)[0] if rf & 8 else 1
                 o += 8 * (1 + bin(rf & 3).count("1"))
@@ -94,7 +104,30 @@ def sample_field(path, field):
                 o += 8 + (8 * bin(regs_user).count("1") if abi else 0)
             else:
                 o += 8
-    raise SystemExit("hostile.py: no sample record in %s" % path)
+        if found and not every:
+            break
+    if not found:
+        raise SystemExit("hostile.py: no sample record in %s" % path)
+    return "\n".join(str(o) for o in found)
+
+
+def branch(src, dst):
+    b = bytearray(open(src, "rb").read())
+    aoff = struct.unpack_from("<Q", b, 24)[0]
+    st = struct.unpack_from("<Q", b, aoff + 24)[0]
+    if not st & BIT["CALLCHAIN"] or st & BIT["BRANCH_STACK"]:
+        raise SystemExit("hostile.py: not a callchain capture")
+    st ^= BIT["CALLCHAIN"] | BIT["BRANCH_STACK"]
+    struct.pack_into("<Q", b, aoff + 24, st)
+    open(dst, "wb").write(b)
+
+
+def pipe_record(path, typ, feat):
+    b = open(path, "rb").read()
+    for o, t, s in pipe_records(b):
+        if t == typ and (feat is None or struct.unpack_from("<Q", b, o + 8)[0] == feat):
+            return o
+    raise SystemExit("hostile.py: no record of type %d in %s" % (typ, path))
 
 
 def ids_overlap(src, dst, k):
@@ -164,8 +197,12 @@ def pipe_maps(src, dst, n, f):
 def main(argv):
     if len(argv) == 4 and argv[1] == "feature":
         print(feature(argv[2], int(argv[3])))
-    elif len(argv) == 4 and argv[1] == "sample-field":
-        print(sample_field(argv[2], argv[3]))
+    elif len(argv) in (4, 5) and argv[1] == "sample-field":
+        print(sample_field(argv[2], argv[3], len(argv) == 5 and argv[4] == "all"))
+    elif len(argv) == 4 and argv[1] == "branch":
+        branch(argv[2], argv[3])
+    elif len(argv) in (4, 5) and argv[1] == "pipe-record":
+        print(pipe_record(argv[2], int(argv[3]), int(argv[4]) if len(argv) == 5 else None))
     elif len(argv) == 5 and argv[1] == "ids-overlap":
         ids_overlap(argv[2], argv[3], int(argv[4]))
     elif len(argv) == 5 and argv[1] == "pipe-attrs":

@@ -457,6 +457,16 @@ static void open_file(perfdata *d, input *in, const char *path)
 {
 	map_input(d, in, path);
 	read_header(d);
+	/* perf script asserts on it; its samples are not in it */
+	if (d->dir_version) {
+		/* the directory: the path up to its last '/', "." for none,
+		 * DIR for standard input */
+		const char *sl = path && strcmp(path, "-") ? strrchr(path, '/') : NULL;
+		int n = !path || !strcmp(path, "-") ? 3 : !sl ? 1 : sl == path ? 1 : (int)(sl - path);
+		const char *dir = !path || !strcmp(path, "-") ? "DIR" : !sl ? "." : path;
+		die(EXIT_DATA, "%s: the header file 'data' of a perf record --threads directory: its samples are in the "
+		    "data.N files beside it; convert the directory ('%s %.*s')", d->name, cli_prog, n, dir);
+	}
 }
 
 static void open_dir(perfdata *d, const char *path);

@@ -383,8 +383,11 @@ perfsym *perfsym_load(const char *const *paths, uint32_t n)
 	if (syms.fd >= 0) read_table(s, &syms, syms.symtab, rtf);
 	else if (rt.dynsym) read_table(s, &rt, rt.dynsym, &rt);
 	finish(s);
+	/* perf makes the PLT's symbols only when the table gave some: a
+	 * stripped executable exporting nothing (binutils' addr2line) has its
+	 * PLT unnamed, [unknown] */
 	uint32_t before = s->n;
-	plt_syms(s, rtf);
+	if (before) plt_syms(s, rtf);
 	if (s->n != before) sort_stable(s); /* the PLT's symbols among the others */
 	if (syms.fd >= 0) efile_close(&syms);
 	if (rt.fd >= 0) efile_close(&rt);

@@ -33,6 +33,11 @@
  *   spaa2pprof      CMD -o OUT IN; pprof2spaa (linked in, reset the same
  *                   way) must read OUT back, into SPAA that reads back and
  *                   is valid
+ *   perf2spaa       as a converter; a perf.data (PERFILE2) gets --samples
+ *                   when its last byte is odd (its first is 'P'); an input
+ *                   holding the line-less marker "%%data%%" is a perf record
+ *                   --threads directory: the part before the first marker
+ *                   is DIR/data, the next DIR/data.0, and so on (at most 16)
  *   spaa-fold       CMD -o OUT IN (the fast reader of the converters' own
  *                   records, spaa_fast_stacks); OUT must be folded stacks:
  *                   "PATH COUNT" lines in bytewise order, no path twice
@@ -124,7 +129,41 @@ copy_bytes(volatile char *to, const volatile char *from, size_t n)
 static jmp_buf back;
 static int exit_code;
 static int first_free_fd; /* fds from here on are the command's */
-static char in_path[64], out_path[80], meta_path[80], back_path[80];
+static char in_path[64], out_path[80], meta_path[80], back_path[80], dir_path[80];
+
+/* perf2spaa's --threads directories: DIR/data, DIR/data.0 ... of the parts
+ * of data between "%%data%%" markers; false when the input has none */
+enum { DIR_PARTS = 16 };
+static const char dir_mark[] = "%%data%%";
+static void dir_clear(void)
+{
+	char p[120];
+	snprintf(p, sizeof p, "%s/data", dir_path);
+	unlink(p);
+	for (int i = 0; i < DIR_PARTS; i++) {
+		snprintf(p, sizeof p, "%s/data.%d", dir_path, i);
+		unlink(p);
+	}
+}
+static bool write_dir(const unsigned char *data, size_t size)
+{
+	const unsigned char *m = memmem(data, size, dir_mark, sizeof dir_mark - 1);
+	if (!m) return false;
+	dir_clear();
+	mkdir(dir_path, 0755);
+	for (int i = -1; i < DIR_PARTS - 1; i++) {
+		char p[120];
+		if (i < 0) snprintf(p, sizeof p, "%s/data", dir_path);
+		else snprintf(p, sizeof p, "%s/data.%d", dir_path, i);
+		size_t n = m ? (size_t)(m - data) : size;
+		write_file(p, data, n);
+		if (!m) break;
+		size -= n + sizeof dir_mark - 1;
+		data = m + sizeof dir_mark - 1;
+		m = memmem(data, size, dir_mark, sizeof dir_mark - 1);
+	}
+	return true;
+}
 
 static void come_back(int code)
 {
@@ -214,6 +253,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(out_path, sizeof out_path, "%s/spaa-fuzz-%d.spaa", dir, (int)getpid());
 	snprintf(meta_path, sizeof meta_path, "%s/spaa-fuzz-%d.json", dir, (int)getpid());
 	snprintf(back_path, sizeof back_path, "%s/spaa-fuzz-%d.back.spaa", dir, (int)getpid());
+	snprintf(dir_path, sizeof dir_path, "%s/spaa-fuzz-%d.data", dir, (int)getpid());
 	if (is("spaa-symbolize") || is("v8log2spaa")) make_sym_sources(dir);
 	devnull = fopen("/dev/null", "w");
 	twice = getenv("SPAA_FUZZ_TWICE") && strcmp(getenv("SPAA_FUZZ_TWICE"), "1") == 0;
@@ -371,7 +411,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		argv[argc++] = a_perfmap;
 		argv[argc++] = a_maps;
 	}
-	if (!write_file(in_path, data, size)) return 0;
+	bool perfdata = is("perf2spaa") && size >= 8 && memcmp(data, "PERFILE2", 8) == 0;
+	bool dir = is("perf2spaa") && write_dir(data, size);
+	if (!dir && !write_file(in_path, data, size)) return 0;
 	if (is("spaa-heapdiff")) {
 		argv[argc++] = a_o;
 		argv[argc++] = out_path;
@@ -380,14 +422,16 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		argv[argc++] = a_q;
 	} else {
 		if (is("spaa-cat")) argv[argc++] = a_merge;
-		else if (size > 0 && (data[0] & 1) && (is("perf2spaa") || is("spall2spaa") ||
+		else if (perfdata || dir) {
+			if (data[size - 1] & 1) argv[argc++] = a_samples;
+		} else if (size > 0 && (data[0] & 1) && (is("perf2spaa") || is("spall2spaa") ||
 							 is("spx2spaa") || is("afperf2spaa") ||
 							 is("v8log2spaa")))
 			argv[argc++] = a_samples;
 		argv[argc++] = a_o;
 		argv[argc++] = out_path;
 	}
-	argv[argc++] = in_path;
+	argv[argc++] = dir ? dir_path : in_path;
 	if (is("spaa-cat")) argv[argc++] = in_path;
 	argv[argc] = NULL;
 

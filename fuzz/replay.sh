@@ -11,7 +11,10 @@
 #   fuzz/seeds/symtab/                       spaa-symbolize --kallsyms=FILE
 #   fuzz/seeds/folded2spaa/ (and crashes/)   folded2spaa, and spaa-flamegraph
 #   fuzz/seeds/CMD/, fuzz/crashes/CMD/       the converter CMD, with and
-#                                            without --samples
+#                                            without --samples (perf2spaa: an
+#                                            input with "%%data%%" markers also
+#                                            as the --threads directory
+#                                            fuzz_cmd.c makes of it)
 #   fuzz/seeds/spaa/, fuzz/crashes/spaa2pprof/, fuzz/crashes/spaa-symbolize/
 #                                            spaa2pprof, and spaa-symbolize
 #                                            under an empty --root (and, for
@@ -26,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 err=$(mktemp)
 root=$(mktemp -d) # spaa-symbolize's --root: empty, no ELF file is read
-trap 'rm -f "$err" "$err.before" "$err.after"; rmdir "$root"' EXIT
+trap 'rm -rf "$err" "$err.before" "$err.after" "$err.dir"; rmdir "$root"' EXIT
 runs=0 bad=0
 check() { # check FILE CMD ARGS...: runs CMD ARGS FILE
 	f=$1; shift
@@ -74,6 +77,20 @@ for dir in "$here"/seeds/* "$here"/crashes/*; do
 			tail -c +2 "$f" > "$err.in"
 			check "$here/../examples/parser.spaa" spaa-symbolize --kallsyms="$err.in" -o /dev/null
 			rm -f "$err.in" ;;
+		perf2spaa) # and an input with "%%data%%" markers as the --threads
+			   # directory fuzz_cmd.c makes of it: data, data.0, ...
+			check "$f" "$name" -o /dev/null
+			check "$f" "$name" --samples -o /dev/null
+			if grep -q '%%data%%' "$f"; then
+				rm -rf "$err.dir" && mkdir "$err.dir"
+				python3 -c 'import sys
+parts = open(sys.argv[1], "rb").read().split(b"%%data%%")[:16]
+for i, p in enumerate(parts):
+    open(sys.argv[2] + ("/data" if i == 0 else "/data.%d" % (i - 1)), "wb").write(p)' "$f" "$err.dir"
+				check "$err.dir" "$name" -o /dev/null
+				check "$err.dir" "$name" --samples -o /dev/null
+				rm -rf "$err.dir"
+			fi ;;
 		folded2spaa)
 			check "$f" "$name" -o /dev/null
 			check "$f" "$name" --samples -o /dev/null

@@ -692,7 +692,7 @@ sample_rows() {
 	assert_output "perf2spaa: $T/other: a directory, but not a perf.data directory: its file 'data' is not a perf.data file (no PERFILE2 magic)"
 }
 
-@test "perf2spaa perf.data: a --threads directory without its data.N files, or with one cut short, is an error, exit 1" {
+@test "perf2spaa perf.data: a --threads directory without its data.N files, or with one cut short, or its header file given alone, is an error, exit 1" {
 	can_record
 	c_prog
 	perf record -q -g --threads -e cpu-clock -o "$T/dir.data" "$T/prog" 100 >/dev/null 2>&1 ||
@@ -702,6 +702,13 @@ sample_rows() {
 	run perf2spaa "$T/headonly"
 	assert_failure 1
 	assert_output "perf2spaa: $T/headonly: a perf.data directory (perf record --threads) without its data.N files, which hold the samples"
+	# its header file alone (perf script asserts on it): the directory named
+	run perf2spaa "$T/dir.data/data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/dir.data/data: the header file 'data' of a perf record --threads directory: its samples are in the data.N files beside it; convert the directory ('perf2spaa $T/dir.data')"
+	run sh -c "cd '$T/dir.data' && perf2spaa < data"
+	assert_failure 1
+	assert_output "perf2spaa: -: the header file 'data' of a perf record --threads directory: its samples are in the data.N files beside it; convert the directory ('perf2spaa DIR')"
 	# the data.N file of the cpu the program ran on: the largest
 	local f size
 	f=$(ls -S "$T/dir.data"/data.* | head -n 1)
@@ -951,4 +958,40 @@ patch() {
 	run bounded 200 10 perf2spaa -o "$T/maps.spaa" "$T/maps.data"
 	assert_success
 	spaa-fold "$T/maps.spaa" | cmp - "$T/plain.fold"
+}
+
+# perf (dso__load) makes a file's NAME@plt symbols only when its symbol
+# table (.symtab, else .dynsym) gave it some: a stripped executable that
+# exports nothing has its PLT unnamed (binutils' addr2line, started by perf
+# script in a system-wide capture, had a sample in bfd_check_format@plt's
+# lazy binding that perf script printed as [unknown])
+@test "perf2spaa perf.data: the PLT of a stripped executable with no symbol at all is [unknown], as perf leaves it; one exporting a function names it NAME@plt" {
+	can_record
+	cat > "$T/plt.c" <<'EOF2'
+#include <stdlib.h>
+#ifdef EXPORT
+__attribute__((visibility("default"))) void exported(void) {}
+#endif
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 200000000, s = 0;
+	for (long i = 0; i < n; i++) s += labs(i - n / 2);
+	return (int)(s & 1);
+}
+EOF2
+	local x flags
+	for x in bare exports; do
+		flags=
+		[ "$x" = bare ] || flags="-DEXPORT -rdynamic"
+		# shellcheck disable=SC2086
+		cc -O1 -fno-builtin -fno-omit-frame-pointer $flags -o "$T/$x" "$T/plt.c"
+		strip "$T/$x"
+		perf record -q -N -e cpu-clock -g -o "$T/$x.data" "$T/$x" >/dev/null
+		fold_both "$T/$x.data"
+		diff "$T/txt.fold" "$T/bin.fold"
+		cp "$T/bin.fold" "$T/$x.fold"
+	done
+	run grep -c '@plt [0-9]*$' "$T/bare.fold"
+	assert_output 0
+	grep -q "^exports;.*;labs@plt [0-9]*$" "$T/exports.fold"
 }

@@ -37,7 +37,7 @@ struct map { uint64_t start, end, pgoff; uint32_t dso; bool identity; };
  * process with its parent until either changes them (a copy for each fork
  * would make memory grow with the fork records, not the mappings). */
 struct mapv { uint32_t refs, n, cap; struct map m[]; };
-struct maps { struct mapv *v; uint32_t gen; };
+struct maps { struct mapv *v; uint32_t gen, users; /* threads */ };
 
 struct thread {
 	int32_t pid;
@@ -227,6 +227,19 @@ static void maps_insert(struct maps *s, const struct map *mp);
 
 /* ---- threads -------------------------------------------------------------- */
 
+/* Thread t's mappings are maps[k] from now on: those it had, when no
+ * thread has them any more (a process gone, its pid reused), are freed:
+ * memory holds the mappings of the processes there are, not of all the
+ * fork records' (the kernel's, maps[0], are never a thread's). */
+static void thread_maps(procmap *m, uint32_t t, uint32_t k)
+{
+	uint32_t old = m->th[t].maps;
+	if (old == k) return;
+	m->maps[k].users++;
+	m->th[t].maps = k;
+	if (old && --m->maps[old].users == 0) maps_release(&m->maps[old]);
+}
+
 static void set_comm(procmap *m, struct thread *t, const char *s, size_t n)
 {
 	t->comm = (uint32_t)m->strs.n;
@@ -243,7 +256,7 @@ uint32_t procmap_thread(procmap *m, int32_t pid, int32_t tid)
 			/* now known to be a thread of pid: its maps are the leader's */
 			t->pid = pid;
 			uint32_t l = procmap_thread(m, pid, pid);
-			m->th[i].maps = m->th[l].maps;
+			thread_maps(m, i, m->th[l].maps);
 		}
 		return i;
 	}
@@ -251,17 +264,17 @@ uint32_t procmap_thread(procmap *m, int32_t pid, int32_t tid)
 	i = m->nth;
 	idmap_put(&m->tids, tid, i, &added);
 	struct thread *t = VEC_PUSH(m->th, m->nth, m->thcap);
-	memset(t, 0, sizeof *t);
+	memset(t, 0, sizeof *t); /* (maps 0: none yet) */
 	t->pid = pid;
 	char buf[24];
 	int n = snprintf(buf, sizeof buf, ":%d", (int)tid);
 	set_comm(m, t, buf, (size_t)n);
 	if (pid == tid || pid == -1) {
 		uint32_t s = new_maps(m);
-		m->th[i].maps = s;
+		thread_maps(m, i, s);
 	} else {
 		uint32_t l = procmap_thread(m, pid, pid);
-		m->th[i].maps = m->th[l].maps;
+		thread_maps(m, i, m->th[l].maps);
 	}
 	return i;
 }
@@ -295,9 +308,9 @@ void procmap_fork(procmap *m, int32_t pid, int32_t ppid, int32_t tid, int32_t pt
 	if (t != UINT32_MAX && tid != ptid) {
 		/* a thread of that id from before is gone: a new one in its place */
 		uint32_t maps = pid == tid ? new_maps(m) : m->th[procmap_thread(m, pid, pid)].maps;
+		thread_maps(m, t, maps);
 		struct thread *o = &m->th[t];
 		o->pid = pid;
-		o->maps = maps;
 		o->comm_set = false;
 		char buf[24];
 		int n = snprintf(buf, sizeof buf, ":%d", (int)tid);

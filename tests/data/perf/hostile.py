@@ -26,11 +26,12 @@ back, or repeats what a reader might hold or redo for each repetition.
         a pipe-mode IN followed by N times: a HEADER_BUILD_ID record (a
         file name of its own each), a copy of IN's first sample record and
         a FINISHED_ROUND (which delivers the sample before the next)
-  hostile.py pipe-maps IN OUT N F
+  hostile.py pipe-maps IN OUT N F [write]
         a pipe-mode IN with N mappings of the first user-space MMAP2
         record's process after its first FINISHED_ROUND, at ascending
         addresses, then F FORK records of that process (a child with
-        the tid 1000000 each time, as a process whose pid was reused)
+        the tid 1000000 each time, as a process whose pid was reused),
+        with write each followed by a mapping of the child's own
 """
 import struct
 import sys
@@ -168,7 +169,7 @@ def pipe_buildids(src, dst, n):
     open(dst, "wb").write(b"".join(out))
 
 
-def pipe_maps(src, dst, n, f):
+def pipe_maps(src, dst, n, f, write=False):
     b = open(src, "rb").read()
     recs = list(pipe_records(b))
     attr = next(o for o, t, s in recs if t == 64)
@@ -189,6 +190,10 @@ def pipe_maps(src, dst, n, f):
     out.append(struct.pack("<IHH", 68, 0, 8))
     body = struct.pack("<IIIIQ", 1000000, pid, 1000000, pid, 0) + trailer
     fork = struct.pack("<IHH", 7, 0, 8 + len(body)) + body
+    if write:
+        child = bytearray(mmap)
+        struct.pack_into("<IIQQ", child, 8, 1000000, 1000000, 0x10000, 0x1000)
+        fork += bytes(child)
     out.append(fork * f)
     out.append(b[cut:])
     open(dst, "wb").write(b"".join(out))
@@ -207,8 +212,8 @@ def main(argv):
         ids_overlap(argv[2], argv[3], int(argv[4]))
     elif len(argv) == 5 and argv[1] == "pipe-attrs":
         pipe_attrs(argv[2], argv[3], int(argv[4]))
-    elif len(argv) == 6 and argv[1] == "pipe-maps":
-        pipe_maps(argv[2], argv[3], int(argv[4]), int(argv[5]))
+    elif len(argv) in (6, 7) and argv[1] == "pipe-maps":
+        pipe_maps(argv[2], argv[3], int(argv[4]), int(argv[5]), len(argv) == 7 and argv[6] == "write")
     elif len(argv) == 5 and argv[1] == "pipe-buildids":
         pipe_buildids(argv[2], argv[3], int(argv[4]))
     else:

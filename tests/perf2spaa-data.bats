@@ -804,8 +804,9 @@ EOF2
 # repetition repeated (tests/data/perf/hostile.py makes them).
 hostile() { python3 "$D/perf/hostile.py" "$@"; }
 
-# patch FILE OFFSET BYTES: BYTES (printf's escapes) written at OFFSET
-patch() {
+# patch_at FILE OFFSET BYTES: BYTES (printf's escapes) written at OFFSET
+patch_at() {
+	# shellcheck disable=SC2059
 	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 
@@ -817,7 +818,7 @@ patch() {
 	# HEADER_CMDLINE (feature 11): nr = 0xffffffff arguments
 	o=$(hostile feature "$T/fp.data" 11)
 	cp "$T/fp.data" "$T/h.data"
-	patch "$T/h.data" "$o" '\377\377\377\377'
+	patch_at "$T/h.data" "$o" '\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
@@ -825,26 +826,26 @@ patch() {
 	# attribute size of 0xffffffff
 	o=$(hostile feature "$T/fp.data" 12)
 	cp "$T/fp.data" "$T/h.data"
-	patch "$T/h.data" "$o" '\377\377\377\377'
+	patch_at "$T/h.data" "$o" '\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"
 	cp "$T/fp.data" "$T/h.data"
-	patch "$T/h.data" $((o + 4)) '\377\377\377\377'
+	patch_at "$T/h.data" $((o + 4)) '\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: event description feature: 1 events of 4294967295 bytes each, more than its [0-9]+ bytes hold$"
 	# HEADER_HOSTNAME (feature 3): a string of 0xffffffff bytes
 	o=$(hostile feature "$T/fp.data" 3)
 	cp "$T/fp.data" "$T/h.data"
-	patch "$T/h.data" "$o" '\377\377\377\377'
+	patch_at "$T/h.data" "$o" '\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
 	assert_output "perf2spaa: $T/h.data: offset $o: string of 4294967295 bytes past the end of its feature section"
 	# a sample's callchain nr = 2^64 - 1 (the message names the record)
 	o=$(hostile sample-field "$T/fp.data" callchain)
 	cp "$T/fp.data" "$T/h.data"
-	patch "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: a callchain of 18446744073709551615 entries past its end$"
@@ -852,7 +853,7 @@ patch() {
 	perf record -q -N -e cpu-clock --call-graph dwarf -o "$T/dw.data" "$T/prog" 20 >/dev/null 2>&1
 	o=$(hostile sample-field "$T/dw.data" stack)
 	cp "$T/dw.data" "$T/h.data"
-	patch "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record of [0-9]+ bytes too short for its user stack \(18446744073709551615 bytes\)$"
@@ -860,7 +861,7 @@ patch() {
 	perf record -q -N -e '{cpu-clock,task-clock}:S' -g -o "$T/grp.data" "$T/prog" 20 >/dev/null 2>&1
 	o=$(hostile sample-field "$T/grp.data" read)
 	cp "$T/grp.data" "$T/h.data"
-	patch "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: 18446744073709551615 read values past its end$"
@@ -868,7 +869,7 @@ patch() {
 	# branch stacks, each nr patched: no LBR to record one with here)
 	hostile branch "$T/fp.data" "$T/h.data"
 	for o in $(hostile sample-field "$T/fp.data" callchain all); do
-		patch "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+		patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
 	done
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
@@ -878,19 +879,19 @@ patch() {
 	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
 	o=$(hostile pipe-record "$T/pipe.data" 64)
 	cp "$T/pipe.data" "$T/h.data"
-	patch "$T/h.data" $((o + 12)) '\377\377\377\377'
+	patch_at "$T/h.data" $((o + 12)) '\377\377\377\377'
 	run bounded 100 10 perf2spaa - < "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: -: offset $o: attribute record: attribute of 4294967295 bytes in a record of [0-9]+$"
 	o=$(hostile pipe-record "$T/pipe.data" 80 11)
 	cp "$T/pipe.data" "$T/h.data"
-	patch "$T/h.data" $((o + 16)) '\377\377\377\377'
+	patch_at "$T/h.data" $((o + 16)) '\377\377\377\377'
 	run bounded 100 10 perf2spaa - < "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: -: offset $((o + 16)): cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
 	o=$(hostile pipe-record "$T/pipe.data" 80 12)
 	cp "$T/pipe.data" "$T/h.data"
-	patch "$T/h.data" $((o + 16)) '\377\377\377\377'
+	patch_at "$T/h.data" $((o + 16)) '\377\377\377\377'
 	run bounded 100 10 perf2spaa - < "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: -: offset $((o + 16)): event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"

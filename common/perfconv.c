@@ -190,6 +190,9 @@ struct conv {
 	bool *dsent;          /* dso + 1 -> its name is sent (in an OP_FRAMES) */
 	uint32_t dscap;
 	sbuf name;
+	uint32_t nbids;       /* the capture's build ids taken (machine_info) */
+	bool has_kbid;
+	char kbid[48];        /* the kernel's, when has_kbid */
 	/* user stacks of dwarf and LBR captures (unwind.h) */
 	unwind *uw;
 	uint64_t *ustack;      /* the unwound addresses of a dwarf sample */
@@ -891,22 +894,24 @@ static void hex(const uint8_t *p, uint32_t n, char *out)
 }
 
 /* What the capture says of its machine and files (file mode: all of it
- * before the records; pipe mode: as it comes). */
+ * before the records; pipe mode: as it comes): the build ids not taken
+ * yet (c->nbids of them are; pipe mode has them a record each, between
+ * samples: taking all of them again each time would be quadratic), the
+ * kernel's the last of them. */
 static void machine_info(struct conv *c)
 {
-	const char *kbid = NULL;
-	char buf[48];
 	uint32_t n = perfdata_nbuildids(c->d);
-	for (uint32_t i = 0; i < n; i++) {
-		const pd_buildid *b = perfdata_buildid(c->d, i);
+	for (; c->nbids < n; c->nbids++) {
+		const pd_buildid *b = perfdata_buildid(c->d, c->nbids);
+		char buf[48];
 		hex(b->id, b->size, buf);
 		procmap_build_id(c->pm, b->filename, buf);
 		if (strcmp(b->filename, "[kernel.kallsyms]") == 0) {
-			procmap_machine(c->pm, buf, perfdata_osrelease(c->d));
-			kbid = b->filename;
+			memcpy(c->kbid, buf, sizeof buf);
+			c->has_kbid = true;
 		}
 	}
-	if (!kbid) procmap_machine(c->pm, NULL, perfdata_osrelease(c->d));
+	procmap_machine(c->pm, c->has_kbid ? c->kbid : NULL, perfdata_osrelease(c->d));
 }
 
 static void source_info(struct conv *c)
@@ -944,17 +949,13 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	/* symbol tables read by jobs - 2 threads (one at least), beside this
 	 * one and the builder stage's */
 	if (!pipe && o->jobs >= 2) procmap_prefetch(c.pm, o->jobs > 3 ? o->jobs - 2 : 1);
-	uint32_t nbids = perfdata_nbuildids(c.d);
 	stages_start(&c, o->jobs);
 	pd_event e;
 	while (perfdata_next(c.d, &e)) {
 		sample_flush(&c);
 		switch (e.kind) {
 		case PD_SAMPLE:
-			if (pipe && perfdata_nbuildids(c.d) != nbids) {
-				machine_info(&c);
-				nbids = perfdata_nbuildids(c.d);
-			}
+			if (pipe && perfdata_nbuildids(c.d) != c.nbids) machine_info(&c);
 			sample(&c, &e);
 			break;
 		case PD_COMM:

@@ -48,6 +48,11 @@ enum { F_BUILD_ID = 2, F_HOSTNAME = 3, F_OSRELEASE = 4, F_VERSION = 5, F_ARCH = 
        F_CMDLINE = 11, F_EVENT_DESC = 12, F_DIR_FORMAT = 24, F_COMPRESSED = 27 };
 #define COMP_ZSTD 1
 
+/* The most event attributes a capture may have: perf records a handful
+ * (one an event of -e); a count beyond is a damaged or hostile file's,
+ * refused rather than held. */
+#define MAX_ATTRS 65536
+
 #define FILE_MAGIC "PERFILE2"
 #define FILE_MAGIC_SWAPPED "2ELIFREP"
 #define HEADER_SIZE 104
@@ -173,9 +178,12 @@ static const char *const sw_names[] = { "cpu-clock", "task-clock", "page-faults"
 	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults", "emulation-faults",
 	"dummy", "bpf-output", "cgroup-switches" };
 
-/* An attribute from its bytes a[0..n) (perf_event_attr of any version). */
-static uint32_t add_attr(perfdata *d, const uint8_t *a, size_t n)
+/* An attribute from its bytes a[0..n) (perf_event_attr of any version),
+ * the one of the header or record at input offset where. */
+static uint32_t add_attr(perfdata *d, const uint8_t *a, size_t n, uint64_t where)
 {
+	if (d->nattrs >= MAX_ATTRS)
+		perfdata_die(d, where, "more than %u event attributes: not a capture of perf's (corrupt)", MAX_ATTRS);
 	pd_attr *t = VEC_PUSH(d->attrs, d->nattrs, d->acap);
 	memset(t, 0, sizeof *t);
 	t->type = get32(a, n, 0);
@@ -196,8 +204,7 @@ static void attr_id(perfdata *d, uint32_t a, uint64_t id)
 {
 	bool added;
 	idmap_put(&d->ids, (int64_t)id, a, &added);
-	pd_attr *t = &d->attrs[a];
-	*(uint64_t *)VEC_PUSH(t->ids, t->nids, t->idcap) = id;
+	d->attrs[a].nids++;
 }
 
 static void attr_name(pd_attr *t, const char *s, size_t n)
@@ -207,34 +214,44 @@ static void attr_name(pd_attr *t, const char *s, size_t n)
 }
 
 /* The name perf gives an event it has no description of. */
+static void default_name(pd_attr *t)
+{
+	if (t->name) return;
+	char buf[64];
+	const char *s = NULL;
+	if (t->type == 0 && t->config < sizeof hw_names / sizeof *hw_names) s = hw_names[t->config];
+	if (t->type == 1 && t->config < sizeof sw_names / sizeof *sw_names) s = sw_names[t->config];
+	if (!s) {
+		snprintf(buf, sizeof buf, "raw-%u-0x%llx", t->type, (unsigned long long)t->config);
+		s = buf;
+	}
+	t->name = xstrdup(s);
+}
+
 static void default_names(perfdata *d)
 {
-	for (uint32_t i = 0; i < d->nattrs; i++) {
-		pd_attr *t = &d->attrs[i];
-		if (t->name) continue;
-		char buf[64];
-		const char *s = NULL;
-		if (t->type == 0 && t->config < sizeof hw_names / sizeof *hw_names) s = hw_names[t->config];
-		if (t->type == 1 && t->config < sizeof sw_names / sizeof *sw_names) s = sw_names[t->config];
-		if (!s) {
-			snprintf(buf, sizeof buf, "raw-%u-0x%llx", t->type, (unsigned long long)t->config);
-			s = buf;
-		}
-		t->name = xstrdup(s);
+	for (uint32_t i = 0; i < d->nattrs; i++) default_name(&d->attrs[i]);
+}
+
+/* Attribute a is known (they are taken in order): how records find
+ * theirs.  Done for each attribute as it comes, not again for all of them
+ * (pipe mode has a record each: that would be quadratic). */
+static void attr_known(perfdata *d, uint32_t a)
+{
+	bool ident = d->attrs[a].sample_type & ST_IDENTIFIER;
+	d->all_identifier = a == 0 ? ident : d->all_identifier && ident;
+	if (a == 0) {
+		uint64_t st = d->attrs[0].sample_type;
+		d->id_pos = st & ST_ID ? !!(st & ST_IP) + !!(st & ST_TID) + !!(st & ST_TIME) + !!(st & ST_ADDR) : -1;
 	}
 }
 
-/* After the attributes are known: how records find theirs. */
+/* After the attributes are known (file mode, directories) */
 static void attrs_done(perfdata *d)
 {
-	d->all_identifier = d->nattrs > 0;
-	for (uint32_t i = 0; i < d->nattrs; i++)
-		if (!(d->attrs[i].sample_type & ST_IDENTIFIER)) d->all_identifier = false;
+	d->all_identifier = false;
 	d->id_pos = -1;
-	if (d->nattrs && (d->attrs[0].sample_type & ST_ID)) {
-		uint64_t st = d->attrs[0].sample_type;
-		d->id_pos = !!(st & ST_IP) + !!(st & ST_TID) + !!(st & ST_TIME) + !!(st & ST_ADDR);
-	}
+	for (uint32_t i = 0; i < d->nattrs; i++) attr_known(d, i);
 }
 
 /* ---- features ---------------------------------------------------------- */
@@ -287,6 +304,9 @@ static void feature(perfdata *d, uint32_t feat, const uint8_t *p, size_t n, uint
 		if (n < 4) perfdata_die(d, where, "cmdline feature too short");
 		uint32_t nr = get32(p, n, 0);
 		off = 4;
+		/* each argument is 4 bytes at least (its length) */
+		if (nr > (n - 4) / 4)
+			perfdata_die(d, where, "cmdline feature: %u arguments, more than its %zu bytes hold", nr, n);
 		sbuf s = { 0 };
 		for (uint32_t i = 0; i < nr; i++) {
 			char *a = feat_string(d, p, n, &off, where);
@@ -302,6 +322,10 @@ static void feature(perfdata *d, uint32_t feat, const uint8_t *p, size_t n, uint
 		if (n < 8) perfdata_die(d, where, "event description feature too short");
 		uint32_t nre = get32(p, n, 0), sz = get32(p, n, 4);
 		off = 8;
+		/* each is an attribute, its number of ids and its name's length at least */
+		if (nre > (n - 8) / ((uint64_t)sz + 8))
+			perfdata_die(d, where, "event description feature: %u events of %u bytes each, more than its %zu bytes hold",
+				     nre, sz, n);
 		for (uint32_t i = 0; i < nre; i++) {
 			if (sz > n - off || n - off - sz < 4)
 				perfdata_die(d, where, "event description %u past the end of its section", i);
@@ -396,10 +420,21 @@ static void read_header(perfdata *d)
 	if (attr_size < 16 + 64 || attr_size > 4096)
 		perfdata_die(d, 16, "attribute size %llu: not a perf_event_attr and its ids", (unsigned long long)attr_size);
 	if (as % attr_size) perfdata_die(d, 24, "attribute section of %llu bytes, not a multiple of %llu", (unsigned long long)as, (unsigned long long)attr_size);
+	if (as / attr_size > MAX_ATTRS)
+		perfdata_die(d, 24, "%llu event attributes, more than %u: not a capture of perf's (corrupt)",
+			     (unsigned long long)(as / attr_size), MAX_ATTRS);
+	/* perf writes each attribute's ids apart: together they are no more
+	 * than the file (ids sections made to overlap would make the ids
+	 * held many times the file's size) */
+	uint64_t all_ids = 0;
 	for (uint64_t off = ao; off < ao + as; off += attr_size) {
-		uint32_t a = add_attr(d, h + off, attr_size - 16);
+		uint32_t a = add_attr(d, h + off, attr_size - 16, off);
 		uint64_t io, is;
 		section(d, off + attr_size - 16, "attribute ids", &io, &is);
+		all_ids += is;
+		if (all_ids > d->mapsz)
+			perfdata_die(d, off + attr_size - 16, "attribute ids: %llu bytes in all so far, more than the file's %zu "
+				     "(ids sections that overlap: corrupt)", (unsigned long long)all_ids, d->mapsz);
 		for (uint64_t k = 0; k + 8 <= is; k += 8) attr_id(d, a, get64(h, d->mapsz, io + k));
 	}
 	if (!d->nattrs) perfdata_die(d, 24, "no event attributes");
@@ -477,7 +512,6 @@ void perfdata_close(perfdata *d)
 	if (d->fd >= 0) close(d->fd);
 	for (uint32_t i = 0; i < d->nattrs; i++) {
 		free(d->attrs[i].name);
-		free(d->attrs[i].ids);
 	}
 	free(d->attrs);
 	idmap_free(&d->ids);
@@ -852,10 +886,10 @@ static void user_record(perfdata *d, const uint8_t *p, size_t n, uint32_t type, 
 		uint32_t asz = get32(p, n, 12);
 		if (asz == 0) asz = 64;
 		if (asz > n - 8) perfdata_die(d, off, "attribute record: attribute of %u bytes in a record of %zu", asz, n);
-		uint32_t a = add_attr(d, p + 8, asz);
+		uint32_t a = add_attr(d, p + 8, asz, off);
 		for (size_t k = 8 + asz; k + 8 <= n; k += 8) attr_id(d, a, get64(p, n, k));
-		attrs_done(d);
-		default_names(d);
+		attr_known(d, a);
+		default_name(&d->attrs[a]);
 		break;
 	}
 	case R_EVENT_UPDATE:

@@ -37,8 +37,7 @@ typedef struct pd_attr {
 	bool sample_id_all, freq;
 	uint64_t period_or_freq;
 	char *name;              /* from HEADER_EVENT_DESC / EVENT_UPDATE, else made from type/config */
-	uint64_t *ids;
-	uint32_t nids, idcap;
+	uint32_t nids;           /* ids the header or its record gives it */
 } pd_attr;
 
 enum pd_kind {

@@ -33,7 +33,11 @@ struct dso {
 };
 
 struct map { uint64_t start, end, pgoff; uint32_t dso; bool identity; };
-struct maps { struct map *m; uint32_t n, cap, gen; };
+/* An address space's mappings, sorted and apart; shared by a forked
+ * process with its parent until either changes them (a copy for each fork
+ * would make memory grow with the fork records, not the mappings). */
+struct mapv { uint32_t refs, n, cap; struct map m[]; };
+struct maps { struct mapv *v; uint32_t gen, users; /* threads */ };
 
 struct thread {
 	int32_t pid;
@@ -94,6 +98,38 @@ struct procmap {
 	int vdso_fd;        /* its file, -1 none */
 };
 
+static uint32_t maps_n(const struct maps *s) { return s->v ? s->v->n : 0; }
+
+static void maps_release(struct maps *s)
+{
+	if (s->v && --s->v->refs == 0) free(s->v);
+	s->v = NULL;
+}
+
+/* s's mappings its own (not shared), with room for need of them */
+static void maps_own(struct maps *s, uint32_t need)
+{
+	struct mapv *v = s->v;
+	if (v && v->refs == 1 && v->cap >= need) return;
+	uint32_t n = v ? v->n : 0, cap = v && v->refs == 1 ? v->cap : 0;
+	if (need < n) need = n;
+	if (cap < need) cap = need < 8 ? 8 : need;
+	if (v && v->refs == 1 && cap > v->cap) {
+		/* (doubled: inserts one by one are amortized) */
+		if (cap < 2 * v->cap) cap = 2 * v->cap;
+		s->v = xrealloc(v, sizeof *v + (size_t)cap * sizeof v->m[0]);
+		s->v->cap = cap;
+		return;
+	}
+	struct mapv *w = xmalloc(sizeof *w + (size_t)cap * sizeof w->m[0]);
+	w->refs = 1;
+	w->n = n;
+	w->cap = cap;
+	if (n) memcpy(w->m, v->m, (size_t)n * sizeof w->m[0]);
+	if (v) v->refs--;
+	s->v = w;
+}
+
 static uint32_t new_maps(procmap *m)
 {
 	struct maps *s = VEC_PUSH(m->maps, m->nmaps, m->mcap);
@@ -132,7 +168,7 @@ void procmap_free(procmap *m)
 	}
 	free(m->dsos);
 	strmap_free(&m->dsonames);
-	for (uint32_t i = 0; i < m->nmaps; i++) free(m->maps[i].m);
+	for (uint32_t i = 0; i < m->nmaps; i++) maps_release(&m->maps[i]);
 	free(m->maps);
 	free(m->th);
 	idmap_free(&m->tids);
@@ -191,6 +227,19 @@ static void maps_insert(struct maps *s, const struct map *mp);
 
 /* ---- threads -------------------------------------------------------------- */
 
+/* Thread t's mappings are maps[k] from now on: those it had, when no
+ * thread has them any more (a process gone, its pid reused), are freed:
+ * memory holds the mappings of the processes there are, not of all the
+ * fork records' (the kernel's, maps[0], are never a thread's). */
+static void thread_maps(procmap *m, uint32_t t, uint32_t k)
+{
+	uint32_t old = m->th[t].maps;
+	if (old == k) return;
+	m->maps[k].users++;
+	m->th[t].maps = k;
+	if (old && --m->maps[old].users == 0) maps_release(&m->maps[old]);
+}
+
 static void set_comm(procmap *m, struct thread *t, const char *s, size_t n)
 {
 	t->comm = (uint32_t)m->strs.n;
@@ -207,7 +256,7 @@ uint32_t procmap_thread(procmap *m, int32_t pid, int32_t tid)
 			/* now known to be a thread of pid: its maps are the leader's */
 			t->pid = pid;
 			uint32_t l = procmap_thread(m, pid, pid);
-			m->th[i].maps = m->th[l].maps;
+			thread_maps(m, i, m->th[l].maps);
 		}
 		return i;
 	}
@@ -215,17 +264,17 @@ uint32_t procmap_thread(procmap *m, int32_t pid, int32_t tid)
 	i = m->nth;
 	idmap_put(&m->tids, tid, i, &added);
 	struct thread *t = VEC_PUSH(m->th, m->nth, m->thcap);
-	memset(t, 0, sizeof *t);
+	memset(t, 0, sizeof *t); /* (maps 0: none yet) */
 	t->pid = pid;
 	char buf[24];
 	int n = snprintf(buf, sizeof buf, ":%d", (int)tid);
 	set_comm(m, t, buf, (size_t)n);
 	if (pid == tid || pid == -1) {
 		uint32_t s = new_maps(m);
-		m->th[i].maps = s;
+		thread_maps(m, i, s);
 	} else {
 		uint32_t l = procmap_thread(m, pid, pid);
-		m->th[i].maps = m->th[l].maps;
+		thread_maps(m, i, m->th[l].maps);
 	}
 	return i;
 }
@@ -259,9 +308,9 @@ void procmap_fork(procmap *m, int32_t pid, int32_t ppid, int32_t tid, int32_t pt
 	if (t != UINT32_MAX && tid != ptid) {
 		/* a thread of that id from before is gone: a new one in its place */
 		uint32_t maps = pid == tid ? new_maps(m) : m->th[procmap_thread(m, pid, pid)].maps;
+		thread_maps(m, t, maps);
 		struct thread *o = &m->th[t];
 		o->pid = pid;
-		o->maps = maps;
 		o->comm_set = false;
 		char buf[24];
 		int n = snprintf(buf, sizeof buf, ":%d", (int)tid);
@@ -276,10 +325,15 @@ void procmap_fork(procmap *m, int32_t pid, int32_t ppid, int32_t tid, int32_t pt
 		ct->comm_set = true;
 	}
 	if (ct->pid != pt->pid && ct->maps != pt->maps && clone_maps) {
-		uint32_t from = pt->maps, to = ct->maps;
-		for (uint32_t i = 0; i < m->maps[from].n; i++) {
-			struct map x = m->maps[from].m[i];
-			maps_insert(&m->maps[to], &x);
+		struct maps *from = &m->maps[pt->maps], *to = &m->maps[ct->maps];
+		if (!maps_n(to)) { /* the usual case: the parent's, shared */
+			maps_release(to);
+			to->v = from->v;
+			if (to->v) to->v->refs++;
+			to->gen++;
+		} else {
+			const struct mapv *fv = from->v; /* (kept by from while to's change) */
+			for (uint32_t i = 0; i < maps_n(from); i++) maps_insert(to, &fv->m[i]);
 		}
 	}
 }
@@ -304,13 +358,21 @@ static uint32_t dso_get(procmap *m, const char *name, uint8_t kind)
 static void maps_insert(struct maps *s, const struct map *mp)
 {
 	s->gen++;
-	uint32_t i = 0;
-	while (i < s->n && s->m[i].end <= mp->start) i++;
-	/* s->m[i..j) overlap mp: what sticks out before and after it stays */
+	/* the first that ends after mp starts (they are sorted and apart:
+	 * their ends are in order too), by bisection: many mappings in
+	 * one process are not a pass over them each */
+	const struct map *sm = s->v ? s->v->m : NULL;
+	uint32_t n = maps_n(s), i = 0, hi = n;
+	while (i < hi) {
+		uint32_t mid = i + (hi - i) / 2;
+		if (sm[mid].end <= mp->start) i = mid + 1;
+		else hi = mid;
+	}
+	/* sm[i..j) overlap mp: what sticks out before and after it stays */
 	struct map piece[2];
 	uint32_t j = i, nbefore = 0, nafter = 0;
-	for (; j < s->n && s->m[j].start < mp->end; j++) {
-		const struct map *o = &s->m[j];
+	for (; j < n && sm[j].start < mp->end; j++) {
+		const struct map *o = &sm[j];
 		if (o->start < mp->start) {
 			piece[0] = *o;
 			piece[0].end = mp->start;
@@ -324,12 +386,14 @@ static void maps_insert(struct maps *s, const struct map *mp)
 		}
 	}
 	uint32_t add = nbefore + 1 + nafter, del = j - i;
-	if (s->n + add > s->cap) grow_array((void **)&s->m, &s->cap, s->n + add, sizeof *s->m);
-	memmove(s->m + i + add, s->m + j, (size_t)(s->n - j) * sizeof *s->m);
-	if (nbefore) s->m[i++] = piece[0];
-	s->m[i++] = *mp;
-	if (nafter) s->m[i] = piece[1];
-	s->n = s->n - del + add;
+	struct map x = *mp; /* (mp may be in the shared mappings maps_own leaves) */
+	maps_own(s, n - del + add);
+	struct map *m = s->v->m;
+	memmove(m + i + add, m + j, (size_t)(n - j) * sizeof *m);
+	if (nbefore) m[i++] = piece[0];
+	m[i++] = x;
+	if (nafter) m[i] = piece[1];
+	s->v->n = n - del + add;
 }
 
 static bool is_anon(const char *f)
@@ -372,10 +436,9 @@ void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t
 		}
 		mp.identity = true;
 		mp.pgoff = 0;
+		/* each kernel mapping ends where the next starts (perf's
+		 * maps__fixup_end): the insert cuts what it overlaps */
 		maps_insert(k, &mp);
-		/* each kernel mapping ends where the next starts (perf's maps__fixup_end) */
-		for (uint32_t i = 0; i + 1 < k->n; i++)
-			if (m->dsos[k->m[i].dso].name[0] == '[' && k->m[i].end > k->m[i + 1].start) k->m[i].end = k->m[i + 1].start;
 		return;
 	}
 	uint32_t t = procmap_thread(m, pid, pid);
@@ -408,17 +471,18 @@ void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t
 uint32_t procmap_find(procmap *m, uint32_t thread, bool kernel, uint64_t ip, uint64_t *addr)
 {
 	const struct maps *s = &m->maps[kernel ? 0 : m->th[thread].maps];
-	uint32_t lo = 0, hi = s->n;
+	const struct map *sm = s->v ? s->v->m : NULL;
+	uint32_t lo = 0, hi = maps_n(s);
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (s->m[mid].start <= ip) lo = mid + 1;
+		if (sm[mid].start <= ip) lo = mid + 1;
 		else hi = mid;
 	}
-	if (lo == 0 || ip >= s->m[lo - 1].end) {
+	if (lo == 0 || ip >= sm[lo - 1].end) {
 		*addr = ip;
 		return UINT32_MAX;
 	}
-	const struct map *mp = &s->m[lo - 1];
+	const struct map *mp = &sm[lo - 1];
 	*addr = mp->identity ? ip : ip - mp->start + mp->pgoff;
 	if (kernel && mp->dso == m->kdso) {
 		/* the kernel's mapping ends with its symbols, as perf's (from
@@ -910,14 +974,15 @@ static const char *unwind_file(procmap *m, uint32_t k)
 uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const unwind_map **out)
 {
 	const struct maps *s = &m->maps[m->th[thread].maps];
+	const struct map *sm = s->v ? s->v->m : NULL;
 	uint32_t n = 0;
-	for (uint32_t i = 0; i < s->n; i++) {
-		uint32_t k = s->m[i].dso;
+	for (uint32_t i = 0; i < maps_n(s); i++) {
+		uint32_t k = sm[i].dso;
 		if (m->dsos[k].kind != DSO_FILE && m->dsos[k].kind != DSO_VDSO) continue;
 		const char *path = unwind_file(m, k);
 		if (!path) continue;
 		grow_array((void **)&m->um, &m->umcap, n + 1, sizeof *m->um);
-		m->um[n++] = (unwind_map){ s->m[i].start, s->m[i].end, s->m[i].pgoff, path };
+		m->um[n++] = (unwind_map){ sm[i].start, sm[i].end, sm[i].pgoff, path };
 	}
 	*out = m->um;
 	return n;

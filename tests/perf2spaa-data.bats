@@ -799,6 +799,168 @@ EOF2
 	assert_output --regexp "^perf2spaa: $T/zdir.data/data\.[0-9]+: offset 0: compressed records \(perf record -z\) in a perf.data directory: not supported; record without -z, or convert it with 'perf script -i $T/zdir.data \| perf2spaa'$"
 }
 
+# Hostile files: real captures with a count or size patched past the
+# bytes there are, or with what a reader might hold or redo for each
+# repetition repeated (tests/data/perf/hostile.py makes them).
+hostile() { python3 "$D/perf/hostile.py" "$@"; }
+
+# patch_at FILE OFFSET BYTES: BYTES (printf's escapes) written at OFFSET
+patch_at() {
+	# shellcheck disable=SC2059
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+@test "perf2spaa perf.data: counts and sizes a file claims past its bytes (cmdline and event description counts, a string's length, a callchain's, a user stack's, a group's values, a branch stack's, a pipe-mode attribute's size and feature records' counts) are errors naming the offset, exit 1, at once and in small memory" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 50 >/dev/null
+	local o
+	# HEADER_CMDLINE (feature 11): nr = 0xffffffff arguments
+	o=$(hostile feature "$T/fp.data" 11)
+	cp "$T/fp.data" "$T/h.data"
+	patch_at "$T/h.data" "$o" '\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
+	# HEADER_EVENT_DESC (feature 12): nr = 0xffffffff events, then an
+	# attribute size of 0xffffffff
+	o=$(hostile feature "$T/fp.data" 12)
+	cp "$T/fp.data" "$T/h.data"
+	patch_at "$T/h.data" "$o" '\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"
+	cp "$T/fp.data" "$T/h.data"
+	patch_at "$T/h.data" $((o + 4)) '\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: event description feature: 1 events of 4294967295 bytes each, more than its [0-9]+ bytes hold$"
+	# HEADER_HOSTNAME (feature 3): a string of 0xffffffff bytes
+	o=$(hostile feature "$T/fp.data" 3)
+	cp "$T/fp.data" "$T/h.data"
+	patch_at "$T/h.data" "$o" '\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/h.data: offset $o: string of 4294967295 bytes past the end of its feature section"
+	# a sample's callchain nr = 2^64 - 1 (the message names the record)
+	o=$(hostile sample-field "$T/fp.data" callchain)
+	cp "$T/fp.data" "$T/h.data"
+	patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: a callchain of 18446744073709551615 entries past its end$"
+	# --call-graph dwarf: a user stack of 2^64 - 1 bytes
+	perf record -q -N -e cpu-clock --call-graph dwarf -o "$T/dw.data" "$T/prog" 20 >/dev/null 2>&1
+	o=$(hostile sample-field "$T/dw.data" stack)
+	cp "$T/dw.data" "$T/h.data"
+	patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record of [0-9]+ bytes too short for its user stack \(18446744073709551615 bytes\)$"
+	# a group read by its leader: nr = 2^64 - 1 values
+	perf record -q -N -e '{cpu-clock,task-clock}:S' -g -o "$T/grp.data" "$T/prog" 20 >/dev/null 2>&1
+	o=$(hostile sample-field "$T/grp.data" read)
+	cp "$T/grp.data" "$T/h.data"
+	patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: 18446744073709551615 read values past its end$"
+	# a branch stack's nr = 2^64 - 1 (the samples' callchains read as
+	# branch stacks, each nr patched: no LBR to record one with here)
+	hostile branch "$T/fp.data" "$T/h.data"
+	for o in $(hostile sample-field "$T/fp.data" callchain all); do
+		patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
+	done
+	run bounded 100 10 perf2spaa "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: a branch stack of 18446744073709551615 entries past its end$"
+	# pipe mode: a HEADER_ATTR record's attribute size, HEADER_FEATURE
+	# records' cmdline and event description counts, 0xffffffff each
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	o=$(hostile pipe-record "$T/pipe.data" 64)
+	cp "$T/pipe.data" "$T/h.data"
+	patch_at "$T/h.data" $((o + 12)) '\377\377\377\377'
+	run bounded 100 10 perf2spaa - < "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: -: offset $o: attribute record: attribute of 4294967295 bytes in a record of [0-9]+$"
+	o=$(hostile pipe-record "$T/pipe.data" 80 11)
+	cp "$T/pipe.data" "$T/h.data"
+	patch_at "$T/h.data" $((o + 16)) '\377\377\377\377'
+	run bounded 100 10 perf2spaa - < "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: -: offset $((o + 16)): cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
+	o=$(hostile pipe-record "$T/pipe.data" 80 12)
+	cp "$T/pipe.data" "$T/h.data"
+	patch_at "$T/h.data" $((o + 16)) '\377\377\377\377'
+	run bounded 100 10 perf2spaa - < "$T/h.data"
+	assert_failure 1
+	assert_output --regexp "^perf2spaa: -: offset $((o + 16)): event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"
+}
+
+@test "perf2spaa perf.data: attributes whose ids sections overlap (each claiming the whole file) are refused in small memory, not held many times the file's size, exit 1" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 50 >/dev/null
+	local size asz
+	size=$(stat -c %s "$T/fp.data")
+	asz=$(od -An -t u8 -j 16 -N 8 "$T/fp.data" | tr -d ' ')
+	# 2000 attributes (of asz bytes) appended, each with the whole file
+	# (of size + 2000 asz bytes) as its ids: 600 MB of ids before
+	hostile ids-overlap "$T/fp.data" "$T/ids.data" 2000
+	run bounded 100 10 perf2spaa "$T/ids.data"
+	assert_failure 1
+	local all=$((size + 2000 * asz))
+	assert_output "perf2spaa: $T/ids.data: offset $((size + 2 * asz - 16)): attribute ids: $((2 * all)) bytes in all so far, more than the file's $all (ids sections that overlap: corrupt)"
+}
+
+@test "perf2spaa perf.data: pipe mode with tens of thousands of HEADER_ATTR records takes each once (no slower for each), more than 65536 event attributes are refused, exit 1" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	perf2spaa "$T/pipe.data" | spaa-fold > "$T/plain.fold"
+	# 60000 copies of its attribute record: the same profile, at once
+	# (each record went over all the attributes before: 12 s)
+	hostile pipe-attrs "$T/pipe.data" "$T/attrs.data" 60000
+	run bounded 200 5 perf2spaa -o "$T/attrs.spaa" "$T/attrs.data"
+	assert_success
+	spaa-fold "$T/attrs.spaa" | cmp - "$T/plain.fold"
+	# 70000: beyond the limit, at the 65537th
+	hostile pipe-attrs "$T/pipe.data" "$T/attrs.data" 70000
+	local rsz
+	rsz=$(od -An -t u2 -j 22 -N 2 "$T/pipe.data" | tr -d ' ')
+	run bounded 200 5 perf2spaa "$T/attrs.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/attrs.data: offset $((16 + 65536 * rsz)): more than 65536 event attributes: not a capture of perf's (corrupt)"
+}
+
+@test "perf2spaa perf.data: pipe mode with a HEADER_BUILD_ID record before each sample takes each build id once (no slower for each)" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	local n
+	n=$(perf2spaa -s "$T/pipe.data" | grep -c '"type":"sample"')
+	# 20000 times a build id record, a sample, a FINISHED_ROUND (all the
+	# build ids were taken again before each sample: minutes)
+	hostile pipe-buildids "$T/pipe.data" "$T/bids.data" 20000
+	run bounded 200 10 perf2spaa -s -o "$T/bids.spaa" "$T/bids.data"
+	assert_success
+	assert_equal "$(grep -c '"type":"sample"' "$T/bids.spaa")" $((n + 20000))
+}
+
+@test "perf2spaa perf.data: a process of 100000 mappings forked 20000 times (a pid reused each time) is read at once, in small memory: the mappings found by bisection, shared by parent and child until either changes them" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	perf2spaa "$T/pipe.data" | spaa-fold > "$T/plain.fold"
+	# (before: 5 s for the mappings, each a pass over those before it, and
+	# for the forks a copy of them each, made by 100000 inserts: minutes,
+	# gigabytes)
+	hostile pipe-maps "$T/pipe.data" "$T/maps.data" 100000 20000
+	run bounded 200 10 perf2spaa -o "$T/maps.spaa" "$T/maps.data"
+	assert_success
+	spaa-fold "$T/maps.spaa" | cmp - "$T/plain.fold"
+}
+
 # perf (dso__load) makes a file's NAME@plt symbols only when its symbol
 # table (.symtab, else .dynsym) gave it some: a stripped executable that
 # exports nothing has its PLT unnamed (binutils' addr2line, started by perf
@@ -833,4 +995,16 @@ EOF2
 	run grep -c '@plt [0-9]*$' "$T/bare.fold"
 	assert_output 0
 	grep -q "^exports;.*;labs@plt [0-9]*$" "$T/exports.fold"
+}
+
+@test "perf2spaa perf.data: a process of 50000 mappings forked 200 times (a pid reused each time), each child mapping a file of its own: the mappings of each process gone are freed, memory holds those of the processes there are" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	perf2spaa "$T/pipe.data" | spaa-fold > "$T/plain.fold"
+	# (before: each child's copy of the 50000 kept, 335 MB of a 5.6 MB file)
+	hostile pipe-maps "$T/pipe.data" "$T/maps.data" 50000 200 write
+	run bounded 100 10 perf2spaa -o "$T/maps.spaa" "$T/maps.data"
+	assert_success
+	spaa-fold "$T/maps.spaa" | cmp - "$T/plain.fold"
 }

@@ -253,6 +253,15 @@ static void remove_files(void)
 	unlink(back_path);
 	dir_clear();
 	rmdir(dir_path);
+	if (*sym_dir) { /* make_sym_sources' */
+		static const char *const f[] = { "root", "kallsyms", "perf-1.map", "perf-100.map", "1" };
+		for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+			char p[200];
+			snprintf(p, sizeof p, "%s/%s", sym_dir, f[i]);
+			remove(p);
+		}
+		rmdir(sym_dir);
+	}
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

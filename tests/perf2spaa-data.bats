@@ -237,6 +237,21 @@ EOF
 	assert_output "perf2spaa: $T/swapped.data: a perf.data of the other byte order (big-endian machine): not supported; convert it with 'perf script' on a machine of that order"
 }
 
+@test "perf2spaa perf.data: a capture without a sample record (an event that never fired) is an error saying so, not 'empty input', exit 1, file and pipe mode" {
+	can_record
+	# true forks nothing: no sched_process_fork sample
+	perf record -q -e sched:sched_process_fork -o "$T/none.data" -- true >/dev/null 2>&1 ||
+		skip "perf cannot record sched:sched_process_fork here"
+	[ "$(wc -c < "$T/none.data")" -gt 1000 ]
+	run perf2spaa "$T/none.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/none.data: no stacks found: no sample record in the perf.data (no profile written)"
+	perf record -q -e sched:sched_process_fork -o - -- true 2>/dev/null > "$T/none.pipe"
+	run sh -c "perf2spaa < '$T/none.pipe'"
+	assert_failure 1
+	assert_output "perf2spaa: -: no stacks found: no sample record in the perf.data (no profile written)"
+}
+
 @test "perf2spaa perf.data --inline: the calls inlined at each address, from DWARF, as inlined frames" {
 	can_record
 	c_prog

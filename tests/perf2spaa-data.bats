@@ -50,16 +50,16 @@ weight_in_common() {
 # sys_alike DATA: a system-wide capture: >= 99.9% of the text path's
 # weight folds alike (same_weight), kernel frames are named, and the total
 # period is perf report's.  Processes this test did not start (the other
-# suite's, which make -j2 check runs beside it) are random: a stray one
-# where perf's symbol choice differs (a PLT entry) can weigh 0.1% of
-# a small capture.  So below 99.9%, every line that differs must be such a
-# process's, and >= 99% fold alike.
+# suite's, which make -j2 check runs beside it) are random: one where
+# perf's symbol choice differs (node's builtins, perf2spaa(1)) can weigh
+# 3% of a small capture.  So below 99.9%, every line that differs must be
+# such a process's, and the test's program must be in the capture.
 sys_alike() {
 	run same_weight "$1"
 	if ! awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }'; then
 		echo "${lines[-1]}% folds alike; the lines that differ:" >&2
 		foreign_only "$T/bin.fold" "$T/txt.fold" >&2 || fail "only ${lines[-1]}% of the weight folds alike, in the test's own processes too: $output"
-		awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
+		grep -q '^prog;' "$T/bin.fold"
 	fi
 	grep -q 'entry_SYSCALL_64\|asm_sysvec_apic_timer_interrupt\|do_syscall_64' "$T/bin.fold"
 	local want
@@ -153,7 +153,7 @@ EOF
 	assert_output 0
 }
 
-@test "perf2spaa perf.data: a system-wide capture with kernel frames: every sample of the text path in its order, >= 99.9% of the weight as the text path (where a process of another suite differs, >= 99%), same totals as perf report" {
+@test "perf2spaa perf.data: a system-wide capture with kernel frames: every sample of the text path in its order, >= 99.9% of the weight as the text path (below, only in processes of another suite), same totals as perf report" {
 	can_record
 	c_prog
 	perf record -q -N -a -g -e cpu-clock -o "$T/sys.data" -- "$T/prog" 300 >/dev/null 2>&1 ||
@@ -892,21 +892,26 @@ patch_at() {
 	# pipe mode: a HEADER_ATTR record's attribute size, HEADER_FEATURE
 	# records' cmdline and event description counts, 0xffffffff each
 	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
-	o=$(hostile pipe-record "$T/pipe.data" 64)
-	cp "$T/pipe.data" "$T/h.data"
-	patch_at "$T/h.data" $((o + 12)) '\377\377\377\377'
+	# pipe_patched AT TYPE [FEATURE]: $T/h.data, pipe.data with
+	# 0xffffffff AT bytes into its record of TYPE (HEADER_FEATURE: of
+	# FEATURE); the record's offset printed
+	pipe_patched() {
+		local at=$1 r
+		shift
+		r=$(hostile pipe-record "$T/pipe.data" "$@")
+		cp "$T/pipe.data" "$T/h.data"
+		patch_at "$T/h.data" $((r + at)) '\377\377\377\377'
+		echo "$r"
+	}
+	o=$(pipe_patched 12 64)
 	run bounded 100 10 perf2spaa - < "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: -: offset $o: attribute record: attribute of 4294967295 bytes in a record of [0-9]+$"
-	o=$(hostile pipe-record "$T/pipe.data" 80 11)
-	cp "$T/pipe.data" "$T/h.data"
-	patch_at "$T/h.data" $((o + 16)) '\377\377\377\377'
+	o=$(pipe_patched 16 80 11)
 	run bounded 100 10 perf2spaa - < "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: -: offset $((o + 16)): cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
-	o=$(hostile pipe-record "$T/pipe.data" 80 12)
-	cp "$T/pipe.data" "$T/h.data"
-	patch_at "$T/h.data" $((o + 16)) '\377\377\377\377'
+	o=$(pipe_patched 16 80 12)
 	run bounded 100 10 perf2spaa - < "$T/h.data"
 	assert_failure 1
 	assert_output --regexp "^perf2spaa: -: offset $((o + 16)): event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"

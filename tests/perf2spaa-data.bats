@@ -195,7 +195,7 @@ EOF
 	perf2spaa -s "$T/fp.data" > "$T/bin.spaa"
 	perf script -i "$T/fp.data" | perf2spaa -s > "$T/txt.spaa"
 	spaa-validate -q "$T/bin.spaa"
-	strip_ids() { grep '"type":"sample"' "$1" | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
+	strip_ids() { grep '"type":"sample"' "$1" | sed 's/"pid":-\{0,1\}[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
 	diff <(strip_ids "$T/bin.spaa") <(strip_ids "$T/txt.spaa")
 	diff <(head -n 1 "$T/bin.spaa" | grep -o '"time_range":{[^}]*}') <(head -n 1 "$T/txt.spaa" | grep -o '"time_range":{[^}]*}')
 	# the capture's machine and command in the header
@@ -516,7 +516,7 @@ first_record() {
 	# the sample records too
 	perf2spaa -s "$T/z.data" > "$T/bin.spaa"
 	perf script -i "$T/z.data" | perf2spaa -s > "$T/txt.spaa"
-	strip_ids() { grep '"type":"sample"' "$1" | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
+	strip_ids() { grep '"type":"sample"' "$1" | sed 's/"pid":-\{0,1\}[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
 	diff <(strip_ids "$T/bin.spaa") <(strip_ids "$T/txt.spaa")
 	local opts j
 	for opts in "" "-s"; do
@@ -659,7 +659,7 @@ samples_alike() {
 }
 
 sample_rows() {
-	grep '"type":"sample"' "$1" | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'
+	grep '"type":"sample"' "$1" | sed 's/"pid":-\{0,1\}[0-9]*,//; s/,"stack_id":"[^"]*"//'
 }
 
 @test "perf2spaa perf.data: a --threads capture (a directory: data, data.N) folds as perf script's text does, byte for byte, its samples in perf's order, the same with -j 1, 2 and 7" {

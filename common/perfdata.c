@@ -461,9 +461,13 @@ static void open_file(perfdata *d, input *in, const char *path)
 	if (d->dir_version) {
 		/* the directory: the path up to its last '/', "." for none,
 		 * DIR for standard input */
-		const char *sl = path && strcmp(path, "-") ? strrchr(path, '/') : NULL;
-		int n = !path || !strcmp(path, "-") ? 3 : !sl ? 1 : sl == path ? 1 : (int)(sl - path);
-		const char *dir = !path || !strcmp(path, "-") ? "DIR" : !sl ? "." : path;
+		const char *dir = "DIR", *sl;
+		int n = 3;
+		if (path && strcmp(path, "-")) {
+			sl = strrchr(path, '/');
+			dir = sl ? path : ".";
+			n = sl && sl != path ? (int)(sl - path) : 1;
+		}
 		die(EXIT_DATA, "%s: the header file 'data' of a perf record --threads directory: its samples are in the "
 		    "data.N files beside it; convert the directory ('%s %.*s')", d->name, cli_prog, n, dir);
 	}

@@ -195,8 +195,7 @@ EOF
 	perf2spaa -s "$T/fp.data" > "$T/bin.spaa"
 	perf script -i "$T/fp.data" | perf2spaa -s > "$T/txt.spaa"
 	spaa-validate -q "$T/bin.spaa"
-	strip_ids() { grep '"type":"sample"' "$1" | sed 's/"pid":-\{0,1\}[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
-	diff <(strip_ids "$T/bin.spaa") <(strip_ids "$T/txt.spaa")
+	diff <(sample_rows "$T/bin.spaa") <(sample_rows "$T/txt.spaa")
 	diff <(head -n 1 "$T/bin.spaa" | grep -o '"time_range":{[^}]*}') <(head -n 1 "$T/txt.spaa" | grep -o '"time_range":{[^}]*}')
 	# the capture's machine and command in the header
 	head -n 1 "$T/bin.spaa" | grep -q '"command":"[^"]*perf record -q -N -e cpu-clock -g -o '
@@ -379,9 +378,8 @@ report_totals() {
 # sample_records DATA: perf2spaa -s's sample records of both paths in
 # $T/bin.samples and $T/txt.samples, without what only one path has
 sample_records() {
-	strip_ids() { grep '"type":"sample"' | sed 's/"pid":[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
-	perf2spaa -s "$1" | strip_ids > "$T/bin.samples"
-	perf script -i "$1" | perf2spaa -s | strip_ids > "$T/txt.samples"
+	perf2spaa -s "$1" | sample_rows - > "$T/bin.samples"
+	perf script -i "$1" | perf2spaa -s | sample_rows - > "$T/txt.samples"
 	[ -s "$T/txt.samples" ]
 }
 
@@ -516,8 +514,7 @@ first_record() {
 	# the sample records too
 	perf2spaa -s "$T/z.data" > "$T/bin.spaa"
 	perf script -i "$T/z.data" | perf2spaa -s > "$T/txt.spaa"
-	strip_ids() { grep '"type":"sample"' "$1" | sed 's/"pid":-\{0,1\}[0-9]*,//; s/,"stack_id":"[^"]*"//'; }
-	diff <(strip_ids "$T/bin.spaa") <(strip_ids "$T/txt.spaa")
+	diff <(sample_rows "$T/bin.spaa") <(sample_rows "$T/txt.spaa")
 	local opts j
 	for opts in "" "-s"; do
 		# shellcheck disable=SC2086
@@ -649,8 +646,8 @@ first_record() {
 	perf2spaa -s < "$T/c2pipe.data" | cmp - <(perf2spaa -s "$T/zpipe.data")
 }
 
-# sample_rows SPAA: the sample records of perf2spaa -s, in their
-# order, without the ids that differ between the two paths
+# sample_rows SPAA (- standard input): the sample records of perf2spaa -s,
+# in their order, without the ids that differ between the two paths
 # samples_alike DATA: the sample records (-s) of both paths, in order, alike
 samples_alike() {
 	perf2spaa -s "$1" > "$T/bin.spaa"

@@ -323,11 +323,15 @@ main;vfs_read;do_work 1"
 	nm fixed | awk 'NF == 3 && ($2 == "t" || $2 == "T") { print $1, $3 }' | sort | while read -r v s; do echo "$((0x$v)) $s"; done >"$T/syms"
 	jq -r --arg d "$T/fixed" 'select(.type == "frame") | [.ip, .func, .dso] | @tsv' "$T/out.spaa" >"$T/frames"
 	dso=$(jq -r --arg d "$T/fixed" 'select(.type == "dso" and .name == $d) | .id' "$T/out.spaa")
+	# (a sample in the PLT, a first call's lazy binding, is in no symbol:
+	# nm's nearest below it, _init, does not cover it)
+	text=$((0x$(readelf -SW fixed | awk '{ for (i = 1; i < NF; i++) if ($i == ".text") print $(i + 2) }')))
 	n=0
 	while IFS=$'\t' read -r ip func d; do
 		[ "$d" = "$dso" ] || continue
 		case $func in mix | step) continue ;; esac # inlined
 		a=$((ip + 0x400000))
+		[ "$a" -ge "$text" ] || continue
 		want=$(awk -v a="$a" '$1 + 0 <= a + 0 { s = $2 } END { print s }' "$T/syms")
 		assert_equal "$func" "$want"
 		n=$((n + 1))

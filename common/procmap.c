@@ -35,8 +35,12 @@ struct dso {
 struct map { uint64_t start, end, pgoff; uint32_t dso; bool identity; };
 /* An address space's mappings, sorted and apart; shared by a forked
  * process with its parent until either changes them (a copy for each fork
- * would make memory grow with the fork records, not the mappings). */
-struct mapv { uint32_t refs, n, cap; struct map m[]; };
+ * would make memory grow with the fork records, not the mappings).  They
+ * are m[off .. off + n), with room on both sides: an insert moves the
+ * mappings on its shorter side, so that mappings met in falling order (as
+ * mmap places them, from the top down) or in rising order (as perf lists
+ * a process's) are not quadratic. */
+struct mapv { uint32_t refs, n, cap, off; struct map m[]; };
 struct maps { struct mapv *v; uint32_t gen, users; /* threads */ };
 
 struct thread {
@@ -99,6 +103,7 @@ struct procmap {
 };
 
 static uint32_t maps_n(const struct maps *s) { return s->v ? s->v->n : 0; }
+static struct map *maps_at(const struct maps *s) { return s->v ? s->v->m + s->v->off : NULL; }
 
 static void maps_release(struct maps *s)
 {
@@ -106,26 +111,31 @@ static void maps_release(struct maps *s)
 	s->v = NULL;
 }
 
-/* s's mappings its own (not shared), with room for need of them */
-static void maps_own(struct maps *s, uint32_t need)
+/* s's mappings its own (not shared), with room for k more on the front
+ * side (front) or the back: when there is not, they are laid out again in
+ * the middle of a room at least twice their number (amortized). */
+static void maps_own(struct maps *s, bool front, uint32_t k)
 {
 	struct mapv *v = s->v;
-	if (v && v->refs == 1 && v->cap >= need) return;
-	uint32_t n = v ? v->n : 0, cap = v && v->refs == 1 ? v->cap : 0;
-	if (need < n) need = n;
-	if (cap < need) cap = need < 8 ? 8 : need;
-	if (v && v->refs == 1 && cap > v->cap) {
-		/* (doubled: inserts one by one are amortized) */
-		if (cap < 2 * v->cap) cap = 2 * v->cap;
-		s->v = xrealloc(v, sizeof *v + (size_t)cap * sizeof v->m[0]);
-		s->v->cap = cap;
+	uint32_t n = v ? v->n : 0;
+	if (v && v->refs == 1 && (front ? v->off >= k : v->cap - v->off - n >= k)) return;
+	uint32_t cap = 2 * (n + k) + 8;
+	if (v && v->refs == 1) {
+		if (v->cap < cap) {
+			v = s->v = xrealloc(v, sizeof *v + (size_t)cap * sizeof v->m[0]);
+			v->cap = cap;
+		}
+		uint32_t off = (v->cap - n) / 2;
+		memmove(v->m + off, v->m + v->off, (size_t)n * sizeof v->m[0]);
+		v->off = off;
 		return;
 	}
 	struct mapv *w = xmalloc(sizeof *w + (size_t)cap * sizeof w->m[0]);
 	w->refs = 1;
 	w->n = n;
 	w->cap = cap;
-	if (n) memcpy(w->m, v->m, (size_t)n * sizeof w->m[0]);
+	w->off = (cap - n) / 2;
+	if (n) memcpy(w->m + w->off, v->m + v->off, (size_t)n * sizeof w->m[0]);
 	if (v) v->refs--;
 	s->v = w;
 }
@@ -332,8 +342,8 @@ void procmap_fork(procmap *m, int32_t pid, int32_t ppid, int32_t tid, int32_t pt
 			if (to->v) to->v->refs++;
 			to->gen++;
 		} else {
-			const struct mapv *fv = from->v; /* (kept by from while to's change) */
-			for (uint32_t i = 0; i < maps_n(from); i++) maps_insert(to, &fv->m[i]);
+			const struct map *fm = maps_at(from); /* (kept by from while to's change) */
+			for (uint32_t i = 0; i < maps_n(from); i++) maps_insert(to, &fm[i]);
 		}
 	}
 }
@@ -361,7 +371,7 @@ static void maps_insert(struct maps *s, const struct map *mp)
 	/* the first that ends after mp starts (they are sorted and apart:
 	 * their ends are in order too), by bisection: many mappings in
 	 * one process are not a pass over them each */
-	const struct map *sm = s->v ? s->v->m : NULL;
+	const struct map *sm = maps_at(s);
 	uint32_t n = maps_n(s), i = 0, hi = n;
 	while (i < hi) {
 		uint32_t mid = i + (hi - i) / 2;
@@ -387,9 +397,19 @@ static void maps_insert(struct maps *s, const struct map *mp)
 	}
 	uint32_t add = nbefore + 1 + nafter, del = j - i;
 	struct map x = *mp; /* (mp may be in the shared mappings maps_own leaves) */
-	maps_own(s, n - del + add);
-	struct map *m = s->v->m;
-	memmove(m + i + add, m + j, (size_t)(n - j) * sizeof *m);
+	/* the shorter side moves: the front one by del - add, or the back one
+	 * by add - del */
+	bool front = i < n - j;
+	maps_own(s, front, add > del ? add - del : 0);
+	struct mapv *v = s->v;
+	struct map *m = v->m + v->off;
+	if (front) {
+		memmove(m + del - add, m, (size_t)i * sizeof *m);
+		v->off = v->off + del - add;
+		m = v->m + v->off;
+	} else {
+		memmove(m + i + add, m + j, (size_t)(n - j) * sizeof *m);
+	}
 	if (nbefore) m[i++] = piece[0];
 	m[i++] = x;
 	if (nafter) m[i] = piece[1];
@@ -471,7 +491,7 @@ void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t
 uint32_t procmap_find(procmap *m, uint32_t thread, bool kernel, uint64_t ip, uint64_t *addr)
 {
 	const struct maps *s = &m->maps[kernel ? 0 : m->th[thread].maps];
-	const struct map *sm = s->v ? s->v->m : NULL;
+	const struct map *sm = maps_at(s);
 	uint32_t lo = 0, hi = maps_n(s);
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -974,7 +994,7 @@ static const char *unwind_file(procmap *m, uint32_t k)
 uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const unwind_map **out)
 {
 	const struct maps *s = &m->maps[m->th[thread].maps];
-	const struct map *sm = s->v ? s->v->m : NULL;
+	const struct map *sm = maps_at(s);
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < maps_n(s); i++) {
 		uint32_t k = sm[i].dso;

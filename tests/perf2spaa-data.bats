@@ -978,6 +978,18 @@ patch_at() {
 	spaa-fold "$T/maps.spaa" | cmp - "$T/plain.fold"
 }
 
+@test "perf2spaa perf.data: a process of 100000 mappings met at falling addresses (as mmap places them, top down) is read at once: each insert moves the mappings on its shorter side" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	perf2spaa "$T/pipe.data" | spaa-fold > "$T/plain.fold"
+	# (before: each insert moved every mapping above it, 65536 took 4.4 s)
+	hostile pipe-maps "$T/pipe.data" "$T/maps.data" 100000 0 falling
+	run bounded 200 3 perf2spaa -o "$T/maps.spaa" "$T/maps.data"
+	assert_success
+	spaa-fold "$T/maps.spaa" | cmp - "$T/plain.fold"
+}
+
 # perf (dso__load) makes a file's NAME@plt symbols only when its symbol
 # table (.symtab, else .dynsym) gave it some: a stripped executable that
 # exports nothing has its PLT unnamed (binutils' addr2line, started by perf

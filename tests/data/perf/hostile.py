@@ -26,12 +26,13 @@ back, or repeats what a reader might hold or redo for each repetition.
         a pipe-mode IN followed by N times: a HEADER_BUILD_ID record (a
         file name of its own each), a copy of IN's first sample record and
         a FINISHED_ROUND (which delivers the sample before the next)
-  hostile.py pipe-maps IN OUT N F [write]
+  hostile.py pipe-maps IN OUT N F [write|falling]
         a pipe-mode IN with N mappings of the first user-space MMAP2
         record's process after its first FINISHED_ROUND, at ascending
-        addresses, then F FORK records of that process (a child with
-        the tid 1000000 each time, as a process whose pid was reused),
-        with write each followed by a mapping of the child's own
+        addresses (falling: descending, as mmap places them, top down),
+        then F FORK records of that process (a child with the tid 1000000
+        each time, as a process whose pid was reused), with write each
+        followed by a mapping of the child's own
 """
 import struct
 import sys
@@ -169,7 +170,7 @@ def pipe_buildids(src, dst, n):
     open(dst, "wb").write(b"".join(out))
 
 
-def pipe_maps(src, dst, n, f, write=False):
+def pipe_maps(src, dst, n, f, write=False, falling=False):
     b = open(src, "rb").read()
     recs = list(pipe_records(b))
     attr = next(o for o, t, s in recs if t == 64)
@@ -185,7 +186,7 @@ def pipe_maps(src, dst, n, f, write=False):
     cut = next(o + s for o, t, s in recs if t == 68)
     out = [b[:cut]]
     for i in range(n):
-        struct.pack_into("<QQ", mmap, 16, 0x100000000 + i * 0x2000, 0x1000)
+        struct.pack_into("<QQ", mmap, 16, 0x100000000 + (n - 1 - i if falling else i) * 0x2000, 0x1000)
         out.append(bytes(mmap))
     out.append(struct.pack("<IHH", 68, 0, 8))
     body = struct.pack("<IIIIQ", 1000000, pid, 1000000, pid, 0) + trailer
@@ -213,7 +214,10 @@ def main(argv):
     elif len(argv) == 5 and argv[1] == "pipe-attrs":
         pipe_attrs(argv[2], argv[3], int(argv[4]))
     elif len(argv) in (6, 7) and argv[1] == "pipe-maps":
-        pipe_maps(argv[2], argv[3], int(argv[4]), int(argv[5]), len(argv) == 7 and argv[6] == "write")
+        opt = argv[6] if len(argv) == 7 else ""
+        if opt not in ("", "write", "falling"):
+            raise SystemExit("hostile.py: pipe-maps: write or falling, not " + opt)
+        pipe_maps(argv[2], argv[3], int(argv[4]), int(argv[5]), opt == "write", opt == "falling")
     elif len(argv) == 5 and argv[1] == "pipe-buildids":
         pipe_buildids(argv[2], argv[3], int(argv[4]))
     else:

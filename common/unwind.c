@@ -1,10 +1,12 @@
 /* unwind.c - user call stacks with libdwfl's unwinder (see unwind.h). */
+#define _GNU_SOURCE /* memfd_create */
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "unwind.h"
 #include "util.h"
@@ -27,13 +29,14 @@ int unwind_arch_from_name(const char *name)
 	return UNWIND_ARCH_NONE;
 }
 
-enum { MAP_NEW, MAP_REPORTED, MAP_FAILED };
+enum { UM_NEW, UM_REPORTED, UM_FAILED };
 
 struct umap {
 	uint64_t start, end, pgoff;
 	char *path;
 	int state;
-	uint64_t bias;         /* MAP_REPORTED: its module's */
+	uint64_t bias;         /* UM_REPORTED: its module's */
+	uint32_t mod;          /* UM_REPORTED: its module (index in mods) */
 };
 
 struct uproc {
@@ -45,9 +48,14 @@ struct uproc {
 	uint32_t nmaps, mapcap;
 	Dwfl *dwfl;
 	bool attached;
-	/* the address ranges of the modules reported (report()) */
-	struct urange { uint64_t lo, hi; } *mods;
-	uint32_t nmods, modcap;
+	/* the address ranges of the modules reported (report()); a module
+	 * whose mappings are gone is stale (see carry_over()) */
+	struct urange { uint64_t lo, hi; bool stale; } *mods;
+	uint32_t nmods, modcap, nstale;
+	/* every mapping reported this session, gone or not (path owned),
+	 * sorted by start: a mapping again the same is its module again */
+	struct umap *hist;
+	uint32_t nhist, histcap;
 	/* a report libdwfl refused: no more this session (see report()) */
 	bool frozen;
 };
@@ -89,12 +97,110 @@ struct unwind {
 	bool rbx_carried;      /* the last frame's rbx is ours, not libdwfl's */
 	bool restart;          /* the initial registers are freg */
 	bool skip_first;       /* the first frame is the last one already kept */
+	bool stale_stop;       /* stopped at a frame in a stale module */
+	/* debug files with compressed sections, and their copy with plain
+	 * ones (a memory file; -1: none made), see plain_copy() */
+	struct plain { char *path; int fd; } *plain;
+	uint32_t nplain, plaincap;
 };
+
+/* A copy of ELF file in (opened as path) with its compressed sections
+ * (SHF_COMPRESSED: Debian's debug files) decompressed, in a memory file;
+ * -1 when it has none, or the copy fails.  Each new session of a process
+ * (after a new mapping, or another process) would otherwise decompress a
+ * debug file's DWARF again (libdw does it when its .debug_frame is wanted:
+ * glibc's clone3 has no .eh_frame for the new thread's first
+ * instructions, so a sample there wants libc's), some 50 ms for libc's. */
+static int plain_make(int in_fd)
+{
+	Elf *in = elf_begin(in_fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	size_t shstrndx, nph;
+	if (!in || elf_kind(in) != ELF_K_ELF || !gelf_getehdr(in, &eh) || elf_getshdrstrndx(in, &shstrndx) != 0 ||
+	    shstrndx >= SHN_LORESERVE || elf_getphdrnum(in, &nph) != 0) {
+		if (in) elf_end(in);
+		return -1;
+	}
+	bool any = false;
+	for (Elf_Scn *scn = NULL; !any && (scn = elf_nextscn(in, scn));) {
+		GElf_Shdr sh;
+		any = gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED);
+	}
+	int fd = any ? memfd_create("spaa-debug", MFD_CLOEXEC) : -1;
+	Elf *out = fd >= 0 ? elf_begin(fd, ELF_C_WRITE, NULL) : NULL;
+	bool ok = out && gelf_newehdr(out, gelf_getclass(in)) && gelf_update_ehdr(out, &eh) &&
+		  (nph == 0 || gelf_newphdr(out, nph));
+	for (size_t k = 0; ok && k < nph; k++) {
+		GElf_Phdr ph;
+		ok = gelf_getphdr(in, (int)k, &ph) && gelf_update_phdr(out, (int)k, &ph);
+	}
+	for (Elf_Scn *scn = NULL; ok && (scn = elf_nextscn(in, scn));) {
+		GElf_Shdr sh;
+		ok = gelf_getshdr(scn, &sh) != NULL;
+		if (ok && (sh.sh_flags & SHF_COMPRESSED))
+			ok = elf_compress(scn, 0, 0) >= 0 && gelf_getshdr(scn, &sh);
+		Elf_Scn *o = ok ? elf_newscn(out) : NULL;
+		Elf_Data *d = o ? elf_getdata(scn, NULL) : NULL;
+		ok = o != NULL;
+		if (ok && d) {
+			Elf_Data *od = elf_newdata(o);
+			ok = od != NULL;
+			if (ok) {
+				od->d_buf = d->d_buf;
+				od->d_type = d->d_type;
+				od->d_size = d->d_size;
+				od->d_off = d->d_off;
+				od->d_align = d->d_align;
+				od->d_version = d->d_version;
+			}
+		}
+		ok = ok && gelf_update_shdr(o, &sh);
+	}
+	if (ok) {
+		GElf_Ehdr oh;
+		ok = gelf_getehdr(out, &oh) != NULL;
+		oh.e_shstrndx = (GElf_Half)shstrndx;
+		ok = ok && gelf_update_ehdr(out, &oh) && elf_update(out, ELF_C_WRITE) >= 0;
+	}
+	if (out) elf_end(out);
+	elf_end(in);
+	if (!ok && fd >= 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* The plain copy of debug file path made before (plain_make()), or NULL. */
+static const struct plain *plain_find(const unwind *u, const char *path)
+{
+	for (uint32_t i = 0; i < u->nplain; i++)
+		if (!strcmp(u->plain[i].path, path)) return &u->plain[i];
+	return NULL;
+}
+
+/* The descriptor to give libdwfl for debug file path, open as fd: one of
+ * its plain copy (made the first time) in place of fd when it has
+ * compressed sections. */
+static int plain_copy(unwind *u, const char *path, int fd)
+{
+	const struct plain *pl = plain_find(u, path);
+	if (!pl) {
+		struct plain *n = VEC_PUSH(u->plain, u->nplain, u->plaincap);
+		n->path = xstrdup(path);
+		n->fd = plain_make(fd);
+		pl = n;
+	}
+	int d = pl->fd >= 0 ? dup(pl->fd) : -1;
+	if (d < 0) return fd;
+	close(fd);
+	return d;
+}
 
 /* A separate debug file by build id under the debug directory (for the
  * .debug_frame of a file whose .eh_frame does not cover an address), else
- * the standard places (.gnu_debuglink next to the file, /usr/lib/debug).
- * The module's user data is the unwinder. */
+ * the standard places (.gnu_debuglink next to the file, /usr/lib/debug);
+ * its plain copy (plain_copy()).  The module's user data is the unwinder. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
@@ -102,22 +208,27 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	const unsigned char *bits;
 	GElf_Addr vaddr;
 	int len = dwfl_module_build_id(mod, &bits, &vaddr);
-	const unwind *u = userdata ? *userdata : NULL;
+	unwind *u = userdata ? *userdata : NULL;
 	if (u && len > 1) {
 		sbuf p = { 0 };
 		sbuf_printf(&p, "%s/%02x/", u->debug_dir, bits[0]);
 		for (int i = 1; i < len; i++) sbuf_printf(&p, "%02x", bits[i]);
 		sbuf_adds(&p, ".debug");
 		sbuf_addc(&p, 0);
-		int fd = open(p.p, O_RDONLY);
+		/* its plain copy made before: not opened again */
+		const struct plain *pl = plain_find(u, p.p);
+		int fd = pl && pl->fd >= 0 ? dup(pl->fd) : -1;
+		if (fd < 0) fd = open(p.p, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {
 			*debuginfo_file_name = p.p;
-			return fd;
+			return pl ? fd : plain_copy(u, p.p, fd);
 		}
 		sbuf_free(&p);
 	}
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					    debuglink_crc, debuginfo_file_name);
+	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					      debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 && u && *debuginfo_file_name) fd = plain_copy(u, *debuginfo_file_name, fd);
+	return fd;
 }
 
 unwind *unwind_new(int arch, const char *debug_dir)
@@ -142,10 +253,12 @@ static void proc_clear(struct uproc *p)
 	if (p->dwfl) dwfl_end(p->dwfl);
 	p->dwfl = NULL;
 	p->attached = false;
-	p->nmods = 0;
+	p->nmods = p->nstale = 0;
 	p->frozen = false;
 	for (uint32_t i = 0; i < p->nmaps; i++) free(p->maps[i].path);
 	p->nmaps = 0;
+	for (uint32_t i = 0; i < p->nhist; i++) free(p->hist[i].path);
+	p->nhist = 0;
 }
 
 void unwind_free(unwind *u)
@@ -155,7 +268,13 @@ void unwind_free(unwind *u)
 		proc_clear(&u->procs[i]);
 		free(u->procs[i].maps);
 		free(u->procs[i].mods);
+		free(u->procs[i].hist);
 	}
+	for (uint32_t i = 0; i < u->nplain; i++) {
+		free(u->plain[i].path);
+		if (u->plain[i].fd >= 0) close(u->plain[i].fd);
+	}
+	free(u->plain);
 	free(u->debug_dir);
 	free(u->debuginfo_path);
 	free(u);
@@ -170,8 +289,79 @@ static int umap_cmp(const void *a, const void *b)
 	return x->end < y->end ? -1 : x->end > y->end;
 }
 
-/* The session of process pid, its mappings those of s (a new session when
- * they changed); the least recently used one makes room. */
+/* Whether path names no file to read (an anonymous or special mapping:
+ * "//anon", "[heap]", "[vdso]"...). */
+static bool no_file(const char *path)
+{
+	return !path || !*path || path[0] == '[' || (path[0] == '/' && path[1] == '/');
+}
+
+/* The reported mapping of the session's history the same as m (start, end,
+ * file offset and file), or NULL. */
+static const struct umap *hist_find(const struct uproc *p, const struct umap *m)
+{
+	uint32_t lo = 0, hi = p->nhist;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->hist[mid].start < m->start) lo = mid + 1;
+		else hi = mid;
+	}
+	for (; lo < p->nhist && p->hist[lo].start == m->start; lo++) {
+		const struct umap *h = &p->hist[lo];
+		if (h->end == m->end && h->pgoff == m->pgoff && !strcmp(h->path, m->path)) return h;
+	}
+	return NULL;
+}
+
+/* Notes reported mapping m in the history (once). */
+static void hist_add(struct uproc *p, const struct umap *m)
+{
+	if (hist_find(p, m)) return;
+	uint32_t at = p->nhist;
+	while (at > 0 && p->hist[at - 1].start > m->start) at--;
+	VEC_PUSH(p->hist, p->nhist, p->histcap);
+	memmove(p->hist + at + 1, p->hist + at, (p->nhist - 1 - at) * sizeof *p->hist);
+	p->hist[at] = *m;
+	p->hist[at].path = xstrdup(m->path);
+}
+
+/* The session kept across a change of the process's mappings (p->maps now
+ * the new ones, all UM_NEW or UM_FAILED), as dlopen and dlclose change
+ * them: each mapping the same as one reported before is its module's
+ * again; a module none of whose mappings is left is stale (libdwfl cannot
+ * drop one module: report() and the unwinding treat its addresses as in
+ * no module, as a process without the mapping has them).  False, and the
+ * session is to be rebuilt, when a file's mapping that is not one of
+ * before lies in a module's addresses (another file mapped where a gone
+ * one was), or libdwfl refused a report (p->frozen: a new session may
+ * take the files it could not). */
+static bool carry_over(struct uproc *p)
+{
+	if (p->frozen) return false;
+	for (uint32_t j = 0; j < p->nmods; j++) p->mods[j].stale = true;
+	for (uint32_t i = 0; i < p->nmaps; i++) {
+		struct umap *m = &p->maps[i];
+		if (m->state != UM_NEW) continue;
+		const struct umap *h = hist_find(p, m);
+		if (h) {
+			m->state = UM_REPORTED;
+			m->bias = h->bias;
+			m->mod = h->mod;
+			p->mods[h->mod].stale = false;
+			continue;
+		}
+		if (no_file(m->path)) continue;
+		for (uint32_t j = 0; j < p->nmods; j++)
+			if (m->start < p->mods[j].hi && p->mods[j].lo < m->end) return false;
+	}
+	p->nstale = 0;
+	for (uint32_t j = 0; j < p->nmods; j++) p->nstale += p->mods[j].stale;
+	return true;
+}
+
+/* The session of process pid, its mappings those of s (kept when
+ * carry_over() can, else a new session); the least recently used one
+ * makes room. */
 static struct uproc *get_proc(unwind *u, const unwind_sample *s)
 {
 	struct uproc *p = NULL, *lru = NULL;
@@ -187,8 +377,14 @@ static struct uproc *get_proc(unwind *u, const unwind_sample *s)
 		p->last_use = ++u->tick;
 		return p;
 	}
+	bool keep = p && p->dwfl;
 	if (!p) p = lru;
-	proc_clear(p);
+	if (keep) {
+		for (uint32_t i = 0; i < p->nmaps; i++) free(p->maps[i].path);
+		p->nmaps = 0;
+	} else {
+		proc_clear(p);
+	}
 	p->used = true;
 	p->pid = s->pid;
 	p->version = s->maps_version;
@@ -201,11 +397,32 @@ static struct uproc *get_proc(unwind *u, const unwind_sample *s)
 		x->end = m->end;
 		x->pgoff = m->pgoff;
 		x->path = m->path && *m->path ? xstrdup(m->path) : NULL;
-		x->state = x->path ? MAP_NEW : MAP_FAILED;
+		x->state = x->path ? UM_NEW : UM_FAILED;
 	}
 	xqsort(p->maps, p->nmaps, sizeof *p->maps, umap_cmp);
-	p->dwfl = dwfl_begin(&u->cb);
+	if (keep && !carry_over(p)) {
+		/* a new session: the mappings as they are, the rest cleared */
+		struct umap *maps = p->maps;
+		uint32_t n = p->nmaps, cap = p->mapcap;
+		p->maps = NULL;
+		p->nmaps = p->mapcap = 0;
+		proc_clear(p);
+		free(p->maps);
+		p->maps = maps, p->nmaps = n, p->mapcap = cap;
+		for (uint32_t i = 0; i < n; i++) maps[i].state = maps[i].path ? UM_NEW : UM_FAILED;
+		keep = false;
+	}
+	if (!keep) p->dwfl = dwfl_begin(&u->cb);
 	return p;
+}
+
+/* Whether addr is in a stale module of p's session (see carry_over()). */
+static bool in_stale(const struct uproc *p, uint64_t addr)
+{
+	if (!p->nstale) return false;
+	for (uint32_t j = 0; j < p->nmods; j++)
+		if (p->mods[j].stale && addr >= p->mods[j].lo && addr < p->mods[j].hi) return true;
+	return false;
 }
 
 bool unwind_need_maps(const unwind *u, int64_t pid, uint64_t maps_version)
@@ -279,11 +496,11 @@ static bool load_range(Elf *elf, uint64_t bias, struct urange *r)
 static bool report(unwind *u, struct uproc *p, uint64_t addr)
 {
 	if (!p->dwfl) return false;
-	if (dwfl_addrmodule(p->dwfl, addr)) return true;
+	if (dwfl_addrmodule(p->dwfl, addr)) return !in_stale(p, addr);
 	if (p->frozen) return false;
 	struct umap *m = find_map(p, addr);
-	if (!m || m->state != MAP_NEW) return false;
-	m->state = MAP_FAILED;
+	if (!m || m->state != UM_NEW) return false;
+	m->state = UM_FAILED;
 	int fd = open(m->path, O_RDONLY);
 	if (fd < 0) return false;
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -305,7 +522,7 @@ static bool report(unwind *u, struct uproc *p, uint64_t addr)
 	 * libdwfl would take it for an overlap and free the first module,
 	 * which the session may use (its architecture's backend) */
 	for (uint32_t i = 0; ok && i < p->nmaps; i++)
-		if (p->maps[i].state == MAP_REPORTED && p->maps[i].bias == bias && !strcmp(p->maps[i].path, m->path))
+		if (p->maps[i].state == UM_REPORTED && p->maps[i].bias == bias && !strcmp(p->maps[i].path, m->path))
 			ok = false;
 	if (!ok) {
 		close(fd);
@@ -326,17 +543,23 @@ static bool report(unwind *u, struct uproc *p, uint64_t addr)
 		return false;
 	}
 	dwfl_report_end(p->dwfl, NULL, NULL);
+	r.stale = false;
+	uint32_t mi = p->nmods;
 	*VEC_PUSH(p->mods, p->nmods, p->modcap) = r;
 	void **ud;
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	if (ud) *ud = u;
 	/* the other mappings of the file at the same bias are this module */
 	for (uint32_t i = 0; i < p->nmaps; i++)
-		if (p->maps[i].state == MAP_NEW && !strcmp(p->maps[i].path, m->path) &&
-		    dwfl_addrmodule(p->dwfl, p->maps[i].start) == mod)
-			p->maps[i].state = MAP_REPORTED, p->maps[i].bias = bias;
-	m->state = MAP_REPORTED;
+		if (p->maps[i].state == UM_NEW && !strcmp(p->maps[i].path, m->path) &&
+		    dwfl_addrmodule(p->dwfl, p->maps[i].start) == mod) {
+			p->maps[i].state = UM_REPORTED, p->maps[i].bias = bias, p->maps[i].mod = mi;
+			hist_add(p, &p->maps[i]);
+		}
+	m->state = UM_REPORTED;
 	m->bias = bias;
+	m->mod = mi;
+	hist_add(p, m);
 	return dwfl_addrmodule(p->dwfl, addr) != NULL;
 }
 
@@ -536,6 +759,9 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * takes now (to tell whether the caller is a signal frame) */
 	if (!report(u, u->cur, pc)) u->why = UW_NO_MODULE;
 	else u->why = UW_OK;
+	/* in a module whose mappings are gone: the frame, and no step with
+	 * its CFI (libdwfl would take it) */
+	bool stale = in_stale(u->cur, pc);
 	u->read_failed = false;
 	if (!dwfl_frame_pc(state, &pc, &activation)) return DWARF_CB_ABORT;
 	/* a return address: the call is the byte before it */
@@ -559,6 +785,10 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	}
 	u->ips[u->n++] = pc;
 	u->last_pc = pc;
+	if (stale) {
+		u->stale_stop = true;
+		return DWARF_CB_ABORT;
+	}
 	return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -593,6 +823,7 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 	u->why = UW_OK;
 	u->read_failed = false;
 	u->npopped = 0;
+	u->stale_stop = false;
 	bool have_mod = report(u, p, u->pc);
 	if (p->dwfl && !p->attached) {
 		/* libdwfl takes the architecture from a module's ELF: any one
@@ -607,7 +838,7 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 		*why = UW_NO_MODULE;
 		return 1;
 	}
-	note_popped(u, p->dwfl);
+	if (!in_stale(p, u->pc)) note_popped(u, p->dwfl);
 	u->restart = u->skip_first = u->rbx_carried = false;
 	memset(u->freg_set, 0, sizeof u->freg_set);
 	int r = dwfl_getthread_frames(p->dwfl, 1, frame_cb, u);
@@ -628,6 +859,7 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 		u->n = 1;
 	}
 	if ((r == -1 || u->read_failed) && u->n < max) *why = u->why != UW_OK ? u->why : UW_STOPPED;
+	if (u->stale_stop) *why = UW_NO_MODULE;
 	/* A return address past the saved stack reads as 0, where libdwfl
 	 * ends the stack; perf script (Debian's unwinds with libunwind) shows
 	 * one more frame there, at 0 less one, when the CFI said where to read

@@ -9,8 +9,12 @@
  * already applied --root/--symfs and the build-id lookup) and a version
  * number that changes whenever they change.  Per process, the unwinder keeps
  * one libdwfl session (Dwfl) with the modules unwinding went through,
- * reported the first time a frame's address falls in them, and rebuilds it
- * when the version changes.  At most UNWIND_MAX_PROCS sessions are kept, the
+ * reported the first time a frame's address falls in them, kept when the
+ * version changes (a mapping gone: its module's addresses are in none; a
+ * mapping the same as one gone: its module's again), rebuilt only when
+ * another file is mapped where a module was.  A debug file with compressed
+ * sections is decompressed once, into a memory file that later sessions
+ * read.  At most UNWIND_MAX_PROCS sessions are kept, the
  * least recently used one closed first, so memory and open files are
  * bounded by that many processes' modules, never by the number of samples.
  *

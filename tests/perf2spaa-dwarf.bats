@@ -328,6 +328,50 @@ OUT
 	perf2spaa -q -j 2 "$T/node.data" | cmp - "$T/j1.spaa"
 }
 
+@test "dwarf capture with dlopen and dlclose churn (libz and libm in turn, threads, an exec): stacks whole to clone3 or _start, where perf script cuts many; each debug file read once, not again for each new thread or mapping" {
+	need_capture
+	cat > "$T/churn.c" <<'EOC'
+#include <dlfcn.h>
+#include <pthread.h>
+#include <unistd.h>
+static volatile double sink;
+static void *spin(void *a) { for (int i = 0; i < 200000; i++) sink += i; return a; }
+int main(int argc, char **argv)
+{
+	for (int k = 0; k < 150; k++) {
+		void *h = dlopen(k % 2 ? "libm.so.6" : "libz.so.1", RTLD_NOW);
+		if (h && k % 2) {
+			double (*c)(double) = (double (*)(double))dlsym(h, "cos");
+			for (int i = 0; i < 20000; i++) sink += c(i);
+		}
+		if (h) dlclose(h);
+		pthread_t t;
+		pthread_create(&t, NULL, spin, NULL);
+		pthread_join(t, NULL);
+	}
+	if (argc < 2) execl(argv[0], argv[0], "again", (char *)0);
+	return 0;
+}
+EOC
+	cc -O2 -g -o "$T/churn" "$T/churn.c" -ldl -lpthread
+	perf record -q --call-graph dwarf -e cpu-clock -o "$T/churn.data" "$T/churn" > /dev/null 2>&1 || fail "perf record failed"
+	command -v strace > /dev/null || fail "strace is not installed (.ci/deps installs it)"
+	strace -f -e trace=openat,open -o "$T/trace" perf2spaa -q -j 1 "$T/churn.data" > "$T/churn.spaa"
+	# the program's stacks reach its threads' first frame, all but 1%
+	# (perf script's reach fewer: it loses the thread start, clone3, in
+	# many of them)
+	spaa-fold "$T/churn.spaa" | awk '/^churn;/ { t += $NF; if (/^churn;(clone3|_start);/) w += $NF }
+		END { print (t && w * 100 >= t * 99) ? "whole" : w " of " t }' > "$T/reach"
+	assert_equal "$(cat "$T/reach")" whole
+	# a debug file is opened once for the names and once for the unwinding
+	# (libc's, for the .debug_frame of clone3's first instructions): each
+	# new thread and each mapping change used to start libdwfl afresh, and
+	# with it the decompression of the file's DWARF (five times perf
+	# script's time)
+	grep -E '\.debug", [^)]*\) = [0-9]+$' "$T/trace" | grep -o '"[^"]*"' | sort | uniq -c | awk '$1 > 2' > "$T/again"
+	[ ! -s "$T/again" ] || fail "debug files opened again: $(cat "$T/again")"
+}
+
 @test "dwarf capture of a Go program (a compressed .debug_frame, no .eh_frame): its stacks unwound down to runtime.main, where perf script has the sampled frame alone" {
 	need_capture
 	command -v go >/dev/null || fail "go is not installed (.ci/deps installs golang-go)"

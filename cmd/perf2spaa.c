@@ -59,7 +59,8 @@ static const char help[] =
 	"      --root=DIR       the same as --symfs\n"
 	"      --debug-dir=DIR  perf.data: perf's build-id cache (default ~/.debug)\n"
 	"      --kallsyms=FILE  perf.data: kernel symbols from FILE (default\n"
-	"                       /proc/kallsyms, when the capture is of this kernel)\n"
+	"                       /proc/kallsyms when the capture is of this kernel,\n"
+	"                       else the copy in perf's build-id cache)\n"
 	"      --inline         perf.data: add the calls inlined at each address (DWARF)\n"
 	CLI_HELP_TAIL;
 

@@ -178,6 +178,29 @@ EOF
 	grep -q ';\[\[kernel.kallsyms\]\]' "$T/bin.fold"
 }
 
+@test "perf2spaa perf.data: the kernel of a capture made elsewhere is named from the copy of its symbols in perf's build-id cache (perf record's, or perf archive's), as perf script names it; with none, its frames stay unnamed, with a note" {
+	can_record
+	perf record -q -N -g -e cpu-clock -o "$T/k.data" -- dd if=/dev/zero of=/dev/null bs=512 count=400000 >/dev/null 2>&1
+	# the kernel of another machine: its build id changed
+	local off bid
+	off=$(hostile kernel-build-id "$T/k.data")
+	bid=$(od -A n -t x1 -j "$off" -N 20 "$T/k.data" | tr -d ' \n')
+	case $bid in ff*) patch_at "$T/k.data" "$off" '\001' ;; *) patch_at "$T/k.data" "$off" '\377' ;; esac
+	bid=$(od -A n -t x1 -j "$off" -N 20 "$T/k.data" | tr -d ' \n')
+	mkdir "$T/cache"
+	run perf2spaa --debug-dir="$T/cache" -o "$T/none.spaa" "$T/k.data"
+	assert_success
+	assert_output "perf2spaa: $T/k.data: warning: kernel frames left unnamed: the capture's kernel (build id $bid) is not this one, and perf's build-id cache has no copy of its symbols (give --kallsyms)"
+	run grep -c '"func_resolved":false,.*"kind":"kernel"' "$T/none.spaa"
+	[ "$output" -gt 0 ]
+	mkdir -p "$T/cache/[kernel.kallsyms]/$bid"
+	cp /proc/kallsyms "$T/cache/[kernel.kallsyms]/$bid/kallsyms"
+	perf2spaa --debug-dir="$T/cache" "$T/k.data" | spaa-fold > "$T/bin.fold"
+	perf --buildid-dir "$T/cache" script -i "$T/k.data" 2>/dev/null | perf2spaa | spaa-fold > "$T/txt.fold"
+	cmp "$T/bin.fold" "$T/txt.fold"
+	grep -q '^dd;.*;entry_SYSCALL_64_after_hwframe;.*;ksys_read;' "$T/bin.fold"
+}
+
 @test "perf2spaa perf.data: pipe mode (perf record -o -), from a file and from standard input" {
 	can_record
 	c_prog

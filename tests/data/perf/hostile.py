@@ -22,6 +22,10 @@ back, or repeats what a reader might hold or redo for each repetition.
   hostile.py pipe-attrs IN OUT N
         a pipe-mode IN with N copies of its first HEADER_ATTR record after
         the pipe header
+  hostile.py kernel-build-id IN
+        the offset of the kernel's build id ([kernel.kallsyms]'s) in the
+        build-id section of file-mode IN (a capture made elsewhere: its
+        first byte changed)
   hostile.py pipe-buildids IN OUT N
         a pipe-mode IN followed by N times: a HEADER_BUILD_ID record (a
         file name of its own each), a copy of IN's first sample record and
@@ -200,6 +204,17 @@ def pipe_maps(src, dst, n, f, write=False, falling=False):
     open(dst, "wb").write(b"".join(out))
 
 
+def kernel_build_id(path):
+    b = open(path, "rb").read()
+    off = feature(path, 2)
+    size = struct.unpack_from("<Q", b, struct.unpack_from("<Q", b, 40)[0] + struct.unpack_from("<Q", b, 48)[0] +
+                              16 * sum(1 for i in range(2) if b[72] >> i & 1) + 8)[0]
+    for o, typ, sz in records(b, off, off + size):
+        if b[o + 36:o + 36 + 17] == b"[kernel.kallsyms]":
+            return o + 12
+    raise SystemExit("hostile.py: no kernel build id in " + path)
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "feature":
         print(feature(argv[2], int(argv[3])))
@@ -218,6 +233,8 @@ def main(argv):
         if opt not in ("", "write", "falling"):
             raise SystemExit("hostile.py: pipe-maps: write or falling, not " + opt)
         pipe_maps(argv[2], argv[3], int(argv[4]), int(argv[5]), opt == "write", opt == "falling")
+    elif len(argv) == 3 and argv[1] == "kernel-build-id":
+        print(kernel_build_id(argv[2]))
     elif len(argv) == 5 and argv[1] == "pipe-buildids":
         pipe_buildids(argv[2], argv[3], int(argv[4]))
     else:

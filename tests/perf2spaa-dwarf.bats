@@ -372,6 +372,17 @@ EOC
 	[ ! -s "$T/again" ] || fail "debug files opened again: $(cat "$T/again")"
 }
 
+@test "dwarf sample of an aarch64 program (made under qemu and gdb: tests/data/perf/aarch64): its registers in perf's arm64 numbers, unwound through every frame gdb shows (the return address in x30, on the stack, a CFA from x29)" {
+	local d=$D/perf/aarch64
+	run perf2spaa --symfs="$d" "$d/perf.data"
+	assert_success
+	echo "$output" > "$T/a64.spaa"
+	# gdb's call stack, root first
+	awk '/^#/ { f[n++] = $4 } END { s = "prog"; while (n--) s = s ";" f[n]; print s " 1000000" }' "$d/gdb.txt" > "$T/gdb.fold"
+	assert_equal "$(cat "$T/gdb.fold")" "prog;_start;outer;framed;middle;middle;middle;middle;leaf 1000000"
+	spaa-fold "$T/a64.spaa" | cmp - "$T/gdb.fold"
+}
+
 @test "dwarf capture of a Go program (a compressed .debug_frame, no .eh_frame): its stacks unwound down to runtime.main, where perf script has the sampled frame alone" {
 	need_capture
 	command -v go >/dev/null || fail "go is not installed (.ci/deps installs golang-go)"

@@ -145,14 +145,7 @@ static int plain_make(int in_fd)
 		if (ok && d) {
 			Elf_Data *od = elf_newdata(o);
 			ok = od != NULL;
-			if (ok) {
-				od->d_buf = d->d_buf;
-				od->d_type = d->d_type;
-				od->d_size = d->d_size;
-				od->d_off = d->d_off;
-				od->d_align = d->d_align;
-				od->d_version = d->d_version;
-			}
+			if (ok) *od = *d; /* (its bytes stay in, alive until elf_end) */
 		}
 		ok = ok && gelf_update_shdr(o, &sh);
 	}

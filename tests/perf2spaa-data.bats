@@ -987,30 +987,32 @@ patch_at() {
 	assert_equal "$(grep -c '"type":"sample"' "$T/bids.spaa")" $((n + 20000))
 }
 
-@test "perf2spaa perf.data: a process of 100000 mappings forked 20000 times (a pid reused each time) is read at once, in small memory: the mappings found by bisection, shared by parent and child until either changes them" {
-	can_record
+# maps_alike N F OPT MB SECONDS: a pipe-mode capture of the C program with
+# N mappings and F forks added (hostile.py pipe-maps, OPT: "", write or
+# falling) is converted within MB of memory and SECONDS, and folds as the
+# capture itself does
+maps_alike() {
 	c_prog
 	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
 	perf2spaa "$T/pipe.data" | spaa-fold > "$T/plain.fold"
-	# (before: 5 s for the mappings, each a pass over those before it, and
-	# for the forks a copy of them each, made by 100000 inserts: minutes,
-	# gigabytes)
-	hostile pipe-maps "$T/pipe.data" "$T/maps.data" 100000 20000
-	run bounded 200 10 perf2spaa -o "$T/maps.spaa" "$T/maps.data"
+	hostile pipe-maps "$T/pipe.data" "$T/maps.data" "$1" "$2" $3
+	run bounded "$4" "$5" perf2spaa -o "$T/maps.spaa" "$T/maps.data"
 	assert_success
 	spaa-fold "$T/maps.spaa" | cmp - "$T/plain.fold"
 }
 
+@test "perf2spaa perf.data: a process of 100000 mappings forked 20000 times (a pid reused each time) is read at once, in small memory: the mappings found by bisection, shared by parent and child until either changes them" {
+	can_record
+	# (before: 5 s for the mappings, each a pass over those before it, and
+	# for the forks a copy of them each, made by 100000 inserts: minutes,
+	# gigabytes)
+	maps_alike 100000 20000 "" 200 10
+}
+
 @test "perf2spaa perf.data: a process of 100000 mappings met at falling addresses (as mmap places them, top down) is read at once: each insert moves the mappings on its shorter side" {
 	can_record
-	c_prog
-	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
-	perf2spaa "$T/pipe.data" | spaa-fold > "$T/plain.fold"
 	# (before: each insert moved every mapping above it, 65536 took 4.4 s)
-	hostile pipe-maps "$T/pipe.data" "$T/maps.data" 100000 0 falling
-	run bounded 200 3 perf2spaa -o "$T/maps.spaa" "$T/maps.data"
-	assert_success
-	spaa-fold "$T/maps.spaa" | cmp - "$T/plain.fold"
+	maps_alike 100000 0 falling 200 3
 }
 
 # perf (dso__load) makes a file's NAME@plt symbols only when its symbol
@@ -1051,12 +1053,6 @@ EOF2
 
 @test "perf2spaa perf.data: a process of 50000 mappings forked 200 times (a pid reused each time), each child mapping a file of its own: the mappings of each process gone are freed, memory holds those of the processes there are" {
 	can_record
-	c_prog
-	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
-	perf2spaa "$T/pipe.data" | spaa-fold > "$T/plain.fold"
 	# (before: each child's copy of the 50000 kept, 335 MB of a 5.6 MB file)
-	hostile pipe-maps "$T/pipe.data" "$T/maps.data" 50000 200 write
-	run bounded 100 10 perf2spaa -o "$T/maps.spaa" "$T/maps.data"
-	assert_success
-	spaa-fold "$T/maps.spaa" | cmp - "$T/plain.fold"
+	maps_alike 50000 200 write 100 10
 }

@@ -98,20 +98,27 @@ struct unwind {
 	bool restart;          /* the initial registers are freg */
 	bool skip_first;       /* the first frame is the last one already kept */
 	bool stale_stop;       /* stopped at a frame in a stale module */
-	/* debug files with compressed sections, and their copy with plain
-	 * ones (a memory file; -1: none made), see plain_copy() */
-	struct plain { char *path; int fd; } *plain;
-	uint32_t nplain, plaincap;
+	/* the debug files met: each one's verdict (see debug_verdict()) */
+	struct dbgfile { char *path; int fd; } *dbg;
+	uint32_t ndbg, dbgcap;
 };
 
-/* A copy of ELF file in (opened as path) with its compressed sections
- * (SHF_COMPRESSED: Debian's debug files) decompressed, in a memory file;
- * -1 when it has none, or the copy fails.  Each new session of a process
- * (after a new mapping, or another process) would otherwise decompress a
- * debug file's DWARF again (libdw does it when its .debug_frame is wanted:
- * glibc's clone3 has no .eh_frame for the new thread's first
- * instructions, so a sample there wants libc's), some 50 ms for libc's. */
-static int plain_make(int in_fd)
+/* What a debug file is to the unwinder: only its .debug_frame (the CFI
+ * of an address its file's .eh_frame does not cover) is read of it.
+ * Debian's debug files have none (libc6-dbg's: gcc writes .eh_frame), and
+ * libdw would decompress all of their DWARF to find that out (libc's:
+ * 60 ms, once per new session, as a sample in clone3's first
+ * instructions, where .eh_frame ends, asks for it): such a file is not
+ * given to libdwfl at all (the same stacks: no CFI either way).  One with
+ * a .debug_frame and compressed sections is copied once with them
+ * decompressed, into a memory file the sessions read.  The verdict is
+ * kept per path. */
+enum { DBG_NO_FRAME = -2, DBG_AS_IS = -1 };
+
+/* The verdict on debug file in_fd: DBG_NO_FRAME, DBG_AS_IS (a
+ * .debug_frame, nothing compressed, or a copy that failed), or the
+ * descriptor of its plain copy. */
+static int debug_verdict(int in_fd)
 {
 	Elf *in = elf_begin(in_fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;
@@ -119,14 +126,21 @@ static int plain_make(int in_fd)
 	if (!in || elf_kind(in) != ELF_K_ELF || !gelf_getehdr(in, &eh) || elf_getshdrstrndx(in, &shstrndx) != 0 ||
 	    shstrndx >= SHN_LORESERVE || elf_getphdrnum(in, &nph) != 0) {
 		if (in) elf_end(in);
-		return -1;
+		return DBG_AS_IS;
 	}
-	bool any = false;
-	for (Elf_Scn *scn = NULL; !any && (scn = elf_nextscn(in, scn));) {
+	bool frame = false, packed = false;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(in, scn));) {
 		GElf_Shdr sh;
-		any = gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_COMPRESSED);
+		if (!gelf_getshdr(scn, &sh)) continue;
+		const char *name = elf_strptr(in, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".debug_frame") && sh.sh_type != SHT_NOBITS) frame = true;
+		if (sh.sh_flags & SHF_COMPRESSED) packed = true;
 	}
-	int fd = any ? memfd_create("spaa-debug", MFD_CLOEXEC) : -1;
+	if (!frame || !packed) {
+		elf_end(in);
+		return frame ? DBG_AS_IS : DBG_NO_FRAME;
+	}
+	int fd = memfd_create("spaa-debug", MFD_CLOEXEC);
 	Elf *out = fd >= 0 ? elf_begin(fd, ELF_C_WRITE, NULL) : NULL;
 	bool ok = out && gelf_newehdr(out, gelf_getclass(in)) && gelf_update_ehdr(out, &eh) &&
 		  (nph == 0 || gelf_newphdr(out, nph));
@@ -157,43 +171,39 @@ static int plain_make(int in_fd)
 	}
 	if (out) elf_end(out);
 	elf_end(in);
-	if (!ok && fd >= 0) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
+	if (!ok && fd >= 0) close(fd);
+	return ok ? fd : DBG_AS_IS;
 }
 
-/* The plain copy of debug file path made before (plain_make()), or NULL. */
-static const struct plain *plain_find(const unwind *u, const char *path)
+/* The verdict on debug file path reached before, or NULL. */
+static const struct dbgfile *dbg_find(const unwind *u, const char *path)
 {
-	for (uint32_t i = 0; i < u->nplain; i++)
-		if (!strcmp(u->plain[i].path, path)) return &u->plain[i];
+	for (uint32_t i = 0; i < u->ndbg; i++)
+		if (!strcmp(u->dbg[i].path, path)) return &u->dbg[i];
 	return NULL;
 }
 
-/* The descriptor to give libdwfl for debug file path, open as fd: one of
- * its plain copy (made the first time) in place of fd when it has
- * compressed sections. */
-static int plain_copy(unwind *u, const char *path, int fd)
+/* The descriptor to give libdwfl for debug file path, open as fd (closed
+ * when another is given): -1 for a file without .debug_frame, one of its
+ * plain copy, or fd. */
+static int dbg_use(unwind *u, const char *path, int fd)
 {
-	const struct plain *pl = plain_find(u, path);
-	if (!pl) {
-		struct plain *n = VEC_PUSH(u->plain, u->nplain, u->plaincap);
+	const struct dbgfile *f = dbg_find(u, path);
+	if (!f) {
+		struct dbgfile *n = VEC_PUSH(u->dbg, u->ndbg, u->dbgcap);
 		n->path = xstrdup(path);
-		n->fd = plain_make(fd);
-		pl = n;
+		n->fd = debug_verdict(fd);
+		f = n;
 	}
-	int d = pl->fd >= 0 ? dup(pl->fd) : -1;
-	if (d < 0) return fd;
-	close(fd);
+	int d = f->fd >= 0 ? dup(f->fd) : f->fd == DBG_AS_IS ? fd : -1;
+	if (d != fd) close(fd);
 	return d;
 }
 
 /* A separate debug file by build id under the debug directory (for the
  * .debug_frame of a file whose .eh_frame does not cover an address), else
  * the standard places (.gnu_debuglink next to the file, /usr/lib/debug);
- * its plain copy (plain_copy()).  The module's user data is the unwinder. */
+ * as dbg_use() gives it.  The module's user data is the unwinder. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
@@ -208,19 +218,27 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		for (int i = 1; i < len; i++) sbuf_printf(&p, "%02x", bits[i]);
 		sbuf_adds(&p, ".debug");
 		sbuf_addc(&p, 0);
-		/* its plain copy made before: not opened again */
-		const struct plain *pl = plain_find(u, p.p);
-		int fd = pl && pl->fd >= 0 ? dup(pl->fd) : -1;
-		if (fd < 0) fd = open(p.p, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			*debuginfo_file_name = p.p;
-			return pl ? fd : plain_copy(u, p.p, fd);
+		/* a file judged before is not opened again */
+		const struct dbgfile *f = dbg_find(u, p.p);
+		int fd = f ? (f->fd >= 0 ? dup(f->fd) : f->fd == DBG_AS_IS ? open(p.p, O_RDONLY | O_CLOEXEC) : -1)
+			   : open(p.p, O_RDONLY | O_CLOEXEC);
+		if (f || fd >= 0) {
+			if (!f) fd = dbg_use(u, p.p, fd);
+			if (fd >= 0) *debuginfo_file_name = p.p;
+			else sbuf_free(&p);
+			return fd;
 		}
 		sbuf_free(&p);
 	}
 	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					      debuglink_crc, debuginfo_file_name);
-	if (fd >= 0 && u && *debuginfo_file_name) fd = plain_copy(u, *debuginfo_file_name, fd);
+	if (fd >= 0 && u && *debuginfo_file_name) {
+		fd = dbg_use(u, *debuginfo_file_name, fd);
+		if (fd < 0) {
+			free(*debuginfo_file_name);
+			*debuginfo_file_name = NULL;
+		}
+	}
 	return fd;
 }
 
@@ -263,11 +281,11 @@ void unwind_free(unwind *u)
 		free(u->procs[i].mods);
 		free(u->procs[i].hist);
 	}
-	for (uint32_t i = 0; i < u->nplain; i++) {
-		free(u->plain[i].path);
-		if (u->plain[i].fd >= 0) close(u->plain[i].fd);
+	for (uint32_t i = 0; i < u->ndbg; i++) {
+		free(u->dbg[i].path);
+		if (u->dbg[i].fd >= 0) close(u->dbg[i].fd);
 	}
-	free(u->plain);
+	free(u->dbg);
 	free(u->debug_dir);
 	free(u->debuginfo_path);
 	free(u);

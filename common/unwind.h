@@ -12,9 +12,10 @@
  * reported the first time a frame's address falls in them, kept when the
  * version changes (a mapping gone: its module's addresses are in none; a
  * mapping the same as one gone: its module's again), rebuilt only when
- * another file is mapped where a module was.  A debug file with compressed
- * sections is decompressed once, into a memory file that later sessions
- * read.  At most UNWIND_MAX_PROCS sessions are kept, the
+ * another file is mapped where a module was.  A separate debug file is
+ * given to libdwfl only when it has a .debug_frame (decompressed once,
+ * into a memory file, when its sections are compressed).  At most
+ * UNWIND_MAX_PROCS sessions are kept, the
  * least recently used one closed first, so memory and open files are
  * bounded by that many processes' modules, never by the number of samples.
  *

@@ -364,10 +364,10 @@ EOC
 		END { print (t && w * 100 >= t * 99) ? "whole" : w " of " t }' > "$T/reach"
 	assert_equal "$(cat "$T/reach")" whole
 	# a debug file is opened once for the names and once for the unwinding
-	# (libc's, for the .debug_frame of clone3's first instructions): each
-	# new thread and each mapping change used to start libdwfl afresh, and
-	# with it the decompression of the file's DWARF (five times perf
-	# script's time)
+	# (libc's, looked at for a .debug_frame at clone3's first instructions,
+	# where .eh_frame ends): each new thread and each mapping change used to
+	# start libdwfl afresh, and with it the decompression of the file's
+	# DWARF (five times perf script's time)
 	grep -E '\.debug", [^)]*\) = [0-9]+$' "$T/trace" | grep -o '"[^"]*"' | sort | uniq -c | awk '$1 > 2' > "$T/again"
 	[ ! -s "$T/again" ] || fail "debug files opened again: $(cat "$T/again")"
 }

@@ -383,6 +383,33 @@ EOC
 	spaa-fold "$T/a64.spaa" | cmp - "$T/gdb.fold"
 }
 
+@test "dwarf capture of a program whose only CFI is the compressed .debug_frame of its separate debug file (.gnu_debuglink): unwound through it to main (perf script gives the sampled frame alone); without the debug file, the sampled frame alone" {
+	need_capture
+	cat > "$T/df.c" <<'EOC'
+#include <stdio.h>
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(long n) { for (long i = 0; i < n; i++) sink += (unsigned long)i * i; }
+__attribute__((noinline)) void middle(long n) { leaf(n); sink++; }
+__attribute__((noinline)) void outer(long n) { for (int k = 0; k < 50; k++) middle(n); sink++; }
+int main(int argc, char **argv) { outer(argc > 1 ? atol(argv[1]) : 2000000); printf("%lu\n", sink); return 0; }
+EOC
+	mkdir "$T/df"
+	cc -O2 -g -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables -o "$T/df/df" "$T/df.c"
+	objcopy --only-keep-debug --compress-debug-sections=zlib "$T/df/df" "$T/df/df.debug"
+	strip -g "$T/df/df"
+	objcopy --add-gnu-debuglink="$T/df/df.debug" "$T/df/df"
+	readelf -S "$T/df/df.debug" | grep -A1 '\.debug_frame' | grep -q ' C ' || fail "objcopy did not compress .debug_frame"
+	perf record -q -N --call-graph dwarf -e cpu-clock -o "$T/df.data" "$T/df/df" 2000000 > /dev/null 2>&1 || fail "perf record failed"
+	perf2spaa -q "$T/df.data" | spaa-fold > "$T/with.fold"
+	grep -q '^df;_start;.*;main;outer;middle;leaf [0-9]*$' "$T/with.fold"
+	mv "$T/df/df.debug" "$T/df.debug"
+	perf2spaa -q "$T/df.data" | spaa-fold > "$T/without.fold"
+	grep -q '^df;leaf [0-9]*$' "$T/without.fold"
+	run grep -c ';middle;leaf ' "$T/without.fold"
+	assert_output 0
+}
+
 @test "dwarf capture of a Go program (a compressed .debug_frame, no .eh_frame): its stacks unwound down to runtime.main, where perf script has the sampled frame alone" {
 	need_capture
 	command -v go >/dev/null || fail "go is not installed (.ci/deps installs golang-go)"

@@ -1108,7 +1108,7 @@ int main(int argc, char **argv)
 	} else if (P.has_time) builder_time_range(P.b, strtod(P.tmin, NULL), strtod(P.tmax, NULL));
 	P.nsamples += P.pt.nsamples;
 	/* (a perf.data has no lines: one without samples is no empty input) */
-	if (!P.nsamples && !nlines && P.pt.got_source) die_no_stacks(what, "no sample record in the perf.data");
+	if (!P.nsamples && !nlines && P.pt.nfiles) die_no_stacks(what, "no sample record in the perf.data");
 	if (!P.nsamples && !nlines) die_empty_input(what);
 	if (!P.nsamples)
 		die_no_stacks(what, "%llu line%s, none of them a perf sample header (is it 'perf script' output?)",

@@ -940,6 +940,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	c.b = b;
 	c.o = o;
 	c.t = t;
+	t->nfiles++;
 	c.d = perfdata_open(in, path);
 	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames };
 	c.pm = procmap_new(&po);

@@ -40,7 +40,8 @@ typedef struct perfconv_totals {
 	uint64_t nsamples;
 	bool has_time;
 	uint64_t tmin, tmax;  /* nanoseconds */
-	bool got_source;
+	uint32_t nfiles;      /* perf.data inputs read */
+	bool got_source;      /* the header's source written (from the first) */
 } perfconv_totals;
 
 /* Converts the perf.data in (whose magic perfdata_magic() accepted; path

@@ -340,8 +340,9 @@ static void hist_add(struct uproc *p, const struct umap *m)
  * the new ones, all UM_NEW or UM_FAILED), as dlopen and dlclose change
  * them: each mapping the same as one reported before is its module's
  * again; a module none of whose mappings is left is stale (libdwfl cannot
- * drop one module: report() and the unwinding treat its addresses as in
- * no module, as a process without the mapping has them).  False, and the
+ * drop one module): report() takes its addresses for no module's, and a
+ * frame there makes a new session (unwind_stack()), in which libdwfl finds
+ * no module there, as in a process without the mapping.  False, and the
  * session is to be rebuilt, when a file's mapping that is not one of
  * before lies in a module's addresses (another file mapped where a gone
  * one was), or libdwfl refused a report (p->frozen: a new session may
@@ -368,6 +369,19 @@ static bool carry_over(struct uproc *p)
 	p->nstale = 0;
 	for (uint32_t j = 0; j < p->nmods; j++) p->nstale += p->mods[j].stale;
 	return true;
+}
+
+/* A new session for p, with its mappings as they are. */
+static void fresh_session(unwind *u, struct uproc *p)
+{
+	struct umap *maps = p->maps;
+	uint32_t n = p->nmaps, cap = p->mapcap;
+	p->maps = NULL;
+	p->nmaps = p->mapcap = 0;
+	proc_clear(p);
+	p->maps = maps, p->nmaps = n, p->mapcap = cap;
+	for (uint32_t i = 0; i < n; i++) maps[i].state = maps[i].path ? UM_NEW : UM_FAILED;
+	p->dwfl = dwfl_begin(&u->cb);
 }
 
 /* The session of process pid, its mappings those of s (kept when
@@ -411,19 +425,8 @@ static struct uproc *get_proc(unwind *u, const unwind_sample *s)
 		x->state = x->path ? UM_NEW : UM_FAILED;
 	}
 	xqsort(p->maps, p->nmaps, sizeof *p->maps, umap_cmp);
-	if (keep && !carry_over(p)) {
-		/* a new session: the mappings as they are, the rest cleared */
-		struct umap *maps = p->maps;
-		uint32_t n = p->nmaps, cap = p->mapcap;
-		p->maps = NULL;
-		p->nmaps = p->mapcap = 0;
-		proc_clear(p);
-		free(p->maps);
-		p->maps = maps, p->nmaps = n, p->mapcap = cap;
-		for (uint32_t i = 0; i < n; i++) maps[i].state = maps[i].path ? UM_NEW : UM_FAILED;
-		keep = false;
-	}
-	if (!keep) p->dwfl = dwfl_begin(&u->cb);
+	if (keep && !carry_over(p)) fresh_session(u, p);
+	else if (!keep) p->dwfl = dwfl_begin(&u->cb);
 	return p;
 }
 
@@ -770,8 +773,8 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * takes now (to tell whether the caller is a signal frame) */
 	if (!report(u, u->cur, pc)) u->why = UW_NO_MODULE;
 	else u->why = UW_OK;
-	/* in a module whose mappings are gone: the frame, and no step with
-	 * its CFI (libdwfl would take it) */
+	/* in a module whose mappings are gone: no step with its CFI (libdwfl
+	 * would take it), the unwinding done again in a new session */
 	bool stale = in_stale(u->cur, pc);
 	u->read_failed = false;
 	if (!dwfl_frame_pc(state, &pc, &activation)) return DWARF_CB_ABORT;
@@ -803,28 +806,11 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
-uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t max, int *why)
+/* The stack of sample s (its registers loaded) in session p; u->stale_stop
+ * when it stopped at a frame in a stale module. */
+static uint32_t walk(unwind *u, struct uproc *p, const unwind_sample *s, uint64_t *ips, uint32_t max, int *why)
 {
-	int dummy;
-	if (!why) why = &dummy;
 	*why = UW_OK;
-	if (max == 0) return 0;
-	if (s->abi == UNWIND_ABI_NONE || !s->regs) {
-		*why = UW_NO_REGS;
-		return 0;
-	}
-	bool regs_ok = load_regs(u, s);
-	if (s->abi != UNWIND_ABI_64 || !regs_ok) {
-		/* a 32-bit process (its registers are not unwound here): the
-		 * sampled pc alone */
-		*why = UW_BAD_REGS;
-		if (s->abi == UNWIND_ABI_32 && regs_ok) {
-			ips[0] = u->pc;
-			return 1;
-		}
-		return 0;
-	}
-	struct uproc *p = get_proc(u, s);
 	u->cur = p;
 	u->stack = s->stack;
 	u->stack_size = s->stack ? s->stack_size : 0;
@@ -849,7 +835,7 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 		*why = UW_NO_MODULE;
 		return 1;
 	}
-	if (!in_stale(p, u->pc)) note_popped(u, p->dwfl);
+	note_popped(u, p->dwfl);
 	u->restart = u->skip_first = u->rbx_carried = false;
 	memset(u->freg_set, 0, sizeof u->freg_set);
 	int r = dwfl_getthread_frames(p->dwfl, 1, frame_cb, u);
@@ -870,13 +856,45 @@ uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t
 		u->n = 1;
 	}
 	if ((r == -1 || u->read_failed) && u->n < max) *why = u->why != UW_OK ? u->why : UW_STOPPED;
-	if (u->stale_stop) *why = UW_NO_MODULE;
 	/* A return address past the saved stack reads as 0, where libdwfl
 	 * ends the stack; perf script (Debian's unwinds with libunwind) shows
 	 * one more frame there, at 0 less one, when the CFI said where to read
 	 * it (not when libdwfl guessed from the frame pointer): so does this. */
 	if (u->read_failed && u->n < max && has_cfi(p->dwfl, u->last_pc)) ips[u->n++] = UINT64_MAX;
 	return u->n;
+}
+
+uint32_t unwind_stack(unwind *u, const unwind_sample *s, uint64_t *ips, uint32_t max, int *why)
+{
+	int dummy;
+	if (!why) why = &dummy;
+	*why = UW_OK;
+	if (max == 0) return 0;
+	if (s->abi == UNWIND_ABI_NONE || !s->regs) {
+		*why = UW_NO_REGS;
+		return 0;
+	}
+	bool regs_ok = load_regs(u, s);
+	if (s->abi != UNWIND_ABI_64 || !regs_ok) {
+		/* a 32-bit process (its registers are not unwound here): the
+		 * sampled pc alone */
+		*why = UW_BAD_REGS;
+		if (s->abi == UNWIND_ABI_32 && regs_ok) {
+			ips[0] = u->pc;
+			return 1;
+		}
+		return 0;
+	}
+	struct uproc *p = get_proc(u, s);
+	/* a frame in a stale module: the session afresh, where libdwfl finds
+	 * no module there (and tries the frame pointer), and again */
+	if (in_stale(p, u->pc)) fresh_session(u, p);
+	uint32_t n = walk(u, p, s, ips, max, why);
+	if (u->stale_stop) {
+		fresh_session(u, p);
+		n = walk(u, p, s, ips, max, why);
+	}
+	return n;
 }
 
 /* ---- LBR call stacks --------------------------------------------------------------- */

@@ -10,9 +10,9 @@
  * number that changes whenever they change.  Per process, the unwinder keeps
  * one libdwfl session (Dwfl) with the modules unwinding went through,
  * reported the first time a frame's address falls in them, kept when the
- * version changes (a mapping gone: its module's addresses are in none; a
- * mapping the same as one gone: its module's again), rebuilt only when
- * another file is mapped where a module was.  A separate debug file is
+ * version changes (a mapping the same as one gone: its module's again),
+ * made afresh only when another file is mapped where a module was, or a
+ * frame is in a module whose mappings are gone.  A separate debug file is
  * given to libdwfl only when it has a .debug_frame (decompressed once,
  * into a memory file, when its sections are compressed).  At most
  * UNWIND_MAX_PROCS sessions are kept, the

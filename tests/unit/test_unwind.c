@@ -185,6 +185,38 @@ int main(void)
 		if (k == UNWIND_MAX_PROCS + 2) ok(1, "%d processes through %d sessions", k + 1, UNWIND_MAX_PROCS);
 	}
 
+	/* mappings that change under a kept session (dlclose, dlopen): the
+	 * same frames as a new unwinder's with the same mappings */
+	int libc = -1;
+	for (uint32_t i = 0; i < nmaps; i++)
+		if (strstr(maps[i].path, "/libc.so")) libc = (int)i;
+	ok(libc >= 0, "libc is mapped");
+	unwind_map part[256];
+	uint32_t npart = 0;
+	for (uint32_t i = 0; i < nmaps; i++)
+		if ((int)i != libc) part[npart++] = maps[i];
+	unwind_map other[256];
+	memcpy(other, maps, nmaps * sizeof *maps);
+	if (libc >= 0) other[libc].path = maps[0].path; /* another file where libc was */
+	const struct { const unwind_map *m; uint32_t n; const char *what; } change[] = {
+		{ part, npart, "libc gone: its frames are in no file" },
+		{ maps, nmaps, "libc mapped again where it was" },
+		{ other, nmaps, "another file mapped where libc was" },
+		{ maps, nmaps, "libc again" },
+	};
+	for (int k = 0; k < 4; k++) {
+		s = sample(10 + (uint64_t)k);
+		s.maps = change[k].m;
+		s.nmaps = change[k].n;
+		n2 = unwind_stack(u, &s, again, UNWIND_MAX_DEPTH, NULL);
+		unwind *nu = unwind_new(unwind_arch_from_name("x86_64"), NULL);
+		uint64_t fresh[UNWIND_MAX_DEPTH];
+		uint32_t n3 = unwind_stack(nu, &s, fresh, UNWIND_MAX_DEPTH, NULL);
+		unwind_free(nu);
+		ok(n2 == n3 && !memcmp(again, fresh, n3 * sizeof *fresh) && (k != 1 || n2 == n), "%s: %u frames, as a new session's",
+		   change[k].what, n2);
+	}
+
 	/* a depth limit */
 	s = sample(1);
 	n2 = unwind_stack(u, &s, again, 3, &why);

@@ -119,7 +119,9 @@ static void maps_own(struct maps *s, bool front, uint32_t k)
 	struct mapv *v = s->v;
 	uint32_t n = v ? v->n : 0;
 	if (v && v->refs == 1 && (front ? v->off >= k : v->cap - v->off - n >= k)) return;
-	uint32_t cap = 2 * (n + k) + 8;
+	uint64_t want = 2 * ((uint64_t)n + k) + 8;
+	if (want > UINT32_MAX) die(EXIT_DATA, "more than 2^31 mappings in one process");
+	uint32_t cap = (uint32_t)want;
 	if (v && v->refs == 1) {
 		if (v->cap < cap) {
 			v = s->v = xrealloc(v, sizeof *v + (size_t)cap * sizeof v->m[0]);

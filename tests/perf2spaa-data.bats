@@ -1011,7 +1011,7 @@ maps_alike() {
 
 @test "perf2spaa perf.data: a process of 100000 mappings met at falling addresses (as mmap places them, top down) is read at once: each insert moves the mappings on its shorter side" {
 	can_record
-	# (before: each insert moved every mapping above it, 65536 took 4.4 s)
+	# (before: each insert moved every mapping above it, 5.9 s)
 	maps_alike 100000 0 falling 200 3
 }
 

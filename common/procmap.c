@@ -748,23 +748,16 @@ static void kernel_init(procmap *m)
 	if (m->ktext && perfsym_text(m->ksyms)) m->kdelta = (int64_t)(m->ktext - perfsym_text(m->ksyms));
 }
 
-/* This process's vdso (perf's too, when the capture does not say which
- * vdso it had): its image, copied to a temporary file. */
-static perfsym *own_vdso(void)
+static bool own_vdso_file(procmap *m);
+
+/* The symbols of this process's vdso (own_vdso_file()). */
+static perfsym *own_vdso(procmap *m)
 {
-	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
-	if (!base || memcmp(base, ELFMAG, SELFMAG) != 0 || base[EI_CLASS] != ELFCLASS64) return NULL;
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
-	size_t size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-	if (size > (1 << 20)) return NULL;
-	int fd = tmpfile_unlinked(cli_prog);
-	tmpfile_write(fd, base, size);
+	if (!own_vdso_file(m)) return NULL;
 	char path[32];
-	snprintf(path, sizeof path, "/dev/fd/%d", fd);
+	snprintf(path, sizeof path, "/dev/fd/%d", m->vdso_fd);
 	const char *c[1] = { path };
-	perfsym *p = perfsym_load(c, 1);
-	close(fd);
-	return p;
+	return perfsym_load(c, 1);
 }
 
 /* The files perf would look in for the symbols of a dso, in its order:
@@ -813,7 +806,11 @@ static void load_syms(procmap *m, struct dso *d)
 	if (d->kind != DSO_FILE || !pre_take(m, d->name, cand, n, &d->syms))
 		d->syms = perfsym_load((const char *const *)cand, n);
 	for (uint32_t i = 0; i < n; i++) free(cand[i]);
-	if (!d->syms && d->kind == DSO_VDSO && !m->o.symfs) d->syms = own_vdso();
+	/* a vdso of no build id (perf record -B): this process's, as perf
+	 * takes its own; one the capture names a build id for is only found
+	 * in the build-id cache, as perf finds it (perf record -N with an
+	 * empty cache: unnamed, as perf script's [[vdso]]) */
+	if (!d->syms && d->kind == DSO_VDSO && !d->build_id[0] && !m->o.symfs) d->syms = own_vdso(m);
 }
 
 bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off)
@@ -958,8 +955,9 @@ uint64_t procmap_maps_version(const procmap *m, uint32_t thread)
 	return (uint64_t)k << 32 | m->maps[k].gen;
 }
 
-/* This process's vdso in a temporary file (kept open), for a vdso the
- * capture names no build id for, as own_vdso() for its symbols. */
+/* This process's vdso in a temporary file (kept open): for the symbols of
+ * a vdso of no build id (own_vdso()), and to unwind through a vdso perf's
+ * build-id cache lacks when its build id is this one's. */
 static bool own_vdso_file(procmap *m)
 {
 	if (m->vdso_made) return m->vdso_fd >= 0;

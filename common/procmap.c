@@ -560,18 +560,6 @@ static bool running_kernel_build_id(char *out, size_t cap)
 	return false;
 }
 
-/* Whether kallsyms list path can be read and has addresses (not the
- * zeros of a kernel whose kptr_restrict hid them). */
-static bool kallsyms_usable(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f) return false;
-	char line[256];
-	bool ok = fgets(line, sizeof line, f) && strtoull(line, NULL, 16) != 0;
-	fclose(f);
-	return ok;
-}
-
 /* The kallsyms list to read for the capture's kernel, NULL (with the note
  * saying why) when its kernel frames stay unnamed; *must: a list that
  * cannot be read is an error (else a note).  A kernel that is not running
@@ -586,7 +574,7 @@ static const char *kernel_path(procmap *m, char *buf, size_t n, bool *must)
 		if (strcmp(bid, m->kbuild_id) != 0) {
 			if (!m->o.symfs) {
 				snprintf(buf, n, "%s/[kernel.kallsyms]/%s/kallsyms", m->debug_dir, m->kbuild_id);
-				if (kallsyms_usable(buf)) return buf;
+				if (is_file(buf)) return buf; /* (all zeros: kernel_init's note) */
 			}
 			snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (build id %.40s) is not this one, and perf's build-id cache has no copy of its symbols (give --kallsyms)", m->kbuild_id);
 			return NULL;

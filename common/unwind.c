@@ -183,21 +183,24 @@ static const struct dbgfile *dbg_find(const unwind *u, const char *path)
 	return NULL;
 }
 
-/* The descriptor to give libdwfl for debug file path, open as fd (closed
- * when another is given): -1 for a file without .debug_frame, one of its
- * plain copy, or fd. */
+/* The descriptor to give libdwfl for debug file path, as its verdict says
+ * (judged the first time): -1 for a file without .debug_frame or none
+ * there, one of its plain copy, or the file's own.  fd: the file open
+ * (closed when another is given), or -1 to open it when needed. */
 static int dbg_use(unwind *u, const char *path, int fd)
 {
 	const struct dbgfile *f = dbg_find(u, path);
 	if (!f) {
+		if (fd < 0) fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) return -1;
 		struct dbgfile *n = VEC_PUSH(u->dbg, u->ndbg, u->dbgcap);
 		n->path = xstrdup(path);
 		n->fd = debug_verdict(fd);
 		f = n;
 	}
-	int d = f->fd >= 0 ? dup(f->fd) : f->fd == DBG_AS_IS ? fd : -1;
-	if (d != fd) close(fd);
-	return d;
+	if (f->fd == DBG_AS_IS) return fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) close(fd);
+	return f->fd >= 0 ? dup(f->fd) : -1;
 }
 
 /* A separate debug file by build id under the debug directory (for the
@@ -218,17 +221,13 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		for (int i = 1; i < len; i++) sbuf_printf(&p, "%02x", bits[i]);
 		sbuf_adds(&p, ".debug");
 		sbuf_addc(&p, 0);
-		/* a file judged before is not opened again */
-		const struct dbgfile *f = dbg_find(u, p.p);
-		int fd = f ? (f->fd >= 0 ? dup(f->fd) : f->fd == DBG_AS_IS ? open(p.p, O_RDONLY | O_CLOEXEC) : -1)
-			   : open(p.p, O_RDONLY | O_CLOEXEC);
-		if (f || fd >= 0) {
-			if (!f) fd = dbg_use(u, p.p, fd);
-			if (fd >= 0) *debuginfo_file_name = p.p;
-			else sbuf_free(&p);
-			return fd;
-		}
-		sbuf_free(&p);
+		/* (one judged before is not opened again; one judged of no
+		 * use is not sought in the standard places either) */
+		int fd = dbg_use(u, p.p, -1);
+		bool judged = dbg_find(u, p.p) != NULL;
+		if (fd >= 0) *debuginfo_file_name = p.p;
+		else sbuf_free(&p);
+		if (fd >= 0 || judged) return fd;
 	}
 	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					      debuglink_crc, debuginfo_file_name);

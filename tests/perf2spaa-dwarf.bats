@@ -48,11 +48,14 @@ need_capture() {
 # The stacks of SPAA profile $1 by the addresses of their physical frames
 # ("ip;ip;... samples", root first, summed over contexts): what unwinding
 # gives, whatever the names.
-# ($2 "user": their user frames only.)
+# ($2 "user": their user frames only; "vdso": the frames in the [vdso] as
+# one, 0x0.)
 ip_fold() {
 	jq -r -n --arg only "${2:-}" '[inputs] | (map(select(.type == "frame")) | map({key: (.id | tostring), value: .}) | from_entries) as $f
+		| (map(select(.type == "dso")) | map({key: (.id | tostring), value: .name}) | from_entries) as $d
 		| .[] | select(.type == "stack")
-		| ([.frames[] | $f[tostring] | select(.inlined != true) | select($only != "user" or .kind != "kernel") | .ip]
+		| ([.frames[] | $f[tostring] | select(.inlined != true) | select($only != "user" or .kind != "kernel")
+		    | if $only == "vdso" and $d[.dso | tostring] == "[vdso]" then "0x0" else .ip end]
 		   | reverse | join(";")) + " "
 		  + (.weights[] | select(.metric == "samples") | .value | tostring)' "$1" |
 		awk '{ w = $NF; sub(/ [0-9]+$/, ""); s[$0] += w } END { for (k in s) print k, s[k] }' | sort
@@ -158,21 +161,13 @@ for k in sorted(s):
 	mkdir "$T/home"
 	HOME=$T/home perf2spaa "$d/vdso.data" > "$T/binary.spaa"
 	perf2spaa "$d/vdso.txt" > "$T/text.spaa"
-	# the frames in the vdso as one (0x0): named by perf script with its cache
-	# (one frame, its first address), unnamed here (one frame an address),
-	# as perf script without the cache leaves them; the stacks through and
-	# beyond them are those of perf script with the cache (perf script
-	# without it stops at the vdso)
-	local f
-	for f in binary text; do
-		jq -r -n '[inputs] | (map(select(.type == "dso")) | map({key: (.id | tostring), value: .name}) | from_entries) as $d
-			| (map(select(.type == "frame")) | map({key: (.id | tostring), value: .}) | from_entries) as $f
-			| .[] | select(.type == "stack")
-			| ([.frames[] | $f[tostring] | select(.inlined != true) | if $d[.dso | tostring] == "[vdso]" then "0x0" else .ip end]
-			   | reverse | join(";")) + " "
-			  + (.weights[] | select(.metric == "samples") | .value | tostring)' "$T/$f.spaa" |
-			awk '{ w = $NF; sub(/ [0-9]+$/, ""); s[$0] += w } END { for (k in s) print k, s[k] }' | sort > "$T/$f.ip"
-	done
+	# the frames in the vdso as one (ip_fold vdso): named by perf script
+	# with its cache (one frame, its first address), unnamed here (one
+	# frame an address), as perf script without the cache leaves them; the
+	# stacks through and beyond them are those of perf script with the
+	# cache (perf script without it stops at the vdso)
+	ip_fold "$T/binary.spaa" vdso > "$T/binary.ip"
+	ip_fold "$T/text.spaa" vdso > "$T/text.ip"
 	same_vdso_ips
 	run grep -c ';clock_gettime@@GLIBC_2.17;\[\[vdso\]\] [0-9]*$' <(spaa-fold "$T/binary.spaa")
 	[ "$output" -gt 0 ]

@@ -53,16 +53,20 @@ def records(b, off, end):
         off += size
 
 
-def feature(path, bit):
-    b = open(path, "rb").read()
+def feature_section(b, bit):
+    """(offset, size) of feature BIT's section of file-mode perf.data bytes b"""
     doff, dsize = struct.unpack_from("<QQ", b, 40)
     fo = doff + dsize
     for i in range(256):
         if b[72 + i // 8] >> (i % 8) & 1:
             if i == bit:
-                return struct.unpack_from("<Q", b, fo)[0]
+                return struct.unpack_from("<QQ", b, fo)
             fo += 16
-    raise SystemExit("hostile.py: no feature %d in %s" % (bit, path))
+    raise SystemExit("hostile.py: no feature %d" % bit)
+
+
+def feature(path, bit):
+    return feature_section(open(path, "rb").read(), bit)[0]
 
 
 # sample_type bits, in the order of a sample's fields
@@ -206,9 +210,7 @@ def pipe_maps(src, dst, n, f, write=False, falling=False):
 
 def kernel_build_id(path):
     b = open(path, "rb").read()
-    off = feature(path, 2)
-    size = struct.unpack_from("<Q", b, struct.unpack_from("<Q", b, 40)[0] + struct.unpack_from("<Q", b, 48)[0] +
-                              16 * sum(1 for i in range(2) if b[72] >> i & 1) + 8)[0]
+    off, size = feature_section(b, 2)
     for o, typ, sz in records(b, off, off + size):
         if b[o + 36:o + 36 + 17] == b"[kernel.kallsyms]":
             return o + 12

@@ -24,14 +24,19 @@ fold_both() {
 }
 
 # alike_in_cache DATA DIR: perf2spaa --debug-dir=DIR DATA folds as perf
-# --buildid-dir DIR script does ($T/bin.fold, $T/txt.fold); a leaf in the
-# PLT's lazy binding (_init in one, NAME@plt in the other, as in the dwarf
-# tests) counts as one
+# --buildid-dir DIR script does ($T/bin.fold, $T/txt.fold), >= 99.9% of
+# the weight (a kernel frame at an address of several symbols, picked by
+# perf's search tree, under load: see perf2spaa(1)); the differences go to
+# standard error.  A leaf in the PLT's lazy binding (_init in one,
+# NAME@plt in the other, as in the dwarf tests) counts as one.
 alike_in_cache() {
 	plt_fold() { spaa-fold | sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' | LC_ALL=C sort; }
 	perf2spaa --debug-dir="$2" "$1" | plt_fold > "$T/bin.fold"
 	perf --buildid-dir "$2" script -i "$1" 2>/dev/null | perf2spaa | plt_fold > "$T/txt.fold"
-	cmp "$T/bin.fold" "$T/txt.fold"
+	diff "$T/txt.fold" "$T/bin.fold" >&2 && return 0
+	local w
+	w=$(weight_in_common "$T/bin.fold" "$T/txt.fold")
+	awk -v p="$w" 'BEGIN { exit !(p >= 99.9) }' || fail "only $w% of the weight alike"
 }
 
 # same_weight DATA [OPTION...]: fold_both, and the share of the text

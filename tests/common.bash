@@ -67,3 +67,34 @@ spaa7_option_table() {
 			print short, long, val
 		}' "$SPAA_MANDIR/spaa.7"
 }
+
+# A system-wide capture (perf record -a) holds whatever else ran on the
+# machine: a test compares its own workload only.  The workload's root
+# shell writes its pid to a file (sh -c 'echo $$ > FILE; ...').
+# workload_tids DATA PIDFILE: the threads of that process and of every
+# process and thread forked from it or from those, one a line, after the
+# capture's fork records (perf script --show-task-events); fails when the
+# capture has no sample of them.
+workload_tids() {
+	local root
+	root=$(cat "$2") || return 1
+	perf script --show-task-events -F tid -i "$1" 2>/dev/null |
+		awk -v root="$root" '
+			BEGIN { pid[root] = 1; tid[root] = 1 }
+			/ PERF_RECORD_FORK\(/ {
+				# FORK(child pid:child tid):(parent pid:parent tid)
+				s = $0; sub(/.*PERF_RECORD_FORK\(/, "", s); gsub(/[():]/, " ", s)
+				split(s, a, " ")
+				if (a[3] in pid) { pid[a[1]] = 1; tid[a[2]] = 1 }
+			}
+			!/PERF_RECORD_/ { seen[$1 + 0] = 1 }
+			END { for (t in tid) if (t in seen) { print t | "sort -n"; n++ }
+			      close("sort -n"); exit !n }'
+}
+
+# workload_only TIDS: standard input's SPAA profile with the stacks (and
+# their samples) of the threads listed in file TIDS (workload_tids) only.
+workload_only() {
+	# shellcheck disable=SC2046
+	spaa-grep $(sed 's/^/--tid=/' "$1")
+}

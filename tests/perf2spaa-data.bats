@@ -39,60 +39,51 @@ alike_in_cache() {
 	awk -v p="$w" 'BEGIN { exit !(p >= 99.9) }' || fail "only $w% of the weight alike"
 }
 
-# same_weight DATA [OPTION...]: fold_both, and the share of the text
-# path's weight the binary path has too (percent, 4 decimals); done again
-# once when under 99.9%, the first differences shown: on a busy machine a
-# file of the capture (another test's program) can be deleted between the
-# two conversions, which the second round then both see
-same_weight() {
-	local w
-	fold_both "$@"
-	w=$(weight_in_common "$T/bin.fold" "$T/txt.fold")
-	if awk -v p="$w" 'BEGIN { exit !(p < 99.9) }'; then
-		echo "round 1: $w% alike; differences:" >&2
-		diff "$T/txt.fold" "$T/bin.fold" | head -n 20 >&2 || true
-		fold_both "$@"
-		w=$(weight_in_common "$T/bin.fold" "$T/txt.fold")
-	fi
-	echo "$w"
-}
-
 # the share of weight of B's lines that A has too (percent, 4 decimals)
 weight_in_common() {
 	awk '{ w = $NF; sub(/ [0-9]+$/, ""); if (FILENAME == ARGV[1]) a[$0] += w; else b[$0] += w }
 	     END { for (k in b) { t += b[k]; c += (a[k] < b[k] ? a[k] : b[k]) }; printf "%.4f\n", 100 * c / t }' "$1" "$2"
 }
 
-# sys_alike DATA: a system-wide capture: >= 99.9% of the text path's
-# weight folds alike (same_weight), kernel frames are named, and the total
-# period is perf report's.  Processes this test did not start (the other
-# suite's, which make -j2 check runs beside it) are random: one where
-# perf's symbol choice differs (node's builtins, perf2spaa(1)) can weigh
-# 3% of a small capture.  So below 99.9%, every line that differs must be
-# such a process's, and the test's program must be in the capture.
+# record_sys DATA [PERF-RECORD-OPTION...] -- SHELL-COMMANDS: a system-wide
+# capture (perf record -a -g -e cpu-clock) of sh -c SHELL-COMMANDS, then dd
+# (its reads and writes: kernel stacks), or the test is skipped; $T/tids:
+# the threads of that shell and of what it ran (workload_tids), the part of
+# the capture the tests compare (what else runs on the machine is left out)
+record_sys() {
+	local data=$1
+	shift
+	local opts=()
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	perf record -q -a -g -e cpu-clock "${opts[@]}" -o "$data" -- \
+		sh -c "echo \$\$ > '$T/root.pid'; $1; dd if=/dev/zero of=/dev/null bs=512 count=50000 2>/dev/null" >/dev/null 2>&1 ||
+		skip "perf cannot record system-wide here (perf record -a ${opts[*]})"
+	workload_tids "$data" "$T/root.pid" > "$T/tids" || fail "no sample of the test's processes in the capture"
+}
+
+# own_fold_both DATA [OPTION...]: fold_both, of the test's own threads
+# ($T/tids) only
+own_fold_both() {
+	local data=$1
+	shift
+	perf2spaa "$@" "$data" | workload_only "$T/tids" | spaa-fold > "$T/bin.fold"
+	perf script "$@" -i "$data" 2>/dev/null | perf2spaa | workload_only "$T/tids" | spaa-fold > "$T/txt.fold"
+	[ -s "$T/txt.fold" ]
+}
+
+# sys_alike DATA: a system-wide capture of prog (record_sys): the test's
+# own processes fold byte for byte as the text path, kernel frames among
+# them named, and the whole capture's total period is perf report's
 sys_alike() {
-	run same_weight "$1"
-	if ! awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }'; then
-		echo "${lines[-1]}% folds alike; the lines that differ:" >&2
-		foreign_only "$T/bin.fold" "$T/txt.fold" >&2 || fail "only ${lines[-1]}% of the weight folds alike, in the test's own processes too: $output"
-		grep -q '^prog;' "$T/bin.fold"
-	fi
-	grep -q 'entry_SYSCALL_64\|asm_sysvec_apic_timer_interrupt\|do_syscall_64' "$T/bin.fold"
+	own_fold_both "$1"
+	diff "$T/txt.fold" "$T/bin.fold"
+	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
+	grep -q '^dd;.*;entry_SYSCALL_64.*;ksys_read;' "$T/bin.fold"
 	local want
 	want=$(perf report --stdio --no-children -g none -i "$1" 2>/dev/null |
 		awk '/^# Event count/ { print $NF; exit }')
-	assert_equal "$(awk '{ t += $NF } END { print t }' "$T/bin.fold")" "$want"
-}
-
-# foreign_only A B: the lines whose weight differs between A and B,
-# printed; true when none is of a process the tests start (prog, sh, cc
-# and its programs) or the kernel's idle task
-foreign_only() {
-	awk '{ w = $NF; sub(/ [0-9]+$/, ""); if (FILENAME == ARGV[1]) a[$0] += w; else b[$0] += w }
-	     END { for (k in a) if (a[k] != b[k]) d[k]; for (k in b) if (a[k] != b[k]) d[k]
-		   for (k in d) { print k, a[k] + 0, b[k] + 0; split(k, f, ";")
-			if (f[1] ~ /^(prog|sh|cc|cc1|as|ld|collect2|swapper)$/) own = 1 }
-		   exit own }' "$1" "$2"
+	assert_equal "$(perf2spaa "$1" | spaa-fold | awk '{ t += $NF } END { printf "%.0f\n", t }')" "$want"
 }
 
 c_prog() {
@@ -169,11 +160,10 @@ EOF
 	assert_output 0
 }
 
-@test "perf2spaa perf.data: a system-wide capture with kernel frames: every sample of the text path in its order, >= 99.9% of the weight as the text path (below, only in processes of another suite), same totals as perf report" {
+@test "perf2spaa perf.data: a system-wide capture with kernel frames: every sample of the text path in its order, the test's own processes byte for byte as the text path, same totals as perf report" {
 	can_record
 	c_prog
-	perf record -q -N -a -g -e cpu-clock -o "$T/sys.data" -- "$T/prog" 300 >/dev/null 2>&1 ||
-		skip "perf cannot record system-wide here"
+	record_sys "$T/sys.data" -N -- "'$T/prog' 300"
 	samples_alike "$T/sys.data"
 	sys_alike "$T/sys.data"
 	perf2spaa "$T/sys.data" | spaa-top -n 1 > "$T/top"
@@ -183,14 +173,10 @@ EOF
 @test "perf2spaa perf.data: without the kernel's symbols (--symfs with no kallsyms) the kernel mapping ends where it was recorded, as perf's: its init text is [unknown]" {
 	can_record
 	c_prog
-	perf record -q -N -a -g -e cpu-clock -o "$T/sys.data" -- "$T/prog" 300 >/dev/null 2>&1 ||
-		skip "perf cannot record system-wide here"
+	record_sys "$T/sys.data" -N -- "'$T/prog' 300"
 	mkdir "$T/empty"
-	# no symbols on either side, so no symbol choice to differ on; a
-	# system-wide capture of a busy machine (short-lived processes) gets
-	# the tolerance of the test above, the differences shown
-	run same_weight "$T/sys.data" --symfs="$T/empty"
-	awk -v p="${lines[-1]}" 'BEGIN { exit !(p >= 99.9) }' || fail "only ${lines[-1]}% of the weight folds alike: $output"
+	own_fold_both "$T/sys.data" --symfs="$T/empty"
+	diff "$T/txt.fold" "$T/bin.fold"
 	grep -q ';\[\[kernel.kallsyms\]\]' "$T/bin.fold"
 }
 
@@ -350,27 +336,29 @@ EOF2
 	c_prog
 	# several processes (the compiler too), kernel frames, and more samples
 	# than one batch between the threads (1024)
-	perf record -q -a -g -F 4000 -e cpu-clock -o "$T/sys.data" -- \
-		sh -c "'$T/prog' 1500 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; '$T/prog' 1000; wait" >/dev/null 2>&1 ||
-		skip "perf cannot record system-wide here"
+	record_sys "$T/sys.data" -F 4000 -- "'$T/prog' 1500 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; '$T/prog' 1000; wait"
 	perf record -q -N -e cpu-clock -g -F 4000 -o - "$T/prog" 300 2>/dev/null > "$T/pipe.data"
 	local n
 	n=$(perf2spaa -s -j 1 "$T/sys.data" | grep -c '"type":"sample"')
 	[ "$n" -gt 2048 ] || fail "only $n samples: too few for several batches"
+	# the whole capture converted, the test's own processes compared (a
+	# file of another process, such as another test's program, can be
+	# deleted between two conversions, which then name its frames apart)
+	own() { if [ "$1" = sys.data ]; then workload_only "$T/tids"; else cat; fi; }
 	local f opts j
 	for f in sys.data pipe.data; do
 		for opts in "" "-s" "--inline -s"; do
 			# shellcheck disable=SC2086
-			perf2spaa $opts -j 1 "$T/$f" > "$T/j1.spaa"
-			[ -s "$T/j1.spaa" ]
+			perf2spaa $opts -j 1 "$T/$f" | own "$f" > "$T/j1.spaa"
+			grep -q '"comm":"prog"' "$T/j1.spaa"
 			for j in 2 7; do
 				# shellcheck disable=SC2086
-				perf2spaa $opts -j "$j" "$T/$f" | cmp - "$T/j1.spaa" || fail "$f $opts: -j $j differs from -j 1"
+				perf2spaa $opts -j "$j" "$T/$f" | own "$f" | cmp - "$T/j1.spaa" || fail "$f $opts: -j $j differs from -j 1"
 			done
 		done
 	done
 	# the default (the online cores) too
-	perf2spaa "$T/sys.data" | cmp - <(perf2spaa -j 1 "$T/sys.data")
+	perf2spaa "$T/sys.data" | own sys.data | cmp - <(perf2spaa -j 1 "$T/sys.data" | own sys.data)
 }
 
 @test "perf2spaa perf.data: a fixed period (perf record -c N, or an event's period=N) weighs every sample N, as perf script prints it" {
@@ -611,22 +599,15 @@ first_record() {
 @test "perf2spaa perf.data: a system-wide perf record -a -z capture: every sample of the text path, in its order, the test program's stacks byte for byte, same totals as perf report, the same with -j 1 and 2" {
 	can_record
 	c_prog
-	perf record -q -N -a -z -g -e cpu-clock -o "$T/zsys.data" -- \
-		sh -c "'$T/prog' 600 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; wait" >/dev/null 2>&1 ||
-		skip "perf cannot record system-wide with -z here"
-	# what decompression gives: the records themselves (the names of
-	# other processes' frames are the plain system-wide test's concern)
+	record_sys "$T/zsys.data" -N -z -- "'$T/prog' 600 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; wait"
+	# what decompression gives: the records themselves, every one
 	samples_alike "$T/zsys.data"
-	fold_both "$T/zsys.data"
-	diff <(grep '^prog;' "$T/bin.fold") <(grep '^prog;' "$T/txt.fold")
-	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
-	grep -q 'entry_SYSCALL_64\|asm_sysvec_apic_timer_interrupt\|do_syscall_64' "$T/bin.fold"
-	assert_equal "$(awk '{ t += $NF } END { print t }' "$T/bin.fold")" \
-		"$(perf report --stdio --no-children -g none -i "$T/zsys.data" 2>/dev/null | awk '/^# Event count/ { print $NF; exit }')"
+	sys_alike "$T/zsys.data"
 	local opts
 	for opts in "" "-s"; do
 		# shellcheck disable=SC2086
-		perf2spaa $opts -j 2 "$T/zsys.data" | cmp - <(perf2spaa $opts -j 1 "$T/zsys.data") || fail "$opts: -j 2 differs"
+		perf2spaa $opts -j 2 "$T/zsys.data" | workload_only "$T/tids" |
+			cmp - <(perf2spaa $opts -j 1 "$T/zsys.data" | workload_only "$T/tids") || fail "$opts: -j 2 differs"
 	done
 }
 
@@ -750,12 +731,10 @@ sample_rows() {
 	done
 }
 
-@test "perf2spaa perf.data: a system-wide --threads=cpu capture, its samples in perf's order, >= 99.9% of the weight as the text path" {
+@test "perf2spaa perf.data: a system-wide --threads=cpu capture, its samples in perf's order, the test's own processes byte for byte as the text path, same totals as perf report" {
 	can_record
 	c_prog
-	perf record -q -a -g --threads=cpu -e cpu-clock -o "$T/sysdir.data" -- \
-		sh -c "'$T/prog' 300 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; wait" >/dev/null 2>&1 ||
-		skip "perf cannot record system-wide with --threads here"
+	record_sys "$T/sysdir.data" --threads=cpu -- "'$T/prog' 300 & cc -O2 -c -o '$T/x.o' '$T/prog.c'; wait"
 	samples_alike "$T/sysdir.data"
 	sys_alike "$T/sysdir.data"
 }

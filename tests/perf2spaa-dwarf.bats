@@ -33,11 +33,14 @@ setup_file() {
 }
 
 # record_sys: $T/sys.data, a system-wide dwarf capture of the test program
-# and a compilation, or the test is skipped
+# and a compilation, or the test is skipped; $T/tids, their threads
+# (workload_tids): what else ran on the machine is left out of the
+# comparisons
 record_sys() {
-	perf record -q -a -F 500 -e cpu-clock --call-graph dwarf -o "$T/sys.data" -- \
-		sh -c "'$BATS_FILE_TMPDIR/prog' 100 & cc -O2 -c -o '$T/x.o' '$D/unwind/epilogue.c'; wait" > /dev/null 2>&1 ||
+	perf record -q -a -F 1000 -e cpu-clock --call-graph dwarf -o "$T/sys.data" -- \
+		sh -c "echo \$\$ > '$T/root.pid'; '$BATS_FILE_TMPDIR/prog' 100 & cc -O2 -c -o '$T/x.o' '$D/unwind/epilogue.c'; wait" > /dev/null 2>&1 ||
 		skip "perf cannot record system-wide here"
+	workload_tids "$T/sys.data" "$T/root.pid" > "$T/tids" || fail "no sample of the test's processes in the capture"
 }
 
 need_capture() {
@@ -286,8 +289,8 @@ OUT
 @test "dwarf capture, system-wide: every sample differing from perf script is one the man page explains (perf's frame-pointer fallback), and the program's stacks reach main" {
 	need_capture
 	record_sys
-	perf2spaa -q -s "$T/sys.data" > "$T/bin.spaa"
-	perf script --no-inline -i "$T/sys.data" 2> /dev/null | perf2spaa -q -s > "$T/txt.spaa"
+	perf2spaa -q -s "$T/sys.data" | workload_only "$T/tids" > "$T/bin.spaa"
+	perf script --no-inline -i "$T/sys.data" 2> /dev/null | perf2spaa -q -s | workload_only "$T/tids" > "$T/txt.spaa"
 	run python3 "$D/unwind/dwarfcmp.py" "$T/bin.spaa" "$T/txt.spaa" prog
 	echo "$output"
 	assert_success
@@ -298,9 +301,8 @@ OUT
 	assert_equal "${14}" 0
 	assert_equal "${16}" 0
 	# a garbage frame that happens to fall in a function: rare (4 of 24600
-	# samples on three captures of a quiet machine; 7 of 515 once with the
-	# other suites' programs running), not common as an unwinding fault of
-	# ours would make it
+	# samples on three captures of a quiet machine), not common as an
+	# unwinding fault of ours would make it
 	[ "${12}" -le $(($2 / 50 + 5)) ]
 }
 
@@ -440,12 +442,14 @@ EOC
 # Compared sample by sample (inlinecmp.py): each sample whose stack agrees
 # with perf script's without --inline (not where perf's unwinding differs:
 # a leaf in the PLT, a sample in __longjmp, its frame-pointer fallback)
-# must agree with --inline.  $1: the capture; $T/bin.fold: ours, folded.
+# must agree with --inline.  $1: the capture; $2: a file of the threads to
+# compare (workload_tids), or none for all; $T/bin.fold: ours, folded.
 inline_cmp() {
-	perf2spaa --inline -s "$1" > "$T/bi.spaa"
-	perf script -i "$1" 2> /dev/null | perf2spaa -s > "$T/ti.spaa"
-	perf2spaa -s "$1" > "$T/bn.spaa"
-	perf script --no-inline -i "$1" 2> /dev/null | perf2spaa -s > "$T/tn.spaa"
+	only() { if [ -n "${1:-}" ]; then workload_only "$1"; else cat; fi; }
+	perf2spaa --inline -s "$1" | only "${2:-}" > "$T/bi.spaa"
+	perf script -i "$1" 2> /dev/null | perf2spaa -s | only "${2:-}" > "$T/ti.spaa"
+	perf2spaa -s "$1" | only "${2:-}" > "$T/bn.spaa"
+	perf script --no-inline -i "$1" 2> /dev/null | perf2spaa -s | only "${2:-}" > "$T/tn.spaa"
 	spaa-fold "$T/bi.spaa" > "$T/bin.fold"
 	run python3 "$D/unwind/inlinecmp.py" "$T/bi.spaa" "$T/ti.spaa" "$T/bn.spaa" "$T/tn.spaa"
 	echo "$output"
@@ -514,5 +518,9 @@ EOC
 @test "dwarf capture --inline, system-wide: every sample whose stack agrees with perf script's without --inline agrees with it (the others: perf's frame-pointer fallback, where it adds no inlined frames)" {
 	need_capture
 	record_sys
-	inline_cmp "$T/sys.data"
+	inline_cmp "$T/sys.data" "$T/tids"
+	# the test's own processes only: the program and the compiler's
+	run sh -c "cut -d';' -f1 '$T/bin.fold' | sort -u | grep -vx 'prog\|sh\|cc\|cc1\|as'"
+	assert_output ''
+	grep -q '^prog;.*;main;recurse;' "$T/bin.fold"
 }

@@ -18,22 +18,27 @@ trap 'rm -rf "$tmp"' EXIT
 # what speedscope's own command line does: the file, base64, in a script
 printf 'speedscope.loadFileFromBase64(%s, "%s")\n' "\"$(basename "$file")\"" \
 	"$(base64 -w0 "$file")" > "$tmp/profile.js"
-# the page loads the profile in the background: when the machine is busy
-# the dump can come before the table is there, so try again (five times,
-# each time waiting longer)
-for try in 1 2 3 4 5; do
-	rm -rf "$tmp/chrome"
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-unsafe-swiftshader \
-		--disable-quic --no-first-run --disable-background-networking \
-		--disable-component-update --disable-sync --user-data-dir="$tmp/chrome" \
-		--allow-file-access-from-files --window-size=1400,4000 \
-		--enable-logging=stderr --v=0 --virtual-time-budget=$((try * 20000)) \
-		--dump-dom "file://$dir/index.html#localProfilePath=$tmp/profile.js&view=$view" \
-		> "$out.dom" 2> "$tmp/log" || true
-	grep -q '<td' "$out.dom" && break
-	echo "speedscope-view.sh: try $try: no table yet ($(wc -c < "$out.dom") bytes of page; $(grep -ac ':CONSOLE' "$tmp/log") console lines)" >&2
-	sleep 2
-done
+# The page, as the package has it, with requestAnimationFrame made of
+# setTimeout (and its own files found through <base>): speedscope's tables
+# (the sandwich view's) measure their height in an animation frame and show
+# no row before it, and headless Chromium gives a real frame only in real
+# time, at the compositor's pace, while --virtual-time-budget runs the
+# page's timers in virtual time, as fast as they come.  A busy machine's
+# frame came after the budget was used up: the DOM was dumped without the
+# table.  A timer's frame runs in virtual time, before the budget ends.
+sed "s|<head>|<head><base href=\"file://$dir/\"><script>\
+window.requestAnimationFrame = function (f) { return setTimeout(function () { f(performance.now()) }, 16) };\
+window.cancelAnimationFrame = function (id) { clearTimeout(id) };\
+</script>|" "$dir/index.html" > "$tmp/index.html"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-unsafe-swiftshader \
+	--disable-quic --no-first-run --disable-background-networking \
+	--disable-component-update --disable-sync --user-data-dir="$tmp/chrome" \
+	--allow-file-access-from-files --window-size=1400,4000 \
+	--enable-logging=stderr --v=0 --virtual-time-budget=20000 \
+	--dump-dom "file://$tmp/index.html#localProfilePath=$tmp/profile.js&view=$view" \
+	> "$out.dom" 2> "$tmp/log" || true
+grep -q '<td' "$out.dom" ||
+	echo "speedscope-view.sh: no table in the page ($(wc -c < "$out.dom") bytes; $(grep -ac ':CONSOLE' "$tmp/log") console lines)" >&2
 grep -a ':CONSOLE' "$tmp/log" | grep -av ':INFO:CONSOLE' > "$out.console" || true
 grep -a ':CONSOLE' "$tmp/log" | grep -a 'Uncaught' >> "$out.console" || true
 python3 - "$out.dom" > "$out.rows" <<'PY'

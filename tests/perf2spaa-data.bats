@@ -39,6 +39,13 @@ alike_in_cache() {
 	awk -v p="$w" 'BEGIN { exit !(p >= 99.9) }' || fail "only $w% of the weight alike"
 }
 
+# plt_leaf: folded stacks (standard input) with a leaf in the PLT,
+# perf's _init or NAME@plt, as one: [plt] (see the C++ test and the
+# dwarf tests)
+plt_leaf() {
+	sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' | awk '{ w = $NF; sub(/ [0-9]+$/, ""); s[$0] += w } END { for (k in s) print k, s[k] }' | LC_ALL=C sort
+}
+
 # the share of weight of B's lines that A has too (percent, 4 decimals)
 weight_in_common() {
 	awk '{ w = $NF; sub(/ [0-9]+$/, ""); if (FILENAME == ARGV[1]) a[$0] += w; else b[$0] += w }
@@ -114,7 +121,7 @@ EOF
 	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
 }
 
-@test "perf2spaa perf.data: C++ with inlining and templates, byte for byte (or, where a sample lands where perf's symbol choice differs, >= 99.9% of the weight)" {
+@test "perf2spaa perf.data: C++ with inlining and templates, byte for byte (a sample in the PLT named as one: perf's _init, NAME@plt here)" {
 	can_record
 	command -v c++ >/dev/null || skip "no C++ compiler"
 	cat > "$T/cxx.cc" <<'EOF'
@@ -129,13 +136,16 @@ EOF
 	c++ -O2 -g -fno-omit-frame-pointer -o "$T/cxx" "$T/cxx.cc"
 	perf record -q -N -e cpu-clock -g -o "$T/cxx.data" "$T/cxx" >/dev/null
 	fold_both "$T/cxx.data"
-	if ! cmp -s "$T/bin.fold" "$T/txt.fold"; then
-		# one run in several differed here in CI: perf2spaa(1) lists where
-		# perf's own symbol choice can differ; the share must stay tiny
-		diff "$T/txt.fold" "$T/bin.fold" >&2 || true
-		run weight_in_common "$T/bin.fold" "$T/txt.fold"
-		awk -v p="$output" 'BEGIN { exit !(p >= 99.9) }' || fail "only $output% of the weight folds alike"
-	fi
+	# A sample in printf@plt (main's one printf, whose first call goes
+	# through the entry's lazy binding, 0x1036 and on): perf names it
+	# _init, the size-less symbol before the PLT, which perf stretches to
+	# the next .symtab symbol over the PLT's entries, its search tree
+	# reaching _init first in this program; here printf@plt.  At perf's
+	# 4000 Hz about one run in fifty has one (at 50000 Hz, 4 of 15), and
+	# the test used to fail then; such a leaf counts as one, all else
+	# byte for byte.
+	diff "$T/txt.fold" "$T/bin.fold" >&2 ||
+		diff <(plt_leaf < "$T/txt.fold") <(plt_leaf < "$T/bin.fold")
 	grep -q ';ns::Acc<long>::add [0-9]*$' "$T/bin.fold"
 }
 

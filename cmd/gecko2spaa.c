@@ -52,6 +52,8 @@ static const char help[] =
 "(alloc_bytes).\n"
 "\n"
 "  -s, --samples        also write one sample record per sample, at its time\n"
+"      --max-frames=N   keep the N innermost frames of a longer stack, under a\n"
+"                       frame [truncated] (default 512)\n"
 CLI_HELP_TAIL;
 
 #define NONE UINT32_MAX
@@ -97,6 +99,9 @@ typedef struct tabs {
 
 static struct {
 	bool samples;
+	uint32_t max_frames;         /* --max-frames */
+	uint32_t cut;                /* the frame [truncated], NONE before one is needed */
+	uint64_t ncut;               /* stacks cut to --max-frames */
 	const char *fname;
 	const char *path;            /* the file read now, to read again */
 	builder *b;
@@ -157,6 +162,13 @@ static num cell(jscan *r)
 }
 
 static bool is_null(num x) { return x.kind == NUL_KIND; }
+
+/* A number as a message shows it (1e400 as inf), in buf[40]. */
+static void num_text(char *buf, num x)
+{
+	if (x.kind == NUM_DBL) snprintf(buf, 40, "%.17g", x.d);
+	else buf[num_fmt(buf, x)] = 0;
+}
 
 static num num_null(void)
 {
@@ -819,36 +831,82 @@ struct walk {
 	builder_ctx ctx;
 	uint32_t metric;
 	uint32_t *smemo;         /* stack index -> builder stack */
+	uint32_t *depth;         /* stack index -> its frames (0 not yet known) */
 	uint32_t *fr, frcap;
 };
 
+/* The prefix of stack x: NONE for a root (prefix null, prefixOffset 0 or
+ * null), else a stack index; anything else (a negative, fractional or
+ * too large index, an offset past the table's start) is an error. */
+static uint32_t prefix_of(struct walk *w, uint32_t x)
+{
+	const table *st = &w->tt->stack;
+	bool off = st->have[SC_PREFIXOFF];
+	num v = at(st, off ? SC_PREFIXOFF : SC_PREFIX, x);
+	if (is_null(v)) return NONE;
+	bool whole = v.kind == NUM_INT || (v.kind == NUM_DBL && v.d > -9e15 && v.d < 9e15 && v.d == (double)(int64_t)v.d);
+	int64_t q = !whole ? -1 : v.kind == NUM_INT ? v.i : (int64_t)v.d;
+	if (off && q == 0) return NONE;
+	if (off) q = q > 0 && q <= x ? x - q : -1;
+	if (q < 0 || q >= (int64_t)st->rows) {
+		char nb[40];
+		num_text(nb, v);
+		die_at(G.fname, w->line, "thread %u: stack %u: %s %s is not in the stackTable (%u stacks)", w->index, x,
+		       off ? "prefixOffset" : "prefix", nb, st->rows);
+	}
+	return (uint32_t)q;
+}
+
+/* The number of frames of stack s, from those known (w->depth[k], 0 not
+ * yet): each stack is walked once, however deep the chain; its frame is
+ * checked on the way. */
+#define WALKING UINT32_MAX
+static uint32_t *walk_stk;
+static uint32_t walk_cap;
+
+static uint32_t stack_depth(struct walk *w, uint32_t s)
+{
+	tabs *tt = w->tt;
+	uint32_t n = 0, k = s;
+	while (k != NONE && w->depth[k] == 0) {
+		int64_t f = at_idx(&tt->stack, SC_FRAME, k);
+		if (f < 0 || (uint64_t)f >= tt->frame.rows) {
+			char nb[40] = "null";
+			num fv = at(&tt->stack, SC_FRAME, k);
+			if (!is_null(fv)) num_text(nb, fv);
+			die_at(G.fname, w->line, "thread %u: stack %u: frame %s is not in the frameTable (%u frames)",
+			       w->index, k, nb, tt->frame.rows);
+		}
+		w->depth[k] = WALKING;
+		grow_array((void **)&walk_stk, &walk_cap, n + 1, sizeof *walk_stk);
+		walk_stk[n++] = k;
+		k = prefix_of(w, k);
+	}
+	if (k != NONE && w->depth[k] == WALKING) die_at(G.fname, w->line, "thread %u: the stackTable's prefixes loop", w->index);
+	uint32_t len = k == NONE ? 0 : w->depth[k];
+	while (n) w->depth[walk_stk[--n]] = ++len;
+	return w->depth[s];
+}
+
 /* The builder stack of stack index s: its frames leaf first, following the
- * prefixes up to the root. */
+ * prefixes up to the root, at most --max-frames of them, the innermost
+ * (then a frame [truncated] stands for the rest). */
 static uint32_t stack_of(struct walk *w, uint32_t s)
 {
 	if (w->smemo[s] != NONE) return w->smemo[s];
 	tabs *tt = w->tt;
-	uint32_t ns = tt->stack.rows, nf = 0;
-	int64_t x = s;
-	while (x >= 0) {
-		if (nf >= ns) die_at(G.fname, w->line, "thread %u: the stackTable's prefixes loop", w->index);
-		int64_t f = at_idx(&tt->stack, SC_FRAME, (uint32_t)x);
-		if (f < 0 || (uint64_t)f >= tt->frame.rows)
-			die_at(G.fname, w->line, "thread %u: stack %lld: frame %lld is not in the frameTable (%u frames)",
-			       w->index, (long long)x, (long long)f, tt->frame.rows);
-		grow_array((void **)&w->fr, &w->frcap, nf + 1, sizeof *w->fr);
-		w->fr[nf++] = frame_of(tt, w->plibs, (uint32_t)f);
-		int64_t p;
-		if (tt->stack.have[SC_PREFIXOFF]) {
-			int64_t o = at_idx(&tt->stack, SC_PREFIXOFF, (uint32_t)x);
-			p = o <= 0 ? -1 : x - o;
-		} else {
-			p = at_idx(&tt->stack, SC_PREFIX, (uint32_t)x);
+	uint32_t len = stack_depth(w, s), keep = len < G.max_frames ? len : G.max_frames, nf = 0;
+	grow_array((void **)&w->fr, &w->frcap, keep + 1, sizeof *w->fr);
+	for (uint32_t x = s; nf < keep; x = prefix_of(w, x))
+		w->fr[nf++] = frame_of(tt, w->plibs, (uint32_t)at_idx(&tt->stack, SC_FRAME, x));
+	if (len > keep) {
+		if (G.cut == NONE) {
+			builder_frame bf = { .func = sstr_c("[truncated]"), .dso = dso_named(SSTR_NULL), .kind = FK_USER,
+					     .func_resolved = true, .inline_depth = -1 };
+			G.cut = builder_frame_add(G.b, &bf);
 		}
-		if (p >= (int64_t)ns)
-			die_at(G.fname, w->line, "thread %u: stack %lld: prefix %lld is not in the stackTable", w->index,
-			       (long long)x, (long long)p);
-		x = p;
+		w->fr[nf++] = G.cut;
+		G.ncut++;
 	}
 	num z = num_i(0);
 	return w->smemo[s] = builder_stack(G.b, &w->ctx, w->fr, nf, &w->metric, &z, 1);
@@ -979,9 +1037,11 @@ static void read_thread(jscan *r)
 		uint32_t ns = w.tt->stack.rows;
 		w.smemo = xmalloc((size_t)(ns ? ns : 1) * sizeof *w.smemo);
 		for (uint32_t i = 0; i < ns; i++) w.smemo[i] = NONE;
+		w.depth = xcalloc(ns ? ns : 1, sizeof *w.depth);
 		add_samples(&w, &smp, G.pr[G.cur_pr].start - G.pr[0].start);
 		free(w.fr);
 		free(w.smemo);
+		free(w.depth);
 	}
 	if (w.tt == &t && t.str.text.p == G.shared.str.text.p) memset(&t.str, 0, sizeof t.str); /* borrowed */
 	tabs_free(&t);
@@ -1153,6 +1213,7 @@ int main(int argc, char **argv)
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "samples", no_argument, 0, 's' },
+		{ "max-frames", required_argument, 0, 'f' + 256 },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1160,9 +1221,12 @@ int main(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
+	G.max_frames = 512;
+	G.cut = NONE;
 	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': G.samples = true; break;
+		case 'f' + 256: G.max_frames = (uint32_t)opt_range("--max-frames", optarg, 1, 1000000); break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}
@@ -1181,6 +1245,9 @@ int main(int argc, char **argv)
 	pass(again, 2);
 	free(again);
 	if (!G.nsamples) die_no_stacks(G.fname, "no thread has a sample with a stack");
+	if (G.ncut)
+		warn_at(G.fname, 0, "%llu stack%s of more than %u frames: cut to the %u innermost under [truncated] (--max-frames)",
+			(unsigned long long)G.ncut, G.ncut == 1 ? "" : "s", G.max_frames, G.max_frames);
 	output *o = output_open(outpath, zstd);
 	builder_write(G.b, o);
 	output_close(o);

@@ -234,3 +234,57 @@ same_figures() {
 	assert_failure 1
 	assert_output "gecko2spaa: $T/m.json:1: \"samples\": both \"data\" rows and columns (byte 207)"
 }
+
+@test "a prefix chain 20000 deep, a sample at every depth: each stack cut to its 512 innermost frames, in linear time and memory" {
+	python3 -c '
+import json
+N = 20000
+print(json.dumps({"threads": [{"name": "T", "stringArray": ["f%d" % i for i in range(N)],
+	"stackTable": {"frame": list(range(N)), "prefix": [None] + list(range(N - 1))},
+	"frameTable": {"func": list(range(N))}, "funcTable": {"name": list(range(N))},
+	"samples": {"stack": list(range(N))}}]}, separators=(",", ":")))' | gzip > "$T/deep.json.gz"
+	# it took 810 MB and 7 s, and wrote 405 MB (each stack whole, N^2/2 frames)
+	run bounded 300 20 gecko2spaa -o "$T/deep.spaa" "$T/deep.json.gz"
+	assert_success
+	assert_output "gecko2spaa: $T/deep.json.gz: 19488 stacks of more than 512 frames: cut to the 512 innermost under [truncated] (--max-frames)"
+	spaa-validate --strict "$T/deep.spaa"
+	[ "$(grep -c '"type":"stack"' "$T/deep.spaa")" -eq 20000 ]
+	# the deepest: f19999 ... f19488, then [truncated]
+	spaa-fold "$T/deep.spaa" | grep ';f19999 1$' | tr ';' '\n' | sed -n '1,3p;$p' > "$T/top"
+	assert_file_eq "$T/top" <<< $'T\n[truncated]\nf19488\nf19999 1'
+	# a small one, by hand
+	printf '%s' '{"threads":[{"name":"T","stringArray":["a","b","c","d","e"],"stackTable":{"frame":[0,1,2,3,4],"prefix":[null,0,1,2,3]},"frameTable":{"func":[0,1,2,3,4]},"funcTable":{"name":[0,1,2,3,4]},"samples":{"stack":[0,1,2,3,4,4]}}]}' > "$T/c.json"
+	gecko2spaa --max-frames=3 "$T/c.json" 2> "$T/err" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<< $'T;[truncated];b;c;d 1\nT;[truncated];c;d;e 2\nT;a 1\nT;a;b 1\nT;a;b;c 1'
+	assert_file_eq "$T/err" <<< "gecko2spaa: $T/c.json: 2 stacks of more than 3 frames: cut to the 3 innermost under [truncated] (--max-frames)"
+	gecko2spaa --max-frames=5 "$T/c.json" 2> "$T/err" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<< $'T;a 1\nT;a;b 1\nT;a;b;c 1\nT;a;b;c;d 1\nT;a;b;c;d;e 2'
+	[ ! -s "$T/err" ]
+}
+
+@test "a prefix is null or a stack of the table: -2, 0.5, 1e400, 2^64, an offset past the start are errors, not roots" {
+	S='"name":"T","stringArray":["a","b","c"],"frameTable":{"func":[0,1,2]},"funcTable":{"name":[0,1,2]},"samples":{"stack":[2]}'
+	bad() { printf '{"threads":[{%s,"stackTable":{"frame":[0,1,2],%s}}]}' "$S" "$1" > "$T/b.json"
+		run gecko2spaa -o "$T/out" "$T/b.json"; assert_failure 1; assert_output "gecko2spaa: $T/b.json:1: thread 1: $2"
+		[ ! -e "$T/out" ]; }
+	bad '"prefix":[null,0,-2]' 'stack 2: prefix -2 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,-1]' 'stack 2: prefix -1 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,0.5]' 'stack 2: prefix 0.5 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,1e400]' 'stack 2: prefix inf is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,18446744073709551615]' 'stack 2: prefix 1.8446744073709552e+19 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,3]' 'stack 2: prefix 3 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,2,1]' "the stackTable's prefixes loop"
+	bad '"prefixOffset":[0,1,3]' 'stack 2: prefixOffset 3 is not in the stackTable (3 stacks)'
+	bad '"prefixOffset":[0,1,-1]' 'stack 2: prefixOffset -1 is not in the stackTable (3 stacks)'
+	printf '{"threads":[{%s,"stackTable":{"frame":[0,1,2.5],"prefix":[null,0,1]}}]}' "$S" > "$T/b.json"
+	run gecko2spaa "$T/b.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/b.json:1: thread 1: stack 2: frame 2.5 is not in the frameTable (3 frames)"
+	# -0 is 0; null and an offset of 0 are roots
+	printf '{"threads":[{%s,"stackTable":{"frame":[0,1,2],"prefix":[null,0,-0]}}]}' "$S" > "$T/z.json"
+	run sh -c "gecko2spaa '$T/z.json' | spaa-fold"
+	assert_output "T;a;c 1"
+	printf '{"threads":[{%s,"stackTable":{"frame":[0,1,2],"prefixOffset":[0,1,1]}}]}' "$S" > "$T/z.json"
+	run sh -c "gecko2spaa '$T/z.json' | spaa-fold"
+	assert_output "T;a;b;c 1"
+}

@@ -92,7 +92,12 @@ static uint32_t sampled_event(uint32_t u)
 	static const char *const metric[NUNITS] = {
 		"samples", "wall_ns", "wall_us", "wall_ms", "wall_s", "alloc_bytes",
 	};
-	const char *ev = u == U_NONE ? "samples" : u == U_BYTES ? "alloc" : "cpu";
+	/* profiles in two time units (milliseconds, then seconds) are two
+	 * events: an event's stacks all have its primary metric */
+	static const char *const cpu_ev[NUNITS] = { NULL, "cpu-ns", "cpu-us", "cpu-ms", "cpu-s", NULL };
+	bool other_time = false;
+	for (uint32_t k = U_NS; k <= U_S; k++) other_time |= k != u && G.ev_sampled[k] >= 0;
+	const char *ev = u == U_NONE ? "samples" : u == U_BYTES ? "alloc" : other_time ? cpu_ev[u] : "cpu";
 	G.ev_sampled[u] = (int32_t)builder_event(G.b, ev, u == U_BYTES ? "allocation" : "timer",
 						 u == U_BYTES ? "event" : "period", metric[u], NULL);
 	G.m_sampled[u] = builder_metric(G.b, metric[u], u == U_NONE ? NULL : unit_name[u]);

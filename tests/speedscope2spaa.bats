@@ -136,3 +136,42 @@ END
 	spaa2speedscope -s "$T/p.spaa" | speedscope2spaa | spaa-fold > "$T/b"
 	cmp "$T/a" "$T/b"
 }
+
+@test "profiles in two units (a CPU profile in milliseconds, a heap profile in bytes; milliseconds and seconds): each in its own event, never added" {
+	F='"shared":{"frames":[{"name":"main"},{"name":"work"},{"name":"alloc"}]}'
+	P1='{"type":"sampled","name":"cpu","unit":"milliseconds","startValue":0,"endValue":5,"samples":[[0,1],[0]],"weights":[3,2]}'
+	P2='{"type":"sampled","name":"heap","unit":"bytes","startValue":0,"endValue":100,"samples":[[0,2],[0,1,2]],"weights":[64,36]}'
+	printf '{%s,"profiles":[%s,%s]}' "$F" "$P1" "$P2" > "$T/two.json"
+	# it was "speedscope2spaa: internal error: metric alloc_bytes declared after the first stack"
+	run speedscope2spaa -o "$T/two.spaa" "$T/two.json"
+	assert_success
+	assert_output ""
+	spaa-validate --strict "$T/two.spaa"
+	grep -o '"events":[^]]*]' "$T/two.spaa" > "$T/ev"
+	assert_file_eq "$T/ev" <<< '"events":[{"name":"cpu","kind":"timer","sampling":{"mode":"period","primary_metric":"wall_ms"}},{"name":"alloc","kind":"allocation","sampling":{"mode":"event","primary_metric":"alloc_bytes"}}]'
+	spaa-fold --all-events "$T/two.spaa" > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+alloc;heap;main;alloc 64
+alloc;heap;main;work;alloc 36
+cpu;cpu;main 2
+cpu;cpu;main;work 3
+END
+	# the other way round, and in two files
+	printf '{%s,"profiles":[%s,%s]}' "$F" "$P2" "$P1" > "$T/rev.json"
+	speedscope2spaa "$T/rev.json" | spaa-fold --all-events | sort > "$T/f2"
+	cmp "$T/f" "$T/f2"
+	printf '{%s,"profiles":[%s]}' "$F" "$P1" > "$T/a.json"
+	printf '{%s,"profiles":[%s]}' "$F" "$P2" > "$T/b.json"
+	speedscope2spaa "$T/a.json" "$T/b.json" | spaa-validate --strict
+	# milliseconds and seconds: two events, each stack with its event's metric
+	printf '{%s,"profiles":[%s,%s]}' "$F" "$P1" "${P2/bytes/seconds}" > "$T/s.json"
+	speedscope2spaa "$T/s.json" > "$T/s.spaa"
+	spaa-validate --strict "$T/s.spaa"
+	spaa-fold --all-events "$T/s.spaa" > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+cpu-s;heap;main;alloc 64
+cpu-s;heap;main;work;alloc 36
+cpu;cpu;main 2
+cpu;cpu;main;work 3
+END
+}

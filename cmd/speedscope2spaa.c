@@ -18,6 +18,7 @@
  * one of its two arrays (samples or weights, whichever comes first: 4 or 16
  * bytes a sample), and with -s both. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,11 +293,11 @@ static void read_weights(jscan *r, struct prof *p)
 	bool first = true;
 	jscan_open(r, '[', "\"weights\" (an array of numbers)");
 	while (jscan_more(r, &first, ']')) {
-		int64_t iv;
-		double dv;
-		num w = jscan_num(r, &iv, &dv) ? num_i(iv) : num_d(dv);
-		if (w.kind == NUM_DBL && !(dv >= 0 && dv <= 1.8e19)) jscan_fail(r, "a weight out of range");
-		if (w.kind == NUM_INT && iv < 0) jscan_fail(r, "a negative weight (%lld)", (long long)iv);
+		/* exactly: integers up to 2^64-1 (as spaa2speedscope writes
+		 * them), any finite decimal */
+		num w = jscan_numv(r);
+		if (w.kind == NUM_DBL && !(w.d >= 0 && isfinite(w.d))) jscan_fail(r, "a weight out of range");
+		if (w.kind == NUM_INT && w.i < 0) jscan_fail(r, "a negative weight (%lld)", (long long)w.i);
 		uint32_t i = p->nweights;
 		if (p->nweights == UINT32_MAX - 1) jscan_fail(r, "more than %u weights in one profile", UINT32_MAX - 2);
 		p->nweights++;

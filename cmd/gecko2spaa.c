@@ -152,11 +152,7 @@ static num cell(jscan *r)
 	x.kind = NUL_KIND;
 	x.i = 0;
 	int c = jscan_peek(r);
-	if (c == '-' || (c >= '0' && c <= '9')) {
-		int64_t v;
-		double d;
-		return jscan_num(r, &v, &d) ? num_i(v) : num_d(d);
-	}
+	if (c == '-' || (c >= '0' && c <= '9')) return jscan_numv(r); /* 2^64-1 exactly */
 	jscan_skip(r);
 	return x;
 }
@@ -830,6 +826,7 @@ struct walk {
 	uint64_t line;           /* where it starts, for messages */
 	builder_ctx ctx;
 	uint32_t metric;
+	int wt;                  /* W_SAMPLES, W_TRACING, W_BYTES */
 	uint32_t *smemo;         /* stack index -> builder stack */
 	uint32_t *depth;         /* stack index -> its frames (0 not yet known) */
 	uint32_t *fr, frcap;
@@ -959,11 +956,20 @@ static void add_samples(struct walk *w, const samples *smp, double offset)
 		if (c[XC_WEIGHT].have) {
 			wv = v[XC_WEIGHT];
 			if (is_null(wv)) wv = num_i(1);
+			/* where the weight was read (a sum past 64 bits is named there) */
+			uint64_t wl = cur[smp->rows.have ? 0 : XC_WEIGHT].r.line;
+			builder_where(G.b, G.fname, wl);
+			char nb[40];
+			num_text(nb, wv);
 			if (wv.kind == NUM_INT && wv.i < 0)
-				die_at(G.fname, w->line, "thread %u: sample %u: a negative weight (%lld)", w->index, i,
-				       (long long)wv.i);
+				die_at(G.fname, wl, "thread %u: sample %u: a negative weight (%s)", w->index, i, nb);
 			if (wv.kind == NUM_DBL && !(wv.d >= 0 && wv.d <= 1.8e19))
-				die_at(G.fname, w->line, "thread %u: sample %u: a weight out of range", w->index, i);
+				die_at(G.fname, wl, "thread %u: sample %u: weight %s out of range", w->index, i, nb);
+			/* samples and bytes are whole; milliseconds need not be */
+			if (wv.kind == NUM_DBL && w->wt != W_TRACING && wv.d != (double)(uint64_t)wv.d)
+				die_at(G.fname, wl, "thread %u: sample %u: weight %s is not a whole number (of %s)", w->index,
+				       i, nb, w->wt == W_BYTES ? "bytes" : "samples");
+			if (wv.kind == NUM_DBL && w->wt != W_TRACING) wv = num_u((uint64_t)wv.d); /* 4096.0, 1e3 */
 		}
 		uint32_t bs = stack_of(w, (uint32_t)s);
 		builder_add(G.b, bs, &w->metric, &wv, 1);
@@ -1033,6 +1039,7 @@ static void read_thread(jscan *r)
 		builder_thread(G.b, pid, tid, name.p ? name.p : "", name.n);
 		w.ctx = (builder_ctx){ .event = weight_event(wt), .has_pid = true, .has_tid = true, .pid = pid, .tid = tid };
 		w.metric = G.metric[wt];
+		w.wt = wt;
 		w.plibs = &G.pr[G.cur_pr].lib;
 		uint32_t ns = w.tt->stack.rows;
 		w.smemo = xmalloc((size_t)(ns ? ns : 1) * sizeof *w.smemo);

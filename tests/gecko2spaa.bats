@@ -271,7 +271,8 @@ print(json.dumps({"threads": [{"name": "T", "stringArray": ["f%d" % i for i in r
 	bad '"prefix":[null,0,-1]' 'stack 2: prefix -1 is not in the stackTable (3 stacks)'
 	bad '"prefix":[null,0,0.5]' 'stack 2: prefix 0.5 is not in the stackTable (3 stacks)'
 	bad '"prefix":[null,0,1e400]' 'stack 2: prefix inf is not in the stackTable (3 stacks)'
-	bad '"prefix":[null,0,18446744073709551615]' 'stack 2: prefix 1.8446744073709552e+19 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,18446744073709551615]' 'stack 2: prefix 18446744073709551615 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,18446744073709551616]' 'stack 2: prefix 1.8446744073709552e+19 is not in the stackTable (3 stacks)'
 	bad '"prefix":[null,0,3]' 'stack 2: prefix 3 is not in the stackTable (3 stacks)'
 	bad '"prefix":[null,2,1]' "the stackTable's prefixes loop"
 	bad '"prefixOffset":[0,1,3]' 'stack 2: prefixOffset 3 is not in the stackTable (3 stacks)'
@@ -287,4 +288,40 @@ print(json.dumps({"threads": [{"name": "T", "stringArray": ["f%d" % i for i in r
 	printf '{"threads":[{%s,"stackTable":{"frame":[0,1,2],"prefixOffset":[0,1,1]}}]}' "$S" > "$T/z.json"
 	run sh -c "gecko2spaa '$T/z.json' | spaa-fold"
 	assert_output "T;a;b;c 1"
+}
+
+@test "weights: bytes and samples are whole (2.75 refused at its line), milliseconds need not be; 2^64-1 exact, a sum past it refused at its line" {
+	S='"stringArray":["f"],"stackTable":{"frame":[0],"prefix":[null]},"frameTable":{"func":[0]},"funcTable":{"name":[0]}'
+	w() { printf '{"threads":[{"name":"T",%s,\n"samples":{"weightType":"%s","stack":[0,0,0],\n"weight":[1,\n%s]}}]}' "$S" "$1" "$2" > "$T/w.json"; }
+	w bytes '2.75,3'
+	run gecko2spaa -o "$T/out" "$T/w.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/w.json:4: thread 1: sample 1: weight 2.75 is not a whole number (of bytes)"
+	[ ! -e "$T/out" ]
+	w samples '2.75,3'
+	run gecko2spaa "$T/w.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/w.json:4: thread 1: sample 1: weight 2.75 is not a whole number (of samples)"
+	w tracing-ms '2.75,3'
+	run sh -c "gecko2spaa '$T/w.json' | spaa-fold"
+	assert_output "T;f 6.75"
+	# whole numbers written as decimals are whole: 1e3 bytes is 1000
+	w bytes '1e3,4096.0'
+	run sh -c "gecko2spaa '$T/w.json' | spaa-fold"
+	assert_output "T;f 5097"
+	w bytes '-3,1'
+	run gecko2spaa "$T/w.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/w.json:4: thread 1: sample 1: a negative weight (-3)"
+	w bytes '1e400,1'
+	run gecko2spaa "$T/w.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/w.json:4: thread 1: sample 1: weight inf out of range"
+	w bytes '18446744073709551614,0'
+	run sh -c "gecko2spaa '$T/w.json' | spaa-fold"
+	assert_output "T;f 18446744073709551615"
+	w bytes '18446744073709551615,0'
+	run gecko2spaa "$T/w.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/w.json:4: metric alloc_bytes of a stack overflows 64 bits"
 }

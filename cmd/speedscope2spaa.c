@@ -52,12 +52,16 @@ static const char help[] =
 "                       it, in a time unit) and one per span\n"
 "  -q, --quiet          no warnings\n"
 "      --strict         warnings are errors\n"
+"      --max-depth=N    the deepest nesting of an evented profile's frames\n"
+"                       (default 4096): deeper is an error, since output grows\n"
+"                       with depth squared\n"
 CLI_HELP_TAIL;
 
 #define NONE UINT32_MAX
 
 static struct {
 	bool samples, quiet, strict;
+	uint32_t max_depth;          /* --max-depth (0: spans' default) */
 	builder *b;
 	const char *fname;           /* the file being read, for messages */
 	/* speedscope's frames: name, file, line, col, and the builder frame */
@@ -134,6 +138,7 @@ static spans *evented_spans(uint32_t u)
 	c.midx[0] = builder_metric(G.b, metric, k == U_NONE ? NULL : unit_name[k]);
 	c.calls_midx = (int32_t)builder_metric(G.b, "calls", "count");
 	c.mode = SPANS_STACK;
+	c.max_depth = G.max_depth;
 	c.samples = G.samples;
 	c.report = spans_report;
 	c.fatal = spans_fatal;
@@ -579,11 +584,12 @@ static void read_file(const char *path)
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	enum { OPT_STRICT = 256 };
+	enum { OPT_STRICT = 256, OPT_MAX_DEPTH };
 	static const struct option longopts[] = {
 		{ "samples", no_argument, 0, 's' },
 		{ "quiet", no_argument, 0, 'q' },
 		{ "strict", no_argument, 0, OPT_STRICT },
+		{ "max-depth", required_argument, 0, OPT_MAX_DEPTH },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -596,6 +602,7 @@ int main(int argc, char **argv)
 		case 's': G.samples = true; break;
 		case 'q': G.quiet = true; break;
 		case OPT_STRICT: G.strict = true; break;
+		case OPT_MAX_DEPTH: G.max_depth = spans_max_depth_arg(optarg); break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}

@@ -175,3 +175,19 @@ cpu;cpu;main 2
 cpu;cpu;main;work 3
 END
 }
+
+@test "an evented profile nested 5000 deep: an error at 4096 (output grows with depth squared) that --max-depth=N, which it names, raises" {
+	python3 -c '
+import json
+N = 5000
+ev = [{"type": "O", "frame": i, "at": i} for i in range(N)] + [{"type": "C", "frame": i, "at": 2 * N - i} for i in reversed(range(N))]
+print(json.dumps({"shared": {"frames": [{"name": "f%d" % i} for i in range(N)]},
+	"profiles": [{"type": "evented", "name": "x", "unit": "nanoseconds", "startValue": 0, "endValue": 2 * N, "events": ev}]}))' > "$T/ev.json"
+	run speedscope2spaa -o "$T/out" "$T/ev.json"
+	assert_failure 1
+	assert_output "speedscope2spaa: $T/ev.json:1: spans nested deeper than 4096 levels (the limit; --max-depth=N raises it)"
+	[ ! -e "$T/out" ]
+	run bounded 400 30 speedscope2spaa --max-depth=5000 -o "$T/out" "$T/ev.json"
+	assert_success
+	[ "$(spaa-fold "$T/out" | wc -l)" -eq 5000 ]
+}

@@ -168,7 +168,8 @@ static void read_frames(jscan *r)
 			if (d->nodes[0].type != JSON_OBJECT) jscan_fail(r, "frame %u is not an object", G.nfr);
 			static const char *const keys[] = { "name", "file", "line", "col" };
 			uint32_t v[4];
-			json_get_keys(d, 0, keys, 4, v);
+			int dup = json_get_keys_once(d, 0, keys, 4, v);
+			if (dup >= 0) jscan_fail(r, "frame %u has \"%s\" twice", G.nfr, keys[dup]);
 			if (!v[0] || d->nodes[v[0]].type != JSON_STRING)
 				jscan_fail(r, "frame %u has no \"name\" string", G.nfr);
 			struct sframe *f = VEC_PUSH(G.fr, G.nfr, G.frcap);
@@ -362,7 +363,8 @@ static void read_events(jscan *r, struct prof *p)
 		if (d->nodes[0].type != JSON_OBJECT) jscan_fail(r, "an event that is not an object");
 		static const char *const keys[] = { "type", "frame", "at" };
 		uint32_t v[3];
-		json_get_keys(d, 0, keys, 3, v);
+		int dup = json_get_keys_once(d, 0, keys, 3, v);
+		if (dup >= 0) jscan_fail(r, "an event with \"%s\" twice", keys[dup]);
 		char type = 0;
 		if (v[0] && json_is_str(d, v[0], "O", 1)) type = 'O';
 		else if (v[0] && json_is_str(d, v[0], "C", 1)) type = 'C';
@@ -460,8 +462,15 @@ static void read_profile(jscan *r)
 	pi->name = NULL;
 	jscan_open(r, '{', "a profile (an object)");
 	bool first = true;
+	static const char *const once[] = { "type", "name", "unit", "startValue", NULL };
+	bool seen[4] = { false };
 	while (jscan_more(r, &first, '}')) {
 		sstr k = jscan_key(r);
+		for (int i = 0; once[i]; i++)
+			if (sstr_eqc(k, once[i])) {
+				if (seen[i]) jscan_fail(r, "a profile with \"%s\" twice", once[i]);
+				seen[i] = true;
+			}
 		if (sstr_eqc(k, "type")) {
 			sstr t = jscan_str(r, "the profile's \"type\"");
 			if (sstr_eqc(t, "sampled")) p.type = 'S';
@@ -485,6 +494,7 @@ static void read_profile(jscan *r)
 			int64_t iv;
 			double dv;
 			p.start = jscan_num(r, &iv, &dv) ? num_i(iv) : num_d(dv);
+			if (p.start.kind == NUM_DBL && !isfinite(dv)) jscan_fail(r, "startValue is not a finite number");
 			p.has_start = true;
 		} else if (sstr_eqc(k, "samples")) {
 			read_samples(r, &p);
@@ -534,9 +544,15 @@ static bool pass(const char *path, bool profiles_only)
 	if (jscan_start(&r) != '{')
 		jscan_fail(&r, "not a speedscope file: it does not start with a JSON object");
 	jscan_open(&r, '{', "the file (an object)");
-	bool first = true, skipped = false, saw_profiles = false;
+	bool first = true, skipped = false, saw_profiles = false, saw_name = false, saw_exporter = false;
 	while (jscan_more(&r, &first, '}')) {
 		sstr k = jscan_key(&r);
+		if (sstr_eqc(k, "profiles") && saw_profiles) jscan_fail(&r, "a second \"profiles\" array");
+		if (sstr_eqc(k, "name") || sstr_eqc(k, "exporter")) {
+			bool *saw = sstr_eqc(k, "name") ? &saw_name : &saw_exporter;
+			if (*saw) jscan_fail(&r, "a second \"%.*s\"", (int)k.n, k.p);
+			*saw = true;
+		}
 		if (sstr_eqc(k, "shared") && !profiles_only) {
 			read_frames(&r);
 		} else if (sstr_eqc(k, "profiles")) {

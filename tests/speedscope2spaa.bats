@@ -191,3 +191,21 @@ print(json.dumps({"shared": {"frames": [{"name": "f%d" % i} for i in range(N)]},
 	assert_success
 	[ "$(spaa-fold "$T/out" | wc -l)" -eq 5000 ]
 }
+
+@test "duplicate keys (which JSON.parse takes the last of) and a startValue of 1e400: errors, never a profile of one of them or doubled" {
+	bad() { printf '%s' "$1" > "$T/b.json"; run speedscope2spaa -o "$T/out" "$T/b.json"; assert_failure 1
+		assert_output "speedscope2spaa: $T/b.json:$2"; [ ! -e "$T/out" ]; }
+	F='"shared":{"frames":[{"name":"a"},{"name":"b"}]}'
+	P='{"type":"sampled","unit":"none","samples":[[0,1]],"weights":[1]}'
+	E='"events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":0,"at":2}]'
+	bad "{$F,\"profiles\":[$P],\"profiles\":[$P]}" '1: a second "profiles" array (byte 138)'
+	bad "{\"profiles\":[$P],$F,\"profiles\":[$P]}" '1: a second "profiles" array (byte 138)'
+	bad "{$F,\"name\":\"x\",\"name\":\"y\",\"profiles\":[$P]}" '1: a second "name" (byte 67)'
+	bad "{$F,\"profiles\":[{\"type\":\"evented\",\"unit\":\"milliseconds\",$E,\"unit\":\"bytes\"}]}" \
+		'1: a profile with "unit" twice (byte 179)'
+	bad "{$F,\"profiles\":[{\"type\":\"evented\",\"unit\":\"milliseconds\",\"events\":[{\"type\":\"O\",\"frame\":0,\"at\":1,\"at\":5}]}]}" \
+		'1: an event with "at" twice (byte 147)'
+	bad "{\"shared\":{\"frames\":[{\"name\":\"a\",\"name\":\"b\"}]},\"profiles\":[$P]}" '1: frame 0 has "name" twice (byte 44)'
+	bad "{$F,\"profiles\":[{\"type\":\"sampled\",\"unit\":\"milliseconds\",\"startValue\":1e400,\"samples\":[[0]],\"weights\":[1]}]}" \
+		'1: startValue is not a finite number (byte 119)'
+}

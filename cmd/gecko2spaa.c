@@ -22,6 +22,7 @@
  * Memory: the tables (distinct stacks, frames and functions), and a buffer
  * per reader; nothing per sample. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -947,6 +948,9 @@ static void add_samples(struct walk *w, const samples *smp, double offset)
 			if (!is_null(v[XC_DELTA])) clock += num_to_double(v[XC_DELTA]);
 			d = clock;
 		}
+		if (!isfinite(d + offset))
+			die_at(G.fname, cur[smp->rows.have ? 0 : tc].r.line, "thread %u: sample %u: its time is not a finite "
+			       "number%s", w->index, i, tc == XC_DELTA ? " (the timeDeltas add up past the doubles)" : "");
 		if (is_null(v[XC_STACK])) continue; /* a sample with no stack: nothing to add to */
 		int64_t s = stack_index(v[XC_STACK]);
 		if (s < 0 || (uint64_t)s >= ns)
@@ -1066,6 +1070,7 @@ static void read_meta(jscan *r, struct proc *p)
 		if (sstr_eqc(k, "startTime")) {
 			num x = cell(r);
 			if (!is_null(x)) p->start = num_to_double(x);
+			if (!isfinite(p->start)) jscan_fail(r, "meta.startTime is not a finite number");
 		} else if (sstr_eqc(k, "interval") && p == &G.pr[0]) {
 			num x = cell(r);
 			if (!is_null(x)) {
@@ -1148,9 +1153,17 @@ static bool profile(jscan *r, int pass, bool top)
 		me = G.next_pr++;
 	}
 	bool first = true, found = false;
+	/* JSON.parse would take the last of each: one only */
+	static const char *const once[] = { "threads", "processes", "meta", "shared", NULL };
+	bool seen[4] = { false };
 	jscan_open(r, '{', top ? "the profile (an object)" : "a profile (an object)");
 	while (jscan_more(r, &first, '}')) {
 		sstr k = jscan_key(r);
+		for (int i = 0; once[i]; i++)
+			if (sstr_eqc(k, once[i])) {
+				if (seen[i]) jscan_fail(r, "a second \"%s\"", once[i]);
+				seen[i] = true;
+			}
 		if (sstr_eqc(k, "profile") && top) {
 			/* the devtools wrapper: its "profile" is the profile */
 			if (pass == 1) G.npr--;

@@ -325,3 +325,14 @@ print(json.dumps({"threads": [{"name": "T", "stringArray": ["f%d" % i for i in r
 	assert_failure 1
 	assert_output "gecko2spaa: $T/w.json:4: metric alloc_bytes of a stack overflows 64 bits"
 }
+
+@test "a second threads, processes, meta or shared (JSON.parse takes the last; both were read), times of 1e400 (written as 0): errors" {
+	T1='"name":"T","stringArray":["f"],"stackTable":{"frame":[0],"prefix":[null]},"frameTable":{"func":[0]},"funcTable":{"name":[0]}'
+	bad() { printf '%s' "$1" > "$T/b.json"; run gecko2spaa -s -o "$T/out" "$T/b.json"; assert_failure 1
+		assert_output "gecko2spaa: $T/b.json:$2"; [ ! -e "$T/out" ]; }
+	bad "{\"threads\":[{$T1,\"samples\":{\"stack\":[0]}}],\"threads\":[{$T1,\"samples\":{\"stack\":[0]}}]}" '1: a second "threads" (byte 174)'
+	bad "{\"meta\":{},\"meta\":{},\"threads\":[{$T1,\"samples\":{\"stack\":[0]}}]}" '1: a second "meta" (byte 18)'
+	bad "{\"meta\":{\"startTime\":1e400},\"threads\":[{$T1,\"samples\":{\"stack\":[0],\"time\":[1]}}]}" \
+		'1: meta.startTime is not a finite number (byte 26)'
+	bad "{\"threads\":[{$T1,\"samples\":{\"stack\":[0],"$'\n'"\"time\":[1e400]}}]}" '2: thread 1: sample 0: its time is not a finite number'
+}

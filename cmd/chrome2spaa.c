@@ -1225,6 +1225,8 @@ static uint32_t path_len(profile *p, uint32_t i)
 	return plen[i];
 }
 
+static uint64_t n_written; /* stacks written: none is no profile */
+
 static void write_stacks(profile *p)
 {
 	builder_ctx c = { .event = 0 };
@@ -1260,6 +1262,7 @@ static void write_stacks(profile *p)
 		num vals[NW];
 		for (uint32_t m = 0; m < n_metrics; m++) vals[m] = num_u(x->w[wcol[m]]);
 		x->stack = builder_stack(B, &c, path, depth, midx, vals, n_metrics);
+		n_written++;
 	}
 }
 
@@ -1302,6 +1305,7 @@ static void finish(const char *outpath, bool zstd)
 	}
 	declare_event();
 	for (uint32_t i = 0; i < nprofs; i++) write_stacks(profs[i]);
+	if (!n_written) die_no_stacks(fname, "every node's weights are 0 (no allocation, no sample)");
 	if (n_cut)
 		warn_at(fname, 0, "%llu stack%s of more than %u frames: cut to the %u innermost under [truncated] (--max-frames)",
 			(unsigned long long)n_cut, n_cut == 1 ? "" : "s", opt_max_frames, opt_max_frames);

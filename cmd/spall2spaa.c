@@ -783,6 +783,8 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 			c = jscan_peek(&r);
 			if (c < 0) break;
 			if (is_events && c == '[') {
+				/* JSON.parse keeps the last: both would be one trace */
+				if (found) fatal(kpos, "a second traceEvents array");
 				found = true;
 				r.pos++;
 				json_events(&r);

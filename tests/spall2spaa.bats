@@ -631,3 +631,11 @@ spall2spaa: $T/back.json:1: time goes backwards on thread 1/1 (17000000000000000
 	assert_failure 1
 	assert_output "spall2spaa: $T/ov.json:1: span cost overflows 64 bits (byte 1)"
 }
+
+@test "a second traceEvents array (JSON.parse keeps the last; both were read as one trace, nesting the one in the other): an error" {
+	printf '%s' '{"traceEvents":[{"name":"f","ph":"X","ts":1,"dur":5,"pid":1,"tid":1}],"traceEvents":[{"name":"g","ph":"X","ts":1,"dur":5,"pid":1,"tid":1}]}' > "$T/t.json"
+	run spall2spaa -o "$T/out" "$T/t.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/t.json:1: a second traceEvents array (byte 70)"
+	[ ! -e "$T/out" ]
+}

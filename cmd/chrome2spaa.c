@@ -1371,9 +1371,20 @@ static void read_profile(jscan *r)
 		trace_events(r);
 	} else if (c == '{') {
 		bool first = true;
+		/* the members read, each once: JSON.parse keeps the last of a
+		 * key, and both would be read here (samples, timeDeltas and a
+		 * cpuprofile's or trace's samples say so themselves) */
+		static const char *const once[] = { "traceEvents", "stackFrames", "nodes", "snapshot",
+						    "trace_function_infos", "trace_tree", "strings", "samples", NULL };
+		bool seen[8] = { false };
 		jscan_open(r, '{', "'{'");
 		while (jscan_more(r, &first, '}')) {
 			sstr key = jscan_key(r);
+			for (int i = 0; once[i]; i++)
+				if (sstr_eqc(key, once[i]) && (i < 7 || format == F_HEAPPROFILE || format == F_HEAPSNAPSHOT)) {
+					if (seen[i]) jscan_fail(r, "a second \"%s\"", once[i]);
+					seen[i] = true;
+				}
 			if (format == F_AUTO) format = by_key(r, key);
 			switch (format) {
 			case F_AUTO: jscan_skip(r); break;

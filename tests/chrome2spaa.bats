@@ -616,3 +616,13 @@ rows() { # METRIC: "self total name" per function of the SPAA on stdin
 	run sh -c "chrome2spaa '$T/h.json' | spaa-fold"
 	assert_output "(root);f 16"
 }
+
+@test "a member read twice (JSON.parse keeps the last; both were read): traceEvents, nodes, a heap profile's samples: errors" {
+	H='"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":0,"id":1,"children":[{"callFrame":{"functionName":"f","scriptId":"1","url":"a.js","lineNumber":1,"columnNumber":1},"selfSize":10,"id":2,"children":[]}]}'
+	bad() { printf '%s' "$1" > "$T/b.json"; run chrome2spaa -o "$T/out" "$T/b.json"; assert_failure 1
+		assert_output "chrome2spaa: $T/b.json:$2"; [ ! -e "$T/out" ]; }
+	bad "{$H,\"samples\":[],\"samples\":[{\"size\":5,\"nodeId\":2,\"ordinal\":1}]}" '1: a second "samples" (byte 292)'
+	bad '{"traceEvents":[],"traceEvents":[]}' '1: a second "traceEvents" (byte 32)'
+	bad '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"nodes":[{"id":2,"callFrame":{"functionName":"f"}}],"samples":[2],"timeDeltas":[1]}' \
+		'1: a second "nodes" (byte 66)'
+}

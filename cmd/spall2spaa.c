@@ -145,6 +145,9 @@ static void process_name(int64_t pid, const char *name, size_t n)
 static void finish(const char *outpath, bool zstd)
 {
 	spans_finish(S);
+	/* a header alone (a binary file cut after it), or ends without
+	 * their begins: no profile */
+	if (!spans_get_stats(S)->spans) die_no_stacks(fname, "no span both begins and ends in it");
 	if (procs.count) {
 		sbuf j = { 0 };
 		sbuf_addc(&j, '{');

@@ -639,3 +639,21 @@ spall2spaa: $T/back.json:1: time goes backwards on thread 1/1 (17000000000000000
 	assert_output "spall2spaa: $T/t.json:1: a second traceEvents array (byte 70)"
 	[ ! -e "$T/out" ]
 }
+
+@test "a binary file cut after its header, a trace of ends alone: no span, an error (they wrote an empty profile, exit 0)" {
+	head -c 32 "$S/small-trace-v0.spall" > "$T/h.spall"
+	run spall2spaa -o "$T/out" "$T/h.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/h.spall: no stacks found: no span both begins and ends in it (no profile written)"
+	[ ! -e "$T/out" ]
+	head -c 36 "$S/small-trace-v0.spall" > "$T/h.spall"
+	run spall2spaa -o "$T/out" "$T/h.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/h.spall: byte 32: event truncated at end of input; ignored
+spall2spaa: $T/h.spall: no stacks found: no span both begins and ends in it (no profile written)"
+	printf '%s' '[{"name":"f","ph":"E","ts":1,"pid":1,"tid":1}]' > "$T/e.json"
+	run spall2spaa "$T/e.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/e.json:1: end with no open begin on thread 1/1; ignored (byte 1)
+spall2spaa: $T/e.json: no stacks found: no span both begins and ends in it (no profile written)"
+}

@@ -69,6 +69,7 @@ static struct {
 	uint32_t nfr, frcap;
 	bool have_frames;
 	uint32_t nprofiles;          /* over all files */
+	uint64_t nsampled;           /* samples of sampled profiles, over all files */
 	/* profile names (for the thread records at the end) and kinds */
 	struct pinfo { char *name; bool evented; uint32_t unit; } *pi;
 	uint32_t npi, picap;
@@ -400,6 +401,7 @@ static void finish_sampled(jscan *r, struct prof *p, const char *name)
 	if (!p->have_samples || !p->have_weights)
 		jscan_fail(r, "sampled profile %s has no \"%s\" array", name, p->have_samples ? "weights" : "samples");
 	uint32_t ev = sampled_event(p->unit), m = G.m_sampled[p->unit];
+	G.nsampled += p->nsamples;
 	builder_ctx ctx = { .event = ev, .has_pid = true, .has_tid = true, .pid = p->index, .tid = p->index };
 	uint32_t *bs = xmalloc((p->stacks.count ? p->stacks.count : 1) * sizeof *bs);
 	uint32_t *fr = NULL, frcap = 0;
@@ -644,7 +646,12 @@ int main(int argc, char **argv)
 		}
 	for (int u = 0; u < NUNITS; u++)
 		if (G.sp[u]) spans_finish(G.sp[u]);
-	if (G.nprofiles == 0) die_no_stacks(optind + 1 == argc ? argv[optind] : "-", "the file has no profiles");
+	const char *nm = optind + 1 == argc ? argv[optind] : "-";
+	if (G.nprofiles == 0) die_no_stacks(nm, "the file has no profiles");
+	uint64_t nstacks = G.nsampled;
+	for (int u = 0; u < NUNITS; u++)
+		if (G.sp[u]) nstacks += spans_get_stats(G.sp[u])->spans;
+	if (!nstacks) die_no_stacks(nm, "no profile has a sample or an event");
 	output *o = output_open(outpath, zstd);
 	builder_write(G.b, o);
 	output_close(o);

@@ -209,3 +209,11 @@ print(json.dumps({"shared": {"frames": [{"name": "f%d" % i} for i in range(N)]},
 	bad "{$F,\"profiles\":[{\"type\":\"sampled\",\"unit\":\"milliseconds\",\"startValue\":1e400,\"samples\":[[0]],\"weights\":[1]}]}" \
 		'1: startValue is not a finite number (byte 119)'
 }
+
+@test "profiles without a sample or an event: the no-stacks error (it wrote a profile without stacks, exit 0)" {
+	printf '%s' '{"shared":{"frames":[]},"profiles":[{"type":"evented","unit":"none","events":[]},{"type":"sampled","unit":"none","samples":[],"weights":[]}]}' > "$T/e.json"
+	run speedscope2spaa -o "$T/out" "$T/e.json"
+	assert_failure 1
+	assert_output "speedscope2spaa: $T/e.json: no stacks found: no profile has a sample or an event (no profile written)"
+	[ ! -e "$T/out" ]
+}

@@ -587,11 +587,18 @@ static uint32_t frame_of(tabs *t, const libs *plibs, uint32_t f)
 		if (!name) die_at(G.fname, 0, "function %lld: its name is not in the string array", (long long)fn);
 		bf.func = sstr_c(name);
 		if (all_hex(name, strlen(name))) bf.func_resolved = false;
+		/* an index given (not null) must point somewhere */
+		if (!is_null(at(&t->func, UC_FILE, (uint32_t)fn)) && !str_at(&t->str, at_idx(&t->func, UC_FILE, (uint32_t)fn)))
+			die_at(G.fname, 0, "function %lld: its fileName is not in the string array (%u strings)", (long long)fn,
+			       t->str.n);
 		const char *file = str_at(&t->str, at_idx(&t->func, UC_FILE, (uint32_t)fn));
-		if (!file) {
+		if (!file && !is_null(at(&t->func, UC_SOURCE, (uint32_t)fn))) {
 			int64_t si = at_idx(&t->func, UC_SOURCE, (uint32_t)fn);
 			const table *srct = t->src.present ? &t->src : &G.shared.src;
-			if (si >= 0 && (uint64_t)si < srct->rows) file = str_at(&t->str, at_idx(srct, 0, (uint32_t)si));
+			if (si < 0 || (uint64_t)si >= srct->rows)
+				die_at(G.fname, 0, "function %lld: source %lld is not in the sources table (%u sources)",
+				       (long long)fn, (long long)si, srct->rows);
+			file = str_at(&t->str, at_idx(srct, 0, (uint32_t)si));
 		}
 		int64_t line = at_idx(&t->frame, FC_LINE, f), col = at_idx(&t->frame, FC_COL, f);
 		if (line < 0) line = at_idx(&t->func, UC_LINE, (uint32_t)fn), col = at_idx(&t->func, UC_COL, (uint32_t)fn);
@@ -601,6 +608,14 @@ static uint32_t frame_of(tabs *t, const libs *plibs, uint32_t f)
 			if (line >= 0 && col >= 0) sbuf_printf(src, ":%lld", (long long)col);
 		}
 		int64_t res = at_idx(&t->func, UC_RES, (uint32_t)fn);
+		/* -1 is the Firefox Profiler's "no resource" */
+		num rv = at(&t->func, UC_RES, (uint32_t)fn);
+		if (!is_null(rv) && !(rv.kind == NUM_INT && rv.i == -1) && (res < 0 || (uint64_t)res >= t->res.rows)) {
+			char nb[40];
+			num_text(nb, rv);
+			die_at(G.fname, 0, "function %lld: resource %s is not in the resourceTable (%u resources)",
+			       (long long)fn, nb, t->res.rows);
+		}
 		int64_t li = t->frame.have[FC_LIB] ? at_idx(&t->frame, FC_LIB, f)
 			   : res >= 0 ? at_idx(&t->res, RC_LIB, (uint32_t)res) : -1;
 		if (li >= 0 && ll && (uint64_t)li < ll->n) {

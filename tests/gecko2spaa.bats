@@ -336,3 +336,20 @@ print(json.dumps({"threads": [{"name": "T", "stringArray": ["f%d" % i for i in r
 		'1: meta.startTime is not a finite number (byte 26)'
 	bad "{\"threads\":[{$T1,\"samples\":{\"stack\":[0],"$'\n'"\"time\":[1e400]}}]}" '2: thread 1: sample 0: its time is not a finite number'
 }
+
+@test "a function's resource, fileName or source that points nowhere: an error, not a frame without them" {
+	S='"name":"T","stringArray":["f","a.js"],"stackTable":{"frame":[0],"prefix":[null]},"frameTable":{"func":[0]},"samples":{"stack":[0]}'
+	bad() { printf '{"threads":[{%s,%s}]}' "$S" "$1" > "$T/b.json"; run gecko2spaa -o "$T/out" "$T/b.json"; assert_failure 1
+		assert_output "gecko2spaa: $T/b.json: $2"; [ ! -e "$T/out" ]; }
+	bad '"funcTable":{"name":[0],"resource":[3]},"resourceTable":{"name":[1]}' 'function 0: resource 3 is not in the resourceTable (1 resources)'
+	bad '"funcTable":{"name":[0],"resource":[-2]},"resourceTable":{"name":[1]}' 'function 0: resource -2 is not in the resourceTable (1 resources)'
+	bad '"funcTable":{"name":[0],"fileName":[7]}' 'function 0: its fileName is not in the string array (2 strings)'
+	bad '"funcTable":{"name":[0],"source":[2]},"sources":{"filename":[1]}' 'function 0: source 2 is not in the sources table (1 sources)'
+	# null, and a resource of -1 (the Firefox Profiler's none), are none
+	printf '{"threads":[{%s,%s}]}' "$S" '"funcTable":{"name":[0],"resource":[-1],"fileName":[null],"source":[null]}' > "$T/ok.json"
+	run sh -c "gecko2spaa '$T/ok.json' | spaa-fold"
+	assert_output "T;f 1"
+	printf '{"threads":[{%s,%s}]}' "$S" '"funcTable":{"name":[0],"resource":[0]},"resourceTable":{"name":[1]}' > "$T/ok.json"
+	run sh -c "gecko2spaa '$T/ok.json' | grep -c '\"name\":\"a.js\"'"
+	assert_output "1"
+}

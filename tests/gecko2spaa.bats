@@ -353,3 +353,14 @@ print(json.dumps({"threads": [{"name": "T", "stringArray": ["f%d" % i for i in r
 	run sh -c "gecko2spaa '$T/ok.json' | grep -c '\"name\":\"a.js\"'"
 	assert_output "1"
 }
+
+@test "threads of three weight types (samples, bytes, tracing-ms): three events, never added (the builder's internal error before)" {
+	T1='"stringArray":["f"],"stackTable":{"frame":[0],"prefix":[null]},"frameTable":{"func":[0]},"funcTable":{"name":[0]}'
+	printf '{"threads":[{"name":"A",%s,"samples":{"stack":[0,0]}},{"name":"B",%s,"samples":{"stack":[0],"weight":[4096],"weightType":"bytes"}},{"name":"C",%s,"samples":{"stack":[0],"weight":[2.5],"weightType":"tracing-ms"}}]}' "$T1" "$T1" "$T1" > "$T/mix.json"
+	run gecko2spaa -o "$T/mix.spaa" "$T/mix.json"
+	assert_success
+	assert_output ""
+	spaa-validate --strict "$T/mix.spaa"
+	spaa-fold --all-events "$T/mix.spaa" > "$T/f"
+	assert_file_eq "$T/f" <<< $'alloc;B;f 4096\nsamples;A;f 2\ntracing;C;f 2.5'
+}

@@ -134,8 +134,9 @@ import json
 raw = [2, 1, 2, 1] + [1, 3, 1] * 20000
 print(json.dumps({"mode": "cpu", "interval": 1000, "frames": {"1": {"name": "main"}, "2": {"name": "work"},
 	"3": {"name": "(garbage collection)"}}, "raw": raw}))' > "$T/gc.json"
-	run bounded 200 20 sh -c "stackprof2spaa '$T/gc.json' | spaa-fold"
+	run bounded 200 20 stackprof2spaa -o "$T/gc.spaa" "$T/gc.json"
 	assert_success
+	run spaa-fold "$T/gc.spaa"
 	assert_output $'main;work 1000\nmain;work;(garbage collection) 20000000'
 	P='"mode":"cpu","interval":1000,"frames":{"1":{"name":"main"}}'
 	bad() { printf '%s' "$1" > "$T/b.json"; run stackprof2spaa -o "$T/out" "$T/b.json"; assert_failure 1

@@ -479,6 +479,13 @@ int main(int argc, char **argv)
 	output *o = output_open(outpath, zstd);
 	if (optind == argc) read_file("-");
 	for (int i = optind; i < argc; i++) read_file(argv[i]);
+	/* a file of no profile is an empty speedscope file: none */
+	bool any = false;
+	for (uint32_t i = 0; i < S.nprof && !any; i++) any = !num_is_zero(S.prof[i].total);
+	if (!any)
+		die_no_stacks(optind == argc ? "-" : argv[optind], "%s",
+			      S.nprof ? "every stack weighs 0" : S.metric ? "no stack has the metric asked for"
+			      : "no stack has its event's primary metric");
 	const char *name = optind == argc || !strcmp(argv[optind], "-") ? "profile" : argv[optind];
 	const char *slash = strrchr(name, '/');
 	write_file(o, slash ? slash + 1 : name);

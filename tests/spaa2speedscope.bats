@@ -124,3 +124,15 @@ END
 	spaa-fold "$T/q.spaa" > "$T/a"
 	cmp "$T/a" "$T/b"
 }
+
+@test "nothing to write (no stack with the metric, every stack weighing 0): an error, not an empty speedscope file with exit 0" {
+	run spaa2speedscope -m nope -o "$T/out.json" "$EX/perf-cpu.spaa"
+	assert_failure 1
+	assert_output "spaa2speedscope: $EX/perf-cpu.spaa: 7 stacks without metric nope skipped
+spaa2speedscope: $EX/perf-cpu.spaa: no stacks found: no stack has the metric asked for (no profile written)"
+	[ ! -e "$T/out.json" ]
+	printf 'main;a 0\n' | folded2spaa > "$T/z.spaa"
+	run spaa2speedscope "$T/z.spaa"
+	assert_failure 1
+	assert_output "spaa2speedscope: $T/z.spaa: no stacks found: every stack weighs 0 (no profile written)"
+}

@@ -934,6 +934,10 @@ static void add_samples(struct walk *w, const samples *smp, double offset)
 	const where *c = smp->c;
 	if (c[XC_WEIGHT].have && c[XC_WEIGHT].n != n)
 		die_at(G.fname, w->line, "thread %u: %u samples but %u weights", w->index, n, c[XC_WEIGHT].n);
+	for (int j = XC_TIME; j <= XC_DELTA; j++)
+		if (c[j].have && c[j].n != n)
+			die_at(G.fname, w->line, "thread %u: %u samples but %u %s", w->index, n, c[j].n,
+			       j == XC_TIME ? "times" : "timeDeltas");
 	bool timed = c[XC_TIME].have || c[XC_DELTA].have;
 	/* the time only for sample records */
 	int tc = !G.samples ? -1 : c[XC_TIME].have ? XC_TIME : c[XC_DELTA].have ? XC_DELTA : -1;
@@ -1039,6 +1043,16 @@ static void read_thread(jscan *r)
 	if (!w.tt->str.present) {
 		if (!G.shared.str.present) die_at(G.fname, w.line, "thread %u has no string array", w.index);
 		w.tt->str = G.shared.str; /* borrowed: not freed with t */
+	}
+	/* a prefix column shorter than the frames would make roots of the
+	 * stacks past its end */
+	const table *st = &w.tt->stack;
+	static const int prefix_cols[] = { SC_PREFIX, SC_PREFIXOFF };
+	for (int i = 0; i < 2; i++) {
+		int j = prefix_cols[i];
+		if (st->have[j] && st->c[j].n != st->c[SC_FRAME].n)
+			die_at(G.fname, w.line, "thread %u: the stackTable has %u frames but %u %s", w.index,
+			       st->c[SC_FRAME].n, st->c[j].n, STACK_COLS[j]);
 	}
 	if (w.tt == &t && !t.func.present && !t.frame.have[FC_LOC] && t.frame.rows)
 		die_at(G.fname, w.line, "thread %u: a frameTable without \"location\" needs a funcTable", w.index);

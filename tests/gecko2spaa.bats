@@ -364,3 +364,13 @@ print(json.dumps({"threads": [{"name": "T", "stringArray": ["f%d" % i for i in r
 	spaa-fold --all-events "$T/mix.spaa" > "$T/f"
 	assert_file_eq "$T/f" <<< $'alloc;B;f 4096\nsamples;A;f 2\ntracing;C;f 2.5'
 }
+
+@test "columns that disagree in length: a prefix column shorter than the frames (its stacks past the end were roots), times or timeDeltas fewer than the samples" {
+	S='"name":"T","stringArray":["a","b"],"frameTable":{"func":[0,1]},"funcTable":{"name":[0,1]}'
+	bad() { printf '{"meta":{"interval":1},"threads":[{%s,%s}]}' "$S" "$1" > "$T/b.json"; run gecko2spaa -s -o "$T/out" "$T/b.json"
+		assert_failure 1; assert_output "gecko2spaa: $T/b.json:1: thread 1: $2"; [ ! -e "$T/out" ]; }
+	bad '"stackTable":{"frame":[0,1],"prefix":[null]},"samples":{"stack":[1]}' 'the stackTable has 2 frames but 1 prefix'
+	bad '"stackTable":{"frame":[0,1],"prefixOffset":[0,1,1]},"samples":{"stack":[1]}' 'the stackTable has 2 frames but 3 prefixOffset'
+	bad '"stackTable":{"frame":[0,1],"prefix":[null,0]},"samples":{"stack":[1,1],"time":[5]}' '2 samples but 1 times'
+	bad '"stackTable":{"frame":[0,1],"prefix":[null,0]},"samples":{"stack":[1],"timeDeltas":[5,6]}' '1 samples but 2 timeDeltas'
+}

@@ -401,7 +401,9 @@ static bool samples_agree(const struct prof *p)
 	return true;
 }
 
-static void write_file(output *o, const char *name)
+/* name: the file's name in speedscope (the first input's base name);
+ * path: the first input as given, for messages. */
+static void write_file(output *o, const char *name, const char *path)
 {
 	out_puts(o, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 		 "\"shared\":{\"frames\":[");
@@ -421,13 +423,13 @@ static void write_file(output *o, const char *name)
 		if (!first) out_putc(o, ',');
 		first = false;
 		if (p->has_samples && p->no_period)
-			warn_at(name, 0, "profile %s: sample records without a period; written from its stacks, "
+			warn_at(path, 0, "profile %s: sample records without a period; written from its stacks, "
 				"not in time order", p->name);
 		bool agree = p->has_samples && !p->no_period && samples_agree(p);
 		if (p->has_samples && !p->no_period && !agree)
-			warn_at(name, 0, "profile %s: its sample records do not add up to its stacks; written from "
+			warn_at(path, 0, "profile %s: its sample records do not add up to its stacks; written from "
 				"its stacks, not in time order", p->name);
-		if (agree) write_time_order(o, i, name);
+		if (agree) write_time_order(o, i, path);
 		else write_profile(o, p);
 	}
 	out_puts(o, "],\"name\":");
@@ -488,7 +490,7 @@ int main(int argc, char **argv)
 			      : "no stack has its event's primary metric");
 	const char *name = optind == argc || !strcmp(argv[optind], "-") ? "profile" : argv[optind];
 	const char *slash = strrchr(name, '/');
-	write_file(o, slash ? slash + 1 : name);
+	write_file(o, slash ? slash + 1 : name, optind == argc ? "-" : argv[optind]);
 	output_close(o);
 	return EXIT_OK;
 }

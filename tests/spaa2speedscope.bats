@@ -119,7 +119,7 @@ END
 	awk '!/"type":"sample"/ || ++n != 2' "$T/p.spaa" > "$T/q.spaa"
 	spaa2speedscope -s "$T/q.spaa" 2> "$T/err" | jq -c '.profiles[] | [.name, .endValue, .weights]' > "$T/w"
 	assert_file_eq "$T/w" <<< '["cpu-clock:pppH",7007007,[2002002,1001001,2002002,1001001,1001001]]'
-	assert_file_eq "$T/err" <<< "spaa2speedscope: q.spaa: profile cpu-clock:pppH: its sample records do not add up to its stacks; written from its stacks, not in time order"
+	assert_file_eq "$T/err" <<< "spaa2speedscope: $T/q.spaa: profile cpu-clock:pppH: its sample records do not add up to its stacks; written from its stacks, not in time order"
 	spaa2speedscope -s "$T/q.spaa" 2> /dev/null | speedscope2spaa | spaa-fold > "$T/b"
 	spaa-fold "$T/q.spaa" > "$T/a"
 	cmp "$T/a" "$T/b"

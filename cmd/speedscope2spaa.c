@@ -303,7 +303,8 @@ static void read_weights(jscan *r, struct prof *p)
 		/* exactly: integers up to 2^64-1 (as spaa2speedscope writes
 		 * them), any finite decimal */
 		num w = jscan_numv(r);
-		if (w.kind == NUM_DBL && !(w.d >= 0 && isfinite(w.d))) jscan_fail(r, "a weight out of range");
+		if (w.kind == NUM_DBL && w.d < 0) jscan_fail(r, "a negative weight (%.17g)", w.d);
+		if (w.kind == NUM_DBL && !isfinite(w.d)) jscan_fail(r, "a weight out of range");
 		if (w.kind == NUM_INT && w.i < 0) jscan_fail(r, "a negative weight (%lld)", (long long)w.i);
 		uint32_t i = p->nweights;
 		if (p->nweights == UINT32_MAX - 1) jscan_fail(r, "more than %u weights in one profile", UINT32_MAX - 2);

@@ -122,6 +122,10 @@ END
 		'1: unit "parsecs": speedscope'"'"'s units are none, nanoseconds, microseconds, milliseconds, seconds and bytes (byte 82)'
 	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[-1]}]}' \
 		'1: a negative weight (-1) (byte 109)'
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[-1.5]}]}' \
+		'1: a negative weight (-1.5) (byte 111)'
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[1e400]}]}' \
+		'1: a weight out of range (byte 112)'
 	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"evented","unit":"nanoseconds","events":[{"type":"O","frame":0,"at":1e30},{"type":"C","frame":0,"at":2}]}]}' \
 		'1: event time 1e30 is not a time in range'
 	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[]}' ' no stacks found: the file has no profiles (no profile written)'

@@ -1118,6 +1118,7 @@ static void read_meta(jscan *r, struct proc *p)
 }
 
 static bool profile(jscan *r, int pass, bool top);
+static bool profile_body(jscan *r, int pass, bool top);
 
 /* A subprocess profile as a string of JSON (old Gecko profiles put them
  * among the threads): read in pass 2, both passes over its text (in a
@@ -1171,7 +1172,21 @@ static void read_processes(jscan *r, int pass)
 
 /* One profile object (the file, the devtools wrapper's "profile", or a
  * subprocess); true when it had threads or processes. */
+/* Profiles inside profiles ("processes", subprocess strings): Firefox
+ * writes one level; the walk recurses, so a bound keeps the C stack. */
+#define MAX_NESTING 64
+static int nesting;
+
 static bool profile(jscan *r, int pass, bool top)
+{
+	if (nesting >= MAX_NESTING) jscan_fail(r, "profiles nested deeper than %d levels (processes in processes)", MAX_NESTING);
+	nesting++;
+	bool found = profile_body(r, pass, top);
+	nesting--;
+	return found;
+}
+
+static bool profile_body(jscan *r, int pass, bool top)
 {
 	uint32_t me;
 	if (pass == 1) {

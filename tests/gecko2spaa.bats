@@ -374,3 +374,13 @@ print(json.dumps({"threads": [{"name": "T", "stringArray": ["f%d" % i for i in r
 	bad '"stackTable":{"frame":[0,1],"prefix":[null,0]},"samples":{"stack":[1,1],"time":[5]}' '2 samples but 1 times'
 	bad '"stackTable":{"frame":[0,1],"prefix":[null,0]},"samples":{"stack":[1],"timeDeltas":[5,6]}' '1 samples but 2 timeDeltas'
 }
+
+@test "processes nested 200000 deep: an error at 64 levels, not a crash (the walk recursed off the C stack)" {
+	python3 -c '
+n = 200000
+print("{\"threads\":[]," + "\"processes\":[{" * n + "\"threads\":[]" + "}]" * n + "}")' > "$T/p.json"
+	run gecko2spaa -o "$T/out" "$T/p.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/p.json:1: profiles nested deeper than 64 levels (processes in processes) (byte 909)"
+	[ ! -e "$T/out" ]
+}

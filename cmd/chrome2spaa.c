@@ -992,7 +992,7 @@ static void write_timeline_windows(output *o)
 		add_w(&ent[e].count, 1);
 	}
 	idmap_free(&at);
-	qsort(ent, n, sizeof *ent, cmp_entry); /* by window, then by stack */
+	if (n) qsort(ent, n, sizeof *ent, cmp_entry); /* by window, then by stack (none: ent is NULL) */
 	uint32_t j = 0;
 	for (uint32_t i = 1; i < n_tl; i++) {
 		out_puts(o, "{\"type\":\"window\",\"id\":\"w");

@@ -626,3 +626,11 @@ rows() { # METRIC: "self total name" per function of the SPAA on stdin
 	bad '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"nodes":[{"id":2,"callFrame":{"functionName":"f"}}],"samples":[2],"timeDeltas":[1]}' \
 		'1: a second "nodes" (byte 66)'
 }
+
+@test "-s on a heap timeline whose objects fall in no window: silent (UBSan: qsort of a null array)" {
+	run chrome2spaa -s -o "$T/out" "$BATS_TEST_DIRNAME/../fuzz/seeds/chrome2spaa/heap-timeline.heaptimeline"
+	assert_success
+	assert_output ""
+	grep -c '"type":"window"' "$T/out" > "$T/n"
+	assert_file_eq "$T/n" <<< "3"
+}

@@ -415,7 +415,7 @@ static void write_file(output *o, const char *name, const char *path)
 		out_putc(o, '}');
 	}
 	out_puts(o, "]},\"profiles\":[");
-	if (S.samples) qsort(S.ts, S.nts, sizeof *S.ts, cmp_ts);
+	if (S.samples && S.nts) qsort(S.ts, S.nts, sizeof *S.ts, cmp_ts); /* none: S.ts is NULL */
 	bool first = true;
 	for (uint32_t i = 0; i < S.nprof; i++) {
 		struct prof *p = &S.prof[i];

@@ -136,3 +136,10 @@ spaa2speedscope: $EX/perf-cpu.spaa: no stacks found: no stack has the metric ask
 	assert_failure 1
 	assert_output "spaa2speedscope: $T/z.spaa: no stacks found: every stack weighs 0 (no profile written)"
 }
+
+@test "-s on a profile without sample records: silent (UBSan: qsort of a null array)" {
+	run spaa2speedscope -s -o "$T/out.json" "$EX/memory.spaa"
+	assert_success
+	assert_output ""
+	spaa2speedscope "$EX/memory.spaa" | cmp - "$T/out.json"
+}

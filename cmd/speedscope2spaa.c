@@ -416,6 +416,14 @@ static void finish_sampled(jscan *r, struct prof *p, const char *name)
 			memcpy(&x, k + (size_t)(nf - 1 - i) * sizeof x, sizeof x);
 			fr[i] = frame_of(r, x);
 		}
+		/* a sample without frames (speedscope counts it in the total,
+		 * under no frame): SPAA's stacks have one, "(no frames)", as
+		 * safari2spaa names it */
+		if (!nf) {
+			builder_frame bf = { .func = sstr_c("(no frames)"), .dso = builder_dso(G.b, "[unknown]", 9, false),
+					     .kind = FK_USER, .func_resolved = true, .inline_depth = -1 };
+			fr[nf++] = builder_frame_add(G.b, &bf);
+		}
 		bs[s] = builder_stack(G.b, &ctx, fr, nf, &m, &p->sum[s], 1);
 	}
 	if (G.samples) {

@@ -221,3 +221,11 @@ print(json.dumps({"shared": {"frames": [{"name": "f%d" % i} for i in range(N)]},
 	assert_output "speedscope2spaa: $T/e.json: no stacks found: no profile has a sample or an event (no profile written)"
 	[ ! -e "$T/out" ]
 }
+
+@test "a sample without frames: a stack of the frame (no frames), not an invalid stack of none" {
+	printf '%s' '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[],[0]],"weights":[3,1]}]}' > "$T/e.json"
+	speedscope2spaa -o "$T/e.spaa" "$T/e.json"
+	spaa-validate --strict "$T/e.spaa"
+	run spaa-fold "$T/e.spaa"
+	assert_output $'(no frames) 3\na 1'
+}

@@ -287,6 +287,14 @@ static void pass2(const char *path)
 			memcpy(stack + !on_gc, prev, nprev * sizeof *stack);
 			nf = !on_gc + nprev;
 		}
+		/* a stack of height 0 (speedscope counts it under no frame): SPAA's
+		 * stacks have one, "(no frames)", as safari2spaa names it */
+		uint32_t nreal = nf; /* the stack a garbage collection after it goes on */
+		if (!nf) {
+			builder_frame bf = { .func = sstr_c("(no frames)"), .dso = builder_dso(P.b, "[unknown]", 9, false),
+					     .kind = FK_USER, .func_resolved = true, .inline_depth = -1 };
+			stack[nf++] = builder_frame_add(P.b, &bf);
+		}
 		num w[2];
 		if (P.mode == M_CPU) {
 			int64_t x;
@@ -335,9 +343,9 @@ static void pass2(const char *path)
 			builder_stack(P.b, &ctx, stack, nf, midx, w, nm);
 		}
 		if (__builtin_add_overflow(nsamples, (uint64_t)count, &nsamples)) jscan_fail(&raw.r, "too many samples");
-		grow_array((void **)&prev, &pcap, nf + 1, sizeof *prev);
-		memcpy(prev, stack, nf * sizeof *stack);
-		nprev = nf;
+		grow_array((void **)&prev, &pcap, nreal + 1, sizeof *prev);
+		memcpy(prev, stack, nreal * sizeof *stack);
+		nprev = nreal;
 	}
 	int64_t extra, x;
 	double d;

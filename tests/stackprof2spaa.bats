@@ -146,3 +146,11 @@ print(json.dumps({"mode": "cpu", "interval": 1000, "frames": {"1": {"name": "mai
 	bad "{\"mode\":\"wall\",$P,\"raw\":[1,1,2],\"raw_timestamp_deltas\":[1,2],\"raw_timestamp_deltas\":[3,4]}" \
 		'1: a second "mode" (byte 22)'
 }
+
+@test "a raw stack of height 0: a stack of the frame (no frames), not an invalid stack of none; garbage collection after it stands alone" {
+	printf '%s' '{"mode":"cpu","interval":1000,"frames":{"1":{"name":"main"},"3":{"name":"(garbage collection)"}},"raw":[0,3,1,3,1,1,1,1]}' > "$T/z.json"
+	stackprof2spaa -o "$T/z.spaa" "$T/z.json"
+	spaa-validate --strict "$T/z.spaa"
+	run spaa-fold "$T/z.spaa"
+	assert_output $'(garbage collection) 1000\n(no frames) 3000\nmain 1000'
+}

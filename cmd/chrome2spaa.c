@@ -992,7 +992,7 @@ static void write_timeline_windows(output *o)
 		add_w(&ent[e].count, 1);
 	}
 	idmap_free(&at);
-	qsort(ent, n, sizeof *ent, cmp_entry); /* by window, then by stack */
+	if (n) qsort(ent, n, sizeof *ent, cmp_entry); /* by window, then by stack (none: ent is NULL) */
 	uint32_t j = 0;
 	for (uint32_t i = 1; i < n_tl; i++) {
 		out_puts(o, "{\"type\":\"window\",\"id\":\"w");
@@ -1225,6 +1225,8 @@ static uint32_t path_len(profile *p, uint32_t i)
 	return plen[i];
 }
 
+static uint64_t n_written; /* stacks written: none is no profile */
+
 static void write_stacks(profile *p)
 {
 	builder_ctx c = { .event = 0 };
@@ -1260,6 +1262,7 @@ static void write_stacks(profile *p)
 		num vals[NW];
 		for (uint32_t m = 0; m < n_metrics; m++) vals[m] = num_u(x->w[wcol[m]]);
 		x->stack = builder_stack(B, &c, path, depth, midx, vals, n_metrics);
+		n_written++;
 	}
 }
 
@@ -1302,6 +1305,7 @@ static void finish(const char *outpath, bool zstd)
 	}
 	declare_event();
 	for (uint32_t i = 0; i < nprofs; i++) write_stacks(profs[i]);
+	if (!n_written) die_no_stacks(fname, "every node's weights are 0 (no allocation, no sample)");
 	if (n_cut)
 		warn_at(fname, 0, "%llu stack%s of more than %u frames: cut to the %u innermost under [truncated] (--max-frames)",
 			(unsigned long long)n_cut, n_cut == 1 ? "" : "s", opt_max_frames, opt_max_frames);
@@ -1367,9 +1371,20 @@ static void read_profile(jscan *r)
 		trace_events(r);
 	} else if (c == '{') {
 		bool first = true;
+		/* the members read, each once: JSON.parse keeps the last of a
+		 * key, and both would be read here (samples, timeDeltas and a
+		 * cpuprofile's or trace's samples say so themselves) */
+		static const char *const once[] = { "traceEvents", "stackFrames", "nodes", "snapshot",
+						    "trace_function_infos", "trace_tree", "strings", "samples", NULL };
+		bool seen[8] = { false };
 		jscan_open(r, '{', "'{'");
 		while (jscan_more(r, &first, '}')) {
 			sstr key = jscan_key(r);
+			for (int i = 0; once[i]; i++)
+				if (sstr_eqc(key, once[i]) && (i < 7 || format == F_HEAPPROFILE || format == F_HEAPSNAPSHOT)) {
+					if (seen[i]) jscan_fail(r, "a second \"%s\"", once[i]);
+					seen[i] = true;
+				}
 			if (format == F_AUTO) format = by_key(r, key);
 			switch (format) {
 			case F_AUTO: jscan_skip(r); break;

@@ -22,6 +22,7 @@
  * Memory: the tables (distinct stacks, frames and functions), and a buffer
  * per reader; nothing per sample. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,8 @@ static const char help[] =
 "(alloc_bytes).\n"
 "\n"
 "  -s, --samples        also write one sample record per sample, at its time\n"
+"      --max-frames=N   keep the N innermost frames of a longer stack, under a\n"
+"                       frame [truncated] (default 512)\n"
 CLI_HELP_TAIL;
 
 #define NONE UINT32_MAX
@@ -97,6 +100,9 @@ typedef struct tabs {
 
 static struct {
 	bool samples;
+	uint32_t max_frames;         /* --max-frames */
+	uint32_t cut;                /* the frame [truncated], NONE before one is needed */
+	uint64_t ncut;               /* stacks cut to --max-frames */
 	const char *fname;
 	const char *path;            /* the file read now, to read again */
 	builder *b;
@@ -147,16 +153,19 @@ static num cell(jscan *r)
 	x.kind = NUL_KIND;
 	x.i = 0;
 	int c = jscan_peek(r);
-	if (c == '-' || (c >= '0' && c <= '9')) {
-		int64_t v;
-		double d;
-		return jscan_num(r, &v, &d) ? num_i(v) : num_d(d);
-	}
+	if (c == '-' || (c >= '0' && c <= '9')) return jscan_numv(r); /* 2^64-1 exactly */
 	jscan_skip(r);
 	return x;
 }
 
 static bool is_null(num x) { return x.kind == NUL_KIND; }
+
+/* A number as a message shows it (1e400 as inf), in buf[40]. */
+static void num_text(char *buf, num x)
+{
+	if (x.kind == NUM_DBL) snprintf(buf, 40, "%.17g", x.d);
+	else buf[num_fmt(buf, x)] = 0;
+}
 
 static num num_null(void)
 {
@@ -578,11 +587,18 @@ static uint32_t frame_of(tabs *t, const libs *plibs, uint32_t f)
 		if (!name) die_at(G.fname, 0, "function %lld: its name is not in the string array", (long long)fn);
 		bf.func = sstr_c(name);
 		if (all_hex(name, strlen(name))) bf.func_resolved = false;
+		/* an index given (not null) must point somewhere */
+		if (!is_null(at(&t->func, UC_FILE, (uint32_t)fn)) && !str_at(&t->str, at_idx(&t->func, UC_FILE, (uint32_t)fn)))
+			die_at(G.fname, 0, "function %lld: its fileName is not in the string array (%u strings)", (long long)fn,
+			       t->str.n);
 		const char *file = str_at(&t->str, at_idx(&t->func, UC_FILE, (uint32_t)fn));
-		if (!file) {
+		if (!file && !is_null(at(&t->func, UC_SOURCE, (uint32_t)fn))) {
 			int64_t si = at_idx(&t->func, UC_SOURCE, (uint32_t)fn);
 			const table *srct = t->src.present ? &t->src : &G.shared.src;
-			if (si >= 0 && (uint64_t)si < srct->rows) file = str_at(&t->str, at_idx(srct, 0, (uint32_t)si));
+			if (si < 0 || (uint64_t)si >= srct->rows)
+				die_at(G.fname, 0, "function %lld: source %lld is not in the sources table (%u sources)",
+				       (long long)fn, (long long)si, srct->rows);
+			file = str_at(&t->str, at_idx(srct, 0, (uint32_t)si));
 		}
 		int64_t line = at_idx(&t->frame, FC_LINE, f), col = at_idx(&t->frame, FC_COL, f);
 		if (line < 0) line = at_idx(&t->func, UC_LINE, (uint32_t)fn), col = at_idx(&t->func, UC_COL, (uint32_t)fn);
@@ -592,6 +608,14 @@ static uint32_t frame_of(tabs *t, const libs *plibs, uint32_t f)
 			if (line >= 0 && col >= 0) sbuf_printf(src, ":%lld", (long long)col);
 		}
 		int64_t res = at_idx(&t->func, UC_RES, (uint32_t)fn);
+		/* -1 is the Firefox Profiler's "no resource" */
+		num rv = at(&t->func, UC_RES, (uint32_t)fn);
+		if (!is_null(rv) && !(rv.kind == NUM_INT && rv.i == -1) && (res < 0 || (uint64_t)res >= t->res.rows)) {
+			char nb[40];
+			num_text(nb, rv);
+			die_at(G.fname, 0, "function %lld: resource %s is not in the resourceTable (%u resources)",
+			       (long long)fn, nb, t->res.rows);
+		}
 		int64_t li = t->frame.have[FC_LIB] ? at_idx(&t->frame, FC_LIB, f)
 			   : res >= 0 ? at_idx(&t->res, RC_LIB, (uint32_t)res) : -1;
 		if (li >= 0 && ll && (uint64_t)li < ll->n) {
@@ -818,37 +842,84 @@ struct walk {
 	uint64_t line;           /* where it starts, for messages */
 	builder_ctx ctx;
 	uint32_t metric;
+	int wt;                  /* W_SAMPLES, W_TRACING, W_BYTES */
 	uint32_t *smemo;         /* stack index -> builder stack */
+	uint32_t *depth;         /* stack index -> its frames (0 not yet known) */
 	uint32_t *fr, frcap;
 };
 
+/* The prefix of stack x: NONE for a root (prefix null, prefixOffset 0 or
+ * null), else a stack index; anything else (a negative, fractional or
+ * too large index, an offset past the table's start) is an error. */
+static uint32_t prefix_of(struct walk *w, uint32_t x)
+{
+	const table *st = &w->tt->stack;
+	bool off = st->have[SC_PREFIXOFF];
+	num v = at(st, off ? SC_PREFIXOFF : SC_PREFIX, x);
+	if (is_null(v)) return NONE;
+	bool whole = v.kind == NUM_INT || (v.kind == NUM_DBL && v.d > -9e15 && v.d < 9e15 && v.d == (double)(int64_t)v.d);
+	int64_t q = !whole ? -1 : v.kind == NUM_INT ? v.i : (int64_t)v.d;
+	if (off && q == 0) return NONE;
+	if (off) q = q > 0 && q <= x ? x - q : -1;
+	if (q < 0 || q >= (int64_t)st->rows) {
+		char nb[40];
+		num_text(nb, v);
+		die_at(G.fname, w->line, "thread %u: stack %u: %s %s is not in the stackTable (%u stacks)", w->index, x,
+		       off ? "prefixOffset" : "prefix", nb, st->rows);
+	}
+	return (uint32_t)q;
+}
+
+/* The number of frames of stack s, from those known (w->depth[k], 0 not
+ * yet): each stack is walked once, however deep the chain; its frame is
+ * checked on the way. */
+#define WALKING UINT32_MAX
+static uint32_t *walk_stk;
+static uint32_t walk_cap;
+
+static uint32_t stack_depth(struct walk *w, uint32_t s)
+{
+	tabs *tt = w->tt;
+	uint32_t n = 0, k = s;
+	while (k != NONE && w->depth[k] == 0) {
+		int64_t f = at_idx(&tt->stack, SC_FRAME, k);
+		if (f < 0 || (uint64_t)f >= tt->frame.rows) {
+			char nb[40] = "null";
+			num fv = at(&tt->stack, SC_FRAME, k);
+			if (!is_null(fv)) num_text(nb, fv);
+			die_at(G.fname, w->line, "thread %u: stack %u: frame %s is not in the frameTable (%u frames)",
+			       w->index, k, nb, tt->frame.rows);
+		}
+		w->depth[k] = WALKING;
+		grow_array((void **)&walk_stk, &walk_cap, n + 1, sizeof *walk_stk);
+		walk_stk[n++] = k;
+		k = prefix_of(w, k);
+	}
+	if (k != NONE && w->depth[k] == WALKING) die_at(G.fname, w->line, "thread %u: the stackTable's prefixes loop", w->index);
+	uint32_t len = k == NONE ? 0 : w->depth[k];
+	while (n) w->depth[walk_stk[--n]] = ++len;
+	return w->depth[s];
+}
+
 /* The builder stack of stack index s: its frames leaf first, following the
- * prefixes up to the root. */
+ * prefixes up to the root, at most --max-frames of them, the innermost
+ * (then a frame [truncated] stands for the rest). */
 static uint32_t stack_of(struct walk *w, uint32_t s)
 {
 	if (w->smemo[s] != NONE) return w->smemo[s];
 	tabs *tt = w->tt;
-	uint32_t ns = tt->stack.rows, nf = 0;
-	int64_t x = s;
-	while (x >= 0) {
-		if (nf >= ns) die_at(G.fname, w->line, "thread %u: the stackTable's prefixes loop", w->index);
-		int64_t f = at_idx(&tt->stack, SC_FRAME, (uint32_t)x);
-		if (f < 0 || (uint64_t)f >= tt->frame.rows)
-			die_at(G.fname, w->line, "thread %u: stack %lld: frame %lld is not in the frameTable (%u frames)",
-			       w->index, (long long)x, (long long)f, tt->frame.rows);
-		grow_array((void **)&w->fr, &w->frcap, nf + 1, sizeof *w->fr);
-		w->fr[nf++] = frame_of(tt, w->plibs, (uint32_t)f);
-		int64_t p;
-		if (tt->stack.have[SC_PREFIXOFF]) {
-			int64_t o = at_idx(&tt->stack, SC_PREFIXOFF, (uint32_t)x);
-			p = o <= 0 ? -1 : x - o;
-		} else {
-			p = at_idx(&tt->stack, SC_PREFIX, (uint32_t)x);
+	uint32_t len = stack_depth(w, s), keep = len < G.max_frames ? len : G.max_frames, nf = 0;
+	grow_array((void **)&w->fr, &w->frcap, keep + 1, sizeof *w->fr);
+	for (uint32_t x = s; nf < keep; x = prefix_of(w, x))
+		w->fr[nf++] = frame_of(tt, w->plibs, (uint32_t)at_idx(&tt->stack, SC_FRAME, x));
+	if (len > keep) {
+		if (G.cut == NONE) {
+			builder_frame bf = { .func = sstr_c("[truncated]"), .dso = dso_named(SSTR_NULL), .kind = FK_USER,
+					     .func_resolved = true, .inline_depth = -1 };
+			G.cut = builder_frame_add(G.b, &bf);
 		}
-		if (p >= (int64_t)ns)
-			die_at(G.fname, w->line, "thread %u: stack %lld: prefix %lld is not in the stackTable", w->index,
-			       (long long)x, (long long)p);
-		x = p;
+		w->fr[nf++] = G.cut;
+		G.ncut++;
 	}
 	num z = num_i(0);
 	return w->smemo[s] = builder_stack(G.b, &w->ctx, w->fr, nf, &w->metric, &z, 1);
@@ -863,6 +934,10 @@ static void add_samples(struct walk *w, const samples *smp, double offset)
 	const where *c = smp->c;
 	if (c[XC_WEIGHT].have && c[XC_WEIGHT].n != n)
 		die_at(G.fname, w->line, "thread %u: %u samples but %u weights", w->index, n, c[XC_WEIGHT].n);
+	for (int j = XC_TIME; j <= XC_DELTA; j++)
+		if (c[j].have && c[j].n != n)
+			die_at(G.fname, w->line, "thread %u: %u samples but %u %s", w->index, n, c[j].n,
+			       j == XC_TIME ? "times" : "timeDeltas");
 	bool timed = c[XC_TIME].have || c[XC_DELTA].have;
 	/* the time only for sample records */
 	int tc = !G.samples ? -1 : c[XC_TIME].have ? XC_TIME : c[XC_DELTA].have ? XC_DELTA : -1;
@@ -892,6 +967,9 @@ static void add_samples(struct walk *w, const samples *smp, double offset)
 			if (!is_null(v[XC_DELTA])) clock += num_to_double(v[XC_DELTA]);
 			d = clock;
 		}
+		if (!isfinite(d + offset))
+			die_at(G.fname, cur[smp->rows.have ? 0 : tc].r.line, "thread %u: sample %u: its time is not a finite "
+			       "number%s", w->index, i, tc == XC_DELTA ? " (the timeDeltas add up past the doubles)" : "");
 		if (is_null(v[XC_STACK])) continue; /* a sample with no stack: nothing to add to */
 		int64_t s = stack_index(v[XC_STACK]);
 		if (s < 0 || (uint64_t)s >= ns)
@@ -901,11 +979,20 @@ static void add_samples(struct walk *w, const samples *smp, double offset)
 		if (c[XC_WEIGHT].have) {
 			wv = v[XC_WEIGHT];
 			if (is_null(wv)) wv = num_i(1);
+			/* where the weight was read (a sum past 64 bits is named there) */
+			uint64_t wl = cur[smp->rows.have ? 0 : XC_WEIGHT].r.line;
+			builder_where(G.b, G.fname, wl);
+			char nb[40];
+			num_text(nb, wv);
 			if (wv.kind == NUM_INT && wv.i < 0)
-				die_at(G.fname, w->line, "thread %u: sample %u: a negative weight (%lld)", w->index, i,
-				       (long long)wv.i);
+				die_at(G.fname, wl, "thread %u: sample %u: a negative weight (%s)", w->index, i, nb);
 			if (wv.kind == NUM_DBL && !(wv.d >= 0 && wv.d <= 1.8e19))
-				die_at(G.fname, w->line, "thread %u: sample %u: a weight out of range", w->index, i);
+				die_at(G.fname, wl, "thread %u: sample %u: weight %s out of range", w->index, i, nb);
+			/* samples and bytes are whole; milliseconds need not be */
+			if (wv.kind == NUM_DBL && w->wt != W_TRACING && wv.d != (double)(uint64_t)wv.d)
+				die_at(G.fname, wl, "thread %u: sample %u: weight %s is not a whole number (of %s)", w->index,
+				       i, nb, w->wt == W_BYTES ? "bytes" : "samples");
+			if (wv.kind == NUM_DBL && w->wt != W_TRACING) wv = num_u((uint64_t)wv.d); /* 4096.0, 1e3 */
 		}
 		uint32_t bs = stack_of(w, (uint32_t)s);
 		builder_add(G.b, bs, &w->metric, &wv, 1);
@@ -957,6 +1044,16 @@ static void read_thread(jscan *r)
 		if (!G.shared.str.present) die_at(G.fname, w.line, "thread %u has no string array", w.index);
 		w.tt->str = G.shared.str; /* borrowed: not freed with t */
 	}
+	/* a prefix column shorter than the frames would make roots of the
+	 * stacks past its end */
+	const table *st = &w.tt->stack;
+	static const int prefix_cols[] = { SC_PREFIX, SC_PREFIXOFF };
+	for (int i = 0; i < 2; i++) {
+		int j = prefix_cols[i];
+		if (st->have[j] && st->c[j].n != st->c[SC_FRAME].n)
+			die_at(G.fname, w.line, "thread %u: the stackTable has %u frames but %u %s", w.index,
+			       st->c[SC_FRAME].n, st->c[j].n, STACK_COLS[j]);
+	}
 	if (w.tt == &t && !t.func.present && !t.frame.have[FC_LOC] && t.frame.rows)
 		die_at(G.fname, w.line, "thread %u: a frameTable without \"location\" needs a funcTable", w.index);
 	if (smp.present) {
@@ -975,13 +1072,16 @@ static void read_thread(jscan *r)
 		builder_thread(G.b, pid, tid, name.p ? name.p : "", name.n);
 		w.ctx = (builder_ctx){ .event = weight_event(wt), .has_pid = true, .has_tid = true, .pid = pid, .tid = tid };
 		w.metric = G.metric[wt];
+		w.wt = wt;
 		w.plibs = &G.pr[G.cur_pr].lib;
 		uint32_t ns = w.tt->stack.rows;
 		w.smemo = xmalloc((size_t)(ns ? ns : 1) * sizeof *w.smemo);
 		for (uint32_t i = 0; i < ns; i++) w.smemo[i] = NONE;
+		w.depth = xcalloc(ns ? ns : 1, sizeof *w.depth);
 		add_samples(&w, &smp, G.pr[G.cur_pr].start - G.pr[0].start);
 		free(w.fr);
 		free(w.smemo);
+		free(w.depth);
 	}
 	if (w.tt == &t && t.str.text.p == G.shared.str.text.p) memset(&t.str, 0, sizeof t.str); /* borrowed */
 	tabs_free(&t);
@@ -999,6 +1099,7 @@ static void read_meta(jscan *r, struct proc *p)
 		if (sstr_eqc(k, "startTime")) {
 			num x = cell(r);
 			if (!is_null(x)) p->start = num_to_double(x);
+			if (!isfinite(p->start)) jscan_fail(r, "meta.startTime is not a finite number");
 		} else if (sstr_eqc(k, "interval") && p == &G.pr[0]) {
 			num x = cell(r);
 			if (!is_null(x)) {
@@ -1017,6 +1118,7 @@ static void read_meta(jscan *r, struct proc *p)
 }
 
 static bool profile(jscan *r, int pass, bool top);
+static bool profile_body(jscan *r, int pass, bool top);
 
 /* A subprocess profile as a string of JSON (old Gecko profiles put them
  * among the threads): read in pass 2, both passes over its text (in a
@@ -1070,7 +1172,21 @@ static void read_processes(jscan *r, int pass)
 
 /* One profile object (the file, the devtools wrapper's "profile", or a
  * subprocess); true when it had threads or processes. */
+/* Profiles inside profiles ("processes", subprocess strings): Firefox
+ * writes one level; the walk recurses, so a bound keeps the C stack. */
+#define MAX_NESTING 64
+static int nesting;
+
 static bool profile(jscan *r, int pass, bool top)
+{
+	if (nesting >= MAX_NESTING) jscan_fail(r, "profiles nested deeper than %d levels (processes in processes)", MAX_NESTING);
+	nesting++;
+	bool found = profile_body(r, pass, top);
+	nesting--;
+	return found;
+}
+
+static bool profile_body(jscan *r, int pass, bool top)
 {
 	uint32_t me;
 	if (pass == 1) {
@@ -1081,9 +1197,17 @@ static bool profile(jscan *r, int pass, bool top)
 		me = G.next_pr++;
 	}
 	bool first = true, found = false;
+	/* JSON.parse would take the last of each: one only */
+	static const char *const once[] = { "threads", "processes", "meta", "shared", NULL };
+	bool seen[4] = { false };
 	jscan_open(r, '{', top ? "the profile (an object)" : "a profile (an object)");
 	while (jscan_more(r, &first, '}')) {
 		sstr k = jscan_key(r);
+		for (int i = 0; once[i]; i++)
+			if (sstr_eqc(k, once[i])) {
+				if (seen[i]) jscan_fail(r, "a second \"%s\"", once[i]);
+				seen[i] = true;
+			}
 		if (sstr_eqc(k, "profile") && top) {
 			/* the devtools wrapper: its "profile" is the profile */
 			if (pass == 1) G.npr--;
@@ -1153,6 +1277,7 @@ int main(int argc, char **argv)
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "samples", no_argument, 0, 's' },
+		{ "max-frames", required_argument, 0, 'f' + 256 },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1160,9 +1285,12 @@ int main(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
+	G.max_frames = 512;
+	G.cut = NONE;
 	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': G.samples = true; break;
+		case 'f' + 256: G.max_frames = (uint32_t)opt_range("--max-frames", optarg, 1, 1000000); break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}
@@ -1181,6 +1309,9 @@ int main(int argc, char **argv)
 	pass(again, 2);
 	free(again);
 	if (!G.nsamples) die_no_stacks(G.fname, "no thread has a sample with a stack");
+	if (G.ncut)
+		warn_at(G.fname, 0, "%llu stack%s of more than %u frames: cut to the %u innermost under [truncated] (--max-frames)",
+			(unsigned long long)G.ncut, G.ncut == 1 ? "" : "s", G.max_frames, G.max_frames);
 	output *o = output_open(outpath, zstd);
 	builder_write(G.b, o);
 	output_close(o);

@@ -69,8 +69,12 @@ static uint32_t make_frame(jscan *r, uint32_t k)
 {
 	static sbuf name, src;
 	if (doc.nodes[k].type != JSON_OBJECT) jscan_fail(r, "a stack frame that is not an object");
-	sstr fn = node_str(json_get(&doc, k, "name")), url = node_str(json_get(&doc, k, "url"));
-	int64_t line = node_int(json_get(&doc, k, "line"), -1), col = node_int(json_get(&doc, k, "column"), -1);
+	static const char *const keys[] = { "name", "url", "line", "column" };
+	uint32_t v[4];
+	int dup = json_get_keys_once(&doc, k, keys, 4, v);
+	if (dup >= 0) jscan_fail(r, "a stack frame with \"%s\" twice", keys[dup]);
+	sstr fn = node_str(v[0]), url = node_str(v[1]);
+	int64_t line = node_int(v[2], -1), col = node_int(v[3], -1);
 	name.n = 0;
 	if (fn.n) {
 		sbuf_add(&name, fn.p, fn.n);
@@ -123,11 +127,16 @@ static void sample_stacks(jscan *r)
 	while (jscan_more(r, &first, ']')) {
 		jscan_doc(r, &doc);
 		if (doc.nodes[0].type != JSON_OBJECT) jscan_fail(r, "a sample that is not an object");
-		uint32_t ts = json_get(&doc, 0, "timestamp"), sf = json_get(&doc, 0, "stackFrames");
+		static const char *const keys[] = { "timestamp", "stackFrames" };
+		uint32_t v[2];
+		int dup = json_get_keys_once(&doc, 0, keys, 2, v);
+		if (dup >= 0) jscan_fail(r, "a sample with \"%s\" twice", keys[dup]);
+		uint32_t ts = v[0], sf = v[1];
 		if (!ts || !json_is_num(&doc, ts)) jscan_fail(r, "a sample without a timestamp (a number)");
 		if (!sf || doc.nodes[sf].type != JSON_ARRAY) jscan_fail(r, "a sample without stackFrames (an array)");
 		double t = doc.nodes[ts].type == JSON_DOUBLE ? doc.nodes[ts].v.d
 			   : doc.nodes[ts].type == JSON_INT ? (double)doc.nodes[ts].v.i : (double)doc.nodes[ts].v.u;
+		if (!isfinite(t)) jscan_fail(r, "a sample timestamp that is not a finite number");
 		uint32_t n = doc.nodes[sf].count, keep = n < opt_max_frames ? n : opt_max_frames, depth = 0;
 		grow_array((void **)&frames, &frames_cap, keep + 1, sizeof *frames);
 		for (uint32_t k = json_first(&doc, sf), e = json_after(&doc, sf); k < e && depth < keep; k = json_after(&doc, k))
@@ -181,13 +190,15 @@ static void recording(jscan *r)
 {
 	if (seen_recording) jscan_fail(r, "a second recording");
 	seen_recording = true;
-	bool first = true;
+	bool first = true, seen_name = false;
 	jscan_open(r, '{', "the recording (an object)");
 	while (jscan_more(r, &first, '}')) {
 		sstr key = jscan_key(r);
 		if (sstr_eqc(key, "sampleStackTraces")) sample_stacks(r);
 		else if (sstr_eqc(key, "sampleDurations")) sample_durations(r);
 		else if (sstr_eqc(key, "displayName")) {
+			if (seen_name) jscan_fail(r, "a second displayName");
+			seen_name = true;
 			sstr s = jscan_str(r, "displayName");
 			builder_source_str(B, "name", s.p, s.n);
 		} else if (sstr_eqc(key, "startTime")) {

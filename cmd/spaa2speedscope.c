@@ -15,6 +15,7 @@
  * Memory: the distinct paths and names, and with --samples 16 bytes per
  * sample record (the time order is a list of them). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,8 @@ struct path {
 	uint32_t prof;
 	uint32_t next;           /* next path of the same profile, UINT32_MAX none */
 	num sum;
+	num ssum;                /* with -s: its sample records' weights */
+	bool sover;              /* ssum went past 64 bits */
 };
 
 struct tsample {
@@ -181,7 +184,8 @@ static uint32_t path_of(const spaa_reader *r, const spaa_stack *s, uint32_t prof
 		struct path *pa = VEC_PUSH(S.path, S.npath, S.pathcap);
 		pa->prof = prof;
 		pa->next = UINT32_MAX;
-		pa->sum = num_i(0);
+		pa->sum = pa->ssum = num_i(0);
+		pa->sover = false;
 		struct prof *p = &S.prof[prof];
 		if (p->last_path == UINT32_MAX) p->first_path = pi;
 		else S.path[p->last_path].next = pi;
@@ -189,6 +193,17 @@ static uint32_t path_of(const spaa_reader *r, const spaa_stack *s, uint32_t prof
 		p->npaths++;
 	}
 	return pi;
+}
+
+/* *tot += v, exactly while it can be, else as a double (a profile's total
+ * is only its endValue, which speedscope shows and speedscope2spaa does not
+ * read); false past the doubles. */
+static bool add_total(num *tot, num v)
+{
+	if (num_add(tot, v)) return true;
+	double d = num_to_double(*tot) + num_to_double(v);
+	*tot = num_d(d);
+	return isfinite(d);
 }
 
 static void take_stack(spaa_reader *r, spaa_stack *s, uint64_t *skipped)
@@ -202,10 +217,23 @@ static void take_stack(spaa_reader *r, spaa_stack *s, uint64_t *skipped)
 		(*skipped)++;
 		return;
 	}
+	/* speedscope adds weights up as times: it has no negative ones
+	 * (a heap delta), and speedscope2spaa refuses them */
+	if (num_cmp(w->value, num_i(0)) < 0) {
+		char nb[32];
+		nb[num_fmt(nb, w->value)] = 0;
+		die_at(r->name, r->lineno, "stack %.*s: weight %s of metric %s is negative: speedscope has no negative "
+		       "weights", (int)s->id.n, s->id.p, nb, m);
+	}
 	uint32_t prof = profile_of(r, s, e->name, w);
 	uint32_t pi = path_of(r, s, prof);
-	if (!num_add(&S.path[pi].sum, w->value) || !num_add(&S.prof[prof].total, w->value))
-		die_at(r->name, r->lineno, "weight overflow: the total of profile %s exceeds 64 bits",
+	if (!num_add(&S.path[pi].sum, w->value))
+		die_at(r->name, r->lineno, "weight overflow: the stacks of one path of profile %s add up beyond 64 bits",
+		       S.prof[prof].name);
+	/* the total is only the endValue, which speedscope shows and
+	 * speedscope2spaa does not read: past 64 bits, a double */
+	if (!add_total(&S.prof[prof].total, w->value))
+		die_at(r->name, r->lineno, "weight overflow: the total of profile %s is not a finite number",
 		       S.prof[prof].name);
 	if (S.samples) {
 		bool added;
@@ -238,6 +266,7 @@ static void take_sample(spaa_reader *r, const spaa_sample *sm)
 	t->seq = S.seq++;
 	t->path = pi;
 	t->weight = w;
+	if (!num_add(&S.path[pi].ssum, num_u(w))) S.path[pi].sover = true;
 }
 
 static void read_file(const char *path)
@@ -340,8 +369,8 @@ static void write_time_order(output *o, uint32_t prof, const char *fname)
 	struct prof *p = &S.prof[prof];
 	num total = num_i(0);
 	for (uint32_t i = 0; i < S.nts; i++)
-		if (S.path[S.ts[i].path].prof == prof && !num_add(&total, num_u(S.ts[i].weight)))
-			die_at(fname, 0, "weight overflow: the sample records of %s add up beyond 64 bits",
+		if (S.path[S.ts[i].path].prof == prof && !add_total(&total, num_u(S.ts[i].weight)))
+			die_at(fname, 0, "weight overflow: the sample records of %s add up beyond the doubles",
 			       p->name);
 	write_head(o, p, total);
 	out_puts(o, ",\"samples\":[");
@@ -363,7 +392,18 @@ static void write_time_order(output *o, uint32_t prof, const char *fname)
 	out_puts(o, "]}");
 }
 
-static void write_file(output *o, const char *name)
+/* True when each path of profile p has sample records that add up to its
+ * stacks' weight: the time order then has the stacks' totals. */
+static bool samples_agree(const struct prof *p)
+{
+	for (uint32_t pi = p->first_path; pi != UINT32_MAX; pi = S.path[pi].next)
+		if (S.path[pi].sover || num_cmp(S.path[pi].ssum, S.path[pi].sum)) return false;
+	return true;
+}
+
+/* name: the file's name in speedscope (the first input's base name);
+ * path: the first input as given, for messages. */
+static void write_file(output *o, const char *name, const char *path)
 {
 	out_puts(o, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 		 "\"shared\":{\"frames\":[");
@@ -375,7 +415,7 @@ static void write_file(output *o, const char *name)
 		out_putc(o, '}');
 	}
 	out_puts(o, "]},\"profiles\":[");
-	if (S.samples) qsort(S.ts, S.nts, sizeof *S.ts, cmp_ts);
+	if (S.samples && S.nts) qsort(S.ts, S.nts, sizeof *S.ts, cmp_ts); /* none: S.ts is NULL */
 	bool first = true;
 	for (uint32_t i = 0; i < S.nprof; i++) {
 		struct prof *p = &S.prof[i];
@@ -383,9 +423,13 @@ static void write_file(output *o, const char *name)
 		if (!first) out_putc(o, ',');
 		first = false;
 		if (p->has_samples && p->no_period)
-			warn_at(name, 0, "profile %s: sample records without a period; written from its stacks, "
+			warn_at(path, 0, "profile %s: sample records without a period; written from its stacks, "
 				"not in time order", p->name);
-		if (p->has_samples && !p->no_period) write_time_order(o, i, name);
+		bool agree = p->has_samples && !p->no_period && samples_agree(p);
+		if (p->has_samples && !p->no_period && !agree)
+			warn_at(path, 0, "profile %s: its sample records do not add up to its stacks; written from "
+				"its stacks, not in time order", p->name);
+		if (agree) write_time_order(o, i, path);
 		else write_profile(o, p);
 	}
 	out_puts(o, "],\"name\":");
@@ -437,9 +481,16 @@ int main(int argc, char **argv)
 	output *o = output_open(outpath, zstd);
 	if (optind == argc) read_file("-");
 	for (int i = optind; i < argc; i++) read_file(argv[i]);
+	/* a file of no profile is an empty speedscope file: none */
+	bool any = false;
+	for (uint32_t i = 0; i < S.nprof && !any; i++) any = !num_is_zero(S.prof[i].total);
+	if (!any)
+		die_no_stacks(optind == argc ? "-" : argv[optind], "%s",
+			      S.nprof ? "every stack weighs 0" : S.metric ? "no stack has the metric asked for"
+			      : "no stack has its event's primary metric");
 	const char *name = optind == argc || !strcmp(argv[optind], "-") ? "profile" : argv[optind];
 	const char *slash = strrchr(name, '/');
-	write_file(o, slash ? slash + 1 : name);
+	write_file(o, slash ? slash + 1 : name, optind == argc ? "-" : argv[optind]);
 	output_close(o);
 	return EXIT_OK;
 }

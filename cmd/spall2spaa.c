@@ -145,6 +145,9 @@ static void process_name(int64_t pid, const char *name, size_t n)
 static void finish(const char *outpath, bool zstd)
 {
 	spans_finish(S);
+	/* a header alone (a binary file cut after it), or ends without
+	 * their begins: no profile */
+	if (!spans_get_stats(S)->spans) die_no_stacks(fname, "no span both begins and ends in it");
 	if (procs.count) {
 		sbuf j = { 0 };
 		sbuf_addc(&j, '{');
@@ -783,6 +786,8 @@ static void convert_json(input *in, const char *outpath, bool zstd)
 			c = jscan_peek(&r);
 			if (c < 0) break;
 			if (is_events && c == '[') {
+				/* JSON.parse keeps the last: both would be one trace */
+				if (found) fatal(kpos, "a second traceEvents array");
 				found = true;
 				r.pos++;
 				json_events(&r);

@@ -18,6 +18,7 @@
  * one of its two arrays (samples or weights, whichever comes first: 4 or 16
  * bytes a sample), and with -s both. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,12 +52,16 @@ static const char help[] =
 "                       it, in a time unit) and one per span\n"
 "  -q, --quiet          no warnings\n"
 "      --strict         warnings are errors\n"
+"      --max-depth=N    the deepest nesting of an evented profile's frames\n"
+"                       (default 4096): deeper is an error, since output grows\n"
+"                       with depth squared\n"
 CLI_HELP_TAIL;
 
 #define NONE UINT32_MAX
 
 static struct {
 	bool samples, quiet, strict;
+	uint32_t max_depth;          /* --max-depth (0: spans' default) */
 	builder *b;
 	const char *fname;           /* the file being read, for messages */
 	/* speedscope's frames: name, file, line, col, and the builder frame */
@@ -64,6 +69,7 @@ static struct {
 	uint32_t nfr, frcap;
 	bool have_frames;
 	uint32_t nprofiles;          /* over all files */
+	uint64_t nsampled;           /* samples of sampled profiles, over all files */
 	/* profile names (for the thread records at the end) and kinds */
 	struct pinfo { char *name; bool evented; uint32_t unit; } *pi;
 	uint32_t npi, picap;
@@ -92,7 +98,12 @@ static uint32_t sampled_event(uint32_t u)
 	static const char *const metric[NUNITS] = {
 		"samples", "wall_ns", "wall_us", "wall_ms", "wall_s", "alloc_bytes",
 	};
-	const char *ev = u == U_NONE ? "samples" : u == U_BYTES ? "alloc" : "cpu";
+	/* profiles in two time units (milliseconds, then seconds) are two
+	 * events: an event's stacks all have its primary metric */
+	static const char *const cpu_ev[NUNITS] = { NULL, "cpu-ns", "cpu-us", "cpu-ms", "cpu-s", NULL };
+	bool other_time = false;
+	for (uint32_t k = U_NS; k <= U_S; k++) other_time |= k != u && G.ev_sampled[k] >= 0;
+	const char *ev = u == U_NONE ? "samples" : u == U_BYTES ? "alloc" : other_time ? cpu_ev[u] : "cpu";
 	G.ev_sampled[u] = (int32_t)builder_event(G.b, ev, u == U_BYTES ? "allocation" : "timer",
 						 u == U_BYTES ? "event" : "period", metric[u], NULL);
 	G.m_sampled[u] = builder_metric(G.b, metric[u], u == U_NONE ? NULL : unit_name[u]);
@@ -128,6 +139,7 @@ static spans *evented_spans(uint32_t u)
 	c.midx[0] = builder_metric(G.b, metric, k == U_NONE ? NULL : unit_name[k]);
 	c.calls_midx = (int32_t)builder_metric(G.b, "calls", "count");
 	c.mode = SPANS_STACK;
+	c.max_depth = G.max_depth;
 	c.samples = G.samples;
 	c.report = spans_report;
 	c.fatal = spans_fatal;
@@ -157,7 +169,8 @@ static void read_frames(jscan *r)
 			if (d->nodes[0].type != JSON_OBJECT) jscan_fail(r, "frame %u is not an object", G.nfr);
 			static const char *const keys[] = { "name", "file", "line", "col" };
 			uint32_t v[4];
-			json_get_keys(d, 0, keys, 4, v);
+			int dup = json_get_keys_once(d, 0, keys, 4, v);
+			if (dup >= 0) jscan_fail(r, "frame %u has \"%s\" twice", G.nfr, keys[dup]);
 			if (!v[0] || d->nodes[v[0]].type != JSON_STRING)
 				jscan_fail(r, "frame %u has no \"name\" string", G.nfr);
 			struct sframe *f = VEC_PUSH(G.fr, G.nfr, G.frcap);
@@ -287,11 +300,12 @@ static void read_weights(jscan *r, struct prof *p)
 	bool first = true;
 	jscan_open(r, '[', "\"weights\" (an array of numbers)");
 	while (jscan_more(r, &first, ']')) {
-		int64_t iv;
-		double dv;
-		num w = jscan_num(r, &iv, &dv) ? num_i(iv) : num_d(dv);
-		if (w.kind == NUM_DBL && !(dv >= 0 && dv <= 1.8e19)) jscan_fail(r, "a weight out of range");
-		if (w.kind == NUM_INT && iv < 0) jscan_fail(r, "a negative weight (%lld)", (long long)iv);
+		/* exactly: integers up to 2^64-1 (as spaa2speedscope writes
+		 * them), any finite decimal */
+		num w = jscan_numv(r);
+		if (w.kind == NUM_DBL && w.d < 0) jscan_fail(r, "a negative weight (%.17g)", w.d);
+		if (w.kind == NUM_DBL && !isfinite(w.d)) jscan_fail(r, "a weight out of range");
+		if (w.kind == NUM_INT && w.i < 0) jscan_fail(r, "a negative weight (%lld)", (long long)w.i);
 		uint32_t i = p->nweights;
 		if (p->nweights == UINT32_MAX - 1) jscan_fail(r, "more than %u weights in one profile", UINT32_MAX - 2);
 		p->nweights++;
@@ -351,7 +365,8 @@ static void read_events(jscan *r, struct prof *p)
 		if (d->nodes[0].type != JSON_OBJECT) jscan_fail(r, "an event that is not an object");
 		static const char *const keys[] = { "type", "frame", "at" };
 		uint32_t v[3];
-		json_get_keys(d, 0, keys, 3, v);
+		int dup = json_get_keys_once(d, 0, keys, 3, v);
+		if (dup >= 0) jscan_fail(r, "an event with \"%s\" twice", keys[dup]);
 		char type = 0;
 		if (v[0] && json_is_str(d, v[0], "O", 1)) type = 'O';
 		else if (v[0] && json_is_str(d, v[0], "C", 1)) type = 'C';
@@ -387,6 +402,7 @@ static void finish_sampled(jscan *r, struct prof *p, const char *name)
 	if (!p->have_samples || !p->have_weights)
 		jscan_fail(r, "sampled profile %s has no \"%s\" array", name, p->have_samples ? "weights" : "samples");
 	uint32_t ev = sampled_event(p->unit), m = G.m_sampled[p->unit];
+	G.nsampled += p->nsamples;
 	builder_ctx ctx = { .event = ev, .has_pid = true, .has_tid = true, .pid = p->index, .tid = p->index };
 	uint32_t *bs = xmalloc((p->stacks.count ? p->stacks.count : 1) * sizeof *bs);
 	uint32_t *fr = NULL, frcap = 0;
@@ -399,6 +415,14 @@ static void finish_sampled(jscan *r, struct prof *p, const char *name)
 			uint32_t x;
 			memcpy(&x, k + (size_t)(nf - 1 - i) * sizeof x, sizeof x);
 			fr[i] = frame_of(r, x);
+		}
+		/* a sample without frames (speedscope counts it in the total,
+		 * under no frame): SPAA's stacks have one, "(no frames)", as
+		 * safari2spaa names it */
+		if (!nf) {
+			builder_frame bf = { .func = sstr_c("(no frames)"), .dso = builder_dso(G.b, "[unknown]", 9, false),
+					     .kind = FK_USER, .func_resolved = true, .inline_depth = -1 };
+			fr[nf++] = builder_frame_add(G.b, &bf);
 		}
 		bs[s] = builder_stack(G.b, &ctx, fr, nf, &m, &p->sum[s], 1);
 	}
@@ -449,8 +473,15 @@ static void read_profile(jscan *r)
 	pi->name = NULL;
 	jscan_open(r, '{', "a profile (an object)");
 	bool first = true;
+	static const char *const once[] = { "type", "name", "unit", "startValue", NULL };
+	bool seen[4] = { false };
 	while (jscan_more(r, &first, '}')) {
 		sstr k = jscan_key(r);
+		for (int i = 0; once[i]; i++)
+			if (sstr_eqc(k, once[i])) {
+				if (seen[i]) jscan_fail(r, "a profile with \"%s\" twice", once[i]);
+				seen[i] = true;
+			}
 		if (sstr_eqc(k, "type")) {
 			sstr t = jscan_str(r, "the profile's \"type\"");
 			if (sstr_eqc(t, "sampled")) p.type = 'S';
@@ -474,6 +505,7 @@ static void read_profile(jscan *r)
 			int64_t iv;
 			double dv;
 			p.start = jscan_num(r, &iv, &dv) ? num_i(iv) : num_d(dv);
+			if (p.start.kind == NUM_DBL && !isfinite(dv)) jscan_fail(r, "startValue is not a finite number");
 			p.has_start = true;
 		} else if (sstr_eqc(k, "samples")) {
 			read_samples(r, &p);
@@ -523,9 +555,15 @@ static bool pass(const char *path, bool profiles_only)
 	if (jscan_start(&r) != '{')
 		jscan_fail(&r, "not a speedscope file: it does not start with a JSON object");
 	jscan_open(&r, '{', "the file (an object)");
-	bool first = true, skipped = false, saw_profiles = false;
+	bool first = true, skipped = false, saw_profiles = false, saw_name = false, saw_exporter = false;
 	while (jscan_more(&r, &first, '}')) {
 		sstr k = jscan_key(&r);
+		if (sstr_eqc(k, "profiles") && saw_profiles) jscan_fail(&r, "a second \"profiles\" array");
+		if (sstr_eqc(k, "name") || sstr_eqc(k, "exporter")) {
+			bool *saw = sstr_eqc(k, "name") ? &saw_name : &saw_exporter;
+			if (*saw) jscan_fail(&r, "a second \"%.*s\"", (int)k.n, k.p);
+			*saw = true;
+		}
 		if (sstr_eqc(k, "shared") && !profiles_only) {
 			read_frames(&r);
 		} else if (sstr_eqc(k, "profiles")) {
@@ -573,11 +611,12 @@ static void read_file(const char *path)
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	enum { OPT_STRICT = 256 };
+	enum { OPT_STRICT = 256, OPT_MAX_DEPTH };
 	static const struct option longopts[] = {
 		{ "samples", no_argument, 0, 's' },
 		{ "quiet", no_argument, 0, 'q' },
 		{ "strict", no_argument, 0, OPT_STRICT },
+		{ "max-depth", required_argument, 0, OPT_MAX_DEPTH },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -590,6 +629,7 @@ int main(int argc, char **argv)
 		case 's': G.samples = true; break;
 		case 'q': G.quiet = true; break;
 		case OPT_STRICT: G.strict = true; break;
+		case OPT_MAX_DEPTH: G.max_depth = spans_max_depth_arg(optarg); break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}
@@ -615,7 +655,12 @@ int main(int argc, char **argv)
 		}
 	for (int u = 0; u < NUNITS; u++)
 		if (G.sp[u]) spans_finish(G.sp[u]);
-	if (G.nprofiles == 0) die_no_stacks(optind + 1 == argc ? argv[optind] : "-", "the file has no profiles");
+	const char *nm = optind + 1 == argc ? argv[optind] : "-";
+	if (G.nprofiles == 0) die_no_stacks(nm, "the file has no profiles");
+	uint64_t nstacks = G.nsampled;
+	for (int u = 0; u < NUNITS; u++)
+		if (G.sp[u]) nstacks += spans_get_stats(G.sp[u])->spans;
+	if (!nstacks) die_no_stacks(nm, "no profile has a sample or an event");
 	output *o = output_open(outpath, zstd);
 	builder_write(G.b, o);
 	output_close(o);

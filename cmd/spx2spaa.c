@@ -137,6 +137,12 @@ static void read_metadata(const char *path)
 	if (json_parse(&meta, meta_text.p, meta_text.n) != 0)
 		die_at(path, line_of(meta_text.p, meta.err_pos), "bad JSON in the metadata: %s", meta.err_msg);
 	if (meta.nodes[0].type != JSON_OBJECT) die_at(path, 1, "the metadata is not a JSON object");
+	/* the keys read (json_get takes the first of a key, JSON.parse the last) */
+	static const char *const keys[] = { "enabled_metrics", "cli", "cli_command_line", "host_name", "key",
+					    "exec_ts", "process_pid", "process_tid", "wall_time_ms" };
+	uint32_t v[sizeof keys / sizeof *keys];
+	int dup = json_get_keys_once(&meta, 0, keys, sizeof keys / sizeof *keys, v);
+	if (dup >= 0) die_at(path, 0, "\"%s\" given twice in the metadata", keys[dup]);
 	uint32_t k = json_get(&meta, 0, "enabled_metrics");
 	if (!k || meta.nodes[k].type != JSON_ARRAY)
 		die_at(path, 0, "no \"enabled_metrics\" array: not the metadata of an SPX full report");

@@ -104,8 +104,17 @@ static void pass1(const char *path)
 	if (c0 != '{') jscan_fail(&r, "not a stackprof profile: it does not start with a JSON object");
 	jscan_open(&r, '{', "the profile (an object)");
 	bool first = true, frames = false;
+	/* JSON.parse (speedscope) takes the last, the later passes the first:
+	 * each at most once */
+	static const char *const once[] = { "mode", "interval", "raw", "raw_timestamp_deltas", "raw_sample_timestamps", NULL };
+	bool seen[5] = { false };
 	while (jscan_more(&r, &first, '}')) {
 		sstr k = jscan_key(&r);
+		for (int i = 0; once[i]; i++)
+			if (sstr_eqc(k, once[i])) {
+				if (seen[i]) jscan_fail(&r, "a second \"%s\"", once[i]);
+				seen[i] = true;
+			}
 		if (sstr_eqc(k, "mode")) {
 			sstr m = jscan_str(&r, "\"mode\"");
 			P.have_mode = true;
@@ -268,11 +277,23 @@ static void pass2(const char *path)
 		int64_t count;
 		if (!arr_next(&raw, &count, &d, &is_int) || !is_int || count < 0)
 			jscan_fail(&raw.r, "a raw stack without its sample count");
-		/* garbage collection alone: on top of the stack before it */
+		/* garbage collection alone: on top of the stack before it, once
+		 * (speedscope piles them up: GC entries in a row would make
+		 * stacks one frame deeper each, an output of their number
+		 * squared) */
 		uint32_t nf = n;
 		if (n == 1 && stack[0] == P.gc_frame) {
-			memcpy(stack + 1, prev, nprev * sizeof *stack);
-			nf = 1 + nprev;
+			bool on_gc = nprev && prev[0] == P.gc_frame;
+			memcpy(stack + !on_gc, prev, nprev * sizeof *stack);
+			nf = !on_gc + nprev;
+		}
+		/* a stack of height 0 (speedscope counts it under no frame): SPAA's
+		 * stacks have one, "(no frames)", as safari2spaa names it */
+		uint32_t nreal = nf; /* the stack a garbage collection after it goes on */
+		if (!nf) {
+			builder_frame bf = { .func = sstr_c("(no frames)"), .dso = builder_dso(P.b, "[unknown]", 9, false),
+					     .kind = FK_USER, .func_resolved = true, .inline_depth = -1 };
+			stack[nf++] = builder_frame_add(P.b, &bf);
 		}
 		num w[2];
 		if (P.mode == M_CPU) {
@@ -322,9 +343,9 @@ static void pass2(const char *path)
 			builder_stack(P.b, &ctx, stack, nf, midx, w, nm);
 		}
 		if (__builtin_add_overflow(nsamples, (uint64_t)count, &nsamples)) jscan_fail(&raw.r, "too many samples");
-		grow_array((void **)&prev, &pcap, nf + 1, sizeof *prev);
-		memcpy(prev, stack, nf * sizeof *stack);
-		nprev = nf;
+		grow_array((void **)&prev, &pcap, nreal + 1, sizeof *prev);
+		memcpy(prev, stack, nreal * sizeof *stack);
+		nprev = nreal;
 	}
 	int64_t extra, x;
 	double d;

@@ -266,8 +266,20 @@ uint32_t builder_metric(builder *b, const char *name, const char *unit)
 {
 	for (uint32_t i = 0; i < b->nmetrics; i++)
 		if (strcmp(b->metrics[i].name, name) == 0) return i;
-	if (b->stack_map.count) die(EXIT_DATA, "internal error: metric %s declared after the first stack", name);
 	if (b->nmetrics == MAX_METRICS) die(EXIT_DATA, "too many metrics (at most %d)", MAX_METRICS);
+	if (b->stack_map.count) {
+		/* a metric after the first stack (a converter that meets a unit
+		 * late: speedscope's profiles, one in milliseconds, the next in
+		 * bytes): each stack's weights are laid out again, one more each,
+		 * the last stack's first (they only move up) */
+		uint32_t ns = b->stack_map.count, old = b->nmetrics, nm = old + 1;
+		if ((uint64_t)ns * nm > UINT32_MAX) die_input("too many stacks");
+		grow_array((void **)&b->wpool, &b->wpcap, ns * nm, sizeof *b->wpool);
+		for (uint32_t i = ns; i-- > 0;) {
+			memmove(&b->wpool[(size_t)i * nm], &b->wpool[(size_t)i * old], old * sizeof *b->wpool);
+			b->wpool[(size_t)i * nm + old] = num_i(0);
+		}
+	}
 	b->metrics[b->nmetrics].name = adup(b, name);
 	b->metrics[b->nmetrics].unit = adup(b, unit);
 	sbuf t = { 0 };

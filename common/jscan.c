@@ -233,6 +233,14 @@ static inline bool is_digit(unsigned char c) { return (unsigned)(c - '0') <= 9; 
 
 bool jscan_num(jscan *r, int64_t *v, double *d)
 {
+	num x = jscan_numv(r);
+	if (x.kind == NUM_INT) *v = x.i;
+	else *d = num_to_double(x);
+	return x.kind == NUM_INT;
+}
+
+num jscan_numv(jscan *r)
+{
 	int c = need(r);
 	if (c != '-' && !is_digit((unsigned char)c)) jscan_fail(r, "expected a number");
 	/* fast path: a short integer wholly in the buffer */
@@ -244,9 +252,8 @@ bool jscan_num(jscan *r, int64_t *v, double *d)
 	while (q < e && is_digit((unsigned char)*q) && nd < 18) x = x * 10 + (uint64_t)(*q++ - '0'), nd++;
 	if (q < e && nd > 0 && nd < 18 && (*q == ',' || *q == ']' || *q == '}' || *q == ' ' || *q == '\n' || *q == '\r' || *q == '\t') &&
 	    !(p[neg] == '0' && nd > 1)) {
-		*v = neg ? -(int64_t)x : (int64_t)x;
 		r->pos = (size_t)(q - r->buf);
-		return true;
+		return num_i(neg ? -(int64_t)x : (int64_t)x);
 	}
 	size_t end;
 	jscan_value(r, &end, true);
@@ -254,12 +261,9 @@ bool jscan_num(jscan *r, int64_t *v, double *d)
 	json_doc *doc = &r->sdoc;
 	if (json_parse(doc, r->buf + r->pos, n) || !json_is_num(doc, 0)) jscan_fail(r, "expected a number");
 	r->pos = end;
-	if (doc->nodes[0].type == JSON_INT) {
-		*v = doc->nodes[0].v.i;
-		return true;
-	}
-	*d = doc->nodes[0].type == JSON_UINT ? (double)doc->nodes[0].v.u : doc->nodes[0].v.d;
-	return false;
+	if (doc->nodes[0].type == JSON_INT) return num_i(doc->nodes[0].v.i);
+	if (doc->nodes[0].type == JSON_UINT) return num_u(doc->nodes[0].v.u);
+	return num_d(doc->nodes[0].v.d);
 }
 
 int64_t jscan_int(jscan *r, const char *what)

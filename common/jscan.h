@@ -19,6 +19,7 @@
 #include <stdnoreturn.h>
 #include "input.h"
 #include "json.h"
+#include "num.h"
 #include "util.h"
 
 typedef struct jscan {
@@ -67,6 +68,9 @@ sstr jscan_key(jscan *r);
 /* A number: true and *v when it is an integer in int64 range; false for
  * other numbers (*d then holds it); fails for anything not a number. */
 bool jscan_num(jscan *r, int64_t *v, double *d);
+/* A number exactly: NUM_INT in int64 range, NUM_UINT above it up to
+ * 2^64-1, else NUM_DBL; fails for anything not a number. */
+num jscan_numv(jscan *r);
 /* An integer in int64 range, or fails naming what. */
 int64_t jscan_int(jscan *r, const char *what);
 /* Up to max integers of an array opened with jscan_open (first as for

@@ -585,6 +585,26 @@ void json_get_keys(const json_doc *d, uint32_t obj, const char *const *keys, uin
 	}
 }
 
+int json_get_keys_once(const json_doc *d, uint32_t obj, const char *const *keys, uint32_t nkeys, uint32_t *out)
+{
+	const json_node *nodes = d->nodes;
+	memset(out, 0, nkeys * sizeof *out);
+	if (obj >= d->n || nodes[obj].type != JSON_OBJECT) return -1;
+	uint32_t end = nodes[obj].next;
+	for (uint32_t k = obj + 1; k < end; k = nodes[k + 1].next) {
+		const json_node *key = &nodes[k];
+		for (uint32_t i = 0; i < nkeys; i++) {
+			if (!key->count || key->str[0] != keys[i][0] || strlen(keys[i]) != key->count ||
+			    memcmp(key->str, keys[i], key->count) != 0)
+				continue;
+			if (out[i]) return (int)i;
+			out[i] = k + 1;
+			break;
+		}
+	}
+	return -1;
+}
+
 uint32_t json_dup_key(const json_doc *d, uint32_t obj)
 {
 	const json_node *nodes = d->nodes;

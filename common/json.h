@@ -77,6 +77,9 @@ uint32_t json_get(const json_doc *d, uint32_t obj, const char *key);
  * value of keys[i] (the first one, as json_get finds), or 0.  For readers
  * that take many members of every record. */
 void json_get_keys(const json_doc *d, uint32_t obj, const char *const *keys, uint32_t nkeys, uint32_t *out);
+/* The same, each of keys at most once: -1, or the index in keys of the
+ * first that obj has twice (linear, unlike json_dup_key). */
+int json_get_keys_once(const json_doc *d, uint32_t obj, const char *const *keys, uint32_t nkeys, uint32_t *out);
 /* Iteration helpers: first child of an array/object (for objects, the first
  * key node; its value is key+1), and the next sibling. */
 static inline uint32_t json_first(const json_doc *d, uint32_t k) { (void)d; return k + 1; }

@@ -604,3 +604,33 @@ rows() { # METRIC: "self total name" per function of the SPAA on stdin
 	assert_failure 1
 	assert_output "chrome2spaa: $H/simple-hermes.json: no stacks found: 4 trace events, none of them a CPU profile (Profile, ProfileChunk) and no samples; record with the disabled-by-default-v8.cpu_profiler category, or convert spans (B, E, X) with spall2spaa (no profile written)"
 }
+
+@test "a heap profile whose every selfSize is 0 and without samples: an error, not an empty profile with exit 0" {
+	H='"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":0,"id":1,"children":[{"callFrame":{"functionName":"f","scriptId":"1","url":"a.js","lineNumber":1,"columnNumber":1},"selfSize":SS,"id":2,"children":[]}]}'
+	printf '{%s,"samples":[]}' "${H/SS/-0}" > "$T/h.json"
+	run chrome2spaa -o "$T/out" "$T/h.json"
+	assert_failure 1
+	assert_output "chrome2spaa: $T/h.json: no stacks found: every node's weights are 0 (no allocation, no sample) (no profile written)"
+	[ ! -e "$T/out" ]
+	printf '{%s,"samples":[]}' "${H/SS/16}" > "$T/h.json"
+	run sh -c "chrome2spaa '$T/h.json' | spaa-fold"
+	assert_output "(root);f 16"
+}
+
+@test "a member read twice (JSON.parse keeps the last; both were read): traceEvents, nodes, a heap profile's samples: errors" {
+	H='"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":0,"id":1,"children":[{"callFrame":{"functionName":"f","scriptId":"1","url":"a.js","lineNumber":1,"columnNumber":1},"selfSize":10,"id":2,"children":[]}]}'
+	bad() { printf '%s' "$1" > "$T/b.json"; run chrome2spaa -o "$T/out" "$T/b.json"; assert_failure 1
+		assert_output "chrome2spaa: $T/b.json:$2"; [ ! -e "$T/out" ]; }
+	bad "{$H,\"samples\":[],\"samples\":[{\"size\":5,\"nodeId\":2,\"ordinal\":1}]}" '1: a second "samples" (byte 292)'
+	bad '{"traceEvents":[],"traceEvents":[]}' '1: a second "traceEvents" (byte 32)'
+	bad '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"nodes":[{"id":2,"callFrame":{"functionName":"f"}}],"samples":[2],"timeDeltas":[1]}' \
+		'1: a second "nodes" (byte 66)'
+}
+
+@test "-s on a heap timeline whose objects fall in no window: silent (UBSan: qsort of a null array)" {
+	run chrome2spaa -s -o "$T/out" "$BATS_TEST_DIRNAME/../fuzz/seeds/chrome2spaa/heap-timeline.heaptimeline"
+	assert_success
+	assert_output ""
+	grep -c '"type":"window"' "$T/out" > "$T/n"
+	assert_file_eq "$T/n" <<< "3"
+}

@@ -234,3 +234,153 @@ same_figures() {
 	assert_failure 1
 	assert_output "gecko2spaa: $T/m.json:1: \"samples\": both \"data\" rows and columns (byte 207)"
 }
+
+@test "a prefix chain 20000 deep, a sample at every depth: each stack cut to its 512 innermost frames, in linear time and memory" {
+	python3 -c '
+import json
+N = 20000
+print(json.dumps({"threads": [{"name": "T", "stringArray": ["f%d" % i for i in range(N)],
+	"stackTable": {"frame": list(range(N)), "prefix": [None] + list(range(N - 1))},
+	"frameTable": {"func": list(range(N))}, "funcTable": {"name": list(range(N))},
+	"samples": {"stack": list(range(N))}}]}, separators=(",", ":")))' | gzip > "$T/deep.json.gz"
+	# it took 810 MB and 7 s, and wrote 405 MB (each stack whole, N^2/2 frames)
+	run bounded 300 20 gecko2spaa -o "$T/deep.spaa" "$T/deep.json.gz"
+	assert_success
+	assert_output "gecko2spaa: $T/deep.json.gz: 19488 stacks of more than 512 frames: cut to the 512 innermost under [truncated] (--max-frames)"
+	spaa-validate --strict "$T/deep.spaa"
+	[ "$(grep -c '"type":"stack"' "$T/deep.spaa")" -eq 20000 ]
+	# the deepest: f19999 ... f19488, then [truncated]
+	spaa-fold "$T/deep.spaa" | grep ';f19999 1$' | tr ';' '\n' | sed -n '1,3p;$p' > "$T/top"
+	assert_file_eq "$T/top" <<< $'T\n[truncated]\nf19488\nf19999 1'
+	# a small one, by hand
+	printf '%s' '{"threads":[{"name":"T","stringArray":["a","b","c","d","e"],"stackTable":{"frame":[0,1,2,3,4],"prefix":[null,0,1,2,3]},"frameTable":{"func":[0,1,2,3,4]},"funcTable":{"name":[0,1,2,3,4]},"samples":{"stack":[0,1,2,3,4,4]}}]}' > "$T/c.json"
+	gecko2spaa --max-frames=3 "$T/c.json" 2> "$T/err" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<< $'T;[truncated];b;c;d 1\nT;[truncated];c;d;e 2\nT;a 1\nT;a;b 1\nT;a;b;c 1'
+	assert_file_eq "$T/err" <<< "gecko2spaa: $T/c.json: 2 stacks of more than 3 frames: cut to the 3 innermost under [truncated] (--max-frames)"
+	gecko2spaa --max-frames=5 "$T/c.json" 2> "$T/err" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<< $'T;a 1\nT;a;b 1\nT;a;b;c 1\nT;a;b;c;d 1\nT;a;b;c;d;e 2'
+	[ ! -s "$T/err" ]
+}
+
+@test "a prefix is null or a stack of the table: -2, 0.5, 1e400, 2^64, an offset past the start are errors, not roots" {
+	S='"name":"T","stringArray":["a","b","c"],"frameTable":{"func":[0,1,2]},"funcTable":{"name":[0,1,2]},"samples":{"stack":[2]}'
+	bad() { printf '{"threads":[{%s,"stackTable":{"frame":[0,1,2],%s}}]}' "$S" "$1" > "$T/b.json"
+		run gecko2spaa -o "$T/out" "$T/b.json"; assert_failure 1; assert_output "gecko2spaa: $T/b.json:1: thread 1: $2"
+		[ ! -e "$T/out" ]; }
+	bad '"prefix":[null,0,-2]' 'stack 2: prefix -2 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,-1]' 'stack 2: prefix -1 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,0.5]' 'stack 2: prefix 0.5 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,1e400]' 'stack 2: prefix inf is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,18446744073709551615]' 'stack 2: prefix 18446744073709551615 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,18446744073709551616]' 'stack 2: prefix 1.8446744073709552e+19 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,0,3]' 'stack 2: prefix 3 is not in the stackTable (3 stacks)'
+	bad '"prefix":[null,2,1]' "the stackTable's prefixes loop"
+	bad '"prefixOffset":[0,1,3]' 'stack 2: prefixOffset 3 is not in the stackTable (3 stacks)'
+	bad '"prefixOffset":[0,1,-1]' 'stack 2: prefixOffset -1 is not in the stackTable (3 stacks)'
+	printf '{"threads":[{%s,"stackTable":{"frame":[0,1,2.5],"prefix":[null,0,1]}}]}' "$S" > "$T/b.json"
+	run gecko2spaa "$T/b.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/b.json:1: thread 1: stack 2: frame 2.5 is not in the frameTable (3 frames)"
+	# -0 is 0; null and an offset of 0 are roots
+	printf '{"threads":[{%s,"stackTable":{"frame":[0,1,2],"prefix":[null,0,-0]}}]}' "$S" > "$T/z.json"
+	run sh -c "gecko2spaa '$T/z.json' | spaa-fold"
+	assert_output "T;a;c 1"
+	printf '{"threads":[{%s,"stackTable":{"frame":[0,1,2],"prefixOffset":[0,1,1]}}]}' "$S" > "$T/z.json"
+	run sh -c "gecko2spaa '$T/z.json' | spaa-fold"
+	assert_output "T;a;b;c 1"
+}
+
+@test "weights: bytes and samples are whole (2.75 refused at its line), milliseconds need not be; 2^64-1 exact, a sum past it refused at its line" {
+	S='"stringArray":["f"],"stackTable":{"frame":[0],"prefix":[null]},"frameTable":{"func":[0]},"funcTable":{"name":[0]}'
+	w() { printf '{"threads":[{"name":"T",%s,\n"samples":{"weightType":"%s","stack":[0,0,0],\n"weight":[1,\n%s]}}]}' "$S" "$1" "$2" > "$T/w.json"; }
+	w bytes '2.75,3'
+	run gecko2spaa -o "$T/out" "$T/w.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/w.json:4: thread 1: sample 1: weight 2.75 is not a whole number (of bytes)"
+	[ ! -e "$T/out" ]
+	w samples '2.75,3'
+	run gecko2spaa "$T/w.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/w.json:4: thread 1: sample 1: weight 2.75 is not a whole number (of samples)"
+	w tracing-ms '2.75,3'
+	run sh -c "gecko2spaa '$T/w.json' | spaa-fold"
+	assert_output "T;f 6.75"
+	# whole numbers written as decimals are whole: 1e3 bytes is 1000
+	w bytes '1e3,4096.0'
+	run sh -c "gecko2spaa '$T/w.json' | spaa-fold"
+	assert_output "T;f 5097"
+	w bytes '-3,1'
+	run gecko2spaa "$T/w.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/w.json:4: thread 1: sample 1: a negative weight (-3)"
+	w bytes '1e400,1'
+	run gecko2spaa "$T/w.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/w.json:4: thread 1: sample 1: weight inf out of range"
+	w bytes '18446744073709551614,0'
+	run sh -c "gecko2spaa '$T/w.json' | spaa-fold"
+	assert_output "T;f 18446744073709551615"
+	w bytes '18446744073709551615,0'
+	run gecko2spaa "$T/w.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/w.json:4: metric alloc_bytes of a stack overflows 64 bits"
+}
+
+@test "a second threads, processes, meta or shared (JSON.parse takes the last; both were read), times of 1e400 (written as 0): errors" {
+	T1='"name":"T","stringArray":["f"],"stackTable":{"frame":[0],"prefix":[null]},"frameTable":{"func":[0]},"funcTable":{"name":[0]}'
+	bad() { printf '%s' "$1" > "$T/b.json"; run gecko2spaa -s -o "$T/out" "$T/b.json"; assert_failure 1
+		assert_output "gecko2spaa: $T/b.json:$2"; [ ! -e "$T/out" ]; }
+	bad "{\"threads\":[{$T1,\"samples\":{\"stack\":[0]}}],\"threads\":[{$T1,\"samples\":{\"stack\":[0]}}]}" '1: a second "threads" (byte 174)'
+	bad "{\"meta\":{},\"meta\":{},\"threads\":[{$T1,\"samples\":{\"stack\":[0]}}]}" '1: a second "meta" (byte 18)'
+	bad "{\"meta\":{\"startTime\":1e400},\"threads\":[{$T1,\"samples\":{\"stack\":[0],\"time\":[1]}}]}" \
+		'1: meta.startTime is not a finite number (byte 26)'
+	bad "{\"threads\":[{$T1,\"samples\":{\"stack\":[0],"$'\n'"\"time\":[1e400]}}]}" '2: thread 1: sample 0: its time is not a finite number'
+}
+
+@test "a function's resource, fileName or source that points nowhere: an error, not a frame without them" {
+	S='"name":"T","stringArray":["f","a.js"],"stackTable":{"frame":[0],"prefix":[null]},"frameTable":{"func":[0]},"samples":{"stack":[0]}'
+	bad() { printf '{"threads":[{%s,%s}]}' "$S" "$1" > "$T/b.json"; run gecko2spaa -o "$T/out" "$T/b.json"; assert_failure 1
+		assert_output "gecko2spaa: $T/b.json: $2"; [ ! -e "$T/out" ]; }
+	bad '"funcTable":{"name":[0],"resource":[3]},"resourceTable":{"name":[1]}' 'function 0: resource 3 is not in the resourceTable (1 resources)'
+	bad '"funcTable":{"name":[0],"resource":[-2]},"resourceTable":{"name":[1]}' 'function 0: resource -2 is not in the resourceTable (1 resources)'
+	bad '"funcTable":{"name":[0],"fileName":[7]}' 'function 0: its fileName is not in the string array (2 strings)'
+	bad '"funcTable":{"name":[0],"source":[2]},"sources":{"filename":[1]}' 'function 0: source 2 is not in the sources table (1 sources)'
+	# null, and a resource of -1 (the Firefox Profiler's none), are none
+	printf '{"threads":[{%s,%s}]}' "$S" '"funcTable":{"name":[0],"resource":[-1],"fileName":[null],"source":[null]}' > "$T/ok.json"
+	run sh -c "gecko2spaa '$T/ok.json' | spaa-fold"
+	assert_output "T;f 1"
+	printf '{"threads":[{%s,%s}]}' "$S" '"funcTable":{"name":[0],"resource":[0]},"resourceTable":{"name":[1]}' > "$T/ok.json"
+	run sh -c "gecko2spaa '$T/ok.json' | grep -c '\"name\":\"a.js\"'"
+	assert_output "1"
+}
+
+@test "threads of three weight types (samples, bytes, tracing-ms): three events, never added (the builder's internal error before)" {
+	T1='"stringArray":["f"],"stackTable":{"frame":[0],"prefix":[null]},"frameTable":{"func":[0]},"funcTable":{"name":[0]}'
+	printf '{"threads":[{"name":"A",%s,"samples":{"stack":[0,0]}},{"name":"B",%s,"samples":{"stack":[0],"weight":[4096],"weightType":"bytes"}},{"name":"C",%s,"samples":{"stack":[0],"weight":[2.5],"weightType":"tracing-ms"}}]}' "$T1" "$T1" "$T1" > "$T/mix.json"
+	run gecko2spaa -o "$T/mix.spaa" "$T/mix.json"
+	assert_success
+	assert_output ""
+	spaa-validate --strict "$T/mix.spaa"
+	spaa-fold --all-events "$T/mix.spaa" > "$T/f"
+	assert_file_eq "$T/f" <<< $'alloc;B;f 4096\nsamples;A;f 2\ntracing;C;f 2.5'
+}
+
+@test "columns that disagree in length: a prefix column shorter than the frames (its stacks past the end were roots), times or timeDeltas fewer than the samples" {
+	S='"name":"T","stringArray":["a","b"],"frameTable":{"func":[0,1]},"funcTable":{"name":[0,1]}'
+	bad() { printf '{"meta":{"interval":1},"threads":[{%s,%s}]}' "$S" "$1" > "$T/b.json"; run gecko2spaa -s -o "$T/out" "$T/b.json"
+		assert_failure 1; assert_output "gecko2spaa: $T/b.json:1: thread 1: $2"; [ ! -e "$T/out" ]; }
+	bad '"stackTable":{"frame":[0,1],"prefix":[null]},"samples":{"stack":[1]}' 'the stackTable has 2 frames but 1 prefix'
+	bad '"stackTable":{"frame":[0,1],"prefixOffset":[0,1,1]},"samples":{"stack":[1]}' 'the stackTable has 2 frames but 3 prefixOffset'
+	bad '"stackTable":{"frame":[0,1],"prefix":[null,0]},"samples":{"stack":[1,1],"time":[5]}' '2 samples but 1 times'
+	bad '"stackTable":{"frame":[0,1],"prefix":[null,0]},"samples":{"stack":[1],"timeDeltas":[5,6]}' '1 samples but 2 timeDeltas'
+}
+
+@test "processes nested 200000 deep: an error at 64 levels, not a crash (the walk recursed off the C stack)" {
+	python3 -c '
+n = 200000
+print("{\"threads\":[]," + "\"processes\":[{" * n + "\"threads\":[]" + "}]" * n + "}")' > "$T/p.json"
+	run gecko2spaa -o "$T/out" "$T/p.json"
+	assert_failure 1
+	assert_output "gecko2spaa: $T/p.json:1: profiles nested deeper than 64 levels (processes in processes) (byte 909)"
+	[ ! -e "$T/out" ]
+}

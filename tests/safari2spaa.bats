@@ -162,3 +162,13 @@ py_rows() { # FILE METRIC
 	assert_failure
 	assert_output --partial "safari2spaa"
 }
+
+@test "a timestamp of 1e400 (written as 0) and keys given twice (JSON.parse takes the last, we took the first): errors" {
+	bad() { printf '{"version":1,"recording":{%s"sampleStackTraces":[%s],"sampleDurations":[0.001]}}' "$3" "$1" > "$T/b.json"
+		run safari2spaa -s -o "$T/out" "$T/b.json"; assert_failure 1
+		assert_output "safari2spaa: $T/b.json:$2"; [ ! -e "$T/out" ]; }
+	bad '{"timestamp":1e400,"stackFrames":[{"name":"f"}]}' '1: a sample timestamp that is not a finite number (byte 95)'
+	bad '{"timestamp":1,"timestamp":2,"stackFrames":[{"name":"f"}]}' '1: a sample with "timestamp" twice (byte 105)'
+	bad '{"timestamp":1,"stackFrames":[{"name":"f","name":"g"}]}' '1: a stack frame with "name" twice (byte 102)'
+	bad '{"timestamp":1,"stackFrames":[{"name":"f"}]}' '1: a second displayName (byte 58)' '"displayName":"a","displayName":"b",'
+}

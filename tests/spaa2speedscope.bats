@@ -81,3 +81,65 @@ END
 	diff "$T/want" "$T/got"
 	assert_file_eq "$T/v.console" < /dev/null
 }
+
+@test "the extremes read back through speedscope2spaa: 2^64-1, 2^63, 2.75, 1e30 (a total past 64 bits as a double endValue)" {
+	printf 'main;big 18446744073709551615\nmain;mid 9223372036854775808\nmain;frac 2.75\nmain;huge 1e30\n' | folded2spaa > "$T/b.spaa"
+	spaa-fold "$T/b.spaa" > "$T/a"
+	spaa2speedscope "$T/b.spaa" > "$T/b.json"
+	grep -o '"endValue":[^,]*' "$T/b.json" > "$T/end"
+	assert_file_eq "$T/end" <<< '"endValue":1.0000000000276701e+30'
+	speedscope2spaa "$T/b.json" | spaa-fold > "$T/b"
+	assert_file_eq "$T/b" <<'END'
+main;big 18446744073709551615
+main;frac 2.75
+main;huge 1e+30
+main;mid 9223372036854775808
+END
+	cmp "$T/a" "$T/b"
+	# one path past 64 bits: refused, as spaa-fold refuses it
+	printf 'main;big 18446744073709551615\n' | folded2spaa > "$T/c.spaa"
+	run spaa2speedscope -o "$T/out.json" "$T/c.spaa" "$T/c.spaa"
+	assert_failure 1
+	assert_output "spaa2speedscope: $T/c.spaa:5: weight overflow: the stacks of one path of profile cpu add up beyond 64 bits"
+	[ ! -e "$T/out.json" ]
+}
+
+@test "a negative weight (a memory delta) is refused: speedscope has none, speedscope2spaa refuses them" {
+	printf 'main;grow 4096\nmain;shrink -512\n' | folded2spaa > "$T/n.spaa"
+	run spaa2speedscope -o "$T/out.json" "$T/n.spaa"
+	assert_failure 1
+	id=$(jq -r 'select(.type == "stack" and .weights[0].value < 0) | .id' "$T/n.spaa")
+	assert_output "spaa2speedscope: $T/n.spaa:7: stack $id: weight -512 of metric samples is negative: speedscope has no negative weights"
+	[ ! -e "$T/out.json" ]
+}
+
+@test "-s: sample records that do not add up to the stacks: written from the stacks, whose totals the man page promises" {
+	perf2spaa -s "$EX/parser.perf.txt" > "$T/p.spaa"
+	# the second sample record left out: 6 periods where the stacks have 7
+	awk '!/"type":"sample"/ || ++n != 2' "$T/p.spaa" > "$T/q.spaa"
+	spaa2speedscope -s "$T/q.spaa" 2> "$T/err" | jq -c '.profiles[] | [.name, .endValue, .weights]' > "$T/w"
+	assert_file_eq "$T/w" <<< '["cpu-clock:pppH",7007007,[2002002,1001001,2002002,1001001,1001001]]'
+	assert_file_eq "$T/err" <<< "spaa2speedscope: $T/q.spaa: profile cpu-clock:pppH: its sample records do not add up to its stacks; written from its stacks, not in time order"
+	spaa2speedscope -s "$T/q.spaa" 2> /dev/null | speedscope2spaa | spaa-fold > "$T/b"
+	spaa-fold "$T/q.spaa" > "$T/a"
+	cmp "$T/a" "$T/b"
+}
+
+@test "nothing to write (no stack with the metric, every stack weighing 0): an error, not an empty speedscope file with exit 0" {
+	run spaa2speedscope -m nope -o "$T/out.json" "$EX/perf-cpu.spaa"
+	assert_failure 1
+	assert_output "spaa2speedscope: $EX/perf-cpu.spaa: 7 stacks without metric nope skipped
+spaa2speedscope: $EX/perf-cpu.spaa: no stacks found: no stack has the metric asked for (no profile written)"
+	[ ! -e "$T/out.json" ]
+	printf 'main;a 0\n' | folded2spaa > "$T/z.spaa"
+	run spaa2speedscope "$T/z.spaa"
+	assert_failure 1
+	assert_output "spaa2speedscope: $T/z.spaa: no stacks found: every stack weighs 0 (no profile written)"
+}
+
+@test "-s on a profile without sample records: silent (UBSan: qsort of a null array)" {
+	run spaa2speedscope -s -o "$T/out.json" "$EX/memory.spaa"
+	assert_success
+	assert_output ""
+	spaa2speedscope "$EX/memory.spaa" | cmp - "$T/out.json"
+}

@@ -631,3 +631,29 @@ spall2spaa: $T/back.json:1: time goes backwards on thread 1/1 (17000000000000000
 	assert_failure 1
 	assert_output "spall2spaa: $T/ov.json:1: span cost overflows 64 bits (byte 1)"
 }
+
+@test "a second traceEvents array (JSON.parse keeps the last; both were read as one trace, nesting the one in the other): an error" {
+	printf '%s' '{"traceEvents":[{"name":"f","ph":"X","ts":1,"dur":5,"pid":1,"tid":1}],"traceEvents":[{"name":"g","ph":"X","ts":1,"dur":5,"pid":1,"tid":1}]}' > "$T/t.json"
+	run spall2spaa -o "$T/out" "$T/t.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/t.json:1: a second traceEvents array (byte 70)"
+	[ ! -e "$T/out" ]
+}
+
+@test "a binary file cut after its header, a trace of ends alone: no span, an error (they wrote an empty profile, exit 0)" {
+	head -c 32 "$S/small-trace-v0.spall" > "$T/h.spall"
+	run spall2spaa -o "$T/out" "$T/h.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/h.spall: no stacks found: no span both begins and ends in it (no profile written)"
+	[ ! -e "$T/out" ]
+	head -c 36 "$S/small-trace-v0.spall" > "$T/h.spall"
+	run spall2spaa -o "$T/out" "$T/h.spall"
+	assert_failure 1
+	assert_output "spall2spaa: $T/h.spall: byte 32: event truncated at end of input; ignored
+spall2spaa: $T/h.spall: no stacks found: no span both begins and ends in it (no profile written)"
+	printf '%s' '[{"name":"f","ph":"E","ts":1,"pid":1,"tid":1}]' > "$T/e.json"
+	run spall2spaa "$T/e.json"
+	assert_failure 1
+	assert_output "spall2spaa: $T/e.json:1: end with no open begin on thread 1/1; ignored (byte 1)
+spall2spaa: $T/e.json: no stacks found: no span both begins and ends in it (no profile written)"
+}

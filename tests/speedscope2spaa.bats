@@ -122,6 +122,10 @@ END
 		'1: unit "parsecs": speedscope'"'"'s units are none, nanoseconds, microseconds, milliseconds, seconds and bytes (byte 82)'
 	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[-1]}]}' \
 		'1: a negative weight (-1) (byte 109)'
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[-1.5]}]}' \
+		'1: a negative weight (-1.5) (byte 111)'
+	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[1e400]}]}' \
+		'1: a weight out of range (byte 112)'
 	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"evented","unit":"nanoseconds","events":[{"type":"O","frame":0,"at":1e30},{"type":"C","frame":0,"at":2}]}]}' \
 		'1: event time 1e30 is not a time in range'
 	bad '{"shared":{"frames":[{"name":"a"}]},"profiles":[]}' ' no stacks found: the file has no profiles (no profile written)'
@@ -135,4 +139,93 @@ END
 	spaa-fold "$T/p.spaa" > "$T/a"
 	spaa2speedscope -s "$T/p.spaa" | speedscope2spaa | spaa-fold > "$T/b"
 	cmp "$T/a" "$T/b"
+}
+
+@test "profiles in two units (a CPU profile in milliseconds, a heap profile in bytes; milliseconds and seconds): each in its own event, never added" {
+	F='"shared":{"frames":[{"name":"main"},{"name":"work"},{"name":"alloc"}]}'
+	P1='{"type":"sampled","name":"cpu","unit":"milliseconds","startValue":0,"endValue":5,"samples":[[0,1],[0]],"weights":[3,2]}'
+	P2='{"type":"sampled","name":"heap","unit":"bytes","startValue":0,"endValue":100,"samples":[[0,2],[0,1,2]],"weights":[64,36]}'
+	printf '{%s,"profiles":[%s,%s]}' "$F" "$P1" "$P2" > "$T/two.json"
+	# it was "speedscope2spaa: internal error: metric alloc_bytes declared after the first stack"
+	run speedscope2spaa -o "$T/two.spaa" "$T/two.json"
+	assert_success
+	assert_output ""
+	spaa-validate --strict "$T/two.spaa"
+	grep -o '"events":[^]]*]' "$T/two.spaa" > "$T/ev"
+	assert_file_eq "$T/ev" <<< '"events":[{"name":"cpu","kind":"timer","sampling":{"mode":"period","primary_metric":"wall_ms"}},{"name":"alloc","kind":"allocation","sampling":{"mode":"event","primary_metric":"alloc_bytes"}}]'
+	spaa-fold --all-events "$T/two.spaa" > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+alloc;heap;main;alloc 64
+alloc;heap;main;work;alloc 36
+cpu;cpu;main 2
+cpu;cpu;main;work 3
+END
+	# the other way round, and in two files
+	printf '{%s,"profiles":[%s,%s]}' "$F" "$P2" "$P1" > "$T/rev.json"
+	speedscope2spaa "$T/rev.json" | spaa-fold --all-events | sort > "$T/f2"
+	cmp "$T/f" "$T/f2"
+	printf '{%s,"profiles":[%s]}' "$F" "$P1" > "$T/a.json"
+	printf '{%s,"profiles":[%s]}' "$F" "$P2" > "$T/b.json"
+	speedscope2spaa "$T/a.json" "$T/b.json" | spaa-validate --strict
+	# milliseconds and seconds: two events, each stack with its event's metric
+	printf '{%s,"profiles":[%s,%s]}' "$F" "$P1" "${P2/bytes/seconds}" > "$T/s.json"
+	speedscope2spaa "$T/s.json" > "$T/s.spaa"
+	spaa-validate --strict "$T/s.spaa"
+	spaa-fold --all-events "$T/s.spaa" > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+cpu-s;heap;main;alloc 64
+cpu-s;heap;main;work;alloc 36
+cpu;cpu;main 2
+cpu;cpu;main;work 3
+END
+}
+
+@test "an evented profile nested 5000 deep: an error at 4096 (output grows with depth squared) that --max-depth=N, which it names, raises" {
+	python3 -c '
+import json
+N = 5000
+ev = [{"type": "O", "frame": i, "at": i} for i in range(N)] + [{"type": "C", "frame": i, "at": 2 * N - i} for i in reversed(range(N))]
+print(json.dumps({"shared": {"frames": [{"name": "f%d" % i} for i in range(N)]},
+	"profiles": [{"type": "evented", "name": "x", "unit": "nanoseconds", "startValue": 0, "endValue": 2 * N, "events": ev}]}))' > "$T/ev.json"
+	run speedscope2spaa -o "$T/out" "$T/ev.json"
+	assert_failure 1
+	assert_output "speedscope2spaa: $T/ev.json:1: spans nested deeper than 4096 levels (the limit; --max-depth=N raises it)"
+	[ ! -e "$T/out" ]
+	run bounded 400 30 speedscope2spaa --max-depth=5000 -o "$T/out" "$T/ev.json"
+	assert_success
+	[ "$(spaa-fold "$T/out" | wc -l)" -eq 5000 ]
+}
+
+@test "duplicate keys (which JSON.parse takes the last of) and a startValue of 1e400: errors, never a profile of one of them or doubled" {
+	bad() { printf '%s' "$1" > "$T/b.json"; run speedscope2spaa -o "$T/out" "$T/b.json"; assert_failure 1
+		assert_output "speedscope2spaa: $T/b.json:$2"; [ ! -e "$T/out" ]; }
+	F='"shared":{"frames":[{"name":"a"},{"name":"b"}]}'
+	P='{"type":"sampled","unit":"none","samples":[[0,1]],"weights":[1]}'
+	E='"events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":0,"at":2}]'
+	bad "{$F,\"profiles\":[$P],\"profiles\":[$P]}" '1: a second "profiles" array (byte 138)'
+	bad "{\"profiles\":[$P],$F,\"profiles\":[$P]}" '1: a second "profiles" array (byte 138)'
+	bad "{$F,\"name\":\"x\",\"name\":\"y\",\"profiles\":[$P]}" '1: a second "name" (byte 67)'
+	bad "{$F,\"profiles\":[{\"type\":\"evented\",\"unit\":\"milliseconds\",$E,\"unit\":\"bytes\"}]}" \
+		'1: a profile with "unit" twice (byte 179)'
+	bad "{$F,\"profiles\":[{\"type\":\"evented\",\"unit\":\"milliseconds\",\"events\":[{\"type\":\"O\",\"frame\":0,\"at\":1,\"at\":5}]}]}" \
+		'1: an event with "at" twice (byte 147)'
+	bad "{\"shared\":{\"frames\":[{\"name\":\"a\",\"name\":\"b\"}]},\"profiles\":[$P]}" '1: frame 0 has "name" twice (byte 44)'
+	bad "{$F,\"profiles\":[{\"type\":\"sampled\",\"unit\":\"milliseconds\",\"startValue\":1e400,\"samples\":[[0]],\"weights\":[1]}]}" \
+		'1: startValue is not a finite number (byte 119)'
+}
+
+@test "profiles without a sample or an event: the no-stacks error (it wrote a profile without stacks, exit 0)" {
+	printf '%s' '{"shared":{"frames":[]},"profiles":[{"type":"evented","unit":"none","events":[]},{"type":"sampled","unit":"none","samples":[],"weights":[]}]}' > "$T/e.json"
+	run speedscope2spaa -o "$T/out" "$T/e.json"
+	assert_failure 1
+	assert_output "speedscope2spaa: $T/e.json: no stacks found: no profile has a sample or an event (no profile written)"
+	[ ! -e "$T/out" ]
+}
+
+@test "a sample without frames: a stack of the frame (no frames), not an invalid stack of none" {
+	printf '%s' '{"shared":{"frames":[{"name":"a"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[],[0]],"weights":[3,1]}]}' > "$T/e.json"
+	speedscope2spaa -o "$T/e.spaa" "$T/e.json"
+	spaa-validate --strict "$T/e.spaa"
+	run spaa-fold "$T/e.spaa"
+	assert_output $'(no frames) 3\na 1'
 }

@@ -415,3 +415,15 @@ Try 'spx2spaa --help' for more information."
 	assert_success
 	assert_output "$(cat "$S/tiny.spaa")"
 }
+
+@test "a metadata key read given twice (we took the first, JSON.parse the last): an error" {
+	echo '{"enabled_metrics":["wt"],"enabled_metrics":["wt","zm"]}' > "$T/twice.json"
+	run spx2spaa --metadata "$T/twice.json" -o "$T/out" "$S/tiny.txt.gz"
+	assert_failure 1
+	assert_output "spx2spaa: $T/twice.json: \"enabled_metrics\" given twice in the metadata"
+	[ ! -e "$T/out" ]
+	echo '{"enabled_metrics":["wt","zm"],"exec_ts":1,"exec_ts":2}' > "$T/twice.json"
+	run spx2spaa --metadata "$T/twice.json" "$S/tiny.txt.gz"
+	assert_failure 1
+	assert_output "spx2spaa: $T/twice.json: \"exec_ts\" given twice in the metadata"
+}

@@ -127,3 +127,30 @@ PY
 	awk '{ $NF = $NF * 2; print }' "$T/one" > "$T/want"
 	diff "$T/want" "$T/two"
 }
+
+@test "garbage collection entries in a row: on top of the stack before them once, not piled up (quadratic); keys given twice are errors" {
+	python3 -c '
+import json
+raw = [2, 1, 2, 1] + [1, 3, 1] * 20000
+print(json.dumps({"mode": "cpu", "interval": 1000, "frames": {"1": {"name": "main"}, "2": {"name": "work"},
+	"3": {"name": "(garbage collection)"}}, "raw": raw}))' > "$T/gc.json"
+	run bounded 200 20 stackprof2spaa -o "$T/gc.spaa" "$T/gc.json"
+	assert_success
+	run spaa-fold "$T/gc.spaa"
+	assert_output $'main;work 1000\nmain;work;(garbage collection) 20000000'
+	P='"mode":"cpu","interval":1000,"frames":{"1":{"name":"main"}}'
+	bad() { printf '%s' "$1" > "$T/b.json"; run stackprof2spaa -o "$T/out" "$T/b.json"; assert_failure 1
+		assert_output "stackprof2spaa: $T/b.json:$2"; [ ! -e "$T/out" ]; }
+	bad "{$P,\"raw\":[1,1,1],\"raw\":[1,1,5]}" '1: a second "raw" (byte 81)'
+	bad "{$P,\"raw\":[1,1,1],\"interval\":10}" '1: a second "interval" (byte 86)'
+	bad "{\"mode\":\"wall\",$P,\"raw\":[1,1,2],\"raw_timestamp_deltas\":[1,2],\"raw_timestamp_deltas\":[3,4]}" \
+		'1: a second "mode" (byte 22)'
+}
+
+@test "a raw stack of height 0: a stack of the frame (no frames), not an invalid stack of none; garbage collection after it stands alone" {
+	printf '%s' '{"mode":"cpu","interval":1000,"frames":{"1":{"name":"main"},"3":{"name":"(garbage collection)"}},"raw":[0,3,1,3,1,1,1,1]}' > "$T/z.json"
+	stackprof2spaa -o "$T/z.spaa" "$T/z.json"
+	spaa-validate --strict "$T/z.spaa"
+	run spaa-fold "$T/z.spaa"
+	assert_output $'(garbage collection) 1000\n(no frames) 3000\nmain 1000'
+}

@@ -57,6 +57,23 @@ descents() {
 	done
 }
 
+@test "perf2spaa perf.data: perf record -z, a million samples in 1.7 MB of compressed records and no FINISHED_ROUND: memory bounded, the same profile and samples in the same order as uncompressed with rounds, -j 1 and 2" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
+	set -o pipefail
+	hostile samples "$T/pipe.data" - 1000000 1000 | perf2spaa -s - | cksum > "$T/rounds.sum"
+	hostile samples "$T/pipe.data" - 1000000 | hostile pipe-compress - "$T/z.data"
+	local j
+	for j in 1 2; do
+		# (before: the decompressed records of the round held, up to
+		# 1 GiB, then an error: 190 MB of address space here)
+		bounded 150 30 perf2spaa -j $j -s "$T/z.data" 2> "$T/err" | cksum > "$T/z.sum"
+		cmp "$T/rounds.sum" "$T/z.sum"
+		[ ! -s "$T/err" ] || fail "standard error: $(cat "$T/err")"
+	done
+}
+
 @test "perf2spaa perf.data: file mode, a million samples and no FINISHED_ROUND: memory bounded beside the file's mapping, the same profile and samples in the same order as with a round every 1000 samples, -j 1 and 2" {
 	can_record
 	c_prog

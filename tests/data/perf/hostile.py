@@ -48,6 +48,10 @@ back, or repeats what a reader might hold or redo for each repetition.
         pipe-mode IN followed by N threads of its first sample's process,
         each a COMM record (the tid 1000000 + i, the name t + i) and a
         copy of that sample of its own, at times after IN's
+  hostile.py pipe-compress IN OUT
+        pipe-mode IN (- standard input) with its kernel's records (types
+        below 64) zstd-compressed (the zstd command) into COMPRESSED
+        records, as perf record -z writes them, after its own records
   hostile.py dup-first IN OUT P
         IN (pipe or file mode) with its first sample record twice, both of
         period P (a stack's period summing past 2^64 - 1); the offset of
@@ -374,6 +378,23 @@ def pipe_threads(src, dst, n):
     (sys.stdout.buffer if dst == "-" else open(dst, "wb")).write(b"".join(out))
 
 
+def pipe_compress(src, dst):
+    import subprocess
+    b = sys.stdin.buffer.read() if src == "-" else open(src, "rb").read()
+    own, kernel = [], []
+    for o, t, s in pipe_records(b):
+        (own if t >= 64 else kernel).append(b[o:o + s])
+    z = subprocess.run(["zstd", "-q", "-c", "-3"], input=b"".join(kernel), stdout=subprocess.PIPE, check=True).stdout
+    out = [b[:PIPE_HEADER]] + own
+    step = 65528 - 16  # a record's size is 16 bits, a multiple of 8
+    for i in range(0, len(z), step):
+        part = z[i:i + step]
+        pad = (8 - len(part) % 8) % 8
+        # COMPRESSED2: its data size, then the data padded to 8 bytes
+        out.append(struct.pack("<IHHQ", 83, 0, 16 + len(part) + pad, len(part)) + part + b"\0" * pad)
+    (sys.stdout.buffer if dst == "-" else open(dst, "wb")).write(b"".join(out))
+
+
 def dup_first(src, dst, period):
     b = open(src, "rb").read()
     pipe, start, end, st = capture(b)
@@ -431,6 +452,8 @@ def main(argv):
         samples(argv[2], argv[3], int(argv[4]), int(rest[0]) if rest else 0, late)
     elif len(argv) == 5 and argv[1] == "pipe-threads":
         pipe_threads(argv[2], argv[3], int(argv[4]))
+    elif len(argv) == 4 and argv[1] == "pipe-compress":
+        pipe_compress(argv[2], argv[3])
     elif len(argv) == 5 and argv[1] == "dup-first":
         print(dup_first(argv[2], argv[3], int(argv[4])))
     elif len(argv) == 5 and argv[1] == "pipe-buildids":

@@ -281,7 +281,9 @@ def samples(src, dst, n, r, late):
     recs = [(o, t, s) for o, t, s in records(b, start, end) if t != 68]
     smp = [o for o, t, s in recs if t == 9]
     k = len(smp)
-    if not k or n < k:
+    if not k:
+        raise SystemExit("hostile.py: no sample record in " + src)
+    if n < k:
         raise SystemExit("hostile.py: %d samples in %s, more than %d wanted" % (k, src, n))
     # the times of all the records that have one (the others': in the
     # sample_id_all trailer), for the room before the next of them

@@ -51,7 +51,7 @@ descents() {
 	for j in 1 2; do
 		# (before: every record held to the end, 190 MB of address
 		# space here, 1.08 GB for ten million)
-		hostile samples "$T/pipe.data" - 1000000 | bounded 150 30 perf2spaa -j $j -s - 2> "$T/err" | cksum > "$T/none.sum"
+		hostile samples "$T/pipe.data" - 1000000 | bounded 150 60 perf2spaa -j $j -s - 2> "$T/err" | cksum > "$T/none.sum"
 		cmp "$T/rounds.sum" "$T/none.sum"
 		[ ! -s "$T/err" ] || fail "standard error: $(cat "$T/err")"
 	done
@@ -68,7 +68,7 @@ descents() {
 	for j in 1 2; do
 		# (before: the decompressed records of the round held, up to
 		# 1 GiB, then an error: 190 MB of address space here)
-		bounded 150 30 perf2spaa -j $j -s "$T/z.data" 2> "$T/err" | cksum > "$T/z.sum"
+		bounded 150 60 perf2spaa -j $j -s "$T/z.data" 2> "$T/err" | cksum > "$T/z.sum"
 		cmp "$T/rounds.sum" "$T/z.sum"
 		[ ! -s "$T/err" ] || fail "standard error: $(cat "$T/err")"
 	done
@@ -85,12 +85,13 @@ descents() {
 	hostile samples "$T/fp.data" "$T/n.data" 1000000
 	local j mb
 	mb=$(($(stat -c %s "$T/n.data") >> 20))
-	# a 4 MB queue (the default 32 MiB is under this file's size): the
-	# mapped file and 50 MB (before: an entry of 40 bytes a record, three
-	# copies of them in the sort, and the file's pages never given back)
-	export SPAA_PERF_QUEUE=4000000
+	# a 1 MB queue (the default 32 MiB is not far under this file's
+	# size): the mapped file and 52 MB (35 here with -j 2; before: 64 and
+	# more, an entry of 40 bytes a record, three copies of them in the
+	# sort, and the file's pages never given back)
+	export SPAA_PERF_QUEUE=1000000
 	for j in 1 2; do
-		bounded $((mb + 50)) 30 perf2spaa -j $j -s "$T/n.data" 2> "$T/err" | cksum > "$T/none.sum"
+		bounded $((mb + 52)) 60 perf2spaa -j $j -s "$T/n.data" 2> "$T/err" | cksum > "$T/none.sum"
 		cmp "$T/rounds.sum" "$T/none.sum"
 		[ ! -s "$T/err" ] || fail "standard error: $(cat "$T/err")"
 	done
@@ -150,7 +151,7 @@ descents() {
 	n=$(perf2spaa "$T/pipe.data" | grep -c '"type":"thread"')
 	# (a million: 12 s, 650 MB, for 405 MB of output)
 	hostile pipe-threads "$T/pipe.data" "$T/th.data" 200000
-	run bounded 300 15 perf2spaa -o "$T/th.spaa" "$T/th.data"
+	run bounded 300 60 perf2spaa -o "$T/th.spaa" "$T/th.data"
 	assert_success
 	assert_equal "$(grep -c '"type":"thread"' "$T/th.spaa")" $((n + 200000))
 	grep -q '"tid":1199999,"comm":"t199999"' "$T/th.spaa"
@@ -163,7 +164,7 @@ descents() {
 	perf2spaa "$T/pipe.data" | spaa-fold > "$T/plain.fold"
 	hostile pipe-maps "$T/pipe.data" "$T/maps.data" 1000000 0
 	# (before: the 112 MB of mapping records held at once, 260 MB)
-	run bounded 200 10 perf2spaa -o "$T/maps.spaa" "$T/maps.data"
+	run bounded 200 60 perf2spaa -o "$T/maps.spaa" "$T/maps.data"
 	assert_success
 	assert_output ""
 	spaa-fold "$T/maps.spaa" | cmp - "$T/plain.fold"

@@ -8,8 +8,11 @@
  * whose self and total weights changed most; --json writes the per-function
  * and per-stack figures as NDJSON.
  *
- * Figures are integers (fractional weights are truncated, as inferno's
- * diff-folded does), summed and scaled in 128-bit arithmetic. */
+ * Figures are exact: integers, or for a time or a size decimals with as
+ * many places as the weights have (speedscope's and Firefox's milliseconds
+ * of 1e-6 and 5e-7), kept as integers of 10^-dscale; summed and scaled in
+ * 128-bit arithmetic.  Fractional counts (samples) are truncated, as
+ * inferno's diff-folded does: a folded file's counts are whole. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +39,8 @@ static const char help_text[] =
 	"\n"
 	"Comparison:\n"
 	"      --normalize      scale BEFORE's weights to AFTER's total\n"
-	"                       (int(w * total_after / total_before))\n"
+	"                       (int(w * total_after / total_before), at the\n"
+	"                       weights' last decimal place)\n"
 	"      --strip-hex      replace hex addresses (0x1234abcd) in names with 0x...\n"
 	"Event and weight (as spaa-fold):\n"
 	"      --event=NAME     compare event NAME (default: the first one declared)\n"
@@ -84,6 +88,10 @@ static uint32_t nfn, fncap;
 static uint64_t stack_no;
 
 static i128 totals[2];
+/* The weights are integers of 10^-dscale: the most decimal places a weight
+ * has (shortest form of its double), MAX_DSCALE at most. */
+#define MAX_DSCALE 18
+static int dscale;
 static const char *metric_used[2], *event_used[2];
 
 
@@ -113,18 +121,89 @@ static uint32_t func_index(const char *p, size_t n)
 	return i;
 }
 
-/* The weight of a stack as an integer: doubles are truncated (warned once
- * per file). */
+static i128 pow10_i128(int k)
+{
+	i128 p = 1;
+	while (k-- > 0) p *= 10;
+	return p;
+}
+
+static const char *inputs[2]; /* the two files, for messages */
+
+static noreturn void too_large(void)
+{
+	die(EXIT_DATA, "%s, %s: weights beyond 128 bits at %d decimal places", inputs[0], inputs[1], dscale);
+}
+
+static i128 mul_chk(i128 a, i128 b)
+{
+	i128 r;
+	if (__builtin_mul_overflow(a, b, &r)) too_large();
+	return r;
+}
+
+static i128 add_chk(i128 a, i128 b)
+{
+	i128 r;
+	if (__builtin_add_overflow(a, b, &r)) too_large();
+	return r;
+}
+
+/* Every figure in 10^-s (more places than dscale). */
+static void rescale(int s)
+{
+	i128 f = pow10_i128(s - dscale);
+	dscale = s;
+	for (uint32_t i = 0; i < npw; i++)
+		for (int k = 0; k < 2; k++) pw[i][k] = mul_chk(pw[i][k], f);
+	for (uint32_t i = 0; i < nfn; i++)
+		for (int k = 0; k < 2; k++) {
+			fn[i].self[k] = mul_chk(fn[i].self[k], f);
+			fn[i].total[k] = mul_chk(fn[i].total[k], f);
+		}
+	for (int k = 0; k < 2; k++) totals[k] = mul_chk(totals[k], f);
+}
+
+/* The weight of a stack in 10^-dscale: a double of a time or a size by
+ * the decimal digits of its shortest form (0.0000005: 5 at 7 places), all
+ * figures rescaled when it has more places than they, beyond MAX_DSCALE
+ * places rounded; a fractional count truncated (warned once per file). */
 static i128 weight_of(spaa_reader *r, num v, bool *warned)
 {
-	if (v.kind == NUM_INT) return v.i;
-	if (v.kind == NUM_UINT) return v.u;
-	if (!*warned) {
-		*warned = true;
-		warn_at(r->name, r->lineno, "fractional weights truncated to integers");
-	}
+	if (v.kind == NUM_INT) return mul_chk(v.i, pow10_i128(dscale));
+	if (v.kind == NUM_UINT) return mul_chk(v.u, pow10_i128(dscale));
 	if (!(v.d > -9.2e18 && v.d < 1.8e19)) spaa_error(r, "weight %g out of range", v.d);
-	return v.d < 0 ? -(i128)(uint64_t)(-v.d) : (i128)(uint64_t)v.d;
+	if (v.d == 0) return 0;
+	if (unit.dim == UNITS_COUNT) {
+		if (!*warned) {
+			*warned = true;
+			warn_at(r->name, r->lineno, "fractional weights truncated to integers");
+		}
+		return v.d < 0 ? -(i128)(uint64_t)(-v.d) : (i128)(uint64_t)v.d;
+	}
+	char b[40];
+	int p = 1;
+	for (; p < 17; p++) {
+		snprintf(b, sizeof b, "%.*e", p - 1, v.d);
+		if (strtod(b, NULL) == v.d) break;
+	}
+	snprintf(b, sizeof b, "%.*e", p - 1, v.d);
+	/* [-]d.ddde[+-]xx: the digits as an integer, and where the point goes */
+	i128 d = 0;
+	const char *c = b + (b[0] == '-');
+	for (; *c && *c != 'e'; c++)
+		if (*c >= '0' && *c <= '9') d = d * 10 + (*c - '0');
+	int places = (p - 1) - atoi(c + 1);
+	while (places > 0 && d % 10 == 0) d /= 10, places--;
+	if (places < 0) d *= pow10_i128(-places), places = 0;
+	if (places > MAX_DSCALE) {
+		i128 q = pow10_i128(places - MAX_DSCALE);
+		d = (d + q / 2) / q;
+		places = MAX_DSCALE;
+	}
+	if (b[0] == '-') d = -d;
+	if (places > dscale) rescale(places);
+	return mul_chk(d, pow10_i128(dscale - places));
 }
 
 static void read_profile(const char *path, int side)
@@ -188,8 +267,8 @@ static void read_profile(const char *path, int side)
 		bool added;
 		uint32_t pi = strmap_intern(&paths, pb.p, pb.n, &added);
 		if (added) memset(VEC_PUSH(pw, npw, pwcap), 0, sizeof *pw);
-		pw[pi][side] += v;
-		totals[side] += v;
+		pw[pi][side] = add_chk(pw[pi][side], v);
+		totals[side] = add_chk(totals[side], v);
 
 		/* the functions: self for the leaf, total once per stack */
 		sstr comm = fold_stack_comm(r, &s);
@@ -227,10 +306,10 @@ static void read_profile(const char *path, int side)
 			func *x = &fn[sfun[i]];
 			if (x->stamp != stack_no) {
 				x->stamp = stack_no;
-				x->total[side] += v;
+				x->total[side] = add_chk(x->total[side], v);
 			}
 		}
-		if (nsfun) fn[sfun[nsfun - 1]].self[side] += v;
+		if (nsfun) fn[sfun[nsfun - 1]].self[side] = add_chk(fn[sfun[nsfun - 1]].self[side], v);
 	}
 	spaa_need_header(r);
 	if (!o.all_events) {
@@ -317,9 +396,29 @@ static void out_i128(output *o, i128 v)
 	out_write(o, b, fmt_i128(b, v));
 }
 
-static const char *inputs[2]; /* the two files, for messages */
+/* A weight: v in 10^-dscale, its decimals without trailing zeros. */
+static void out_dec(output *o, i128 v)
+{
+	if (!dscale) {
+		out_i128(o, v);
+		return;
+	}
+	unsigned __int128 u = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+	unsigned __int128 f = (unsigned __int128)pow10_i128(dscale);
+	if (v < 0) out_putc(o, '-');
+	out_i128(o, (i128)(u / f));
+	unsigned __int128 frac = u % f;
+	if (!frac) return;
+	char b[MAX_DSCALE + 2];
+	int n = dscale;
+	b[0] = '.';
+	for (int i = n; i > 0; i--, frac /= 10) b[i] = (char)('0' + (int)(frac % 10));
+	while (n > 0 && b[n] == '0') n--;
+	out_write(o, b, (size_t)n + 1);
+}
 
-/* int(v * total_after / total_before), truncated toward zero as Perl's int(). */
+/* int(v * total_after / total_before), truncated toward zero as Perl's
+ * int() (at the last decimal place the weights have). */
 static i128 scale(i128 v)
 {
 	if (!normalize || totals[0] == 0) return v;
@@ -398,14 +497,14 @@ static void write_folded(output *o, const uint32_t *ord, uint32_t n)
 		const char *p = strmap_key(&paths, i, &len);
 		out_write(o, p, len);
 		out_putc(o, ' ');
-		out_i128(o, scale(pw[i][0]));
+		out_dec(o, scale(pw[i][0]));
 		out_putc(o, ' ');
-		out_i128(o, pw[i][1]);
+		out_dec(o, pw[i][1]);
 		out_putc(o, '\n');
 	}
 }
 
-static long double ld(i128 v) { return (long double)v; }
+static long double ld(i128 v) { return (long double)v / (long double)pow10_i128(dscale); }
 
 /* "EVENT/METRIC: before 1.20s, after 1.50s, delta +300ms (+25.0%)": both
  * totals above the table, in its unit. */
@@ -476,6 +575,12 @@ static void jw_i128(output *o, const char *key, i128 v)
 	out_i128(o, v);
 }
 
+static void jw_dec(output *o, const char *key, i128 v)
+{
+	jw_key(o, key, false);
+	out_dec(o, v);
+}
+
 static uint32_t nstacks;
 
 static void write_json(output *o, const char *before, const char *after,
@@ -497,9 +602,9 @@ static void write_json(output *o, const char *before, const char *after,
 	jw_strc(o, have_unit ? unit.name : "count");
 	jw_key(o, "normalized", false);
 	out_puts(o, normalize && totals[0] != 0 ? "true" : "false");
-	jw_i128(o, "total_before", scale(totals[0]));
-	jw_i128(o, "total_after", totals[1]);
-	jw_i128(o, "total_delta", totals[1] - scale(totals[0]));
+	jw_dec(o, "total_before", scale(totals[0]));
+	jw_dec(o, "total_after", totals[1]);
+	jw_dec(o, "total_delta", totals[1] - scale(totals[0]));
 	jw_i128(o, "functions", nfn);
 	jw_i128(o, "stacks", nstacks);
 	out_puts(o, "}\n");
@@ -509,12 +614,12 @@ static void write_json(output *o, const char *before, const char *after,
 		const char *p = strmap_key(&funcs, ford[k], &len);
 		out_puts(o, "{\"type\":\"function\",\"name\":");
 		jw_str(o, p, len);
-		jw_i128(o, "self_before", x[0]);
-		jw_i128(o, "self_after", x[1]);
-		jw_i128(o, "self_delta", x[1] - x[0]);
-		jw_i128(o, "total_before", x[2]);
-		jw_i128(o, "total_after", x[3]);
-		jw_i128(o, "total_delta", x[3] - x[2]);
+		jw_dec(o, "self_before", x[0]);
+		jw_dec(o, "self_after", x[1]);
+		jw_dec(o, "self_delta", x[1] - x[0]);
+		jw_dec(o, "total_before", x[2]);
+		jw_dec(o, "total_after", x[3]);
+		jw_dec(o, "total_delta", x[3] - x[2]);
 		out_puts(o, "}\n");
 	}
 	for (uint32_t k = 0; k < ns; k++) {
@@ -523,9 +628,9 @@ static void write_json(output *o, const char *before, const char *after,
 		const char *p = strmap_key(&paths, i, &len);
 		out_puts(o, "{\"type\":\"stack\",\"stack\":");
 		jw_str(o, p, len);
-		jw_i128(o, "before", scale(pw[i][0]));
-		jw_i128(o, "after", pw[i][1]);
-		jw_i128(o, "delta", pw[i][1] - scale(pw[i][0]));
+		jw_dec(o, "before", scale(pw[i][0]));
+		jw_dec(o, "after", pw[i][1]);
+		jw_dec(o, "delta", pw[i][1] - scale(pw[i][0]));
 		out_puts(o, "}\n");
 	}
 }

@@ -1130,10 +1130,21 @@ static void put_g(double v)
 	out_write(out, b, fmt_g(b, v));
 }
 
-/* 1234567 -> "1,234,567" (rounded to an integer, as flamegraph.pl). */
-static void put_count(double v)
+/* 1234567 -> "1,234,567" (rounded to an integer, as flamegraph.pl), a
+ * weight under 1 in fifteen significant digits ("0.0000015": speedscope's
+ * and Firefox's milliseconds of 1e-6, which rounding made 0); o needs
+ * 2 FMT_DBL_MAX bytes. */
+static size_t fmt_count(char *o, double v)
 {
-	char b[FMT_DBL_MAX], o[FMT_DBL_MAX + FMT_DBL_MAX / 3];
+	char b[FMT_DBL_MAX];
+	if (fabs(v) < 1 && v != 0) {
+		int dec = 14 - (int)floor(log10(fabs(v)));
+		if (dec > 40) dec = 40;
+		int n = snprintf(o, FMT_DBL_MAX, "%.*f", dec, v);
+		while (n > 0 && o[n - 1] == '0') o[--n] = 0;
+		if (n > 0 && o[n - 1] == '.') o[--n] = 0;
+		return (size_t)n;
+	}
 	fmt_fixed(b, v, 0);
 	size_t n = strlen(b), k = 0, s = b[0] == '-';
 	for (size_t i = 0; i < n; i++) {
@@ -1141,7 +1152,14 @@ static void put_count(double v)
 		size_t left = n - 1 - i;
 		if (i >= s && left && left % 3 == 0) o[k++] = ',';
 	}
-	out_write(out, o, k);
+	o[k] = 0;
+	return k;
+}
+
+static void put_count(double v)
+{
+	char o[2 * FMT_DBL_MAX];
+	out_write(out, o, fmt_count(o, v));
 }
 
 /* ---- the legend of a differential graph, the time axis of a flame chart */
@@ -1206,8 +1224,9 @@ static void put_axis(double W, double xpad, double fs, double y)
 		   "stroke=\"rgb(90,90,90)\"/>\n", xpad, y + 2, W - xpad, y + 2);
 	for (int k = 0; k <= AXIS_TICKS; k++) {
 		double x = xpad + k * per;
-		char b[64];
+		char b[2 * FMT_DBL_MAX];
 		if (times) fmt_time(b, sizeof b, (axis.ts[k] - axis.ts[0]) * axis.ns_per_unit, span);
+		else if (fabs(total * O.factor) < 1) fmt_count(b, total * k / AXIS_TICKS * O.factor);
 		else snprintf(b, sizeof b, "%.0f", total * k / AXIS_TICKS * O.factor);
 		out_printf(out, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"rgb(90,90,90)\"/>",
 			   x, y + 2, x, y + 6);

@@ -66,6 +66,7 @@ struct brel { uint32_t stack, next; };
 struct builder {
 	const char *where_file; /* builder_where */
 	uint64_t where_line;
+	bool where_byte;        /* where_line is a byte offset (builder_where_byte) */
 	bool keep_overflow, overflowed; /* builder_keep_overflow */
 	char *source_tool;
 	struct bevent *events;
@@ -424,6 +425,14 @@ void builder_where(builder *b, const char *file, uint64_t line)
 {
 	b->where_file = file;
 	b->where_line = line;
+	b->where_byte = false;
+}
+
+void builder_where_byte(builder *b, const char *file, uint64_t offset)
+{
+	b->where_file = file;
+	b->where_line = offset;
+	b->where_byte = true;
 }
 
 void builder_keep_overflow(builder *b)
@@ -620,6 +629,9 @@ void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, 
 				b->overflowed = true;
 				return;
 			}
+			if (b->where_file && b->where_byte)
+				die_at(b->where_file, 0, "byte %llu: metric %s of a stack overflows 64 bits",
+				       (unsigned long long)b->where_line, b->metrics[midx[j]].name);
 			if (b->where_file)
 				die_at(b->where_file, b->where_line, "metric %s of a stack overflows 64 bits",
 				       b->metrics[midx[j]].name);

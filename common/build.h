@@ -105,6 +105,8 @@ void builder_add(builder *b, uint32_t i, const uint32_t *midx, const num *vals, 
 /* The input position that errors of builder_stack name ("file:line: ..."),
  * NULL file for none (the default). */
 void builder_where(builder *b, const char *file, uint64_t line);
+/* The same for a binary input: "file: byte N: ...". */
+void builder_where_byte(builder *b, const char *file, uint64_t offset);
 /* For a builder on another thread, whose caller names the input line: an
  * overflow in builder_stack or builder_add then ends nothing, it makes
  * builder_overflowed() true (the builder's weights are then not to be

@@ -141,6 +141,8 @@ struct spend {
 	uint8_t fl;
 	uint64_t period, us;
 	uint32_t cpu;
+	const char *file;     /* its record's file and offset, for an overflow's message */
+	uint64_t off;
 };
 
 /* The builder stage's state: touched by it alone. */
@@ -211,6 +213,8 @@ struct conv {
 		uint32_t attr, th, h, cpu;
 		int32_t pid, tid;
 		uint64_t nchain, period, us;
+		uint64_t off;         /* the record's offset in file */
+		const char *file;
 	} pend;
 	/* the batch being filled, and the stages' hand-over */
 	struct batch *cur;
@@ -527,6 +531,7 @@ static void pending_finish(struct bstage *s)
 	uint32_t midx[2];
 	num vals[2];
 	sample_weights(s, q->fl, q->period, midx, vals);
+	builder_where_byte(s->b, q->file, q->off);
 	uint32_t si = builder_stack_finish(s->b, &s->bp, midx, vals, 2);
 	grow_array((void **)&s->sval, &s->svcap, q->stack + 1, sizeof *s->sval);
 	s->sval[q->stack] = si;
@@ -539,7 +544,10 @@ static void sample_make(struct bstage *s, struct rd *r)
 {
 	uint32_t attr = get32r(r), stack = get32r(r);
 	uint8_t fl = get8r(r);
-	uint64_t period = get64r(r);
+	uint64_t period = get64r(r), off = get64r(r);
+	const char *file;
+	memcpy(&file, r->p, sizeof file);
+	r->p += sizeof file;
 	pending_finish(s);
 	if (fl & SF_NEW) {
 		builder_ctx ctx;
@@ -564,6 +572,8 @@ static void sample_make(struct bstage *s, struct rd *r)
 		q->stack = stack;
 		q->fl = fl;
 		q->period = period;
+		q->file = file;
+		q->off = off;
 		if (s->o->want_samples) {
 			q->us = get64r(r);
 			q->cpu = get32r(r);
@@ -574,6 +584,7 @@ static void sample_make(struct bstage *s, struct rd *r)
 	num vals[2];
 	sample_weights(s, fl, period, midx, vals);
 	uint32_t si = s->sval[stack];
+	builder_where_byte(s->b, file, off);
 	builder_add(s->b, si, midx, vals, 2);
 	if (!s->o->want_samples) return;
 	uint64_t us = get64r(r);
@@ -800,6 +811,8 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 	put(t, &(uint8_t){ (uint8_t)((p->has_period ? SF_PERIOD : 0) | (p->has_time ? SF_TIME : 0) |
 				      (p->has_cpu ? SF_CPU : 0) | (fresh ? SF_NEW : 0)) }, 1);
 	put64(t, p->period);
+	put64(t, p->off);
+	put(t, &p->file, sizeof p->file);
 	if (fresh) {
 		put32(t, (uint32_t)p->pid);
 		put32(t, (uint32_t)p->tid);
@@ -878,7 +891,7 @@ static void sample(struct conv *c, const pd_event *e)
 	*p = (struct cpend){ .has_period = a->type != TYPE_TRACEPOINT, .has_time = e->id.has_time,
 			     .has_cpu = e->id.has_cpu, .attr = attr, .th = th, .h = strmap_hash(k->p, k->n),
 			     .cpu = e->id.cpu, .pid = pid, .tid = tid, .nchain = s->nchain, .period = s->period,
-			     .us = us };
+			     .us = us, .off = e->offset, .file = perfdata_where(c->d) };
 	strmap_prefetch(&c->scache, p->h);
 	if (s->has_callchain && !lens[1] && !lens[2]) {
 		p->active = true; /* ended by the next record (sample_flush) */
@@ -977,6 +990,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	}
 	sample_flush(&c);
 	stages_finish(&c);
+	builder_where(b, NULL, 0); /* (the file names are freed with the reader) */
 	source_info(&c);
 	const char *name = perfdata_name(c.d);
 	uint64_t lost = perfdata_lost(c.d);
@@ -993,6 +1007,12 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	if (c.nnoarch && !o->quiet)
 		warn_at(name, 0, "warning: %llu samples' user stacks not unwound: registers of %s (x86_64 and aarch64 are known)",
 			(unsigned long long)c.nnoarch, perfdata_arch(c.d) ? perfdata_arch(c.d) : "an unknown architecture");
+	uint64_t qbound, unordered = perfdata_unordered(c.d, &qbound);
+	if (unordered && !o->quiet)
+		warn_at(name, 0, "warning: %llu records taken out of time order: with no FINISHED_ROUND record, "
+			"the records waiting to be sorted by time reached %llu bytes, and the earlier half of them "
+			"was taken (as perf does when its queue is full); these came after, with earlier times",
+			(unsigned long long)unordered, (unsigned long long)qbound);
 	const char *note = procmap_note(c.pm);
 	if (note && !o->quiet) warn_at(name, 0, "warning: %s", note);
 	procmap_free(c.pm);

@@ -118,6 +118,11 @@ struct perfdata {
 	uint32_t nsorted;       /* q[0..nsorted) are in order: the last round's rest */
 	uint32_t nready, qi;    /* q[qi..nready) are ready to deliver */
 	uint64_t seq, next_flush, max_ts;
+	uint64_t qbytes;        /* the bytes of the queued records */
+	uint64_t qbound;        /* queue_bound(): those and their entries, at most */
+	uint64_t last_flush;    /* the time of the last queued record delivered */
+	uint64_t halves;        /* half flushes made at the bound */
+	uint64_t unordered;     /* records queued after one, with times before the last delivered */
 	sbuf arena, arena2;
 	bool eof;
 	/* PERF_SAMPLE_READ: the sample whose values are being delivered */
@@ -920,8 +925,9 @@ static int qent_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* perf's round flush: the queued records up to limit become ready. */
-static void flush(perfdata *d, uint64_t limit, bool all)
+/* perf's round flush: the queued records up to limit become ready (all:
+ * every one; half: the earlier half of them, in time order). */
+static void flush(perfdata *d, uint64_t limit, bool all, bool half)
 {
 	/* by (ts, seq): the records left from the last round, q[0..nsorted),
 	 * are in that order already; those after them came in seq order with
@@ -953,9 +959,30 @@ static void flush(perfdata *d, uint64_t limit, bool all)
 	}
 	d->nsorted = d->nq;
 	uint32_t k = 0;
-	while (k < d->nq && (all || d->q[k].ts <= limit)) k++;
+	if (half) k = d->nq - d->nq / 2;
+	else while (k < d->nq && (all || d->q[k].ts <= limit)) k++;
+	if (k) d->last_flush = d->q[k - 1].ts;
 	d->nready = k;
 	d->qi = 0;
+}
+
+/* The most the records waiting to be sorted take, their entries counted:
+ * 32 MiB (SPAA_PERF_QUEUE=bytes sets it, for the tests). */
+#define QUEUE_BOUND_DEFAULT ((uint64_t)32 << 20)
+static uint64_t queue_bound(perfdata *d)
+{
+	if (d->qbound) return d->qbound;
+	d->qbound = QUEUE_BOUND_DEFAULT;
+	const char *e = getenv("SPAA_PERF_QUEUE");
+	if (e && *e) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(e, &end, 10);
+		if (errno || *end || v == 0 || *e < '0' || *e > '9')
+			die(EXIT_DATA, "SPAA_PERF_QUEUE: not a positive number of bytes: %s", e);
+		d->qbound = v;
+	}
+	return d->qbound;
 }
 
 /* File mode: gives back the pages of the mapping that no queued record
@@ -992,8 +1019,10 @@ static void compact(perfdata *d)
 		d->arena = d->arena2;
 		d->arena2 = t;
 	}
+	for (uint32_t i = 0; i < d->nready; i++) d->qbytes -= d->q[i].len;
 	memmove(d->q, d->q + d->nready, (size_t)rest * sizeof *d->q);
-	d->nq = d->nsorted = rest;
+	d->nq = rest;
+	d->nsorted -= d->nready; /* (a record queued after a half flush is not) */
 	d->nready = d->qi = 0;
 	if (!d->pipe) release(d);
 }
@@ -1176,12 +1205,12 @@ bool perfdata_next(perfdata *d, pd_event *e)
 		uint64_t off;
 		if (!raw_record(d, &p, &n, &off)) {
 			d->eof = true;
-			flush(d, 0, true);
+			flush(d, 0, true, false);
 			continue;
 		}
 		uint32_t type = get32(p, n, 0);
 		if (type == R_FINISHED_ROUND) {
-			flush(d, d->next_flush, false);
+			flush(d, d->next_flush, false, false);
 			d->next_flush = d->max_ts;
 			continue;
 		}
@@ -1201,17 +1230,26 @@ bool perfdata_next(perfdata *d, pd_event *e)
 			if (deliver(d, p, n, off, e)) return true;
 			continue;
 		}
+		/* the queue full (no FINISHED_ROUND for too long: a capture of
+		 * millions of samples without one, or a few kilobytes of zstd
+		 * making gigabytes of records): its earlier half delivered, as
+		 * perf does at its queue's limit (ordered_events' OE_FLUSH__HALF),
+		 * this record queued after them; one queued later with a time
+		 * before theirs comes out of time order (perf's "out of order
+		 * events"), counted for the warning */
+		if (d->nq && d->qbytes + n + (uint64_t)(d->nq + 1) * sizeof *d->q > queue_bound(d)) {
+			flush(d, 0, false, true);
+			d->next_flush = d->last_flush;
+			d->halves++;
+		}
+		if (d->halves && ts < d->last_flush) d->unordered++;
 		struct qent *q = VEC_PUSH(d->q, d->nq, d->qcap);
 		q->ts = ts;
 		q->seq = d->seq++;
 		q->offset = off;
 		q->len = (uint32_t)n;
 		q->arena = d->pipe || d->z.last;
-		/* a few kilobytes of zstd can make gigabytes of records: those
-		 * of a round are held (and queued), up to input_max_size() */
-		if (d->z.last && d->arena.n + (uint64_t)d->nq * sizeof *d->q + n > input_max_size())
-			perfdata_die(d, off, "compressed data: more than %llu bytes of records in one round, more than can be held",
-				     (unsigned long long)input_max_size());
+		d->qbytes += n;
 		if (q->arena) {
 			q->where = d->arena.n;
 			sbuf_add(&d->arena, p, n);
@@ -1598,6 +1636,13 @@ static bool dir_next(perfdata *d, pd_event *e)
 }
 
 const char *perfdata_name(const perfdata *d) { return d->name; }
+const char *perfdata_where(const perfdata *d) { return d->part_name ? d->part_name : d->name; }
+
+uint64_t perfdata_unordered(const perfdata *d, uint64_t *bound)
+{
+	*bound = d->qbound;
+	return d->unordered;
+}
 bool perfdata_pipe(const perfdata *d) { return d->pipe; }
 uint32_t perfdata_nattrs(const perfdata *d) { return d->nattrs; }
 const pd_attr *perfdata_attr(const perfdata *d, uint32_t i) { return &d->attrs[i]; }

@@ -127,6 +127,9 @@ bool perfdata_next(perfdata *d, pd_event *e);
 void perfdata_close(perfdata *d);
 
 const char *perfdata_name(const perfdata *d);
+/* The file the offset of the record last delivered is in: the name, or
+ * in a perf.data directory the file of it (valid until perfdata_close). */
+const char *perfdata_where(const perfdata *d);
 bool perfdata_pipe(const perfdata *d);
 uint32_t perfdata_nattrs(const perfdata *d);
 const pd_attr *perfdata_attr(const perfdata *d, uint32_t i);
@@ -146,6 +149,12 @@ uint64_t perfdata_lost(const perfdata *d);
 /* Counter values read by samples (PERF_SAMPLE_READ) whose ids no event
  * has, so far: their samples are not delivered. */
 uint64_t perfdata_read_unknown(const perfdata *d);
+/* Records delivered after records of later times, so far, because the
+ * records waiting to be sorted reached their bound (*bound bytes, their
+ * entries counted) with no FINISHED_ROUND: the earlier half of them was
+ * delivered then, as perf does when its queue is full.  0 when the bound
+ * was not reached or the rest came in order. */
+uint64_t perfdata_unordered(const perfdata *d, uint64_t *bound);
 
 /* An unaligned little-endian (native) u64 of a record. */
 static inline uint64_t pd_u64(const uint8_t *p, uint64_t i)

@@ -94,8 +94,10 @@ static const struct ounit time_units[] = {
 	{ "hrs", "hrs", 3.6e12 },
 };
 
-/* pprof's autoScale: the largest unit in which base is at least 1; NULL
- * when none (then the default: B, or s). */
+/* pprof's autoScale: the largest unit in which base is at least 1; when
+ * none, the default for 0 (B, or s), and the smallest unit for a fraction
+ * of it (a weight of 5e-7 milliseconds, which speedscope and Firefox
+ * profiles give: "0.50ns", not "0s"; pprof's integers have none). */
 static const struct ounit *auto_unit(int dim, long double base)
 {
 	const struct ounit *t = dim == UNITS_BYTES ? byte_units : time_units;
@@ -104,6 +106,7 @@ static const struct ounit *auto_unit(int dim, long double base)
 	const struct ounit *best = NULL;
 	for (size_t i = 0; i < n; i++)
 		if (base / t[i].factor >= 1.0L) best = &t[i];
+	if (!best && base > 0) best = &t[0];
 	if (!best) best = dim == UNITS_BYTES ? &byte_units[0] : &time_units[3];
 	return best;
 }
@@ -165,6 +168,12 @@ size_t units_fmt(char *buf, long double v, const units_scale *s)
 	bool integral = v == floorl(v) && fabsl(v) < 1.9e19L;
 	if (s->raw) {
 		int n = integral ? snprintf(buf, UNITS_BUF, "%.0Lf", v) : snprintf(buf, UNITS_BUF, "%.17Lg", v);
+		if (!integral && strchr(buf, 'e') && fabsl(v) < 1) { /* 0.0000015, not 1.5e-06, as JSON has it */
+			int dec = 16 - (int)floorl(log10l(fabsl(v)));
+			if (dec > UNITS_BUF - 8) dec = UNITS_BUF - 8;
+			n = snprintf(buf, UNITS_BUF, "%.*Lf", dec, v);
+			while (n > 0 && buf[n - 1] == '0') buf[--n] = 0;
+		}
 		return (size_t)n;
 	}
 	if (s->dim == UNITS_COUNT) {

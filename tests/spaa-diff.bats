@@ -312,3 +312,33 @@ OUT
 	assert_failure 1
 	assert_output "spaa-diff: $T/before.spaa, $T/after.spaa: weights too large to normalize (beyond 64 bits)"
 }
+
+@test "fractional times (speedscope's and Firefox's milliseconds of 1e-6 and 5e-7) compare exactly, in the decimals they have: not total_before 0, total_after 0" {
+	local b=$DD/ms-before.spaa a=$DD/ms-after.spaa
+	run --separate-stderr spaa-diff "$b" "$a"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "main 0.0000005 0.0000005
+main;work 0.000001 0.000003"
+	run --separate-stderr spaa-diff -J "$b" "$a"
+	assert_success
+	assert_line --index 0 "{\"type\":\"summary\",\"before\":\"$b\",\"after\":\"$a\",\"event_before\":\"cpu\",\"metric_before\":\"wall_ms\",\"event_after\":\"cpu\",\"metric_after\":\"wall_ms\",\"unit\":\"milliseconds\",\"normalized\":false,\"total_before\":0.0000015,\"total_after\":0.0000035,\"total_delta\":0.000002,\"functions\":2,\"stacks\":2}"
+	assert_line --index 1 '{"type":"function","name":"work","self_before":0.000001,"self_after":0.000003,"self_delta":0.000002,"total_before":0.000001,"total_after":0.000003,"total_delta":0.000002}'
+	assert_line --index 4 '{"type":"stack","stack":"main","before":0.0000005,"after":0.0000005,"delta":0}'
+	run --separate-stderr spaa-diff --top "$b" "$a"
+	assert_output - <<'OUT'
+cpu/wall_ms: before 1.50ns, after 3.50ns, delta +2ns (+133.3%)
+SELF_DELTA   SELF_%  TOTAL_DELTA  TOTAL_%  SELF_BEFORE  SELF_AFTER  TOTAL_BEFORE  TOTAL_AFTER  FUNCTION
+      +2ns  +200.0%         +2ns  +200.0%          1ns         3ns           1ns          3ns  work
+         0     0.0%         +2ns  +133.3%       0.50ns      0.50ns        1.50ns       3.50ns  main
+OUT
+	# int(w * 3.5 / 1.5) at the seventh decimal place
+	run --separate-stderr spaa-diff --normalize "$b" "$a"
+	assert_output "main 0.0000011 0.0000005
+main;work 0.0000023 0.000003"
+	# against whole milliseconds: the same decimals
+	sed 's/"value":0.000003,/"value":2,/g' "$a" > "$T/whole.spaa"
+	run --separate-stderr spaa-diff "$b" "$T/whole.spaa"
+	assert_output "main 0.0000005 0.0000005
+main;work 0.000001 2"
+}

@@ -747,3 +747,14 @@ root all$'
 	assert_failure 2
 	assert_output --partial "spaa-flamegraph: --jobs: '0' is not a number of threads from 1 to 256"
 }
+
+@test "spaa-flamegraph: weights under 1 (milliseconds of 1e-6 and 5e-7) are written in their digits in the titles, not rounded to 0" {
+	run spaa-flamegraph "$D/diff/ms-before.spaa"
+	assert_success
+	run grep -o '<title>[^<]*</title>' <<< "$output"
+	assert_output - <<'OUT'
+<title>all (0.0000015 milliseconds, 100%) 1.50ns</title>
+<title>work (0.000001 milliseconds, 66.67%) 1ns</title>
+<title>main (0.0000015 milliseconds, 100.00%) 1.50ns</title>
+OUT
+}

@@ -210,3 +210,12 @@ OUT
 	assert_output '[{"event":"cpu-clock:pppH","metric":"samples","value":7,"unit":"count"},{"event":"cpu-clock:pppH","metric":"period","value":7007007,"unit":"nanoseconds"}]
 "nanoseconds"'
 }
+
+@test "spaa-stat: fractional times (milliseconds of 1e-6 and 5e-7) are scaled in the hottest table as in the weights line, not 0" {
+	run spaa-stat "$D/diff/ms-before.spaa"
+	assert_success
+	assert_line "weights:     cpu: wall_ms 1.50ns"
+	assert_line "hottest:     cpu/wall_ms, total 1.50ns in 2 stacks"
+	assert_line "       1ns 66.67% 66.67%        1ns 66.67%  work"
+	assert_line "    0.50ns 33.33%   100%     1.50ns   100%  main"
+}

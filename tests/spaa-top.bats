@@ -429,3 +429,18 @@ OUT
 	run --separate-stderr spaa-top -m samples -n 1 "$EX/perf-cpu.spaa"
 	assert_line --index 0 "cycles/samples, total 14"
 }
+
+@test "spaa-top: fractional times (speedscope's and Firefox's milliseconds of 1e-6 and 5e-7) are scaled as spaa-stat scales them, below a nanosecond too: not total 0 and rows of 0" {
+	run spaa-top "$D/diff/ms-before.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cpu/wall_ms, total 1.50ns
+      flat  flat%   sum%        cum   cum%  function
+       1ns 66.67% 66.67%        1ns 66.67%  work
+    0.50ns 33.33%   100%     1.50ns   100%  main
+OUT
+	run spaa-top --raw-units "$D/diff/ms-before.spaa"
+	assert_line --index 0 "cpu/wall_ms, total 0.0000015"
+	run spaa-top -J "$D/diff/ms-before.spaa"
+	assert_line --index 0 '{"type":"summary","event":"cpu","metric":"wall_ms","unit":"milliseconds","by":"func","total":0.0000015,"stacks":2}'
+}

@@ -271,3 +271,10 @@ J
 	run sh -c "pprof2spaa '$T/inv.pprof' | spaa-fold"
 	assert_output "main 100"
 }
+
+@test "spaa2pprof: fractional times (milliseconds of 1e-6, as speedscope and Firefox profiles have them) are refused, naming the weight, nothing written: pprof's values are integers" {
+	run spaa2pprof -o "$T/x.pprof" "$D/diff/ms-before.spaa"
+	assert_failure 1
+	assert_output "spaa2pprof: $D/diff/ms-before.spaa:5: stack 0xde256d2e14fc8ce0: wall_ms weight 0.000001 is not a signed 64-bit integer, as pprof's values are"
+	[ ! -e "$T/x.pprof" ]
+}

@@ -37,6 +37,25 @@ back, or repeats what a reader might hold or redo for each repetition.
         then F FORK records of that process (a child with the tid 1000000
         each time, as a process whose pid was reused), with write each
         followed by a mapping of the child's own
+  hostile.py samples IN OUT N [R] [late]
+        IN (pipe or file mode) without its FINISHED_ROUND records, and its
+        sample records replaced by N samples in all: copies of each, their
+        times spread between its time and the next sample's (so that time
+        order is the order of IN's samples); with R > 0 a FINISHED_ROUND
+        after every R samples; with late, the first sample moved to the end
+        of the data (the earliest time there last).  OUT - is standard output
+  hostile.py pipe-threads IN OUT N
+        pipe-mode IN followed by N threads of its first sample's process,
+        each a COMM record (the tid 1000000 + i, the name t + i) and a
+        copy of that sample of its own, at times after IN's
+  hostile.py pipe-compress IN OUT
+        pipe-mode IN (- standard input) with its kernel's records (types
+        below 64) zstd-compressed (the zstd command) into COMPRESSED
+        records, as perf record -z writes them, after its own records
+  hostile.py dup-first IN OUT P
+        IN (pipe or file mode) with its first sample record twice, both of
+        period P (a stack's period summing past 2^64 - 1); the offset of
+        the second printed
 """
 import struct
 import sys
@@ -208,6 +227,197 @@ def pipe_maps(src, dst, n, f, write=False, falling=False):
     open(dst, "wb").write(b"".join(out))
 
 
+def capture(b):
+    """(pipe, start, end, sample_type of the first attribute) of perf.data bytes b"""
+    if struct.unpack_from("<Q", b, 8)[0] == PIPE_HEADER:
+        attr = next(o for o, t, s in pipe_records(b) if t == 64)
+        return True, PIPE_HEADER, len(b), struct.unpack_from("<Q", b, attr + 8 + 24)[0]
+    aoff = struct.unpack_from("<Q", b, 24)[0]
+    doff, dsize = struct.unpack_from("<QQ", b, 40)
+    return False, doff, doff + dsize, struct.unpack_from("<Q", b, aoff + 24)[0]
+
+
+def attr_flags(b, pipe):
+    """the flags word of the first attribute of perf.data bytes b"""
+    if pipe:
+        attr = next(o for o, t, s in pipe_records(b) if t == 64)
+        return struct.unpack_from("<Q", b, attr + 8 + 40)[0]
+    return struct.unpack_from("<Q", b, struct.unpack_from("<Q", b, 24)[0] + 40)[0]
+
+
+def write_capture(b, dst, chunks, size):
+    """b with its data (records from capture()'s start to end) replaced by
+    chunks, of size bytes in all, written to dst (- standard output): in
+    file mode the header's data size and the feature sections after the
+    data moved with it"""
+    pipe, start, end, st = capture(b)
+    out = sys.stdout.buffer if dst == "-" else open(dst, "wb")
+    head = bytearray(b[:start])
+    tail = bytearray(b[end:])
+    if not pipe:
+        delta = size - (end - start)
+        struct.pack_into("<Q", head, 48, size)
+        bits = sum(bin(x).count("1") for x in b[72:104])
+        for i in range(bits):
+            off, sz = struct.unpack_from("<QQ", tail, 16 * i)
+            struct.pack_into("<QQ", tail, 16 * i, off + delta, sz)
+    out.write(head)
+    for c in chunks:
+        out.write(c)
+    out.write(tail)
+    out.flush()
+
+
+def time_offset(st):
+    if not st & BIT["TIME"]:
+        raise SystemExit("hostile.py: samples without times")
+    return 8 + 8 * sum(1 for f in ("IDENTIFIER", "IP", "TID") if st & BIT[f])
+
+
+def samples(src, dst, n, r, late):
+    b = open(src, "rb").read()
+    pipe, start, end, st = capture(b)
+    to = time_offset(st)
+    recs = [(o, t, s) for o, t, s in records(b, start, end) if t != 68]
+    smp = [o for o, t, s in recs if t == 9]
+    k = len(smp)
+    if not k:
+        raise SystemExit("hostile.py: no sample record in " + src)
+    if n < k:
+        raise SystemExit("hostile.py: %d samples in %s, more than %d wanted" % (k, src, n))
+    # the times of all the records that have one (the others': in the
+    # sample_id_all trailer), for the room before the next of them
+    flags = attr_flags(b, pipe)
+    tsz = 8 * sum(1 for f in ("TID", "TIME", "ID", "STREAM_ID", "CPU", "IDENTIFIER") if st & BIT[f])
+    times = set()
+    for o, t, s in recs:
+        if t == 9:
+            times.add(struct.unpack_from("<Q", b, o + to)[0])
+        elif t < 64 and flags >> 18 & 1 and s >= 8 + tsz:
+            times.add(struct.unpack_from("<Q", b, o + s - tsz + (8 if st & BIT["TID"] else 0))[0])
+    times = sorted(times)
+    nxt = dict((t, times[i + 1] if i + 1 < len(times) else t + 10 ** 9) for i, t in enumerate(times))
+    plan = []  # (offset, type, size, copies, time step)
+    size = 0
+    si = 0
+    for o, t, s in recs:
+        c = step = 0
+        if t == 9:
+            c = n // k + (1 if si < n % k else 0)
+            si += 1
+            ts = struct.unpack_from("<Q", b, o + to)[0]
+            step = (nxt[ts] - ts) // c
+            if step < 1:
+                raise SystemExit("hostile.py: no room for %d copies between times %d and %d" % (c, ts, nxt[ts]))
+            size += c * s
+        else:
+            size += s
+        plan.append((o, t, s, c, step))
+    if r:
+        size += 8 * (n // r)
+    finished = struct.pack("<IHH", 68, 0, 8)
+
+    def chunks():
+        done = 0
+        held = b""
+        for o, t, s, c, step in plan:
+            if t != 9:
+                yield b[o:o + s]
+                continue
+            ts = struct.unpack_from("<Q", b, o + to)[0]
+            i = 0
+            while i < c:
+                m = c - i
+                if r:
+                    m = min(m, r - done % r)
+                buf = bytearray(b[o:o + s] * m)
+                for x in range(m):
+                    struct.pack_into("<Q", buf, x * s + to, ts + (i + x) * step)
+                if late and not held and done == 0:
+                    held = bytes(buf[:s])
+                    buf = buf[s:]
+                yield bytes(buf)
+                i += m
+                done += m
+                if r and done % r == 0:
+                    yield finished
+        yield held
+
+    write_capture(b, dst, chunks(), size)
+
+
+def pipe_threads(src, dst, n):
+    b = open(src, "rb").read()
+    pipe, start, end, st = capture(b)
+    if not pipe or not attr_flags(b, pipe) >> 18 & 1:
+        raise SystemExit("hostile.py: pipe-threads: a pipe-mode capture with sample_id_all")
+    to = time_offset(st)
+    tido = 8 + 8 * sum(1 for f in ("IDENTIFIER", "IP") if st & BIT[f])
+    tsz = 8 * sum(1 for f in ("TID", "TIME", "ID", "STREAM_ID", "CPU", "IDENTIFIER") if st & BIT[f])
+    recs = list(pipe_records(b))
+    so, ss = next((o, s) for o, t, s in recs if t == 9)
+    sample = bytearray(b[so:so + ss])
+    pid = struct.unpack_from("<I", sample, tido)[0]
+    co, cs = next((o, s) for o, t, s in recs if t == 3)
+    trailer = bytearray(b[co + cs - tsz:co + cs])
+    last = max(struct.unpack_from("<Q", b, o + to)[0] for o, t, s in recs if t == 9)
+    out = [b]
+    for i in range(n):
+        tid = 1000000 + i
+        t = last + 1000 + 2 * i
+        name = b"t%d" % i
+        name += b"\0" * (8 - len(name) % 8)
+        if st & BIT["TID"]:
+            struct.pack_into("<II", trailer, 0, pid, tid)
+        struct.pack_into("<Q", trailer, 8 if st & BIT["TID"] else 0, t)
+        body = struct.pack("<II", pid, tid) + name + trailer
+        out.append(struct.pack("<IHH", 3, 0, 8 + len(body)) + body)
+        struct.pack_into("<II", sample, tido, pid, tid)
+        struct.pack_into("<Q", sample, to, t + 1)
+        out.append(bytes(sample))
+        if i % 1000 == 999:
+            out.append(struct.pack("<IHH", 68, 0, 8))
+    (sys.stdout.buffer if dst == "-" else open(dst, "wb")).write(b"".join(out))
+
+
+def pipe_compress(src, dst):
+    import subprocess
+    b = sys.stdin.buffer.read() if src == "-" else open(src, "rb").read()
+    own, kernel = [], []
+    for o, t, s in pipe_records(b):
+        (own if t >= 64 else kernel).append(b[o:o + s])
+    z = subprocess.run(["zstd", "-q", "-c", "-3"], input=b"".join(kernel), stdout=subprocess.PIPE, check=True).stdout
+    out = [b[:PIPE_HEADER]] + own
+    step = 65528 - 16  # a record's size is 16 bits, a multiple of 8
+    for i in range(0, len(z), step):
+        part = z[i:i + step]
+        pad = (8 - len(part) % 8) % 8
+        # COMPRESSED2: its data size, then the data padded to 8 bytes
+        out.append(struct.pack("<IHHQ", 83, 0, 16 + len(part) + pad, len(part)) + part + b"\0" * pad)
+    (sys.stdout.buffer if dst == "-" else open(dst, "wb")).write(b"".join(out))
+
+
+def dup_first(src, dst, period):
+    b = open(src, "rb").read()
+    pipe, start, end, st = capture(b)
+    if not st & BIT["PERIOD"]:
+        raise SystemExit("hostile.py: samples without periods")
+    po = 8 + 8 * sum(1 for f in ORDER[:ORDER.index("PERIOD")] if st & BIT[f])
+    out = []
+    second = None
+    for o, t, s in records(b, start, end):
+        rec = bytearray(b[o:o + s])
+        if t == 9 and second is None:
+            struct.pack_into("<Q", rec, po, period)
+            second = o + s
+            out.append(bytes(rec))
+        out.append(bytes(rec))
+    if second is None:
+        raise SystemExit("hostile.py: no sample record in " + src)
+    write_capture(b, dst, out, sum(len(x) for x in out))
+    return second
+
+
 def kernel_build_id(path):
     b = open(path, "rb").read()
     off, size = feature_section(b, 2)
@@ -237,6 +447,17 @@ def main(argv):
         pipe_maps(argv[2], argv[3], int(argv[4]), int(argv[5]), opt == "write", opt == "falling")
     elif len(argv) == 3 and argv[1] == "kernel-build-id":
         print(kernel_build_id(argv[2]))
+    elif len(argv) in (5, 6, 7) and argv[1] == "samples":
+        rest = argv[5:]
+        late = "late" in rest
+        rest = [a for a in rest if a != "late"]
+        samples(argv[2], argv[3], int(argv[4]), int(rest[0]) if rest else 0, late)
+    elif len(argv) == 5 and argv[1] == "pipe-threads":
+        pipe_threads(argv[2], argv[3], int(argv[4]))
+    elif len(argv) == 4 and argv[1] == "pipe-compress":
+        pipe_compress(argv[2], argv[3])
+    elif len(argv) == 5 and argv[1] == "dup-first":
+        print(dup_first(argv[2], argv[3], int(argv[4])))
     elif len(argv) == 5 and argv[1] == "pipe-buildids":
         pipe_buildids(argv[2], argv[3], int(argv[4]))
     else:

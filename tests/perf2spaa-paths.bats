@@ -1,0 +1,233 @@
+#!/usr/bin/env bats
+# perf2spaa and the files a capture names (the mapped files, their debug
+# files, perf's build-id cache, perf maps, kallsyms): only regular files
+# are opened, never blocking (a FIFO there is not read), and under --symfs
+# a path resolves as after chroot(2): "..", absolute symbolic links and
+# link loops lead nowhere out of the root.  Real captures made here with
+# perf; skipped, saying why, only where perf cannot record.  Each command
+# that could block runs under timeout, so that a regression fails.
+load common
+
+can_record() {
+	command -v perf >/dev/null || skip "perf is not installed"
+	command -v cc >/dev/null || skip "no C compiler"
+	perf record -q -N -e cpu-clock -o "$T/probe.data" true >/dev/null 2>&1 ||
+		skip "perf cannot record here (perf_event_paranoid, or no perf events in this container)"
+}
+
+# record_prog [-N]: the program, recorded from a long directory name
+# ($T/$LONG/prog, renamed in place by a test) into $T/fp.data (frame
+# pointers), perf's build-id cache in $T/home/.debug (none with -N);
+# $T/nocache: an empty build-id cache, $T/empty: an empty root.
+LONG=a_directory_whose_long_name_leaves_room_to_patch_xxxxxxxxxxxxxxxx
+record_prog() {
+	mkdir -p "$T/$LONG" "$T/nocache" "$T/empty"
+	cat > "$T/prog.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(int n) { for (int i = 0; i < n; i++) sink += (unsigned long)i * i; }
+__attribute__((noinline)) void mid(int n) { leaf(n); leaf(n / 2); }
+int main(int argc, char **argv)
+{
+	int r = argc > 1 ? atoi(argv[1]) : 300;
+	for (int k = 0; k < r; k++) mid(100000);
+	printf("%lu\n", sink);
+	return 0;
+}
+EOF
+	cc -O2 -fno-omit-frame-pointer -o "$T/$LONG/prog" "$T/prog.c"
+	mkdir -p "$T/home"
+	HOME=$T/home perf record -q $1 -e cpu-clock -g -o "$T/fp.data" "$T/$LONG/prog" 200 >/dev/null 2>&1
+}
+
+# p2s OUT [OPTION...]: perf2spaa OPTION... $T/fp.data, folded into $T/OUT
+# (at most 60 s: a FIFO opened would block)
+p2s() {
+	local out=$1
+	shift
+	timeout 60 perf2spaa "$@" "$T/fp.data" > "$T/$out.spaa"
+	spaa-fold "$T/$out.spaa" | sort > "$T/$out"
+}
+
+@test "perf2spaa perf.data: a mapped file that is a FIFO now is not opened (no hang): its frames unnamed, as when it is gone" {
+	can_record
+	record_prog -N
+	p2s named --debug-dir="$T/nocache"
+	grep -q ';main;leaf [0-9]*$' "$T/named"
+	rm "$T/$LONG/prog"
+	p2s gone --debug-dir="$T/nocache"
+	mkfifo "$T/$LONG/prog"
+	run p2s fifo --debug-dir="$T/nocache"
+	assert_success
+	assert_output "perf2spaa: $T/fp.data: warning: frames in $T/$LONG/prog left unnamed: a FIFO, not a regular file"
+	cmp "$T/gone" "$T/fifo"
+	! grep -q 'main' "$T/fifo"
+	# the same under --symfs, the root holding the FIFO
+	mkdir -p "$T/root$T"
+	mv "$T/$LONG" "$T/root$T/"
+	rm "$T/root$T/$LONG/prog"
+	p2s gone2 --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	mkfifo "$T/root$T/$LONG/prog"
+	run p2s fifo2 --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	assert_success
+	assert_output "perf2spaa: $T/fp.data: warning: frames in $T/root$T/$LONG/prog left unnamed: a FIFO, not a regular file"
+	cmp "$T/gone2" "$T/fifo2"
+}
+
+@test "perf2spaa perf.data: a debug file by build id under --symfs, or perf's build-id cache copy, that is a FIFO is not opened (no hang)" {
+	can_record
+	record_prog
+	bid=$(perf buildid-list -i "$T/fp.data" 2>/dev/null | awk -v p="$T/$LONG/prog" '$2 == p { print $1 }')
+	[ -n "$bid" ]
+	mkdir -p "$T/root$T"
+	cp -r "$T/$LONG" "$T/root$T/"
+	p2s plain --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	grep -q ';main;leaf [0-9]*$' "$T/plain"
+	mkdir -p "$T/root/usr/lib/debug/.build-id/${bid:0:2}"
+	mkfifo "$T/root/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug"
+	run p2s dbg --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	assert_success
+	cmp "$T/plain" "$T/dbg"
+	# perf's build-id cache: its copy of the program a FIFO
+	mkdir -p "$T/cache/.build-id/${bid:0:2}/${bid:2}"
+	mkfifo "$T/cache/.build-id/${bid:0:2}/${bid:2}/elf" "$T/cache/.build-id/${bid:0:2}/${bid:2}/debug"
+	p2s host --debug-dir="$T/nocache"
+	run p2s incache --debug-dir="$T/cache"
+	assert_success
+	cmp "$T/host" "$T/incache"
+}
+
+@test "perf2spaa perf.data: --kallsyms naming a FIFO is an error (no hang), exit 1" {
+	can_record
+	mkdir -p "$T/nocache"
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" -- dd if=/dev/zero of=/dev/null bs=512 count=200000 >/dev/null 2>&1
+	mkfifo "$T/k"
+	run timeout 60 perf2spaa --kallsyms="$T/k" -o "$T/out.spaa" "$T/fp.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T/k: cannot read the kernel's symbols: a FIFO, not a regular file"
+	[ ! -e "$T/out.spaa" ]
+	run timeout 60 perf2spaa --kallsyms="$T" "$T/fp.data"
+	assert_failure 1
+	assert_output "perf2spaa: $T: cannot read the kernel's symbols: a directory, not a regular file"
+}
+
+@test "perf2spaa perf.data --symfs: a recorded path with '..' stays under the root, as after chroot(2): nothing of the host is read" {
+	can_record
+	record_prog -N
+	mkdir -p "$T/h"
+	cp "$T/$LONG/prog" "$T/h/prog"
+	p2s plain --symfs="$T/empty" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	# the mapping (and its build-id entry) renamed, in place:
+	# ///../../..$T/h/prog, the host's copy of the program from no root
+	python3 - "$T/fp.data" "$T/$LONG/prog" "$T/h/prog" <<'EOF'
+import sys
+f, old, host = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
+new = b"/.." * 12 + host
+assert len(new) <= len(old)
+new = b"/" * (len(old) - len(new)) + new
+d = open(f, "rb").read()
+assert d.count(old) >= 1
+open(f, "wb").write(d.replace(old, new))
+EOF
+	p2s host --debug-dir="$T/nocache"
+	grep -q ';main;leaf [0-9]*$' "$T/host"
+	p2s dots --symfs="$T/empty" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	cmp "$T/plain" "$T/dots"
+	! grep -q 'main' "$T/dots"
+}
+
+@test "perf2spaa perf.data --symfs: absolute symbolic links resolve inside the root, a link loop is no file (no hang): the host's libraries are not read" {
+	can_record
+	record_prog -N
+	p2s unrooted --symfs="$T/empty" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	grep -q '^prog;\[libc.so.6\];' "$T/unrooted"
+	# every top directory a link to the host's own
+	mkdir -p "$T/root"
+	for d in usr lib lib64 tmp; do ln -s "/$d" "$T/root/$d"; done
+	p2s abs --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	cmp "$T/unrooted" "$T/abs"
+	# links out by '..' after a link, and a loop
+	rm "$T/root"/*
+	mkdir -p "$T/root/x/y"
+	ln -s x/y "$T/root/down"
+	ln -s down/../../../../../../../../usr "$T/root/usr"
+	ln -s lib64 "$T/root/lib"
+	ln -s lib "$T/root/lib64"
+	ln -s "$T/root/tmp" "$T/root/tmp"
+	run p2s rel --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	assert_success
+	assert_output --regexp "^perf2spaa: $T/fp.data: warning: frames in $T/root/[^ ]*/lib[^ ]*\.so[^ ]* left unnamed: too many symbolic links \(and in [0-9]+ more files not read: only regular files are\)\$"
+	cmp "$T/unrooted" "$T/rel"
+}
+
+@test "perf2spaa perf.data: perf's build-id cache (--debug-dir) is a root of its own: an absolute link in it leads nowhere out" {
+	can_record
+	record_prog
+	[ -d "$T/home/.debug/.build-id" ]
+	rm "$T/$LONG/prog"
+	p2s cached --debug-dir="$T/home/.debug"
+	grep -q ';main;leaf [0-9]*$' "$T/cached"
+	p2s none --debug-dir="$T/nocache"
+	# a cache whose .build-id is an absolute link to the real one's
+	mkdir -p "$T/cache"
+	ln -s "$T/home/.debug/.build-id" "$T/cache/.build-id"
+	p2s abs --debug-dir="$T/cache"
+	cmp "$T/none" "$T/abs"
+	# the same by a relative --debug-dir
+	cd "$T"
+	p2s rel --debug-dir=home/.debug
+	cmp "$T/cached" "$T/rel"
+}
+
+@test "perf2spaa perf.data --symfs: a JIT's perf map is read under the root only, a FIFO there not at all (no hang)" {
+	can_record
+	[ "$(uname -m)" = x86_64 ] || skip "the test's JIT code is x86_64's"
+	mkdir -p "$T/nocache" "$T/empty"
+	cat > "$T/jit.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+/* mov $N, %rcx; 1: dec %rcx; jnz 1b; ret */
+static const unsigned char code[] = { 0x48, 0xb9, 0, 0, 0, 0x10, 0, 0, 0, 0, 0x48, 0xff, 0xc9, 0x75, 0xfb, 0xc3 };
+int main(void)
+{
+	unsigned char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) return 1;
+	memcpy(p, code, sizeof code);
+	char name[64];
+	snprintf(name, sizeof name, "/tmp/perf-%d.map", (int)getpid());
+	FILE *f = fopen(name, "w");
+	if (!f) return 1;
+	fprintf(f, "%lx %zx jitted_spin\n", (unsigned long)p, sizeof code);
+	fclose(f);
+	((void (*)(void))p)();
+	printf("%d\n", (int)getpid());
+	return 0;
+}
+EOF
+	cc -O2 -o "$T/jit" "$T/jit.c"
+	perf record -q -N -e cpu-clock -o "$T/fp.data" "$T/jit" > "$T/pid" 2>/dev/null
+	pid=$(cat "$T/pid")
+	p2s host --debug-dir="$T/nocache"
+	grep -q 'jitted_spin [0-9]*$' "$T/host"
+	p2s unrooted --symfs="$T/empty" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	! grep -q "jitted_spin" "$T/unrooted"
+	# the root's tmp an absolute link to the host's
+	mkdir -p "$T/root"
+	ln -s /tmp "$T/root/tmp"
+	run p2s abs --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	assert_success
+	assert_output "perf2spaa: $T/fp.data: warning: frames in $T/root/tmp/perf-$pid.map left unnamed: too many symbolic links"
+	cmp "$T/unrooted" "$T/abs"
+	# a FIFO there
+	rm "$T/root/tmp"
+	mkdir "$T/root/tmp"
+	mkfifo "$T/root/tmp/perf-$pid.map"
+	run p2s fifo --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	assert_success
+	assert_output "perf2spaa: $T/fp.data: warning: frames in $T/root/tmp/perf-$pid.map left unnamed: a FIFO, not a regular file"
+	cmp "$T/unrooted" "$T/fifo"
+	rm -f "/tmp/perf-$pid.map"
+}

@@ -231,3 +231,52 @@ EOF
 	cmp "$T/unrooted" "$T/fifo"
 	rm -f "/tmp/perf-$pid.map"
 }
+
+@test "perf2spaa perf.data --call-graph dwarf: the debug file the unwinder seeks by .gnu_debuglink is not opened when a FIFO (no hang), nor outside --symfs" {
+	can_record
+	case $(uname -m) in x86_64 | aarch64) ;; *) skip "the unwinder knows x86_64's and aarch64's registers" ;; esac
+	mkdir -p "$T/nocache" "$T/p"
+	cat > "$T/prog.c" <<'EOF2'
+#include <stdio.h>
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(int n) { for (int i = 0; i < n; i++) sink += (unsigned long)i * i; }
+__attribute__((noinline)) void mid(int n) { leaf(n); sink++; }
+int main(int argc, char **argv)
+{
+	int r = argc > 1 ? atoi(argv[1]) : 300;
+	for (int k = 0; k < r; k++) mid(100000);
+	printf("%lu\n", sink);
+	return 0;
+}
+EOF2
+	# the program's call frame information only in its debug file
+	# (.debug_frame), which its .gnu_debuglink names
+	cc -O2 -g -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables -o "$T/p/prog" "$T/prog.c"
+	objcopy --only-keep-debug "$T/p/prog" "$T/p/prog.debug"
+	objcopy --strip-debug --add-gnu-debuglink="$T/p/prog.debug" "$T/p/prog"
+	perf record -q -N -e cpu-clock --call-graph dwarf -o "$T/fp.data" "$T/p/prog" 100 >/dev/null 2>&1
+	p2s linked --debug-dir="$T/nocache"
+	grep -q ';main;mid;leaf [0-9]*$' "$T/linked"
+	mv "$T/p/prog.debug" "$T/prog.debug"
+	p2s gone --debug-dir="$T/nocache"
+	! grep -q ';main;mid;leaf [0-9]*$' "$T/gone"
+	mkfifo "$T/p/prog.debug"
+	run p2s fifo --debug-dir="$T/nocache"
+	assert_success
+	cmp "$T/gone" "$T/fifo"
+	# under --symfs, the debug file an absolute link to the one outside
+	mkdir -p "$T/root$T"
+	cp -r "$T/p" "$T/root$T/"
+	rm "$T/root$T/p/prog.debug"
+	p2s gone2 --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	ln -s "$T/prog.debug" "$T/root$T/p/prog.debug"
+	p2s abs --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	cmp "$T/gone2" "$T/abs"
+	# and one inside, by a relative link, is read
+	mkdir "$T/root/d"
+	mv "$T/prog.debug" "$T/root/d/"
+	ln -sf ../../../../../../../../../../d/prog.debug "$T/root$T/p/prog.debug"
+	p2s rel --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
+	grep -q ';main;mid;leaf [0-9]*$' "$T/rel"
+}

@@ -280,3 +280,45 @@ EOF2
 	p2s rel --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
 	grep -q ';main;mid;leaf [0-9]*$' "$T/rel"
 }
+
+@test "v8log2spaa: a shared library the log names is read only when a regular file (a FIFO: no hang), and under --root as after chroot(2)" {
+	command -v cc >/dev/null || skip "no C compiler"
+	mkdir -p "$T/l"
+	echo 'int fn_here(int x) { return x * 3 + 1; }' > "$T/l.c"
+	cc -O2 -fPIC -shared -o "$T/l/lib.so" "$T/l.c"
+	vaddr=$(nm -D --defined-only "$T/l/lib.so" | awk '$3 == "fn_here" { print $1 }')
+	# log: the library at 0x7f0000000000 (its file offsets are its addresses here)
+	log() { printf 'v8-version,11,3,244,8,,0\nshared-library,%s,0x7f0000000000,0x7f0001000000,0\ntick,0x%x,1,0,0x0,0\n' \
+		"$1" $(( 0x7f0000000000 + 0x$vaddr + 1 )) > "$T/n.v8log"; }
+	funcs() { timeout 60 v8log2spaa "$@" "$T/n.v8log" | jq -r 'select(.type == "frame") | .func'; }
+	log "$T/l/lib.so"
+	run funcs
+	assert_output fn_here
+	log "$T/gone.so"
+	want=$(funcs)
+	assert_equal "$want" "0x$(printf %x $(( 0x$vaddr + 1 )))"
+	mkfifo "$T/fifo.so"
+	log "$T/fifo.so"
+	run funcs
+	assert_success
+	assert_output "$want"
+	# under --root: '..' stays there, an absolute link starts there again
+	mkdir -p "$T/root/x"
+	log "/../../../../../../../..$T/l/lib.so"
+	run funcs --root="$T/root"
+	assert_output "$want"
+	ln -s "$T/l/lib.so" "$T/root/x/abs.so"
+	log /x/abs.so
+	run funcs --root="$T/root"
+	assert_output "$want"
+	ln -s ../../../../../../../../x/../../.."$T"/l/lib.so "$T/root/x/up.so"
+	log /x/up.so
+	run funcs --root="$T/root"
+	assert_output "$want"
+	# one inside, by an absolute link, is read
+	cp "$T/l/lib.so" "$T/root/x/in.so"
+	ln -s /x/in.so "$T/root/x/inside.so"
+	log /x/inside.so
+	run funcs --root="$T/root"
+	assert_output fn_here
+}

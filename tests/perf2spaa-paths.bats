@@ -63,6 +63,13 @@ p2s() {
 	assert_output "perf2spaa: $T/fp.data: warning: frames in $T/$LONG/prog left unnamed: a FIFO, not a regular file"
 	cmp "$T/gone" "$T/fifo"
 	! grep -q 'main' "$T/fifo"
+	# --inline too (the file read with libdw)
+	mv "$T/$LONG/prog" "$T/fifo.keep"
+	p2s gone-inl --inline --debug-dir="$T/nocache"
+	mv "$T/fifo.keep" "$T/$LONG/prog"
+	run p2s fifo-inl --inline --debug-dir="$T/nocache"
+	assert_success
+	cmp "$T/gone-inl" "$T/fifo-inl"
 	# the same under --symfs, the root holding the FIFO
 	mkdir -p "$T/root$T"
 	mv "$T/$LONG" "$T/root$T/"

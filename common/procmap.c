@@ -165,8 +165,10 @@ procmap *procmap_new(const pm_opts *o)
 	procmap *m = xcalloc(1, sizeof *m);
 	m->o = *o;
 	m->root = o->symfs && *o->symfs ? o->symfs : NULL;
-	if (o->debug_dir) m->debug_dir = xstrdup(o->debug_dir);
-	else {
+	if (o->debug_dir) {
+		/* (--debug-dir= : no cache, not the host's root) */
+		if (*o->debug_dir) m->debug_dir = xstrdup(o->debug_dir);
+	} else {
 		const char *home = getenv("HOME");
 		sbuf b = { 0 };
 		sbuf_printf(&b, "%s/.debug", home && *home ? home : "/root");

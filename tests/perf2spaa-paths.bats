@@ -105,7 +105,7 @@ p2s() {
 	cmp "$T/host" "$T/incache"
 }
 
-@test "perf2spaa perf.data: --kallsyms naming a FIFO is an error (no hang), exit 1" {
+@test "perf2spaa perf.data: --kallsyms naming a FIFO or a directory is an error (no hang), exit 1; a relative one is from the current directory, also under --symfs" {
 	can_record
 	mkdir -p "$T/nocache"
 	perf record -q -N -e cpu-clock -g -o "$T/fp.data" -- dd if=/dev/zero of=/dev/null bs=512 count=200000 >/dev/null 2>&1
@@ -117,6 +117,17 @@ p2s() {
 	run timeout 60 perf2spaa --kallsyms="$T" "$T/fp.data"
 	assert_failure 1
 	assert_output "perf2spaa: $T: cannot read the kernel's symbols: a directory, not a regular file"
+	# a relative --kallsyms is from the current directory, not under --symfs
+	mkdir -p "$T/empty" "$T/d"
+	cp /proc/kallsyms "$T/d/k.txt"
+	timeout 60 perf2spaa --symfs="$T/empty" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms "$T/fp.data" |
+		spaa-fold | sort > "$T/want"
+	grep -q 'do_syscall_64\|asm_sysvec\|entry_SYSCALL' "$T/want"
+	cd "$T/d"
+	run timeout 60 perf2spaa --symfs="$T/empty" --debug-dir="$T/nocache" --kallsyms=k.txt -o "$T/rel.spaa" "$T/fp.data"
+	assert_success
+	assert_output ''
+	spaa-fold "$T/rel.spaa" | sort | cmp - "$T/want"
 }
 
 @test "perf2spaa perf.data --symfs: a recorded path with '..' stays under the root, as after chroot(2): nothing of the host is read" {

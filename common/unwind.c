@@ -104,6 +104,11 @@ struct unwind {
 	/* the debug files met: each one's verdict (see debug_verdict()) */
 	struct dbgfile { char *path; int fd; } *dbg;
 	uint32_t ndbg, dbgcap;
+	/* the debug links followed: (file, link name) -> the debug file's
+	 * host path, "" none (the search reads each candidate whole for its
+	 * CRC: once, not in every session) */
+	struct dbglink { char *key, *path; } *links;
+	uint32_t nlinks, linkcap;
 };
 
 /* What a debug file is to the unwinder: only its .debug_frame (the CFI
@@ -270,10 +275,28 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		sbuf_free(&p);
 		if (fd >= 0 || judged) return fd;
 	}
+	if (!debuglink_file || !file_name) return -1;
+	sbuf key = { 0 };
+	sbuf_adds(&key, file_name);
+	sbuf_addc(&key, '\n');
+	sbuf_adds(&key, debuglink_file);
+	sbuf_printf(&key, "\n%lx", (unsigned long)debuglink_crc);
+	sbuf_addc(&key, 0);
+	struct dbglink *l = NULL;
+	for (uint32_t i = 0; i < u->nlinks && !l; i++)
+		if (!strcmp(u->links[i].key, key.p)) l = &u->links[i];
+	int fd = -1;
+	if (l) {
+		sbuf_free(&key);
+		if (*l->path) fd = dbg_use(u, NULL, l->path, -1, debuginfo_file_name, &judged);
+		return fd;
+	}
 	char *name = NULL;
-	int fd = elfsym_find_debuglink(u->root, file_name, debuglink_file, debuglink_crc, &name);
-	if (fd >= 0) fd = dbg_use(u, NULL, name, fd, debuginfo_file_name, &judged);
-	free(name);
+	fd = elfsym_find_debuglink(u->root, file_name, debuglink_file, debuglink_crc, &name);
+	l = VEC_PUSH(u->links, u->nlinks, u->linkcap);
+	l->key = key.p;
+	l->path = name ? name : xstrdup("");
+	if (fd >= 0) fd = dbg_use(u, NULL, l->path, fd, debuginfo_file_name, &judged);
 	return fd;
 }
 
@@ -331,6 +354,11 @@ void unwind_free(unwind *u)
 		if (u->dbg[i].fd >= 0) close(u->dbg[i].fd);
 	}
 	free(u->dbg);
+	for (uint32_t i = 0; i < u->nlinks; i++) {
+		free(u->links[i].key);
+		free(u->links[i].path);
+	}
+	free(u->links);
 	free(u->debug_dir);
 	free(u->root);
 	free(u->debuginfo_path);

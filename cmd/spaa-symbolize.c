@@ -184,14 +184,13 @@ static strmap procs;
 static struct proc *P;
 static uint32_t pcap;
 
-/* Whether p, a path made from the input's pids, is a regular file that can
- * be read (rootpath.h: a FIFO there is not opened in a way that blocks). */
-static bool readable_file(const char *p)
+/* p, a path made from the input's pids, opened if it is a regular file
+ * (rootpath.h: a FIFO there is not opened in a way that blocks, nor
+ * looked at and then opened by its path again): the descriptor, or -1. */
+static int data_file(const char *p)
 {
-	int why, fd = rp_open_regular(p, &why);
-	if (fd < 0) return false;
-	close(fd);
-	return true;
+	int why;
+	return rp_open_regular(p, &why);
 }
 
 static struct proc *proc_of(int64_t pid)
@@ -206,6 +205,7 @@ static struct proc *proc_of(int64_t pid)
 	if (p->loaded) return p;
 	p->loaded = true;
 	const char *mf = NULL;
+	int mfd = -1;
 	for (uint32_t k = 0; k < O.nmaps; k++)
 		if (O.maps[k].pid == pid) mf = O.maps[k].file;
 	sbuf b = { 0 };
@@ -215,19 +215,20 @@ static struct proc *proc_of(int64_t pid)
 			b.n = 0;
 			sbuf_printf(&b, forms[f], O.maps_dir, (long long)pid);
 			sbuf_addc(&b, 0);
-			if (readable_file(b.p)) mf = b.p;
+			if ((mfd = data_file(b.p)) >= 0) mf = b.p;
 		}
 	}
 	if (mf) {
-		symtab_read_maps(&p->maps, mf);
+		symtab_read_maps_fd(&p->maps, mfd, mf);
 		p->has_maps = true;
 	}
 	b.n = 0;
 	sbuf_printf(&b, "%s/perf-%lld.map", O.perf_map, (long long)pid);
 	sbuf_addc(&b, 0);
 	p->pm_path = xstrdup(b.p);
-	if (readable_file(b.p)) {
-		symtab_read_perfmap(&p->pm, b.p);
+	int pfd = data_file(b.p);
+	if (pfd >= 0) {
+		symtab_read_perfmap_fd(&p->pm, pfd, b.p);
 		p->has_pm = true;
 	}
 	sbuf_free(&b);
@@ -243,11 +244,12 @@ static void load_kallsyms(void)
 	k_loaded = true;
 	const char *k = O.kallsyms;
 	if (k && strcmp(k, "none") == 0) return;
+	int fd = -1;
 	if (!k) {
-		if (!readable_file("/proc/kallsyms")) return;
+		if ((fd = data_file("/proc/kallsyms")) < 0) return;
 		k = "/proc/kallsyms";
 	}
-	symtab_read_kallsyms(&K, k);
+	symtab_read_kallsyms_fd(&K, fd, k);
 	have_k = K.n > 0;
 }
 

@@ -123,6 +123,41 @@ static int try_debug(const char *root, const char *dir, size_t dn, const char *n
 	return fd;
 }
 
+/* (elfsym.h) */
+int elfsym_find_debuglink(const char *root, const char *file_name, const char *debuglink_file, uint32_t debuglink_crc,
+			  char **name_out)
+{
+	if (root && !*root) root = NULL;
+	if (!debuglink_file || !*debuglink_file || !file_name) return -1;
+	bool alt = debuglink_crc == 0; /* dwz's alternate file */
+	int fd = -1;
+	/* the file's directory as seen from the root */
+	size_t rn = root ? strlen(root) : 0;
+	while (rn > 0 && root[rn - 1] == '/') rn--;
+	const char *in_root = file_name;
+	if (root && strncmp(file_name, root, rn) == 0 && file_name[rn] == '/') in_root += rn;
+	const char *slash = strrchr(in_root, '/');
+	size_t dn = slash ? (size_t)(slash - in_root) : 0;
+	if (alt) { /* a path */
+		if (debuglink_file[0] == '/') return try_debug(root, "", 0, debuglink_file, 0, name_out);
+		return slash ? try_debug(root, in_root, dn, debuglink_file, 0, name_out) : -1;
+	}
+	if (strchr(debuglink_file, '/')) return -1; /* a debug link is a file name */
+	sbuf d = { 0 };
+	if (slash) sbuf_add(&d, in_root, dn);
+	sbuf_adds(&d, "/.debug");
+	if (slash) fd = try_debug(root, in_root, dn, debuglink_file, debuglink_crc, name_out);
+	if (fd < 0 && slash) fd = try_debug(root, d.p, d.n, debuglink_file, debuglink_crc, name_out);
+	if (fd < 0) {
+		d.n = 0;
+		sbuf_adds(&d, "/usr/lib/debug");
+		if (slash && in_root[0] == '/') sbuf_add(&d, in_root, dn);
+		fd = try_debug(root, d.p, d.n, debuglink_file, debuglink_crc, name_out);
+	}
+	sbuf_free(&d);
+	return fd;
+}
+
 /* The separate debug file, found by our own search (libdwfl's standard one
  * would open what a debug link names anywhere, FIFOs included): by build
  * id under the debug directory (DIR/xx/yyyy.debug, DIR a root of its own
@@ -155,32 +190,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		sbuf_free(&p);
 		if (fd >= 0) return fd;
 	}
-	if (!debuglink_file || !*debuglink_file || !file_name) return -1;
-	/* the file's directory as seen from the root */
-	size_t rn = root ? strlen(root) : 0;
-	while (rn > 0 && root[rn - 1] == '/') rn--;
-	const char *in_root = file_name;
-	if (root && strncmp(file_name, root, rn) == 0 && file_name[rn] == '/') in_root += rn;
-	const char *slash = strrchr(in_root, '/');
-	size_t dn = slash ? (size_t)(slash - in_root) : 0;
-	if (alt) { /* a path */
-		if (debuglink_file[0] == '/') return try_debug(root, "", 0, debuglink_file, 0, debuginfo_file_name);
-		return slash ? try_debug(root, in_root, dn, debuglink_file, 0, debuginfo_file_name) : -1;
-	}
-	if (strchr(debuglink_file, '/')) return -1; /* a debug link is a file name */
-	sbuf d = { 0 };
-	if (slash) sbuf_add(&d, in_root, dn);
-	sbuf_adds(&d, "/.debug");
-	if (slash) fd = try_debug(root, in_root, dn, debuglink_file, debuglink_crc, debuginfo_file_name);
-	if (fd < 0 && slash) fd = try_debug(root, d.p, d.n, debuglink_file, debuglink_crc, debuginfo_file_name);
-	if (fd < 0) {
-		d.n = 0;
-		sbuf_adds(&d, "/usr/lib/debug");
-		if (slash && in_root[0] == '/') sbuf_add(&d, in_root, dn);
-		fd = try_debug(root, d.p, d.n, debuglink_file, debuglink_crc, debuginfo_file_name);
-	}
-	sbuf_free(&d);
-	return fd;
+	return elfsym_find_debuglink(root, file_name, debuglink_file, debuglink_crc, debuginfo_file_name);
 }
 
 /* No module is reported without its file: nothing to find. */

@@ -82,6 +82,18 @@ typedef struct elfsym_res {
  * fixed-address executable).  Returns ES_OK with *out filled in, else why not. */
 int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, elfsym_res *out);
 
+/* The separate debug file a .gnu_debuglink names (a file name, its CRC-32
+ * checked) for file_name (a host path, under root when it begins with
+ * root): next to the file, in its .debug/ and under the root's
+ * /usr/lib/debug; or, crc 0, the .gnu_debugaltlink path of dwz (from
+ * file_name's directory).  Every path under root (NULL: none), a regular
+ * file opened without blocking (rootpath.h): its descriptor, its host path
+ * in *name_out (malloc'ed); -1 when there is none.  For a libdwfl
+ * find_debuginfo callback, which libdwfl's standard one is not (it opens
+ * any path, FIFOs too). */
+int elfsym_find_debuglink(const char *root, const char *file_name, const char *debuglink_file, uint32_t debuglink_crc,
+			  char **name_out);
+
 /* Whether path (as given, under root) is an ELF file elfsym can read. */
 bool elfsym_readable(elfsym *e, const char *path);
 

@@ -115,16 +115,20 @@ static void tell_terminal(void)
 
 input *input_open(const char *path)
 {
-	input *in = xcalloc(1, sizeof *in);
 	if (!path || strcmp(path, "-") == 0) {
 		tell_terminal();
-		in->fd = 0;
-		in->name = xstrdup("-");
-	} else {
-		in->fd = open(path, O_RDONLY | O_CLOEXEC);
-		in->name = xstrdup(path);
-		if (in->fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
+		return input_open_fd(0, "-");
 	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
+	return input_open_fd(fd, path);
+}
+
+input *input_open_fd(int fd, const char *name)
+{
+	input *in = xcalloc(1, sizeof *in);
+	in->fd = fd;
+	in->name = xstrdup(name);
 	struct stat st;
 	in->dir = fstat(in->fd, &st) == 0 && S_ISDIR(st.st_mode);
 	if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {

@@ -13,6 +13,8 @@ typedef struct input input;
 /* Opens path ("-" or NULL for stdin).  On failure prints
  * "prog: path: strerror" and exits 1 (EXIT_DATA). */
 input *input_open(const char *path);
+/* The same of a file already open (closed by input_close), named name. */
+input *input_open_fd(int fd, const char *name);
 /* The name to use in messages: the path, or "-" for stdin. */
 const char *input_name(const input *in);
 /* Is it a directory (perf's perf.data directory, for the reader that

@@ -749,10 +749,7 @@ static uint32_t dwarf_unwind(struct conv *c, const pd_event *e, const pd_attr *a
 #elif defined(__aarch64__)
 		if (!arch) ua = UNWIND_AARCH64;
 #endif
-		sbuf dd = { 0 };
-		if (c->o->symfs) sbuf_printf(&dd, "%s/usr/lib/debug/.build-id", c->o->symfs);
-		c->uw = unwind_new(ua, dd.p);
-		sbuf_free(&dd);
+		c->uw = unwind_new(ua, c->o->symfs, NULL);
 	}
 	unwind_sample us = { .pid = procmap_pid_of(c->pm, th), .abi = s->regs_abi, .regs_mask = a->sample_regs_user,
 			     .regs = s->regs, .nregs = s->nregs, .stack = s->stack, .stack_size = size };

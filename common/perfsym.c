@@ -12,6 +12,7 @@
 
 #include "demangle.h"
 #include "perfsym.h"
+#include "rootpath.h"
 
 struct psym {
 	uint64_t start, end;
@@ -39,10 +40,13 @@ struct efile {
 	size_t nload;
 };
 
-static bool efile_open(const char *path, struct efile *f)
+/* path under root (rootpath.h: a regular file, never outside the root) */
+static bool efile_open(const char *root, const char *path, struct efile *f, int *why)
 {
 	memset(f, 0, sizeof *f);
-	f->fd = open(path, O_RDONLY);
+	sbuf full = { 0 };
+	f->fd = rp_open(root, path, &full, why);
+	sbuf_free(&full);
 	if (f->fd < 0) return false;
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &f->eh)) {
@@ -294,9 +298,11 @@ static void kallsyms_line(perfsym *s, char *line)
 	sbuf_addc(&s->names, 0);
 }
 
-perfsym *perfsym_kallsyms(const char *path)
+perfsym *perfsym_kallsyms(const char *root, const char *path, int *why)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	sbuf full = { 0 };
+	int fd = rp_open(root, path, &full, why);
+	sbuf_free(&full);
 	if (fd < 0) return NULL;
 	perfsym *s = xcalloc(1, sizeof *s);
 	/* read in large blocks and split here (/proc/kallsyms is 5 MB of
@@ -353,7 +359,7 @@ static void sort_stable(perfsym *s)
 	radix_sort_u64(s->s, s->n, sizeof *s->s, offsetof(struct psym, start));
 }
 
-perfsym *perfsym_load(const char *const *paths, uint32_t n)
+perfsym *perfsym_load(const perfsym_file *paths, uint32_t n, int *why_last)
 {
 	perfsym_init();
 	/* syms: the first with a .symtab; rt: the file mapped at run time, the
@@ -363,7 +369,10 @@ perfsym *perfsym_load(const char *const *paths, uint32_t n)
 	struct efile syms = { .fd = -1 }, rt = { .fd = -1 }, f;
 	bool rt_is_syms = false; /* the runtime file is the one with the .symtab */
 	for (uint32_t i = 0; i < n; i++) {
-		if (!efile_open(paths[i], &f)) continue;
+		int why;
+		bool opened = efile_open(paths[i].root, paths[i].path, &f, &why);
+		if (why_last && i + 1 == n) *why_last = why;
+		if (!opened) continue;
 		bool runtime = f.eh.e_phnum && (i + 1 == n || f.dynsym);
 		if (syms.fd < 0 && f.symtab) {
 			syms = f;
@@ -419,11 +428,12 @@ const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff)
 	return shown(s, p->name, 0);
 }
 
-bool perfsym_build_id(const char *path, char *out)
+bool perfsym_build_id(const char *root, const char *path, char *out)
 {
 	perfsym_init();
 	struct efile f;
-	if (!efile_open(path, &f)) return false;
+	int why;
+	if (!efile_open(root, path, &f, &why)) return false;
 	bool found = false;
 	Elf_Scn *scn = NULL;
 	while (!found && (scn = elf_nextscn(f.elf, scn)) != NULL) {

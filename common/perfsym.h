@@ -17,18 +17,26 @@
 
 typedef struct perfsym perfsym;
 
-/* Loads the table from the first readable of the n candidate paths that
- * has a .symtab (else from the first with a .dynsym); runtime is the file
- * mapped at run time (program headers, PLT), NULL: the first readable.
- * Returns NULL when none is readable. */
-perfsym *perfsym_load(const char *const *paths, uint32_t n);
+/* A file to read: path under root, as a process chrooted there would see
+ * it (root NULL or "": none).  Only regular files are opened, never
+ * blocking, and nothing outside the root (rootpath.h). */
+typedef struct perfsym_file { const char *root, *path; } perfsym_file;
+
+/* Loads the table from the first readable of the n candidate files that
+ * has a .symtab (else from the first with a .dynsym); the file mapped at
+ * run time (program headers, PLT) is the last candidate, else the first
+ * readable with program headers that is not a debug file.  Returns NULL
+ * when none is readable.  *why_last (unless NULL): why the last candidate
+ * was not opened (rootpath.h's RP_*; RP_OK: it was). */
+perfsym *perfsym_load(const perfsym_file *paths, uint32_t n, int *why_last);
 void perfsym_free(perfsym *s);
 
 /* The kernel's symbols from a kallsyms list, the way perf reads one
  * (text, weak, data and bss symbols; of several at one address the global
- * one; each ending where the next starts).  NULL when unreadable; no
- * symbols when its addresses are all zero (kptr_restrict). */
-perfsym *perfsym_kallsyms(const char *path);
+ * one; each ending where the next starts), path under root (perfsym_file).
+ * NULL when it is not a regular file that can be read, with *why (rootpath.h's
+ * RP_*); no symbols when its addresses are all zero (kptr_restrict). */
+perfsym *perfsym_kallsyms(const char *root, const char *path, int *why);
 /* kallsyms: the address of _text there, 0 unknown. */
 uint64_t perfsym_text(const perfsym *s);
 /* kallsyms: where the kernel's own symbols end (the last one, not of a
@@ -43,8 +51,8 @@ const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff);
 /* libelf's start (elf_version), before threads call perfsym_load. */
 void perfsym_init(void);
 
-/* The GNU build id of ELF file path, in hex, into out (>= 41 bytes); false
- * when it has none or is not ELF. */
-bool perfsym_build_id(const char *path, char *out);
+/* The GNU build id of ELF file path under root (perfsym_file), in hex,
+ * into out (>= 41 bytes); false when it has none or is not ELF. */
+bool perfsym_build_id(const char *root, const char *path, char *out);
 
 #endif

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "idmap.h"
 #include "procmap.h"
+#include "rootpath.h"
 #include "strmap.h"
 #include "symtab.h"
 #include "unwind.h"
@@ -53,7 +54,8 @@ struct thread {
 
 struct procmap {
 	pm_opts o;
-	char *debug_dir;
+	const char *root;   /* --symfs, NULL none */
+	char *debug_dir;    /* perf's build-id cache, a root of its own (NULL: none) */
 	strmap dsonames;
 	struct dso *dsos;
 	uint32_t ndsos, dcap;
@@ -71,6 +73,7 @@ struct procmap {
 	char *kbuild_id, *krelease;
 	perfsym *ksyms;
 	elfsym *es;           /* --inline */
+	elfsym *es_cache;     /* --inline, the files of perf's build-id cache */
 	sbuf inl;
 	idmap a2l;          /* procmap_addr2line: (dso, DIE) -> 1 named, 2 renamed */
 	const char **inlv;
@@ -87,13 +90,21 @@ struct procmap {
 	pthread_mutex_t pmu;
 	pthread_cond_t pcv;
 	char *kpath;
+	const char *kroot;  /* kpath is under it (NULL: a host path) */
 	perfsym *kpre;
+	int kwhy;           /* kpre NULL: why (RP_*) */
 	uint8_t kstate;
-	struct pre { char *name; char *cand[8]; uint32_t ncand; perfsym *syms; uint8_t state; } *pre;
+	struct pre { char *name; perfsym_file cand[8]; uint32_t ncand; perfsym *syms; int why; uint8_t state; } *pre;
 	uint32_t npre, precap, pnext;
 	strmap prenames;
 	int64_t kdelta;     /* recorded - current */
 	char note[256];
+	/* the files named by the capture that were not read, not for want
+	 * of them (a FIFO, a loop of links, ...): the first and the count */
+	char fnote[320];
+	int fwhy;
+	uint64_t nrefused;
+	sbuf notes;         /* procmap_note's answer */
 	unwind_map *um;     /* procmap_unwind_maps' answer */
 	uint32_t umcap;
 	char **upath;       /* per dso: its file for unwinding, "" none, NULL not sought */
@@ -153,13 +164,25 @@ procmap *procmap_new(const pm_opts *o)
 {
 	procmap *m = xcalloc(1, sizeof *m);
 	m->o = *o;
-	if (o->debug_dir) m->debug_dir = xstrdup(o->debug_dir);
-	else {
+	m->root = o->symfs && *o->symfs ? o->symfs : NULL;
+	if (o->debug_dir) {
+		/* (--debug-dir= : no cache, not the host's root) */
+		if (*o->debug_dir) m->debug_dir = xstrdup(o->debug_dir);
+	} else {
 		const char *home = getenv("HOME");
 		sbuf b = { 0 };
-		/* under --symfs, as perf looks for everything there */
-		sbuf_printf(&b, "%s%s/.debug", o->symfs ? o->symfs : "", home && *home ? home : "/root");
-		m->debug_dir = b.p;
+		sbuf_printf(&b, "%s/.debug", home && *home ? home : "/root");
+		sbuf_addc(&b, 0);
+		if (m->root) {
+			/* under --symfs, as perf looks for everything there
+			 * (resolved there: a link in it leads nowhere out) */
+			sbuf in = { 0 };
+			if (rp_resolve(m->root, b.p, &in) == RP_OK) m->debug_dir = in.p;
+			else sbuf_free(&in);
+			sbuf_free(&b);
+		} else {
+			m->debug_dir = b.p;
+		}
 	}
 	strmap_init(&m->dsonames);
 	strmap_init(&m->bids);
@@ -198,7 +221,7 @@ void procmap_free(procmap *m)
 	free(m->lth);
 	for (uint32_t i = 0; i < m->npre; i++) {
 		free(m->pre[i].name);
-		for (uint32_t k = 0; k < m->pre[i].ncand; k++) free(m->pre[i].cand[k]);
+		for (uint32_t k = 0; k < m->pre[i].ncand; k++) free((char *)m->pre[i].cand[k].path);
 		perfsym_free(m->pre[i].syms);
 	}
 	free(m->pre);
@@ -207,10 +230,12 @@ void procmap_free(procmap *m)
 	free(m->kpath);
 	perfsym_free(m->ksyms);
 	if (m->es) elfsym_free(m->es);
+	if (m->es_cache) elfsym_free(m->es_cache);
 	sbuf_free(&m->inl);
 	free(m->inlv);
 	idmap_free(&m->a2l);
 	free(m->debug_dir);
+	sbuf_free(&m->notes);
 	free(m->um);
 	for (uint32_t i = 0; i < m->upcap; i++) free(m->upath[i]);
 	if (m->vdso_made && m->vdso_fd >= 0) close(m->vdso_fd);
@@ -529,10 +554,15 @@ const char *procmap_dso_name(const procmap *m, uint32_t dso)
 
 /* ---- symbols -------------------------------------------------------------- */
 
-static bool is_file(const char *p)
+/* Whether path under root is a regular file that can be read (rootpath.h). */
+static bool is_file(const char *root, const char *path)
 {
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	sbuf full = { 0 };
+	int why, fd = rp_open(root, path, &full, &why);
+	sbuf_free(&full);
+	if (fd < 0) return false;
+	close(fd);
+	return true;
 }
 
 /* The build id of the running kernel, from /sys/kernel/notes. */
@@ -560,21 +590,25 @@ static bool running_kernel_build_id(char *out, size_t cap)
 	return false;
 }
 
-/* The kallsyms list to read for the capture's kernel, NULL (with the note
- * saying why) when its kernel frames stay unnamed; *must: a list that
- * cannot be read is an error (else a note).  A kernel that is not running
- * has its list in perf's build-id cache when perf record put a copy there
- * (or perf archive brought one), as perf looks for it. */
-static const char *kernel_path(procmap *m, char *buf, size_t n, bool *must)
+/* The kallsyms list to read for the capture's kernel, under *root (NULL:
+ * a host path), NULL (with the note saying why) when its kernel frames
+ * stay unnamed; *must: a list that cannot be read is an error (else a
+ * note).  A kernel that is not running has its list in perf's build-id
+ * cache when perf record put a copy there (or perf archive brought one),
+ * as perf looks for it. */
+static const char *kernel_path(procmap *m, char *buf, size_t n, bool *must, const char **root)
 {
 	*must = true;
+	*root = NULL;
 	if (m->o.kallsyms) return m->o.kallsyms;
 	char bid[128];
 	if (m->kbuild_id && running_kernel_build_id(bid, sizeof bid)) {
 		if (strcmp(bid, m->kbuild_id) != 0) {
-			if (!m->o.symfs) {
-				snprintf(buf, n, "%s/[kernel.kallsyms]/%s/kallsyms", m->debug_dir, m->kbuild_id);
-				if (is_file(buf)) return buf; /* (all zeros: kernel_init's note) */
+			if (!m->root && m->debug_dir) {
+				snprintf(buf, n, "/[kernel.kallsyms]/%s/kallsyms", m->kbuild_id);
+				*root = m->debug_dir;
+				if (is_file(*root, buf)) return buf; /* (all zeros: kernel_init's note) */
+				*root = NULL;
 			}
 			snprintf(m->note, sizeof m->note, "kernel frames left unnamed: the capture's kernel (build id %.40s) is not this one, and perf's build-id cache has no copy of its symbols (give --kallsyms)", m->kbuild_id);
 			return NULL;
@@ -586,14 +620,15 @@ static const char *kernel_path(procmap *m, char *buf, size_t n, bool *must)
 			return NULL;
 		}
 	}
-	if (!m->o.symfs) return "/proc/kallsyms";
+	if (!m->root) return "/proc/kallsyms";
 	/* as perf: the list under the root too */
 	*must = false;
-	snprintf(buf, n, "%s/proc/kallsyms", m->o.symfs);
+	*root = m->root;
+	snprintf(buf, n, "/proc/kallsyms");
 	return buf;
 }
 
-static uint32_t sym_candidates(const procmap *m, const char *name, uint8_t kind, const char *build_id, char *cand[8]);
+static uint32_t sym_candidates(const procmap *m, const char *name, uint8_t kind, const char *build_id, perfsym_file cand[8]);
 
 static bool pre_help(procmap *m);
 
@@ -606,9 +641,11 @@ static void *loader(void *arg)
 		if (m->kpath && m->kstate == 0) {
 			m->kstate = 1;
 			pthread_mutex_unlock(&m->pmu);
-			perfsym *k = perfsym_kallsyms(m->kpath);
+			int why;
+			perfsym *k = perfsym_kallsyms(m->kroot, m->kpath, &why);
 			pthread_mutex_lock(&m->pmu);
 			m->kpre = k;
+			m->kwhy = why;
 			m->kstate = 2;
 			pthread_cond_broadcast(&m->pcv);
 			continue;
@@ -625,7 +662,7 @@ void procmap_prefetch(procmap *m, unsigned threads)
 	if (!m->kdone && m->kbuild_id) {
 		bool must;
 		char buf[4096];
-		const char *p = kernel_path(m, buf, sizeof buf, &must);
+		const char *p = kernel_path(m, buf, sizeof buf, &must, &m->kroot);
 		m->note[0] = 0;
 		if (p) m->kpath = xstrdup(p);
 	}
@@ -661,9 +698,11 @@ static bool pre_help(procmap *m)
 	struct pre *p = &m->pre[m->pnext++];
 	p->state = 1;
 	pthread_mutex_unlock(&m->pmu);
-	perfsym *t = perfsym_load((const char *const *)p->cand, p->ncand);
+	int why = RP_OK;
+	perfsym *t = perfsym_load(p->cand, p->ncand, &why);
 	pthread_mutex_lock(&m->pmu);
 	p->syms = t;
+	p->why = why;
 	p->state = 2;
 	pthread_cond_broadcast(&m->pcv);
 	return true;
@@ -671,7 +710,7 @@ static bool pre_help(procmap *m)
 
 /* The table of file name with these candidates, from the loaders (or
  * loaded here when none took it yet): false when they had no such job. */
-static bool pre_take(procmap *m, const char *name, char *const *cand, uint32_t n, perfsym **out)
+static bool pre_take(procmap *m, const char *name, const perfsym_file *cand, uint32_t n, perfsym **out, int *why)
 {
 	if (!m->lth) return false;
 	int64_t i = strmap_find(&m->prenames, name, strlen(name));
@@ -679,18 +718,19 @@ static bool pre_take(procmap *m, const char *name, char *const *cand, uint32_t n
 	struct pre *p = &m->pre[i];
 	if (p->ncand != n) return false;
 	for (uint32_t k = 0; k < n; k++)
-		if (strcmp(p->cand[k], cand[k]) != 0) return false;
+		if (p->cand[k].root != cand[k].root || strcmp(p->cand[k].path, cand[k].path) != 0) return false;
 	pthread_mutex_lock(&m->pmu);
 	while (p->state == 1)
 		if (!pre_help(m)) pthread_cond_wait(&m->pcv, &m->pmu);
 	if (p->state == 0) {
 		p->state = 1;
 		pthread_mutex_unlock(&m->pmu);
-		*out = perfsym_load((const char *const *)cand, n);
+		*out = perfsym_load(cand, n, why);
 		pthread_mutex_lock(&m->pmu);
 		p->state = 2;
 	} else {
 		*out = p->syms;
+		*why = p->why;
 		p->syms = NULL;
 	}
 	pthread_mutex_unlock(&m->pmu);
@@ -704,31 +744,42 @@ static void kernel_init(procmap *m)
 	m->kdone = true;
 	bool must;
 	char buf[4096];
-	const char *path = kernel_path(m, buf, sizeof buf, &must);
+	const char *root;
+	const char *path = kernel_path(m, buf, sizeof buf, &must, &root);
 	if (!path) return;
-	if (m->lth && m->kpath && strcmp(m->kpath, path) == 0) {
+	int why = RP_MISSING;
+	if (m->lth && m->kpath && m->kroot == root && strcmp(m->kpath, path) == 0) {
 		pthread_mutex_lock(&m->pmu);
 		while (m->kstate == 1)
 			if (!pre_help(m)) pthread_cond_wait(&m->pcv, &m->pmu);
 		if (m->kstate == 0) {
 			m->kstate = 2; /* no loader took it: read here */
 			pthread_mutex_unlock(&m->pmu);
-			m->ksyms = perfsym_kallsyms(path);
+			m->ksyms = perfsym_kallsyms(root, path, &why);
 		} else {
 			m->ksyms = m->kpre;
+			why = m->kwhy;
 			m->kpre = NULL;
 			pthread_mutex_unlock(&m->pmu);
 		}
 	} else {
-		m->ksyms = perfsym_kallsyms(path);
+		m->ksyms = perfsym_kallsyms(root, path, &why);
 	}
+	/* the path as messages give it */
+	char shown[4200];
+	snprintf(shown, sizeof shown, "%s%s", root ? root : "", path);
 	if (!m->ksyms && !must) {
-		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: no %.128s/proc/kallsyms (give --kallsyms)", m->o.symfs);
+		if (why == RP_MISSING)
+			snprintf(m->note, sizeof m->note, "kernel frames left unnamed: no %.128s (give --kallsyms)", shown);
+		else
+			snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s is %s (give --kallsyms)", shown, rp_why_text(why));
 		return;
 	}
-	if (!m->ksyms) die(EXIT_DATA, "%s: cannot read the kernel's symbols", path);
+	if (!m->ksyms && why != RP_MISSING && why != RP_OK)
+		die(EXIT_DATA, "%s: cannot read the kernel's symbols: %s", shown, rp_why_text(why));
+	if (!m->ksyms) die(EXIT_DATA, "%s: cannot read the kernel's symbols", shown);
 	if (!perfsym_count(m->ksyms)) {
-		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s has no addresses (kptr_restrict?)", path);
+		snprintf(m->note, sizeof m->note, "kernel frames left unnamed: %.128s has no addresses (kptr_restrict?)", shown);
 		return;
 	}
 	m->kok = true;
@@ -744,61 +795,66 @@ static perfsym *own_vdso(procmap *m)
 	if (!own_vdso_file(m)) return NULL;
 	char path[32];
 	snprintf(path, sizeof path, "/dev/fd/%d", m->vdso_fd);
-	const char *c[1] = { path };
-	return perfsym_load(c, 1);
+	const perfsym_file c[1] = { { NULL, path } };
+	return perfsym_load(c, 1, NULL);
 }
 
 /* The files perf would look in for the symbols of a dso, in its order:
- * perf's build-id cache (the copy, then a debug file), the debug file by
- * build id, then the recorded path (all but the cache under --symfs). */
-static uint32_t sym_candidates(const procmap *m, const char *name, uint8_t kind, const char *b, char *cand[8])
+ * perf's build-id cache (the copy, then a debug file; under the cache as a
+ * root), the debug file by build id, then the recorded path (both under
+ * --symfs, as after chroot(2)).  The paths are malloc'ed. */
+static uint32_t sym_candidates(const procmap *m, const char *name, uint8_t kind, const char *b, perfsym_file cand[8])
 {
-	const char *root = m->o.symfs ? m->o.symfs : "";
 	uint32_t n = 0;
 	if (strlen(b) > 2) {
 		sbuf x = { 0 };
-		sbuf_printf(&x, "%s/.build-id/%.2s/%s/%s", m->debug_dir, b, b + 2, kind == DSO_VDSO ? "vdso" : "elf");
-		cand[n++] = x.p;
-		x = (sbuf){ 0 };
-		sbuf_printf(&x, "%s/.build-id/%.2s/%s/debug", m->debug_dir, b, b + 2);
-		cand[n++] = x.p;
-		x = (sbuf){ 0 };
-		sbuf_printf(&x, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, b, b + 2);
-		cand[n++] = x.p;
+		if (m->debug_dir) {
+			sbuf_printf(&x, "/.build-id/%.2s/%s/%s", b, b + 2, kind == DSO_VDSO ? "vdso" : "elf");
+			cand[n++] = (perfsym_file){ m->debug_dir, x.p };
+			x = (sbuf){ 0 };
+			sbuf_printf(&x, "/.build-id/%.2s/%s/debug", b, b + 2);
+			cand[n++] = (perfsym_file){ m->debug_dir, x.p };
+			x = (sbuf){ 0 };
+		}
+		sbuf_printf(&x, "/usr/lib/debug/.build-id/%.2s/%s.debug", b, b + 2);
+		cand[n++] = (perfsym_file){ m->root, x.p };
 	}
-	if (kind == DSO_FILE) {
-		sbuf x = { 0 };
-		sbuf_printf(&x, "%s%s", root, name);
-		cand[n++] = x.p;
-	}
+	if (kind == DSO_FILE) cand[n++] = (perfsym_file){ m->root, xstrdup(name) };
 	return n;
+}
+
+/* A file the capture names (under the root) was not read for why: noted
+ * unless it is missing (many are: a capture made elsewhere). */
+static void refused(procmap *m, const char *name, int why)
+{
+	if (why == RP_OK || why == RP_MISSING) return;
+	if (!m->nrefused++) {
+		snprintf(m->fnote, sizeof m->fnote, "%s%s", m->root ? m->root : "", name);
+		m->fwhy = why;
+	}
 }
 
 /* The symbol table of d (sym_candidates), from a loader when one has it. */
 static void load_syms(procmap *m, struct dso *d)
 {
 	d->looked = true;
-	const char *root = m->o.symfs ? m->o.symfs : "";
 	if (!d->build_id[0]) {
 		int64_t b = strmap_find(&m->bids, d->name, strlen(d->name));
 		if (b >= 0) snprintf(d->build_id, sizeof d->build_id, "%s", m->bidv[b]);
 	}
-	if (!d->build_id[0] && d->kind == DSO_FILE) {
-		sbuf path = { 0 };
-		sbuf_printf(&path, "%s%s", root, d->name);
-		perfsym_build_id(path.p, d->build_id);
-		sbuf_free(&path);
-	}
-	char *cand[8];
+	if (!d->build_id[0] && d->kind == DSO_FILE) perfsym_build_id(m->root, d->name, d->build_id);
+	perfsym_file cand[8];
 	uint32_t n = sym_candidates(m, d->name, d->kind, d->build_id, cand);
-	if (d->kind != DSO_FILE || !pre_take(m, d->name, cand, n, &d->syms))
-		d->syms = perfsym_load((const char *const *)cand, n);
-	for (uint32_t i = 0; i < n; i++) free(cand[i]);
+	int why = RP_OK;
+	if (d->kind != DSO_FILE || !pre_take(m, d->name, cand, n, &d->syms, &why))
+		d->syms = perfsym_load(cand, n, &why);
+	for (uint32_t i = 0; i < n; i++) free((char *)cand[i].path);
+	if (!d->syms && d->kind == DSO_FILE) refused(m, d->name, why);
 	/* a vdso of no build id (perf record -B): this process's, as perf
 	 * takes its own; one the capture names a build id for is only found
 	 * in the build-id cache, as perf finds it (perf record -N with an
 	 * empty cache: unnamed, as perf script's [[vdso]]) */
-	if (!d->syms && d->kind == DSO_VDSO && !d->build_id[0] && !m->o.symfs) d->syms = own_vdso(m);
+	if (!d->syms && d->kind == DSO_VDSO && !d->build_id[0] && !m->root) d->syms = own_vdso(m);
 }
 
 bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off)
@@ -817,11 +873,11 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
 	case DSO_JIT: {
 		if (!d->looked) {
 			d->looked = true;
+			/* under --symfs, a regular file only (rootpath.h) */
 			sbuf p = { 0 };
-			if (m->o.symfs) sbuf_adds(&p, m->o.symfs);
-			sbuf_adds(&p, d->name);
-			sbuf_addc(&p, 0);
-			if (is_file(p.p)) symtab_read_perfmap(&d->jit, p.p);
+			int why, fd = rp_open(m->root, d->name, &p, &why);
+			if (fd >= 0) symtab_read_perfmap_fd(&d->jit, fd, p.p);
+			else refused(m, d->name, why);
 			sbuf_free(&p);
 		}
 		const symtab_ent *e = symtab_find(&d->jit, addr);
@@ -850,19 +906,17 @@ static bool dwarf_lookup(procmap *m, uint32_t dso, uint64_t addr, elfsym_res *r)
 	if (dso == UINT32_MAX || !m->o.inlines) return false;
 	struct dso *d = &m->dsos[dso];
 	if (d->kind != DSO_FILE) return false;
-	if (!m->es) {
-		sbuf dd = { 0 };
-		if (m->o.symfs) sbuf_printf(&dd, "%s/usr/lib/debug/.build-id", m->o.symfs);
-		m->es = elfsym_new(m->o.symfs, dd.p);
-		sbuf_free(&dd);
-	}
+	/* (the root's /usr/lib/debug/.build-id for debug files by build id) */
+	if (!m->es) m->es = elfsym_new(m->root, NULL);
 	int why = elfsym_lookup(m->es, d->name, addr, true, r);
-	if (why == ES_MISSING && !m->o.symfs && strlen(d->build_id) > 2) {
+	if (why == ES_MISSING && !m->root && m->debug_dir && strlen(d->build_id) > 2) {
 		/* a file gone since the capture: perf's build-id cache copy,
-		 * which perf's addr2line reads as well */
+		 * which perf's addr2line reads as well (under the cache as a
+		 * root, its debug files too) */
+		if (!m->es_cache) m->es_cache = elfsym_new(m->debug_dir, NULL);
 		sbuf x = { 0 };
-		sbuf_printf(&x, "%s/.build-id/%.2s/%s/elf", m->debug_dir, d->build_id, d->build_id + 2);
-		why = elfsym_lookup(m->es, x.p, addr, true, r);
+		sbuf_printf(&x, "/.build-id/%.2s/%s/elf", d->build_id, d->build_id + 2);
+		why = elfsym_lookup(m->es_cache, x.p, addr, true, r);
 		sbuf_free(&x);
 	}
 	return why == ES_OK;
@@ -932,7 +986,17 @@ const char *const *procmap_addr2line(procmap *m, uint32_t dso, uint64_t addr, ui
 
 const char *procmap_note(procmap *m)
 {
-	return m->note[0] ? m->note : NULL;
+	m->notes.n = 0;
+	if (m->note[0]) sbuf_adds(&m->notes, m->note);
+	if (m->nrefused) {
+		if (m->notes.n) sbuf_adds(&m->notes, "; ");
+		sbuf_printf(&m->notes, "frames in %s left unnamed: %s", m->fnote, rp_why_text(m->fwhy));
+		if (m->nrefused > 1)
+			sbuf_printf(&m->notes, " (and in %llu more files not read: only regular files are)",
+				    (unsigned long long)(m->nrefused - 1));
+	}
+	sbuf_addc(&m->notes, 0);
+	return m->notes.n > 1 ? m->notes.p : NULL;
 }
 
 /* ---- mappings for unwinding (unwind.h) ------------------------------------ */
@@ -978,21 +1042,30 @@ static const char *unwind_file(procmap *m, uint32_t k)
 		int64_t b = strmap_find(&m->bids, d->name, strlen(d->name));
 		if (b >= 0) bid = m->bidv[b];
 	}
-	sbuf p = { 0 };
-	if (strlen(bid) > 2)
-		sbuf_printf(&p, "%s/.build-id/%.2s/%s/%s", m->debug_dir, bid, bid + 2, d->kind == DSO_VDSO ? "vdso" : "elf");
-	if (!p.p || !is_file(p.p)) {
+	/* the file's host path, resolved under its root (rootpath.h), which
+	 * the unwinder opens if it is a regular file */
+	sbuf p = { 0 }, rel = { 0 };
+	bool found = false;
+	if (strlen(bid) > 2 && m->debug_dir) {
+		sbuf_printf(&rel, "/.build-id/%.2s/%s/%s", bid, bid + 2, d->kind == DSO_VDSO ? "vdso" : "elf");
+		sbuf_addc(&rel, 0);
+		found = is_file(m->debug_dir, rel.p) && rp_resolve(m->debug_dir, rel.p, &p) == RP_OK;
+	}
+	if (!found) {
 		p.n = 0;
-		if (d->kind == DSO_FILE) sbuf_printf(&p, "%s%s", m->o.symfs ? m->o.symfs : "", d->name);
-		else if (!m->o.symfs && own_vdso_file(m)) {
+		if (d->kind == DSO_FILE) {
+			found = is_file(m->root, d->name) && rp_resolve(m->root, d->name, &p) == RP_OK;
+		} else if (!m->root && own_vdso_file(m)) {
 			/* ours, when the capture's is unknown or the same */
 			char own[48];
 			sbuf_printf(&p, "/dev/fd/%d", m->vdso_fd);
-			if (*bid && (!perfsym_build_id(p.p, own) || strcmp(own, bid) != 0)) p.n = 0;
+			sbuf_addc(&p, 0);
+			found = !*bid || (perfsym_build_id(NULL, p.p, own) && strcmp(own, bid) == 0);
 		}
-		sbuf_addc(&p, 0);
-		if (!is_file(p.p)) p.p[0] = 0;  /* "": sought, none */
+		if (!found) p.n = 0;
+		sbuf_addc(&p, 0); /* "": sought, none */
 	}
+	sbuf_free(&rel);
 	m->upath[k] = p.p;
 	return *p.p ? p.p : NULL;
 }

@@ -64,9 +64,10 @@ static int by_start(const void *a, const void *b)
 
 typedef void (*line_fn)(symtab *t, const char *name, uint64_t ln, const char *p, const char *end, void *u);
 
-static void read_lines(symtab *t, const char *path, line_fn fn, void *u)
+/* path, or (fd >= 0) the file open as fd, named path */
+static void read_lines(symtab *t, int fd, const char *path, line_fn fn, void *u)
 {
-	input *in = t->in = input_open(path);
+	input *in = t->in = fd >= 0 ? input_open_fd(fd, path) : input_open(path);
 	char *line;
 	size_t len;
 	while ((line = input_line(in, &len))) {
@@ -122,8 +123,13 @@ static int ksym_cmp(const void *a, const void *b)
 
 void symtab_read_kallsyms(symtab *t, const char *path)
 {
+	symtab_read_kallsyms_fd(t, -1, path);
+}
+
+void symtab_read_kallsyms_fd(symtab *t, int fd, const char *path)
+{
 	struct kread k = { 0 };
-	read_lines(t, path, kallsyms_line, &k);
+	read_lines(t, fd, path, kallsyms_line, &k);
 	bool any = false;
 	for (uint32_t i = 0; i < k.n && !any; i++) any = k.s[i].addr != 0;
 	if (any) {
@@ -161,7 +167,12 @@ bad:
 
 void symtab_read_perfmap(symtab *t, const char *path)
 {
-	read_lines(t, path, perfmap_line, NULL);
+	symtab_read_perfmap_fd(t, -1, path);
+}
+
+void symtab_read_perfmap_fd(symtab *t, int fd, const char *path)
+{
+	read_lines(t, fd, path, perfmap_line, NULL);
 	xqsort(t->e, t->n, sizeof *t->e, by_start);
 }
 
@@ -188,7 +199,12 @@ bad:
 
 void symtab_read_maps(symtab *t, const char *path)
 {
-	read_lines(t, path, maps_line, NULL);
+	symtab_read_maps_fd(t, -1, path);
+}
+
+void symtab_read_maps_fd(symtab *t, int fd, const char *path)
+{
+	read_lines(t, fd, path, maps_line, NULL);
 	xqsort(t->e, t->n, sizeof *t->e, by_start);
 }
 

@@ -37,6 +37,11 @@ typedef struct symtab {
 void symtab_read_kallsyms(symtab *t, const char *path);
 void symtab_read_perfmap(symtab *t, const char *path);
 void symtab_read_maps(symtab *t, const char *path);
+/* The same of a file open as fd (closed here), named path in messages:
+ * for a file named by input data, opened by rootpath.h as a regular file. */
+void symtab_read_kallsyms_fd(symtab *t, int fd, const char *path);
+void symtab_read_perfmap_fd(symtab *t, int fd, const char *path);
+void symtab_read_maps_fd(symtab *t, int fd, const char *path);
 
 /* The entry whose range holds addr, or NULL. */
 const symtab_ent *symtab_find(const symtab *t, uint64_t addr);

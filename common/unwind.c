@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "elfsym.h"
+#include "rootpath.h"
 #include "unwind.h"
 #include "util.h"
 
@@ -65,7 +67,8 @@ struct uproc {
 
 struct unwind {
 	int arch;
-	char *debug_dir;
+	char *root;            /* the mapped files' root (NULL: none), for debug links */
+	char *debug_dir;       /* the build-id directory, a root of its own (NULL: the root's /usr/lib/debug/.build-id) */
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
 	struct uproc procs[UNWIND_MAX_PROCS];
@@ -101,6 +104,11 @@ struct unwind {
 	/* the debug files met: each one's verdict (see debug_verdict()) */
 	struct dbgfile { char *path; int fd; } *dbg;
 	uint32_t ndbg, dbgcap;
+	/* the debug links followed: (file, link name) -> the debug file's
+	 * host path, "" none (the search reads each candidate whole for its
+	 * CRC: once, not in every session) */
+	struct dbglink { char *key, *path; } *links;
+	uint32_t nlinks, linkcap;
 };
 
 /* What a debug file is to the unwinder: only its .debug_frame (the CFI
@@ -175,73 +183,133 @@ static int debug_verdict(int in_fd)
 	return ok ? fd : DBG_AS_IS;
 }
 
-/* The verdict on debug file path reached before, or NULL. */
-static const struct dbgfile *dbg_find(const unwind *u, const char *path)
+/* The verdict on debug file key (dbg_key) reached before, or NULL. */
+static const struct dbgfile *dbg_find(const unwind *u, const char *key)
 {
 	for (uint32_t i = 0; i < u->ndbg; i++)
-		if (!strcmp(u->dbg[i].path, path)) return &u->dbg[i];
+		if (!strcmp(u->dbg[i].path, key)) return &u->dbg[i];
 	return NULL;
 }
 
-/* The descriptor to give libdwfl for debug file path, as its verdict says
- * (judged the first time): -1 for a file without .debug_frame or none
- * there, one of its plain copy, or the file's own.  fd: the file open
- * (closed when another is given), or -1 to open it when needed. */
-static int dbg_use(unwind *u, const char *path, int fd)
+/* path under root (NULL: none) as a key of dbg, in *key. */
+static void dbg_key(const char *root, const char *path, sbuf *key)
 {
-	const struct dbgfile *f = dbg_find(u, path);
+	key->n = 0;
+	if (root) {
+		sbuf_adds(key, root);
+		sbuf_addc(key, '\n');
+	}
+	sbuf_adds(key, path);
+	sbuf_addc(key, 0);
+}
+
+/* The descriptor to give libdwfl for debug file path under root (rootpath.h:
+ * a regular file, never outside the root), as its verdict says (judged the
+ * first time): -1 for a file without .debug_frame or none there, one of its
+ * plain copy, or the file's own, its host path in *name (malloc'ed).  fd:
+ * the file open (closed when another is given), or -1 to open it when
+ * needed.  *judged: the file was judged, now or before. */
+static int dbg_use(unwind *u, const char *root, const char *path, int fd, char **name, bool *judged)
+{
+	sbuf key = { 0 }, full = { 0 };
+	dbg_key(root, path, &key);
+	const struct dbgfile *f = dbg_find(u, key.p);
+	int why;
+	*judged = false;
 	if (!f) {
-		if (fd < 0) fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) return -1;
+		if (fd < 0) fd = rp_open(root, path, &full, &why);
+		if (fd < 0) {
+			sbuf_free(&key);
+			sbuf_free(&full);
+			return -1;
+		}
 		struct dbgfile *n = VEC_PUSH(u->dbg, u->ndbg, u->dbgcap);
-		n->path = xstrdup(path);
+		n->path = key.p;
+		key = (sbuf){ 0 };
 		n->fd = debug_verdict(fd);
 		f = n;
 	}
-	if (f->fd == DBG_AS_IS) return fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) close(fd);
-	return f->fd >= 0 ? dup(f->fd) : -1;
+	*judged = true;
+	int out;
+	if (f->fd == DBG_AS_IS) {
+		out = fd >= 0 ? fd : rp_open(root, path, &full, &why);
+	} else {
+		if (fd >= 0) close(fd);
+		out = f->fd >= 0 ? dup(f->fd) : -1;
+	}
+	if (out >= 0) *name = xstrdup(full.n ? full.p : path);
+	sbuf_free(&key);
+	sbuf_free(&full);
+	return out;
 }
 
 /* A separate debug file by build id under the debug directory (for the
  * .debug_frame of a file whose .eh_frame does not cover an address), else
- * the standard places (.gnu_debuglink next to the file, /usr/lib/debug);
- * as dbg_use() gives it.  The module's user data is the unwinder. */
+ * by the file's .gnu_debuglink (elfsym_find_debuglink: next to the file,
+ * its .debug/, /usr/lib/debug); every one under the root, a regular file
+ * (libdwfl's standard search opens any path, FIFOs too); as dbg_use() gives
+ * it.  The module's user data is the unwinder. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
 {
+	(void)modname;
+	(void)base;
 	const unsigned char *bits;
 	GElf_Addr vaddr;
 	int len = dwfl_module_build_id(mod, &bits, &vaddr);
 	unwind *u = userdata ? *userdata : NULL;
-	if (u && len > 1) {
+	if (!u) return -1;
+	bool alt = debuglink_file && debuglink_crc == 0; /* dwz's alternate file */
+	bool judged;
+	if (len > 1 && !alt) {
 		sbuf p = { 0 };
-		sbuf_printf(&p, "%s/%02x/", u->debug_dir, bits[0]);
+		if (!u->debug_dir) sbuf_adds(&p, "/usr/lib/debug/.build-id/");
+		sbuf_printf(&p, "%02x/", bits[0]);
 		for (int i = 1; i < len; i++) sbuf_printf(&p, "%02x", bits[i]);
 		sbuf_adds(&p, ".debug");
 		sbuf_addc(&p, 0);
 		/* (one judged before is not opened again; one judged of no
-		 * use is not sought in the standard places either) */
-		int fd = dbg_use(u, p.p, -1);
-		bool judged = dbg_find(u, p.p) != NULL;
-		if (fd >= 0) *debuginfo_file_name = p.p;
-		else sbuf_free(&p);
+		 * use is not sought by its debug link either) */
+		int fd = dbg_use(u, u->debug_dir ? u->debug_dir : u->root, p.p, -1, debuginfo_file_name, &judged);
+		sbuf_free(&p);
 		if (fd >= 0 || judged) return fd;
 	}
-	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					      debuglink_crc, debuginfo_file_name);
-	if (fd >= 0 && u && *debuginfo_file_name) {
-		fd = dbg_use(u, *debuginfo_file_name, fd);
-		if (fd < 0) {
-			free(*debuginfo_file_name);
-			*debuginfo_file_name = NULL;
-		}
+	if (!debuglink_file || !file_name) return -1;
+	sbuf key = { 0 };
+	sbuf_adds(&key, file_name);
+	sbuf_addc(&key, '\n');
+	sbuf_adds(&key, debuglink_file);
+	sbuf_printf(&key, "\n%lx", (unsigned long)debuglink_crc);
+	sbuf_addc(&key, 0);
+	struct dbglink *l = NULL;
+	for (uint32_t i = 0; i < u->nlinks && !l; i++)
+		if (!strcmp(u->links[i].key, key.p)) l = &u->links[i];
+	int fd = -1;
+	if (l) {
+		sbuf_free(&key);
+		if (*l->path) fd = dbg_use(u, NULL, l->path, -1, debuginfo_file_name, &judged);
+		return fd;
 	}
+	char *name = NULL;
+	fd = elfsym_find_debuglink(u->root, file_name, debuglink_file, debuglink_crc, &name);
+	l = VEC_PUSH(u->links, u->nlinks, u->linkcap);
+	l->key = key.p;
+	l->path = name ? name : xstrdup("");
+	if (fd >= 0) fd = dbg_use(u, NULL, l->path, fd, debuginfo_file_name, &judged);
 	return fd;
 }
 
-unwind *unwind_new(int arch, const char *debug_dir)
+/* Every module is reported with its file, opened here: nothing to find
+ * (libdwfl's own search would open files by path). */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base, char **file_name,
+		    Elf **elfp)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name, (void)elfp;
+	return -1;
+}
+
+unwind *unwind_new(int arch, const char *root, const char *debug_dir)
 {
 	static bool inited;
 	if (!inited) {
@@ -250,9 +318,10 @@ unwind *unwind_new(int arch, const char *debug_dir)
 	}
 	unwind *u = xcalloc(1, sizeof *u);
 	u->arch = arch;
-	u->debug_dir = xstrdup(debug_dir && *debug_dir ? debug_dir : "/usr/lib/debug/.build-id");
-	u->debuginfo_path = xstrdup(":.debug:/usr/lib/debug");
-	u->cb.find_elf = dwfl_build_id_find_elf;
+	u->root = root && *root ? xstrdup(root) : NULL;
+	u->debug_dir = debug_dir && *debug_dir ? xstrdup(debug_dir) : NULL;
+	u->debuginfo_path = xstrdup("");
+	u->cb.find_elf = find_elf;
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	return u;
@@ -285,7 +354,13 @@ void unwind_free(unwind *u)
 		if (u->dbg[i].fd >= 0) close(u->dbg[i].fd);
 	}
 	free(u->dbg);
+	for (uint32_t i = 0; i < u->nlinks; i++) {
+		free(u->links[i].key);
+		free(u->links[i].path);
+	}
+	free(u->links);
 	free(u->debug_dir);
+	free(u->root);
 	free(u->debuginfo_path);
 	free(u);
 }
@@ -514,7 +589,9 @@ static bool report(unwind *u, struct uproc *p, uint64_t addr)
 	struct umap *m = find_map(p, addr);
 	if (!m || m->state != UM_NEW) return false;
 	m->state = UM_FAILED;
-	int fd = open(m->path, O_RDONLY);
+	/* a regular file only (the caller resolved the path under its
+	 * root: rootpath.h) */
+	int why, fd = rp_open_regular(m->path, &why);
 	if (fd < 0) return false;
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;

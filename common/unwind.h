@@ -49,7 +49,9 @@ enum { UNWIND_ABI_NONE = 0, UNWIND_ABI_32 = 1, UNWIND_ABI_64 = 2 };
 typedef struct unwind_map {
 	uint64_t start, end;   /* [start, end) in the process */
 	uint64_t pgoff;        /* the file offset mapped at start */
-	const char *path;      /* the file to read, NULL or "" when there is none */
+	const char *path;      /* the file to read, NULL or "" when there is none:
+				* a host path (already resolved under the
+				* root), opened only if a regular file */
 } unwind_map;
 
 typedef struct unwind_sample {
@@ -75,9 +77,12 @@ typedef struct unwind_sample {
 
 typedef struct unwind unwind;
 
-/* debug_dir: the build-id directory for separate debug files (.debug_frame
- * of stripped files; NULL: /usr/lib/debug/.build-id). */
-unwind *unwind_new(int arch, const char *debug_dir);
+/* root: the directory the mapped files are under (--symfs; NULL: none),
+ * their separate debug files (.debug_frame of stripped files) sought there
+ * as after chroot(2) (rootpath.h), by build id in debug_dir (a root of its
+ * own; NULL: the root's /usr/lib/debug/.build-id) and by .gnu_debuglink.
+ * Only regular files are opened, never blocking, nothing outside. */
+unwind *unwind_new(int arch, const char *root, const char *debug_dir);
 void unwind_free(unwind *u);
 
 /* Why a stack ended before its outermost frame. */

@@ -185,7 +185,15 @@ for k in sorted(s):
 	perf script --no-inline -i "$T/perf.data" 2> /dev/null | perf2spaa > "$T/text.spaa"
 	mkdir -p "$T/root$T"
 	mv "$T/p" "$T/root$T/p"
-	ln -s /usr "$T/root/usr"
+	# the system's libraries the capture maps and their debug files by
+	# build id, copied in (a link to the host's /usr would resolve inside
+	# the root, as after chroot(2))
+	perf buildid-list -i "$T/perf.data" 2> /dev/null | awk '$2 ~ /^\/usr\// { print $1, $2 }' |
+		while read -r b f; do
+			mkdir -p "$T/root${f%/*}" && cp "$f" "$T/root$f"
+			g=/usr/lib/debug/.build-id/${b:0:2}/${b:2}.debug
+			[ ! -f "$g" ] || { mkdir -p "$T/root${g%/*}" && cp "$g" "$T/root$g"; }
+		done
 	# (no kallsyms under the root: kernel frames are unnamed, and their
 	# addresses differ from the named ones')
 	HOME=$T/home perf2spaa -q --symfs="$T/root" "$T/perf.data" > "$T/binary.spaa"

@@ -692,6 +692,24 @@ static void test_rootpath(void)
 	fd = rp_open(root, "/opt/abs", &out, &why);
 	ok(fd >= 0 && why == RP_OK, "a regular file through a link is");
 	if (fd >= 0) close(fd);
+	fd = rp_open_regular(p, &why);
+	ok(fd < 0 && why == RP_FIFO, "a FIFO by its host path is not opened either: %s", rp_why_text(why));
+	fd = rp_open(root, "/opt/l1", &out, &why);
+	ok(fd < 0 && why == RP_LOOP, "a loop of links is not followed for ever: %s", rp_why_text(why));
+	/* an absolute link to itself: from the root again, a loop */
+	snprintf(p, sizeof p, "%s/opt/self", root);
+	if (symlink("/opt/self", p) != 0) diag("symlink %s", p);
+	is_int(rp_resolve(root, "/opt/self/x", &out), RP_LOOP, "an absolute link to itself is a loop");
+	/* a relative root: from the current directory */
+	char cwd[4096];
+	if (getcwd(cwd, sizeof cwd) && chdir(tmpdir) == 0) {
+		is_int(rp_resolve("root", "/../opt/up", &out), RP_OK, "a relative root");
+		is_str(out.p, "root/usr/bin/app", "a relative root: the path from the current directory");
+		fd = rp_open("root/", "opt/bin/../bin/app", &out, &why);
+		ok(fd >= 0, "a relative root: the file opened");
+		if (fd >= 0) close(fd);
+		if (chdir(cwd) != 0) diag("chdir %s", cwd);
+	}
 	sbuf_free(&out);
 	sbuf_free(&want);
 }

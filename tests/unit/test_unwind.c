@@ -151,7 +151,7 @@ int main(void)
 	ok(nmaps >= 2, "%u executable mappings", nmaps);
 
 	elfsym *es = elfsym_new(NULL, NULL);
-	unwind *u = unwind_new(unwind_arch_from_name("x86_64"), NULL);
+	unwind *u = unwind_new(unwind_arch_from_name("x86_64"), NULL, NULL);
 	uint64_t ips[UNWIND_MAX_DEPTH];
 	int why = -1;
 	unwind_sample s = sample(1);
@@ -209,7 +209,7 @@ int main(void)
 		s.maps = change[k].m;
 		s.nmaps = change[k].n;
 		n2 = unwind_stack(u, &s, again, UNWIND_MAX_DEPTH, NULL);
-		unwind *nu = unwind_new(unwind_arch_from_name("x86_64"), NULL);
+		unwind *nu = unwind_new(unwind_arch_from_name("x86_64"), NULL, NULL);
 		uint64_t fresh[UNWIND_MAX_DEPTH];
 		uint32_t n3 = unwind_stack(nu, &s, fresh, UNWIND_MAX_DEPTH, NULL);
 		unwind_free(nu);

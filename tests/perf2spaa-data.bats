@@ -381,7 +381,7 @@ EOF2
 		fold_both "$T/c.data"
 		cmp "$T/bin.fold" "$T/txt.fold" || fail "$ev: the paths differ"
 		n=$(perf script -i "$T/c.data" 2>/dev/null | grep -c ' cpu-clock')
-		assert_equal "$(awk '{ t += $NF } END { print t }' "$T/bin.fold")" \
+		assert_equal "$(awk '{ t += $NF } END { printf "%.0f\n", t }' "$T/bin.fold")" \
 			"$((n * ${ev//[!0-9]/}))"
 	done
 }
@@ -520,8 +520,8 @@ sample_records() {
 		awk '/PERF_RECORD_SAMPLE/ { t = $0; sub(/.*: [0-9]+\//, "", t); sub(/:.*/, "", t) }
 		     /^\.\.\.\.\. id .*value/ { i = $3; v = $5; sub(/,$/, "", i); sub(/,$/, "", v); print t "/" i, v }' |
 		while read -r t v; do echo "$t $((16#$v))"; done |
-		awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (t in m) s += m[t]; printf "%d\n", s }')
-	got=$(perf2spaa "$T/fork.data" | spaa-fold | awk '{ t += $NF } END { printf "%d\n", t }')
+		awk '{ if ($2 > m[$1]) m[$1] = $2 } END { for (t in m) s += m[t]; printf "%.0f\n", s }')
+	got=$(perf2spaa "$T/fork.data" | spaa-fold | awk '{ t += $NF } END { printf "%.0f\n", t }')
 	assert_equal "$got" "$want"
 	[ "$(perf2spaa "$T/fork.data" | spaa-fold | grep -c '^prog;.*;main;leaf [0-9]*$')" -ge 1 ]
 }

@@ -98,3 +98,15 @@ workload_only() {
 	# shellcheck disable=SC2046
 	spaa-grep $(sed 's/^/--tid=/' "$1")
 }
+
+# plt_as_one: folded stacks (standard input) with a user frame in the PLT
+# counted as one frame, [plt], and the lines summed again, sorted.  perf
+# stretches the size-less _init over the PLT's first entries, so a sample
+# in PLT0 or a lazy binding is _init in perf script and NAME@plt in
+# perf2spaa (see perf2spaa(1)); the frame is the leaf, or the last user
+# frame below the kernel frames of an interrupt taken there.
+plt_as_one() {
+	sed -E 's/;(_init|[^; ]*@plt)(;| [0-9]+$)/;[plt]\2/' |
+		awk '{ w = $NF; sub(/ [0-9]+$/, ""); s[$0] += w } END { for (k in s) printf "%s %.0f\n", k, s[k] }' |
+		LC_ALL=C sort
+}

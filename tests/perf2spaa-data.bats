@@ -27,23 +27,15 @@ fold_both() {
 # --buildid-dir DIR script does ($T/bin.fold, $T/txt.fold), >= 99.9% of
 # the weight (a kernel frame at an address of several symbols, picked by
 # perf's search tree, under load: see perf2spaa(1)); the differences go to
-# standard error.  A leaf in the PLT's lazy binding (_init in one,
-# NAME@plt in the other, as in the dwarf tests) counts as one.
+# standard error.  A frame in the PLT (_init in one, NAME@plt in the
+# other) counts as one (plt_as_one).
 alike_in_cache() {
-	plt_fold() { spaa-fold | sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' | LC_ALL=C sort; }
-	perf2spaa --debug-dir="$2" "$1" | plt_fold > "$T/bin.fold"
-	perf --buildid-dir "$2" script -i "$1" 2>/dev/null | perf2spaa | plt_fold > "$T/txt.fold"
+	perf2spaa --debug-dir="$2" "$1" | spaa-fold | plt_as_one > "$T/bin.fold"
+	perf --buildid-dir "$2" script -i "$1" 2>/dev/null | perf2spaa | spaa-fold | plt_as_one > "$T/txt.fold"
 	diff "$T/txt.fold" "$T/bin.fold" >&2 && return 0
 	local w
 	w=$(weight_in_common "$T/bin.fold" "$T/txt.fold")
 	awk -v p="$w" 'BEGIN { exit !(p >= 99.9) }' || fail "only $w% of the weight alike"
-}
-
-# plt_leaf: folded stacks (standard input) with a leaf in the PLT,
-# perf's _init or NAME@plt, as one: [plt] (see the C++ test and the
-# dwarf tests)
-plt_leaf() {
-	sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' | awk '{ w = $NF; sub(/ [0-9]+$/, ""); s[$0] += w } END { for (k in s) print k, s[k] }' | LC_ALL=C sort
 }
 
 # the share of weight of B's lines that A has too (percent, 4 decimals)
@@ -145,7 +137,7 @@ EOF
 	# the test used to fail then; such a leaf counts as one, all else
 	# byte for byte.
 	diff "$T/txt.fold" "$T/bin.fold" >&2 ||
-		diff <(plt_leaf < "$T/txt.fold") <(plt_leaf < "$T/bin.fold")
+		diff <(plt_as_one < "$T/txt.fold") <(plt_as_one < "$T/bin.fold")
 	grep -q ';ns::Acc<long>::add [0-9]*$' "$T/bin.fold"
 }
 

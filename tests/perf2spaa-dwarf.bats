@@ -216,7 +216,7 @@ for k in sorted(s):
 		# leaf's name then differs, _init here, NAME@plt there
 		local f
 		for f in text binary; do
-			sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' "$T/$f.folded" > "$T/$f.plt"
+			plt_as_one < "$T/$f.folded" > "$T/$f.plt"
 		done
 		run same_weight_ppm "$T/text.plt" "$T/binary.plt"
 		[ "$output" -ge 999000 ]
@@ -491,8 +491,8 @@ EOC
 	inline_cmp "$T/dl.data"
 	# and in the program's own process all fold alike but for the PLT and
 	# __longjmp
-	spaa-fold "$T/ti.spaa" | sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' | grep -v ';__longjmp [0-9]*$' > "$T/txt.fold"
-	sed -E 's/;(_init|[^;]*@plt) ([0-9]+)$/;[plt] \2/' "$T/bin.fold" | grep -v ';__longjmp [0-9]*$' > "$T/bin.cmp"
+	spaa-fold "$T/ti.spaa" | plt_as_one | grep -v ';__longjmp [0-9]*$' > "$T/txt.fold"
+	plt_as_one < "$T/bin.fold" | grep -v ';__longjmp [0-9]*$' > "$T/bin.cmp"
 	run same_weight_ppm "$T/txt.fold" "$T/bin.cmp"
 	[ "$output" -ge 990000 ]
 	# the physical frame named by DWARF where its symbol differs

@@ -318,8 +318,8 @@ static uint64_t kv_u64(char *v, size_t n, const char *what)
 	return x;
 }
 
-/* input_line, and whether the line ended in '\n': massif and callgrind
- * end every line with one, so a last line without it is a cut file. */
+/* input_line, and whether the line ended in '\n': massif ends every line
+ * with one, so a last line without it is a cut file. */
 static char *vg_line(input *in, size_t *len, bool *nl)
 {
 	uint64_t at = input_offset(in);
@@ -446,10 +446,10 @@ static void read_massif(input *in)
 				}
 			}
 		} else if (!strncmp(line, "desc:", 5) || !strncmp(line, "cmd:", 4) || !strncmp(line, "time_unit:", 10)) {
+			char *c = memchr(line, ':', len);
 			if (snap >= 0)
 				die_at(V.fname, M.line, "%.*s after the first snapshot (massif writes it in the header)",
-				       (int)(memchr(line, ':', len) ? (char *)memchr(line, ':', len) - line + 1 : 0), line);
-			char *c = memchr(line, ':', len);
+				       (int)(c - line + 1), line);
 			*c = 0;
 			char *v = c + 1;
 			while (*v == ' ') v++;

@@ -330,6 +330,8 @@ cut_sweep() {
 		"21: snapshot 1: a second peak snapshot (the first is 0)"
 	bad "time=0\nmem_heap_B=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=empty\n#-----------\nsnapshot=0\n" \
 		"13: snapshot 0 after snapshot 0 (massif numbers them in order)"
+	bad "time=0\nmem_heap_B=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=empty\ncmd: ./b\n" \
+		"12: cmd: after the first snapshot (massif writes it in the header)"
 	bad "time=0\nmem_heap_B=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=empty\n#-----------\nsnapshot=1\n#-----------\ntime=1\n" \
 		"15: the file ends in snapshot 1, before its heap_tree= line: it is cut short"
 	bad "time=0\nmem_heap_B=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=detailed\nn0: 0 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n" \

@@ -748,7 +748,13 @@ static void convert(input *in)
 	enum state st = S_TOP;
 	char *line;
 	size_t n;
-	while ((line = input_line(in, &n)) != NULL) {
+	bool nl = true;
+	for (;;) {
+		uint64_t at = input_offset(in);
+		if (!(line = input_line(in, &n))) break;
+		/* bpftrace ends every line with a newline: a last line without
+		 * one is a file cut short (a value "12" of "1234") */
+		nl = input_offset(in) - at > n;
 		uint64_t lineno = input_lineno(in);
 		while (n > 0 && line[n - 1] == '\r') n--;
 		bool hist = false, done;
@@ -838,6 +844,7 @@ static void convert(input *in)
 		B.maps[B.cur].nentries++;
 		reset_entry();
 	}
+	if (!nl) die_at(B.fname, input_lineno(in), "the last line has no newline: the file is cut short");
 	if (st == S_FRAMES)
 		die_at(B.fname, B.entry_line, "truncated entry of map %s: no ']: VALUE' at the end of the input",
 		       map_name());

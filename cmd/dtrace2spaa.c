@@ -438,7 +438,13 @@ static void convert(input *in)
 	reset_entry();
 	char *line;
 	size_t n;
-	while ((line = input_line(in, &n)) != NULL) {
+	bool nl = true;
+	for (;;) {
+		uint64_t at = input_offset(in);
+		if (!(line = input_line(in, &n))) break;
+		/* DTrace ends every line with a newline: a last line without
+		 * one is a file cut short */
+		nl = input_offset(in) - at > n;
 		while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r')) n--;
 		/* i: the indentation in columns, a tab to the next multiple of
 		 * 8 (a file whose blanks became tabs) */
@@ -502,10 +508,11 @@ static void convert(input *in)
 		D.fl[D.nfl - 1].len = (uint32_t)pn;
 		sbuf_add(&D.sb, p, pn);
 	}
+	if (!nl) die_at(D.fname, input_lineno(in), "the last line has no newline: the file is cut short");
 	if (D.nst)
 		die_at(D.fname, D.entry_line, "truncated entry: stack without a count at the end of the input");
 	if (D.nsk)
-		warn_at(D.fname, input_lineno(in), "warning: text after the last entry ignored");
+		die_at(D.fname, input_lineno(in), "keys without a stack or count at the end of the input: the file is cut short");
 }
 
 static void parse_keys(const char *arg)

@@ -111,7 +111,14 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 	uint64_t nread = 0; /* all lines, blank and comments too */
 	char *line;
 	size_t len;
-	while ((line = input_line(in, &len))) {
+	bool nl = true;
+	for (;;) {
+		uint64_t at = input_offset(in);
+		if (!(line = input_line(in, &len))) break;
+		/* every tool that writes folded stacks ends each line with a
+		 * newline: a last line without one is a file cut short, its
+		 * count perhaps cut too ("1" of "14") */
+		nl = input_offset(in) - at > len;
 		uint64_t ln = input_lineno(in);
 		nread++;
 		folded_line fl;
@@ -175,6 +182,7 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 		grow_array((void **)&path_stack, &path_cap, pi + 1, sizeof *path_stack);
 		path_stack[pi] = builder_stack(b, &c, fr, nfr, &metric, &v, 1);
 	}
+	if (!nl) die_at(name, input_lineno(in), "the last line has no newline: the file is cut short");
 	*lines_read += nread;
 	*stack_lines += nlines;
 	if (nlines > 0 && ntwo == nlines)

@@ -419,8 +419,14 @@ static void read_text(input *in)
 {
 	char *l;
 	size_t len;
-	bool in_tree = false, title = false, have_command = false;
-	while ((l = input_line(in, &len))) {
+	bool in_tree = false, title = false, have_command = false, nl = true;
+	for (;;) {
+		uint64_t at = input_offset(in);
+		if (!(l = input_line(in, &len))) break;
+		/* GHC ends every line with a newline: a last line without one
+		 * is a report cut short (its entries, which no total checks,
+		 * perhaps cut too) */
+		nl = input_offset(in) - at > len;
 		uint64_t line = input_lineno(in);
 		if (in_tree) {
 			size_t i = 0;
@@ -449,6 +455,7 @@ static void read_text(input *in)
 		}
 		header_line(l, line);
 	}
+	if (!nl) die_at(fname, input_lineno(in), "the last line has no newline: the file is cut short");
 	if (!in_tree)
 		die_at(fname, 0, "not a GHC profile: no cost-centre tree (a line of column names with \"no.\" and \"entries\")");
 	if (!n_nodes) die_no_stacks(fname, "a cost-centre tree without a line");

@@ -99,6 +99,9 @@ static struct {
 	uint32_t nframes, frcap;
 	char *command;
 	bool in_command;               /* the last record was 'X' */
+	/* the counts heaptrack writes last ("# strings: N", "# ips: N"):
+	 * 0 not yet, 1 after the strings line, 2 after both */
+	int trailer;
 	uint32_t max_frames;           /* --max-frames */
 	uint64_t ncut;                 /* stacks cut there */
 } H = { .max_frames = 512 };
@@ -284,6 +287,7 @@ static void read_data(const char *path)
 			bad("not a heaptrack record (a letter and a space)");
 		}
 		H.in_command = false;
+		if (H.trailer == 2 && line[0] != '#') bad("a record after the '# ips:' line heaptrack writes last");
 		if (!H.have_version && line[0] != 'v' && line[0] != '#')
 			bad("no 'v' version line first: not a heaptrack data file (or one written before "
 			    "heaptrack 1.0; run heaptrack --analyze on the raw trace)");
@@ -318,14 +322,39 @@ static void read_data(const char *path)
 				H.in_command = true;
 			}
 			break;
+		case '#': {
+			/* the counts of strings and ips, written last: a file
+			 * cut short has not got them, or other counts */
+			bool strs = n > 11 && !memcmp(line, "# strings: ", 11), ips = n > 7 && !memcmp(line, "# ips: ", 7);
+			if (!strs && !ips) break;
+			const char *q = line + (strs ? 11 : 7);
+			uint64_t v = 0;
+			for (; q < end && *q >= '0' && *q <= '9'; q++)
+				if (ckd_mul(&v, v, 10) || ckd_add(&v, v, (uint64_t)(*q - '0'))) bad("a count beyond 64 bits");
+			if (q != end || q == line + (strs ? 11 : 7)) bad("a '# strings:' or '# ips:' line without its count");
+			uint64_t have = strs ? H.nstr : H.nips;
+			if (v != have) {
+				char m[160];
+				snprintf(m, sizeof m, "the file says %" PRIu64 " %s, it has %" PRIu64 ": a file cut short?", v,
+					 strs ? "strings" : "ips", have);
+				bad(m);
+			}
+			if (strs ? H.trailer != 0 : H.trailer != 1)
+				bad(strs ? "a second '# strings:' line" : "'# ips:' not right after '# strings:'");
+			H.trailer++;
+			break;
+		}
 		default:
 			/* timestamps (c), RSS (R), page size (I), attach (A),
-			 * comments (#) and records added later: not weights */
+			 * and records added later: not weights */
 			break;
 		}
 	}
 	input_close(in);
 	if (nlines == 0) die_empty_input(path);
+	if (H.trailer < 2)
+		die_at(path, H.lineno, "no '# %s:' line, which heaptrack writes last: the file is cut short",
+		       H.trailer ? "ips" : "strings");
 }
 
 /* ---- the frames of a trace ----------------------------------------------------------- */

@@ -243,7 +243,13 @@ static void convert(input *in)
 	char *line;
 	size_t n;
 	uint64_t ln = 0;
-	while ((line = input_line(in, &n)) != NULL) {
+	bool nl = true;
+	for (;;) {
+		uint64_t at = input_offset(in);
+		if (!(line = input_line(in, &n))) break;
+		/* pmcstat ends every line with a newline: a last line without
+		 * one is a file cut short (a count "[4" of "[40]", a name) */
+		nl = input_offset(in) - at > n;
 		ln = input_lineno(in);
 		while (n && (line[n - 1] == '\r' || c_blank(line[n - 1]))) n--;
 		size_t i = 0;
@@ -253,6 +259,7 @@ static void convert(input *in)
 		if (++P.nignored <= MAX_WARN)
 			warn_at(P.fname, ln, "warning: not a callgraph line, ignored: '%.*s'", (int)(n > 60 ? 60 : n), line);
 	}
+	if (!nl) die_at(P.fname, ln, "the last line has no newline: the file is cut short");
 	end_event(ln);
 	if (P.nignored > MAX_WARN)
 		warn_at(P.fname, 0, "warning: %llu more lines ignored", (unsigned long long)(P.nignored - MAX_WARN));

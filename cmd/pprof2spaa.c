@@ -1011,8 +1011,15 @@ static uint32_t legacy_frame(uint64_t addr)
 	return builder_frame_add(Q.b, &f);
 }
 
+/* the samples' counts added up, the live ones against tcmalloc's header
+ * (jemalloc's first t*: line may count more than its samples) */
+static uint64_t legacy_sum[4];
+
 static void legacy_sample(const uint64_t v[4], const char *p, const char *e, uint64_t lineno)
 {
+	for (int i = 0; i < 4; i++)
+		if (__builtin_add_overflow(legacy_sum[i], v[i], &legacy_sum[i]))
+			die_at(Q.fname, lineno, "the samples' counts add up beyond 64 bits");
 	Q.nframes = 0;
 	uint64_t addr;
 	while (expect(&p, e, '0') && expect(&p, e, 'x') && scan_u64(&p, e, &addr, 16)) {
@@ -1061,6 +1068,20 @@ static void read_legacy_heap(const char *event_opt)
 		die_at(Q.fname, 1, "a heap profile of kind '%.*s' (heapprofile and heap_v2/RATE are read)",
 		       (int)(e - kind), kind);
 	}
+	/* the whole profile's counts: tcmalloc's header */
+	uint64_t total[4];
+	if (!jemalloc) {
+		const char *q = p + 13;
+		if (!parse_counts(&q, e, total) || !expect(&q, e, '@'))
+			die_at(Q.fname, 1, "a heap profile header without its counts ('heap profile: A: B [C: D] @ heapprofile')");
+	}
+	/* tcmalloc and jemalloc end every line with a newline: a last line
+	 * without one is a file cut short */
+	if (Q.len && Q.buf[Q.len - 1] != '\n') {
+		uint64_t lines = 1;
+		for (size_t i = 0; i < Q.len; i++) lines += Q.buf[i] == '\n';
+		die_at(Q.fname, lines, "the last line has no newline: the file is cut short");
+	}
 	/* the header */
 	sbuf *x = &Q.scratch;
 	x->n = 0;
@@ -1075,10 +1096,12 @@ static void read_legacy_heap(const char *event_opt)
 	/* the maps first: every frame needs its dso */
 	size_t mpos = pos;
 	uint64_t mline = lineno;
+	bool have_maps = false;
 	while (text_line(&mpos, &p, &n, &mline))
 		if ((n == 17 && memcmp(p, "MAPPED_LIBRARIES:", 17) == 0) ||
 		    (n >= 18 && memcmp(p, "--- Memory map: ---", 18) == 0)) {
 			read_maps(mpos, mline);
+			have_maps = true;
 			break;
 		}
 	/* the samples */
@@ -1099,7 +1122,13 @@ static void read_legacy_heap(const char *event_opt)
 			} else if (e - q > 3 && memcmp(q, "t*:", 3) == 0) {
 				q += 3;
 				if (!parse_counts(&q, e, v) || q != e) die_at(Q.fname, lineno, "not 'A: B [C: D]' counts");
-				if (stack) legacy_sample(v, stack, stack_end, stack_line);
+				if (stack) {
+					legacy_sample(v, stack, stack_end, stack_line);
+				} else if (!Q.nsamples) {
+					/* the whole profile's */
+				} else {
+					die_at(Q.fname, lineno, "'t*: A: B [C: D]' counts without a stack ('@ ADDRESS...') before them");
+				}
 				stack = NULL;
 			} else if (*q != 't') {
 				die_at(Q.fname, lineno, "neither '@ ADDRESS...' nor 't*: A: B [C: D]'");
@@ -1110,6 +1139,15 @@ static void read_legacy_heap(const char *event_opt)
 			die_at(Q.fname, lineno, "not 'A: B [C: D] @ ADDRESS...'");
 		legacy_sample(v, q, e, lineno);
 	}
+	if (jemalloc && stack) die_at(Q.fname, stack_line, "a stack without its counts ('t*: A: B [C: D]')");
+	static const char *const what[2] = { "live objects", "live bytes" };
+	for (int i = 0; !jemalloc && Q.nsamples && i < 2; i++)
+		if (legacy_sum[i] != total[i])
+			die_at(Q.fname, 1, "the samples count %" PRIu64 " %s, the header %" PRIu64 ": a file cut short?",
+			       legacy_sum[i], what[i], total[i]);
+	if (Q.nsamples && !have_maps)
+		die_at(Q.fname, lineno, "no MAPPED_LIBRARIES: section, which %s writes after the samples: the file is cut short",
+		       jemalloc ? "jemalloc" : "tcmalloc");
 	builder_where(Q.b, NULL, 0);
 }
 

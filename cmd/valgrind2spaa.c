@@ -318,6 +318,44 @@ static uint64_t kv_u64(char *v, size_t n, const char *what)
 	return x;
 }
 
+/* input_line, and whether the line ended in '\n': massif ends every line
+ * with one, so a last line without it is a cut file. */
+static char *vg_line(input *in, size_t *len, bool *nl)
+{
+	uint64_t at = input_offset(in);
+	char *line = input_line(in, len);
+	if (line) *nl = input_offset(in) - at > *len;
+	return line;
+}
+
+/* A snapshot's lines, in the order massif writes them:
+ *   snapshot=N, time=, mem_heap_B=, mem_heap_extra_B=, mem_stacks_B=,
+ *   heap_tree=empty|detailed|peak, and after detailed or peak the tree.
+ * The file may end only after a whole snapshot; a snapshot whose lines are
+ * missing, repeated or out of order is an error, as is a tree whose root
+ * does not hold the snapshot's mem_heap_B. */
+static const char *const ms_field[] = { "time", "mem_heap_B", "mem_heap_extra_B", "mem_stacks_B" };
+enum { MS_NFIELD = 4 };
+
+/* The bytes of a tree's root line ("n2: 7096 (heap allocation ...").
+ * false when the line is not a root node. */
+static bool ms_root_bytes(const char *p, size_t n, uint64_t *bytes)
+{
+	size_t i = 0;
+	if (!n || p[0] != 'n') return false;
+	for (i = 1; i < n && p[i] >= '0' && p[i] <= '9'; i++) {}
+	if (i == 1 || i + 2 >= n || p[i] != ':' || p[i + 1] != ' ') return false;
+	i += 2;
+	uint64_t x = 0;
+	size_t d = i;
+	for (; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+		if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(p[i] - '0'), &x))
+			return false;
+	if (i == d) return false;
+	*bytes = x;
+	return true;
+}
+
 static void read_massif(input *in)
 {
 	M.event = builder_event(V.b, "heap", "allocation", "event", "live_bytes", NULL);
@@ -325,13 +363,29 @@ static void read_massif(input *in)
 	builder_source_tool(V.b, "massif");
 	char *line, *val;
 	size_t len, vn;
-	int64_t snap = -1;
-	uint64_t time = 0;
+	int64_t snap = -1, peak_snap = -1;
+	uint64_t time = 0, fields[MS_NFIELD] = { 0 };
+	unsigned have = 0;               /* which of ms_field this snapshot has */
+	bool in_snap = false;            /* after snapshot=, before heap_tree= */
 	bool in_tree = false, skip_tree = false, weigh = false, taken = false, any_detailed = false;
+	bool tree_due = false;           /* heap_tree=detailed|peak: its tree not yet begun */
+	bool nl = true;
+	const char *tree_kind = "";
 	sbuf detailed = { 0 };
-	while ((line = input_line(in, &len))) {
+	while ((line = vg_line(in, &len, &nl))) {
 		M.line = input_lineno(in);
 		if (len && line[len - 1] == '\r') line[--len] = 0;
+		if (tree_due) {
+			uint64_t root;
+			if (!len || line[0] == '#')
+				die_at(V.fname, M.line, "snapshot %lld: heap_tree=%s without its tree", (long long)snap, tree_kind);
+			if (!ms_root_bytes(line, len, &root))
+				die_at(V.fname, M.line, "heap tree: a first line that is not its root (\"nK: BYTES (heap allocation functions) ...\")");
+			if (root != fields[1])
+				die_at(V.fname, M.line, "snapshot %lld: the heap tree holds %llu bytes, but mem_heap_B says %llu",
+				       (long long)snap, (unsigned long long)root, (unsigned long long)fields[1]);
+			tree_due = false;
+		}
 		if (skip_tree && len && line[0] != '#') continue;
 		skip_tree = false;
 		if (in_tree) {
@@ -345,13 +399,34 @@ static void read_massif(input *in)
 		}
 		if (!len || line[0] == '#') continue;
 		if (kv(line, len, "snapshot", &val, &vn)) {
-			snap = (int64_t)kv_u64(val, vn, "snapshot");
-		} else if (kv(line, len, "time", &val, &vn)) {
-			time = kv_u64(val, vn, "time");
+			int64_t n = (int64_t)kv_u64(val, vn, "snapshot");
+			if (in_snap)
+				die_at(V.fname, M.line, "snapshot %lld begins before snapshot %lld's heap_tree= line",
+				       (long long)n, (long long)snap);
+			if (n <= snap)
+				die_at(V.fname, M.line, "snapshot %lld after snapshot %lld (massif numbers them in order)",
+				       (long long)n, (long long)snap);
+			snap = n;
+			in_snap = true;
+			have = 0;
 		} else if (kv(line, len, "heap_tree", &val, &vn)) {
+			if (!in_snap) die_at(V.fname, M.line, "heap_tree= outside a snapshot (no snapshot= line before it)");
+			for (int i = 0; i < MS_NFIELD; i++)
+				if (!(have & (1u << i)))
+					die_at(V.fname, M.line, "snapshot %lld: heap_tree= before its %s= line", (long long)snap, ms_field[i]);
+			in_snap = false;
 			bool peak = vn == 4 && !memcmp(val, "peak", 4);
 			bool det = peak || (vn == 8 && !memcmp(val, "detailed", 8));
+			if (!det && !(vn == 5 && !memcmp(val, "empty", 5)))
+				die_at(V.fname, M.line, "heap_tree=%.*s: massif writes empty, detailed or peak",
+				       (int)(vn > 40 ? 40 : vn), val);
 			if (!det) continue;
+			if (peak && peak_snap >= 0)
+				die_at(V.fname, M.line, "snapshot %lld: a second peak snapshot (the first is %lld)",
+				       (long long)snap, (long long)peak_snap);
+			if (peak) peak_snap = snap;
+			tree_due = true;
+			tree_kind = peak ? "peak" : "detailed";
 			any_detailed = true;
 			sbuf_printf(&detailed, "%s%lld%s", detailed.n ? ", " : "", (long long)snap, peak ? " (peak)" : "");
 			bool want = V.all_snapshots || (V.snapshot < 0 ? peak : snap == V.snapshot);
@@ -372,6 +447,9 @@ static void read_massif(input *in)
 			}
 		} else if (!strncmp(line, "desc:", 5) || !strncmp(line, "cmd:", 4) || !strncmp(line, "time_unit:", 10)) {
 			char *c = memchr(line, ':', len);
+			if (snap >= 0)
+				die_at(V.fname, M.line, "%.*s after the first snapshot (massif writes it in the header)",
+				       (int)(c - line + 1), line);
 			*c = 0;
 			char *v = c + 1;
 			while (*v == ' ') v++;
@@ -381,12 +459,32 @@ static void read_massif(input *in)
 				if (!M.time_unit) die_at(V.fname, M.line, "time_unit: %s: massif writes i, ms or B", v);
 			}
 			massif_header(line, v, strlen(v));
-		} else if (!strncmp(line, "mem_", 4)) {
-			/* snapshot totals: the tree holds mem_heap_B */
 		} else {
-			die_at(V.fname, M.line, "not a line of massif's output: %.*s", (int)(len > 60 ? 60 : len), line);
+			int f = -1;
+			for (int i = 0; i < MS_NFIELD && f < 0; i++)
+				if (kv(line, len, ms_field[i], &val, &vn)) f = i;
+			if (f < 0)
+				die_at(V.fname, M.line, "not a line of massif's output: %.*s", (int)(len > 60 ? 60 : len), line);
+			if (!in_snap)
+				die_at(V.fname, M.line, "%s= outside a snapshot (after its heap_tree=, or before any snapshot=)",
+				       ms_field[f]);
+			if (have & (1u << f))
+				die_at(V.fname, M.line, "snapshot %lld: a second %s= line", (long long)snap, ms_field[f]);
+			if (have >> f)
+				die_at(V.fname, M.line, "snapshot %lld: %s= after a line massif writes after it", (long long)snap,
+				       ms_field[f]);
+			have |= 1u << f;
+			fields[f] = kv_u64(val, vn, ms_field[f]);
+			if (f == 0) time = fields[0];
 		}
 	}
+	if (!nl) die_at(V.fname, M.line, "the last line has no newline: the file is cut short");
+	if (in_snap)
+		die_at(V.fname, M.line, "the file ends in snapshot %lld, before its heap_tree= line: it is cut short",
+		       (long long)snap);
+	if (tree_due)
+		die_at(V.fname, M.line, "snapshot %lld: heap_tree=%s without its tree: the file is cut short",
+		       (long long)snap, tree_kind);
 	if (in_tree) {
 		massif_close(0, weigh);
 		if (V.all_snapshots) M.snaps[M.nsnaps - 1].count = M.nent - M.snaps[M.nsnaps - 1].first;
@@ -394,7 +492,9 @@ static void read_massif(input *in)
 	if (input_lineno(in) == 0) die_empty_input(V.fname);
 	if (!any_detailed) die_no_stacks(V.fname, "no detailed snapshot (the program allocated nothing massif kept)");
 	if (!taken) {
-		if (V.snapshot < 0) die_no_stacks(V.fname, "no peak snapshot");
+		if (V.snapshot < 0)
+			die_at(V.fname, M.line, "no peak snapshot (heap_tree=peak), which massif writes when the "
+			       "program allocated: the file is cut short");
 		die_at(V.fname, 0, "snapshot %lld is not a detailed one; the detailed ones are %.*s",
 		       (long long)V.snapshot, (int)detailed.n, detailed.p);
 	}
@@ -462,6 +562,21 @@ static struct {
 	bool have_pps, have_ftbl;
 } D;
 
+/* A figure of a program point: a whole number from 0 to 2^64-1. */
+static uint64_t dhat_u64(jscan *r, const json_doc *d, uint32_t k, const char *key)
+{
+	const json_node *x = &d->nodes[k];
+	if (x->type == JSON_INT && x->v.i >= 0) return (uint64_t)x->v.i;
+	if (x->type == JSON_UINT) return x->v.u;
+	const char *what = "is not a whole number";
+	if (x->type == JSON_INT || (x->type == JSON_DOUBLE && x->v.d <= -1)) what = "is negative";
+	else if (x->type == JSON_DOUBLE && !(x->v.d < 18446744073709551616.0)) what = "is out of range (above 2^64-1)";
+	else if (x->type == JSON_DOUBLE && !memchr(x->str, '.', x->num_len) && !memchr(x->str, 'e', x->num_len) &&
+		 !memchr(x->str, 'E', x->num_len))
+		what = "is out of range (above 2^64-1)";
+	jscan_fail(r, "program point %u: \"%s\" %s", D.npp - 1, key, what);
+}
+
 static void dhat_pps(jscan *r)
 {
 	if (D.have_pps) jscan_fail(r, "a second \"pps\" array");
@@ -475,13 +590,14 @@ static void dhat_pps(jscan *r)
 		if (d.nodes[0].type != JSON_OBJECT) jscan_fail(r, "program point %u is not an object", D.npp);
 		struct pp *p = VEC_PUSH(D.pp, D.npp, D.ppcap);
 		memset(p, 0, sizeof *p);
+		uint32_t dup = json_dup_key(&d, 0);
+		if (dup)
+			jscan_fail(r, "program point %u: \"%.*s\" twice", D.npp - 1, (int)d.nodes[dup].count,
+				   d.nodes[dup].str);
 		for (int i = 0; i < ND; i++) {
 			uint32_t k = json_get(&d, 0, dhat_key[i]);
 			if (!k) continue;
-			int64_t v;
-			if (!json_int64(&d, k, &v) || v < 0)
-				jscan_fail(r, "program point %u: \"%s\" is not a whole number", D.npp - 1, dhat_key[i]);
-			p->v[i] = (uint64_t)v;
+			p->v[i] = dhat_u64(r, &d, k, dhat_key[i]);
 			p->have |= (uint16_t)(1u << i);
 		}
 		uint32_t fs = json_get(&d, 0, "fs");
@@ -532,8 +648,15 @@ static void read_dhat(input *in)
 	if (jscan_start(&r) != '{') jscan_fail(&r, "not a DHAT file: it does not start with a JSON object");
 	jscan_open(&r, '{', "the file (an object)");
 	bool first = true, version = false;
+	static const char *const once[] = { "dhatFileVersion", "mode", "tu", "cmd", "pid" };
+	unsigned seen = 0;
 	while (jscan_more(&r, &first, '}')) {
 		sstr k = jscan_key(&r);
+		for (unsigned i = 0; i < sizeof once / sizeof *once; i++)
+			if (sstr_eqc(k, once[i])) {
+				if (seen & (1u << i)) jscan_fail(&r, "\"%s\" twice", once[i]);
+				seen |= 1u << i;
+			}
 		if (sstr_eqc(k, "dhatFileVersion")) {
 			int64_t v = jscan_int(&r, "dhatFileVersion");
 			if (v != 2) jscan_fail(&r, "DHAT file version %lld: this reads version 2", (long long)v);
@@ -661,12 +784,13 @@ static struct {
 	uint32_t npool, poolcap;
 	struct cnode *node;
 	uint32_t nnode, nodecap;
-	uint64_t *summary;
+	uint64_t *summary, *totals;  /* the sums of the summary: and totals: lines */
+	uint32_t nsummary, ntotals;
+	bool by_callgrind;           /* "creator: callgrind-...": it ends in totals: */
 	uint64_t *prevcost;          /* the last cost line's costs */
 	uint32_t ev;                 /* the event the tree is grown by */
 	uint32_t *fr;
 	uint32_t frcap;
-	bool has_summary;
 	uint64_t line;
 } CG;
 
@@ -922,7 +1046,11 @@ static void cg_read(input *in)
 				while (v < e && (*v == ' ' || *v == '\t')) v++;
 				char *w = v;
 				while (v < e && *v != ' ' && *v != '\t') v++;
-				if (v > w) *VEC_PUSH(CG.evname, CG.nev, CG.evcap) = xmemdup(w, (size_t)(v - w));
+				if (v == w) continue;
+				for (uint32_t i = 0; i < CG.nev; i++)
+					if (strlen(CG.evname[i]) == (size_t)(v - w) && !memcmp(CG.evname[i], w, (size_t)(v - w)))
+						die_at(V.fname, CG.line, "events: %.*s named twice", (int)(v - w), w);
+				*VEC_PUSH(CG.evname, CG.nev, CG.evcap) = xmemdup(w, (size_t)(v - w));
 			}
 			if (!CG.nev) die_at(V.fname, CG.line, "events: names no event");
 			costs = xmalloc(CG.nev * sizeof *costs);
@@ -942,14 +1070,24 @@ static void cg_read(input *in)
 			}
 			if (npos < 1 || npos > 2) die_at(V.fname, CG.line, "positions: one or two of instr and line");
 		} else if (prefix(line, len, "summary:", &v, &vn) || prefix(line, len, "totals:", &v, &vn)) {
-			if (!CG.nev) die_at(V.fname, CG.line, "summary: before events:");
-			if (!CG.summary) CG.summary = xmalloc(CG.nev * sizeof *CG.summary);
+			/* summed over the file's parts (--combine-dumps) */
+			bool sum = line[0] == 's';
+			if (!CG.nev) die_at(V.fname, CG.line, "%s before events:", sum ? "summary:" : "totals:");
+			uint64_t **acc = sum ? &CG.summary : &CG.totals;
+			if (!*acc) *acc = xcalloc(CG.nev, sizeof **acc);
 			uint64_t dummy = 0, *keep = CG.prevcost;
 			CG.prevcost = NULL;
-			bool ok = cg_costs(v, vn, 0, &dummy, CG.summary);
+			bool ok = cg_costs(v, vn, 0, &dummy, costs);
 			CG.prevcost = keep;
-			if (!ok) die_at(V.fname, CG.line, "summary: not a list of costs");
-			CG.has_summary = line[0] == 's' || !CG.has_summary;
+			if (!ok) die_at(V.fname, CG.line, "%s not a list of costs", sum ? "summary:" : "totals:");
+			for (uint32_t i = 0; i < CG.nev; i++)
+				if (__builtin_add_overflow((*acc)[i], costs[i], &(*acc)[i]))
+					die_at(V.fname, CG.line, "the %s lines add up beyond 64 bits", sum ? "summary:" : "totals:");
+			if (sum) CG.nsummary++;
+			else CG.ntotals++;
+		} else if (prefix(line, len, "creator:", &v, &vn)) {
+			while (vn && *v == ' ') v++, vn--;
+			CG.by_callgrind = vn >= 9 && !memcmp(v, "callgrind", 9);
 		} else if (prefix(line, len, "cmd:", &v, &vn)) {
 			while (vn && *v == ' ') v++, vn--;
 			builder_source_str(V.b, "command", v, vn);
@@ -962,6 +1100,8 @@ static void cg_read(input *in)
 	if (pending_call) die_at(V.fname, CG.line, "the file ends after calls=");
 	if (input_lineno(in) == 0) die_empty_input(V.fname);
 	if (!CG.nev) die_at(V.fname, 0, "no events: line (what the costs measure)");
+	if (CG.by_callgrind && !CG.ntotals)
+		die_at(V.fname, CG.line, "no totals: line, which callgrind writes last: the file is cut short");
 	if (!any && !CG.ne) die_no_stacks(V.fname, "no costs");
 	free(costs);
 }
@@ -1144,15 +1284,21 @@ static void cg_stacks(void)
 	uint64_t *share = NULL;
 	uint32_t sharecap = 0;
 	for (uint32_t e = 0; e < CG.nev; e++) cg_event_stacks(e, midx, vals, &share, &sharecap);
-	/* the file's own totals, when it has them, are what was read */
-	if (CG.has_summary) {
-		for (uint32_t e = 0; e < CG.nev; e++) {
-			uint64_t t = 0;
-			for (uint32_t s = 0; s < CG.ns; s++) t += CG.pool[CG.s[s].cost + e];
-			if (t != CG.summary[e])
-				die_at(V.fname, 0, "the costs of %s add up to %llu, but the file's summary says %llu",
-				       CG.evname[e], (unsigned long long)t, (unsigned long long)CG.summary[e]);
-		}
+	/* the file's own totals, when it has them, are what was read: totals:
+	 * is the sum of the cost lines; summary: may be more (costs that no
+	 * line holds, the format says), never less, and is the sum when there
+	 * is no totals: line */
+	for (uint32_t e = 0; e < CG.nev && (CG.ntotals || CG.nsummary); e++) {
+		uint64_t t = 0;
+		for (uint32_t s = 0; s < CG.ns; s++)
+			if (__builtin_add_overflow(t, CG.pool[CG.s[s].cost + e], &t))
+				die_at(V.fname, 0, "the costs of %s add up beyond 64 bits", CG.evname[e]);
+		if (CG.ntotals && t != CG.totals[e])
+			die_at(V.fname, 0, "the costs of %s add up to %llu, but the file's totals say %llu",
+			       CG.evname[e], (unsigned long long)t, (unsigned long long)CG.totals[e]);
+		if (CG.nsummary && (CG.ntotals ? t > CG.summary[e] : t != CG.summary[e]))
+			die_at(V.fname, 0, "the costs of %s add up to %llu, but the file's summary says %llu",
+			       CG.evname[e], (unsigned long long)t, (unsigned long long)CG.summary[e]);
 	}
 	free(share);
 	free(vals);

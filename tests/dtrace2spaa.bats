@@ -261,7 +261,7 @@ OUT
 }
 
 @test "an inline chain a->b: one frame per depth and address; the last entry without a blank line after it counts" {
-	printf '\n  java\n              libjvm.so`a->b+0x10\n              libjvm.so`c->d->b+0x20\n              libc.so`main+0x4\n               7\n\n  java\n              libjvm.so`x+0x1\n               3' > "$T/j.txt"
+	printf '\n  java\n              libjvm.so`a->b+0x10\n              libjvm.so`c->d->b+0x20\n              libc.so`main+0x4\n               7\n\n  java\n              libjvm.so`x+0x1\n               3\n' > "$T/j.txt"
 	dtrace2spaa "$T/j.txt" | spaa-validate -q --strict -
 	run sh -c 'dtrace2spaa "$1" | spaa-fold' sh "$T/j.txt"
 	assert_output 'java;libc.so`main;libjvm.so`c;d_[i];b_[i];libjvm.so`a;b_[i] 7
@@ -285,7 +285,7 @@ java;libjvm.so`x 3'
 
 @test "the last entry without a blank line after it, frames indented less than DTrace's 14 or not at all" {
 	# frames 4 blanks in: the lone count and the last entry are read
-	printf '    libc.so.1`foo+0x1\n    a.out`main+0x2\n      5\n\n    libc.so.1`bar+0x1\n    a.out`main+0x2\n      7' > "$T/in.txt"
+	printf '    libc.so.1`foo+0x1\n    a.out`main+0x2\n      5\n\n    libc.so.1`bar+0x1\n    a.out`main+0x2\n      7\n' > "$T/in.txt"
 	run sh -c "dtrace2spaa '$T/in.txt' 2>&1 | spaa-fold"
 	assert_output - <<'OUT'
 a.out`main;libc.so.1`bar 7
@@ -293,7 +293,7 @@ a.out`main;libc.so.1`foo 5
 OUT
 	# not indented at all: module`function and 0x... lines are frames, a
 	# line of words ending with a number holds the keys and the count
-	printf 'libc.so.1`foo+0x1\n0x401000\nbash 5\n\nlibc.so.1`bar+0x1\n3' > "$T/in.txt"
+	printf 'libc.so.1`foo+0x1\n0x401000\nbash 5\n\nlibc.so.1`bar+0x1\n3\n' > "$T/in.txt"
 	run sh -c "dtrace2spaa '$T/in.txt' 2>&1 | spaa-fold"
 	assert_output - <<'OUT'
 bash;0x401000;libc.so.1`foo 5
@@ -302,10 +302,38 @@ OUT
 }
 
 @test "tab-indented entries (a tab counts to the next multiple of 8 columns)" {
-	printf '\n  bash\n\tlibc.so.1`__read+0x15\n\ta.out`main+0x10\n\t\t12\n\n\tlibc.so.1`__read+0x15\n\t\t3' > "$T/in.txt"
+	printf '\n  bash\n\tlibc.so.1`__read+0x15\n\ta.out`main+0x10\n\t\t12\n\n\tlibc.so.1`__read+0x15\n\t\t3\n' > "$T/in.txt"
 	run sh -c "dtrace2spaa '$T/in.txt' 2>&1 | spaa-fold"
 	assert_output - <<'OUT'
 bash;a.out`main;libc.so.1`__read 12
 libc.so.1`__read 3
 OUT
+}
+
+@test "the example cut at every byte: an error naming the file, or the whole profile, but between whole entries (issue 28)" {
+	f=$EX/dtrace-stacks.txt
+	dtrace2spaa "$f" > "$T/full"
+	n=$(wc -c < "$f")
+	# the ends of its whole entries: the file may end there
+	ends=" $(awk '/^ +[0-9]+$/ { print b + length($0) + 1 } { b += length($0) + 1 }' "$f" | tr '\n' ' ')"
+	for ((i = 0; i < n; i++)); do
+		head -c "$i" "$f" > "$T/cut"
+		rc=0
+		dtrace2spaa "$T/cut" > "$T/out" 2> "$T/err" || rc=$?
+		if [ "$rc" = 0 ]; then
+			cmp -s "$T/full" "$T/out" || [[ "$ends" == *" $i "* || "$ends" == *" $((i - 1)) "* ]] ||
+				fail "cut after $i bytes: another profile"
+		else
+			[ "$rc" = 1 ] && [ ! -s "$T/out" ] || fail "cut after $i bytes: exit $rc"
+			grep -q "^dtrace2spaa: $T/cut" "$T/err" || fail "cut after $i bytes: $(cat "$T/err")"
+		fi
+	done
+	head -c 272 "$f" > "$T/cut"
+	run dtrace2spaa "$T/cut"
+	assert_failure 1
+	assert_output "dtrace2spaa: $T/cut:13: keys without a stack or count at the end of the input: the file is cut short"
+	head -c 162 "$f" > "$T/cut"
+	run dtrace2spaa "$T/cut"
+	assert_failure 1
+	assert_output "dtrace2spaa: $T/cut:7: the last line has no newline: the file is cut short"
 }

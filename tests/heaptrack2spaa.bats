@@ -97,18 +97,18 @@ _start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
 	run heaptrack2spaa "$T/idx.txt"
 	assert_failure 1
 	assert_output "heaptrack2spaa: $T/idx.txt:6: allocation 1 is not defined (yet)"
-	printf 'v 10400 3\ns 3 abc\ni 10 1\nt 1 0\na 10 1\n- 0\n+ 0\n' > "$T/free.txt"
+	printf 'v 10400 3\ns 3 abc\ni 10 1\nt 1 0\na 10 1\n- 0\n+ 0\n# strings: 1\n# ips: 1\n' > "$T/free.txt"
 	run heaptrack2spaa -o "$T/out.spaa" "$T/free.txt"
 	assert_success
 	assert_output "heaptrack2spaa: $T/free.txt:6: a deallocation with no live allocation of its kind: ignored (memory allocated before heaptrack attached?)"
 	# a command line with newlines (sh -c, python -c) spans several lines
-	printf 'v 10400 3\nX python3 -c \nd = 1\nimport os\ns 1 a\ni 10 1\nt 1 0\na 10 1\n+ 0\n' > "$T/x.txt"
+	printf 'v 10400 3\nX python3 -c \nd = 1\nimport os\ns 1 a\ni 10 1\nt 1 0\na 10 1\n+ 0\n# strings: 1\n# ips: 1\n' > "$T/x.txt"
 	run sh -c "heaptrack2spaa '$T/x.txt' | head -n 1"
 	assert_output --partial '"source":{"tool":"heaptrack","command":"python3 -c \nd = 1\nimport os"}'
-	printf 'v 10400 3\nX ./a\n' > "$T/none.txt"
+	printf 'v 10400 3\nX ./a\n# strings: 0\n# ips: 0\n' > "$T/none.txt"
 	run heaptrack2spaa "$T/none.txt"
 	assert_failure 1
-	assert_output "heaptrack2spaa: $T/none.txt: no stacks found: 2 lines, no allocation (no profile written)"
+	assert_output "heaptrack2spaa: $T/none.txt: no stacks found: 4 lines, no allocation (no profile written)"
 	run heaptrack2spaa -m nope "$H/heap.heaptrack.zst"
 	assert_failure 2
 	assert_line --index 0 "heaptrack2spaa: --metric: 'nope' is none of alloc_count, alloc_bytes, free_count, free_bytes, live_count, live_bytes, peak_bytes, temporary_count"
@@ -120,11 +120,11 @@ _start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
 @test "temporary allocations follow heaptrack's rule to the letter: info 0 freed after another free counts" {
 	# + 1, - 1: temporary; + 0, + 1, - 1: temporary; - 0 right after a
 	# deallocation: heaptrack_print counts it (its last allocation is 0 then)
-	printf 'v 10400 3\ns 1 a\ni 10 1\nt 1 0\na 10 1\na 20 1\n+ 1\n- 1\n+ 0\n+ 1\n- 1\n- 0\n' > "$T/t.txt"
+	printf 'v 10400 3\ns 1 a\ni 10 1\nt 1 0\na 10 1\na 20 1\n+ 1\n- 1\n+ 0\n+ 1\n- 1\n- 0\n# strings: 1\n# ips: 1\n' > "$T/t.txt"
 	run sh -c "heaptrack2spaa '$T/t.txt' | jq -c 'select(.type == \"stack\") | [.weights[] | select(.metric == \"temporary_count\" or .metric == \"alloc_count\") | .value]'"
 	assert_output '[3,3]'
 	# a record between the allocation and its deallocation does not matter
-	printf 'v 10400 3\ns 1 a\ni 10 1\nt 1 0\na 10 1\n+ 0\nc 10\n- 0\n' > "$T/c.txt"
+	printf 'v 10400 3\ns 1 a\ni 10 1\nt 1 0\na 10 1\n+ 0\nc 10\n- 0\n# strings: 1\n# ips: 1\n' > "$T/c.txt"
 	run sh -c "heaptrack2spaa -m temporary_count '$T/c.txt' | spaa-fold"
 	assert_output "[a] 1"
 }
@@ -141,6 +141,7 @@ with open(sys.argv[1], "w") as f:
     f.writelines("t %x %x\n" % (k + 1, k) for k in range(n))
     f.writelines("a 10 %x\n" % (k + 1) for k in range(n))
     f.writelines("+ %x\n" % k for k in range(n))
+    f.write("# strings: 1\n# ips: %d\n" % n)
 PY
 	run bounded 256 10 heaptrack2spaa -o "$T/out.spaa" "$T/deep"
 	assert_success
@@ -195,4 +196,38 @@ C
 	total=$(heaptrack_print -f "$f" 2>/dev/null | sed -n 's/^temporary memory allocations: \([0-9]*\).*/\1/p')
 	run sh -c "heaptrack2spaa -m temporary_count '$f' | spaa-top -n 0 | head -n 1"
 	assert_output "malloc/temporary_count, total $total"
+}
+
+@test "a recording cut short: an error, never fewer allocations (issue 28)" {
+	# heaptrack writes the counts of its strings and ips last; the example
+	# cut at every 5th line, and at every byte of its last lines
+	zstd -dc "$H/heap.heaptrack.zst" > "$T/h"
+	heaptrack2spaa "$T/h" > "$T/full"
+	tail -n 2 "$T/h" > "$T/tail"
+	assert_file_eq "$T/tail" <<'END'
+# strings: 25
+# ips: 14
+END
+	n=$(wc -l < "$T/h")
+	c=$(wc -c < "$T/h")
+	cut_check() {
+		rc=0
+		heaptrack2spaa "$T/cut" > "$T/out" 2> "$T/err" || rc=$?
+		if [ "$rc" = 0 ]; then cmp -s "$T/full" "$T/out" || fail "cut $1: another profile"
+		else
+			[ "$rc" = 1 ] && [ ! -s "$T/out" ] || fail "cut $1: exit $rc"
+			grep -q "^heaptrack2spaa: $T/cut" "$T/err" || fail "cut $1: $(cat "$T/err")"
+		fi
+	}
+	for ((i = 0; i < n; i += 5)); do head -n "$i" "$T/h" > "$T/cut"; cut_check "after line $i"; done
+	for ((i = c - 80; i < c; i++)); do head -c "$i" "$T/h" > "$T/cut"; cut_check "after byte $i"; done
+	head -n -2 "$T/h" > "$T/cut"
+	run heaptrack2spaa "$T/cut"
+	assert_failure 1
+	assert_output "heaptrack2spaa: $T/cut:$((n - 2)): no '# strings:' line, which heaptrack writes last: the file is cut short"
+	head -n 100 "$T/h" > "$T/cut"
+	tail -n 2 "$T/h" >> "$T/cut"
+	run heaptrack2spaa "$T/cut"
+	assert_failure 1
+	assert_output --regexp "^heaptrack2spaa: $T/cut:101: the file says 25 strings, it has [0-9]+: a file cut short\?\$"
 }

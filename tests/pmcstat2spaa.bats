@@ -165,3 +165,29 @@ trap;trap_pfault;vm_fault;bzero 12"
 	run sh -c "pmcstat2spaa '$EX/pmcstat-callgraph.txt' | spaa-fold --raw | awk '{ s += \$NF } END { print s }'"
 	assert_output 97
 }
+
+@test "the example cut at every byte: an error naming the file, or the whole profile, or (at a line's end) a warning (issue 28)" {
+	f=$EX/pmcstat-callgraph.txt
+	pmcstat2spaa "$f" > "$T/full"
+	n=$(wc -c < "$f")
+	for ((i = 0; i < n; i++)); do
+		head -c "$i" "$f" > "$T/cut"
+		rc=0
+		pmcstat2spaa "$T/cut" > "$T/out" 2> "$T/err" || rc=$?
+		if [ "$rc" = 0 ]; then
+			# pmcstat prints no end: a cut at a line's end is seen
+			# by the samples' count only, which pmcstat's threshold
+			# may lower too: a warning
+			cmp -s "$T/full" "$T/out" || { [ "$(tail -c 1 "$T/cut" | od -An -c | tr -d ' ')" = '\n' ] &&
+				grep -q "^pmcstat2spaa: $T/cut:1: warning: the functions of CPU_CLK_UNHALTED_CORE count" "$T/err"; } ||
+				fail "cut after $i bytes: another profile"
+		else
+			[ "$rc" = 1 ] && [ ! -s "$T/out" ] || fail "cut after $i bytes: exit $rc"
+			grep -q "^pmcstat2spaa: $T/cut" "$T/err" || fail "cut after $i bytes: $(cat "$T/err")"
+		fi
+	done
+	head -c 70 "$f" > "$T/cut"
+	run pmcstat2spaa "$T/cut"
+	assert_failure 1
+	assert_output "pmcstat2spaa: $T/cut:3: the last line has no newline: the file is cut short"
+}

@@ -337,3 +337,38 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
 	run grep -c hcrdware "$T/k.spaa"
 	assert_output 0
 }
+
+@test "a tcmalloc or jemalloc heap profile cut short: an error, not fewer samples (issue 28)" {
+	# at every byte up to the mappings: an error naming the file, or the
+	# whole profile
+	pprof2spaa "$EX/tcmalloc.heap" > "$T/full"
+	n=$(grep -b -m1 '^MAPPED_LIBRARIES:' "$EX/tcmalloc.heap" | cut -d: -f1)
+	for ((i = 0; i <= n; i++)); do
+		head -c "$i" "$EX/tcmalloc.heap" > "$T/cut"
+		rc=0
+		pprof2spaa "$T/cut" > "$T/out" 2> "$T/err" || rc=$?
+		if [ "$rc" = 0 ]; then cmp -s "$T/full" "$T/out" || fail "cut after $i bytes: another profile"
+		else
+			[ "$rc" = 1 ] && [ ! -s "$T/out" ] || fail "cut after $i bytes: exit $rc"
+			grep -q "^pprof2spaa: $T/cut" "$T/err" || fail "cut after $i bytes: $(cat "$T/err")"
+		fi
+	done
+	# the header's live counts against the samples'
+	{ echo 'heap profile:    301:  1228800 [   300:  1228800] @ heapprofile'; sed 1d "$EX/tcmalloc.heap"; } > "$T/h"
+	run pprof2spaa "$T/h"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/h:1: the samples count 300 live objects, the header 301: a file cut short?"
+	head -c 150 "$EX/tcmalloc.heap" > "$T/h"
+	run pprof2spaa "$T/h"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/h:2: the last line has no newline: the file is cut short"
+	J=$BATS_TEST_DIRNAME/data/pprof/jemalloc.heap
+	head -n 4 "$J" > "$T/j"
+	run pprof2spaa "$T/j"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/j:4: a stack without its counts ('t*: A: B [C: D]')"
+	head -n 5 "$J" > "$T/j"
+	run pprof2spaa "$T/j"
+	assert_failure 1
+	assert_output "pprof2spaa: $T/j:5: no MAPPED_LIBRARIES: section, which jemalloc writes after the samples: the file is cut short"
+}

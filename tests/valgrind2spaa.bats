@@ -253,3 +253,132 @@ END
 	assert_failure 1
 	assert_output "valgrind2spaa: $EX/nosuch.out: No such file or directory"
 }
+
+# cut_sweep FILE STEP [OPTION]...: FILE cut after every byte (STEP=bytes) or
+# every line (STEP=lines): each cut is an error naming the file (exit 1,
+# nothing on standard output) or, where it ends as the whole file may end,
+# the whole profile; never a shorter profile
+cut_sweep() {
+	local f=$1 step=$2 n i rc
+	shift 2
+	valgrind2spaa "$@" "$f" > "$T/full"
+	if [ "$step" = bytes ]; then n=$(wc -c < "$f"); else n=$(wc -l < "$f"); fi
+	for ((i = 0; i < n; i++)); do
+		if [ "$step" = bytes ]; then head -c "$i" "$f" > "$T/cut"; else head -n "$i" "$f" > "$T/cut"; fi
+		rc=0
+		valgrind2spaa "$@" "$T/cut" > "$T/out" 2> "$T/err" || rc=$?
+		if [ "$rc" = 0 ]; then
+			cmp -s "$T/full" "$T/out" || fail "$f cut after $i $step: exit 0 with another profile"
+		else
+			[ "$rc" = 1 ] || fail "$f cut after $i $step: exit $rc"
+			[ ! -s "$T/out" ] || fail "$f cut after $i $step: output on error"
+			grep -q "^valgrind2spaa: $T/cut\(:[0-9][0-9]*\)\?: " "$T/err" || fail "$f cut after $i $step: $(cat "$T/err")"
+		fi
+	done
+}
+
+@test "massif, DHAT, callgrind cut at every byte: an error naming the file, or the whole profile (issue 28 item 10)" {
+	cut_sweep "$EX/massif.out" bytes
+	cut_sweep "$EX/massif.out" lines --all-snapshots
+	cut_sweep "$EX/callgrind.out" bytes
+	cut_sweep "$EX/dhat.out" bytes
+	# the cut of the issue: after the peak's heap_tree= line
+	head -c 1300 "$EX/massif.out" > "$T/cut"
+	run valgrind2spaa "$T/cut"
+	assert_failure 1
+	assert_output "valgrind2spaa: $T/cut:51: snapshot 63: heap_tree=peak without its tree: the file is cut short"
+	head -c 1560 "$EX/massif.out" > "$T/cut"
+	run valgrind2spaa "$T/cut"
+	assert_failure 1
+	assert_output "valgrind2spaa: $T/cut:57: the last line has no newline: the file is cut short"
+}
+
+@test "massif and callgrind files of real runs cut at every line: an error, or the whole profile (issue 28 item 10)" {
+	need_valgrind
+	cut_sweep "$F/massif.m" lines
+	# callgrind ends with totals: (the sum of the cost lines)
+	tail -n 1 "$F/cg.rec" | grep -q '^totals: [0-9]*$'
+	head -n -1 "$F/cg.rec" > "$T/cut"
+	run valgrind2spaa "$T/cut"
+	assert_failure 1
+	assert_output "valgrind2spaa: $T/cut:$(($(wc -l < "$F/cg.rec") - 1)): no totals: line, which callgrind writes last: the file is cut short"
+	n=$(wc -l < "$F/cg.rec")
+	for ((i = 20; i < n; i += 97)); do
+		head -n "$i" "$F/cg.rec" > "$T/cut"
+		run valgrind2spaa "$T/cut"
+		assert_failure 1
+	done
+}
+
+@test "massif: a snapshot's lines are massif's, whole and in order; its tree holds its mem_heap_B (issue 28 item 11)" {
+	snap() { printf 'desc: x\ncmd: ./a\ntime_unit: i\n#-----------\nsnapshot=0\n#-----------\n'"$1"; }
+	bad() { snap "$1" > "$T/m"; run valgrind2spaa "$T/m"; assert_failure 1; assert_output "valgrind2spaa: $T/m:$2"; }
+	tree='n1: 3000 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n n0: 3000 0x1: f (a.c:1)\n'
+	bad "time=0\nmem_heap_B=100000\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=peak\n$tree" \
+		"12: snapshot 0: the heap tree holds 3000 bytes, but mem_heap_B says 100000"
+	bad "time=0\nmem_heap_B=3000\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=peak\n" \
+		"11: snapshot 0: heap_tree=peak without its tree: the file is cut short"
+	bad "time=0\nmem_heap_B=3000\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=peak\n#-----------\nsnapshot=1\n" \
+		"12: snapshot 0: heap_tree=peak without its tree"
+	bad "time=0\nmem_heap_B=3000\nmem_heap_B=3000\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=peak\n$tree" \
+		"9: snapshot 0: a second mem_heap_B= line"
+	bad "time=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=peak\n$tree" \
+		"10: snapshot 0: heap_tree= before its mem_heap_B= line"
+	bad "time=0\nmem_heap_B=3000\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=big\n$tree" \
+		"11: heap_tree=big: massif writes empty, detailed or peak"
+	bad "time=0\nmem_heap_B=3000\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=peak\n$tree#-----------\nsnapshot=1\n#-----------\ntime=1\nmem_heap_B=3000\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=peak\n$tree" \
+		"21: snapshot 1: a second peak snapshot (the first is 0)"
+	bad "time=0\nmem_heap_B=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=empty\n#-----------\nsnapshot=0\n" \
+		"13: snapshot 0 after snapshot 0 (massif numbers them in order)"
+	bad "time=0\nmem_heap_B=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=empty\ncmd: ./b\n" \
+		"12: cmd: after the first snapshot (massif writes it in the header)"
+	bad "time=0\nmem_heap_B=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=empty\n#-----------\nsnapshot=1\n#-----------\ntime=1\n" \
+		"15: the file ends in snapshot 1, before its heap_tree= line: it is cut short"
+	bad "time=0\nmem_heap_B=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=detailed\nn0: 0 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n" \
+		"12: no peak snapshot (heap_tree=peak), which massif writes when the program allocated: the file is cut short"
+	# a whole snapshot is read
+	snap "time=0\nmem_heap_B=3000\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=peak\n$tree" > "$T/m"
+	valgrind2spaa "$T/m" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<< "f 3000"
+}
+
+@test "callgrind: an event named twice; totals: and summary: both checked (issue 28 item 15)" {
+	bad() { printf "$1" > "$T/b"; run valgrind2spaa --format=callgrind "$T/b"; assert_failure 1; assert_output "valgrind2spaa: $T/b:$2"; }
+	bad 'events: Ir Ir\nfl=a.c\nfn=m\n1 5 6\n' '1: events: Ir named twice'
+	bad 'events: Ir Dr Ir\n' '1: events: Ir named twice'
+	# totals: is the sum of the cost lines, summary: no less (the format
+	# allows more); a real file has both, and neither was checked
+	bad 'events: Ir\nsummary: 20\nfl=a.c\nfn=m\n1 20\ntotals: 21\n' " the costs of Ir add up to 20, but the file's totals say 21"
+	bad 'events: Ir\nsummary: 19\nfl=a.c\nfn=m\n1 20\ntotals: 20\n' " the costs of Ir add up to 20, but the file's summary says 19"
+	bad 'creator: callgrind-3.19.0\nevents: Ir\nsummary: 20\nfl=a.c\nfn=m\n1 20\n' "6: no totals: line, which callgrind writes last: the file is cut short"
+	bad 'events: Ir\nsummary: 18446744073709551615\nsummary: 1\n' "3: the summary: lines add up beyond 64 bits"
+	printf 'creator: callgrind-3.19.0\nevents: Ir\nsummary: 25\nfl=a.c\nfn=m\n1 20\ntotals: 20\n' > "$T/ok"
+	valgrind2spaa "$T/ok" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<< "m 20"
+	need_valgrind
+	for k in summary totals; do
+		sed "s/^$k: [0-9]*$/$k: 1/" "$F/cg.rec" > "$T/b"
+		run valgrind2spaa "$T/b"
+		assert_failure 1
+		assert_output --regexp "^valgrind2spaa: $T/b: the costs of Ir add up to [0-9]+, but the file's $k says? 1\$"
+	done
+}
+
+@test "DHAT: figures up to 2^64-1; above, negative or fractional an error; sums never wrap (issue 28 item 16)" {
+	dhat() { sed "s/\"tb\":1049500/\"tb\":$1/; $2" "$EX/dhat.out" > "$T/d.json"; }
+	dhat 18446744073709551615
+	valgrind2spaa "$T/d.json" | spaa-fold -m alloc_bytes > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+main;build;leaf_alloc;malloc 18446744073709551615
+main;other;leaf_alloc;malloc 10000000
+END
+	bad() { dhat "$1" "$3"; run valgrind2spaa "$T/d.json"; assert_failure 1; assert_output "valgrind2spaa: $T/d.json:$2"; }
+	bad 18446744073709551616 '18: program point 0: "tb" is out of range (above 2^64-1) (byte 367)'
+	bad 1e400 '18: program point 0: "tb" is out of range (above 2^64-1) (byte 352)'
+	bad -1 '18: program point 0: "tb" is negative (byte 349)'
+	bad 1.5 '18: program point 0: "tb" is not a whole number (byte 350)'
+	bad 1049500,\"tb\":1 '18: program point 0: "tb" twice (byte 361)'
+	bad 1049500 '4: "tu" twice (byte 101)' 's/"tu":"instrs"/"tu":"instrs","tu":"x"/'
+	# two program points of one stack: their sum is beyond 64 bits
+	bad 18446744073709551615 ' metric alloc_bytes of a stack overflows 64 bits' 's/"fs":\[1,2,5,6\]/"fs":[1,2,3,4]/'
+}

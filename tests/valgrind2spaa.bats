@@ -138,7 +138,7 @@ END
 	for f in dhat.m dhat.cpp; do
 		valgrind2spaa "$F/$f" > "$T/d.spaa"
 		spaa-validate --strict "$T/d.spaa"
-		sum() { spaa-fold -m "$1" "$T/d.spaa" | awk '{ s += $NF } END { printf "%d\n", s }'; }
+		sum() { spaa-fold -m "$1" "$T/d.spaa" | awk '{ s += $NF } END { printf "%.0f\n", s }'; }
 		# "Total:     11,049,500 bytes in 1,500 blocks" and the like
 		num() { grep "$1" "$F/$f.err" | sed 's/.*: *//' | awk -v k="$2" '{ gsub(/,/, ""); print $k }'; }
 		[ "$(sum alloc_bytes)" = "$(num 'Total:' 1)" ]

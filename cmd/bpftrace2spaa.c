@@ -844,7 +844,7 @@ static void convert(input *in)
 		B.maps[B.cur].nentries++;
 		reset_entry();
 	}
-	if (!nl) die_at(B.fname, input_lineno(in), "the last line has no newline: the file is cut short");
+	if (!nl) die_cut_line(B.fname, input_lineno(in));
 	if (st == S_FRAMES)
 		die_at(B.fname, B.entry_line, "truncated entry of map %s: no ']: VALUE' at the end of the input",
 		       map_name());

@@ -508,7 +508,7 @@ static void convert(input *in)
 		D.fl[D.nfl - 1].len = (uint32_t)pn;
 		sbuf_add(&D.sb, p, pn);
 	}
-	if (!nl) die_at(D.fname, input_lineno(in), "the last line has no newline: the file is cut short");
+	if (!nl) die_cut_line(D.fname, input_lineno(in));
 	if (D.nst)
 		die_at(D.fname, D.entry_line, "truncated entry: stack without a count at the end of the input");
 	if (D.nsk)

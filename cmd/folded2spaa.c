@@ -182,7 +182,7 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 		grow_array((void **)&path_stack, &path_cap, pi + 1, sizeof *path_stack);
 		path_stack[pi] = builder_stack(b, &c, fr, nfr, &metric, &v, 1);
 	}
-	if (!nl) die_at(name, input_lineno(in), "the last line has no newline: the file is cut short");
+	if (!nl) die_cut_line(name, input_lineno(in));
 	*lines_read += nread;
 	*stack_lines += nlines;
 	if (nlines > 0 && ntwo == nlines)

@@ -455,7 +455,7 @@ static void read_text(input *in)
 		}
 		header_line(l, line);
 	}
-	if (!nl) die_at(fname, input_lineno(in), "the last line has no newline: the file is cut short");
+	if (!nl) die_cut_line(fname, input_lineno(in));
 	if (!in_tree)
 		die_at(fname, 0, "not a GHC profile: no cost-centre tree (a line of column names with \"no.\" and \"entries\")");
 	if (!n_nodes) die_no_stacks(fname, "a cost-centre tree without a line");

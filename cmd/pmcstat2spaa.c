@@ -259,7 +259,7 @@ static void convert(input *in)
 		if (++P.nignored <= MAX_WARN)
 			warn_at(P.fname, ln, "warning: not a callgraph line, ignored: '%.*s'", (int)(n > 60 ? 60 : n), line);
 	}
-	if (!nl) die_at(P.fname, ln, "the last line has no newline: the file is cut short");
+	if (!nl) die_cut_line(P.fname, ln);
 	end_event(ln);
 	if (P.nignored > MAX_WARN)
 		warn_at(P.fname, 0, "warning: %llu more lines ignored", (unsigned long long)(P.nignored - MAX_WARN));

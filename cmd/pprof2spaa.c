@@ -1080,7 +1080,7 @@ static void read_legacy_heap(const char *event_opt)
 	if (Q.len && Q.buf[Q.len - 1] != '\n') {
 		uint64_t lines = 1;
 		for (size_t i = 0; i < Q.len; i++) lines += Q.buf[i] == '\n';
-		die_at(Q.fname, lines, "the last line has no newline: the file is cut short");
+		die_cut_line(Q.fname, lines);
 	}
 	/* the header */
 	sbuf *x = &Q.scratch;

@@ -478,7 +478,7 @@ static void read_massif(input *in)
 			if (f == 0) time = fields[0];
 		}
 	}
-	if (!nl) die_at(V.fname, M.line, "the last line has no newline: the file is cut short");
+	if (!nl) die_cut_line(V.fname, M.line);
 	if (in_snap)
 		die_at(V.fname, M.line, "the file ends in snapshot %lld, before its heap_tree= line: it is cut short",
 		       (long long)snap);

@@ -134,6 +134,12 @@ noreturn void die_empty_input(const char *file)
 	die_at(file ? file : "-", 0, "empty input: no profile written");
 }
 
+noreturn void die_cut_line(const char *file, uint64_t line)
+{
+	die_at(file ? file : "-", line, "the last line has no newline: the file is cut short "
+	       "(a whole file ends with one: add it)");
+}
+
 noreturn void die_no_stacks(const char *file, const char *fmt, ...)
 {
 	char what[512];

@@ -58,6 +58,11 @@ extern void (*cli_exit_override)(int code);
  *   "prog: FILE: no stacks found: WHAT (no profile written)" */
 noreturn void die_empty_input(const char *file);
 noreturn void die_no_stacks(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A text input whose last line has no newline, where a line cut short would
+ * read as another whole line (a count of 12 cut to 1): exit 1 with
+ *   "prog: FILE:LINE: the last line has no newline: the file is cut short
+ *    (a whole file ends with one: add it)" */
+noreturn void die_cut_line(const char *file, uint64_t line);
 
 /* Option values; on a bad value they call usage_error naming the option. */
 uint64_t opt_u64(const char *opt, const char *val);

@@ -419,5 +419,5 @@ OUT
 	head -c 109 "$EX/bpftrace-write.txt" > "$T/cut"
 	run bpftrace2spaa --map=@bytes -m bytes "$T/cut"
 	assert_failure 1
-	assert_output "bpftrace2spaa: $T/cut:8: the last line has no newline: the file is cut short"
+	assert_output "bpftrace2spaa: $T/cut:8: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
 }

@@ -335,5 +335,5 @@ OUT
 	head -c 162 "$f" > "$T/cut"
 	run dtrace2spaa "$T/cut"
 	assert_failure 1
-	assert_output "dtrace2spaa: $T/cut:7: the last line has no newline: the file is cut short"
+	assert_output "dtrace2spaa: $T/cut:7: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
 }

@@ -275,7 +275,7 @@ Try 'folded2spaa --help' for more information."
 	head -c 40 "$f" > "$T/cut"
 	run folded2spaa "$T/cut"
 	assert_failure 1
-	assert_output "folded2spaa: $T/cut:2: the last line has no newline: the file is cut short"
+	assert_output "folded2spaa: $T/cut:2: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
 	printf 'a;b 14' | folded2spaa -o "$T/x.spaa" 2> "$T/err" && fail "a count cut short taken"
 	[ ! -e "$T/x.spaa" ]
 }

@@ -297,5 +297,5 @@ small() {
 	{ head -n 193 "$f"; sed -n 194p "$f" | head -c -6; } > "$T/cut"
 	run ghcprof2spaa "$T/cut"
 	assert_failure 1
-	assert_output "ghcprof2spaa: $T/cut:194: the last line has no newline: the file is cut short"
+	assert_output "ghcprof2spaa: $T/cut:194: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
 }

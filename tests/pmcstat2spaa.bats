@@ -189,5 +189,5 @@ trap;trap_pfault;vm_fault;bzero 12"
 	head -c 70 "$f" > "$T/cut"
 	run pmcstat2spaa "$T/cut"
 	assert_failure 1
-	assert_output "pmcstat2spaa: $T/cut:3: the last line has no newline: the file is cut short"
+	assert_output "pmcstat2spaa: $T/cut:3: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
 }

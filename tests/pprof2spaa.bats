@@ -361,7 +361,7 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
 	head -c 150 "$EX/tcmalloc.heap" > "$T/h"
 	run pprof2spaa "$T/h"
 	assert_failure 1
-	assert_output "pprof2spaa: $T/h:2: the last line has no newline: the file is cut short"
+	assert_output "pprof2spaa: $T/h:2: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
 	J=$BATS_TEST_DIRNAME/data/pprof/jemalloc.heap
 	head -n 4 "$J" > "$T/j"
 	run pprof2spaa "$T/j"

@@ -290,7 +290,7 @@ cut_sweep() {
 	head -c 1560 "$EX/massif.out" > "$T/cut"
 	run valgrind2spaa "$T/cut"
 	assert_failure 1
-	assert_output "valgrind2spaa: $T/cut:57: the last line has no newline: the file is cut short"
+	assert_output "valgrind2spaa: $T/cut:57: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
 }
 
 @test "massif and callgrind files of real runs cut at every line: an error, or the whole profile (issue 28 item 10)" {

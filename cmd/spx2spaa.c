@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "build.h"
 #include "cli.h"
@@ -501,7 +502,10 @@ int main(int argc, char **argv)
 	const char *path = optind < argc ? argv[optind] : NULL;
 	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
 	const char *events = locate(path, opt_meta);
-	bool from_stdin = strcmp(events, "-") == 0;
+	/* read twice: what is not a regular file (standard input, a pipe, a
+	 * FIFO) is kept in a temporary file as it is read the first time */
+	struct stat st;
+	bool from_stdin = strcmp(events, "-") == 0 || stat(events, &st) != 0 || !S_ISREG(st.st_mode);
 	read_metadata(meta_path);
 
 	/* metrics: the builder's in column order, then calls; spans metric 0 is
@@ -548,8 +552,8 @@ int main(int argc, char **argv)
 	thr = spans_thread(S, pid, tid);
 	spans_thread_name(S, thr, "php", 3);
 
-	/* pass 1: the names (standard input is kept in a temporary file) */
-	fname = from_stdin ? "-" : events;
+	/* pass 1: the names (and a copy of what cannot be read again) */
+	fname = input_display_name(events);
 	input *in = input_open(events);
 	input_keep_truncated(in);
 	FILE *spool = NULL;

@@ -285,3 +285,25 @@ filters() {
 	assert_output "any2spaa: $T/d: not a profile any converter here reads: it looks like a directory (--format=NAME reads it as NAME; any2spaa --help lists the formats)"
 	[ ! -e "$T/out" ]
 }
+
+@test "a cut gzip or zstd input: the same messages from every way (the copy of a pipe is not decompressed)" {
+	# v8log2spaa reads what precedes the cut; the copy it makes of a
+	# pipe was decompressed, and the cut was its own fatal error
+	head -c 3000 "$D/v8log/speedscope-node-8.5.0.v8log.zst" > "$T/cut.v8log.zst"
+	STATUS=1 ways "$T/cut.v8log.zst" v8log2spaa
+	assert_file_eq "$T/err.file" <<-'EOF2'
+	v8log2spaa: FILE: the input is truncated
+	EOF2
+	head -c 1500 "$EX/firefox-recursion.json.gz" > "$T/cut.json.gz"
+	STATUS=1 ways "$T/cut.json.gz" gecko2spaa
+	# spx2spaa keeps the events before the cut, and says where it is
+	head -c 600 "$EX/spx-small.txt.gz" > "$T/cut.txt.gz"
+	ways "$T/cut.txt.gz" spx2spaa --metadata="$EX/spx-small.json"
+	assert_file_eq "$T/err.file" <<-'EOF2'
+	spx2spaa: FILE:75: bad event line (expected FUNCTION 0|1 and 2 values); ignored
+	spx2spaa: FILE:76: truncated compressed data after line 75; the rest of the report is lost (functions are named by their index)
+	spx2spaa: FILE:74: call of [spx function 3] never returns; closed at the last event
+	spx2spaa: FILE:73: call of [spx function 2] never returns; closed at the last event
+	spx2spaa: FILE:2: call of [spx function 0] never returns; closed at the last event
+	EOF2
+}

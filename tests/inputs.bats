@@ -162,6 +162,11 @@ converters() {
 	cmp "$T/want" "$T/out.file"
 	ways "$EX/dd.folded" any2spaa @ "$EX/parser.perf.txt"
 	cmp "$T/want" "$T/out.file"
+	# -o: nothing written when one of them is bad (here an empty pipe)
+	run any2spaa -o "$T/both.spaa" "$EX/dd.folded" <(:)
+	assert_failure 1
+	assert_output --regexp '^any2spaa: /dev/fd/[0-9]+: empty input: no profile written$'
+	[ ! -e "$T/both.spaa" ]
 }
 
 @test "an SPX report is two files: from a pipe, any2spaa says so; spx2spaa's --metadata from any way" {
@@ -212,6 +217,7 @@ filters() {
 	spaa-symbolize
 	spaa-diff @ $f
 	spaa-diff -n 3 $f @
+	spaa-cat --merge $f @
 	EOF
 }
 

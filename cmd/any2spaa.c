@@ -158,10 +158,16 @@ int main(int argc, char **argv)
 	const char *name = optind < argc ? argv[optind] : "-";
 	several_inputs(argv + optind, argc - optind, &name, &outpath, &zstd);
 
-	/* standard input is read twice: once to recognise it */
-	char *path = strcmp(name, "-") == 0 ? input_rereadable("-") : (char *)name;
+	/* read twice, once to recognise it: what is not a regular file
+	 * (standard input, a pipe, a FIFO, <(...)) is copied to a file first;
+	 * as forced, the converter reads it once, as it comes */
+	char *path = forced ? (char *)name : input_rereadable(name);
 	const sniff_format *f = recognise(path, name, forced);
 	if (verbose) warn_at(name, 0, "%s: %s", f->what, f->cmd ? f->cmd : "copied (SPAA)");
+	/* spx2spaa finds the other file of the two beside the one named */
+	if (f->cmd && strcmp(f->cmd, "spx2spaa") == 0 && strcmp(path, name) != 0)
+		die_at(name, 0, "an SPX report read from a pipe: its events and its metadata are two files; "
+		       "name the .json or .txt.gz file, or run spx2spaa --metadata=FILE");
 	if (!f->cmd) { /* SPAA: copied, checked by the reader as it goes */
 		output *o = output_open(outpath, zstd);
 		spaa_cat(&path, &name, 1, false, NULL, o);

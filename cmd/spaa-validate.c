@@ -971,9 +971,9 @@ static bool validate(const char *path)
 	memset(&v, 0, sizeof v);
 	if (strcmp(path, "-") != 0) {
 		/* input_open() exits on failure: check first, so that the other
-		 * files are still validated */
-		int fd = open(path, O_RDONLY);
-		if (fd < 0) {
+		 * files are still validated (without opening it: a FIFO opened
+		 * twice waits for a second writer) */
+		if (access(path, R_OK) != 0) {
 			int e = errno;
 			v.name = path;
 			if (opt.json && !opt.quiet) {
@@ -986,7 +986,6 @@ static bool validate(const char *path)
 			}
 			return false;
 		}
-		close(fd);
 	}
 	spaa_reader *r = spaa_open(path);
 	v.r = r;

@@ -6,8 +6,8 @@
  * Every call is a span (common/spans.h); each distinct call path becomes one
  * stack weighted by the SELF cost of that path for every enabled metric, plus
  * "calls".  The function names come after the events, so the events are read
- * twice: once for the names, once to convert (standard input is spooled to a
- * temporary file for that). */
+ * twice: once for the names, once to convert (standard input, a pipe or a
+ * FIFO is copied to a temporary file for that, input_rereadable). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -233,16 +233,13 @@ static size_t *func_len;
 static uint32_t nfuncs, funcs_cap;
 static bool have_functions;     /* a [functions] line was seen */
 
-/* Reads every line of in; collects the names after "[functions]".  spool:
- * if not NULL, every line is copied there (standard input). */
-static void read_names(input *in, FILE *spool)
+/* Reads every line of in; collects the names after "[functions]". */
+static void read_names(input *in)
 {
 	char *line;
 	size_t n;
 	while ((line = input_line(in, &n)) != NULL) {
 		if (n && line[n - 1] == '\r') line[--n] = 0;
-		if (spool && (fwrite(line, 1, n, spool) != n || putc('\n', spool) == EOF))
-			die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
 		if (have_functions) {
 			grow_array((void **)&func_name, &funcs_cap, nfuncs + 1, sizeof *func_name);
 			func_len = xrealloc(func_len, (size_t)funcs_cap * sizeof *func_len);
@@ -252,7 +249,6 @@ static void read_names(input *in, FILE *spool)
 			have_functions = true;
 		}
 	}
-	if (spool && fflush(spool) != 0) die(EXIT_DATA, "temporary file: write error: %s", strerror(errno));
 }
 
 /* ---- pass 2: the events ------------------------------------------------------------ */
@@ -507,7 +503,6 @@ int main(int argc, char **argv)
 	const char *path = optind < argc ? argv[optind] : NULL;
 	several_inputs(argv + optind, argc - optind, &path, &outpath, &zstd);
 	const char *events = locate(path, opt_meta);
-	bool from_stdin = strcmp(events, "-") == 0;
 	read_metadata(meta_path);
 
 	/* metrics: the builder's in column order, then calls; spans metric 0 is
@@ -554,29 +549,22 @@ int main(int argc, char **argv)
 	thr = spans_thread(S, pid, tid);
 	spans_thread_name(S, thr, "php", 3);
 
-	/* pass 1: the names (standard input is kept in a temporary file) */
-	fname = from_stdin ? "-" : events;
-	input *in = input_open(events);
+	/* read twice: what is not a regular file (standard input, a pipe, a
+	 * FIFO) is copied to a file as it comes, compressed or not, and read
+	 * from there as the file would be */
+	fname = events;
+	char *again = input_rereadable(events);
+	/* pass 1: the names */
+	input *in = input_open(again);
 	input_keep_truncated(in);
-	FILE *spool = NULL;
-	if (from_stdin) {
-		spool = tmpfile();
-		if (!spool) die(EXIT_DATA, "cannot create a temporary file: %s", strerror(errno));
-	}
-	read_names(in, spool);
+	read_names(in);
 	input_close(in);
-	char devfd[40];
-	if (spool) {
-		rewind(spool);
-		snprintf(devfd, sizeof devfd, "/dev/fd/%d", fileno(spool));
-		events = devfd;
-	}
 	/* pass 2: the events */
-	in = input_open(events);
+	in = input_open(again);
 	input_keep_truncated(in);
 	convert_events(in);
 	input_close(in);
-	if (spool) fclose(spool);
+	free(again);
 	spans_finish(S);
 	if (wt < 0 && has_ts) {
 		int64_t wall_us = 0;

@@ -950,7 +950,9 @@ void spaa_cat(char **files, const char *const *names, uint32_t n, bool merge, co
 	C.src = xcalloc(C.nsrc, sizeof *C.src);
 	for (uint32_t i = 0; i < C.nsrc; i++) {
 		C.src[i].name = names ? names[i] : files[i];
-		C.src[i].path = strcmp(files[i], "-") == 0 ? input_rereadable("-") : files[i];
+		/* read twice (the headers, then the records): a pipe, a FIFO
+		 * or standard input is copied to a file first */
+		C.src[i].path = input_rereadable(files[i]);
 	}
 	C.content_out = true;
 	for (uint32_t i = 0; i < C.nsrc; i++) {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -119,9 +120,10 @@ input *input_open(const char *path)
 		tell_terminal();
 		return input_open_fd(0, "-");
 	}
+	const char *name = input_display_name(path);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) die(EXIT_DATA, "%s: %s", path, strerror(errno));
-	return input_open_fd(fd, path);
+	if (fd < 0) die(EXIT_DATA, "%s: %s", name, strerror(errno));
+	return input_open_fd(fd, name);
 }
 
 input *input_open_fd(int fd, const char *name)
@@ -497,23 +499,60 @@ uint64_t input_each(char **files, int n, void (*read)(input *in), const char **w
 		text |= in->text;
 		input_close(in);
 	}
-	*what = n == 0 ? "-" : n == 1 ? files[0] : "the inputs";
+	*what = n == 0 ? "-" : n == 1 ? input_display_name(files[0]) : "the inputs";
 	return text ? lines : 0;
+}
+
+/* The copies input_rereadable made: "/dev/fd/FD" is NAME in messages. */
+static struct spool {
+	int fd;
+	char *name;
+} *spools;
+static uint32_t nspools, spoolcap;
+
+const char *input_display_name(const char *path)
+{
+	int fd;
+	char end;
+	if (path && sscanf(path, "/dev/fd/%d%c", &fd, &end) == 1)
+		for (uint32_t i = nspools; i-- > 0;)
+			if (spools[i].fd == fd) return spools[i].name;
+	return path;
 }
 
 char *input_rereadable(const char *path)
 {
+	/* stat, not open: opening a FIFO to look at it would wait for a
+	 * writer, or take the data the reader is to have */
+	bool std = !path || strcmp(path, "-") == 0;
 	struct stat st;
-	if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		return xstrdup(path);
+	if (!std && stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) return xstrdup(path);
+	const char *name = std ? "-" : input_display_name(path);
+	int in = 0;
+	if (std) tell_terminal();
+	else if ((in = open(path, O_RDONLY | O_CLOEXEC)) < 0) die(EXIT_DATA, "%s: %s", name, strerror(errno));
+	/* the bytes as they come, compressed or not: the copy reads as the
+	 * file would (a cut gzip stream is the reader's to judge) */
 	int fd = tmpfile_unlinked(cli_prog);
-	input *in = input_open(path);
 	char *buf = xmalloc(1 << 17);
-	size_t n;
-	while ((n = input_read(in, buf, 1 << 17)) > 0) tmpfile_write(fd, buf, n);
-	input_close(in);
+	for (;;) {
+		ssize_t k = read(in, buf, 1 << 17);
+		if (k < 0 && errno == EINTR) continue;
+		if (k < 0) die(EXIT_DATA, "%s: read error: %s", name, strerror(errno));
+		if (k == 0) break;
+		tmpfile_write(fd, buf, (size_t)k);
+	}
 	free(buf);
-	sbuf name = { 0 };
-	sbuf_printf(&name, "/dev/fd/%d", fd);
-	return name.p;
+	if (in > 0) close(in);
+	struct spool *sp = VEC_PUSH(spools, nspools, spoolcap);
+	sp->fd = fd;
+	sp->name = xstrdup(name);
+	sbuf s = { 0 };
+	sbuf_printf(&s, "/dev/fd/%d", fd);
+	return s.p;
+}
+
+int input_file_fd(const input *in)
+{
+	return in->codec == PLAIN && in->sized && in->start == 0 ? in->fd : -1;
 }

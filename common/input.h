@@ -101,10 +101,22 @@ void input_close(input *in);
 uint64_t input_each(char **files, int n, void (*read)(input *in), const char **what);
 
 /* A name for the same data that can be opened again, for commands that read
- * their input twice: path itself when it is a regular file; otherwise
- * (standard input "-", a pipe, a FIFO) its decompressed bytes are copied to
- * an unlinked temporary file (in $TMPDIR, else /tmp) and the name is
- * "/dev/fd/N".  Errors are fatal.  The string is allocated. */
+ * their input twice: path itself when it is a regular file (or a directory,
+ * whose reading is the caller's error); otherwise (standard input "-" or
+ * NULL, a pipe, a FIFO, /dev/stdin, a process substitution's /dev/fd/N)
+ * its bytes, as read, compressed or not, are copied to an unlinked
+ * temporary file (in $TMPDIR, else /tmp) and the name is "/dev/fd/N".  Its
+ * input is opened once: a FIFO is not opened to be looked at.  Errors are
+ * fatal ("prog: FILE: ...").  The string is allocated. */
 char *input_rereadable(const char *path);
+/* The name for messages of a path input_rereadable gave: what it was given
+ * ("-" for standard input); any other path itself.  input_open names its
+ * input so, and input_each's *what. */
+const char *input_display_name(const char *path);
+
+/* The descriptor of a plain (not compressed) regular file read from its
+ * start, for a reader that maps the whole file (perf.data); -1 otherwise
+ * (a pipe, compressed data, standard input opened part way into a file). */
+int input_file_fd(const input *in);
 
 #endif

@@ -369,16 +369,17 @@ static void feature(perfdata *d, uint32_t feat, const uint8_t *p, size_t n, uint
 
 /* ---- opening ------------------------------------------------------------ */
 
-/* Maps the whole of in (a file-mode perf.data): the file itself when path is
- * a regular file that starts with the magic, else a copy of its
- * (decompressed) bytes in an unlinked temporary file. */
-static void map_input(perfdata *d, input *in, const char *path)
+/* Maps the whole of in (a file-mode perf.data): the file itself, by the
+ * descriptor in reads, when it is a plain regular file read from its start
+ * that starts with the magic, else a copy of its (decompressed) bytes in an
+ * unlinked temporary file (a pipe, a FIFO, compressed data).  The path is
+ * not opened again: a FIFO would block, a pipe's /dev/stdin be empty. */
+static void map_input(perfdata *d, input *in)
 {
-	int fd = -1;
 	struct stat st;
 	char magic[8];
-	if (path && strcmp(path, "-") != 0) fd = open(path, O_RDONLY);
-	else fd = dup(0);
+	int fd = input_file_fd(in);
+	if (fd >= 0) fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || pread(fd, magic, 8, 0) != 8 ||
 			memcmp(magic, FILE_MAGIC, 8) != 0)) {
 		close(fd);
@@ -460,7 +461,7 @@ static void read_header(perfdata *d)
 
 static void open_file(perfdata *d, input *in, const char *path)
 {
-	map_input(d, in, path);
+	map_input(d, in);
 	read_header(d);
 	/* perf script asserts on it; its samples are not in it */
 	if (d->dir_version) {
@@ -1363,7 +1364,8 @@ static void open_dir(perfdata *d, const char *path)
 	/* the "data" file: a perf.data file of its own */
 	struct stat st;
 	unsigned char h[16];
-	int fd = open(p0->name, O_RDONLY | O_CLOEXEC);
+	/* (not blocking: a FIFO named data is no perf.data) */
+	int fd = open(p0->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		die(EXIT_DATA, "%s: a directory, but not a perf.data directory (perf record --threads): no file 'data' in it",
 		    d->name);

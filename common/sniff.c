@@ -3,10 +3,13 @@
  * only when that file's first record is not a SPAA header. */
 #include "sniff.h"
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "input.h"
 #include "util.h"
@@ -503,12 +506,14 @@ static bool perf_dir(const char *dir)
 {
 	sbuf path = { 0 };
 	sbuf_printf(&path, "%s/data", dir);
-	FILE *f = fopen(path.p, "rb");
+	/* a regular file: opening a FIFO named data must not wait */
+	int fd = open(path.p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	sbuf_free(&path);
+	struct stat st;
 	char m[8];
-	bool yes = f && fread(m, 1, sizeof m, f) == sizeof m &&
+	bool yes = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && pread(fd, m, sizeof m, 0) == (ssize_t)sizeof m &&
 		   (memcmp(m, "PERFILE2", 8) == 0 || memcmp(m, "2ELIFREP", 8) == 0);
-	if (f) fclose(f);
+	if (fd >= 0) close(fd);
 	return yes;
 }
 

@@ -110,3 +110,38 @@ plt_as_one() {
 		awk '{ w = $NF; sub(/ [0-9]+$/, ""); s[$0] += w } END { for (k in s) printf "%s %.0f\n", k, s[k] }' |
 		LC_ALL=C sort
 }
+
+# The perf tests' own (perf2spaa-*.bats):
+# can_record: perf records a task clock sample of true, or the test is skipped
+can_record() {
+	command -v perf >/dev/null || skip "perf is not installed"
+	command -v cc >/dev/null || skip "no C compiler"
+	perf record -q -N -e cpu-clock -o "$T/probe.data" true >/dev/null 2>&1 ||
+		skip "perf cannot record here (perf_event_paranoid, or no perf events in this container)"
+}
+
+# prog_c FILE: the C source of the program the perf tests record: a few
+# functions (leaf under mid, an inlined loop), as many rounds as its
+# argument says
+prog_c() {
+	cat > "$1" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void leaf(int n) { for (int i = 0; i < n; i++) sink += (unsigned long)i * i; }
+__attribute__((noinline)) void mid(int n) { leaf(n); leaf(n / 2); }
+static inline void inl(int n) { for (int i = 0; i < n; i++) sink ^= (unsigned long)i; }
+int main(int argc, char **argv)
+{
+	int r = argc > 1 ? atoi(argv[1]) : 300;
+	for (int k = 0; k < r; k++) { mid(100000); inl(50000); }
+	printf("%lu\n", sink);
+	return 0;
+}
+EOF
+}
+
+# c_prog: $T/prog, that program built -O2 -g with frame pointers
+c_prog() {
+	prog_c "$T/prog.c" && cc -O2 -g -fno-omit-frame-pointer -o "$T/prog" "$T/prog.c"
+}

@@ -5,14 +5,6 @@
 # cannot record.
 load common
 
-# can_record: perf records a task clock sample of true, or the test is skipped
-can_record() {
-	command -v perf >/dev/null || skip "perf is not installed"
-	command -v cc >/dev/null || skip "no C compiler"
-	perf record -q -N -e cpu-clock -o "$T/probe.data" true >/dev/null 2>&1 ||
-		skip "perf cannot record here (perf_event_paranoid, or no perf events in this container)"
-}
-
 # fold_both DATA [OPTION...]: $T/bin.fold (perf2spaa DATA) and $T/txt.fold
 # (perf script -i DATA | perf2spaa), the options given to both
 fold_both() {
@@ -85,24 +77,6 @@ sys_alike() {
 	assert_equal "$(perf2spaa "$1" | spaa-fold | awk '{ t += $NF } END { printf "%.0f\n", t }')" "$want"
 }
 
-c_prog() {
-	cat > "$T/prog.c" <<'EOF'
-#include <stdio.h>
-#include <stdlib.h>
-static volatile unsigned long sink;
-__attribute__((noinline)) void leaf(int n) { for (int i = 0; i < n; i++) sink += (unsigned long)i * i; }
-__attribute__((noinline)) void mid(int n) { leaf(n); leaf(n / 2); }
-static inline void inl(int n) { for (int i = 0; i < n; i++) sink ^= (unsigned long)i; }
-int main(int argc, char **argv)
-{
-	int r = argc > 1 ? atoi(argv[1]) : 300;
-	for (int k = 0; k < r; k++) { mid(100000); inl(50000); }
-	printf("%lu\n", sink);
-	return 0;
-}
-EOF
-	cc -O2 -g -fno-omit-frame-pointer -o "$T/prog" "$T/prog.c"
-}
 
 @test "perf2spaa perf.data: a frame-pointer capture of C folds as perf script's text does, byte for byte" {
 	can_record

@@ -8,13 +8,6 @@
 # that could block runs under timeout, so that a regression fails.
 load common
 
-can_record() {
-	command -v perf >/dev/null || skip "perf is not installed"
-	command -v cc >/dev/null || skip "no C compiler"
-	perf record -q -N -e cpu-clock -o "$T/probe.data" true >/dev/null 2>&1 ||
-		skip "perf cannot record here (perf_event_paranoid, or no perf events in this container)"
-}
-
 # record_prog [-N]: the program, recorded from a long directory name
 # ($T/$LONG/prog, renamed in place by a test) into $T/fp.data (frame
 # pointers), perf's build-id cache in $T/home/.debug (none with -N);
@@ -22,20 +15,7 @@ can_record() {
 LONG=a_directory_whose_long_name_leaves_room_to_patch_xxxxxxxxxxxxxxxx
 record_prog() {
 	mkdir -p "$T/$LONG" "$T/nocache" "$T/empty"
-	cat > "$T/prog.c" <<'EOF'
-#include <stdio.h>
-#include <stdlib.h>
-static volatile unsigned long sink;
-__attribute__((noinline)) void leaf(int n) { for (int i = 0; i < n; i++) sink += (unsigned long)i * i; }
-__attribute__((noinline)) void mid(int n) { leaf(n); leaf(n / 2); }
-int main(int argc, char **argv)
-{
-	int r = argc > 1 ? atoi(argv[1]) : 300;
-	for (int k = 0; k < r; k++) mid(100000);
-	printf("%lu\n", sink);
-	return 0;
-}
-EOF
+	prog_c "$T/prog.c"
 	cc -O2 -fno-omit-frame-pointer -o "$T/$LONG/prog" "$T/prog.c"
 	mkdir -p "$T/home"
 	HOME=$T/home perf record -q $1 -e cpu-clock -g -o "$T/fp.data" "$T/$LONG/prog" 200 >/dev/null 2>&1

@@ -527,8 +527,9 @@ EOC
 	need_capture
 	record_sys
 	inline_cmp "$T/sys.data" "$T/tids"
-	# the test's own processes only: the program and the compiler's
-	run sh -c "cut -d';' -f1 '$T/bin.fold' | sort -u | grep -vx 'prog\|sh\|cc\|cc1\|as'"
+	# the test's own processes only: the program, the compiler's, and the
+	# workload's shell before its exec (perf names it perf-exec)
+	run sh -c "cut -d';' -f1 '$T/bin.fold' | sort -u | grep -vx 'prog\|sh\|cc\|cc1\|as\|perf-exec'"
 	assert_output ''
 	grep -q '^prog;.*;main;recurse;' "$T/bin.fold"
 }

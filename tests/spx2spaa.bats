@@ -212,78 +212,84 @@ main;a 10"
 	assert_output "main 4"
 }
 
-@test "calls never closed (truncated text): reported, closed at the last event, names still read" {
+@test "calls never closed (events cut short): an error naming the innermost open call (issue 28)" {
 	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 4' '1 1 30 4' '[functions]' main a > "$T/x.txt"
 	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
-	assert_success
-	assert_output "spx2spaa: $T/x.txt:5: call of a never returns; closed at the last event
-spx2spaa: $T/x.txt:2: call of main never returns; closed at the last event"
-	run spaa-fold --no-comm -m wt "$T/out.spaa"
-	assert_output "main 20
-main;a 10"
-	run spaa-fold --no-comm -m calls "$T/out.spaa"
-	assert_output "main 1
-main;a 2"
-	run spx2spaa --strict --metadata "$S/tiny.json" "$T/x.txt"
 	assert_failure 1
-	assert_output "spx2spaa: $T/x.txt:5: call of a never returns; closed at the last event"
+	assert_output "spx2spaa: $T/x.txt:5: call of a never returns: the events are cut short (a whole report closes every call)"
+	[ ! -e "$T/out.spaa" ]
 }
 
-@test "no [functions] section: reported, functions named by index" {
+@test "no [functions] section: an error (issue 28)" {
 	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 4' '0 0 30 4' > "$T/x.txt"
 	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
-	assert_success
-	assert_output "spx2spaa: $T/x.txt:6: no [functions] section (truncated file?); functions are named by their index"
-	run spaa-fold --no-comm -m wt "$T/out.spaa"
-	assert_output "[spx function 0] 20
-[spx function 0];[spx function 1] 10"
+	assert_failure 1
+	assert_output "spx2spaa: $T/x.txt:6: no [functions] section: the file is cut short (a whole report ends with the function names)"
+	[ ! -e "$T/out.spaa" ]
 }
 
-@test "truncated gzip: what was read is kept, the damage reported with its line" {
+@test "truncated gzip: an error naming the line where the good data ends (issue 28)" {
 	head -c 5000 "$R01.txt.gz" > "$T/t.txt.gz"
 	cp "$R01.json" "$T/t.json"
 	run spx2spaa -o "$T/out.spaa" "$T/t.json"
-	assert_success
-	assert_output "spx2spaa: $T/t.txt.gz:765: truncated compressed data after line 764; the rest of the report is lost (functions are named by their index)
-spx2spaa: $T/t.txt.gz:2: call of [spx function 0] never returns; closed at the last event"
-	run spaa-validate "$T/out.spaa"
-	assert_success
-	run spaa-top -n 1 -m calls "$T/out.spaa"
-	assert_line --index 0 "spx/calls, total 382"
-	run spx2spaa --strict -o "$T/strict.spaa" "$T/t.json"
 	assert_failure 1
-	assert_output "spx2spaa: $T/t.txt.gz:765: truncated compressed data after line 764; the rest of the report is lost (functions are named by their index)"
-	[ ! -e "$T/strict.spaa" ]
+	assert_output "spx2spaa: $T/t.txt.gz:765: truncated compressed data after line 764: the file is cut short"
+	[ ! -e "$T/out.spaa" ]
 }
 
-@test "bad event lines: reported and skipped; -0.5 and 1.5e1 read as -1 and 15" {
-	printf '%s\n' '[events]' '0 1 0 0' 'x 1 1 1' '1 2 1 1' '1 1 5' '1 1 5 1 2' '1 1 5 abc' '1 1 6 -0.5' '1 0 8 1.5e1' '' '[oops]' '0 0 10 20' '[functions]' main a > "$T/x.txt"
+@test "a last line without its newline: the file is cut short (issue 28)" {
+	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 4' '0 0 30 4' '[functions]' main > "$T/x.txt"
+	printf 'a' >> "$T/x.txt"
 	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
-	assert_success
-	assert_output "spx2spaa: $T/x.txt:3: bad event line (expected FUNCTION 0|1 and 2 values); ignored
-spx2spaa: $T/x.txt:4: bad event line (expected FUNCTION 0|1 and 2 values); ignored
-spx2spaa: $T/x.txt:5: only 1 value where the metadata enables 2 metrics; event ignored
-spx2spaa: $T/x.txt:6: more than 2 values where the metadata enables 2 metrics; event ignored
-spx2spaa: $T/x.txt:7: bad value in column 4 (zm); event ignored
-spx2spaa: $T/x.txt:10: bad event line (expected FUNCTION 0|1 and 2 values); ignored
-spx2spaa: $T/x.txt:11: unknown section [oops]; ignored up to [functions]"
-	run spaa-fold --no-comm -m zm "$T/out.spaa"
-	assert_output "main 4
-main;a 16"
-	run spx2spaa --strict --metadata "$S/tiny.json" "$T/x.txt"
 	assert_failure 1
-	assert_output "spx2spaa: $T/x.txt:3: bad event line (expected FUNCTION 0|1 and 2 values); ignored"
+	assert_output "spx2spaa: $T/x.txt:8: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
+	[ ! -e "$T/out.spaa" ]
 }
 
-@test "function index outside the [functions] list" {
+# cut_sweep EVENTS METADATA CUTS...: each cut is an error naming the file
+# (exit 1, no -o file), or the whole profile
+cut_sweep() {
+	local f=$1 m=$2 n i rc
+	shift 2
+	spx2spaa --metadata "$m" "$f" > "$T/full"
+	n=$(wc -c < "$f")
+	for i in "$@"; do
+		head -c "$i" "$f" > "$T/cut.txt"
+		rm -f "$T/out"
+		rc=0
+		spx2spaa --metadata "$m" -o "$T/out" "$T/cut.txt" 2> "$T/err" || rc=$?
+		if [ "$rc" = 0 ]; then
+			[ "$i" = "$n" ] && cmp -s "$T/full" "$T/out" || fail "cut after $i bytes: another profile"
+		else
+			[ "$rc" = 1 ] && [ ! -e "$T/out" ] || fail "cut after $i bytes: exit $rc"
+			grep -q "^spx2spaa: $T/cut.txt" "$T/err" || fail "cut after $i bytes: $(cat "$T/err")"
+		fi
+	done
+}
+
+@test "events cut at every byte (tiny report), at the example's first and last lines and last bytes, its gzip every 401 bytes: an error naming the file, or the whole profile (issue 28)" {
+	zcat "$S/tiny.txt.gz" > "$T/tiny.txt"
+	cut_sweep "$T/tiny.txt" "$S/tiny.json" $(seq 0 "$(wc -c < "$T/tiny.txt")")
+	zcat "$EX/spx-small.txt.gz" > "$T/full.txt"
+	n=$(wc -c < "$T/full.txt")
+	cut_sweep "$T/full.txt" "$EX/spx-small.json" \
+		$(awk '{ n += length($0) + 1 } NR <= 60 || NR > 2120 { print n }' "$T/full.txt") $(seq $((n - 200)) "$n")
+	n=$(wc -c < "$EX/spx-small.txt.gz")
+	for ((i = 0; i < n; i += 401)); do
+		head -c "$i" "$EX/spx-small.txt.gz" > "$T/cut.txt.gz"
+		rm -f "$T/out"
+		run spx2spaa --metadata "$EX/spx-small.json" -o "$T/out" "$T/cut.txt.gz"
+		[ "$status" = 1 ] && [ ! -e "$T/out" ] || fail "gzip cut after $i bytes: exit $status"
+		[[ "$output" == "spx2spaa: $T/cut.txt.gz"* ]] || fail "gzip cut after $i bytes: $output"
+	done
+}
+
+@test "function index outside the [functions] list: an error (issue 28)" {
 	printf '%s\n' '[events]' '0 1 0 0' '7 1 1 0' '7 0 2 0' '0 0 3 0' '[functions]' main > "$T/x.txt"
 	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
-	assert_success
-	assert_output "spx2spaa: $T/x.txt:3: function index 7 is not in the [functions] list (1 names); named \"[spx function 7]\"
-spx2spaa: $T/x.txt:4: function index 7 is not in the [functions] list (1 names); named \"[spx function 7]\""
-	run spaa-fold --no-comm -m wt "$T/out.spaa"
-	assert_output "main 2
-main;[spx function 7] 1"
+	assert_failure 1
+	assert_output "spx2spaa: $T/x.txt:3: function index 7 is not in the [functions] list (1 name): the list is cut short, or the index is wrong"
+	[ ! -e "$T/out.spaa" ]
 }
 
 @test "not an events file; empty events file" {

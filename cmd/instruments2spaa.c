@@ -71,7 +71,8 @@ static struct {
 	bool names;           /* "Symbol Names": depth from the first row's */
 	size_t base;          /* indentation of the first row */
 	bool first_row;
-	sstr self_unit;       /* "Self (ms)": the unit of bare self figures */
+	sstr self_unit;       /* "Self (ms)": the unit of bare self figures (in su) */
+	char su[32];          /* a copy: the header line's buffer is reused */
 	struct level *lv;
 	uint32_t depth, cap;
 	uint32_t *fr;
@@ -296,7 +297,13 @@ static void header(char *line, size_t n, uint64_t ln)
 	if (I.c_self >= 0) {
 		sstr s = h[I.c_self];
 		const char *o = memchr(s.p, '(', s.n);
-		if (o && s.p[s.n - 1] == ')') I.self_unit = (sstr){ o + 1, (size_t)(s.p + s.n - 1 - (o + 1)) };
+		if (o && s.p[s.n - 1] == ')') {
+			/* a unit longer than the copy holds is no unit known anyway */
+			size_t un = (size_t)(s.p + s.n - 1 - (o + 1));
+			if (un > sizeof I.su) un = sizeof I.su;
+			memcpy(I.su, o + 1, un);
+			I.self_unit = (sstr){ I.su, un };
+		}
 	}
 	/* the allocation count goes with bytes only; "Bytes Used" says the
 	 * kind before any figure does (a row of "-" may have a count) */

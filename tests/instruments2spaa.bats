@@ -214,3 +214,15 @@ main;g 600000"
 	assert_failure 1
 	assert_output "instruments2spaa: $T/a.txt:2: weights in units of another kind (times, cycles, bytes) than the column's or the rows before"
 }
+
+@test "a \"Self (ms)\" copy whose last line has no newline: read as the whole copy (the header's unit was read from a reused buffer: 'unknown unit')" {
+	f=$EX/instruments-deep-copy.txt
+	head -c "$(($(wc -c < "$f") - 3))" "$f" > "$T/c.txt"
+	run bash -c "tail -c 1 '$T/c.txt' | od -An -c"
+	assert_output '   t'
+	run instruments2spaa -o "$T/c.spaa" "$T/c.txt"
+	assert_success
+	assert_output ""
+	instruments2spaa "$f" | cmp - "$T/c.spaa"
+	head -c "$(($(wc -c < "$f") - 3))" "$f" | instruments2spaa | cmp - "$T/c.spaa"
+}

@@ -365,6 +365,7 @@ static bool parse_value(const char **pp, int64_t *out)
 /* Spans metric k reads value column scol[k] (-1: the constant 0 time when
  * wt is not recorded); offset_ns is added to spans metric 0. */
 static int32_t scol[SPANS_MAX_METRICS];
+static uint64_t nentries;       /* entry events read */
 static uint32_t nsm;
 static int64_t offset_ns;
 
@@ -429,6 +430,7 @@ static void convert_events(input *in)
 		uint32_t frame = func_frame(idx, ln);
 		nread++;
 		if (entry) {
+			nentries++;
 			spans_begin(S, thr, frame, sv, NULL, 0, ln);
 			*VEC_PUSH(open_calls, nopen, open_cap) = (struct open_call){ frame, ln };
 		} else {
@@ -570,6 +572,16 @@ int main(int argc, char **argv)
 	in = input_open(again);
 	input_keep_truncated(in);
 	convert_events(in);
+	/* the metadata's counts, where given, are the events' (SPX counts the
+	 * functions it names and the calls it records) */
+	int64_t cnt;
+	if (meta_int("called_function_count", &cnt) && (cnt < 0 || (uint64_t)cnt != nfuncs))
+		die_at(fname, 0, "%u function names, where the metadata's called_function_count is %lld: "
+		       "the file is cut short, or the metadata is another report's", nfuncs, (long long)cnt);
+	if (meta_int("recorded_call_count", &cnt) && (cnt < 0 || (uint64_t)cnt != nentries))
+		die_at(fname, 0, "%llu calls read, where the metadata's recorded_call_count is %lld: "
+		       "the file is cut short or damaged, or the metadata is another report's",
+		       (unsigned long long)nentries, (long long)cnt);
 	input_close(in);
 	free(again);
 	spans_finish(S);

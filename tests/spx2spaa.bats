@@ -26,6 +26,11 @@ figures() {
 	done | sort
 }
 
+# the tiny report's metadata without its counts, for events written here
+nocounts() {
+	grep -v '_count"' "$S/tiny.json" > "$T/m.json"
+}
+
 check_report() {
 	local r=$1 dir
 	dir=$(dirname "$r")
@@ -187,8 +192,9 @@ php;/srv/app/index.php;fib;fib 100"
 }
 
 @test "exit with no entry: reported with its line, the rest kept; --strict fails" {
+	nocounts
 	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 0' '1 0 25 0' '2 1 30 0' '2 0 40 8' '0 0 50 8' '[functions]' main a b > "$T/x.txt"
-	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$T/m.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:5: exit of a while the open call is of main; taken as its exit
 spx2spaa: $T/x.txt:8: end with no open begin on thread 4242/4243; ignored"
@@ -197,15 +203,16 @@ spx2spaa: $T/x.txt:8: end with no open begin on thread 4242/4243; ignored"
 	assert_output "b 10
 main 15
 main;a 10"
-	run spx2spaa --strict --metadata "$S/tiny.json" -o "$T/strict.spaa" "$T/x.txt"
+	run spx2spaa --strict --metadata "$T/m.json" -o "$T/strict.spaa" "$T/x.txt"
 	assert_failure 1
 	assert_output "spx2spaa: $T/x.txt:5: exit of a while the open call is of main; taken as its exit"
 	[ ! -e "$T/strict.spaa" ]
 }
 
 @test "exit with nothing open at all" {
+	nocounts
 	printf '%s\n' '[events]' '0 0 0 0' '0 1 5 0' '0 0 9 0' '[functions]' main > "$T/x.txt"
-	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$T/m.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:2: end with no open begin on thread 4242/4243; ignored"
 	run spaa-fold --no-comm -m wt "$T/out.spaa"
@@ -282,6 +289,40 @@ cut_sweep() {
 		[ "$status" = 1 ] && [ ! -e "$T/out" ] || fail "gzip cut after $i bytes: exit $status"
 		[[ "$output" == "spx2spaa: $T/cut.txt.gz"* ]] || fail "gzip cut after $i bytes: $output"
 	done
+}
+
+@test "bad event lines: reported and skipped; -0.5 and 1.5e1 read as -1 and 15" {
+	nocounts
+	printf '%s\n' '[events]' '0 1 0 0' 'x 1 1 1' '1 2 1 1' '1 1 5' '1 1 5 1 2' '1 1 5 abc' '1 1 6 -0.5' '1 0 8 1.5e1' '' '[oops]' '0 0 10 20' '[functions]' main a > "$T/x.txt"
+	run spx2spaa --metadata "$T/m.json" -o "$T/out.spaa" "$T/x.txt"
+	assert_success
+	assert_output "spx2spaa: $T/x.txt:3: bad event line (expected FUNCTION 0|1 and 2 values); ignored
+spx2spaa: $T/x.txt:4: bad event line (expected FUNCTION 0|1 and 2 values); ignored
+spx2spaa: $T/x.txt:5: only 1 value where the metadata enables 2 metrics; event ignored
+spx2spaa: $T/x.txt:6: more than 2 values where the metadata enables 2 metrics; event ignored
+spx2spaa: $T/x.txt:7: bad value in column 4 (zm); event ignored
+spx2spaa: $T/x.txt:10: bad event line (expected FUNCTION 0|1 and 2 values); ignored
+spx2spaa: $T/x.txt:11: unknown section [oops]; ignored up to [functions]"
+	run spaa-fold --no-comm -m zm "$T/out.spaa"
+	assert_output "main 4
+main;a 16"
+	run spx2spaa --strict --metadata "$T/m.json" "$T/x.txt"
+	assert_failure 1
+	assert_output "spx2spaa: $T/x.txt:3: bad event line (expected FUNCTION 0|1 and 2 values); ignored"
+}
+
+@test "the metadata's called_function_count and recorded_call_count disagreeing with the events: an error (issue 28)" {
+	zcat "$S/tiny.txt.gz" > "$T/t.txt"
+	sed 's/"recorded_call_count": 5/"recorded_call_count": 6/' "$S/tiny.json" > "$T/t.json"
+	run spx2spaa -o "$T/out.spaa" "$T/t.json"
+	assert_failure 1
+	assert_output "spx2spaa: $T/t.txt: 5 calls read, where the metadata's recorded_call_count is 6: the file is cut short or damaged, or the metadata is another report's"
+	[ ! -e "$T/out.spaa" ]
+	sed 's/"called_function_count": 4/"called_function_count": 5/' "$S/tiny.json" > "$T/t.json"
+	run spx2spaa -o "$T/out.spaa" "$T/t.json"
+	assert_failure 1
+	assert_output "spx2spaa: $T/t.txt: 4 function names, where the metadata's called_function_count is 5: the file is cut short, or the metadata is another report's"
+	[ ! -e "$T/out.spaa" ]
 }
 
 @test "function index outside the [functions] list: an error (issue 28)" {

@@ -149,6 +149,25 @@ static sstr F(uint32_t i)
 	return (sstr){ rec.p + flds[i].off, flds[i].n };
 }
 
+/* The next line (input_line).  Every record, the signature too, ends with a
+ * newline as the writer appends it: a last line without one is a record cut
+ * in the middle, an error (checked after the signature, so that a file that
+ * is not AFPerf is named so). */
+static bool line_nl = true;
+
+static char *next_line(size_t *n)
+{
+	uint64_t at = input_offset(IN);
+	char *p = input_line(IN, n);
+	if (p) line_nl = input_offset(IN) - at > *n;
+	return p;
+}
+
+static void check_cut(void)
+{
+	if (!line_nl) die_cut_line(fname, input_lineno(IN));
+}
+
 /* Splits the record that starts with line p (len n); continues on the next
  * lines while a quoted field is open. */
 static void split_record(char *p, size_t n)
@@ -195,8 +214,9 @@ static void split_record(char *p, size_t n)
 		/* a line break inside a quoted field */
 		if (cr) sbuf_addc(&rec, '\r');
 		sbuf_addc(&rec, '\n');
-		p = input_line(IN, &n);
+		p = next_line(&n);
 		if (!p) fail(rec_line, "unterminated quoted field (RFC 4180)");
+		check_cut();
 		check_utf8(p, n, input_lineno(IN));
 	}
 	flds[nflds - 1].n = rec.n - flds[nflds - 1].off;
@@ -742,11 +762,13 @@ static void check_signature(char *p, size_t n)
 static void read_all(void)
 {
 	size_t n;
-	char *p = input_line(IN, &n);
+	char *p = next_line(&n);
 	check_signature(p, n);
+	check_cut();
 	nheaders = 1;
-	while ((p = input_line(IN, &n))) {
+	while ((p = next_line(&n))) {
 		rec_line = input_lineno(IN);
+		check_cut();
 		check_utf8(p, n, rec_line);
 		size_t m = n && p[n - 1] == '\r' ? n - 1 : n;
 		if (m >= 8 && memcmp(p, "# AFPerf", 8) == 0) {

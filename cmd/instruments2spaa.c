@@ -54,7 +54,12 @@ enum wkind { W_NONE, W_TIME, W_CYCLES, W_BYTES, NKINDS };
 struct level {
 	uint32_t frame;
 	uint64_t total[NM], child[NM], self;
-	bool has_self;
+	bool has_self, self_figure;   /* a self column; a figure in it, not "-" */
+	uint64_t line;
+	/* the rounding of the figures, doubled (parse_figure): of the total,
+	 * of the self, and the sum of the children's totals' (check_whole) */
+	uint64_t tot_tol2, self_tol2;
+	unsigned __int128 child_tol2;
 };
 
 static struct {
@@ -71,7 +76,8 @@ static struct {
 	bool names;           /* "Symbol Names": depth from the first row's */
 	size_t base;          /* indentation of the first row */
 	bool first_row;
-	sstr self_unit;       /* "Self (ms)": the unit of bare self figures */
+	sstr self_unit;       /* "Self (ms)": the unit of bare self figures (in su) */
+	char su[32];          /* a copy: the header line's buffer is reused */
 	struct level *lv;
 	uint32_t depth, cap;
 	uint32_t *fr;
@@ -125,9 +131,13 @@ static size_t skip_blanks(const char *p, size_t n, size_t i)
 
 /* A figure "4273.0ms   99.9%", "10.50 KB", "0 s", "693" (in the header's
  * unit defunit), "-" (none: 0): its kind (W_NONE for "-") and value in
- * *v, rounded half up.  Exits on what is not one. */
-static enum wkind parse_figure(sstr f, sstr defunit, const char *col, uint64_t ln, uint64_t *v)
+ * *v, rounded half up.  *tol2 is twice the most it can be off the true
+ * value: half a unit of its last digit (in ns, cycles or bytes, rounded up)
+ * and half of one for the rounding to a whole number.  Exits on what is
+ * not one. */
+static enum wkind parse_figure(sstr f, sstr defunit, const char *col, uint64_t ln, uint64_t *v, uint64_t *tol2)
 {
+	*tol2 = 0;
 	const char *p = f.p;
 	size_t n = f.n, i = skip_blanks(p, n, 0);
 	if (i < n && p[i] == '-' && skip_blanks(p, n, i + 1) == n) {
@@ -166,6 +176,7 @@ static enum wkind parse_figure(sstr f, sstr defunit, const char *col, uint64_t l
 	unsigned __int128 r = (m * u->scale + d / 2) / d;
 	if (r > UINT64_MAX) die_at(I.fname, ln, "%s: figure out of range: '%.*s'", col, (int)f.n, f.p);
 	*v = (uint64_t)r;
+	*tol2 = (uint64_t)((u->scale + d - 1) / d) + 1;
 	return u->kind;
 }
 
@@ -240,7 +251,26 @@ static void close_top(uint64_t ln)
 				die_at(I.fname, ln, "the weights of a node's children add up beyond 64 bits");
 			p->child[m] += l->total[m];
 		}
+		p->child_tol2 += l->tot_tol2;
 	}
+}
+
+/* A node closed by the end of the input, its children closed before it:
+ * when its self is a figure, its total is its self plus its children's
+ * totals, within the rounding of all these figures.  Short of that, the
+ * copy ends in the middle of its children: cut short.  (Where the self is
+ * "-", or there is no self column, a node's own weight is not known, and
+ * nothing can be told.) */
+static void check_whole(const struct level *l)
+{
+	if (!l->self_figure) return;
+	unsigned __int128 have = (unsigned __int128)l->self + l->child[0];
+	if (l->total[0] <= have) return;
+	unsigned __int128 short2 = 2 * ((unsigned __int128)l->total[0] - have);
+	if (short2 <= (unsigned __int128)l->tot_tol2 + l->self_tol2 + l->child_tol2) return;
+	die_at(I.fname, l->line, "the copy ends before the rows under this one add up to its weight (%llu, of "
+	       "which %llu its own and %llu in the rows under it, rounding allowed for): the file is cut short",
+	       (unsigned long long)l->total[0], (unsigned long long)l->self, (unsigned long long)l->child[0]);
 }
 
 /* The column named like one of names (NULL-terminated), -1 if none. */
@@ -296,7 +326,13 @@ static void header(char *line, size_t n, uint64_t ln)
 	if (I.c_self >= 0) {
 		sstr s = h[I.c_self];
 		const char *o = memchr(s.p, '(', s.n);
-		if (o && s.p[s.n - 1] == ')') I.self_unit = (sstr){ o + 1, (size_t)(s.p + s.n - 1 - (o + 1)) };
+		if (o && s.p[s.n - 1] == ')') {
+			/* a unit longer than the copy holds is no unit known anyway */
+			size_t un = (size_t)(s.p + s.n - 1 - (o + 1));
+			if (un > sizeof I.su) un = sizeof I.su;
+			memcpy(I.su, o + 1, un);
+			I.self_unit = (sstr){ I.su, un };
+		}
 	}
 	/* the allocation count goes with bytes only; "Bytes Used" says the
 	 * kind before any figure does (a row of "-" may have a count) */
@@ -330,9 +366,11 @@ static void row(char *line, size_t n, uint64_t ln)
 
 	struct level l;
 	memset(&l, 0, sizeof l);
-	enum wkind k = parse_figure(f[I.c_total], SSTR_NULL, "weight", ln, &l.total[0]);
+	l.line = ln;
+	enum wkind k = parse_figure(f[I.c_total], SSTR_NULL, "weight", ln, &l.total[0], &l.tot_tol2);
 	if (I.c_self >= 0 && I.c_self < nf) {
-		enum wkind ks = parse_figure(f[I.c_self], I.self_unit, "self weight", ln, &l.self);
+		enum wkind ks = parse_figure(f[I.c_self], I.self_unit, "self weight", ln, &l.self, &l.self_tol2);
+		l.self_figure = ks != W_NONE;
 		if (ks != W_NONE && k != W_NONE && ks != k)
 			die_at(I.fname, ln, "the self weight is not in the weight's kind of unit");
 		if (k == W_NONE) k = ks;
@@ -388,7 +426,10 @@ static void convert(input *in)
 		}
 		row(line, n, ln);
 	}
-	while (I.depth) close_top(ln);
+	while (I.depth) {
+		check_whole(&I.lv[I.depth - 1]);
+		close_top(ln);
+	}
 }
 
 int main(int argc, char **argv)

@@ -40,8 +40,8 @@ static const char help_text[] =
 	"                       standard input)\n"
 	"  -s, --samples        also write one sample record per call (start time,\n"
 	"                       x_dur_ns); needs the wt metric\n"
-	"      --strict         treat damaged input (an exit with no entry, a call\n"
-	"                       never closed, bad or truncated lines) as an error\n"
+	"      --strict         treat damaged input (an exit with no entry, a bad\n"
+	"                       line) as an error\n"
 	"      --max-depth=N    the deepest nesting of calls (default 4096): deeper\n"
 	"                       is an error, since output grows with depth squared\n"
 	CLI_HELP_TAIL;
@@ -233,13 +233,22 @@ static size_t *func_len;
 static uint32_t nfuncs, funcs_cap;
 static bool have_functions;     /* a [functions] line was seen */
 
-/* Reads every line of in; collects the names after "[functions]". */
+/* Reads every line of in; collects the names after "[functions]".  A whole
+ * events file begins with [events], has a [functions] section and ends with
+ * a newline, its compressed data sound: anything else is a file cut short
+ * (or not an events file), an error. */
 static void read_names(input *in)
 {
 	char *line;
 	size_t n;
+	bool nl = true;
+	uint64_t at = input_offset(in);
 	while ((line = input_line(in, &n)) != NULL) {
+		nl = input_offset(in) - at > n;
+		at = input_offset(in);
 		if (n && line[n - 1] == '\r') line[--n] = 0;
+		if (input_lineno(in) == 1 && strcmp(line, "[events]") != 0)
+			die_at(fname, 1, "not an SPX events file (the first line is not [events])");
 		if (have_functions) {
 			grow_array((void **)&func_name, &funcs_cap, nfuncs + 1, sizeof *func_name);
 			func_len = xrealloc(func_len, (size_t)funcs_cap * sizeof *func_len);
@@ -249,6 +258,16 @@ static void read_names(input *in)
 			have_functions = true;
 		}
 	}
+	uint64_t last = input_lineno(in);
+	const char *damage = input_damage(in);
+	if (damage)
+		die_at(fname, last + 1, "%s compressed data after line %llu: the file is cut short", damage,
+		       (unsigned long long)last);
+	if (last == 0) die_empty_input(fname);
+	if (!nl) die_cut_line(fname, last);
+	if (!have_functions)
+		die_at(fname, last + 1, "no [functions] section: the file is cut short (a whole report ends with the "
+		       "function names)");
 }
 
 /* ---- pass 2: the events ------------------------------------------------------------ */
@@ -265,7 +284,6 @@ static uint32_t nopen, open_cap;
 
 static const char **frame_name; /* frame -> function name (messages) */
 static uint32_t frame_name_cap;
-static arena placeholders;      /* names "[spx function N]" */
 
 static const char *frame_label(uint32_t frame)
 {
@@ -296,14 +314,8 @@ static uint32_t func_frame(uint64_t idx, uint64_t line)
 		}
 		return frame_of[idx] - 1;
 	}
-	char nm[48];
-	int k = snprintf(nm, sizeof nm, "[spx function %llu]", (unsigned long long)idx);
-	if (have_functions)
-		problem(line, "function index %llu is not in the [functions] list (%u names); named \"%s\"",
-			(unsigned long long)idx, nfuncs, nm);
-	uint32_t f = spans_frame(S, nm, (size_t)k, NULL);
-	if (f >= frame_name_cap || !frame_name[f]) name_frame(f, arena_strdup(&placeholders, nm, (size_t)k));
-	return f;
+	die_at(fname, line, "function index %llu is not in the [functions] list (%u name%s): the list is cut short, "
+	       "or the index is wrong", (unsigned long long)idx, nfuncs, nfuncs == 1 ? "" : "s");
 }
 
 /* One value as SPX writes it: an integer, or a decimal with up to 4 digits
@@ -353,6 +365,7 @@ static bool parse_value(const char **pp, int64_t *out)
 /* Spans metric k reads value column scol[k] (-1: the constant 0 time when
  * wt is not recorded); offset_ns is added to spans metric 0. */
 static int32_t scol[SPANS_MAX_METRICS];
+static uint64_t nentries;       /* entry events read */
 static uint32_t nsm;
 static int64_t offset_ns;
 
@@ -363,9 +376,7 @@ static void convert_events(input *in)
 	int64_t col[SPANS_MAX_METRICS], sv[SPANS_MAX_METRICS];
 	uint64_t last_line = 0, nread = 0, nbad = 0;
 	line = input_line(in, &n);
-	if (!line) die_empty_input(fname);
-	if (n && line[n - 1] == '\r') line[--n] = 0;
-	if (strcmp(line, "[events]") != 0) die_at(fname, 1, "not an SPX events file (the first line is not [events])");
+	if (!line) die_at(fname, 0, "the input changed between its two readings");
 	bool at_functions = false;
 	while ((line = input_line(in, &n)) != NULL) {
 		uint64_t ln = input_lineno(in);
@@ -419,6 +430,7 @@ static void convert_events(input *in)
 		uint32_t frame = func_frame(idx, ln);
 		nread++;
 		if (entry) {
+			nentries++;
 			spans_begin(S, thr, frame, sv, NULL, 0, ln);
 			*VEC_PUSH(open_calls, nopen, open_cap) = (struct open_call){ frame, ln };
 		} else {
@@ -441,16 +453,13 @@ static void convert_events(input *in)
 		       (unsigned long long)nbad, meta_path);
 	const char *damage = input_damage(in);
 	if (damage)
-		problem(last_line + 1, "%s compressed data after line %llu; the rest of the report is lost%s",
-			damage, (unsigned long long)last_line,
-			have_functions ? "" : " (functions are named by their index)");
-	else if (!at_functions)
-		problem(last_line + 1, "no [functions] section (truncated file?); functions are named by their index");
-	if (at_functions && !have_functions)
-		die_at(fname, 0, "the input changed between its two readings");
-	while (nopen) {
-		struct open_call *oc = &open_calls[--nopen];
-		problem(oc->line, "call of %s never returns; closed at the last event", frame_label(oc->frame));
+		die_at(fname, last_line + 1, "%s compressed data after line %llu: the file is cut short", damage,
+		       (unsigned long long)last_line);
+	if (!at_functions || !have_functions) die_at(fname, 0, "the input changed between its two readings");
+	if (nopen) {
+		struct open_call *oc = &open_calls[nopen - 1];
+		die_at(fname, oc->line, "call of %s never returns: the events are cut short (a whole report "
+		       "closes every call)", frame_label(oc->frame));
 	}
 	finishing = true;
 	free(open_calls);
@@ -563,6 +572,16 @@ int main(int argc, char **argv)
 	in = input_open(again);
 	input_keep_truncated(in);
 	convert_events(in);
+	/* the metadata's counts, where given, are the events' (SPX counts the
+	 * functions it names and the calls it records) */
+	int64_t cnt;
+	if (meta_int("called_function_count", &cnt) && (cnt < 0 || (uint64_t)cnt != nfuncs))
+		die_at(fname, 0, "%u function names, where the metadata's called_function_count is %lld: "
+		       "the file is cut short, or the metadata is another report's", nfuncs, (long long)cnt);
+	if (meta_int("recorded_call_count", &cnt) && (cnt < 0 || (uint64_t)cnt != nentries))
+		die_at(fname, 0, "%llu calls read, where the metadata's recorded_call_count is %lld: "
+		       "the file is cut short or damaged, or the metadata is another report's",
+		       (unsigned long long)nentries, (long long)cnt);
 	input_close(in);
 	free(again);
 	spans_finish(S);
@@ -585,6 +604,5 @@ int main(int argc, char **argv)
 	free(func_len);
 	free(frame_of);
 	free(frame_name);
-	arena_free(&placeholders);
 	return EXIT_OK;
 }

@@ -712,3 +712,46 @@ END
 	assert_output "afperf2spaa: $A/basic_two_runs.afperf:92: spans nested deeper than 1 level (the limit; --max-depth=N raises it)"
 	afperf2spaa --max-depth=5 "$A/basic_two_runs.afperf" | spaa-validate -q -
 }
+
+@test "a record cut in the middle (the last line without its newline) is an error, the signature's too; a signature with its newline is still an empty container (issue 28)" {
+	{ base; printf 'RegionStart,1100,0xbad0bad0,1,a,\nRegionStop,1300,1'; } > "$T/f.afperf"
+	run afperf2spaa -o "$T/out.spaa" "$T/f.afperf"
+	assert_failure 1
+	assert_output "afperf2spaa: $T/f.afperf:4: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
+	[ ! -e "$T/out.spaa" ]
+	printf '# AFPerf v1     ' > "$T/sig.afperf"
+	run afperf2spaa "$T/sig.afperf"
+	assert_failure 1
+	assert_output "afperf2spaa: $T/sig.afperf:1: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
+	printf '# AFPerf v1     \r' > "$T/sig.afperf"
+	run afperf2spaa "$T/sig.afperf"
+	assert_failure 1
+	assert_output "afperf2spaa: $T/sig.afperf:1: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
+	printf '# AFPerf v1     \n' | afperf2spaa | spaa-validate -q -
+	# not AFPerf at all: named so, not a cut
+	printf 'hello' > "$T/x.afperf"
+	run afperf2spaa "$T/x.afperf"
+	assert_failure 1
+	assert_output "afperf2spaa: $T/x.afperf:1: bad file signature: the file must start with the 16 bytes '# AFPerf v1' + 5 spaces (found 'hello')"
+}
+
+@test "the example cut at every byte of its first 200 and last 120 bytes and at every line: an error naming the file, or (at a record's end, where an appended container cannot tell) exit 0 (issue 28)" {
+	f=$EX/basic.afperf
+	afperf2spaa "$f" > "$T/full"
+	n=$(wc -c < "$f")
+	declare -A end
+	for i in $(awk '{ n += length($0) + 1; print n }' "$f"); do end[$i]=1; done
+	for i in $(seq 0 200) "${!end[@]}" $(seq $((n - 120)) "$n"); do
+		head -c "$i" "$f" > "$T/cut"
+		rc=0
+		afperf2spaa -o "$T/out" "$T/cut" 2> "$T/err" || rc=$?
+		if [ "$rc" = 0 ]; then
+			[ "$i" != "$n" ] || cmp -s "$T/full" "$T/out" || fail "the whole file: another profile"
+			[ -n "${end[$i]:-}" ] || fail "cut after $i bytes, in a record: exit 0"
+			rm "$T/out"
+		else
+			[ "$rc" = 1 ] && [ ! -e "$T/out" ] || fail "cut after $i bytes: exit $rc"
+			grep -q "^afperf2spaa: $T/cut" "$T/err" || fail "cut after $i bytes: $(cat "$T/err")"
+		fi
+	done
+}

@@ -214,3 +214,64 @@ main;g 600000"
 	assert_failure 1
 	assert_output "instruments2spaa: $T/a.txt:2: weights in units of another kind (times, cycles, bytes) than the column's or the rows before"
 }
+
+@test "a \"Self (ms)\" copy whose last line has no newline: read as the whole copy (the header's unit was read from a reused buffer: 'unknown unit')" {
+	f=$EX/instruments-deep-copy.txt
+	head -c "$(($(wc -c < "$f") - 3))" "$f" > "$T/c.txt"
+	run bash -c "tail -c 1 '$T/c.txt' | od -An -c"
+	assert_output '   t'
+	run instruments2spaa -o "$T/c.spaa" "$T/c.txt"
+	assert_success
+	assert_output ""
+	instruments2spaa "$f" | cmp - "$T/c.spaa"
+	head -c "$(($(wc -c < "$f") - 3))" "$f" | instruments2spaa | cmp - "$T/c.spaa"
+}
+
+@test "a copy that ends before the rows under a node add up to its weight (self a figure, rounding allowed for) is cut short; where the self is '-' nothing is told (issue 28)" {
+	head -n 4 "$EX/instruments-deep-copy.txt" > "$T/c.txt"
+	run instruments2spaa -o "$T/out.spaa" "$T/c.txt"
+	assert_failure 1
+	assert_output "instruments2spaa: $T/c.txt:4: the copy ends before the rows under this one add up to its weight (2126000000, of which 693000000 its own and 0 in the rows under it, rounding allowed for): the file is cut short"
+	[ ! -e "$T/out.spaa" ]
+	# 1.00 s less 0.40 + 0.50 leaves 0.1 s, more than the three figures'
+	# rounding (half of 0.01 s each, and half a nanosecond): a cut
+	printf 'Weight\tSelf Weight\tSymbol Name\n1.00 s\t0.40 s\ta\n0.50 s\t0.50 s\t b\n' > "$T/r.txt"
+	run instruments2spaa "$T/r.txt"
+	assert_failure 1
+	assert_output "instruments2spaa: $T/r.txt:2: the copy ends before the rows under this one add up to its weight (1000000000, of which 400000000 its own and 500000000 in the rows under it, rounding allowed for): the file is cut short"
+	# 1.00 s less 0.49 + 0.50 leaves 0.01 s, within that rounding: whole
+	printf 'Weight\tSelf Weight\tSymbol Name\n1.00 s\t0.49 s\ta\n0.50 s\t0.50 s\t b\n' > "$T/r.txt"
+	run instruments2spaa "$T/r.txt"
+	assert_success
+	# a self of '-': its own weight is not known
+	printf 'Weight\tSelf Weight\tSymbol Name\n1.00 s\t-\ta\n0.50 s\t0.50 s\t b\n' > "$T/r.txt"
+	run instruments2spaa "$T/r.txt"
+	assert_success
+}
+
+# cut_sweep FILE NAME_AT CUTS...: each cut is an error naming the file (exit
+# 1, no -o file), or, only where a copy cannot tell (the cut is inside the
+# last row's name, after byte NAME_AT, or the copy is whole), exit 0
+cut_sweep() {
+	local f=$1 at=$2 i rc
+	shift 2
+	for i in "$@"; do
+		head -c "$i" "$f" > "$T/cut"
+		rc=0
+		instruments2spaa -o "$T/out" "$T/cut" 2> "$T/err" || rc=$?
+		if [ "$rc" = 0 ]; then
+			[ "$i" -gt "$at" ] || fail "cut after $i bytes: exit 0"
+			rm "$T/out"
+		else
+			[ "$rc" = 1 ] && [ ! -e "$T/out" ] || fail "cut after $i bytes: exit $rc"
+			grep -q "^instruments2spaa: $T/cut" "$T/err" || fail "cut after $i bytes: $(cat "$T/err")"
+		fi
+	done
+}
+
+@test "the example cut at every byte of its first 300 and last 100 bytes and at every line: an error naming the file, or (inside the last row's name) exit 0 (issue 28)" {
+	f=$EX/instruments-deep-copy.txt
+	n=$(wc -c < "$f")
+	at=$(grep -b -o 'small_malloc_from_free_list$' "$f" | tail -n 1 | cut -d: -f1)
+	cut_sweep "$f" "$at" $(seq 0 300) $(awk '{ n += length($0) + 1; print n }' "$f") $(seq $((n - 100)) "$n")
+}

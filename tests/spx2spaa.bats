@@ -26,6 +26,11 @@ figures() {
 	done | sort
 }
 
+# the tiny report's metadata without its counts, for events written here
+nocounts() {
+	grep -v '_count"' "$S/tiny.json" > "$T/m.json"
+}
+
 check_report() {
 	local r=$1 dir
 	dir=$(dirname "$r")
@@ -187,8 +192,9 @@ php;/srv/app/index.php;fib;fib 100"
 }
 
 @test "exit with no entry: reported with its line, the rest kept; --strict fails" {
+	nocounts
 	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 0' '1 0 25 0' '2 1 30 0' '2 0 40 8' '0 0 50 8' '[functions]' main a b > "$T/x.txt"
-	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$T/m.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:5: exit of a while the open call is of main; taken as its exit
 spx2spaa: $T/x.txt:8: end with no open begin on thread 4242/4243; ignored"
@@ -197,68 +203,98 @@ spx2spaa: $T/x.txt:8: end with no open begin on thread 4242/4243; ignored"
 	assert_output "b 10
 main 15
 main;a 10"
-	run spx2spaa --strict --metadata "$S/tiny.json" -o "$T/strict.spaa" "$T/x.txt"
+	run spx2spaa --strict --metadata "$T/m.json" -o "$T/strict.spaa" "$T/x.txt"
 	assert_failure 1
 	assert_output "spx2spaa: $T/x.txt:5: exit of a while the open call is of main; taken as its exit"
 	[ ! -e "$T/strict.spaa" ]
 }
 
 @test "exit with nothing open at all" {
+	nocounts
 	printf '%s\n' '[events]' '0 0 0 0' '0 1 5 0' '0 0 9 0' '[functions]' main > "$T/x.txt"
-	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$T/m.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:2: end with no open begin on thread 4242/4243; ignored"
 	run spaa-fold --no-comm -m wt "$T/out.spaa"
 	assert_output "main 4"
 }
 
-@test "calls never closed (truncated text): reported, closed at the last event, names still read" {
+@test "calls never closed (events cut short): an error naming the innermost open call (issue 28)" {
 	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 4' '1 1 30 4' '[functions]' main a > "$T/x.txt"
 	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
-	assert_success
-	assert_output "spx2spaa: $T/x.txt:5: call of a never returns; closed at the last event
-spx2spaa: $T/x.txt:2: call of main never returns; closed at the last event"
-	run spaa-fold --no-comm -m wt "$T/out.spaa"
-	assert_output "main 20
-main;a 10"
-	run spaa-fold --no-comm -m calls "$T/out.spaa"
-	assert_output "main 1
-main;a 2"
-	run spx2spaa --strict --metadata "$S/tiny.json" "$T/x.txt"
 	assert_failure 1
-	assert_output "spx2spaa: $T/x.txt:5: call of a never returns; closed at the last event"
+	assert_output "spx2spaa: $T/x.txt:5: call of a never returns: the events are cut short (a whole report closes every call)"
+	[ ! -e "$T/out.spaa" ]
 }
 
-@test "no [functions] section: reported, functions named by index" {
+@test "no [functions] section: an error (issue 28)" {
 	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 4' '0 0 30 4' > "$T/x.txt"
 	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
-	assert_success
-	assert_output "spx2spaa: $T/x.txt:6: no [functions] section (truncated file?); functions are named by their index"
-	run spaa-fold --no-comm -m wt "$T/out.spaa"
-	assert_output "[spx function 0] 20
-[spx function 0];[spx function 1] 10"
+	assert_failure 1
+	assert_output "spx2spaa: $T/x.txt:6: no [functions] section: the file is cut short (a whole report ends with the function names)"
+	[ ! -e "$T/out.spaa" ]
 }
 
-@test "truncated gzip: what was read is kept, the damage reported with its line" {
+@test "truncated gzip: an error naming the line where the good data ends (issue 28)" {
 	head -c 5000 "$R01.txt.gz" > "$T/t.txt.gz"
 	cp "$R01.json" "$T/t.json"
 	run spx2spaa -o "$T/out.spaa" "$T/t.json"
-	assert_success
-	assert_output "spx2spaa: $T/t.txt.gz:765: truncated compressed data after line 764; the rest of the report is lost (functions are named by their index)
-spx2spaa: $T/t.txt.gz:2: call of [spx function 0] never returns; closed at the last event"
-	run spaa-validate "$T/out.spaa"
-	assert_success
-	run spaa-top -n 1 -m calls "$T/out.spaa"
-	assert_line --index 0 "spx/calls, total 382"
-	run spx2spaa --strict -o "$T/strict.spaa" "$T/t.json"
 	assert_failure 1
-	assert_output "spx2spaa: $T/t.txt.gz:765: truncated compressed data after line 764; the rest of the report is lost (functions are named by their index)"
-	[ ! -e "$T/strict.spaa" ]
+	assert_output "spx2spaa: $T/t.txt.gz:765: truncated compressed data after line 764: the file is cut short"
+	[ ! -e "$T/out.spaa" ]
+}
+
+@test "a last line without its newline: the file is cut short (issue 28)" {
+	printf '%s\n' '[events]' '0 1 0 0' '1 1 10 0' '1 0 20 4' '0 0 30 4' '[functions]' main > "$T/x.txt"
+	printf 'a' >> "$T/x.txt"
+	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	assert_failure 1
+	assert_output "spx2spaa: $T/x.txt:8: the last line has no newline: the file is cut short (a whole file ends with one: add it)"
+	[ ! -e "$T/out.spaa" ]
+}
+
+# cut_sweep EVENTS METADATA CUTS...: each cut is an error naming the file
+# (exit 1, no -o file), or the whole profile
+cut_sweep() {
+	local f=$1 m=$2 n i rc
+	shift 2
+	spx2spaa --metadata "$m" "$f" > "$T/full"
+	n=$(wc -c < "$f")
+	for i in "$@"; do
+		head -c "$i" "$f" > "$T/cut.txt"
+		rm -f "$T/out"
+		rc=0
+		spx2spaa --metadata "$m" -o "$T/out" "$T/cut.txt" 2> "$T/err" || rc=$?
+		if [ "$rc" = 0 ]; then
+			[ "$i" = "$n" ] && cmp -s "$T/full" "$T/out" || fail "cut after $i bytes: another profile"
+		else
+			[ "$rc" = 1 ] && [ ! -e "$T/out" ] || fail "cut after $i bytes: exit $rc"
+			grep -q "^spx2spaa: $T/cut.txt" "$T/err" || fail "cut after $i bytes: $(cat "$T/err")"
+		fi
+	done
+}
+
+@test "events cut at every byte (tiny report), at the example's first and last lines and last bytes, its gzip every 401 bytes: an error naming the file, or the whole profile (issue 28)" {
+	zcat "$S/tiny.txt.gz" > "$T/tiny.txt"
+	cut_sweep "$T/tiny.txt" "$S/tiny.json" $(seq 0 "$(wc -c < "$T/tiny.txt")")
+	zcat "$EX/spx-small.txt.gz" > "$T/full.txt"
+	n=$(wc -c < "$T/full.txt")
+	cut_sweep "$T/full.txt" "$EX/spx-small.json" \
+		$(awk '{ n += length($0) + 1 } NR <= 60 || NR > 2120 { print n }' "$T/full.txt") $(seq $((n - 200)) "$n")
+	n=$(wc -c < "$EX/spx-small.txt.gz")
+	for ((i = 0; i < n; i += 401)); do
+		head -c "$i" "$EX/spx-small.txt.gz" > "$T/cut.txt.gz"
+		rm -f "$T/out"
+		run spx2spaa --metadata "$EX/spx-small.json" -o "$T/out" "$T/cut.txt.gz"
+		[ "$status" = 1 ] && [ ! -e "$T/out" ] || fail "gzip cut after $i bytes: exit $status"
+		[[ "$output" == "spx2spaa: $T/cut.txt.gz"* ]] || fail "gzip cut after $i bytes: $output"
+	done
 }
 
 @test "bad event lines: reported and skipped; -0.5 and 1.5e1 read as -1 and 15" {
+	nocounts
 	printf '%s\n' '[events]' '0 1 0 0' 'x 1 1 1' '1 2 1 1' '1 1 5' '1 1 5 1 2' '1 1 5 abc' '1 1 6 -0.5' '1 0 8 1.5e1' '' '[oops]' '0 0 10 20' '[functions]' main a > "$T/x.txt"
-	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
+	run spx2spaa --metadata "$T/m.json" -o "$T/out.spaa" "$T/x.txt"
 	assert_success
 	assert_output "spx2spaa: $T/x.txt:3: bad event line (expected FUNCTION 0|1 and 2 values); ignored
 spx2spaa: $T/x.txt:4: bad event line (expected FUNCTION 0|1 and 2 values); ignored
@@ -270,20 +306,31 @@ spx2spaa: $T/x.txt:11: unknown section [oops]; ignored up to [functions]"
 	run spaa-fold --no-comm -m zm "$T/out.spaa"
 	assert_output "main 4
 main;a 16"
-	run spx2spaa --strict --metadata "$S/tiny.json" "$T/x.txt"
+	run spx2spaa --strict --metadata "$T/m.json" "$T/x.txt"
 	assert_failure 1
 	assert_output "spx2spaa: $T/x.txt:3: bad event line (expected FUNCTION 0|1 and 2 values); ignored"
 }
 
-@test "function index outside the [functions] list" {
+@test "the metadata's called_function_count and recorded_call_count disagreeing with the events: an error (issue 28)" {
+	zcat "$S/tiny.txt.gz" > "$T/t.txt"
+	sed 's/"recorded_call_count": 5/"recorded_call_count": 6/' "$S/tiny.json" > "$T/t.json"
+	run spx2spaa -o "$T/out.spaa" "$T/t.json"
+	assert_failure 1
+	assert_output "spx2spaa: $T/t.txt: 5 calls read, where the metadata's recorded_call_count is 6: the file is cut short or damaged, or the metadata is another report's"
+	[ ! -e "$T/out.spaa" ]
+	sed 's/"called_function_count": 4/"called_function_count": 5/' "$S/tiny.json" > "$T/t.json"
+	run spx2spaa -o "$T/out.spaa" "$T/t.json"
+	assert_failure 1
+	assert_output "spx2spaa: $T/t.txt: 4 function names, where the metadata's called_function_count is 5: the file is cut short, or the metadata is another report's"
+	[ ! -e "$T/out.spaa" ]
+}
+
+@test "function index outside the [functions] list: an error (issue 28)" {
 	printf '%s\n' '[events]' '0 1 0 0' '7 1 1 0' '7 0 2 0' '0 0 3 0' '[functions]' main > "$T/x.txt"
 	run spx2spaa --metadata "$S/tiny.json" -o "$T/out.spaa" "$T/x.txt"
-	assert_success
-	assert_output "spx2spaa: $T/x.txt:3: function index 7 is not in the [functions] list (1 names); named \"[spx function 7]\"
-spx2spaa: $T/x.txt:4: function index 7 is not in the [functions] list (1 names); named \"[spx function 7]\""
-	run spaa-fold --no-comm -m wt "$T/out.spaa"
-	assert_output "main 2
-main;[spx function 7] 1"
+	assert_failure 1
+	assert_output "spx2spaa: $T/x.txt:3: function index 7 is not in the [functions] list (1 name): the list is cut short, or the index is wrong"
+	[ ! -e "$T/out.spaa" ]
 }
 
 @test "not an events file; empty events file" {

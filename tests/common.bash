@@ -145,3 +145,33 @@ EOF
 c_prog() {
 	prog_c "$T/prog.c" && cc -O2 -g -fno-omit-frame-pointer -o "$T/prog" "$T/prog.c"
 }
+
+# cut_sweep FROM TO FILE CMD [ARG]...: FILE cut after each byte count from
+# FROM to TO - 1, read by CMD ARG... $T/cut: exit 1, nothing on standard
+# output and a message naming $T/cut; or the whole file's profile; or,
+# where the test's cut_may_end says the format cannot tell (called with
+# the byte count, the cut in $T/cut), another profile (hostile-inputs.md:
+# a cut file is an error, never a shorter profile)
+cut_sweep() {
+	local from=$1 to=$2 f=$3 i rc prog
+	shift 3
+	prog=$(basename "$1")
+	"$@" "$f" > "$T/full"
+	for ((i = from; i < to; i++)); do
+		head -c "$i" "$f" > "$T/cut"
+		rc=0
+		"$@" "$T/cut" > "$T/out" 2> "$T/err" || rc=$?
+		if [ "$rc" = 0 ]; then
+			cmp -s "$T/full" "$T/out" || { declare -F cut_may_end > /dev/null && cut_may_end "$i"; } ||
+				fail "$f cut after $i bytes: another profile"
+		else
+			[ "$rc" = 1 ] && [ ! -s "$T/out" ] || fail "$f cut after $i bytes: exit $rc"
+			grep -q "^$prog: $T/cut" "$T/err" || fail "$f cut after $i bytes: $(cat "$T/err")"
+		fi
+	done
+}
+
+# at_line_end: $T/cut ends with a newline (a cut between whole lines)
+at_line_end() {
+	[ "$(tail -c 1 "$T/cut" | od -An -c | tr -d ' ')" = '\n' ]
+}

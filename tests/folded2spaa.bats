@@ -258,20 +258,8 @@ Try 'folded2spaa --help' for more information."
 
 @test "the example cut at every byte: an error naming the file, or the whole profile, or (at a line's end) the lines before (issue 28)" {
 	f=$EX/dd.folded
-	folded2spaa "$f" > "$T/full"
-	n=$(wc -c < "$f")
-	for ((i = 0; i < n; i++)); do
-		head -c "$i" "$f" > "$T/cut"
-		rc=0
-		folded2spaa "$T/cut" > "$T/out" 2> "$T/err" || rc=$?
-		if [ "$rc" = 0 ]; then
-			cmp -s "$T/full" "$T/out" || [ "$(tail -c 1 "$T/cut" | od -An -c | tr -d ' ')" = '\n' ] ||
-				fail "cut after $i bytes: another profile"
-		else
-			[ "$rc" = 1 ] && [ ! -s "$T/out" ] || fail "cut after $i bytes: exit $rc"
-			grep -q "^folded2spaa: $T/cut" "$T/err" || fail "cut after $i bytes: $(cat "$T/err")"
-		fi
-	done
+	cut_may_end() { at_line_end; }
+	cut_sweep 0 "$(wc -c < "$f")" "$f" folded2spaa
 	head -c 40 "$f" > "$T/cut"
 	run folded2spaa "$T/cut"
 	assert_failure 1

@@ -341,18 +341,8 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
 @test "a tcmalloc or jemalloc heap profile cut short: an error, not fewer samples (issue 28)" {
 	# at every byte up to the mappings: an error naming the file, or the
 	# whole profile
-	pprof2spaa "$EX/tcmalloc.heap" > "$T/full"
 	n=$(grep -b -m1 '^MAPPED_LIBRARIES:' "$EX/tcmalloc.heap" | cut -d: -f1)
-	for ((i = 0; i <= n; i++)); do
-		head -c "$i" "$EX/tcmalloc.heap" > "$T/cut"
-		rc=0
-		pprof2spaa "$T/cut" > "$T/out" 2> "$T/err" || rc=$?
-		if [ "$rc" = 0 ]; then cmp -s "$T/full" "$T/out" || fail "cut after $i bytes: another profile"
-		else
-			[ "$rc" = 1 ] && [ ! -s "$T/out" ] || fail "cut after $i bytes: exit $rc"
-			grep -q "^pprof2spaa: $T/cut" "$T/err" || fail "cut after $i bytes: $(cat "$T/err")"
-		fi
-	done
+	cut_sweep 0 $((n + 1)) "$EX/tcmalloc.heap" pprof2spaa
 	# the header's live counts against the samples'
 	{ echo 'heap profile:    301:  1228800 [   300:  1228800] @ heapprofile'; sed 1d "$EX/tcmalloc.heap"; } > "$T/h"
 	run pprof2spaa "$T/h"

@@ -396,7 +396,7 @@ OUT
 	# bpftrace prints no count of entries: a cut between two whole ones
 	# cannot be seen
 	cut_may_end() { at_line_end; }
-	sweep() { local f=$1; shift; cut_sweep 0 "$(wc -c < "$f")" "$f" bpftrace2spaa "$@"; }
+	sweep() { local f=$1; shift; cut_sweep "$f" "$(every_byte "$f")" bpftrace2spaa "$@"; }
 	sweep "$EX/bpftrace-write.txt" --map=@bytes -m bytes
 	head -n 40 "$EX/bpftrace-stacks.txt" > "$T/s.txt"
 	sweep "$T/s.txt" -F 999

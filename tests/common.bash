@@ -146,29 +146,39 @@ c_prog() {
 	prog_c "$T/prog.c" && cc -O2 -g -fno-omit-frame-pointer -o "$T/prog" "$T/prog.c"
 }
 
-# cut_sweep FROM TO FILE CMD [ARG]...: FILE cut after each byte count from
-# FROM to TO - 1, read by CMD ARG... $T/cut: exit 1, nothing on standard
-# output and a message naming $T/cut; or the whole file's profile; or,
-# where the test's cut_may_end says the format cannot tell (called with
-# the byte count, the cut in $T/cut), another profile (hostile-inputs.md:
-# a cut file is an error, never a shorter profile)
+# cut_sweep FILE CUTS CMD [ARG]...: FILE cut after each byte count of the
+# list CUTS, read by CMD ARG... $T/cut: exit 1, nothing on standard output
+# and a message naming $T/cut; or the whole file's profile; or, where the
+# test's cut_may_end says the format cannot tell (called with the byte
+# count, the cut in $T/cut), another profile (hostile-inputs.md: a cut
+# file is an error, never a shorter profile)
 cut_sweep() {
-	local from=$1 to=$2 f=$3 i rc prog
-	shift 3
+	local f=$1 cuts=$2 i rc prog
+	shift 2
 	prog=$(basename "$1")
 	"$@" "$f" > "$T/full"
-	for ((i = from; i < to; i++)); do
+	for i in $cuts; do
 		head -c "$i" "$f" > "$T/cut"
 		rc=0
 		"$@" "$T/cut" > "$T/out" 2> "$T/err" || rc=$?
 		if [ "$rc" = 0 ]; then
 			cmp -s "$T/full" "$T/out" || { declare -F cut_may_end > /dev/null && cut_may_end "$i"; } ||
-				fail "$f cut after $i bytes: another profile"
+				fail "$f cut after $i bytes: exit 0, another profile"
 		else
 			[ "$rc" = 1 ] && [ ! -s "$T/out" ] || fail "$f cut after $i bytes: exit $rc"
 			grep -q "^$prog: $T/cut" "$T/err" || fail "$f cut after $i bytes: $(cat "$T/err")"
 		fi
 	done
+}
+
+# every_byte FILE: 0 to FILE's size - 1, the cuts of cut_sweep at every byte
+every_byte() {
+	seq 0 $(($(wc -c < "$1") - 1))
+}
+
+# line_ends FILE: the byte counts at its lines' ends
+line_ends() {
+	awk '{ n += length($0) + 1; print n }' "$1"
 }
 
 # at_line_end: $T/cut ends with a newline (a cut between whole lines)

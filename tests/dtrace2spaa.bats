@@ -315,7 +315,7 @@ OUT
 	# the ends of its whole entries: the file may end there
 	ends=" $(awk '/^ +[0-9]+$/ { print b + length($0) + 1 } { b += length($0) + 1 }' "$f" | tr '\n' ' ')"
 	cut_may_end() { [[ "$ends" == *" $1 "* || "$ends" == *" $(($1 - 1)) "* ]]; }
-	cut_sweep 0 "$(wc -c < "$f")" "$f" dtrace2spaa
+	cut_sweep "$f" "$(every_byte "$f")" dtrace2spaa
 	head -c 272 "$f" > "$T/cut"
 	run dtrace2spaa "$T/cut"
 	assert_failure 1

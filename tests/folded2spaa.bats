@@ -259,7 +259,7 @@ Try 'folded2spaa --help' for more information."
 @test "the example cut at every byte: an error naming the file, or the whole profile, or (at a line's end) the lines before (issue 28)" {
 	f=$EX/dd.folded
 	cut_may_end() { at_line_end; }
-	cut_sweep 0 "$(wc -c < "$f")" "$f" folded2spaa
+	cut_sweep "$f" "$(every_byte "$f")" folded2spaa
 	head -c 40 "$f" > "$T/cut"
 	run folded2spaa "$T/cut"
 	assert_failure 1

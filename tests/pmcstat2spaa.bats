@@ -174,7 +174,7 @@ trap;trap_pfault;vm_fault;bzero 12"
 	cut_may_end() {
 		at_line_end && grep -q "^pmcstat2spaa: $T/cut:1: warning: the functions of CPU_CLK_UNHALTED_CORE count" "$T/err"
 	}
-	cut_sweep 0 "$(wc -c < "$f")" "$f" pmcstat2spaa
+	cut_sweep "$f" "$(every_byte "$f")" pmcstat2spaa
 	head -c 70 "$f" > "$T/cut"
 	run pmcstat2spaa "$T/cut"
 	assert_failure 1

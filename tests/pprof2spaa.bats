@@ -342,7 +342,7 @@ FZ=$BATS_TEST_DIRNAME/../fuzz/crashes/pprof2spaa
 	# at every byte up to the mappings: an error naming the file, or the
 	# whole profile
 	n=$(grep -b -m1 '^MAPPED_LIBRARIES:' "$EX/tcmalloc.heap" | cut -d: -f1)
-	cut_sweep 0 $((n + 1)) "$EX/tcmalloc.heap" pprof2spaa
+	cut_sweep "$EX/tcmalloc.heap" "$(seq 0 "$n")" pprof2spaa
 	# the header's live counts against the samples'
 	{ echo 'heap profile:    301:  1228800 [   300:  1228800] @ heapprofile'; sed 1d "$EX/tcmalloc.heap"; } > "$T/h"
 	run pprof2spaa "$T/h"

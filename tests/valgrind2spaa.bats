@@ -254,34 +254,12 @@ END
 	assert_output "valgrind2spaa: $EX/nosuch.out: No such file or directory"
 }
 
-# cut_sweep FILE STEP [OPTION]...: FILE cut after every byte (STEP=bytes) or
-# every line (STEP=lines): each cut is an error naming the file (exit 1,
-# nothing on standard output) or, where it ends as the whole file may end,
-# the whole profile; never a shorter profile
-cut_sweep() {
-	local f=$1 step=$2 n i rc
-	shift 2
-	valgrind2spaa "$@" "$f" > "$T/full"
-	if [ "$step" = bytes ]; then n=$(wc -c < "$f"); else n=$(wc -l < "$f"); fi
-	for ((i = 0; i < n; i++)); do
-		if [ "$step" = bytes ]; then head -c "$i" "$f" > "$T/cut"; else head -n "$i" "$f" > "$T/cut"; fi
-		rc=0
-		valgrind2spaa "$@" "$T/cut" > "$T/out" 2> "$T/err" || rc=$?
-		if [ "$rc" = 0 ]; then
-			cmp -s "$T/full" "$T/out" || fail "$f cut after $i $step: exit 0 with another profile"
-		else
-			[ "$rc" = 1 ] || fail "$f cut after $i $step: exit $rc"
-			[ ! -s "$T/out" ] || fail "$f cut after $i $step: output on error"
-			grep -q "^valgrind2spaa: $T/cut\(:[0-9][0-9]*\)\?: " "$T/err" || fail "$f cut after $i $step: $(cat "$T/err")"
-		fi
-	done
-}
-
 @test "massif, DHAT, callgrind cut at every byte: an error naming the file, or the whole profile (issue 28 item 10)" {
-	cut_sweep "$EX/massif.out" bytes
-	cut_sweep "$EX/massif.out" lines --all-snapshots
-	cut_sweep "$EX/callgrind.out" bytes
-	cut_sweep "$EX/dhat.out" bytes
+	local f
+	for f in massif.out callgrind.out dhat.out; do
+		cut_sweep "$EX/$f" "$(every_byte "$EX/$f")" valgrind2spaa
+	done
+	cut_sweep "$EX/massif.out" "0 $(line_ends "$EX/massif.out" | head -n -1)" valgrind2spaa --all-snapshots
 	# the cut of the issue: after the peak's heap_tree= line
 	head -c 1300 "$EX/massif.out" > "$T/cut"
 	run valgrind2spaa "$T/cut"
@@ -295,7 +273,7 @@ cut_sweep() {
 
 @test "massif and callgrind files of real runs cut at every line: an error, or the whole profile (issue 28 item 10)" {
 	need_valgrind
-	cut_sweep "$F/massif.m" lines
+	cut_sweep "$F/massif.m" "0 $(line_ends "$F/massif.m" | head -n -1)" valgrind2spaa
 	# callgrind ends with totals: (the sum of the cost lines)
 	tail -n 1 "$F/cg.rec" | grep -q '^totals: [0-9]*$'
 	head -n -1 "$F/cg.rec" > "$T/cut"

@@ -33,6 +33,9 @@ bt_fold() {
 			line = comm
 			for (s = 1; s <= ns; s++) if (s != kpos) for (i = nf[s]; i >= 1; i--) line = line (line == "" ? "" : ";") fr[s, i]
 			if (kpos) for (i = nf[kpos]; i >= 1; i--) line = line (line == "" ? "" : ";") fr[kpos, i]
+			# an entry of empty stacks (a sample bpftrace took with
+			# none): the placeholder frame, which spaa-fold --raw shows
+			if (nf[1] + nf[2] == 0) line = line (line == "" ? "" : ";") "[unknown]"
 			sum[line] += v
 			inent = 0
 		}

@@ -7,11 +7,6 @@
 # where perf cannot record.
 load common
 
-# Under the sanitizers, an abort is reported with its stack: the sanitizer
-# runs of the million-sample tests ended three times in CI with SIGABRT and
-# nothing on standard error (not seen outside CI's parallel suite)
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_abort=1"
-
 # one_cpu CMD...: CMD on the first cpu only.  hostile.py samples spreads
 # copies of each sample up to the next sample's time, which keeps time
 # order only where the capture's samples are in time order in the file: a

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "several.h"
 #include "sniff.h"
@@ -1859,11 +1860,8 @@ static void convert(const char *outpath, bool zstd)
 	for (uint32_t i = 0; i < nruns; i++) sbuf_free(&src_secs[i]);
 	free(src_secs);
 
-	output *o = output_open(outpath, zstd);
-	builder_write(B, o);
-	output_close(o);
+	reader_finish(B, outpath, zstd);
 	spans_free(S);
-	builder_free(B);
 }
 
 int main(int argc, char **argv)

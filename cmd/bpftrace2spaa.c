@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "sniff.h"
 #include "input.h"
@@ -934,9 +935,6 @@ int main(int argc, char **argv)
 		die_no_stacks(what, "%u map%s, no entry with a stack key (kstack, ustack)",
 			      nmaps, nmaps == 1 ? "" : "s");
 	}
-	output *o = output_open(outpath, zstd);
-	builder_write(B.b, o);
-	output_close(o);
-	builder_free(B.b);
+	reader_finish(B.b, outpath, zstd);
 	return EXIT_OK;
 }

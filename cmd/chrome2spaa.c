@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "spaa.h"
 #include "cli.h"
 #include "several.h"
@@ -964,8 +965,9 @@ static void snapshot_samples(jscan *r)
  * up to that of sample i, and the time between the two samples; those of
  * before the first sample (the heap as the recording found it) and after
  * the last are in no window. */
-static void write_timeline_windows(output *o)
+static void timeline_windows(output *o, void *ctx)
 {
+	(void)ctx;
 	idmap at = { 0 };           /* entry key -> index in ent */
 	struct tl_entry *ent = NULL;
 	uint32_t n = 0, cap = 0;
@@ -1320,10 +1322,8 @@ static void finish(const char *outpath, bool zstd)
 			builder_sample_ns(B, p->nodes[rec[1]].stack, to_ns(t), NULL);
 		}
 	}
-	output *o = output_open(outpath, zstd);
-	builder_write(B, o);
-	if (format == F_HEAPSNAPSHOT && opt_samples && n_tl > 1) write_timeline_windows(o);
-	output_close(o);
+	if (format == F_HEAPSNAPSHOT && opt_samples && n_tl > 1) reader_extra(timeline_windows, NULL);
+	reader_finish(B, outpath, zstd);
 }
 
 /* ---- the format, by content -------------------------------------------------- */

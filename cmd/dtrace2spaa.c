@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "sniff.h"
 #include "jsonbuf.h"
@@ -609,9 +610,6 @@ int main(int argc, char **argv)
 	if (!D.nentries)
 		die_no_stacks(what, "%llu line%s, no stack aggregation entry (printa output of @[...] = count())",
 			      (unsigned long long)nlines, nlines == 1 ? "" : "s");
-	output *o = output_open(outpath, zstd);
-	builder_write(D.b, o);
-	output_close(o);
-	builder_free(D.b);
+	reader_finish(D.b, outpath, zstd);
 	return EXIT_OK;
 }

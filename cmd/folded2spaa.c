@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "folded.h"
 #include "input.h"
@@ -263,9 +264,6 @@ int main(int argc, char **argv)
 	/* only comments and blank lines: empty too, as spaa(7) says */
 	if (nread == 0 || nstacks == 0) die_empty_input(what);
 
-	output *o = output_open(outpath, zstd);
-	builder_write(b, o);
-	output_close(o);
-	builder_free(b);
+	reader_finish(b, outpath, zstd);
 	return EXIT_OK;
 }

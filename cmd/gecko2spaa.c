@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "input.h"
 #include "jscan.h"
@@ -1312,8 +1313,6 @@ int main(int argc, char **argv)
 	if (G.ncut)
 		warn_at(G.fname, 0, "%llu stack%s of more than %u frames: cut to the %u innermost under [truncated] (--max-frames)",
 			(unsigned long long)G.ncut, G.ncut == 1 ? "" : "s", G.max_frames, G.max_frames);
-	output *o = output_open(outpath, zstd);
-	builder_write(G.b, o);
-	output_close(o);
+	reader_finish(G.b, outpath, zstd);
 	return EXIT_OK;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "idmap.h"
 #include "input.h"
@@ -562,9 +563,7 @@ int main(int argc, char **argv)
 	if (command.n) builder_source_str(B, "command", command.p, command.n);
 	check_totals();
 	write_stacks();
-	output *o = output_open(outpath, zstd);
-	builder_write(B, o);
-	output_close(o);
+	reader_finish(B, outpath, zstd);
 	input_close(in);
 	return 0;
 }

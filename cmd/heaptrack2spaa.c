@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "num.h"
 #include "cli.h"
 #include "several.h"
@@ -483,10 +484,7 @@ static void write_profile(const char *outpath, bool zstd, const char *metric)
 	if (H.ncut)
 		warn_at(H.fname, 0, "%" PRIu64 " stack%s of more than %u frames: cut to the %u innermost "
 			"under [truncated] (--max-frames)", H.ncut, H.ncut == 1 ? "" : "s", H.max_frames, H.max_frames);
-	output *o = output_open(outpath, zstd);
-	builder_write(H.b, o);
-	output_close(o);
-	builder_free(H.b);
+	reader_finish(H.b, outpath, zstd);
 }
 
 int main(int argc, char **argv)

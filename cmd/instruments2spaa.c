@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "input.h"
 #include "num.h"
@@ -468,10 +469,7 @@ int main(int argc, char **argv)
 		warn_at(what, 0, "warning: %llu allocation%s of %llu node%s whose own bytes round to 0 left out "
 			"(SPAA has no stack of 0 bytes)", (unsigned long long)I.lost_count, I.lost_count == 1 ? "" : "s",
 			(unsigned long long)I.lost_nodes, I.lost_nodes == 1 ? "" : "s");
-	output *o = output_open(outpath, zstd);
-	builder_write(I.b, o);
-	output_close(o);
-	builder_free(I.b);
+	reader_finish(I.b, outpath, zstd);
 	free(I.lv);
 	free(I.fr);
 	return EXIT_OK;

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "jsonbuf.h"
 #include "naming.h"
@@ -1113,9 +1114,6 @@ int main(int argc, char **argv)
 	if (!P.nsamples)
 		die_no_stacks(what, "%llu line%s, none of them a perf sample header (is it 'perf script' output?)",
 			      (unsigned long long)nlines, nlines == 1 ? "" : "s");
-	output *o = output_open(outpath, zstd);
-	builder_write(P.b, o);
-	output_close(o);
-	builder_free(P.b);
+	reader_finish(P.b, outpath, zstd);
 	return EXIT_OK;
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "input.h"
 #include "num.h"
@@ -298,10 +299,7 @@ int main(int argc, char **argv)
 	if (!nlines) die_empty_input(what);
 	if (!P.nlines) die_no_stacks(what, "no callgraph line (\"PCT%%  [COUNT]  function @ object\")");
 	if (!P.nstacks) die_no_stacks(what, "callgraph lines of 0 samples only");
-	output *o = output_open(outpath, zstd);
-	builder_write(P.b, o);
-	output_close(o);
-	builder_free(P.b);
+	reader_finish(P.b, outpath, zstd);
 	free(P.lv);
 	free(P.fr);
 	free(P.event_name);

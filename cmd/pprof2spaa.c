@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "several.h"
 #include "idmap.h"
@@ -1269,9 +1270,6 @@ int main(int argc, char **argv)
 	if (Q.nsamples == 0 && legacy) die_no_stacks(Q.fname, "a heap profile with no sample");
 	if (Q.nsamples == 0) die_no_stacks(Q.fname, "a profile of %u sample types with no sample", Q.ntypes);
 
-	output *o = output_open(outpath, zstd);
-	builder_write(Q.b, o);
-	output_close(o);
-	builder_free(Q.b);
+	reader_finish(Q.b, outpath, zstd);
 	return EXIT_OK;
 }

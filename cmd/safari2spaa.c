@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "input.h"
 #include "jscan.h"
@@ -318,9 +319,7 @@ int main(int argc, char **argv)
 	jscan_init(&r, in, fname);
 	read_file(&r);
 	pair_up();
-	output *o = output_open(outpath, zstd);
-	builder_write(B, o);
-	output_close(o);
+	reader_finish(B, outpath, zstd);
 	jscan_free(&r);
 	input_close(in);
 	return 0;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "several.h"
 #include "sniff.h"
@@ -164,9 +165,7 @@ static void finish(const char *outpath, bool zstd)
 		builder_source_json(B, "process_names", j.p);
 		sbuf_free(&j);
 	}
-	output *o = output_open(outpath, zstd);
-	builder_write(B, o);
-	output_close(o);
+	reader_finish(B, outpath, zstd);
 }
 
 /* ---- JSON ------------------------------------------------------------------

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "input.h"
 #include "jscan.h"
@@ -661,8 +662,6 @@ int main(int argc, char **argv)
 	for (int u = 0; u < NUNITS; u++)
 		if (G.sp[u]) nstacks += spans_get_stats(G.sp[u])->spans;
 	if (!nstacks) die_no_stacks(nm, "no profile has a sample or an event");
-	output *o = output_open(outpath, zstd);
-	builder_write(G.b, o);
-	output_close(o);
+	reader_finish(G.b, outpath, zstd);
 	return EXIT_OK;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "several.h"
 #include "jsonbuf.h"
@@ -590,12 +591,9 @@ int main(int argc, char **argv)
 		meta_int("wall_time_ms", &wall_us); /* microseconds, despite the name */
 		builder_time_range(B, (double)exec_ts, (double)exec_ts + (double)wall_us / 1e6);
 	}
-	output *o = output_open(outpath, zstd);
-	builder_write(B, o);
-	output_close(o);
+	reader_finish(B, outpath, zstd);
 	if (nproblems > MAX_WARNINGS) warn_at(fname, 0, "%llu problems in all", (unsigned long long)nproblems);
 	spans_free(S);
-	builder_free(B);
 	json_doc_free(&meta);
 	sbuf_free(&meta_text);
 	for (uint32_t i = 0; i < ncols; i++) free(col_name[i]);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "input.h"
 #include "jscan.h"
@@ -397,8 +398,6 @@ int main(int argc, char **argv)
 	pass1(again);
 	pass2(again);
 	free(again);
-	output *o = output_open(outpath, zstd);
-	builder_write(P.b, o);
-	output_close(o);
+	reader_finish(P.b, outpath, zstd);
 	return EXIT_OK;
 }

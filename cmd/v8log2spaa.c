@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "demangle.h"
 #include "elfsym.h"
@@ -814,8 +815,6 @@ int main(int argc, char **argv)
 	}
 	free(again);
 	if (!P.ticks) die_no_stacks(P.fname, "no tick %s", json ? "in \"ticks\"" : "lines");
-	output *o = output_open(outpath, zstd);
-	builder_write(P.b, o);
-	output_close(o);
+	reader_finish(P.b, outpath, zstd);
 	return EXIT_OK;
 }

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "reader.h"
 #include "cli.h"
 #include "input.h"
 #include "jscan.h"
@@ -508,8 +509,9 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 /* --all-snapshots: one window per detailed snapshot (an instant). */
-static void massif_windows(output *o)
+static void massif_windows(output *o, void *ctx)
 {
+	(void)ctx;
 	for (uint32_t i = 0; i < M.nsnaps; i++) {
 		const struct msnap *s = &M.snaps[i];
 		sbuf *j = &V.tmp;
@@ -1381,9 +1383,7 @@ int main(int argc, char **argv)
 	strmap_init(&CG.edge_map);
 	strmap_init(&CG.self_map);
 	read_file(path);
-	output *o = output_open(outpath, zstd);
-	builder_write(V.b, o);
-	if (V.all_snapshots) massif_windows(o);
-	output_close(o);
+	if (V.all_snapshots) reader_extra(massif_windows, NULL);
+	reader_finish(V.b, outpath, zstd);
 	return EXIT_OK;
 }

@@ -22,6 +22,7 @@ struct output_priv {
 	z_stream *gz;    /* gzip output (-o FILE.gz) */
 	char *zbuf;
 	size_t zcap;
+	bool mem;        /* output_open_mem: the text stays in buf */
 };
 
 /* Only one output file is open at a time in every command; remember its
@@ -177,15 +178,53 @@ static void emit(output *o, const void *buf, size_t n, ZSTD_EndDirective mode)
 	}
 }
 
+/* In memory: room for n more bytes, and 64 KiB beyond (out_room's most). */
+static void mem_grow(output *o, size_t n)
+{
+	while (o->cap - o->n < n + (1 << 16)) o->cap *= 2;
+	o->buf = xrealloc(o->buf, o->cap);
+}
+
 void output_flush_buf(output *o)
 {
+	if (o->priv->mem) {
+		mem_grow(o, 0);
+		return;
+	}
 	if (o->n) emit(o, o->buf, o->n, ZSTD_e_continue);
 	o->n = 0;
 }
 
 void output_write_direct(output *o, const void *p, size_t n)
 {
+	if (o->priv->mem) {
+		mem_grow(o, n);
+		memcpy(o->buf + o->n, p, n);
+		o->n += n;
+		return;
+	}
 	emit(o, p, n, ZSTD_e_continue);
+}
+
+output *output_open_mem(void)
+{
+	output *o = xcalloc(1, sizeof *o);
+	o->priv = xcalloc(1, sizeof *o->priv);
+	o->priv->mem = true;
+	o->cap = 1 << 17;
+	o->buf = xmalloc(o->cap);
+	return o;
+}
+
+char *output_close_mem(output *o, size_t *n)
+{
+	mem_grow(o, 1);
+	char *t = o->buf;
+	t[o->n] = 0;
+	*n = o->n;
+	free(o->priv);
+	free(o);
+	return t;
 }
 
 void out_printf(output *o, const char *fmt, ...)

@@ -24,6 +24,11 @@ output *output_open(const char *path, bool zstd);
 /* The same, always gzip-compressed (formats that are gzip by convention,
  * as pprof's), whatever the name. */
 output *output_open_gzip(const char *path);
+/* An output kept in memory (records a reader adds after its profile's,
+ * read in the same process); output_close_mem() gives its text
+ * (NUL-terminated, n bytes; the caller frees it) and frees o. */
+output *output_open_mem(void);
+char *output_close_mem(output *o, size_t *n);
 /* Flushes, finishes compression, closes and renames; exits 1 on error. */
 void output_close(output *o);
 
@@ -32,7 +37,7 @@ static inline void out_write(output *o, const void *p, size_t n)
 {
 	if (o->n + n > o->cap) {
 		output_flush_buf(o);
-		if (n > o->cap) { /* huge: write directly */
+		if (n > o->cap - o->n) { /* huge: write directly */
 			extern void output_write_direct(output *, const void *, size_t);
 			output_write_direct(o, p, n);
 			return;

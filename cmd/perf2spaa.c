@@ -36,6 +36,7 @@
 #include "perfconv.h"
 #include "perfdata.h"
 #include "spaa.h"
+#include "stackid.h"
 #include "strmap.h"
 #include "util.h"
 
@@ -63,6 +64,9 @@ static const char help[] =
 	"                       /proc/kallsyms when the capture is of this kernel,\n"
 	"                       else the copy in perf's build-id cache)\n"
 	"      --inline         perf.data: add the calls inlined at each address (DWARF)\n"
+	"      --addresses      a frame per address (its ip and symoff), not one per\n"
+	"                       function: the weight of each instruction, for\n"
+	"                       spaa-annotate --disasm\n"
 	CLI_HELP_TAIL;
 
 #define MAX_WARN 20
@@ -485,7 +489,7 @@ static uint32_t resolve_frame(const struct pline *pl, const struct phys *ph, int
 		fr.symoff = ph->symoff;
 	}
 	fr.inline_depth = depth;
-	fr.exact = depth >= 0;
+	fr.exact = depth >= 0 || P.po.addresses; /* --addresses: a frame per address */
 	fr.srcline = pl->has_src ? (sstr){ P.sb.p + pl->src_off, pl->src_len } : SSTR_NULL;
 	uint32_t idx = builder_frame_add(P.b, &fr);
 	grow_array((void **)&P.fval, &P.fvcap, ci + 1, sizeof *P.fval);
@@ -520,6 +524,21 @@ static void finish_sample(void)
 	s->active = false;
 	P.nsamples++;
 	P.nfr = 0;
+	/* --addresses: the frames' addresses (their ips as printed) in the
+	 * stack's context, so that stacks at other addresses stay apart */
+	char xa[40];
+	int xan = 0;
+	if (P.po.addresses) {
+		uint64_t ah = FNV64_BASIS;
+		for (uint32_t i = 0; i < P.nfl; i++) {
+			const char *p = P.sb.p + P.fl[i].off;
+			uint32_t n = 0;
+			while (n < P.fl[i].len && !c_blank(p[n])) n++;
+			ah = fnv1a64(ah, p, n);
+			ah = fnv1a64(ah, "\x1e", 1);
+		}
+		xan = snprintf(xa, sizeof xa, "\"x_addr_id\":\"0x%016llx\"", (unsigned long long)ah);
+	}
 	grow_array((void **)&P.frames, &P.frcap, P.nfl + 1, sizeof *P.frames);
 	prefetch_frames();
 	for (uint32_t i = 0; i < P.nfl; i++) {
@@ -577,6 +596,7 @@ static void finish_sample(void)
 	c.has_tid = true;
 	c.tid = s->tid;
 	c.comm = (sstr){ P.sb.p + s->comm_off, s->comm_len };
+	if (xan > 0) c.extra_json = (sstr){ xa, (size_t)xan };
 	if (s->has_pid) builder_thread(P.b, s->pid, s->tid, c.comm.p, c.comm.n);
 	uint32_t midx[2];
 	num vals[2];
@@ -1040,7 +1060,7 @@ static void convert(input *in)
 	P.nwarn = 0;
 }
 
-enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS, O_INLINE };
+enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS, O_INLINE, O_ADDRESSES };
 
 int main(int argc, char **argv)
 {
@@ -1058,6 +1078,7 @@ int main(int argc, char **argv)
 		{ "debug-dir", required_argument, 0, O_DEBUG_DIR },
 		{ "kallsyms", required_argument, 0, O_KALLSYMS },
 		{ "inline", no_argument, 0, O_INLINE },
+		{ "addresses", no_argument, 0, O_ADDRESSES },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -1075,6 +1096,7 @@ int main(int argc, char **argv)
 		case O_DEBUG_DIR: P.po.debug_dir = optarg; break;
 		case O_KALLSYMS: P.po.kallsyms = optarg; break;
 		case O_INLINE: P.po.inline_frames = true; break;
+		case O_ADDRESSES: P.po.addresses = true; break;
 		CLI_STD_CASES(help);
 		}
 	}

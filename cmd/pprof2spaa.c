@@ -25,6 +25,7 @@
 #include "pb.h"
 #include "sniff.h"
 #include "spaa.h"
+#include "stackid.h"
 #include "strmap.h"
 #include "util.h"
 
@@ -44,6 +45,9 @@ static const char help[] =
 "      --event=NAME     name of the event (default: from the profile)\n"
 "  -m, --metric=NAME    the primary metric (default: the profile's default\n"
 "                       sample type, else its last, as pprof chooses)\n"
+"      --addresses      a frame per location address (its ip), not one per\n"
+"                       function and line: the weight of each address, for\n"
+"                       spaa-annotate --disasm\n"
 "      --max-size=BYTES\n"
 "                       the largest profile read, decompressed (default 1G;\n"
 "                       K, M and G are powers of 1024)\n"
@@ -126,6 +130,8 @@ static struct {
 	uint64_t *comments;
 	uint32_t ncomments, comcap;
 	uint64_t nsamples;
+	bool addresses;               /* --addresses: a frame per location address */
+	uint64_t ahash;               /* the sample's location addresses, hashed */
 	/* output */
 	builder *b;
 	uint32_t event, metric[MAX_TYPES], primary;
@@ -649,7 +655,7 @@ static void resolve_location(uint32_t li, const uint8_t *at)
 		f.kind = kernel ? FK_KERNEL : l->mapping ? FK_USER : FK_UNKNOWN;
 		f.inlined = k + 1 < l->nlines;
 		f.inline_depth = l->nlines > 1 ? (int32_t)(l->nlines - 1 - k) : -1;
-		f.exact = l->nlines > 1; /* inlined frames belong to their address */
+		f.exact = l->nlines > 1 || Q.addresses; /* inlined frames belong to their address */
 		if (l->address) f.ip = (sstr){ ip, ipn };
 		char src[64];
 		sbuf *x = &Q.scratch;
@@ -795,6 +801,7 @@ static void add_location(uint64_t id, const uint8_t *at)
 		bad(off_of(at), m);
 	}
 	if (Q.locf[li].nframes == 0) resolve_location(li, at);
+	if (Q.addresses) Q.ahash = fnv1a64(Q.ahash, &Q.locs[li].address, sizeof Q.locs[li].address);
 	const struct locframes *l = &Q.locf[li];
 	if (l->nframes > Q.frcap - Q.nframes) {
 		if (l->nframes > UINT32_MAX - Q.nframes) bad(off_of(at), "a sample of more than 2^32-1 frames");
@@ -814,6 +821,7 @@ static void read_sample(const pb_field *f)
 	Q.nframes = 0;
 	Q.labels.n = 0;
 	Q.nslabels = 0;
+	Q.ahash = FNV64_BASIS;
 	while (next(&r, &g)) {
 		if (g.num == 1 || g.num == 2) {
 			pb_ints it;
@@ -856,6 +864,16 @@ static void read_sample(const pb_field *f)
 	sbuf *e = &Q.labels;
 	if (Q.nslabels) {
 		labels_json(e);
+		c.extra_json = (sstr){ e->p, e->n };
+	}
+	if (Q.addresses) {
+		/* the locations' addresses (not part of a stack's content id)
+		 * in its context: samples at other addresses are stacks of
+		 * their own, which spaa-annotate --disasm weighs address by
+		 * address */
+		if (e->n && Q.nslabels) sbuf_addc(e, ',');
+		else e->n = 0;
+		sbuf_printf(e, "\"x_addr_id\":\"0x%016llx\"", (unsigned long long)Q.ahash);
 		c.extra_json = (sstr){ e->p, e->n };
 	}
 	/* a zero live figure is written (an allocation site whose objects are
@@ -1235,6 +1253,7 @@ int main(int argc, char **argv)
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
 		{ "max-size", required_argument, 0, 'S' + 256 },
+		{ "addresses", no_argument, 0, 'A' + 256 },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
@@ -1247,6 +1266,7 @@ int main(int argc, char **argv)
 		case 'e': event = optarg; break;
 		case 'm': metric = optarg; break;
 		case 'S' + 256: input_max_size_option(optarg); break;
+		case 'A' + 256: Q.addresses = true; break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}

@@ -10,6 +10,7 @@
 #include "perfdata.h"
 #include "procmap.h"
 #include "spaa.h"
+#include "stackid.h"
 #include "strmap.h"
 #include "unwind.h"
 
@@ -158,6 +159,8 @@ struct bstage {
 	uint32_t *frames;
 	uint32_t frcap;
 	uint32_t nochain;
+	uint64_t *faddr;      /* --addresses: frame number -> its address */
+	uint32_t facap;
 	struct bdso { uint32_t dso; uint8_t kind; } *dmap; /* resolver dso + 1 -> builder dso, */
 	uint32_t dmcap;                                     /* UINT32_MAX not yet met */
 	int64_t last_tid;     /* the thread builder_thread was last told of, INT64_MIN none */
@@ -464,6 +467,10 @@ static void frames_make(struct bstage *s, struct rd *r)
 	fr.dso = s->dmap[dk].dso;
 	fr.inline_depth = -1;
 	grow_array((void **)&s->bidx, &s->bicap, s->nbidx + ninl + 1, sizeof *s->bidx);
+	if (s->o->addresses) {
+		grow_array((void **)&s->faddr, &s->facap, s->nbidx + ninl + 1, sizeof *s->faddr);
+		for (uint32_t k = 0; k <= ninl; k++) s->faddr[s->nbidx + k] = addr;
+	}
 	for (uint32_t k = 0; k < ninl; k++) {
 		/* as the text path makes "IP NAME (inlined)" lines: the
 		 * physical frame's dso, kind and offset, one frame per depth */
@@ -479,6 +486,7 @@ static void frames_make(struct bstage *s, struct rd *r)
 		fr.inline_depth = 0;
 		fr.exact = true;
 	}
+	if (s->o->addresses) fr.exact = true; /* one frame per address, for spaa-annotate --disasm */
 	s->bidx[s->nbidx++] = builder_frame_add(s->b, &fr);
 }
 
@@ -560,8 +568,22 @@ static void sample_make(struct bstage *s, struct rd *r)
 		ctx.comm = getstr(r);
 		uint32_t nfr = get32r(r);
 		grow_array((void **)&s->frames, &s->frcap, nfr + 1, sizeof *s->frames);
-		for (uint32_t i = 0; i < nfr; i++) s->frames[i] = s->bidx[get32r(r)];
+		char xa[40];
+		uint64_t ah = FNV64_BASIS;
+		for (uint32_t i = 0; i < nfr; i++) {
+			uint32_t fi = get32r(r);
+			s->frames[i] = s->bidx[fi];
+			if (s->o->addresses) ah = fnv1a64(ah, &s->faddr[fi], sizeof s->faddr[fi]);
+		}
 		if (!nfr) s->frames[nfr++] = no_chain_frame(s);
+		if (s->o->addresses) {
+			/* the frames' addresses (not part of a stack's content
+			 * id) in its context: stacks at other addresses are
+			 * stacks of their own, which spaa-annotate --disasm
+			 * weighs instruction by instruction */
+			int n = snprintf(xa, sizeof xa, "\"x_addr_id\":\"0x%016llx\"", (unsigned long long)ah);
+			ctx.extra_json = (sstr){ xa, (size_t)n };
+		}
 		if (ctx.tid != s->last_tid) { /* (a thread is kept once, by its tid) */
 			builder_thread(s->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
 			s->last_tid = ctx.tid;
@@ -701,6 +723,7 @@ static void stages_free(struct conv *c)
 	free(s->evmap);
 	free(s->dmap);
 	builder_pending_free(&s->bp);
+	free(s->faddr);
 	free(s->frames);
 	sbuf_free(&s->extra);
 }

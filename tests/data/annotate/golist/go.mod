@@ -1,0 +1,3 @@
+module golist
+
+go 1.19

@@ -527,13 +527,18 @@ static void take_header(spaa_reader *r)
 	if (!A.metric.want) metric_pick_init(&A.metric, fold_pick_metric(r, event, opt.metric), A.event);
 }
 
+/* The readers, closed at the end: the event and metric names point into
+ * the first one's dictionaries. */
+static spaa_reader **readers;
+static uint32_t nreaders, rcap;
+
 static void load(const char *path)
 {
 	spaa_reader *r = spaa_open(path);
 	spaa_stack st = { 0 };
 	enum spaa_rtype t;
 	A.stamp++;
-	memset(A.fnode, 0, A.fncap * sizeof *A.fnode);
+	if (A.fnode) memset(A.fnode, 0, A.fncap * sizeof *A.fnode);
 	if (A.fnode2) memset(A.fnode2, 0, A.fncap * sizeof *A.fnode2);
 	if (A.fstart) memset(A.fstart, 0, A.fscap * sizeof *A.fstart);
 	while ((t = spaa_next(r)) != SPAA_EOF) {
@@ -549,7 +554,7 @@ static void load(const char *path)
 	spaa_stack_free(&st);
 	spaa_need_header(r);
 	metric_check(&A.metric, r->name, A.event);
-	spaa_close(r);
+	*VEC_PUSH(readers, nreaders, rcap) = r;
 }
 
 /* ---- output ---------------------------------------------------------- */
@@ -828,6 +833,8 @@ int main(int argc, char **argv)
 	strmap_free(&A.keys);
 	metric_pick_free(&A.metric);
 	dis_free();
+	for (uint32_t i = 0; i < nreaders; i++) spaa_close(readers[i]);
+	free(readers);
 	regfree(&re);
 	return EXIT_OK;
 }

@@ -128,9 +128,9 @@ void sp_trim(const char *path, const char *trim, const char *search, sbuf *out)
 		for (uint32_t i = 0; i < n; i++) {
 			base(v[i], &bs);
 			want.n = 0;
-			sbuf_addc(&want, '/');
+			sbuf_add(&want, "/", 1);
 			sbuf_add(&want, bs.p, bs.n);
-			sbuf_addc(&want, '/');
+			sbuf_add(&want, "/", 1);
 			const char *f = strstr(path, want.p);
 			if (f) {
 				sbuf_adds(out, f + want.n);
@@ -144,7 +144,7 @@ void sp_trim(const char *path, const char *trim, const char *search, sbuf *out)
 	for (uint32_t i = 0; i < n + 2; i++) {
 		want.n = 0;
 		sbuf_adds(&want, i < n ? v[i] : i == n ? "/proc/self/cwd/./" : "/proc/self/cwd/");
-		if (!want.n || want.p[want.n - 1] != '/') sbuf_addc(&want, '/');
+		if (!want.n || want.p[want.n - 1] != '/') sbuf_add(&want, "/", 1);
 		if (!strncmp(path, want.p, want.n)) {
 			sbuf_adds(out, path + want.n);
 			free_list(v, n);

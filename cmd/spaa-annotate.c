@@ -12,6 +12,7 @@
  * them.  One pass over the stacks; memory grows with the matched nodes.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
@@ -179,8 +180,9 @@ static struct {
 	uint32_t n, cap;
 } D;
 
-/* Runs argv, its standard output into *out; 0, or -1 with the reason in *err. */
-static int run(char *const argv[], sbuf *out, sbuf *err)
+/* Runs argv with file descriptor fd as its descriptor 3, its standard
+ * output into *out; 0, or -1 with the reason in *err. */
+static int run(char *const argv[], int fd, sbuf *out, sbuf *err)
 {
 	int p[2];
 	if (pipe(p) < 0) {
@@ -196,6 +198,10 @@ static int run(char *const argv[], sbuf *out, sbuf *err)
 		return -1;
 	}
 	if (pid == 0) {
+		/* (the file opened under --root, a regular file: objdump reads
+		 * that one, not whatever the path names by now) */
+		if (fd == 3) fcntl(3, F_SETFD, 0);
+		else if (dup2(fd, 3) < 0) _exit(127);
 		dup2(p[1], 1);
 		close(p[0]);
 		close(p[1]);
@@ -230,15 +236,15 @@ static int run(char *const argv[], sbuf *out, sbuf *err)
 	return 0;
 }
 
-/* objdump -d -l of function fn in file path: its instructions, the
- * address where fn starts in *start. */
-static int disassemble(const char *path, const char *fn, insn **out, uint32_t *nout, uint64_t *start, sbuf *err)
+/* objdump -d -l of function fn in the file open as fd (named path):
+ * its instructions, the address where fn starts in *start. */
+static int disassemble(int fd, const char *path, const char *fn, insn **out, uint32_t *nout, uint64_t *start, sbuf *err)
 {
 	sbuf text = { 0 }, sel = { 0 };
 	sbuf_printf(&sel, "--disassemble=%s", fn);
 	char *argv[] = { (char *)opt.objdump, (char *)"-d", (char *)"-l", (char *)"--no-show-raw-insn",
-			 (char *)"-w", sel.p, (char *)"--", (char *)path, NULL };
-	int rc = run(argv, &text, err);
+			 (char *)"-w", sel.p, (char *)"--", (char *)"/dev/fd/3", NULL };
+	int rc = run(argv, fd, &text, err);
 	sbuf_free(&sel);
 	if (rc < 0) {
 		sbuf_free(&text);
@@ -335,8 +341,8 @@ static dis *get_dis(uint32_t fn, uint32_t dso)
 	if (fd < 0) {
 		sbuf_printf(&err, "%s: %s", *dn ? dn : "(no dso)", *dn ? rp_why_text(why) : "no file to disassemble");
 	} else {
+		disassemble(fd, dn, fname, &d->in, &d->nin, &d->start, &err);
 		close(fd);
-		disassemble(host.p, fname, &d->in, &d->nin, &d->start, &err);
 	}
 	if (err.n) d->err = xstrdup(err.p);
 	sbuf_free(&host);
@@ -548,6 +554,10 @@ static void load(const char *path)
 		if (A.event && !sstr_eqc(st.event_name, A.event)) continue;
 		const spaa_weight *w = metric_find(&A.metric, st.w, st.nw);
 		if (!w) continue;
+		units u = metric_units(w, A.event, A.event ? strlen(A.event) : 0);
+		if (u.dim != A.metric.unit.dim || u.factor != A.metric.unit.factor)
+			spaa_error(r, "metric '%s' is in %s here but in %s in the stacks before: not added up",
+				   metric_pick_name(&A.metric), u.name, A.metric.unit.name);
 		A.any = true;
 		add_stack(r, &st, w->value);
 	}
@@ -558,6 +568,12 @@ static void load(const char *path)
 }
 
 /* ---- output ---------------------------------------------------------- */
+
+/* *acc += v, or exit 1: the sums of a listing never wrap */
+static void sum(num *acc, num v)
+{
+	if (!num_add(acc, v)) die_input("weights add up beyond 64 bits");
+}
 
 static long double ld(num v)
 {
@@ -620,6 +636,20 @@ static uint32_t sorted_nodes(void)
 	return m;
 }
 
+/* The figures of each ROUTINE added up before anything is written: a sum
+ * beyond 64 bits is an error (exit 1), not a listing cut short. */
+static void check_sums(uint32_t m)
+{
+	num flat = num_i(0), cum = num_i(0);
+	for (uint32_t i = 0; i < m; i++) {
+		const node *n = &A.n[order[i]], *p = i ? &A.n[order[i - 1]] : NULL;
+		if (p && (p->fn != n->fn || (opt.disasm ? p->dso != n->dso : p->file != n->file)))
+			flat = cum = num_i(0);
+		sum(&flat, n->flat);
+		sum(&cum, n->cum);
+	}
+}
+
 /* The source of one function in one file: order[lo..hi). */
 static void list_file(output *o, uint32_t lo, uint32_t hi)
 {
@@ -633,8 +663,8 @@ static void list_file(output *o, uint32_t lo, uint32_t hi)
 	int64_t start = n0->start ? n0->start : n0->line - margin, end = n0->line + margin;
 	for (uint32_t j = lo; j < hi; j++) {
 		const node *n = &A.n[order[j]];
-		num_add(&flat, n->flat);
-		num_add(&cum, n->cum);
+		sum(&flat, n->flat);
+		sum(&cum, n->cum);
 		int64_t ns = n->start ? n->start : n->line - margin, ne = n->line + margin;
 		if (ns < start) start = ns;
 		else if (ne > end) end = ne;
@@ -654,8 +684,8 @@ static void list_file(output *o, uint32_t lo, uint32_t hi)
 		for (uint32_t j = lo; j < hi; j++) {
 			const node *n = &A.n[order[j]];
 			if (n->line != l) continue;
-			num_add(&lf, n->flat);
-			num_add(&lc, n->cum);
+			sum(&lf, n->flat);
+			sum(&lc, n->cum);
 		}
 		char b1[UNITS_BUF], b2[UNITS_BUF];
 		out_printf(o, "%10s %10s %6lld:%s\n", fig_dot(lf, b1), fig_dot(lc, b2), (long long)l,
@@ -699,8 +729,8 @@ static void put_disasm_group(output *o, uint32_t lo, uint32_t hi)
 	const char *fname = key_of(&A.names, n0->fn), *dso = key_of(&A.dsos, n0->dso);
 	num flat = num_i(0), cum = num_i(0);
 	for (uint32_t j = lo; j < hi; j++) {
-		num_add(&flat, A.n[order[j]].flat);
-		num_add(&cum, A.n[order[j]].cum);
+		sum(&flat, A.n[order[j]].flat);
+		sum(&cum, A.n[order[j]].cum);
 	}
 	out_printf(o, "ROUTINE ======================== %s in %s\n", fname, dso);
 	put_head(o, flat, cum);
@@ -714,8 +744,8 @@ static void put_disasm_group(output *o, uint32_t lo, uint32_t hi)
 		const node *n = &A.n[order[j]];
 		uint32_t at = insn_at(d, n->addr, n->rel);
 		if (at == UINT32_MAX) continue;
-		num_add(&d->in[at].flat, n->flat);
-		num_add(&d->in[at].cum, n->cum);
+		sum(&d->in[at].flat, n->flat);
+		sum(&d->in[at].cum, n->cum);
 	}
 	long double fl = ld(flat);
 	for (uint32_t i = 0; i < d->nin; i++) {
@@ -814,6 +844,7 @@ int main(int argc, char **argv)
 		    pattern, A.event ? A.event : "(any)",
 		    opt.disasm ? " with an address (ip or symoff)" : "");
 
+	check_sums(m);
 	output *o = output_open(opt.outpath, opt.zstd);
 	char b[UNITS_BUF];
 	out_printf(o, "Total: %s\n", fig(A.total, b));

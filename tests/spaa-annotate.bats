@@ -320,3 +320,53 @@ ROUTINE ======================== walk in /tmp/cann/hot
 	diff <(spaa-top -n 0 "$T/c.spaa") <(spaa-top -n 0 "$T/d.spaa")
 	[ "$(grep -c '"func":"main.mix"' "$T/c.spaa")" -lt "$(grep -c '"func":"main.mix"' "$T/d.spaa")" ]
 }
+
+# ---- hostile inputs ------------------------------------------------------------
+
+# a one-event profile of function f at lines 1 to 3 of $T/s.c, one stack of
+# weight $1 in unit $2 (in stack order: leaf line 3)
+three_lines() {
+	printf 'a\nb\nc\n' > "$T/s.c"
+	printf '%s\n' '{"type":"header","format":"spaa","version":"1.0","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"timer","sampling":{"mode":"period","primary_metric":"cpu"}}],"stack_id_mode":"local"}' \
+		'{"type":"dso","id":1,"name":"x","is_kernel":false}' \
+		"{\"type\":\"frame\",\"id\":1,\"func\":\"f\",\"dso\":1,\"srcline\":\"$T/s.c:1\",\"kind\":\"user\"}" \
+		"{\"type\":\"frame\",\"id\":2,\"func\":\"f\",\"dso\":1,\"srcline\":\"$T/s.c:2\",\"kind\":\"user\"}" \
+		"{\"type\":\"frame\",\"id\":3,\"func\":\"f\",\"dso\":1,\"srcline\":\"$T/s.c:3\",\"kind\":\"user\"}" \
+		"{\"type\":\"stack\",\"id\":\"1\",\"frames\":[3,2,1],\"context\":{\"event\":\"cpu\"},\"weights\":[{\"metric\":\"cpu\",\"value\":$1,\"unit\":\"$2\"}]}"
+}
+
+@test "sums never wrap: a recursive function's cum over its lines beyond 2^64 is an error, nothing written" {
+	three_lines 9000000000000000000 nanoseconds > "$T/p.spaa"
+	run spaa-annotate --raw-units -o "$T/out" '^f$' "$T/p.spaa"
+	assert_failure 1
+	assert_output "spaa-annotate: $T/p.spaa: weights add up beyond 64 bits"
+	[ ! -e "$T/out" ]
+	three_lines 6000000000000000000 nanoseconds > "$T/p.spaa"
+	run spaa-annotate --raw-units '^f$' "$T/p.spaa"
+	assert_success
+	assert_line --index 2 '6000000000000000000 18000000000000000000 (flat, cum) 300.00% of Total'
+}
+
+@test "two files with the metric in different units: an error, not a sum" {
+	three_lines 5 nanoseconds > "$T/a.spaa"
+	three_lines 5 milliseconds > "$T/b.spaa"
+	run spaa-annotate '^f$' "$T/a.spaa" "$T/b.spaa"
+	assert_failure 1
+	assert_output "spaa-annotate: $T/b.spaa:6: metric 'cpu' is in milliseconds here but in nanoseconds in the stacks before: not added up"
+	run spaa-annotate '^f$' "$T/a.spaa" "$T/a.spaa"
+	assert_success
+	assert_line --index 0 'Total: 10ns'
+}
+
+@test "--root: a dso reached through a link out of the root is not read" {
+	perf2spaa -q --root="$CH/root" --addresses "$CH/hot.data" > "$T/hot.spaa"
+	mkdir -p "$T/r/tmp/cann" "$T/outside"
+	cp "$CH/root/tmp/cann/hot" "$T/outside/hot"
+	ln -s "$T/outside/hot" "$T/r/tmp/cann/hot"
+	run spaa-annotate --root="$T/r" --disasm '^walk$' "$T/hot.spaa"
+	assert_success
+	assert_line --index 3 " Error: /tmp/cann/hot: no such file"
+	ln -sf ../../../outside/hot "$T/r/tmp/cann/hot"
+	run spaa-annotate --root="$T/r" --disasm '^walk$' "$T/hot.spaa"
+	assert_line --index 3 " Error: /tmp/cann/hot: no such file"
+}

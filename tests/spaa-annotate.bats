@@ -370,3 +370,17 @@ three_lines() {
 	run spaa-annotate --root="$T/r" --disasm '^walk$' "$T/hot.spaa"
 	assert_line --index 3 " Error: /tmp/cann/hot: no such file"
 }
+
+@test "-list: a function's recorded first line (pprof's start_line, pprof2spaa's x_start_line) begins its listing, as pprof's does" {
+	seq 1 30 | sed 's/^/line /' > "$T/s.go"
+	printf '%s\n' '{"type":"header","format":"spaa","version":"1.0","frame_order":"leaf_to_root","events":[{"name":"cpu","kind":"timer","sampling":{"mode":"period","primary_metric":"samples"}}],"stack_id_mode":"local"}' \
+		'{"type":"dso","id":1,"name":"x","is_kernel":false}' \
+		"{\"type\":\"frame\",\"id\":1,\"func\":\"f\",\"dso\":1,\"srcline\":\"$T/s.go:15\",\"kind\":\"user\",\"x_start_line\":3}" \
+		'{"type":"stack","id":"1","frames":[1],"context":{"event":"cpu"},"weights":[{"metric":"samples","value":2}]}' > "$T/p.spaa"
+	run spaa-annotate '^f$' "$T/p.spaa"
+	assert_success
+	assert_line --index 3 '         .          .      3:line 3'
+	assert_line --index 15 '         2          2     15:line 15'
+	assert_line --index 20 '         .          .     20:line 20'
+	[ "${#lines[@]}" -eq 21 ]
+}

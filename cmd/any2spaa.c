@@ -38,6 +38,7 @@ int pmcstat2spaa_main(int argc, char **argv);
 int v8log2spaa_main(int argc, char **argv);
 int ghcprof2spaa_main(int argc, char **argv);
 int safari2spaa_main(int argc, char **argv);
+int pstats2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -62,6 +63,7 @@ static const struct {
 	{ "v8log2spaa", v8log2spaa_main },
 	{ "ghcprof2spaa", ghcprof2spaa_main },
 	{ "safari2spaa", safari2spaa_main },
+	{ "pstats2spaa", pstats2spaa_main },
 };
 
 static const char help_text[] =
@@ -101,6 +103,7 @@ static const char help_text[] =
 	"  v8-log-json      the JSON of node --prof-process --preprocess, v8log2spaa\n"
 	"  ghc-prof         a GHC cost-centre profile (.prof, -pj JSON), ghcprof2spaa\n"
 	"  safari           a Safari timeline recording (Web Inspector), safari2spaa\n"
+	"  pstats           Python cProfile statistics (cProfile -o), pstats2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"

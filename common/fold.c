@@ -115,13 +115,15 @@ void fold_opts_header(fold_opts *o, const spaa_reader *r)
 	o->perf = x && x->type == JSON_STRING && x->count == 4 && memcmp(x->str, "perf", 4) == 0;
 	/* names that are whole, with no C argument list to cut: JavaScript,
 	 * Ruby ("block (2 levels) in <main>"), and what speedscope files hold;
-	 * Safari's JavaScript, GHC's cost centres */
+	 * Safari's JavaScript, GHC's cost centres, cProfile's
+	 * "file:line(function)" */
 	o->js = x && x->type == JSON_STRING &&
 		((x->count == 6 && memcmp(x->str, "chrome", 6) == 0) ||
 		 (x->count == 9 && memcmp(x->str, "stackprof", 9) == 0) ||
 		 (x->count == 10 && memcmp(x->str, "speedscope", 10) == 0) ||
 		 (x->count == 6 && memcmp(x->str, "safari", 6) == 0) ||
-		 (x->count == 3 && memcmp(x->str, "ghc", 3) == 0));
+		 (x->count == 3 && memcmp(x->str, "ghc", 3) == 0) ||
+		 (x->count == 8 && memcmp(x->str, "cProfile", 8) == 0));
 }
 
 /* The inline mode in effect: a negative inline_mode means "the default":

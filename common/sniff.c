@@ -217,7 +217,8 @@ enum {
 	F_INSTRUMENTS, F_PMCSTAT,
 	F_V8LOG, F_V8LOG_JSON,
 	F_GHCPROF,
-	F_SAFARI
+	F_SAFARI,
+	F_PSTATS
 };
 
 const sniff_format sniff_formats[] = {
@@ -250,6 +251,7 @@ const sniff_format sniff_formats[] = {
 	[F_V8LOG_JSON] = { "v8-log-json", "the JSON of node --prof-process --preprocess", "v8log2spaa", NULL },
 	[F_GHCPROF] = { "ghc-prof", "a GHC cost-centre profile", "ghcprof2spaa", NULL },
 	[F_SAFARI] = { "safari", "a Safari timeline recording", "safari2spaa", NULL },
+	[F_PSTATS] = { "pstats", "Python cProfile statistics (pstats)", "pstats2spaa", NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -428,6 +430,12 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 	size_t text = 0;
 	while (text < n && (u[text] >= 0x20 || u[text] == '\n' || u[text] == '\t' || u[text] == '\r')) text++;
 	if (text < n && text < 64) { /* binary */
+		/* Python's marshal of cProfile's dictionary: '{' (0x80: a
+		 * reference to it may follow), its first key a tuple of 3 */
+		if (n >= 3 && (u[0] & 0x7f) == '{' &&
+		    (((u[1] & 0x7f) == ')' && u[2] == 3) ||
+		     (n >= 6 && (u[1] & 0x7f) == '(' && u[2] == 3 && !u[3] && !u[4] && !u[5])))
+			return &sniff_formats[F_PSTATS];
 		if (text < 16 && pprof_fields(u, n)) return &sniff_formats[F_PPROF];
 		if (looks) {
 			static char buf[64];

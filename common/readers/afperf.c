@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -1864,22 +1865,26 @@ static void convert(const char *outpath, bool zstd)
 	spans_free(S);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option afperf_longopts[] = {
+	CLI_OUT_LONGOPTS,
+	{ "samples", no_argument, 0, 's' },
+	{ "exclude-pauses", no_argument, 0, 'p' },
+	{ "max-depth", required_argument, 0, 'D' },
+	{ "strict", no_argument, 0, 'S' },
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char afperf_shortopts[] = "o:zshV";
+
+/* the converter afperf2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int afperf_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		CLI_OUT_LONGOPTS,
-		{ "samples", no_argument, 0, 's' },
-		{ "exclude-pauses", no_argument, 0, 'p' },
-		{ "max-depth", required_argument, 0, 'D' },
-		{ "strict", no_argument, 0, 'S' },
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, afperf_shortopts, afperf_longopts, NULL)) != -1) {
 		switch (c) {
 		CLI_OUT_CASES(outpath, zstd);
 		case 's': opt_samples = true; break;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -851,26 +852,30 @@ static void convert(input *in)
 		       map_name());
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+enum { OPT_MAP = 256 };
+const struct option bpftrace_longopts[] = {
+	{ "frequency", required_argument, 0, 'F' },
+	{ "keys", required_argument, 0, 'k' },
+	{ "map", required_argument, 0, OPT_MAP },
+	{ "metric", required_argument, 0, 'm' },
+	CLI_OUT_LONGOPTS,
+	{ "quiet", no_argument, 0, 'q' },
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char bpftrace_shortopts[] = "F:k:m:o:zqhV";
+
+/* the converter bpftrace2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int bpftrace_read(int argc, char **argv)
 {
-	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls main again */
+	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls bpftrace_read again */
 	memset(&B, 0, sizeof B);
-	cli_init(argc, argv);
-	enum { OPT_MAP = 256 };
-	static const struct option longopts[] = {
-		{ "frequency", required_argument, 0, 'F' },
-		{ "keys", required_argument, 0, 'k' },
-		{ "map", required_argument, 0, OPT_MAP },
-		{ "metric", required_argument, 0, 'm' },
-		CLI_OUT_LONGOPTS,
-		{ "quiet", no_argument, 0, 'q' },
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "F:k:m:o:zqhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, bpftrace_shortopts, bpftrace_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			B.freq = opt_u64("--frequency", optarg);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "spaa.h"
@@ -1404,24 +1405,28 @@ static void read_profile(jscan *r)
 	if (jscan_peek(r) >= 0) jscan_fail(r, "data after the JSON text");
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option chrome_longopts[] = {
+	CLI_OUT_LONGOPTS,
+	{ "samples", no_argument, 0, 's' },
+	{ "format", required_argument, 0, 'F' + 256 },
+	{ "max-depth", required_argument, 0, 'D' + 256 },
+	{ "max-frames", required_argument, 0, 'f' + 256 },
+	{ "max-size", required_argument, 0, 'S' + 256 },
+	{ "verbose", no_argument, 0, 'v' + 256 },
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char chrome_shortopts[] = "o:zshV";
+
+/* the converter chrome2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int chrome_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		CLI_OUT_LONGOPTS,
-		{ "samples", no_argument, 0, 's' },
-		{ "format", required_argument, 0, 'F' + 256 },
-		{ "max-depth", required_argument, 0, 'D' + 256 },
-		{ "max-frames", required_argument, 0, 'f' + 256 },
-		{ "max-size", required_argument, 0, 'S' + 256 },
-		{ "verbose", no_argument, 0, 'v' + 256 },
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, chrome_shortopts, chrome_longopts, NULL)) != -1) {
 		switch (c) {
 		CLI_OUT_CASES(outpath, zstd);
 		case 's': opt_samples = true; break;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -547,24 +548,28 @@ static void parse_keys(const char *arg)
 	if (nst > MAXSTACKS) usage_error("--keys: at most %d stacks", MAXSTACKS);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option dtrace_longopts[] = {
+	{ "event", required_argument, 0, 'e' },
+	{ "frequency", required_argument, 0, 'F' },
+	{ "keys", required_argument, 0, 'k' },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char dtrace_shortopts[] = "F:k:o:zhV";
+
+/* the converter dtrace2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int dtrace_read(int argc, char **argv)
 {
-	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls main again */
+	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls dtrace_read again */
 	memset(&D, 0, sizeof D);
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		{ "event", required_argument, 0, 'e' },
-		{ "frequency", required_argument, 0, 'F' },
-		{ "keys", required_argument, 0, 'k' },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL, *event = "profile-997";
 	bool zstd = false, have_freq = false;
 	uint64_t freq = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "F:k:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, dtrace_shortopts, dtrace_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (!*optarg) usage_error("--event: empty name");

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -194,26 +195,30 @@ static void read_folded(builder *b, const char *path, uint32_t ev, uint32_t metr
 	input_close(in);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option folded_longopts[] = {
+	{ "event", required_argument, 0, 'e' },
+	{ "kind", required_argument, 0, 'k' },
+	{ "metric", required_argument, 0, 'm' },
+	{ "unit", required_argument, 0, 'u' },
+	{ "addrs", no_argument, 0, 'A' },
+	{ "binary", required_argument, 0, 'B' },
+	{ "pid", required_argument, 0, 'P' },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char folded_shortopts[] = "m:u:o:zhV";
+
+/* the converter folded2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int folded_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		{ "event", required_argument, 0, 'e' },
-		{ "kind", required_argument, 0, 'k' },
-		{ "metric", required_argument, 0, 'm' },
-		{ "unit", required_argument, 0, 'u' },
-		{ "addrs", no_argument, 0, 'A' },
-		{ "binary", required_argument, 0, 'B' },
-		{ "pid", required_argument, 0, 'P' },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *event = "cpu", *kind = "software", *metric = "samples", *unit = NULL;
 	const char *outpath = NULL, *binary = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "m:u:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, folded_shortopts, folded_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'k': kind = optarg; break;

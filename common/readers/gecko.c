@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -1273,22 +1274,26 @@ static void pass(const char *path, int n)
 	for (int i = 0; i < 4; i++) cursor_close(&G.cur[i]);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option gecko_longopts[] = {
+	{ "samples", no_argument, 0, 's' },
+	{ "max-frames", required_argument, 0, 'f' + 256 },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char gecko_shortopts[] = "so:zhV";
+
+/* the converter gecko2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int gecko_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		{ "samples", no_argument, 0, 's' },
-		{ "max-frames", required_argument, 0, 'f' + 256 },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
 	G.max_frames = 512;
 	G.cut = NONE;
-	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, gecko_shortopts, gecko_longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': G.samples = true; break;
 		case 'f' + 256: G.max_frames = (uint32_t)opt_range("--max-frames", optarg, 1, 1000000); break;

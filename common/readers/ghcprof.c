@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -524,19 +525,23 @@ static void write_stacks(void)
 	if (!any) die_no_stacks(fname, "a cost-centre tree without costs (no ticks, bytes or entries)");
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option ghcprof_longopts[] = {
+	CLI_OUT_LONGOPTS,
+	{ "max-depth", required_argument, 0, 'D' + 256 },
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char ghcprof_shortopts[] = "o:zhV";
+
+/* the converter ghcprof2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int ghcprof_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		CLI_OUT_LONGOPTS,
-		{ "max-depth", required_argument, 0, 'D' + 256 },
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ghcprof_shortopts, ghcprof_longopts, NULL)) != -1) {
 		switch (c) {
 		CLI_OUT_CASES(outpath, zstd);
 		case 'D' + 256: opt_max_depth = (uint32_t)opt_range("--max-depth", optarg, 1, 1000000); break;

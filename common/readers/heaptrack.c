@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "num.h"
@@ -487,20 +488,24 @@ static void write_profile(const char *outpath, bool zstd, const char *metric)
 	reader_finish(H.b, outpath, zstd);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option heaptrack_longopts[] = {
+	{ "metric", required_argument, 0, 'm' },
+	{ "max-frames", required_argument, 0, 'F' + 256 },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char heaptrack_shortopts[] = "m:o:zhV";
+
+/* the converter heaptrack2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int heaptrack_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		{ "metric", required_argument, 0, 'm' },
-		{ "max-frames", required_argument, 0, 'F' + 256 },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *metric = "alloc_bytes", *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, heaptrack_shortopts, heaptrack_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': metric = optarg; break;
 		case 'F' + 256: H.max_frames = (uint32_t)opt_range("--max-frames", optarg, 1, 1000000); break;

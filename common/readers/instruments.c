@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -433,22 +434,26 @@ static void convert(input *in)
 	}
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+enum { OPT_DERIVE = 256 };
+const struct option instruments_longopts[] = {
+	{ "derive-self", no_argument, 0, OPT_DERIVE },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char instruments_shortopts[] = "o:zhV";
+
+/* the converter instruments2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int instruments_read(int argc, char **argv)
 {
-	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls main again */
+	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls instruments_read again */
 	memset(&I, 0, sizeof I);
-	cli_init(argc, argv);
-	enum { OPT_DERIVE = 256 };
-	static const struct option longopts[] = {
-		{ "derive-self", no_argument, 0, OPT_DERIVE },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, instruments_shortopts, instruments_longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_DERIVE: I.derive = true; break;
 		CLI_OUT_CASES(outpath, zstd);

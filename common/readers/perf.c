@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -1042,30 +1043,34 @@ static void convert(input *in)
 
 enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS, O_INLINE };
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option perf_longopts[] = {
+	{ "samples", no_argument, 0, 's' },
+	CLI_OUT_LONGOPTS,
+	{ "jobs", required_argument, 0, 'j' },
+	{ "quiet", no_argument, 0, 'q' },
+	{ "symfs", required_argument, 0, O_SYMFS },
+	{ "root", required_argument, 0, O_SYMFS },
+	{ "debug-dir", required_argument, 0, O_DEBUG_DIR },
+	{ "kallsyms", required_argument, 0, O_KALLSYMS },
+	{ "inline", no_argument, 0, O_INLINE },
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char perf_shortopts[] = "so:zj:qhV";
+
+/* the converter perf2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int perf_read(int argc, char **argv)
 {
-	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls main again */
+	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls perf_read again */
 	memset(&P, 0, sizeof P);
 	P.nochain = UINT32_MAX;
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		{ "samples", no_argument, 0, 's' },
-		CLI_OUT_LONGOPTS,
-		{ "jobs", required_argument, 0, 'j' },
-		{ "quiet", no_argument, 0, 'q' },
-		{ "symfs", required_argument, 0, O_SYMFS },
-		{ "root", required_argument, 0, O_SYMFS },
-		{ "debug-dir", required_argument, 0, O_DEBUG_DIR },
-		{ "kallsyms", required_argument, 0, O_KALLSYMS },
-		{ "inline", no_argument, 0, O_INLINE },
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	unsigned jobs = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "so:zj:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, perf_shortopts, perf_longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': P.want_samples = true; break;
 		CLI_OUT_CASES(outpath, zstd);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -267,22 +268,26 @@ static void convert(input *in)
 	P.nignored = 0;
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+enum { OPT_CUT = 256 };
+const struct option pmcstat_longopts[] = {
+	{ "cut-chains", no_argument, 0, OPT_CUT },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char pmcstat_shortopts[] = "o:zhV";
+
+/* the converter pmcstat2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int pmcstat_read(int argc, char **argv)
 {
-	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls main again */
+	/* a fresh state: the fuzz target (fuzz/fuzz_cmd.c) calls pmcstat_read again */
 	memset(&P, 0, sizeof P);
-	cli_init(argc, argv);
-	enum { OPT_CUT = 256 };
-	static const struct option longopts[] = {
-		{ "cut-chains", no_argument, 0, OPT_CUT },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, pmcstat_shortopts, pmcstat_longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CUT: P.cut_chains = true; break;
 		CLI_OUT_CASES(outpath, zstd);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -1228,21 +1229,25 @@ static void read_input(const char *path)
 	}
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option pprof_longopts[] = {
+	{ "event", required_argument, 0, 'e' },
+	{ "metric", required_argument, 0, 'm' },
+	{ "max-size", required_argument, 0, 'S' + 256 },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char pprof_shortopts[] = "m:o:zhV";
+
+/* the converter pprof2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int pprof_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		{ "event", required_argument, 0, 'e' },
-		{ "metric", required_argument, 0, 'm' },
-		{ "max-size", required_argument, 0, 'S' + 256 },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *event = NULL, *metric = NULL, *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, pprof_shortopts, pprof_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'm': metric = optarg; break;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -286,20 +287,24 @@ static void pair_up(void)
 			(unsigned long long)n_cut, n_cut == 1 ? "" : "s", opt_max_frames, opt_max_frames);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option safari_longopts[] = {
+	CLI_OUT_LONGOPTS,
+	{ "samples", no_argument, 0, 's' },
+	{ "max-frames", required_argument, 0, 'f' + 256 },
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char safari_shortopts[] = "o:zshV";
+
+/* the converter safari2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int safari_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		CLI_OUT_LONGOPTS,
-		{ "samples", no_argument, 0, 's' },
-		{ "max-frames", required_argument, 0, 'f' + 256 },
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, safari_shortopts, safari_longopts, NULL)) != -1) {
 		switch (c) {
 		CLI_OUT_CASES(outpath, zstd);
 		case 's': opt_samples = true; break;

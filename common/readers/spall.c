@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -1138,22 +1139,26 @@ static void convert_binary(input *in, const char *reopen, const char *outpath, b
 	finish(outpath, zstd);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option spall_longopts[] = {
+	CLI_OUT_LONGOPTS,
+	{ "samples", no_argument, 0, 's' },
+	{ "strict", no_argument, 0, 'S' },
+	{ "verbose", no_argument, 0, 'v' },
+	{ "max-depth", required_argument, 0, 'D' },
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char spall_shortopts[] = "o:zshV";
+
+/* the converter spall2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int spall_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		CLI_OUT_LONGOPTS,
-		{ "samples", no_argument, 0, 's' },
-		{ "strict", no_argument, 0, 'S' },
-		{ "verbose", no_argument, 0, 'v' },
-		{ "max-depth", required_argument, 0, 'D' },
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, spall_shortopts, spall_longopts, NULL)) != -1) {
 		switch (c) {
 		CLI_OUT_CASES(outpath, zstd);
 		case 's': opt_samples = true; break;

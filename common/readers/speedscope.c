@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -609,23 +610,27 @@ static void read_file(const char *path)
 	free(again);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+enum { OPT_STRICT = 256, OPT_MAX_DEPTH };
+const struct option speedscope_longopts[] = {
+	{ "samples", no_argument, 0, 's' },
+	{ "quiet", no_argument, 0, 'q' },
+	{ "strict", no_argument, 0, OPT_STRICT },
+	{ "max-depth", required_argument, 0, OPT_MAX_DEPTH },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char speedscope_shortopts[] = "sqo:zhV";
+
+/* the converter speedscope2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int speedscope_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	enum { OPT_STRICT = 256, OPT_MAX_DEPTH };
-	static const struct option longopts[] = {
-		{ "samples", no_argument, 0, 's' },
-		{ "quiet", no_argument, 0, 'q' },
-		{ "strict", no_argument, 0, OPT_STRICT },
-		{ "max-depth", required_argument, 0, OPT_MAX_DEPTH },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "sqo:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, speedscope_shortopts, speedscope_longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': G.samples = true; break;
 		case 'q': G.quiet = true; break;

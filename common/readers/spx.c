@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -485,22 +486,26 @@ static void add_source(void)
 	sbuf_free(&j);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option spx_longopts[] = {
+	{ "metadata", required_argument, 0, 'm' },
+	CLI_OUT_LONGOPTS,
+	{ "samples", no_argument, 0, 's' },
+	{ "strict", no_argument, 0, 'S' },
+	{ "max-depth", required_argument, 0, 'D' },
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char spx_shortopts[] = "o:zshV";
+
+/* the converter spx2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int spx_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		{ "metadata", required_argument, 0, 'm' },
-		CLI_OUT_LONGOPTS,
-		{ "samples", no_argument, 0, 's' },
-		{ "strict", no_argument, 0, 'S' },
-		{ "max-depth", required_argument, 0, 'D' },
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL, *opt_meta = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zshV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, spx_shortopts, spx_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm': opt_meta = optarg; break;
 		CLI_OUT_CASES(outpath, zstd);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -367,19 +368,23 @@ static void pass2(const char *path)
 	free(prev);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option stackprof_longopts[] = {
+	{ "samples", no_argument, 0, 's' },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char stackprof_shortopts[] = "so:zhV";
+
+/* the converter stackprof2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int stackprof_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		{ "samples", no_argument, 0, 's' },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, stackprof_shortopts, stackprof_longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': P.samples = true; break;
 		CLI_OUT_CASES(outpath, zstd);

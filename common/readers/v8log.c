@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -760,20 +761,24 @@ static void jpass2(const char *path)
 
 /* ---- main ------------------------------------------------------------------ */
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+const struct option v8log_longopts[] = {
+	{ "samples", no_argument, 0, 's' },
+	{ "root", required_argument, 0, 'R' + 256 },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char v8log_shortopts[] = "so:zhV";
+
+/* the converter v8log2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int v8log_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	static const struct option longopts[] = {
-		{ "samples", no_argument, 0, 's' },
-		{ "root", required_argument, 0, 'R' + 256 },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, v8log_shortopts, v8log_longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': P.samples = true; break;
 		case 'R' + 256: P.root = optarg; break;

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers.h"
 #include "build.h"
 #include "reader.h"
 #include "cli.h"
@@ -1344,22 +1345,26 @@ static void read_file(const char *path)
 	input_close(in);
 }
 
-int main(int argc, char **argv)
+/* its options, for getopt_long and the registry (readers/registry.h) */
+enum { OPT_FORMAT = 256, OPT_SNAPSHOT, OPT_ALL };
+const struct option valgrind_longopts[] = {
+	{ "format", required_argument, 0, OPT_FORMAT },
+	{ "snapshot", required_argument, 0, OPT_SNAPSHOT },
+	{ "all-snapshots", no_argument, 0, OPT_ALL },
+	CLI_OUT_LONGOPTS,
+	CLI_STD_LONGOPTS,
+	{ 0, 0, 0, 0 }
+};
+const char valgrind_shortopts[] = "o:zhV";
+
+/* the converter valgrind2spaa: argv as it gets it (argv[0] its name); the
+ * exit status (readers/readers.h) */
+int valgrind_read(int argc, char **argv)
 {
-	cli_init(argc, argv);
-	enum { OPT_FORMAT = 256, OPT_SNAPSHOT, OPT_ALL };
-	static const struct option longopts[] = {
-		{ "format", required_argument, 0, OPT_FORMAT },
-		{ "snapshot", required_argument, 0, OPT_SNAPSHOT },
-		{ "all-snapshots", no_argument, 0, OPT_ALL },
-		CLI_OUT_LONGOPTS,
-		CLI_STD_LONGOPTS,
-		{ 0, 0, 0, 0 }
-	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, valgrind_shortopts, valgrind_longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "massif")) V.format = F_MASSIF;

@@ -2,13 +2,13 @@
  *
  * The format is recognised by content (common/sniff.c: the recognisers the
  * filters use to say "this is X, not SPAA: run Y") and the converter that
- * reads it runs with its defaults, in this process: each converter's own
- * main is linked in under another name (cmd/linked/NAME.c compiles
- * cmd/NAME.c with main renamed NAME_main), as fuzz/fuzz_cmd.c runs them.
- * Nothing is executed from the PATH, and any2spaa converts exactly as the
- * converter does, byte for byte.  Several FILEs: each is converted in a
- * child process (common/several.c) and the results are merged as
- * "spaa-cat --merge" merges them.  See any2spaa(1). */
+ * reads it runs with its defaults, in this process: the converter's reader
+ * (common/readers/, found by its name in readers/registry.h) is the code
+ * the converter itself runs, from its own main.  Nothing is executed from
+ * the PATH, and any2spaa converts exactly as the converter does, byte for
+ * byte.  Several FILEs: each is converted in a child process
+ * (common/several.c) and the results are merged as "spaa-cat --merge"
+ * merges them.  See any2spaa(1). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,55 +16,9 @@
 #include "cli.h"
 #include "input.h"
 #include "output.h"
+#include "readers/registry.h"
 #include "several.h"
 #include "sniff.h"
-
-int perf2spaa_main(int argc, char **argv);
-int dtrace2spaa_main(int argc, char **argv);
-int bpftrace2spaa_main(int argc, char **argv);
-int folded2spaa_main(int argc, char **argv);
-int chrome2spaa_main(int argc, char **argv);
-int pprof2spaa_main(int argc, char **argv);
-int heaptrack2spaa_main(int argc, char **argv);
-int spall2spaa_main(int argc, char **argv);
-int spx2spaa_main(int argc, char **argv);
-int afperf2spaa_main(int argc, char **argv);
-int speedscope2spaa_main(int argc, char **argv);
-int stackprof2spaa_main(int argc, char **argv);
-int valgrind2spaa_main(int argc, char **argv);
-int gecko2spaa_main(int argc, char **argv);
-int instruments2spaa_main(int argc, char **argv);
-int pmcstat2spaa_main(int argc, char **argv);
-int v8log2spaa_main(int argc, char **argv);
-int ghcprof2spaa_main(int argc, char **argv);
-int safari2spaa_main(int argc, char **argv);
-int pstats2spaa_main(int argc, char **argv);
-
-static const struct {
-	const char *name;
-	int (*main)(int, char **);
-} converters[] = {
-	{ "perf2spaa", perf2spaa_main },
-	{ "dtrace2spaa", dtrace2spaa_main },
-	{ "bpftrace2spaa", bpftrace2spaa_main },
-	{ "folded2spaa", folded2spaa_main },
-	{ "chrome2spaa", chrome2spaa_main },
-	{ "pprof2spaa", pprof2spaa_main },
-	{ "heaptrack2spaa", heaptrack2spaa_main },
-	{ "spall2spaa", spall2spaa_main },
-	{ "spx2spaa", spx2spaa_main },
-	{ "afperf2spaa", afperf2spaa_main },
-	{ "speedscope2spaa", speedscope2spaa_main },
-	{ "stackprof2spaa", stackprof2spaa_main },
-	{ "valgrind2spaa", valgrind2spaa_main },
-	{ "gecko2spaa", gecko2spaa_main },
-	{ "instruments2spaa", instruments2spaa_main },
-	{ "pmcstat2spaa", pmcstat2spaa_main },
-	{ "v8log2spaa", v8log2spaa_main },
-	{ "ghcprof2spaa", ghcprof2spaa_main },
-	{ "safari2spaa", safari2spaa_main },
-	{ "pstats2spaa", pstats2spaa_main },
-};
 
 static const char help_text[] =
 	"Usage: any2spaa [OPTION]... [FILE]...\n"
@@ -110,13 +64,6 @@ static const char help_text[] =
 	"      --verbose        say on standard error which format each FILE is\n"
 	"                       and which converter reads it\n"
 	CLI_HELP_TAIL;
-
-static int (*converter_main(const char *name))(int, char **)
-{
-	for (size_t i = 0; i < sizeof converters / sizeof *converters; i++)
-		if (strcmp(converters[i].name, name) == 0) return converters[i].main;
-	return NULL;
-}
 
 /* What file is, by content (or as forced). */
 static const sniff_format *recognise(const char *path, const char *name, const sniff_format *forced)
@@ -187,5 +134,8 @@ int main(int argc, char **argv)
 	args[n++] = path;
 	args[n] = NULL;
 	optind = 0; /* glibc: getopt starts afresh for the converter */
-	return converter_main(f->cmd)(n, args);
+	const reader_def *r = reader_named(f->cmd);
+	if (!r) die_at(name, 0, "no reader named %s", f->cmd); /* sniff.c and the registry disagree */
+	cli_init(n, args); /* its messages name the converter, as when it runs alone */
+	return r->read(n, args);
 }

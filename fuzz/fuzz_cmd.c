@@ -1,14 +1,18 @@
 /* fuzz_cmd.c - a libFuzzer target for one command's reader.  Built once
- * per command (make fuzz): the command's own .c is compiled with
- * -Dmain=spaa_cmd_main and FUZZ_CMD names it.  Each input is written to a
- * file and run in-process; die() comes back here through cli_exit_override.
+ * per command (make fuzz), FUZZ_CMD naming it: a converter runs its reader
+ * (X_read, found in the registry, readers/registry.h, as any2spaa finds
+ * it); another command's own .c is compiled with -Dmain=spaa_cmd_main.
+ * Each input is written to a file and run in-process; die() comes back here
+ * through cli_exit_override.
  *
- * The command's state is reset before each run: its .c is compiled with
- * -fno-zero-initialized-in-bss, so that every variable of static duration it
- * has (file scope or function scope) is in its .data, which objcopy renames
- * spaacmd_data; the linker marks that section's bounds, and the bytes it had
- * at start-up are copied back before each input.  (What the variables
- * pointed to is leaked: run with -detect_leaks=0 and a high -rss_limit_mb.)
+ * The state is reset before each run: the readers (common/readers/) and the
+ * command's .c are compiled with -fno-zero-initialized-in-bss, so that every
+ * variable of static duration they have (file scope or function scope) is
+ * in their .data, which objcopy renames spaardr_data (the readers) and
+ * spaacmd_data (the command); the linker marks those sections' bounds, and
+ * the bytes they had at start-up are copied back before each input.  (What
+ * the variables pointed to is leaked: run with -detect_leaks=0 and a high
+ * -rss_limit_mb.)
  *
  * How each command is run, and the property checked when it exits 0:
  *   converters      CMD -o OUT [--samples] IN  (--samples, where there is
@@ -30,7 +34,7 @@
  *   spaa-heapdiff   the input is BEFORE, a line "%%", then AFTER (no such
  *                   line: the input is both): CMD -o OUT BEFORE AFTER; OUT
  *                   must be heap-diff NDJSON, a header first
- *   spaa2pprof      CMD -o OUT IN; pprof2spaa (linked in, reset the same
+ *   spaa2pprof      CMD -o OUT IN; pprof2spaa's reader (reset the same
  *                   way) must read OUT back, into SPAA that reads back and
  *                   is valid
  *   perf2spaa       as a converter; a perf.data (PERFILE2) gets --samples
@@ -58,9 +62,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "readers/registry.h"
 #include "spaa.h"
 
-int spaa_cmd_main(int argc, char **argv);
+/* the command's main, when it is no converter */
+int spaa_cmd_main(int argc, char **argv) __attribute__((weak));
 
 static bool is(const char *cmd) { return strcmp(FUZZ_CMD, cmd) == 0; }
 
@@ -104,19 +110,19 @@ static void make_sym_sources(const char *dir)
 	write_file(p, maps, sizeof maps - 1);
 }
 
-/* the bounds of the command's variables (see above) */
-extern char __start_spaacmd_data[], __stop_spaacmd_data[];
+/* the bounds of the command's variables and the readers' (see above) */
+extern char __start_spaacmd_data[] __attribute__((weak)), __stop_spaacmd_data[] __attribute__((weak));
 static char *initial_data;
+extern char __start_spaardr_data[] __attribute__((weak)), __stop_spaardr_data[] __attribute__((weak));
+static char *initial_rdr;
 /* spaa-validate, linked in the same way (its .data renamed spaaval_data)
  * into the targets of the other commands */
 int spaa_validate_main(int argc, char **argv) __attribute__((weak));
 extern char __start_spaaval_data[] __attribute__((weak)), __stop_spaaval_data[] __attribute__((weak));
 static char *initial_val;
-/* pprof2spaa, linked in the same way (.data renamed spaap2s_data) into the
- * target of spaa2pprof, to read its output back */
-int pprof2spaa_main(int argc, char **argv) __attribute__((weak));
-extern char __start_spaap2s_data[] __attribute__((weak)), __stop_spaap2s_data[] __attribute__((weak));
-static char *initial_p2s;
+/* the converter under test (NULL for another command), and pprof2spaa's
+ * reader, which reads spaa2pprof's output back */
+static const reader_def *cmd_reader, *pprof_reader;
 
 /* byte by byte and not through memcpy: the section holds ASan's poisoned
  * red zones between the variables */
@@ -130,6 +136,12 @@ static jmp_buf back;
 static int exit_code;
 static int first_free_fd; /* fds from here on are the command's */
 static char in_path[64], out_path[80], meta_path[80], back_path[80], dir_path[80];
+
+static void fail(const char *what)
+{
+	fprintf(stderr, "fuzz_cmd: %s: %s\n", FUZZ_CMD, what);
+	abort();
+}
 
 /* perf2spaa's --threads directories: DIR/data, DIR/data.0 ... of the parts
  * of data between "%%data%%" markers; false when the input has none */
@@ -280,35 +292,40 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	twice = getenv("SPAA_FUZZ_TWICE") && strcmp(getenv("SPAA_FUZZ_TWICE"), "1") == 0;
 	first_free_fd = open("/dev/null", O_RDONLY);
 	close(first_free_fd);
+	cmd_reader = reader_named(FUZZ_CMD);
+	pprof_reader = reader_named("pprof2spaa");
+	if (!cmd_reader && !spaa_cmd_main) fail("neither a reader nor a main");
 	size_t n = __stop_spaacmd_data - __start_spaacmd_data;
 	initial_data = malloc(n ? n : 1);
 	copy_bytes(initial_data, __start_spaacmd_data, n);
+	n = __stop_spaardr_data - __start_spaardr_data;
+	initial_rdr = malloc(n ? n : 1);
+	copy_bytes(initial_rdr, __start_spaardr_data, n);
 	if (spaa_validate_main) {
 		n = __stop_spaaval_data - __start_spaaval_data;
 		initial_val = malloc(n ? n : 1);
 		copy_bytes(initial_val, __start_spaaval_data, n);
 	}
-	if (pprof2spaa_main) {
-		n = __stop_spaap2s_data - __start_spaap2s_data;
-		initial_p2s = malloc(n ? n : 1);
-		copy_bytes(initial_p2s, __start_spaap2s_data, n);
-	}
 	return 0;
 }
 
-static void fail(const char *what)
+/* the reader of converter_run, run as its command runs it */
+static const reader_def *converter_run;
+static int converter_main(int argc, char **argv)
 {
-	fprintf(stderr, "fuzz_cmd: %s: %s\n", FUZZ_CMD, what);
-	abort();
+	cli_init(argc, argv);
+	return converter_run->read(argc, argv);
 }
 
-/* A main, as if started afresh: its variables as they were at start-up. */
+/* A main, as if started afresh: its variables as they were at start-up,
+ * and the readers' */
 static int run_main(int (*fn)(int, char **), char *start, char *stop, const char *initial,
 		    bool quiet, int argc, char **argv)
 {
 	char *args[12];
 	memcpy(args, argv, (argc + 1) * sizeof *args); /* getopt permutes them */
 	copy_bytes(start, initial, (size_t)(stop - start));
+	copy_bytes(__start_spaardr_data, initial_rdr, (size_t)(__stop_spaardr_data - __start_spaardr_data));
 	optind = 0; /* glibc: a full reset of getopt */
 	cli_exit_override = come_back;
 	exit_code = 0;
@@ -328,8 +345,9 @@ static int run_main(int (*fn)(int, char **), char *start, char *stop, const char
 static int run(int argc, char **argv)
 {
 	unlink(out_path);
-	return run_main(spaa_cmd_main, __start_spaacmd_data, __stop_spaacmd_data, initial_data, true,
-			argc, argv);
+	converter_run = cmd_reader;
+	return run_main(cmd_reader ? converter_main : spaa_cmd_main, __start_spaacmd_data, __stop_spaacmd_data,
+			initial_data, true, argc, argv);
 }
 
 /* spaa-validate on FILE: 0 when it calls it valid (warnings allowed). */
@@ -344,7 +362,7 @@ static int validate(const char *path, bool quiet)
 			quiet ? 3 : 2, argv);
 }
 
-/* pprof2spaa -o back_path FILE: 0 when it reads the profile. */
+/* pprof2spaa's reader, -o back_path FILE: 0 when it reads the profile. */
 static int pprof_back(const char *path, bool quiet)
 {
 	static char a0[] = "pprof2spaa", ao[] = "-o";
@@ -352,7 +370,8 @@ static int pprof_back(const char *path, bool quiet)
 	snprintf(file, sizeof file, "%s", path);
 	char *argv[5] = { a0, ao, back_path, file, NULL };
 	unlink(back_path);
-	return run_main(pprof2spaa_main, __start_spaap2s_data, __stop_spaap2s_data, initial_p2s, quiet, 4, argv);
+	converter_run = pprof_reader;
+	return run_main(converter_main, __start_spaacmd_data, __start_spaacmd_data, initial_data, quiet, 4, argv);
 }
 
 /* FILE must be heap-diff NDJSON: JSON objects with a "type", a header first. */
@@ -471,7 +490,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		return 0;
 	}
 	if (code == 0 && is("spaa2pprof")) { /* pprof2spaa reads it back */
-		if (!pprof2spaa_main) fail("built without pprof2spaa");
+		if (!pprof_reader) fail("built without pprof2spaa's reader");
 		if (pprof_back(out_path, true) != 0) {
 			pprof_back(out_path, false); /* its message, then the finding */
 			fail("wrote a profile pprof2spaa refuses");

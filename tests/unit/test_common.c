@@ -17,6 +17,7 @@
 #include "num.h"
 #include "output.h"
 #include "pb.h"
+#include "readers/registry.h"
 #include "rootpath.h"
 #include "sniff.h"
 #include "spaa.h"
@@ -1047,6 +1048,32 @@ static void test_merge(void)
 	free(p2);
 }
 
+/* readers/registry.h: a reader for every converter sniff.c names, and no
+ * reader that no format leads to; each with its options table */
+static void test_registry(void)
+{
+	size_t n = 0;
+	for (const sniff_format *f = sniff_formats; f->name; f++) {
+		if (!f->cmd) continue;
+		const reader_def *r = reader_named(f->cmd);
+		ok(r && r->read && strcmp(r->cmd, f->cmd) == 0, "registry: format %s has a reader, %s", f->name, f->cmd);
+	}
+	for (const reader_def *r = reader_defs; r->cmd; r++, n++) {
+		bool named = false, has_output = false;
+		for (const sniff_format *f = sniff_formats; f->name; f++) named |= f->cmd && strcmp(f->cmd, r->cmd) == 0;
+		ok(named, "registry: %s is the converter of a format sniff.c knows", r->cmd);
+		const struct option *o = r->longopts;
+		for (; o->name; o++) has_output |= strcmp(o->name, "output") == 0 && o->val == 'o';
+		ok(has_output && o->has_arg == 0 && o->flag == NULL && o->val == 0,
+		   "registry: %s's options table has --output and ends with a zero entry", r->cmd);
+		ok(strstr(r->shortopts, "o:") && strstr(r->shortopts, "hV"), "registry: %s's short options: %s", r->cmd,
+		   r->shortopts);
+		ok(reader_named(r->cmd) == r, "registry: %s is found by its name", r->cmd);
+	}
+	is_int(n, 19, "registry: the 19 converters' readers");
+	ok(!reader_named("spaa-fold") && !reader_named(""), "registry: no reader for another name");
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) return 99;
@@ -1072,6 +1099,7 @@ int main(void)
 	test_rootpath();
 	test_naming();
 	test_fmt_dbl();
+	test_registry();
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (system(cmd) != 0) diag("could not remove %s", tmpdir);

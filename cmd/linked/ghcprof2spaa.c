@@ -1,4 +1,0 @@
-/* ghcprof2spaa's own main, linked into any2spaa as ghcprof2spaa_main (see any2spaa.c). */
-int ghcprof2spaa_main(int argc, char **argv);
-#define main ghcprof2spaa_main
-#include "../ghcprof2spaa.c"

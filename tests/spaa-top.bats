@@ -41,8 +41,8 @@ cycles/samples, total 12
          7 58.33% 58.33%          9 75.00%  fib
          2 16.67% 75.00%          3 25.00%  memcpy
          1  8.33% 83.33%         12   100%  main
-         1  8.33% 91.67%          2 16.67%  parse
-         1  8.33%   100%          1  8.33%  page_fault
+         1  8.33% 91.67%          1  8.33%  page_fault
+         1  8.33%   100%          2 16.67%  parse
 OUT
 	assert_equal "$stderr" ""
 }
@@ -164,10 +164,22 @@ OUT
 }
 
 @test "spaa-top: bad options" {
-	run spaa-top --by file "$D/top/small.spaa"
+	run spaa-top --by nosuch "$D/top/small.spaa"
 	assert_failure 2
-	assert_output "spaa-top: --by: 'file' is not func, dso or srcline
+	assert_output "spaa-top: --by: 'nosuch' is not func, dso, srcline, file, comm, pid or tid (each once, at most 8)
 Try 'spaa-top --help' for more information."
+	run spaa-top --by comm,dso,comm "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-top: --by: 'comm' is not func, dso, srcline, file, comm, pid or tid (each once, at most 8)"
+	run spaa-top --by comm --callers main "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-top: --callers and --callees go with one key of frames (func, dso, srcline or file)"
+	run spaa-top --node-fraction 1.5 "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-top: --node-fraction: '1.5' is not a number from 0 to 1"
+	run spaa-top --focus '(' "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 --partial "spaa-top: --focus '(': "
 	run spaa-top --sort name "$D/top/small.spaa"
 	assert_failure 2
 	assert_line --index 0 "spaa-top: --sort: 'name' is not self or total"

@@ -106,6 +106,7 @@ const spaa_stack *filter_stack(frame_filter *f, const spaa_reader *r, const spaa
 	grow_array((void **)&f->keep, &f->kcap, n + 1, sizeof *f->keep);
 	grow_array((void **)&f->locstart, &f->lcap, n + 1, sizeof *f->locstart);
 	grow_array((void **)&f->inl, &f->icap, n + 1, 1);
+	grow_array((void **)&f->pos, &f->pcap, n + 1, sizeof *f->pos);
 	/* focus and ignore, on the whole stack */
 	bool focus = !f->src[FILTER_FOCUS];
 	for (uint32_t i = 0; i < n; i++) {
@@ -144,6 +145,7 @@ const spaa_stack *filter_stack(frame_filter *f, const spaa_reader *r, const spaa
 		uint32_t p = f->keep[from + j];
 		bool in = r->frames[at(r, s, p)].inlined && j > 0 && f->keep[from + j - 1] >= f->locstart[p];
 		f->inl[r->leaf_first ? nk - 1 - j : j] = in;
+		f->pos[r->leaf_first ? nk - 1 - j : j] = r->leaf_first ? n - 1 - p : p;
 	}
 	if (nk == n) return s;
 	spaa_stack *o = &f->out;
@@ -170,6 +172,7 @@ void filter_free(frame_filter *f)
 	free(f->keep);
 	free(f->locstart);
 	free(f->inl);
+	free(f->pos);
 	free(f->out.frames);
 	memset(f, 0, sizeof *f);
 }

@@ -65,6 +65,7 @@ typedef struct frame_filter {
 	uint8_t *inl;                /* per frame of out (file order): inlined into
 				      * the frame root-ward of it, in the same location */
 	uint32_t icap;
+	uint32_t *pos, pcap;         /* per frame of out (file order): its index in s */
 } frame_filter;
 
 /* Takes option c (FILTER_LONGOPTS) with its argument: false when c is not

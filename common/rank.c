@@ -249,12 +249,12 @@ bool ranker_add_inl(ranker *k, const spaa_reader *r, const spaa_stack *s, num w,
 	k->grand = g;
 	/* the calls: into each frame from the one root-ward of it, when they
 	 * are two functions (go tool pprof's edges, inlined or not) */
-	if (k->nby == 1 && k->by == RANK_FUNC) {
+	if (!k->ctx && memchr(k->bys, RANK_FUNC, k->nby)) {
 		for (uint32_t j = 1; j < s->nframes; j++) {
 			uint32_t i = r->leaf_first ? s->nframes - 1 - j : j;          /* the callee */
 			uint32_t p = r->leaf_first ? i + 1 : i - 1;                    /* its caller */
-			uint32_t key = ranker_frame_key(k, r, s->frames[i]);
-			if (key == ranker_frame_key(k, r, s->frames[p])) continue;
+			uint32_t key = KEY_OF(s->frames[i]);
+			if (key == KEY_OF(s->frames[p])) continue;
 			bool in = inl ? inl[i] != 0 : r->frames[s->frames[i]].inlined;
 			k->inl[key] |= in ? 1 : 2;
 		}

@@ -25,6 +25,18 @@ void ranker_init(ranker *k, int by, const fold_opts *fo)
 
 static bool is_ctx_key(int by) { return by == RANK_COMM || by == RANK_PID || by == RANK_TID; }
 
+/* Appends value v of a key to b; with several keys (or one of the stack's,
+ * which are joined to the frame's part), a byte RANK_SEP in it
+ * (a control character) becomes '?', so that the values stay apart. */
+static void add_value(const ranker *k, sbuf *b, const char *v, size_t n)
+{
+	size_t at = b->n;
+	sbuf_add(b, v, n);
+	if (k->nby > 1 || k->ctx)
+		for (size_t i = at; i < b->n; i++)
+			if (b->p[i] == RANK_SEP) b->p[i] = '?';
+}
+
 void ranker_by(ranker *k, const uint8_t *by, uint32_t n)
 {
 	memcpy(k->bys, by, n);
@@ -95,11 +107,15 @@ static void frame_part(ranker *k, const spaa_reader *r, const spaa_frame *fr, in
 {
 	if (by == RANK_DSO) {
 		const char *d = r->dsos[fr->dso].name;
-		sbuf_adds(b, d && *d ? d : "[unknown]");
+		if (!d || !*d) d = "[unknown]";
+		add_value(k, b, d, strlen(d));
 	} else if ((by == RANK_SRCLINE || by == RANK_FILE) && !fr->srcline) {
-		sbuf_printf(b, "?? (%s)", func);
+		sbuf t = { 0 };
+		sbuf_printf(&t, "?? (%s)", func);
+		add_value(k, b, t.p, t.n);
+		sbuf_free(&t);
 	} else if (by == RANK_SRCLINE) {
-		sbuf_adds(b, fr->srcline);
+		add_value(k, b, fr->srcline, strlen(fr->srcline));
 	} else if (by == RANK_FILE) {
 		/* the srcline less its ":LINE" (and ":COLUMN") */
 		size_t n = strlen(fr->srcline);
@@ -109,11 +125,10 @@ static void frame_part(ranker *k, const spaa_reader *r, const spaa_frame *fr, in
 			if (j == n || j == 0 || fr->srcline[j - 1] != ':') break;
 			n = j - 1;
 		}
-		sbuf_add(b, fr->srcline, n);
+		add_value(k, b, fr->srcline, n);
 	} else {
-		sbuf_adds(b, func);
+		add_value(k, b, func, strlen(func));
 	}
-	(void)k;
 }
 
 uint32_t ranker_frame_key(ranker *k, const spaa_reader *r, uint32_t f)
@@ -174,7 +189,7 @@ static uint32_t ctx_part(ranker *k, const spaa_reader *r, const spaa_stack *s)
 		first = false;
 		if (by == RANK_COMM) {
 			sstr c = fold_stack_comm(r, s);
-			if (c.p && c.n) sbuf_add(b, c.p, c.n);
+			if (c.p && c.n) add_value(k, b, c.p, c.n);
 			else sbuf_adds(b, "[unknown]");
 		} else if (by == RANK_PID ? has_pid : has_tid) {
 			sbuf_printf(b, "%lld", (long long)(by == RANK_PID ? pid : tid));

@@ -658,3 +658,16 @@ spaa_rows() {
 	spaa-top -J -n 0 --by=pid "$T/sys.spaa" 2>/dev/null | jq -r 'select(.type == "row" and .self > 0) | "\(.name) \(.self)"' |
 		LC_ALL=C sort | diff "$T/sum.txt" -
 }
+
+@test "spaa-top --by with several keys: a value holding the byte that separates them (U+001F) stays one value, the byte shown as '?'; alone, func keeps it" {
+	printf '%s\n' '{"type":"header","format":"spaa","version":"1.0","frame_order":"leaf_to_root","events":[{"name":"e","sampling":{"primary_metric":"n"}}]}' \
+		'{"type":"dso","id":1,"name":"/bin/a\u001fb"}' '{"type":"frame","id":1,"func":"f\u001fg","dso":1}' \
+		'{"type":"stack","id":1,"frames":[1],"context":{"event":"e","comm":"x\u001fy","pid":1,"tid":2},"weights":[{"metric":"n","value":3}]}' > "$T/sep.spaa"
+	run spaa-top -J --by=comm,dso,func,pid "$T/sep.spaa"
+	assert_success
+	assert_line --index 1 '{"type":"row","rank":1,"comm":"x?y","dso":"/bin/a?b","func":"f?g","pid":1,"self":3,"self_percent":100.00,"total":3,"total_percent":100.00}'
+	run spaa-top -J --by=comm "$T/sep.spaa"
+	assert_line --index 1 '{"type":"row","rank":1,"name":"x?y","self":3,"self_percent":100.00,"total":3,"total_percent":100.00}'
+	run spaa-top -J "$T/sep.spaa"
+	assert_line --index 1 '{"type":"row","rank":1,"name":"f\u001fg","self":3,"self_percent":100.00,"total":3,"total_percent":100.00}'
+}

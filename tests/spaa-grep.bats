@@ -352,6 +352,18 @@ OUT
 		spaa-top -J -n 0 "$T/g.spaa" | jq -c 'select(.type == "row") | del(.rank, .self_percent, .total_percent)' > "$T/b"
 		[ -s "$T/a" ] && cmp "$T/a" "$T/b" || fail "$f: spaa-top differs: $(diff "$T/a" "$T/b")"
 	done
+	# the same file with its frames root first (frame_order root_to_leaf)
+	jq -c 'if .type == "stack" then .frames |= reverse elif .type == "header" then .frame_order = "root_to_leaf" else . end' \
+		"$T/cpu.spaa" > "$T/r2l.spaa"
+	for f in --hide=mix --hide=twice "--show-from=gamma --prune-from=twice" --show='square|main'; do
+		# shellcheck disable=SC2086
+		spaa-grep $f "$T/r2l.spaa" > "$T/g.spaa"
+		spaa-validate --strict "$T/g.spaa" || fail "$f (root_to_leaf): not valid"
+		# shellcheck disable=SC2086
+		spaa-top -J -n 0 $f "$T/cpu.spaa" | jq -c 'select(.type == "row") | del(.rank, .self_percent, .total_percent)' > "$T/a"
+		spaa-top -J -n 0 "$T/g.spaa" | jq -c 'select(.type == "row") | del(.rank, .self_percent, .total_percent)' > "$T/b"
+		cmp "$T/a" "$T/b" || fail "$f (root_to_leaf): spaa-top differs: $(diff "$T/a" "$T/b")"
+	done
 	# mix held twice and square inlined: without it twice is a frame of its
 	# own (inline depth 0), square still inlined in it (depth 1)
 	run spaa-grep --hide=mix "$T/cpu.spaa"

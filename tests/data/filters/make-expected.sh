@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 if [ "${1:-}" = new ]; then
 	go build -o "${TMPDIR:-/tmp}/filters-prog" . && "${TMPDIR:-/tmp}/filters-prog" cpu.pprof
 fi
-grep -v '^#' cases | while IFS='@' read -r name pflags sflags; do
+grep -v '^#' cases | while IFS='@' read -r name pflags _; do
 	# shellcheck disable=SC2086
 	go tool pprof -top $pflags cpu.pprof < /dev/null > "pprof/$name.txt" 2>/dev/null
 done

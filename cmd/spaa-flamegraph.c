@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "filter.h"
 #include "fold.h"
 #include "metric.h"
 #include "units.h"
@@ -86,6 +87,7 @@ static const char help[] =
 "  -m, --metric=NAME    weigh by metric NAME (default: the event's primary\n"
 "                       metric)\n"
 FOLD_HELP
+FILTER_HELP
 "Speed:\n"
 "  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
 "                       another folds it (default: the online cores)\n"
@@ -269,6 +271,7 @@ static uint32_t place_path(void)
 /* ---- reading SPAA ------------------------------------------------------- */
 
 static sbuf packed;
+static frame_filter ff;        /* --focus, --hide ... (filter.h) */
 
 /* The path of stack s into `path`, names as spaa-fold gives them; notes
  * each new name's kind and dso. */
@@ -468,11 +471,13 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 			continue;
 		}
 		note_countname(w, s.event_name);
+		const spaa_stack *fs = &s;
+		if (filter_active(&ff) && !(fs = filter_stack(&ff, r, &s))) continue;
 		if (relay_on()) {
-			relay_add(&s, w->value, r->lineno);
+			relay_add(fs, w->value, r->lineno);
 			continue;
 		}
-		uint32_t n = stack_node(r, &s);
+		uint32_t n = stack_node(r, fs);
 		if (n != UINT32_MAX) val[side][n] += num_value(w->value);
 	}
 	relay_stop();
@@ -585,7 +590,11 @@ static void read_input(const char *file, int side)
 	static bool spaa_seen;
 	spaa_reader *r = spaa_open(file);
 	fold_names_reset(&names);
+	filter_reset(&ff);
 	if (is_folded(r->in)) {
+		if (filter_active(&ff))
+			die_at(r->name, 0, "folded stacks: the frame filters (--focus, --hide ...) read SPAA "
+			       "(convert with folded2spaa first)");
 		if (!countname_seen) set_countname("samples");
 		read_folded_stacks(r->in, side);
 	} else {
@@ -741,7 +750,9 @@ static uint64_t chart_stacks(spaa_reader *r, struct pick *p)
 		if (!stack_wanted(p, &s)) continue;
 		const spaa_weight *w = spaa_weight_find(s.w, s.nw, stack_metric(r, p, &s));
 		if (w) note_countname(w, s.event_name);
-		stack_path(r, &s);
+		const spaa_stack *fs = &s;
+		if (filter_active(&ff) && !(fs = filter_stack(&ff, r, &s))) continue;
+		stack_path(r, fs);
 		chart_path[id] = strmap_intern(&chart_paths, path, npath * sizeof *path, NULL);
 	}
 	spaa_need_header(r);
@@ -785,6 +796,10 @@ static void chart(const char *file)
 {
 	char *again = input_rereadable(file);
 	spaa_reader *r = chart_open(again, file);
+	filter_reset(&ff);
+	if (is_folded(r->in) && filter_active(&ff))
+		die_at(r->name, 0, "folded stacks: the frame filters (--focus, --hide ...) read SPAA "
+		       "(convert with folded2spaa first)");
 	if (is_folded(r->in)) {
 		set_countname("samples");
 		for (int pass = 0; pass < 2; pass++) {
@@ -1481,13 +1496,14 @@ static int parse_options(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' },
 		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
+		FILTER_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	O.fo.inline_mode = -1;
 	int c;
 	while ((c = getopt_long(argc, argv, "Eij:m:o:zhV", longopts, NULL)) != -1) {
-		if (fold_opts_take(&O.fo, c, optarg)) continue;
+		if (fold_opts_take(&O.fo, c, optarg) || filter_take(&ff, c, optarg)) continue;
 		switch (c) {
 		case OPT_INVERTED: O.inverted = true; break;
 		case OPT_REVERSE: O.reverse = true; break;
@@ -1549,6 +1565,7 @@ static int parse_options(int argc, char **argv)
 	if (O.flamechart && nfiles > 1) usage_error("--flamechart draws one file");
 	if (O.flamechart && (O.diff || focus))
 		usage_error("--flamechart draws one profile in time order: not with --diff, --callers or --callees");
+	filter_compile(&ff, &O.fo);
 	if (O.icase) O.regex = true;
 	if (O.regex) {
 		int rc = regcomp(&focus_re, focus, REG_EXTENDED | REG_NOSUB | (O.icase ? REG_ICASE : 0));
@@ -1641,5 +1658,6 @@ int main(int argc, char **argv)
 	free(countname_seen);
 	sbuf_free(&packed);
 	fold_names_free(&names);
+	filter_free(&ff);
 	return EXIT_OK;
 }

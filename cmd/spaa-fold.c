@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "filter.h"
 #include "fold.h"
 #include "num.h"
 #include "output.h"
@@ -45,6 +46,7 @@ static const char help[] =
 "                       or hide (leave them out); default: plain, but mark\n"
 "                       for DTrace profiles (as stackcollapse.pl does)\n"
 "      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
+FILTER_HELP
 "Speed:\n"
 "  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
 "                       another folds it (default: the online cores)\n"
@@ -223,6 +225,7 @@ static void fold_relayed(void *ctx, const spaa_stack *s, num w, uint64_t lineno)
 }
 
 static unsigned jobs;
+static frame_filter ff;        /* --focus, --hide ... (filter.h) */
 
 static void fold_file(const char *path, const char *event, const char *metric,
 		      const fold_opts *opts, sbuf *pb)
@@ -244,6 +247,13 @@ static void fold_file(const char *path, const char *event, const char *metric,
 	strmap_init(&keys);
 	spaa_fast_stacks(r, &s);
 	fold_names_reset(&names);
+	if (filter_active(&ff)) {
+		/* the filter's memo is of this reader's frames; the paths of
+		 * stacks filtered, not of their keys */
+		filter_reset(&ff);
+		ff.fo = fo;
+		use_keys = false;
+	}
 	struct fold_to to = { r, fo, { 0 } };
 	if (jobs > 1) relay_start(r, fold_relayed, &to);
 	enum spaa_rtype t;
@@ -306,9 +316,11 @@ static void fold_file(const char *path, const char *event, const char *metric,
 				skipped++;
 				continue;
 			}
+			const spaa_stack *fs = &s;
+			if (filter_active(&ff) && !(fs = filter_stack(&ff, r, &s))) continue;
 			taken++;
-			if (fast && relay_on()) relay_add(&s, w->value, r->lineno);
-			else fold_one(r, r->lineno, &s, fo, pb, w->value);
+			if (fast && relay_on()) relay_add(fs, w->value, r->lineno);
+			else fold_one(r, r->lineno, fs, fo, pb, w->value);
 			continue;
 		}
 		if (kn->path < 0) continue;
@@ -360,6 +372,7 @@ int main(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' },
 		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
+		FILTER_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -369,7 +382,7 @@ int main(int argc, char **argv)
 	bool zstd = false;
 	int c;
 	while ((c = getopt_long(argc, argv, "m:j:o:zhV", longopts, NULL)) != -1) {
-		if (fold_opts_take(&fo, c, optarg)) continue;
+		if (fold_opts_take(&fo, c, optarg) || filter_take(&ff, c, optarg)) continue;
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'm': metric = optarg; break;
@@ -381,6 +394,7 @@ int main(int argc, char **argv)
 	if (event && fo.all_events) usage_error("--event and --all-events exclude each other");
 	/* inline_mode < 0: the default, per file (see fold.h) */
 	if (!jobs) jobs = cli_jobs();
+	filter_compile(&ff, &fo);
 
 	/* Fold every input into one table. */
 	strmap_init(&paths);
@@ -419,5 +433,6 @@ int main(int argc, char **argv)
 	free(sums);
 	strmap_free(&paths);
 	fold_names_free(&names);
+	filter_free(&ff);
 	return EXIT_OK;
 }

@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "filter.h"
 #include "metric.h"
 #include "fold.h"
 #include "hint.h"
 #include "json.h"
+#include "jsonbuf.h"
 #include "jsonw.h"
 #include "num.h"
 #include "output.h"
@@ -51,6 +53,9 @@ static const char help_text[] =
 	"      --event=NAME     event NAME\n"
 	"      --min-weight=N   weight at least N (primary metric of the stack's event)\n"
 	"  -m, --metric=NAME    the metric for --min-weight and --count\n"
+	FILTER_HELP
+	"  (with --hide, --show, --show-from or --prune-from the stacks kept lose\n"
+	"  frames: their ids stay, the header's stack_id_mode becomes \"local\")\n"
 	FOLD_NAME_HELP
 	"Output:\n"
 	"  -c, --count          print only \"N stacks, W METRIC\" for the kept stacks\n"
@@ -70,6 +75,8 @@ static const char *event_name, *metric_name, *out_path;
 static bool have_min;
 static num min_weight;
 static fold_opts fo = { .inline_mode = -1 }; /* how frames are named */
+static frame_filter ff;        /* --focus, --hide ... (filter.h) */
+static bool rewrote;           /* a stack kept lost frames to the filters */
 
 static void compile(regex_t *re, const char *opt, const char *pat)
 {
@@ -100,6 +107,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		{ "keep-dicts", no_argument, 0, O_KEEP },
 		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
+		FILTER_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -108,7 +116,7 @@ static void parse_options(int argc, char **argv, const char **path)
 	uint32_t npat_src = 0, pat_src_cap = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, "e:vicm:o:zhV", longopts, NULL)) != -1) {
-		if (fold_opts_take(&fo, c, optarg)) continue;
+		if (fold_opts_take(&fo, c, optarg) || filter_take(&ff, c, optarg)) continue;
 		switch (c) {
 		case 'e': *VEC_PUSH(pat_src, npat_src, pat_src_cap) = optarg; break;
 		case O_DSO: dso_src = optarg; break;
@@ -136,6 +144,7 @@ static void parse_options(int argc, char **argv, const char **path)
 	pat_text = pat_src;
 	if (dso_src) { compile(&dso_re, "--dso", dso_src); have_dso = true; }
 	if (comm_src) { compile(&comm_re, "--comm", comm_src); have_comm = true; }
+	filter_compile(&ff, &fo);
 	if (invert && !npats && !have_dso) usage_error("-v needs -e or --dso");
 	if (leaf_only && !npats && !have_dso) usage_error("--leaf needs -e or --dso");
 }
@@ -240,8 +249,13 @@ static const char *stack_metric(const spaa_stack *s)
 	return primary;
 }
 
+/* The stack s is as the filters leave it (NULL: dropped by them). */
+static const spaa_stack *filtered;
+
 static bool selected(const spaa_stack *s)
 {
+	filtered = s;
+	if (filter_active(&ff) && !(filtered = filter_stack(&ff, r, s))) return false;
 	if (npats || have_dso) {
 		bool any = false;
 		if (leaf_only)
@@ -396,6 +410,147 @@ static void spool_tagged(char tag, bool with_line)
 	spool_putc(sp, '\n');
 }
 
+/* spool_tagged() of another text than the line read. */
+static void spool_text(char tag, bool with_line, const char *text, size_t n)
+{
+	spool_putc(sp, tag);
+	if (with_line) {
+		char nb[24];
+		spool_write(sp, nb, fmt_u64(nb, r->lineno));
+		spool_putc(sp, ' ');
+	}
+	spool_write(sp, text, n);
+	spool_putc(sp, '\n');
+}
+
+/* A frame that lost, to --hide or --show, the frames of its location (the
+ * frame it is inlined in, or those between) becomes a copy of its record
+ * with the inline depth it has now (0: not inlined), under a new id
+ * ("ID.dDEPTH", a string), as pprof's location keeps the lines that
+ * remain: so an inlined frame still sits next to its caller (spaa(5)). */
+static strmap variants;        /* (frame, depth) -> variant */
+static struct variant { uint32_t frame; int32_t depth; char *id; } *vars;
+static uint32_t nvars, varcap;
+
+static const char *variant_id(uint32_t f, int32_t depth)
+{
+	uint32_t kb[2] = { f, (uint32_t)depth };
+	bool fresh;
+	uint32_t i = strmap_intern(&variants, (const char *)kb, sizeof kb, &fresh);
+	if (!fresh) return vars[i].id;
+	struct variant *v = VEC_PUSH(vars, nvars, varcap);
+	sbuf id = { 0 };
+	size_t n;
+	const char *key = strmap_key(&r->frame_ids, f, &n);
+	sbuf_printf(&id, "%.*s.d%d", (int)n, key, (int)depth);
+	while (strmap_find(&r->frame_ids, id.p, id.n) >= 0) sbuf_addc(&id, '~');
+	sbuf_addc(&id, 0);
+	*v = (struct variant){ f, depth, id.p };
+	mark(&dref, &dref_cap, r->frames[f].dso);
+	return v->id;
+}
+
+/* The variant records of frame f's record (text, len), after it. */
+static void put_variants(output *o, uint32_t f, const char *text, size_t len)
+{
+	json_doc doc;
+	bool parsed = false;
+	for (uint32_t i = 0; i < nvars; i++) {
+		if (vars[i].frame != f) continue;
+		if (!parsed) {
+			json_doc_init(&doc);
+			if (json_parse(&doc, text, len) != 0) die_input("invalid frame record"); /* parsed once already */
+			parsed = true;
+		}
+		out_putc(o, '{');
+		bool first = true;
+		for (uint32_t k = json_first(&doc, 0), j = 0; j < doc.nodes[0].count; j++, k = json_after(&doc, k + 1)) {
+			bool id = json_is_str(&doc, k, "id", 2), depth = json_is_str(&doc, k, "inline_depth", 12);
+			if (json_is_str(&doc, k, "inlined", 7) && vars[i].depth == 0) continue;
+			if (!first) out_putc(o, ',');
+			first = false;
+			jw_node(o, &doc, k);
+			out_putc(o, ':');
+			if (id) jw_strc(o, vars[i].id);
+			else if (depth) out_printf(o, "%d", (int)vars[i].depth);
+			else jw_node(o, &doc, k + 1);
+		}
+		out_puts(o, "}\n");
+	}
+	if (parsed) json_doc_free(&doc);
+}
+
+/* The stack record being read (r->doc) with the frames the filters left
+ * (fs: f->pos[] gives their places in s), into rec: "frames" keeps those
+ * elements as written, "exclusive" names the new leaf, "x_path_id" (a hash
+ * of the frames it had) is left out; every other member as it is. */
+static sbuf rec;
+static const char **rewrite_vid; /* per frame of the stack rewritten: its variant's id, or NULL */
+static uint32_t vidcap;
+
+static void rewrite_stack(const spaa_stack *s, const spaa_stack *fs)
+{
+	const json_doc *d = &r->doc;
+	uint32_t arr = json_get(d, 0, "frames");
+	/* the elements of the frames array, in order */
+	static uint32_t *el;
+	static uint32_t elcap;
+	grow_array((void **)&el, &elcap, s->nframes + 1, sizeof *el);
+	uint32_t e = json_first(d, arr);
+	for (uint32_t j = 0; j < s->nframes; j++, e = json_after(d, e)) el[j] = e;
+	/* each frame's inline depth now, root first: 0 where its location's
+	 * frames root-ward of it are gone */
+	uint32_t nk = fs->nframes, n = s->nframes;
+	grow_array((void **)&rewrite_vid, &vidcap, nk + 1, sizeof *rewrite_vid);
+	const char **vid = rewrite_vid;
+	int32_t depth = 0;
+	uint32_t prevp = 0;
+	for (uint32_t jr = 0; jr < nk; jr++) {
+		uint32_t j = r->leaf_first ? nk - 1 - jr : jr;
+		uint32_t p = r->leaf_first ? n - 1 - ff.pos[j] : ff.pos[j];
+		depth = jr > 0 && prevp >= ff.locstart[p] ? depth + 1 : 0;
+		prevp = p;
+		const spaa_frame *fr = &r->frames[fs->frames[j]];
+		bool changed = (depth > 0) != fr->inlined || (fr->inline_depth >= 0 && fr->inline_depth != depth);
+		vid[j] = changed ? variant_id(fs->frames[j], depth) : NULL;
+	}
+	uint32_t lj = r->leaf_first ? 0 : nk - 1;
+	rec.n = 0;
+	sbuf_addc(&rec, '{');
+	bool first = true;
+	for (uint32_t k = json_first(d, 0), i = 0; i < d->nodes[0].count; i++, k = json_after(d, k + 1)) {
+		uint32_t v = k + 1;
+		if (json_is_str(d, k, "x_path_id", 9)) continue;
+		if (!first) sbuf_addc(&rec, ',');
+		first = false;
+		jb_node(&rec, d, k);
+		sbuf_addc(&rec, ':');
+		if (v == arr) {
+			sbuf_addc(&rec, '[');
+			for (uint32_t j = 0; j < nk; j++) {
+				if (j) sbuf_addc(&rec, ',');
+				if (vid[j]) jb_str(&rec, vid[j], strlen(vid[j]));
+				else jb_node(&rec, d, el[ff.pos[j]]);
+			}
+			sbuf_addc(&rec, ']');
+		} else if (json_is_str(d, k, "exclusive", 9) && d->nodes[v].type == JSON_OBJECT) {
+			sbuf_addc(&rec, '{');
+			for (uint32_t m = json_first(d, v), j = 0; j < d->nodes[v].count; j++, m = json_after(d, m + 1)) {
+				if (j) sbuf_addc(&rec, ',');
+				jb_node(&rec, d, m);
+				sbuf_addc(&rec, ':');
+				if (!json_is_str(d, m, "frame", 5)) jb_node(&rec, d, m + 1);
+				else if (vid[lj]) jb_str(&rec, vid[lj], strlen(vid[lj]));
+				else jb_node(&rec, d, el[ff.pos[lj]]);
+			}
+			sbuf_addc(&rec, '}');
+		} else {
+			jb_node(&rec, d, v);
+		}
+	}
+	sbuf_addc(&rec, '}');
+}
+
 static void take_stack(spaa_stack *s)
 {
 	spaa_stack_parse(r, s);
@@ -414,10 +569,19 @@ static void take_stack(spaa_stack *s)
 	}
 	sstate[i] = 2;
 	nkept++;
-	for (uint32_t k = 0; k < s->nframes; k++) mark(&fref, &fref_cap, s->frames[k]);
-	if (s->has_excl) mark(&fref, &fref_cap, s->excl_frame);
+	const spaa_stack *fs = filtered;
 	if (s->has_tid) mark_tid(s->tid);
 	/* related_stacks may name stacks that are dropped: settled at the end */
+	if (fs != s) {
+		rewrite_stack(s, fs);
+		for (uint32_t k = 0; k < fs->nframes; k++)
+			if (!rewrite_vid[k]) mark(&fref, &fref_cap, fs->frames[k]);
+		spool_text(s->related ? 'R' : 'K', s->related != 0, rec.p, rec.n);
+		rewrote = true;
+		return;
+	}
+	for (uint32_t k = 0; k < s->nframes; k++) mark(&fref, &fref_cap, s->frames[k]);
+	if (s->has_excl) mark(&fref, &fref_cap, s->excl_frame);
 	spool_tagged(s->related ? 'R' : 'K', s->related != 0);
 }
 
@@ -466,6 +630,32 @@ static void settle_pending(void)
 		if (fref[f]) mark(&dref, &dref_cap, r->frames[f].dso);
 }
 
+/* The header with "stack_id_mode":"local": the stacks that lost frames
+ * keep their ids, which are no longer the hashes of their content. */
+static void put_local_header(output *o, const char *text, size_t len)
+{
+	json_doc doc;
+	json_doc_init(&doc);
+	if (json_parse(&doc, text, len) != 0 || doc.nodes[0].type != JSON_OBJECT)
+		die_at(r->name, r->header_line, "invalid header record"); /* parsed once already */
+	out_putc(o, '{');
+	bool said = false;
+	for (uint32_t k = json_first(&doc, 0), i = 0; i < doc.nodes[0].count; i++, k = json_after(&doc, k + 1)) {
+		if (i) out_putc(o, ',');
+		jw_node(o, &doc, k);
+		out_putc(o, ':');
+		if (json_is_str(&doc, k, "stack_id_mode", 13)) {
+			out_puts(o, "\"local\"");
+			said = true;
+		} else {
+			jw_node(o, &doc, k + 1);
+		}
+	}
+	if (!said) out_puts(o, doc.nodes[0].count ? ",\"stack_id_mode\":\"local\"" : "\"stack_id_mode\":\"local\"");
+	out_puts(o, "}\n");
+	json_doc_free(&doc);
+}
+
 static void write_dicts(output *o)
 {
 	for (uint32_t i = 0; i < ndrecs; i++) {
@@ -475,8 +665,18 @@ static void write_dicts(output *o)
 			    (d->type == SPAA_FRAME && marked(fref, fref_cap, d->index)) ||
 			    (d->type == SPAA_THREAD && marked(tref, tref_cap, d->index));
 		if (!keep) continue;
+		if (d->type == SPAA_HEADER && rewrote) {
+			put_local_header(o, dtext.p + d->off, d->len);
+			continue;
+		}
 		out_write(o, dtext.p + d->off, d->len);
 		out_putc(o, '\n');
+	}
+	/* the variants, after the records they copy (kept or not) */
+	if (!nvars) return;
+	for (uint32_t i = 0; i < ndrecs; i++) {
+		const dictrec *d = &drecs[i];
+		if (d->type == SPAA_FRAME) put_variants(o, d->index, dtext.p + d->off, d->len);
 	}
 }
 
@@ -590,6 +790,7 @@ int main(int argc, char **argv)
 	if (!count_only) sp = spool_new();
 	strmap_init(&stack_ids);
 	strmap_init(&pending_tids);
+	strmap_init(&variants);
 	spaa_stack s = { 0 };
 	bool payload = false;  /* a stack, sample or window was seen */
 	bool declared = false;
@@ -656,6 +857,12 @@ int main(int argc, char **argv)
 	output_close(o);
 	if (!nkept && npats && !invert) hint_patterns();
 	spool_free(sp);
+	filter_free(&ff);
+	sbuf_free(&rec);
+	for (uint32_t i = 0; i < nvars; i++) free(vars[i].id);
+	free(vars);
+	free(rewrite_vid);
+	strmap_free(&variants);
 	spaa_stack_free(&s);
 	spaa_close(r);
 	return EXIT_OK;

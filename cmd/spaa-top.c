@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "filter.h"
 #include "fold.h"
 #include "hint.h"
 #include "jsonw.h"
@@ -26,8 +27,13 @@ static const char usage[] =
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
 	"  -n, --lines=N        show the first N rows (default 10; 0: all)\n"
-	"      --by=KEY         what to rank: func (default), dso or srcline\n"
+	"      --by=KEYS        what to rank: func (default), dso, srcline, file\n"
+	"                       (the srcline's file), comm, pid or tid; several,\n"
+	"                       comma-separated, as perf report --sort\n"
 	"      --sort=KEY       order of the rows: self (default) or total\n"
+	"      --node-fraction=F\n"
+	"                       leave out the rows whose total is below F (0 to 1)\n"
+	"                       of the total after the filters (pprof's -nodefraction)\n"
 	"      --event=NAME     the event to read (default: the first declared)\n"
 	"  -m, --metric=NAME    the weight to add up (default: the event's primary\n"
 	"                       metric); pprof's names too (inuse_space, alloc_objects,\n"
@@ -41,16 +47,18 @@ static const char usage[] =
 	"  -J, --json           one JSON object per line instead of a table (exact\n"
 	"                       figures, with their unit)\n"
 	UNITS_HELP
+	FILTER_HELP
 	FOLD_NAME_HELP
 	"flat = weight of the stacks whose leaf is the function; cum = weight of\n"
 	"the stacks that contain it (once per stack, even when recursive); sum% adds\n"
-	"up flat% down the table, as go tool pprof -top prints them.\n"
+	"up flat% down the table, as go tool pprof -top prints them (percentages of\n"
+	"the whole profile, before the filters; ties in name order; \"(inline)\" after\n"
+	"a function only ever called inlined).\n"
 	"\n"
 	"Output:\n"
 	CLI_HELP_TAIL;
 
-static const char *by_names[] = { "func", "dso", "srcline" };
-static const char *by_heads[] = { "function", "dso", "srcline" };
+static const char *by_heads[RANK_NBY] = { "function", "dso", "srcline", "file", "comm", "pid", "tid" };
 
 static struct {
 	uint64_t lines;
@@ -59,15 +67,21 @@ static struct {
 	uint32_t depth;
 	const char *event, *metric, *callers, *callees, *focus, *outpath;
 	bool zstd;
+	uint8_t bys[RANK_MAXBY];
+	uint32_t nby;
+	bool have_nf;
+	double node_fraction;
+	frame_filter ff;
 	fold_opts fo;
 	units_opts uo;
-} opt = { .lines = 10, .depth = 1, .fo = { .inline_mode = -1 } };
+} opt = { .lines = 10, .depth = 1, .nby = 1, .fo = { .inline_mode = -1 } };
 
 /* What one pass over the stacks gathers. */
 static struct {
 	const char *event;     /* the event's name, NULL: stacks of any event */
 	metric_pick metric;
 	uint64_t nstack;       /* stacks added up */
+	num whole;             /* the weight of every stack, before the filters */
 	ranker k;
 	bool found;            /* the focus was in a stack */
 	num fself, ftotal;     /* the focus's self and total */
@@ -153,8 +167,15 @@ static void put_top(output *o)
 	if (opt.json) {
 		out_puts(o, "{\"type\":\"summary\"");
 		put_json_head(o);
-		out_printf(o, ",\"by\":\"%s\",\"total\":", by_names[opt.by]);
-		put_num(o, k->grand);
+		out_puts(o, ",\"by\":\"");
+		for (uint32_t i = 0; i < opt.nby; i++)
+			out_printf(o, "%s%s", i ? "," : "", rank_by_names[opt.bys[i]]);
+		out_puts(o, "\",\"total\":");
+		put_num(o, filter_active(&opt.ff) ? T.whole : k->grand);
+		if (filter_active(&opt.ff)) {
+			out_puts(o, ",\"filtered_total\":");
+			put_num(o, k->grand);
+		}
 		out_printf(o, ",\"stacks\":%llu}\n", (unsigned long long)T.nstack);
 		ranker_put_json(o, k, opt.sort_total, opt.lines, false);
 		return;
@@ -162,7 +183,18 @@ static void put_top(output *o)
 	units_scale sc = ranker_scale(k, opt.sort_total, opt.lines, &T.metric.unit, &opt.uo);
 	put_what(o);
 	out_puts(o, ", total ");
-	put_fig(o, k->grand, &sc);
+	if (filter_active(&opt.ff)) {
+		/* as pprof: percentages of the whole profile */
+		char p[16];
+		put_fig(o, T.whole, &sc);
+		out_puts(o, ", ");
+		put_fig(o, k->grand, &sc);
+		size_t n = units_pct(p, ld(k->grand), ld(T.whole));
+		size_t sp = strspn(p, " ");
+		out_printf(o, " (%.*s) after the filters", (int)(n - sp), p + sp);
+	} else {
+		put_fig(o, k->grand, &sc);
+	}
 	out_putc(o, '\n');
 	ranker_put_table(o, k, opt.sort_total, opt.lines, by_heads[opt.by], &sc);
 }
@@ -336,6 +368,8 @@ static void parse_options(int argc, char **argv)
 		{ "regex", no_argument, 0, 'E' },
 		{ "ignore-case", no_argument, 0, 'i' },
 		{ "depth", required_argument, 0, 'd' },
+		{ "node-fraction", required_argument, 0, 'F' },
+		FILTER_LONGOPTS,
 		CLI_OUT_LONGOPTS,
 		UNITS_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
@@ -344,15 +378,27 @@ static void parse_options(int argc, char **argv)
 	};
 	int c;
 	while ((c = getopt_long(argc, argv, "n:m:o:zJEihV", longopts, NULL)) != -1) {
-		if (fold_opts_take(&opt.fo, c, optarg) || units_opts_take(&opt.uo, c)) continue;
+		if (fold_opts_take(&opt.fo, c, optarg) || units_opts_take(&opt.uo, c) || filter_take(&opt.ff, c, optarg))
+			continue;
 		switch (c) {
 		case 'n': opt.lines = opt_u64("-n", optarg); break;
-		case 'B':
-			if (!strcmp(optarg, "func")) opt.by = RANK_FUNC;
-			else if (!strcmp(optarg, "dso")) opt.by = RANK_DSO;
-			else if (!strcmp(optarg, "srcline")) opt.by = RANK_SRCLINE;
-			else usage_error("--by: '%s' is not func, dso or srcline", optarg);
+		case 'B': {
+			const char *bad;
+			if (!rank_parse_by(optarg, opt.bys, &opt.nby, &bad))
+				usage_error("--by: '%s' is not func, dso, srcline, file, comm, pid or tid "
+					    "(each once, at most %d)", bad, RANK_MAXBY);
+			opt.by = opt.bys[0];
 			break;
+		}
+		case 'F': {
+			char *end;
+			double f = strtod(optarg, &end);
+			if (end == optarg || *end || !(f >= 0 && f <= 1))
+				usage_error("--node-fraction: '%s' is not a number from 0 to 1", optarg);
+			opt.node_fraction = f;
+			opt.have_nf = true;
+			break;
+		}
 		case 'S':
 			if (!strcmp(optarg, "self")) opt.sort_total = false;
 			else if (!strcmp(optarg, "total")) opt.sort_total = true;
@@ -379,6 +425,11 @@ static void parse_options(int argc, char **argv)
 	if (opt.callers && opt.callees && strcmp(opt.callers, opt.callees) != 0)
 		usage_error("--callers and --callees must name the same function");
 	opt.focus = opt.callers ? opt.callers : opt.callees;
+	if (opt.focus && (opt.nby > 1 || opt.by == RANK_COMM || opt.by == RANK_PID || opt.by == RANK_TID))
+		usage_error("--callers and --callees go with one key of frames (func, dso, srcline or file)");
+	if (!opt.nby) opt.nby = 1;
+	opt.bys[0] = (uint8_t)opt.by;
+	filter_compile(&opt.ff, &opt.fo);
 	if ((opt.regex || opt.icase || opt.depth > 1) && !opt.focus)
 		usage_error("-E, -i and --depth go with --callers or --callees");
 	if (opt.icase) opt.regex = true;
@@ -452,6 +503,8 @@ static void add_focus(spaa_reader *r, const spaa_stack *st, num w, tree *callers
 static void load(spaa_reader *r, tree *callers, tree *callees)
 {
 	ranker_init(&T.k, opt.by, &opt.fo);
+	ranker_by(&T.k, opt.bys, opt.nby);
+	T.whole = num_i(0);
 	T.k.shorten = !opt.uo.full_names && !opt.json;
 	if (opt.focus && !opt.regex) {
 		sbuf b = { 0 };
@@ -469,13 +522,29 @@ static void load(spaa_reader *r, tree *callers, tree *callees)
 		if (T.event && !sstr_eqc(st.event_name, T.event)) continue;
 		const spaa_weight *w = metric_find(&T.metric, st.w, st.nw);
 		if (!w) continue;
+		if (!num_add(&T.whole, w->value)) spaa_error(r, "weights add up beyond 64 bits");
+		const spaa_stack *fs = &st;
+		const uint8_t *inl = NULL;
+		if (filter_active(&opt.ff)) {
+			if (!(fs = filter_stack(&opt.ff, r, &st))) continue;
+			inl = opt.ff.inl;
+		}
 		T.nstack++;
-		if (!ranker_add(&T.k, r, &st, w->value))
+		if (!ranker_add_inl(&T.k, r, fs, w->value, inl))
 			spaa_error(r, "weights add up beyond 64 bits");
 		hint_stacks_add(&T.hs, r, &st, w->value);
-		if (opt.focus && st.nframes) add_focus(r, &st, w->value, callers, callees);
+		if (opt.focus && fs->nframes) add_focus(r, fs, w->value, callers, callees);
 	}
 	spaa_stack_free(&st);
+	if (filter_active(&opt.ff)) {
+		T.k.whole = T.whole;
+		T.k.have_whole = true;
+	}
+	if (opt.have_nf) {
+		/* pprof's cut: the total after the filters times F, whole */
+		T.k.cut = num_i((int64_t)(num_to_double(T.k.grand) * opt.node_fraction));
+		T.k.have_cut = true;
+	}
 	spaa_need_header(r);
 }
 
@@ -496,7 +565,11 @@ static void check(const spaa_reader *r)
 		die(EXIT_DATA, "%s: no %s '%s' in the stacks of event %s%.*s", r->name, by_heads[opt.by],
 		    opt.focus, T.event ? T.event : "(any)", (int)hint.n, hint.p ? hint.p : "");
 	}
-	if (opt.by == RANK_SRCLINE) hint_no_srclines(r);
+	for (uint32_t i = 0; i < opt.nby; i++)
+		if (opt.bys[i] == RANK_SRCLINE || opt.bys[i] == RANK_FILE) {
+			hint_no_srclines(r);
+			break;
+		}
 	hint_stacks_say(&T.hs, r->name);
 }
 
@@ -525,6 +598,7 @@ int main(int argc, char **argv)
 	free(focus_known);
 	if (opt.regex) regfree(&focus_re);
 	ranker_free(&T.k);
+	filter_free(&opt.ff);
 	metric_pick_free(&T.metric);
 	spaa_close(r);
 	return EXIT_OK;

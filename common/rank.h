@@ -19,10 +19,24 @@
 #include "fold.h"
 #include "units.h"
 
-enum rank_by { RANK_FUNC, RANK_DSO, RANK_SRCLINE };
+/* The keys rows are grouped by: of a frame (func, dso, srcline, file: the
+ * srcline's file) or of the stack (comm, pid, tid: its context, or its
+ * thread record's). */
+enum rank_by { RANK_FUNC, RANK_DSO, RANK_SRCLINE, RANK_FILE, RANK_COMM, RANK_PID, RANK_TID, RANK_NBY };
+enum { RANK_MAXBY = 8 };
+extern const char *const rank_by_names[RANK_NBY];
 
 typedef struct ranker {
-	int by;                /* enum rank_by */
+	int by;                /* enum rank_by: the first key */
+	uint8_t bys[RANK_MAXBY]; /* the keys, in order (ranker_by()) */
+	uint32_t nby;
+	bool ctx;              /* a key of the stack (comm, pid, tid) is among them */
+	strmap parts, ctxs, pairs; /* with ctx: frame parts, stack parts, (ctx, part) */
+	uint32_t *pair_key, pkcap; /* pair -> key */
+	uint8_t *inl;          /* per key: 1 an inlined call to it seen, 2 another call */
+	bool have_whole, have_cut;
+	num whole;             /* percentages of this (the profile before filters) */
+	num cut;               /* rows whose total is below: left out (--node-fraction) */
 	strmap names;          /* key -> index */
 	num *self, *total;
 	uint64_t *stamp;       /* last stack that counted the key in total */
@@ -39,6 +53,15 @@ typedef struct ranker {
 /* fo: the naming options (kept by pointer: fold_opts_header() may still
  * change them when the header is read). */
 void ranker_init(ranker *k, int by, const fold_opts *fo);
+/* Groups by the n keys by[] (enum rank_by) instead, in that order; call
+ * right after ranker_init.  A row's name is then its keys' values joined by
+ * RANK_SEP. */
+void ranker_by(ranker *k, const uint8_t *by, uint32_t n);
+#define RANK_SEP '\x1f'
+/* Parses "KEY[,KEY...]" into by[] (at most RANK_MAXBY); false on an unknown
+ * or repeated key (*bad: the offending key, NUL-terminated in a static
+ * buffer). */
+bool rank_parse_by(const char *text, uint8_t *by, uint32_t *n, const char **bad);
 void ranker_free(ranker *k);
 /* The key index of frame f of r (interned on first use). */
 uint32_t ranker_frame_key(ranker *k, const spaa_reader *r, uint32_t f);
@@ -47,8 +70,14 @@ uint32_t ranker_name_key(ranker *k, const char *name, size_t n);
 /* Adds stack s with weight w; false if a sum would pass 64 bits (nothing is
  * added then). */
 bool ranker_add(ranker *k, const spaa_reader *r, const spaa_stack *s, num w);
-/* The keys with nonzero total, sorted by self (or total) descending, then
- * the other figure descending, then name ascending (bytewise); *n set.
+/* The same, noting how each function is called (by func alone): inl[i] for
+ * frame i of s in file order is true when that frame is inlined in the one
+ * root-ward of it (NULL: the frames' own "inlined"); shown as pprof -top
+ * does, "(inline)" or "(partial-inline)" after the name. */
+bool ranker_add_inl(ranker *k, const spaa_reader *r, const spaa_stack *s, num w, const uint8_t *inl);
+/* The keys with nonzero total (and not below k->cut), sorted by self (or
+ * total) descending, then name ascending (bytewise), as go tool pprof -top
+ * orders them; *n set.
  * The array is the caller's to free. */
 uint32_t *ranker_sorted(const ranker *k, bool by_total, uint32_t *n);
 static inline const char *ranker_name(const ranker *k, uint32_t key)

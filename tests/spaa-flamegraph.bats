@@ -758,3 +758,21 @@ root all$'
 <title>main (0.0000015 milliseconds, 100.00%) 1.50ns</title>
 OUT
 }
+
+@test "the frame filters (--focus, --hide, --show-from ...): the graph of the stacks as they leave them, the same as spaa-fold's; folded input with a filter is an error" {
+	run spaa-flamegraph --event cycles --show-from=fib "$D/top/small.spaa" 2>/dev/null
+	assert_success
+	printf '%s\n' "$output" | grep -o '<title>[^<]*</title>' > "$T/titles"
+	assert_equal "$(cat "$T/titles")" "<title>all (900 period, 100%)</title>
+<title>memcpy (200 period, 22.22%)</title>
+<title>fib (500 period, 55.56%)</title>
+<title>fib (900 period, 100.00%)</title>"
+	pprof2spaa "$D/filters/cpu.pprof" -o "$T/cpu.spaa"
+	spaa-flamegraph -j 1 --focus=fib --hide=mix "$T/cpu.spaa" > "$T/a.svg"
+	spaa-fold --focus=fib --hide=mix "$T/cpu.spaa" | spaa-flamegraph -j 1 --countname=nanoseconds > "$T/b.svg"
+	diff <(frames "$T/a.svg") <(frames "$T/b.svg")
+	spaa-fold "$D/top/small.spaa" 2>/dev/null > "$T/f.folded"
+	run spaa-flamegraph --hide=fib "$T/f.folded"
+	assert_failure 1
+	assert_output "spaa-flamegraph: $T/f.folded: folded stacks: the frame filters (--focus, --hide ...) read SPAA (convert with folded2spaa first)"
+}

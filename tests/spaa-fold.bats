@@ -546,3 +546,60 @@ x;b;e 1"
 		assert_output "spaa-fold: $T/over.spaa:13208: weight overflow: the sum for stack cc1;[unknown];operator_cast::inside_domain_p exceeds 64 bits"
 	done
 }
+
+# ---- the frame filters (common/filter.c): pprof's verbs ---------------------
+
+@test "the frame filters: --focus, --ignore, --hide, --show, --show-from, --prune-from, alone and together, in pprof's order" {
+	local S=$D/top/small.spaa
+	run --separate-stderr spaa-fold --event cycles --hide=fib "$S"
+	assert_success
+	assert_output "main 700
+main;memcpy 200
+main;parse 100
+main;parse;memcpy;page_fault 1000"
+	run --separate-stderr spaa-fold --event cycles --prune-from=fib "$S"
+	assert_output "main;fib 400
+main;fib;fib 500
+main;parse 100
+main;parse;memcpy;page_fault 1000"
+	run --separate-stderr spaa-fold --event cycles --show-from=fib "$S"
+	assert_output "fib 400
+fib;fib 300
+fib;fib;memcpy 200"
+	run --separate-stderr spaa-fold --event cycles --focus=memcpy "$S"
+	assert_output "main;fib;fib;memcpy 200
+main;parse;memcpy;page_fault 1000"
+	# --ignore is its own option, not an abbreviation of another
+	run --separate-stderr spaa-fold --event cycles --ignore=memcpy "$S"
+	assert_output "main;fib 400
+main;fib;fib 300
+main;parse 100"
+	# a stack left with no frame (main;parse) is dropped
+	run --separate-stderr spaa-fold --event cycles --show='fib|memcpy' "$S"
+	assert_output "fib 400
+fib;fib 300
+fib;fib;memcpy 200
+memcpy 1000"
+	# focus on the whole stack, then hide, then prune-from
+	run --separate-stderr spaa-fold --event cycles --focus=fib --hide=main --prune-from='^fib$' "$S"
+	assert_output "fib 400
+fib;fib 500"
+	run spaa-fold --focus='(' "$S"
+	assert_failure 2
+	assert_line --index 0 --partial "spaa-fold: --focus '(': "
+}
+
+@test "the frame filters: the same folded stacks from spaa-fold --F, from spaa-grep --F | spaa-fold, with -j 1 and 2 (a Go profile)" {
+	pprof2spaa "$D/filters/cpu.pprof" -o "$T/cpu.spaa"
+	local f
+	for f in --focus=fib --ignore=mix --hide='square|twice' --show='main\.' --show-from=gamma --prune-from=mix \
+		 "--focus=main --hide=fib --show-from=main.main --prune-from=twice"; do
+		# shellcheck disable=SC2086
+		spaa-fold -j 1 $f "$T/cpu.spaa" > "$T/a"
+		# shellcheck disable=SC2086
+		spaa-fold -j 2 $f "$T/cpu.spaa" | cmp - "$T/a" || fail "$f: -j 2 differs"
+		# shellcheck disable=SC2086
+		spaa-grep $f "$T/cpu.spaa" | spaa-fold | cmp - "$T/a" || fail "$f: spaa-grep | spaa-fold differs"
+		[ -s "$T/a" ] || fail "$f: nothing folded"
+	done
+}

@@ -280,3 +280,93 @@ dd;[unknown];read 14"
 	assert_success
 	assert_output "4 stacks, 1192250 live_bytes"
 }
+
+# ---- the frame filters (common/filter.c), pprof's verbs ---------------------
+
+@test "spaa-grep --ignore=RE is the frame filter, not an abbreviation of --ignore-case; --focus keeps whole stacks; -c counts what they keep" {
+	local S=$D/top/small.spaa
+	run spaa-grep --ignore=memcpy "$S"
+	assert_success
+	assert_output - <<'OUT'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}},{"name":"instructions","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}}],"time_range":{"start":0,"end":2,"unit":"seconds"},"stack_id_mode":"local"}
+{"type":"dso","id":1,"name":"/bin/app","is_kernel":false}
+{"type":"frame","id":1,"func":"main","dso":1,"srcline":"app.c:10","kind":"user"}
+{"type":"frame","id":2,"func":"fib","dso":1,"srcline":"app.c:3","kind":"user"}
+{"type":"frame","id":3,"func":"fib","dso":1,"srcline":"app.c:5","kind":"user"}
+{"type":"frame","id":6,"func":"parse","dso":1,"srcline":"app.c:20","kind":"user"}
+{"type":"stack","id":1,"frames":[2,1],"context":{"event":"cycles"},"weights":[{"metric":"samples","value":4},{"metric":"period","value":400}]}
+{"type":"stack","id":2,"frames":[3,2,1],"context":{"event":"cycles"},"weights":[{"metric":"samples","value":3},{"metric":"period","value":300}]}
+{"type":"stack","id":5,"frames":[6,1],"context":{"event":"cycles"},"weights":[{"metric":"samples","value":1},{"metric":"period","value":100}]}
+{"type":"stack","id":6,"frames":[1],"context":{"event":"cycles"},"weights":[{"metric":"samples","value":1}]}
+{"type":"stack","id":7,"frames":[6,1],"context":{"event":"instructions"},"weights":[{"metric":"samples","value":5},{"metric":"period","value":5000}]}
+OUT
+	run spaa-grep -c --focus=fib "$S"
+	assert_output "3 stacks, 900 period"
+	# the exact name wins; an abbreviation of two is ambiguous
+	run spaa-grep --ign=x "$S"
+	assert_failure 2
+	run spaa-grep --show-f=fib -c "$S"
+	assert_output "3 stacks, 900 period"
+}
+
+@test "spaa-grep --hide, --prune-from: the stacks keep their ids with the frames that remain, the dictionaries they still name, their samples" {
+	run spaa-grep --event cycles --hide=fib --prune-from=memcpy "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}},{"name":"instructions","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}}],"time_range":{"start":0,"end":2,"unit":"seconds"},"stack_id_mode":"local"}
+{"type":"dso","id":1,"name":"/bin/app","is_kernel":false}
+{"type":"dso","id":2,"name":"/lib/libc.so.6","is_kernel":false}
+{"type":"frame","id":1,"func":"main","dso":1,"srcline":"app.c:10","kind":"user"}
+{"type":"frame","id":4,"func":"memcpy","dso":2,"kind":"user"}
+{"type":"frame","id":6,"func":"parse","dso":1,"srcline":"app.c:20","kind":"user"}
+{"type":"stack","id":1,"frames":[1],"context":{"event":"cycles"},"weights":[{"metric":"samples","value":4},{"metric":"period","value":400}]}
+{"type":"stack","id":2,"frames":[1],"context":{"event":"cycles"},"weights":[{"metric":"samples","value":3},{"metric":"period","value":300}]}
+{"type":"stack","id":3,"frames":[4,1],"context":{"event":"cycles"},"weights":[{"metric":"samples","value":2},{"metric":"period","value":200}]}
+{"type":"stack","id":4,"frames":[4,6,1],"context":{"event":"cycles"},"weights":[{"metric":"samples","value":1},{"metric":"period","value":1000}]}
+{"type":"stack","id":5,"frames":[6,1],"context":{"event":"cycles"},"weights":[{"metric":"samples","value":1},{"metric":"period","value":100}]}
+{"type":"stack","id":6,"frames":[1],"context":{"event":"cycles"},"weights":[{"metric":"samples","value":1}]}
+OUT
+	# a perf profile with samples: they follow their stacks; the exclusive
+	# weights go to the new leaf; the content ids become local ones
+	run spaa-grep --hide='hash_one|insert' "$EX/perf-cpu.spaa"
+	assert_success
+	assert_line --partial '"stack_id_mode":"local"'
+	[ "$(printf '%s\n' "$output" | grep -c '"type":"sample"')" -eq 14 ]
+	# (hash_one and insert were inlined in count_words: the stack lost them)
+	assert_line '{"type":"stack","id":"0xe2a0636771b9d677","frames":[3,2,1],"context":{"event":"cycles","pid":31337,"tid":31337,"comm":"wordfreq"},"weights":[{"metric":"samples","value":5},{"metric":"period","value":12516741,"unit":"events"}],"exclusive":{"frame":3,"weights":[{"metric":"samples","value":5},{"metric":"period","value":12516741,"unit":"events"}]}}'
+	printf '%s\n' "$output" > "$T/out.spaa"
+	spaa-validate --strict "$T/out.spaa"
+}
+
+@test "spaa-grep with a frame filter, then spaa-top: the figures of spaa-top with the filter (a Go profile with inlined calls); a frame that lost its caller's frames becomes a copy of lower inline depth, and the output is valid" {
+	pprof2spaa "$D/filters/cpu.pprof" -o "$T/cpu.spaa"
+	local f
+	for f in --focus=fib --ignore=mix --hide=mix --hide=twice --hide='mix|square' --show='square|main' \
+		 --show-from=gamma --show-from=square --prune-from=twice \
+		 "--focus=main --hide=fib --show-from=main.main --prune-from=twice"; do
+		# shellcheck disable=SC2086
+		spaa-grep $f "$T/cpu.spaa" > "$T/g.spaa"
+		spaa-validate --strict "$T/g.spaa" || fail "$f: not valid"
+		# shellcheck disable=SC2086
+		spaa-top -J -n 0 $f "$T/cpu.spaa" | jq -c 'select(.type == "row") | del(.rank, .self_percent, .total_percent)' > "$T/a"
+		spaa-top -J -n 0 "$T/g.spaa" | jq -c 'select(.type == "row") | del(.rank, .self_percent, .total_percent)' > "$T/b"
+		[ -s "$T/a" ] && cmp "$T/a" "$T/b" || fail "$f: spaa-top differs: $(diff "$T/a" "$T/b")"
+	done
+	# the same file with its frames root first (frame_order root_to_leaf)
+	jq -c 'if .type == "stack" then .frames |= reverse elif .type == "header" then .frame_order = "root_to_leaf" else . end' \
+		"$T/cpu.spaa" > "$T/r2l.spaa"
+	for f in --hide=mix --hide=twice "--show-from=gamma --prune-from=twice" --show='square|main'; do
+		# shellcheck disable=SC2086
+		spaa-grep $f "$T/r2l.spaa" > "$T/g.spaa"
+		spaa-validate --strict "$T/g.spaa" || fail "$f (root_to_leaf): not valid"
+		# shellcheck disable=SC2086
+		spaa-top -J -n 0 $f "$T/cpu.spaa" | jq -c 'select(.type == "row") | del(.rank, .self_percent, .total_percent)' > "$T/a"
+		spaa-top -J -n 0 "$T/g.spaa" | jq -c 'select(.type == "row") | del(.rank, .self_percent, .total_percent)' > "$T/b"
+		cmp "$T/a" "$T/b" || fail "$f (root_to_leaf): spaa-top differs: $(diff "$T/a" "$T/b")"
+	done
+	# mix held twice and square inlined: without it twice is a frame of its
+	# own (inline depth 0), square still inlined in it (depth 1)
+	run spaa-grep --hide=mix "$T/cpu.spaa"
+	assert_line '{"type":"frame","id":"2.d0","func":"main.twice","dso":1,"ip":"0x4a88b0","srcline":"/tmp/verbs/go/main.go:16","inline_depth":0,"kind":"user"}'
+	assert_line --partial '"id":"1.d1","func":"main.square"'
+}

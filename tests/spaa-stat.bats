@@ -134,9 +134,9 @@ weights:     cycles: samples 14, period 31,629,620
 threads:     2 (wordfreq 31337/31337, wf-reader 31337/31338)
 hottest:     cycles/period, total 31,629,620 in 7 stacks
       flat  flat%   sum%        cum   cum%  function
-12,516,741 39.57% 39.57% 12,516,741 39.57%  hashbrown::map::HashMap::insert
- 5,011,029 15.84% 55.42% 17,527,770 55.42%  core::hash::BuildHasher::hash_one
- 4,989,207 15.77% 71.19%  4,989,207 15.77%  core::str::<impl str>::to_lowercase
+12,516,741 39.57% 39.57% 12,516,741 39.57%  hashbrown::map::HashMap::insert (inline)
+ 5,011,029 15.84% 55.42% 17,527,770 55.42%  core::hash::BuildHasher::hash_one (inline)
+ 4,989,207 15.77% 71.19%  4,989,207 15.77%  core::str::<impl str>::to_lowercase (inline)
  3,714,219 11.74% 82.93%  3,714,219 11.74%  copy_user_enhanced_fast_string
  2,506,002  7.92% 90.86% 27,514,178 86.99%  wordfreq::count_words
 OUT

@@ -41,8 +41,8 @@ cycles/samples, total 12
          7 58.33% 58.33%          9 75.00%  fib
          2 16.67% 75.00%          3 25.00%  memcpy
          1  8.33% 83.33%         12   100%  main
-         1  8.33% 91.67%          2 16.67%  parse
-         1  8.33%   100%          1  8.33%  page_fault
+         1  8.33% 91.67%          1  8.33%  page_fault
+         1  8.33%   100%          2 16.67%  parse
 OUT
 	assert_equal "$stderr" ""
 }
@@ -164,10 +164,22 @@ OUT
 }
 
 @test "spaa-top: bad options" {
-	run spaa-top --by file "$D/top/small.spaa"
+	run spaa-top --by nosuch "$D/top/small.spaa"
 	assert_failure 2
-	assert_output "spaa-top: --by: 'file' is not func, dso or srcline
+	assert_output "spaa-top: --by: 'nosuch' is not func, dso, srcline, file, comm, pid or tid (each once, at most 8)
 Try 'spaa-top --help' for more information."
+	run spaa-top --by comm,dso,comm "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-top: --by: 'comm' is not func, dso, srcline, file, comm, pid or tid (each once, at most 8)"
+	run spaa-top --by comm --callers main "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-top: --callers and --callees go with one key of frames (func, dso, srcline or file)"
+	run spaa-top --node-fraction 1.5 "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-top: --node-fraction: '1.5' is not a number from 0 to 1"
+	run spaa-top --focus '(' "$D/top/small.spaa"
+	assert_failure 2
+	assert_line --index 0 --partial "spaa-top: --focus '(': "
 	run spaa-top --sort name "$D/top/small.spaa"
 	assert_failure 2
 	assert_line --index 0 "spaa-top: --sort: 'name' is not self or total"
@@ -443,4 +455,219 @@ OUT
 	assert_line --index 0 "cpu/wall_ms, total 0.0000015"
 	run spaa-top -J "$D/diff/ms-before.spaa"
 	assert_line --index 0 '{"type":"summary","event":"cpu","metric":"wall_ms","unit":"milliseconds","by":"func","total":0.0000015,"stacks":2}'
+}
+
+# ---- pprof's verbs: the frame filters, --node-fraction, --by (issue 31) -----
+
+# the rows of a -top table (go tool pprof's or spaa-top's), blanks squeezed:
+# "flat flat% sum% cum cum% NAME..."
+top_rows() { grep -E '^ +[-0-9.]+[a-zµ]* +[0-9.]+% +[0-9.]+%' | tr -s ' ' | sed 's/^ //'; }
+
+# same_rows_as_pprof SPAA DIR: for each line "NAME@PPROF-FLAGS@SPAA-TOP-FLAGS"
+# of tests/data/filters/cases, spaa-top's rows with SPAA-TOP-FLAGS on SPAA
+# are DIR/NAME.txt's, go tool pprof -top's with PPROF-FLAGS: flat, flat%,
+# sum%, cum, cum%, in the same unit, the same order (ties in name order) and
+# (inline) marks
+same_rows_as_pprof() {
+	local name pflags sflags n=0 out=
+	set -f
+	while IFS=@ read -r name pflags sflags; do
+		case $name in '#'*) continue ;; esac
+		# shellcheck disable=SC2086
+		spaa-top $sflags "$1" | top_rows > "$T/got" || out="$out$name: spaa-top failed"$'\n'
+		top_rows < "$2/$name.txt" > "$T/want"
+		[ -s "$T/want" ] || [ "$name" = nothing ] || out="$out$name: no rows from pprof"$'\n'
+		diff "$T/want" "$T/got" > "$T/diff" || out="$out$name ($pflags / $sflags):"$'\n'"$(cat "$T/diff")"$'\n'
+		n=$((n + 1))
+	done < "$D/filters/cases"
+	set +f
+	[ -z "$out" ] || { printf '%s' "$out"; false; }
+	[ "$n" -ge 30 ]
+}
+
+@test "spaa-top: --focus, --ignore, --hide, --show, --show-from, --prune-from, --node-fraction, --by=file and --by=func,srcline give go tool pprof -top's rows, figure by figure (a Go profile: recursion, mutual recursion, a shared helper, inlined calls; pprof's output stored)" {
+	pprof2spaa "$D/filters/cpu.pprof" -o "$T/cpu.spaa"
+	same_rows_as_pprof "$T/cpu.spaa" "$D/filters/pprof"
+}
+
+@test "spaa-top: the frame filters and --node-fraction against go tool pprof -top run here, on a fresh profile of the same Go program" {
+	command -v go >/dev/null || fail "go is not installed (.ci/deps installs golang-go)"
+	export HOME=$T GOCACHE=$T/gocache GOPATH=$T/gopath GOFLAGS=-mod=mod
+	mkdir "$T/gen" && cp "$D/filters/main.go" "$D/filters/go.mod" "$T/gen/" && cd "$T/gen"
+	go build -o prog .
+	./prog cpu.pprof 3
+	mkdir "$T/pprof"
+	local name pflags sflags
+	set -f
+	while IFS=@ read -r name pflags sflags; do
+		case $name in '#'*) continue ;; esac
+		# shellcheck disable=SC2086
+		go tool pprof -top $pflags cpu.pprof < /dev/null > "$T/pprof/$name.txt" 2>/dev/null
+	done < "$D/filters/cases"
+	set +f
+	pprof2spaa cpu.pprof -o "$T/cpu.spaa"
+	same_rows_as_pprof "$T/cpu.spaa" "$T/pprof"
+}
+
+@test "spaa-top: with a filter, the percentages and the unit are of the whole profile, as pprof's; -J gives both totals" {
+	run --separate-stderr spaa-top --event cycles --focus=memcpy "$D/top/small.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cycles/period, total 2,000, 1,200 (60.00%) after the filters
+      flat  flat%   sum%        cum   cum%  function
+     1,000 50.00% 50.00%      1,000 50.00%  page_fault
+       200 10.00% 60.00%      1,200 60.00%  memcpy
+         0     0% 60.00%        200 10.00%  fib
+         0     0% 60.00%      1,200 60.00%  main
+         0     0% 60.00%      1,000 50.00%  parse
+OUT
+	run --separate-stderr spaa-top --event cycles -J -n 1 --hide=page_fault "$D/top/small.spaa"
+	assert_output - <<'OUT'
+{"type":"summary","event":"cycles","metric":"period","unit":"count","by":"func","total":2000,"filtered_total":2000,"stacks":5}
+{"type":"row","rank":1,"name":"memcpy","self":1200,"self_percent":60.00,"total":1200,"total_percent":60.00}
+OUT
+}
+
+@test "spaa-top: --node-fraction leaves out the rows whose total is below F of the filtered total; -n still caps" {
+	run --separate-stderr spaa-top --event cycles --node-fraction=0.5 "$D/top/small.spaa"
+	assert_output - <<'OUT'
+cycles/period, total 2,000
+      flat  flat%   sum%        cum   cum%  function
+     1,000 50.00% 50.00%      1,000 50.00%  page_fault
+       200 10.00% 60.00%      1,200 60.00%  memcpy
+       100  5.00% 65.00%      1,100 55.00%  parse
+         0     0% 65.00%      2,000   100%  main
+OUT
+	run --separate-stderr spaa-top --event cycles --node-fraction=0.5 -n 2 --sort=total "$D/top/small.spaa"
+	assert_output - <<'OUT'
+cycles/period, total 2,000
+      flat  flat%   sum%        cum   cum%  function
+         0     0%     0%      2,000   100%  main
+       200 10.00% 10.00%      1,200 60.00%  memcpy
+OUT
+}
+
+# ctx.spaa: the stacks of two processes (one of two threads), their commands
+# in the context or in the thread records
+ctx_spaa() {
+	cat > "$T/ctx.spaa" <<'EOF2'
+{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}}],"stack_id_mode":"local"}
+{"type":"dso","id":1,"name":"/usr/bin/gzip","is_kernel":false}
+{"type":"dso","id":2,"name":"/lib/libc.so.6","is_kernel":false}
+{"type":"dso","id":3,"name":"[kernel.kallsyms]","is_kernel":true}
+{"type":"frame","id":1,"func":"main","dso":1,"srcline":"gzip.c:10","kind":"user"}
+{"type":"frame","id":2,"func":"deflate","dso":1,"srcline":"deflate.c:5","kind":"user"}
+{"type":"frame","id":3,"func":"memcpy","dso":2,"kind":"user"}
+{"type":"frame","id":4,"func":"clear_page","dso":3,"kind":"kernel"}
+{"type":"thread","pid":10,"tid":10,"comm":"gzip"}
+{"type":"thread","pid":10,"tid":11,"comm":"gzip"}
+{"type":"thread","pid":20,"tid":20,"comm":"sh"}
+{"type":"stack","id":1,"frames":[2,1],"context":{"event":"cycles","pid":10,"tid":10,"comm":"gzip"},"weights":[{"metric":"period","value":600}]}
+{"type":"stack","id":2,"frames":[3,2,1],"context":{"event":"cycles","pid":10,"tid":11},"weights":[{"metric":"period","value":300}]}
+{"type":"stack","id":3,"frames":[4,3,1],"context":{"event":"cycles","tid":11},"weights":[{"metric":"period","value":50}]}
+{"type":"stack","id":4,"frames":[3,1],"context":{"event":"cycles","pid":20,"tid":20,"comm":"sh"},"weights":[{"metric":"period","value":50}]}
+EOF2
+}
+
+@test "spaa-top: --by=comm,dso groups as perf report --sort comm,dso (rows of both keys, flat as its overhead); pid groups processes, tid threads; -J gives each key its own field" {
+	ctx_spaa
+	run spaa-top --by=comm,dso "$T/ctx.spaa"
+	assert_success
+	assert_output - <<'OUT'
+cycles/period, total 1,000
+      flat  flat%   sum%        cum   cum%  comm  dso
+       600 60.00% 60.00%        950 95.00%  gzip  /usr/bin/gzip
+       300 30.00% 90.00%        350 35.00%  gzip  /lib/libc.so.6
+        50  5.00% 95.00%         50  5.00%  gzip  [kernel.kallsyms]
+        50  5.00%   100%         50  5.00%  sh    /lib/libc.so.6
+         0     0%   100%         50  5.00%  sh    /usr/bin/gzip
+OUT
+	run spaa-top --by=pid "$T/ctx.spaa"
+	assert_output - <<'OUT'
+cycles/period, total 1,000
+      flat  flat%   sum%        cum   cum%  pid
+       950 95.00% 95.00%        950 95.00%  10
+        50  5.00%   100%         50  5.00%  20
+OUT
+	run spaa-top -J --by=tid,comm,func "$T/ctx.spaa"
+	assert_output - <<'OUT'
+{"type":"summary","event":"cycles","metric":"period","unit":"count","by":"tid,comm,func","total":1000,"stacks":4}
+{"type":"row","rank":1,"tid":10,"comm":"gzip","func":"deflate","self":600,"self_percent":60.00,"total":600,"total_percent":60.00}
+{"type":"row","rank":2,"tid":11,"comm":"gzip","func":"memcpy","self":300,"self_percent":30.00,"total":350,"total_percent":35.00}
+{"type":"row","rank":3,"tid":11,"comm":"gzip","func":"clear_page","self":50,"self_percent":5.00,"total":50,"total_percent":5.00}
+{"type":"row","rank":4,"tid":20,"comm":"sh","func":"memcpy","self":50,"self_percent":5.00,"total":50,"total_percent":5.00}
+{"type":"row","rank":5,"tid":10,"comm":"gzip","func":"main","self":0,"self_percent":0.00,"total":600,"total_percent":60.00}
+{"type":"row","rank":6,"tid":11,"comm":"gzip","func":"deflate","self":0,"self_percent":0.00,"total":300,"total_percent":30.00}
+{"type":"row","rank":7,"tid":11,"comm":"gzip","func":"main","self":0,"self_percent":0.00,"total":350,"total_percent":35.00}
+{"type":"row","rank":8,"tid":20,"comm":"sh","func":"main","self":0,"self_percent":0.00,"total":50,"total_percent":5.00}
+OUT
+	run spaa-top --by=file "$T/ctx.spaa"
+	assert_output - <<'OUT'
+cycles/period, total 1,000
+      flat  flat%   sum%        cum   cum%  file
+       600 60.00% 60.00%        900 90.00%  deflate.c
+       350 35.00% 95.00%        400 40.00%  ?? (memcpy)
+        50  5.00%   100%         50  5.00%  ?? (clear_page)
+         0     0%   100%      1,000   100%  gzip.c
+OUT
+}
+
+# perf_rows DATA KEYS: perf report --no-children's rows of its own test
+# programs (commands vbprog, vbgzip, vbsort) sorted by KEYS (pid: the
+# thread, as perf's pid key), "PERCENT PERIOD VALUE...", dsos as perf
+# names them (base names)
+perf_rows() {
+	perf report -i "$1" --stdio --no-children -g none --sort "${2//tid/pid}" --show-total-period 2>/dev/null |
+		grep -v '^#' | grep -v '^$' | awk '{ $1 = $1; print }' | sed -E 's/ ([0-9]+):[^ ]*/ \1/' |
+		grep -E ' vb(prog|gzip|sort)( |$)' | LC_ALL=C sort
+}
+# spaa_rows SPAA KEYS: the same from spaa-top -J --by=KEYS
+spaa_rows() {
+	spaa-top -J -n 0 --by="$2" "$1" 2>/dev/null |
+		jq -r --arg keys "$2" 'select(.type == "row" and .self > 0) as $r |
+			[($r.self_percent | tostring), ($r.self | tostring)] +
+			[($keys | split(","))[] as $k | ($r[$k] // $r.name) | tostring |
+			 if $k == "dso" and (startswith("[") | not) then split("/")[-1] else . end] | join(" ")' |
+		awk '{ $1 = sprintf("%.2f%%", $1); print }' |
+		grep -E ' vb(prog|gzip|sort)( |$)' | LC_ALL=C sort
+}
+
+@test "spaa-top --by: comm, dso, tid and their combinations give perf report --sort's rows of a system-wide capture of several programs, percent and period (its own programs compared)" {
+	can_record
+	c_prog
+	command -v jq >/dev/null || fail "jq is not installed"
+	cp "$T/prog" "$T/vbprog"
+	cp "$(command -v gzip)" "$T/vbgzip"
+	cp "$(command -v sort)" "$T/vbsort"
+	seq 1 200000 | awk '{ print (($1 * 7919) % 200003) }' > "$T/nums"
+	perf record -q -a -g -e cpu-clock -F 2000 -o "$T/sys.data" -- \
+		sh -c "'$T/vbprog' 600 & '$T/vbgzip' -9 < '$T/nums' > /dev/null & '$T/vbsort' -n '$T/nums' > /dev/null; wait" \
+		>/dev/null 2>&1 || skip "perf cannot record system-wide here"
+	perf2spaa "$T/sys.data" -o "$T/sys.spaa"
+	local keys out=
+	for keys in comm comm,dso dso,comm tid,comm tid,comm,dso; do
+		perf_rows "$T/sys.data" "$keys" > "$T/perf.txt"
+		spaa_rows "$T/sys.spaa" "$keys" > "$T/spaa.txt"
+		grep -q ' vbprog' "$T/perf.txt" || out="$out$keys: no row of vbprog in perf report"$'\n'
+		diff "$T/perf.txt" "$T/spaa.txt" > "$T/diff" || out="$out--by=$keys:"$'\n'"$(cat "$T/diff")"$'\n'
+	done
+	[ -z "$out" ] || { printf '%s' "$out"; false; }
+	# pid: whole processes, the sums of their threads
+	spaa-top -J -n 0 --by=pid,tid "$T/sys.spaa" 2>/dev/null | jq -r 'select(.type == "row") | "\(.pid) \(.self)"' |
+		awk '{ s[$1] += $2 } END { for (p in s) if (s[p]) printf "%s %.0f\n", p, s[p] }' | LC_ALL=C sort > "$T/sum.txt"
+	spaa-top -J -n 0 --by=pid "$T/sys.spaa" 2>/dev/null | jq -r 'select(.type == "row" and .self > 0) | "\(.name) \(.self)"' |
+		LC_ALL=C sort | diff "$T/sum.txt" -
+}
+
+@test "spaa-top --by with several keys: a value holding the byte that separates them (U+001F) stays one value, the byte shown as '?'; alone, func keeps it" {
+	printf '%s\n' '{"type":"header","format":"spaa","version":"1.0","frame_order":"leaf_to_root","events":[{"name":"e","sampling":{"primary_metric":"n"}}]}' \
+		'{"type":"dso","id":1,"name":"/bin/a\u001fb"}' '{"type":"frame","id":1,"func":"f\u001fg","dso":1}' \
+		'{"type":"stack","id":1,"frames":[1],"context":{"event":"e","comm":"x\u001fy","pid":1,"tid":2},"weights":[{"metric":"n","value":3}]}' > "$T/sep.spaa"
+	run spaa-top -J --by=comm,dso,func,pid "$T/sep.spaa"
+	assert_success
+	assert_line --index 1 '{"type":"row","rank":1,"comm":"x?y","dso":"/bin/a?b","func":"f?g","pid":1,"self":3,"self_percent":100.00,"total":3,"total_percent":100.00}'
+	run spaa-top -J --by=comm "$T/sep.spaa"
+	assert_line --index 1 '{"type":"row","rank":1,"name":"x?y","self":3,"self_percent":100.00,"total":3,"total_percent":100.00}'
+	run spaa-top -J "$T/sep.spaa"
+	assert_line --index 1 '{"type":"row","rank":1,"name":"f\u001fg","self":3,"self_percent":100.00,"total":3,"total_percent":100.00}'
 }

@@ -1,0 +1,3 @@
+module verbs
+
+go 1.19

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers/open.h"
 #include "cli.h"
 #include "fold.h"
 #include "metric.h"
@@ -90,7 +91,8 @@ FOLD_HELP
 "  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
 "                       another folds it (default: the online cores)\n"
 "Output:\n"
-CLI_HELP_TAIL;
+READERS_HELP
+	CLI_HELP_TAIL;
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -557,6 +559,7 @@ static void read_folded_stacks(input *in, int side)
  * is SPAA's empty input; comments alone, folded stacks with none. */
 static bool is_folded(input *in)
 {
+	if (!in) return false; /* a profile read in process */
 	const void *v;
 	size_t n = input_peek(in, &v, 1 << 16);
 	const char *p = v, *end = p + n;
@@ -583,7 +586,7 @@ static bool is_folded(input *in)
 static void read_input(const char *file, int side)
 {
 	static bool spaa_seen;
-	spaa_reader *r = spaa_open(file);
+	spaa_reader *r = spaa_open_any(file);
 	fold_names_reset(&names);
 	if (is_folded(r->in)) {
 		if (!countname_seen) set_countname("samples");
@@ -783,7 +786,7 @@ static void chart_samples(spaa_reader *r, const char *ev_name, bool period, int 
  * twice, the total first (the scale), then the frames. */
 static void chart(const char *file)
 {
-	char *again = input_rereadable(file);
+	char *again = readers_rereadable(file);
 	spaa_reader *r = chart_open(again, file);
 	if (is_folded(r->in)) {
 		set_countname("samples");
@@ -1481,6 +1484,7 @@ static int parse_options(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' },
 		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -1536,6 +1540,7 @@ static int parse_options(int argc, char **argv)
 		case 'm': O.metric = optarg; break;
 		case 'j': O.jobs = opt_jobs("--jobs", optarg); break;
 		CLI_OUT_CASES(O.outpath, O.zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(help);
 		}
 	}
@@ -1591,6 +1596,7 @@ static void read_inputs(char **files, int n)
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
+	readers_keep_folded();
 	int first = parse_options(argc, argv);
 	int nfiles = argc - first;
 	read_inputs(argv + first, nfiles);

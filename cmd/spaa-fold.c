@@ -15,6 +15,7 @@
 #include "num.h"
 #include "output.h"
 #include "relay.h"
+#include "readers/open.h"
 #include "spaa.h"
 #include "strmap.h"
 
@@ -228,7 +229,7 @@ static void fold_file(const char *path, const char *event, const char *metric,
 		      const fold_opts *opts, sbuf *pb)
 {
 	fold_opts file_opts = *opts, *fo = &file_opts;
-	spaa_reader *r = spaa_open(path);
+	spaa_reader *r = spaa_open_any(path);
 	spaa_stack s = { 0 };
 	int32_t ev = -2;               /* not picked yet */
 	const char *ev_name = NULL;
@@ -360,6 +361,7 @@ int main(int argc, char **argv)
 		{ "jobs", required_argument, 0, 'j' },
 		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -373,7 +375,8 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'm': metric = optarg; break;
-		case 'j': jobs = opt_jobs("--jobs", optarg); break;
+		case 'j': jobs = opt_jobs("--jobs", optarg); readers_option("jobs", optarg); break;
+		READERS_OPT_CASES;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}

@@ -14,6 +14,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers/open.h"
 #include "cli.h"
 #include "metric.h"
 #include "fold.h"
@@ -55,6 +56,7 @@ static const char help_text[] =
 	"Output:\n"
 	"  -c, --count          print only \"N stacks, W METRIC\" for the kept stacks\n"
 	"      --keep-dicts     keep every dictionary record, referenced or not\n"
+	READERS_HELP
 	CLI_HELP_TAIL;
 
 /* ---- options ---------------------------------------------------------------- */
@@ -100,6 +102,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		{ "keep-dicts", no_argument, 0, O_KEEP },
 		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -124,6 +127,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		case 'c': count_only = true; break;
 		case O_KEEP: keep_dicts = true; break;
 		CLI_OUT_CASES(out_path, zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(help_text);
 		}
 	}
@@ -585,7 +589,7 @@ int main(int argc, char **argv)
 	const char *path;
 	parse_options(argc, argv, &path);
 
-	r = spaa_open(path);
+	r = spaa_open_any(path);
 	output *o = output_open(out_path, zstd);
 	if (!count_only) sp = spool_new();
 	strmap_init(&stack_ids);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers/open.h"
 #include "cli.h"
 #include "fold.h"
 #include "hint.h"
@@ -47,6 +48,7 @@ static const char usage[] =
 	"up flat% down the table, as go tool pprof -top prints them.\n"
 	"\n"
 	"Output:\n"
+	READERS_HELP
 	CLI_HELP_TAIL;
 
 static const char *by_names[] = { "func", "dso", "srcline" };
@@ -339,6 +341,7 @@ static void parse_options(int argc, char **argv)
 		CLI_OUT_LONGOPTS,
 		UNITS_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -372,6 +375,7 @@ static void parse_options(int argc, char **argv)
 			break;
 		}
 		CLI_OUT_CASES(opt.outpath, opt.zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(usage);
 		}
 	}
@@ -504,7 +508,7 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	parse_options(argc, argv);
-	spaa_reader *r = spaa_open(optind < argc ? argv[optind] : "-");
+	spaa_reader *r = spaa_open_any(optind < argc ? argv[optind] : "-");
 	tree callers = { 0 }, callees = { 0 };
 	strmap_init(&callers.index);
 	strmap_init(&callees.index);

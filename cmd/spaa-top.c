@@ -466,10 +466,13 @@ static void load(spaa_reader *r, tree *callers, tree *callees)
 	}
 	T.fself = T.ftotal = num_i(0);
 	spaa_stack st = { 0 };
+	/* stack records in the converters' layout, and those of a profile
+	 * read in process, without the JSON parser */
+	spaa_fast_stacks(r, &st);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER) take_header(r);
-		if (t != SPAA_STACK || spaa_stack_parse(r, &st) < 0) continue;
+		if (t != SPAA_STACK || (!r->fast && spaa_stack_parse(r, &st) < 0)) continue;
 		if (T.event && !sstr_eqc(st.event_name, T.event)) continue;
 		const spaa_weight *w = metric_find(&T.metric, st.w, st.nw);
 		if (!w) continue;

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 	int c;
 
 	cli_init(argc, argv);
-	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'M': merge = true; break;
 		case 'm': metric = metric_resolve(optarg, NULL); break; /* pprof's names too */

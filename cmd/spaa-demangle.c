@@ -81,7 +81,7 @@ static const char *parse_options(int argc, char **argv)
 		{ 0, 0, 0, 0 }
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_NO_PARAMS: dflags |= DEMANGLE_NO_PARAMS; break;
 		case O_NO_HASH: dflags |= DEMANGLE_NO_HASH; break;

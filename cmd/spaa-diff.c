@@ -662,7 +662,7 @@ int main(int argc, char **argv)
 	fo.inline_mode = -1;
 	int c;
 	bool zstd = false;
-	while ((c = getopt_long(argc, argv, "m:n:o:zJhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:n:so:zJhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg) || units_opts_take(&uo, c)) continue;
 		switch (c) {
 		case O_NORM: normalize = true; break;

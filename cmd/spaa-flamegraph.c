@@ -1490,7 +1490,7 @@ static int parse_options(int argc, char **argv)
 	};
 	O.fo.inline_mode = -1;
 	int c;
-	while ((c = getopt_long(argc, argv, "Eij:m:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Eij:m:so:zhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&O.fo, c, optarg)) continue;
 		switch (c) {
 		case OPT_INVERTED: O.inverted = true; break;

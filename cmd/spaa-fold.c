@@ -16,6 +16,7 @@
 #include "output.h"
 #include "relay.h"
 #include "readers/open.h"
+#include "build.h"
 #include "spaa.h"
 #include "strmap.h"
 
@@ -48,7 +49,9 @@ static const char help[] =
 "      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
 "Speed:\n"
 "  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
-"                       another folds it (default: the online cores)\n"
+"                       another folds it, and perf.data and perf script text\n"
+"                       are read on N threads (default: the online cores)\n"
+READERS_HELP
 "Output:\n"
 CLI_HELP_TAIL;
 
@@ -370,7 +373,7 @@ int main(int argc, char **argv)
 	const char *event = NULL, *metric = NULL, *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "m:j:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:j:so:zhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
 		case 'e': event = optarg; break;
@@ -384,6 +387,9 @@ int main(int argc, char **argv)
 	if (event && fo.all_events) usage_error("--event and --all-events exclude each other");
 	/* inline_mode < 0: the default, per file (see fold.h) */
 	if (!jobs) jobs = cli_jobs();
+	/* a profile read in process: no content ids, and no threads unless
+	 * the folded names show them */
+	builder_lean(BUILDER_NO_IDS | (fo.pid || fo.tid ? 0 : BUILDER_NO_THREADS));
 
 	/* Fold every input into one table. */
 	strmap_init(&paths);

@@ -110,7 +110,7 @@ static void parse_options(int argc, char **argv, const char **path)
 	const char **pat_src = NULL, *dso_src = NULL, *comm_src = NULL;
 	uint32_t npat_src = 0, pat_src_cap = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "e:vicm:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:vicm:so:zhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg)) continue;
 		switch (c) {
 		case 'e': *VEC_PUSH(pat_src, npat_src, pat_src_cap) = optarg; break;

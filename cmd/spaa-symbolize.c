@@ -86,7 +86,7 @@ static const char help_text[] =
 	"\n"
 	"      --verbose        report per dso how many addresses were resolved,\n"
 	"                       and why the others were not\n"
-	READERS_HELP
+	READERS_HELP_HEAD READERS_HELP_FORMAT READERS_HELP_SYMFS READERS_HELP_SAMPLES READERS_HELP_OPT
 	CLI_HELP_TAIL;
 
 /* ---- options ------------------------------------------------------------------ */
@@ -120,7 +120,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		{ 0, 0, 0, 0 }
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		/* the same to the readers of perf.data */
 		case O_KALLSYMS: O.kallsyms = optarg; readers_option("kallsyms", optarg); break;

@@ -346,7 +346,7 @@ static void parse_options(int argc, char **argv)
 		{ 0, 0, 0, 0 }
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "n:m:o:zJEihV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:m:so:zJEihV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&opt.fo, c, optarg) || units_opts_take(&opt.uo, c)) continue;
 		switch (c) {
 		case 'n': opt.lines = opt_u64("-n", optarg); break;

@@ -760,7 +760,7 @@ int main(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zJhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:zJhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&names_fo, c, optarg)) continue;
 		switch (c) {
 		case 'F': opt.from_s = optarg; break;

@@ -678,7 +678,7 @@ int main(int argc, char **argv)
 	};
 	const char *event = NULL, *outpath = NULL;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'o': outpath = optarg; break;

@@ -49,7 +49,7 @@ static const char help[] =
 "                       sample each, weighted by its period\n"
 FOLD_HELP
 "Output:\n"
-READERS_HELP
+READERS_HELP_HEAD READERS_HELP_FORMAT READERS_HELP_SYMFS READERS_HELP_PERF READERS_HELP_OPT
 	CLI_HELP_TAIL;
 
 enum { BY_OTHER, BY_SAMPLES, BY_PERIOD };
@@ -469,7 +469,7 @@ int main(int argc, char **argv)
 		case OPT_THREADS: S.threads = true; break;
 		case 's': S.samples = true; readers_option("samples", NULL); break;
 		CLI_OUT_CASES(outpath, zstd);
-		READERS_OPT_CASES;
+		READERS_OPT_CASES_NO_SAMPLES;
 		CLI_STD_CASES(help);
 		}
 	}

@@ -63,7 +63,16 @@ struct bstack {
 
 struct brel { uint32_t stack, next; };
 
+/* builder_lean()'s flags for the builders made after it */
+static unsigned lean_default;
+
+void builder_lean(unsigned flags)
+{
+	lean_default = flags;
+}
+
 struct builder {
+	unsigned lean;          /* builder_lean() */
 	const char *where_file; /* builder_where */
 	uint64_t where_line;
 	bool where_byte;        /* where_line is a byte offset (builder_where_byte) */
@@ -110,6 +119,7 @@ struct builder {
 builder *builder_new(void)
 {
 	builder *b = xcalloc(1, sizeof *b);
+	b->lean = lean_default;
 	return b;
 }
 
@@ -460,8 +470,16 @@ static sstr ctx_get(const builder *b, uint32_t v)
 }
 
 /* The index of context c (its comm as written) in b->ctxs. */
-static uint32_t ctx_intern(builder *b, const builder_ctx *c)
+static uint32_t ctx_intern(builder *b, const builder_ctx *in)
 {
+	builder_ctx lean;
+	const builder_ctx *c = in;
+	if ((b->lean & BUILDER_NO_THREADS) && in->comm.p) {
+		lean = *in;
+		lean.has_pid = lean.has_tid = false;
+		lean.pid = lean.tid = 0;
+		c = &lean;
+	}
 	/* the context, interned by its binary form */
 	sbuf *k = &b->key;
 	k->n = 0;
@@ -545,6 +563,11 @@ static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t
 		if (nw > UINT32_MAX) die_input("too many stacks");
 		grow_array((void **)&b->wpool, &b->wpcap, (uint32_t)nw, sizeof *b->wpool);
 		for (uint32_t m = 0; m < b->nmetrics; m++) b->wpool[(size_t)i * b->nmetrics + m] = num_i(0);
+		if (b->lean & BUILDER_NO_IDS) {
+			/* no content ids, no aliases: a stack is its key */
+			s->id = s->path = i;
+			return i;
+		}
 		/* content ids */
 		uint64_t h = FNV64_BASIS;
 		if (path) h = *path;

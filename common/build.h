@@ -23,6 +23,14 @@
 typedef struct builder builder;
 
 builder *builder_new(void);
+/* What the builders made from now on leave out, for a command that reads
+ * them in process and does not need it: BUILDER_NO_IDS, the stacks'
+ * content ids (a stack's id is then its index, and two stacks of the same
+ * content but frames of different addresses stay two); BUILDER_NO_THREADS,
+ * the pid and tid of the contexts that have a comm (the stacks of the
+ * threads of one command are one). */
+enum { BUILDER_NO_IDS = 1, BUILDER_NO_THREADS = 2 };
+void builder_lean(unsigned flags);
 void builder_free(builder *b);
 
 /* Header. source_tool e.g. "perf"; source members are added with

@@ -46,7 +46,7 @@ bool readers_format(const char *name);
 	READERS_SAMPLES_LONGOPT
 /* --samples alone (a command with a --samples of its own passes it on
  * with readers_option("samples", NULL)) */
-#define READERS_SAMPLES_LONGOPT { "samples", no_argument, 0, READERS_OPT_BASE + 5 }
+#define READERS_SAMPLES_LONGOPT { "samples", no_argument, 0, 's' }
 /* The same without --samples */
 #define READERS_LONGOPTS_NO_SAMPLES \
 	{ "symfs", required_argument, 0, READERS_OPT_BASE + 0 }, \
@@ -61,16 +61,39 @@ bool readers_format(const char *name);
 	case READERS_OPT_BASE + 3: case READERS_OPT_BASE + 4: case READERS_OPT_BASE + 5: \
 	case READERS_OPT_BASE + 6: case READERS_OPT_BASE + 7: \
 		readers_getopt(c, optarg); \
+		break; \
+	case 's': \
+		readers_option("samples", NULL); \
+		break
+/* The same without -s (a command with a -s of its own) */
+#define READERS_OPT_CASES_NO_SAMPLES \
+	case READERS_OPT_BASE + 0: case READERS_OPT_BASE + 1: case READERS_OPT_BASE + 2: \
+	case READERS_OPT_BASE + 3: case READERS_OPT_BASE + 4: \
+	case READERS_OPT_BASE + 6: case READERS_OPT_BASE + 7: \
+		readers_getopt(c, optarg); \
 		break
 void readers_getopt(int c, const char *arg);
-/* The options' lines for --help. */
-#define READERS_HELP \
-	"Any profile format any2spaa reads is read in process (any2spaa(1)), with:\n" \
-	"      --format=NAME    read every input as NAME (any2spaa --help lists them)\n" \
-	"      --symfs=DIR, --root=DIR, --kallsyms=FILE, --debug-dir=DIR, --no-inline\n" \
-	"                       perf.data: as perf2spaa takes them\n" \
-	"      --samples        keep the sample records (perf2spaa -s and the like)\n" \
+/* The options' lines for --help: READERS_HELP all of them; the parts
+ * for a command that has some of them itself. */
+#define READERS_HELP_HEAD \
+	"A profile of another format than SPAA is read in process, as any2spaa\n" \
+	"reads it (any2spaa --help lists the formats), with these options:\n"
+#define READERS_HELP_FORMAT \
+	"      --format=NAME    read every input as the format NAME\n"
+#define READERS_HELP_SYMFS \
+	"      --symfs=DIR      perf.data: look for the recorded files under DIR\n" \
+	"      --no-inline      perf.data: no inlined calls added from DWARF (faster)\n"
+#define READERS_HELP_PERF \
+	"      --root=DIR       perf.data: the same as --symfs\n" \
+	"      --kallsyms=FILE  perf.data: kernel symbols from FILE\n" \
+	"      --debug-dir=DIR  perf.data: perf's build-id cache (default ~/.debug)\n"
+#define READERS_HELP_SAMPLES \
+	"  -s, --samples        keep the sample records (as a converter's -s)\n"
+#define READERS_HELP_OPT \
 	"      --reader-option=OPT  give the format's converter its option OPT\n" \
 	"                       (--reader-option=--max-depth=64)\n"
+#define READERS_HELP \
+	READERS_HELP_HEAD READERS_HELP_FORMAT READERS_HELP_SYMFS READERS_HELP_PERF \
+	READERS_HELP_SAMPLES READERS_HELP_OPT
 
 #endif

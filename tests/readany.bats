@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# Every reading command reads every format in process (issue 29): for one
+# profile of each format any2spaa recognises, each command's output and exit
+# status are those of "any2spaa FILE | COMMAND" (the SPAA written to a file
+# named as the input, so that names in the output agree).
+load common
+
+# One file of each format (any2spaa --help lists them).
+FORMATS=(
+	"perf-script $EX/parser.perf.txt"
+	"perf-data $EX/small.perf.data"
+	"dtrace $EX/dtrace-stacks.txt"
+	"bpftrace $EX/bpftrace-stacks.txt"
+	"folded $EX/dd.folded"
+	"chrome-trace $EX/chrome-trace.json.gz"
+	"cpuprofile $D/chrome/cpuprofile.json"
+	"heapprofile $D/chrome/small.heapprofile"
+	"heapsnapshot $D/chrome/heap-snapshot.heapsnapshot.json"
+	"pprof $EX/go-cpu.pprof"
+	"pprof-heap-text $D/pprof/jemalloc.heap"
+	"heaptrack $EX/heap.heaptrack.zst"
+	"trace-json $EX/small-trace.json"
+	"spall $EX/small-trace.spall"
+	"spx $EX/spx-small.json"
+	"afperf $EX/basic.afperf"
+	"speedscope $D/speedscope/two-sampled-0.6.0.json"
+	"stackprof $EX/stackprof-cpu.json"
+	"massif $EX/massif.out"
+	"dhat $EX/dhat.out"
+	"callgrind $EX/callgrind.out"
+	"gecko $EX/firefox-recursion.json.gz"
+	"instruments $EX/instruments-deep-copy.txt"
+	"pmcstat $EX/pmcstat-callgraph.txt"
+	"v8-log $D/v8log/speedscope-node-8.5.0.v8log.zst"
+	"v8-log-json $D/v8log/speedscope-simple.v8log.json.zst"
+	"ghc-prof $EX/ghc-binary-trees.prof"
+	"safari $EX/safari-recording.json"
+	"spaa $EX/parser.spaa"
+)
+
+# Each command as a user would run it on one file (IN is its name).
+COMMANDS=(
+	"spaa-fold IN"
+	"spaa-fold --all-events IN"
+	"spaa-flamegraph IN"
+	"spaa-top IN"
+	"spaa-stat IN"
+	"spaa-grep -e a IN"
+	"spaa-window --list IN"
+	"spaa-diff IN IN"
+	"spaa-cat IN"
+	"spaa-cat --merge IN IN"
+	"spaa2pprof IN"
+	"spaa2speedscope IN"
+	"spaa-demangle IN"
+	"spaa-symbolize IN"
+)
+
+# run_as DIR "CMD": the command in DIR, its stdout to DIR/out, its exit
+# status to DIR/status.
+run_as() {
+	(cd "$1" && eval "$2" > out 2> err; echo $? > status)
+}
+
+@test "every reading command, every format: the same as any2spaa FILE | COMMAND" {
+	bad=0
+	for f in "${FORMATS[@]}"; do
+		name=${f%% *} file=${f#* }
+		rm -rf "$T/a" "$T/b" && mkdir "$T/a" "$T/b"
+		cp "$file" "$T/a/IN"
+		any2spaa "$file" > "$T/b/IN"
+		for c in "${COMMANDS[@]}"; do
+			run_as "$T/a" "$c"
+			run_as "$T/b" "$c"
+			if ! cmp -s "$T/a/out" "$T/b/out" || ! cmp -s "$T/a/status" "$T/b/status"; then
+				echo "$name: $c: differs (status $(cat "$T/a/status") vs $(cat "$T/b/status"))"
+				head -c 300 "$T/a/err"
+				bad=$((bad + 1))
+			fi
+		done
+	done
+	[ "$bad" -eq 0 ]
+}
+
+@test "every format in the equality test: one file of each format any2spaa --help lists" {
+	any2spaa --help | awk '/^Formats/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }' | sort > "$T/formats"
+	for f in "${FORMATS[@]}"; do echo "${f%% *}"; done | sort > "$T/tested"
+	run diff "$T/formats" "$T/tested"
+	assert_success
+}

@@ -1575,6 +1575,9 @@ static void read_inputs(char **files, int n)
 	strmap_init(&seen_paths);
 	strmap_init(&paths);
 	if (O.flamechart) {
+		/* a flame chart is drawn from the samples: a profile of another
+		 * format is read with them (-s) */
+		readers_option("samples", NULL);
 		strmap_init(&chart_ids);
 		strmap_init(&chart_paths);
 		chart(n ? files[0] : "-");

@@ -743,6 +743,9 @@ static void put_list(output *o, int32_t event, const char *pm)
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
+	/* windows are made of the samples: a profile of another format is
+	 * read with them (-s) */
+	readers_option("samples", NULL);
 	static const struct option longopts[] = {
 		{ "from", required_argument, 0, 'F' },
 		{ "to", required_argument, 0, 'T' },

@@ -46,7 +46,7 @@ COMMANDS=(
 	"spaa-top IN"
 	"spaa-stat IN"
 	"spaa-grep -e a IN"
-	"spaa-window --list IN"
+	"spaa-window --list --every 1 IN"
 	"spaa-diff IN IN"
 	"spaa-cat IN"
 	"spaa-cat --merge IN IN"

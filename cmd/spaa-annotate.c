@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "readers/open.h"
 #include "cli.h"
 #include "fold.h"
 #include "metric.h"
@@ -63,6 +64,7 @@ static const char usage[] =
 	"when the profile keeps its addresses.\n"
 	"\n"
 	"Output:\n"
+	READERS_HELP
 	CLI_HELP_TAIL;
 
 static struct {
@@ -540,7 +542,7 @@ static uint32_t nreaders, rcap;
 
 static void load(const char *path)
 {
-	spaa_reader *r = spaa_open(path);
+	spaa_reader *r = spaa_open_any(path);
 	spaa_stack st = { 0 };
 	enum spaa_rtype t;
 	A.stamp++;
@@ -788,12 +790,13 @@ int main(int argc, char **argv)
 		CLI_OUT_LONGOPTS,
 		{ "raw-units", no_argument, 0, UNITS_OPT_RAW },
 		{ "iec", no_argument, 0, UNITS_OPT_IEC },
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	cli_init(argc, argv);
 	int c;
-	while ((c = getopt_long(argc, argv, "m:io:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:iso:zhV", longopts, NULL)) != -1) {
 		if (units_opts_take(&opt.uo, c)) continue;
 		switch (c) {
 		case OPT_SOURCE_PATH: opt.source_path = optarg; break;
@@ -808,6 +811,7 @@ int main(int argc, char **argv)
 		case 'm': opt.metric = optarg; break;
 		case 'i': opt.icase = true; break;
 		CLI_OUT_CASES(opt.outpath, opt.zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(usage);
 		}
 	}

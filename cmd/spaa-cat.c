@@ -4,6 +4,10 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers/open.h"
+#include "input.h"
+#include "util.h"
+#include <string.h>
 #include "cat.h"
 #include "cli.h"
 #include "metric.h"
@@ -25,6 +29,7 @@ static const char help_text[] =
 	"  -m, --metric=NAME    make NAME the primary metric of every event (needed\n"
 	"                       when the inputs' primary metrics differ); pprof's,\n"
 	"                       heaptrack's and V8's names too (inuse_space ...)\n"
+	READERS_HELP
 	CLI_HELP_TAIL;
 
 int main(int argc, char **argv)
@@ -33,6 +38,7 @@ int main(int argc, char **argv)
 		{ "merge", no_argument, 0, 'M' },
 		{ "metric", required_argument, 0, 'm' },
 		CLI_OUT_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -41,11 +47,12 @@ int main(int argc, char **argv)
 	int c;
 
 	cli_init(argc, argv);
-	while ((c = getopt_long(argc, argv, "m:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'M': merge = true; break;
 		case 'm': metric = metric_resolve(optarg, NULL); break; /* pprof's names too */
 		CLI_OUT_CASES(outpath, zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(help_text);
 		}
 	}
@@ -55,8 +62,15 @@ int main(int argc, char **argv)
 	uint32_t nsrc = optind < argc ? (uint32_t)(argc - optind) : 1;
 	cli_stdin_once(files, (int)nsrc);
 
+	/* another format than SPAA: read by its reader, as SPAA */
+	char **paths = xcalloc(nsrc, sizeof *paths);
+	const char **names = xcalloc(nsrc, sizeof *names);
+	for (uint32_t i = 0; i < nsrc; i++) {
+		names[i] = strcmp(files[i], "-") == 0 ? "-" : input_display_name(files[i]);
+		paths[i] = readers_rereadable(files[i]);
+	}
 	output *o = output_open(outpath, zstd);
-	spaa_cat(files, NULL, nsrc, merge, metric, o);
+	spaa_cat(paths, names, nsrc, merge, metric, o);
 	output_close(o);
 	return EXIT_OK;
 }

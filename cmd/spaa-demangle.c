@@ -31,6 +31,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers/open.h"
 #include "cli.h"
 #include "demangle.h"
 #include "json.h"
@@ -59,6 +60,7 @@ static const char help_text[] =
 	"                       \"foo::bar(int)\"), as flame graphs usually want\n"
 	"      --no-hash        leave out Rust's \"::h<16 hex digits>\" hashes and v0\n"
 	"                       crate disambiguators, as rustfilt does\n"
+	READERS_HELP
 	CLI_HELP_TAIL;
 
 /* ---- options ------------------------------------------------------------------ */
@@ -74,15 +76,17 @@ static const char *parse_options(int argc, char **argv)
 		{ "no-params", no_argument, 0, O_NO_PARAMS },
 		{ "no-hash", no_argument, 0, O_NO_HASH },
 		CLI_OUT_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_NO_PARAMS: dflags |= DEMANGLE_NO_PARAMS; break;
 		case O_NO_HASH: dflags |= DEMANGLE_NO_HASH; break;
 		CLI_OUT_CASES(out_path, zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(help_text);
 		}
 	}
@@ -573,7 +577,7 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	const char *path = parse_options(argc, argv);
-	r = spaa_open(path);
+	r = spaa_open_any(path);
 	o = output_open(out_path, zstd);
 	sp = spool_new();
 	cli_atexit(cleanup);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers/open.h"
 #include "cli.h"
 #include "fold.h"
 #include "jsonw.h"
@@ -58,6 +59,7 @@ static const char help_text[] =
 	"      --full-names     keep C++ and Rust template and parameter lists in it\n"
 	"  -J, --json           NDJSON: a summary, then function and stack records\n"
 	"                       (ranked; only the first N of each with --top or -n)\n"
+	READERS_HELP
 	CLI_HELP_TAIL;
 
 /* ---- options ---------------------------------------------------------------- */
@@ -208,7 +210,7 @@ static i128 weight_of(spaa_reader *r, num v, bool *warned)
 
 static void read_profile(const char *path, int side)
 {
-	spaa_reader *r = spaa_open(path);
+	spaa_reader *r = spaa_open_any(path);
 	fold_opts o = fo;
 	fold_cache cache;
 	fold_cache_init(&cache);
@@ -653,13 +655,14 @@ int main(int argc, char **argv)
 		{ "json", no_argument, 0, 'J' },
 		UNITS_LONGOPTS,
 		CLI_OUT_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	fo.inline_mode = -1;
 	int c;
 	bool zstd = false;
-	while ((c = getopt_long(argc, argv, "m:n:o:zJhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:n:so:zJhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg) || units_opts_take(&uo, c)) continue;
 		switch (c) {
 		case O_NORM: normalize = true; break;
@@ -678,6 +681,7 @@ int main(int argc, char **argv)
 			break;
 		case 'J': json = true; break;
 		CLI_OUT_CASES(out_path, zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(help_text);
 		}
 	}

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers/open.h"
 #include "cli.h"
 #include "filter.h"
 #include "fold.h"
@@ -92,7 +93,8 @@ FILTER_HELP
 "  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
 "                       another folds it (default: the online cores)\n"
 "Output:\n"
-CLI_HELP_TAIL;
+READERS_HELP
+	CLI_HELP_TAIL;
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -562,6 +564,7 @@ static void read_folded_stacks(input *in, int side)
  * is SPAA's empty input; comments alone, folded stacks with none. */
 static bool is_folded(input *in)
 {
+	if (!in) return false; /* a profile read in process */
 	const void *v;
 	size_t n = input_peek(in, &v, 1 << 16);
 	const char *p = v, *end = p + n;
@@ -588,7 +591,7 @@ static bool is_folded(input *in)
 static void read_input(const char *file, int side)
 {
 	static bool spaa_seen;
-	spaa_reader *r = spaa_open(file);
+	spaa_reader *r = spaa_open_any(file);
 	fold_names_reset(&names);
 	filter_reset(&ff);
 	if (is_folded(r->in)) {
@@ -794,7 +797,7 @@ static void chart_samples(spaa_reader *r, const char *ev_name, bool period, int 
  * twice, the total first (the scale), then the frames. */
 static void chart(const char *file)
 {
-	char *again = input_rereadable(file);
+	char *again = readers_rereadable(file);
 	spaa_reader *r = chart_open(again, file);
 	filter_reset(&ff);
 	if (is_folded(r->in) && filter_active(&ff))
@@ -1497,12 +1500,13 @@ static int parse_options(int argc, char **argv)
 		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
 		FILTER_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	O.fo.inline_mode = -1;
 	int c;
-	while ((c = getopt_long(argc, argv, "Eij:m:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Eij:m:so:zhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&O.fo, c, optarg) || filter_take(&ff, c, optarg)) continue;
 		switch (c) {
 		case OPT_INVERTED: O.inverted = true; break;
@@ -1552,6 +1556,7 @@ static int parse_options(int argc, char **argv)
 		case 'm': O.metric = optarg; break;
 		case 'j': O.jobs = opt_jobs("--jobs", optarg); break;
 		CLI_OUT_CASES(O.outpath, O.zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(help);
 		}
 	}
@@ -1587,6 +1592,9 @@ static void read_inputs(char **files, int n)
 	strmap_init(&seen_paths);
 	strmap_init(&paths);
 	if (O.flamechart) {
+		/* a flame chart is drawn from the samples: a profile of another
+		 * format is read with them (-s) */
+		readers_option("samples", NULL);
 		strmap_init(&chart_ids);
 		strmap_init(&chart_paths);
 		chart(n ? files[0] : "-");
@@ -1608,6 +1616,7 @@ static void read_inputs(char **files, int n)
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
+	readers_keep_folded();
 	int first = parse_options(argc, argv);
 	int nfiles = argc - first;
 	read_inputs(argv + first, nfiles);

@@ -16,6 +16,8 @@
 #include "num.h"
 #include "output.h"
 #include "relay.h"
+#include "readers/open.h"
+#include "build.h"
 #include "spaa.h"
 #include "strmap.h"
 
@@ -49,7 +51,9 @@ static const char help[] =
 FILTER_HELP
 "Speed:\n"
 "  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
-"                       another folds it (default: the online cores)\n"
+"                       another folds it, and perf.data and perf script text\n"
+"                       are read on N threads (default: the online cores)\n"
+READERS_HELP
 "Output:\n"
 CLI_HELP_TAIL;
 
@@ -231,7 +235,7 @@ static void fold_file(const char *path, const char *event, const char *metric,
 		      const fold_opts *opts, sbuf *pb)
 {
 	fold_opts file_opts = *opts, *fo = &file_opts;
-	spaa_reader *r = spaa_open(path);
+	spaa_reader *r = spaa_open_any(path);
 	spaa_stack s = { 0 };
 	int32_t ev = -2;               /* not picked yet */
 	const char *ev_name = NULL;
@@ -373,6 +377,7 @@ int main(int argc, char **argv)
 		CLI_OUT_LONGOPTS,
 		FOLD_LONGOPTS,
 		FILTER_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -381,12 +386,13 @@ int main(int argc, char **argv)
 	const char *event = NULL, *metric = NULL, *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "m:j:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:j:so:zhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg) || filter_take(&ff, c, optarg)) continue;
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'm': metric = optarg; break;
-		case 'j': jobs = opt_jobs("--jobs", optarg); break;
+		case 'j': jobs = opt_jobs("--jobs", optarg); readers_option("jobs", optarg); break;
+		READERS_OPT_CASES;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}
@@ -395,6 +401,9 @@ int main(int argc, char **argv)
 	/* inline_mode < 0: the default, per file (see fold.h) */
 	if (!jobs) jobs = cli_jobs();
 	filter_compile(&ff, &fo);
+	/* a profile read in process: no content ids, and no threads unless
+	 * the folded names show them */
+	builder_lean(BUILDER_NO_IDS | (fo.pid || fo.tid ? 0 : BUILDER_NO_THREADS));
 
 	/* Fold every input into one table. */
 	strmap_init(&paths);

@@ -14,6 +14,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers/open.h"
 #include "cli.h"
 #include "filter.h"
 #include "metric.h"
@@ -60,6 +61,7 @@ static const char help_text[] =
 	"Output:\n"
 	"  -c, --count          print only \"N stacks, W METRIC\" for the kept stacks\n"
 	"      --keep-dicts     keep every dictionary record, referenced or not\n"
+	READERS_HELP
 	CLI_HELP_TAIL;
 
 /* ---- options ---------------------------------------------------------------- */
@@ -108,6 +110,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
 		FILTER_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -115,7 +118,7 @@ static void parse_options(int argc, char **argv, const char **path)
 	const char **pat_src = NULL, *dso_src = NULL, *comm_src = NULL;
 	uint32_t npat_src = 0, pat_src_cap = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "e:vicm:o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:vicm:so:zhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&fo, c, optarg) || filter_take(&ff, c, optarg)) continue;
 		switch (c) {
 		case 'e': *VEC_PUSH(pat_src, npat_src, pat_src_cap) = optarg; break;
@@ -132,6 +135,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		case 'c': count_only = true; break;
 		case O_KEEP: keep_dicts = true; break;
 		CLI_OUT_CASES(out_path, zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(help_text);
 		}
 	}
@@ -785,7 +789,7 @@ int main(int argc, char **argv)
 	const char *path;
 	parse_options(argc, argv, &path);
 
-	r = spaa_open(path);
+	r = spaa_open_any(path);
 	output *o = output_open(out_path, zstd);
 	if (!count_only) sp = spool_new();
 	strmap_init(&stack_ids);

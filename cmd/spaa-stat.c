@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers/open.h"
 #include "cli.h"
 #include "fold.h"
 #include "hint.h"
@@ -35,6 +36,7 @@ static const char usage[] =
 	UNITS_HELP
 	FOLD_NAME_HELP
 	"Output:\n"
+	READERS_HELP
 	CLI_HELP_TAIL;
 
 static const char *type_names[] = { "header", "dso", "frame", "thread", "stack", "sample", "window", "other" };
@@ -76,11 +78,12 @@ static void parse_options(int argc, char **argv)
 		CLI_OUT_LONGOPTS,
 		UNITS_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "m:n:o:zJhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:n:so:zJhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&opt.fo, c, optarg) || units_opts_take(&opt.uo, c)) continue;
 		switch (c) {
 		case 'e': opt.event = optarg; break;
@@ -88,6 +91,7 @@ static void parse_options(int argc, char **argv)
 		case 'n': opt.lines = opt_u64("-n", optarg); break;
 		case 'J': opt.json = true; break;
 		CLI_OUT_CASES(opt.outpath, opt.zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(usage);
 		}
 	}
@@ -338,7 +342,7 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	parse_options(argc, argv);
-	spaa_reader *r = spaa_open(optind < argc ? argv[optind] : "-");
+	spaa_reader *r = spaa_open_any(optind < argc ? argv[optind] : "-");
 	load(r);
 	output *o = output_open(opt.outpath, opt.zstd);
 	if (opt.json) put_json(o, r);

@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "readers/open.h"
 #include "cli.h"
 #include "elfsym.h"
 #include "fnvmemo.h"
@@ -85,6 +86,7 @@ static const char help_text[] =
 	"\n"
 	"      --verbose        report per dso how many addresses were resolved,\n"
 	"                       and why the others were not\n"
+	READERS_HELP_HEAD READERS_HELP_FORMAT READERS_HELP_SYMFS READERS_HELP_SAMPLES READERS_HELP_OPT
 	CLI_HELP_TAIL;
 
 /* ---- options ------------------------------------------------------------------ */
@@ -108,14 +110,20 @@ static void parse_options(int argc, char **argv, const char **path)
 		{ "debug-dir", required_argument, 0, O_DEBUG },
 		{ "perf-map", required_argument, 0, O_PERFMAP },
 		{ "verbose", no_argument, 0, O_VERBOSE },
+		{ "symfs", required_argument, 0, READERS_OPT_BASE + 0 },
+		{ "no-inline", no_argument, 0, READERS_OPT_BASE + 4 },
+		{ "format", required_argument, 0, READERS_OPT_BASE + 6 },
+		{ "reader-option", required_argument, 0, READERS_OPT_BASE + 7 },
+		READERS_SAMPLES_LONGOPT,
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
-		case O_KALLSYMS: O.kallsyms = optarg; break;
+		/* the same to the readers of perf.data */
+		case O_KALLSYMS: O.kallsyms = optarg; readers_option("kallsyms", optarg); break;
 		case O_MAPS: {
 			const char *eq = strchr(optarg, '=');
 			struct stat st;
@@ -136,11 +144,12 @@ static void parse_options(int argc, char **argv, const char **path)
 			m->file = eq + 1;
 			break;
 		}
-		case O_ROOT: O.root = optarg; break;
-		case O_DEBUG: O.debug_dir = optarg; break;
+		case O_ROOT: O.root = optarg; readers_option("root", optarg); break;
+		case O_DEBUG: O.debug_dir = optarg; readers_option("debug-dir", optarg); break;
 		case O_PERFMAP: O.perf_map = optarg; break;
 		case O_VERBOSE: O.verbose = true; break;
 		CLI_OUT_CASES(O.out, O.zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(help_text);
 		}
 	}
@@ -1973,7 +1982,7 @@ int main(int argc, char **argv)
 	strmap_init(&out_ids);
 	strmap_init(&in_ids);
 	json_doc_init(&fdoc);
-	r = spaa_open(path);
+	r = spaa_open_any(path);
 	out = output_open(O.out, O.zstd);
 	sp = spool_new();
 	bool payload = false;

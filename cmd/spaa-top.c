@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers/open.h"
 #include "cli.h"
 #include "filter.h"
 #include "fold.h"
@@ -56,6 +57,7 @@ static const char usage[] =
 	"a function only ever called inlined).\n"
 	"\n"
 	"Output:\n"
+	READERS_HELP
 	CLI_HELP_TAIL;
 
 static const char *by_heads[RANK_NBY] = { "function", "dso", "srcline", "file", "comm", "pid", "tid" };
@@ -373,11 +375,12 @@ static void parse_options(int argc, char **argv)
 		CLI_OUT_LONGOPTS,
 		UNITS_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "n:m:o:zJEihV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:m:so:zJEihV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&opt.fo, c, optarg) || units_opts_take(&opt.uo, c) || filter_take(&opt.ff, c, optarg))
 			continue;
 		switch (c) {
@@ -418,6 +421,7 @@ static void parse_options(int argc, char **argv)
 			break;
 		}
 		CLI_OUT_CASES(opt.outpath, opt.zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(usage);
 		}
 	}
@@ -515,10 +519,13 @@ static void load(spaa_reader *r, tree *callers, tree *callees)
 	}
 	T.fself = T.ftotal = num_i(0);
 	spaa_stack st = { 0 };
+	/* stack records in the converters' layout, and those of a profile
+	 * read in process, without the JSON parser */
+	spaa_fast_stacks(r, &st);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER) take_header(r);
-		if (t != SPAA_STACK || spaa_stack_parse(r, &st) < 0) continue;
+		if (t != SPAA_STACK || (!r->fast && spaa_stack_parse(r, &st) < 0)) continue;
 		if (T.event && !sstr_eqc(st.event_name, T.event)) continue;
 		const spaa_weight *w = metric_find(&T.metric, st.w, st.nw);
 		if (!w) continue;
@@ -577,7 +584,7 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	parse_options(argc, argv);
-	spaa_reader *r = spaa_open(optind < argc ? argv[optind] : "-");
+	spaa_reader *r = spaa_open_any(optind < argc ? argv[optind] : "-");
 	tree callers = { 0 }, callees = { 0 };
 	strmap_init(&callers.index);
 	strmap_init(&callees.index);

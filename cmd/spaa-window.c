@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "readers/open.h"
 #include "cli.h"
 #include "fold.h"
 #include "jsonw.h"
@@ -61,6 +62,7 @@ static const char usage[] =
 	"                       before the start, instead of failing\n"
 	FOLD_NAME_HELP
 	"Output:\n"
+	READERS_HELP
 	CLI_HELP_TAIL;
 
 /* The metric table: every metric name of the stack records and of the
@@ -179,7 +181,7 @@ static uint32_t sw_vcap;
 
 static spaa_reader *open_input(void)
 {
-	spaa_reader *r = spaa_open(path);
+	spaa_reader *r = spaa_open_any(path);
 	r->name = name;
 	return r;
 }
@@ -741,6 +743,9 @@ static void put_list(output *o, int32_t event, const char *pm)
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
+	/* windows are made of the samples: a profile of another format is
+	 * read with them (-s) */
+	readers_option("samples", NULL);
 	static const struct option longopts[] = {
 		{ "from", required_argument, 0, 'F' },
 		{ "to", required_argument, 0, 'T' },
@@ -751,13 +756,14 @@ int main(int argc, char **argv)
 		{ "event", required_argument, 0, 'e' },
 		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zJhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:zJhV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&names_fo, c, optarg)) continue;
 		switch (c) {
 		case 'F': opt.from_s = optarg; break;
@@ -773,6 +779,7 @@ int main(int argc, char **argv)
 		case 'A': opt.allow_empty = true; break;
 		case 'e': opt.event_name = optarg; break;
 		CLI_OUT_CASES(outpath, zstd);
+		READERS_OPT_CASES;
 		CLI_STD_CASES(usage);
 		}
 	}

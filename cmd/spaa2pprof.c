@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers/open.h"
 #include "cli.h"
 #include "num.h"
 #include "output.h"
@@ -38,6 +39,7 @@ static const char help[] =
 "x_labels become labels.\n"
 "\n"
 "      --event=NAME     the event (needed when the profile has several)\n"
+READERS_HELP
 CLI_HELP_OUTPUT CLI_HELP_END;
 
 /* ---- state ------------------------------------------------------------------------ */
@@ -496,7 +498,7 @@ static void take_stack(spaa_reader *r, spaa_stack *st)
 
 static void read_profile(const char *path, const char *event)
 {
-	spaa_reader *r = spaa_open(path);
+	spaa_reader *r = spaa_open_any(path);
 	W.fname = r->name;
 	spaa_stack st = { 0 };
 	enum spaa_rtype t;
@@ -670,15 +672,17 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "event", required_argument, 0, 'e' },
 		{ "output", required_argument, 0, 'o' },
+		READERS_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	const char *event = NULL, *outpath = NULL;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'o': outpath = optarg; break;
+		READERS_OPT_CASES;
 		CLI_STD_CASES(help);
 		}
 	}

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "readers/open.h"
 #include "cli.h"
 #include "fold.h"
 #include "jsonw.h"
@@ -48,7 +49,8 @@ static const char help[] =
 "                       sample each, weighted by its period\n"
 FOLD_HELP
 "Output:\n"
-CLI_HELP_TAIL;
+READERS_HELP_HEAD READERS_HELP_FORMAT READERS_HELP_SYMFS READERS_HELP_PERF READERS_HELP_OPT
+	CLI_HELP_TAIL;
 
 enum { BY_OTHER, BY_SAMPLES, BY_PERIOD };
 
@@ -271,7 +273,7 @@ static void take_sample(spaa_reader *r, const spaa_sample *sm)
 
 static void read_file(const char *path)
 {
-	spaa_reader *r = spaa_open(path);
+	spaa_reader *r = spaa_open_any(path);
 	fold_opts fo = S.fo;
 	spaa_stack s = { 0 };
 	spaa_sample sm = { 0 };
@@ -451,6 +453,7 @@ int main(int argc, char **argv)
 		{ "no-comm", no_argument, 0, FOLD_OPT_NO_COMM },
 		{ "pid", no_argument, 0, FOLD_OPT_PID },
 		{ "tid", no_argument, 0, FOLD_OPT_TID },
+		READERS_LONGOPTS_NO_SAMPLES,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -464,8 +467,9 @@ int main(int argc, char **argv)
 		case OPT_EVENT: S.event = optarg; break;
 		case 'm': S.metric = optarg; break;
 		case OPT_THREADS: S.threads = true; break;
-		case 's': S.samples = true; break;
+		case 's': S.samples = true; readers_option("samples", NULL); break;
 		CLI_OUT_CASES(outpath, zstd);
+		READERS_OPT_CASES_NO_SAMPLES;
 		CLI_STD_CASES(help);
 		}
 	}

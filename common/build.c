@@ -63,7 +63,16 @@ struct bstack {
 
 struct brel { uint32_t stack, next; };
 
+/* builder_lean()'s flags for the builders made after it */
+static unsigned lean_default;
+
+void builder_lean(unsigned flags)
+{
+	lean_default = flags;
+}
+
 struct builder {
+	unsigned lean;          /* builder_lean() */
 	const char *where_file; /* builder_where */
 	uint64_t where_line;
 	bool where_byte;        /* where_line is a byte offset (builder_where_byte) */
@@ -110,6 +119,7 @@ struct builder {
 builder *builder_new(void)
 {
 	builder *b = xcalloc(1, sizeof *b);
+	b->lean = lean_default;
 	return b;
 }
 
@@ -460,8 +470,16 @@ static sstr ctx_get(const builder *b, uint32_t v)
 }
 
 /* The index of context c (its comm as written) in b->ctxs. */
-static uint32_t ctx_intern(builder *b, const builder_ctx *c)
+static uint32_t ctx_intern(builder *b, const builder_ctx *in)
 {
+	builder_ctx lean;
+	const builder_ctx *c = in;
+	if ((b->lean & BUILDER_NO_THREADS) && in->comm.p) {
+		lean = *in;
+		lean.has_pid = lean.has_tid = false;
+		lean.pid = lean.tid = 0;
+		c = &lean;
+	}
 	/* the context, interned by its binary form */
 	sbuf *k = &b->key;
 	k->n = 0;
@@ -545,6 +563,11 @@ static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t
 		if (nw > UINT32_MAX) die_input("too many stacks");
 		grow_array((void **)&b->wpool, &b->wpcap, (uint32_t)nw, sizeof *b->wpool);
 		for (uint32_t m = 0; m < b->nmetrics; m++) b->wpool[(size_t)i * b->nmetrics + m] = num_i(0);
+		if (b->lean & BUILDER_NO_IDS) {
+			/* no content ids, no aliases: a stack is its key */
+			s->id = s->path = i;
+			return i;
+		}
 		/* content ids */
 		uint64_t h = FNV64_BASIS;
 		if (path) h = *path;
@@ -973,171 +996,195 @@ static void render_weights(const builder *b, sbuf *t, uint32_t i)
 	sbuf_addc(t, ']');
 }
 
-/* The stack records, the bulk of the output: the fixed text, ids and
- * numbers go straight into the output buffer (out_room), and what every
- * record of an event repeats is rendered once. */
+/* The text before a stack record's context of event e:
+ * ",\"context\":{\"event\":NAME". */
+static void event_prefix(const builder *b, uint32_t e, sbuf *ev)
+{
+	sbuf_adds(ev, ",\"context\":{\"event\":");
+	jb_str(ev, b->events[e].name, strlen(b->events[e].name));
+}
+
+/* Stack record i (not an alias): the fixed text, ids and numbers go
+ * straight into the output buffer (out_room); ev is the text event_prefix
+ * makes for its event, wt scratch. */
+static void write_stack(builder *b, output *o, uint32_t i, const char *ev, size_t evn, sbuf *wt)
+{
+	const struct bstack *s = &b->stacks[i];
+	const struct bctx *x = &b->ctxs[s->ctx];
+	const char *fk = strmap_key(&b->stack_map, i, NULL); /* frames first */
+	uint32_t f;
+	char *w = out_room(o, 64);
+	w = OUT_LIT(w, "{\"type\":\"stack\",\"id\":\"");
+	w += fmt_hex(w, s->id, 16);
+	w = OUT_LIT(w, "\",\"frames\":[");
+	for (uint32_t j = 0; j < s->nframes; j++) {
+		out_commit(o, w);
+		w = out_room(o, 16);
+		if (j) *w++ = ',';
+		memcpy(&f, fk + (size_t)j * sizeof f, sizeof f);
+		w += fmt_u64(w, (uint64_t)f + 1);
+	}
+	*w++ = ']';
+	out_commit(o, w);
+	if (x->stack_type) {
+		sstr st = ctx_get(b, x->stack_type);
+		out_puts(o, ",\"stack_type\":");
+		jw_str(o, st.p, st.n);
+	}
+	out_write(o, ev, evn);
+	w = out_room(o, 64);
+	if (x->has_pid) {
+		w = OUT_LIT(w, ",\"pid\":");
+		w += fmt_i64(w, x->pid);
+	}
+	if (x->has_tid) {
+		w = OUT_LIT(w, ",\"tid\":");
+		w += fmt_i64(w, x->tid);
+	}
+	out_commit(o, w);
+	if (x->comm) {
+		sstr comm = ctx_get(b, x->comm);
+		out_puts(o, ",\"comm\":");
+		jw_str(o, comm.p, comm.n);
+	}
+	if (x->extra) {
+		sstr extra = ctx_get(b, x->extra);
+		out_putc(o, ',');
+		out_write(o, extra.p, extra.n);
+	}
+	render_weights(b, wt, i);
+	out_puts(o, "},\"weights\":");
+	out_write(o, wt->p, wt->n);
+	if (s->nframes) {
+		memcpy(&f, fk, sizeof f);
+		w = out_room(o, 64);
+		w = OUT_LIT(w, ",\"exclusive\":{\"frame\":");
+		w += fmt_u64(w, (uint64_t)f + 1);
+		w = OUT_LIT(w, ",\"weights\":");
+		out_commit(o, w);
+		out_write(o, wt->p, wt->n);
+		out_putc(o, '}');
+	}
+	if (s->related) {
+		out_puts(o, ",\"related_stacks\":[");
+		for (uint32_t r = s->related; r; r = b->rel[r - 1].next) {
+			w = out_room(o, 32);
+			*w++ = '"';
+			w += fmt_hex(w, b->stacks[b->rel[r - 1].stack].id, 16);
+			*w++ = '"';
+			if (b->rel[r - 1].next) *w++ = ',';
+			out_commit(o, w);
+		}
+		out_putc(o, ']');
+	}
+	w = out_room(o, 64);
+	w = OUT_LIT(w, ",\"x_path_id\":\"");
+	w += fmt_hex(w, s->path, 16);
+	w = OUT_LIT(w, "\"}\n");
+	out_commit(o, w);
+}
+
+/* The stack records, the bulk of the output: what every record of an
+ * event repeats is rendered once. */
 static void write_stacks(builder *b, output *o)
 {
 	sbuf ev = { 0 }, wt = { 0 };
 	size_t *evoff = xmalloc(((size_t)b->nevents + 1) * sizeof *evoff);
 	for (uint32_t e = 0; e < b->nevents; e++) {
 		evoff[e] = ev.n;
-		sbuf_adds(&ev, ",\"context\":{\"event\":");
-		jb_str(&ev, b->events[e].name, strlen(b->events[e].name));
+		event_prefix(b, e, &ev);
 	}
 	evoff[b->nevents] = ev.n;
 	for (uint32_t i = 0; i < b->stack_map.count; i++) {
-		const struct bstack *s = &b->stacks[i];
-		if (s->alias) continue;
-		const struct bctx *x = &b->ctxs[s->ctx];
-		const char *fk = strmap_key(&b->stack_map, i, NULL); /* frames first */
-		uint32_t f;
-		char *w = out_room(o, 64);
-		w = OUT_LIT(w, "{\"type\":\"stack\",\"id\":\"");
-		w += fmt_hex(w, s->id, 16);
-		w = OUT_LIT(w, "\",\"frames\":[");
-		for (uint32_t j = 0; j < s->nframes; j++) {
-			out_commit(o, w);
-			w = out_room(o, 16);
-			if (j) *w++ = ',';
-			memcpy(&f, fk + (size_t)j * sizeof f, sizeof f);
-			w += fmt_u64(w, (uint64_t)f + 1);
-		}
-		*w++ = ']';
-		out_commit(o, w);
-		if (x->stack_type) {
-			sstr st = ctx_get(b, x->stack_type);
-			out_puts(o, ",\"stack_type\":");
-			jw_str(o, st.p, st.n);
-		}
-		out_write(o, ev.p + evoff[x->event], evoff[x->event + 1] - evoff[x->event]);
-		w = out_room(o, 64);
-		if (x->has_pid) {
-			w = OUT_LIT(w, ",\"pid\":");
-			w += fmt_i64(w, x->pid);
-		}
-		if (x->has_tid) {
-			w = OUT_LIT(w, ",\"tid\":");
-			w += fmt_i64(w, x->tid);
-		}
-		out_commit(o, w);
-		if (x->comm) {
-			sstr comm = ctx_get(b, x->comm);
-			out_puts(o, ",\"comm\":");
-			jw_str(o, comm.p, comm.n);
-		}
-		if (x->extra) {
-			sstr extra = ctx_get(b, x->extra);
-			out_putc(o, ',');
-			out_write(o, extra.p, extra.n);
-		}
-		render_weights(b, &wt, i);
-		out_puts(o, "},\"weights\":");
-		out_write(o, wt.p, wt.n);
-		if (s->nframes) {
-			memcpy(&f, fk, sizeof f);
-			w = out_room(o, 64);
-			w = OUT_LIT(w, ",\"exclusive\":{\"frame\":");
-			w += fmt_u64(w, (uint64_t)f + 1);
-			w = OUT_LIT(w, ",\"weights\":");
-			out_commit(o, w);
-			out_write(o, wt.p, wt.n);
-			out_putc(o, '}');
-		}
-		if (s->related) {
-			out_puts(o, ",\"related_stacks\":[");
-			for (uint32_t r = s->related; r; r = b->rel[r - 1].next) {
-				w = out_room(o, 32);
-				*w++ = '"';
-				w += fmt_hex(w, b->stacks[b->rel[r - 1].stack].id, 16);
-				*w++ = '"';
-				if (b->rel[r - 1].next) *w++ = ',';
-				out_commit(o, w);
-			}
-			out_putc(o, ']');
-		}
-		w = out_room(o, 64);
-		w = OUT_LIT(w, ",\"x_path_id\":\"");
-		w += fmt_hex(w, s->path, 16);
-		w = OUT_LIT(w, "\"}\n");
-		out_commit(o, w);
+		if (b->stacks[i].alias) continue;
+		uint32_t e = b->ctxs[b->stacks[i].ctx].event;
+		write_stack(b, o, i, ev.p + evoff[e], evoff[e + 1] - evoff[e], &wt);
 	}
 	free(evoff);
 	sbuf_free(&ev);
 	sbuf_free(&wt);
 }
 
+static void write_dso(builder *b, output *o, uint32_t i)
+{
+	size_t n;
+	const char *name = strmap_key(&b->dso_map, i, &n);
+	out_puts(o, "{\"type\":\"dso\",\"id\":");
+	out_u64(o, i + 1);
+	out_puts(o, ",\"name\":");
+	jw_str(o, name, n);
+	out_puts(o, b->dso_kernel[i] ? ",\"is_kernel\":true" : ",\"is_kernel\":false");
+	if (i < b->dxcap && b->dso_extra[i]) {
+		out_putc(o, ',');
+		out_puts(o, b->dso_extra[i]);
+	}
+	out_puts(o, "}\n");
+}
+
+/* As the stack records: straight into the buffer. */
+static void write_frame(builder *b, output *o, uint32_t i)
+{
+	const struct bframe *f = &b->frames[i];
+	char *w = out_room(o, 64);
+	w = OUT_LIT(w, "{\"type\":\"frame\",\"id\":");
+	w += fmt_u64(w, (uint64_t)i + 1);
+	w = OUT_LIT(w, ",\"func\":");
+	out_commit(o, w);
+	jw_str(o, strmap_key(&b->frame_map, i, NULL), f->func_n);
+	w = out_room(o, 64);
+	if (!f->resolved) w = OUT_LIT(w, ",\"func_resolved\":false");
+	w = OUT_LIT(w, ",\"dso\":");
+	w += fmt_u64(w, (uint64_t)f->dso + 1);
+	out_commit(o, w);
+	if (f->ip) {
+		out_puts(o, ",\"ip\":");
+		jw_str(o, f->ip, f->ip_n);
+	}
+	if (f->symoff) {
+		out_puts(o, ",\"symoff\":");
+		jw_str(o, f->symoff, f->symoff_n);
+	}
+	if (f->srcline) {
+		out_puts(o, ",\"srcline\":");
+		jw_str(o, f->srcline, f->srcline_n);
+	}
+	w = out_room(o, 80);
+	if (f->inlined) w = OUT_LIT(w, ",\"inlined\":true");
+	if (f->inline_depth >= 0) {
+		w = OUT_LIT(w, ",\"inline_depth\":");
+		w += fmt_i64(w, f->inline_depth);
+	}
+	w = f->kind == FK_USER ? OUT_LIT(w, ",\"kind\":\"user\"")
+	  : f->kind == FK_KERNEL ? OUT_LIT(w, ",\"kind\":\"kernel\"")
+	  : OUT_LIT(w, ",\"kind\":\"unknown\"");
+	out_commit(o, w);
+	if (f->extra && *f->extra) {
+		out_putc(o, ',');
+		out_puts(o, f->extra);
+	}
+	out_write(o, "}\n", 2);
+}
+
+static void write_thread(builder *b, output *o, uint32_t i)
+{
+	const struct bthread *t = &b->threads[i];
+	out_puts(o, "{\"type\":\"thread\",\"pid\":");
+	out_i64(o, t->pid);
+	out_puts(o, ",\"tid\":");
+	out_i64(o, t->tid);
+	if (t->comm) {
+		out_puts(o, ",\"comm\":");
+		write_str_or_null(o, t->comm, t->comm_n);
+	}
+	out_puts(o, "}\n");
+}
+
 void builder_write(builder *b, output *o)
 {
 	write_header(b, o);
-	for (uint32_t i = 0; i < b->dso_map.count; i++) {
-		size_t n;
-		const char *name = strmap_key(&b->dso_map, i, &n);
-		out_puts(o, "{\"type\":\"dso\",\"id\":");
-		out_u64(o, i + 1);
-		out_puts(o, ",\"name\":");
-		jw_str(o, name, n);
-		out_puts(o, b->dso_kernel[i] ? ",\"is_kernel\":true" : ",\"is_kernel\":false");
-		if (i < b->dxcap && b->dso_extra[i]) {
-			out_putc(o, ',');
-			out_puts(o, b->dso_extra[i]);
-		}
-		out_puts(o, "}\n");
-	}
-	for (uint32_t i = 0; i < b->frame_map.count; i++) {
-		const struct bframe *f = &b->frames[i];
-		/* as the stack records: straight into the buffer */
-		char *w = out_room(o, 64);
-		w = OUT_LIT(w, "{\"type\":\"frame\",\"id\":");
-		w += fmt_u64(w, (uint64_t)i + 1);
-		w = OUT_LIT(w, ",\"func\":");
-		out_commit(o, w);
-		jw_str(o, strmap_key(&b->frame_map, i, NULL), f->func_n);
-		w = out_room(o, 64);
-		if (!f->resolved) w = OUT_LIT(w, ",\"func_resolved\":false");
-		w = OUT_LIT(w, ",\"dso\":");
-		w += fmt_u64(w, (uint64_t)f->dso + 1);
-		out_commit(o, w);
-		if (f->ip) {
-			out_puts(o, ",\"ip\":");
-			jw_str(o, f->ip, f->ip_n);
-		}
-		if (f->symoff) {
-			out_puts(o, ",\"symoff\":");
-			jw_str(o, f->symoff, f->symoff_n);
-		}
-		if (f->srcline) {
-			out_puts(o, ",\"srcline\":");
-			jw_str(o, f->srcline, f->srcline_n);
-		}
-		w = out_room(o, 80);
-		if (f->inlined) w = OUT_LIT(w, ",\"inlined\":true");
-		if (f->inline_depth >= 0) {
-			w = OUT_LIT(w, ",\"inline_depth\":");
-			w += fmt_i64(w, f->inline_depth);
-		}
-		w = f->kind == FK_USER ? OUT_LIT(w, ",\"kind\":\"user\"")
-		  : f->kind == FK_KERNEL ? OUT_LIT(w, ",\"kind\":\"kernel\"")
-		  : OUT_LIT(w, ",\"kind\":\"unknown\"");
-		out_commit(o, w);
-		if (f->extra && *f->extra) {
-			out_putc(o, ',');
-			out_puts(o, f->extra);
-		}
-		out_write(o, "}\n", 2);
-	}
-	for (uint32_t i = 0; i < b->thread_map.count; i++) {
-		const struct bthread *t = &b->threads[i];
-		out_puts(o, "{\"type\":\"thread\",\"pid\":");
-		out_i64(o, t->pid);
-		out_puts(o, ",\"tid\":");
-		out_i64(o, t->tid);
-		if (t->comm) {
-			out_puts(o, ",\"comm\":");
-			write_str_or_null(o, t->comm, t->comm_n);
-		}
-		out_puts(o, "}\n");
-	}
+	for (uint32_t i = 0; i < b->dso_map.count; i++) write_dso(b, o, i);
+	for (uint32_t i = 0; i < b->frame_map.count; i++) write_frame(b, o, i);
+	for (uint32_t i = 0; i < b->thread_map.count; i++) write_thread(b, o, i);
 	write_stacks(b, o);
 	if (b->samples) {
 		spool_rewind(b->samples);
@@ -1148,4 +1195,153 @@ void builder_write(builder *b, output *o)
 			out_putc(o, '\n');
 		}
 	}
+}
+
+/* ---- reading a builder in process ------------------------------------- */
+
+void builder_cursor_start(builder *b, builder_cursor *c)
+{
+	memset(c, 0, sizeof *c);
+	c->b = b;
+	c->o = output_open_mem();
+	if (b->samples) spool_rewind(b->samples);
+}
+
+void builder_cursor_end(builder_cursor *c)
+{
+	size_t n;
+	if (c->o) free(output_close_mem(c->o, &n));
+	sbuf_free(&c->scratch);
+	sbuf_free(&c->wt);
+	c->o = NULL;
+}
+
+/* Is s plain: text the fast path takes as it is (printable ASCII, no '"'
+ * or '\\')? */
+static bool plain(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)p[i];
+		if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\') return false;
+	}
+	return true;
+}
+
+/* Stack i into *s as the reader's fast path would have parsed its record
+ * (spaa.h), when it is in that layout: its strings plain, its weights
+ * integers, no members the fast path leaves to the JSON parser. */
+static bool stack_fill(builder_cursor *c, uint32_t i, spaa_stack *s)
+{
+	const builder *b = c->b;
+	const struct bstack *st = &b->stacks[i];
+	const struct bctx *x = &b->ctxs[st->ctx];
+	if (st->related || x->extra) return false;
+	const struct bevent *e = &b->events[x->event];
+	sstr ev = { e->name, strlen(e->name) };
+	if (!plain(ev.p, ev.n)) return false;
+	sstr comm = SSTR_NULL, stype = SSTR_NULL;
+	if (x->comm) comm = ctx_get(b, x->comm);
+	if (x->stack_type) stype = ctx_get(b, x->stack_type);
+	if ((comm.p && !plain(comm.p, comm.n)) || (stype.p && !plain(stype.p, stype.n))) return false;
+	const num *w = &b->wpool[(size_t)i * b->nmetrics];
+	s->nw = s->nxw = 0;
+	for (uint32_t m = 0; m < b->nmetrics; m++) {
+		if (!(st->present >> m & 1)) continue;
+		if (w[m].kind == NUM_DBL) return false;
+		const char *mn = b->metrics[m].name, *mu = b->metrics[m].unit;
+		spaa_weight sw = { { mn, strlen(mn) }, mu ? (sstr){ mu, strlen(mu) } : SSTR_NULL, w[m] };
+		if (!plain(sw.metric.p, sw.metric.n) || (mu && !plain(sw.unit.p, sw.unit.n))) return false;
+		*VEC_PUSH(s->w, s->nw, s->wcap) = sw;
+	}
+	s->nframes = 0;
+	const char *fk = strmap_key(&b->stack_map, i, NULL);
+	for (uint32_t j = 0; j < st->nframes; j++) {
+		uint32_t f;
+		memcpy(&f, fk + (size_t)j * sizeof f, sizeof f);
+		*VEC_PUSH(s->frames, s->nframes, s->fcap) = f;
+	}
+	s->has_excl = st->nframes > 0;
+	if (s->has_excl) {
+		s->excl_frame = s->frames[0];
+		for (uint32_t k = 0; k < s->nw; k++) *VEC_PUSH(s->xw, s->nxw, s->xwcap) = s->w[k];
+	}
+	c->idbuf[0] = '0';
+	s->id = (sstr){ c->idbuf, fmt_hex(c->idbuf, st->id, 16) };
+	s->related = 0;
+	s->context = 0;
+	s->has_cpu = false;
+	s->has_pid = x->has_pid;
+	s->pid = x->pid;
+	s->has_tid = x->has_tid;
+	s->tid = x->tid;
+	s->comm = comm;
+	s->stack_type = stype;
+	s->event_name = ev;
+	return true;
+}
+
+int builder_cursor_next(builder_cursor *c, spaa_stack *s, const char **line, size_t *n)
+{
+	builder *b = c->b;
+	c->o->n = 0;
+	for (;;) {
+		switch (c->part) {
+		case 0:
+			c->part++;
+			write_header(b, c->o);
+			goto text;
+		case 1:
+			if (c->i < b->dso_map.count) {
+				write_dso(b, c->o, c->i++);
+				goto text;
+			}
+			break;
+		case 2:
+			if (c->i < b->frame_map.count) {
+				write_frame(b, c->o, c->i++);
+				goto text;
+			}
+			break;
+		case 3:
+			if (c->i < b->thread_map.count) {
+				write_thread(b, c->o, c->i++);
+				goto text;
+			}
+			break;
+		case 4:
+			while (c->i < b->stack_map.count && b->stacks[c->i].alias) c->i++;
+			if (c->i < b->stack_map.count) {
+				uint32_t i = c->i++;
+				if (s && stack_fill(c, i, s)) return BUILDER_STACK;
+				uint32_t e = b->ctxs[b->stacks[i].ctx].event;
+				c->scratch.n = 0;
+				event_prefix(b, e, &c->scratch);
+				write_stack(b, c->o, i, c->scratch.p, c->scratch.n, &c->wt);
+				goto text;
+			}
+			break;
+		case 5:
+			if (b->samples) {
+				size_t k;
+				char *l = spool_line(b->samples, &k);
+				if (l) {
+					*line = l;
+					*n = k;
+					return BUILDER_TEXT;
+				}
+			}
+			break;
+		default:
+			return BUILDER_END;
+		}
+		c->part++;
+		c->i = 0;
+	}
+text:
+	*line = c->o->buf;
+	*n = c->o->n;
+	/* without its newline, as input_line gives a line */
+	if (*n && c->o->buf[*n - 1] == '\n') (*n)--;
+	c->o->buf[*n] = 0;
+	return BUILDER_TEXT;
 }

@@ -23,6 +23,14 @@
 typedef struct builder builder;
 
 builder *builder_new(void);
+/* What the builders made from now on leave out, for a command that reads
+ * them in process and does not need it: BUILDER_NO_IDS, the stacks'
+ * content ids (a stack's id is then its index, and two stacks of the same
+ * content but frames of different addresses stay two); BUILDER_NO_THREADS,
+ * the pid and tid of the contexts that have a comm (the stacks of the
+ * threads of one command are one). */
+enum { BUILDER_NO_IDS = 1, BUILDER_NO_THREADS = 2 };
+void builder_lean(unsigned flags);
 void builder_free(builder *b);
 
 /* Header. source_tool e.g. "perf"; source members are added with
@@ -145,5 +153,27 @@ bool builder_merge(builder *b, const builder *src);
 
 /* Writes everything. */
 void builder_write(builder *b, output *o);
+
+/* Reading a builder in process (a command that reads another format than
+ * SPAA: spaa.h's spaa_open_any), record by record as builder_write writes
+ * them: the header and the dictionaries, samples, and the stacks the
+ * reader's fast path would not take, as the text of their record; the
+ * other stacks parsed straight into the reader's stack (no text). */
+struct spaa_stack;
+typedef struct builder_cursor {
+	builder *b;
+	output *o;
+	unsigned part;
+	uint32_t i;
+	sbuf scratch, wt;
+	char idbuf[24];
+} builder_cursor;
+enum { BUILDER_END, BUILDER_TEXT, BUILDER_STACK };
+void builder_cursor_start(builder *b, builder_cursor *c);
+/* The next record: BUILDER_TEXT with its line (no newline, NUL-terminated,
+ * valid until the next call) in *line and *n; BUILDER_STACK when it was
+ * put into *s (s NULL: never); BUILDER_END after the last. */
+int builder_cursor_next(builder_cursor *c, struct spaa_stack *s, const char **line, size_t *n);
+void builder_cursor_end(builder_cursor *c);
 
 #endif

@@ -552,6 +552,33 @@ char *input_rereadable(const char *path)
 	return s.p;
 }
 
+char *input_spill(input *in)
+{
+	if (input_file_fd(in) >= 0 && strncmp(in->name, "/dev/fd/", 8) != 0 && strcmp(in->name, "-") != 0) {
+		char *p = xstrdup(in->name);
+		input_close(in);
+		return p;
+	}
+	int fd = tmpfile_unlinked(cli_prog);
+	char *buf = xmalloc(1 << 17);
+	size_t k;
+	while ((k = input_read(in, buf, 1 << 17)) > 0) tmpfile_write(fd, buf, k);
+	free(buf);
+	char *p = input_spool_named(fd, in->name);
+	input_close(in);
+	return p;
+}
+
+char *input_spool_named(int fd, const char *name)
+{
+	struct spool *sp = VEC_PUSH(spools, nspools, spoolcap);
+	sp->fd = fd;
+	sp->name = xstrdup(name);
+	sbuf s = { 0 };
+	sbuf_printf(&s, "/dev/fd/%d", fd);
+	return s.p;
+}
+
 int input_file_fd(const input *in)
 {
 	return in->codec == PLAIN && in->sized && in->start == 0 ? in->fd : -1;

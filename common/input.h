@@ -109,6 +109,13 @@ uint64_t input_each(char **files, int n, void (*read)(input *in), const char **w
  * input is opened once: a FIFO is not opened to be looked at.  Errors are
  * fatal ("prog: FILE: ...").  The string is allocated. */
 char *input_rereadable(const char *path);
+/* The same of an input already open and not yet read from (only
+ * peeked: sniffed): its bytes, decompressed, are copied to such a file;
+ * in is closed.  For a regular file not compressed, its path. */
+char *input_spill(input *in);
+/* "/dev/fd/FD" for an unlinked temporary file fd (tmpfile_unlinked),
+ * named name in messages (input_display_name). */
+char *input_spool_named(int fd, const char *name);
 /* The name for messages of a path input_rereadable gave: what it was given
  * ("-" for standard input); any other path itself.  input_open names its
  * input so, and input_each's *what. */

@@ -1,6 +1,7 @@
 /* spaa.c - the SPAA record model: a streaming reader that keeps the header
  * and the dictionaries, and parsers for stack and sample records. */
 #include "spaa.h"
+#include "build.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -44,9 +45,28 @@ void spaa_error(spaa_reader *r, const char *fmt, ...)
 
 spaa_reader *spaa_open(const char *path)
 {
+	return spaa_open_input(input_open(path));
+}
+
+spaa_reader *spaa_open_input(input *in)
+{
 	spaa_reader *r = xcalloc(1, sizeof *r);
-	r->in = input_open(path);
+	r->in = in;
 	r->name = input_name(r->in);
+	r->on_error = default_error;
+	r->leaf_first = true;
+	json_doc_init(&r->doc);
+	return r;
+}
+
+spaa_reader *spaa_open_builder(struct builder *b, const char *name, char *extra, size_t extra_n)
+{
+	spaa_reader *r = xcalloc(1, sizeof *r);
+	r->bsrc = xcalloc(1, sizeof *r->bsrc);
+	builder_cursor_start(b, r->bsrc);
+	r->name = name;
+	r->extra = extra;
+	r->extra_n = extra_n;
 	r->on_error = default_error;
 	r->leaf_first = true;
 	json_doc_init(&r->doc);
@@ -56,7 +76,14 @@ spaa_reader *spaa_open(const char *path)
 void spaa_close(spaa_reader *r)
 {
 	if (!r) return;
-	input_close(r->in);
+	if (r->bsrc) {
+		builder *b = r->bsrc->b;
+		builder_cursor_end(r->bsrc);
+		builder_free(b);
+		free(r->bsrc);
+		free(r->extra);
+	}
+	if (r->in) input_close(r->in);
 	json_doc_free(&r->doc);
 	strmap_free(&r->dso_ids);
 	strmap_free(&r->frame_ids);
@@ -795,11 +822,49 @@ void spaa_settle_frames(spaa_reader *r)
 	r->nlazy = 0;
 }
 
+/* The next line of a profile in memory (spaa_open_builder); true when it
+ * was a stack put into r->fast_stack. */
+static bool builder_line(spaa_reader *r)
+{
+	const char *line;
+	size_t n;
+	int k = r->bsrc->b ? builder_cursor_next(r->bsrc, r->have_header ? r->fast_stack : NULL, &line, &n)
+			   : BUILDER_END;
+	r->lineno++;
+	if (k == BUILDER_STACK) return true;
+	if (k == BUILDER_TEXT) {
+		r->line = (char *)line;
+		r->len = n;
+		return false;
+	}
+	if (r->extra_at < r->extra_n) {
+		char *p = r->extra + r->extra_at, *e = memchr(p, '\n', r->extra_n - r->extra_at);
+		if (!e) e = r->extra + r->extra_n;
+		*e = 0;
+		r->line = p;
+		r->len = (size_t)(e - p);
+		r->extra_at = (size_t)(e - r->extra) + 1;
+		return false;
+	}
+	r->line = NULL;
+	r->len = 0;
+	return false;
+}
+
 enum spaa_rtype spaa_next(spaa_reader *r)
 {
 	for (;;) {
-		r->line = input_line(r->in, &r->len);
-		r->lineno = input_lineno(r->in);
+		if (r->bsrc) {
+			if (builder_line(r)) {
+				r->fast = true;
+				r->fast_stack->event = spaa_event_find(r, r->fast_stack->event_name.p,
+								       r->fast_stack->event_name.n);
+				return r->type = SPAA_STACK;
+			}
+		} else {
+			r->line = input_line(r->in, &r->len);
+			r->lineno = input_lineno(r->in);
+		}
 		if (!r->line) return r->type = SPAA_EOF;
 		size_t n = r->len;
 		if (n && r->line[n - 1] == '\r') n--;

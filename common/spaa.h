@@ -163,12 +163,28 @@ struct spaa_reader {
 	 * that reads them from another thread waits for that thread there */
 	void (*before_slow)(spaa_reader *r);
 
+	/* spaa_open_builder: the records come from a profile in memory
+	 * (NULL: from in), then the lines of extra */
+	struct builder_cursor *bsrc;
+	char *extra;
+	size_t extra_n, extra_at;
+
 	arena mem;            /* dictionary strings */
 	sbuf msg;             /* scratch for messages */
 };
 
 /* Opens path ("-" for stdin). */
 spaa_reader *spaa_open(const char *path);
+/* A reader of the profile b (a format's reader filled it in process:
+ * spaa_open_any), named name in messages, with extra[0..extra_n) (NULL
+ * none: window records) after its records; takes b and extra.  Its records
+ * are those builder_write would write, line numbers included; stack
+ * records go to a command that reads them on the fast path
+ * (spaa_fast_stacks) without text. */
+/* A reader of an input already open (spaa_open_any looked at it). */
+spaa_reader *spaa_open_input(input *in);
+struct builder;
+spaa_reader *spaa_open_builder(struct builder *b, const char *name, char *extra, size_t extra_n);
 void spaa_close(spaa_reader *r);
 
 /* Next record: its type, SPAA_EOF at the end.  Dictionaries and the header

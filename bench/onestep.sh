@@ -1,0 +1,122 @@
+#!/bin/sh
+# bench/onestep.sh CMD_DIR - issue 29's speed goals, each job side by side
+# with the tool a user would otherwise pick, in one run (the two alternated,
+# run by run, so that a load on the machine falls on both):
+#   perf.data -> SVG     spaa-flamegraph perf.data
+#                        vs perf script | inferno-collapse-perf | inferno-flamegraph   (goal 0.20x)
+#   perf.data -> folded  spaa-fold perf.data
+#                        vs perf script | inferno-collapse-perf                        (goal 0.20x)
+#   perf.data -> table   spaa-top perf.data
+#                        vs perf report --stdio --no-children -g none                  (goal 0.35x)
+#   perf text -> folded  spaa-fold perf.txt
+#                        vs inferno-collapse-perf perf.txt (its default threads)       (goal 0.8x, RSS <= 80 MB)
+# then the threads: each of ours at -j 1, 2 and the machine's cores (goal at
+# 2: at most 0.6x the wall time of 1 for at most 1.25x its CPU).
+#
+# The captures: BENCH_PERFDATA=FILE, else the system-wide capture of a build
+# that bench/perfdata.sh records into bench/out (recorded here if missing);
+# BENCH_PERFTEXT=FILE, else 25 copies of that capture's `perf script` text,
+# each copy's pids and tids shifted (so that every copy's processes are
+# distinct).  Without inferno on PATH its rows are skipped, with a message.
+# BENCH_RUNS runs each (default 5): medians, with the spread (min..max), of
+# the wall time and the CPU time (user + sys of every process and thread).
+set -e
+. "$(dirname "$0")/lib.sh"
+bench_init 5 "$@"
+
+data=${BENCH_PERFDATA:-$OUT/build.perf.data}
+if [ ! -s "$data" ]; then
+	sh "$HERE/perfdata.sh" "$CMD" > /dev/null
+	[ -s "$data" ] || { echo "onestep.sh: no perf.data capture (perf cannot record here?): skipped" >&2; exit 0; }
+fi
+text=${BENCH_PERFTEXT:-$OUT/copies25.perf.txt}
+if [ ! -s "$text" ]; then
+	perf script -i "$data" 2> /dev/null > "$OUT/one.perf.txt"
+	# a sample's header line: the number before "[CPU]" is its tid (or
+	# pid/tid): shifted by 100000 a copy
+	i=0
+	while [ $i -lt 25 ]; do
+		awk -v d=$((i * 100000)) '
+			/^[^ \t]/ { for (f = NF; f > 1; f--) if ($f ~ /^\[[0-9]+\]$/) break
+				    if (f > 1) { n = split($(f - 1), p, "/"); if (p[1] ~ /^[0-9]+$/) {
+					$(f - 1) = (p[1] + d) (n > 1 ? "/" (p[2] + d) : "") } } }
+			{ print }' "$OUT/one.perf.txt"
+		i=$((i + 1))
+	done > "$text"
+	rm -f "$OUT/one.perf.txt"
+fi
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+inferno=$(command -v inferno-collapse-perf || true)
+echo "perf.data: $data, $(wc -c < "$data") bytes; perf text: $text, $(wc -c < "$text") bytes"
+echo "$cores cores, load $(cut -d' ' -f1-3 /proc/loadavg); $RUNS runs each, median (min..max)"
+
+# timed SHELL_COMMAND: one run; "WALL CPU RSS_KB" (RSS: the largest process)
+timed() {
+	/usr/bin/time -f '%e %U %S %M' -o "$OUT/t.txt" sh -c "$1" > /dev/null 2> "$OUT/err.txt" ||
+		{ echo "FAILED: $1" >&2; cat "$OUT/err.txt" >&2; exit 1; }
+	awk '{ print $1, $2 + $3, $4 }' "$OUT/t.txt"
+}
+
+# pair NAME GOAL OURS PEER: RUNS alternated runs of each; prints both rows
+# and the ratio of the medians (wall and CPU) with the goal.
+pair() {
+	_i=0
+	: > "$OUT/a.txt"
+	: > "$OUT/b.txt"
+	while [ $_i -lt "$RUNS" ]; do
+		_i=$((_i + 1))
+		timed "$3" >> "$OUT/a.txt"
+		[ -z "$4" ] || timed "$4" >> "$OUT/b.txt"
+	done
+	set -- "$1" "$2" "$3" "$4" \
+		$(awk '{ print $1 }' "$OUT/a.txt" | spread) $(awk '{ print $2 }' "$OUT/a.txt" | spread) \
+		"$(awk '{ if ($3 > m) m = $3 } END { print m + 0 }' "$OUT/a.txt")"
+	printf '  %-52s wall %6.3f s (%.3f..%.3f)  CPU %6.3f s (%.3f..%.3f)  RSS %d MB\n' \
+		"$1" "$5" "$6" "$7" "$8" "$9" "${10}" $((${11} / 1024))
+	[ -n "$4" ] || return 0
+	_aw=$5 _ac=$8
+	set -- $(awk '{ print $1 }' "$OUT/b.txt" | spread) $(awk '{ print $2 }' "$OUT/b.txt" | spread)
+	printf '  %-52s wall %6.3f s (%.3f..%.3f)  CPU %6.3f s (%.3f..%.3f)\n' "peer" "$1" "$2" "$3" "$4" "$5" "$6"
+	awk -v aw="$_aw" -v ac="$_ac" -v bw="$1" -v bc="$4" -v g="$goal" 'BEGIN {
+		printf "  ratio: wall %.2fx, CPU %.2fx (goal %sx wall): %s\n", aw / bw, ac / bc, g, aw / bw <= g ? "met" : "NOT met" }'
+}
+job() { # job TITLE GOAL OURS PEER
+	echo "$1"
+	goal=$2
+	pair "ours" "$2" "$3" "$4"
+}
+
+peer_svg= peer_fold= peer_text=
+if [ -n "$inferno" ]; then
+	peer_svg="perf script -i '$data' 2>/dev/null | inferno-collapse-perf | inferno-flamegraph"
+	peer_fold="perf script -i '$data' 2>/dev/null | inferno-collapse-perf"
+	peer_text="inferno-collapse-perf '$text'"
+else
+	echo "inferno-collapse-perf: not on PATH, its rows skipped (../shared/tools/build-peers.sh builds it)"
+fi
+job "perf.data -> SVG: spaa-flamegraph perf.data | perf script | inferno-collapse-perf | inferno-flamegraph" 0.20 \
+	"'$CMD/spaa-flamegraph' '$data'" "$peer_svg"
+job "perf.data -> folded: spaa-fold perf.data | perf script | inferno-collapse-perf" 0.20 \
+	"'$CMD/spaa-fold' '$data'" "$peer_fold"
+job "perf.data -> table: spaa-top perf.data | perf report --stdio --no-children -g none" 0.35 \
+	"'$CMD/spaa-top' '$data'" "perf report --stdio --no-children -g none -i '$data' 2>/dev/null"
+job "perf text -> folded: spaa-fold perf.txt | inferno-collapse-perf perf.txt (goal also RSS <= 80 MB)" 0.8 \
+	"'$CMD/spaa-fold' '$text'" "$peer_text"
+
+jobs="1 2"
+[ "$cores" -gt 2 ] && jobs="$jobs $cores"
+for what in "spaa-fold perf.data:spaa-fold:$data" "spaa-fold perf.txt:spaa-fold:$text" \
+	    "spaa-top perf.data:spaa-top:$data"; do
+	title=${what%%:*} rest=${what#*:}
+	cmd=${rest%%:*} file=${rest#*:}
+	echo "threads: $title (goal at -j 2: wall <= 0.6x, CPU <= 1.25x of -j 1)"
+	for j in $jobs; do
+		case $cmd in
+		spaa-top) c="'$CMD/spaa-top' --reader-option=--jobs=$j '$file'" ;;
+		*) c="'$CMD/$cmd' -j $j '$file'" ;;
+		esac
+		goal=-
+		pair "$cmd -j $j" - "$c" ""
+	done
+done
+rm -f "$OUT/t.txt" "$OUT/err.txt" "$OUT/a.txt" "$OUT/b.txt"

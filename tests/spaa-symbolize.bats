@@ -369,9 +369,11 @@ Try 'spaa-symbolize --help' for more information."
 	run spaa-symbolize --maps=x=file
 	assert_failure 2
 	assert_line --index 0 "spaa-symbolize: --maps: 'x=file' is not PID=FILE (PID a process id)"
+	# folded stacks are read in process (folded2spaa's output)
 	printf 'main;foo 1\n' >"$T/x.folded"
 	run spaa-symbolize "$T/x.folded"
-	assert_failure 1
+	assert_success
+	[ "$output" = "$(folded2spaa "$T/x.folded" | spaa-symbolize)" ]
 	printf 'ffffffff81000000 T\n' >"$T/kallsyms"
 	printf 'main;0xffffffff81000000 1\n' | folded2spaa --addrs >"$T/in.spaa"
 	run spaa-symbolize --kallsyms="$T/kallsyms" -o "$T/out.spaa" "$T/in.spaa"

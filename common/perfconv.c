@@ -12,6 +12,7 @@
 #include "spaa.h"
 #include "strmap.h"
 #include "unwind.h"
+#include "uwpool.h"
 
 /* ---- shared with the text path ------------------------------------------- */
 
@@ -203,6 +204,16 @@ struct conv {
 	uint32_t lbrcap;
 	uint64_t nregs32, nnoarch;
 	uint32_t nu;           /* the addresses in ustack of the sample at hand */
+	/* -j 2 and more: the user stacks unwound on threads (uwpool.h), the
+	 * samples queued with them and finished here in file order; the
+	 * sample at hand's unwound stack when pre (and its record's file) */
+	uwpool *pool;
+	bool pre;
+	const uint64_t *pre_ips;
+	uint32_t pre_n;
+	int pre_why;
+	const char *pre_file;
+	uint32_t *qids;        /* the queued samples' pids and tids, counted by hash */
 	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack number */
 	sbuf skey;
 	/* a sample whose stack cache lookup waits for the next record (its key
@@ -730,35 +741,61 @@ static const uint8_t *lbr_chain(struct conv *c, const pd_attr *a, const pd_sampl
 	return (const uint8_t *)c->lbr;
 }
 
-/* A dwarf sample's user stack, unwound from its registers and stack copy
- * into c->ustack: its number of addresses (0: not a dwarf sample).  perf
- * script adds their frames after the callchain (which has no user part in
- * these captures). */
-static uint32_t dwarf_unwind(struct conv *c, const pd_event *e, const pd_attr *a, uint32_t th)
+/* The unwinder's architecture: the capture's (its header's arch), else
+ * this machine's. */
+static int capture_arch(const struct conv *c)
+{
+	const char *arch = perfdata_arch(c->d);
+	int ua = unwind_arch_from_name(arch);
+#if defined(__x86_64__)
+	if (!arch) ua = UNWIND_X86_64;
+#elif defined(__aarch64__)
+	if (!arch) ua = UNWIND_AARCH64;
+#endif
+	return ua;
+}
+
+/* Is a an attribute of dwarf samples (user registers and stack)? */
+static bool dwarf_attr(const pd_attr *a)
+{
+	return (a->sample_type & (ST_REGS_USER | ST_STACK_USER)) == (ST_REGS_USER | ST_STACK_USER);
+}
+
+/* What unwinding a sample takes (its mappings left out): false when it is
+ * not a dwarf sample. */
+static bool dwarf_input(struct conv *c, const pd_event *e, const pd_attr *a, uint32_t th, unwind_sample *us)
 {
 	const pd_sample *s = &e->s;
 	uint64_t size = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size : s->stack_size;
-	if ((a->sample_type & (ST_REGS_USER | ST_STACK_USER)) != (ST_REGS_USER | ST_STACK_USER) || !s->regs_abi ||
-	    !s->regs || !size)
-		return 0;
-	if (!c->uw) {
-		const char *arch = perfdata_arch(c->d);
-		int ua = unwind_arch_from_name(arch);
-#if defined(__x86_64__)
-		if (!arch) ua = UNWIND_X86_64;
-#elif defined(__aarch64__)
-		if (!arch) ua = UNWIND_AARCH64;
-#endif
-		c->uw = unwind_new(ua, c->o->symfs, NULL);
-	}
-	unwind_sample us = { .pid = procmap_pid_of(c->pm, th), .abi = s->regs_abi, .regs_mask = a->sample_regs_user,
-			     .regs = s->regs, .nregs = s->nregs, .stack = s->stack, .stack_size = size };
-	if (us.pid == -1) us.pid = (int32_t)e->id.pid;
-	us.maps_version = procmap_maps_version(c->pm, th);
-	if (unwind_need_maps(c->uw, us.pid, us.maps_version)) us.nmaps = procmap_unwind_maps(c->pm, th, &us.maps);
-	grow_array((void **)&c->ustack, &c->ucap, UNWIND_MAX_DEPTH, sizeof *c->ustack);
+	if (!dwarf_attr(a) || !s->regs_abi || !s->regs || !size) return false;
+	*us = (unwind_sample){ .pid = procmap_pid_of(c->pm, th), .abi = s->regs_abi, .regs_mask = a->sample_regs_user,
+			       .regs = s->regs, .nregs = s->nregs, .stack = s->stack, .stack_size = size };
+	if (us->pid == -1) us->pid = (int32_t)e->id.pid;
+	us->maps_version = procmap_maps_version(c->pm, th);
+	return true;
+}
+
+/* A dwarf sample's user stack, unwound from its registers and stack copy
+ * into c->ustack (or, with the pool, as the pool unwound it): its number
+ * of addresses (0: not a dwarf sample).  perf script adds their frames
+ * after the callchain (which has no user part in these captures). */
+static uint32_t dwarf_unwind(struct conv *c, const pd_event *e, const pd_attr *a, uint32_t th)
+{
+	const pd_sample *s = &e->s;
 	int why;
-	uint32_t n = unwind_stack(c->uw, &us, c->ustack, UNWIND_MAX_DEPTH, &why);
+	uint32_t n;
+	grow_array((void **)&c->ustack, &c->ucap, UNWIND_MAX_DEPTH, sizeof *c->ustack);
+	if (c->pre) {
+		n = c->pre_n;
+		why = c->pre_why;
+		memcpy(c->ustack, c->pre_ips, (size_t)n * sizeof *c->ustack);
+	} else {
+		unwind_sample us;
+		if (!dwarf_input(c, e, a, th, &us)) return 0;
+		if (!c->uw) c->uw = unwind_new(capture_arch(c), c->o->symfs, NULL);
+		if (unwind_need_maps(c->uw, us.pid, us.maps_version)) us.nmaps = procmap_unwind_maps(c->pm, th, &us.maps);
+		n = unwind_stack(c->uw, &us, c->ustack, UNWIND_MAX_DEPTH, &why);
+	}
 	if (why == UW_BAD_REGS) {
 		if (s->regs_abi != UNWIND_ABI_64) c->nregs32++;
 		else c->nnoarch++;
@@ -888,13 +925,136 @@ static void sample(struct conv *c, const pd_event *e)
 	*p = (struct cpend){ .has_period = a->type != TYPE_TRACEPOINT, .has_time = e->id.has_time,
 			     .has_cpu = e->id.has_cpu, .attr = attr, .th = th, .h = strmap_hash(k->p, k->n),
 			     .cpu = e->id.cpu, .pid = pid, .tid = tid, .nchain = s->nchain, .period = s->period,
-			     .us = us, .off = e->offset, .file = perfdata_where(c->d) };
+			     .us = us, .off = e->offset, .file = c->pre ? c->pre_file : perfdata_where(c->d) };
 	strmap_prefetch(&c->scache, p->h);
 	if (s->has_callchain && !lens[1] && !lens[2]) {
 		p->active = true; /* ended by the next record (sample_flush) */
 		return;
 	}
 	sample_end(c, p, e);
+}
+
+/* ---- dwarf unwinding on threads (-j 2 and more; uwpool.h) ------------------
+ *
+ * Each sample, as it is read, is queued in the pool's batch being filled:
+ * its registers, stack copy and the mappings of its process as they are
+ * then (a dwarf sample) go to the unwinding threads; the sample itself
+ * (the record's fields, its callchain and branch stack, its file) is kept
+ * beside them.  The oldest batch is taken back when the pool is full, and
+ * every batch before a record that changes the processes or their
+ * mappings (mmap, comm, fork, a build id of pipe mode) is applied, when
+ * it concerns a queued sample (its process or thread, the kernel's
+ * mappings, a build id): each sample is then finished, in file order,
+ * exactly as -j 1 finishes it with its stack unwound in place; symbols
+ * and frames are named here, on one thread, once a (dso, address).  A
+ * record of other processes is applied at once: the queued samples' own
+ * processes, threads and mappings are as they were when they were read,
+ * and what they are resolved against besides (the dsos, their symbols) is
+ * not changed by it. */
+
+/* A queued sample, then its callchain's nch and branch stack's nbr bytes. */
+struct qsample {
+	pd_event e;
+	const char *file;
+	size_t nch, nbr;
+	int32_t ids[3];        /* counted in qids: its pid, tid and the pid procmap has */
+};
+
+/* The queued samples' pids and tids, each counted in a slot of its hash:
+ * a record whose ids all have slots at 0 concerns none of them (a slot
+ * shared by two ids only makes a record wait that need not). */
+#define QID_SLOTS 4096
+static uint32_t qid_slot(int32_t id) { return ((uint32_t)id * 2654435761u) >> 20; }
+static void qids_count(struct conv *c, const int32_t ids[3], int32_t by)
+{
+	for (int i = 0; i < 3; i++) c->qids[qid_slot(ids[i])] += (uint32_t)by;
+}
+static bool queued_id(const struct conv *c, int32_t id)
+{
+	return c->qids && c->qids[qid_slot(id)] != 0;
+}
+
+/* The oldest batch back from the pool: its samples finished in order. */
+static void pool_take(struct conv *c)
+{
+	uint32_t n;
+	const sbuf *u;
+	const uwpool_batch *b = uwpool_take(c->pool, &n, &u);
+	const char *p = u->p;
+	for (uint32_t i = 0; i < n; i++) {
+		struct qsample q;
+		memcpy(&q, p, sizeof q);
+		p += sizeof q;
+		q.e.s.chain = (const uint8_t *)p;
+		p += q.nch;
+		q.e.s.branch = (const uint8_t *)p;
+		p += q.nbr;
+		qids_count(c, q.ids, -1);
+		c->pre_ips = uwpool_result(b, i, &c->pre_n, &c->pre_why);
+		c->pre_file = q.file;
+		c->pre = true;
+		sample_flush(c);
+		sample(c, &q.e);
+		c->pre = false;
+	}
+	uwpool_release(c->pool);
+}
+
+/* Every sample queued finished (the last one too: before the record
+ * that comes next is applied). */
+static void pool_drain(struct conv *c)
+{
+	if (!c->pool) return;
+	uwpool_submit(c->pool);
+	while (uwpool_out(c->pool)) pool_take(c);
+	sample_flush(c);
+}
+
+/* Sample e queued. */
+static void pool_sample(struct conv *c, const pd_event *e)
+{
+	const pd_attr *a = perfdata_attr(c->d, (uint32_t)e->attr);
+	uint32_t th = procmap_thread(c->pm, (int32_t)e->id.pid, (int32_t)e->id.tid);
+	unwind_sample us;
+	if (dwarf_input(c, e, a, th, &us)) {
+		if (uwpool_need_maps(c->pool, us.pid, us.maps_version))
+			us.nmaps = procmap_unwind_maps(c->pm, th, &us.maps);
+		/* the registers and stack in the mapped file are read there,
+		 * others (a pipe's, a decompressed round's) copied */
+		uwpool_add(c->pool, &us, perfdata_lasting(c->d, us.regs, (size_t)us.nregs * 8) &&
+					     perfdata_lasting(c->d, us.stack, (size_t)us.stack_size));
+	} else {
+		uwpool_add(c->pool, NULL, false);
+	}
+	struct qsample q;
+	memset(&q, 0, sizeof q);
+	q.ids[0] = (int32_t)e->id.pid;
+	q.ids[1] = (int32_t)e->id.tid;
+	q.ids[2] = procmap_pid_of(c->pm, th);
+	qids_count(c, q.ids, 1);
+	q.e = *e;
+	q.e.s.regs = q.e.s.stack = NULL; /* (unwound in the pool) */
+	q.e.s.raw = q.e.s.read = NULL;
+	q.file = perfdata_where(c->d);
+	q.nch = e->s.has_callchain ? (size_t)e->s.nchain * 8 : 0;
+	q.nbr = e->s.branch ? (size_t)e->s.nbranch * 24 : 0;
+	sbuf *u = uwpool_user(c->pool);
+	sbuf_add(u, &q, sizeof q);
+	if (q.nch) sbuf_add(u, e->s.chain, q.nch);
+	if (q.nbr) sbuf_add(u, e->s.branch, q.nbr);
+	if (uwpool_full(c->pool) && uwpool_submit(c->pool)) pool_take(c);
+}
+
+/* Sample e: queued in the pool, made when it is the first dwarf sample at
+ * -j 2 or more, else taken in now. */
+static void take_sample(struct conv *c, const pd_event *e)
+{
+	if (!c->pool && c->o->jobs >= 2 && dwarf_attr(perfdata_attr(c->d, (uint32_t)e->attr))) {
+		c->pool = uwpool_new(c->o->jobs - 1, capture_arch(c), c->o->symfs, NULL);
+		c->qids = xcalloc(QID_SLOTS, sizeof *c->qids);
+	}
+	if (c->pool) pool_sample(c, e);
+	else sample(c, e);
 }
 
 static void hex(const uint8_t *p, uint32_t n, char *out)
@@ -966,18 +1126,28 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 		sample_flush(&c);
 		switch (e.kind) {
 		case PD_SAMPLE:
-			if (pipe && perfdata_nbuildids(c.d) != c.nbids) machine_info(&c);
-			sample(&c, &e);
+			if (pipe && perfdata_nbuildids(c.d) != c.nbids) {
+				pool_drain(&c);
+				machine_info(&c);
+			}
+			take_sample(&c, &e);
 			break;
 		case PD_COMM:
+			if (queued_id(&c, (int32_t)e.pid) || queued_id(&c, (int32_t)e.tid)) pool_drain(&c);
 			procmap_comm(c.pm, (int32_t)e.pid, (int32_t)e.tid, e.filename);
 			break;
 		case PD_FORK:
+			if (queued_id(&c, (int32_t)e.pid) || queued_id(&c, (int32_t)e.tid) ||
+			    queued_id(&c, (int32_t)e.ppid) || queued_id(&c, (int32_t)e.ptid))
+				pool_drain(&c);
 			procmap_fork(c.pm, (int32_t)e.pid, (int32_t)e.ppid, (int32_t)e.tid, (int32_t)e.ptid,
 				     !(e.misc & MISC_FORK_EXEC));
 			break;
 		case PD_MMAP: {
 			bool kern = (e.misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
+			/* the kernel's mappings are every process's; a build id
+			 * names the file of a dso other processes may map */
+			if (kern || e.has_build_id || queued_id(&c, (int32_t)e.pid)) pool_drain(&c);
 			procmap_mmap(c.pm, (int32_t)e.pid, kern, e.start, e.len, e.pgoff, e.prot, e.flags, e.filename,
 				     e.has_build_id ? e.build_id : NULL, e.build_id_size);
 			break;
@@ -985,8 +1155,12 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 		default: break;
 		}
 	}
+	pool_drain(&c);
 	sample_flush(&c);
 	stages_finish(&c);
+	uwpool_free(c.pool);
+	c.pool = NULL;
+	free(c.qids);
 	builder_where(b, NULL, 0); /* (the file names are freed with the reader) */
 	source_info(&c);
 	const char *name = perfdata_name(c.d);

@@ -218,7 +218,7 @@ sbuf *uwpool_user(uwpool *p) { return &filling(p)->user; }
 bool uwpool_full(const uwpool *p)
 {
 	const struct uwpool_batch *b = &p->ring[p->tail % p->slots];
-	return b->n >= BATCH_SAMPLES || b->data.n >= BATCH_BYTES;
+	return b->n >= BATCH_SAMPLES || b->data.n + b->user.n >= BATCH_BYTES;
 }
 
 uint32_t uwpool_out(const uwpool *p) { return (uint32_t)(p->tail - p->head); }
@@ -226,7 +226,7 @@ uint32_t uwpool_out(const uwpool *p) { return (uint32_t)(p->tail - p->head); }
 bool uwpool_submit(uwpool *p)
 {
 	struct uwpool_batch *b = filling(p);
-	if (b->n) {
+	if (b->n || b->user.n) {
 		pthread_mutex_lock(&p->mu);
 		b->state = B_QUEUED;
 		p->tail++;

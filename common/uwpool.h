@@ -19,9 +19,8 @@
  * (uwpool_user), given back with the results: what it needs to finish the
  * sample in order.
  *
- * The reader must take back every batch handed out before it applies a
- * record that changes what it resolves frames against (mmap, comm, fork):
- * uwpool_drain's caller loop. */
+ * The caller's bytes of a batch may be all it has (no sample): such a
+ * batch is handed out and taken back in its turn like the others. */
 #ifndef SPAA_UWPOOL_H
 #define SPAA_UWPOOL_H
 
@@ -53,7 +52,8 @@ sbuf *uwpool_user(uwpool *p);
 /* Whether the batch being filled is full (it should be handed out). */
 bool uwpool_full(const uwpool *p);
 
-/* Hands the batch being filled (if it has samples) to the threads.
+/* Hands the batch being filled (if it has samples or caller's bytes) to
+ * the threads.
  * Returns whether the caller must take a batch back (uwpool_take) before
  * adding more: as many are out as the pool holds. */
 bool uwpool_submit(uwpool *p);

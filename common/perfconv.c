@@ -1088,18 +1088,12 @@ static void pool_record(struct conv *c, const pd_event *e)
 }
 
 /* Sample e: queued in the pool, made when it is the first dwarf sample at
- * -j 2 or more (the reader's processes, pmr, kept since the start), else
- * taken in now. */
+ * -j 2 or more (the reader's processes, pmr, kept since the first record),
+ * else taken in now. */
 static void take_sample(struct conv *c, const pd_event *e)
 {
-	if (!c->pool && c->pmr) {
-		if (dwarf_attr(perfdata_attr(c->d, (uint32_t)e->attr)))
-			c->pool = uwpool_new(c->o->jobs - 1, capture_arch(c), c->o->symfs, NULL);
-		else if (!any_dwarf(c)) { /* (pipe mode: no dwarf samples after all) */
-			procmap_free(c->pmr);
-			c->pmr = NULL;
-		}
-	}
+	if (!c->pool && c->pmr && dwarf_attr(perfdata_attr(c->d, (uint32_t)e->attr)))
+		c->pool = uwpool_new(c->o->jobs - 1, capture_arch(c), c->o->symfs, NULL);
 	if (c->pool) pool_sample(c, e);
 	else sample(c, e);
 }
@@ -1171,15 +1165,21 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	if (!pipe && o->jobs >= 2) procmap_prefetch(c.pm, o->jobs > 3 ? o->jobs - 2 : 1);
 	stages_start(&c, o->jobs);
 	pd_event e;
-	/* -j 2 and more, a capture that may have dwarf samples: the
-	 * processes kept twice, pmr as they are read, for the unwinding on
-	 * threads (the pool is made at the first dwarf sample) */
-	if (o->jobs >= 2 && (pipe || any_dwarf(&c))) {
-		c.pmr = procmap_new(&po);
-		if (!pipe) machine_info_to(&c, c.pmr, &c.nbids_r);
-	}
+	bool decided = false;
 	while (perfdata_next(c.d, &e)) {
 		if (!c.pool) sample_flush(&c);
+		if (!decided && (e.kind == PD_SAMPLE || e.kind == PD_COMM || e.kind == PD_FORK || e.kind == PD_MMAP)) {
+			/* -j 2 and more, a capture of dwarf samples (its
+			 * attributes are all known by its first record of
+			 * these, pipe mode too): the processes kept twice, pmr
+			 * as they are read, for the unwinding on threads (the
+			 * pool is made at the first dwarf sample) */
+			decided = true;
+			if (o->jobs >= 2 && any_dwarf(&c)) {
+				c.pmr = procmap_new(&po);
+				machine_info_to(&c, c.pmr, &c.nbids_r);
+			}
+		}
 		switch (e.kind) {
 		case PD_SAMPLE:
 			if (pipe && perfdata_nbuildids(c.d) != c.nbids) {

@@ -27,7 +27,10 @@
 # BENCH_PERFDWARF=FILE, that one, else one recorded once into bench/out of
 # a C program of three threads and a shell script running several programs
 # beside it (some 30,000 samples at -F 2000, 270 MB).
-# The load of the machine (uptime) is printed with the figures.
+# The load of the machine (uptime) is printed with the figures.  On a
+# machine others load, wall times say little; BENCH_WRAP='chrt -f 10' (as
+# root) runs each perf2spaa of the curve in the real-time class, where the
+# figures of this note's commits were taken.
 set -e
 . "$(dirname "$0")/lib.sh"
 bench_init 5 "$@"
@@ -90,14 +93,15 @@ curve() {
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		for j in $jobs; do
-			/usr/bin/time -f "%e %U %S" -o "$OUT/t" "$CMD/perf2spaa" -q -j "$j" "$2" > /dev/null 2>&1 ||
+			# shellcheck disable=SC2086
+			${BENCH_WRAP:-} /usr/bin/time -f "%e %U %S" -o "$OUT/t" "$CMD/perf2spaa" -q -j "$j" "$2" > /dev/null 2>&1 ||
 				{ echo "failed: perf2spaa -j $j $2" >&2; return 1; }
 			awk -v j="$j" '{ printf "%s %.2f %.2f\n", j, $1, $2 + $3 }' "$OUT/t" >> "$OUT/curve"
 		done
 		i=$((i + 1))
 	done
-	echo "$1: perf2spaa -j N alone, $RUNS alternated rounds (load: $(uptime | sed 's/.*load average: //'))"
-	w1= c1=
+	echo "$1: perf2spaa -j N alone, $RUNS alternated rounds${BENCH_WRAP:+ under $BENCH_WRAP} (load: $(uptime | sed 's/.*load average: //'))"
+	w1="" c1=""
 	for j in $jobs; do
 		set -- "$(awk -v j="$j" '$1 == j { print $2 }' "$OUT/curve" | spread)" \
 			"$(awk -v j="$j" '$1 == j { print $3 }' "$OUT/curve" | spread)"

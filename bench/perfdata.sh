@@ -18,6 +18,19 @@
 # printed with the spread (min..max), perf2spaa at -j 1, 2 and the
 # machine's cores, alone and with spaa-fold, and the ratios of the medians
 # to the other ways.
+#
+# The thread curve (issue 29: on 2 cores, -j 2 at most 0.6x the wall time of
+# -j 1 for at most 1.25x its CPU): perf2spaa alone at -j 1, 2 and the cores
+# present, the runs of the different -j alternated (a busy machine slows
+# them alike), on the capture above and on a `perf record --call-graph
+# dwarf` capture, where the user stacks are unwound on the threads: with
+# BENCH_PERFDWARF=FILE, that one, else one recorded once into bench/out of
+# a C program of three threads and a shell script running several programs
+# beside it (some 30,000 samples at -F 2000, 270 MB).
+# The load of the machine (uptime) is printed with the figures.  On a
+# machine others load, wall times say little; BENCH_WRAP='chrt -f 10' (as
+# root) runs each perf2spaa of the curve in the real-time class, where the
+# figures of this note's commits were taken.
 set -e
 . "$(dirname "$0")/lib.sh"
 bench_init 5 "$@"
@@ -71,9 +84,38 @@ row() { # row LABEL CMD: prints the row, sets $med (wall) and $cpu (CPU median)
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 jobs="1 2"
 [ "$cores" -gt 2 ] && jobs="$jobs $cores"
+
+# curve LABEL FILE: perf2spaa -q -j J FILE for each J of $jobs, RUNS rounds,
+# the J alternated within a round; per J the median wall and CPU time
+# (min..max) and their ratios to -j 1's
+curve() {
+	: > "$OUT/curve"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		for j in $jobs; do
+			# shellcheck disable=SC2086
+			${BENCH_WRAP:-} /usr/bin/time -f "%e %U %S" -o "$OUT/t" "$CMD/perf2spaa" -q -j "$j" "$2" > /dev/null 2>&1 ||
+				{ echo "failed: perf2spaa -j $j $2" >&2; return 1; }
+			awk -v j="$j" '{ printf "%s %.2f %.2f\n", j, $1, $2 + $3 }' "$OUT/t" >> "$OUT/curve"
+		done
+		i=$((i + 1))
+	done
+	echo "$1: perf2spaa -j N alone, $RUNS alternated rounds${BENCH_WRAP:+ under $BENCH_WRAP} (load: $(uptime | sed 's/.*load average: //'))"
+	w1="" c1=""
+	for j in $jobs; do
+		set -- "$(awk -v j="$j" '$1 == j { print $2 }' "$OUT/curve" | spread)" \
+			"$(awk -v j="$j" '$1 == j { print $3 }' "$OUT/curve" | spread)"
+		w=${1%% *} c=${2%% *}
+		[ -n "$w1" ] || w1=$w c1=$c
+		echo "$1 $2" | awk -v j="$j" -v w1="$w1" -v c1="$c1" '{
+			printf "  -j %-3s wall %6.2f s (%.2f..%.2f)  cpu %6.2f s (%.2f..%.2f)  %.2fx the wall, %.2fx the cpu of -j 1\n",
+				j, $1, $2, $3, $4, $5, $6, (w1 > 0 ? $1 / w1 : 0), (c1 > 0 ? $4 / c1 : 0) }'
+	done
+}
+curve "frame pointers, system-wide" "$data"
+
 binj= bincpuj=
 for j in $jobs; do
-	row "perf2spaa -j $j perf.data > /dev/null" "'$CMD/perf2spaa' -j $j -q '$data'"
 	row "perf2spaa -j $j perf.data | spaa-fold" "'$CMD/perf2spaa' -j $j -q '$data' | '$CMD/spaa-fold'"
 	binj="$binj $j:$med" bincpuj="$bincpuj $j:$cpu"
 done
@@ -98,4 +140,54 @@ for w in $binj; do
 		if (ic != "") printf ", %.2fx perf script | inferno", bc / ic
 		printf "\n" }'
 done
-rm -f "$OUT/t" "$OUT/cpu"
+
+# the dwarf capture: its thread curve
+dwarf=${BENCH_PERFDWARF:-}
+if [ -z "$dwarf" ]; then
+	dwarf=$OUT/dwarf.perf.data
+	if [ ! -s "$dwarf" ]; then
+		echo "recording a dwarf capture (a minute or so, once)..." >&2
+		cat > "$OUT/dw.c" <<'EOC'
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+static volatile double sink;
+__attribute__((noinline)) static double leaf_a(int n) { double s = 0; for (int i = 0; i < n; i++) s += sqrt(i); return s; }
+__attribute__((noinline)) static double leaf_b(int n)
+{
+	char b[256];
+	double s = 0;
+	for (int i = 0; i < n; i++) { memset(b, i, sizeof b); s += b[i & 255]; }
+	return s;
+}
+__attribute__((noinline)) static double mid(int k, int n) { return k & 1 ? leaf_a(n) : leaf_b(n); }
+__attribute__((noinline)) static double rec(int d, int k, int n) { return d ? rec(d - 1, k, n) + 1 : mid(k, n); }
+static void *worker(void *a)
+{
+	for (int k = 0; k < 60000; k++) sink += rec((int)((k + (long)a) % 12), k, 20000);
+	return a;
+}
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 3;
+	pthread_t t[16];
+	for (long i = 0; i < n && i < 16; i++) pthread_create(&t[i], NULL, worker, (void *)i);
+	for (int i = 0; i < n && i < 16; i++) pthread_join(t[i], NULL);
+	return 0;
+}
+EOC
+		cc -O2 -g -fomit-frame-pointer -o "$OUT/dw" "$OUT/dw.c" -lm -lpthread
+		printf '%s\n' '#!/bin/sh' "'$OUT/dw' 3 &" \
+			'seq 1 600000 | sort -R | gzip -c | gzip -dc | sort -n | cksum > /dev/null' \
+			"python3 -c 'import json; print(len(json.dumps([list(range(1000))] * 5000)))' > /dev/null" \
+			"'$OUT/dw' 2" 'wait' > "$OUT/dw.sh"
+		chmod +x "$OUT/dw.sh"
+		perf record -q --call-graph dwarf -F 2000 -e cpu-clock -o "$dwarf.tmp" -- "$OUT/dw.sh" > /dev/null 2>&1 || true
+		mv "$dwarf.tmp" "$dwarf"
+		rm -f "$OUT/dw" "$OUT/dw.c" "$OUT/dw.sh"
+	fi
+fi
+echo "dwarf capture: $dwarf: $(wc -c < "$dwarf") bytes, $(perf script -i "$dwarf" -F time 2>/dev/null | wc -l) samples"
+curve "dwarf" "$dwarf"
+rm -f "$OUT/t" "$OUT/cpu" "$OUT/curve"

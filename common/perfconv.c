@@ -13,6 +13,7 @@
 #include "stackid.h"
 #include "strmap.h"
 #include "unwind.h"
+#include "uwpool.h"
 
 /* ---- shared with the text path ------------------------------------------- */
 
@@ -196,6 +197,7 @@ struct conv {
 	uint32_t dscap;
 	sbuf name;
 	uint32_t nbids;       /* the capture's build ids taken (machine_info) */
+	uint32_t nbids_r;     /* those taken into pmr */
 	bool has_kbid;
 	char kbid[48];        /* the kernel's, when has_kbid */
 	/* user stacks of dwarf and LBR captures (unwind.h) */
@@ -206,6 +208,17 @@ struct conv {
 	uint32_t lbrcap;
 	uint64_t nregs32, nnoarch;
 	uint32_t nu;           /* the addresses in ustack of the sample at hand */
+	/* -j 2 and more: the user stacks unwound on threads (uwpool.h), the
+	 * samples queued with them and finished here in file order; the
+	 * sample at hand's unwound stack when pre (and its record's file) */
+	uwpool *pool;
+	bool pre;
+	const uint64_t *pre_ips;
+	uint32_t pre_n;
+	int pre_why;
+	const char *pre_file;
+	procmap *pmr;          /* the processes as the reader is, ahead of pm: their
+				* mappings for the unwinding (NULL: one procmap) */
 	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack number */
 	sbuf skey;
 	/* a sample whose stack cache lookup waits for the next record (its key
@@ -753,35 +766,61 @@ static const uint8_t *lbr_chain(struct conv *c, const pd_attr *a, const pd_sampl
 	return (const uint8_t *)c->lbr;
 }
 
-/* A dwarf sample's user stack, unwound from its registers and stack copy
- * into c->ustack: its number of addresses (0: not a dwarf sample).  perf
- * script adds their frames after the callchain (which has no user part in
- * these captures). */
-static uint32_t dwarf_unwind(struct conv *c, const pd_event *e, const pd_attr *a, uint32_t th)
+/* The unwinder's architecture: the capture's (its header's arch), else
+ * this machine's. */
+static int capture_arch(const struct conv *c)
+{
+	const char *arch = perfdata_arch(c->d);
+	int ua = unwind_arch_from_name(arch);
+#if defined(__x86_64__)
+	if (!arch) ua = UNWIND_X86_64;
+#elif defined(__aarch64__)
+	if (!arch) ua = UNWIND_AARCH64;
+#endif
+	return ua;
+}
+
+/* Is a an attribute of dwarf samples (user registers and stack)? */
+static bool dwarf_attr(const pd_attr *a)
+{
+	return (a->sample_type & (ST_REGS_USER | ST_STACK_USER)) == (ST_REGS_USER | ST_STACK_USER);
+}
+
+/* What unwinding a sample takes (its mappings left out): false when it is
+ * not a dwarf sample. */
+static bool dwarf_input(procmap *pm, const pd_event *e, const pd_attr *a, uint32_t th, unwind_sample *us)
 {
 	const pd_sample *s = &e->s;
 	uint64_t size = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size : s->stack_size;
-	if ((a->sample_type & (ST_REGS_USER | ST_STACK_USER)) != (ST_REGS_USER | ST_STACK_USER) || !s->regs_abi ||
-	    !s->regs || !size)
-		return 0;
-	if (!c->uw) {
-		const char *arch = perfdata_arch(c->d);
-		int ua = unwind_arch_from_name(arch);
-#if defined(__x86_64__)
-		if (!arch) ua = UNWIND_X86_64;
-#elif defined(__aarch64__)
-		if (!arch) ua = UNWIND_AARCH64;
-#endif
-		c->uw = unwind_new(ua, c->o->symfs, NULL);
-	}
-	unwind_sample us = { .pid = procmap_pid_of(c->pm, th), .abi = s->regs_abi, .regs_mask = a->sample_regs_user,
-			     .regs = s->regs, .nregs = s->nregs, .stack = s->stack, .stack_size = size };
-	if (us.pid == -1) us.pid = (int32_t)e->id.pid;
-	us.maps_version = procmap_maps_version(c->pm, th);
-	if (unwind_need_maps(c->uw, us.pid, us.maps_version)) us.nmaps = procmap_unwind_maps(c->pm, th, &us.maps);
-	grow_array((void **)&c->ustack, &c->ucap, UNWIND_MAX_DEPTH, sizeof *c->ustack);
+	if (!dwarf_attr(a) || !s->regs_abi || !s->regs || !size) return false;
+	*us = (unwind_sample){ .pid = procmap_pid_of(pm, th), .abi = s->regs_abi, .regs_mask = a->sample_regs_user,
+			       .regs = s->regs, .nregs = s->nregs, .stack = s->stack, .stack_size = size };
+	if (us->pid == -1) us->pid = (int32_t)e->id.pid;
+	us->maps_version = procmap_maps_version(pm, th);
+	return true;
+}
+
+/* A dwarf sample's user stack, unwound from its registers and stack copy
+ * into c->ustack (or, with the pool, as the pool unwound it): its number
+ * of addresses (0: not a dwarf sample).  perf script adds their frames
+ * after the callchain (which has no user part in these captures). */
+static uint32_t dwarf_unwind(struct conv *c, const pd_event *e, const pd_attr *a, uint32_t th)
+{
+	const pd_sample *s = &e->s;
 	int why;
-	uint32_t n = unwind_stack(c->uw, &us, c->ustack, UNWIND_MAX_DEPTH, &why);
+	uint32_t n;
+	grow_array((void **)&c->ustack, &c->ucap, UNWIND_MAX_DEPTH, sizeof *c->ustack);
+	if (c->pre) {
+		n = c->pre_n;
+		why = c->pre_why;
+		memcpy(c->ustack, c->pre_ips, (size_t)n * sizeof *c->ustack);
+	} else {
+		unwind_sample us;
+		if (!dwarf_input(c->pm, e, a, th, &us)) return 0;
+		if (!c->uw) c->uw = unwind_new(capture_arch(c), c->o->symfs, NULL);
+		if (unwind_need_maps(c->uw, us.pid, us.maps_version)) us.nmaps = procmap_unwind_maps(c->pm, th, &us.maps);
+		n = unwind_stack(c->uw, &us, c->ustack, UNWIND_MAX_DEPTH, &why);
+	}
 	if (why == UW_BAD_REGS) {
 		if (s->regs_abi != UNWIND_ABI_64) c->nregs32++;
 		else c->nnoarch++;
@@ -911,13 +950,175 @@ static void sample(struct conv *c, const pd_event *e)
 	*p = (struct cpend){ .has_period = a->type != TYPE_TRACEPOINT, .has_time = e->id.has_time,
 			     .has_cpu = e->id.has_cpu, .attr = attr, .th = th, .h = strmap_hash(k->p, k->n),
 			     .cpu = e->id.cpu, .pid = pid, .tid = tid, .nchain = s->nchain, .period = s->period,
-			     .us = us, .off = e->offset, .file = perfdata_where(c->d) };
+			     .us = us, .off = e->offset, .file = c->pre ? c->pre_file : perfdata_where(c->d) };
 	strmap_prefetch(&c->scache, p->h);
 	if (s->has_callchain && !lens[1] && !lens[2]) {
 		p->active = true; /* ended by the next record (sample_flush) */
 		return;
 	}
 	sample_end(c, p, e);
+}
+
+/* ---- dwarf unwinding on threads (-j 2 and more; uwpool.h) ------------------
+ *
+ * The processes are kept twice: pmr as the records are read, pm as the
+ * samples are finished.  Each sample, as it is read, is queued in the
+ * pool's batch being filled: its registers, stack copy and the mappings
+ * of its process in pmr (a dwarf sample) go to the unwinding threads; the
+ * sample itself (the record's fields, its callchain and branch stack, its
+ * file) is kept beside them.  A record that changes the processes (mmap,
+ * comm, fork) is applied to pmr at once and queued too.  The oldest batch
+ * is taken back when the pool is full (all of them at the end, and before
+ * a build id of pipe mode is taken): its records are applied to pm and its
+ * samples finished in file order, each exactly as -j 1 finishes it with
+ * its stack unwound in place, against the processes as they were then;
+ * symbols and frames are named there, on one thread, once a (dso,
+ * address).  So no record waits for the unwinding, and the threads are
+ * kept busy across the records of short processes. */
+
+/* A record that changes the processes (comm, fork, mmap) applied to m. */
+static void apply_record(procmap *m, const pd_event *e)
+{
+	switch (e->kind) {
+	case PD_COMM:
+		procmap_comm(m, (int32_t)e->pid, (int32_t)e->tid, e->filename);
+		break;
+	case PD_FORK:
+		procmap_fork(m, (int32_t)e->pid, (int32_t)e->ppid, (int32_t)e->tid, (int32_t)e->ptid,
+			     !(e->misc & MISC_FORK_EXEC));
+		break;
+	case PD_MMAP: {
+		bool kern = (e->misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
+		procmap_mmap(m, (int32_t)e->pid, kern, e->start, e->len, e->pgoff, e->prot, e->flags, e->filename,
+			     e->has_build_id ? e->build_id : NULL, e->build_id_size);
+		break;
+	}
+	default: break;
+	}
+}
+
+/* Has the capture an attribute of dwarf samples (file mode: all are known)? */
+static bool any_dwarf(const struct conv *c)
+{
+	for (uint32_t i = 0; i < perfdata_nattrs(c->d); i++)
+		if (dwarf_attr(perfdata_attr(c->d, i))) return true;
+	return false;
+}
+
+/* What the pool's batches hold for the reader, in read order: a sample
+ * (QS), or a record that changes the processes (QR: its fields, then its
+ * file or command name's nlen bytes and a NUL). */
+enum { QS = 1, QR };
+
+/* A queued sample, then its callchain's nch and branch stack's nbr bytes. */
+struct qsample {
+	pd_event e;
+	const char *file;
+	size_t nch, nbr;
+};
+
+/* The oldest batch back from the pool: its samples finished in order. */
+static void pool_take(struct conv *c)
+{
+	uint32_t n;
+	const sbuf *u;
+	const uwpool_batch *b = uwpool_take(c->pool, &n, &u);
+	const char *p = u->p, *end = u->p + u->n;
+	for (uint32_t i = 0; p < end;) {
+		if (*p++ == QR) {
+			pd_event r;
+			memcpy(&r, p, sizeof r);
+			p += sizeof r;
+			r.filename = p;
+			p += strlen(p) + 1;
+			sample_flush(c);
+			apply_record(c->pm, &r);
+			continue;
+		}
+		struct qsample q;
+		memcpy(&q, p, sizeof q);
+		p += sizeof q;
+		q.e.s.chain = (const uint8_t *)p;
+		p += q.nch;
+		q.e.s.branch = (const uint8_t *)p;
+		p += q.nbr;
+		c->pre_ips = uwpool_result(b, i++, &c->pre_n, &c->pre_why);
+		c->pre_file = q.file;
+		c->pre = true;
+		sample_flush(c);
+		sample(c, &q.e);
+		c->pre = false;
+	}
+	(void)n;
+	uwpool_release(c->pool);
+}
+
+/* Every sample queued finished (the last one too: before the record
+ * that comes next is applied). */
+static void pool_drain(struct conv *c)
+{
+	if (!c->pool) return;
+	uwpool_submit(c->pool);
+	while (uwpool_out(c->pool)) pool_take(c);
+	sample_flush(c);
+}
+
+/* Sample e queued. */
+static void pool_sample(struct conv *c, const pd_event *e)
+{
+	const pd_attr *a = perfdata_attr(c->d, (uint32_t)e->attr);
+	uint32_t th = procmap_thread(c->pmr, (int32_t)e->id.pid, (int32_t)e->id.tid);
+	unwind_sample us;
+	if (dwarf_input(c->pmr, e, a, th, &us)) {
+		if (uwpool_need_maps(c->pool, us.pid, us.maps_version))
+			us.nmaps = procmap_unwind_maps(c->pmr, th, &us.maps);
+		/* the registers and stack in the mapped file are read there,
+		 * others (a pipe's, a decompressed round's) copied */
+		uwpool_add(c->pool, &us, perfdata_lasting(c->d, us.regs, (size_t)us.nregs * 8) &&
+					     perfdata_lasting(c->d, us.stack, (size_t)us.stack_size));
+	} else {
+		uwpool_add(c->pool, NULL, false);
+	}
+	struct qsample q;
+	memset(&q, 0, sizeof q);
+	q.e = *e;
+	q.e.s.regs = q.e.s.stack = NULL; /* (unwound in the pool) */
+	q.e.s.raw = q.e.s.read = NULL;
+	q.file = perfdata_where(c->d);
+	q.nch = e->s.has_callchain ? (size_t)e->s.nchain * 8 : 0;
+	q.nbr = e->s.branch ? (size_t)e->s.nbranch * 24 : 0;
+	sbuf *u = uwpool_user(c->pool);
+	sbuf_addc(u, QS);
+	sbuf_add(u, &q, sizeof q);
+	if (q.nch) sbuf_add(u, e->s.chain, q.nch);
+	if (q.nbr) sbuf_add(u, e->s.branch, q.nbr);
+	if (uwpool_full(c->pool) && uwpool_submit(c->pool)) pool_take(c);
+}
+
+/* A record that changes the processes, queued (the reader's processes
+ * have it already). */
+static void pool_record(struct conv *c, const pd_event *e)
+{
+	sbuf *u = uwpool_user(c->pool);
+	pd_event r = *e;
+	r.filename = NULL;
+	memset(&r.s, 0, sizeof r.s);
+	sbuf_addc(u, QR);
+	sbuf_add(u, &r, sizeof r);
+	const char *fn = e->kind == PD_FORK || !e->filename ? "" : e->filename;
+	sbuf_add(u, fn, strlen(fn) + 1);
+	if (uwpool_full(c->pool) && uwpool_submit(c->pool)) pool_take(c);
+}
+
+/* Sample e: queued in the pool, made when it is the first dwarf sample at
+ * -j 2 or more (the reader's processes, pmr, kept since the first record),
+ * else taken in now. */
+static void take_sample(struct conv *c, const pd_event *e)
+{
+	if (!c->pool && c->pmr && dwarf_attr(perfdata_attr(c->d, (uint32_t)e->attr)))
+		c->pool = uwpool_new(c->o->jobs - 1, capture_arch(c), c->o->symfs, NULL);
+	if (c->pool) pool_sample(c, e);
+	else sample(c, e);
 }
 
 static void hex(const uint8_t *p, uint32_t n, char *out)
@@ -931,21 +1132,23 @@ static void hex(const uint8_t *p, uint32_t n, char *out)
  * yet (c->nbids of them are; pipe mode has them a record each, between
  * samples: taking all of them again each time would be quadratic), the
  * kernel's the last of them. */
-static void machine_info(struct conv *c)
+static void machine_info_to(struct conv *c, procmap *pm, uint32_t *nbids)
 {
 	uint32_t n = perfdata_nbuildids(c->d);
-	for (; c->nbids < n; c->nbids++) {
-		const pd_buildid *b = perfdata_buildid(c->d, c->nbids);
+	for (; *nbids < n; (*nbids)++) {
+		const pd_buildid *b = perfdata_buildid(c->d, *nbids);
 		char buf[48];
 		hex(b->id, b->size, buf);
-		procmap_build_id(c->pm, b->filename, buf);
+		procmap_build_id(pm, b->filename, buf);
 		if (strcmp(b->filename, "[kernel.kallsyms]") == 0) {
 			memcpy(c->kbid, buf, sizeof buf);
 			c->has_kbid = true;
 		}
 	}
-	procmap_machine(c->pm, c->has_kbid ? c->kbid : NULL, perfdata_osrelease(c->d));
+	procmap_machine(pm, c->has_kbid ? c->kbid : NULL, perfdata_osrelease(c->d));
 }
+
+static void machine_info(struct conv *c) { machine_info_to(c, c->pm, &c->nbids); }
 
 static void source_info(struct conv *c)
 {
@@ -985,31 +1188,48 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	if (!pipe && o->jobs >= 2) procmap_prefetch(c.pm, o->jobs > 3 ? o->jobs - 2 : 1);
 	stages_start(&c, o->jobs);
 	pd_event e;
+	bool decided = false;
 	while (perfdata_next(c.d, &e)) {
-		sample_flush(&c);
+		if (!c.pool) sample_flush(&c);
+		if (!decided && (e.kind == PD_SAMPLE || e.kind == PD_COMM || e.kind == PD_FORK || e.kind == PD_MMAP)) {
+			/* -j 2 and more, a capture of dwarf samples (its
+			 * attributes are all known by its first record of
+			 * these, pipe mode too): the processes kept twice, pmr
+			 * as they are read, for the unwinding on threads (the
+			 * pool is made at the first dwarf sample) */
+			decided = true;
+			if (o->jobs >= 2 && any_dwarf(&c)) {
+				c.pmr = procmap_new(&po);
+				machine_info_to(&c, c.pmr, &c.nbids_r);
+			}
+		}
 		switch (e.kind) {
 		case PD_SAMPLE:
-			if (pipe && perfdata_nbuildids(c.d) != c.nbids) machine_info(&c);
-			sample(&c, &e);
+			if (pipe && perfdata_nbuildids(c.d) != c.nbids) {
+				pool_drain(&c);
+				machine_info(&c);
+				if (c.pmr) machine_info_to(&c, c.pmr, &c.nbids_r);
+			}
+			take_sample(&c, &e);
 			break;
 		case PD_COMM:
-			procmap_comm(c.pm, (int32_t)e.pid, (int32_t)e.tid, e.filename);
-			break;
 		case PD_FORK:
-			procmap_fork(c.pm, (int32_t)e.pid, (int32_t)e.ppid, (int32_t)e.tid, (int32_t)e.ptid,
-				     !(e.misc & MISC_FORK_EXEC));
+		case PD_MMAP:
+			/* to the reader's processes now; to pm, in order with
+			 * the samples queued before it, when they are taken back */
+			if (c.pmr) apply_record(c.pmr, &e);
+			if (c.pool) pool_record(&c, &e);
+			else apply_record(c.pm, &e);
 			break;
-		case PD_MMAP: {
-			bool kern = (e.misc & MISC_CPUMODE_MASK) == MISC_KERNEL;
-			procmap_mmap(c.pm, (int32_t)e.pid, kern, e.start, e.len, e.pgoff, e.prot, e.flags, e.filename,
-				     e.has_build_id ? e.build_id : NULL, e.build_id_size);
-			break;
-		}
 		default: break;
 		}
 	}
+	pool_drain(&c);
 	sample_flush(&c);
 	stages_finish(&c);
+	uwpool_free(c.pool);
+	c.pool = NULL;
+	procmap_free(c.pmr);
 	builder_where(b, NULL, 0); /* (the file names are freed with the reader) */
 	source_info(&c);
 	const char *name = perfdata_name(c.d);

@@ -1646,6 +1646,12 @@ uint64_t perfdata_unordered(const perfdata *d, uint64_t *bound)
 	return d->unordered;
 }
 bool perfdata_pipe(const perfdata *d) { return d->pipe; }
+bool perfdata_lasting(const perfdata *d, const void *p, size_t n)
+{
+	/* (pages given back by release() are read again from the file) */
+	const uint8_t *q = p;
+	return d->map && q >= d->map && n <= d->mapsz && (size_t)(q - d->map) <= d->mapsz - n;
+}
 uint32_t perfdata_nattrs(const perfdata *d) { return d->nattrs; }
 const pd_attr *perfdata_attr(const perfdata *d, uint32_t i) { return &d->attrs[i]; }
 const char *perfdata_hostname(const perfdata *d) { return d->hostname; }

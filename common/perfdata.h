@@ -131,6 +131,11 @@ const char *perfdata_name(const perfdata *d);
  * in a perf.data directory the file of it (valid until perfdata_close). */
 const char *perfdata_where(const perfdata *d);
 bool perfdata_pipe(const perfdata *d);
+/* Whether p[0..n) (a record's bytes perfdata_next gave) lies in the
+ * file's own mapping, where it stays, unchanged, until perfdata_close
+ * (else it is in a buffer the next records reuse: a pipe's, a
+ * decompressed round's, a perf.data directory's part). */
+bool perfdata_lasting(const perfdata *d, const void *p, size_t n);
 uint32_t perfdata_nattrs(const perfdata *d);
 const pd_attr *perfdata_attr(const perfdata *d, uint32_t i);
 /* Feature strings (NULL when absent); in pipe mode they come with the

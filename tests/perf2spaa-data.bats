@@ -307,7 +307,7 @@ EOF2
 	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
 }
 
-@test "perf2spaa perf.data -j N: the same profile byte for byte with 1, 2 and 7 threads (system-wide, --samples, --inline, pipe mode)" {
+@test "perf2spaa perf.data -j N: the same profile byte for byte with 1, 2, 3 and 8 threads (system-wide, --samples, --inline, pipe mode)" {
 	can_record
 	c_prog
 	# several processes (the compiler too), kernel frames, and more samples
@@ -327,7 +327,7 @@ EOF2
 			# shellcheck disable=SC2086
 			perf2spaa $opts -j 1 "$T/$f" | own "$f" > "$T/j1.spaa"
 			grep -q '"comm":"prog"' "$T/j1.spaa"
-			for j in 2 7; do
+			for j in 2 3 8; do
 				# shellcheck disable=SC2086
 				perf2spaa $opts -j "$j" "$T/$f" | own "$f" | cmp - "$T/j1.spaa" || fail "$f $opts: -j $j differs from -j 1"
 			done

@@ -533,3 +533,66 @@ EOC
 	assert_output ''
 	grep -q '^prog;.*;main;recurse;' "$T/bin.fold"
 }
+
+@test "dwarf capture -j N: the same profile byte for byte with 1, 2, 3 and 8 threads (several processes and threads, mappings changing between samples, -s, --inline, pipe mode, perf record -z, system-wide)" {
+	need_capture
+	# threads of one process, processes one after the other and at once
+	# (their mmap, comm and fork records among the samples of the others),
+	# a library opened and closed while the threads run
+	cat > "$T/mt.c" <<'EOC'
+#include <dlfcn.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+static volatile double sink;
+__attribute__((noinline)) static double leaf(int n) { double s = 0; for (int i = 0; i < n; i++) s += sqrt(i); return s; }
+__attribute__((noinline)) static double rec(int d, int n) { return d ? rec(d - 1, n) + 1 : leaf(n); }
+static void *spin(void *a)
+{
+	for (int k = 0; k < 6000; k++) sink += rec(k % 9 + (int)(long)a, 20000);
+	return a;
+}
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 3;
+	pthread_t t[8];
+	for (long i = 0; i < n && i < 8; i++) pthread_create(&t[i], NULL, spin, (void *)i);
+	for (int k = 0; k < 40; k++) {
+		void *h = dlopen(k % 2 ? "libm.so.6" : "libz.so.1", RTLD_NOW);
+		for (int i = 0; i < 20000; i++) sink += i;
+		if (h) dlclose(h);
+	}
+	for (int i = 0; i < n && i < 8; i++) pthread_join(t[i], NULL);
+	return 0;
+}
+EOC
+	cc -O2 -g -fomit-frame-pointer -o "$T/mt" "$T/mt.c" -lm -ldl -lpthread
+	printf '%s\n' '#!/bin/sh' "'$T/mt' 3 & '$T/mt' 1; seq 1 20000 | sort -r | cksum > /dev/null; '$T/mt' 2; wait" > "$T/run.sh"
+	chmod +x "$T/run.sh"
+	perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$T/mt.data" "$T/run.sh" > /dev/null 2>&1 ||
+		fail "perf record failed"
+	perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o - "$T/mt" 2 2> /dev/null > "$T/mtpipe.data"
+	perf record -q -z -e cpu-clock -F 2000 --call-graph dwarf -o "$T/mtz.data" "$T/run.sh" > /dev/null 2>&1 ||
+		fail "perf record -z failed"
+	record_sys
+	local n
+	n=$(perf2spaa -q -s -j 1 "$T/mt.data" | grep -c '"type":"sample"')
+	# (more samples than the batches the threads take in flight at -j 8)
+	[ "$n" -gt 1200 ] || fail "only $n samples: too few for many batches"
+	local f opts j
+	for f in mt.data mtpipe.data mtz.data sys.data; do
+		for opts in "" "-s" "--inline"; do
+			# shellcheck disable=SC2086
+			perf2spaa -q $opts -j 1 "$T/$f" > "$T/j1.spaa"
+			grep -q '"comm":"mt"' "$T/j1.spaa" || grep -q '"comm":"prog"' "$T/j1.spaa"
+			for j in 2 3 8; do
+				# shellcheck disable=SC2086
+				perf2spaa -q $opts -j "$j" "$T/$f" | cmp - "$T/j1.spaa" || fail "$f $opts: -j $j differs from -j 1"
+			done
+		done
+	done
+	# the pipe read from standard input too
+	perf2spaa -q -s -j 2 < "$T/mtpipe.data" | cmp - <(perf2spaa -q -s -j 1 "$T/mtpipe.data")
+	# the unwound stacks reach the threads' start
+	perf2spaa -q -j 2 "$T/mt.data" | spaa-fold | grep -q '^mt;clone3;start_thread;spin;rec[.a-z0-9]*;rec[.a-z0-9]*;.*leaf'
+}

@@ -1,0 +1,282 @@
+/* uwpool.c - dwarf unwinding on threads, in file order (see uwpool.h). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uwpool.h"
+
+/* A batch: up to BATCH_SAMPLES samples or about BATCH_BYTES of their
+ * registers and stacks (a dwarf sample's stack copy is 8 KiB by default:
+ * 64 of them, about a millisecond of unwinding, one lock a batch). */
+#define BATCH_SAMPLES 64
+#define BATCH_BYTES (512u << 10)
+
+enum { B_FILL, B_QUEUED, B_TAKEN, B_DONE };
+
+struct item {
+	int64_t pid;
+	uint64_t version, abi, regs_mask, stack_size;
+	const uint8_t *regs, *stack; /* lasting: where they are */
+	size_t roff, soff;      /* else: their offsets in data */
+	uint32_t nregs, snap;
+	bool none;              /* nothing to unwind */
+	bool lasting;
+	uint32_t n;             /* the result: n addresses at ips + i * UNWIND_MAX_DEPTH */
+	int why;
+};
+
+/* The mappings of one (process, version) as of the batch's samples. */
+struct snap {
+	int64_t pid;
+	uint64_t version;
+	uint32_t off, n;        /* in maps */
+};
+
+struct uwpool_batch {
+	struct item *it;
+	uint32_t n, cap;
+	sbuf data;
+	struct snap *sn;
+	uint32_t nsn, sncap;
+	unwind_map *maps;
+	uint32_t nmaps, mapcap;
+	uint64_t *ips;
+	uint32_t ipcap;
+	sbuf user;
+	int state;
+};
+
+struct uwpool {
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	struct uwpool_batch *ring;
+	uint32_t slots;
+	uint64_t head, next, tail; /* out: [head, tail); next: the first no thread took */
+	bool stop;
+	unwind **uw;               /* [0] the caller's, [1 + k] thread k's */
+	unsigned nuw;
+	pthread_t *th;
+	unsigned nth;
+	struct worker { uwpool *p; unsigned k; } *wk;
+	uint32_t lastsnap;         /* uwpool_need_maps' find, for uwpool_add */
+};
+
+static struct uwpool_batch *filling(uwpool *p) { return &p->ring[p->tail % p->slots]; }
+
+static void run(unwind *uw, struct uwpool_batch *b)
+{
+	grow_array((void **)&b->ips, &b->ipcap, b->n * UNWIND_MAX_DEPTH + 1, sizeof *b->ips);
+	for (uint32_t i = 0; i < b->n; i++) {
+		struct item *t = &b->it[i];
+		if (t->none) {
+			t->n = 0;
+			t->why = UW_NO_REGS;
+			continue;
+		}
+		const struct snap *s = &b->sn[t->snap];
+		const uint8_t *data = (const uint8_t *)b->data.p;
+		unwind_sample us = { .pid = t->pid, .maps_version = t->version, .abi = t->abi,
+				     .regs_mask = t->regs_mask, .regs = t->lasting ? t->regs : data + t->roff,
+				     .nregs = t->nregs, .stack = t->lasting ? t->stack : data + t->soff,
+				     .stack_size = t->stack_size };
+		if (unwind_need_maps(uw, t->pid, t->version)) {
+			us.maps = b->maps + s->off;
+			us.nmaps = s->n;
+		}
+		t->n = unwind_stack(uw, &us, b->ips + (size_t)i * UNWIND_MAX_DEPTH, UNWIND_MAX_DEPTH, &t->why);
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+	uwpool *p = w->p;
+	unwind *uw = p->uw[1 + w->k];
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		if (p->next < p->tail) {
+			struct uwpool_batch *b = &p->ring[p->next++ % p->slots];
+			b->state = B_TAKEN;
+			pthread_mutex_unlock(&p->mu);
+			run(uw, b);
+			pthread_mutex_lock(&p->mu);
+			b->state = B_DONE;
+			pthread_cond_broadcast(&p->done);
+			continue;
+		}
+		if (p->stop) break;
+		pthread_cond_wait(&p->work, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+uwpool *uwpool_new(unsigned threads, int arch, const char *root, const char *debug_dir)
+{
+	uwpool *p = xcalloc(1, sizeof *p);
+	/* room for two batches a thread, and the one being filled */
+	p->slots = 2 * (threads + 1) + 1;
+	p->ring = xcalloc(p->slots, sizeof *p->ring);
+	p->uw = xcalloc(threads + 1, sizeof *p->uw);
+	/* (made here, one after the other: unwind_new starts libelf once) */
+	for (unsigned k = 0; k <= threads; k++) p->uw[k] = unwind_new(arch, root, debug_dir);
+	p->nuw = threads + 1;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->th = xcalloc(threads ? threads : 1, sizeof *p->th);
+	p->wk = xcalloc(threads ? threads : 1, sizeof *p->wk);
+	for (unsigned k = 0; k < threads; k++) {
+		p->wk[k] = (struct worker){ p, k };
+		if (pthread_create(&p->th[k], NULL, worker, &p->wk[k]) != 0) break; /* fewer, or the caller alone */
+		p->nth++;
+	}
+	return p;
+}
+
+void uwpool_free(uwpool *p)
+{
+	if (!p) return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned k = 0; k < p->nth; k++) pthread_join(p->th[k], NULL);
+	for (uint32_t i = 0; i < p->slots; i++) {
+		struct uwpool_batch *b = &p->ring[i];
+		free(b->it);
+		sbuf_free(&b->data);
+		free(b->sn);
+		free(b->maps);
+		free(b->ips);
+		sbuf_free(&b->user);
+	}
+	free(p->ring);
+	/* every unwinder, the threads' too (the threads are gone) */
+	for (unsigned k = 0; k < p->nuw; k++) unwind_free(p->uw[k]);
+	free(p->uw);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	free(p->th);
+	free(p->wk);
+	free(p);
+}
+
+bool uwpool_need_maps(uwpool *p, int64_t pid, uint64_t maps_version)
+{
+	const struct uwpool_batch *b = filling(p);
+	for (uint32_t i = b->nsn; i-- > 0;)
+		if (b->sn[i].pid == pid && b->sn[i].version == maps_version) {
+			p->lastsnap = i;
+			return false;
+		}
+	return true;
+}
+
+void uwpool_add(uwpool *p, const unwind_sample *s, bool lasting)
+{
+	struct uwpool_batch *b = filling(p);
+	struct item *t = VEC_PUSH(b->it, b->n, b->cap);
+	memset(t, 0, sizeof *t);
+	if (!s) {
+		t->none = true;
+		return;
+	}
+	if (uwpool_need_maps(p, s->pid, s->maps_version)) {
+		struct snap *n = VEC_PUSH(b->sn, b->nsn, b->sncap);
+		n->pid = s->pid;
+		n->version = s->maps_version;
+		n->off = b->nmaps;
+		n->n = s->nmaps;
+		grow_array((void **)&b->maps, &b->mapcap, b->nmaps + s->nmaps + 1, sizeof *b->maps);
+		if (s->nmaps) memcpy(b->maps + b->nmaps, s->maps, (size_t)s->nmaps * sizeof *s->maps);
+		b->nmaps += s->nmaps;
+		p->lastsnap = b->nsn - 1;
+	}
+	t->snap = p->lastsnap;
+	t->pid = s->pid;
+	t->version = s->maps_version;
+	t->abi = s->abi;
+	t->regs_mask = s->regs_mask;
+	t->nregs = s->nregs;
+	t->stack_size = s->stack_size;
+	t->lasting = lasting;
+	if (lasting) {
+		t->regs = s->regs;
+		t->stack = s->stack;
+		return;
+	}
+	t->roff = b->data.n;
+	sbuf_add(&b->data, s->regs, (size_t)s->nregs * 8);
+	t->soff = b->data.n;
+	sbuf_add(&b->data, s->stack, (size_t)s->stack_size);
+}
+
+sbuf *uwpool_user(uwpool *p) { return &filling(p)->user; }
+
+bool uwpool_full(const uwpool *p)
+{
+	const struct uwpool_batch *b = &p->ring[p->tail % p->slots];
+	return b->n >= BATCH_SAMPLES || b->data.n + b->user.n >= BATCH_BYTES;
+}
+
+uint32_t uwpool_out(const uwpool *p) { return (uint32_t)(p->tail - p->head); }
+
+bool uwpool_submit(uwpool *p)
+{
+	struct uwpool_batch *b = filling(p);
+	if (b->n || b->user.n) {
+		pthread_mutex_lock(&p->mu);
+		b->state = B_QUEUED;
+		p->tail++;
+		pthread_cond_signal(&p->work);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return p->tail - p->head >= p->slots;
+}
+
+const uwpool_batch *uwpool_take(uwpool *p, uint32_t *n, const sbuf **user)
+{
+	struct uwpool_batch *b = &p->ring[p->head % p->slots];
+	pthread_mutex_lock(&p->mu);
+	/* until it is done: the batches no thread took yet, unwound here
+	 * (the oldest first: it is the one waited for) */
+	while (b->state != B_DONE) {
+		if (p->next < p->tail) {
+			struct uwpool_batch *o = &p->ring[p->next++ % p->slots];
+			o->state = B_TAKEN;
+			pthread_mutex_unlock(&p->mu);
+			run(p->uw[0], o);
+			pthread_mutex_lock(&p->mu);
+			o->state = B_DONE;
+			continue;
+		}
+		pthread_cond_wait(&p->done, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	*n = b->n;
+	*user = &b->user;
+	return b;
+}
+
+const uint64_t *uwpool_result(const uwpool_batch *b, uint32_t i, uint32_t *n, int *why)
+{
+	*n = b->it[i].n;
+	*why = b->it[i].why;
+	return b->ips + (size_t)i * UNWIND_MAX_DEPTH;
+}
+
+void uwpool_release(uwpool *p)
+{
+	struct uwpool_batch *b = &p->ring[p->head % p->slots];
+	b->n = 0;
+	b->data.n = 0;
+	b->nsn = 0;
+	b->nmaps = 0;
+	b->user.n = 0;
+	b->state = B_FILL;
+	pthread_mutex_lock(&p->mu);
+	p->head++;
+	pthread_mutex_unlock(&p->mu);
+}

@@ -1,0 +1,73 @@
+/* uwpool.h - dwarf unwinding on threads, in file order.
+ *
+ * The reader of a `perf record --call-graph dwarf` capture hands the pool
+ * its samples in file order: each sample's registers and stack copy (copied
+ * into the batch being filled) and, once a batch for each process and
+ * version of its mappings, the mappings themselves (copied too: a snapshot
+ * of the mappings as of those samples, which later mmap records do not
+ * touch).  A full batch is handed to the threads; each thread has an
+ * unwinder of its own (unwind.h: its own libdwfl sessions), reads nothing
+ * but its batch, and takes batches as they come.  The reader takes the
+ * results back a batch at a time, oldest first; a batch no thread has
+ * taken yet when the reader wants it is unwound by the reader itself.  So
+ * the threads' work is independent (no lock held while unwinding, one
+ * lock taken a batch), and the results come back in file order whatever
+ * the number of threads: an unwinder's answer for a sample does not depend
+ * on which samples it unwound before (its sessions are caches).
+ *
+ * Beside each sample the caller may keep bytes of its own in the batch
+ * (uwpool_user), given back with the results: what it needs to finish the
+ * sample in order.
+ *
+ * The caller's bytes of a batch may be all it has (no sample): such a
+ * batch is handed out and taken back in its turn like the others. */
+#ifndef SPAA_UWPOOL_H
+#define SPAA_UWPOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "unwind.h"
+#include "util.h"
+
+typedef struct uwpool uwpool;
+
+/* threads: unwinding threads besides the caller's (0: the caller alone,
+ * batch by batch); arch, root, debug_dir: as unwind_new's. */
+uwpool *uwpool_new(unsigned threads, int arch, const char *root, const char *debug_dir);
+void uwpool_free(uwpool *p);
+
+/* Whether the batch being filled lacks the mappings of process pid at
+ * version maps_version: then the next uwpool_add of it must give them. */
+bool uwpool_need_maps(uwpool *p, int64_t pid, uint64_t maps_version);
+
+/* Adds a sample to the batch being filled: s (its mappings, when given,
+ * copied; its registers and stack too unless lasting: they stay where
+ * they are until the batch is taken back), or NULL for a sample with
+ * nothing to unwind (its result: no addresses, UW_NO_REGS). */
+void uwpool_add(uwpool *p, const unwind_sample *s, bool lasting);
+
+/* The caller's bytes of the batch being filled. */
+sbuf *uwpool_user(uwpool *p);
+
+/* Whether the batch being filled is full (it should be handed out). */
+bool uwpool_full(const uwpool *p);
+
+/* Hands the batch being filled (if it has samples or caller's bytes) to
+ * the threads.
+ * Returns whether the caller must take a batch back (uwpool_take) before
+ * adding more: as many are out as the pool holds. */
+bool uwpool_submit(uwpool *p);
+
+/* Batches handed out and not yet taken back. */
+uint32_t uwpool_out(const uwpool *p);
+
+/* The results of the oldest batch handed out (uwpool_out() > 0), waited
+ * for, or unwound here if no thread took it: its samples' count, and
+ * by uwpool_result the addresses of each (valid until uwpool_release). */
+typedef struct uwpool_batch uwpool_batch;
+const uwpool_batch *uwpool_take(uwpool *p, uint32_t *n, const sbuf **user);
+const uint64_t *uwpool_result(const uwpool_batch *b, uint32_t i, uint32_t *n, int *why);
+/* The oldest batch taken back, its room for another. */
+void uwpool_release(uwpool *p);
+
+#endif

@@ -259,6 +259,19 @@ small 50
 main 1000051"
 }
 
+@test "callgrind: '(below main)', a function of valgrind's naming, is a frame of folds and tables, as callgrind_annotate lists it" {
+	printf 'events: Ir\nfl=x.c\nfn=(below main)\n1 1\ncfn=main\ncalls=1 1\n2 10\nfn=main\n3 10\n' > "$T/b.cg"
+	valgrind2spaa "$T/b.cg" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+(below main) 1
+(below main);main 10
+END
+	# the capture: 6,325,771 in callgrind_annotate, the program's own
+	run sh -c "valgrind2spaa '$BATS_TEST_DIRNAME/data/valgrind/cgprog.callgrind.zst' | spaa-top -n 0 -J | jq -r 'select(.type == \"row\" and .name == \"(below main)\") | .total'"
+	assert_output 6325771
+	grep -q '^ *6,325,771 (98.12%)  ???:(below main) \[/tmp/rs/cg/cgprog\]$' "$BATS_TEST_DIRNAME/data/valgrind/cgprog.annotate-inclusive.txt"
+}
+
 @test "callgrind: a capture made now, every function's total is callgrind_annotate's, recursion aside" {
 	need_valgrind
 	V=$BATS_TEST_DIRNAME/data/valgrind

@@ -754,7 +754,7 @@ static void read_dhat(input *in)
  * inlined from another file) are an inlined frame of the function, named
  * after it, in that file. */
 
-#define CG_MAX_NODES (1u << 22)
+#define CG_MAX_NODES (1u << 18)
 
 struct cfunc {
 	uint32_t name, file, obj;    /* string ids (CG.str) */

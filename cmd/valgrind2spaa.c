@@ -769,7 +769,7 @@ struct cedge { uint32_t to, next, cost; };      /* cost: index into CG.pool */
 struct cself { uint32_t file, next, cost, frame; };
 struct cnode { uint32_t func, parent; };
 struct cg_emit { uint32_t node, self; uint64_t v; };   /* own cost v of self record self at node */
-struct cg_work { uint32_t parent, to; uint64_t b; };   /* weight b arriving at function to */
+struct cg_work { uint32_t parent, to; uint64_t b; bool cut; }; /* weight b arriving at function to */
 struct cg_col;
 
 static struct {
@@ -802,6 +802,8 @@ static struct {
 	/* the tree (cg_tree) */
 	uint32_t *scc, nscc, *memb, *next_memb;   /* components, their members */
 	uint64_t *capself, *capedge, *erem;       /* what is left of costs, calls, arrivals */
+	uint64_t *ghost;                          /* what cut calls bring a component (cg_cut) */
+	uint32_t cutframe;                        /* "[calls not grown]", plus 1; 0 none yet */
 	uint32_t *fstamp, *fnode, stamp;          /* a function's node in the current component */
 	struct cg_col *col;
 	uint32_t ncol, colcap;
@@ -1278,14 +1280,11 @@ static uint32_t cg_columns(uint32_t s, uint64_t *R)
 	return CG.ncol;
 }
 
-/* Weight b arrives at function h (its component's entry) under node
- * parent: the component's spanning tree from h (each member once, along
- * the calls inside it: a function is never entered twice on a path), its
- * members' own costs recorded, the calls that leave it pushed as work.
- * False when the tree would grow beyond the node limit. */
-static bool cg_arrive(uint32_t parent, uint32_t h, uint64_t b, bool root, uint64_t floor_w)
+/* Weight b that arrives at component s (a root's: all of it) shared out
+ * among its columns (CG.col[].take); returns what is shared out, scaled
+ * down when the callers send more than the component holds. */
+static uint64_t cg_share_out(uint32_t s, uint64_t b, bool root)
 {
-	uint32_t s = CG.scc[h];
 	uint64_t R;
 	cg_columns(s, &R);
 	if (!root) {
@@ -1296,6 +1295,65 @@ static bool cg_arrive(uint32_t parent, uint32_t h, uint64_t b, bool root, uint64
 		if (E > R) b = b >= E ? R : cg_part(b, R, E, &rem);
 	}
 	if (b > R) b = R;
+	if (!b) return 0;
+	uint64_t given = 0;
+	struct cg_col **by = xmalloc(CG.ncol * sizeof *by);
+	uint32_t nby = 0;
+	for (uint32_t j = 0; j < CG.ncol; j++) {
+		struct cg_col *c = &CG.col[j];
+		uint64_t cap = c->kind ? CG.capedge[c->id] : CG.capself[c->id];
+		c->take = cg_part(b, cap, R, &c->rem);
+		given += c->take;
+		if (c->rem) by[nby++] = c;
+	}
+	qsort(by, nby, sizeof *by, cg_col_cmp);
+	for (uint32_t j = 0; given < b && j < nby; j++, given++) by[j]->take++;
+	free(by);
+	for (uint32_t j = 0; j < CG.ncol; j++) {
+		struct cg_col *c = &CG.col[j];
+		if (!c->kind) CG.capself[c->id] -= c->take;
+		else CG.capedge[c->id] -= c->take;
+	}
+	return b;
+}
+
+/* Weight b arrives at function h under node parent, in a call lighter
+ * than the floor: h's place, with the own cost of h it brings; the rest
+ * (its calls', and in a recursion its partners' own costs) is one frame
+ * "[calls not grown]" under it, and what it brings to the callees is
+ * taken from them at their turn (CG.ghost), so that nothing counts twice.
+ * The weight stays under its callers. */
+static bool cg_cut(uint32_t parent, uint32_t h, uint64_t b)
+{
+	uint32_t s = CG.scc[h];
+	if (!cg_share_out(s, b, false)) return true;
+	if (CG.nnode >= CG.maxnode) return false;
+	*VEC_PUSH(CG.node, CG.nnode, CG.nodecap) = (struct cnode){ .func = h, .parent = parent };
+	uint32_t node = CG.nnode - 1;
+	uint64_t rest = 0;
+	for (uint32_t j = 0; j < CG.ncol; j++) {
+		struct cg_col *c = &CG.col[j];
+		if (!c->take) continue;
+		if (!c->kind && c->member == h) {
+			*VEC_PUSH(CG.emit, CG.nemit, CG.emitcap) = (struct cg_emit){ node, c->id, c->take };
+			continue;
+		}
+		if (c->kind) CG.ghost[CG.scc[CG.e[c->id].to]] += c->take;
+		rest += c->take;
+	}
+	if (rest) *VEC_PUSH(CG.emit, CG.nemit, CG.emitcap) = (struct cg_emit){ node, UINT32_MAX, rest };
+	return true;
+}
+
+/* Weight b arrives at function h (its component's entry) under node
+ * parent: the component's spanning tree from h (each member once, along
+ * the calls inside it: a function is never entered twice on a path), its
+ * members' own costs recorded, the calls that leave it pushed as work.
+ * False when the tree would grow beyond the node limit. */
+static bool cg_arrive(uint32_t parent, uint32_t h, uint64_t b, bool root, uint64_t floor_w)
+{
+	uint32_t s = CG.scc[h];
+	b = cg_share_out(s, b, root);
 	if (!b) return true;
 	/* the spanning tree of the component from h */
 	CG.stamp++;
@@ -1332,35 +1390,16 @@ static bool cg_arrive(uint32_t parent, uint32_t h, uint64_t b, bool root, uint64
 	}
 	free(dfs);
 	free(eat);
-	/* b over the columns */
-	uint64_t given = 0;
-	struct cg_col **by = xmalloc(CG.ncol * sizeof *by);
-	uint32_t nby = 0;
-	for (uint32_t j = 0; j < CG.ncol; j++) {
-		struct cg_col *c = &CG.col[j];
-		uint64_t cap = c->kind ? CG.capedge[c->id] : CG.capself[c->id];
-		c->take = cg_part(b, cap, R, &c->rem);
-		given += c->take;
-		if (c->rem) by[nby++] = c;
-	}
-	qsort(by, nby, sizeof *by, cg_col_cmp);
-	for (uint32_t j = 0; given < b && j < nby; j++, given++) by[j]->take++;
-	free(by);
 	/* in reverse, so that the work stack takes the calls in order */
 	for (uint32_t j = CG.ncol; j-- > 0;) {
 		struct cg_col *c = &CG.col[j];
 		if (!c->take) continue;
 		uint32_t node = CG.fnode[c->member];
-		if (!c->kind) {
-			CG.capself[c->id] -= c->take;
+		if (!c->kind)
 			*VEC_PUSH(CG.emit, CG.nemit, CG.emitcap) = (struct cg_emit){ node, c->id, c->take };
-		} else {
-			CG.capedge[c->id] -= c->take;
-			/* a call under the floor is not grown: its callees keep
-			 * that weight, and give it as roots */
-			if (c->take >= floor_w)
-				*VEC_PUSH(CG.work, CG.nwork, CG.workcap) = (struct cg_work){ node, CG.e[c->id].to, c->take };
-		}
+		else /* a call under the floor is not grown (cg_cut) */
+			*VEC_PUSH(CG.work, CG.nwork, CG.workcap) =
+				(struct cg_work){ node, CG.e[c->id].to, c->take, c->take < floor_w };
 	}
 	return true;
 }
@@ -1381,17 +1420,27 @@ static bool cg_tree(uint32_t ev, uint64_t floor_w)
 				       strmap_key(&CG.str, CG.f[CG.e[e].to].name, &(size_t){ 0 }));
 		}
 	CG.nnode = CG.nemit = CG.nwork = 0;
-	/* callers' components first: each gets all its callers send before
-	 * what is left of it (all of it for a function nobody calls) is
-	 * grown as a root */
+	for (uint32_t s = 0; s < CG.nscc; s++) CG.ghost[s] = 0;
+	/* callers' components first: each gets all its callers send (what the
+	 * cut calls bring it taken away first) before what is left of it (all
+	 * of it for a function nobody calls) is grown as a root */
 	for (uint32_t s = CG.nscc; s-- > 0;) {
+		if (CG.ghost[s]) {
+			uint64_t g = CG.ghost[s];
+			CG.ghost[s] = 0;
+			if (cg_share_out(s, g, false))
+				for (uint32_t j = 0; j < CG.ncol; j++)
+					if (CG.col[j].kind && CG.col[j].take)
+						CG.ghost[CG.scc[CG.e[CG.col[j].id].to]] += CG.col[j].take;
+		}
 		uint64_t R;
 		cg_columns(s, &R);
 		if (!R) continue;
 		if (!cg_arrive(UINT32_MAX, CG.memb[s], R, true, floor_w)) return false;
 		while (CG.nwork) {
 			struct cg_work w = CG.work[--CG.nwork];
-			if (!cg_arrive(w.parent, w.to, w.b, false, floor_w)) return false;
+			if (!(w.cut ? cg_cut(w.parent, w.to, w.b) : cg_arrive(w.parent, w.to, w.b, false, floor_w)))
+				return false;
 		}
 	}
 	return true;
@@ -1407,6 +1456,7 @@ static void cg_event_stacks(uint32_t ev, const uint32_t *midx, num *vals, uint64
 		CG.capself = xmalloc((CG.ns ? CG.ns : 1) * sizeof *CG.capself);
 		CG.capedge = xmalloc((CG.ne ? CG.ne : 1) * sizeof *CG.capedge);
 		CG.erem = xmalloc((CG.nscc ? CG.nscc : 1) * sizeof *CG.erem);
+		CG.ghost = xmalloc((CG.nscc ? CG.nscc : 1) * sizeof *CG.ghost);
 		CG.fstamp = xcalloc(CG.nf ? CG.nf : 1, sizeof *CG.fstamp);
 		CG.fnode = xmalloc((CG.nf ? CG.nf : 1) * sizeof *CG.fnode);
 	}
@@ -1426,14 +1476,28 @@ static void cg_event_stacks(uint32_t ev, const uint32_t *midx, num *vals, uint64
 	for (uint32_t e = 0; e < CG.nev; e++) vals[e] = num_u(0);
 	for (uint32_t i = 0; i < CG.nemit; i++) {
 		const struct cg_emit *x = &CG.emit[i];
-		const struct cself *sf = &CG.s[x->self];
 		uint32_t fi = CG.node[x->node].func;
-		bool inl = sf->file != CG.f[fi].file;
+		bool cut = x->self == UINT32_MAX;
+		const struct cself *sf = cut ? NULL : &CG.s[x->self];
+		bool inl = !cut && sf->file != CG.f[fi].file;
 		uint32_t d = 0;
 		for (uint32_t p = x->node; p != UINT32_MAX; p = CG.node[p].parent) d++;
 		grow_array((void **)&CG.fr, &CG.frcap, d + 2, sizeof *CG.fr);
 		uint32_t m = 0;
 		if (inl) CG.fr[m++] = cg_frame(fi, sf->file, true);
+		if (cut) {
+			if (!CG.cutframe) {
+				builder_frame u = {
+					.func = sstr_c("[calls not grown]"),
+					.dso = builder_dso(V.b, "[unknown]", 9, false),
+					.kind = FK_USER,
+					.func_resolved = true,
+					.inline_depth = -1,
+				};
+				CG.cutframe = builder_frame_add(V.b, &u) + 1;
+			}
+			CG.fr[m++] = CG.cutframe - 1;
+		}
 		for (uint32_t p = x->node; p != UINT32_MAX; p = CG.node[p].parent)
 			CG.fr[m++] = cg_frame(CG.node[p].func, CG.f[CG.node[p].func].file, false);
 		vals[ev] = num_u(x->v);

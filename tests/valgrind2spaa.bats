@@ -272,6 +272,26 @@ END
 	grep -q '^ *6,325,771 (98.12%)  ???:(below main) \[/tmp/rs/cg/cgprog\]$' "$BATS_TEST_DIRNAME/data/valgrind/cgprog.annotate-inclusive.txt"
 }
 
+# gcc's cc1 compiling cgprog.c under callgrind (tests/data/valgrind/README.md):
+# a call graph whose tree is too large to grow whole
+@test "callgrind: a tree too large to grow whole keeps its light calls under their callers: main's total is callgrind_annotate's" {
+	V=$BATS_TEST_DIRNAME/data/valgrind
+	valgrind2spaa "$V/cc1.callgrind.zst" > "$T/c.spaa"
+	spaa-validate --strict "$T/c.spaa"
+	python3 "$V/totals.py" "$T/c.spaa" Ir > "$T/ours"
+	# callgrind_annotate --inclusive=yes: 134,115,159 (99.37%)  ???:main,
+	# of 134,967,906 PROGRAM TOTALS (the file's totals: line)
+	run grep -E ' \?\?\?:(main|0x000000000001ab70|\[calls not grown\])$' "$T/ours"
+	assert_output "134967906 ???:0x000000000001ab70
+32365600 ???:[calls not grown]
+134115159 ???:main"
+	if command -v callgrind_annotate >/dev/null; then
+		zstd -dc "$V/cc1.callgrind.zst" > "$T/cg"
+		(cd / && callgrind_annotate --auto=no --threshold=100 --inclusive=yes "$T/cg") | sh "$V/annotate-text.sh" > "$T/theirs"
+		grep -q '^134115159 ???:main$' "$T/theirs"
+	fi
+}
+
 @test "callgrind: a capture made now, every function's total is callgrind_annotate's, recursion aside" {
 	need_valgrind
 	V=$BATS_TEST_DIRNAME/data/valgrind

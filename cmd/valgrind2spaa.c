@@ -56,7 +56,8 @@ static const char help[] =
 "peak_count (at t-gmax), live_bytes, live_count (at t-end), max_bytes,\n"
 "max_count, lifetime, read_bytes and write_bytes.  callgrind: a call graph,\n"
 "not stacks: the stacks are reconstructed, every event a metric, each\n"
-"function's own cost and total exactly callgrind_annotate's (recursion aside).\n"
+"function's own cost and total exactly callgrind_annotate's (recursion aside,\n"
+"and where the call tree is grown whole).\n"
 "\n"
 "      --format=NAME    read FILE as NAME (massif, dhat or callgrind) instead\n"
 "                       of recognising it\n"
@@ -1513,7 +1514,7 @@ static void cg_stacks(void)
 	uint32_t *midx = xmalloc(CG.nev * sizeof *midx);
 	for (uint32_t i = 0; i < CG.nev; i++) midx[i] = builder_metric(V.b, CG.evname[i], NULL);
 	const char *how = "reconstructed from callgrind's call graph (each call's share of its caller's cost, "
-			  "per event); each function's own cost and total exact, as callgrind_annotate's";
+			  "per event); each function's own cost and total callgrind_annotate's where the tree is grown whole";
 	builder_source_str(V.b, "stacks", how, strlen(how));
 	num *vals = xmalloc(CG.nev * sizeof *vals);
 	uint64_t *share = NULL;

@@ -124,6 +124,12 @@ void fold_opts_header(fold_opts *o, const spaa_reader *r)
 		 (x->count == 6 && memcmp(x->str, "safari", 6) == 0) ||
 		 (x->count == 3 && memcmp(x->str, "ghc", 3) == 0) ||
 		 (x->count == 8 && memcmp(x->str, "cProfile", 8) == 0));
+	/* valgrind's tools name the function that calls main "(below main)",
+	 * as callgrind_annotate and ms_print print it: a frame to keep */
+	o->paren = x && x->type == JSON_STRING &&
+		((x->count == 9 && memcmp(x->str, "callgrind", 9) == 0) ||
+		 (x->count == 6 && memcmp(x->str, "massif", 6) == 0) ||
+		 (x->count == 4 && memcmp(x->str, "dhat", 4) == 0));
 }
 
 /* The inline mode in effect: a negative inline_mode means "the default":
@@ -183,7 +189,7 @@ bool fold_frame_hidden(const spaa_reader *r, uint32_t f, const fold_opts *o)
 	if (fr->perf_nochain && !o->raw) return true;
 	/* stackcollapse-perf.pl (and inferno) skip symbols that start with
 	 * '('; not a C++ "(anonymous namespace)::f", a function of its own */
-	if (o->raw || o->dtrace || o->js || !fr->func_resolved) return false;
+	if (o->raw || o->dtrace || o->js || o->paren || !fr->func_resolved) return false;
 	size_t n;
 	const char *fn = frame_func(fr, o, &n);
 	static const char anon[] = "(anonymous namespace)";
@@ -244,7 +250,7 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
 	size_t start = b->n;
 	size_t func_n;
 	const char *func = frame_func(fr, o, &func_n);
-	if (o->raw || o->js) {
+	if (o->raw || o->js || (o->paren && func_n && func[0] == '(')) {
 		add_clean(b, func, func_n);
 	} else if (o->dtrace) {
 		add_tidy_dtrace(b, func, func_n);

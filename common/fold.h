@@ -30,6 +30,8 @@ typedef struct fold_opts {
 	bool js;         /* a JavaScript profile (chrome2spaa): names are whole,
 			  * "(anonymous)" and V8's "(program)" included, since
 			  * no argument lists follow them (fold_opts_header()) */
+	bool paren;      /* names that start with '(' are functions of their
+			  * own: valgrind's "(below main)", kept (fold_opts_header()) */
 	bool demangle;   /* mangled names demangled first (demangle.h, as
 			  * spaa-demangle does with no options) */
 } fold_opts;

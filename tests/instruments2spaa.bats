@@ -39,9 +39,9 @@ DI=$D/instruments
 
 @test "per function: self and total weights of the allocations copy (429.93 MB, 84671 allocations)" {
 	instruments2spaa "$DI/7.3.1-random-allocations-deep-copy.txt" > "$T/p.spaa"
-	# the leaves' own figures (73.35 MB is 76913050 bytes ...), each rounded
-	# to 0.01 MB by Instruments, add up to 2130 bytes more than the root's
-	# 429.93 MB (450812150 bytes)
+	# the leaves' own figures (73.35 MB is 76913049.6 bytes: 76913050 ...),
+	# each rounded to 0.01 MB by Instruments, add up to the root's 429.93 MB
+	# (450814279.68 bytes: 450814280, a whole byte)
 	run spaa-top --raw-units -n 3 "$T/p.spaa"
 	assert_output "malloc/alloc_bytes, total 450814280
       flat  flat%   sum%        cum   cum%  function
@@ -54,6 +54,34 @@ DI=$D/instruments
      84671   100%   100%      84671   100%  malloc_zone_malloc"
 	# the header's event and metric
 	grep -q '"events":\[{"name":"malloc","kind":"allocation","sampling":{"mode":"event","primary_metric":"alloc_bytes"}}\]' "$T/p.spaa"
+}
+
+# The figures Instruments prints in the copies: every row's total against
+# the total of its path here, printed in the row's unit and decimals
+# (issue 30 item 7).
+@test "every row's total is the figure Instruments prints, callees it hid included, up to its rounding" {
+	for f in "$DI"/*-deep-copy.txt "$EX/instruments-deep-copy.txt"; do
+		instruments2spaa "$f" > "$T/p.spaa"
+		run python3 "$DI/totals.py" "$f" "$T/p.spaa"
+		assert_success
+		case $f in
+		*13.4-cycles*)
+			# the rows whose self figures and rows under them add up to
+			# more than their total: the last digit (the sum of the rows
+			# under line 12 alone is 46.52 Gc, its self 404.75 Mc)
+			assert_output "$(printf '%s\t96.08 Gc  100.0%%\t96.09 Gc\t96.08 Gc\n' 2 3 4 5 6 7 8 9)
+$(printf '10\t96.08 Gc  100.0%%\t96.09 Gc\t96.07 Gc')
+$(printf '11\t47.82 Gc   49.7%%\t47.83 Gc\t47.82 Gc')
+$(printf '12\t46.92 Gc   48.8%%\t46.93 Gc\t46.52 Gc')" ;;
+		*) assert_output "" ;;
+		esac
+	done
+	# core::fmt::write: 1.34 Kc in Instruments, of which the copy shows a
+	# row of 532 cycles; the 808 it hid are "[unknown]" under it
+	instruments2spaa "$DI/13.4-cycles-example-deep-copy.txt" > "$T/c.spaa"
+	run sh -c "spaa-top --raw-units -n 0 -J '$T/c.spaa' | jq -r 'select(.type == \"row\" and (.name == \"core::fmt::write\" or .name == \"[unknown]\")) | \"\\(.name) \\(.self) \\(.total)\"'"
+	assert_output "[unknown] 808 808
+core::fmt::write 0 1340"
 }
 
 @test "cycles (Gc, Mc, Kc) and version 16's seconds, figure spaces and \"Symbol Names\"" {

@@ -10,19 +10,19 @@ load common
 
 DP=$D/pmcstat
 
-@test "speedscope's simple.txt: the stacks of speedscope's snapshot" {
+@test "speedscope's simple.txt, --no-cut-chains: the stacks of speedscope's snapshot" {
 	for f in simple.txt simple-with-invalids.txt; do
-		pmcstat2spaa "$DP/$f" 2>/dev/null > "$T/p.spaa"
+		pmcstat2spaa --no-cut-chains "$DP/$f" 2>/dev/null > "$T/p.spaa"
 		spaa-validate --strict "$T/p.spaa"
 		spaa-fold --raw "$T/p.spaa" > "$T/ours"
 		diff "$DP/simple.speedscope.folded" "$T/ours"
 	done
 }
 
-@test "speedscope's samples: every chain's samples as read on their own, with and without --cut-chains" {
+@test "speedscope's samples: every chain's samples as read on their own, by default (--cut-chains) and with --no-cut-chains" {
 	for f in "$DP"/simple*.txt; do
-		for o in "" --cut-chains; do
-			python3 "$DP/fold.py" "$f" $o > "$T/theirs"
+		for o in "" --cut-chains --no-cut-chains; do
+			python3 "$DP/fold.py" "$f" ${o:---cut-chains} > "$T/theirs"
 			[ -s "$T/theirs" ]
 			pmcstat2spaa $o "$f" 2>/dev/null | spaa-fold --raw > "$T/ours"
 			diff "$T/theirs" "$T/ours"
@@ -30,8 +30,8 @@ DP=$D/pmcstat
 	done
 }
 
-@test "per function, with --cut-chains: the sampled functions keep all their samples (7447 and 5156); callers' totals" {
-	pmcstat2spaa --cut-chains "$DP/simple.txt" 2>/dev/null > "$T/p.spaa"
+@test "per function, by default: the sampled functions keep all their samples (7447 and 5156); callers' totals" {
+	pmcstat2spaa "$DP/simple.txt" 2>/dev/null > "$T/p.spaa"
 	run spaa-top --raw-units -n 5 "$T/p.spaa"
 	assert_output "inst_retired.any/samples, total 12603
       flat  flat%   sum%        cum   cum%  function
@@ -42,7 +42,7 @@ DP=$D/pmcstat
          0     0%   100%       1723 13.67%  arc_buf_thaw"
 	# speedscope drops the 3666 samples of fletcher_2_native that no
 	# caller line accounts for: 1490 left
-	run sh -c "pmcstat2spaa '$DP/simple.txt' 2>/dev/null | spaa-top --raw-units -n 2"
+	run sh -c "pmcstat2spaa --no-cut-chains '$DP/simple.txt' 2>/dev/null | spaa-top --raw-units -n 2"
 	assert_output "inst_retired.any/samples, total 8937
       flat  flat%   sum%        cum   cum%  function
       7447 83.33% 83.33%       7447 83.33%  zfs_lz4_compress
@@ -154,6 +154,22 @@ pmcstat2spaa: $DP/simple-with-invalids.txt:1: warning: the functions of inst_ret
 	[ "$output" = "$(pmcstat2spaa "$EX/pmcstat-callgraph.txt" | spaa-fold)" ]
 }
 
+# pmcstat's own figures: every line without indent is a sampled function,
+# its [N] the samples pmcstat counts for it (and its percentage of the
+# event's header); by default each keeps exactly those (issue 30 item 6)
+@test "by default, each sampled function's samples are the [N] pmcstat prints on its line" {
+	for f in simple.txt simple-with-invalids.txt; do
+		awk '/^[0-9.]+%  *\[[0-9]+\]/ { n = $2; gsub(/[][]/, "", n); print $3 " " n }' "$DP/$f" | LC_ALL=C sort > "$T/theirs"
+		[ -s "$T/theirs" ]
+		grep -q '^fletcher_2_native 5156$' "$T/theirs"
+		pmcstat2spaa "$DP/$f" 2>/dev/null | spaa-top -n 0 -J | jq -r 'select(.type == "row" and .self > 0) | "\(.name) \(.self)"' | LC_ALL=C sort > "$T/ours"
+		diff "$T/theirs" "$T/ours"
+	done
+	# the percentages of the header's samples pmcstat prints: 14.44%
+	run sh -c "pmcstat2spaa '$DP/simple.txt' 2>/dev/null | spaa-top -J | jq -r 'select(.type == \"row\" and .name == \"fletcher_2_native\") | .self * 10000 / 35705 | round / 100'"
+	assert_output 14.44
+}
+
 @test "the bundled example: as pmcstat counts it (bzero's 3 samples of a chain cut short kept), and as speedscope" {
 	run sh -c "pmcstat2spaa --cut-chains '$EX/pmcstat-callgraph.txt' | spaa-fold --raw"
 	assert_output "bzero 3
@@ -163,6 +179,8 @@ main;parse_file;parse_block;tokenize 35
 main;read_input;memcpy 10
 trap;trap_pfault;vm_fault;bzero 12"
 	run sh -c "pmcstat2spaa '$EX/pmcstat-callgraph.txt' | spaa-fold --raw | awk '{ s += \$NF } END { print s }'"
+	assert_output 100
+	run sh -c "pmcstat2spaa --no-cut-chains '$EX/pmcstat-callgraph.txt' | spaa-fold --raw | awk '{ s += \$NF } END { print s }'"
 	assert_output 97
 }
 

@@ -62,7 +62,7 @@ need_node() {
 	v8log2spaa "$F/prog.v8log" > "$T/p.spaa"
 	grep -q "\"func\":\"fib\",.*\"dso\":[0-9]*,.*\"srcline\":\"$F/prog.js:1:13\".*\"x_kind\":\"js\"" "$T/p.spaa"
 	grep -q "\"func\":\"work\",.*\"srcline\":\"$F/prog.js:3:23\"" "$T/p.spaa"
-	grep -q '"func":"(anonymous)",.*"srcline":"'"$F"'/prog.js:[16]:[0-9]*"' "$T/p.spaa"
+	grep -q '"func":"<anonymous> '"$F"'/prog.js:[16]:[0-9]*",.*"srcline":"'"$F"'/prog.js:[16]:[0-9]*"' "$T/p.spaa"
 	grep -q '"func":"Builtin: [A-Za-z]*",.*"x_kind":"v8"' "$T/p.spaa"
 	grep -q '"x_kind":"native"' "$T/p.spaa"
 	# the VM state is the stacks' context
@@ -82,6 +82,65 @@ need_node() {
 	done
 	# and prof-process's own figures
 	python3 "$V/ppjs.py" "$F/prof.txt" | diff - <(python3 "$V/ours.py" "$T/json.spaa" --js-self)
+}
+
+# A capture made here (tests/data/v8log/README.md): three anonymous
+# functions, a sort comparator, a map callback and a reduce callback; what
+# prof-process printed for that log is beside it.
+@test "node --prof: each anonymous function its own frame, named by its location, prof-process's ticks" {
+	V=$D/v8log
+	v8log2spaa --root=/nonexistent "$V/anon.v8log.zst" > "$T/p.spaa"
+	spaa-validate --strict "$T/p.spaa"
+	# prof-process's [JavaScript] rows
+	run python3 "$V/ppjs.py" "$V/anon.prof-process.txt"
+	assert_output "$(printf '%s\t%s\n' \
+		'<anonymous> /tmp/rs/cap/anon.js:6:22' 61 \
+		'<anonymous> /tmp/rs/cap/anon.js:7:28' 3 \
+		'<anonymous> /tmp/rs/cap/anon.js:8:27' 8)"
+	want=$output
+	run python3 "$V/ours.py" "$T/p.spaa" --js-self
+	assert_output "$want"
+	# spaa-top: the same rows, none blank
+	run sh -c "spaa-top -n 0 -J '$T/p.spaa' | jq -r 'select(.type == \"row\" and (.name | test(\"anon.js:[6-8]:\"))) | \"\\(.name)\t\\(.self)\"' | sort"
+	assert_output "$want"
+	run sh -c "spaa-top -n 0 -J '$T/p.spaa' | jq -c 'select(.type == \"row\" and .name == \"\")'"
+	assert_output ""
+	# spaa-fold: the leaves, never dropped
+	run sh -c "spaa-fold '$T/p.spaa' | awk '{ n = \$NF; sub(/ [0-9]+\$/, \"\"); k = split(\$0, a, \";\"); s[a[k]] += n }
+		END { for (x in s) if (x ~ /anon.js:[6-8]:/) print x \"\t\" s[x] }' | sort"
+	assert_output "$want"
+	# spaa-flamegraph and spaa2speedscope name them alike
+	spaa-flamegraph "$T/p.spaa" > "$T/p.svg"
+	run sh -c "grep -o '<title>&lt;anonymous&gt; /tmp/rs/cap/anon.js:[6-8]:[0-9]* (' '$T/p.svg' | sort -u"
+	assert_output "$(printf '<title>&lt;anonymous&gt; /tmp/rs/cap/anon.js:%s (\n' 6:22 7:28 8:27)"
+	run sh -c "spaa2speedscope '$T/p.spaa' | jq -r '.shared.frames[].name | select(test(\"anon.js:[6-8]:\"))' | sort"
+	assert_output "$(printf '<anonymous> /tmp/rs/cap/anon.js:%s\n' 6:22 7:28 8:27)"
+}
+
+@test "node --prof: the log and its --preprocess JSON name anonymous functions and library code alike" {
+	need_node
+	V=$D/v8log
+	zstd -dc "$V/anon.v8log.zst" > "$T/anon.v8log"
+	node --prof-process --preprocess "$T/anon.v8log" > "$T/anon.json" 2>/dev/null
+	v8log2spaa --root=/nonexistent "$T/anon.v8log" > "$T/log.spaa"
+	v8log2spaa --root=/nonexistent "$T/anon.json" > "$T/json.spaa"
+	for w in --js-paths --js-self --total --gc; do
+		python3 "$V/ours.py" "$T/log.spaa" $w > "$T/a"
+		python3 "$V/ours.py" "$T/json.spaa" $w > "$T/b"
+		[ -s "$T/a" ]
+		diff "$T/a" "$T/b"
+	done
+	python3 "$V/ppjs.py" "$V/anon.prof-process.txt" | diff - <(python3 "$V/ours.py" "$T/json.spaa" --js-self)
+	# the JSON's [unknown]: prof-process's unaccounted ticks
+	run sh -c "spaa-top -n 0 -J '$T/json.spaa' | jq -r 'select(.type == \"row\" and .name == \"[unknown]\") | .self'"
+	assert_output 238
+	# a tick in a library that prof-process left unnamed is named by its
+	# symbol, as in the log, not by its offset
+	v8log2spaa "$T/anon.json" > "$T/json2.spaa"
+	v8log2spaa "$T/anon.v8log" > "$T/log2.spaa"
+	libc=$(jq -r 'select(.type == "dso" and (.name | test("/libc.so.6$"))) | .id' "$T/json2.spaa")
+	run sh -c "jq -r 'select(.type == \"frame\" and .dso == $libc and .func_resolved == false) | .func' '$T/json2.spaa'"
+	assert_output ""
 }
 
 @test "-s: one sample record per tick, at the tick's time" {

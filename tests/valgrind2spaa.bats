@@ -192,7 +192,7 @@ END
 	done
 	# the header says the stacks are reconstructed
 	run valgrind2spaa "$F/cg.rec"
-	assert_line --partial '"stacks":"reconstructed from callgrind'"'"'s call graph as speedscope does'
+	assert_line --partial '"stacks":"reconstructed from callgrind'"'"'s call graph (each call'"'"'s share'
 	# recursion (fib'2 calls itself, even'2 and odd'2 each other): no
 	# function is entered twice on one path
 	valgrind2spaa --format=callgrind "$F/cg.rec" | spaa-fold --raw > "$T/f"
@@ -201,6 +201,109 @@ END
 	run awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); delete seen
 		for (i = 1; i <= n; i++) { if ((f[i] in seen) && f[i] ~ /^(fib|even|odd)/) print; seen[f[i]] = 1 } }' "$T/f"
 	assert_output ""
+}
+
+# A capture made here (tests/data/valgrind/README.md): cgprog.c under
+# valgrind --tool=callgrind, and what callgrind_annotate --inclusive=yes
+# printed for it.
+@test "callgrind: every function's total is callgrind_annotate --inclusive=yes's, recursion aside (issue 30 item 5)" {
+	V=$BATS_TEST_DIRNAME/data/valgrind
+	valgrind2spaa "$V/cgprog.callgrind.zst" > "$T/c.spaa"
+	spaa-validate --strict "$T/c.spaa"
+	python3 "$V/totals.py" "$T/c.spaa" Ir > "$T/ours"
+	sh "$V/annotate-text.sh" < "$V/cgprog.annotate-inclusive.txt" > "$T/theirs"
+	sh "$V/both.sh" "$T/theirs" "$T/ours" | tr '\t' ' ' > "$T/both"
+	[ "$(wc -l < "$T/both")" -eq 219 ]
+	# the program's own functions
+	run sh -c "grep '^/tmp/rs/cg/cgprog.c:' '$T/both'"
+	assert_output "/tmp/rs/cg/cgprog.c:fib 317416 317416
+/tmp/rs/cg/cgprog.c:fib'2 4042980 317398
+/tmp/rs/cg/cgprog.c:heavy 6321026 6321026
+/tmp/rs/cg/cgprog.c:is_even 2412 2412
+/tmp/rs/cg/cgprog.c:is_even'2 180600 2396
+/tmp/rs/cg/cgprog.c:is_odd 2404 2404
+/tmp/rs/cg/cgprog.c:is_odd'2 179400 1196
+/tmp/rs/cg/cgprog.c:leaf 6001023 6001023
+/tmp/rs/cg/cgprog.c:light 2455 2455
+/tmp/rs/cg/cgprog.c:main 6323490 6323490
+/tmp/rs/cg/cgprog.c:shared 6002832 6002832"
+	# every other function alike: only the recursive ones differ, where
+	# callgrind_annotate counts each recursive call again (fib'2 calls
+	# itself: 4,042,980 of a 6,446,700 program); here their cost once, the
+	# cost of the call that enters the recursion (fib's 317,416 less its
+	# own 18)
+	run awk '$(NF - 1) != $NF' "$T/both"
+	assert_output "/tmp/rs/cg/cgprog.c:fib'2 4042980 317398
+/tmp/rs/cg/cgprog.c:is_even'2 180600 2396
+/tmp/rs/cg/cgprog.c:is_odd'2 179400 1196"
+	# the own costs stay callgrind_annotate's too
+	zstd -dc "$V/cgprog.callgrind.zst" > "$T/cg"
+	if command -v callgrind_annotate >/dev/null; then
+		python3 "$V/selfs.py" "$T/c.spaa" Ir | LC_ALL=C sort -k2 | diff <(sh "$V/annotate.sh" "$T/cg" Ir) -
+	fi
+}
+
+@test "callgrind: a light call keeps its callees under it; totals exact (issue 30 item 5's minimal case)" {
+	printf 'events: Ir\nfl=m.c\nfn=main\n1 1\ncfn=big\ncalls=1 1\n2 1000000\ncfn=small\ncalls=1 1\n3 50\nfn=big\n5 1000000\nfn=small\n7 10\ncfn=leaf\ncalls=1 1\n8 40\nfn=leaf\n9 40\ntotals: 1000051\n' > "$T/min.cg"
+	valgrind2spaa "$T/min.cg" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+main 1
+main;big 1000000
+main;small 10
+main;small;leaf 40
+END
+	run sh -c "valgrind2spaa '$T/min.cg' | spaa-top -J | jq -r 'select(.type == \"row\") | \"\\(.name) \\(.total)\"'"
+	assert_output "big 1000000
+leaf 40
+small 50
+main 1000051"
+}
+
+@test "callgrind: '(below main)', a function of valgrind's naming, is a frame of folds and tables, as callgrind_annotate lists it" {
+	printf 'events: Ir\nfl=x.c\nfn=(below main)\n1 1\ncfn=main\ncalls=1 1\n2 10\nfn=main\n3 10\n' > "$T/b.cg"
+	valgrind2spaa "$T/b.cg" | spaa-fold > "$T/f"
+	assert_file_eq "$T/f" <<'END'
+(below main) 1
+(below main);main 10
+END
+	# the capture: 6,325,771 in callgrind_annotate, the program's own
+	run sh -c "valgrind2spaa '$BATS_TEST_DIRNAME/data/valgrind/cgprog.callgrind.zst' | spaa-top -n 0 -J | jq -r 'select(.type == \"row\" and .name == \"(below main)\") | .total'"
+	assert_output 6325771
+	grep -q '^ *6,325,771 (98.12%)  ???:(below main) \[/tmp/rs/cg/cgprog\]$' "$BATS_TEST_DIRNAME/data/valgrind/cgprog.annotate-inclusive.txt"
+}
+
+# gcc's cc1 compiling cgprog.c under callgrind (tests/data/valgrind/README.md):
+# a call graph whose tree is too large to grow whole
+@test "callgrind: a tree too large to grow whole keeps its light calls under their callers: main's total is callgrind_annotate's" {
+	V=$BATS_TEST_DIRNAME/data/valgrind
+	valgrind2spaa "$V/cc1.callgrind.zst" > "$T/c.spaa"
+	spaa-validate --strict "$T/c.spaa"
+	python3 "$V/totals.py" "$T/c.spaa" Ir > "$T/ours"
+	# callgrind_annotate --inclusive=yes: 134,115,159 (99.37%)  ???:main,
+	# of 134,967,906 PROGRAM TOTALS (the file's totals: line)
+	run grep -E ' \?\?\?:(main|0x000000000001ab70|\[calls not grown\])$' "$T/ours"
+	assert_output "134967906 ???:0x000000000001ab70
+32365600 ???:[calls not grown]
+134115159 ???:main"
+	if command -v callgrind_annotate >/dev/null; then
+		zstd -dc "$V/cc1.callgrind.zst" > "$T/cg"
+		(cd / && callgrind_annotate --auto=no --threshold=100 --inclusive=yes "$T/cg") | sh "$V/annotate-text.sh" > "$T/theirs"
+		grep -q '^134115159 ???:main$' "$T/theirs"
+	fi
+}
+
+@test "callgrind: a capture made now, every function's total is callgrind_annotate's, recursion aside" {
+	need_valgrind
+	V=$BATS_TEST_DIRNAME/data/valgrind
+	for f in cg.rec cg.cpp; do
+		valgrind2spaa "$F/$f" > "$T/c.spaa"
+		python3 "$V/totals.py" "$T/c.spaa" Ir > "$T/ours"
+		(cd / && callgrind_annotate --auto=no --threshold=100 --inclusive=yes "$F/$f") | sh "$V/annotate-text.sh" > "$T/theirs"
+		sh "$V/both.sh" "$T/theirs" "$T/ours" > "$T/both"
+		[ "$(wc -l < "$T/both")" -ge 50 ]
+		run awk -F '\t' '$2 != $3 && $1 !~ /'"'"'[0-9]+$/' "$T/both"
+		assert_output ""
+	done
 }
 
 @test "callgrind: speedscope's sample files give its importer's figures" {

@@ -9,7 +9,10 @@
  * depth the spaces before the symbol.  The nodes still open form a path from
  * the root; a node is closed when a row at its depth or above comes, and then
  * its self weights (the self column, else its total less its children's
- * totals, at least 0, as speedscope reads it) go to the stack of its path.
+ * totals, at least 0, as speedscope reads it) go to the stack of its path;
+ * a self of "-" whose children leave part of its total unaccounted for,
+ * beyond rounding, gets that part as a child "[unknown]" (callees
+ * Instruments hid), so that its total stays the one Instruments shows.
  * Memory holds the open path, the frames and the distinct stacks. */
 #include <getopt.h>
 #include <stdio.h>
@@ -37,7 +40,9 @@ static const char help[] =
 "The first line names the columns (Weight or Running Time, Self Weight, Bytes\n"
 "Used, Count, Symbol Name); the depth of a row is the spaces before its\n"
 "symbol.  A node's own weight goes to the stack of its path: its self column,\n"
-"else its total less its children's totals (at least 0).  Times become cpu_ns\n"
+"else its total less its children's totals (at least 0); what a self of '-'\n"
+"leaves unaccounted for under it (callees Instruments hid) is a frame\n"
+"[unknown] under it, so that totals are Instruments'.  Times become cpu_ns\n"
 "(nanoseconds), cycles (Kc, Mc, Gc) cycles, bytes (KB, MB, GB: 1024-based)\n"
 "alloc_bytes with alloc_count; a figure the unit does not make whole is\n"
 "rounded to the nearest integer.\n"
@@ -86,6 +91,7 @@ static struct {
 	uint32_t frcap;
 	uint64_t nrows, nstacks;
 	uint64_t lost_count, lost_nodes; /* allocations of nodes of 0 own bytes */
+	uint32_t unknown1;    /* the frame of what Instruments hid, plus 1; 0 none yet */
 } I;
 
 /* Units: name, kind, and one of it in ns, cycles or bytes. */
@@ -243,6 +249,33 @@ static void close_top(uint64_t ln)
 		c.event = I.event[I.kind];
 		builder_where(I.b, I.fname, ln);
 		builder_stack(I.b, &c, I.fr, I.depth, midx, vals, nv);
+		I.nstacks++;
+	}
+	/* A self of '-' (none) whose rows under it leave part of its weight
+	 * unaccounted for, beyond the figures' rounding: callees Instruments
+	 * hid (a threshold, hidden libraries).  The node keeps its total as
+	 * Instruments shows it: the rest is a frame "[unknown]" under it. */
+	uint64_t rest = l->total[0] > l->child[0] ? l->total[0] - l->child[0] : 0;
+	if (l->has_self && !l->self_figure && rest &&
+	    2 * (unsigned __int128)rest > (unsigned __int128)l->tot_tol2 + l->child_tol2) {
+		if (!I.unknown1) {
+			builder_frame u;
+			memset(&u, 0, sizeof u);
+			u.func = sstr_c("[unknown]");
+			u.dso = I.dso;
+			u.kind = FK_UNKNOWN;
+			u.func_resolved = true;
+			u.inline_depth = -1;
+			I.unknown1 = builder_frame_add(I.b, &u) + 1;
+		}
+		grow_array((void **)&I.fr, &I.frcap, I.depth + 1, sizeof *I.fr);
+		I.fr[0] = I.unknown1 - 1;
+		for (uint32_t i = 0; i < I.depth; i++) I.fr[i + 1] = I.lv[I.depth - 1 - i].frame;
+		builder_ctx c = { 0 };
+		c.event = I.event[I.kind];
+		num v = num_u(rest);
+		builder_where(I.b, I.fname, ln);
+		builder_stack(I.b, &c, I.fr, I.depth + 1, &I.metric[I.kind][0], &v, 1);
 		I.nstacks++;
 	}
 	I.depth--;

@@ -7,10 +7,11 @@
  * when the object differs from the line printed before.  The lines still open
  * form a chain from the sampled function out to a caller; when a line at the
  * same depth or above comes, the deepest is closed: a line without callers
- * gives its chain (leaf first, as SPAA wants) its samples, as speedscope
- * reads the file; with --cut-chains, a line with callers also gives its chain
- * the samples no caller line accounts for (pmcstat stops a chain at its depth
- * limit or where no object maps the address), which speedscope drops.  Memory
+ * gives its chain (leaf first, as SPAA wants) its samples, and a line with
+ * callers gives its chain the samples no caller line accounts for (pmcstat
+ * stops a chain at its depth limit or where no object maps the address), so
+ * that each sampled function keeps pmcstat's count; --no-cut-chains reads
+ * the file as speedscope does, which drops those.  Memory
  * holds the open chain, the frames and the distinct stacks. */
 #include <getopt.h>
 #include <stdio.h>
@@ -36,15 +37,16 @@ static const char help[] =
 "With no FILE, or when FILE is -, read standard input (zstd and gzip allowed).\n"
 "\n"
 "Each PMC is an event (metric samples); a function's callers are one space\n"
-"further in.  A line without callers gives the stack from it to the sampled\n"
-"function its samples, as speedscope reads the file.  Lines starting with\n"
-"'#' are skipped; other lines that are not callgraph lines are skipped with a\n"
-"warning.\n"
+"further in.  Each sampled function keeps the samples pmcstat gives it: a\n"
+"line without callers gives the stack from it to the sampled function its\n"
+"samples, and a line with callers the samples none of them accounts for\n"
+"(pmcstat cut that chain short, at its depth limit or at an address no object\n"
+"maps).  Lines starting with '#' are skipped; other lines that are not\n"
+"callgraph lines are skipped with a warning.\n"
 "\n"
-"      --cut-chains     also the samples of chains that pmcstat cut short (at\n"
-"                       its depth limit, or an address no object maps): a\n"
-"                       line with callers gets those none of them accounts\n"
-"                       for (speedscope drops them)\n"
+"      --cut-chains     pmcstat's figures (the default)\n"
+"      --no-cut-chains  speedscope's reading: only the lines without callers\n"
+"                       count, the samples of chains cut short are dropped\n"
 CLI_HELP_TAIL;
 
 #define MAX_DEPTH 4096  /* callers in a chain */
@@ -269,9 +271,10 @@ static void convert(input *in)
 }
 
 /* its options, for getopt_long and the registry (readers/registry.h) */
-enum { OPT_CUT = 256 };
+enum { OPT_CUT = 256, OPT_NOCUT };
 const struct option pmcstat_longopts[] = {
 	{ "cut-chains", no_argument, 0, OPT_CUT },
+	{ "no-cut-chains", no_argument, 0, OPT_NOCUT },
 	CLI_OUT_LONGOPTS,
 	CLI_STD_LONGOPTS,
 	{ 0, 0, 0, 0 }
@@ -287,9 +290,11 @@ int pmcstat_read(int argc, char **argv)
 	const char *outpath = NULL;
 	bool zstd = false;
 	int c;
+	P.cut_chains = true; /* pmcstat's own figures */
 	while ((c = getopt_long(argc, argv, pmcstat_shortopts, pmcstat_longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CUT: P.cut_chains = true; break;
+		case OPT_NOCUT: P.cut_chains = false; break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help);
 		}

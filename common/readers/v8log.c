@@ -115,9 +115,21 @@ static uint32_t frame_js(const char *s, size_t n)
 			break;
 		}
 	sstr func = { s, sp };
-	if (!func.n) func = sstr_c("(anonymous)");
-	if (sp == n) return add_frame(func, sstr_c("[js]"), SSTR_NULL, "js", true);
 	sstr src = { s + sp + 1, n - sp - 1 };
+	if (sp == n) {
+		if (!func.n) func = sstr_c("<anonymous>");
+		return add_frame(func, sstr_c("[js]"), SSTR_NULL, "js", true);
+	}
+	if (!func.n) {
+		/* no name: named by where it is, as prof-process names it
+		 * ("<anonymous> app.js:6:22"), each its own function; never
+		 * a name that starts with '(', which folded stacks drop */
+		sbuf *t = &P.tmp;
+		t->n = 0;
+		sbuf_adds(t, "<anonymous> ");
+		sbuf_add(t, src.p, src.n);
+		func = (sstr){ t->p, t->n };
+	}
 	size_t fl = src.n; /* the script: src less ":LINE:COL" */
 	for (int c = 0; c < 2; c++)
 		while (fl > 0 && src.p[--fl] != ':') {}
@@ -480,6 +492,18 @@ static uint32_t frame_of_code(const v8code_ent *c)
 	return fr;
 }
 
+/* The frame of offset off in library lib: the symbol that holds it, else
+ * the offset.  The log and the JSON (whose ticks in a library keep the
+ * offset, prof-process having found no symbol there) both name it so. */
+static uint32_t frame_lib_off(const char *lib, uint64_t off)
+{
+	elfsym_res res;
+	if (!F.es) F.es = elfsym_new(P.root, NULL);
+	int w = elfsym_lookup(F.es, lib, off, true, &res);
+	if (w == ES_OK && res.n) return frame_native(lib, res.func[res.n - 1], strlen(res.func[res.n - 1]));
+	return frame_lib_addr(lib, off);
+}
+
 /* The frame of an address outside generated code: a library's, else NONE. */
 static uint32_t frame_of_lib_addr(uint64_t pc)
 {
@@ -488,15 +512,7 @@ static uint32_t frame_of_lib_addr(uint64_t pc)
 	const struct lib *l = NULL;
 	for (uint32_t i = F.nlib; i-- > 0;)
 		if (pc >= F.lib[i].start && pc < F.lib[i].end && (!l || F.lib[i].end > l->end)) l = &F.lib[i];
-	if (!l) {
-		fr = NONE;
-	} else {
-		elfsym_res res;
-		if (!F.es) F.es = elfsym_new(P.root, NULL);
-		int w = elfsym_lookup(F.es, l->path, pc - l->start, true, &res);
-		if (w == ES_OK && res.n) fr = frame_native(l->path, res.func[res.n - 1], strlen(res.func[res.n - 1]));
-		else fr = frame_lib_addr(l->path, pc - l->start);
-	}
+	fr = l ? frame_lib_off(l->path, pc - l->start) : NONE;
 	bool added;
 	idmap_put(&F.pcs, (int64_t)pc, fr == NONE ? NONE - 1 : fr, &added);
 	return fr;
@@ -690,7 +706,15 @@ static uint32_t jframe(jscan *r, int64_t idx, int64_t off)
 	if (c->type == CT_LIB && off >= 0) {
 		size_t n;
 		const char *lib = strmap_key(&jnames, c->name, &n);
-		return frame_lib_addr(lib, (uint64_t)off); /* not cached: each offset its own */
+		/* each offset its own: cached by library and offset */
+		bool added;
+		int64_t key = -2 - (int64_t)(((uint64_t)idx << 40) | ((uint64_t)off & ((1ull << 40) - 1)));
+		bool cache = (uint64_t)off < 1ull << 40 && (uint64_t)idx < 1ull << 22;
+		uint32_t fr = cache ? idmap_get(&F.pcs, key) : NONE;
+		if (fr != NONE) return fr;
+		fr = frame_lib_off(lib, (uint64_t)off);
+		if (cache) idmap_put(&F.pcs, key, fr, &added);
+		return fr;
 	}
 	if (c->frame != NONE) return c->frame;
 	size_t n, kn, ln = 0;

@@ -56,8 +56,9 @@ static const char help[] =
 "point as a stack with alloc_bytes, alloc_count (DHAT's total), peak_bytes,\n"
 "peak_count (at t-gmax), live_bytes, live_count (at t-end), max_bytes,\n"
 "max_count, lifetime, read_bytes and write_bytes.  callgrind: a call graph,\n"
-"not stacks: the stacks are reconstructed as speedscope does, every event a\n"
-"metric, each function's own costs exactly callgrind_annotate's.\n"
+"not stacks: the stacks are reconstructed, every event a metric, each\n"
+"function's own cost and total exactly callgrind_annotate's (recursion aside,\n"
+"and where the call tree is grown whole).\n"
 "\n"
 "      --format=NAME    read FILE as NAME (massif, dhat or callgrind) instead\n"
 "                       of recognising it\n"
@@ -740,33 +741,38 @@ static void read_dhat(input *in)
 
 /* ---- callgrind -------------------------------------------------------------
  * A call graph, not stacks: per function its own costs, per call edge the
- * callee's inclusive costs.  The stacks are made the way speedscope makes
- * them: from each function nobody calls, the call tree is grown by giving
- * each callee the share of its caller's weight that the edge has of the
- * caller's total (its own cost plus its calls), in the first event; a
- * function already on the path is not entered again (recursion), and a
- * subtree under 1e-4 of the heaviest function is not grown.  Then each
- * function's own costs (every event, exactly as callgrind_annotate sums
- * them per "file:function") are shared out among its nodes of the tree in
- * proportion to their weights, as whole numbers that add up exactly
- * (largest remainders); costs of a function that got no node are a stack of
- * that function alone.  Costs under fi=/fe= (code inlined from another
- * file) are an inlined frame of the function, named after it, in that file. */
+ * callee's inclusive costs.  The stacks are made per event: the functions
+ * of a recursion (a strongly connected component of the graph) are one
+ * unit; from the units nobody calls (callers first: then what is left of
+ * each unit, what its callers did not account for), weight is passed down
+ * the calls as whole numbers: a unit's place gets the share of its
+ * caller's weight that the call has, and shares it out among its members'
+ * own costs and the calls that leave it in proportion to what is left of
+ * them (largest remainders, never more than is left), so that a function's
+ * places add up exactly to its own cost and to each of its calls' costs:
+ * own costs and totals are callgrind_annotate's, recursion aside (it counts
+ * each recursive call again).  Inside a unit, its members are a spanning
+ * tree along its calls, each once on a path.  Costs under fi=/fe= (code
+ * inlined from another file) are an inlined frame of the function, named
+ * after it, in that file. */
 
-#define CG_MAX_NODES (1u << 22)
+#define CG_MAX_NODES (1u << 18)
 
 struct cfunc {
 	uint32_t name, file, obj;    /* string ids (CG.str) */
 	uint32_t edges, edges_last;  /* first and last out-edge, UINT32_MAX none */
 	uint32_t selfs;              /* first self record */
 	uint32_t nodes;              /* first tree node */
-	bool called, onstack;
+	bool called, onstack, defined; /* defined: by an fn= line */
 	double total;                /* first event: own cost plus calls */
 	uint32_t frame;              /* builder frame, UINT32_MAX not yet */
 };
 struct cedge { uint32_t to, next, cost; };      /* cost: index into CG.pool */
 struct cself { uint32_t file, next, cost, frame; };
-struct cnode { uint32_t func, parent, next_of_func; double w; uint32_t share; };
+struct cnode { uint32_t func, parent; };
+struct cg_emit { uint32_t node, self; uint64_t v; };   /* own cost v of self record self at node */
+struct cg_work { uint32_t parent, to; uint64_t b; bool cut; }; /* weight b arriving at function to */
+struct cg_col;
 
 static struct {
 	uint32_t nev, evcap;
@@ -795,6 +801,18 @@ static struct {
 	uint32_t *fr;
 	uint32_t frcap;
 	uint64_t line;
+	/* the tree (cg_tree) */
+	uint32_t *scc, nscc, *memb, *next_memb;   /* components, their members */
+	uint64_t *capself, *capedge, *erem;       /* what is left of costs, calls, arrivals */
+	uint64_t *ghost;                          /* what cut calls bring a component (cg_cut) */
+	uint32_t cutframe;                        /* "[calls not grown]", plus 1; 0 none yet */
+	uint32_t *fstamp, *fnode, stamp;          /* a function's node in the current component */
+	struct cg_col *col;
+	uint32_t ncol, colcap;
+	struct cg_emit *emit;
+	uint32_t nemit, emitcap;
+	struct cg_work *work;
+	uint32_t nwork, workcap, maxnode;
 } CG;
 
 enum { N_FILE, N_FN, N_OBJ };
@@ -1019,6 +1037,7 @@ static void cg_read(input *in)
 		}
 		if (prefix(line, len, "fn=", &v, &vn)) {
 			fn = cg_func(fl, cg_name(N_FN, v, vn), obj);
+			CG.f[fn].defined = true;
 			cur_file = fl;
 		} else if (prefix(line, len, "fl=", &v, &vn)) {
 			fl = cur_file = cg_name(N_FILE, v, vn);
@@ -1109,87 +1128,6 @@ static void cg_read(input *in)
 	free(costs);
 }
 
-/* The call tree, grown from function r (see above); iterative, so that a
- * deep graph does not exhaust the C stack. */
-static void cg_grow(uint32_t r, double floor_w)
-{
-	struct vis { uint32_t node, edge; } *st = NULL;
-	uint32_t nst = 0, stcap = 0;
-	/* push: a node for function f under parent with weight w, or nothing */
-#define CG_ENTER(fidx, par, wt) do { \
-		struct cfunc *f_ = &CG.f[fidx]; \
-		if (!f_->onstack && (wt) >= floor_w && f_->total > 0) { \
-			if (CG.nnode >= CG_MAX_NODES) \
-				die_at(V.fname, 0, "the call tree grows beyond %u nodes", CG_MAX_NODES); \
-			struct cnode *n_ = VEC_PUSH(CG.node, CG.nnode, CG.nodecap); \
-			n_->func = (fidx); n_->parent = (par); n_->w = (wt); \
-			n_->next_of_func = f_->nodes; f_->nodes = CG.nnode - 1; \
-			f_->onstack = true; \
-			struct vis *v_ = VEC_PUSH(st, nst, stcap); \
-			v_->node = CG.nnode - 1; v_->edge = f_->edges; \
-		} \
-	} while (0)
-	CG_ENTER(r, UINT32_MAX, CG.f[r].total);
-	while (nst) {
-		struct vis *top = &st[nst - 1];
-		uint32_t ni = top->node;
-		const struct cfunc *f = &CG.f[CG.node[ni].func];
-		if (top->edge == UINT32_MAX) {
-			CG.f[CG.node[ni].func].onstack = false;
-			nst--;
-			continue;
-		}
-		const struct cedge *e = &CG.e[top->edge];
-		top->edge = e->next;
-		double w = CG.node[ni].w * ((double)CG.pool[e->cost + CG.ev] / f->total);
-		CG_ENTER(e->to, ni, w);
-	}
-#undef CG_ENTER
-	free(st);
-}
-
-/* Shares v out among the nodes of function f by weight: whole numbers that
- * add up to v exactly (the largest fractions get the rest). */
-static void cg_share(uint32_t fi, uint64_t v, uint64_t *out, uint32_t nn)
-{
-	double W = 0;
-	uint32_t k = 0;
-	for (uint32_t n = CG.f[fi].nodes; n != UINT32_MAX; n = CG.node[n].next_of_func) W += CG.node[n].w;
-	long double *frac = xmalloc((nn ? nn : 1) * sizeof *frac);
-	uint64_t sum = 0;
-	for (uint32_t n = CG.f[fi].nodes; n != UINT32_MAX; n = CG.node[n].next_of_func, k++) {
-		long double q = W > 0 ? (long double)v * ((long double)CG.node[n].w / W) : 0;
-		uint64_t b = q <= 0 ? 0 : q >= (long double)v ? v : (uint64_t)q;
-		out[k] = b;
-		frac[k] = q - (long double)b;
-		sum += b;
-	}
-	/* too much (rounding): take from the largest */
-	while (sum > v) {
-		uint32_t m = 0;
-		for (uint32_t i = 1; i < nn; i++) if (out[i] > out[m]) m = i;
-		uint64_t d = sum - v < out[m] ? sum - v : out[m];
-		out[m] -= d;
-		sum -= d;
-	}
-	/* the rest, one each, to the largest fractions (the earlier node first) */
-	while (sum < v) {
-		uint64_t left = v - sum;
-		for (uint32_t round = 0; left && round < nn; round++) {
-			uint32_t m = UINT32_MAX;
-			for (uint32_t i = 0; i < nn; i++)
-				if (frac[i] >= 0 && (m == UINT32_MAX || frac[i] > frac[m])) m = i;
-			if (m == UINT32_MAX) break;
-			out[m]++;
-			frac[m] = -1;
-			left--;
-			sum++;
-		}
-		if (left) for (uint32_t i = 0; i < nn; i++) frac[i] = 0; /* more than one each: again */
-	}
-	free(frac);
-}
-
 static uint32_t cg_frame(uint32_t fi, uint32_t file, bool inlined)
 {
 	const struct cfunc *f = &CG.f[fi];
@@ -1210,67 +1148,363 @@ static uint32_t cg_frame(uint32_t fi, uint32_t file, bool inlined)
 	return builder_frame_add(V.b, &b);
 }
 
-/* The stacks of event ev: the tree grown by its costs, each function's own
- * costs shared out among its nodes. */
-static void cg_event_stacks(uint32_t ev, const uint32_t *midx, num *vals, uint64_t **share_p, uint32_t *sharecap)
+/* A call names its callee by cfi= and cfn=; callgrind may name the file
+ * otherwise than the callee's own fl= ("/src/a.c" for "a.c"): a callee
+ * that no fn= defines is the one function of that name and object that
+ * one does, when there is one. */
+static void cg_link(void)
 {
-	double maxw = 0;
-	for (uint32_t i = 0; i < CG.nf; i++) {
-		struct cfunc *f = &CG.f[i];
-		double t = 0;
-		for (uint32_t s = f->selfs; s != UINT32_MAX; s = CG.s[s].next) t += (double)CG.pool[CG.s[s].cost + ev];
-		for (uint32_t e = f->edges; e != UINT32_MAX; e = CG.e[e].next) t += (double)CG.pool[CG.e[e].cost + ev];
-		f->total = t;
-		f->nodes = UINT32_MAX;
-		if (t > maxw) maxw = t;
+	strmap by;
+	strmap_init(&by);
+	uint32_t *def = NULL, ndef = 0, defcap = 0;
+	for (uint32_t f = 0; f < CG.nf; f++) {
+		if (!CG.f[f].defined) continue;
+		uint32_t key[2] = { CG.f[f].name, CG.f[f].obj };
+		bool added;
+		uint32_t i = strmap_intern(&by, key, sizeof key, &added);
+		if (added) *VEC_PUSH(def, ndef, defcap) = f;
+		else def[i] = UINT32_MAX; /* two: which one is not known */
 	}
-	CG.nnode = 0;
-	CG.ev = ev;
-	for (uint32_t i = 0; i < CG.nf; i++)
-		if (!CG.f[i].called) cg_grow(i, 1e-4 * maxw);
-	builder_ctx ctx = { .event = 0 };
-	for (uint32_t e = 0; e < CG.nev; e++) vals[e] = num_u(0);
-	for (uint32_t fi = 0; fi < CG.nf; fi++) {
-		const struct cfunc *f = &CG.f[fi];
-		uint32_t nn = 0;
-		for (uint32_t n = f->nodes; n != UINT32_MAX; n = CG.node[n].next_of_func) nn++;
-		if (nn > *sharecap) {
-			*share_p = xrealloc(*share_p, nn * sizeof **share_p);
-			*sharecap = nn;
-		}
-		uint64_t *share = *share_p;
-		for (uint32_t s = f->selfs; s != UINT32_MAX; s = CG.s[s].next) {
-			const struct cself *sf = &CG.s[s];
-			uint64_t v = CG.pool[sf->cost + ev];
-			if (!v) continue;
-			bool inl = sf->file != f->file;
-			if (!nn) {
-				/* never reached from a root: the function alone */
-				grow_array((void **)&CG.fr, &CG.frcap, 2, sizeof *CG.fr);
-				uint32_t n = 0;
-				if (inl) CG.fr[n++] = cg_frame(fi, sf->file, true);
-				CG.fr[n++] = cg_frame(fi, f->file, false);
-				vals[ev] = num_u(v);
-				builder_stack(V.b, &ctx, CG.fr, n, midx, vals, CG.nev);
-				V.nstacks++;
+	for (uint32_t e = 0; e < CG.ne; e++) {
+		const struct cfunc *t = &CG.f[CG.e[e].to];
+		if (t->defined) continue;
+		uint32_t key[2] = { t->name, t->obj };
+		int64_t i = strmap_find(&by, key, sizeof key);
+		if (i >= 0 && def[i] != UINT32_MAX) CG.e[e].to = def[i];
+	}
+	strmap_free(&by);
+	free(def);
+}
+
+/* The functions' strongly connected components of the call graph (Tarjan,
+ * iterative): CG.scc[f] the component of f, numbered so that a caller's
+ * component has a higher number than its callees' (callers first when
+ * counting down); CG.memb/CG.next_memb list each component's members in
+ * order of appearance. */
+static void cg_sccs(void)
+{
+	uint32_t nf = CG.nf, idx = 0;
+	uint32_t *index = xmalloc((nf ? nf : 1) * sizeof *index), *low = xmalloc((nf ? nf : 1) * sizeof *low);
+	uint32_t *stk = xmalloc((nf ? nf : 1) * sizeof *stk), nstk = 0;
+	bool *on = xcalloc(nf ? nf : 1, sizeof *on);
+	struct dfs { uint32_t f, e; } *call = xmalloc((nf ? nf : 1) * sizeof *call);
+	CG.scc = xmalloc((nf ? nf : 1) * sizeof *CG.scc);
+	for (uint32_t i = 0; i < nf; i++) index[i] = UINT32_MAX;
+	CG.nscc = 0;
+	for (uint32_t r = 0; r < nf; r++) {
+		if (index[r] != UINT32_MAX) continue;
+		uint32_t ncall = 0;
+		call[ncall++] = (struct dfs){ r, CG.f[r].edges };
+		index[r] = low[r] = idx++;
+		stk[nstk++] = r;
+		on[r] = true;
+		while (ncall) {
+			struct dfs *t = &call[ncall - 1];
+			if (t->e != UINT32_MAX) {
+				uint32_t to = CG.e[t->e].to;
+				t->e = CG.e[t->e].next;
+				if (index[to] == UINT32_MAX) {
+					index[to] = low[to] = idx++;
+					stk[nstk++] = to;
+					on[to] = true;
+					call[ncall++] = (struct dfs){ to, CG.f[to].edges };
+				} else if (on[to] && index[to] < low[t->f]) {
+					low[t->f] = index[to];
+				}
 				continue;
 			}
-			cg_share(fi, v, share, nn);
-			uint32_t k = 0;
-			for (uint32_t n = f->nodes; n != UINT32_MAX; n = CG.node[n].next_of_func, k++) {
-				if (!share[k]) continue;
-				uint32_t d = 0;
-				for (uint32_t p = n; p != UINT32_MAX; p = CG.node[p].parent) d++;
-				grow_array((void **)&CG.fr, &CG.frcap, d + 2, sizeof *CG.fr);
-				uint32_t m = 0;
-				if (inl) CG.fr[m++] = cg_frame(fi, sf->file, true);
-				for (uint32_t p = n; p != UINT32_MAX; p = CG.node[p].parent)
-					CG.fr[m++] = cg_frame(CG.node[p].func, CG.f[CG.node[p].func].file, false);
-				vals[ev] = num_u(share[k]);
-				builder_stack(V.b, &ctx, CG.fr, m, midx, vals, CG.nev);
-				V.nstacks++;
+			uint32_t f = t->f;
+			if (low[f] == index[f]) {
+				uint32_t m;
+				do {
+					m = stk[--nstk];
+					on[m] = false;
+					CG.scc[m] = CG.nscc;
+				} while (m != f);
+				CG.nscc++;
 			}
+			ncall--;
+			if (ncall && low[f] < low[call[ncall - 1].f]) low[call[ncall - 1].f] = low[f];
 		}
+	}
+	CG.memb = xmalloc((CG.nscc ? CG.nscc : 1) * sizeof *CG.memb);
+	CG.next_memb = xmalloc((nf ? nf : 1) * sizeof *CG.next_memb);
+	for (uint32_t s = 0; s < CG.nscc; s++) CG.memb[s] = UINT32_MAX;
+	for (uint32_t f = nf; f-- > 0;) {
+		CG.next_memb[f] = CG.memb[CG.scc[f]];
+		CG.memb[CG.scc[f]] = f;
+	}
+	free(index);
+	free(low);
+	free(stk);
+	free(on);
+	free(call);
+}
+
+/* The share of v that is w of total: v * w / total, and its remainder. */
+static uint64_t cg_part(uint64_t v, uint64_t w, uint64_t total, uint64_t *rem)
+{
+	unsigned __int128 p = (unsigned __int128)v * w;
+	*rem = (uint64_t)(p % total);
+	return (uint64_t)(p / total);
+}
+
+struct cg_col { uint32_t kind, id, member; uint64_t take, rem; };
+
+static int cg_col_cmp(const void *a, const void *b)
+{
+	const struct cg_col *x = *(struct cg_col *const *)a, *y = *(struct cg_col *const *)b;
+	if (x->rem != y->rem) return x->rem > y->rem ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* One component's share of the weight that arrives at it: budget b over
+ * its columns (each member's own costs, each call that leaves the
+ * component) in proportion to what is left of them, as whole numbers
+ * (largest remainders) that never exceed what is left, so that the last
+ * share takes exactly what remains. */
+static uint32_t cg_columns(uint32_t s, uint64_t *R)
+{
+	CG.ncol = 0;
+	*R = 0;
+	for (uint32_t m = CG.memb[s]; m != UINT32_MAX; m = CG.next_memb[m]) {
+		for (uint32_t k = CG.f[m].selfs; k != UINT32_MAX; k = CG.s[k].next)
+			if (CG.capself[k]) {
+				*VEC_PUSH(CG.col, CG.ncol, CG.colcap) = (struct cg_col){ 0, k, m, 0, 0 };
+				*R += CG.capself[k];
+			}
+		for (uint32_t e = CG.f[m].edges; e != UINT32_MAX; e = CG.e[e].next)
+			if (CG.scc[CG.e[e].to] != s && CG.capedge[e]) {
+				*VEC_PUSH(CG.col, CG.ncol, CG.colcap) = (struct cg_col){ 1, e, m, 0, 0 };
+				*R += CG.capedge[e];
+			}
+	}
+	return CG.ncol;
+}
+
+/* Weight b that arrives at component s (a root's: all of it) shared out
+ * among its columns (CG.col[].take); returns what is shared out, scaled
+ * down when the callers send more than the component holds. */
+static uint64_t cg_share_out(uint32_t s, uint64_t b, bool root)
+{
+	uint64_t R;
+	cg_columns(s, &R);
+	if (!root) {
+		/* what the callers send, scaled down to what the component
+		 * itself holds when its callers send more */
+		uint64_t E = CG.erem[s], rem;
+		CG.erem[s] = E >= b ? E - b : 0;
+		if (E > R) b = b >= E ? R : cg_part(b, R, E, &rem);
+	}
+	if (b > R) b = R;
+	if (!b) return 0;
+	uint64_t given = 0;
+	struct cg_col **by = xmalloc(CG.ncol * sizeof *by);
+	uint32_t nby = 0;
+	for (uint32_t j = 0; j < CG.ncol; j++) {
+		struct cg_col *c = &CG.col[j];
+		uint64_t cap = c->kind ? CG.capedge[c->id] : CG.capself[c->id];
+		c->take = cg_part(b, cap, R, &c->rem);
+		given += c->take;
+		if (c->rem) by[nby++] = c;
+	}
+	qsort(by, nby, sizeof *by, cg_col_cmp);
+	for (uint32_t j = 0; given < b && j < nby; j++, given++) by[j]->take++;
+	free(by);
+	for (uint32_t j = 0; j < CG.ncol; j++) {
+		struct cg_col *c = &CG.col[j];
+		if (!c->kind) CG.capself[c->id] -= c->take;
+		else CG.capedge[c->id] -= c->take;
+	}
+	return b;
+}
+
+/* Weight b arrives at function h under node parent, in a call lighter
+ * than the floor: h's place, with the own cost of h it brings; the rest
+ * (its calls', and in a recursion its partners' own costs) is one frame
+ * "[calls not grown]" under it, and what it brings to the callees is
+ * taken from them at their turn (CG.ghost), so that nothing counts twice.
+ * The weight stays under its callers. */
+static bool cg_cut(uint32_t parent, uint32_t h, uint64_t b)
+{
+	uint32_t s = CG.scc[h];
+	if (!cg_share_out(s, b, false)) return true;
+	if (CG.nnode >= CG.maxnode) return false;
+	*VEC_PUSH(CG.node, CG.nnode, CG.nodecap) = (struct cnode){ .func = h, .parent = parent };
+	uint32_t node = CG.nnode - 1;
+	uint64_t rest = 0;
+	for (uint32_t j = 0; j < CG.ncol; j++) {
+		struct cg_col *c = &CG.col[j];
+		if (!c->take) continue;
+		if (!c->kind && c->member == h) {
+			*VEC_PUSH(CG.emit, CG.nemit, CG.emitcap) = (struct cg_emit){ node, c->id, c->take };
+			continue;
+		}
+		if (c->kind) CG.ghost[CG.scc[CG.e[c->id].to]] += c->take;
+		rest += c->take;
+	}
+	if (rest) *VEC_PUSH(CG.emit, CG.nemit, CG.emitcap) = (struct cg_emit){ node, UINT32_MAX, rest };
+	return true;
+}
+
+/* Weight b arrives at function h (its component's entry) under node
+ * parent: the component's spanning tree from h (each member once, along
+ * the calls inside it: a function is never entered twice on a path), its
+ * members' own costs recorded, the calls that leave it pushed as work.
+ * False when the tree would grow beyond the node limit. */
+static bool cg_arrive(uint32_t parent, uint32_t h, uint64_t b, bool root, uint64_t floor_w)
+{
+	uint32_t s = CG.scc[h];
+	b = cg_share_out(s, b, root);
+	if (!b) return true;
+	/* the spanning tree of the component from h */
+	CG.stamp++;
+	uint32_t *dfs = NULL, nd = 0, dcap = 0;
+	if (CG.nnode >= CG.maxnode) return false;
+	*VEC_PUSH(CG.node, CG.nnode, CG.nodecap) = (struct cnode){ .func = h, .parent = parent };
+	CG.fstamp[h] = CG.stamp;
+	CG.fnode[h] = CG.nnode - 1;
+	*VEC_PUSH(dfs, nd, dcap) = h;
+	uint32_t *eat = NULL, eatcap = 0;
+	grow_array((void **)&eat, &eatcap, 1, sizeof *eat);
+	eat[0] = CG.f[h].edges;
+	while (nd) {
+		uint32_t f = dfs[nd - 1];
+		uint32_t e = eat[nd - 1];
+		if (e == UINT32_MAX) {
+			nd--;
+			continue;
+		}
+		eat[nd - 1] = CG.e[e].next;
+		uint32_t to = CG.e[e].to;
+		if (CG.scc[to] != s || CG.fstamp[to] == CG.stamp) continue;
+		if (CG.nnode >= CG.maxnode) {
+			free(dfs);
+			free(eat);
+			return false;
+		}
+		*VEC_PUSH(CG.node, CG.nnode, CG.nodecap) = (struct cnode){ .func = to, .parent = CG.fnode[f] };
+		CG.fstamp[to] = CG.stamp;
+		CG.fnode[to] = CG.nnode - 1;
+		*VEC_PUSH(dfs, nd, dcap) = to;
+		grow_array((void **)&eat, &eatcap, nd, sizeof *eat);
+		eat[nd - 1] = CG.f[to].edges;
+	}
+	free(dfs);
+	free(eat);
+	/* in reverse, so that the work stack takes the calls in order */
+	for (uint32_t j = CG.ncol; j-- > 0;) {
+		struct cg_col *c = &CG.col[j];
+		if (!c->take) continue;
+		uint32_t node = CG.fnode[c->member];
+		if (!c->kind)
+			*VEC_PUSH(CG.emit, CG.nemit, CG.emitcap) = (struct cg_emit){ node, c->id, c->take };
+		else /* a call under the floor is not grown (cg_cut) */
+			*VEC_PUSH(CG.work, CG.nwork, CG.workcap) =
+				(struct cg_work){ node, CG.e[c->id].to, c->take, c->take < floor_w };
+	}
+	return true;
+}
+
+/* The tree of event ev with calls under floor_w not grown; false when it
+ * grows beyond the node limit. */
+static bool cg_tree(uint32_t ev, uint64_t floor_w)
+{
+	for (uint32_t k = 0; k < CG.ns; k++) CG.capself[k] = CG.pool[CG.s[k].cost + ev];
+	for (uint32_t s = 0; s < CG.nscc; s++) CG.erem[s] = 0;
+	for (uint32_t f = 0; f < CG.nf; f++)
+		for (uint32_t e = CG.f[f].edges; e != UINT32_MAX; e = CG.e[e].next) {
+			uint64_t c = CG.pool[CG.e[e].cost + ev];
+			bool inside = CG.scc[CG.e[e].to] == CG.scc[f];
+			CG.capedge[e] = inside ? 0 : c;
+			if (!inside && __builtin_add_overflow(CG.erem[CG.scc[CG.e[e].to]], c, &CG.erem[CG.scc[CG.e[e].to]]))
+				die_at(V.fname, 0, "the calls into %s add up beyond 64 bits",
+				       strmap_key(&CG.str, CG.f[CG.e[e].to].name, &(size_t){ 0 }));
+		}
+	CG.nnode = CG.nemit = CG.nwork = 0;
+	for (uint32_t s = 0; s < CG.nscc; s++) CG.ghost[s] = 0;
+	/* callers' components first: each gets all its callers send (what the
+	 * cut calls bring it taken away first) before what is left of it (all
+	 * of it for a function nobody calls) is grown as a root */
+	for (uint32_t s = CG.nscc; s-- > 0;) {
+		if (CG.ghost[s]) {
+			uint64_t g = CG.ghost[s];
+			CG.ghost[s] = 0;
+			if (cg_share_out(s, g, false))
+				for (uint32_t j = 0; j < CG.ncol; j++)
+					if (CG.col[j].kind && CG.col[j].take)
+						CG.ghost[CG.scc[CG.e[CG.col[j].id].to]] += CG.col[j].take;
+		}
+		uint64_t R;
+		cg_columns(s, &R);
+		if (!R) continue;
+		if (!cg_arrive(UINT32_MAX, CG.memb[s], R, true, floor_w)) return false;
+		while (CG.nwork) {
+			struct cg_work w = CG.work[--CG.nwork];
+			if (!(w.cut ? cg_cut(w.parent, w.to, w.b) : cg_arrive(w.parent, w.to, w.b, false, floor_w)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The stacks of event ev (see above). */
+static void cg_event_stacks(uint32_t ev, const uint32_t *midx, num *vals, uint64_t **share_p, uint32_t *sharecap)
+{
+	(void)share_p, (void)sharecap;
+	if (!CG.scc) {
+		cg_link();
+		cg_sccs();
+		CG.capself = xmalloc((CG.ns ? CG.ns : 1) * sizeof *CG.capself);
+		CG.capedge = xmalloc((CG.ne ? CG.ne : 1) * sizeof *CG.capedge);
+		CG.erem = xmalloc((CG.nscc ? CG.nscc : 1) * sizeof *CG.erem);
+		CG.ghost = xmalloc((CG.nscc ? CG.nscc : 1) * sizeof *CG.ghost);
+		CG.fstamp = xcalloc(CG.nf ? CG.nf : 1, sizeof *CG.fstamp);
+		CG.fnode = xmalloc((CG.nf ? CG.nf : 1) * sizeof *CG.fnode);
+	}
+	uint64_t total = 0;
+	for (uint32_t k = 0; k < CG.ns; k++) total += CG.pool[CG.s[k].cost + ev]; /* checked in cg_stacks */
+	/* every call grown when the tree stays under the node limit; else
+	 * calls under a floor, raised tenfold until it does */
+	CG.maxnode = CG_MAX_NODES;
+	uint64_t floor_w = 1;
+	double fr = 1e-7;
+	while (!cg_tree(ev, floor_w)) {
+		if (fr > 1e-2) die_at(V.fname, 0, "the call tree grows beyond %u nodes", CG_MAX_NODES);
+		floor_w = (uint64_t)((double)total * fr) + 1;
+		fr *= 10;
+	}
+	builder_ctx ctx = { .event = 0 };
+	for (uint32_t e = 0; e < CG.nev; e++) vals[e] = num_u(0);
+	for (uint32_t i = 0; i < CG.nemit; i++) {
+		const struct cg_emit *x = &CG.emit[i];
+		uint32_t fi = CG.node[x->node].func;
+		bool cut = x->self == UINT32_MAX;
+		const struct cself *sf = cut ? NULL : &CG.s[x->self];
+		bool inl = !cut && sf->file != CG.f[fi].file;
+		uint32_t d = 0;
+		for (uint32_t p = x->node; p != UINT32_MAX; p = CG.node[p].parent) d++;
+		grow_array((void **)&CG.fr, &CG.frcap, d + 2, sizeof *CG.fr);
+		uint32_t m = 0;
+		if (inl) CG.fr[m++] = cg_frame(fi, sf->file, true);
+		if (cut) {
+			if (!CG.cutframe) {
+				builder_frame u = {
+					.func = sstr_c("[calls not grown]"),
+					.dso = builder_dso(V.b, "[unknown]", 9, false),
+					.kind = FK_USER,
+					.func_resolved = true,
+					.inline_depth = -1,
+				};
+				CG.cutframe = builder_frame_add(V.b, &u) + 1;
+			}
+			CG.fr[m++] = CG.cutframe - 1;
+		}
+		for (uint32_t p = x->node; p != UINT32_MAX; p = CG.node[p].parent)
+			CG.fr[m++] = cg_frame(CG.node[p].func, CG.f[CG.node[p].func].file, false);
+		vals[ev] = num_u(x->v);
+		builder_stack(V.b, &ctx, CG.fr, m, midx, vals, CG.nev);
+		V.nstacks++;
 	}
 	vals[ev] = num_u(0);
 }
@@ -1280,8 +1514,8 @@ static void cg_stacks(void)
 	builder_event(V.b, "callgrind", "probe", "event", CG.evname[0], NULL);
 	uint32_t *midx = xmalloc(CG.nev * sizeof *midx);
 	for (uint32_t i = 0; i < CG.nev; i++) midx[i] = builder_metric(V.b, CG.evname[i], NULL);
-	const char *how = "reconstructed from callgrind's call graph as speedscope does (each call's share of "
-			  "its caller's cost, per event); each function's own costs exact";
+	const char *how = "reconstructed from callgrind's call graph (each call's share of its caller's cost, "
+			  "per event); each function's own cost and total callgrind_annotate's where the tree is grown whole";
 	builder_source_str(V.b, "stacks", how, strlen(how));
 	num *vals = xmalloc(CG.nev * sizeof *vals);
 	uint64_t *share = NULL;

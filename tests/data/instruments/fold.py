@@ -3,7 +3,10 @@
 folded stacks (root first, bytewise order) of each node's self weight, in
 nanoseconds, cycles or bytes (decimal figures times the unit, rounded half
 up), from the self column, or (--derive-self, or no self column) the node's
-total less its children's totals, at least 0.  --count: the Count column.
+total less its children's totals, at least 0; a node whose self is '-' and
+whose children leave part of its total unaccounted for, beyond the figures'
+rounding, gets that part as a child "[unknown]" (what Instruments hid).
+--count: the Count column.
 Usage: fold.py FILE [--derive-self] [--count]"""
 import re
 import sys
@@ -21,6 +24,16 @@ def figure(text, unit=None):
     m = re.match(r'([\d.,]+)\s*([^\s\d%]*)', text)
     value = Decimal(m.group(1).replace(',', ''))
     return int((value * UNITS[m.group(2) or unit]).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def tol2(text):
+    """Twice the most a figure can be off its true value: half a unit of
+    its last digit (rounded up) and half of one for the whole number."""
+    text = text.replace('\u2007', ' ').replace('\u00a0', ' ').strip()
+    m = re.match(r'([\d.,]+)\s*([^\s\d%]*)', text)
+    frac = len(m.group(1).split('.')[1]) if '.' in m.group(1) else 0
+    scale = UNITS.get(m.group(2), 1)
+    return -(-scale // 10**frac) + 1
 
 
 def main():
@@ -46,16 +59,29 @@ def main():
         name = cols[sym]
         depth = len(name) - len(name.lstrip(' '))
         own = figure(cols[selfcol], unit) if selfcol is not None else None
-        nodes.append([depth, name.strip(), figure(cols[total], "c" if "--count" in opts else None), own])
+        dash = selfcol is not None and cols[selfcol].strip() == '-'
+        tl = tol2(cols[total]) if '--count' not in opts else 0
+        nodes.append([depth, name.strip(), figure(cols[total], "c" if "--count" in opts else None), own, dash, tl])
     base = nodes[0][0]
     out = {}
     path = []
-    for i, (depth, name, tot, own) in enumerate(nodes):
+    for i, (depth, name, tot, own, dash, tl) in enumerate(nodes):
         depth -= base
         path[depth:] = [name]
+        if dash:
+            children, ctol = 0, 0
+            for d2, _, t2, _, _, tl2 in nodes[i + 1:]:
+                if d2 - base <= depth:
+                    break
+                if d2 - base == depth + 1:
+                    children += t2
+                    ctol += tl2
+            if tot > children and 2 * (tot - children) > tl + ctol:
+                key = ';'.join(path + ['[unknown]'])
+                out[key] = out.get(key, 0) + tot - children
         if own is None:
             children = 0
-            for d2, _, t2, _ in nodes[i + 1:]:
+            for d2, _, t2, _, _, _ in nodes[i + 1:]:
                 if d2 - base <= depth:
                     break
                 if d2 - base == depth + 1:

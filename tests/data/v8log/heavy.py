@@ -14,8 +14,7 @@ def js(name):
     m = re.match(r'(?:JS|LazyCompile|Function|Script|Eval): [~^+*]?"?(.*?)"?$', name)
     if not m:
         return None
-    n = m.group(1)
-    return "(anonymous)" + n[len("<anonymous>"):] if n.startswith("<anonymous>") else n
+    return m.group(1)
 flat = {}
 js_sec = text.split(" [JavaScript]:\n", 1)[1].split("\n\n", 1)[0]
 for line in js_sec.splitlines()[1:]:

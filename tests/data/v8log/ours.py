@@ -18,7 +18,12 @@ for line in open(sys.argv[1]):
                                  (r.get("x_kind") == "native" and dsos[r["dso"]].endswith("/node"))):
         skip.add(r["id"])
     if r["type"] == "frame" and r.get("x_kind") == "js":
-        frames[r["id"]] = r["func"] + (" " + r["srcline"] if "srcline" in r else "")
+        # an anonymous function is named by its location already
+        # ("<anonymous> a.js:6:22", as prof-process names it)
+        n = r["func"]
+        if "srcline" in r and not n.endswith(" " + r["srcline"]):
+            n += " " + r["srcline"]
+        frames[r["id"]] = n
     elif r["type"] == "stack":
         w = [x["value"] for x in r["weights"] if x["metric"] == "samples"][0]
         total += w

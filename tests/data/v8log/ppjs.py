@@ -18,8 +18,6 @@ for line in sec.splitlines()[1:]:
     if not m:
         continue
     name = m.group(3)
-    if name.startswith("<anonymous>"):
-        name = "(anonymous)" + name[len("<anonymous>"):]
     tot[name] = tot.get(name, 0) + int(m.group(1))
 for k in sorted(tot):
     print("%s\t%d" % (k, tot[k]))

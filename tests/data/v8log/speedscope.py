@@ -11,7 +11,8 @@ for line in open(sys.argv[1]):
     r = json.loads(line)
     t = r["type"]
     if t == "frame" and r.get("x_kind") == "js" and "srcline" in r:
-        name = "" if r["func"] == "(anonymous)" else r["func"]
+        # an anonymous function: named "<anonymous> LOCATION" here
+        name = "" if r["func"].startswith("<anonymous>") else r["func"]
         frames[r["id"]] = name + " " + r["srcline"]
     elif t == "stack":
         stacks[r["id"]] = r["frames"]

@@ -19,11 +19,13 @@
  * Memory is a few chunks and their builders, and the distinct frames and
  * stacks. */
 #define _GNU_SOURCE /* memrchr */
+#include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "build.h"
 #include "reader.h"
@@ -86,6 +88,9 @@ struct chunk {
 				 * 64 bits: the main thread reads it again */
 	const char *fname;
 	bool quiet, text;
+	int fd;                 /* >= 0: the chunk is bytes [start, end) of this
+				 * file, read by its thread (buf unused) */
+	uint64_t start, end;
 	builder *b;
 	bool *ev_period;        /* per event of b: its first sample had a period */
 	struct warnent *w;
@@ -810,6 +815,89 @@ static bool worth_threads(input *in)
 	return input_peek(in, &w, min) >= min;
 }
 
+/* The lines of bytes [off, end) of a file, read with pread, so that
+ * threads read their parts of one file side by side. */
+struct rread {
+	int fd;
+	uint64_t off, end;     /* the next byte to read; the part's end */
+	char *buf;
+	size_t cap, pos, len;  /* buf[pos..len): read, not yet taken */
+	int err;               /* errno of a failed read */
+};
+
+/* The next line of r, as input_line gives it (without its '\n',
+ * NUL-terminated, writable; a last line without '\n' too), NULL at the
+ * end; NULL with *toolong for a line longer than max, or with r->err set
+ * on a read error. */
+static char *rread_line(struct rread *r, size_t *n, size_t max, bool *toolong)
+{
+	*toolong = false;
+	size_t scan = r->pos;
+	for (;;) {
+		char *nl = memchr(r->buf + scan, '\n', r->len - scan);
+		size_t s = r->pos;
+		if (nl || (r->off >= r->end && r->len > s)) {
+			char *e = nl ? nl : r->buf + r->len;
+			*n = (size_t)(e - (r->buf + s));
+			if (*n > max) {
+				*toolong = true;
+				return NULL;
+			}
+			*e = 0;
+			r->pos = (size_t)(e - r->buf) + (nl != NULL);
+			return r->buf + s;
+		}
+		if (r->off >= r->end) return NULL;
+		if (r->len - s > max) {
+			*toolong = true;
+			return NULL;
+		}
+		if (s) {
+			memmove(r->buf, r->buf + s, r->len - s);
+			r->len -= s;
+			r->pos = 0;
+		}
+		scan = r->len;
+		size_t step = (size_t)1 << 20;
+		if (r->cap - r->len < step + 1) {
+			r->cap = r->cap * 2 > r->len + step + 1 ? r->cap * 2 : r->len + step + 1;
+			r->buf = xrealloc(r->buf, r->cap);
+		}
+		size_t want = r->cap - r->len - 1;
+		if (want > r->end - r->off) want = (size_t)(r->end - r->off);
+		ssize_t k = pread(r->fd, r->buf + r->len, want, (off_t)r->off);
+		if (k < 0 && errno == EINTR) continue;
+		if (k < 0) {
+			r->err = errno;
+			return NULL;
+		}
+		if (k == 0) r->end = r->off; /* the file is shorter than it was */
+		r->off += (uint64_t)k;
+		r->len += (size_t)k;
+	}
+}
+
+/* The file offset of line (from rread_line) of r. */
+static uint64_t rread_where(const struct rread *r, const char *line)
+{
+	return r->off - r->len + (uint64_t)(line - r->buf);
+}
+
+/* One line of a chunk, line ln of it, on its thread: false when the thread
+ * stops there (trouble). */
+static bool chunk_take_line(struct chunk *c, char *p, size_t n, uint64_t ln)
+{
+	if (n > c->max_line) {
+		c->trouble = true;
+		return false;
+	}
+	if (!c->text)
+		for (size_t i = 0; i < n && !c->text; i++) c->text = !c_blank(p[i]) && p[i] != '\r';
+	text_line(p, n, ln);
+	c->trouble = builder_overflowed(P.b);
+	return !c->trouble;
+}
+
 /* A parsing thread: chunk c into a builder of its own. */
 static void *parse_chunk(void *arg)
 {
@@ -820,29 +908,34 @@ static void *parse_chunk(void *arg)
 	P.nochain = UINT32_MAX;
 	P.b = builder_new();
 	builder_keep_overflow(P.b);
+	builder_part(P.b);
 	P.m_samples = builder_metric(P.b, "samples", NULL);
 	P.m_period = builder_metric(P.b, "period", NULL);
-	char *p = c->buf, *e = p + c->n;
 	uint64_t ln = 0;
-	while (p < e && !c->trouble) {
-		char *nl = memchr(p, '\n', (size_t)(e - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
-		ln++;
-		if (n > c->max_line) {
-			c->trouble = true;
-			break;
+	if (c->fd >= 0) { /* a part of a file, read here */
+		struct rread r = { .fd = c->fd, .off = c->start, .end = c->end };
+		char *line;
+		size_t n;
+		bool toolong;
+		while ((line = rread_line(&r, &n, c->max_line, &toolong)) != NULL)
+			if (!chunk_take_line(c, line, n, ++ln)) break;
+		if (toolong || r.err) c->trouble = true; /* the main thread says it */
+		free(r.buf);
+	} else {
+		char *p = c->buf, *e = p + c->n;
+		while (p < e) {
+			char *nl = memchr(p, '\n', (size_t)(e - p));
+			size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+			/* the text as it was, for replay_chunk: text_line writes a
+			 * NUL where the line ends once its trailing blanks are cut */
+			size_t t = n;
+			while (t > 0 && (p[t - 1] == ' ' || p[t - 1] == '\t' || p[t - 1] == '\r')) t--;
+			char end = p[t];
+			bool go = chunk_take_line(c, p, n, ++ln);
+			p[t] = end;
+			if (!go) break;
+			p += n + 1;
 		}
-		if (!c->text)
-			for (size_t i = 0; i < n && !c->text; i++) c->text = !c_blank(p[i]) && p[i] != '\r';
-		/* the text as it was, for replay_chunk: text_line writes a NUL
-		 * where the line ends once its trailing blanks are cut */
-		size_t t = n;
-		while (t > 0 && (p[t - 1] == ' ' || p[t - 1] == '\t' || p[t - 1] == '\r')) t--;
-		char end = p[t];
-		text_line(p, n, ln);
-		p[t] = end;
-		c->trouble = builder_overflowed(P.b);
-		p += n + 1;
 	}
 	if (!c->trouble) {
 		finish_sample();
@@ -877,6 +970,16 @@ static noreturn void replay_chunk(struct chunk *c, uint64_t line0)
 	char *p = c->buf, *e = p + c->n;
 	uint64_t ln = line0;
 	P.prev_frame = false;
+	if (c->fd >= 0) {
+		struct rread r = { .fd = c->fd, .off = c->start, .end = c->end };
+		char *line;
+		size_t n;
+		bool toolong;
+		while ((line = rread_line(&r, &n, c->max_line, &toolong)) != NULL) text_line(line, n, ++ln);
+		if (toolong) input_long_line(P.fname, ln + 1);
+		if (r.err) die(EXIT_DATA, "%s: read error: %s", P.fname, strerror(r.err));
+		e = p; /* (nothing in buf) */
+	}
 	while (p < e) {
 		char *nl = memchr(p, '\n', (size_t)(e - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
@@ -988,6 +1091,7 @@ static void convert_chunks(input *in)
 		c->fname = P.fname;
 		c->quiet = P.quiet;
 		c->max_line = max_line;
+		c->fd = -1;
 		c->text = false;
 		int err = pthread_create(&c->th, NULL, parse_chunk, c);
 		if (err) die(EXIT_DATA, "cannot start a thread: %s", strerror(err));
@@ -1009,6 +1113,99 @@ static void convert_chunks(input *in)
 	input_count_lines(in, lines, text);
 }
 
+/* The first line at or after byte from of the file that is a sample header
+ * (text_line() ends the sample before it whatever came before: a part
+ * may begin there) no longer than max; size when there is none. */
+static uint64_t next_header(int fd, uint64_t from, uint64_t size, size_t max)
+{
+	/* from the byte before: the rest of the line it is in comes first */
+	struct rread r = { .fd = fd, .off = from - 1, .end = size };
+	char *line;
+	size_t n;
+	bool toolong, first = true;
+	uint64_t at = size;
+	while ((line = rread_line(&r, &n, max, &toolong)) != NULL) {
+		if (!first && is_header_line(line, n)) {
+			at = rread_where(&r, line);
+			break;
+		}
+		first = false;
+	}
+	free(r.buf);
+	return at;
+}
+
+/* A plain file of size bytes (fd) on P.jobs threads: cut into as many
+ * parts (more with SPAA_CHUNK: the tests' small parts), each beginning
+ * with a sample header; the main thread reads the first one through in
+ * into P.b itself, a thread each of the others into a builder of its own,
+ * reading the file where its part is, and the main thread merges those in
+ * order.  Each part is read once, and the merges cost the parts' distinct
+ * stacks: not the chunks of convert_chunks, each with its own frames and
+ * stacks again, nor their copies. */
+static void convert_ranges(input *in, int fd, uint64_t size)
+{
+	unsigned jobs = P.jobs;
+	size_t max_line = input_max_line();
+	uint64_t nr = jobs;
+	if (getenv("SPAA_CHUNK") && size / chunk_size() > nr) nr = size / chunk_size();
+	uint64_t *cut = xmalloc((nr + 1) * sizeof *cut);
+	uint64_t np = 1;
+	cut[0] = 0;
+	for (uint64_t k = 1; k < nr; k++) {
+		uint64_t at = size / nr * k;
+		if (at <= cut[np - 1]) at = cut[np - 1] + 1;
+		if (at >= size) break;
+		at = next_header(fd, at, size, max_line);
+		if (at >= size) break;
+		cut[np++] = at;
+	}
+	cut[np] = size;
+	struct chunk *ring = xcalloc(np, sizeof *ring);
+	uint64_t next = 1; /* the next part to start */
+	for (; next < np && next < jobs; next++) {
+		struct chunk *c = &ring[next];
+		c->fd = fd;
+		c->start = cut[next];
+		c->end = cut[next + 1];
+		c->fname = P.fname;
+		c->quiet = P.quiet;
+		c->max_line = max_line;
+		int err = pthread_create(&c->th, NULL, parse_chunk, c);
+		if (err) die(EXIT_DATA, "cannot start a thread: %s", strerror(err));
+	}
+	/* the first part, here, as -j 1 reads it */
+	char *line;
+	size_t n;
+	P.prev_frame = false;
+	while (input_offset(in) < cut[1] && (line = input_line(in, &n)) != NULL) text_line(line, n, input_lineno(in));
+	finish_sample();
+	uint64_t lines = input_lineno(in), more = 0;
+	bool text = false;
+	for (uint64_t k = 1; k < np; k++) {
+		merge_chunk(&ring[k], lines + more);
+		more += ring[k].nlines;
+		text |= ring[k].text;
+		free(ring[k].w);
+		sbuf_free(&ring[k].hdrs);
+		if (next < np) {
+			struct chunk *c = &ring[next];
+			c->fd = fd;
+			c->start = cut[next];
+			c->end = cut[next + 1];
+			c->fname = P.fname;
+			c->quiet = P.quiet;
+			c->max_line = max_line;
+			int err = pthread_create(&c->th, NULL, parse_chunk, c);
+			if (err) die(EXIT_DATA, "cannot start a thread: %s", strerror(err));
+			next++;
+		}
+	}
+	free(ring);
+	free(cut);
+	input_count_lines(in, more, text);
+}
+
 static void convert(input *in)
 {
 	P.fname = input_name(in);
@@ -1025,8 +1222,11 @@ static void convert(input *in)
 	sniff_refuse_other(in, "perf2spaa", "'perf script' text");
 	/* on threads unless the text is short (or sample records are
 	 * wanted: they are written in input order as they come) */
+	uint64_t size;
+	int fd = input_file_fd(in);
 	if (P.jobs > 1 && !P.want_samples && worth_threads(in)) {
-		convert_chunks(in);
+		if (fd >= 0 && input_offset(in) == 0 && input_left(in, &size)) convert_ranges(in, fd, size);
+		else convert_chunks(in);
 	} else {
 		char *line;
 		size_t n;

@@ -834,7 +834,7 @@ static char *rread_line(struct rread *r, size_t *n, size_t max, bool *toolong)
 	*toolong = false;
 	size_t scan = r->pos;
 	for (;;) {
-		char *nl = memchr(r->buf + scan, '\n', r->len - scan);
+		char *nl = r->len > scan ? memchr(r->buf + scan, '\n', r->len - scan) : NULL;
 		size_t s = r->pos;
 		if (nl || (r->off >= r->end && r->len > s)) {
 			char *e = nl ? nl : r->buf + r->len;

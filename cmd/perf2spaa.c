@@ -1152,8 +1152,14 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 	uint64_t *cut = xmalloc((nr + 1) * sizeof *cut);
 	uint64_t np = 1;
 	cut[0] = 0;
+	/* the main thread's part is smaller: it reads through in and gives
+	 * the stacks their ids (measured on 2 cores, 25 pid-shifted copies
+	 * of a build capture: a byte of the main thread's part took 1.2
+	 * times the CPU of a byte of a thread's; as much with one stack a
+	 * thread and more, less without), then merges the other parts */
+	uint64_t first = size / nr / 10 * 9, rest = size - first;
 	for (uint64_t k = 1; k < nr; k++) {
-		uint64_t at = size / nr * k;
+		uint64_t at = first + rest / (nr - 1) * (k - 1);
 		if (at <= cut[np - 1]) at = cut[np - 1] + 1;
 		if (at >= size) break;
 		at = next_header(fd, at, size, max_line);

@@ -1167,7 +1167,10 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 		if (at >= size) break;
 		cut[np++] = at;
 	}
-	cut[np] = size;
+	/* the last part runs to the end of the file, wherever that is by
+	 * then, as -j 1 reads it: a file that grows while it is read is not
+	 * cut at the size it had (perhaps in a line) */
+	cut[np] = UINT64_MAX;
 	struct chunk *ring = xcalloc(np, sizeof *ring);
 	uint64_t next = 1; /* the next part to start */
 	for (; next < np && next < jobs; next++) {

@@ -91,6 +91,8 @@ struct chunk {
 	int fd;                 /* >= 0: the chunk is bytes [start, end) of this
 				 * file, read by its thread (buf unused) */
 	uint64_t start, end;
+	bool pooled, done;      /* read by a thread of convert_ranges; done
+				 * (under part_mu): its builder is made */
 	builder *b;
 	bool *ev_period;        /* per event of b: its first sample had a period */
 	struct warnent *w;
@@ -902,6 +904,9 @@ static bool chunk_take_line(struct chunk *c, char *p, size_t n, uint64_t ln)
 static void *parse_chunk(void *arg)
 {
 	struct chunk *c = arg;
+	/* a fresh state (a thread of convert_ranges reads several parts;
+	 * what the last one made was freed or handed on below) */
+	memset(&P, 0, sizeof P);
 	P.chunk = c;
 	P.fname = c->fname;
 	P.quiet = c->quiet;
@@ -995,10 +1000,19 @@ static noreturn void replay_chunk(struct chunk *c, uint64_t line0)
 
 /* The main thread: waits for chunk c and takes in what its thread found,
  * as if it had read the chunk itself. */
+static pthread_mutex_t part_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t part_cv = PTHREAD_COND_INITIALIZER;
+
 static void merge_chunk(struct chunk *c, uint64_t line0)
 {
-	int err = pthread_join(c->th, NULL);
-	if (err) die(EXIT_DATA, "cannot wait for a thread: %s", strerror(err));
+	if (c->pooled) { /* a part of a file: its thread goes on to its next */
+		pthread_mutex_lock(&part_mu);
+		while (!c->done) pthread_cond_wait(&part_cv, &part_mu);
+		pthread_mutex_unlock(&part_mu);
+	} else {
+		int err = pthread_join(c->th, NULL);
+		if (err) die(EXIT_DATA, "cannot wait for a thread: %s", strerror(err));
+	}
 	if (c->trouble) replay_chunk(c, line0);
 	uint32_t nev = builder_nevents(c->b);
 	uint32_t *ev = xmalloc(((size_t)nev + 1) * sizeof *ev);
@@ -1135,32 +1149,89 @@ static uint64_t next_header(int fd, uint64_t from, uint64_t size, size_t max)
 	return at;
 }
 
-/* A plain file of size bytes (fd) on P.jobs threads: cut into as many
- * parts (more with SPAA_CHUNK: the tests' small parts), each beginning
- * with a sample header; the main thread reads the first one through in
- * into P.b itself, a thread each of the others into a builder of its own,
- * reading the file where its part is, and the main thread merges those in
- * order.  Each part is read once, and the merges cost the parts' distinct
- * stacks: not the chunks of convert_chunks, each with its own frames and
- * stacks again, nor their copies. */
+/* The parts of a file (convert_ranges): next, the first that nobody has
+ * taken (under part_mu; they are taken in order). */
+struct parts {
+	struct chunk *ring;
+	uint64_t np, next;
+};
+
+/* Takes the next part of w, if any (its index, else w->np). */
+static uint64_t take_part(struct parts *w)
+{
+	pthread_mutex_lock(&part_mu);
+	uint64_t k = w->next < w->np ? w->next++ : w->np;
+	pthread_mutex_unlock(&part_mu);
+	return k;
+}
+
+/* Part k of w into a builder of its own (parse_chunk), then done. */
+static void read_part(struct parts *w, uint64_t k)
+{
+	parse_chunk(&w->ring[k]);
+	pthread_mutex_lock(&part_mu);
+	w->ring[k].done = true;
+	pthread_cond_broadcast(&part_cv);
+	pthread_mutex_unlock(&part_mu);
+}
+
+/* A thread of convert_ranges: the parts nobody has taken, one at a time. */
+static void *read_parts(void *arg)
+{
+	struct parts *w = arg;
+	for (uint64_t k; (k = take_part(w)) < w->np;) read_part(w, k);
+	return NULL;
+}
+
+/* The main thread's own part c, read into P.b as -j 1 reads it (line0:
+ * the lines before it; *text: a line of it holds more than blanks). */
+static uint64_t read_own_part(struct chunk *c, uint64_t line0, bool *text)
+{
+	struct rread r = { .fd = c->fd, .off = c->start, .end = c->end };
+	char *line;
+	size_t n;
+	bool toolong;
+	uint64_t ln = line0;
+	P.prev_frame = false;
+	while ((line = rread_line(&r, &n, c->max_line, &toolong)) != NULL) {
+		for (size_t i = 0; i < n && !*text; i++) *text = !c_blank(line[i]) && line[i] != '\r';
+		text_line(line, n, ++ln);
+	}
+	if (toolong) input_long_line(P.fname, ln + 1);
+	if (r.err) die(EXIT_DATA, "%s: read error: %s", P.fname, strerror(r.err));
+	free(r.buf);
+	finish_sample(); /* (the next part begins with a header, which ends it) */
+	return ln - line0;
+}
+
+/* A plain file of size bytes (fd) on P.jobs threads: cut into parts (4 a
+ * thread; more with SPAA_CHUNK, the tests' small parts) that each begin
+ * with a sample header, taken in order by whichever thread is free, each
+ * read where it is in the file (pread).  The main thread goes through the
+ * parts in order: one nobody has taken yet it reads itself into P.b, as -j
+ * 1 would; one a thread has read it merges into P.b; while a thread is
+ * still on it, it takes and reads the next free part as the threads do
+ * (each into a builder of its own), or waits when there is none.  So the
+ * work is shared whatever the data, the merges are done while the others
+ * read, and what the main thread reads in order needs no merge.  Each part
+ * is read once, and the merges cost the parts' distinct stacks: not the
+ * chunks of convert_chunks (each 8 MiB, with its frames and stacks again),
+ * nor their copies.  (On 2 cores and 25 pid-shifted copies of a build
+ * capture, a part of the main thread's own and the thread's merged after
+ * it took 0.68 of the wall time of -j 1, by the threads' CPU times; all
+ * parts on threads with the main thread merging only, 1.33 times the CPU
+ * of -j 1, against 1.1.) */
 static void convert_ranges(input *in, int fd, uint64_t size)
 {
 	unsigned jobs = P.jobs;
 	size_t max_line = input_max_line();
-	uint64_t nr = jobs;
+	uint64_t nr = (uint64_t)jobs * 4;
 	if (getenv("SPAA_CHUNK") && size / chunk_size() > nr) nr = size / chunk_size();
 	uint64_t *cut = xmalloc((nr + 1) * sizeof *cut);
 	uint64_t np = 1;
 	cut[0] = 0;
-	/* the main thread's part is smaller: it reads through in and gives
-	 * the stacks their ids, then merges the other parts (on 2 cores, 25
-	 * pid-shifted copies of a build capture: a byte of its part took
-	 * about 1.2 times the CPU of a byte of a thread's).  (Parts all on
-	 * threads, 4 a thread, the main thread merging while they are read:
-	 * 1.33 times the CPU of -j 1 there, against 1.1.) */
-	uint64_t first = size / nr / 10 * 9, rest = size - first;
 	for (uint64_t k = 1; k < nr; k++) {
-		uint64_t at = first + rest / (nr - 1) * (k - 1);
+		uint64_t at = size / nr * k;
 		if (at <= cut[np - 1]) at = cut[np - 1] + 1;
 		if (at >= size) break;
 		at = next_header(fd, at, size, max_line);
@@ -1172,48 +1243,65 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 	 * cut at the size it had (perhaps in a line) */
 	cut[np] = UINT64_MAX;
 	struct chunk *ring = xcalloc(np, sizeof *ring);
-	uint64_t next = 1; /* the next part to start */
-	for (; next < np && next < jobs; next++) {
-		struct chunk *c = &ring[next];
+	for (uint64_t k = 0; k < np; k++) {
+		struct chunk *c = &ring[k];
 		c->fd = fd;
-		c->start = cut[next];
-		c->end = cut[next + 1];
+		c->start = cut[k];
+		c->end = cut[k + 1];
 		c->fname = P.fname;
 		c->quiet = P.quiet;
 		c->max_line = max_line;
-		int err = pthread_create(&c->th, NULL, parse_chunk, c);
+		c->pooled = true;
+	}
+	struct parts w = { ring, np, 1 }; /* part 0: the main thread's */
+	unsigned nth = np - 1 < jobs - 1 ? (unsigned)(np - 1) : jobs - 1;
+	pthread_t *th = xcalloc(nth + 1, sizeof *th);
+	for (unsigned t = 0; t < nth; t++) {
+		int err = pthread_create(&th[t], NULL, read_parts, &w);
 		if (err) die(EXIT_DATA, "cannot start a thread: %s", strerror(err));
 	}
-	/* the first part, here, as -j 1 reads it */
-	char *line;
-	size_t n;
-	P.prev_frame = false;
-	while (input_offset(in) < cut[1] && (line = input_line(in, &n)) != NULL) text_line(line, n, input_lineno(in));
-	finish_sample();
-	uint64_t lines = input_lineno(in), more = 0;
+	uint64_t lines = 0;
 	bool text = false;
-	for (uint64_t k = 1; k < np; k++) {
-		merge_chunk(&ring[k], lines + more);
-		more += ring[k].nlines;
+	void *mine = xmalloc(sizeof P);
+	for (uint64_t k = 0; k < np; k++) {
+		pthread_mutex_lock(&part_mu);
+		/* (part 0 is the main thread's from the start: w.next began
+		 * at 1, and a thread may have taken part 1 already) */
+		bool own = k == 0 || w.next == k;
+		if (k && own) w.next = k + 1;
+		pthread_mutex_unlock(&part_mu);
+		if (own) {
+			lines += read_own_part(&ring[k], lines, &text);
+			continue;
+		}
+		for (;;) { /* part k is a thread's: help until it is done */
+			pthread_mutex_lock(&part_mu);
+			bool done = ring[k].done;
+			uint64_t j = !done && w.next < np ? w.next++ : np;
+			if (!done && j == np) pthread_cond_wait(&part_cv, &part_mu);
+			pthread_mutex_unlock(&part_mu);
+			if (done) break;
+			if (j < np) { /* parse_chunk takes this thread's P */
+				memcpy(mine, &P, sizeof P);
+				read_part(&w, j);
+				memcpy(&P, mine, sizeof P);
+			}
+		}
+		merge_chunk(&ring[k], lines);
+		lines += ring[k].nlines;
 		text |= ring[k].text;
 		free(ring[k].w);
 		sbuf_free(&ring[k].hdrs);
-		if (next < np) {
-			struct chunk *c = &ring[next];
-			c->fd = fd;
-			c->start = cut[next];
-			c->end = cut[next + 1];
-			c->fname = P.fname;
-			c->quiet = P.quiet;
-			c->max_line = max_line;
-			int err = pthread_create(&c->th, NULL, parse_chunk, c);
-			if (err) die(EXIT_DATA, "cannot start a thread: %s", strerror(err));
-			next++;
-		}
 	}
+	free(mine);
+	for (unsigned t = 0; t < nth; t++) {
+		int err = pthread_join(th[t], NULL);
+		if (err) die(EXIT_DATA, "cannot wait for a thread: %s", strerror(err));
+	}
+	free(th);
 	free(ring);
 	free(cut);
-	input_count_lines(in, more, text);
+	input_count_lines(in, lines, text);
 }
 
 static void convert(input *in)

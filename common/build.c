@@ -77,6 +77,7 @@ struct builder {
 	uint64_t where_line;
 	bool where_byte;        /* where_line is a byte offset (builder_where_byte) */
 	bool keep_overflow, overflowed; /* builder_keep_overflow */
+	bool part;              /* builder_part: stacks without ids */
 	char *source_tool;
 	struct bevent *events;
 	uint32_t nevents, evcap;
@@ -450,6 +451,11 @@ void builder_keep_overflow(builder *b)
 	b->keep_overflow = true;
 }
 
+void builder_part(builder *b)
+{
+	b->part = true;
+}
+
 bool builder_overflowed(const builder *b)
 {
 	return b->overflowed;
@@ -584,6 +590,7 @@ static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t
 				stackid_memo_set(&f->memo, before, h);
 			}
 		s->path = h;
+		if (b->part) goto done; /* the merge gives the ids */
 		stackid_ctx sc = { sstr_c(b->events[x->event].name), ctx_get(b, x->stack_type),
 				   ctx_get(b, x->comm), x->has_pid, x->has_tid, x->pid, x->tid };
 		s->id = stackid_add_ctx(h, &sc);
@@ -601,6 +608,7 @@ static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t
 		 * at two addresses) make the same stack: this one is the first one */
 		if (!fresh) s->alias = first + 1;
 	}
+done:
 	if (b->stacks[i].alias) i = b->stacks[i].alias - 1;
 	return i;
 }
@@ -807,7 +815,8 @@ bool builder_merge(builder *b, const builder *src)
 			keys.n += sizeof cx[s->ctx];
 			kh[k] = strmap_hash(keys.p + koff[k], keys.n - koff[k]);
 			strmap_prefetch(&b->stack_map, kh[k]);
-			if (!src->ctxs[s->ctx].extra) idmap_prefetch(&b->ids, (int64_t)s->id); /* (its id here too) */
+			if (!src->ctxs[s->ctx].extra && !src->part)
+				idmap_prefetch(&b->ids, (int64_t)s->id); /* (its id here too) */
 		}
 		koff[nb] = keys.n;
 		for (uint32_t k = 0; k < nb; k++) strmap_prefetch_key(&b->stack_map, kh[k]);

@@ -379,7 +379,7 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 
 # -j N: the text cut into chunks (SPAA_CHUNK bytes, small here so that even
 # the corpus files make many), parsed on N threads, merged in input order.
-@test "-j 1, -j 2 and -j 7 write the same bytes, and the same warnings, on a real capture of a build cut into chunks" {
+@test "-j 1, 2, 3, 7 and 8 write the same bytes, and the same warnings, on a real capture of a build cut into chunks or parts" {
 	local cap=$BATS_TEST_DIRNAME/../bench/data/build.perf.txt.zst j
 	perf2spaa -j 1 "$cap" > "$T/1.spaa" 2> "$T/1.err"
 	for j in 2 7; do
@@ -389,6 +389,21 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 	done
 	run spaa-validate --strict -q "$T/7.spaa"
 	assert_success
+	# a plain file: cut into parts read by their threads, at the default
+	# size (15 MB: two parts, the second merged) and small ones; two
+	# copies, the second's pids shifted (bench/perftext-copies.sh), so
+	# that the parts hold the same frames in stacks of other processes
+	zstd -dqc "$cap" | "$BATS_TEST_DIRNAME/../bench/perftext-copies.sh" 2 > "$T/two.txt"
+	perf2spaa -j 1 "$T/two.txt" > "$T/t1.spaa" 2> "$T/t1.err"
+	for j in 2 3 8; do
+		perf2spaa -j $j "$T/two.txt" > "$T/t$j.spaa" 2> "$T/t$j.err"
+		cmp "$T/t1.spaa" "$T/t$j.spaa"
+		cmp "$T/t1.err" "$T/t$j.err"
+		SPAA_CHUNK=1000000 perf2spaa -j $j "$T/two.txt" > "$T/t$j.spaa" 2> "$T/t$j.err"
+		cmp "$T/t1.spaa" "$T/t$j.spaa"
+		cmp "$T/t1.err" "$T/t$j.err"
+	done
+	assert_equal "$(grep -c '"type":"stack"' "$T/t1.spaa")" $((2 * $(grep -c '"type":"stack"' "$T/1.spaa")))
 	# the corpus, with unreadable lines, header comments and events whose
 	# first sample is in another chunk
 	{
@@ -399,7 +414,7 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 		awk 'NR % 50 == 0 { print "zzz bad" } { print }' "$P/perf-dd-stacks-01.txt"
 	} > "$T/mix.txt"
 	perf2spaa -j 1 "$T/mix.txt" > "$T/m1.spaa" 2> "$T/m1.err"
-	for j in 2 7; do
+	for j in 2 3 7 8; do
 		SPAA_CHUNK=3000 perf2spaa -j $j "$T/mix.txt" > "$T/m$j.spaa" 2> "$T/m$j.err"
 		cmp "$T/m1.spaa" "$T/m$j.spaa"
 		cmp "$T/m1.err" "$T/m$j.err"
@@ -421,6 +436,25 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 	done
 }
 
+@test "-j 3: a file whose one sample is longer than its parts is read whole on one thread, the same bytes" {
+	{
+		printf 'app 100/101 [000] 1.000001: 1000 cycles: \n'
+		for i in $(seq 1 400); do printf '\t    4005%02x f%d+0x10 (/bin/app)\n' $((i % 256)) "$i"; done
+		printf '\n'
+	} > "$T/one.txt"
+	perf2spaa -j 1 "$T/one.txt" > "$T/1.spaa"
+	SPAA_CHUNK=500 perf2spaa -j 3 "$T/one.txt" | cmp - "$T/1.spaa"
+	# and parts that begin at a header line that follows a frame line
+	# with no blank line between (each header ends the sample before it)
+	sed '/^$/d' "$P/perf-dd-stacks-01.txt" > "$T/nb.txt"
+	perf2spaa -j 1 "$T/nb.txt" > "$T/nb1.spaa" 2> "$T/nb1.err"
+	for j in 2 3 8; do
+		SPAA_CHUNK=700 perf2spaa -j $j "$T/nb.txt" > "$T/nb$j.spaa" 2> "$T/nb$j.err"
+		cmp "$T/nb1.spaa" "$T/nb$j.spaa"
+		cmp "$T/nb1.err" "$T/nb$j.err"
+	done
+}
+
 # gen_samples N [LINE:PERIOD...]: N samples of stack "main" (period 1),
 # every 7th sample preceded by an unreadable line; the sample at LINE (of
 # the loop, 1-based) has stack "big" with period PERIOD.
@@ -436,7 +470,7 @@ gen_samples() {
 	}'
 }
 
-# run_j ENV... -- FILE: perf2spaa with -j 1, 2 and 3 (ENV, then SPAA_CHUNK
+# run_j ENV... -- FILE: perf2spaa with -j 1, 2, 3 and 8 (ENV, then SPAA_CHUNK
 # small: many chunks); the same stderr and exit status for each, kept in
 # $T/err and $rc.
 run_j() {
@@ -444,7 +478,7 @@ run_j() {
 	rc=0
 	env "$@" perf2spaa -j 1 "$F" > /dev/null 2> "$T/err" || rc=$?
 	for c in 200 2000; do
-		for j in 2 3; do
+		for j in 2 3 8; do
 			local r=0
 			env "$@" SPAA_CHUNK=$c perf2spaa -j $j "$F" > /dev/null 2> "$T/err.$j" || r=$?
 			[ "$r" = "$rc" ] || fail "-j $j, chunks of $c bytes: exit $r, -j 1: exit $rc"
@@ -453,7 +487,7 @@ run_j() {
 	done
 }
 
-@test "-j 1, 2 and 3: a line longer than SPAA_MAX_LINE is the same error, on the same line, after the same warnings" {
+@test "-j 1, 2, 3 and 8: a line longer than SPAA_MAX_LINE is the same error, on the same line, after the same warnings" {
 	# a frame line of 300 bytes in the middle (-j 1 let it pass when the
 	# read buffer held it whole), then one at the end without its newline
 	{ gen_samples 40; printf 'app 100/101 [000] 99.000001: 1 cycles: \n\t    4005d6 %0300d (/bin/app)\n\n' 0; gen_samples 40; } > "$T/long.txt"
@@ -467,7 +501,7 @@ run_j() {
 	assert_equal "$(tail -1 "$T/err")" "perf2spaa: $T/end.txt:190: line longer than 100 bytes, the limit (SPAA_MAX_LINE=BYTES raises it)"
 }
 
-@test "-j 1, 2 and 3: a period sum beyond 64 bits is the same error, naming the same sample, after the same warnings" {
+@test "-j 1, 2, 3 and 8: a period sum beyond 64 bits is the same error, naming the same sample, after the same warnings" {
 	# the two samples of the sum in one chunk, in two, the second the
 	# input's last sample; and a file of more than one read buffer
 	for spec in "20:18446744073709551615 24:5" "3:18446744073709551615 70:5" "10:18446744073709551614 45:1 80:1" \

@@ -39,29 +39,31 @@ int v8log2spaa_main(int argc, char **argv);
 int ghcprof2spaa_main(int argc, char **argv);
 int safari2spaa_main(int argc, char **argv);
 
+/* samples: the converter takes -s (--samples): its format has sample times */
 static const struct {
 	const char *name;
 	int (*main)(int, char **);
+	bool samples;
 } converters[] = {
-	{ "perf2spaa", perf2spaa_main },
-	{ "dtrace2spaa", dtrace2spaa_main },
-	{ "bpftrace2spaa", bpftrace2spaa_main },
-	{ "folded2spaa", folded2spaa_main },
-	{ "chrome2spaa", chrome2spaa_main },
-	{ "pprof2spaa", pprof2spaa_main },
-	{ "heaptrack2spaa", heaptrack2spaa_main },
-	{ "spall2spaa", spall2spaa_main },
-	{ "spx2spaa", spx2spaa_main },
-	{ "afperf2spaa", afperf2spaa_main },
-	{ "speedscope2spaa", speedscope2spaa_main },
-	{ "stackprof2spaa", stackprof2spaa_main },
-	{ "valgrind2spaa", valgrind2spaa_main },
-	{ "gecko2spaa", gecko2spaa_main },
-	{ "instruments2spaa", instruments2spaa_main },
-	{ "pmcstat2spaa", pmcstat2spaa_main },
-	{ "v8log2spaa", v8log2spaa_main },
-	{ "ghcprof2spaa", ghcprof2spaa_main },
-	{ "safari2spaa", safari2spaa_main },
+	{ "perf2spaa", perf2spaa_main, true },
+	{ "dtrace2spaa", dtrace2spaa_main, false },
+	{ "bpftrace2spaa", bpftrace2spaa_main, false },
+	{ "folded2spaa", folded2spaa_main, false },
+	{ "chrome2spaa", chrome2spaa_main, true },
+	{ "pprof2spaa", pprof2spaa_main, false },
+	{ "heaptrack2spaa", heaptrack2spaa_main, false },
+	{ "spall2spaa", spall2spaa_main, true },
+	{ "spx2spaa", spx2spaa_main, true },
+	{ "afperf2spaa", afperf2spaa_main, true },
+	{ "speedscope2spaa", speedscope2spaa_main, true },
+	{ "stackprof2spaa", stackprof2spaa_main, true },
+	{ "valgrind2spaa", valgrind2spaa_main, false },
+	{ "gecko2spaa", gecko2spaa_main, true },
+	{ "instruments2spaa", instruments2spaa_main, false },
+	{ "pmcstat2spaa", pmcstat2spaa_main, false },
+	{ "v8log2spaa", v8log2spaa_main, true },
+	{ "ghcprof2spaa", ghcprof2spaa_main, false },
+	{ "safari2spaa", safari2spaa_main, true },
 };
 
 static const char help_text[] =
@@ -103,16 +105,19 @@ static const char help_text[] =
 	"  safari           a Safari timeline recording (Web Inspector), safari2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
+	"  -s, --samples        also write the sample records (each sample at its\n"
+	"                       time, for spaa-window), as the converter's -s does;\n"
+	"                       a format without sample times is an error\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"
 	"      --verbose        say on standard error which format each FILE is\n"
 	"                       and which converter reads it\n"
 	CLI_HELP_TAIL;
 
-static int (*converter_main(const char *name))(int, char **)
+static size_t converter(const char *name)
 {
-	for (size_t i = 0; i < sizeof converters / sizeof *converters; i++)
-		if (strcmp(converters[i].name, name) == 0) return converters[i].main;
-	return NULL;
+	size_t i = 0;
+	while (strcmp(converters[i].name, name) != 0) i++;
+	return i;
 }
 
 /* What file is, by content (or as forced). */
@@ -136,21 +141,23 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "format", required_argument, 0, 'F' + 256 },
 		{ "verbose", no_argument, 0, 'v' + 256 },
+		{ "samples", no_argument, 0, 's' },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	const char *outpath = NULL;
 	const sniff_format *forced = NULL;
-	bool zstd = false, verbose = false;
+	bool zstd = false, verbose = false, samples = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F' + 256:
 			forced = sniff_format_named(optarg);
 			if (!forced) usage_error("--format: unknown format '%s' (any2spaa --help lists them)", optarg);
 			break;
 		case 'v' + 256: verbose = true; break;
+		case 's': samples = true; break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help_text);
 		}
@@ -168,21 +175,25 @@ int main(int argc, char **argv)
 	if (f->cmd && strcmp(f->cmd, "spx2spaa") == 0 && strcmp(path, name) != 0)
 		die_at(name, 0, "an SPX report read from a pipe: its events and its metadata are two files; "
 		       "name the .json or .txt.gz file, or run spx2spaa --metadata=FILE");
+	if (samples && f->cmd && !converters[converter(f->cmd)].samples)
+		die_at(name, 0, "%s has no sample times: -s writes sample records only for the "
+		       "formats whose converter takes -s (any2spaa(1) lists them)", f->what);
 	if (!f->cmd) { /* SPAA: copied, checked by the reader as it goes */
 		output *o = output_open(outpath, zstd);
 		spaa_cat(&path, &name, 1, false, NULL, o);
 		output_close(o);
 		return EXIT_OK;
 	}
-	char *args[8];
+	char *args[10];
 	int n = 0;
 	args[n++] = (char *)f->cmd;
 	if (f->opt) args[n++] = (char *)f->opt;
 	if (outpath) args[n++] = "-o", args[n++] = (char *)outpath;
 	if (zstd) args[n++] = "-z";
+	if (samples) args[n++] = "-s";
 	args[n++] = "--";
 	args[n++] = path;
 	args[n] = NULL;
 	optind = 0; /* glibc: getopt starts afresh for the converter */
-	return converter_main(f->cmd)(n, args);
+	return converters[converter(f->cmd)].main(n, args);
 }

@@ -14,6 +14,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cat.h"
 #include "cli.h"
 #include "metric.h"
 #include "fold.h"
@@ -28,10 +29,14 @@
 #include "util.h"
 
 static const char help_text[] =
-	"Usage: spaa-grep [OPTION]... [FILE]\n"
+	"Usage: spaa-grep [OPTION]... PATTERN [FILE]...\n"
 	"Keep the stacks of a SPAA profile that match all the criteria given, with\n"
 	"the dictionary records, samples and windows that refer to them.\n"
-	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
+	"PATTERN is a POSIX extended regex on function names, as -e's; it is left\n"
+	"out, as in grep, when -e gives the patterns, and when a stack criterion\n"
+	"(--dso, --pid, --tid, --comm, --event, --min-weight) selects the stacks.\n"
+	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd);\n"
+	"several FILEs are merged as spaa-cat --merge merges them.\n"
 	"\n"
 	"All criteria given must hold; exit status 0 also when nothing matched.\n"
 	"\n"
@@ -81,7 +86,7 @@ static void compile(regex_t *re, const char *opt, const char *pat)
 	}
 }
 
-static void parse_options(int argc, char **argv, const char **path)
+static void parse_options(int argc, char **argv)
 {
 	enum { O_LEAF = FOLD_OPT_END, O_DSO, O_PID, O_TID, O_COMM, O_EVENT, O_MIN, O_METRIC, O_KEEP };
 	static const struct option longopts[] = {
@@ -127,8 +132,14 @@ static void parse_options(int argc, char **argv, const char **path)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("too many arguments (one FILE at most)");
-	*path = optind < argc ? argv[optind] : "-";
+	/* grep's operands: PATTERN first, unless -e gave the patterns (or
+	 * another criterion selects the stacks) */
+	if (!npat_src && !dso_src && !comm_src && !npids && !ntids && !event_name && !have_min) {
+		if (optind == argc)
+			usage_error("no PATTERN: give one (spaa-grep PATTERN [FILE]...), -e PATTERN, "
+				    "or a stack criterion such as --pid");
+		*VEC_PUSH(pat_src, npat_src, pat_src_cap) = argv[optind++];
+	}
 	for (uint32_t i = 0; i < npat_src; i++) {
 		regex_t *re = VEC_PUSH(pats, npats, patcap);
 		compile(re, "-e", pat_src[i]);
@@ -136,8 +147,8 @@ static void parse_options(int argc, char **argv, const char **path)
 	pat_text = pat_src;
 	if (dso_src) { compile(&dso_re, "--dso", dso_src); have_dso = true; }
 	if (comm_src) { compile(&comm_re, "--comm", comm_src); have_comm = true; }
-	if (invert && !npats && !have_dso) usage_error("-v needs -e or --dso");
-	if (leaf_only && !npats && !have_dso) usage_error("--leaf needs -e or --dso");
+	if (invert && !npats && !have_dso) usage_error("-v needs a PATTERN, -e or --dso");
+	if (leaf_only && !npats && !have_dso) usage_error("--leaf needs a PATTERN, -e or --dso");
 }
 
 /* ---- matching ----------------------------------------------------------------- */
@@ -582,10 +593,12 @@ static void play_spool(output *o)
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	const char *path;
-	parse_options(argc, argv, &path);
-
-	r = spaa_open(path);
+	parse_options(argc, argv);
+	/* several files: merged first, read as one profile */
+	int nfiles = argc - optind;
+	char *merged = nfiles > 1 ? spaa_cat_merged(argv + optind, (uint32_t)nfiles) : NULL;
+	r = spaa_open(merged ? merged : nfiles ? argv[optind] : "-");
+	if (merged) r->name = "the inputs";
 	output *o = output_open(out_path, zstd);
 	if (!count_only) sp = spool_new();
 	strmap_init(&stack_ids);
@@ -658,5 +671,6 @@ int main(int argc, char **argv)
 	spool_free(sp);
 	spaa_stack_free(&s);
 	spaa_close(r);
+	free(merged);
 	return EXIT_OK;
 }

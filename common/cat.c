@@ -16,6 +16,7 @@
 #include "cat.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1106,4 +1107,37 @@ void spaa_cat(char **files, const char *const *names, uint32_t n, bool merge, co
 	} else {
 		for (uint32_t i = 0; i < C.nsrc; i++) run(i, PASS_CAT);
 	}
+}
+
+static char *merged_tmp;
+
+static void remove_merged(void)
+{
+	if (merged_tmp) unlink(merged_tmp);
+}
+
+char *spaa_cat_merged(char **files, uint32_t n)
+{
+	if (n == 1) return xstrdup(files[0]);
+	cli_stdin_once(files, (int)n);
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir) dir = "/tmp";
+	sbuf path = { 0 };
+	sbuf_printf(&path, "%s/%s.XXXXXX", dir, cli_prog);
+	int fd = mkstemp(path.p);
+	if (fd < 0) die(EXIT_DATA, "%s: cannot make a temporary file: %s", dir, strerror(errno));
+	close(fd);
+	merged_tmp = path.p;
+	cli_atexit(remove_merged);
+	output *o = output_open(path.p, false);
+	spaa_cat(files, NULL, n, true, NULL, o);
+	output_close(o);
+	fd = open(path.p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) die(EXIT_DATA, "%s: %s", path.p, strerror(errno));
+	unlink(path.p);
+	merged_tmp = NULL;
+	sbuf_free(&path);
+	sbuf s = { 0 };
+	sbuf_printf(&s, "/dev/fd/%d", fd);
+	return s.p;
 }

@@ -53,6 +53,9 @@ check_help() {
 	if [ "$prog" = spaa-diff ] || [ "$prog" = spaa-heapdiff ]; then
 		[ "$first" = "Usage: $prog [OPTION]... BEFORE AFTER" ] ||
 			echo "$prog: first line is '$first', not 'Usage: $prog [OPTION]... BEFORE AFTER'"
+	elif [ "$prog" = spaa-grep ]; then
+		[ "$first" = "Usage: $prog [OPTION]... PATTERN [FILE]..." ] ||
+			echo "$prog: first line is '$first', not 'Usage: $prog [OPTION]... PATTERN [FILE]...'"
 	else
 		case $first in
 		"Usage: $prog [OPTION]... [FILE]..." | "Usage: $prog [OPTION]... [FILE]") ;;

@@ -102,7 +102,7 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 }
 
 @test "-c counts the kept stacks and sums the primary metric" {
-	run spaa-grep -c "$F"
+	run spaa-grep -c '' "$F"
 	assert_success
 	assert_output "4 stacks, 1050 period"
 	run spaa-grep --count -e nothing "$F"
@@ -127,10 +127,10 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 {"type":"window","id":"w2","start":11.0,"end":12.0,"unit":"seconds","by_stack":[],"x_extra":{"a":[1,2.50]}}'
 }
 
-@test "no criterion: everything kept, byte for byte apart from unused dictionaries" {
-	run bash -c "spaa-grep --keep-dicts '$F' | cmp - '$F'"
+@test "an empty PATTERN: everything kept, byte for byte apart from unused dictionaries" {
+	run bash -c "spaa-grep --keep-dicts '' '$F' | cmp - '$F'"
 	assert_success
-	run bash -c "spaa-grep '$F' | wc -l"
+	run bash -c "spaa-grep '' '$F' | wc -l"
 	assert_output "26"
 }
 
@@ -173,13 +173,13 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 
 @test "bad JSON, no header, missing file" {
 	printf '{"type":"header"}\n{bad\n' > "$T/bad.spaa"
-	run spaa-grep "$T/bad.spaa"
+	run spaa-grep main "$T/bad.spaa"
 	assert_failure 1
 	assert_output "spaa-grep: $T/bad.spaa:2: invalid JSON at byte 2: expected string key"
-	run bash -c ": | spaa-grep"
+	run bash -c ": | spaa-grep main"
 	assert_failure 1
 	assert_output "spaa-grep: -: no header record (empty input)"
-	run spaa-grep "$T/missing.spaa"
+	run spaa-grep main "$T/missing.spaa"
 	assert_failure 1
 	assert_output "spaa-grep: $T/missing.spaa: No such file or directory"
 }
@@ -189,20 +189,20 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 	assert_failure 2
 	assert_line --index 0 "spaa-grep: -e '(': Unmatched ( or \\("
 	assert_line --index 1 "Try 'spaa-grep --help' for more information."
-	run spaa-grep -v "$F"
+	run spaa-grep -v --pid 100 "$F"
 	assert_failure 2
-	assert_line --index 0 "spaa-grep: -v needs -e or --dso"
-	run spaa-grep --leaf "$F"
+	assert_line --index 0 "spaa-grep: -v needs a PATTERN, -e or --dso"
+	run spaa-grep --leaf --tid 100 "$F"
 	assert_failure 2
-	assert_line --index 0 "spaa-grep: --leaf needs -e or --dso"
+	assert_line --index 0 "spaa-grep: --leaf needs a PATTERN, -e or --dso"
+	run spaa-grep </dev/null
+	assert_failure 2
+	assert_line --index 0 "spaa-grep: no PATTERN: give one (spaa-grep PATTERN [FILE]...), -e PATTERN, or a stack criterion such as --pid"
 	run spaa-grep --pid x "$F"
 	assert_failure 2
 	assert_line --index 0 "spaa-grep: --pid: 'x' is not an integer"
 	run spaa-grep --min-weight -1 "$F"
 	assert_failure 2
-	run spaa-grep "$F" "$F"
-	assert_failure 2
-	assert_line --index 0 "spaa-grep: too many arguments (one FILE at most)"
 	run spaa-grep --bogus "$F"
 	assert_failure 2
 }
@@ -210,7 +210,7 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 @test "--help and --version" {
 	run spaa-grep --help
 	assert_success
-	assert_line --index 0 "Usage: spaa-grep [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: spaa-grep [OPTION]... PATTERN [FILE]..."
 	run spaa-grep --version
 	assert_success
 	assert_output --regexp "^spaa-grep \(spaa-tools\) "
@@ -266,7 +266,7 @@ dd;[unknown];read 14"
 	run spaa-grep -e f "$T/big.spaa"
 	assert_success
 	assert_output "$(cat "$T/big.spaa")"
-	run spaa-grep -c "$T/big.spaa"
+	run spaa-grep -c '' "$T/big.spaa"
 	assert_failure 1
 	assert_output "spaa-grep: $T/big.spaa:5: -c: the period weights add up beyond 64 bits"
 	run spaa-grep -e f -o "$T/no/dir/x.spaa" "$T/big.spaa"
@@ -279,4 +279,41 @@ dd;[unknown];read 14"
 	run spaa-grep -c -m inuse_space -e main.allocLive "$T/h.spaa"
 	assert_success
 	assert_output "4 stacks, 1192250 live_bytes"
+}
+
+@test "grep's operands: PATTERN first, as in grep; -e still works; several FILEs merged as spaa-cat --merge" {
+	# issue 30: 'spaa-grep sre_ FILE' said "too many arguments"
+	run spaa-grep hash_one "$EX/perf-cpu.spaa"
+	assert_success
+	assert_output "$(spaa-grep -e hash_one "$EX/perf-cpu.spaa")"
+	run sh -c 'spaa-grep -c hash_one < "$1"' sh "$EX/perf-cpu.spaa"
+	assert_output "2 stacks, 17527770 period"
+	run spaa-grep -v -c hash_one "$EX/perf-cpu.spaa"
+	assert_output "5 stacks, 14101850 period"
+	# with -e the operands are all files, as in grep
+	run spaa-grep -c -e hash_one -e to_lowercase "$EX/perf-cpu.spaa"
+	assert_output "3 stacks, 22516977 period"
+	# a stack criterion without a pattern: the operands are files
+	run spaa-grep -c --pid 100 "$F"
+	assert_output "4 stacks, 1050 period"
+	# several files: merged, then filtered
+	run spaa-grep hash_one "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa"
+	assert_success
+	assert_output "$(spaa-cat --merge "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" | spaa-grep hash_one)"
+	run spaa-grep -c hash_one "$EX/perf-cpu.spaa" - < "$EX/perf-cpu.spaa"
+	assert_output "2 stacks, 35055540 period"
+	run spaa-grep -c main "$EX/perf-cpu.spaa" "$T/missing.spaa"
+	assert_failure 1
+	assert_output "spaa-grep: $T/missing.spaa: No such file or directory"
+	run spaa-grep -c main - - < "$EX/perf-cpu.spaa"
+	assert_failure 2
+	run spaa-grep -c main "$EX/perf-cpu.spaa" "$EX/dd.folded"
+	assert_failure 1
+	assert_output "spaa-grep: $EX/dd.folded:1: this is folded stacks, not SPAA: run folded2spaa first"
+	# the merged copy is a temporary file, gone after success and failure
+	mkdir "$T/tmp"
+	TMPDIR=$T/tmp spaa-grep main "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" > /dev/null
+	run env TMPDIR="$T/tmp" spaa-grep main "$EX/perf-cpu.spaa" "$EX/dd.folded"
+	assert_failure 1
+	assert_equal "$(ls -A "$T/tmp")" ""
 }

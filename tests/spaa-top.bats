@@ -177,9 +177,8 @@ Try 'spaa-top --help' for more information."
 	run spaa-top --callers a --callees b "$D/top/small.spaa"
 	assert_failure 2
 	assert_line --index 0 "spaa-top: --callers and --callees must name the same function"
-	run spaa-top a b
+	run spaa-top - - < "$D/top/small.spaa"
 	assert_failure 2
-	assert_line --index 0 "spaa-top: one input file at most"
 	run spaa-top --bogus
 	assert_failure 2
 }
@@ -213,7 +212,7 @@ Try 'spaa-top --help' for more information."
 @test "spaa-top: --help and --version" {
 	run spaa-top --help
 	assert_success
-	assert_line --index 0 "Usage: spaa-top [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: spaa-top [OPTION]... [FILE]..."
 	run spaa-top --version
 	assert_success
 	assert_output --regexp '^spaa-top \(spaa-tools\) '
@@ -443,4 +442,25 @@ OUT
 	assert_line --index 0 "cpu/wall_ms, total 0.0000015"
 	run spaa-top -J "$D/diff/ms-before.spaa"
 	assert_line --index 0 '{"type":"summary","event":"cpu","metric":"wall_ms","unit":"milliseconds","by":"func","total":0.0000015,"stacks":2}'
+}
+
+@test "spaa-top: several files are merged as spaa-cat --merge merges them" {
+	# issue 30: spaa-top took one file
+	run spaa-top -n 3 "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa"
+	assert_success
+	assert_output "cycles/period, total 63,259,240
+      flat  flat%   sum%        cum   cum%  function
+25,033,482 39.57% 39.57% 25,033,482 39.57%  hashbrown::map::HashMap::insert
+10,022,058 15.84% 55.42% 35,055,540 55.42%  core::hash::BuildHasher::hash_one
+ 9,978,414 15.77% 71.19%  9,978,414 15.77%  core::str::<impl str>::to_lowercase"
+	assert_output "$(spaa-cat --merge "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" | spaa-top -n 3)"
+	run sh -c 'spaa-top --callers core::hash::BuildHasher::hash_one "$1" - < "$1"' sh "$EX/perf-cpu.spaa"
+	assert_output "$(spaa-cat --merge "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" | spaa-top --callers core::hash::BuildHasher::hash_one)"
+	run spaa-top "$EX/perf-cpu.spaa" "$D/top/missing.spaa"
+	assert_failure 1
+	assert_output "spaa-top: $D/top/missing.spaa: No such file or directory"
+	# a message about the merged profile names the inputs
+	run spaa-top -n 1 "$EX/perf-cpu.spaa" "$EX/parser.spaa"
+	assert_success
+	assert_line --index 0 "spaa-top: the inputs:1: 2 events; ranking only cycles (use --event)"
 }

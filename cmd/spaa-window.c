@@ -404,7 +404,7 @@ static void resolve_times(void)
 		 * window: a tiny --every makes an infinite count, not NaN) */
 		double slack = fmin(0.5, 8 * DBL_EPSILON * fmax(fabs(origin), fabs(range_end)) / opt.every);
 		double w = ceil((range_end - origin) / opt.every - slack);
-		if (!(w <= MAX_WINDOWS) && !parse_time("--every", opt.every_s).unit_ns)
+		if (!(w <= MAX_WINDOWS) && !parse_time("--every", opt.every_s).unit_ns && strcmp(tr_unit, "seconds") != 0)
 			usage_error("--every %s makes %.0f windows of the %g %s range (at most %d; a bare "
 				    "number is in %s, the unit of the header's time_range: write a unit, as in %ss)",
 				    opt.every_s, w, range_end - origin, tr_unit, MAX_WINDOWS, tr_unit, opt.every_s);

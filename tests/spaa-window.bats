@@ -227,7 +227,7 @@ php;/srv/app/index.php;fib;fib 100"
 @test "spaa-window: afperf2spaa --samples cut in time; region counters and section intervals cut too" {
 	afperf2spaa --samples "$D/afperf/basic_two_runs.afperf" > "$T/a.spaa"
 	spaa-window --from 1700000000.005 "$T/a.spaa" > "$T/cut.spaa"
-	run spaa-validate "$T/cut.spaa"
+	run spaa-validate --verbose "$T/cut.spaa"
 	assert_output "$T/cut.spaa: valid: 1 header, 1 dso, 22 frame, 2 thread, 12 stack, 20 sample, 0 window, 0 other; 0 errors, 0 warnings"
 	run spaa-fold --event region -m wall_ns "$T/cut.spaa"
 	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 1445000

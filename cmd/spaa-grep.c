@@ -26,6 +26,7 @@
 #include "spaa.h"
 #include "spool.h"
 #include "strmap.h"
+#include "units.h"
 #include "util.h"
 
 static const char help_text[] =
@@ -58,7 +59,10 @@ static const char help_text[] =
 	"  -m, --metric=NAME    the metric for --min-weight and --count\n"
 	FOLD_NAME_HELP
 	"Output:\n"
-	"  -c, --count          print only \"N stacks, W METRIC\" for the kept stacks\n"
+	"  -c, --count          print only \"N stacks, W METRIC\" for the kept stacks,\n"
+	"                       W as the tables print it (1.50s, 310.47MB, 2,006)\n"
+	"      --raw-units      with -c: W as an exact integer, without unit\n"
+	"      --iec            with -c: bytes in KiB, MiB, GiB\n"
 	"      --keep-dicts     keep every dictionary record, referenced or not\n"
 	CLI_HELP_TAIL;
 
@@ -75,6 +79,7 @@ static const char *event_name, *metric_name, *out_path;
 static bool have_min;
 static num min_weight;
 static fold_opts fo = { .inline_mode = -1 }; /* how frames are named */
+static units_opts uo; /* -c: --raw-units, --iec */
 
 static void compile(regex_t *re, const char *opt, const char *pat)
 {
@@ -103,6 +108,8 @@ static void parse_options(int argc, char **argv)
 		{ "metric", required_argument, 0, 'm' },
 		{ "count", no_argument, 0, 'c' },
 		{ "keep-dicts", no_argument, 0, O_KEEP },
+		{ "raw-units", no_argument, 0, UNITS_OPT_RAW },
+		{ "iec", no_argument, 0, UNITS_OPT_IEC },
 		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
 		CLI_STD_LONGOPTS,
@@ -128,6 +135,8 @@ static void parse_options(int argc, char **argv)
 		case 'm': metric_name = optarg; break;
 		case 'c': count_only = true; break;
 		case O_KEEP: keep_dicts = true; break;
+		case UNITS_OPT_RAW: uo.raw = true; break;
+		case UNITS_OPT_IEC: uo.iec = true; break;
 		CLI_OUT_CASES(out_path, zstd);
 		CLI_STD_CASES(help_text);
 		}
@@ -147,6 +156,7 @@ static void parse_options(int argc, char **argv)
 	pat_text = pat_src;
 	if (dso_src) { compile(&dso_re, "--dso", dso_src); have_dso = true; }
 	if (comm_src) { compile(&comm_re, "--comm", comm_src); have_comm = true; }
+	if ((uo.raw || uo.iec) && !count_only) usage_error("--raw-units and --iec go with -c");
 	if (invert && !npats && !have_dso) usage_error("-v needs a PATTERN, -e or --dso");
 	if (leaf_only && !npats && !have_dso) usage_error("--leaf needs a PATTERN, -e or --dso");
 }
@@ -290,7 +300,7 @@ static bool selected(const spaa_stack *s)
 
 /* ---- the count (-c) --------------------------------------------------------------- */
 
-typedef struct msum { const char *name; num sum; } msum;
+typedef struct msum { const char *name; num sum; units unit; bool have_unit; } msum;
 static msum *sums;
 static uint32_t nsums, sumcap;
 static uint64_t nkept;
@@ -302,6 +312,7 @@ static msum *sum_for(const char *name)
 	msum *m = VEC_PUSH(sums, nsums, sumcap);
 	m->name = name;
 	m->sum = num_i(0);
+	m->have_unit = false;
 	return m;
 }
 
@@ -331,6 +342,10 @@ static void add_to_sums(const spaa_stack *s)
 	if (!m) return;
 	const spaa_weight *w = spaa_weight_find(s->w, s->nw, m);
 	msum *ms = sum_for(m);
+	if (w && !ms->have_unit) {
+		ms->unit = metric_units(w, s->event_name.p, s->event_name.n);
+		ms->have_unit = true;
+	}
 	if (w && !num_add(&ms->sum, w->value))
 		spaa_error(r, "-c: the %s weights add up beyond 64 bits", m);
 }
@@ -651,12 +666,18 @@ int main(int argc, char **argv)
 
 	if (count_only) {
 		if (!declared) declare_sums();
-		char nb[32];
+		/* as the tables print figures (spaa-top): in the metric's unit */
+		char nb[UNITS_BUF];
 		out_u64(o, nkept);
 		out_puts(o, nkept == 1 ? " stack" : " stacks");
 		for (uint32_t i = 0; i < nsums; i++) {
 			out_puts(o, ", ");
-			out_write(o, nb, num_fmt(nb, sums[i].sum));
+			num v = sums[i].sum;
+			long double x = v.kind == NUM_DBL ? (long double)v.d : v.kind == NUM_INT ? (long double)v.i : (long double)v.u;
+			units u = sums[i].have_unit ? sums[i].unit : units_of(sums[i].name, strlen(sums[i].name), NULL, 0);
+			units_scale sc = units_auto(&u, &uo, x);
+			if (uo.raw) out_write(o, nb, num_fmt(nb, v));
+			else out_write(o, nb, units_fmt(nb, x, &sc));
 			out_putc(o, ' ');
 			out_puts(o, sums[i].name);
 		}

@@ -66,18 +66,18 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 	run spaa-grep -c --dso libc -e parse "$F"
 	assert_output "0 stacks, 0 period"
 	run spaa-grep -c --dso app -e parse "$F"
-	assert_output "3 stacks, 1000 period"
+	assert_output "3 stacks, 1,000 period"
 }
 
 @test "--pid, --tid (repeatable), --comm" {
 	run spaa-grep -c --pid 100 "$F"
-	assert_output "4 stacks, 1050 period"
+	assert_output "4 stacks, 1,050 period"
 	run spaa-grep -c --pid 200 "$F"
 	assert_output "0 stacks, 0 period"
 	run kept --tid 101 "$F"
 	assert_output "s2 s4 "
 	run spaa-grep -c --tid 101 --tid 100 "$F"
-	assert_output "4 stacks, 1050 period"
+	assert_output "4 stacks, 1,050 period"
 	run kept --comm '^app$' "$F"
 	assert_output "s1 s3 "
 	run kept --comm worker "$F"
@@ -86,7 +86,7 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 
 @test "--event, --min-weight, --metric; criteria combine with AND" {
 	run spaa-grep -c --event cycles "$F"
-	assert_output "4 stacks, 1050 period"
+	assert_output "4 stacks, 1,050 period"
 	run kept --min-weight 300 "$F"
 	assert_output "s1 s2 "
 	run spaa-grep -c --min-weight 3 --metric samples "$F"
@@ -104,7 +104,7 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 @test "-c counts the kept stacks and sums the primary metric" {
 	run spaa-grep -c '' "$F"
 	assert_success
-	assert_output "4 stacks, 1050 period"
+	assert_output "4 stacks, 1,050 period"
 	run spaa-grep --count -e nothing "$F"
 	assert_output "0 stacks, 0 period"
 }
@@ -262,7 +262,7 @@ dd;[unknown];read 14"
 	  for i in 1 2; do echo '{"type":"stack","id":"0x'$i'","frames":[1],"context":{"event":"cycles","tid":'$i'},"weights":[{"metric":"period","value":18446744073709551615}]}'; done; } >"$T/big.spaa"
 	run spaa-grep -c --tid 2 --min-weight 18446744073709551615 "$T/big.spaa"
 	assert_success
-	assert_output "1 stack, 18446744073709551615 period"
+	assert_output "1 stack, 18,446,744,073,709,551,615 period"
 	run spaa-grep -e f "$T/big.spaa"
 	assert_success
 	assert_output "$(cat "$T/big.spaa")"
@@ -278,7 +278,7 @@ dd;[unknown];read 14"
 	pprof2spaa "$EX/go-heap.pprof" > "$T/h.spaa"
 	run spaa-grep -c -m inuse_space -e main.allocLive "$T/h.spaa"
 	assert_success
-	assert_output "4 stacks, 1192250 live_bytes"
+	assert_output "4 stacks, 1.14MB live_bytes"
 }
 
 @test "grep's operands: PATTERN first, as in grep; -e still works; several FILEs merged as spaa-cat --merge" {
@@ -287,21 +287,21 @@ dd;[unknown];read 14"
 	assert_success
 	assert_output "$(spaa-grep -e hash_one "$EX/perf-cpu.spaa")"
 	run sh -c 'spaa-grep -c hash_one < "$1"' sh "$EX/perf-cpu.spaa"
-	assert_output "2 stacks, 17527770 period"
+	assert_output "2 stacks, 17,527,770 period"
 	run spaa-grep -v -c hash_one "$EX/perf-cpu.spaa"
-	assert_output "5 stacks, 14101850 period"
+	assert_output "5 stacks, 14,101,850 period"
 	# with -e the operands are all files, as in grep
 	run spaa-grep -c -e hash_one -e to_lowercase "$EX/perf-cpu.spaa"
-	assert_output "3 stacks, 22516977 period"
+	assert_output "3 stacks, 22,516,977 period"
 	# a stack criterion without a pattern: the operands are files
 	run spaa-grep -c --pid 100 "$F"
-	assert_output "4 stacks, 1050 period"
+	assert_output "4 stacks, 1,050 period"
 	# several files: merged, then filtered
 	run spaa-grep hash_one "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa"
 	assert_success
 	assert_output "$(spaa-cat --merge "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" | spaa-grep hash_one)"
 	run spaa-grep -c hash_one "$EX/perf-cpu.spaa" - < "$EX/perf-cpu.spaa"
-	assert_output "2 stacks, 35055540 period"
+	assert_output "2 stacks, 35,055,540 period"
 	run spaa-grep -c main "$EX/perf-cpu.spaa" "$T/missing.spaa"
 	assert_failure 1
 	assert_output "spaa-grep: $T/missing.spaa: No such file or directory"
@@ -316,4 +316,28 @@ dd;[unknown];read 14"
 	run env TMPDIR="$T/tmp" spaa-grep main "$EX/perf-cpu.spaa" "$EX/dd.folded"
 	assert_failure 1
 	assert_equal "$(ls -A "$T/tmp")" ""
+}
+
+# gzip.perf.data: perf record of gzip (tests/spaa-window.bats); perf report
+# --stdio says "Event count (approx.): 232464928" (of cpu-clock, in ns), and
+# go tool pprof -sample_index=inuse_space -top -focus=main.allocLive of
+# go-heap.pprof "Showing nodes accounting for 1.14MB"
+@test "-c prints W as the tables do: in the metric's unit, counts with separators (issue 30)" {
+	perf2spaa "$BATS_TEST_DIRNAME/data/window/gzip.perf.data" > "$T/p.spaa"
+	run spaa-grep -c '' "$T/p.spaa"
+	assert_success
+	assert_output "78 stacks, 232.46ms period"
+	run spaa-grep -c --raw-units '' "$T/p.spaa"
+	assert_output "78 stacks, 232464928 period"
+	assert_equal "$(spaa-top -n 0 "$T/p.spaa" | head -n 1)" "cpu-clock:pppH/period, total 232.46ms"
+	pprof2spaa "$EX/go-heap.pprof" > "$T/h.spaa"
+	run spaa-grep -c -m inuse_space main.allocLive "$T/h.spaa"
+	assert_output "4 stacks, 1.14MB live_bytes"
+	run spaa-grep -c -m inuse_space --iec main.allocLive "$T/h.spaa"
+	assert_output "4 stacks, 1.14MiB live_bytes"
+	run spaa-grep -c hash_one "$EX/perf-cpu.spaa"
+	assert_output "2 stacks, 17,527,770 period"
+	run spaa-grep --raw-units hash_one "$EX/perf-cpu.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-grep: --raw-units and --iec go with -c"
 }

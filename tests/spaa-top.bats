@@ -464,3 +464,11 @@ OUT
 	assert_success
 	assert_line --index 0 "spaa-top: the inputs:1: 2 events; ranking only cycles (use --event)"
 }
+
+@test "spaa-top(1): the notes on unnamed frames and missing source lines render as quotations followed by words" {
+	command -v "${MANDOC:-mandoc}" >/dev/null || skip "mandoc not installed"
+	# issue 30: it rendered as “[unknown] when empty”
+	run sh -c '"${MANDOC:-mandoc}" -T ascii "$1" | col -b | tr -s " \n" "  "' sh "$SPAA_MANDIR/spaa-top.1"
+	assert_output --partial 'as stored ("[unknown]" when empty);'
+	assert_output --partial '("?? (FUNC)" when it has none).'
+}

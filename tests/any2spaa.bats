@@ -231,7 +231,7 @@ Try 'any2spaa --help' for more information."
 "timestamp":12529200154000'
 	# windows of one duration across both: the node run, then gzip's
 	run sh -c 'spaa-window --every 1s --list "$1" | cut -f 1-3' sh "$T/m.spaa"
-	assert_output "$(printf 'start\tend\tweight\n+0s\t+1s\t486\n+1s\t+2s\t206\n+2s\t+3s\t0\n+3s\t+4s\t0\n+4s\t+4.625692s\t0')"
+	assert_output "$(printf 'start\tend\tweight\n+0s\t+1s\t993.07ms\n+1s\t+2s\t529.04ms\n+2s\t+3s\t0\n+3s\t+4s\t0\n+4s\t+4.625692s\t0')"
 	run sh -c 'spaa-window --every 1s --list --event cpu-clock:pppH "$1" | cut -f 1-3 | tail -n 1' sh "$T/m.spaa"
 	assert_output "$(printf '+4s\t+4.625692s\t232.46ms')"
 	spaa-validate -q "$T/m.spaa"

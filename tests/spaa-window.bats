@@ -326,13 +326,15 @@ OUT
 # Real captures: node-cpu.cpuprofile is `node --cpu-prof node-cpu.js`
 # (Chrome's clock: nanoseconds), gzip.perf.data `perf record -F 499 -g --
 # gzip -9 -c` of 4 MB (perf's clock: seconds).  Their own figures: the
-# cpuprofile's timeDeltas added up from startTime, and `perf script -F
-# time,period`, give 271, 215, 197, 9 samples per 500 ms and 52104208,
-# 56112224, 58116232, 58116232, 8016032 ns of cpu-clock per 100 ms.
+# cpuprofile's timeDeltas added up from startTime, each sample lasting to the
+# next (the last to endTime, as DevTools reads it), and `perf script -F
+# time,period`, give 494571, 498503, 501090, 27951 us of wall time (271,
+# 215, 197, 9 samples) per 500 ms and 52104208, 56112224, 58116232,
+# 58116232, 8016032 ns of cpu-clock per 100 ms.
 @test "spaa-window: times take units and mean the same whatever the clock (node --cpu-prof in ns, perf in s)" {
 	chrome2spaa -s "$D/window/node-cpu.cpuprofile" > "$T/c.spaa"
 	perf2spaa -s "$D/window/gzip.perf.data" > "$T/p.spaa"
-	want=$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+0ms\t+500ms\t271\t227\t(anonymous)\n+500ms\t+1000ms\t215\t186\t(anonymous)\n+1000ms\t+1500ms\t197\t163\t(anonymous)\n+1500ms\t+1529.185ms\t9\t7\t(anonymous)')
+	want=$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+0ms\t+500ms\t494.57ms\t415.53ms\t(anonymous)\n+500ms\t+1000ms\t498.50ms\t421.27ms\t(anonymous)\n+1000ms\t+1500ms\t501.09ms\t451.32ms\t(anonymous)\n+1500ms\t+1529.185ms\t27.95ms\t15.58ms\t(anonymous)')
 	for every in 500ms 0.5s 500000us 500000000ns 0.5e3ms 0.00833333333333333333m 500000000; do
 		run spaa-window --every "$every" --list "$T/c.spaa"
 		assert_success
@@ -344,7 +346,17 @@ OUT
 	assert_output "$(printf 'start\tend\tweight\n+0ms\t+100ms\t52104208\n+100ms\t+200ms\t56112224\n+200ms\t+300ms\t58116232\n+300ms\t+400ms\t58116232\n+400ms\t+414.738ms\t8016032')"
 	# --from/--to with units: the same cut on either clock
 	assert_equal "$(spaa-window --from +0.2s --to +300ms "$T/p.spaa" | spaa-fold)" "$(spaa-window --from +0.2 --to +0.3 "$T/p.spaa" | spaa-fold)"
-	assert_equal "$(spaa-window --from +1.5s "$T/c.spaa" --every 1m --list)" "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+1.5s\t+1.529185s\t9\t7\t(anonymous)')"
+	assert_equal "$(spaa-window --from +1.5s "$T/c.spaa" --every 1m --list)" "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+1.5s\t+1.529185s\t27.95ms\t15.58ms\t(anonymous)')"
+	run sh -c 'spaa-window --every 500ms --list --raw-units "$1" | cut -f 3 | tr "\n" " "' sh "$T/c.spaa"
+	assert_output "weight 494571 498503 501090 27951 "
+	# a cut of the Chrome profile: its wall time and samples rebuilt from the samples'
+	run sh -c 'spaa-window --from +500ms --to +1000ms "$1" | spaa-top -n 0 --raw-units | head -n 1' sh "$T/c.spaa"
+	assert_output "cpu/wall_us, total 498503"
+	run sh -c 'spaa-window --from +500ms --to +1000ms "$1" | spaa-top -n 0 -m samples | head -n 1' sh "$T/c.spaa"
+	assert_output "cpu/samples, total 215"
+	# and a cut over everything gives back chrome2spaa's stacks
+	spaa-window --from +0 --to +1h "$T/c.spaa" > "$T/call.spaa"
+	cmp "$T/c.spaa" "$T/call.spaa"
 	# a bare number is in the header's unit: nanoseconds here, and said so
 	run spaa-window --every 0.5 --list "$T/c.spaa"
 	assert_failure 2

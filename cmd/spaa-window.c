@@ -233,7 +233,9 @@ static double in_tr_unit(const char *o, const char *s, tval t)
 	if (u.dim != UNITS_TIME)
 		die(EXIT_DATA, "%s: %s %s: the header's time_range unit '%s' is not a time: give a bare number",
 		    name, o, s, tr_unit);
-	return t.v * t.unit_ns / u.factor;
+	double v = t.v * t.unit_ns / u.factor;
+	if (!isfinite(v)) usage_error("%s: '%s' is out of range", o, s);
+	return v;
 }
 
 static stackinfo *stack_at(const char *id, size_t n, uint32_t *idx)

@@ -388,6 +388,12 @@ OUT
 	run spaa-window --every 2s "$T/ticks.spaa"
 	assert_failure 1
 	assert_output "spaa-window: $T/ticks.spaa: --every 2s: the header's time_range unit 'ticks' is not a time: give a bare number"
+	run spaa-window --every 1e300h --list "$D/window/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-window: --every: '1e300h' is out of range"
+	run spaa-window --every 1e-300s --list "$D/window/small.spaa"
+	assert_failure 2
+	assert_line --index 0 --regexp '^spaa-window: --every 1e-300s makes [0-9]+ windows of the 10 seconds range \(at most 100000\)$'
 	run spaa-window --from 2s "$D/window/small.spaa"
 	assert_failure 1
 	assert_output "spaa-window: $D/window/small.spaa: --from 2s is before the profile's start (100 seconds): times are absolute; write --from +2s for 2s after the start (or give --allow-empty)"

@@ -60,6 +60,9 @@ static const char help_text[] =
 	"  pstats           Python cProfile statistics (cProfile -o), pstats2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
+	"  -s, --samples        also write the sample records (each sample at its\n"
+	"                       time, for spaa-window), as the converter's -s does;\n"
+	"                       a format without sample times is an error\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"
 	"      --verbose        say on standard error which format each FILE is\n"
 	"                       and which converter reads it\n"
@@ -80,27 +83,38 @@ static const sniff_format *recognise(const char *path, const char *name, const s
 	return f;
 }
 
+/* Does the converter cmd take -s (--samples): has its format sample times? */
+static bool takes_samples(const char *cmd)
+{
+	const reader_def *r = reader_named(cmd);
+	for (const struct option *o = r ? r->longopts : NULL; o && o->name; o++)
+		if (strcmp(o->name, "samples") == 0) return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	static const struct option longopts[] = {
 		{ "format", required_argument, 0, 'F' + 256 },
 		{ "verbose", no_argument, 0, 'v' + 256 },
+		{ "samples", no_argument, 0, 's' },
 		CLI_OUT_LONGOPTS,
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
 	const char *outpath = NULL;
 	const sniff_format *forced = NULL;
-	bool zstd = false, verbose = false;
+	bool zstd = false, verbose = false, samples = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:zhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "so:zhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'F' + 256:
 			forced = sniff_format_named(optarg);
 			if (!forced) usage_error("--format: unknown format '%s' (any2spaa --help lists them)", optarg);
 			break;
 		case 'v' + 256: verbose = true; break;
+		case 's': samples = true; break;
 		CLI_OUT_CASES(outpath, zstd);
 		CLI_STD_CASES(help_text);
 		}
@@ -118,18 +132,22 @@ int main(int argc, char **argv)
 	if (f->cmd && strcmp(f->cmd, "spx2spaa") == 0 && strcmp(path, name) != 0)
 		die_at(name, 0, "an SPX report read from a pipe: its events and its metadata are two files; "
 		       "name the .json or .txt.gz file, or run spx2spaa --metadata=FILE");
+	if (samples && f->cmd && !takes_samples(f->cmd))
+		die_at(name, 0, "%s has no sample times: -s writes sample records only for the "
+		       "formats whose converter takes -s (any2spaa(1) lists them)", f->what);
 	if (!f->cmd) { /* SPAA: copied, checked by the reader as it goes */
 		output *o = output_open(outpath, zstd);
 		spaa_cat(&path, &name, 1, false, NULL, o);
 		output_close(o);
 		return EXIT_OK;
 	}
-	char *args[8];
+	char *args[10];
 	int n = 0;
 	args[n++] = (char *)f->cmd;
 	if (f->opt) args[n++] = (char *)f->opt;
 	if (outpath) args[n++] = "-o", args[n++] = (char *)outpath;
 	if (zstd) args[n++] = "-z";
+	if (samples) args[n++] = "-s";
 	args[n++] = "--";
 	args[n++] = path;
 	args[n] = NULL;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "readers/open.h"
+#include "cat.h"
 #include "cli.h"
 #include "filter.h"
 #include "metric.h"
@@ -28,13 +29,18 @@
 #include "spaa.h"
 #include "spool.h"
 #include "strmap.h"
+#include "units.h"
 #include "util.h"
 
 static const char help_text[] =
-	"Usage: spaa-grep [OPTION]... [FILE]\n"
+	"Usage: spaa-grep [OPTION]... PATTERN [FILE]...\n"
 	"Keep the stacks of a SPAA profile that match all the criteria given, with\n"
 	"the dictionary records, samples and windows that refer to them.\n"
-	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
+	"PATTERN is a POSIX extended regex on function names, as -e's; it is left\n"
+	"out, as in grep, when -e gives the patterns, and when a stack criterion\n"
+	"(--dso, --pid, --tid, --comm, --event, --min-weight) selects the stacks.\n"
+	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd);\n"
+	"several FILEs are merged as spaa-cat --merge merges them.\n"
 	"\n"
 	"All criteria given must hold; exit status 0 also when nothing matched.\n"
 	"\n"
@@ -59,7 +65,10 @@ static const char help_text[] =
 	"  frames: their ids stay, the header's stack_id_mode becomes \"local\")\n"
 	FOLD_NAME_HELP
 	"Output:\n"
-	"  -c, --count          print only \"N stacks, W METRIC\" for the kept stacks\n"
+	"  -c, --count          print only \"N stacks, W METRIC\" for the kept stacks,\n"
+	"                       W as the tables print it (1.50s, 310.47MB, 2,006)\n"
+	"      --raw-units      with -c: W as an exact integer, without unit\n"
+	"      --iec            with -c: bytes in KiB, MiB, GiB\n"
 	"      --keep-dicts     keep every dictionary record, referenced or not\n"
 	READERS_HELP
 	CLI_HELP_TAIL;
@@ -79,6 +88,7 @@ static num min_weight;
 static fold_opts fo = { .inline_mode = -1 }; /* how frames are named */
 static frame_filter ff;        /* --focus, --hide ... (filter.h) */
 static bool rewrote;           /* a stack kept lost frames to the filters */
+static units_opts uo; /* -c: --raw-units, --iec */
 
 static void compile(regex_t *re, const char *opt, const char *pat)
 {
@@ -90,7 +100,7 @@ static void compile(regex_t *re, const char *opt, const char *pat)
 	}
 }
 
-static void parse_options(int argc, char **argv, const char **path)
+static void parse_options(int argc, char **argv)
 {
 	enum { O_LEAF = FOLD_OPT_END, O_DSO, O_PID, O_TID, O_COMM, O_EVENT, O_MIN, O_METRIC, O_KEEP };
 	static const struct option longopts[] = {
@@ -107,6 +117,8 @@ static void parse_options(int argc, char **argv, const char **path)
 		{ "metric", required_argument, 0, 'm' },
 		{ "count", no_argument, 0, 'c' },
 		{ "keep-dicts", no_argument, 0, O_KEEP },
+		{ "raw-units", no_argument, 0, UNITS_OPT_RAW },
+		{ "iec", no_argument, 0, UNITS_OPT_IEC },
 		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
 		FILTER_LONGOPTS,
@@ -134,13 +146,21 @@ static void parse_options(int argc, char **argv, const char **path)
 		case 'm': metric_name = optarg; break;
 		case 'c': count_only = true; break;
 		case O_KEEP: keep_dicts = true; break;
+		case UNITS_OPT_RAW: uo.raw = true; break;
+		case UNITS_OPT_IEC: uo.iec = true; break;
 		CLI_OUT_CASES(out_path, zstd);
 		READERS_OPT_CASES;
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("too many arguments (one FILE at most)");
-	*path = optind < argc ? argv[optind] : "-";
+	/* grep's operands: PATTERN first, unless -e gave the patterns (or
+	 * another criterion selects the stacks) */
+	if (!npat_src && !dso_src && !comm_src && !npids && !ntids && !event_name && !have_min) {
+		if (optind == argc)
+			usage_error("no PATTERN: give one (spaa-grep PATTERN [FILE]...), -e PATTERN, "
+				    "or a stack criterion such as --pid");
+		*VEC_PUSH(pat_src, npat_src, pat_src_cap) = argv[optind++];
+	}
 	for (uint32_t i = 0; i < npat_src; i++) {
 		regex_t *re = VEC_PUSH(pats, npats, patcap);
 		compile(re, "-e", pat_src[i]);
@@ -149,8 +169,9 @@ static void parse_options(int argc, char **argv, const char **path)
 	if (dso_src) { compile(&dso_re, "--dso", dso_src); have_dso = true; }
 	if (comm_src) { compile(&comm_re, "--comm", comm_src); have_comm = true; }
 	filter_compile(&ff, &fo);
-	if (invert && !npats && !have_dso) usage_error("-v needs -e or --dso");
-	if (leaf_only && !npats && !have_dso) usage_error("--leaf needs -e or --dso");
+	if ((uo.raw || uo.iec) && !count_only) usage_error("--raw-units and --iec go with -c");
+	if (invert && !npats && !have_dso) usage_error("-v needs a PATTERN, -e or --dso");
+	if (leaf_only && !npats && !have_dso) usage_error("--leaf needs a PATTERN, -e or --dso");
 }
 
 /* ---- matching ----------------------------------------------------------------- */
@@ -297,7 +318,7 @@ static bool selected(const spaa_stack *s)
 
 /* ---- the count (-c) --------------------------------------------------------------- */
 
-typedef struct msum { const char *name; num sum; } msum;
+typedef struct msum { const char *name; num sum; units unit; bool have_unit; } msum;
 static msum *sums;
 static uint32_t nsums, sumcap;
 static uint64_t nkept;
@@ -309,6 +330,7 @@ static msum *sum_for(const char *name)
 	msum *m = VEC_PUSH(sums, nsums, sumcap);
 	m->name = name;
 	m->sum = num_i(0);
+	m->have_unit = false;
 	return m;
 }
 
@@ -338,6 +360,10 @@ static void add_to_sums(const spaa_stack *s)
 	if (!m) return;
 	const spaa_weight *w = spaa_weight_find(s->w, s->nw, m);
 	msum *ms = sum_for(m);
+	if (w && !ms->have_unit) {
+		ms->unit = metric_units(w, s->event_name.p, s->event_name.n);
+		ms->have_unit = true;
+	}
 	if (w && !num_add(&ms->sum, w->value))
 		spaa_error(r, "-c: the %s weights add up beyond 64 bits", m);
 }
@@ -786,10 +812,18 @@ static void play_spool(output *o)
 int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
-	const char *path;
-	parse_options(argc, argv, &path);
-
-	r = spaa_open_any(path);
+	parse_options(argc, argv);
+	/* several files: each read (another format by its reader), merged,
+	 * then read as one profile */
+	int nfiles = argc - optind;
+	char *merged = NULL;
+	if (nfiles > 1) {
+		char **paths = xcalloc((size_t)nfiles, sizeof *paths);
+		for (int i = 0; i < nfiles; i++) paths[i] = readers_rereadable(argv[optind + i]);
+		merged = spaa_cat_merged(paths, (uint32_t)nfiles);
+	}
+	r = merged ? spaa_open(merged) : spaa_open_any(nfiles ? argv[optind] : "-");
+	if (merged) r->name = "the inputs";
 	output *o = output_open(out_path, zstd);
 	if (!count_only) sp = spool_new();
 	strmap_init(&stack_ids);
@@ -843,12 +877,18 @@ int main(int argc, char **argv)
 
 	if (count_only) {
 		if (!declared) declare_sums();
-		char nb[32];
+		/* as the tables print figures (spaa-top): in the metric's unit */
+		char nb[UNITS_BUF];
 		out_u64(o, nkept);
 		out_puts(o, nkept == 1 ? " stack" : " stacks");
 		for (uint32_t i = 0; i < nsums; i++) {
 			out_puts(o, ", ");
-			out_write(o, nb, num_fmt(nb, sums[i].sum));
+			num v = sums[i].sum;
+			long double x = v.kind == NUM_DBL ? (long double)v.d : v.kind == NUM_INT ? (long double)v.i : (long double)v.u;
+			units u = sums[i].have_unit ? sums[i].unit : units_of(sums[i].name, strlen(sums[i].name), NULL, 0);
+			units_scale sc = units_auto(&u, &uo, x);
+			if (uo.raw) out_write(o, nb, num_fmt(nb, v));
+			else out_write(o, nb, units_fmt(nb, x, &sc));
 			out_putc(o, ' ');
 			out_puts(o, sums[i].name);
 		}
@@ -869,5 +909,6 @@ int main(int argc, char **argv)
 	strmap_free(&variants);
 	spaa_stack_free(&s);
 	spaa_close(r);
+	free(merged);
 	return EXIT_OK;
 }

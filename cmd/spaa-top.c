@@ -19,13 +19,15 @@
 #include "metric.h"
 #include "output.h"
 #include "rank.h"
+#include "cat.h"
 #include "spaa.h"
 #include "units.h"
 
 static const char usage[] =
-	"Usage: spaa-top [OPTION]... [FILE]\n"
+	"Usage: spaa-top [OPTION]... [FILE]...\n"
 	"Rank the functions of a SPAA profile by self and total weight.\n"
-	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
+	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd);\n"
+	"several FILEs are merged as spaa-cat --merge merges them.\n"
 	"\n"
 	"  -n, --lines=N        show the first N rows (default 10; 0: all)\n"
 	"      --by=KEYS        what to rank: func (default), dso, srcline, file\n"
@@ -425,7 +427,6 @@ static void parse_options(int argc, char **argv)
 		CLI_STD_CASES(usage);
 		}
 	}
-	if (argc - optind > 1) usage_error("one input file at most");
 	if (opt.callers && opt.callees && strcmp(opt.callers, opt.callees) != 0)
 		usage_error("--callers and --callees must name the same function");
 	opt.focus = opt.callers ? opt.callers : opt.callees;
@@ -584,7 +585,17 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	parse_options(argc, argv);
-	spaa_reader *r = spaa_open_any(optind < argc ? argv[optind] : "-");
+	/* several files: each read (another format by its reader), merged,
+	 * then read as one profile */
+	int nfiles = argc - optind;
+	char *merged = NULL;
+	if (nfiles > 1) {
+		char **paths = xcalloc((size_t)nfiles, sizeof *paths);
+		for (int i = 0; i < nfiles; i++) paths[i] = readers_rereadable(argv[optind + i]);
+		merged = spaa_cat_merged(paths, (uint32_t)nfiles);
+	}
+	spaa_reader *r = merged ? spaa_open(merged) : spaa_open_any(nfiles ? argv[optind] : "-");
+	if (merged) r->name = "the inputs";
 	tree callers = { 0 }, callees = { 0 };
 	strmap_init(&callers.index);
 	strmap_init(&callees.index);
@@ -608,5 +619,6 @@ int main(int argc, char **argv)
 	filter_free(&opt.ff);
 	metric_pick_free(&T.metric);
 	spaa_close(r);
+	free(merged);
 	return EXIT_OK;
 }

@@ -15,7 +15,8 @@
  *
  * Output: each problem as "prog: file:line: [warning: ]message" on stderr
  * (or one JSON object per line on stdout with --json), then per file a
- * summary line on stdout.  Exit 0 when every file is valid, 1 otherwise. */
+ * summary line on stdout for a file that is not valid (--verbose: for every
+ * file).  Exit 0 when every file is valid, 1 otherwise. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -37,12 +38,15 @@ static const char help_text[] =
 "Usage: spaa-validate [OPTION]... [FILE]...\n"
 "Check SPAA files (NDJSON, optionally gzip or zstd compressed) against the\n"
 "SPAA 1.0 specification.  Reports every problem as FILE:LINE: MESSAGE on\n"
-"standard error, then one summary line per file on standard output.\n"
+"standard error, then a summary line on standard output for each file that\n"
+"is not valid; nothing for a valid file (--verbose: a summary for every file).\n"
 "With no FILE, or when FILE is -, read standard input.\n"
 "\n"
 "Every file valid: exit 0; any not valid: exit 1.\n"
 "\n"
 "  -q, --quiet          print nothing; the exit status tells\n"
+"      --verbose        a summary line for every file, valid or not (records\n"
+"                       of each type, errors, warnings)\n"
 "      --strict         treat warnings as errors\n"
 "  -J, --json           print problems and summaries as JSON lines on stdout\n"
 "      --max-errors=N   report at most N problems per file (default 100,\n"
@@ -52,7 +56,7 @@ CLI_HELP_END;
 /* ---- options and output ------------------------------------------------- */
 
 static struct {
-	bool quiet, strict, json;
+	bool quiet, strict, json, verbose;
 	uint64_t max;
 } opt = { .max = 100 };
 
@@ -926,9 +930,9 @@ static void summary(vfile *v)
 {
 	static const enum spaa_rtype order[] = { SPAA_HEADER, SPAA_DSO, SPAA_FRAME, SPAA_THREAD,
 		SPAA_STACK, SPAA_SAMPLE, SPAA_WINDOW, SPAA_OTHER };
-	if (opt.quiet)
-		return;
 	bool valid = v->errors == 0;
+	if (opt.quiet || (valid && !opt.verbose && !opt.json))
+		return; /* silent on success */
 	if (opt.json) {
 		out_puts(out, "{\"file\":");
 		jw_strc(out, v->name);
@@ -1048,6 +1052,7 @@ int main(int argc, char **argv)
 		{ "strict", no_argument, 0, 's' },
 		{ "json", no_argument, 0, 'J' },
 		{ "max-errors", required_argument, 0, 'm' },
+		{ "verbose", no_argument, 0, 'v' + 256 },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -1059,6 +1064,7 @@ int main(int argc, char **argv)
 		case 'q': opt.quiet = true; break;
 		case 's': opt.strict = true; break;
 		case 'J': opt.json = true; break;
+		case 'v' + 256: opt.verbose = true; break;
 		case 'm': opt.max = opt_u64("--max-errors", optarg); break;
 		CLI_STD_CASES(help_text);
 		}

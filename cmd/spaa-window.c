@@ -33,7 +33,9 @@
 #include "jsonw.h"
 #include "output.h"
 #include "spaa.h"
+#include "metric.h"
 #include "strmap.h"
+#include "units.h"
 #include "util.h"
 
 static const char usage[] =
@@ -49,14 +51,19 @@ static const char usage[] =
 	"\n"
 	"      --from=T         keep samples with timestamp >= T\n"
 	"      --to=T           keep samples with timestamp < T\n"
-	"                       (T absolute, in the unit of the header's time_range,\n"
-	"                       normally seconds; '+T' is relative to its start)\n"
+	"                       (T absolute; '+T' is relative to the profile's start)\n"
 	"      --every=D        add window records of duration D partitioning the\n"
 	"                       time range (ids w1, w2, ...; at most 100000)\n"
+	"                       Times take a unit: 500ms, 2s, 1.5m, 1h, 250us, 10ns\n"
+	"                       (the same whatever the profile's clock); a bare\n"
+	"                       number is in the unit of the header's time_range\n"
+	"                       (perf: seconds; Chrome, pprof: nanoseconds)\n"
 	"      --list           print one line per window (needs --every): start and\n"
-	"                       end relative to the first window's start, weight,\n"
+	"                       end as --from and --to take them (+500ms), weight,\n"
 	"                       top_weight, top_function\n"
 	"  -J, --json           with --list: one JSON object per window\n"
+	"      --raw-units      with --list: weights as exact integers, no unit\n"
+	"      --iec            with --list: bytes in KiB, MiB, GiB\n"
 	"      --event=NAME     the event --list adds up (default: the first declared)\n"
 	"      --allow-empty    write a cut that keeps no sample, or whose --from is\n"
 	"                       before the start, instead of failing\n"
@@ -81,7 +88,7 @@ static uint32_t metric_id(const char *p, size_t n)
 }
 
 /* -1: not in the table (so given by no sample). */
-static int metric_find(const char *p, size_t n)
+static int mname_find(const char *p, size_t n)
 {
 	return (int)strmap_find(&mnames, p, n);
 }
@@ -153,6 +160,7 @@ static struct {
 	const char *from_s, *to_s, *event_name, *every_s;
 	double every;
 	bool has_every, list, json, allow_empty;
+	units_opts uo;
 } opt;
 
 /* At most this many windows (--every), so that a tiny duration is refused
@@ -163,6 +171,7 @@ static const char *path, *name;   /* the file read twice, the name for messages 
 static double from = -INFINITY, to = INFINITY;
 static bool cut;                  /* --from or --to: stacks are rewritten */
 static double origin, range_end;  /* of the windows */
+static double base;               /* what '+' times are relative to */
 static int64_t nwin;              /* windows 0..nwin-1 within the range */
 static int64_t kmin, kmax;        /* windows holding samples, possibly beyond */
 static char *tr_unit;
@@ -186,10 +195,49 @@ static spaa_reader *open_input(void)
 	return r;
 }
 
-static double parse_time(const char *o, const char *s, bool *rel)
+/* A time option's value: [+]NUMBER[UNIT]; unit_ns 0 when it has no unit
+ * (the header's time_range unit). */
+typedef struct tval { double v, unit_ns; bool rel; } tval;
+
+static const struct { const char *name; double ns; } time_units[] = {
+	{ "ns", 1 }, { "us", 1e3 }, { "\xce\xbcs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+};
+
+static tval parse_time(const char *o, const char *s)
 {
-	*rel = s[0] == '+';
-	return opt_double(o, *rel ? s + 1 : s);
+	tval t = { 0, 0, s[0] == '+' };
+	const char *p = t.rel ? s + 1 : s;
+	size_t n = strlen(p), k = n;
+	while (k > 0 && ((p[k - 1] >= 'a' && p[k - 1] <= 'z') || (unsigned char)p[k - 1] >= 0x80)) k--;
+	/* an exponent's 'e' is the number's (1e3), not a unit */
+	if (k < n && (p[k] == 'e' || p[k] == 'E') && k + 1 < n) k = n;
+	if (k < n) {
+		size_t i;
+		for (i = 0; i < sizeof time_units / sizeof *time_units; i++)
+			if (strcmp(p + k, time_units[i].name) == 0) break;
+		if (i == sizeof time_units / sizeof *time_units || k == 0)
+			usage_error("%s: '%s' is not a time (a number with a unit: 500ms, 2s, 1.5m, "
+				    "1h, 250us, 10ns; a bare number is in the unit of the header's time_range)", o, s);
+		t.unit_ns = time_units[i].ns;
+	}
+	char *digits = xmemdup(p, k);
+	t.v = opt_double(o, digits);
+	free(digits);
+	return t;
+}
+
+/* t in the unit of the header's time_range. */
+static double in_tr_unit(const char *o, const char *s, tval t)
+{
+	if (!t.unit_ns) return t.v;
+	units u = units_of(NULL, 0, tr_unit, strlen(tr_unit));
+	if (u.dim != UNITS_TIME)
+		die(EXIT_DATA, "%s: %s %s: the header's time_range unit '%s' is not a time: give a bare number",
+		    name, o, s, tr_unit);
+	double v = t.v * t.unit_ns / u.factor;
+	if (!isfinite(v)) usage_error("%s: '%s' is out of range", o, s);
+	return v;
 }
 
 static stackinfo *stack_at(const char *id, size_t n, uint32_t *idx)
@@ -315,22 +363,41 @@ static void resolve_times(void)
 	spaa_close(r);
 
 	bool from_rel = false, to_rel = false;
-	if (opt.from_s) from = parse_time("--from", opt.from_s, &from_rel);
-	if (opt.to_s) to = parse_time("--to", opt.to_s, &to_rel);
-	bool need_bounds = !have && (from_rel || to_rel || (opt.has_every && (!opt.from_s || !opt.to_s)));
+	tval tf = { 0, 0, false }, tt = tf;
+	if (opt.from_s) {
+		tf = parse_time("--from", opt.from_s);
+		from = in_tr_unit("--from", opt.from_s, tf);
+		from_rel = tf.rel;
+	}
+	if (opt.to_s) {
+		tt = parse_time("--to", opt.to_s);
+		to = in_tr_unit("--to", opt.to_s, tt);
+		to_rel = tt.rel;
+	}
+	if (opt.has_every) {
+		opt.every = in_tr_unit("--every", opt.every_s, parse_time("--every", opt.every_s));
+		if (!(opt.every > 0)) usage_error("--every: '%s' is not a positive duration", opt.every_s);
+	}
+	bool need_bounds = !have && (from_rel || to_rel || opt.list || (opt.has_every && (!opt.from_s || !opt.to_s)));
 	if (need_bounds) { /* no time_range in the header: the samples' span */
 		uint64_t n;
 		time_bounds(&start, &end, &n);
 		if (n == 0) no_samples();
 	}
+	base = start;
 	if (from_rel) from += start;
 	if (to_rel) to += start;
 	if (opt.from_s && opt.to_s && !(from < to))
 		die(EXIT_USAGE, "--from (%s) must be before --to (%s)", opt.from_s, opt.to_s);
-	if (opt.from_s && !from_rel && have && from < start && !opt.allow_empty)
+	if (opt.from_s && !from_rel && have && from < start && !opt.allow_empty) {
+		if (tf.unit_ns)
+			die(EXIT_DATA, "%s: --from %s is before the profile's start (%.17g %s): times are "
+			    "absolute; write --from +%s for %s after the start (or give --allow-empty)",
+			    name, opt.from_s, start, tr_unit, opt.from_s, opt.from_s);
 		die(EXIT_DATA, "%s: --from %s is before the profile's start (%.17g %s): times are "
 		    "absolute; write --from +%s for %s %s after the start (or give --allow-empty)",
 		    name, opt.from_s, start, tr_unit, opt.from_s, opt.from_s, tr_unit);
+	}
 	if (opt.has_every) {
 		origin = opt.from_s ? from : start;
 		range_end = opt.to_s ? to : end;
@@ -341,6 +408,10 @@ static void resolve_times(void)
 		 * window: a tiny --every makes an infinite count, not NaN) */
 		double slack = fmin(0.5, 8 * DBL_EPSILON * fmax(fabs(origin), fabs(range_end)) / opt.every);
 		double w = ceil((range_end - origin) / opt.every - slack);
+		if (!(w <= MAX_WINDOWS) && !parse_time("--every", opt.every_s).unit_ns && strcmp(tr_unit, "seconds") != 0)
+			usage_error("--every %s makes %.0f windows of the %g %s range (at most %d; a bare "
+				    "number is in %s, the unit of the header's time_range: write a unit, as in %ss)",
+				    opt.every_s, w, range_end - origin, tr_unit, MAX_WINDOWS, tr_unit, opt.every_s);
 		if (!(w <= MAX_WINDOWS))
 			usage_error("--every %s makes %.0f windows of the %g %s range (at most %d)",
 				    opt.every_s, w, range_end - origin, tr_unit, MAX_WINDOWS);
@@ -349,6 +420,9 @@ static void resolve_times(void)
 		kmax = nwin - 1;
 	}
 }
+
+static void note_list_units(spaa_reader *r, const spaa_stack *st, int32_t event);
+static int32_t list_ev = -1;
 
 /* --list names the top function as spaa-fold would (fold.h) */
 static fold_opts names_fo = { .inline_mode = -1 };
@@ -361,7 +435,10 @@ static void pass1(void)
 	spaa_sample s;
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
-		if (t == SPAA_HEADER && r->header_line == r->lineno) fold_opts_header(&names_fo, r);
+		if (t == SPAA_HEADER && r->header_line == r->lineno) {
+			fold_opts_header(&names_fo, r);
+			list_ev = opt.event_name ? spaa_event_find(r, opt.event_name, strlen(opt.event_name)) : 0;
+		}
 		if (t == SPAA_STACK) {
 			if (spaa_stack_parse(r, &st) < 0) continue;
 			uint32_t i;
@@ -378,6 +455,7 @@ static void pass1(void)
 			if (st.nframes) fold_frame_name(r, spaa_stack_leaf(r, &st), NULL, 0, &names_fo, &leaf_name);
 			else sbuf_add(&leaf_name, "[unknown]", 9);
 			si->leaf_func = strmap_intern(&funcs, leaf_name.p, leaf_name.n, NULL);
+			if (opt.list) note_list_units(r, &st, list_ev);
 		} else if (t == SPAA_SAMPLE) {
 			if (spaa_sample_parse(r, &s) < 0) continue;
 			if (!s.has_ts) {
@@ -443,7 +521,7 @@ static void put_weights(output *o, spaa_reader *r, uint32_t arr, const acc *a)
 	uint32_t k = json_first(d, arr);
 	for (uint32_t i = 0; i < d->nodes[arr].count; i++, k = json_after(d, k)) {
 		uint32_t m = json_get(d, k, "metric");
-		int id = metric_find(d->nodes[m].str, d->nodes[m].count);
+		int id = mname_find(d->nodes[m].str, d->nodes[m].count);
 		if (id < 0 || !acc_has(a, (uint32_t)id)) continue;
 		if (!firstw) out_putc(o, ',');
 		firstw = false;
@@ -492,7 +570,7 @@ static void check_stack(spaa_reader *r, const spaa_stack *st, const stackinfo *s
 	}
 	if (st->event >= 0) {
 		const char *pm = r->events[st->event].primary_metric;
-		int id = pm ? metric_find(pm, strlen(pm)) : MI_SAMPLES;
+		int id = pm ? mname_find(pm, strlen(pm)) : MI_SAMPLES;
 		if (id < 0 || (id > MI_PERIOD && !acc_has(&si->all, (uint32_t)id)))
 			die_at(name, r->lineno, "stack %.*s: the primary metric '%s' of event '%s' "
 			       "cannot be rebuilt from samples (only samples, count, period "
@@ -644,10 +722,27 @@ static void put_windows(output *o)
 	}
 }
 
-/* A time of --list, relative to the windows' origin, rounded to a
- * nanosecond of the header's unit (so that 0.1 + 0.2 prints as 0.3), with
- * no trailing zeros. */
-static void put_rel_time(output *o, double rel)
+/* The unit --list prints its times in: the one pprof would choose for the
+ * windows' duration and the range (ns, us, ms or s: a power of ten away from
+ * the header's unit, so that the figures stay exact); none when the
+ * header's unit is not a time. */
+static units_scale list_time_scale(void)
+{
+	units u = units_of(NULL, 0, tr_unit, strlen(tr_unit));
+	units_scale sc = { UNITS_COUNT, true, false, 1, "" };
+	if (u.dim != UNITS_TIME) return sc;
+	sc = units_pick(&u, NULL, opt.every, fmax(fabs(range_end - base), opt.every));
+	if (strcmp(sc.suffix, "hrs") == 0 || sc.div * u.factor > 1e9) {
+		sc.div = 1e9 / u.factor;
+		sc.suffix = "s";
+	}
+	return sc;
+}
+
+/* A time of --list as --from and --to take it: relative to the profile's
+ * start ("+"), in the unit of sc, rounded to a nanosecond of the header's
+ * unit (so that 0.1 + 0.2 prints as 0.3), with no trailing zeros. */
+static void put_rel_time(output *o, double rel, const units_scale *sc)
 {
 	int dec = 9; /* seconds, and units we do not know */
 	if (!strcmp(tr_unit, "milliseconds") || !strcmp(tr_unit, "ms")) dec = 6;
@@ -661,31 +756,63 @@ static void put_rel_time(output *o, double rel)
 		int sig = 16 - 1 - (int)floor(log10(big));
 		if (sig < dec) dec = sig < 0 ? 0 : sig;
 	}
+	int shift = (int)lround(log10(sc->div));
+	dec += shift;
+	if (dec < 0) dec = 0;
 	char buf[64];
-	int n = snprintf(buf, sizeof buf, "%.*f", dec, rel);
+	int n = snprintf(buf, sizeof buf, "%.*Lf", dec, (long double)rel / (long double)sc->div);
 	if (dec > 0) {
 		while (n > 0 && buf[n - 1] == '0') n--;
 		if (n > 0 && buf[n - 1] == '.') n--;
 	}
 	if (n == 2 && buf[0] == '-' && buf[1] == '0') { buf[0] = '0'; n = 1; }
+	if (!opt.json && buf[0] != '-') out_putc(o, '+');
 	out_write(o, buf, (size_t)n);
+	if (!opt.json) out_puts(o, sc->suffix);
+}
+
+static long double num_ldbl(num a)
+{
+	return a.kind == NUM_DBL ? (long double)a.d : a.kind == NUM_INT ? (long double)a.i : (long double)a.u;
+}
+
+/* The unit of --list's weights: that of the primary metric of the event's
+ * stacks (the first stack of the event that has it), a count when the
+ * weight is the number of samples. */
+static units list_units;
+static bool have_list_units;
+
+static void note_list_units(spaa_reader *r, const spaa_stack *st, int32_t event)
+{
+	if (have_list_units || st->event != event || event < 0 || event >= (int32_t)r->nevents) return;
+	const char *pm = r->events[event].primary_metric;
+	const spaa_weight *w = pm ? spaa_weight_find(st->w, st->nw, pm) : NULL;
+	if (!w) return;
+	const char *en = r->events[event].name;
+	list_units = metric_units(w, en, en ? strlen(en) : 0);
+	have_list_units = true;
 }
 
 /* --list: one line per window for one event: its primary metric when the
  * samples give it, else the sample count; start and end relative to the
- * first window's start.  With --json, one object per window. */
+ * profile's start.  With --json, one object per window. */
 static void put_list(output *o, int32_t event, const char *pm)
 {
-	int pid = pm ? metric_find(pm, strlen(pm)) : -1;
+	int pid = pm ? mname_find(pm, strlen(pm)) : -1;
 	if (pid >= 0 && !(given_any >> pid & 1)) pid = -1;
+	units wu = pid >= 0 && have_list_units ? list_units : units_of(NULL, 0, NULL, 0);
 	xqsort(wins.e, wins.n, sizeof *wins.e, cmp_entry);
 	num *byf = xcalloc(funcs.count ? funcs.count : 1, sizeof *byf);
 	uint32_t *touched = xmalloc((funcs.count ? funcs.count : 1) * sizeof *touched);
 	bool *seen = xcalloc(funcs.count ? funcs.count : 1, sizeof *seen);
-	if (!opt.json) out_puts(o, "start\tend\tweight\ttop_weight\ttop_function\n");
-	char buf[32];
+	/* the rows first: one unit for the whole table */
+	size_t nrows = (size_t)(kmax - kmin + 1);
+	num *tot = xcalloc(nrows, sizeof *tot), *topw = xcalloc(nrows, sizeof *topw);
+	int64_t *top = xmalloc(nrows * sizeof *top);
+	long double wmin = 0, wmax = 0;
 	uint32_t j = 0;
 	for (int64_t k = kmin; k <= kmax; k++) {
+		size_t row = (size_t)(k - kmin);
 		num total = num_i(0);
 		uint32_t nt = 0;
 		for (; j < wins.n && wins.e[j].k == k; j++) {
@@ -711,30 +838,58 @@ static void put_list(output *o, int32_t event, const char *pm)
 				best = fi;
 		}
 		bool has_top = best >= 0 && !num_is_zero(byf[best]);
-		const char *sep = opt.json ? "," : "\t";
-		if (opt.json) out_puts(o, "{\"start\":");
-		put_rel_time(o, (double)k * opt.every);
-		out_puts(o, opt.json ? ",\"end\":" : sep);
-		put_rel_time(o, win_end(k) == range_end ? range_end - origin : (double)(k + 1) * opt.every);
-		out_puts(o, opt.json ? ",\"weight\":" : sep);
-		out_write(o, buf, num_fmt(buf, total));
-		out_puts(o, opt.json ? ",\"top_weight\":" : sep);
-		out_write(o, buf, has_top ? num_fmt(buf, byf[best]) : num_fmt(buf, num_i(0)));
-		if (opt.json) {
-			out_puts(o, ",\"top_function\":");
-			if (has_top) jw_str(o, strmap_key(&funcs, (uint32_t)best, NULL), strlen(strmap_key(&funcs, (uint32_t)best, NULL)));
-			else out_puts(o, "null");
-			out_putc(o, '}');
-		} else {
-			out_puts(o, sep);
-			out_puts(o, has_top ? strmap_key(&funcs, (uint32_t)best, NULL) : "-");
-		}
-		out_putc(o, '\n');
+		tot[row] = total;
+		topw[row] = has_top ? byf[best] : num_i(0);
+		top[row] = has_top ? best : -1;
+		long double a = fabsl(num_ldbl(total)), b = fabsl(num_ldbl(topw[row]));
+		if (a > wmax) wmax = a;
+		if (a > 0 && (wmin == 0 || a < wmin)) wmin = a;
+		if (b > 0 && (wmin == 0 || b < wmin)) wmin = b;
 		for (uint32_t i = 0; i < nt; i++) {
 			byf[touched[i]] = num_i(0);
 			seen[touched[i]] = false;
 		}
 	}
+	units_scale ws = units_pick(&wu, &opt.uo, wmin, wmax);
+	units_scale ts = list_time_scale();
+	if (opt.json) ts = (units_scale){ UNITS_COUNT, true, false, 1, "" };
+	if (!opt.json) out_puts(o, "start\tend\tweight\ttop_weight\ttop_function\n");
+	char buf[UNITS_BUF];
+	for (int64_t k = kmin; k <= kmax; k++) {
+		size_t row = (size_t)(k - kmin);
+		double s0 = origin - base;
+		const char *sep = opt.json ? "," : "\t";
+		if (opt.json) out_puts(o, "{\"start\":");
+		put_rel_time(o, s0 + (double)k * opt.every, &ts);
+		out_puts(o, opt.json ? ",\"end\":" : sep);
+		put_rel_time(o, win_end(k) == range_end ? range_end - base : s0 + (double)(k + 1) * opt.every, &ts);
+		if (opt.json) {
+			out_puts(o, ",\"unit\":");
+			jw_strc(o, tr_unit);
+		}
+		out_puts(o, opt.json ? ",\"weight\":" : sep);
+		if (opt.json) out_write(o, buf, num_fmt(buf, tot[row]));
+		else out_write(o, buf, units_fmt(buf, num_ldbl(tot[row]), &ws));
+		out_puts(o, opt.json ? ",\"top_weight\":" : sep);
+		if (opt.json) out_write(o, buf, num_fmt(buf, topw[row]));
+		else out_write(o, buf, units_fmt(buf, num_ldbl(topw[row]), &ws));
+		const char *fn = top[row] >= 0 ? strmap_key(&funcs, (uint32_t)top[row], NULL) : NULL;
+		if (opt.json) {
+			out_puts(o, ",\"weight_unit\":");
+			jw_strc(o, wu.name);
+			out_puts(o, ",\"top_function\":");
+			if (fn) jw_str(o, fn, strlen(fn));
+			else out_puts(o, "null");
+			out_putc(o, '}');
+		} else {
+			out_puts(o, sep);
+			out_puts(o, fn ? fn : "-");
+		}
+		out_putc(o, '\n');
+	}
+	free(tot);
+	free(topw);
+	free(top);
 	free(byf);
 	free(touched);
 	free(seen);
@@ -754,6 +909,8 @@ int main(int argc, char **argv)
 		{ "json", no_argument, 0, 'J' },
 		{ "allow-empty", no_argument, 0, 'A' },
 		{ "event", required_argument, 0, 'e' },
+		{ "raw-units", no_argument, 0, UNITS_OPT_RAW },
+		{ "iec", no_argument, 0, UNITS_OPT_IEC },
 		CLI_OUT_LONGOPTS,
 		FOLD_NAME_LONGOPTS,
 		READERS_LONGOPTS,
@@ -769,15 +926,17 @@ int main(int argc, char **argv)
 		case 'F': opt.from_s = optarg; break;
 		case 'T': opt.to_s = optarg; break;
 		case 'E':
-			opt.every = opt_double("--every", optarg);
 			opt.every_s = optarg;
-			if (!(opt.every > 0)) usage_error("--every: '%s' is not a positive duration", optarg);
+			if (!(parse_time("--every", optarg).v > 0))
+				usage_error("--every: '%s' is not a positive duration", optarg);
 			opt.has_every = true;
 			break;
 		case 'L': opt.list = true; break;
 		case 'J': opt.json = true; break;
 		case 'A': opt.allow_empty = true; break;
 		case 'e': opt.event_name = optarg; break;
+		case UNITS_OPT_RAW: opt.uo.raw = true; break;
+		case UNITS_OPT_IEC: opt.uo.iec = true; break;
 		CLI_OUT_CASES(outpath, zstd);
 		READERS_OPT_CASES;
 		CLI_STD_CASES(usage);
@@ -789,9 +948,9 @@ int main(int argc, char **argv)
 		usage_error("nothing to do: give --from, --to or --every");
 	if (opt.event_name && !opt.list) usage_error("--event goes with --list");
 	if (opt.json && !opt.list) usage_error("--json goes with --list");
-	bool dummy;
-	if (opt.from_s) (void)parse_time("--from", opt.from_s, &dummy);
-	if (opt.to_s) (void)parse_time("--to", opt.to_s, &dummy);
+	if (opt.from_s) (void)parse_time("--from", opt.from_s);
+	if (opt.to_s) (void)parse_time("--to", opt.to_s);
+	if ((opt.uo.raw || opt.uo.iec) && !opt.list) usage_error("--raw-units and --iec go with --list");
 	cut = opt.from_s || opt.to_s;
 
 	const char *arg = optind < argc ? argv[optind] : "-";

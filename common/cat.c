@@ -16,6 +16,7 @@
 #include "cat.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 #include "spaa.h"
 #include "stackid.h"
 #include "strmap.h"
+#include "units.h"
 
 /* ---- state ---------------------------------------------------------------- */
 
@@ -50,6 +52,13 @@ struct src {
 	uint32_t *stack_of;
 	uint32_t scap;
 	bool frames_kept;     /* every frame id stays and the order too */
+	/* its time_range unit in nanoseconds (0: no time_range, or not a time
+	 * unit) and the power of ten its times are multiplied by to be in the
+	 * output's unit (inputs of different clocks, e.g. perf's seconds and
+	 * Chrome's nanoseconds) */
+	double unit_ns;
+	char *unit;
+	int shift;
 };
 
 /* A dictionary of the output (dsos or frames): entry i has output id
@@ -106,6 +115,10 @@ static struct {
 	output *o;
 } C;
 
+/* the output's time_range unit and the input that has it */
+static char *tr_unit;
+static uint32_t tr_unit_src;
+
 /* ---- small helpers ---------------------------------------------------------- */
 
 static const json_node *nd(const spaa_reader *r, uint32_t k)
@@ -136,6 +149,69 @@ static void write_line(spaa_reader *r)
 static const char *or_none(const char *s)
 {
 	return s ? s : "(none)";
+}
+
+/* Writes the JSON number text p[0..n) multiplied by 10^shift, exactly (the
+ * decimal point moved, no floating point): "52310.001012" with 9 gives
+ * "52310001012", "1500" with -3 "1.5". */
+static void put_shifted(const char *p, size_t n, int shift)
+{
+	char dig[400];
+	size_t nd = 0, i = 0;
+	long e = 0;
+	bool neg = i < n && p[i] == '-';
+	if (neg) i++;
+	for (; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+		if (nd < sizeof dig) dig[nd++] = p[i];
+		else e++;
+	if (i < n && p[i] == '.')
+		for (i++; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+			if (nd < sizeof dig) dig[nd++] = p[i], e--;
+	if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+		char *end;
+		char buf[32];
+		size_t k = n - i - 1 < sizeof buf - 1 ? n - i - 1 : sizeof buf - 1;
+		memcpy(buf, p + i + 1, k);
+		buf[k] = 0;
+		long x = strtol(buf, &end, 10);
+		if (x > 100000 || x < -100000) x = x > 0 ? 100000 : -100000;
+		e += x;
+	}
+	e += shift;
+	size_t a = 0;
+	while (a < nd && dig[a] == '0') a++; /* leading zeros */
+	while (nd > a && dig[nd - 1] == '0') nd--, e++; /* trailing zeros */
+	if (a == nd) {
+		out_putc(C.o, '0');
+		return;
+	}
+	if (neg) out_putc(C.o, '-');
+	long len = (long)(nd - a);
+	if (e >= 0 && e <= 24) {
+		out_write(C.o, dig + a, (size_t)len);
+		for (long z = 0; z < e; z++) out_putc(C.o, '0');
+	} else if (e < 0 && -e < len) {
+		out_write(C.o, dig + a, (size_t)(len + e));
+		out_putc(C.o, '.');
+		out_write(C.o, dig + a + len + e, (size_t)-e);
+	} else if (e < 0 && -e - len <= 24) {
+		out_puts(C.o, "0.");
+		for (long z = 0; z < -e - len; z++) out_putc(C.o, '0');
+		out_write(C.o, dig + a, (size_t)len);
+	} else {
+		out_write(C.o, dig + a, (size_t)len);
+		out_printf(C.o, "e%ld", e);
+	}
+}
+
+/* A time node of input s, in the output's unit. */
+static void put_time(const struct src *s, const json_doc *d, uint32_t k)
+{
+	const json_node *x = &d->nodes[k];
+	if (s->shift && (x->type == JSON_INT || x->type == JSON_UINT || x->type == JSON_DOUBLE))
+		put_shifted(x->str, x->num_len, s->shift);
+	else
+		jw_node(C.o, d, k);
 }
 
 /* Identity of a dictionary record: its compact members but "id", with the
@@ -588,23 +664,45 @@ static void put_merged_stack(struct src *s, spaa_reader *r, uint32_t srci)
 	else write_stack(s, r, st, m);
 }
 
-/* --merge, second pass: a sample's stack_id becomes its merged stack's id. */
+/* The power of ten that takes the times of window record r of input s
+ * (in its own unit, else its input's) to the output's unit. */
+static int window_shift(const struct src *s, spaa_reader *r)
+{
+	uint32_t uk = json_get(&r->doc, 0, "unit");
+	if (!uk || nd(r, uk)->type != JSON_STRING || !s->unit || !tr_unit) return s->shift;
+	if (json_is_str(&r->doc, uk, s->unit, strlen(s->unit))) return s->shift;
+	units u = units_of(NULL, 0, nd(r, uk)->str, nd(r, uk)->count);
+	double to = C.src[tr_unit_src].unit_ns;
+	if (u.dim != UNITS_TIME || !to) return 0;
+	int k = 0;
+	double ratio = u.factor / to;
+	while (k < 30 && ratio > 1.5) ratio /= 10, k++;
+	return ratio == 1 ? k : 0;
+}
+
+/* A sample: its stack_id its merged stack's id (merging), its timestamp in
+ * the output's unit. */
 static void put_sample(struct src *s, spaa_reader *r)
 {
 	json_doc *d = &r->doc;
 	uint32_t sk = json_get(d, 0, "stack_id");
-	sstr id;
-	if (!sk || !spaa_id_key(r, sk, &id)) die_at(r->name, r->lineno, "sample has no valid \"stack_id\"");
-	int64_t m = merged_of(s, r, sk);
-	if (m < 0) die_at(r->name, r->lineno, "sample refers to unknown stack %.*s", (int)id.n, id.p);
-	if (id_same(r, sk, (uint32_t)m)) {
+	int64_t m = -1;
+	if (C.merge) {
+		sstr id;
+		if (!sk || !spaa_id_key(r, sk, &id)) die_at(r->name, r->lineno, "sample has no valid \"stack_id\"");
+		m = merged_of(s, r, sk);
+		if (m < 0) die_at(r->name, r->lineno, "sample refers to unknown stack %.*s", (int)id.n, id.p);
+		if (id_same(r, sk, (uint32_t)m)) m = -1;
+	}
+	if (m < 0 && !s->shift) {
 		write_line(r);
 		return;
 	}
 	out_putc(C.o, '{');
 	for (uint32_t k = 1, j = 0; j < d->nodes[0].count; j++, k = json_after(d, k + 1)) {
 		member_key(d, k, j == 0);
-		if (k + 1 == sk) write_stack_id((uint32_t)m);
+		if (m >= 0 && k + 1 == sk) write_stack_id((uint32_t)m);
+		else if (key_is(d, k, "timestamp")) put_time(s, d, k + 1);
 		else jw_node(C.o, d, k + 1);
 	}
 	out_puts(C.o, "}\n");
@@ -614,8 +712,11 @@ static void put_sample(struct src *s, spaa_reader *r)
 static void put_window(struct src *s, spaa_reader *r)
 {
 	json_doc *d = &r->doc;
-	uint32_t bs = json_get(d, 0, "by_stack");
-	bool raw = true;
+	uint32_t bs = C.merge ? json_get(d, 0, "by_stack") : 0;
+	struct src ws = *s;
+	ws.shift = window_shift(s, r);
+	bool retime = ws.shift != 0 || (s->shift && json_get(d, 0, "unit"));
+	bool raw = !retime;
 	if (bs && d->nodes[bs].type == JSON_ARRAY) {
 		for (uint32_t e = bs + 1, i = 0; i < d->nodes[bs].count; i++, e = json_after(d, e)) {
 			uint32_t sk = d->nodes[e].type == JSON_OBJECT ? json_get(d, e, "stack_id") : 0;
@@ -635,6 +736,14 @@ static void put_window(struct src *s, spaa_reader *r)
 	out_putc(C.o, '{');
 	for (uint32_t k = 1, j = 0; j < d->nodes[0].count; j++, k = json_after(d, k + 1)) {
 		member_key(d, k, j == 0);
+		if (retime && (key_is(d, k, "start") || key_is(d, k, "end"))) {
+			put_time(&ws, d, k + 1);
+			continue;
+		}
+		if (retime && key_is(d, k, "unit")) {
+			jw_strc(C.o, tr_unit);
+			continue;
+		}
 		if (k + 1 != bs) {
 			jw_node(C.o, d, k + 1);
 			continue;
@@ -661,9 +770,7 @@ struct ev { char *name, *kind, *primary; uint32_t src; };
 static struct ev *evs;
 static uint32_t nevs, evcap;
 static int32_t tr_min = -1, tr_max = -1; /* inputs with the earliest start, latest end */
-static double tr_start, tr_end;
-static char *tr_unit;
-static uint32_t tr_unit_src;
+static double tr_start, tr_end;  /* nanoseconds when the clocks are times */
 
 static bool str_eq(const char *a, const char *b)
 {
@@ -716,27 +823,50 @@ static void read_header(uint32_t i)
 	if (r->has_time_range) {
 		uint32_t tr = json_get(&r->doc, 0, "time_range");
 		uint32_t uk = json_get(&r->doc, tr, "unit");
-		const char *unit = "seconds";
-		char *u = NULL;
-		if (uk && nd(r, uk)->type == JSON_STRING) unit = u = xmemdup(nd(r, uk)->str, nd(r, uk)->count);
+		s->unit = uk && nd(r, uk)->type == JSON_STRING ? xmemdup(nd(r, uk)->str, nd(r, uk)->count)
+							       : xstrdup("seconds");
+		units u = units_of(NULL, 0, s->unit, strlen(s->unit));
+		s->unit_ns = u.dim == UNITS_TIME ? u.factor : 0;
 		if (!tr_unit) {
-			tr_unit = xstrdup(unit);
+			tr_unit = s->unit;
 			tr_unit_src = i;
-		} else if (strcmp(tr_unit, unit) != 0) {
+		} else if (strcmp(tr_unit, s->unit) != 0 && !(s->unit_ns && C.src[tr_unit_src].unit_ns)) {
 			die_at(s->name, r->lineno, "time_range unit %s conflicts with unit %s in %s",
-			       unit, tr_unit, C.src[tr_unit_src].name);
+			       s->unit, tr_unit, C.src[tr_unit_src].name);
+		} else if (s->unit_ns && s->unit_ns < C.src[tr_unit_src].unit_ns) {
+			tr_unit = s->unit; /* the finest clock of all */
+			tr_unit_src = i;
 		}
-		free(u);
-		if (tr_min < 0 || r->tr_start < tr_start) {
+		/* compared in nanoseconds when the clocks differ */
+		double f = s->unit_ns ? s->unit_ns : 1;
+		if (tr_min < 0 || r->tr_start * f < tr_start) {
 			tr_min = (int32_t)i;
-			tr_start = r->tr_start;
+			tr_start = r->tr_start * f;
 		}
-		if (tr_max < 0 || r->tr_end > tr_end) {
+		if (tr_max < 0 || r->tr_end * f > tr_end) {
 			tr_max = (int32_t)i;
-			tr_end = r->tr_end;
+			tr_end = r->tr_end * f;
 		}
 	}
 	spaa_close(r);
+}
+
+/* The power of ten that takes the times of every input with a time_range
+ * to the output's unit (the finest of their clocks). */
+static void time_shifts(void)
+{
+	double to = tr_unit ? C.src[tr_unit_src].unit_ns : 0;
+	for (uint32_t i = 0; to && i < C.nsrc; i++) {
+		struct src *s = &C.src[i];
+		if (!s->unit_ns || s->unit_ns == to) continue;
+		int k = 0;
+		double ratio = s->unit_ns / to;
+		while (k < 30 && ratio > 1.5) ratio /= 10, k++;
+		if (ratio != 1)
+			die_at(s->name, s->hline_no, "time_range unit %s conflicts with unit %s in %s "
+			       "(not a power of ten apart)", s->unit, tr_unit, C.src[tr_unit_src].name);
+		s->shift = k;
+	}
 }
 
 static void write_time_range_value(uint32_t tr)
@@ -745,11 +875,12 @@ static void write_time_range_value(uint32_t tr)
 	json_doc *dmin = &C.src[tr_min].hdoc, *dmax = &C.src[tr_max].hdoc;
 	uint32_t smin = json_get(dmin, json_get(dmin, 0, "time_range"), "start");
 	uint32_t smax = json_get(dmax, json_get(dmax, 0, "time_range"), "end");
+	const struct src *smn = &C.src[tr_min], *smx = &C.src[tr_max];
 	if (!tr) {
 		out_puts(C.o, "{\"start\":");
-		jw_node(C.o, dmin, smin);
+		put_time(smn, dmin, smin);
 		out_puts(C.o, ",\"end\":");
-		jw_node(C.o, dmax, smax);
+		put_time(smx, dmax, smax);
 		out_puts(C.o, ",\"unit\":");
 		jw_strc(C.o, tr_unit);
 		out_putc(C.o, '}');
@@ -758,9 +889,14 @@ static void write_time_range_value(uint32_t tr)
 	out_putc(C.o, '{');
 	for (uint32_t c = tr + 1, i = 0; i < d0->nodes[tr].count; i++, c = json_after(d0, c + 1)) {
 		member_key(d0, c, i == 0);
-		if (key_is(d0, c, "start")) jw_node(C.o, dmin, smin);
-		else if (key_is(d0, c, "end")) jw_node(C.o, dmax, smax);
+		if (key_is(d0, c, "start")) put_time(smn, dmin, smin);
+		else if (key_is(d0, c, "end")) put_time(smx, dmax, smax);
+		else if (key_is(d0, c, "unit")) jw_strc(C.o, tr_unit);
 		else jw_node(C.o, d0, c + 1);
+	}
+	if (!json_get(d0, tr, "unit") && strcmp(tr_unit, "seconds") != 0) {
+		out_puts(C.o, ",\"unit\":");
+		jw_strc(C.o, tr_unit);
 	}
 	out_putc(C.o, '}');
 }
@@ -902,12 +1038,10 @@ static void run(uint32_t srci, enum pass pass)
 			else put_merged_stack(s, r, srci);
 			break;
 		case SPAA_SAMPLE:
-			if (pass == PASS_CAT) write_line(r);
-			else if (pass == PASS_WRITE) put_sample(s, r);
+			if (pass != PASS_SCAN) put_sample(s, r);
 			break;
 		case SPAA_WINDOW:
-			if (pass == PASS_CAT) write_line(r);
-			else if (pass == PASS_WRITE) put_window(s, r);
+			if (pass != PASS_SCAN) put_window(s, r);
 			break;
 		default: /* records of other types pass unchanged */
 			if (pass != PASS_SCAN) write_line(r);
@@ -965,6 +1099,7 @@ void spaa_cat(char **files, const char *const *names, uint32_t n, bool merge, co
 		C.src[i].frames_kept = C.src[i].leaf_first == C.leaf_first;
 	C.dso.fresh = C.frame.fresh = 1;
 
+	time_shifts();
 	write_header();
 	if (C.merge) {
 		for (uint32_t i = 0; i < C.nsrc; i++) run(i, PASS_SCAN);
@@ -972,4 +1107,37 @@ void spaa_cat(char **files, const char *const *names, uint32_t n, bool merge, co
 	} else {
 		for (uint32_t i = 0; i < C.nsrc; i++) run(i, PASS_CAT);
 	}
+}
+
+static char *merged_tmp;
+
+static void remove_merged(void)
+{
+	if (merged_tmp) unlink(merged_tmp);
+}
+
+char *spaa_cat_merged(char **files, uint32_t n)
+{
+	if (n == 1) return xstrdup(files[0]);
+	cli_stdin_once(files, (int)n);
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir) dir = "/tmp";
+	sbuf path = { 0 };
+	sbuf_printf(&path, "%s/%s.XXXXXX", dir, cli_prog);
+	int fd = mkstemp(path.p);
+	if (fd < 0) die(EXIT_DATA, "%s: cannot make a temporary file: %s", dir, strerror(errno));
+	close(fd);
+	merged_tmp = path.p;
+	cli_atexit(remove_merged);
+	output *o = output_open(path.p, false);
+	spaa_cat(files, NULL, n, true, NULL, o);
+	output_close(o);
+	fd = open(path.p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) die(EXIT_DATA, "%s: %s", path.p, strerror(errno));
+	unlink(path.p);
+	merged_tmp = NULL;
+	sbuf_free(&path);
+	sbuf s = { 0 };
+	sbuf_printf(&s, "/dev/fd/%d", fd);
+	return s.p;
 }

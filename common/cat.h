@@ -16,4 +16,11 @@
  * Once per process: its state is static. */
 void spaa_cat(char **files, const char *const *names, uint32_t n, bool merge, const char *metric, output *o);
 
+/* For a command that reads one profile (spaa-top, spaa-grep): the n files
+ * merged as "spaa-cat --merge" merges them, written to an unlinked temporary
+ * file (in TMPDIR, else /tmp), and a path that reads it ("/dev/fd/N");
+ * with one file, that file's path as it is.  Errors are fatal (exit 1,
+ * nothing left behind). */
+char *spaa_cat_merged(char **files, uint32_t n);
+
 #endif

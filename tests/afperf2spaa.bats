@@ -294,7 +294,7 @@ END
 	for f in basic_two_runs crlf_numeric_types_later_minor afsim_writer_style; do
 		for o in "" --samples --exclude-pauses "--samples --exclude-pauses"; do
 			afperf2spaa $o "$A/$f.afperf" >"$T/out.spaa"
-			run spaa-validate "$T/out.spaa"
+			run spaa-validate --verbose "$T/out.spaa"
 			assert_success
 			assert_output --regexp ': valid: 1 header, 1 dso, [0-9]+ frame, 2 thread, [0-9]+ stack, [0-9]+ sample, 0 window, 0 other; 0 errors, [0-9]+ warnings$'
 		done
@@ -343,7 +343,7 @@ fold_quiet() { spaa-fold "$@" 2>/dev/null; }
 	done
 	afperf2spaa --samples "$A/basic_two_runs.afperf" >"$T/a.spaa"
 	spaa-window --from +0 --to 1e12 "$T/a.spaa" >"$T/cut.spaa"
-	run spaa-validate "$T/cut.spaa"
+	run spaa-validate --verbose "$T/cut.spaa"
 	assert_output "$T/cut.spaa: valid: 1 header, 1 dso, 22 frame, 2 thread, 42 stack, 62 sample, 0 window, 0 other; 0 errors, 0 warnings"
 	run fold_quiet --raw --tid --event region -m "Bytes sent" "$T/cut.spaa"
 	assert_output "mission-1/1;WsfSimulation::AdvanceTime 823123942466
@@ -372,7 +372,7 @@ mission-2/2;WsfSimulation::AdvanceTime;mover update;µ-wave link 497753544523"
 @test "--samples and spaa-window: a partial cut keeps the counters of the regions and the intervals that start in it" {
 	afperf2spaa --samples "$A/basic_two_runs.afperf" >"$T/a.spaa"
 	spaa-window --from 1700000000.005 "$T/a.spaa" >"$T/cut.spaa"
-	run spaa-validate "$T/cut.spaa"
+	run spaa-validate --verbose "$T/cut.spaa"
 	assert_output "$T/cut.spaa: valid: 1 header, 1 dso, 22 frame, 2 thread, 12 stack, 20 sample, 0 window, 0 other; 0 errors, 0 warnings"
 	run fold_quiet --event region -m "Bytes sent" "$T/cut.spaa"
 	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 1039533389606

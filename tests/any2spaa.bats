@@ -208,3 +208,32 @@ Try 'any2spaa --help' for more information."
 	assert_failure 1
 	assert_output "any2spaa: $T/empty: not a profile any converter here reads: it looks like a directory (--format=NAME reads it as NAME; any2spaa --help lists the formats)"
 }
+
+# node-cpu.cpuprofile (node --cpu-prof: nanoseconds) and gzip.perf.data
+# (perf record: seconds), real captures (tests/spaa-window.bats)
+@test "any2spaa -s: the converter's sample records; inputs of different clocks merge in nanoseconds" {
+	W=$BATS_TEST_DIRNAME/data/window
+	run any2spaa -s "$W/node-cpu.cpuprofile"
+	assert_success
+	assert_output "$(chrome2spaa -s "$W/node-cpu.cpuprofile")"
+	any2spaa -s "$W/node-cpu.cpuprofile" "$W/gzip.perf.data" > "$T/m.spaa"
+	run sh -c 'head -n 1 "$1" | grep -o "\"time_range\":{[^}]*}"' sh "$T/m.spaa"
+	assert_output '"time_range":{"start":12524574462000,"end":12529200154000,"unit":"nanoseconds"}'
+	run sh -c 'grep -c "\"type\":\"sample\"" "$1"; grep "\"type\":\"sample\"" "$1" | sed -n "1p;\$p" | grep -o "\"timestamp\":[0-9]*"' sh "$T/m.spaa"
+	assert_output '808
+"timestamp":12524581532000
+"timestamp":12529200154000'
+	# windows of one duration across both: the node run, then gzip's
+	run sh -c 'spaa-window --every 1s --list "$1" | cut -f 1-3' sh "$T/m.spaa"
+	assert_output "$(printf 'start\tend\tweight\n+0s\t+1s\t993.07ms\n+1s\t+2s\t529.04ms\n+2s\t+3s\t0\n+3s\t+4s\t0\n+4s\t+4.625692s\t0')"
+	run sh -c 'spaa-window --every 1s --list --event cpu-clock:pppH "$1" | cut -f 1-3 | tail -n 1' sh "$T/m.spaa"
+	assert_output "$(printf '+4s\t+4.625692s\t232.46ms')"
+	spaa-validate -q "$T/m.spaa"
+	# pprof's wall clock and perf's: no "time_range unit seconds conflicts with unit nanoseconds"
+	run sh -c 'any2spaa "$1" "$2" | head -n 1 | grep -o "\"time_range\":{[^}]*}"' sh "$EX/go-cpu.pprof" "$W/gzip.perf.data"
+	assert_output '"time_range":{"start":12528785416000,"end":1795600668589979029,"unit":"nanoseconds"}'
+	# a format without sample times
+	run any2spaa -s "$EX/go-cpu.pprof"
+	assert_failure 1
+	assert_output "any2spaa: $EX/go-cpu.pprof: a pprof profile (profile.proto) has no sample times: -s writes sample records only for the formats whose converter takes -s (any2spaa(1) lists them)"
+}

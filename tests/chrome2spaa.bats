@@ -434,7 +434,7 @@ PY
 	run spaa-fold "$T/nul.spaa"
 	assert_output "$(printf '(root);main;le\357\277\275af 1000')"
 	assert_equal "$(spaa-cat --merge "$T/nul.spaa" | grep -o '"stack","id":"[^"]*"')" "$(grep -o '"stack","id":"[^"]*"' "$T/nul.spaa")"
-	run spaa-validate "$T/nul.spaa"
+	run spaa-validate --verbose "$T/nul.spaa"
 	assert_success
 	assert_output "$T/nul.spaa: valid: 1 header, 2 dso, 3 frame, 0 thread, 1 stack, 0 sample, 0 window, 0 other; 0 errors, 0 warnings"
 }

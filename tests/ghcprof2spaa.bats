@@ -65,7 +65,7 @@ text_rows() { # FILE
 	LC_ALL=C sort "$G/simple.prof.expected" > "$T/want"
 	run diff "$T/want" "$T/got"
 	assert_success
-	run spaa-validate --strict "$T/p.spaa"
+	run spaa-validate --verbose --strict "$T/p.spaa"
 	assert_success
 	assert_output "$T/p.spaa: valid: 1 header, 113 dso, 150 frame, 0 thread, 67 stack, 0 sample, 0 window, 0 other; 0 errors, 0 warnings"
 	run head -1 "$T/p.spaa"

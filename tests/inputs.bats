@@ -252,6 +252,7 @@ filters() {
 		set --
 		[ "$c" = spx2spaa ] && set -- --metadata="$EX/spx-small.json"
 		[ "$c" = spaa-window ] && set -- --every=1
+		[ "$c" = spaa-grep ] && set -- -e main
 		for name in "$T/empty" "$T/dir"; do
 			run timeout 20 "$c" "$@" -o "$T/out" "$name"
 			[ "$status" -eq 1 ] || fail "$c $name: status $status: $output"

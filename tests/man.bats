@@ -346,3 +346,23 @@ x: x(1): the SYNOPSIS has "-demangle" as an argument'
 	done
 	[ -z "$out" ] || { printf '%s' "$out"; false; }
 }
+
+@test "README's build-only set: every package configure.ac asks for, each in .ci/deps too, each known to apt (issue 30)" {
+	local top=$SPAA_MANDIR/.. p min need full
+	min=$(sed -n 's/^apt-get install \(build-essential .*\)$/\1/p' "$top/README.md")
+	assert_equal "$min" "build-essential autoconf automake pkg-config libzstd-dev zlib1g-dev libiberty-dev libdw-dev libelf-dev"
+	# configure.ac's error messages name the Debian packages it needs
+	need=$(grep -o 'apt-get install [a-z0-9 .+-]*[a-z0-9]' "$top/configure.ac" | sed 's/^apt-get install //' | tr ' ' '\n' | sort -u)
+	[ -n "$need" ]
+	for p in $need; do
+		case " $min " in *" $p "*) ;; *) fail "configure.ac asks for $p, not in README's build-only set" ;; esac
+	done
+	full=$(sed -n 's/^PKGS="\(\$PKGS \)\{0,1\}\(.*\)"$/\2/p' "$top/.ci/deps" | tr '\n' ' ')
+	for p in $min; do
+		case " $full " in *" $p "*) ;; *) fail "$p is in README's build-only set, not in .ci/deps" ;; esac
+	done
+	command -v dpkg-query >/dev/null && command -v apt-cache >/dev/null || skip "not a Debian system"
+	for p in $min; do
+		dpkg-query -W "$p" >/dev/null 2>&1 || [ -n "$(apt-cache show "$p" 2>/dev/null)" ] || fail "apt does not know $p"
+	done
+}

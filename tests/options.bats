@@ -56,6 +56,9 @@ check_help() {
 	elif [ "$prog" = spaa-annotate ]; then
 		[ "$first" = "Usage: $prog [OPTION]... REGEX [FILE]..." ] ||
 			echo "$prog: first line is '$first', not 'Usage: $prog [OPTION]... REGEX [FILE]...'"
+	elif [ "$prog" = spaa-grep ]; then
+		[ "$first" = "Usage: $prog [OPTION]... PATTERN [FILE]..." ] ||
+			echo "$prog: first line is '$first', not 'Usage: $prog [OPTION]... PATTERN [FILE]...'"
 	else
 		case $first in
 		"Usage: $prog [OPTION]... [FILE]..." | "Usage: $prog [OPTION]... [FILE]") ;;

@@ -63,7 +63,7 @@ py_rows() { # FILE METRIC
 	firstOpenSearchURLString 517424
 	injectModule;(anonymous __InjectedScript_CommandLineAPIModuleSource.js:2) 1000000
 	EOF
-	run sh -c "safari2spaa '$R' | spaa-validate --strict"
+	run sh -c "safari2spaa '$R' | spaa-validate --verbose --strict"
 	assert_success
 	assert_output "-: valid: 1 header, 4 dso, 8 frame, 0 thread, 5 stack, 0 sample, 0 window, 0 other; 0 errors, 0 warnings"
 }
@@ -88,12 +88,12 @@ py_rows() { # FILE METRIC
 	run sh -c "safari2spaa -s '$R' | spaa-window --list --every 0.5"
 	assert_output - <<-'EOF'
 	start	end	weight	top_weight	top_function
-	0	0.5	33489331	29395109	gamma
-	0.5	1	517424	517424	firstOpenSearchURLString
-	1	1.5	0	0	-
-	1.5	2	0	0	-
-	2	2.5	0	0	-
-	2.5	2.528492391	0	0	-
+	+0ms	+500ms	33489.33us	29395.11us	gamma
+	+500ms	+1000ms	517.42us	517.42us	firstOpenSearchURLString
+	+1000ms	+1500ms	0	0	-
+	+1500ms	+2000ms	0	0	-
+	+2000ms	+2500ms	0	0	-
+	+2500ms	+2528.492391ms	0	0	-
 	EOF
 }
 

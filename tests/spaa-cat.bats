@@ -286,3 +286,27 @@ Try 'spaa-cat --help' for more information."
 	grep -q '"primary_metric":"live_bytes"' "$T/b.spaa"
 	spaa-validate --strict "$T/b.spaa"
 }
+
+@test "inputs of different clocks (seconds, nanoseconds) are put together in the finest unit, exactly" {
+	H='{"type":"header","format":"spaa","version":"1.0","source_tool":"x","frame_order":"leaf_to_root","events":[{"name":"e","kind":"software","sampling":{"mode":"event","primary_metric":"samples"}}],"time_range":{"start":%s,"end":%s,"unit":"%s"},"stack_id_mode":"local"}\n'
+	R='{"type":"dso","id":1,"name":"a"}\n{"type":"frame","id":1,"func":"%s","dso":1}\n{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"samples","value":1}]}\n{"type":"sample","timestamp":%s,"stack_id":"s1"}\n{"type":"window","id":"w1","start":%s,"end":%s,"unit":"%s","by_stack":[{"stack_id":"s1","weights":[{"metric":"samples","value":1}]}]}\n'
+	{ printf "$H" 12528.785416 12529.200154 seconds; printf "$R" f 12529.200154 12528.785416 1.25e4 seconds; } > "$T/s.spaa"
+	{ printf "$H" 12524574462000 12526103647000 nanoseconds; printf "$R" g 12524581532000 12524574462000 12524574463000 nanoseconds; } | sed 's/"s1"/"s2"/' > "$T/ns.spaa"
+	{ printf "$H" 1.5 2 ms; printf "$R" h 1.75 1 2 ms; } | sed 's/"s1"/"s3"/' > "$T/ms.spaa"
+	for m in "" --merge; do
+		run spaa-cat $m "$T/s.spaa" "$T/ns.spaa" "$T/ms.spaa"
+		assert_success
+		assert_line --index 0 '{"type":"header","format":"spaa","version":"1.0","source_tool":"x","frame_order":"leaf_to_root","events":[{"name":"e","kind":"software","sampling":{"mode":"event","primary_metric":"samples"}}],"time_range":{"start":1500000,"end":12529200154000,"unit":"nanoseconds"},"stack_id_mode":"'"$([ -n "$m" ] && echo content_addressable || echo local)"'"}'
+		run sh -c 'spaa-cat $1 "$2" "$3" "$4" | grep -v "\"type\":\"stack\"" | grep -o "\"\(timestamp\|start\|end\|unit\)\":[^,]*" | tr "\n" " "' sh "$m" "$T/s.spaa" "$T/ns.spaa" "$T/ms.spaa"
+		assert_output '"start":1500000 "end":12529200154000 "unit":"nanoseconds"} "timestamp":12529200154000 "start":12528785416000 "end":12500000000000 "unit":"nanoseconds" "timestamp":12524581532000 "start":12524574462000 "end":12524574463000 "unit":"nanoseconds" "timestamp":1750000 "start":1000000 "end":2000000 "unit":"nanoseconds" '
+		spaa-cat $m "$T/s.spaa" "$T/ns.spaa" "$T/ms.spaa" | spaa-validate -q -
+	done
+	# one input, or inputs that agree: unchanged
+	run spaa-cat --merge "$T/s.spaa" "$T/s.spaa"
+	assert_line --index 0 --partial '"time_range":{"start":12528.785416,"end":12529.200154,"unit":"seconds"}'
+	# a unit that is not a power of ten from the others is still refused
+	{ printf "$H" 1 2 hours; printf "$R" k 1.5 1 2 hours; } > "$T/h.spaa"
+	run spaa-cat "$T/s.spaa" "$T/h.spaa"
+	assert_failure 1
+	assert_output "spaa-cat: $T/h.spaa:1: time_range unit hours conflicts with unit seconds in $T/s.spaa (not a power of ten apart)"
+}

@@ -66,18 +66,18 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 	run spaa-grep -c --dso libc -e parse "$F"
 	assert_output "0 stacks, 0 period"
 	run spaa-grep -c --dso app -e parse "$F"
-	assert_output "3 stacks, 1000 period"
+	assert_output "3 stacks, 1,000 period"
 }
 
 @test "--pid, --tid (repeatable), --comm" {
 	run spaa-grep -c --pid 100 "$F"
-	assert_output "4 stacks, 1050 period"
+	assert_output "4 stacks, 1,050 period"
 	run spaa-grep -c --pid 200 "$F"
 	assert_output "0 stacks, 0 period"
 	run kept --tid 101 "$F"
 	assert_output "s2 s4 "
 	run spaa-grep -c --tid 101 --tid 100 "$F"
-	assert_output "4 stacks, 1050 period"
+	assert_output "4 stacks, 1,050 period"
 	run kept --comm '^app$' "$F"
 	assert_output "s1 s3 "
 	run kept --comm worker "$F"
@@ -86,7 +86,7 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 
 @test "--event, --min-weight, --metric; criteria combine with AND" {
 	run spaa-grep -c --event cycles "$F"
-	assert_output "4 stacks, 1050 period"
+	assert_output "4 stacks, 1,050 period"
 	run kept --min-weight 300 "$F"
 	assert_output "s1 s2 "
 	run spaa-grep -c --min-weight 3 --metric samples "$F"
@@ -102,9 +102,9 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 }
 
 @test "-c counts the kept stacks and sums the primary metric" {
-	run spaa-grep -c "$F"
+	run spaa-grep -c '' "$F"
 	assert_success
-	assert_output "4 stacks, 1050 period"
+	assert_output "4 stacks, 1,050 period"
 	run spaa-grep --count -e nothing "$F"
 	assert_output "0 stacks, 0 period"
 }
@@ -127,10 +127,10 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 {"type":"window","id":"w2","start":11.0,"end":12.0,"unit":"seconds","by_stack":[],"x_extra":{"a":[1,2.50]}}'
 }
 
-@test "no criterion: everything kept, byte for byte apart from unused dictionaries" {
-	run bash -c "spaa-grep --keep-dicts '$F' | cmp - '$F'"
+@test "an empty PATTERN: everything kept, byte for byte apart from unused dictionaries" {
+	run bash -c "spaa-grep --keep-dicts '' '$F' | cmp - '$F'"
 	assert_success
-	run bash -c "spaa-grep '$F' | wc -l"
+	run bash -c "spaa-grep '' '$F' | wc -l"
 	assert_output "26"
 }
 
@@ -173,13 +173,13 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 
 @test "bad JSON, no header, missing file" {
 	printf '{"type":"header"}\n{bad\n' > "$T/bad.spaa"
-	run spaa-grep "$T/bad.spaa"
+	run spaa-grep main "$T/bad.spaa"
 	assert_failure 1
 	assert_output "spaa-grep: $T/bad.spaa:2: invalid JSON at byte 2: expected string key"
-	run bash -c ": | spaa-grep"
+	run bash -c ": | spaa-grep main"
 	assert_failure 1
 	assert_output "spaa-grep: -: no header record (empty input)"
-	run spaa-grep "$T/missing.spaa"
+	run spaa-grep main "$T/missing.spaa"
 	assert_failure 1
 	assert_output "spaa-grep: $T/missing.spaa: No such file or directory"
 }
@@ -189,20 +189,20 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 	assert_failure 2
 	assert_line --index 0 "spaa-grep: -e '(': Unmatched ( or \\("
 	assert_line --index 1 "Try 'spaa-grep --help' for more information."
-	run spaa-grep -v "$F"
+	run spaa-grep -v --pid 100 "$F"
 	assert_failure 2
-	assert_line --index 0 "spaa-grep: -v needs -e or --dso"
-	run spaa-grep --leaf "$F"
+	assert_line --index 0 "spaa-grep: -v needs a PATTERN, -e or --dso"
+	run spaa-grep --leaf --tid 100 "$F"
 	assert_failure 2
-	assert_line --index 0 "spaa-grep: --leaf needs -e or --dso"
+	assert_line --index 0 "spaa-grep: --leaf needs a PATTERN, -e or --dso"
+	run spaa-grep </dev/null
+	assert_failure 2
+	assert_line --index 0 "spaa-grep: no PATTERN: give one (spaa-grep PATTERN [FILE]...), -e PATTERN, or a stack criterion such as --pid"
 	run spaa-grep --pid x "$F"
 	assert_failure 2
 	assert_line --index 0 "spaa-grep: --pid: 'x' is not an integer"
 	run spaa-grep --min-weight -1 "$F"
 	assert_failure 2
-	run spaa-grep "$F" "$F"
-	assert_failure 2
-	assert_line --index 0 "spaa-grep: too many arguments (one FILE at most)"
 	run spaa-grep --bogus "$F"
 	assert_failure 2
 }
@@ -210,7 +210,7 @@ spaa-grep: $F: no function matches -e 'memcpy'; names that contain 'memcpy' (ign
 @test "--help and --version" {
 	run spaa-grep --help
 	assert_success
-	assert_line --index 0 "Usage: spaa-grep [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: spaa-grep [OPTION]... PATTERN [FILE]..."
 	run spaa-grep --version
 	assert_success
 	assert_output --regexp "^spaa-grep \(spaa-tools\) "
@@ -262,11 +262,11 @@ dd;[unknown];read 14"
 	  for i in 1 2; do echo '{"type":"stack","id":"0x'$i'","frames":[1],"context":{"event":"cycles","tid":'$i'},"weights":[{"metric":"period","value":18446744073709551615}]}'; done; } >"$T/big.spaa"
 	run spaa-grep -c --tid 2 --min-weight 18446744073709551615 "$T/big.spaa"
 	assert_success
-	assert_output "1 stack, 18446744073709551615 period"
+	assert_output "1 stack, 18,446,744,073,709,551,615 period"
 	run spaa-grep -e f "$T/big.spaa"
 	assert_success
 	assert_output "$(cat "$T/big.spaa")"
-	run spaa-grep -c "$T/big.spaa"
+	run spaa-grep -c '' "$T/big.spaa"
 	assert_failure 1
 	assert_output "spaa-grep: $T/big.spaa:5: -c: the period weights add up beyond 64 bits"
 	run spaa-grep -e f -o "$T/no/dir/x.spaa" "$T/big.spaa"
@@ -278,7 +278,68 @@ dd;[unknown];read 14"
 	pprof2spaa "$EX/go-heap.pprof" > "$T/h.spaa"
 	run spaa-grep -c -m inuse_space -e main.allocLive "$T/h.spaa"
 	assert_success
-	assert_output "4 stacks, 1192250 live_bytes"
+	assert_output "4 stacks, 1.14MB live_bytes"
+}
+
+@test "grep's operands: PATTERN first, as in grep; -e still works; several FILEs merged as spaa-cat --merge" {
+	# issue 30: 'spaa-grep sre_ FILE' said "too many arguments"
+	run spaa-grep hash_one "$EX/perf-cpu.spaa"
+	assert_success
+	assert_output "$(spaa-grep -e hash_one "$EX/perf-cpu.spaa")"
+	run sh -c 'spaa-grep -c hash_one < "$1"' sh "$EX/perf-cpu.spaa"
+	assert_output "2 stacks, 17,527,770 period"
+	run spaa-grep -v -c hash_one "$EX/perf-cpu.spaa"
+	assert_output "5 stacks, 14,101,850 period"
+	# with -e the operands are all files, as in grep
+	run spaa-grep -c -e hash_one -e to_lowercase "$EX/perf-cpu.spaa"
+	assert_output "3 stacks, 22,516,977 period"
+	# a stack criterion without a pattern: the operands are files
+	run spaa-grep -c --pid 100 "$F"
+	assert_output "4 stacks, 1,050 period"
+	# several files: merged, then filtered
+	run spaa-grep hash_one "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa"
+	assert_success
+	assert_output "$(spaa-cat --merge "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" | spaa-grep hash_one)"
+	run spaa-grep -c hash_one "$EX/perf-cpu.spaa" - < "$EX/perf-cpu.spaa"
+	assert_output "2 stacks, 35,055,540 period"
+	run spaa-grep -c main "$EX/perf-cpu.spaa" "$T/missing.spaa"
+	assert_failure 1
+	assert_output "spaa-grep: $T/missing.spaa: No such file or directory"
+	run spaa-grep -c main - - < "$EX/perf-cpu.spaa"
+	assert_failure 2
+	run spaa-grep -c main "$EX/perf-cpu.spaa" "$EX/dd.folded"
+	assert_failure 1
+	assert_output "spaa-grep: $EX/dd.folded:1: this is folded stacks, not SPAA: run folded2spaa first"
+	# the merged copy is a temporary file, gone after success and failure
+	mkdir "$T/tmp"
+	TMPDIR=$T/tmp spaa-grep main "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" > /dev/null
+	run env TMPDIR="$T/tmp" spaa-grep main "$EX/perf-cpu.spaa" "$EX/dd.folded"
+	assert_failure 1
+	assert_equal "$(ls -A "$T/tmp")" ""
+}
+
+# gzip.perf.data: perf record of gzip (tests/spaa-window.bats); perf report
+# --stdio says "Event count (approx.): 232464928" (of cpu-clock, in ns), and
+# go tool pprof -sample_index=inuse_space -top -focus=main.allocLive of
+# go-heap.pprof "Showing nodes accounting for 1.14MB"
+@test "-c prints W as the tables do: in the metric's unit, counts with separators (issue 30)" {
+	perf2spaa "$BATS_TEST_DIRNAME/data/window/gzip.perf.data" > "$T/p.spaa"
+	run spaa-grep -c '' "$T/p.spaa"
+	assert_success
+	assert_output "78 stacks, 232.46ms period"
+	run spaa-grep -c --raw-units '' "$T/p.spaa"
+	assert_output "78 stacks, 232464928 period"
+	assert_equal "$(spaa-top -n 0 "$T/p.spaa" | head -n 1)" "cpu-clock:pppH/period, total 232.46ms"
+	pprof2spaa "$EX/go-heap.pprof" > "$T/h.spaa"
+	run spaa-grep -c -m inuse_space main.allocLive "$T/h.spaa"
+	assert_output "4 stacks, 1.14MB live_bytes"
+	run spaa-grep -c -m inuse_space --iec main.allocLive "$T/h.spaa"
+	assert_output "4 stacks, 1.14MiB live_bytes"
+	run spaa-grep -c hash_one "$EX/perf-cpu.spaa"
+	assert_output "2 stacks, 17,527,770 period"
+	run spaa-grep --raw-units hash_one "$EX/perf-cpu.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-grep: --raw-units and --iec go with -c"
 }
 
 # ---- the frame filters (common/filter.c), pprof's verbs ---------------------

@@ -17,25 +17,28 @@ both() {
 	cd "$D/validate"
 	run spaa-validate perf-inline-kernel.spaa
 	assert_success
+	assert_output ''
+	run spaa-validate --verbose perf-inline-kernel.spaa
+	assert_success
 	assert_output 'perf-inline-kernel.spaa: valid: 1 header, 3 dso, 8 frame, 2 thread, 3 stack, 2 sample, 1 window, 0 other; 0 errors, 0 warnings'
 }
 
 @test "valid dtrace-like file: related user and kernel stacks, probe context" {
 	cd "$D/validate"
-	run spaa-validate dtrace-user-kernel.spaa
+	run spaa-validate --verbose dtrace-user-kernel.spaa
 	assert_success
 	assert_output 'dtrace-user-kernel.spaa: valid: 1 header, 4 dso, 7 frame, 0 thread, 4 stack, 0 sample, 0 window, 0 other; 0 errors, 0 warnings'
 }
 
 @test "valid memory profile: allocation events, root_to_leaf, negative live_bytes, forward sample" {
 	cd "$D/validate"
-	run spaa-validate memory.spaa
+	run spaa-validate --verbose memory.spaa
 	assert_success
 	assert_output 'memory.spaa: valid: 1 header, 2 dso, 4 frame, 1 thread, 3 stack, 2 sample, 0 window, 0 other; 0 errors, 0 warnings'
 }
 
 @test "a sample may refer to a stack defined further on" {
-	run both sample-before-stack.spaa
+	run both --verbose sample-before-stack.spaa
 	assert_success
 	assert_output 'sample-before-stack.spaa: valid: 1 header, 1 dso, 2 frame, 0 thread, 1 stack, 1 sample, 0 window, 0 other; 0 errors, 0 warnings'
 }
@@ -45,7 +48,7 @@ both() {
 	run spaa-validate -q *.spaa
 	assert_success
 	assert_output ''
-	run spaa-validate stack-with-weights.spaa
+	run spaa-validate --verbose stack-with-weights.spaa
 	assert_success
 	assert_output - <<'OUT'
 spaa-validate: stack-with-weights.spaa:1: warning: header has no "stack_id_mode" (taken as "local")
@@ -88,7 +91,7 @@ OUT
 }
 
 @test "without --strict warnings keep a file valid" {
-	run both context-unknown-key.spaa
+	run both --verbose context-unknown-key.spaa
 	assert_success
 	assert_output - <<'OUT'
 spaa-validate: context-unknown-key.spaa:5: warning: unknown context key "vendor_key" (custom keys should start with "x_")
@@ -153,7 +156,7 @@ OUT
 }
 
 @test "several files are validated separately; exit 1 if any is invalid" {
-	run both perf-inline-kernel.spaa stack-unknown-frame.spaa memory.spaa
+	run both --verbose perf-inline-kernel.spaa stack-unknown-frame.spaa memory.spaa
 	assert_failure 1
 	assert_output - <<'OUT'
 perf-inline-kernel.spaa: valid: 1 header, 3 dso, 8 frame, 2 thread, 3 stack, 2 sample, 1 window, 0 other; 0 errors, 0 warnings
@@ -166,7 +169,7 @@ OUT
 }
 
 @test "a missing file: exit 1, the other files are still validated" {
-	run both nofile memory.spaa
+	run both --verbose nofile memory.spaa
 	assert_failure 1
 	assert_output - <<'OUT'
 spaa-validate: nofile: No such file or directory
@@ -178,7 +181,7 @@ OUT
 }
 
 @test "standard input, with no file or -" {
-	run sh -c 'spaa-validate < "$1"' _ "$D/validate/memory.spaa"
+	run sh -c 'spaa-validate --verbose < "$1"' _ "$D/validate/memory.spaa"
 	assert_success
 	assert_output -- '-: valid: 1 header, 2 dso, 4 frame, 1 thread, 3 stack, 2 sample, 0 window, 0 other; 0 errors, 0 warnings'
 	run sh -c 'spaa-validate - < "$1"' _ "$D/validate/stack-unknown-frame.spaa"
@@ -191,7 +194,7 @@ OUT
 	gzip -c "$D/validate/perf-inline-kernel.spaa" > "$T/p.spaa.gz"
 	zstd -q -c "$D/validate/stack-unknown-frame.spaa" > "$T/s.spaa.zst"
 	cd "$T"
-	run spaa-validate p.spaa.gz
+	run spaa-validate --verbose p.spaa.gz
 	assert_success
 	assert_output 'p.spaa.gz: valid: 1 header, 3 dso, 8 frame, 2 thread, 3 stack, 2 sample, 1 window, 0 other; 0 errors, 0 warnings'
 	run spaa-validate s.spaa.zst
@@ -208,7 +211,7 @@ OUT
 }
 
 @test "write error on the summary: > /dev/full" {
-	run sh -c 'spaa-validate "$1" > /dev/full' _ "$D/validate/memory.spaa"
+	run sh -c 'spaa-validate --verbose "$1" > /dev/full' _ "$D/validate/memory.spaa"
 	assert_failure 1
 	assert_output --partial 'write error'
 	run sh -c 'spaa-validate -q "$1" > /dev/full' _ "$D/validate/memory.spaa"
@@ -238,7 +241,7 @@ OUT
 @test "a long run of samples after the stacks" {
 	{ cat "$D/validate/memory.spaa"
 	  yes '{"type":"sample","timestamp":1.5,"tid":4511,"event":"malloc","stack_id":7001}' | head -200000; } > "$T/big.spaa"
-	run spaa-validate "$T/big.spaa"
+	run spaa-validate --verbose "$T/big.spaa"
 	assert_success
 	assert_output "$T/big.spaa: valid: 1 header, 2 dso, 4 frame, 1 thread, 3 stack, 200002 sample, 0 window, 0 other; 0 errors, 0 warnings"
 }
@@ -826,7 +829,7 @@ EOF
 {"type":"frame","id":1,"func":"a","dso":1}'
 	for v in 1e400 18446744073709551616 -9223372036854775809; do
 		printf '%s\n%s\n{"type":"stack","id":1,"frames":[1],"context":{"event":"c"},"weights":[{"metric":"samples","value":%s}]}\n' "$H" "$D" "$v" > "$T/w.spaa"
-		for c in spaa-fold spaa-top spaa-stat "spaa-cat --merge" spaa-grep; do
+		for c in spaa-fold spaa-top spaa-stat "spaa-cat --merge" "spaa-grep -e a"; do
 			run $c "$T/w.spaa"
 			assert_failure 1
 			assert_output "${c%% *}: $T/w.spaa:4: stack 1: weights[0]: value $v is out of range (integers from -2^63 to 2^64-1, finite numbers)"
@@ -877,10 +880,42 @@ EOF
 	H='{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"e","kind":"software","sampling":{"mode":"event","primary_metric":"n"}}],"stack_id_mode":"local"}'
 	printf '%s\n' "$H" '{"type":"dso","id":1,"name":"a\u0000"}' '{"type":"frame","id":1,"func":"le\u0000af","dso":1}' \
 		'{"type":"stack","id":"s1","frames":[1],"context":{"event":"e"},"weights":[{"metric":"n","value":2}]}' > "$T/nul.spaa"
-	run spaa-validate "$T/nul.spaa"
+	run spaa-validate --verbose "$T/nul.spaa"
 	assert_success
 	assert_output "spaa-validate: $T/nul.spaa:2: warning: a string holds \\u0000, read as U+FFFD: SPAA strings hold no NUL (reported once per file)
 $T/nul.spaa: valid: 1 header, 1 dso, 1 frame, 0 thread, 1 stack, 0 sample, 0 window, 0 other; 0 errors, 1 warning"
 	run spaa-fold "$T/nul.spaa"
 	assert_output "$(printf 'le\357\277\275af 2')"
+}
+
+@test "silent on success: nothing for a valid file, the summary of an invalid one, --verbose for every file (issue 30)" {
+	cd "$D/validate"
+	run spaa-validate perf-inline-kernel.spaa memory.spaa
+	assert_success
+	assert_output ''
+	run sh -c 'spaa-validate < memory.spaa'
+	assert_success
+	assert_output ''
+	# a warning is still said (standard error), with no summary
+	run both context-unknown-key.spaa
+	assert_success
+	assert_output 'spaa-validate: context-unknown-key.spaa:5: warning: unknown context key "vendor_key" (custom keys should start with "x_")'
+	run both perf-inline-kernel.spaa stack-unknown-frame.spaa memory.spaa
+	assert_failure 1
+	assert_output - <<'OUT'
+spaa-validate: stack-unknown-frame.spaa:5: stack 0x1 refers to unknown frame 42
+stack-unknown-frame.spaa: invalid: 1 header, 1 dso, 2 frame, 0 thread, 1 stack, 0 sample, 0 window, 0 other; 1 error, 0 warnings
+OUT
+	run sh -c 'spaa-validate memory.spaa > /dev/full'
+	assert_success
+	# -J asks for the summaries
+	run spaa-validate -J memory.spaa
+	assert_output '{"file":"memory.spaa","valid":true,"errors":0,"warnings":0,"records":{"header":1,"dso":2,"frame":4,"thread":1,"stack":3,"sample":2,"window":0,"other":0}}'
+	# a real capture, as perf2spaa writes it
+	perf2spaa -o "$T/p.spaa" "$BATS_TEST_DIRNAME/data/window/gzip.perf.data"
+	run spaa-validate "$T/p.spaa"
+	assert_success
+	assert_output ''
+	run spaa-validate --verbose "$T/p.spaa"
+	assert_output --regexp "^$T/p.spaa: valid: 1 header, [0-9]+ dso, [0-9]+ frame, 1 thread, [0-9]+ stack, 0 sample, 0 window, 0 other; 0 errors, 0 warnings\$"
 }

@@ -33,16 +33,16 @@ OUT
 @test "spaa-window: --list" {
 	run spaa-window --every 2.5 --list "$D/window/small.spaa"
 	assert_success
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t2.5\t300\t200\twork\n2.5\t5\t150\t150\tparse\n5\t7.5\t10\t10\tidle\n7.5\t10\t110\t100\twork')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+0s\t+2.5s\t300\t200\twork\n+2.5s\t+5s\t150\t150\tparse\n+5s\t+7.5s\t10\t10\tidle\n+7.5s\t+10s\t110\t100\twork')"
 	run spaa-window --from 104 --every 2 --list --event cycles "$D/window/small.spaa"
 	assert_success
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t2\t160\t150\tparse\n2\t4\t100\t100\twork\n4\t6\t10\t10\tidle')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+4s\t+6s\t160\t150\tparse\n+6s\t+8s\t100\t100\twork\n+8s\t+10s\t10\t10\tidle')"
 }
 
 @test "spaa-window: empty window in --list, last window clipped to --to" {
 	run spaa-window --from 100 --to 107 --every 3 --list "$D/window/small.spaa"
 	assert_success
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t3\t300\t200\twork\n3\t6\t160\t150\tparse\n6\t7\t0\t0\t-')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+0s\t+3s\t300\t200\twork\n+3s\t+6s\t160\t150\tparse\n+6s\t+7s\t0\t0\t-')"
 }
 
 @test "spaa-window: samples before stacks, no time_range, other metrics dropped" {
@@ -61,7 +61,7 @@ OUT
 OUT
 	run spaa-window --every 1 --list "$D/window/early.spaa"
 	assert_success
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t1\t2\t1\tread\n1\t2\t2\t1\tread')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+0s\t+1s\t2\t1\tread\n+1s\t+2s\t2\t1\tread')"
 }
 
 @test "spaa-window: stdin, gzip, zstd, -o, -z" {
@@ -127,7 +127,7 @@ OUT
 	assert_line --index 0 "spaa-window: --every: '0' is not a positive duration"
 	run spaa-window --from x "$D/window/small.spaa"
 	assert_failure 2
-	assert_line --index 0 "spaa-window: --from: 'x' is not a number"
+	assert_line --index 0 "spaa-window: --from: 'x' is not a time (a number with a unit: 500ms, 2s, 1.5m, 1h, 250us, 10ns; a bare number is in the unit of the header's time_range)"
 	run spaa-window --from 105 --to +1 "$D/window/small.spaa"
 	assert_failure 2
 	assert_output "spaa-window: --from (105) must be before --to (+1)"
@@ -194,7 +194,7 @@ main;a;c 1"
 	spaa-window --every 0.00004 "$D/window/spans.spaa" | spaa-validate -q -
 	run spaa-window --every 0.00004 --list "$D/window/spans.spaa"
 	assert_success
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t0.00004\t70000\t50000\tmain\n0.00004\t0.00008\t30000\t20000\ta\n0.00008\t0.0001\t0\t0\t-')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+0us\t+40us\t70us\t50us\tmain\n+40us\t+80us\t30us\t20us\ta\n+80us\t+100us\t0\t0\t-')"
 }
 
 @test "spaa-window: a cut covering everything gives back the converters' stacks exactly" {
@@ -227,7 +227,7 @@ php;/srv/app/index.php;fib;fib 100"
 @test "spaa-window: afperf2spaa --samples cut in time; region counters and section intervals cut too" {
 	afperf2spaa --samples "$D/afperf/basic_two_runs.afperf" > "$T/a.spaa"
 	spaa-window --from 1700000000.005 "$T/a.spaa" > "$T/cut.spaa"
-	run spaa-validate "$T/cut.spaa"
+	run spaa-validate --verbose "$T/cut.spaa"
 	assert_output "$T/cut.spaa: valid: 1 header, 1 dso, 22 frame, 2 thread, 12 stack, 20 sample, 0 window, 0 other; 0 errors, 0 warnings"
 	run spaa-fold --event region -m wall_ns "$T/cut.spaa"
 	assert_output "mission;WsfSimulation::AdvanceTime;WsfPlatform::Update 1445000
@@ -249,7 +249,7 @@ mission;WsfSimulation::AdvanceTime;Ω-band jammer 303655627857"
 	assert_output "mission;guidance loop, fast #1 11108000
 mission;événement #0 20000000"
 	run spaa-window --from 1700000000 --every 0.005 --list "$T/a.spaa"
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t0.005\t8345000\t2402000\tWsfSimulation::AdvanceTime\n0.005\t0.01\t3343000\t1026000\tline-of-sight\n0.01\t0.015\t3342000\t1445000\tWsfPlatform::Update\n0.015\t0.016793\t0\t0\t-')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+60472336286.992ms\t+60472336291.992ms\t8.35ms\t2.40ms\tWsfSimulation::AdvanceTime\n+60472336291.992ms\t+60472336296.992ms\t3.34ms\t1.03ms\tline-of-sight\n+60472336296.992ms\t+60472336301.992ms\t3.34ms\t1.45ms\tWsfPlatform::Update\n+60472336301.992ms\t+60472336303.785ms\t0\t0\t-')"
 }
 
 @test "spaa-window: x_weights errors: bad arrays, a metric some samples of a stack lack" {
@@ -320,5 +320,81 @@ OUT
 @test "spaa-window: --from/--to with --every make exactly the windows between them (no rounding window past --to)" {
 	run spaa-window --from 52310.003 --to 52310.005 --every 0.001 --list "$EX/perf-cpu.spaa"
 	assert_success
-	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n0\t0.001\t2503311\t2503311\tcore::hash::BuildHasher::hash_one\n0.001\t0.002\t4291216\t2488004\tcore::str::<impl str>::to_lowercase')"
+	assert_output "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+1.988ms\t+2.988ms\t2,503,311\t2,503,311\tcore::hash::BuildHasher::hash_one\n+2.988ms\t+3.988ms\t4,291,216\t2,488,004\tcore::str::<impl str>::to_lowercase')"
+}
+
+# Real captures: node-cpu.cpuprofile is `node --cpu-prof node-cpu.js`
+# (Chrome's clock: nanoseconds), gzip.perf.data `perf record -F 499 -g --
+# gzip -9 -c` of 4 MB (perf's clock: seconds).  Their own figures: the
+# cpuprofile's timeDeltas added up from startTime, each sample lasting to the
+# next (the last to endTime, as DevTools reads it), and `perf script -F
+# time,period`, give 494571, 498503, 501090, 27951 us of wall time (271,
+# 215, 197, 9 samples) per 500 ms and 52104208, 56112224, 58116232,
+# 58116232, 8016032 ns of cpu-clock per 100 ms.
+@test "spaa-window: times take units and mean the same whatever the clock (node --cpu-prof in ns, perf in s)" {
+	chrome2spaa -s "$D/window/node-cpu.cpuprofile" > "$T/c.spaa"
+	perf2spaa -s "$D/window/gzip.perf.data" > "$T/p.spaa"
+	want=$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+0ms\t+500ms\t494.57ms\t415.53ms\t(anonymous)\n+500ms\t+1000ms\t498.50ms\t421.27ms\t(anonymous)\n+1000ms\t+1500ms\t501.09ms\t451.32ms\t(anonymous)\n+1500ms\t+1529.185ms\t27.95ms\t15.58ms\t(anonymous)')
+	for every in 500ms 0.5s 500000us 500000000ns 0.5e3ms 0.00833333333333333333m 500000000; do
+		run spaa-window --every "$every" --list "$T/c.spaa"
+		assert_success
+		assert_output "$want"
+	done
+	run sh -c 'spaa-window --every 100ms --list "$1" | cut -f 1-3' sh "$T/p.spaa"
+	assert_output "$(printf 'start\tend\tweight\n+0ms\t+100ms\t52.10ms\n+100ms\t+200ms\t56.11ms\n+200ms\t+300ms\t58.12ms\n+300ms\t+400ms\t58.12ms\n+400ms\t+414.738ms\t8.02ms')"
+	run sh -c 'spaa-window --every 0.1 --raw-units --list "$1" | cut -f 1-3' sh "$T/p.spaa"
+	assert_output "$(printf 'start\tend\tweight\n+0ms\t+100ms\t52104208\n+100ms\t+200ms\t56112224\n+200ms\t+300ms\t58116232\n+300ms\t+400ms\t58116232\n+400ms\t+414.738ms\t8016032')"
+	# --from/--to with units: the same cut on either clock
+	assert_equal "$(spaa-window --from +0.2s --to +300ms "$T/p.spaa" | spaa-fold)" "$(spaa-window --from +0.2 --to +0.3 "$T/p.spaa" | spaa-fold)"
+	assert_equal "$(spaa-window --from +1.5s "$T/c.spaa" --every 1m --list)" "$(printf 'start\tend\tweight\ttop_weight\ttop_function\n+1.5s\t+1.529185s\t27.95ms\t15.58ms\t(anonymous)')"
+	run sh -c 'spaa-window --every 500ms --list --raw-units "$1" | cut -f 3 | tr "\n" " "' sh "$T/c.spaa"
+	assert_output "weight 494571 498503 501090 27951 "
+	# a cut of the Chrome profile: its wall time and samples rebuilt from the samples'
+	run sh -c 'spaa-window --from +500ms --to +1000ms "$1" | spaa-top -n 0 --raw-units | head -n 1' sh "$T/c.spaa"
+	assert_output "cpu/wall_us, total 498503"
+	run sh -c 'spaa-window --from +500ms --to +1000ms "$1" | spaa-top -n 0 -m samples | head -n 1' sh "$T/c.spaa"
+	assert_output "cpu/samples, total 215"
+	# and a cut over everything gives back chrome2spaa's stacks
+	spaa-window --from +0 --to +1h "$T/c.spaa" > "$T/call.spaa"
+	cmp "$T/c.spaa" "$T/call.spaa"
+	# a bare number is in the header's unit: nanoseconds here, and said so
+	run spaa-window --every 0.5 --list "$T/c.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-window: --every 0.5 makes 3058370000 windows of the 1.52918e+09 nanoseconds range (at most 100000; a bare number is in nanoseconds, the unit of the header's time_range: write a unit, as in 0.5s)"
+}
+
+@test "spaa-window: --list prints times --from and --to take as they are" {
+	perf2spaa -s "$D/window/gzip.perf.data" > "$T/p.spaa"
+	# (not the last window, which has the sample at the very end: --to
+	# keeps the samples before it)
+	spaa-window --every 100ms --list "$T/p.spaa" | sed '1d;$d' | while IFS=$'\t' read -r from to weight _; do
+		run sh -c 'spaa-window --from "$1" --to "$2" --every 100ms --list "$3" | tail -n 1 | cut -f 1-3' sh "$from" "$to" "$T/p.spaa"
+		assert_output "$(printf '%s\t%s\t%s' "$from" "$to" "$weight")"
+	done
+	run spaa-window --every 100ms --list -J "$T/p.spaa"
+	assert_line --index 1 '{"start":0.1,"end":0.2,"unit":"seconds","weight":56112224,"top_weight":54108216,"weight_unit":"nanoseconds","top_function":"[gzip]"}'
+}
+
+@test "spaa-window: bad times: an unknown unit, a unit without a number, a unit on a clock that is not a time" {
+	run spaa-window --every 5sec "$D/window/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-window: --every: '5sec' is not a time (a number with a unit: 500ms, 2s, 1.5m, 1h, 250us, 10ns; a bare number is in the unit of the header's time_range)"
+	run spaa-window --from +ms "$D/window/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-window: --from: '+ms' is not a time (a number with a unit: 500ms, 2s, 1.5m, 1h, 250us, 10ns; a bare number is in the unit of the header's time_range)"
+	run spaa-window --every '2 s' "$D/window/small.spaa"
+	assert_failure 2
+	sed 's/"unit":"seconds"/"unit":"ticks"/' "$D/window/small.spaa" > "$T/ticks.spaa"
+	run spaa-window --every 2s "$T/ticks.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $T/ticks.spaa: --every 2s: the header's time_range unit 'ticks' is not a time: give a bare number"
+	run spaa-window --every 1e300h --list "$D/window/small.spaa"
+	assert_failure 2
+	assert_line --index 0 "spaa-window: --every: '1e300h' is out of range"
+	run spaa-window --every 1e-300s --list "$D/window/small.spaa"
+	assert_failure 2
+	assert_line --index 0 --regexp '^spaa-window: --every 1e-300s makes [0-9]+ windows of the 10 seconds range \(at most 100000\)$'
+	run spaa-window --from 2s "$D/window/small.spaa"
+	assert_failure 1
+	assert_output "spaa-window: $D/window/small.spaa: --from 2s is before the profile's start (100 seconds): times are absolute; write --from +2s for 2s after the start (or give --allow-empty)"
 }

@@ -42,7 +42,8 @@ static const char help_text[] =
 	"and zstd input is decompressed.\n"
 	"\n"
 	"  -s, --samples        also write one sample record per CPU sample, with its\n"
-	"                       time (nanoseconds) and thread; for a heap timeline,\n"
+	"                       time (nanoseconds), thread and weights (x_weights:\n"
+	"                       wall_us, samples); for a heap timeline,\n"
 	"                       a window record per interval between its samples\n"
 	"      --format=NAME    read FILE as NAME: trace, cpuprofile, heapprofile or\n"
 	"                       heapsnapshot (default: recognised by content)\n"
@@ -269,7 +270,7 @@ static bool spool_ints(spool *s, int64_t *v, size_t n)
  * read it so: the stack sampled runs until the next sample is taken); the
  * last sample of a profile runs to the profile's endTime. */
 
-static spool *sample_spool; /* --samples: (profile, node, time) */
+static spool *sample_spool; /* --samples: (profile, node, time, duration, count) */
 
 static void credit(profile *p, uint32_t node, int64_t t, int64_t dur, uint64_t count)
 {
@@ -281,7 +282,9 @@ static void credit(profile *p, uint32_t node, int64_t t, int64_t dur, uint64_t c
 	}
 	add_w(&x->w[W_TIME], (uint64_t)dur);
 	if (opt_samples) {
-		int64_t rec[3] = { p->idx, node, t };
+		/* the sample's own weights go with it, so that spaa-window can
+		 * rebuild a cut's wall_us */
+		int64_t rec[5] = { p->idx, node, t, dur, (int64_t)count };
 		spool_write(sample_spool, rec, sizeof rec);
 	}
 }
@@ -1314,13 +1317,16 @@ static void finish(const char *outpath, bool zstd)
 			(unsigned long long)n_cut, n_cut == 1 ? "" : "s", opt_max_frames, opt_max_frames);
 	if (opt_samples) {
 		spool_rewind(sample_spool);
-		int64_t rec[3];
+		int64_t rec[5];
+		char xw[128];
 		for (;;) {
-			if (!spool_ints(sample_spool, rec, 3)) break;
+			if (!spool_ints(sample_spool, rec, 5)) break;
 			profile *p = profs[rec[0]];
 			int64_t t;
 			if (ckd_add(&t, p->start, rec[2])) die_at(fname, 0, "sample time overflows");
-			builder_sample_ns(B, p->nodes[rec[1]].stack, to_ns(t), NULL);
+			snprintf(xw, sizeof xw, "\"x_weights\":[{\"metric\":\"wall_us\",\"value\":%lld},"
+				 "{\"metric\":\"samples\",\"value\":%llu}]", (long long)rec[3], (unsigned long long)(uint64_t)rec[4]);
+			builder_sample_ns(B, p->nodes[rec[1]].stack, to_ns(t), xw);
 		}
 	}
 	if (format == F_HEAPSNAPSHOT && opt_samples && n_tl > 1) reader_extra(timeline_windows, NULL);

@@ -155,7 +155,9 @@ static void parse_options(int argc, char **argv)
 	}
 	/* grep's operands: PATTERN first, unless -e gave the patterns (or
 	 * another criterion selects the stacks) */
-	if (!npat_src && !dso_src && !comm_src && !npids && !ntids && !event_name && !have_min) {
+	bool any_filter = false; /* --focus, --hide ... select the stacks too */
+	for (int i = 0; i < FILTER_N; i++) any_filter |= ff.src[i] != NULL;
+	if (!npat_src && !dso_src && !comm_src && !npids && !ntids && !event_name && !have_min && !any_filter) {
 		if (optind == argc)
 			usage_error("no PATTERN: give one (spaa-grep PATTERN [FILE]...), -e PATTERN, "
 				    "or a stack criterion such as --pid");
@@ -817,6 +819,7 @@ int main(int argc, char **argv)
 	 * then read as one profile */
 	int nfiles = argc - optind;
 	char *merged = NULL;
+	cli_stdin_once(argv + optind, nfiles);
 	if (nfiles > 1) {
 		char **paths = xcalloc((size_t)nfiles, sizeof *paths);
 		for (int i = 0; i < nfiles; i++) paths[i] = readers_rereadable(argv[optind + i]);

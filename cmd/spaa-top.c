@@ -589,6 +589,7 @@ int main(int argc, char **argv)
 	 * then read as one profile */
 	int nfiles = argc - optind;
 	char *merged = NULL;
+	cli_stdin_once(argv + optind, nfiles);
 	if (nfiles > 1) {
 		char **paths = xcalloc((size_t)nfiles, sizeof *paths);
 		for (int i = 0; i < nfiles; i++) paths[i] = readers_rereadable(argv[optind + i]);

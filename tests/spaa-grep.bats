@@ -307,13 +307,15 @@ dd;[unknown];read 14"
 	assert_output "spaa-grep: $T/missing.spaa: No such file or directory"
 	run spaa-grep -c main - - < "$EX/perf-cpu.spaa"
 	assert_failure 2
+	# another format is read by its reader, then merged
 	run spaa-grep -c main "$EX/perf-cpu.spaa" "$EX/dd.folded"
-	assert_failure 1
-	assert_output "spaa-grep: $EX/dd.folded:1: this is folded stacks, not SPAA: run folded2spaa first"
+	assert_success
+	assert_output "$(folded2spaa "$EX/dd.folded" > "$T/dd.spaa" && spaa-grep -c main "$EX/perf-cpu.spaa" "$T/dd.spaa")"
 	# the merged copy is a temporary file, gone after success and failure
 	mkdir "$T/tmp"
 	TMPDIR=$T/tmp spaa-grep main "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" > /dev/null
-	run env TMPDIR="$T/tmp" spaa-grep main "$EX/perf-cpu.spaa" "$EX/dd.folded"
+	printf 'not a profile\n' > "$T/bad.txt"
+	run env TMPDIR="$T/tmp" spaa-grep main "$EX/perf-cpu.spaa" "$T/bad.txt"
 	assert_failure 1
 	assert_equal "$(ls -A "$T/tmp")" ""
 }

@@ -669,6 +669,7 @@ spaa_rows() {
 	assert_line --index 1 '{"type":"row","rank":1,"name":"x?y","self":3,"self_percent":100.00,"total":3,"total_percent":100.00}'
 	run spaa-top -J "$T/sep.spaa"
 	assert_line --index 1 '{"type":"row","rank":1,"name":"f\u001fg","self":3,"self_percent":100.00,"total":3,"total_percent":100.00}'
+}
 
 @test "spaa-top: several files are merged as spaa-cat --merge merges them" {
 	# issue 30: spaa-top took one file
@@ -676,9 +677,9 @@ spaa_rows() {
 	assert_success
 	assert_output "cycles/period, total 63,259,240
       flat  flat%   sum%        cum   cum%  function
-25,033,482 39.57% 39.57% 25,033,482 39.57%  hashbrown::map::HashMap::insert
-10,022,058 15.84% 55.42% 35,055,540 55.42%  core::hash::BuildHasher::hash_one
- 9,978,414 15.77% 71.19%  9,978,414 15.77%  core::str::<impl str>::to_lowercase"
+25,033,482 39.57% 39.57% 25,033,482 39.57%  hashbrown::map::HashMap::insert (inline)
+10,022,058 15.84% 55.42% 35,055,540 55.42%  core::hash::BuildHasher::hash_one (inline)
+ 9,978,414 15.77% 71.19%  9,978,414 15.77%  core::str::<impl str>::to_lowercase (inline)"
 	assert_output "$(spaa-cat --merge "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" | spaa-top -n 3)"
 	run sh -c 'spaa-top --callers core::hash::BuildHasher::hash_one "$1" - < "$1"' sh "$EX/perf-cpu.spaa"
 	assert_output "$(spaa-cat --merge "$EX/perf-cpu.spaa" "$EX/perf-cpu.spaa" | spaa-top --callers core::hash::BuildHasher::hash_one)"
@@ -696,5 +697,5 @@ spaa_rows() {
 	# issue 30: it rendered as “[unknown] when empty”
 	run sh -c '"${MANDOC:-mandoc}" -T ascii "$1" | col -b | tr -s " \n" "  "' sh "$SPAA_MANDIR/spaa-top.1"
 	assert_output --partial 'as stored ("[unknown]" when empty);'
-	assert_output --partial '("?? (FUNC)" when it has none).'
+	assert_output --partial '("?? (FUNC)" when it has none),'
 }

@@ -209,10 +209,11 @@ struct conv {
 	 * in skey, its slot prefetched): the key's miss overlaps the reading */
 	struct cpend {
 		bool active;
-		bool has_period, has_time, has_cpu;
+		bool has_period, has_time, has_cpu, has_ip;
+		uint8_t ipmode;       /* the sampled address's: 0 user, 1 kernel, 2 neither */
 		uint32_t attr, th, h, cpu;
 		int32_t pid, tid;
-		uint64_t nchain, period, us;
+		uint64_t nchain, period, us, ip;
 		uint64_t off;         /* the record's offset in file */
 		const char *file;
 	} pend;
@@ -795,12 +796,13 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 		grow_array((void **)&c->frames, &c->frcap, 1, sizeof *c->frames);
 		if (chain) {
 			chain_frames(c, p->th, chain, nchain, &nfr);
-		} else if (e->s.has_ip) {
-			int cm = e->misc & MISC_CPUMODE_MASK;
-			frames_of(c, p->th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, e->s.ip, false, &nfr);
 		}
 		/* a dwarf sample's unwound user stack (none for a waiting one) */
 		for (uint32_t i = 0; i < c->nu; i++) frames_of(c, p->th, 0, c->ustack[i], c->o->inline_frames, &nfr);
+		/* no callchain, an empty one, or one perf drops (an unknown
+		 * context marker: perf script prints no frame): the sampled
+		 * address, to which perf report credits the sample */
+		if (!nfr && p->has_ip) frames_of(c, p->th, p->ipmode, p->ip, false, &nfr);
 	}
 	put(t, &(uint8_t){ OP_SAMPLE }, 1);
 	put32(t, p->attr);
@@ -888,7 +890,9 @@ static void sample(struct conv *c, const pd_event *e)
 	*p = (struct cpend){ .has_period = a->type != TYPE_TRACEPOINT, .has_time = e->id.has_time,
 			     .has_cpu = e->id.has_cpu, .attr = attr, .th = th, .h = strmap_hash(k->p, k->n),
 			     .cpu = e->id.cpu, .pid = pid, .tid = tid, .nchain = s->nchain, .period = s->period,
-			     .us = us, .off = e->offset, .file = perfdata_where(c->d) };
+			     .us = us, .off = e->offset, .file = perfdata_where(c->d), .has_ip = s->has_ip, .ip = s->ip };
+	int cm = e->misc & MISC_CPUMODE_MASK;
+	p->ipmode = cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2;
 	strmap_prefetch(&c->scache, p->h);
 	if (s->has_callchain && !lens[1] && !lens[2]) {
 		p->active = true; /* ended by the next record (sample_flush) */

@@ -1056,3 +1056,51 @@ EOF2
 	# (before: each child's copy of the 50000 kept, 335 MB of a 5.6 MB file)
 	maps_alike 50000 200 write 100 10
 }
+
+# self_by_report DATA COMM: perf report's self period of each function of
+# command COMM, "NAME PERIOD" a line, sorted; self_by_fold COMM: the same of
+# the folded stacks on standard input (their leaves)
+self_by_report() {
+	perf report -i "$1" --stdio --no-children -q -g none --comm "$2" -F period,sym 2>/dev/null |
+		awk 'NF == 3 { print $3, $1 }' | LC_ALL=C sort
+}
+self_by_fold() {
+	awk -v c="$1" 'index($0, c ";") == 1 { w = $NF; sub(/ [0-9]+$/, ""); n = split($0, a, ";"); s[a[n]] += w }
+		END { for (k in s) printf "%s %.0f\n", k, s[k] }' | LC_ALL=C sort
+}
+
+@test "perf2spaa perf.data: a sample whose callchain perf drops (an unknown context marker in it) is the sampled address's, as perf report credits it: each function's self period is perf report's" {
+	can_record
+	# bad() spins with %rbp at a fake frame whose caller's return address
+	# is no address but an unknown context marker (-16): the kernel's
+	# frame-pointer walk stores it, and perf takes the chain for corrupt
+	cat > "$T/bad.c" <<'EOC'
+#include <stdio.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void good(long n) { for (long i = 0; i < n; i++) sink += (unsigned long)i * i; }
+__attribute__((noinline)) void bad(long n)
+{
+	static unsigned long fake2[2] = { 0, 0xfffffffffffffff0UL };
+	unsigned long fake[2] = { (unsigned long)fake2, 0xfffffffffffffff0UL };
+	__asm__ volatile("push %%rbp\n\tmov %1, %%rbp\n1:\n\tdec %0\n\tjnz 1b\n\tpop %%rbp"
+			 : "+r"(n) : "r"(fake) : "memory", "cc");
+}
+int main(void)
+{
+	for (int k = 0; k < 20; k++) { good(5000000); bad(20000000); }
+	printf("%lu\n", sink);
+	return 0;
+}
+EOC
+	[ "$(uname -m)" = x86_64 ] || skip "the fake frame is x86-64 code"
+	cc -O2 -g -fno-omit-frame-pointer -o "$T/bad" "$T/bad.c"
+	perf record -q -e cpu-clock -g -o "$T/bad.data" "$T/bad" >/dev/null
+	# perf script prints no frame for those samples
+	perf script -i "$T/bad.data" 2>/dev/null | awk 'BEGIN { RS = ""; FS = "\n" } NF == 1 && /^bad / { n++ } END { exit !(n > 50) }'
+	self_by_report "$T/bad.data" bad > "$T/want"
+	perf2spaa "$T/bad.data" | spaa-fold | self_by_fold bad > "$T/got"
+	grep -q '^bad [0-9]' "$T/got"
+	diff "$T/want" "$T/got"
+	perf2spaa -j 2 "$T/bad.data" | spaa-fold | self_by_fold bad > "$T/got2"
+	diff "$T/want" "$T/got2"
+}

@@ -147,6 +147,7 @@ static _Thread_local struct {
 	sbuf key;
 	bool *ev_period;        /* per event: primary metric is period */
 	bool *ev_warned;
+	uint32_t *ev_count;     /* per event: its metric "count", UINT32_MAX none */
 	uint32_t evcap;
 	/* diagnostics */
 	const char *fname;
@@ -195,6 +196,8 @@ static uint32_t event_get(const char *name, size_t n, bool has_period)
 	P.ev_warned = xrealloc(P.ev_warned, P.evcap * sizeof *P.ev_warned);
 	P.ev_period[i] = has_period;
 	P.ev_warned[i] = false;
+	P.ev_count = xrealloc(P.ev_count, P.evcap * sizeof *P.ev_count);
+	P.ev_count[i] = perfconv_count_metric(P.b, i);
 	return i;
 }
 
@@ -578,8 +581,8 @@ static void finish_sample(void)
 	c.tid = s->tid;
 	c.comm = (sstr){ P.sb.p + s->comm_off, s->comm_len };
 	if (s->has_pid) builder_thread(P.b, s->pid, s->tid, c.comm.p, c.comm.n);
-	uint32_t midx[2];
-	num vals[2];
+	uint32_t midx[3];
+	num vals[3];
 	uint32_t nv = 0;
 	midx[nv] = P.m_samples;
 	vals[nv++] = num_i(1);
@@ -592,6 +595,10 @@ static void finish_sample(void)
 	}
 	midx[nv] = P.m_period;
 	vals[nv++] = num_u(period);
+	if (P.ev_count[s->event] != UINT32_MAX) {
+		midx[nv] = P.ev_count[s->event];
+		vals[nv++] = num_u(period);
+	}
 	builder_where(P.b, P.fname, s->lineno); /* for an overflow message */
 	uint32_t si = builder_stack(P.b, &c, P.frames, P.nfr, midx, vals, nv);
 	const char *ts_text = s->has_ts ? P.sb.p + s->ts_off : NULL;
@@ -863,6 +870,7 @@ static void *parse_chunk(void *arg)
 	free(P.fval);
 	sbuf_free(&P.key);
 	free(P.ev_warned);
+	free(P.ev_count);
 	sbuf_free(&P.extra);
 	return NULL;
 }

@@ -22,34 +22,61 @@ static bool name_in(const char *s, size_t n, const char *const *list)
 	return false;
 }
 
-/* "cycles:u" keeps the base kind; "a:b" with b not a modifier string is a
- * tracepoint (probe). */
-const char *perf_event_kind(const char *name, size_t n)
+/* The base name of event name ("cycles" of "cycles:u" and of
+ * "cpu/cycles/"), *bn its length; NULL for a tracepoint ("a:b" with b not
+ * a modifier string). */
+static const char *event_base(const char *name, size_t n, size_t *bn)
 {
-	static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults", "faults",
-		"minor-faults", "major-faults", "context-switches", "cs", "cpu-migrations",
-		"migrations", "alignment-faults", "emulation-faults", "dummy", "bpf-output",
-		"cgroup-switches", NULL };
 	const char *colon = memchr(name, ':', n);
-	size_t bn = n;
+	*bn = n;
 	if (colon) {
 		bool mods = colon + 1 < name + n;
 		for (const char *p = colon + 1; p < name + n; p++)
 			if (!strchr("ukhIGHpPSDWebR", *p) || *p == 0) mods = false;
-		if (!mods) return "probe";
-		bn = (size_t)(colon - name);
+		if (!mods) return NULL;
+		*bn = (size_t)(colon - name);
 	}
 	/* pmu/event/ -> event */
 	const char *base = name;
-	if (bn > 2 && name[bn - 1] == '/') {
-		const char *sl = memchr(name, '/', bn - 1);
+	if (*bn > 2 && name[*bn - 1] == '/') {
+		const char *sl = memchr(name, '/', *bn - 1);
 		if (sl) {
 			base = sl + 1;
-			bn = (size_t)(name + bn - 1 - base);
+			*bn = (size_t)(name + *bn - 1 - base);
 		}
 	}
-	if (name_in(base, bn, sw)) return "software";
+	return base;
+}
+
+/* The software events that count occurrences: a sample's period is a
+ * number of them (perf report's "Event count"). */
+static const char *const counted[] = { "page-faults", "faults", "minor-faults", "major-faults",
+	"context-switches", "cs", "cpu-migrations", "migrations", "alignment-faults", "emulation-faults",
+	"cgroup-switches", NULL };
+
+/* "cycles:u" keeps the base kind; "a:b" with b not a modifier string is a
+ * tracepoint (probe). */
+const char *perf_event_kind(const char *name, size_t n)
+{
+	static const char *const sw[] = { "cpu-clock", "task-clock", "dummy", "bpf-output", NULL };
+	size_t bn;
+	const char *base = event_base(name, n, &bn);
+	if (!base) return "probe";
+	if (name_in(base, bn, sw) || name_in(base, bn, counted)) return "software";
 	return "hardware";
+}
+
+bool perf_event_counts(const char *name, size_t n)
+{
+	size_t bn;
+	const char *base = event_base(name, n, &bn);
+	return base && name_in(base, bn, counted);
+}
+
+uint32_t perfconv_count_metric(builder *b, uint32_t event)
+{
+	const char *nm = builder_event_name(b, event);
+	return perf_event_counts(nm, strlen(nm)) ? builder_metric(b, "count", NULL) : UINT32_MAX;
 }
 
 uint32_t perfconv_event(builder *b, const char *name, size_t n)
@@ -58,10 +85,12 @@ uint32_t perfconv_event(builder *b, const char *name, size_t n)
 	if (e >= 0) return (uint32_t)e;
 	char *nm = xmemdup(name, n);
 	const char *kind = perf_event_kind(name, n);
-	/* one primary metric for a perf event, whatever columns perf printed:
-	 * period, 1 per sample when perf printed none (so that two captures
-	 * of one event compare and merge) */
-	uint32_t i = builder_event(b, nm, kind, strcmp(kind, "probe") ? "period" : "event", "period", NULL);
+	/* one primary metric for a perf event, whatever columns perf printed
+	 * (so that two captures of one event compare and merge): period, 1
+	 * per sample when perf printed none; count for an event that counts
+	 * occurrences (page-faults), its periods' sum, beside period */
+	uint32_t i = builder_event(b, nm, kind, strcmp(kind, "probe") ? "period" : "event",
+				   perf_event_counts(name, n) ? "count" : "period", NULL);
 	free(nm);
 	return i;
 }
@@ -137,7 +166,7 @@ struct batch { sbuf ops; };
  * are made. */
 struct spend {
 	bool active;
-	uint32_t stack;
+	uint32_t stack, attr;
 	uint8_t fl;
 	uint64_t period, us;
 	uint32_t cpu;
@@ -154,6 +183,7 @@ struct bstage {
 	uint32_t *sval;       /* stack number -> builder stack */
 	uint32_t svcap;
 	uint32_t *evmap;      /* attr -> builder event */
+	uint32_t *evcount;    /* attr -> its metric "count", UINT32_MAX none (perfconv_count_metric) */
 	uint32_t evcap;
 	uint32_t *frames;
 	uint32_t frcap;
@@ -515,12 +545,19 @@ static void sample_record(struct bstage *s, uint32_t si, uint8_t fl, uint64_t pe
 	builder_sample(s->b, si, false, 0, x->p);
 }
 
-static void sample_weights(const struct bstage *s, uint8_t fl, uint64_t period, uint32_t midx[2], num vals[2])
+/* A sample's weights: samples, period, and count for an event that
+ * counts (the same as period); their number. */
+static uint32_t sample_weights(const struct bstage *s, uint32_t attr, uint8_t fl, uint64_t period, uint32_t midx[3],
+			       num vals[3])
 {
 	midx[0] = s->o->m_samples;
 	midx[1] = s->o->m_period;
 	vals[0] = num_i(1);
 	vals[1] = num_u(fl & SF_PERIOD ? period : 1);
+	if (s->evcount[attr] == UINT32_MAX) return 2;
+	midx[2] = s->evcount[attr];
+	vals[2] = vals[1];
+	return 3;
 }
 
 /* The prepared sample, if any, finished. */
@@ -529,11 +566,11 @@ static void pending_finish(struct bstage *s)
 	struct spend *q = &s->pend;
 	if (!q->active) return;
 	q->active = false;
-	uint32_t midx[2];
-	num vals[2];
-	sample_weights(s, q->fl, q->period, midx, vals);
+	uint32_t midx[3];
+	num vals[3];
+	uint32_t nv = sample_weights(s, q->attr, q->fl, q->period, midx, vals);
 	builder_where_byte(s->b, q->file, q->off);
-	uint32_t si = builder_stack_finish(s->b, &s->bp, midx, vals, 2);
+	uint32_t si = builder_stack_finish(s->b, &s->bp, midx, vals, nv);
 	grow_array((void **)&s->sval, &s->svcap, q->stack + 1, sizeof *s->sval);
 	s->sval[q->stack] = si;
 	if (s->o->want_samples) sample_record(s, si, q->fl, q->period, q->us, q->cpu);
@@ -571,6 +608,7 @@ static void sample_make(struct bstage *s, struct rd *r)
 		struct spend *q = &s->pend;
 		q->active = true;
 		q->stack = stack;
+		q->attr = attr;
 		q->fl = fl;
 		q->period = period;
 		q->file = file;
@@ -581,12 +619,12 @@ static void sample_make(struct bstage *s, struct rd *r)
 		}
 		return;
 	}
-	uint32_t midx[2];
-	num vals[2];
-	sample_weights(s, fl, period, midx, vals);
+	uint32_t midx[3];
+	num vals[3];
+	uint32_t nv = sample_weights(s, attr, fl, period, midx, vals);
 	uint32_t si = s->sval[stack];
 	builder_where_byte(s->b, file, off);
-	builder_add(s->b, si, midx, vals, 2);
+	builder_add(s->b, si, midx, vals, nv);
 	if (!s->o->want_samples) return;
 	uint64_t us = get64r(r);
 	uint32_t cpu = get32r(r);
@@ -604,8 +642,10 @@ static void stage_run(struct bstage *s, const struct batch *t)
 			sstr nm = getstr(&r);
 			uint32_t old = s->evcap;
 			grow_array((void **)&s->evmap, &s->evcap, a + 1, sizeof *s->evmap);
+			s->evcount = xrealloc(s->evcount, s->evcap * sizeof *s->evcount);
 			(void)old;
 			s->evmap[a] = perfconv_event(s->b, nm.p, nm.n);
+			s->evcount[a] = perfconv_count_metric(s->b, s->evmap[a]);
 			break;
 		}
 		case OP_FRAMES: frames_make(s, &r); break;
@@ -700,6 +740,7 @@ static void stages_free(struct conv *c)
 	free(s->bidx);
 	free(s->sval);
 	free(s->evmap);
+	free(s->evcount);
 	free(s->dmap);
 	builder_pending_free(&s->bp);
 	free(s->frames);
@@ -947,8 +988,28 @@ static void source_info(struct conv *c)
 	}
 }
 
+/* The events of this file (builder events nev0 and up) in the order of
+ * their attributes, perf's order (perf report's), not that of their first
+ * samples: the first is the one a reader takes by default. */
+static void events_in_perf_order(struct conv *c, uint32_t nev0)
+{
+	uint32_t nev = builder_nevents(c->b);
+	if (nev - nev0 < 2) return;
+	uint32_t *pos = xmalloc((size_t)nev * sizeof *pos);
+	for (uint32_t e = 0; e < nev; e++) pos[e] = e < nev0 ? e : UINT32_MAX;
+	uint32_t next = nev0;
+	for (uint32_t a = 0; a < c->evcap; a++) {
+		if (!c->evseen[a]) continue;
+		uint32_t e = c->bs.evmap[a];
+		if (e >= nev0 && pos[e] == UINT32_MAX) pos[e] = next++;
+	}
+	if (next == nev) builder_event_order(c->b, pos);
+	free(pos);
+}
+
 void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts *o, perfconv_totals *t)
 {
+	uint32_t nev0 = builder_nevents(b);
 	struct conv c;
 	memset(&c, 0, sizeof c);
 	c.b = b;
@@ -991,6 +1052,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	}
 	sample_flush(&c);
 	stages_finish(&c);
+	events_in_perf_order(&c, nev0);
 	builder_where(b, NULL, 0); /* (the file names are freed with the reader) */
 	source_info(&c);
 	const char *name = perfdata_name(c.d);

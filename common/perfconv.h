@@ -51,5 +51,11 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 /* The event index of event name[0..n) in b, declared on first sight with
  * the kind perf_event_kind() gives. */
 uint32_t perfconv_event(builder *b, const char *name, size_t n);
+/* Does event name count occurrences (page-faults, context-switches: a
+ * period is a number of them)?  Their primary metric is "count". */
+bool perf_event_counts(const char *name, size_t n);
+/* The metric "count" of builder b (declared the first time) when event is
+ * one that counts, else UINT32_MAX. */
+uint32_t perfconv_count_metric(builder *b, uint32_t event);
 
 #endif

@@ -1104,3 +1104,31 @@ EOC
 	perf2spaa -j 2 "$T/bad.data" | spaa-fold | self_by_fold bad > "$T/got2"
 	diff "$T/want" "$T/got2"
 }
+
+@test "perf2spaa perf.data: several events (perf record -e cpu-clock,task-clock,page-faults): the first is perf's first, as perf report shows them, whatever sampled first; a count event's primary metric is count, each event's total perf report's event count" {
+	can_record
+	c_prog
+	# page-faults samples first (the program's loading), cpu-clock later
+	perf record -q -e cpu-clock,task-clock,page-faults -g -o "$T/ev.data" "$T/prog" 200 >/dev/null
+	perf report -i "$T/ev.data" --stdio --no-children -g none 2>/dev/null |
+		awk '/^# Samples: .* of event / { e = $NF; gsub(/\x27/, "", e) } /^# Event count/ { print e, $NF }' > "$T/want"
+	for j in 1 2; do
+		perf2spaa -j $j "$T/ev.data" > "$T/ev.spaa"
+		spaa-validate "$T/ev.spaa" >/dev/null
+		jq -r 'select(.type == "header") | .events[] | "\(.name) \(.sampling.primary_metric)"' "$T/ev.spaa" > "$T/events"
+		assert_file_eq "$T/events" <<-'EOT'
+			cpu-clock period
+			task-clock period
+			page-faults count
+		EOT
+		spaa-top -n 0 "$T/ev.spaa" | head -1 | grep -q '^cpu-clock/period, total'
+		spaa-top -n 0 --event=page-faults "$T/ev.spaa" | head -1 | grep -q '^page-faults/count, total [0-9,]*$'
+		while read -r e _; do
+			echo "$e $(spaa-fold --event="$e" "$T/ev.spaa" | awk '{ t += $NF } END { printf "%.0f\n", t }')"
+		done < "$T/want" > "$T/got"
+		diff "$T/want" "$T/got"
+	done
+	# the text path names the count the same
+	perf script -i "$T/ev.data" 2>/dev/null | perf2spaa | jq -r 'select(.type == "header") | .events[] | select(.name == "page-faults") | .sampling.primary_metric' > "$T/m"
+	assert_file_eq "$T/m" <<< count
+}

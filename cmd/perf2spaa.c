@@ -62,7 +62,10 @@ static const char help[] =
 	"      --kallsyms=FILE  perf.data: kernel symbols from FILE (default\n"
 	"                       /proc/kallsyms when the capture is of this kernel,\n"
 	"                       else the copy in perf's build-id cache)\n"
-	"      --inline         perf.data: add the calls inlined at each address (DWARF)\n"
+	"      --inline         perf.data: add the calls inlined at every address (DWARF),\n"
+	"                       frame-pointer callchains' too\n"
+	"      --no-inline      perf.data: no inlined calls, not even those perf script\n"
+	"                       adds by default to the user frames of dwarf captures\n"
 	CLI_HELP_TAIL;
 
 #define MAX_WARN 20
@@ -1048,7 +1051,7 @@ static void convert(input *in)
 	P.nwarn = 0;
 }
 
-enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS, O_INLINE };
+enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS, O_INLINE, O_NO_INLINE };
 
 int main(int argc, char **argv)
 {
@@ -1066,6 +1069,7 @@ int main(int argc, char **argv)
 		{ "debug-dir", required_argument, 0, O_DEBUG_DIR },
 		{ "kallsyms", required_argument, 0, O_KALLSYMS },
 		{ "inline", no_argument, 0, O_INLINE },
+		{ "no-inline", no_argument, 0, O_NO_INLINE },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -1082,7 +1086,8 @@ int main(int argc, char **argv)
 		case O_SYMFS: P.po.symfs = optarg; break;
 		case O_DEBUG_DIR: P.po.debug_dir = optarg; break;
 		case O_KALLSYMS: P.po.kallsyms = optarg; break;
-		case O_INLINE: P.po.inline_frames = true; break;
+		case O_INLINE: P.po.inline_frames = true, P.po.no_inline = false; break;
+		case O_NO_INLINE: P.po.no_inline = true, P.po.inline_frames = false; break;
 		CLI_STD_CASES(help);
 		}
 	}

@@ -215,6 +215,7 @@ struct conv {
 	uint32_t fcslots, fcn;                                 /* its frames are numbers fval[i]..+fcnt[i] */
 	uint32_t *fval, *fcnt;
 	uint32_t fvcap, fccap, nframes;
+	bool multi;           /* an address has several frames (inlined calls): fval[i] is no longer i */
 	uint32_t *frames;
 	uint32_t frcap;
 	bool *evseen;         /* attr -> its OP_EVENT is sent */
@@ -385,8 +386,9 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 		c->fval[ci] = c->nframes;
 		c->fcnt[ci] = ninl + 1;
 		c->nframes += ninl + 1;
+		if (ninl) c->multi = true;
 	}
-	if (!c->o->inline_frames) { /* one frame each: numbered as the cache */
+	if (!c->multi) { /* one frame each so far: numbered as the cache */
 		grow_array((void **)&c->frames, &c->frcap, *nfr + 2, sizeof *c->frames);
 		c->frames[(*nfr)++] = ci;
 		return;
@@ -839,7 +841,7 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 			chain_frames(c, p->th, chain, nchain, &nfr);
 		}
 		/* a dwarf sample's unwound user stack (none for a waiting one) */
-		for (uint32_t i = 0; i < c->nu; i++) frames_of(c, p->th, 0, c->ustack[i], c->o->inline_frames, &nfr);
+		for (uint32_t i = 0; i < c->nu; i++) frames_of(c, p->th, 0, c->ustack[i], !c->o->no_inline, &nfr);
 		/* no callchain, an empty one, or one perf drops (an unknown
 		 * context marker: perf script prints no frame): the sampled
 		 * address, to which perf report credits the sample */
@@ -1017,7 +1019,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	c.t = t;
 	t->nfiles++;
 	c.d = perfdata_open(in, path);
-	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames };
+	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames || !o->no_inline };
 	c.pm = procmap_new(&po);
 	strmap_init(&c.scache);
 	bool pipe = perfdata_pipe(c.d);

@@ -30,6 +30,7 @@ void perf_frame_fill(builder *b, sstr ip, sstr sym, sstr symoff, sstr dso, bool 
 typedef struct perfconv_opts {
 	bool want_samples, quiet;
 	bool inline_frames;            /* --inline: the calls inlined at each address */
+	bool no_inline;                /* --no-inline: none, not even at dwarf-unwound addresses */
 	const char *symfs, *debug_dir, *kallsyms;
 	uint32_t m_samples, m_period;  /* the builder's metrics */
 	unsigned jobs;                 /* threads (-j): 2 and more, the builder's work in a thread of its own */

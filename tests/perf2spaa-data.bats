@@ -383,12 +383,12 @@ CC
 	cmp "$T/bin.fold" "$T/txt.fold"
 }
 
-# fold_all DATA [PERF-SCRIPT-OPTION...]: $T/bin.fold (perf2spaa DATA) and
+# fold_all DATA [OPTION...]: $T/bin.fold (perf2spaa DATA) and
 # $T/txt.fold (perf script -i DATA | perf2spaa), every event folded
 fold_all() {
 	local data=$1
 	shift
-	perf2spaa "$data" | spaa-fold --all-events > "$T/bin.fold"
+	perf2spaa "$@" "$data" | spaa-fold --all-events > "$T/bin.fold"
 	perf script "$@" -i "$data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
 	[ -s "$T/txt.fold" ]
 }
@@ -564,7 +564,7 @@ first_record() {
 		skip "perf record -z --call-graph dwarf does not work here"
 	# samples of 8 KiB of stack each: the compressed stream's records
 	# straddle the COMPRESSED records that carry it
-	perf2spaa "$T/zd.data" | spaa-fold --all-events > "$T/bin.fold"
+	perf2spaa --no-inline "$T/zd.data" | spaa-fold --all-events > "$T/bin.fold"
 	perf script --no-inline -i "$T/zd.data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
 	[ -s "$T/txt.fold" ]
 	cmp "$T/bin.fold" "$T/txt.fold"
@@ -1131,4 +1131,33 @@ EOC
 	# the text path names the count the same
 	perf script -i "$T/ev.data" 2>/dev/null | perf2spaa | jq -r 'select(.type == "header") | .events[] | select(.name == "page-faults") | .sampling.primary_metric' > "$T/m"
 	assert_file_eq "$T/m" <<< count
+}
+
+@test "perf2spaa perf.data: by default the stacks perf script gives by default: a dwarf capture's user frames with their inlined calls (main;inl_[i]), a frame-pointer capture's without (perf adds none there); --no-inline as perf script --no-inline; --inline adds them to frame-pointer callchains too" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 400 >/dev/null
+	perf record -q -N -e cpu-clock --call-graph dwarf -o "$T/dw.data" "$T/prog" 400 >/dev/null 2>&1 ||
+		skip "perf cannot record --call-graph dwarf here"
+	# frame pointers: perf script adds no inlined calls, by default or not
+	perf2spaa "$T/fp.data" | spaa-fold --inline | plt_as_one > "$T/bin.fold"
+	perf script -i "$T/fp.data" 2>/dev/null | perf2spaa | spaa-fold --inline | plt_as_one > "$T/txt.fold"
+	diff "$T/txt.fold" "$T/bin.fold"
+	! grep -q '_\[i\]' "$T/bin.fold"
+	assert_equal "$(perf2spaa "$T/fp.data" | jq -c 'select(.type == "stack")' | wc -l)" \
+		"$(perf script -i "$T/fp.data" 2>/dev/null | perf2spaa | jq -c 'select(.type == "stack")' | wc -l)"
+	perf2spaa --inline "$T/fp.data" | spaa-fold --inline | grep -q ';main;inl_\[i\] [0-9]*$'
+	# dwarf: perf script adds them by default; >= 99% of the weight alike
+	# (libdw's lines against perf's addr2line, in the dynamic loader)
+	perf2spaa "$T/dw.data" | spaa-fold --inline | plt_as_one > "$T/bin.fold"
+	perf script -i "$T/dw.data" 2>/dev/null | perf2spaa | spaa-fold --inline | plt_as_one > "$T/txt.fold"
+	grep -q '^prog;.*;main;inl_\[i\] [0-9]*$' "$T/bin.fold"
+	w=$(weight_in_common "$T/bin.fold" "$T/txt.fold")
+	awk -v p="$w" 'BEGIN { exit !(p >= 99) }' || fail "default: only $w% of the weight alike"
+	perf2spaa -j 2 "$T/dw.data" | spaa-fold --inline | plt_as_one | cmp - "$T/bin.fold"
+	perf2spaa --no-inline "$T/dw.data" | spaa-fold --inline | plt_as_one > "$T/bin.fold"
+	perf script --no-inline -i "$T/dw.data" 2>/dev/null | perf2spaa | spaa-fold --inline | plt_as_one > "$T/txt.fold"
+	! grep -q '_\[i\]' "$T/bin.fold"
+	w=$(weight_in_common "$T/bin.fold" "$T/txt.fold")
+	awk -v p="$w" 'BEGIN { exit !(p >= 99) }' || fail "--no-inline: only $w% of the weight alike"
 }

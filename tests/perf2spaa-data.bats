@@ -1161,3 +1161,45 @@ EOC
 	w=$(weight_in_common "$T/bin.fold" "$T/txt.fold")
 	awk -v p="$w" 'BEGIN { exit !(p >= 99) }' || fail "--no-inline: only $w% of the weight alike"
 }
+
+@test "perf2spaa perf.data: a JIT's inlined calls in a perf map (perf-map-agent's unfolded names, outer->middle->inner) fold as stackcollapse-perf.pl and inferno fold them, the inlined ones marked _[i], through perf.data and perf script's text alike" {
+	can_record
+	command -v javac >/dev/null || skip "no java compiler"
+	cat > "$T/Hot.java" <<'EOJ'
+public class Hot {
+    static long sink;
+    static long inner(long x) { return x * 31 + (x >>> 3); }
+    static long middle(long x) { return inner(x) ^ inner(x + 1); }
+    static long outer(long n) { long s = 0; for (long i = 0; i < n; i++) s += middle(i); return s; }
+    public static void main(String[] a) {
+        for (int k = 0; k < 200; k++) sink += outer(2_000_000);
+        System.out.println(sink);
+    }
+}
+EOJ
+	(cd "$T" && javac Hot.java)
+	perf record -q -g -e cpu-clock -o "$T/java.data" -- sh -c "echo \$\$ > '$T/pid'; exec java -XX:+PreserveFramePointer \
+		-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -cp '$T' Hot" >/dev/null
+	map=/tmp/perf-$(cat "$T/pid").map
+	[ -f "$map" ] || skip "the JVM wrote no perf map"
+	# The JVM writes each method's code once, without the calls inlined
+	# in it: the map rewritten as perf-map-agent's unfolding names code
+	# of inlined calls (no agent here to write it), C2 having inlined
+	# middle and inner into outer
+	sed -E -i 's/ long Hot\.outer\(long\)$/ LHot;::outer->LHot;::middle->LHot;::inner/;
+		s/ long Hot\.middle\(long\)$/ LHot;::middle->LHot;::inner/; s/ long Hot\.inner\(long\)$/ LHot;::inner/' "$map"
+	perf script -i "$T/java.data" 2>/dev/null > "$T/java.txt"
+	perf2spaa "$T/java.data" | spaa-fold | grep 'LHot' > "$T/bin.fold" || true
+	rm -f "$map"
+	perf2spaa "$T/java.txt" | spaa-fold | grep 'LHot' > "$T/txt.fold"
+	diff "$T/txt.fold" "$T/bin.fold"
+	grep -q ';LHot:::outer;LHot:::middle_\[i\];LHot:::inner_\[i\] [0-9]*$' "$T/txt.fold"
+	! grep -q 'LHot:::middle;\|LHot:::inner;\|LHot:::middle [0-9]\|LHot:::inner [0-9]' "$T/txt.fold"
+	# --inline=plain as before: the parts unmarked
+	perf2spaa "$T/java.txt" | spaa-fold --inline=plain | grep -q ';LHot:::outer;LHot:::middle;LHot:::inner [0-9]*$'
+	# stackcollapse-perf.pl, where it is at hand, folds them alike
+	if command -v stackcollapse-perf.pl >/dev/null; then
+		stackcollapse-perf.pl "$T/java.txt" | grep 'LHot' | sort > "$T/pl.fold"
+		sort "$T/txt.fold" | diff "$T/pl.fold" -
+	fi
+}

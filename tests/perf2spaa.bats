@@ -237,19 +237,19 @@ OUT
 	assert_output - <<'OUT'
 app;main;make_node;alloc_fast 2
 java;start_thread;java/lang/Thread:.run; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
-swapper;[app];outer;middle;inner;Ptr<Node>::operator-> 1
+swapper;[app];outer;middle_[i];inner_[i];Ptr<Node>::operator-> 1
 OUT
 	run spaa-fold --inline --addrs "$T/q.spaa"
 	assert_output - <<'OUT'
 app;main;make_node;alloc_fast 2
 java;start_thread;java/lang/Thread:.run; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
-swapper;[app <400a00>];outer;middle;inner;Ptr<Node>::operator-> 1
+swapper;[app <400a00>];outer;middle_[i];inner_[i];Ptr<Node>::operator-> 1
 OUT
 	run spaa-fold --all --tid "$T/q.spaa"
 	assert_output - <<'OUT'
 app-?/4242;main;make_node;alloc_fast 2
 java-?/4243;start_thread;java/lang/Thread:.run_[j]; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
-swapper-?/0;[app];outer;middle;inner;Ptr<Node>::operator-> 1
+swapper-?/0;[app];outer;middle_[i];inner_[i];Ptr<Node>::operator-> 1
 OUT
 	run spaa-fold --raw "$T/q.spaa"
 	assert_output - <<'OUT'

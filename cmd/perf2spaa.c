@@ -192,7 +192,7 @@ static uint32_t event_get(const char *name, size_t n, bool has_period)
 {
 	int32_t e = builder_event_find(P.b, name, n);
 	if (e >= 0) return (uint32_t)e;
-	uint32_t i = perfconv_event(P.b, name, n);
+	uint32_t i = perfconv_event_as(P.b, name, n, has_period);
 	grow_array((void **)&P.ev_period, &P.evcap, i + 1, sizeof *P.ev_period);
 	uint32_t cap2 = 0;
 	(void)cap2;

@@ -79,20 +79,27 @@ uint32_t perfconv_count_metric(builder *b, uint32_t event)
 	return perf_event_counts(nm, strlen(nm)) ? builder_metric(b, "count", NULL) : UINT32_MAX;
 }
 
-uint32_t perfconv_event(builder *b, const char *name, size_t n)
+uint32_t perfconv_event_as(builder *b, const char *name, size_t n, bool has_period)
 {
 	int32_t e = builder_event_find(b, name, n);
 	if (e >= 0) return (uint32_t)e;
 	char *nm = xmemdup(name, n);
 	const char *kind = perf_event_kind(name, n);
-	/* one primary metric for a perf event, whatever columns perf printed
-	 * (so that two captures of one event compare and merge): period, 1
-	 * per sample when perf printed none; count for an event that counts
-	 * occurrences (page-faults), its periods' sum, beside period */
-	uint32_t i = builder_event(b, nm, kind, strcmp(kind, "probe") ? "period" : "event",
-				   perf_event_counts(name, n) ? "count" : "period", NULL);
+	/* the primary metric: period; count for an event that counts
+	 * occurrences (page-faults), its periods' sum, beside period; and
+	 * samples for a sampled event whose first sample has no period (perf
+	 * script -F without period: 1 per sample is no time nor count) */
+	bool probe = strcmp(kind, "probe") == 0;
+	const char *primary = perf_event_counts(name, n) ? "count" : "period";
+	if (!has_period && !probe) primary = "samples";
+	uint32_t i = builder_event(b, nm, kind, probe ? "event" : "period", primary, NULL);
 	free(nm);
 	return i;
+}
+
+uint32_t perfconv_event(builder *b, const char *name, size_t n)
+{
+	return perfconv_event_as(b, name, n, true);
 }
 
 bool perf_dso_is_kernel(sstr d)

@@ -52,6 +52,9 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 /* The event index of event name[0..n) in b, declared on first sight with
  * the kind perf_event_kind() gives. */
 uint32_t perfconv_event(builder *b, const char *name, size_t n);
+/* The same, for an event whose first sample has (has_period) or has not a
+ * period: one without is counted in samples (its primary metric). */
+uint32_t perfconv_event_as(builder *b, const char *name, size_t n, bool has_period);
 /* Does event name count occurrences (page-faults, context-switches: a
  * period is a number of them)?  Their primary metric is "count". */
 bool perf_event_counts(const char *name, size_t n);

@@ -1203,3 +1203,23 @@ EOJ
 		sort "$T/txt.fold" | diff "$T/pl.fold" -
 	fi
 }
+
+@test "perf2spaa: perf script text without the period field (-F comm,tid,time,event,ip,sym,dso) counts samples: its primary metric is samples, each function's self samples perf report's" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 300 >/dev/null
+	perf script -F comm,tid,time,event,ip,sym,dso -i "$T/fp.data" 2>/dev/null > "$T/nop.txt"
+	perf2spaa "$T/nop.txt" > "$T/nop.spaa"
+	jq -r 'select(.type == "header") | .events[] | "\(.name) \(.sampling.primary_metric)"' "$T/nop.spaa" > "$T/ev"
+	assert_file_eq "$T/ev" <<< 'cpu-clock samples'
+	# the samples perf script prints, thousands grouped as spaa-top does
+	n=$(perf script -F comm -i "$T/fp.data" 2>/dev/null | grep -c . | sed ':a; s/\B[0-9]\{3\}\>/,&/; ta')
+	spaa-top -n 1 "$T/nop.spaa" | head -1 > "$T/top"
+	assert_file_eq "$T/top" <<< "cpu-clock/samples, total $n"
+	perf report -i "$T/fp.data" --stdio --no-children -q -g none --comm prog -F sample,sym 2>/dev/null |
+		awk 'NF == 3 { print $3, $1 }' | LC_ALL=C sort > "$T/want"
+	spaa-fold "$T/nop.spaa" | self_by_fold prog > "$T/got"
+	diff "$T/want" "$T/got"
+	# -j 2 alike
+	perf2spaa -j 2 "$T/nop.txt" | cmp - "$T/nop.spaa"
+}

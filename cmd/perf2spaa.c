@@ -396,6 +396,23 @@ static bool is_srcline(const char *p, size_t n)
 	return q == p + n || c_blank(*q);
 }
 
+/* "DSO[hex]": the srcline line perf prints for an address it knows no
+ * source line of (perf script -F+srcline: "[kernel.kallsyms][ffffffff8136]",
+ * "libc.so.6[27b25]"), or ":0", one of no file. */
+static bool is_nosrcline(const char *p, size_t n)
+{
+	/* ":0": a line of no file (perf's addr2line on ld.so's _dl_start_user) */
+	if (n >= 2 && p[0] == ':') {
+		for (size_t i = 1; i < n; i++)
+			if (!c_digit(p[i])) return false;
+		return true;
+	}
+	if (n < 4 || p[n - 1] != ']') return false;
+	size_t i = n - 1;
+	while (i > 0 && (c_digit(p[i - 1]) || (p[i - 1] >= 'a' && p[i - 1] <= 'f'))) i--;
+	return i < n - 1 && i >= 2 && p[i - 1] == '[';
+}
+
 static void add_fline(const char *p, size_t n)
 {
 	struct pline *pl = VEC_PUSH(P.fl, P.nfl, P.flcap);
@@ -745,6 +762,11 @@ static void text_line(char *line, size_t n, uint64_t lineno)
 			pl->src_off = (uint32_t)P.sb.n;
 			pl->src_len = (uint32_t)pn;
 			sbuf_add(&P.sb, p, pn);
+			P.prev_frame = false;
+			return;
+		}
+		if (P.prev_frame && is_nosrcline(p, pn)) {
+			/* no source line: the frame has none */
 			P.prev_frame = false;
 			return;
 		}

@@ -1223,3 +1223,20 @@ EOJ
 	# -j 2 alike
 	perf2spaa -j 2 "$T/nop.txt" | cmp - "$T/nop.spaa"
 }
+
+@test "perf2spaa: perf script -F+srcline text reads without a warning: a kernel frame's line of no source ([kernel.kallsyms][ADDR]) is its frame's, no source line; perf report --sort srcline's figures" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 300 >/dev/null
+	perf script -F+srcline -i "$T/fp.data" 2>/dev/null > "$T/src.txt"
+	grep -q '^  \[kernel.kallsyms\]\[[0-9a-f]*\]$' "$T/src.txt" || skip "no kernel frame in the capture"
+	run perf2spaa -o "$T/src.spaa" "$T/src.txt"
+	assert_success
+	assert_output ""
+	# the program's lines weigh what perf report --sort srcline says
+	perf report -i "$T/fp.data" --stdio --no-children -g none --sort srcline -q 2>/dev/null |
+		awk '$2 ~ /^prog\.c:[0-9]+$/ { printf "%s %.2f%%\n", $2, $1 }' | sort > "$T/want"
+	spaa-top -n 0 --by=srcline --raw-units "$T/src.spaa" | awk '$1 != "0" && $NF ~ /^prog\.c:[0-9]+$/ { printf "%s %.2f%%\n", $NF, $2 }' | sort > "$T/got"
+	[ -s "$T/want" ]
+	diff "$T/want" "$T/got"
+}

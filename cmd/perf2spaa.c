@@ -66,6 +66,7 @@ static const char help[] =
 	"                       frame-pointer callchains' too\n"
 	"      --no-inline      perf.data: no inlined calls, not even those perf script\n"
 	"                       adds by default to the user frames of dwarf captures\n"
+	"      --srcline        perf.data: each frame's source line, from DWARF\n"
 	CLI_HELP_TAIL;
 
 #define MAX_WARN 20
@@ -1073,7 +1074,7 @@ static void convert(input *in)
 	P.nwarn = 0;
 }
 
-enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS, O_INLINE, O_NO_INLINE };
+enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS, O_INLINE, O_NO_INLINE, O_SRCLINE };
 
 int main(int argc, char **argv)
 {
@@ -1092,6 +1093,7 @@ int main(int argc, char **argv)
 		{ "kallsyms", required_argument, 0, O_KALLSYMS },
 		{ "inline", no_argument, 0, O_INLINE },
 		{ "no-inline", no_argument, 0, O_NO_INLINE },
+		{ "srcline", no_argument, 0, O_SRCLINE },
 		CLI_STD_LONGOPTS,
 		{ 0, 0, 0, 0 }
 	};
@@ -1110,6 +1112,7 @@ int main(int argc, char **argv)
 		case O_KALLSYMS: P.po.kallsyms = optarg; break;
 		case O_INLINE: P.po.inline_frames = true, P.po.no_inline = false; break;
 		case O_NO_INLINE: P.po.no_inline = true, P.po.inline_frames = false; break;
+		case O_SRCLINE: P.po.srclines = true; break;
 		CLI_STD_CASES(help);
 		}
 	}

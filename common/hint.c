@@ -86,9 +86,9 @@ bool hint_no_srclines(const spaa_reader *r)
 {
 	for (uint32_t i = 0; i < r->frame_ids.count; i++)
 		if (r->frames[i].srcline) return false;
-	warnmsg("%s: no frame has a source line: record them with 'perf script -F+srcline' "
-		"(before perf2spaa), or run spaa-symbolize on a profile of binaries with debug "
-		"information", r->name);
+	warnmsg("%s: no frame has a source line: convert a perf.data with 'perf2spaa --srcline', "
+		"or record them with 'perf script -F+srcline' (before perf2spaa), or run spaa-symbolize "
+		"on a profile of binaries with debug information", r->name);
 	return true;
 }
 

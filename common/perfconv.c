@@ -230,6 +230,7 @@ struct conv {
 	bool *dsent;          /* dso + 1 -> its name is sent (in an OP_FRAMES) */
 	uint32_t dscap;
 	sbuf name;
+	sbuf src;             /* the source line of the address at hand */
 	uint32_t nbids;       /* the capture's build ids taken (machine_info) */
 	bool has_kbid;
 	char kbid[48];        /* the kernel's, when has_kbid */
@@ -345,6 +346,10 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 		c->name.n = 0;
 		uint64_t off = 0;
 		bool named = procmap_symbol(c->pm, dso, addr, &c->name, &off);
+		/* its source line first (the look-up reuses the inlined
+		 * names' memory) */
+		c->src.n = 0;
+		bool has_src = c->o->srclines && named && procmap_srcline(c->pm, dso, addr, &c->src);
 		uint32_t ninl = 0;
 		const char *const *inl = NULL;
 		if (unwound && named) {
@@ -386,6 +391,8 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 			put32(t, dk);
 			put(t, &(uint8_t){ 0 }, 1);
 		}
+		put(t, &(uint8_t){ has_src }, 1);
+		if (has_src) putstr(t, c->src.p, c->src.n);
 		put32(t, ninl);
 		for (uint32_t k = 0; k < ninl; k++) putstr(t, inl[k], strlen(inl[k]));
 		grow_array((void **)&c->fval, &c->fvcap, ci + 1, sizeof *c->fval);
@@ -485,6 +492,8 @@ static void frames_make(struct bstage *s, struct rd *r)
 	sstr name = named ? getstr(r) : sstr_c("[unknown]");
 	uint32_t dk = get32r(r);
 	sstr dn = get8r(r) ? getstr(r) : SSTR_NULL;
+	/* its source line (--srcline): the innermost frame's */
+	sstr src = get8r(r) ? getstr(r) : SSTR_NULL;
 	uint32_t ninl = get32r(r);
 	char iptext[24], offtext[24], ipbuf[64];
 	size_t in = fmt_hex(iptext, addr, 1), on = fmt_hex(offtext, off, 1); /* "0x%llx" */
@@ -513,11 +522,14 @@ static void frames_make(struct bstage *s, struct rd *r)
 		f2.inlined = true;
 		f2.inline_depth = (int32_t)(ninl - k);
 		f2.exact = true;
+		f2.srcline = k == 0 ? src : SSTR_NULL;
 		s->bidx[s->nbidx++] = builder_frame_add(s->b, &f2);
 	}
 	if (ninl) {
 		fr.inline_depth = 0;
 		fr.exact = true;
+	} else {
+		fr.srcline = src;
 	}
 	s->bidx[s->nbidx++] = builder_frame_add(s->b, &fr);
 }
@@ -1026,7 +1038,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	c.t = t;
 	t->nfiles++;
 	c.d = perfdata_open(in, path);
-	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames || !o->no_inline };
+	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames || !o->no_inline || o->srclines };
 	c.pm = procmap_new(&po);
 	strmap_init(&c.scache);
 	bool pipe = perfdata_pipe(c.d);
@@ -1102,4 +1114,5 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	free(c.ustack);
 	free(c.lbr);
 	sbuf_free(&c.name);
+	sbuf_free(&c.src);
 }

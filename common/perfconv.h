@@ -31,6 +31,7 @@ typedef struct perfconv_opts {
 	bool want_samples, quiet;
 	bool inline_frames;            /* --inline: the calls inlined at each address */
 	bool no_inline;                /* --no-inline: none, not even at dwarf-unwound addresses */
+	bool srclines;                 /* --srcline: source lines from DWARF */
 	const char *symfs, *debug_dir, *kallsyms;
 	uint32_t m_samples, m_period;  /* the builder's metrics */
 	unsigned jobs;                 /* threads (-j): 2 and more, the builder's work in a thread of its own */

@@ -78,7 +78,7 @@ H=$SPAA_TESTDATA/hints
 @test "--by srcline with no source line says how to get them; with source lines, nothing" {
 	run spaa-top --by srcline -n 1 --raw-units "$EX/parser.spaa"
 	assert_success
-	assert_output "spaa-top: $EX/parser.spaa: no frame has a source line: record them with 'perf script -F+srcline' (before perf2spaa), or run spaa-symbolize on a profile of binaries with debug information
+	assert_output "spaa-top: $EX/parser.spaa: no frame has a source line: convert a perf.data with 'perf2spaa --srcline', or record them with 'perf script -F+srcline' (before perf2spaa), or run spaa-symbolize on a profile of binaries with debug information
 cpu-clock:pppH/period, total 7007007
       flat  flat%   sum%        cum   cum%  srcline
    2002002 28.57% 28.57%    2002002 28.57%  ?? (check_bounds)"

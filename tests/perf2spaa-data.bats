@@ -1240,3 +1240,25 @@ EOJ
 	[ -s "$T/want" ]
 	diff "$T/want" "$T/got"
 }
+
+@test "perf2spaa perf.data --srcline: each frame's source line from DWARF: spaa-top --by=srcline gives perf report --sort srcline's figures, on frame-pointer and dwarf captures; -j 1 and 2 alike" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 300 >/dev/null
+	perf record -q -N -e cpu-clock --call-graph dwarf -o "$T/dw.data" "$T/prog" 300 >/dev/null 2>&1 || true
+	for d in fp dw; do
+		[ -s "$T/$d.data" ] || continue
+		perf report -i "$T/$d.data" --stdio --no-children -g none --sort srcline -q 2>/dev/null |
+			awk '$2 ~ /^[^ ]+\.[ch]:[0-9]+$/ { printf "%s %.2f%%\n", $2, $1 }' | sort > "$T/want"
+		perf2spaa --srcline "$T/$d.data" > "$T/$d.spaa"
+		spaa-top -n 0 --by=srcline --raw-units "$T/$d.spaa" |
+			awk '$1 != "0" && $NF ~ /^[^ ]+\.[ch]:[0-9]+$/ { printf "%s %.2f%%\n", $NF, $2 }' | sort > "$T/got"
+		grep -q '^prog\.c:4 ' "$T/want"
+		diff "$T/want" "$T/got"
+		perf2spaa --srcline -j 2 "$T/$d.data" | cmp - "$T/$d.spaa"
+	done
+	# without --srcline: none, and the hint names the option
+	perf2spaa "$T/fp.data" > "$T/no.spaa"
+	run spaa-top --by=srcline "$T/no.spaa"
+	assert_line --index 0 --partial "no frame has a source line: convert a perf.data with 'perf2spaa --srcline'"
+}

@@ -926,9 +926,14 @@ static void sample(struct conv *c, const pd_event *e)
 	int32_t head[3] = { (int32_t)attr, pid, tid };
 	sbuf_add(k, head, sizeof head);
 	sbuf_add(k, st, sizeof st);
-	if (s->has_callchain) sbuf_add(k, s->chain, (size_t)s->nchain * 8);
-	else {
-		uint64_t ipm[2] = { s->has_ip ? s->ip : 0, (uint64_t)e->misc & MISC_CPUMODE_MASK };
+	uint64_t ipm[2] = { s->has_ip ? s->ip : 0, (uint64_t)e->misc & MISC_CPUMODE_MASK };
+	if (s->has_callchain) {
+		sbuf_add(k, s->chain, (size_t)s->nchain * 8);
+		/* a chain that does not open with the sampled address (empty,
+		 * or a marker perf drops it for) may be the address alone
+		 * (sample_end): the address is part of its key */
+		if (!(s->nchain >= 2 && s->has_ip && pd_u64(s->chain, 1) == s->ip)) sbuf_add(k, ipm, sizeof ipm);
+	} else {
 		sbuf_add(k, ipm, sizeof ipm);
 	}
 	/* dwarf and LBR samples: their user stacks too (the unwinding is done

@@ -1279,3 +1279,37 @@ EOJ
 	run spaa-top --by=srcline "$T/no.spaa"
 	assert_line --index 0 --partial "no frame has a source line: convert a perf.data with 'perf2spaa --srcline'"
 }
+
+@test "perf2spaa perf.data: samples whose callchains perf drops, the sampled address not in them (every entry made an unknown marker): each credited to its own address, as perf report does, not to the first address of a like chain" {
+	can_record
+	# two functions called from one place: chains of one depth
+	cat > "$T/two.c" <<'EOC'
+#include <stdio.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void one(long n) { for (long i = 0; i < n; i++) sink += (unsigned long)i * i; }
+__attribute__((noinline)) void two(long n) { for (long i = 0; i < n; i++) sink ^= (unsigned long)i + 7; }
+int main(void)
+{
+	for (int k = 0; k < 40; k++) { void (*f)(long) = k & 1 ? two : one; f(5000000); }
+	printf("%lu\n", sink);
+	return 0;
+}
+EOC
+	cc -O2 -fno-omit-frame-pointer -o "$T/two" "$T/two.c"
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/two" >/dev/null
+	cp "$T/fp.data" "$T/h.data"
+	python3 "$D/perf/hostile.py" sample-field "$T/h.data" callchain all > "$T/offs"
+	python3 - "$T/h.data" "$T/offs" <<'EOP'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+for o in map(int, open(sys.argv[2]).read().split()):
+    for i in range(struct.unpack_from("<Q", b, o)[0]):
+        struct.pack_into("<Q", b, o + 8 + 8 * i, 0xfffffffffffffff0)
+open(sys.argv[1], "wb").write(b)
+EOP
+	self_by_report "$T/h.data" two > "$T/want"
+	grep -q '^one [0-9]' "$T/want"
+	grep -q '^two [0-9]' "$T/want"
+	perf2spaa "$T/h.data" | spaa-fold | self_by_fold two > "$T/got"
+	diff "$T/want" "$T/got"
+}

@@ -142,11 +142,67 @@ static void add_totals(spaa_reader *r, const spaa_stack *st, sbuf *kb)
 	}
 }
 
+/* The commands each thread ran when sampled (its stacks' comm: after an
+ * exec, what it ran then), with their weights, for naming a thread by the
+ * heaviest, as the folded stacks name it, not by its thread record's
+ * first name (gcc for the cc1 it became). */
+static struct {
+	strmap tc;               /* tid (8 bytes) and comm -> index */
+	double *w;
+	uint32_t wcap;
+	strmap tids;             /* tid -> index of best */
+	uint32_t *best;          /* index in tc of the heaviest, per tid */
+	uint32_t bcap;
+} TC;
+
+static void thread_comm_add(const spaa_stack *st, num v, sbuf *kb)
+{
+	if (!st->has_tid || !st->comm.p) return;
+	kb->n = 0;
+	sbuf_add(kb, &st->tid, sizeof st->tid);
+	sbuf_add(kb, st->comm.p, st->comm.n);
+	uint32_t i = strmap_intern(&TC.tc, kb->p, kb->n, NULL);
+	uint32_t old = TC.wcap;
+	grow_array((void **)&TC.w, &TC.wcap, i + 1, sizeof *TC.w);
+	for (uint32_t j = old; j < TC.wcap; j++) TC.w[j] = 0;
+	TC.w[i] += num_to_double(v);
+}
+
+/* After the pass: the heaviest command of each tid. */
+static void thread_comm_pick(void)
+{
+	strmap_init(&TC.tids);
+	for (uint32_t i = 0; i < TC.tc.count; i++) {
+		size_t n;
+		const char *k = strmap_key(&TC.tc, i, &n);
+		bool added;
+		uint32_t t = strmap_intern(&TC.tids, k, sizeof(int64_t), &added);
+		grow_array((void **)&TC.best, &TC.bcap, t + 1, sizeof *TC.best);
+		if (added || TC.w[i] > TC.w[TC.best[t]]) TC.best[t] = i;
+	}
+}
+
+/* Thread th's name: the command it ran most when sampled, else its
+ * record's (NULL none); *n its length. */
+static const char *thread_comm(const spaa_thread *th, size_t *n)
+{
+	int64_t t = strmap_find(&TC.tids, &th->tid, sizeof th->tid);
+	if (t < 0) {
+		*n = th->comm ? strlen(th->comm) : 0;
+		return th->comm;
+	}
+	size_t kn;
+	const char *k = strmap_key(&TC.tc, TC.best[t], &kn);
+	*n = kn - sizeof(int64_t);
+	return k + sizeof(int64_t);
+}
+
 /* One pass: record counts, weight totals, the hottest functions. */
 static void load(spaa_reader *r)
 {
 	strmap_init(&S.names);
 	strmap_init(&S.pairs);
+	strmap_init(&TC.tc);
 	ranker_init(&S.k, RANK_FUNC, &opt.fo);
 	S.k.shorten = !opt.uo.full_names && !opt.json;
 	spaa_stack st = { 0 };
@@ -165,7 +221,9 @@ static void load(spaa_reader *r)
 		if (!ranker_add(&S.k, r, &st, w->value))
 			spaa_error(r, "weights add up beyond 64 bits");
 		hint_stacks_add(&S.hs, r, &st, w->value);
+		thread_comm_add(&st, w->value, &key);
 	}
+	thread_comm_pick();
 	spaa_need_header(r);
 	metric_check(&S.metric, r->name, S.event);
 	hint_stacks_say(&S.hs, r->name);
@@ -230,7 +288,9 @@ static void put_json(output *o, const spaa_reader *r)
 		const spaa_thread *th = &r->threads[i];
 		out_printf(o, "%s{\"pid\":%lld,\"tid\":%lld,\"comm\":", i ? "," : "",
 			   (long long)th->pid, (long long)th->tid);
-		if (th->comm) jw_strc(o, th->comm); else out_puts(o, "null");
+		size_t cn;
+		const char *c = thread_comm(th, &cn);
+		if (c) jw_str(o, c, cn); else out_puts(o, "null");
 		out_putc(o, '}');
 	}
 	out_puts(o, "],\"hottest\":{\"event\":");
@@ -324,7 +384,9 @@ static void put_text(output *o, const spaa_reader *r)
 	out_printf(o, "threads:     %u", r->thread_ids.count);
 	for (uint32_t i = 0; i < r->thread_ids.count && i < 5; i++) {
 		const spaa_thread *th = &r->threads[i];
-		out_printf(o, "%s%s %lld/%lld", i ? ", " : " (", th->comm ? th->comm : "?",
+		size_t cn;
+		const char *c = thread_comm(th, &cn);
+		out_printf(o, "%s%.*s %lld/%lld", i ? ", " : " (", c ? (int)cn : 1, c ? c : "?",
 			   (long long)th->pid, (long long)th->tid);
 	}
 	if (r->thread_ids.count > 5) out_puts(o, ", ...");
@@ -353,6 +415,10 @@ int main(int argc, char **argv)
 	free(S.tot);
 	strmap_free(&S.names);
 	strmap_free(&S.pairs);
+	strmap_free(&TC.tc);
+	strmap_free(&TC.tids);
+	free(TC.w);
+	free(TC.best);
 	ranker_free(&S.k);
 	metric_pick_free(&S.metric);
 	spaa_close(r);

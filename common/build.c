@@ -209,6 +209,32 @@ uint32_t builder_event(builder *b, const char *name, const char *kind, const cha
 	return b->nevents - 1;
 }
 
+void builder_event_order(builder *b, const uint32_t *pos)
+{
+	/* the events moved, the contexts' event numbers and their keys
+	 * (which open with it) made again, in their order: each its index */
+	struct bevent *ev = xmalloc(((size_t)b->nevents + 1) * sizeof *ev);
+	for (uint32_t e = 0; e < b->nevents; e++) ev[pos[e]] = b->events[e];
+	memcpy(b->events, ev, (size_t)b->nevents * sizeof *ev);
+	free(ev);
+	strmap m;
+	strmap_init(&m);
+	for (uint32_t i = 0; i < b->ctx_map.count; i++) {
+		size_t n;
+		const char *k = strmap_key(&b->ctx_map, i, &n);
+		b->key.n = 0;
+		sbuf_add(&b->key, k, n);
+		uint32_t e;
+		memcpy(&e, b->key.p, sizeof e);
+		e = pos[e];
+		memcpy(b->key.p, &e, sizeof e);
+		strmap_intern(&m, b->key.p, n, NULL);
+		b->ctxs[i].event = e;
+	}
+	strmap_free(&b->ctx_map);
+	b->ctx_map = m;
+}
+
 void builder_event_extra(builder *b, uint32_t event, const char *json_members)
 {
 	b->events[event].extra = adup(b, json_members);

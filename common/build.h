@@ -40,6 +40,9 @@ void builder_source_tool(builder *b, const char *tool);
 uint32_t builder_event(builder *b, const char *name, const char *kind,
 		       const char *mode, const char *primary_metric,
 		       const char *sampling_extra_json);
+/* The events in another order: event e becomes event pos[e] (pos a
+ * permutation of 0 .. builder_nevents - 1); the stacks keep theirs. */
+void builder_event_order(builder *b, const uint32_t *pos);
 /* Raw JSON members added to the event object itself ("\"k\":v"), NULL none. */
 void builder_event_extra(builder *b, uint32_t event, const char *json_members);
 int32_t builder_event_find(const builder *b, const char *name, size_t n);

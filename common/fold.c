@@ -241,6 +241,15 @@ static void add_mark(const spaa_reader *r, const spaa_frame *fr, const char *dna
 	}
 }
 
+/* The inline mode of the parts of a "->" chain after the first (a JIT's
+ * inlined calls, as perf-map-agent's unfolding writes them in a perf
+ * map): as asked, else marked, as stackcollapse-perf.pl and inferno mark
+ * them by default. */
+static int arrow_mode(const fold_opts *o)
+{
+	return o->inline_mode >= 0 ? o->inline_mode : FOLD_INLINE_MARK;
+}
+
 void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t comm_n,
 		     const fold_opts *o, sbuf *b)
 {
@@ -272,10 +281,13 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
 			       !(e - s >= 10 && memcmp(e - 10, "operator", 8) == 0))
 				e -= 2;
 			arrow = find_arrow(s, e);
+			if (arrow_mode(o) == FOLD_INLINE_HIDE) e = arrow, arrow = NULL;
 		}
+		bool marked = false;
 		for (;;) {
 			const char *pe = arrow ? arrow : e;
 			size_t ps = b->n;
+			bool inl = s != func;
 			if (pe - s == 9 && memcmp(s, "[unknown]", 9) == 0) {
 				add_unknown(b, fr, dname, o);
 			} else {
@@ -284,13 +296,16 @@ void fold_frame_name(const spaa_reader *r, uint32_t f, const char *comm, size_t 
 				if (java && b->n > ps && b->p[ps] == 'L' && memchr(b->p + ps, '/', b->n - ps))
 					memmove(b->p + ps, b->p + ps + 1, --b->n - ps);
 			}
+			marked = inl && arrow_mode(o) == FOLD_INLINE_MARK;
+			if (marked && !has_mark(b->p + ps, b->n - ps)) sbuf_adds(b, "_[i]");
 			if (!arrow) break;
-			add_mark(r, fr, dname, o, b, ps);
+			if (!marked) add_mark(r, fr, dname, o, b, ps);
 			sbuf_addc(b, ';');
 			s = arrow + 2;
 			arrow = find_arrow(s, e);
 			start = b->n;
 		}
+		if (marked) return;
 	}
 	add_mark(r, fr, dname, o, b, start);
 }

@@ -1,6 +1,7 @@
 /* hint.c - what to do next (see hint.h). */
 #include "hint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -85,9 +86,9 @@ bool hint_no_srclines(const spaa_reader *r)
 {
 	for (uint32_t i = 0; i < r->frame_ids.count; i++)
 		if (r->frames[i].srcline) return false;
-	warnmsg("%s: no frame has a source line: record them with 'perf script -F+srcline' "
-		"(before perf2spaa), or run spaa-symbolize on a profile of binaries with debug "
-		"information", r->name);
+	warnmsg("%s: no frame has a source line: convert a perf.data with 'perf2spaa --srcline', "
+		"or record them with 'perf script -F+srcline' (before perf2spaa), or run spaa-symbolize "
+		"on a profile of binaries with debug information", r->name);
 	return true;
 }
 
@@ -102,35 +103,72 @@ static bool is_entry(const spaa_frame *f)
 	static const char *const entry[] = {
 		"main", "_start", "__libc_start_main", "__libc_start_call_main", "start_thread",
 		"clone", "clone3", "__clone", "__clone3", "thread_start", "runtime.goexit",
-		"runtime.main", "runtime.rt0_go", "runtime.mstart", NULL
+		"runtime.main", "runtime.rt0_go", "runtime.mstart", "_dl_start", "_dl_start_user", NULL
 	};
 	for (const char *const *e = entry; *e; e++)
 		if (strlen(*e) == f->func_n && memcmp(*e, f->func, f->func_n) == 0) return true;
 	return false;
 }
 
-/* A frame-pointer walk that broke: its outermost user frame has no name
- * (perf's "[unknown]"), or it has one or two frames of user code and does
- * not start where threads start. */
+/* A frame perf could not name in a file it knows (not a JIT's perf map nor
+ * perf's "[unknown]"): a file without symbols. */
+static bool unnamed_in_file(const spaa_reader *r, const spaa_frame *f)
+{
+	if (f->func_resolved) return false;
+	const spaa_dso *d = &r->dsos[f->dso];
+	if (!d->name || d->name[0] != '/') return false;
+	const char *b = strrchr(d->name, '/') + 1;
+	return !(strncmp(b, "perf-", 5) == 0 && d->name_n > 4 && !strcmp(d->name + d->name_n - 4, ".map"));
+}
+
+/* Sorts each stack by what is wrong with it, if anything: no call chain
+ * at all (one frame), frames in a file without symbols (the first such
+ * file kept for the message), or a frame-pointer walk that broke: its
+ * outermost user frame has no name (perf's "[unknown]"), or it has one
+ * or two frames of user code and does not start where threads start. */
 void hint_stacks_add(hint_stacks *h, const spaa_reader *r, const spaa_stack *s, num w)
 {
 	if (!h->perf) return;
 	double v = num_to_double(w);
-	uint32_t user = 0, outer = UINT32_MAX;
+	uint32_t user = 0, outer = UINT32_MAX, stripped = UINT32_MAX, n = 0;
 	for (uint32_t i = 0; i < s->nframes; i++) {
 		uint32_t f = spaa_stack_root_frame(r, s, i);
+		if (r->frames[f].perf_nochain) continue;
+		n++;
 		if (r->frames[f].kind == FK_KERNEL) continue;
 		if (!user) outer = f;
+		if (stripped == UINT32_MAX && unnamed_in_file(r, &r->frames[f])) stripped = f;
 		user++;
 	}
 	h->all += v;
-	if (user && (!r->frames[outer].func_resolved || (user <= 2 && !is_entry(&r->frames[outer]))))
+	if (n > 1) h->chains = true;
+	if (stripped != UINT32_MAX) {
+		h->stripped += v;
+		if (!h->dso[0]) {
+			const spaa_dso *d = &r->dsos[r->frames[stripped].dso];
+			snprintf(h->dso, sizeof h->dso, "%s", d->name);
+		}
+	} else if (user && (!r->frames[outer].func_resolved || (user <= 2 && !is_entry(&r->frames[outer])))) {
 		h->broken += v;
+	}
 }
 
 void hint_stacks_say(const hint_stacks *h, const char *file)
 {
-	if (!(h->all > 0) || h->broken / h->all <= 0.5) return;
+	if (!(h->all > 0)) return;
+	if (!h->chains) {
+		warnmsg("%s: no stack has more than one frame: the capture has no call chains; record them "
+			"with 'perf record -g' (or --call-graph dwarf for code without frame pointers)", file);
+		return;
+	}
+	if (h->stripped > h->broken && h->stripped / h->all > 0.5) {
+		warnmsg("%s: %.0f%% of the weight is in stacks through frames without a name in %s (and "
+			"perhaps other files): it has no symbols (stripped); install its debug symbols (perf "
+			"finds them by build id), or give perf2spaa --symfs/--debug-dir where they are",
+			file, 100 * h->stripped / h->all, h->dso);
+		return;
+	}
+	if (h->broken / h->all <= 0.5) return;
 	warnmsg("%s: %.0f%% of the weight is in stacks that stop short of main (after one or two "
 		"user frames, or at an address without a name): the call chains look broken, as in "
 		"code built without frame pointers; record with 'perf record --call-graph dwarf', "

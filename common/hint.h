@@ -35,14 +35,20 @@ bool hint_no_srclines(const spaa_reader *r);
  * not know, "the converters' -s (--samples) writes them". */
 void hint_samples(sbuf *out, const spaa_reader *r);
 
-/* Broken-looking call chains: frame-pointer walks through code built
- * without frame pointers stop after a frame or two (not at main or another
- * thread entry), or at an address perf cannot name.  Feed every stack counted with its weight; hint_stacks_say()
- * then says once, when most of the weight of a perf profile is in such
- * stacks, how to record whole chains. */
+/* Broken-looking call chains, by their cause: a capture without call
+ * chains (no stack of more than one frame: recorded without -g); frames
+ * perf could not name in a file (stripped: its debug symbols); frame-pointer
+ * walks through code built without frame pointers, that stop after a frame
+ * or two (not at main or another thread entry), or at an address perf
+ * cannot name (dwarf).  Feed every stack counted with its weight;
+ * hint_stacks_say() then says once, when most of the weight of a perf
+ * profile is in such stacks (or no stack has a chain), what to do. */
 typedef struct hint_stacks {
 	double all, broken;   /* weights: a ratio is all that is needed */
+	double stripped;      /* the weight of stacks with frames unnamed in a file */
 	bool perf;            /* the profile comes from perf */
+	bool chains;          /* a stack of more than one frame was seen */
+	char dso[256];        /* the first file of stripped frames */
 } hint_stacks;
 void hint_stacks_header(hint_stacks *h, const spaa_reader *r);
 void hint_stacks_add(hint_stacks *h, const spaa_reader *r, const spaa_stack *s, num w);

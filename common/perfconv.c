@@ -24,48 +24,84 @@ static bool name_in(const char *s, size_t n, const char *const *list)
 	return false;
 }
 
-/* "cycles:u" keeps the base kind; "a:b" with b not a modifier string is a
- * tracepoint (probe). */
-const char *perf_event_kind(const char *name, size_t n)
+/* The base name of event name ("cycles" of "cycles:u" and of
+ * "cpu/cycles/"), *bn its length; NULL for a tracepoint ("a:b" with b not
+ * a modifier string). */
+static const char *event_base(const char *name, size_t n, size_t *bn)
 {
-	static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults", "faults",
-		"minor-faults", "major-faults", "context-switches", "cs", "cpu-migrations",
-		"migrations", "alignment-faults", "emulation-faults", "dummy", "bpf-output",
-		"cgroup-switches", NULL };
 	const char *colon = memchr(name, ':', n);
-	size_t bn = n;
+	*bn = n;
 	if (colon) {
 		bool mods = colon + 1 < name + n;
 		for (const char *p = colon + 1; p < name + n; p++)
 			if (!strchr("ukhIGHpPSDWebR", *p) || *p == 0) mods = false;
-		if (!mods) return "probe";
-		bn = (size_t)(colon - name);
+		if (!mods) return NULL;
+		*bn = (size_t)(colon - name);
 	}
 	/* pmu/event/ -> event */
 	const char *base = name;
-	if (bn > 2 && name[bn - 1] == '/') {
-		const char *sl = memchr(name, '/', bn - 1);
+	if (*bn > 2 && name[*bn - 1] == '/') {
+		const char *sl = memchr(name, '/', *bn - 1);
 		if (sl) {
 			base = sl + 1;
-			bn = (size_t)(name + bn - 1 - base);
+			*bn = (size_t)(name + *bn - 1 - base);
 		}
 	}
-	if (name_in(base, bn, sw)) return "software";
+	return base;
+}
+
+/* The software events that count occurrences: a sample's period is a
+ * number of them (perf report's "Event count"). */
+static const char *const counted[] = { "page-faults", "faults", "minor-faults", "major-faults",
+	"context-switches", "cs", "cpu-migrations", "migrations", "alignment-faults", "emulation-faults",
+	"cgroup-switches", NULL };
+
+/* "cycles:u" keeps the base kind; "a:b" with b not a modifier string is a
+ * tracepoint (probe). */
+const char *perf_event_kind(const char *name, size_t n)
+{
+	static const char *const sw[] = { "cpu-clock", "task-clock", "dummy", "bpf-output", NULL };
+	size_t bn;
+	const char *base = event_base(name, n, &bn);
+	if (!base) return "probe";
+	if (name_in(base, bn, sw) || name_in(base, bn, counted)) return "software";
 	return "hardware";
 }
 
-uint32_t perfconv_event(builder *b, const char *name, size_t n)
+bool perf_event_counts(const char *name, size_t n)
+{
+	size_t bn;
+	const char *base = event_base(name, n, &bn);
+	return base && name_in(base, bn, counted);
+}
+
+uint32_t perfconv_count_metric(builder *b, uint32_t event)
+{
+	const char *nm = builder_event_name(b, event);
+	return perf_event_counts(nm, strlen(nm)) ? builder_metric(b, "count", NULL) : UINT32_MAX;
+}
+
+uint32_t perfconv_event_as(builder *b, const char *name, size_t n, bool has_period)
 {
 	int32_t e = builder_event_find(b, name, n);
 	if (e >= 0) return (uint32_t)e;
 	char *nm = xmemdup(name, n);
 	const char *kind = perf_event_kind(name, n);
-	/* one primary metric for a perf event, whatever columns perf printed:
-	 * period, 1 per sample when perf printed none (so that two captures
-	 * of one event compare and merge) */
-	uint32_t i = builder_event(b, nm, kind, strcmp(kind, "probe") ? "period" : "event", "period", NULL);
+	/* the primary metric: period; count for an event that counts
+	 * occurrences (page-faults), its periods' sum, beside period; and
+	 * samples for a sampled event whose first sample has no period (perf
+	 * script -F without period: 1 per sample is no time nor count) */
+	bool probe = strcmp(kind, "probe") == 0;
+	const char *primary = perf_event_counts(name, n) ? "count" : "period";
+	if (!has_period && !probe) primary = "samples";
+	uint32_t i = builder_event(b, nm, kind, probe ? "event" : "period", primary, NULL);
 	free(nm);
 	return i;
+}
+
+uint32_t perfconv_event(builder *b, const char *name, size_t n)
+{
+	return perfconv_event_as(b, name, n, true);
 }
 
 bool perf_dso_is_kernel(sstr d)
@@ -139,7 +175,7 @@ struct batch { sbuf ops; };
  * are made. */
 struct spend {
 	bool active;
-	uint32_t stack;
+	uint32_t stack, attr;
 	uint8_t fl;
 	uint64_t period, us;
 	uint32_t cpu;
@@ -156,6 +192,7 @@ struct bstage {
 	uint32_t *sval;       /* stack number -> builder stack */
 	uint32_t svcap;
 	uint32_t *evmap;      /* attr -> builder event */
+	uint32_t *evcount;    /* attr -> its metric "count", UINT32_MAX none (perfconv_count_metric) */
 	uint32_t evcap;
 	uint32_t *frames;
 	uint32_t frcap;
@@ -189,6 +226,7 @@ struct conv {
 	uint32_t fcslots, fcn;                                 /* its frames are numbers fval[i]..+fcnt[i] */
 	uint32_t *fval, *fcnt;
 	uint32_t fvcap, fccap, nframes;
+	bool multi;           /* an address has several frames (inlined calls): fval[i] is no longer i */
 	uint32_t *frames;
 	uint32_t frcap;
 	bool *evseen;         /* attr -> its OP_EVENT is sent */
@@ -196,6 +234,7 @@ struct conv {
 	bool *dsent;          /* dso + 1 -> its name is sent (in an OP_FRAMES) */
 	uint32_t dscap;
 	sbuf name;
+	sbuf src;             /* the source line of the address at hand */
 	uint32_t nbids;       /* the capture's build ids taken (machine_info) */
 	uint32_t nbids_r;     /* those taken into pmr */
 	bool has_kbid;
@@ -225,10 +264,11 @@ struct conv {
 	 * in skey, its slot prefetched): the key's miss overlaps the reading */
 	struct cpend {
 		bool active;
-		bool has_period, has_time, has_cpu;
+		bool has_period, has_time, has_cpu, has_ip;
+		uint8_t ipmode;       /* the sampled address's: 0 user, 1 kernel, 2 neither */
 		uint32_t attr, th, h, cpu;
 		int32_t pid, tid;
-		uint64_t nchain, period, us;
+		uint64_t nchain, period, us, ip;
 		uint64_t off;         /* the record's offset in file */
 		const char *file;
 	} pend;
@@ -322,6 +362,10 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 		c->name.n = 0;
 		uint64_t off = 0;
 		bool named = procmap_symbol(c->pm, dso, addr, &c->name, &off);
+		/* its source line first (the look-up reuses the inlined
+		 * names' memory) */
+		c->src.n = 0;
+		bool has_src = c->o->srclines && named && procmap_srcline(c->pm, dso, addr, &c->src);
 		uint32_t ninl = 0;
 		const char *const *inl = NULL;
 		if (unwound && named) {
@@ -363,6 +407,8 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 			put32(t, dk);
 			put(t, &(uint8_t){ 0 }, 1);
 		}
+		put(t, &(uint8_t){ has_src }, 1);
+		if (has_src) putstr(t, c->src.p, c->src.n);
 		put32(t, ninl);
 		for (uint32_t k = 0; k < ninl; k++) putstr(t, inl[k], strlen(inl[k]));
 		grow_array((void **)&c->fval, &c->fvcap, ci + 1, sizeof *c->fval);
@@ -370,8 +416,9 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 		c->fval[ci] = c->nframes;
 		c->fcnt[ci] = ninl + 1;
 		c->nframes += ninl + 1;
+		if (ninl) c->multi = true;
 	}
-	if (!c->o->inline_frames) { /* one frame each: numbered as the cache */
+	if (!c->multi) { /* one frame each so far: numbered as the cache */
 		grow_array((void **)&c->frames, &c->frcap, *nfr + 2, sizeof *c->frames);
 		c->frames[(*nfr)++] = ci;
 		return;
@@ -461,6 +508,8 @@ static void frames_make(struct bstage *s, struct rd *r)
 	sstr name = named ? getstr(r) : sstr_c("[unknown]");
 	uint32_t dk = get32r(r);
 	sstr dn = get8r(r) ? getstr(r) : SSTR_NULL;
+	/* its source line (--srcline): the innermost frame's */
+	sstr src = get8r(r) ? getstr(r) : SSTR_NULL;
 	uint32_t ninl = get32r(r);
 	char iptext[24], offtext[24], ipbuf[64];
 	size_t in = fmt_hex(iptext, addr, 1), on = fmt_hex(offtext, off, 1); /* "0x%llx" */
@@ -493,11 +542,14 @@ static void frames_make(struct bstage *s, struct rd *r)
 		f2.inlined = true;
 		f2.inline_depth = (int32_t)(ninl - k);
 		f2.exact = true;
+		f2.srcline = k == 0 ? src : SSTR_NULL;
 		s->bidx[s->nbidx++] = builder_frame_add(s->b, &f2);
 	}
 	if (ninl) {
 		fr.inline_depth = 0;
 		fr.exact = true;
+	} else {
+		fr.srcline = src;
 	}
 	if (s->o->addresses) fr.exact = true; /* one frame per address, for spaa-annotate --disasm */
 	s->bidx[s->nbidx++] = builder_frame_add(s->b, &fr);
@@ -535,12 +587,19 @@ static void sample_record(struct bstage *s, uint32_t si, uint8_t fl, uint64_t pe
 	builder_sample(s->b, si, false, 0, x->p);
 }
 
-static void sample_weights(const struct bstage *s, uint8_t fl, uint64_t period, uint32_t midx[2], num vals[2])
+/* A sample's weights: samples, period, and count for an event that
+ * counts (the same as period); their number. */
+static uint32_t sample_weights(const struct bstage *s, uint32_t attr, uint8_t fl, uint64_t period, uint32_t midx[3],
+			       num vals[3])
 {
 	midx[0] = s->o->m_samples;
 	midx[1] = s->o->m_period;
 	vals[0] = num_i(1);
 	vals[1] = num_u(fl & SF_PERIOD ? period : 1);
+	if (s->evcount[attr] == UINT32_MAX) return 2;
+	midx[2] = s->evcount[attr];
+	vals[2] = vals[1];
+	return 3;
 }
 
 /* The prepared sample, if any, finished. */
@@ -549,11 +608,11 @@ static void pending_finish(struct bstage *s)
 	struct spend *q = &s->pend;
 	if (!q->active) return;
 	q->active = false;
-	uint32_t midx[2];
-	num vals[2];
-	sample_weights(s, q->fl, q->period, midx, vals);
+	uint32_t midx[3];
+	num vals[3];
+	uint32_t nv = sample_weights(s, q->attr, q->fl, q->period, midx, vals);
 	builder_where_byte(s->b, q->file, q->off);
-	uint32_t si = builder_stack_finish(s->b, &s->bp, midx, vals, 2);
+	uint32_t si = builder_stack_finish(s->b, &s->bp, midx, vals, nv);
 	grow_array((void **)&s->sval, &s->svcap, q->stack + 1, sizeof *s->sval);
 	s->sval[q->stack] = si;
 	if (s->o->want_samples) sample_record(s, si, q->fl, q->period, q->us, q->cpu);
@@ -605,6 +664,7 @@ static void sample_make(struct bstage *s, struct rd *r)
 		struct spend *q = &s->pend;
 		q->active = true;
 		q->stack = stack;
+		q->attr = attr;
 		q->fl = fl;
 		q->period = period;
 		q->file = file;
@@ -615,12 +675,12 @@ static void sample_make(struct bstage *s, struct rd *r)
 		}
 		return;
 	}
-	uint32_t midx[2];
-	num vals[2];
-	sample_weights(s, fl, period, midx, vals);
+	uint32_t midx[3];
+	num vals[3];
+	uint32_t nv = sample_weights(s, attr, fl, period, midx, vals);
 	uint32_t si = s->sval[stack];
 	builder_where_byte(s->b, file, off);
-	builder_add(s->b, si, midx, vals, 2);
+	builder_add(s->b, si, midx, vals, nv);
 	if (!s->o->want_samples) return;
 	uint64_t us = get64r(r);
 	uint32_t cpu = get32r(r);
@@ -638,8 +698,10 @@ static void stage_run(struct bstage *s, const struct batch *t)
 			sstr nm = getstr(&r);
 			uint32_t old = s->evcap;
 			grow_array((void **)&s->evmap, &s->evcap, a + 1, sizeof *s->evmap);
+			s->evcount = xrealloc(s->evcount, s->evcap * sizeof *s->evcount);
 			(void)old;
 			s->evmap[a] = perfconv_event(s->b, nm.p, nm.n);
+			s->evcount[a] = perfconv_count_metric(s->b, s->evmap[a]);
 			break;
 		}
 		case OP_FRAMES: frames_make(s, &r); break;
@@ -734,6 +796,7 @@ static void stages_free(struct conv *c)
 	free(s->bidx);
 	free(s->sval);
 	free(s->evmap);
+	free(s->evcount);
 	free(s->dmap);
 	builder_pending_free(&s->bp);
 	free(s->faddr);
@@ -857,12 +920,13 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 		grow_array((void **)&c->frames, &c->frcap, 1, sizeof *c->frames);
 		if (chain) {
 			chain_frames(c, p->th, chain, nchain, &nfr);
-		} else if (e->s.has_ip) {
-			int cm = e->misc & MISC_CPUMODE_MASK;
-			frames_of(c, p->th, cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2, e->s.ip, false, &nfr);
 		}
 		/* a dwarf sample's unwound user stack (none for a waiting one) */
-		for (uint32_t i = 0; i < c->nu; i++) frames_of(c, p->th, 0, c->ustack[i], c->o->inline_frames, &nfr);
+		for (uint32_t i = 0; i < c->nu; i++) frames_of(c, p->th, 0, c->ustack[i], !c->o->no_inline, &nfr);
+		/* no callchain, an empty one, or one perf drops (an unknown
+		 * context marker: perf script prints no frame): the sampled
+		 * address, to which perf report credits the sample */
+		if (!nfr && p->has_ip) frames_of(c, p->th, p->ipmode, p->ip, false, &nfr);
 	}
 	put(t, &(uint8_t){ OP_SAMPLE }, 1);
 	put32(t, p->attr);
@@ -924,9 +988,14 @@ static void sample(struct conv *c, const pd_event *e)
 	int32_t head[3] = { (int32_t)attr, pid, tid };
 	sbuf_add(k, head, sizeof head);
 	sbuf_add(k, st, sizeof st);
-	if (s->has_callchain) sbuf_add(k, s->chain, (size_t)s->nchain * 8);
-	else {
-		uint64_t ipm[2] = { s->has_ip ? s->ip : 0, (uint64_t)e->misc & MISC_CPUMODE_MASK };
+	uint64_t ipm[2] = { s->has_ip ? s->ip : 0, (uint64_t)e->misc & MISC_CPUMODE_MASK };
+	if (s->has_callchain) {
+		sbuf_add(k, s->chain, (size_t)s->nchain * 8);
+		/* a chain that does not open with the sampled address (empty,
+		 * or a marker perf drops it for) may be the address alone
+		 * (sample_end): the address is part of its key */
+		if (!(s->nchain >= 2 && s->has_ip && pd_u64(s->chain, 1) == s->ip)) sbuf_add(k, ipm, sizeof ipm);
+	} else {
 		sbuf_add(k, ipm, sizeof ipm);
 	}
 	/* dwarf and LBR samples: their user stacks too (the unwinding is done
@@ -950,7 +1019,9 @@ static void sample(struct conv *c, const pd_event *e)
 	*p = (struct cpend){ .has_period = a->type != TYPE_TRACEPOINT, .has_time = e->id.has_time,
 			     .has_cpu = e->id.has_cpu, .attr = attr, .th = th, .h = strmap_hash(k->p, k->n),
 			     .cpu = e->id.cpu, .pid = pid, .tid = tid, .nchain = s->nchain, .period = s->period,
-			     .us = us, .off = e->offset, .file = c->pre ? c->pre_file : perfdata_where(c->d) };
+			     .us = us, .off = e->offset, .file = c->pre ? c->pre_file : perfdata_where(c->d), .has_ip = s->has_ip, .ip = s->ip };
+	int cm = e->misc & MISC_CPUMODE_MASK;
+	p->ipmode = cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2;
 	strmap_prefetch(&c->scache, p->h);
 	if (s->has_callchain && !lens[1] && !lens[2]) {
 		p->active = true; /* ended by the next record (sample_flush) */
@@ -1169,8 +1240,28 @@ static void source_info(struct conv *c)
 	}
 }
 
+/* The events of this file (builder events nev0 and up) in the order of
+ * their attributes, perf's order (perf report's), not that of their first
+ * samples: the first is the one a reader takes by default. */
+static void events_in_perf_order(struct conv *c, uint32_t nev0)
+{
+	uint32_t nev = builder_nevents(c->b);
+	if (nev - nev0 < 2) return;
+	uint32_t *pos = xmalloc((size_t)nev * sizeof *pos);
+	for (uint32_t e = 0; e < nev; e++) pos[e] = e < nev0 ? e : UINT32_MAX;
+	uint32_t next = nev0;
+	for (uint32_t a = 0; a < c->evcap; a++) {
+		if (!c->evseen[a]) continue;
+		uint32_t e = c->bs.evmap[a];
+		if (e >= nev0 && pos[e] == UINT32_MAX) pos[e] = next++;
+	}
+	if (next == nev) builder_event_order(c->b, pos);
+	free(pos);
+}
+
 void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts *o, perfconv_totals *t)
 {
+	uint32_t nev0 = builder_nevents(b);
 	struct conv c;
 	memset(&c, 0, sizeof c);
 	c.b = b;
@@ -1178,7 +1269,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	c.t = t;
 	t->nfiles++;
 	c.d = perfdata_open(in, path);
-	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames };
+	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames || !o->no_inline || o->srclines };
 	c.pm = procmap_new(&po);
 	strmap_init(&c.scache);
 	bool pipe = perfdata_pipe(c.d);
@@ -1227,6 +1318,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	pool_drain(&c);
 	sample_flush(&c);
 	stages_finish(&c);
+	events_in_perf_order(&c, nev0);
 	uwpool_free(c.pool);
 	c.pool = NULL;
 	procmap_free(c.pmr);
@@ -1270,4 +1362,5 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	free(c.ustack);
 	free(c.lbr);
 	sbuf_free(&c.name);
+	sbuf_free(&c.src);
 }

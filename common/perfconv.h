@@ -31,6 +31,8 @@ typedef struct perfconv_opts {
 	bool want_samples, quiet;
 	bool inline_frames;            /* --inline: the calls inlined at each address */
 	bool addresses;                /* --addresses: a frame per address (exact), not per function */
+	bool no_inline;                /* --no-inline: none, not even at dwarf-unwound addresses */
+	bool srclines;                 /* --srcline: source lines from DWARF */
 	const char *symfs, *debug_dir, *kallsyms;
 	uint32_t m_samples, m_period;  /* the builder's metrics */
 	unsigned jobs;                 /* threads (-j): 2 and more, the builder's work in a thread of its own */
@@ -52,5 +54,14 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 /* The event index of event name[0..n) in b, declared on first sight with
  * the kind perf_event_kind() gives. */
 uint32_t perfconv_event(builder *b, const char *name, size_t n);
+/* The same, for an event whose first sample has (has_period) or has not a
+ * period: one without is counted in samples (its primary metric). */
+uint32_t perfconv_event_as(builder *b, const char *name, size_t n, bool has_period);
+/* Does event name count occurrences (page-faults, context-switches: a
+ * period is a number of them)?  Their primary metric is "count". */
+bool perf_event_counts(const char *name, size_t n);
+/* The metric "count" of builder b (declared the first time) when event is
+ * one that counts, else UINT32_MAX. */
+uint32_t perfconv_count_metric(builder *b, uint32_t event);
 
 #endif

@@ -950,6 +950,16 @@ const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint
 	return m->inlv;
 }
 
+bool procmap_srcline(procmap *m, uint32_t dso, uint64_t addr, sbuf *out)
+{
+	elfsym_res r;
+	if (!dwarf_lookup(m, dso, addr, &r) || !r.has_line || !r.n || !r.srcline[0]) return false;
+	/* the file's base name, as perf prints it (srcline_full_filename off) */
+	const char *s = r.srcline[0], *b = strrchr(s, '/');
+	sbuf_adds(out, b ? b + 1 : s);
+	return true;
+}
+
 const char *const *procmap_addr2line(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n)
 {
 	*n = 0;

@@ -79,6 +79,11 @@ const char *const *procmap_inlined(procmap *m, uint32_t dso, uint64_t addr, uint
  * when DWARF has no line for addr (addr2line's "??:0": perf then keeps
  * the symbol's frame).  Valid until the next call. */
 const char *const *procmap_addr2line(procmap *m, uint32_t dso, uint64_t addr, uint32_t *n);
+/* The source line of addr in dso (an ELF file) from its DWARF line table,
+ * "FILE:LINE" with the file's base name, as perf script -F+srcline and perf
+ * report --sort srcline print it: appended to out; false when none.  The
+ * pointers procmap_inlined and procmap_addr2line gave are no longer valid. */
+bool procmap_srcline(procmap *m, uint32_t dso, uint64_t addr, sbuf *out);
 
 /* For unwinding dwarf captures (unwind.h): a number that changes whenever
  * the mappings of thread's process change, and those of its mappings whose

@@ -78,7 +78,7 @@ H=$SPAA_TESTDATA/hints
 @test "--by srcline with no source line says how to get them; with source lines, nothing" {
 	run spaa-top --by srcline -n 1 --raw-units "$EX/parser.spaa"
 	assert_success
-	assert_output "spaa-top: $EX/parser.spaa: no frame has a source line: record them with 'perf script -F+srcline' (before perf2spaa), or run spaa-symbolize on a profile of binaries with debug information
+	assert_output "spaa-top: $EX/parser.spaa: no frame has a source line: convert a perf.data with 'perf2spaa --srcline', or record them with 'perf script -F+srcline' (before perf2spaa), or run spaa-symbolize on a profile of binaries with debug information
 cpu-clock:pppH/period, total 7007007
       flat  flat%   sum%        cum   cum%  srcline
    2002002 28.57% 28.57%    2002002 28.57%  ?? (check_bounds)"
@@ -168,4 +168,32 @@ cpu-clock:pppH/period, total 200200200
 	run spaa-flamegraph --flamechart "$T/folded.spaa"
 	assert_failure 1
 	assert_output "spaa-flamegraph: $T/folded.spaa: no sample records: a flame chart needs them; folded2spaa cannot write them (folded profiles have no time order) (or draw a flame graph without --flamechart)"
+}
+
+@test "the call-chain hint names the cause, on real captures: recorded without -g, a stripped program, code without frame pointers; none for whole chains (frame pointers, dwarf)" {
+	can_record
+	prog_c "$T/prog.c"
+	cc -O2 -g -fno-omit-frame-pointer -o "$T/prog" "$T/prog.c"
+	cc -O2 -fomit-frame-pointer -o "$T/nofp" "$T/prog.c"
+	# stripped, and unlike any binary perf's build-id cache may hold
+	sed "s/300;/$$$RANDOM;/" "$T/prog.c" > "$T/s.c"
+	cc -O2 -fno-omit-frame-pointer -s -o "$T/stripped" "$T/s.c"
+	perf record -q -N -e cpu-clock -o "$T/nog.data" "$T/prog" 300 >/dev/null
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 300 >/dev/null
+	perf record -q -N -e cpu-clock -g -o "$T/nofp.data" "$T/nofp" 300 >/dev/null
+	perf record -q -N -e cpu-clock -g -o "$T/stripped.data" "$T/stripped" 300 >/dev/null
+	hint_of() { perf2spaa -q "$T/$1.data" > "$T/$1.spaa"; spaa-top -n 0 "$T/$1.spaa" 2>&1 >/dev/null | sed "s|$T/||g"; }
+	run hint_of nog
+	assert_output "spaa-top: nog.spaa: no stack has more than one frame: the capture has no call chains; record them with 'perf record -g' (or --call-graph dwarf for code without frame pointers)"
+	run hint_of stripped
+	assert_output --regexp "^spaa-top: stripped.spaa: [0-9]+% of the weight is in stacks through frames without a name in stripped \(and perhaps other files\): it has no symbols \(stripped\); install its debug symbols \(perf finds them by build id\), or give perf2spaa --symfs/--debug-dir where they are$"
+	run hint_of nofp
+	assert_output --regexp "^spaa-top: nofp.spaa: [0-9]+% of the weight is in stacks that stop short of main .*: the call chains look broken, as in code built without frame pointers; record with 'perf record --call-graph dwarf', or build with -fno-omit-frame-pointer$"
+	run hint_of fp
+	assert_output ""
+	perf record -q -N -e cpu-clock --call-graph dwarf -o "$T/dw.data" "$T/nofp" 300 >/dev/null 2>&1 || skip "no dwarf capture here"
+	run hint_of dw
+	assert_output ""
+	# perf script itself names nothing in the stripped program
+	perf script -i "$T/stripped.data" 2>/dev/null | grep -q '\[unknown\] (.*/stripped)'
 }

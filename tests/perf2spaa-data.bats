@@ -63,12 +63,29 @@ own_fold_both() {
 	[ -s "$T/txt.fold" ]
 }
 
+# alike_but_empty_chains: $T/txt.fold and $T/bin.fold are the same but
+# for the samples perf script prints with no frame (an empty or dropped
+# callchain: the comm alone in the text's fold), which perf.data credits
+# to their sampled address, as perf report does (see perf2spaa(1)): the
+# weight only the text has is in such lines, and equals what only
+# perf.data has; the differences go to standard error
+alike_but_empty_chains() {
+	diff "$T/txt.fold" "$T/bin.fold" >&2 && return 0
+	awk '{ w = $NF; sub(/ [0-9]+$/, ""); if (FILENAME == ARGV[1]) a[$0] += w; else b[$0] += w }
+	     END { for (k in a) if (a[k] > b[k]) { if (index(k, ";")) bad = 1; minus += a[k] - b[k] }
+	           for (k in b) if (b[k] > a[k]) plus += b[k] - a[k]
+	           exit bad || plus != minus }' "$T/txt.fold" "$T/bin.fold" ||
+		fail "the folds differ otherwise than by samples of no callchain"
+}
+
 # sys_alike DATA: a system-wide capture of prog (record_sys): the test's
 # own processes fold byte for byte as the text path, kernel frames among
-# them named, and the whole capture's total period is perf report's
+# them named (but for the samples of no callchain:
+# alike_but_empty_chains), and the whole capture's total period is perf
+# report's
 sys_alike() {
 	own_fold_both "$1"
-	diff "$T/txt.fold" "$T/bin.fold"
+	alike_but_empty_chains
 	grep -q '^prog;.*;main;leaf [0-9]*$' "$T/bin.fold"
 	grep -q '^dd;.*;entry_SYSCALL_64.*;ksys_read;' "$T/bin.fold"
 	local want
@@ -152,7 +169,7 @@ EOF
 	record_sys "$T/sys.data" -N -- "'$T/prog' 300"
 	mkdir "$T/empty"
 	own_fold_both "$T/sys.data" --symfs="$T/empty"
-	diff "$T/txt.fold" "$T/bin.fold"
+	alike_but_empty_chains
 	grep -q ';\[\[kernel.kallsyms\]\]' "$T/bin.fold"
 }
 
@@ -383,12 +400,12 @@ CC
 	cmp "$T/bin.fold" "$T/txt.fold"
 }
 
-# fold_all DATA [PERF-SCRIPT-OPTION...]: $T/bin.fold (perf2spaa DATA) and
+# fold_all DATA [OPTION...]: $T/bin.fold (perf2spaa DATA) and
 # $T/txt.fold (perf script -i DATA | perf2spaa), every event folded
 fold_all() {
 	local data=$1
 	shift
-	perf2spaa "$data" | spaa-fold --all-events > "$T/bin.fold"
+	perf2spaa "$@" "$data" | spaa-fold --all-events > "$T/bin.fold"
 	perf script "$@" -i "$data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
 	[ -s "$T/txt.fold" ]
 }
@@ -564,7 +581,7 @@ first_record() {
 		skip "perf record -z --call-graph dwarf does not work here"
 	# samples of 8 KiB of stack each: the compressed stream's records
 	# straddle the COMPRESSED records that carry it
-	perf2spaa "$T/zd.data" | spaa-fold --all-events > "$T/bin.fold"
+	perf2spaa --no-inline "$T/zd.data" | spaa-fold --all-events > "$T/bin.fold"
 	perf script --no-inline -i "$T/zd.data" 2>/dev/null | perf2spaa | spaa-fold --all-events > "$T/txt.fold"
 	[ -s "$T/txt.fold" ]
 	cmp "$T/bin.fold" "$T/txt.fold"
@@ -1055,4 +1072,244 @@ EOF2
 	can_record
 	# (before: each child's copy of the 50000 kept, 335 MB of a 5.6 MB file)
 	maps_alike 50000 200 write 100 10
+}
+
+# self_by_report DATA COMM: perf report's self period of each function of
+# command COMM, "NAME PERIOD" a line, sorted; self_by_fold COMM: the same of
+# the folded stacks on standard input (their leaves)
+self_by_report() {
+	perf report -i "$1" --stdio --no-children -q -g none --comm "$2" -F period,sym 2>/dev/null |
+		awk 'NF == 3 { print $3, $1 }' | LC_ALL=C sort
+}
+self_by_fold() {
+	awk -v c="$1" 'index($0, c ";") == 1 { w = $NF; sub(/ [0-9]+$/, ""); n = split($0, a, ";"); s[a[n]] += w }
+		END { for (k in s) printf "%s %.0f\n", k, s[k] }' | LC_ALL=C sort
+}
+
+@test "perf2spaa perf.data: a sample whose callchain perf drops (an unknown context marker in it) is the sampled address's, as perf report credits it: each function's self period is perf report's" {
+	can_record
+	# bad() spins with %rbp at a fake frame whose caller's return address
+	# is no address but an unknown context marker (-16): the kernel's
+	# frame-pointer walk stores it, and perf takes the chain for corrupt
+	cat > "$T/bad.c" <<'EOC'
+#include <stdio.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void good(long n) { for (long i = 0; i < n; i++) sink += (unsigned long)i * i; }
+__attribute__((noinline)) void bad(long n)
+{
+	static unsigned long fake2[2] = { 0, 0xfffffffffffffff0UL };
+	unsigned long fake[2] = { (unsigned long)fake2, 0xfffffffffffffff0UL };
+	__asm__ volatile("push %%rbp\n\tmov %1, %%rbp\n1:\n\tdec %0\n\tjnz 1b\n\tpop %%rbp"
+			 : "+r"(n) : "r"(fake) : "memory", "cc");
+}
+int main(void)
+{
+	for (int k = 0; k < 20; k++) { good(5000000); bad(20000000); }
+	printf("%lu\n", sink);
+	return 0;
+}
+EOC
+	[ "$(uname -m)" = x86_64 ] || skip "the fake frame is x86-64 code"
+	cc -O2 -g -fno-omit-frame-pointer -o "$T/bad" "$T/bad.c"
+	perf record -q -e cpu-clock -g -o "$T/bad.data" "$T/bad" >/dev/null
+	# perf script prints no frame for those samples
+	perf script -i "$T/bad.data" 2>/dev/null | awk 'BEGIN { RS = ""; FS = "\n" } NF == 1 && /^bad / { n++ } END { exit !(n > 50) }'
+	self_by_report "$T/bad.data" bad > "$T/want"
+	perf2spaa "$T/bad.data" | spaa-fold | self_by_fold bad > "$T/got"
+	grep -q '^bad [0-9]' "$T/got"
+	diff "$T/want" "$T/got"
+	perf2spaa -j 2 "$T/bad.data" | spaa-fold | self_by_fold bad > "$T/got2"
+	diff "$T/want" "$T/got2"
+}
+
+@test "perf2spaa perf.data: several events (perf record -e cpu-clock,task-clock,page-faults): the first is perf's first, as perf report shows them, whatever sampled first; a count event's primary metric is count, each event's total perf report's event count" {
+	can_record
+	c_prog
+	# page-faults samples first (the program's loading), cpu-clock later
+	perf record -q -e cpu-clock,task-clock,page-faults -g -o "$T/ev.data" "$T/prog" 200 >/dev/null
+	perf report -i "$T/ev.data" --stdio --no-children -g none 2>/dev/null |
+		awk '/^# Samples: .* of event / { e = $NF; gsub(/\x27/, "", e) } /^# Event count/ { print e, $NF }' > "$T/want"
+	for j in 1 2; do
+		perf2spaa -j $j "$T/ev.data" > "$T/ev.spaa"
+		spaa-validate "$T/ev.spaa" >/dev/null
+		jq -r 'select(.type == "header") | .events[] | "\(.name) \(.sampling.primary_metric)"' "$T/ev.spaa" > "$T/events"
+		assert_file_eq "$T/events" <<-'EOT'
+			cpu-clock period
+			task-clock period
+			page-faults count
+		EOT
+		spaa-top -n 0 "$T/ev.spaa" | head -1 | grep -q '^cpu-clock/period, total'
+		spaa-top -n 0 --event=page-faults "$T/ev.spaa" | head -1 | grep -q '^page-faults/count, total [0-9,]*$'
+		while read -r e _; do
+			echo "$e $(spaa-fold --event="$e" "$T/ev.spaa" | awk '{ t += $NF } END { printf "%.0f\n", t }')"
+		done < "$T/want" > "$T/got"
+		diff "$T/want" "$T/got"
+	done
+	# the text path names the count the same
+	perf script -i "$T/ev.data" 2>/dev/null | perf2spaa | jq -r 'select(.type == "header") | .events[] | select(.name == "page-faults") | .sampling.primary_metric' > "$T/m"
+	assert_file_eq "$T/m" <<< count
+}
+
+@test "perf2spaa perf.data: by default the stacks perf script gives by default: a dwarf capture's user frames with their inlined calls (main;inl_[i]), a frame-pointer capture's without (perf adds none there); --no-inline as perf script --no-inline; --inline adds them to frame-pointer callchains too" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 400 >/dev/null
+	perf record -q -N -e cpu-clock --call-graph dwarf -o "$T/dw.data" "$T/prog" 400 >/dev/null 2>&1 ||
+		skip "perf cannot record --call-graph dwarf here"
+	# frame pointers: perf script adds no inlined calls, by default or not
+	perf2spaa "$T/fp.data" | spaa-fold --inline | plt_as_one > "$T/bin.fold"
+	perf script -i "$T/fp.data" 2>/dev/null | perf2spaa | spaa-fold --inline | plt_as_one > "$T/txt.fold"
+	diff "$T/txt.fold" "$T/bin.fold"
+	! grep -q '_\[i\]' "$T/bin.fold"
+	assert_equal "$(perf2spaa "$T/fp.data" | jq -c 'select(.type == "stack")' | wc -l)" \
+		"$(perf script -i "$T/fp.data" 2>/dev/null | perf2spaa | jq -c 'select(.type == "stack")' | wc -l)"
+	perf2spaa --inline "$T/fp.data" | spaa-fold --inline | grep -q ';main;inl_\[i\] [0-9]*$'
+	# dwarf: perf script adds them by default; >= 99% of the weight alike
+	# (libdw's lines against perf's addr2line, in the dynamic loader)
+	perf2spaa "$T/dw.data" | spaa-fold --inline | plt_as_one > "$T/bin.fold"
+	perf script -i "$T/dw.data" 2>/dev/null | perf2spaa | spaa-fold --inline | plt_as_one > "$T/txt.fold"
+	grep -q '^prog;.*;main;inl_\[i\] [0-9]*$' "$T/bin.fold"
+	w=$(weight_in_common "$T/bin.fold" "$T/txt.fold")
+	awk -v p="$w" 'BEGIN { exit !(p >= 99) }' || fail "default: only $w% of the weight alike"
+	perf2spaa -j 2 "$T/dw.data" | spaa-fold --inline | plt_as_one | cmp - "$T/bin.fold"
+	perf2spaa --no-inline "$T/dw.data" | spaa-fold --inline | plt_as_one > "$T/bin.fold"
+	perf script --no-inline -i "$T/dw.data" 2>/dev/null | perf2spaa | spaa-fold --inline | plt_as_one > "$T/txt.fold"
+	! grep -q '_\[i\]' "$T/bin.fold"
+	w=$(weight_in_common "$T/bin.fold" "$T/txt.fold")
+	awk -v p="$w" 'BEGIN { exit !(p >= 99) }' || fail "--no-inline: only $w% of the weight alike"
+}
+
+@test "perf2spaa perf.data: a JIT's inlined calls in a perf map (perf-map-agent's unfolded names, outer->middle->inner) fold as stackcollapse-perf.pl and inferno fold them, the inlined ones marked _[i], through perf.data and perf script's text alike" {
+	can_record
+	command -v javac >/dev/null || skip "no java compiler"
+	cat > "$T/Hot.java" <<'EOJ'
+public class Hot {
+    static long sink;
+    static long inner(long x) { return x * 31 + (x >>> 3); }
+    static long middle(long x) { return inner(x) ^ inner(x + 1); }
+    static long outer(long n) { long s = 0; for (long i = 0; i < n; i++) s += middle(i); return s; }
+    public static void main(String[] a) {
+        for (int k = 0; k < 200; k++) sink += outer(2_000_000);
+        System.out.println(sink);
+    }
+}
+EOJ
+	(cd "$T" && javac Hot.java)
+	perf record -q -g -e cpu-clock -o "$T/java.data" -- sh -c "echo \$\$ > '$T/pid'; exec java -XX:+PreserveFramePointer \
+		-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -cp '$T' Hot" >/dev/null
+	map=/tmp/perf-$(cat "$T/pid").map
+	[ -f "$map" ] || skip "the JVM wrote no perf map"
+	# The JVM writes each method's code once, without the calls inlined
+	# in it: the map rewritten as perf-map-agent's unfolding names code
+	# of inlined calls (no agent here to write it), C2 having inlined
+	# middle and inner into outer
+	sed -E -i 's/ long Hot\.outer\(long\)$/ LHot;::outer->LHot;::middle->LHot;::inner/;
+		s/ long Hot\.middle\(long\)$/ LHot;::middle->LHot;::inner/; s/ long Hot\.inner\(long\)$/ LHot;::inner/' "$map"
+	perf script -i "$T/java.data" 2>/dev/null > "$T/java.txt"
+	perf2spaa "$T/java.data" | spaa-fold | grep 'LHot' > "$T/bin.fold" || true
+	rm -f "$map"
+	perf2spaa "$T/java.txt" | spaa-fold | grep 'LHot' > "$T/txt.fold"
+	diff "$T/txt.fold" "$T/bin.fold"
+	grep -q ';LHot:::outer;LHot:::middle_\[i\];LHot:::inner_\[i\] [0-9]*$' "$T/txt.fold"
+	! grep -q 'LHot:::middle;\|LHot:::inner;\|LHot:::middle [0-9]\|LHot:::inner [0-9]' "$T/txt.fold"
+	# --inline=plain as before: the parts unmarked
+	perf2spaa "$T/java.txt" | spaa-fold --inline=plain | grep -q ';LHot:::outer;LHot:::middle;LHot:::inner [0-9]*$'
+	# stackcollapse-perf.pl, where it is at hand, folds them alike
+	if command -v stackcollapse-perf.pl >/dev/null; then
+		stackcollapse-perf.pl "$T/java.txt" | grep 'LHot' | sort > "$T/pl.fold"
+		sort "$T/txt.fold" | diff "$T/pl.fold" -
+	fi
+}
+
+@test "perf2spaa: perf script text without the period field (-F comm,tid,time,event,ip,sym,dso) counts samples: its primary metric is samples, each function's self samples perf report's" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 300 >/dev/null
+	perf script -F comm,tid,time,event,ip,sym,dso -i "$T/fp.data" 2>/dev/null > "$T/nop.txt"
+	perf2spaa "$T/nop.txt" > "$T/nop.spaa"
+	jq -r 'select(.type == "header") | .events[] | "\(.name) \(.sampling.primary_metric)"' "$T/nop.spaa" > "$T/ev"
+	assert_file_eq "$T/ev" <<< 'cpu-clock samples'
+	# the samples perf script prints, thousands grouped as spaa-top does
+	n=$(perf script -F comm -i "$T/fp.data" 2>/dev/null | grep -c . | sed ':a; s/\B[0-9]\{3\}\>/,&/; ta')
+	spaa-top -n 1 "$T/nop.spaa" | head -1 > "$T/top"
+	assert_file_eq "$T/top" <<< "cpu-clock/samples, total $n"
+	perf report -i "$T/fp.data" --stdio --no-children -q -g none --comm prog -F sample,sym 2>/dev/null |
+		awk 'NF == 3 { print $3, $1 }' | LC_ALL=C sort > "$T/want"
+	spaa-fold "$T/nop.spaa" | self_by_fold prog > "$T/got"
+	diff "$T/want" "$T/got"
+	# -j 2 alike
+	perf2spaa -j 2 "$T/nop.txt" | cmp - "$T/nop.spaa"
+}
+
+@test "perf2spaa: perf script -F+srcline text reads without a warning: a kernel frame's line of no source ([kernel.kallsyms][ADDR]) is its frame's, no source line; perf report --sort srcline's figures" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 300 >/dev/null
+	perf script -F+srcline -i "$T/fp.data" 2>/dev/null > "$T/src.txt"
+	grep -q '^  \[kernel.kallsyms\]\[[0-9a-f]*\]$' "$T/src.txt" || skip "no kernel frame in the capture"
+	run perf2spaa -o "$T/src.spaa" "$T/src.txt"
+	assert_success
+	assert_output ""
+	# the program's lines weigh what perf report --sort srcline says
+	perf report -i "$T/fp.data" --stdio --no-children -g none --sort srcline -q 2>/dev/null |
+		awk '$2 ~ /^prog\.c:[0-9]+$/ { printf "%s %.2f%%\n", $2, $1 }' | sort > "$T/want"
+	spaa-top -n 0 --by=srcline --raw-units "$T/src.spaa" | awk '$1 != "0" && $NF ~ /^prog\.c:[0-9]+$/ { printf "%s %.2f%%\n", $NF, $2 }' | sort > "$T/got"
+	[ -s "$T/want" ]
+	diff "$T/want" "$T/got"
+}
+
+@test "perf2spaa perf.data --srcline: each frame's source line from DWARF: spaa-top --by=srcline gives perf report --sort srcline's figures, on frame-pointer and dwarf captures; -j 1 and 2 alike" {
+	can_record
+	c_prog
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/prog" 300 >/dev/null
+	perf record -q -N -e cpu-clock --call-graph dwarf -o "$T/dw.data" "$T/prog" 300 >/dev/null 2>&1 || true
+	for d in fp dw; do
+		[ -s "$T/$d.data" ] || continue
+		perf report -i "$T/$d.data" --stdio --no-children -g none --sort srcline -q 2>/dev/null |
+			awk '$2 ~ /^[^ ]+\.[ch]:[0-9]+$/ { printf "%s %.2f%%\n", $2, $1 }' | sort > "$T/want"
+		perf2spaa --srcline "$T/$d.data" > "$T/$d.spaa"
+		spaa-top -n 0 --by=srcline --raw-units "$T/$d.spaa" |
+			awk '$1 != "0" && $NF ~ /^[^ ]+\.[ch]:[0-9]+$/ { printf "%s %.2f%%\n", $NF, $2 }' | sort > "$T/got"
+		grep -q '^prog\.c:4 ' "$T/want"
+		diff "$T/want" "$T/got"
+		perf2spaa --srcline -j 2 "$T/$d.data" | cmp - "$T/$d.spaa"
+	done
+	# without --srcline: none, and the hint names the option
+	perf2spaa "$T/fp.data" > "$T/no.spaa"
+	run spaa-top --by=srcline "$T/no.spaa"
+	assert_line --index 0 --partial "no frame has a source line: convert a perf.data with 'perf2spaa --srcline'"
+}
+
+@test "perf2spaa perf.data: samples whose callchains perf drops, the sampled address not in them (every entry made an unknown marker): each credited to its own address, as perf report does, not to the first address of a like chain" {
+	can_record
+	# two functions called from one place: chains of one depth
+	cat > "$T/two.c" <<'EOC'
+#include <stdio.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void one(long n) { for (long i = 0; i < n; i++) sink += (unsigned long)i * i; }
+__attribute__((noinline)) void two(long n) { for (long i = 0; i < n; i++) sink ^= (unsigned long)i + 7; }
+int main(void)
+{
+	for (int k = 0; k < 40; k++) { void (*f)(long) = k & 1 ? two : one; f(5000000); }
+	printf("%lu\n", sink);
+	return 0;
+}
+EOC
+	cc -O2 -fno-omit-frame-pointer -o "$T/two" "$T/two.c"
+	perf record -q -N -e cpu-clock -g -o "$T/fp.data" "$T/two" >/dev/null
+	cp "$T/fp.data" "$T/h.data"
+	python3 "$D/perf/hostile.py" sample-field "$T/h.data" callchain all > "$T/offs"
+	python3 - "$T/h.data" "$T/offs" <<'EOP'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+for o in map(int, open(sys.argv[2]).read().split()):
+    for i in range(struct.unpack_from("<Q", b, o)[0]):
+        struct.pack_into("<Q", b, o + 8 + 8 * i, 0xfffffffffffffff0)
+open(sys.argv[1], "wb").write(b)
+EOP
+	self_by_report "$T/h.data" two > "$T/want"
+	grep -q '^one [0-9]' "$T/want"
+	grep -q '^two [0-9]' "$T/want"
+	perf2spaa "$T/h.data" | spaa-fold | self_by_fold two > "$T/got"
+	diff "$T/want" "$T/got"
 }

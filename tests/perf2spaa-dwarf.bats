@@ -76,7 +76,7 @@ same_weight_ppm() {
 @test "dwarf capture: the same stacks, address for address, as perf script --no-inline" {
 	need_capture
 	local d=$BATS_FILE_TMPDIR
-	perf2spaa "$d/perf.data" > "$T/binary.spaa"
+	perf2spaa --no-inline "$d/perf.data" > "$T/binary.spaa"
 	perf2spaa "$d/perf-noinline.txt" > "$T/text.spaa"
 	ip_fold "$T/binary.spaa" > "$T/binary.ip"
 	ip_fold "$T/text.spaa" > "$T/text.ip"
@@ -91,7 +91,7 @@ same_weight_ppm() {
 same_ips() {
 	local d=$BATS_FILE_TMPDIR
 	[ -s "$d/$1.txt" ] || skip "no $1 capture"
-	perf2spaa "$d/$1.data" > "$T/binary.spaa"
+	perf2spaa --no-inline "$d/$1.data" > "$T/binary.spaa"
 	perf2spaa "$d/$1.txt" > "$T/text.spaa"
 	ip_fold "$T/binary.spaa" > "$T/binary.ip"
 	ip_fold "$T/text.spaa" > "$T/text.ip"
@@ -148,7 +148,7 @@ for k in sorted(s):
 	need_capture
 	local d=$BATS_FILE_TMPDIR
 	[ -s "$d/vdso.txt" ] || skip "no capture of the vdso program"
-	perf2spaa "$d/vdso.data" > "$T/binary.spaa"
+	perf2spaa --no-inline "$d/vdso.data" > "$T/binary.spaa"
 	perf2spaa "$d/vdso.txt" > "$T/text.spaa"
 	ip_fold "$T/binary.spaa" > "$T/binary.ip"
 	ip_fold "$T/text.spaa" > "$T/text.ip"
@@ -162,7 +162,7 @@ for k in sorted(s):
 	local d=$BATS_FILE_TMPDIR
 	[ -s "$d/vdso.txt" ] || skip "no capture of the vdso program"
 	mkdir "$T/home"
-	HOME=$T/home perf2spaa "$d/vdso.data" > "$T/binary.spaa"
+	HOME=$T/home perf2spaa --no-inline "$d/vdso.data" > "$T/binary.spaa"
 	perf2spaa "$d/vdso.txt" > "$T/text.spaa"
 	# the frames in the vdso as one (ip_fold vdso): named by perf script
 	# with its cache (one frame, its first address), unnamed here (one
@@ -196,7 +196,7 @@ for k in sorted(s):
 		done
 	# (no kallsyms under the root: kernel frames are unnamed, and their
 	# addresses differ from the named ones')
-	HOME=$T/home perf2spaa -q --symfs="$T/root" "$T/perf.data" > "$T/binary.spaa"
+	HOME=$T/home perf2spaa --no-inline -q --symfs="$T/root" "$T/perf.data" > "$T/binary.spaa"
 	ip_fold "$T/binary.spaa" user > "$T/binary.ip"
 	ip_fold "$T/text.spaa" user > "$T/text.ip"
 	diff "$T/text.ip" "$T/binary.ip"
@@ -207,7 +207,7 @@ for k in sorted(s):
 @test "dwarf capture: perf2spaa perf.data | spaa-fold equals perf script --no-inline | perf2spaa | spaa-fold" {
 	need_capture
 	local d=$BATS_FILE_TMPDIR
-	perf2spaa "$d/perf.data" | spaa-fold > "$T/binary.folded"
+	perf2spaa --no-inline "$d/perf.data" | spaa-fold > "$T/binary.folded"
 	perf2spaa "$d/perf-noinline.txt" | spaa-fold > "$T/text.folded"
 	if ! cmp -s "$T/binary.folded" "$T/text.folded"; then
 		diff "$T/text.folded" "$T/binary.folded" | head -n 20
@@ -231,7 +231,7 @@ for k in sorted(s):
 @test "dwarf capture: every sample of the text path, same total weight" {
 	need_capture
 	local d=$BATS_FILE_TMPDIR
-	perf2spaa "$d/perf.data" | spaa-fold | awk '{ s += $NF } END { print s }' > "$T/b"
+	perf2spaa --no-inline "$d/perf.data" | spaa-fold | awk '{ s += $NF } END { print s }' > "$T/b"
 	perf2spaa "$d/perf.txt" | spaa-fold | awk '{ s += $NF } END { print s }' > "$T/t"
 	assert_equal "$(cat "$T/b")" "$(cat "$T/t")"
 }
@@ -244,7 +244,7 @@ make_lbr() {
 
 @test "lbr capture (made): the stitched stacks, as the perf script path gives them" {
 	make_lbr
-	perf2spaa "$T/lbr.data" | spaa-fold > "$T/binary.folded"
+	perf2spaa --no-inline "$T/lbr.data" | spaa-fold > "$T/binary.folded"
 	assert_file_eq "$T/binary.folded" <<'OUT'
 prog;main;recurse;recurse;sorter.constprop.0;cmp 500000
 prog;main;recurse;recurse;sorter.constprop.0;cmp;[unknown] 100000
@@ -257,7 +257,7 @@ OUT
 
 @test "lbr capture (made): an empty branch stack keeps the callchain (perf script reads past it)" {
 	make_lbr empty
-	perf2spaa "$T/lbr.data" | spaa-fold > "$T/binary.folded"
+	perf2spaa --no-inline "$T/lbr.data" | spaa-fold > "$T/binary.folded"
 	assert_file_eq "$T/binary.folded" <<'OUT'
 prog;main 100000
 prog;main;recurse;recurse;sorter.constprop.0;cmp 500000
@@ -268,7 +268,7 @@ OUT
 
 @test "dwarf samples of a 32-bit process: the sampled address alone, with a warning" {
 	python3 "$D/unwind/abi32.py" "$BATS_TEST_DIRNAME/../fuzz/seeds/perf2spaa/dwarf.perf.data" "$T/abi32.data"
-	perf2spaa "$T/abi32.data" > "$T/o.spaa" 2> "$T/err"
+	perf2spaa --no-inline "$T/abi32.data" > "$T/o.spaa" 2> "$T/err"
 	assert_file_eq "$T/err" <<OUT
 perf2spaa: $T/abi32.data: warning: 3 samples of 32-bit processes: their user stacks are the sampled address alone
 OUT
@@ -285,7 +285,7 @@ OUT
 	cc -O2 -g -fno-omit-frame-pointer -o "$T/epilogue" "$D/unwind/epilogue.c"
 	perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$T/ep.data" "$T/epilogue" 100 > /dev/null 2>&1 ||
 		skip "perf record failed"
-	perf2spaa "$T/ep.data" | spaa-fold | grep -v 'asm_\|_dl_start' > "$T/ep.fold" || true
+	perf2spaa --no-inline "$T/ep.data" | spaa-fold | grep -v 'asm_\|_dl_start' > "$T/ep.fold" || true
 	# every sample in step or loop went through main (they made the frame
 	# pointer 0, and the stack [unknown]: epilogue;[unknown];loop;step)
 	run grep -c ';loop' "$T/ep.fold"
@@ -297,7 +297,7 @@ OUT
 @test "dwarf capture, system-wide: every sample differing from perf script is one the man page explains (perf's frame-pointer fallback), and the program's stacks reach main" {
 	need_capture
 	record_sys
-	perf2spaa -q -s "$T/sys.data" | workload_only "$T/tids" > "$T/bin.spaa"
+	perf2spaa --no-inline -q -s "$T/sys.data" | workload_only "$T/tids" > "$T/bin.spaa"
 	perf script --no-inline -i "$T/sys.data" 2> /dev/null | perf2spaa -q -s | workload_only "$T/tids" > "$T/txt.spaa"
 	run python3 "$D/unwind/dwarfcmp.py" "$T/bin.spaa" "$T/txt.spaa" prog
 	echo "$output"
@@ -320,7 +320,7 @@ OUT
 	cc -O2 -g -o "$T/realign" "$D/unwind/realign.c"
 	perf record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$T/rb.data" "$T/realign" 2000 > /dev/null 2>&1 ||
 		skip "perf record failed"
-	perf2spaa "$T/rb.data" | spaa-fold > "$T/rb.fold"
+	perf2spaa --no-inline "$T/rb.data" | spaa-fold > "$T/rb.fold"
 	# libdwfl lost rbx in spin, whose CFI does not save it (elfutils'
 	# x86_64 defaults take rax for call-saved, not rbx): realign;spin
 	run grep -c ';realign;spin' "$T/rb.fold"
@@ -341,11 +341,11 @@ OUT
 	(cd "$T" && perf record -q -e cpu-clock --call-graph dwarf -o node.data node --perf-basic-prof fib.js > /dev/null 2>&1)
 	# libdwfl frees a module it takes for an overlap (node's text mapped
 	# a second time); the unwinder used to go on with it, and aborted
-	run perf2spaa -q -j 1 "$T/node.data"
+	run perf2spaa --no-inline -q -j 1 "$T/node.data"
 	assert_success
 	echo "$output" > "$T/j1.spaa"
 	grep -q '"type":"stack"' "$T/j1.spaa"
-	perf2spaa -q -j 2 "$T/node.data" | cmp - "$T/j1.spaa"
+	perf2spaa --no-inline -q -j 2 "$T/node.data" | cmp - "$T/j1.spaa"
 }
 
 @test "dwarf capture with dlopen and dlclose churn (libz and libm in turn, threads, an exec): stacks whole to clone3 or _start, where perf script cuts many; each debug file read once, not again for each new thread or mapping" {
@@ -376,7 +376,7 @@ EOC
 	cc -O2 -g -o "$T/churn" "$T/churn.c" -ldl -lpthread
 	perf record -q --call-graph dwarf -e cpu-clock -o "$T/churn.data" "$T/churn" > /dev/null 2>&1 || fail "perf record failed"
 	command -v strace > /dev/null || fail "strace is not installed (.ci/deps installs it)"
-	strace -f -e trace=openat,open -o "$T/trace" perf2spaa -q -j 1 "$T/churn.data" > "$T/churn.spaa"
+	strace -f -e trace=openat,open -o "$T/trace" perf2spaa --no-inline -q -j 1 "$T/churn.data" > "$T/churn.spaa"
 	# the program's stacks reach its threads' first frame, all but 1%
 	# (perf script's reach fewer: it loses the thread start, clone3, in
 	# many of them)
@@ -394,7 +394,7 @@ EOC
 
 @test "dwarf sample of an aarch64 program (made under qemu and gdb: tests/data/perf/aarch64): its registers in perf's arm64 numbers, unwound through every frame gdb shows (the return address in x30, on the stack, a CFA from x29)" {
 	local d=$D/perf/aarch64
-	run perf2spaa --symfs="$d" "$d/perf.data"
+	run perf2spaa --no-inline --symfs="$d" "$d/perf.data"
 	assert_success
 	echo "$output" > "$T/a64.spaa"
 	# gdb's call stack, root first
@@ -421,10 +421,10 @@ EOC
 	objcopy --add-gnu-debuglink="$T/df/df.debug" "$T/df/df"
 	readelf -S "$T/df/df.debug" | grep -A1 '\.debug_frame' | grep -q ' C ' || fail "objcopy did not compress .debug_frame"
 	perf record -q -N --call-graph dwarf -e cpu-clock -o "$T/df.data" "$T/df/df" 2000000 > /dev/null 2>&1 || fail "perf record failed"
-	perf2spaa -q "$T/df.data" | spaa-fold > "$T/with.fold"
+	perf2spaa --no-inline -q "$T/df.data" | spaa-fold > "$T/with.fold"
 	grep -q '^df;_start;.*;main;outer;middle;leaf [0-9]*$' "$T/with.fold"
 	mv "$T/df/df.debug" "$T/df.debug"
-	perf2spaa -q "$T/df.data" | spaa-fold > "$T/without.fold"
+	perf2spaa --no-inline -q "$T/df.data" | spaa-fold > "$T/without.fold"
 	grep -q '^df;leaf [0-9]*$' "$T/without.fold"
 	run grep -c ';middle;leaf ' "$T/without.fold"
 	assert_output 0
@@ -438,7 +438,7 @@ EOC
 		'func main() { h := [32]byte{}; for i := 0; i < 1000000; i++ { h = sha256.Sum256(h[:]) }; fmt.Println(h[0]) }' > "$T/g/g.go"
 	(cd "$T/g" && HOME=$T GOCACHE=$T/gocache GO111MODULE=off go build -o g g.go)
 	perf record -q -e cpu-clock --call-graph dwarf -o "$T/go.data" "$T/g/g" > /dev/null 2>&1
-	perf2spaa -q "$T/go.data" | spaa-fold > "$T/go.fold"
+	perf2spaa --no-inline -q "$T/go.data" | spaa-fold > "$T/go.fold"
 	# most of the weight is under main.main, reached from runtime.main
 	awk '/;runtime\.main;main\.main/ { m += $NF } { t += $NF } END { exit !(m * 2 > t) }' "$T/go.fold" ||
 		fail "$(sort -t' ' -k2 -n "$T/go.fold" | tail -n 5)"
@@ -456,7 +456,7 @@ inline_cmp() {
 	only() { if [ -n "${1:-}" ]; then workload_only "$1"; else cat; fi; }
 	perf2spaa --inline -s "$1" | only "${2:-}" > "$T/bi.spaa"
 	perf script -i "$1" 2> /dev/null | perf2spaa -s | only "${2:-}" > "$T/ti.spaa"
-	perf2spaa -s "$1" | only "${2:-}" > "$T/bn.spaa"
+	perf2spaa --no-inline -s "$1" | only "${2:-}" > "$T/bn.spaa"
 	perf script --no-inline -i "$1" 2> /dev/null | perf2spaa -s | only "${2:-}" > "$T/tn.spaa"
 	spaa-fold "$T/bi.spaa" > "$T/bin.fold"
 	run python3 "$D/unwind/inlinecmp.py" "$T/bi.spaa" "$T/ti.spaa" "$T/bn.spaa" "$T/tn.spaa"
@@ -500,7 +500,7 @@ EOC
 	grep -q ';main;___dlopen;' "$T/bin.fold"
 	grep -q ';__GI__dl_catch_error;' "$T/bin.fold"
 	# without --inline: the symbols, as before
-	perf2spaa "$T/dl.data" | spaa-fold | grep -q '^dl;_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main;main'
+	perf2spaa --no-inline "$T/dl.data" | spaa-fold | grep -q '^dl;_start;__libc_start_main@@GLIBC_2.34;__libc_start_call_main;main'
 }
 
 @test "dwarf capture --inline: C++ with inlining, templates and a lambda folds as perf script (a name without linkage name taken from the symbol table the first time, as binutils does)" {

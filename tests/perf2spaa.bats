@@ -65,7 +65,7 @@ check_inferno() {
 
 @test "header: events in order of appearance, kinds, metrics, time range, --header comments" {
 	run sh -c "perf2spaa '$P/perf-cycles-instructions-01.txt' | head -1"
-	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"instructions","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}},{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"period"}}],"time_range":{"start":1410597.984841,"end":1410598.977322,"unit":"seconds"},"source":{"tool":"perf","tool_version":"4.13.0-rc1","command":"/usr/bin/perf record -e cycles -e instructions -c 100000000 -a --call-graph=lbr -- sleep 1"},"stack_id_mode":"content_addressable"}'
+	assert_output '{"type":"header","format":"spaa","version":"1.0","source_tool":"perf","frame_order":"leaf_to_root","events":[{"name":"instructions","kind":"hardware","sampling":{"mode":"period","primary_metric":"samples"}},{"name":"cycles","kind":"hardware","sampling":{"mode":"period","primary_metric":"samples"}}],"time_range":{"start":1410597.984841,"end":1410598.977322,"unit":"seconds"},"source":{"tool":"perf","tool_version":"4.13.0-rc1","command":"/usr/bin/perf record -e cycles -e instructions -c 100000000 -a --call-graph=lbr -- sleep 1"},"stack_id_mode":"content_addressable"}'
 }
 
 @test "dso, frames and a stack with period weights" {
@@ -237,19 +237,19 @@ OUT
 	assert_output - <<'OUT'
 app;main;make_node;alloc_fast 2
 java;start_thread;java/lang/Thread:.run; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
-swapper;[app];outer;middle;inner;Ptr<Node>::operator-> 1
+swapper;[app];outer;middle_[i];inner_[i];Ptr<Node>::operator-> 1
 OUT
 	run spaa-fold --inline --addrs "$T/q.spaa"
 	assert_output - <<'OUT'
 app;main;make_node;alloc_fast 2
 java;start_thread;java/lang/Thread:.run; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
-swapper;[app <400a00>];outer;middle;inner;Ptr<Node>::operator-> 1
+swapper;[app <400a00>];outer;middle_[i];inner_[i];Ptr<Node>::operator-> 1
 OUT
 	run spaa-fold --all --tid "$T/q.spaa"
 	assert_output - <<'OUT'
 app-?/4242;main;make_node;alloc_fast 2
 java-?/4243;start_thread;java/lang/Thread:.run_[j]; ; ;pthread_cond_signal@@GLIBC_2.3.2 1
-swapper-?/0;[app];outer;middle;inner;Ptr<Node>::operator-> 1
+swapper-?/0;[app];outer;middle_[i];inner_[i];Ptr<Node>::operator-> 1
 OUT
 	run spaa-fold --raw "$T/q.spaa"
 	assert_output - <<'OUT'
@@ -310,15 +310,19 @@ sh;pvm_irq_enable 1"
 	assert_output "sh;[unknown] 1"
 }
 
-@test "one primary metric, period, with or without a period column; inlined frames are one per depth and address" {
+@test "the primary metric: period with a period column, samples without (1 per sample is no period), period 1 a sample kept; inlined frames are one per depth and address" {
 	printf 'a 1 1.0: cycles:\n\t10 f+0x1 (/bin/a)\n\n' > "$T/noperiod.txt"
 	printf 'a 1 1.0: 7 cycles:\n\t10 f+0x1 (/bin/a)\n\n' > "$T/period.txt"
 	run sh -c 'perf2spaa "$1" | head -n 1 | grep -o "\"primary_metric\":\"[a-z]*\""; perf2spaa "$2" | head -n 1 | grep -o "\"primary_metric\":\"[a-z]*\""' sh "$T/noperiod.txt" "$T/period.txt"
-	assert_output '"primary_metric":"period"
+	assert_output '"primary_metric":"samples"
 "primary_metric":"period"'
 	perf2spaa "$T/noperiod.txt" > "$T/a.spaa"
 	perf2spaa "$T/period.txt" > "$T/b.spaa"
 	run spaa-diff "$T/a.spaa" "$T/b.spaa"
+	assert_failure 1
+	run spaa-diff -m samples "$T/a.spaa" "$T/b.spaa"
+	assert_output "a;f 1 1"
+	run spaa-diff -m period "$T/a.spaa" "$T/b.spaa"
 	assert_output "a;f 1 7"
 	# the same inlined function at one address, at depth 1 and 2
 	printf 'p 1 1.0: 1 cycles:\n\t20 g (inlined)\n\t20 m+0x2 (/bin/p)\n\n' > "$T/inl.txt"

@@ -219,3 +219,22 @@ OUT
 	assert_line "       1ns 66.67% 66.67%        1ns 66.67%  work"
 	assert_line "    0.50ns 33.33%   100%     1.50ns   100%  main"
 }
+
+@test "threads are named by what they ran when sampled (after exec), as the folded stacks name them and perf report -s pid does, not by their first name (real capture)" {
+	can_record
+	c_prog
+	# the shell burns its time as sh, then becomes prog (exec, one pid)
+	perf record -q -N -g -e cpu-clock -o "$T/ex.data" -- \
+		sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; exec "$0" 300' "$T/prog" >/dev/null
+	perf2spaa "$T/ex.data" > "$T/ex.spaa"
+	# the thread record keeps the first name, sh
+	grep -q '"type":"thread",.*"comm":"sh"' "$T/ex.spaa"
+	want=$(perf report -i "$T/ex.data" --stdio --no-children -g none -s pid -q 2>/dev/null | awk 'NF == 2 { split($2, a, ":"); print a[2], a[1] "/" a[1] }')
+	[[ $want =~ ^prog\ [0-9]+/[0-9]+$ ]]
+	run spaa-stat "$T/ex.spaa"
+	assert_line "threads:     1 ($want)"
+	spaa-stat --json "$T/ex.spaa" | jq -r '.threads[] | "\(.comm) \(.pid)/\(.tid)"' > "$T/json"
+	assert_file_eq "$T/json" <<< "$want"
+	# the folded stacks: mostly prog's
+	spaa-fold "$T/ex.spaa" | grep -q '^prog;.*;main;leaf [0-9]*$'
+}

@@ -66,7 +66,11 @@ static const char help[] =
 	"      --kallsyms=FILE  perf.data: kernel symbols from FILE (default\n"
 	"                       /proc/kallsyms when the capture is of this kernel,\n"
 	"                       else the copy in perf's build-id cache)\n"
-	"      --inline         perf.data: add the calls inlined at each address (DWARF)\n"
+	"      --inline         perf.data: add the calls inlined at every address (DWARF),\n"
+	"                       frame-pointer callchains' too\n"
+	"      --no-inline      perf.data: no inlined calls, not even those perf script\n"
+	"                       adds by default to the user frames of dwarf captures\n"
+	"      --srcline        perf.data: each frame's source line, from DWARF\n"
 	"      --addresses      a frame per address (its ip and symoff), not one per\n"
 	"                       function: the weight of each instruction, for\n"
 	"                       spaa-annotate --disasm\n"
@@ -159,6 +163,7 @@ static _Thread_local struct {
 	sbuf key;
 	bool *ev_period;        /* per event: primary metric is period */
 	bool *ev_warned;
+	uint32_t *ev_count;     /* per event: its metric "count", UINT32_MAX none */
 	uint32_t evcap;
 	/* diagnostics */
 	const char *fname;
@@ -200,13 +205,15 @@ static uint32_t event_get(const char *name, size_t n, bool has_period)
 {
 	int32_t e = builder_event_find(P.b, name, n);
 	if (e >= 0) return (uint32_t)e;
-	uint32_t i = perfconv_event(P.b, name, n);
+	uint32_t i = perfconv_event_as(P.b, name, n, has_period);
 	grow_array((void **)&P.ev_period, &P.evcap, i + 1, sizeof *P.ev_period);
 	uint32_t cap2 = 0;
 	(void)cap2;
 	P.ev_warned = xrealloc(P.ev_warned, P.evcap * sizeof *P.ev_warned);
 	P.ev_period[i] = has_period;
 	P.ev_warned[i] = false;
+	P.ev_count = xrealloc(P.ev_count, P.evcap * sizeof *P.ev_count);
+	P.ev_count[i] = perfconv_count_metric(P.b, i);
 	return i;
 }
 
@@ -400,6 +407,23 @@ static bool is_srcline(const char *p, size_t n)
 	if (q >= p + n || !c_digit(*q)) return false;
 	while (q < p + n && c_digit(*q)) q++;
 	return q == p + n || c_blank(*q);
+}
+
+/* "DSO[hex]": the srcline line perf prints for an address it knows no
+ * source line of (perf script -F+srcline: "[kernel.kallsyms][ffffffff8136]",
+ * "libc.so.6[27b25]"), or ":0", one of no file. */
+static bool is_nosrcline(const char *p, size_t n)
+{
+	/* ":0": a line of no file (perf's addr2line on ld.so's _dl_start_user) */
+	if (n >= 2 && p[0] == ':') {
+		for (size_t i = 1; i < n; i++)
+			if (!c_digit(p[i])) return false;
+		return true;
+	}
+	if (n < 4 || p[n - 1] != ']') return false;
+	size_t i = n - 1;
+	while (i > 0 && (c_digit(p[i - 1]) || (p[i - 1] >= 'a' && p[i - 1] <= 'f'))) i--;
+	return i < n - 1 && i >= 2 && p[i - 1] == '[';
 }
 
 static void add_fline(const char *p, size_t n)
@@ -606,8 +630,8 @@ static void finish_sample(void)
 	c.comm = (sstr){ P.sb.p + s->comm_off, s->comm_len };
 	if (xan > 0) c.extra_json = (sstr){ xa, (size_t)xan };
 	if (s->has_pid) builder_thread(P.b, s->pid, s->tid, c.comm.p, c.comm.n);
-	uint32_t midx[2];
-	num vals[2];
+	uint32_t midx[3];
+	num vals[3];
 	uint32_t nv = 0;
 	midx[nv] = P.m_samples;
 	vals[nv++] = num_i(1);
@@ -620,6 +644,10 @@ static void finish_sample(void)
 	}
 	midx[nv] = P.m_period;
 	vals[nv++] = num_u(period);
+	if (P.ev_count[s->event] != UINT32_MAX) {
+		midx[nv] = P.ev_count[s->event];
+		vals[nv++] = num_u(period);
+	}
 	builder_where(P.b, P.fname, s->lineno); /* for an overflow message */
 	uint32_t si = builder_stack(P.b, &c, P.frames, P.nfr, midx, vals, nv);
 	const char *ts_text = s->has_ts ? P.sb.p + s->ts_off : NULL;
@@ -763,6 +791,11 @@ static void text_line(char *line, size_t n, uint64_t lineno)
 			pl->src_off = (uint32_t)P.sb.n;
 			pl->src_len = (uint32_t)pn;
 			sbuf_add(&P.sb, p, pn);
+			P.prev_frame = false;
+			return;
+		}
+		if (P.prev_frame && is_nosrcline(p, pn)) {
+			/* no source line: the frame has none */
 			P.prev_frame = false;
 			return;
 		}
@@ -982,6 +1015,7 @@ static void *parse_chunk(void *arg)
 	free(P.fval);
 	sbuf_free(&P.key);
 	free(P.ev_warned);
+	free(P.ev_count);
 	sbuf_free(&P.extra);
 	return NULL;
 }
@@ -1359,7 +1393,7 @@ static void convert(input *in)
 	P.nwarn = 0;
 }
 
-enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS, O_INLINE, O_ADDRESSES };
+enum { O_SYMFS = 256, O_DEBUG_DIR, O_KALLSYMS, O_INLINE, O_ADDRESSES, O_NO_INLINE, O_SRCLINE };
 
 /* its options, for getopt_long and the registry (readers/registry.h) */
 const struct option perf_longopts[] = {
@@ -1372,6 +1406,8 @@ const struct option perf_longopts[] = {
 	{ "debug-dir", required_argument, 0, O_DEBUG_DIR },
 	{ "kallsyms", required_argument, 0, O_KALLSYMS },
 	{ "inline", no_argument, 0, O_INLINE },
+	{ "no-inline", no_argument, 0, O_NO_INLINE },
+	{ "srcline", no_argument, 0, O_SRCLINE },
 	{ "addresses", no_argument, 0, O_ADDRESSES },
 	CLI_STD_LONGOPTS,
 	{ 0, 0, 0, 0 }
@@ -1398,7 +1434,9 @@ int perf_read(int argc, char **argv)
 		case O_SYMFS: P.po.symfs = optarg; break;
 		case O_DEBUG_DIR: P.po.debug_dir = optarg; break;
 		case O_KALLSYMS: P.po.kallsyms = optarg; break;
-		case O_INLINE: P.po.inline_frames = true; break;
+		case O_INLINE: P.po.inline_frames = true, P.po.no_inline = false; break;
+		case O_NO_INLINE: P.po.no_inline = true, P.po.inline_frames = false; break;
+		case O_SRCLINE: P.po.srclines = true; break;
 		case O_ADDRESSES: P.po.addresses = true; break;
 		CLI_STD_CASES(help);
 		}

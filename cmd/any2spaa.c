@@ -39,6 +39,7 @@ int v8log2spaa_main(int argc, char **argv);
 int ghcprof2spaa_main(int argc, char **argv);
 int safari2spaa_main(int argc, char **argv);
 int pstats2spaa_main(int argc, char **argv);
+int jfr2spaa_main(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -64,6 +65,7 @@ static const struct {
 	{ "ghcprof2spaa", ghcprof2spaa_main },
 	{ "safari2spaa", safari2spaa_main },
 	{ "pstats2spaa", pstats2spaa_main },
+	{ "jfr2spaa", jfr2spaa_main },
 };
 
 static const char help_text[] =
@@ -104,6 +106,7 @@ static const char help_text[] =
 	"  ghc-prof         a GHC cost-centre profile (.prof, -pj JSON), ghcprof2spaa\n"
 	"  safari           a Safari timeline recording (Web Inspector), safari2spaa\n"
 	"  pstats           Python cProfile statistics (cProfile -o), pstats2spaa\n"
+	"  jfr              a Java Flight Recorder recording (.jfr), jfr2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"      --format=NAME    read every FILE as NAME (see above)\n"

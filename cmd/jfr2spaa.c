@@ -646,6 +646,7 @@ static void one_event(struct cls *c, const unsigned char *at)
 		static const char *const names[] = { "samples", "alloc_bytes", "wall_ns", "count" };
 		char *name = xmemdup(c->name.p, c->name.n);
 		metric(which);
+		if (which == 1 || which == 2) metric(3);
 		int32_t have = builder_event_find(S.b, name, c->name.n);
 		c->event = have >= 0 ? have
 				     : (int32_t)builder_event(S.b, name, kinds[which], modes[which], names[which], NULL);
@@ -672,9 +673,10 @@ static void one_event(struct cls *c, const unsigned char *at)
 			if (t.comm.p) ctx.comm = t.comm;
 		}
 	}
-	uint32_t m = metric(which);
-	num n = num_i(w);
-	builder_stack(S.b, &ctx, st->memo, st->memo_n, &m, &n, 1);
+	/* weighed events count too */
+	uint32_t m[2] = { metric(which), metric(3) };
+	num n[2] = { num_i(w), num_i(1) };
+	builder_stack(S.b, &ctx, st->memo, st->memo_n, m, n, which == 1 || which == 2 ? 2 : 1);
 	S.events++;
 }
 

@@ -110,7 +110,10 @@ static int64_t rd_int(void)
 {
 	const unsigned char *at = R.p;
 	uint64_t x = R.compressed ? varint() : raw(4);
-	if (R.compressed && x > UINT32_MAX) bad_at(at, "an int beyond 32 bits");
+	/* (the JDK writes an int's 32 bits; a negative one sign-extended to
+	 * 64 is taken too) */
+	if (R.compressed && x > UINT32_MAX && ((int64_t)x < INT32_MIN || (int64_t)x >= 0))
+		bad_at(at, "an int beyond 32 bits");
 	return (int32_t)(uint32_t)x;
 }
 
@@ -272,6 +275,16 @@ static val *rd_value(uint64_t cid, arena *a, unsigned depth)
 {
 	const unsigned char *at = R.p;
 	if (depth > 32) bad_at(at, "values nested more than 32 deep");
+	/* classes whose values take no bytes, each holding two of the next,
+	 * would make one value of no bytes a tree of 2^32: the values one
+	 * value holds are bounded by its bytes */
+	static const unsigned char *vstart;
+	static uint64_t nvalues;
+	if (depth == 0) {
+		vstart = at;
+		nvalues = 0;
+	}
+	if (++nvalues > 4096 + 64 * (uint64_t)(at - vstart)) bad_at(at, "a value that holds more values than its bytes can");
 	struct cls *c = class_of(cid, at);
 	val *v = a ? arena_alloc(a, sizeof *v) : &dummy;
 	*v = (val){ .k = V_INT };

@@ -70,3 +70,82 @@ worker-compute;java.lang.Thread.run;Prog\$\$Lambda\$83+0x00007f9380007a08.715521
 	local e=--event=jdk.ExecutionSample
 	[ "$(jfr2spaa "$T/profile.jfr" | spaa-fold $e)" = "$(spaa-fold $e "$T/profile.jfr" 2>/dev/null || jfr2spaa "$T/profile.jfr" | spaa-fold $e)" ]
 }
+
+@test "jfr2spaa: a recording written by hand: every string encoding, integers compressed or not, a truncated stack, frame types, thread names" {
+	python3 "$J/mkjfr.py" ok > "$T/ok.jfr"
+	python3 "$J/mkjfr.py" raw > "$T/raw.jfr"
+	run sh -c "jfr2spaa '$T/ok.jfr' | spaa-fold --event=jdk.ExecutionSample"
+	assert_success
+	assert_output 'main_été;org.ex.App$Inner.run;org.ex.App$Inner.résumé 2
+wörker;[truncated];org.ex.App$Inner.résumé;read0 1'
+	run sh -c "jfr2spaa '$T/ok.jfr' | spaa-fold --event=jdk.ThreadPark"
+	assert_success
+	assert_output 'main_été;[truncated];org.ex.App$Inner.résumé;read0 2500
+wörker;org.ex.App$Inner.run;org.ex.App$Inner.résumé 1500'
+	run sh -c "jfr2spaa '$T/ok.jfr' | grep '\"type\":\"frame\"'"
+	assert_output '{"type":"frame","id":1,"func":"org.ex.App$Inner.résumé","dso":2,"srcline":"org/ex/App.java:12","inlined":true,"kind":"user"}
+{"type":"frame","id":2,"func":"org.ex.App$Inner.run","dso":3,"srcline":"org/ex/App.java:30","kind":"user"}
+{"type":"frame","id":3,"func":"read0","dso":4,"kind":"user"}
+{"type":"frame","id":4,"func":"org.ex.App$Inner.résumé","dso":3,"srcline":"org/ex/App.java:12","kind":"user"}
+{"type":"frame","id":5,"func":"[truncated]","dso":1,"kind":"unknown"}'
+	[ "$(jfr2spaa "$T/ok.jfr")" = "$(jfr2spaa "$T/raw.jfr")" ]
+}
+
+@test "jfr2spaa: damaged recordings are errors naming the byte, never a short profile" {
+	run jfr2spaa /dev/null
+	assert_failure 1
+	assert_output "jfr2spaa: /dev/null: empty input: no profile written"
+	head -c 4000 "$J/prog.jfr" > "$T/cut"
+	run jfr2spaa "$T/cut"
+	assert_failure 1
+	assert_output "jfr2spaa: $T/cut: byte 4000: a chunk larger than the rest of the file: the file is cut short (not a JFR recording, or damaged)"
+	head -c 40 "$J/prog.jfr" > "$T/cut"
+	run jfr2spaa "$T/cut"
+	assert_failure 1
+	assert_output "jfr2spaa: $T/cut: byte 40: the file ends in a chunk's header: the file is cut short (not a JFR recording, or damaged)"
+	# every cut, as it is and with the chunk's size made to agree with
+	# it: exit 1 and a message naming the byte, never a profile
+	python3 "$J/mkjfr.py" ok > "$T/ok.jfr"
+	python3 - "$T/ok.jfr" "$T/c.jfr" > "$T/cuts" 2>&1 <<-'PY'
+	import struct, subprocess, sys
+	d = open(sys.argv[1], "rb").read()
+	for patch in (False, True):
+	    for n in range(1, len(d)):
+	        c = bytearray(d[:n])
+	        if patch and n >= 68:
+	            c[8:16] = struct.pack(">q", n)
+	        open(sys.argv[2], "wb").write(c)
+	        r = subprocess.run(["jfr2spaa", sys.argv[2]], capture_output=True)
+	        if r.returncode != 1 or r.stdout or b": byte " not in r.stderr:
+	            print(n, patch, r.returncode, r.stderr)
+	print("done")
+	PY
+	run cat "$T/cuts"
+	assert_output "done"
+	# each lie of the hand-written recording
+	local v
+	while IFS='|' read -r v msg; do
+		python3 "$J/mkjfr.py" "$v" > "$T/$v.jfr"
+		run jfr2spaa -o "$T/out" "$T/$v.jfr"
+		assert_failure 1
+		assert_output "jfr2spaa: $T/$v.jfr: $msg"
+		[ ! -e "$T/out" ]
+	done <<-'EOF2'
+	zerosize|byte 73: an event size of nothing, or past the end of its chunk (not a JFR recording, or damaged)
+	deep|byte 280: values nested more than 32 deep (not a JFR recording, or damaged)
+	wide|byte 281: a value that holds more values than its bytes can (not a JFR recording, or damaged)
+	badclass|byte 97: a value of class id 77, which the metadata does not describe (not a JFR recording, or damaged)
+	nostack|byte 97: an event whose stack trace is in no constant pool (not a JFR recording, or damaged)
+	negative|byte 97: an event with a negative weight or duration (not a JFR recording, or damaged)
+	overflow|metric wall_ns of a stack overflows 64 bits
+	hugecount|byte 106: a count greater than the bytes left (not a JFR recording, or damaged)
+	loop|byte 102: a checkpoint chained to one that is not before it in its chunk (not a JFR recording, or damaged)
+	cpoff|byte 16: a constant pool offset outside its chunk (not a JFR recording, or damaged)
+	EOF2
+}
+
+@test "jfr2spaa: another format is named, with the command that reads it" {
+	run jfr2spaa "$EX/go-cpu.pprof"
+	assert_failure 1
+	assert_output "jfr2spaa: $EX/go-cpu.pprof: this is a pprof profile (profile.proto), not a JFR recording: run pprof2spaa"
+}

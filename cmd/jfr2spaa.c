@@ -38,7 +38,8 @@ static const char help[] =
 "FILE, or when FILE is -, read standard input (zstd and gzip allowed).\n"
 "\n"
 "One event per JFR event type that has stack traces, named as the type:\n"
-"jdk.ExecutionSample and jdk.NativeMethodSample weigh samples;\n"
+"jdk.ExecutionSample and jdk.NativeMethodSample weigh samples (and\n"
+"async-profiler's profiler.WallClockSample the samples it stands for);\n"
 "jdk.ObjectAllocationSample its weight, jdk.ObjectAllocationInNewTLAB its\n"
 "tlabSize and jdk.ObjectAllocationOutsideTLAB its allocationSize, as\n"
 "alloc_bytes; a type with a duration (jdk.JavaMonitorEnter, jdk.ThreadPark,\n"
@@ -138,7 +139,7 @@ struct cls {
 	enum prim prim;
 	uint32_t fields, nfields;   /* into C.fields */
 	/* events: the fields used (-1 none) and their SPAA event */
-	int32_t f_stack, f_thread, f_duration, f_weight;
+	int32_t f_stack, f_thread, f_duration, f_weight, f_samples;
 	int32_t event;               /* -1: not yet made */
 	bool has_stack;
 	bool visiting;
@@ -367,7 +368,8 @@ static void element(unsigned depth, int what /* 0 other, 1 metadata, 2 class */)
 		if (!added) bad_at(at, "two classes of one id");
 		struct cls *c = VEC_PUSH(C.cls, C.ncls, C.clscap);
 		*c = (struct cls){ .id = id, .name = k_name, .fields = C.nfields, .f_stack = -1, .f_thread = -1,
-				   .f_duration = -1, .f_weight = -1, .event = -1 };
+				   .f_duration = -1, .f_weight = -1, .f_samples = -1,
+				   .event = -1 };
 		static const char *const prims[] = { "", "boolean", "byte", "char", "short", "int", "long",
 						     "float", "double", "java.lang.String" };
 		for (unsigned p = 1; p < sizeof prims / sizeof *prims; p++)
@@ -428,8 +430,11 @@ static void metadata(const unsigned char *chunk, uint64_t off)
 			else if (!f->array &&
 				 ((eqc(c->name, "jdk.ObjectAllocationSample") && eqc(f->name, "weight")) ||
 				  (eqc(c->name, "jdk.ObjectAllocationInNewTLAB") && eqc(f->name, "tlabSize")) ||
-				  (eqc(c->name, "jdk.ObjectAllocationOutsideTLAB") && eqc(f->name, "allocationSize"))))
+				  (eqc(c->name, "jdk.ObjectAllocationOutsideTLAB") && eqc(f->name, "allocationSize")) ||
+				  (eqc(c->name, "profiler.LiveObject") && eqc(f->name, "allocationSize"))))
 				c->f_weight = fi;
+			else if (eqc(f->name, "samples") && !f->array && !f->cp)
+				c->f_samples = fi; /* async-profiler's batched wall-clock samples */
 		}
 		c->has_stack = c->f_stack >= 0;
 	}
@@ -634,7 +639,9 @@ static uint32_t metric(int which)
 
 static int event_metric(const struct cls *c)
 {
-	if (eqc(c->name, "jdk.ExecutionSample") || eqc(c->name, "jdk.NativeMethodSample")) return 0;
+	if (eqc(c->name, "jdk.ExecutionSample") || eqc(c->name, "jdk.NativeMethodSample") ||
+	    eqc(c->name, "profiler.WallClockSample"))
+		return 0;
 	if (c->f_weight >= 0) return 1;
 	if (c->f_duration >= 0) return 2;
 	return 3;
@@ -666,6 +673,11 @@ static void one_event(struct cls *c, const unsigned char *at)
 		free(name);
 	}
 	int64_t w = 1;
+	if (which == 0 && c->f_samples >= 0) {
+		const val *x = &v->a[c->f_samples];
+		if (x->k != V_INT || (int64_t)x->i < 0) bad_at(at, "an event's samples are not a count");
+		w = (int64_t)x->i;
+	}
 	if (which == 1 || which == 2) {
 		const val *x = &v->a[which == 1 ? c->f_weight : c->f_duration];
 		if (x->k != V_INT) bad_at(at, "an event's weight or duration is not a number");

@@ -71,7 +71,7 @@ worker-compute;java.lang.Thread.run;Prog\$\$Lambda\$83+0x00007f9380007a08.715521
 	[ "$(jfr2spaa "$T/profile.jfr" | spaa-fold $e)" = "$(spaa-fold $e "$T/profile.jfr" 2>/dev/null || jfr2spaa "$T/profile.jfr" | spaa-fold $e)" ]
 }
 
-@test "jfr2spaa: a recording written by hand: every string encoding, integers compressed or not, a truncated stack, frame types, thread names" {
+@test "jfr2spaa: a recording written by hand: every string encoding, integers compressed or not, a truncated stack, frame types, thread names, async-profiler's wall-clock samples" {
 	python3 "$J/mkjfr.py" ok > "$T/ok.jfr"
 	python3 "$J/mkjfr.py" raw > "$T/raw.jfr"
 	run sh -c "jfr2spaa '$T/ok.jfr' | spaa-fold --event=jdk.ExecutionSample"
@@ -88,6 +88,9 @@ wörker;org.ex.App$Inner.run;org.ex.App$Inner.résumé 1500'
 {"type":"frame","id":3,"func":"read0","dso":4,"kind":"user"}
 {"type":"frame","id":4,"func":"org.ex.App$Inner.résumé","dso":3,"srcline":"org/ex/App.java:12","kind":"user"}
 {"type":"frame","id":5,"func":"[truncated]","dso":1,"kind":"unknown"}'
+	# async-profiler's batched wall-clock samples weigh their count
+	run sh -c "jfr2spaa '$T/ok.jfr' | spaa-fold --event=profiler.WallClockSample"
+	assert_output 'main_été;org.ex.App$Inner.run;org.ex.App$Inner.résumé 5'
 	[ "$(jfr2spaa "$T/ok.jfr")" = "$(jfr2spaa "$T/raw.jfr")" ]
 }
 
@@ -132,14 +135,14 @@ wörker;org.ex.App$Inner.run;org.ex.App$Inner.résumé 1500'
 		[ ! -e "$T/out" ]
 	done <<-'EOF2'
 	zerosize|byte 73: an event size of nothing, or past the end of its chunk (not a JFR recording, or damaged)
-	deep|byte 280: values nested more than 32 deep (not a JFR recording, or damaged)
-	wide|byte 281: a value that holds more values than its bytes can (not a JFR recording, or damaged)
-	badclass|byte 97: a value of class id 77, which the metadata does not describe (not a JFR recording, or damaged)
-	nostack|byte 97: an event whose stack trace is in no constant pool (not a JFR recording, or damaged)
-	negative|byte 97: an event with a negative weight or duration (not a JFR recording, or damaged)
+	deep|byte 286: values nested more than 32 deep (not a JFR recording, or damaged)
+	wide|byte 287: a value that holds more values than its bytes can (not a JFR recording, or damaged)
+	badclass|byte 103: a value of class id 77, which the metadata does not describe (not a JFR recording, or damaged)
+	nostack|byte 103: an event whose stack trace is in no constant pool (not a JFR recording, or damaged)
+	negative|byte 103: an event with a negative weight or duration (not a JFR recording, or damaged)
 	overflow|metric wall_ns of a stack overflows 64 bits
-	hugecount|byte 106: a count greater than the bytes left (not a JFR recording, or damaged)
-	loop|byte 102: a checkpoint chained to one that is not before it in its chunk (not a JFR recording, or damaged)
+	hugecount|byte 112: a count greater than the bytes left (not a JFR recording, or damaged)
+	loop|byte 108: a checkpoint chained to one that is not before it in its chunk (not a JFR recording, or damaged)
 	cpoff|byte 16: a constant pool offset outside its chunk (not a JFR recording, or damaged)
 	EOF2
 }

@@ -54,6 +54,8 @@ classes = [
     (PARK, "jdk.ThreadPark", [("startTime", LONG, 0, 0), ("duration", LONG, 0, 0),
                               ("eventThread", THREAD, 1, 0), ("stackTrace", STACK, 1, 0)]),
     (SELF, "x.Self", [("self", SELF, 0, 0)]),
+    (102, "profiler.WallClockSample", [("startTime", LONG, 0, 0), ("sampledThread", THREAD, 1, 0),
+                                       ("stackTrace", STACK, 1, 0), ("samples", INT, 0, 0)]),
 ]
 if v == "wide":
     # 30 classes of no bytes, each holding two of the next
@@ -124,6 +126,7 @@ events = [
     event(i64(EXEC) + i64(12) + i64(2) + i64(2)),
     event(i64(PARK) + i64(13) + i64(1500) + i64(2) + i64(1)),
     event(i64(PARK) + i64(14) + i64(2500) + i64(1) + i64(2)),
+    event(i64(102) + i64(15) + i64(1) + i64(1) + i32(5)),
 ]
 if v == "zerosize":
     events.insert(1, b"\x00")

@@ -55,13 +55,14 @@ static struct {
 	const char *fname;
 	const unsigned char *start, *p, *end; /* end: of the current region */
 	const unsigned char *file_end;
+	uint64_t file_off;       /* of start (the chunk read) in the file */
 	bool compressed;
 } R;
 
 noreturn static void bad_at(const unsigned char *at, const char *what)
 {
 	die_at(R.fname, 0, "byte %llu: %s (not a JFR recording, or damaged)",
-	       (unsigned long long)(at - R.start), what);
+	       (unsigned long long)(R.file_off + (uint64_t)(at - R.start)), what);
 }
 
 noreturn static void bad(const char *what) { bad_at(R.p, what); }
@@ -772,32 +773,45 @@ static void chunk(const unsigned char *ck)
 	R.end = R.file_end;
 }
 
+/* reads into b until it holds want bytes or the input ends */
+static void fill(input *in, sbuf *b, uint64_t want)
+{
+	char buf[1 << 16];
+	while (b->n < want) {
+		uint64_t n = want - b->n;
+		size_t k = input_read(in, buf, n < sizeof buf ? (size_t)n : sizeof buf);
+		if (k == 0) return;
+		if (R.file_off + b->n + k > input_max_size()) input_too_big(R.fname, "JFR recording of");
+		sbuf_add(b, buf, k);
+	}
+}
+
+/* The chunks one at a time, each read whole (memory is the largest
+ * chunk's, not the file's). */
 static void convert(const char *path)
 {
 	input *in = input_open(path);
 	R.fname = xstrdup(input_name(in));
 	sniff_refuse_other(in, "jfr2spaa", "a JFR recording");
 	sbuf data = { 0 };
-	char buf[1 << 16];
-	size_t k;
-	while ((k = input_read(in, buf, sizeof buf)) > 0) {
-		if (data.n + k > input_max_size()) input_too_big(R.fname, "JFR recording of");
-		sbuf_add(&data, buf, k);
-	}
-	input_close(in);
-	if (data.n == 0) die_empty_input(R.fname);
-	R.start = (const unsigned char *)data.p;
-	R.file_end = R.start + data.n;
-	const unsigned char *ck = R.start;
-	unsigned nchunks = 0;
-	while (ck < R.file_end) {
-		chunk(ck);
+	R.file_off = 0;
+	for (;;) {
+		data.n = 0;
+		fill(in, &data, 68);
+		if (data.n == 0) break;
+		const unsigned char *u = (const unsigned char *)data.p;
 		uint64_t size = 0;
-		for (unsigned j = 8; j < 16; j++) size = size << 8 | ck[j];
-		ck += size;
-		nchunks++;
+		if (data.n == 68 && memcmp(u, "FLR", 4) == 0)
+			for (unsigned j = 8; j < 16; j++) size = size << 8 | u[j];
+		if (size > 68) fill(in, &data, size);
+		R.start = (const unsigned char *)data.p;
+		R.file_end = R.start + data.n;
+		chunk(R.start);
+		R.file_off += size;
 		arena_free(&C.mem);
 	}
+	input_close(in);
+	if (R.file_off == 0) die_empty_input(R.fname);
 	if (S.events == 0) die_at(R.fname, 0, "no events with stack traces: nothing to convert");
 	sbuf_free(&data);
 }

@@ -92,6 +92,10 @@ wörker;org.ex.App$Inner.run;org.ex.App$Inner.résumé 1500'
 	run sh -c "jfr2spaa '$T/ok.jfr' | spaa-fold --event=profiler.WallClockSample"
 	assert_output 'main_été;org.ex.App$Inner.run;org.ex.App$Inner.résumé 5'
 	[ "$(jfr2spaa "$T/ok.jfr")" = "$(jfr2spaa "$T/raw.jfr")" ]
+	# a name of invalid UTF-8, a NUL, U+FFFE and the fold separator
+	python3 "$J/mkjfr.py" badutf8 > "$T/bad.jfr"
+	run sh -c "jfr2spaa '$T/bad.jfr' | grep '\"type\":\"frame\",\"id\":2'"
+	assert_output '{"type":"frame","id":2,"func":"org.ex.App$Inner.r�u�n￾;","dso":3,"srcline":"org/ex/App.java:30","kind":"user"}'
 }
 
 @test "jfr2spaa: damaged recordings are errors naming the byte, never a short profile" {

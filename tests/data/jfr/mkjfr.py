@@ -104,7 +104,7 @@ def pools(delta, kind=0):
         pool(THREAD, [(1, s_utf8("os-main") + i64(4242) + s_utf8("main \u00e9t\u00e9") + i64(1)),
                       (2, b"\x00" + i64(0) + s_chars("w\u00f6rker") + i64(7))]),
         pool(SYMBOL, [(1, s_chars("org/ex/App$Inner")), (2, s_latin1("r\u00e9sum\u00e9")),
-                      (3, s_utf8("run")), (4, b"\x01"), (5, s_utf8("read0"))]),
+                      (3, (b"\x03" + i32(9) + b"r\xffu\x00n\xef\xbf\xbe;") if v == "badutf8" else s_utf8("run")), (4, b"\x01"), (5, s_utf8("read0"))]),
         pool(CLASS, [(1, i64(1))]),
         pool(METHOD, [(1, i64(1) + i64(2)), (2, i64(1) + i64(3)), (3, i64(0) + i64(5))]),
         pool(FTYPE, [(1, s_ref(1)), (2, s_ref(2)), (3, s_utf8("Inlined"))]),

@@ -720,9 +720,11 @@ static void chunk(const unsigned char *ck)
 	if (memcmp(ck, "FLR\0", 4) != 0) bad("not a chunk: no FLR magic");
 	R.p = ck + 4;
 	unsigned major = (unsigned)raw(2), minor = (unsigned)raw(2);
-	if (major != 1 && major != 2) {
-		char what[64];
-		snprintf(what, sizeof what, "JFR version %u.%u, not 1.x or 2.x", major, minor);
+	if (major != 2) {
+		/* (1.0 is JDK 9 and 10's, whose layout is not read here) */
+		char what[80];
+		snprintf(what, sizeof what, "JFR file format %u.%u, not 2.x (JDK 11 and later, async-profiler)",
+			 major, minor);
 		bad_at(ck + 4, what);
 	}
 	uint64_t size = raw(8), cp = raw(8), meta = raw(8);

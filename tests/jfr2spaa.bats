@@ -110,6 +110,15 @@ wörker;org.ex.App$Inner.run;org.ex.App$Inner.résumé 1500'
 	run jfr2spaa "$T/cut"
 	assert_failure 1
 	assert_output "jfr2spaa: $T/cut: byte 40: the file ends in a chunk's header: the file is cut short (not a JFR recording, or damaged)"
+	# JDK 9 and 10's format 1, and a chunk smaller than its header
+	python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[5] = 1; d[7] = 0; open(sys.argv[2], 'wb').write(d)" "$J/prog.jfr" "$T/v1"
+	run jfr2spaa "$T/v1"
+	assert_failure 1
+	assert_output "jfr2spaa: $T/v1: byte 4: JFR file format 1.0, not 2.x (JDK 11 and later, async-profiler) (not a JFR recording, or damaged)"
+	python3 -c "import sys; d = bytearray(open(sys.argv[1], 'rb').read()); d[8:16] = bytes(7) + b'\\x10'; open(sys.argv[2], 'wb').write(d)" "$J/prog.jfr" "$T/small"
+	run jfr2spaa "$T/small"
+	assert_failure 1
+	assert_output "jfr2spaa: $T/small: byte 8: a chunk size smaller than its header (not a JFR recording, or damaged)"
 	# every cut, as it is and with the chunk's size made to agree with
 	# it: exit 1 and a message naming the byte, never a profile
 	python3 "$J/mkjfr.py" ok > "$T/ok.jfr"

@@ -5,7 +5,7 @@ load common
 
 J=$D/jfr
 
-# compare FILE: per event type with stack traces and per top frame, the
+# compare FILE: per event type with stack traces, per top frame and per thread, the
 # number of events and the sum of their weights (samples, alloc_bytes,
 # wall_ns) in jfr2spaa's profile against what `jfr print --json` gives;
 # nothing printed when they agree.
@@ -17,7 +17,7 @@ compare() {
 	diff "$T/truth" "$T/mine"
 }
 
-@test "jfr2spaa: the recording shipped: per event type and top frame, the events and their weights are those of jfr print" {
+@test "jfr2spaa: the recording shipped: per event type, top frame and thread, the events and their weights are those of jfr print" {
 	command -v jfr >/dev/null || skip "the JDK's jfr is absent"
 	run compare "$J/prog.jfr"
 	assert_success

@@ -1,5 +1,6 @@
-# The same figures as truth.py, from jfr2spaa's profile (argv[1]), through
-# spaa-fold: per event, per leaf frame, the count and the weight.
+# The same figures as truth.py, from jfr2spaa's profile (argv[1]): per
+# event and leaf frame through spaa-fold, per thread from the stack
+# records' contexts; the count and the weight.
 import json, subprocess, sys
 from collections import defaultdict
 
@@ -17,13 +18,27 @@ for ev in header["events"]:
     t, primary = ev["name"], ev["sampling"]["primary_metric"]
     for leaf, n in fold(t, primary):
         total[t, leaf] += n
-        total[t, "*"] += n
+        if not leaf.startswith("@"):
+            total[t, "*"] += n
         if primary in ("samples", "count"):
             count[t, leaf] += n
-            count[t, "*"] += n
+            if not leaf.startswith("@"):
+                count[t, "*"] += n
     if primary not in ("samples", "count"):
         for leaf, n in fold(t, "count"):
             count[t, leaf] += n
-            count[t, "*"] += n
+            if not leaf.startswith("@"):
+                count[t, "*"] += n
+# per thread ("@" and its name), from the stack records' contexts
+primary = {ev["name"]: ev["sampling"]["primary_metric"] for ev in header["events"]}
+for line in open(spaa):
+    r = json.loads(line)
+    if r["type"] != "stack":
+        continue
+    t = r["context"]["event"]
+    key = (t, "@" + r["context"].get("comm", ""))
+    w = {x["metric"]: x["value"] for x in r["weights"]}
+    total[key] += w[primary[t]]
+    count[key] += w["count"] if "count" in w else w[primary[t]]
 for (t, leaf) in sorted(count):
     print(f"{t}\t{leaf}\t{count[t, leaf]}\t{total[t, leaf]}")

@@ -1,6 +1,6 @@
 # The ground truth for jfr2spaa's tests, from the JDK's own reader: for
 # every event type with stack traces in `jfr print --json FILE`, per top
-# frame (package.Class.method) and in all, the number of events and the
+# frame (package.Class.method), per thread (@name) and in all, the number of events and the
 # sum of what jfr2spaa weighs them by.  Lines: type, frame, count, sum.
 import json, re, subprocess, sys
 from collections import defaultdict
@@ -44,7 +44,9 @@ for e in events:
         w = dur_ns(v["duration"])
     else:
         w = 1
-    for key in ((t, leaf), (t, "*")):
+    th = v.get("sampledThread") or v.get("eventThread")
+    who = "@" + ((th.get("javaName") or th.get("osName")) if th else "")
+    for key in ((t, leaf), (t, "*"), (t, who)):
         count[key] += 1
         total[key] += w
 for (t, leaf) in sorted(count):

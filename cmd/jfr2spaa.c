@@ -183,6 +183,8 @@ static struct {
 	uint32_t dso_none;
 	uint64_t events;
 	uint64_t truncated, nostack;
+	bool have_time;           /* the chunks' span, in ns since the epoch */
+	int64_t t0, t1;
 } S;
 
 static int32_t class_index(uint64_t id)
@@ -728,7 +730,12 @@ static void chunk(const unsigned char *ck)
 		bad_at(ck + 4, what);
 	}
 	uint64_t size = raw(8), cp = raw(8), meta = raw(8);
-	raw(8); raw(8); /* start nanos, duration nanos */
+	int64_t t0 = (int64_t)raw(8), dt = (int64_t)raw(8); /* start, duration, ns */
+	if (t0 >= 0 && dt >= 0 && t0 <= INT64_MAX - dt) {
+		if (!S.have_time || t0 < S.t0) S.t0 = t0;
+		if (!S.have_time || t0 + dt > S.t1) S.t1 = t0 + dt;
+		S.have_time = true;
+	}
 	raw(8);        /* start ticks */
 	C.ticks_per_sec = raw(8);
 	uint32_t features = (uint32_t)raw(4);
@@ -841,6 +848,7 @@ int main(int argc, char **argv)
 	builder_source_tool(S.b, "jfr");
 	S.dso_none = builder_dso(S.b, "[jfr]", 5, false);
 	convert(path);
+	if (S.have_time) builder_time_range_ns(S.b, S.t0, S.t1);
 	reader_finish(S.b, outpath, zstd);
 	return EXIT_OK;
 }

@@ -5,7 +5,8 @@ load common
 
 J=$D/jfr
 
-# compare FILE: per event type with stack traces, per top frame and per thread, the
+# compare FILE: per event type with stack traces, per top frame (and with its
+# line and frame type) and per thread, the
 # number of events and the sum of their weights (samples, alloc_bytes,
 # wall_ns) in jfr2spaa's profile against what `jfr print --json` gives;
 # nothing printed when they agree.

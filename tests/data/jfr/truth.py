@@ -1,6 +1,7 @@
 # The ground truth for jfr2spaa's tests, from the JDK's own reader: for
 # every event type with stack traces in `jfr print --json FILE`, per top
-# frame (package.Class.method), per thread (@name) and in all, the number of events and the
+# frame (package.Class.method), per top frame with its line and frame type
+# (=name:line[type]), per thread (@name) and in all, the number of events and the
 # sum of what jfr2spaa weighs them by.  Lines: type, frame, count, sum.
 import json, re, subprocess, sys
 from collections import defaultdict
@@ -30,8 +31,11 @@ for e in events:
         m = frames[0]["method"]
         cls = (m["type"] or {}).get("name") or ""
         leaf = (cls.replace("/", ".") + "." if cls else "") + m["name"]
+        line = frames[0]["lineNumber"]
+        exact = "=%s:%s[%s]" % (leaf, line if line > 0 else "", frames[0]["type"])
     else:
         leaf = "[no frames]"
+        exact = "=[no frames]:[jfr]"
     if t in ("jdk.ExecutionSample", "jdk.NativeMethodSample"):
         w = 1
     elif t == "jdk.ObjectAllocationSample":
@@ -46,7 +50,7 @@ for e in events:
         w = 1
     th = v.get("sampledThread") or v.get("eventThread")
     who = "@" + ((th.get("javaName") or th.get("osName")) if th else "")
-    for key in ((t, leaf), (t, "*"), (t, who)):
+    for key in ((t, leaf), (t, "*"), (t, who), (t, exact)):
         count[key] += 1
         total[key] += w
 for (t, leaf) in sorted(count):

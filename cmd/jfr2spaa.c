@@ -182,7 +182,6 @@ static struct {
 	bool have_m[4];
 	uint32_t dso_none;
 	uint64_t events;
-	uint64_t truncated, nostack;
 	bool have_time;           /* the chunks' span, in ns since the epoch */
 	int64_t t0, t1;
 } S;
@@ -448,7 +447,6 @@ static void metadata(const unsigned char *chunk, uint64_t off)
 static void checkpoints(const unsigned char *chunk, uint64_t off)
 {
 	const unsigned char *chunk_end = R.end;
-	uint64_t seen = 0;
 	for (;;) {
 		R.p = chunk + off;
 		R.end = chunk_end;
@@ -470,24 +468,24 @@ static void checkpoints(const unsigned char *chunk, uint64_t off)
 			for (uint32_t j = 0; j < n; j++) {
 				uint64_t key[2] = { type, rd_long() };
 				bool added;
-				uint32_t e = strmap_intern(&C.pool, key, sizeof key, &added);
+				/* (a key seen again: the later checkpoint's, read
+				 * first, is kept) */
+				strmap_intern(&C.pool, key, sizeof key, &added);
 				if (added) {
 					struct entry *en = VEC_PUSH(C.entries, C.nentries, C.entcap);
 					*en = (struct entry){ .off = (uint64_t)(R.p - R.start) };
 				}
-				(void)e;
 				rd_value(type, NULL, 0);
 			}
 		}
-		seen++;
 		if (delta == 0) break;
 		/* each one's delta goes back to an earlier one: no loops */
-		if (delta > 0 || (uint64_t)-delta > off || off - (uint64_t)-delta < 68)
+		uint64_t back = (uint64_t)0 - (uint64_t)delta;
+		if (delta > 0 || back > off || off - back < 68)
 			bad_at(dat, "a checkpoint chained to one that is not before it in its chunk");
-		off -= (uint64_t)-delta;
+		off -= back;
 	}
 	R.end = chunk_end;
-	(void)seen;
 }
 
 /* the value of pool entry (type, key), decoded on first use; NULL: none */
@@ -599,7 +597,6 @@ static struct entry *stack_of(const val *ref)
 		builder_frame bf = { .func = sstr_c("[truncated]"), .dso = S.dso_none, .kind = FK_UNKNOWN,
 				     .func_resolved = true, .inline_depth = -1 };
 		ids[k++] = builder_frame_add(S.b, &bf);
-		S.truncated++;
 	}
 	if (k == 0) {
 		builder_frame bf = { .func = sstr_c("[no frames]"), .dso = S.dso_none, .kind = FK_UNKNOWN,
@@ -657,7 +654,6 @@ static void one_event(struct cls *c, const unsigned char *at)
 	 * are off, as for jdk.ExceptionStatistics) is left out */
 	const val *sref = &v->a[c->f_stack];
 	if (sref->k != V_REF || sref->i == 0) {
-		S.nostack++;
 		return;
 	}
 	struct entry *st = stack_of(sref);

@@ -157,6 +157,7 @@ wörker;org.ex.App$Inner.run;org.ex.App$Inner.résumé 1500'
 	overflow|metric wall_ns of a stack overflows 64 bits
 	hugecount|byte 112: a count greater than the bytes left (not a JFR recording, or damaged)
 	loop|byte 108: a checkpoint chained to one that is not before it in its chunk (not a JFR recording, or damaged)
+	minloop|byte 108: a checkpoint chained to one that is not before it in its chunk (not a JFR recording, or damaged)
 	cpoff|byte 16: a constant pool offset outside its chunk (not a JFR recording, or damaged)
 	EOF2
 }

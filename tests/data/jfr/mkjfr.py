@@ -154,6 +154,9 @@ if v == "loop":
     second = pools(-len(first))
     cp1 = first + second
     cp_off = start + len(first)
+if v == "minloop":
+    # a delta of -2^63
+    cp1 = pools(-(1 << 63))
 meta = metadata()
 meta_off = start + len(cp1)
 size = meta_off + len(meta)

@@ -58,6 +58,7 @@ static const char help_text[] =
 	"  ghc-prof         a GHC cost-centre profile (.prof, -pj JSON), ghcprof2spaa\n"
 	"  safari           a Safari timeline recording (Web Inspector), safari2spaa\n"
 	"  pstats           Python cProfile statistics (cProfile -o), pstats2spaa\n"
+	"  jfr              a Java Flight Recorder recording (.jfr), jfr2spaa\n"
 	"  spaa             SPAA itself, copied unchanged\n"
 	"\n"
 	"  -s, --samples        also write the sample records (each sample at its\n"

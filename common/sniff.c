@@ -218,7 +218,8 @@ enum {
 	F_V8LOG, F_V8LOG_JSON,
 	F_GHCPROF,
 	F_SAFARI,
-	F_PSTATS
+	F_PSTATS,
+	F_JFR
 };
 
 const sniff_format sniff_formats[] = {
@@ -252,6 +253,7 @@ const sniff_format sniff_formats[] = {
 	[F_GHCPROF] = { "ghc-prof", "a GHC cost-centre profile", "ghcprof2spaa", NULL },
 	[F_SAFARI] = { "safari", "a Safari timeline recording", "safari2spaa", NULL },
 	[F_PSTATS] = { "pstats", "Python cProfile statistics (pstats)", "pstats2spaa", NULL },
+	[F_JFR] = { "jfr", "a Java Flight Recorder recording", "jfr2spaa", NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -430,6 +432,9 @@ const sniff_format *sniff_bytes(const void *data, size_t n, bool more, const cha
 	size_t text = 0;
 	while (text < n && (u[text] >= 0x20 || u[text] == '\n' || u[text] == '\t' || u[text] == '\r')) text++;
 	if (text < n && text < 64) { /* binary */
+		/* a JFR chunk: "FLR\0" and a version 1 or 2 */
+		if (n >= 6 && memcmp(u, "FLR", 4) == 0 && !u[4] && (u[5] == 1 || u[5] == 2))
+			return &sniff_formats[F_JFR];
 		/* Python's marshal of cProfile's dictionary: '{' (0x80: a
 		 * reference to it may follow), its first key a tuple of 3 */
 		if (n >= 3 && (u[0] & 0x7f) == '{' &&

@@ -175,7 +175,7 @@ Try 'any2spaa --help' for more information."
 @test "--help lists every format --format takes, and the man page the same" {
 	run sh -c "any2spaa --help | sed -n '/^Formats/,/^\$/p' | awk 'NR > 1 && NF { print \$1 }'"
 	assert_success
-	[ "${#lines[@]}" -eq 30 ]
+	[ "${#lines[@]}" -eq 31 ]
 	local name
 	for name in "${lines[@]}"; do
 		run any2spaa --format="$name" /dev/null

@@ -36,6 +36,7 @@ FORMATS=(
 	"ghc-prof $EX/ghc-binary-trees.prof"
 	"safari $EX/safari-recording.json"
 	"pstats $D/pstats/prog.pstats"
+	"jfr $D/jfr/prog.jfr"
 	"spaa $EX/parser.spaa"
 )
 

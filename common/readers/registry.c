@@ -27,6 +27,7 @@ const reader_def reader_defs[] = {
 	READER(ghcprof),
 	READER(safari),
 	READER(pstats),
+	READER(jfr),
 	{ NULL, NULL, NULL, NULL }
 };
 

@@ -1070,7 +1070,7 @@ static void test_registry(void)
 		   r->shortopts);
 		ok(reader_named(r->cmd) == r, "registry: %s is found by its name", r->cmd);
 	}
-	is_int(n, 19, "registry: the 19 converters' readers");
+	is_int(n, 21, "registry: the 21 converters' readers");
 	ok(!reader_named("spaa-fold") && !reader_named(""), "registry: no reader for another name");
 }
 

@@ -260,9 +260,8 @@ small() {
 	done
 	run any2spaa --verbose -o /dev/null "$G/simple-P.prof"
 	assert_output --partial "a GHC cost-centre profile"
-	run spaa-fold "$G/simple-P.prof"
-	assert_failure
-	assert_output --partial "ghcprof2spaa"
+	# the filters read it in process (ghcprof2spaa's output)
+	[ "$(spaa-fold "$G/simple-P.prof" 2>/dev/null)" = "$(ghcprof2spaa "$G/simple-P.prof" | spaa-fold 2>/dev/null)" ]
 }
 
 @test "gzip and zstd input, several files merged" {

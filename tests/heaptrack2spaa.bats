@@ -42,7 +42,7 @@ _start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
 	run sh -c "heaptrack2spaa -m peak_bytes '$H/heap.heaptrack.zst' | spaa-top -n 2"
 	assert_output "malloc/peak_bytes, total 7.49MB
       flat  flat%   sum%        cum   cum%  function
-    6.25MB 83.43% 83.43%     6.25MB 83.43%  grab
+    6.25MB 83.43% 83.43%     6.25MB 83.43%  grab (inline)
     1.17MB 15.64% 99.07%     1.17MB 15.64%  alloc_live"
 	run sh -c "heaptrack2spaa '$H/heap.heaptrack.zst' | spaa-validate --strict"
 	assert_success
@@ -52,7 +52,7 @@ _start;__libc_start_main_impl;__libc_start_call_main;main;grow;grab_[i] 6553600"
 	run sh -c "heaptrack2spaa -m free_count '$H/heap.heaptrack.zst' | spaa-top -n 2"
 	assert_output "malloc/free_count, total 601
       flat  flat%   sum%        cum   cum%  function
-       400 66.56% 66.56%        400 66.56%  grab
+       400 66.56% 66.56%        400 66.56%  grab (inline)
        200 33.28% 99.83%        200 33.28%  alloc_temp"
 }
 

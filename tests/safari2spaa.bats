@@ -158,9 +158,8 @@ py_rows() { # FILE METRIC
 	safari2spaa "$R" > "$T/want"
 	any2spaa "$R" > "$T/got"
 	cmp "$T/want" "$T/got"
-	run spaa-fold "$R"
-	assert_failure
-	assert_output --partial "safari2spaa"
+	# the filters read it in process (safari2spaa's output)
+	[ "$(spaa-fold "$R")" = "$(safari2spaa "$R" | spaa-fold)" ]
 }
 
 @test "a timestamp of 1e400 (written as 0) and keys given twice (JSON.parse takes the last, we took the first): errors" {

@@ -19,6 +19,7 @@
 #include "metric.h"
 #include "output.h"
 #include "rank.h"
+#include "build.h"
 #include "cat.h"
 #include "spaa.h"
 #include "units.h"
@@ -585,6 +586,11 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	parse_options(argc, argv);
+	/* a profile read in process: no content ids, and the threads of one
+	 * command as one unless a row shows them */
+	bool threads = opt.fo.pid || opt.fo.tid;
+	for (uint32_t i = 0; i < opt.nby; i++) threads |= opt.bys[i] == RANK_PID || opt.bys[i] == RANK_TID;
+	builder_lean(BUILDER_NO_IDS | (threads ? 0 : BUILDER_NO_THREADS));
 	/* several files: each read (another format by its reader), merged,
 	 * then read as one profile */
 	int nfiles = argc - optind;

@@ -184,6 +184,7 @@ static void zygote_loop(int sock, pid_t parent)
 		pid_t w = fork();
 		if (w == 0) {
 			close(sock);
+			builder_lean(0); /* SPAA written: whole, with its content ids */
 			const sniff_format *f = sniff_format_named(fmt);
 			char *mine = their_path(parent, path, name);
 			char *extra;

@@ -815,18 +815,7 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	parse_options(argc, argv);
-	/* several files: each read (another format by its reader), merged,
-	 * then read as one profile */
-	int nfiles = argc - optind;
-	char *merged = NULL;
-	cli_stdin_once(argv + optind, nfiles);
-	if (nfiles > 1) {
-		char **paths = xcalloc((size_t)nfiles, sizeof *paths);
-		for (int i = 0; i < nfiles; i++) paths[i] = readers_rereadable(argv[optind + i]);
-		merged = spaa_cat_merged(paths, (uint32_t)nfiles);
-	}
-	r = merged ? spaa_open(merged) : spaa_open_any(nfiles ? argv[optind] : "-");
-	if (merged) r->name = "the inputs";
+	r = readers_open_all(argv + optind, argc - optind);
 	output *o = output_open(out_path, zstd);
 	if (!count_only) sp = spool_new();
 	strmap_init(&stack_ids);
@@ -912,6 +901,5 @@ int main(int argc, char **argv)
 	strmap_free(&variants);
 	spaa_stack_free(&s);
 	spaa_close(r);
-	free(merged);
 	return EXIT_OK;
 }

@@ -591,18 +591,7 @@ int main(int argc, char **argv)
 	bool threads = opt.fo.pid || opt.fo.tid;
 	for (uint32_t i = 0; i < opt.nby; i++) threads |= opt.bys[i] == RANK_PID || opt.bys[i] == RANK_TID;
 	builder_lean(BUILDER_NO_IDS | (threads ? 0 : BUILDER_NO_THREADS));
-	/* several files: each read (another format by its reader), merged,
-	 * then read as one profile */
-	int nfiles = argc - optind;
-	char *merged = NULL;
-	cli_stdin_once(argv + optind, nfiles);
-	if (nfiles > 1) {
-		char **paths = xcalloc((size_t)nfiles, sizeof *paths);
-		for (int i = 0; i < nfiles; i++) paths[i] = readers_rereadable(argv[optind + i]);
-		merged = spaa_cat_merged(paths, (uint32_t)nfiles);
-	}
-	spaa_reader *r = merged ? spaa_open(merged) : spaa_open_any(nfiles ? argv[optind] : "-");
-	if (merged) r->name = "the inputs";
+	spaa_reader *r = readers_open_all(argv + optind, argc - optind);
 	tree callers = { 0 }, callees = { 0 };
 	strmap_init(&callers.index);
 	strmap_init(&callees.index);
@@ -626,6 +615,5 @@ int main(int argc, char **argv)
 	filter_free(&opt.ff);
 	metric_pick_free(&T.metric);
 	spaa_close(r);
-	free(merged);
 	return EXIT_OK;
 }

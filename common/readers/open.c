@@ -14,6 +14,7 @@
 #include "input.h"
 #include "reader.h"
 #include "registry.h"
+#include "cat.h"
 #include "sniff.h"
 #include "util.h"
 
@@ -324,5 +325,20 @@ spaa_reader *spaa_open_any(const char *path)
 	}
 	spaa_reader *r = read_format(f, copy, name);
 	free(copy);
+	return r;
+}
+
+spaa_reader *readers_open_all(char **files, int n)
+{
+	cli_stdin_once(files, n);
+	if (n < 2) return spaa_open_any(n ? files[0] : "-");
+	char **paths = xcalloc((size_t)n, sizeof *paths);
+	for (int i = 0; i < n; i++) paths[i] = readers_rereadable(files[i]);
+	char *merged = spaa_cat_merged(paths, (uint32_t)n);
+	spaa_reader *r = spaa_open(merged);
+	r->name = "the inputs";
+	for (int i = 0; i < n; i++) free(paths[i]);
+	free(paths);
+	free(merged);
 	return r;
 }

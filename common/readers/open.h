@@ -20,6 +20,11 @@ spaa_reader *spaa_open_any(const char *path);
  * profile written as SPAA to an unlinked temporary file, named as the input
  * in messages. */
 char *readers_rereadable(const char *path);
+/* The reader of the command's operands files[0..n) (none: standard
+ * input): one of any format, or several, each read by its reader, then
+ * merged as spaa-cat --merge merges them and read as one profile (named
+ * "the inputs" in messages). */
+spaa_reader *readers_open_all(char **files, int n);
 /* Folded stacks are left to the command, which reads them itself
  * (spaa-flamegraph: flamegraph.pl's reading). */
 void readers_keep_folded(void);
@@ -36,18 +41,12 @@ bool readers_format(const char *name);
  * getopt table, and their case: READERS_OPT_CASES in the switch. */
 #define READERS_OPT_BASE 0x7200
 #define READERS_LONGOPTS \
-	{ "symfs", required_argument, 0, READERS_OPT_BASE + 0 }, \
-	{ "root", required_argument, 0, READERS_OPT_BASE + 1 }, \
-	{ "kallsyms", required_argument, 0, READERS_OPT_BASE + 2 }, \
-	{ "debug-dir", required_argument, 0, READERS_OPT_BASE + 3 }, \
-	{ "no-inline", no_argument, 0, READERS_OPT_BASE + 4 }, \
-	{ "format", required_argument, 0, READERS_OPT_BASE + 6 }, \
-	{ "reader-option", required_argument, 0, READERS_OPT_BASE + 7 }, \
+	READERS_LONGOPTS_NO_SAMPLES, \
 	READERS_SAMPLES_LONGOPT
 /* --samples alone (a command with a --samples of its own passes it on
  * with readers_option("samples", NULL)) */
 #define READERS_SAMPLES_LONGOPT { "samples", no_argument, 0, 's' }
-/* The same without --samples */
+/* The others */
 #define READERS_LONGOPTS_NO_SAMPLES \
 	{ "symfs", required_argument, 0, READERS_OPT_BASE + 0 }, \
 	{ "root", required_argument, 0, READERS_OPT_BASE + 1 }, \

@@ -46,7 +46,7 @@
 #include "wsum.h"
 
 static const char help_text[] =
-	"Usage: spaa-demangle [OPTION]... [FILE]\n"
+	"Usage: spaa-demangle [OPTION]... [FILE]...\n"
 	"Demangle the function names of a SPAA profile's frames: C++ (Itanium ABI),\n"
 	"Rust (legacy and v0) and D names, as c++filt prints them; Rust names that\n"
 	"perf printed half-demangled (\"_$LT$T$GT$::new::h0123456789abcdef\") and\n"
@@ -90,8 +90,7 @@ static const char *parse_options(int argc, char **argv)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("too many arguments (one FILE at most)");
-	return optind < argc ? argv[optind] : "-";
+	return readers_operands(argv + optind, argc - optind);
 }
 
 /* ---- state ----------------------------------------------------------------------- */

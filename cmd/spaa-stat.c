@@ -22,7 +22,7 @@
 #include "units.h"
 
 static const char usage[] =
-	"Usage: spaa-stat [OPTION]... [FILE]\n"
+	"Usage: spaa-stat [OPTION]... [FILE]...\n"
 	"Summarise a SPAA file: source, events, time range, record counts, total\n"
 	"weights, threads and the hottest functions.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
@@ -95,7 +95,6 @@ static void parse_options(int argc, char **argv)
 		CLI_STD_CASES(usage);
 		}
 	}
-	if (argc - optind > 1) usage_error("one input file at most");
 }
 
 static char *header_string(const spaa_reader *r, const char *obj, const char *key)
@@ -404,7 +403,7 @@ int main(int argc, char **argv)
 {
 	cli_init(argc, argv);
 	parse_options(argc, argv);
-	spaa_reader *r = spaa_open_any(optind < argc ? argv[optind] : "-");
+	spaa_reader *r = readers_open_all(argv + optind, argc - optind);
 	load(r);
 	output *o = output_open(opt.outpath, opt.zstd);
 	if (opt.json) put_json(o, r);

@@ -58,7 +58,7 @@
 #include "wsum.h"
 
 static const char help_text[] =
-	"Usage: spaa-symbolize [OPTION]... [FILE]\n"
+	"Usage: spaa-symbolize [OPTION]... [FILE]...\n"
 	"Give the frames of a SPAA profile that have only an address a function name,\n"
 	"and with DWARF a source line and the functions inlined there.  Frames that\n"
 	"cannot be resolved stay as they are.  With no FILE, or when FILE is -, read\n"
@@ -153,8 +153,7 @@ static void parse_options(int argc, char **argv, const char **path)
 		CLI_STD_CASES(help_text);
 		}
 	}
-	if (argc - optind > 1) usage_error("too many arguments (one FILE at most)");
-	*path = optind < argc ? argv[optind] : "-";
+	*path = readers_operands(argv + optind, argc - optind);
 }
 
 /* ---- the sources ------------------------------------------------------------------- */

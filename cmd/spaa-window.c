@@ -39,7 +39,7 @@
 #include "util.h"
 
 static const char usage[] =
-	"Usage: spaa-window [OPTION]... [FILE]\n"
+	"Usage: spaa-window [OPTION]... [FILE]...\n"
 	"Cut a SPAA profile in time using its sample records.\n"
 	"With no FILE, or when FILE is -, read standard input (plain, gzip or zstd).\n"
 	"\n"
@@ -190,7 +190,7 @@ static uint32_t sw_vcap;
 
 static spaa_reader *open_input(void)
 {
-	spaa_reader *r = spaa_open_any(path);
+	spaa_reader *r = spaa_open(path);
 	r->name = name;
 	return r;
 }
@@ -942,7 +942,6 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(usage);
 		}
 	}
-	if (argc - optind > 1) usage_error("one input file at most");
 	if (opt.list && !opt.has_every) usage_error("--list needs --every");
 	if (!opt.from_s && !opt.to_s && !opt.has_every)
 		usage_error("nothing to do: give --from, --to or --every");
@@ -953,9 +952,13 @@ int main(int argc, char **argv)
 	if ((opt.uo.raw || opt.uo.iec) && !opt.list) usage_error("--raw-units and --iec go with --list");
 	cut = opt.from_s || opt.to_s;
 
+	/* read more than once: another format is read by its reader once,
+	 * standard input copied, several files merged first */
 	const char *arg = optind < argc ? argv[optind] : "-";
-	name = arg;
-	path = input_rereadable(arg);
+	name = argc - optind > 1 ? "the inputs" : arg;
+	char *one = readers_operands(argv + optind, argc - optind);
+	path = readers_rereadable(one);
+	free(one);
 	strmap_init(&stack_ids);
 	strmap_init(&funcs);
 	strmap_init(&mnames);

@@ -27,7 +27,7 @@
 #include "util.h"
 
 static const char help[] =
-"Usage: spaa2pprof [OPTION]... [FILE]\n"
+"Usage: spaa2pprof [OPTION]... [FILE]...\n"
 "Write one event of a SPAA profile as a pprof profile (profile.proto, gzip),\n"
 "which go tool pprof, Pyroscope, Parca and Grafana read.  With no FILE, or\n"
 "when FILE is -, read standard input (zstd and gzip allowed).\n"
@@ -686,9 +686,8 @@ int main(int argc, char **argv)
 		CLI_STD_CASES(help);
 		}
 	}
-	if (argc - optind > 1) usage_error("one profile at a time (spaa-cat --merge joins profiles first)");
 	str_id("", 0); /* the string table starts with the empty string */
-	read_profile(optind < argc ? argv[optind] : "-", event);
+	read_profile(readers_operands(argv + optind, argc - optind), event);
 	write_profile(outpath);
 	return EXIT_OK;
 }

@@ -115,3 +115,18 @@ run_as() {
 	run diff "$T/formats" "$T/tested"
 	assert_success
 }
+
+@test "every reading command takes several files of any formats, merged as spaa-cat --merge merges them" {
+	a=$EX/parser.perf.txt b=$EX/go-cpu.pprof
+	spaa-cat --merge "$a" "$b" > "$T/m.spaa"
+	[ "$(spaa-cat --merge "$a" "$b")" = "$(perf2spaa "$a" > "$T/a.spaa" && pprof2spaa "$b" > "$T/b.spaa" &&
+		spaa-cat --merge "$T/a.spaa" "$T/b.spaa")" ]
+	for c in "spaa-fold --all-events" "spaa-top" "spaa-grep main" "spaa-demangle" "spaa2pprof --event=cpu-clock" \
+		 "spaa-symbolize" "spaa-stat" "spaa-window --list --every 10ms --event=cpu-clock" "spaa-flamegraph --all-events"; do
+		# shellcheck disable=SC2086
+		one=$($c "$a" "$b" 2>&1 | sed 's/^file: .*//; s/the inputs/IN/') || fail "$c: exit $?"
+		# shellcheck disable=SC2086
+		two=$($c "$T/m.spaa" 2>&1 | sed 's/^file: .*//; s|'"$T"'/m.spaa|IN|') || fail "$c (merged): exit $?"
+		[ "$one" = "$two" ] || fail "$c FILE FILE differs from spaa-cat --merge | $c"
+	done
+}

@@ -289,8 +289,8 @@ shapes;__libc_start_call_main;main;shapes::label;shapes::Box<double>::spin 50505
 	run spaa-demangle --params
 	assert_failure 2
 	run spaa-demangle a b
-	assert_failure 2
-	assert_output --partial 'too many arguments'
+	assert_failure 1
+	assert_output 'spaa-demangle: a: No such file or directory'
 	run spaa-demangle < /dev/null
 	assert_failure 1
 }

@@ -94,9 +94,10 @@ OUT
 	run spaa-stat -n -1 "$D/stat/small.spaa"
 	assert_failure 2
 	assert_line --index 0 "spaa-stat: -n: '-1' is not a non-negative integer"
+	# several files are read and merged: a missing one is named
 	run spaa-stat a b
-	assert_failure 2
-	assert_line --index 0 "spaa-stat: one input file at most"
+	assert_failure 1
+	assert_line --index 0 "spaa-stat: a: No such file or directory"
 	run spaa-stat --bogus
 	assert_failure 2
 }
@@ -113,7 +114,7 @@ OUT
 @test "spaa-stat: --help and --version" {
 	run spaa-stat --help
 	assert_success
-	assert_line --index 0 "Usage: spaa-stat [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: spaa-stat [OPTION]... [FILE]..."
 	run spaa-stat --version
 	assert_success
 	assert_output --regexp '^spaa-stat \(spaa-tools\) '

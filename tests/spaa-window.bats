@@ -135,8 +135,8 @@ OUT
 	assert_failure 2
 	assert_line --index 0 "spaa-window: --event goes with --list"
 	run spaa-window --to 1 a b
-	assert_failure 2
-	assert_line --index 0 "spaa-window: one input file at most"
+	assert_failure 1
+	assert_line --index 0 "spaa-window: a: No such file or directory"
 }
 
 @test "spaa-window: write error" {
@@ -148,7 +148,7 @@ OUT
 @test "spaa-window: --help and --version" {
 	run spaa-window --help
 	assert_success
-	assert_line --index 0 "Usage: spaa-window [OPTION]... [FILE]"
+	assert_line --index 0 "Usage: spaa-window [OPTION]... [FILE]..."
 	run spaa-window --version
 	assert_success
 	assert_output --regexp '^spaa-window \(spaa-tools\) '

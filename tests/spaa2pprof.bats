@@ -98,7 +98,7 @@ Time: 2026-11-25 09:57:48.633445689 +0000 UTC'
 	pprof2spaa "$D/pprof/cpu.pprof" | spaa2pprof -o "$T/piped.pprof"
 	cmp "$T/again.pprof" "$T/piped.pprof"
 	run spaa2pprof a b
-	assert_failure 2
+	assert_failure 1
 	run spaa2pprof -o /dev/full "$EX/parser.spaa"
 	assert_failure 1
 }

@@ -328,17 +328,28 @@ spaa_reader *spaa_open_any(const char *path)
 	return r;
 }
 
-spaa_reader *readers_open_all(char **files, int n)
+char *readers_operands(char **files, int n)
 {
 	cli_stdin_once(files, n);
-	if (n < 2) return spaa_open_any(n ? files[0] : "-");
+	if (n < 2) return xstrdup(n ? files[0] : "-");
 	char **paths = xcalloc((size_t)n, sizeof *paths);
 	for (int i = 0; i < n; i++) paths[i] = readers_rereadable(files[i]);
 	char *merged = spaa_cat_merged(paths, (uint32_t)n);
-	spaa_reader *r = spaa_open(merged);
-	r->name = "the inputs";
 	for (int i = 0; i < n; i++) free(paths[i]);
 	free(paths);
-	free(merged);
-	return r;
+	/* named "the inputs" in messages */
+	int fd;
+	char end;
+	if (sscanf(merged, "/dev/fd/%d%c", &fd, &end) == 1) {
+		char *named = input_spool_named(fd, "the inputs");
+		free(merged);
+		merged = named;
+	}
+	return merged;
+}
+
+spaa_reader *readers_open_all(char **files, int n)
+{
+	/* (path stays: the reader's name may be it) */
+	return spaa_open_any(readers_operands(files, n));
 }

@@ -25,6 +25,9 @@ char *readers_rereadable(const char *path);
  * merged as spaa-cat --merge merges them and read as one profile (named
  * "the inputs" in messages). */
 spaa_reader *readers_open_all(char **files, int n);
+/* The same as a path to open (allocated): the one file itself, or the
+ * merged profile of several, SPAA. */
+char *readers_operands(char **files, int n);
 /* Folded stacks are left to the command, which reads them itself
  * (spaa-flamegraph: flamegraph.pl's reading). */
 void readers_keep_folded(void);

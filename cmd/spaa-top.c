@@ -589,7 +589,11 @@ int main(int argc, char **argv)
 	/* a profile read in process: no content ids, and the threads of one
 	 * command as one unless a row shows them */
 	bool threads = opt.fo.pid || opt.fo.tid;
-	for (uint32_t i = 0; i < opt.nby; i++) threads |= opt.bys[i] == RANK_PID || opt.bys[i] == RANK_TID;
+	for (uint32_t i = 0; i < opt.nby; i++) {
+		threads |= opt.bys[i] == RANK_PID || opt.bys[i] == RANK_TID;
+		/* rows by source line: perf.data's frames get theirs from DWARF */
+		if (opt.bys[i] == RANK_SRCLINE || opt.bys[i] == RANK_FILE) readers_option("srcline", NULL);
+	}
 	builder_lean(BUILDER_NO_IDS | (threads ? 0 : BUILDER_NO_THREADS));
 	spaa_reader *r = readers_open_all(argv + optind, argc - optind);
 	tree callers = { 0 }, callees = { 0 };

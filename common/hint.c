@@ -84,7 +84,7 @@ void hint_samples(sbuf *out, const spaa_reader *r)
 
 bool hint_no_srclines(const spaa_reader *r)
 {
-	for (uint32_t i = 0; i < r->frame_ids.count; i++)
+	for (uint32_t i = 0; i < spaa_frame_count(r); i++)
 		if (r->frames[i].srcline) return false;
 	warnmsg("%s: no frame has a source line: convert a perf.data with 'perf2spaa --srcline', "
 		"or record them with 'perf script -F+srcline' (before perf2spaa), or run spaa-symbolize "

@@ -130,3 +130,21 @@ run_as() {
 		[ "$one" = "$two" ] || fail "$c FILE FILE differs from spaa-cat --merge | $c"
 	done
 }
+
+@test "spaa-top --by=srcline reading a perf.data asks its reader for the source lines (perf2spaa --srcline): perf report --sort srcline's figures" {
+	can_record
+	c_prog
+	(cd "$T" && perf record -q -g -o "$T/p.data" ./prog 400 > /dev/null 2>&1)
+	run spaa-top --by=srcline -n 0 -J --raw-units "$T/p.data"
+	assert_success
+	[ "$output" = "$(perf2spaa --srcline "$T/p.data" | spaa-top --by=srcline -n 0 -J --raw-units)" ]
+	# the self share of each source line of the program, as perf report
+	# prints it (two decimals)
+	spaa-top --by=srcline -n 0 -J --raw-units "$T/p.data" |
+		awk -F'"' '/"type":"row"/ && $10 ~ /^prog\.c:/ { split($0, a, "\"self_percent\":"); split(a[2], b, ","); if (b[1] + 0 > 0) printf "%s %.2f\n", $10, b[1] }' |
+		sort > "$T/ours"
+	perf report -i "$T/p.data" --stdio --no-children -g none --sort srcline 2>/dev/null |
+		awk '$2 ~ /^prog\.c:/ { sub(/%/, "", $1); printf "%s %.2f\n", $2, $1 }' | sort > "$T/theirs"
+	[ -s "$T/theirs" ]
+	diff "$T/theirs" "$T/ours"
+}

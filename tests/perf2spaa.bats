@@ -230,7 +230,7 @@ OUT
 # symbols with "->" (split into frames), "comm  PID" and "swapper     0".
 @test "uprobe (inlined) leaf, no-symbol frames, '->' in symbols" {
 	perf2spaa "$P/quirks.txt" > "$T/q.spaa"
-	run spaa-validate "$T/q.spaa"
+	run spaa-validate --verbose "$T/q.spaa"
 	assert_success
 	assert_output --partial "0 errors, 0 warnings"
 	run spaa-fold "$T/q.spaa"

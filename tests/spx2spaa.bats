@@ -40,7 +40,7 @@ check_report() {
 	run figures "$T/out.spaa" "$dir/EXPECTED.txt"
 	assert_success
 	assert_output "$(cat "$dir/figures.tsv")"
-	run spaa-validate "$T/out.spaa"
+	run spaa-validate --verbose "$T/out.spaa"
 	assert_success
 	assert_output --partial "; 0 errors,"
 }

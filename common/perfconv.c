@@ -280,7 +280,8 @@ struct conv {
 		uint64_t off;         /* the record's offset in file */
 		const char *file;
 		uint64_t ns;          /* its time (has_time) */
-		bool sw;              /* a sched_switch sample whose raw data was read: */
+		bool swev;            /* a sample of sched:sched_switch (its stacks kept for off-cpu) */
+		bool sw;              /* one whose raw data was read: */
 		int32_t prev_pid, next_pid; /* the threads switched out and in */
 	} pend;
 	/* off-cpu: the threads switched out and not yet seen running again
@@ -1121,7 +1122,7 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 	put32(t, p->attr);
 	put32(t, sci);
 	put(t, &(uint8_t){ (uint8_t)((p->has_period ? SF_PERIOD : 0) | (p->has_time ? SF_TIME : 0) |
-				      (p->has_cpu ? SF_CPU : 0) | (fresh ? SF_NEW : 0) | (p->sw ? SF_SWITCH : 0)) }, 1);
+				      (p->has_cpu ? SF_CPU : 0) | (fresh ? SF_NEW : 0) | (p->swev ? SF_SWITCH : 0)) }, 1);
 	put64(t, p->period);
 	put64(t, p->off);
 	put(t, &p->file, sizeof p->file);
@@ -1215,7 +1216,8 @@ static void sample(struct conv *c, const pd_event *e)
 	p->ns = e->id.time;
 	/* sched:sched_switch's raw data, in the layout of a 64-bit kernel's
 	 * tracepoint (prev_pid at 24, next_pid at 56, 64 bytes) */
-	if (a->type == TYPE_TRACEPOINT && s->raw && s->raw_size >= 64 && strcmp(a->name, "sched:sched_switch") == 0) {
+	p->swev = a->type == TYPE_TRACEPOINT && strcmp(a->name, "sched:sched_switch") == 0;
+	if (p->swev && s->raw && s->raw_size >= 64) {
 		p->sw = true;
 		memcpy(&p->prev_pid, s->raw + 24, 4);
 		memcpy(&p->next_pid, s->raw + 56, 4);

@@ -19,6 +19,7 @@ offcpu_prog() {
 #include <unistd.h>
 static int fds[2];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static volatile int ready;
 static void spin(long ms)
 {
 	struct timespec a, b;
@@ -33,9 +34,9 @@ __attribute__((noinline)) void do_sleep(long ns) { struct timespec t = { 0, ns }
 __attribute__((noinline)) void do_read(void) { char c; if (read(fds[0], &c, 1) != 1) perror("read"); }
 __attribute__((noinline)) void do_lock(void) { pthread_mutex_lock(&mu); pthread_mutex_unlock(&mu); }
 __attribute__((noinline)) void rest(void) { do_sleep(5000000); }
-__attribute__((noinline)) void *sleeper(void *a) { do_sleep(200000000); rest(); return a; }
-__attribute__((noinline)) void *reader(void *a) { do_read(); rest(); return a; }
-__attribute__((noinline)) void *locker(void *a) { do_lock(); rest(); return a; }
+__attribute__((noinline)) void *sleeper(void *a) { __sync_fetch_and_add(&ready, 1); do_sleep(200000000); rest(); return a; }
+__attribute__((noinline)) void *reader(void *a) { __sync_fetch_and_add(&ready, 1); do_read(); rest(); return a; }
+__attribute__((noinline)) void *locker(void *a) { __sync_fetch_and_add(&ready, 1); do_lock(); rest(); return a; }
 int main(void)
 {
 	pthread_t a, b, c;
@@ -44,6 +45,8 @@ int main(void)
 	pthread_create(&a, NULL, sleeper, NULL);
 	pthread_create(&b, NULL, reader, NULL);
 	pthread_create(&c, NULL, locker, NULL);
+	while (ready < 3) /* the times counted from the threads' start */
+		;
 	spin(100); /* the mutex held 100 ms */
 	pthread_mutex_unlock(&mu);
 	spin(200); /* the pipe written at 300 ms */
@@ -75,8 +78,8 @@ fn_share() {
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" > "$T/f"
 	# the known waits: sleeper 200 ms, reader 300 ms, locker 100 ms,
-	# within -5 ms (a thread starts waiting after main has started its
-	# clock: its start-up, on a busy machine) and +60 ms (main, which ends
+	# within -5 ms (main starts its clock when the threads are about to
+	# block; one may yet be preempted before it does) and +60 ms (main, which ends
 	# the last two waits, may be late on a shared machine, never early);
 	# of each thread's off-cpu time, 90% at least in the function it blocks
 	# in (the rest: rest's 5 ms, and its start-up)

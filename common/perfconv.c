@@ -1285,7 +1285,7 @@ enum { QS = 1, QR };
 struct qsample {
 	pd_event e;
 	const char *file;
-	size_t nch, nbr;
+	size_t nch, nbr, nraw;  /* nraw: sched_switch's raw data, for off-cpu */
 };
 
 /* The oldest batch back from the pool: its samples finished in order. */
@@ -1304,6 +1304,7 @@ static void pool_take(struct conv *c)
 			p += strlen(p) + 1;
 			sample_flush(c);
 			apply_record(c->pm, &r);
+			offcpu_record(c, &r);
 			continue;
 		}
 		struct qsample q;
@@ -1313,6 +1314,8 @@ static void pool_take(struct conv *c)
 		p += q.nch;
 		q.e.s.branch = (const uint8_t *)p;
 		p += q.nbr;
+		q.e.s.raw = q.nraw ? (const uint8_t *)p : NULL;
+		p += q.nraw;
 		c->pre_ips = uwpool_result(b, i++, &c->pre_n, &c->pre_why);
 		c->pre_file = q.file;
 		c->pre = true;
@@ -1358,11 +1361,13 @@ static void pool_sample(struct conv *c, const pd_event *e)
 	q.file = perfdata_where(c->d);
 	q.nch = e->s.has_callchain ? (size_t)e->s.nchain * 8 : 0;
 	q.nbr = e->s.branch ? (size_t)e->s.nbranch * 24 : 0;
+	q.nraw = e->s.raw && a->type == TYPE_TRACEPOINT && strcmp(a->name, "sched:sched_switch") == 0 ? e->s.raw_size : 0;
 	sbuf *u = uwpool_user(c->pool);
 	sbuf_addc(u, QS);
 	sbuf_add(u, &q, sizeof q);
 	if (q.nch) sbuf_add(u, e->s.chain, q.nch);
 	if (q.nbr) sbuf_add(u, e->s.branch, q.nbr);
+	if (q.nraw) sbuf_add(u, e->s.raw, q.nraw);
 	if (uwpool_full(c->pool) && uwpool_submit(c->pool)) pool_take(c);
 }
 
@@ -1376,7 +1381,7 @@ static void pool_record(struct conv *c, const pd_event *e)
 	memset(&r.s, 0, sizeof r.s);
 	sbuf_addc(u, QR);
 	sbuf_add(u, &r, sizeof r);
-	const char *fn = e->kind == PD_FORK || !e->filename ? "" : e->filename;
+	const char *fn = (e->kind == PD_COMM || e->kind == PD_MMAP) && e->filename ? e->filename : "";
 	sbuf_add(u, fn, strlen(fn) + 1);
 	if (uwpool_full(c->pool) && uwpool_submit(c->pool)) pool_take(c);
 }
@@ -1515,6 +1520,12 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 			if (c.pool) pool_record(&c, &e);
 			else apply_record(c.pm, &e);
 			if (!c.pool) offcpu_record(&c, &e);
+			break;
+		case PD_EXIT:
+		case PD_SWITCH:
+			/* (off-cpu's: in order with the samples queued before) */
+			if (c.pool) pool_record(&c, &e);
+			else offcpu_record(&c, &e);
 			break;
 		default:
 			if (!c.pool) offcpu_record(&c, &e);

@@ -143,3 +143,16 @@ fn_share() {
 	[[ "$output" == "off-cpu/offcpu_ns, total "* ]]
 	[[ "$output" == *__x64_sys_clock_nanosleep* ]]
 }
+
+@test "perf2spaa off-cpu: a dwarf capture gives the same off-cpu time with -j 1 and -j 2 (its stacks unwound on threads)" {
+	can_record
+	offcpu_prog
+	perf record -q -e sched:sched_switch -e cpu-clock --call-graph dwarf -o "$T/d.data" "$T/w" > /dev/null 2>&1 ||
+		skip "perf cannot record sched:sched_switch here"
+	perf2spaa -j 1 "$T/d.data" > "$T/1.spaa"
+	perf2spaa -j 2 "$T/d.data" > "$T/2.spaa"
+	cmp "$T/1.spaa" "$T/2.spaa"
+	run spaa-fold --event=off-cpu -m offcpu_ns "$T/2.spaa"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *";sleeper;"* ]]
+}

@@ -156,3 +156,34 @@ fn_share() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *";sleeper;"* ]]
 }
+
+@test "perf2spaa off-cpu: a thread still blocked when the capture ends has its wait closed at the capture's last time" {
+	can_record
+	cat > "$T/hang.c" <<'C'
+#include <time.h>
+#include <unistd.h>
+__attribute__((noinline)) void do_hang(void) { struct timespec t = { 10, 0 }; nanosleep(&t, NULL); }
+__attribute__((noinline)) void hang(void) { do_hang(); }
+int main(void) { usleep(1000000); hang(); return 0; }
+C
+	cc -O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o "$T/hang" "$T/hang.c"
+	"$T/hang" > /dev/null 2>&1 3>&- &
+	local hp=$! rc=0
+	perf record -q -a -e sched:sched_switch -g -o "$T/e.data" -- sleep 2 > /dev/null 2>&1 || rc=$?
+	kill "$hp"
+	wait "$hp" || true
+	[ "$rc" -eq 0 ] || skip "perf cannot record all CPUs here"
+	# its switch-out in hang, 1 s into the capture (the last of its
+	# records), to the capture's last sample: perf script's times, in us
+	local out last ours
+	out=$(perf script -i "$T/e.data" -F tid,time 2> /dev/null | awk -v p="$hp" '$1 == p { t = $2 } END { print t }')
+	last=$(perf script -i "$T/e.data" -F time 2> /dev/null | tail -1)
+	[ -n "$out" ]
+	run spaa-fold --event=off-cpu -m offcpu_ns --tid "$T/e.data"
+	[ "$status" -eq 0 ]
+	ours=$(printf '%s\n' "$output" | awk -v p="hang-$hp/$hp;" 'index($0, p) == 1 && /;hang;/ { s += $NF } END { print s }')
+	echo "off-cpu $ours ns; perf script: switch-out $out, last sample $last"
+	# ours: to the last record of any kind, which may follow the last
+	# sample (an exit, a comm): not before it, 5 ms at most after
+	awk -v o="${out%:}" -v l="${last%:}" -v n="$ours" 'BEGIN { d = n / 1e9 - (l - o); exit !(d > -2e-6 && d < 0.005) }'
+}

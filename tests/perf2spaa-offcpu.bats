@@ -187,3 +187,31 @@ C
 	# sample (an exit, a comm): not before it, 5 ms at most after
 	awk -v o="${out%:}" -v l="${last%:}" -v n="$ours" 'BEGIN { d = n / 1e9 - (l - o); exit !(d > -2e-6 && d < 0.005) }'
 }
+
+@test "perf2spaa off-cpu: per process with --switch-events, each wait ends at the thread's switch-in record, as perf script shows them" {
+	can_record
+	offcpu_prog
+	perf record -q -e sched:sched_switch --switch-events -g -o "$T/s.data" "$T/w" > /dev/null 2>&1 ||
+		skip "perf cannot record sched:sched_switch here"
+	run spaa-fold --event=off-cpu -m offcpu_ns --tid "$T/s.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | awk '{ t = $0; sub(/;.*/, "", t); sub(/.*\//, "", t); s[t] += $NF }
+		END { for (t in s) printf "%s %.3f\n", t, s[t] / 1e3 }' | sort > "$T/ours"
+	# each thread's sched_switch samples to the first of: its next
+	# switch-in record, a sched_switch to it (of another thread of the
+	# process: the tracepoint, before the switch itself), its next sample;
+	# in us, perf script's times
+	perf script -i "$T/s.data" --show-switch-events -F tid,time,event,trace 2> /dev/null |
+		awk 'function close_(k) { if (k in open) { s[k] += (t - open[k]) * 1e6; c[k]++; delete open[k] } }
+		     { t = $2; sub(/:$/, "", t) }
+		     $3 == "sched:sched_switch:" { close_($1); n = $0; sub(/.*next_pid=/, "", n); sub(/ .*/, "", n)
+			close_(n); open[$1] = t; next }
+		     $3 == "PERF_RECORD_SWITCH" && $4 == "IN" { close_($1) }
+		     END { for (k in s) printf "%s %.3f %d\n", k, s[k], c[k] }' | sort > "$T/theirs"
+	paste "$T/ours" "$T/theirs"
+	# the same threads; each total within perf script's rounding to the
+	# microsecond (1 us an interval, of the intervals counted)
+	[ "$(cut -d' ' -f1 "$T/ours")" = "$(cut -d' ' -f1 "$T/theirs")" ]
+	[ "$(wc -l < "$T/ours")" -eq 4 ]
+	join "$T/ours" "$T/theirs" | awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > $4 + 1) bad = 1 } END { exit bad }'
+}

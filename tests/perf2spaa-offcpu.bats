@@ -138,6 +138,12 @@ fn_share() {
 	spaa-fold --event=off-cpu -m offcpu_ns "$T/p.spaa" > "$T/b"
 	[ -s "$T/a" ]
 	cmp "$T/a" "$T/b"
+	# two inputs: one event off-cpu, the sums of both
+	perf2spaa "$T/p.data" "$T/p.data" > "$T/pp.spaa"
+	[ "$(head -1 "$T/pp.spaa" | jq -c '[.events[].name]')" = '["sched:sched_switch","cpu-clock","off-cpu"]' ]
+	one=$(awk '{ s += $NF } END { print s }' "$T/a")
+	two=$(spaa-fold --event=off-cpu -m offcpu_ns "$T/pp.spaa" | awk '{ s += $NF } END { print s }')
+	[ "$two" -eq $((2 * one)) ]
 	run spaa-top --event=off-cpu "$T/p.data"
 	[ "$status" -eq 0 ]
 	[[ "$output" == "off-cpu/offcpu_ns, total "* ]]

@@ -163,7 +163,7 @@ void perf_frame_fill(builder *b, sstr ip, sstr sym, sstr symoff, sstr dso, bool 
  * whatever the number of threads. */
 
 /* What the resolver hands the builder stage, in batches of ops. */
-enum { OP_EVENT = 1, OP_FRAMES, OP_SAMPLE };
+enum { OP_EVENT = 1, OP_FRAMES, OP_SAMPLE, OP_OFFCPU };
 #define BATCH_BYTES (1u << 18)
 #define NBATCH 32
 
@@ -205,6 +205,14 @@ struct bstage {
 	struct spend pend;    /* the sample whose stack is prepared in bp */
 	builder_pending bp;
 	sbuf extra;
+	/* off-cpu: the context and frames of each sched_switch stack (its
+	 * stack number -> offset + 1 in swdata, 0 none), the off-cpu stack
+	 * made of it (+ 1, 0 none), the event and its metric */
+	uint32_t *swinfo, *offst;
+	uint32_t swcap, offcap;
+	sbuf swdata;
+	uint32_t ev_off, m_off;
+	bool has_off;
 };
 
 /* The queue between the stages (-j 2 and more). */
@@ -271,7 +279,18 @@ struct conv {
 		uint64_t nchain, period, us, ip;
 		uint64_t off;         /* the record's offset in file */
 		const char *file;
+		uint64_t ns;          /* its time (has_time) */
+		bool swev;            /* a sample of sched:sched_switch (its stacks kept for off-cpu) */
+		bool sw;              /* one whose raw data was read: */
+		int32_t prev_pid, next_pid; /* the threads switched out and in */
 	} pend;
+	/* off-cpu: the threads switched out and not yet seen running again
+	 * (tid -> the sched_switch sample's stack number and time), open
+	 * addressing by tid; the last time of any record (the capture's end) */
+	struct otid { int32_t tid; bool used, open, exited; uint32_t stack; uint64_t ns, off; const char *file; } *ot;
+	uint32_t otslots, otn;
+	uint64_t last_ns;
+	bool has_last;
 	/* the batch being filled, and the stages' hand-over */
 	struct batch *cur;
 	struct batch own;     /* -j 1: the one batch */
@@ -571,7 +590,7 @@ static uint32_t no_chain_frame(struct bstage *s)
 }
 
 /* Sample flags (OP_SAMPLE) */
-enum { SF_PERIOD = 1, SF_TIME = 2, SF_CPU = 4, SF_NEW = 8 };
+enum { SF_PERIOD = 1, SF_TIME = 2, SF_CPU = 4, SF_NEW = 8, SF_SWITCH = 16 };
 
 /* Its -s sample record. */
 static void sample_record(struct bstage *s, uint32_t si, uint8_t fl, uint64_t period, uint64_t us, uint32_t cpu)
@@ -656,6 +675,19 @@ static void sample_make(struct bstage *s, struct rd *r)
 			int n = snprintf(xa, sizeof xa, "\"x_addr_id\":\"0x%016llx\"", (unsigned long long)ah);
 			ctx.extra_json = (sstr){ xa, (size_t)n };
 		}
+		if (fl & SF_SWITCH) { /* kept for its off-cpu stack (offcpu_make) */
+			uint32_t old = s->swcap;
+			grow_array((void **)&s->swinfo, &s->swcap, stack + 1, sizeof *s->swinfo);
+			memset(s->swinfo + old, 0, (s->swcap - old) * sizeof *s->swinfo);
+			if (s->swdata.n >= UINT32_MAX - 1) die(1, "off-cpu: the sched_switch stacks exceed 4 GiB");
+			s->swinfo[stack] = (uint32_t)s->swdata.n + 1;
+			int64_t ids[2] = { ctx.pid, ctx.tid };
+			sbuf_add(&s->swdata, ids, sizeof ids);
+			sbuf_add(&s->swdata, &(uint32_t){ (uint32_t)ctx.comm.n }, 4);
+			sbuf_add(&s->swdata, ctx.comm.p, ctx.comm.n);
+			sbuf_add(&s->swdata, &nfr, 4);
+			sbuf_add(&s->swdata, s->frames, (size_t)nfr * sizeof *s->frames);
+		}
 		if (ctx.tid != s->last_tid) { /* (a thread is kept once, by its tid) */
 			builder_thread(s->b, ctx.pid, ctx.tid, ctx.comm.p, ctx.comm.n);
 			s->last_tid = ctx.tid;
@@ -687,6 +719,53 @@ static void sample_make(struct bstage *s, struct rd *r)
 	sample_record(s, si, fl, period, us, cpu);
 }
 
+/* One off-cpu interval (an OP_OFFCPU): its nanoseconds on the off-cpu
+ * stack of the sched_switch stack that opened it (the same context and
+ * frames, in the event off-cpu), made the first time. */
+static void offcpu_make(struct bstage *s, struct rd *r)
+{
+	uint32_t stack = get32r(r);
+	uint64_t ns = get64r(r), off = get64r(r);
+	const char *file;
+	memcpy(&file, r->p, sizeof file);
+	r->p += sizeof file;
+	pending_finish(s);
+	if (!s->has_off) {
+		s->ev_off = builder_event(s->b, "off-cpu", "software", "event", "offcpu_ns", NULL);
+		s->m_off = builder_metric(s->b, "offcpu_ns", "nanoseconds");
+		s->has_off = true;
+	}
+	num v = num_u(ns);
+	builder_where_byte(s->b, file, off);
+	if (stack < s->offcap && s->offst[stack]) {
+		builder_add(s->b, s->offst[stack] - 1, &s->m_off, &v, 1);
+		return;
+	}
+	if (stack >= s->swcap || !s->swinfo[stack]) abort();
+	const uint8_t *p = (const uint8_t *)s->swdata.p + s->swinfo[stack] - 1;
+	builder_ctx ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.event = s->ev_off;
+	int64_t ids[2];
+	memcpy(ids, p, sizeof ids);
+	p += sizeof ids;
+	ctx.has_pid = ctx.has_tid = true;
+	ctx.pid = ids[0];
+	ctx.tid = ids[1];
+	uint32_t cn, nfr;
+	memcpy(&cn, p, 4);
+	ctx.comm = (sstr){ (const char *)p + 4, cn };
+	p += 4 + cn;
+	memcpy(&nfr, p, 4);
+	grow_array((void **)&s->frames, &s->frcap, nfr + 1, sizeof *s->frames);
+	memcpy(s->frames, p + 4, (size_t)nfr * sizeof *s->frames);
+	uint32_t si = builder_stack(s->b, &ctx, s->frames, nfr, &s->m_off, &v, 1);
+	uint32_t old = s->offcap;
+	grow_array((void **)&s->offst, &s->offcap, stack + 1, sizeof *s->offst);
+	memset(s->offst + old, 0, (s->offcap - old) * sizeof *s->offst);
+	s->offst[stack] = si + 1;
+}
+
 /* Makes the builder's records of one batch. */
 static void stage_run(struct bstage *s, const struct batch *t)
 {
@@ -706,6 +785,7 @@ static void stage_run(struct bstage *s, const struct batch *t)
 		}
 		case OP_FRAMES: frames_make(s, &r); break;
 		case OP_SAMPLE: sample_make(s, &r); break;
+		case OP_OFFCPU: offcpu_make(s, &r); break;
 		default: abort();
 		}
 	}
@@ -802,6 +882,9 @@ static void stages_free(struct conv *c)
 	free(s->faddr);
 	free(s->frames);
 	sbuf_free(&s->extra);
+	free(s->swinfo);
+	free(s->offst);
+	sbuf_free(&s->swdata);
 }
 
 /* ---- user stacks of dwarf and LBR captures (unwind.h) --------------------- */
@@ -891,6 +974,113 @@ static uint32_t dwarf_unwind(struct conv *c, const pd_event *e, const pd_attr *a
 	return n;
 }
 
+/* ---- off-cpu time --------------------------------------------------------
+ *
+ * A thread switched out (a sched_switch sample whose prev_pid is its own
+ * tid: its callchain is the thread's stack as it leaves the CPU) is off
+ * the CPU until it runs again: until the sched_switch whose next_pid is
+ * its tid (a capture of all CPUs), a switch-in record (perf record
+ * --switch-events), or, failing those (a per-thread capture records no
+ * switch-in), its next record of any kind: a sample, its next switch-out,
+ * its exit.  That interval's nanoseconds go to the event off-cpu, on the
+ * sched_switch sample's stack (OP_OFFCPU).  An interval still open at the
+ * end is closed at the capture's last time; the switch-out of a thread
+ * after its exit record opens none. */
+
+static struct otid *ot_find(struct conv *c, int32_t tid, bool add)
+{
+	if (add && 2 * (c->otn + 1) > c->otslots) {
+		uint32_t ns = c->otslots ? 2 * c->otslots : 64;
+		struct otid *t = xcalloc(ns, sizeof *t);
+		for (uint32_t i = 0; i < c->otslots; i++) {
+			if (!c->ot[i].used) continue;
+			uint32_t j = ((uint32_t)c->ot[i].tid * 0x9e3779b1u) & (ns - 1);
+			while (t[j].used) j = (j + 1) & (ns - 1);
+			t[j] = c->ot[i];
+		}
+		free(c->ot);
+		c->ot = t;
+		c->otslots = ns;
+	}
+	if (!c->otslots) return NULL;
+	uint32_t j = ((uint32_t)tid * 0x9e3779b1u) & (c->otslots - 1);
+	while (c->ot[j].used) {
+		if (c->ot[j].tid == tid) return &c->ot[j];
+		j = (j + 1) & (c->otslots - 1);
+	}
+	if (!add) return NULL;
+	c->otn++;
+	c->ot[j] = (struct otid){ .tid = tid, .used = true };
+	return &c->ot[j];
+}
+
+/* The thread's open interval, if any, closed at time ns. */
+static void offcpu_close(struct conv *c, int32_t tid, uint64_t ns)
+{
+	struct otid *o = ot_find(c, tid, false);
+	if (!o || !o->open) return;
+	o->open = false;
+	struct batch *t = c->cur;
+	put(t, &(uint8_t){ OP_OFFCPU }, 1);
+	put32(t, o->stack);
+	put64(t, ns > o->ns ? ns - o->ns : 0);
+	put64(t, o->off);
+	put(t, &o->file, sizeof o->file);
+}
+
+static void offcpu_time(struct conv *c, uint64_t ns)
+{
+	if (!c->has_last || ns > c->last_ns) c->last_ns = ns;
+	c->has_last = true;
+}
+
+/* A sample (its stack number sci) ended: the intervals it closes, the one
+ * it opens. */
+static void offcpu_sample(struct conv *c, const struct cpend *p, uint32_t sci)
+{
+	offcpu_time(c, p->ns);
+	if (p->tid > 0) offcpu_close(c, p->tid, p->ns);
+	if (!p->sw) return;
+	if (p->next_pid > 0 && p->next_pid != p->tid) offcpu_close(c, p->next_pid, p->ns);
+	if (p->prev_pid != p->tid || p->tid <= 0) return;
+	struct otid *o = ot_find(c, p->tid, true);
+	if (o->exited) return;
+	o->open = true;
+	o->stack = sci;
+	o->ns = p->ns;
+	o->off = p->off;
+	o->file = p->file;
+}
+
+/* A record other than a sample, in order: an exit ends its thread's
+ * interval, a switch-in record too; a fork's thread is a new one. */
+static void offcpu_record(struct conv *c, const pd_event *e)
+{
+	if (!c->otslots) {
+		if (e->id.has_time) offcpu_time(c, e->id.time);
+		return;
+	}
+	if (!e->id.has_time) return;
+	offcpu_time(c, e->id.time);
+	if (e->kind == PD_EXIT && (int32_t)e->tid > 0) {
+		offcpu_close(c, (int32_t)e->tid, e->id.time);
+		struct otid *o = ot_find(c, (int32_t)e->tid, true);
+		o->exited = true;
+	} else if (e->kind == PD_FORK && (int32_t)e->tid > 0) {
+		struct otid *o = ot_find(c, (int32_t)e->tid, false);
+		if (o) o->exited = o->open = false;
+	} else if (e->kind == PD_SWITCH && e->id.has_tid && !(e->misc & PD_MISC_SWITCH_OUT) && (int32_t)e->id.tid > 0) {
+		offcpu_close(c, (int32_t)e->id.tid, e->id.time);
+	}
+}
+
+/* At the end: the intervals still open closed at the capture's end. */
+static void offcpu_end(struct conv *c)
+{
+	for (uint32_t i = 0; i < c->otslots; i++)
+		if (c->ot[i].used && c->ot[i].open) offcpu_close(c, c->ot[i].tid, c->last_ns);
+}
+
 /* A stack cache key's bytes before the callchain: event, pid, tid, state */
 enum { SKEY_HEAD = 3 * sizeof(int32_t) + 4 * sizeof(uint32_t) };
 
@@ -932,7 +1122,7 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 	put32(t, p->attr);
 	put32(t, sci);
 	put(t, &(uint8_t){ (uint8_t)((p->has_period ? SF_PERIOD : 0) | (p->has_time ? SF_TIME : 0) |
-				      (p->has_cpu ? SF_CPU : 0) | (fresh ? SF_NEW : 0)) }, 1);
+				      (p->has_cpu ? SF_CPU : 0) | (fresh ? SF_NEW : 0) | (p->swev ? SF_SWITCH : 0)) }, 1);
 	put64(t, p->period);
 	put64(t, p->off);
 	put(t, &p->file, sizeof p->file);
@@ -949,6 +1139,7 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 		put64(t, p->us);
 		put32(t, p->cpu);
 	}
+	if (p->has_time) offcpu_sample(c, p, sci);
 	if (++c->nsamp >= 1024 || t->ops.n >= BATCH_BYTES) batch_send(c);
 }
 
@@ -1022,6 +1213,15 @@ static void sample(struct conv *c, const pd_event *e)
 			     .us = us, .off = e->offset, .file = c->pre ? c->pre_file : perfdata_where(c->d), .has_ip = s->has_ip, .ip = s->ip };
 	int cm = e->misc & MISC_CPUMODE_MASK;
 	p->ipmode = cm == MISC_KERNEL ? 1 : cm == MISC_USER ? 0 : 2;
+	p->ns = e->id.time;
+	/* sched:sched_switch's raw data, in the layout of a 64-bit kernel's
+	 * tracepoint (prev_pid at 24, next_pid at 56, 64 bytes) */
+	p->swev = a->type == TYPE_TRACEPOINT && strcmp(a->name, "sched:sched_switch") == 0;
+	if (p->swev && s->raw && s->raw_size >= 64) {
+		p->sw = true;
+		memcpy(&p->prev_pid, s->raw + 24, 4);
+		memcpy(&p->next_pid, s->raw + 56, 4);
+	}
 	strmap_prefetch(&c->scache, p->h);
 	if (s->has_callchain && !lens[1] && !lens[2]) {
 		p->active = true; /* ended by the next record (sample_flush) */
@@ -1085,7 +1285,7 @@ enum { QS = 1, QR };
 struct qsample {
 	pd_event e;
 	const char *file;
-	size_t nch, nbr;
+	size_t nch, nbr, nraw;  /* nraw: sched_switch's raw data, for off-cpu */
 };
 
 /* The oldest batch back from the pool: its samples finished in order. */
@@ -1104,6 +1304,7 @@ static void pool_take(struct conv *c)
 			p += strlen(p) + 1;
 			sample_flush(c);
 			apply_record(c->pm, &r);
+			offcpu_record(c, &r);
 			continue;
 		}
 		struct qsample q;
@@ -1113,6 +1314,8 @@ static void pool_take(struct conv *c)
 		p += q.nch;
 		q.e.s.branch = (const uint8_t *)p;
 		p += q.nbr;
+		q.e.s.raw = q.nraw ? (const uint8_t *)p : NULL;
+		p += q.nraw;
 		c->pre_ips = uwpool_result(b, i++, &c->pre_n, &c->pre_why);
 		c->pre_file = q.file;
 		c->pre = true;
@@ -1158,11 +1361,13 @@ static void pool_sample(struct conv *c, const pd_event *e)
 	q.file = perfdata_where(c->d);
 	q.nch = e->s.has_callchain ? (size_t)e->s.nchain * 8 : 0;
 	q.nbr = e->s.branch ? (size_t)e->s.nbranch * 24 : 0;
+	q.nraw = e->s.raw && a->type == TYPE_TRACEPOINT && strcmp(a->name, "sched:sched_switch") == 0 ? e->s.raw_size : 0;
 	sbuf *u = uwpool_user(c->pool);
 	sbuf_addc(u, QS);
 	sbuf_add(u, &q, sizeof q);
 	if (q.nch) sbuf_add(u, e->s.chain, q.nch);
 	if (q.nbr) sbuf_add(u, e->s.branch, q.nbr);
+	if (q.nraw) sbuf_add(u, e->s.raw, q.nraw);
 	if (uwpool_full(c->pool) && uwpool_submit(c->pool)) pool_take(c);
 }
 
@@ -1176,7 +1381,7 @@ static void pool_record(struct conv *c, const pd_event *e)
 	memset(&r.s, 0, sizeof r.s);
 	sbuf_addc(u, QR);
 	sbuf_add(u, &r, sizeof r);
-	const char *fn = e->kind == PD_FORK || !e->filename ? "" : e->filename;
+	const char *fn = (e->kind == PD_COMM || e->kind == PD_MMAP) && e->filename ? e->filename : "";
 	sbuf_add(u, fn, strlen(fn) + 1);
 	if (uwpool_full(c->pool) && uwpool_submit(c->pool)) pool_take(c);
 }
@@ -1255,6 +1460,9 @@ static void events_in_perf_order(struct conv *c, uint32_t nev0)
 		uint32_t e = c->bs.evmap[a];
 		if (e >= nev0 && pos[e] == UINT32_MAX) pos[e] = next++;
 	}
+	/* then those made of them (off-cpu) */
+	for (uint32_t e = nev0; e < nev; e++)
+		if (pos[e] == UINT32_MAX) pos[e] = next++;
 	if (next == nev) builder_event_order(c->b, pos);
 	free(pos);
 }
@@ -1311,12 +1519,22 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 			if (c.pmr) apply_record(c.pmr, &e);
 			if (c.pool) pool_record(&c, &e);
 			else apply_record(c.pm, &e);
+			if (!c.pool) offcpu_record(&c, &e);
 			break;
-		default: break;
+		case PD_EXIT:
+		case PD_SWITCH:
+			/* (off-cpu's: in order with the samples queued before) */
+			if (c.pool) pool_record(&c, &e);
+			else offcpu_record(&c, &e);
+			break;
+		default:
+			if (!c.pool) offcpu_record(&c, &e);
+			break;
 		}
 	}
 	pool_drain(&c);
 	sample_flush(&c);
+	offcpu_end(&c);
 	stages_finish(&c);
 	events_in_perf_order(&c, nev0);
 	uwpool_free(c.pool);
@@ -1357,6 +1575,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	free(c.frames);
 	free(c.evseen);
 	free(c.dsent);
+	free(c.ot);
 	stages_free(&c);
 	unwind_free(c.uw);
 	free(c.ustack);

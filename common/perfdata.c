@@ -33,7 +33,7 @@ enum { RF_TOTAL_TIME_ENABLED = 1, RF_TOTAL_TIME_RUNNING = 2, RF_ID = 4, RF_GROUP
 /* record types */
 enum {
 	R_MMAP = 1, R_LOST = 2, R_COMM = 3, R_EXIT = 4, R_FORK = 7, R_SAMPLE = 9, R_MMAP2 = 10,
-	R_LOST_SAMPLES = 13,
+	R_LOST_SAMPLES = 13, R_SWITCH = 14, R_SWITCH_CPU_WIDE = 15,
 	R_HEADER_ATTR = 64, R_HEADER_EVENT_TYPE = 65, R_HEADER_TRACING_DATA = 66,
 	R_HEADER_BUILD_ID = 67, R_FINISHED_ROUND = 68, R_AUXTRACE = 71, R_EVENT_UPDATE = 78,
 	R_HEADER_FEATURE = 80, R_COMPRESSED = 81, R_COMPRESSED2 = 83
@@ -791,6 +791,14 @@ static void parse_other(perfdata *d, const uint8_t *p, size_t n, pd_event *e)
 		e->lost = get64(p, n, 8);
 		d->lost += e->lost;
 		body = 16;
+		break;
+	case R_SWITCH:
+	case R_SWITCH_CPU_WIDE:
+		/* perf record --switch-events: its thread (the sample id's) in
+		 * or out; the cpu-wide form names the other thread too */
+		e->kind = PD_SWITCH;
+		body = e->type == R_SWITCH ? 8 : 16;
+		if (n < body) perfdata_die(d, e->offset, "switch record of %zu bytes, too short", n);
 		break;
 	default:
 		e->kind = PD_OTHER;

@@ -41,8 +41,10 @@ typedef struct pd_attr {
 } pd_attr;
 
 enum pd_kind {
-	PD_SAMPLE = 1, PD_MMAP, PD_COMM, PD_FORK, PD_EXIT, PD_LOST, PD_OTHER
+	PD_SAMPLE = 1, PD_MMAP, PD_COMM, PD_FORK, PD_EXIT, PD_LOST, PD_OTHER,
+	PD_SWITCH              /* a context switch record (misc PD_MISC_SWITCH_OUT: out) */
 };
+#define PD_MISC_SWITCH_OUT (1 << 13)
 
 /* The sample_id fields of a record (samples, and others with sample_id_all). */
 typedef struct pd_id {

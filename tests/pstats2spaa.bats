@@ -117,6 +117,16 @@ compare() {
 	run pstats2spaa "$T/big"
 	assert_failure 1
 	assert_output --partial "an integer beyond 64 bits"
+	# figures out of bounds: a call count that is not a whole number, a
+	# time whose nanoseconds would not fit 64 bits
+	python3 -c 'import marshal, sys; sys.stdout.buffer.write(marshal.dumps({("a.py", 1, "f"): (1.5, 1, 0.1, 0.1, {})}))' > "$T/f1"
+	run pstats2spaa "$T/f1"
+	assert_failure 1
+	assert_output "pstats2spaa: $T/f1: a primitive call count is not a whole number of calls from 0 to 2^62"
+	python3 -c 'import marshal, sys; sys.stdout.buffer.write(marshal.dumps({("a.py", 1, "f"): (1, 1, 1e300, 1e300, {})}))' > "$T/f2"
+	run pstats2spaa "$T/f2"
+	assert_failure 1
+	assert_output "pstats2spaa: $T/f2: a tottime is not a number of seconds from 0 to 1e9"
 	# data after the dictionary
 	{ cat "$P/prog.pstats"; printf 'N'; } > "$T/after"
 	run pstats2spaa "$T/after"

@@ -282,11 +282,22 @@ static struct {
 	bool cut_depth, cut_stacks;
 } S = { .max_depth = 256, .max_stacks = 1000000 };
 
+/* A time in seconds: at most a billion (31 years: its nanoseconds fit
+ * 64 bits with room for sums). */
 static double num_of(const value *v, const char *what)
 {
-	if (v->t == V_INT) return (double)v->i;
-	if (v->t == V_FLOAT && isfinite(v->d) && v->d >= 0) return v->d;
-	die_at(M.fname, 0, "%s is not a number of seconds or calls", what);
+	double d = v->t == V_INT ? (double)v->i : v->t == V_FLOAT ? v->d : -1;
+	if (!isfinite(d) || d < 0 || d > 1e9)
+		die_at(M.fname, 0, "%s is not a number of seconds from 0 to 1e9", what);
+	return d;
+}
+
+/* A call count: a whole number from 0 to 2^62. */
+static int64_t count_of(const value *v, const char *what)
+{
+	if (v->t != V_INT || v->i < 0 || v->i > (INT64_C(1) << 62))
+		die_at(M.fname, 0, "%s is not a whole number of calls from 0 to 2^62", what);
+	return v->i;
 }
 
 /* The function of key k ((file, line, name)), made on first sight. */
@@ -343,8 +354,8 @@ static void read_stats(const value *top)
 		if (v->t != V_TUPLE || v->n != 5)
 			die_at(M.fname, 0, "a function's figures are not (calls, calls, tottime, cumtime, callers)");
 		struct fn *f = &S.fn[i];
-		f->cc = (int64_t)num_of(v->items[0], "a primitive call count");
-		f->nc = (int64_t)num_of(v->items[1], "a call count");
+		f->cc = count_of(v->items[0], "a primitive call count");
+		f->nc = count_of(v->items[1], "a call count");
 		f->tt = num_of(v->items[2], "a tottime");
 		f->ct = num_of(v->items[3], "a cumtime");
 		const value *callers = v->items[4];
@@ -357,11 +368,11 @@ static void read_stats(const value *top)
 			ed->from = from;
 			ed->to = i;
 			if (e->t == V_TUPLE && e->n == 4) {
-				ed->nc = (int64_t)num_of(e->items[0], "an edge's call count");
+				ed->nc = count_of(e->items[0], "an edge's call count");
 				ed->ct = num_of(e->items[3], "an edge's cumtime");
 			} else if (e->t == V_INT) { /* Python 2's pstats: the call count */
 				const struct fn *g = &S.fn[i]; /* (function() may move S.fn) */
-				ed->nc = e->i;
+				ed->nc = count_of(e, "an edge's call count");
 				ed->ct = g->nc > 0 ? g->ct * (double)e->i / (double)g->nc : 0;
 			} else {
 				die_at(M.fname, 0, "an edge's figures are not (calls, calls, tottime, cumtime)");

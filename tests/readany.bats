@@ -148,3 +148,21 @@ run_as() {
 	[ -s "$T/theirs" ]
 	diff "$T/theirs" "$T/ours"
 }
+
+@test "another format from a pipe, standard input, /dev/stdin, <(...) or a FIFO: each read once, the same as from the file" {
+	for f in "$EX/parser.perf.txt" "$EX/go-cpu.pprof" "$EX/small.perf.data" "$EX/massif.out" "$EX/chrome-trace.json.gz" \
+		 "$D/pstats/prog.pstats"; do
+		want=$(spaa-fold --all-events "$f")
+		[ -n "$want" ] || fail "$f: nothing folded"
+		[ "$(cat "$f" | spaa-fold --all-events)" = "$want" ] || fail "$f: a pipe differs"
+		[ "$(spaa-fold --all-events < "$f")" = "$want" ] || fail "$f: standard input differs"
+		[ "$(spaa-fold --all-events /dev/stdin < "$f")" = "$want" ] || fail "$f: /dev/stdin differs"
+		[ "$(spaa-fold --all-events <(cat "$f"))" = "$want" ] || fail "$f: <(...) differs"
+		rm -f "$T/fifo" && mkfifo "$T/fifo"
+		cat "$f" > "$T/fifo" &
+		[ "$(spaa-fold --all-events "$T/fifo")" = "$want" ] || fail "$f: a FIFO differs"
+		wait
+	done
+	# a cut perf.data from a pipe: the reader's error, exit 1
+	head -c 3000 "$EX/small.perf.data" | { run spaa-fold; assert_failure 1; }
+}

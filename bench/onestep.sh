@@ -15,9 +15,9 @@
 #
 # The captures: BENCH_PERFDATA=FILE, else the system-wide capture of a build
 # that bench/perfdata.sh records into bench/out (recorded here if missing);
-# BENCH_PERFTEXT=FILE, else 25 copies of that capture's `perf script` text,
-# each copy's pids and tids shifted (so that every copy's processes are
-# distinct).  Without inferno on PATH its rows are skipped, with a message.
+# BENCH_PERFTEXT=FILE, else 25 copies of bench/data's build capture (the
+# `perf script` text of a build), each copy's pids and tids shifted
+# (perftext-copies.sh), the issue's text capture.  Without inferno on PATH its rows are skipped, with a message.
 # BENCH_RUNS runs each (default 5): medians, with the spread (min..max), of
 # the wall time and the CPU time (user + sys of every process and thread).
 set -e
@@ -29,22 +29,9 @@ if [ ! -s "$data" ]; then
 	sh "$HERE/perfdata.sh" "$CMD" > /dev/null
 	[ -s "$data" ] || { echo "onestep.sh: no perf.data capture (perf cannot record here?): skipped" >&2; exit 0; }
 fi
-text=${BENCH_PERFTEXT:-$OUT/copies25.perf.txt}
-if [ ! -s "$text" ]; then
-	perf script -i "$data" 2> /dev/null > "$OUT/one.perf.txt"
-	# a sample's header line: the number before "[CPU]" is its tid (or
-	# pid/tid): shifted by 100000 a copy
-	i=0
-	while [ $i -lt 25 ]; do
-		awk -v d=$((i * 100000)) '
-			/^[^ \t]/ { for (f = NF; f > 1; f--) if ($f ~ /^\[[0-9]+\]$/) break
-				    if (f > 1) { n = split($(f - 1), p, "/"); if (p[1] ~ /^[0-9]+$/) {
-					$(f - 1) = (p[1] + d) (n > 1 ? "/" (p[2] + d) : "") } } }
-			{ print }' "$OUT/one.perf.txt"
-		i=$((i + 1))
-	done > "$text"
-	rm -f "$OUT/one.perf.txt"
-fi
+text=${BENCH_PERFTEXT:-$OUT/perftext-25.txt}
+# (the capture bench/perftext.sh makes, made once)
+[ -s "$text" ] || zstd -dqc "$HERE/data/build.perf.txt.zst" | sh "$HERE/perftext-copies.sh" 25 > "$text"
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 inferno=$(command -v inferno-collapse-perf || true)
 echo "perf.data: $data, $(wc -c < "$data") bytes; perf text: $text, $(wc -c < "$text") bytes"

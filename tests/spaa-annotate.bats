@@ -273,12 +273,17 @@ ROUTINE ======================== walk in /tmp/cann/hot
 	spaa-annotate 'main\.' cpu.spaa > got.txt
 	diff want.txt got.txt
 	# -disasm: flat and cum at every address pprof shows (objdump stops at
-	# the function's end, Go's disassembler goes on over the padding)
+	# the function's end, Go's disassembler goes on over the padding; and
+	# pprof leaves out of its listing, and its total, a sample at an
+	# address its disassembly does not reach, where objdump's does: only
+	# the addresses pprof shows are compared, now and then not all ours)
 	go tool pprof -disasm 'main\.' cpu.pprof 2> /dev/null |
-		awk '/^ROUTINE/ { r = $3 } $3 ~ /^[0-9a-f]+:$/ && ($1 != "." || $2 != ".") { a = $3; sub(":", "", a); print r, a, $1, $2 } /^Total|flat, cum/' > want.txt
+		awk '/^ROUTINE/ { r = $3 } $3 ~ /^[0-9a-f]+:$/ && ($1 != "." || $2 != ".") { a = $3; sub(":", "", a); print r, a, $1, $2 }' > want.txt
 	spaa-annotate --disasm 'main\.' cpu.spaa |
-		awk '/^ROUTINE/ { r = $3 } $4 ~ /^[0-9a-f]+:$/ && ($1 != "." || $2 != ".") { a = $4; sub(":", "", a); print r, a, $1, $2 } /^Total|flat, cum/' > got.txt
-	diff want.txt got.txt
+		awk '/^ROUTINE/ { r = $3 } $4 ~ /^[0-9a-f]+:$/ && ($1 != "." || $2 != ".") { a = $4; sub(":", "", a); print r, a, $1, $2 }' > got.txt
+	[ -s want.txt ]
+	awk 'NR == FNR { want[$1 " " $2] = $0; next } ($1 " " $2) in want { print }' want.txt got.txt > common.txt
+	diff want.txt common.txt
 }
 
 @test "live: a fresh perf.data of the C program: perf annotate's percent per instruction, perf report's per source line" {

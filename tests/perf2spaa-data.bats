@@ -1063,7 +1063,9 @@ EOF2
 		diff "$T/txt.fold" "$T/bin.fold"
 		cp "$T/bin.fold" "$T/$x.fold"
 	done
-	run grep -c '@plt [0-9]*$' "$T/bare.fold"
+	# no frame of the bare executable's own PLT is named (a sample in a
+	# library's PLT, named from its .dynsym, may come now and then)
+	run sh -c "perf2spaa '$T/bare.data' | jq -s --arg f '$T/bare' '([.[] | select(.type == \"dso\" and .name == \$f) | .id]) as \$d | [.[] | select(.type == \"frame\" and (.func | endswith(\"@plt\")) and ([.dso] | inside(\$d)))] | length'"
 	assert_output 0
 	grep -q "^exports;.*;labs@plt [0-9]*$" "$T/exports.fold"
 }

@@ -299,7 +299,7 @@ static const char *const known_tools[] = {
 	"perf", "dtrace", "bpftrace", "ebpf", "chrome", "v8", "heaptrack", "pprof",
 	"folded", "spall", "spx", "afperf", "speedscope", "massif", "dhat", "callgrind", "stackprof",
 	"gecko",
-	"instruments", "pmcstat", "v8-prof", "ghc", "safari",
+	"instruments", "pmcstat", "v8-prof", "ghc", "safari", "cProfile", "jfr",
 	NULL
 };
 static const char *const event_kinds[] = {

@@ -134,6 +134,16 @@ compare() {
 	assert_output --partial "data after the statistics' dictionary"
 }
 
+@test "pstats2spaa: names with a NUL, ';', a number at the end, not ASCII: whole (a NUL as U+FFFD, as every reader writes it), valid under --strict" {
+	python3 -c 'import marshal, sys; sys.stdout.buffer.write(marshal.dumps({("a;b.py", 1, "f\x00g"): (1, 1, 0.1, 0.1, {}), ("caf\xe9.py", 2, "h 12"): (1, 1, 0.2, 0.2, {})}))' > "$T/s.pstats"
+	pstats2spaa "$T/s.pstats" > "$T/s.spaa"
+	run spaa-validate --strict "$T/s.spaa"
+	assert_success
+	run spaa-fold "$T/s.pstats"
+	assert_output "$(printf 'a:b.py:1(f\357\277\275g) 100000000\ncaf\303\251.py:2(h 12) 200000000')"
+	jfr2spaa "$D/jfr/prog.jfr" | spaa-validate --strict -
+}
+
 @test "pstats2spaa: another format is named, with the command that reads it" {
 	run pstats2spaa "$EX/go-cpu.pprof"
 	assert_failure 1

@@ -329,8 +329,13 @@ static uint32_t function(const value *k)
 	} else if (builtin) {
 		sbuf_add(&nm, name->s, name->n);
 	} else {
-		sbuf_printf(&nm, "%.*s:%lld(%.*s)", (int)file->n, file->s, (long long)line, (int)name->n, name->s);
-		sbuf_printf(&src, "%.*s:%lld", (int)file->n, file->s, (long long)line);
+		/* (byte by byte: a NUL in a name is kept, not an end) */
+		sbuf_add(&src, file->s, file->n);
+		sbuf_printf(&src, ":%lld", (long long)line);
+		sbuf_add(&nm, src.p, src.n);
+		sbuf_addc(&nm, '(');
+		sbuf_add(&nm, name->s, name->n);
+		sbuf_addc(&nm, ')');
 	}
 	uint32_t dso = builtin ? S.dso_builtin : builder_dso(S.b, file->s, file->n, false);
 	builder_frame bf = { .func = { nm.p, nm.n }, .dso = dso, .kind = FK_USER, .func_resolved = true,

@@ -132,7 +132,7 @@ EOF
 	grep -q ';main;leaf [0-9]*$' "$T/host"
 	p2s dots --symfs="$T/empty" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
 	cmp "$T/plain" "$T/dots"
-	! grep -q 'main' "$T/dots"
+	! grep -qE '(^|;)main(;| )' "$T/dots" # (a kernel frame may hold 'main': domain...)
 }
 
 @test "perf2spaa perf.data --symfs: absolute symbolic links resolve inside the root, a link loop is no file (no hang): the host's libraries are not read" {

@@ -4,8 +4,9 @@
  * Every stack record of the chosen event(s) is turned into its folded path
  * (fold.h: names tidied like stackcollapse-perf.pl), weighted by the chosen
  * metric; identical paths are summed, over all inputs, and the lines are
- * written in bytewise order.  With -j 2 or more, one thread reads the
- * records while another folds them (relay.h). */
+ * written in bytewise order.  With -j 2 or more, a plain file's stack
+ * records are read in parts on the threads (spaapar.h); from a pipe, one
+ * thread reads the records while another folds them (relay.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "num.h"
 #include "output.h"
 #include "relay.h"
+#include "spaapar.h"
 #include "readers/open.h"
 #include "build.h"
 #include "spaa.h"
@@ -50,9 +52,10 @@ static const char help[] =
 "      --demangle       demangle C++, Rust and D names (as spaa-demangle)\n"
 FILTER_HELP
 "Speed:\n"
-"  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
-"                       another folds it, and perf.data and perf script text\n"
-"                       are read on N threads (default: the online cores)\n"
+"  -j, --jobs=N         threads: with 2 or more, a SPAA file is read in parts\n"
+"                       on N threads (a pipe: one reads, another folds), and\n"
+"                       perf.data and perf script text are read on N threads\n"
+"                       (default: the online cores)\n"
 READERS_HELP
 "Output:\n"
 CLI_HELP_TAIL;
@@ -174,9 +177,21 @@ static int stack_weight(const spaa_reader *r, const char *m, num *out)
 	return found;
 }
 
+/* The sum of the magnitudes of every weight added so far (UINT64_MAX
+ * once past it, or once a weight is not an integer): while it stays within
+ * INT64_MAX, no sum can overflow in any order of adding (spaapar below). */
+static uint64_t abs_total;
+
+static uint64_t add_abs(uint64_t a, num v)
+{
+	uint64_t m = v.kind == NUM_INT ? (v.i < 0 ? 0 - (uint64_t)v.i : (uint64_t)v.i) : v.kind == NUM_UINT ? v.u : UINT64_MAX;
+	return a > UINT64_MAX - m ? UINT64_MAX : a + m;
+}
+
 /* Adds v to the sum of path, for the record at line lineno. */
 static void add_weight(const spaa_reader *r, uint64_t lineno, uint32_t path, num v)
 {
+	abs_total = add_abs(abs_total, v);
 	if (!num_add(&sums[path], v)) {
 		size_t n;
 		const char *p = strmap_key(&paths, path, &n);
@@ -229,7 +244,178 @@ static void fold_relayed(void *ctx, const spaa_stack *s, num w, uint64_t lineno)
 }
 
 static unsigned jobs;
+enum { PAR_MIN = 4 << 20 };    /* bytes left worth the threads' start */
 static frame_filter ff;        /* --focus, --hide ... (filter.h) */
+
+/* -j on a plain file: its stack records read on the threads in chunks
+ * (spaapar.h).  A chunk sums the weights of its records by what their
+ * folded path depends on (the key below), and the chunks are merged in
+ * file order into the paths, each key folded once.  The sums are of
+ * integers (the fast path takes no others) whose magnitudes add up to at
+ * most INT64_MAX (abs_total; else the chunk is refused and read as one
+ * thread reads it): so no sum overflows, whatever the order, and the
+ * answer is that of one thread. */
+struct fold_par {
+	const spaa_reader *r;
+	const fold_opts *fo;
+	const char *ev_name, *one_metric, *metric;
+	int32_t ev;
+	uint64_t *skipped, *taken;
+	strmap keys;                /* the file's keys -> kpath */
+	int64_t *kpath;             /* a key's path, -1 not yet folded */
+	uint32_t nk, kcap;
+	spaa_stack tmp;
+	sbuf *pb;
+};
+
+struct fold_chunk {
+	strmap keys;                /* key -> sum[] */
+	num *sum;
+	uint32_t nsum, cap;
+	uint64_t skipped, taken, abs;
+	strmap metrics;             /* the metric names seen, in order */
+	sbuf key;
+};
+
+static void *par_chunk_new(void *ctx)
+{
+	(void)ctx;
+	struct fold_chunk *c = xcalloc(1, sizeof *c);
+	strmap_init(&c->keys);
+	strmap_init(&c->metrics);
+	return c;
+}
+
+static void par_chunk_free(void *ctx, void *chunk)
+{
+	(void)ctx;
+	struct fold_chunk *c = chunk;
+	strmap_free(&c->keys);
+	strmap_free(&c->metrics);
+	free(c->sum);
+	sbuf_free(&c->key);
+	free(c);
+}
+
+static void key_put(sbuf *k, const void *p, size_t n) { sbuf_add(k, p, n); }
+static void key_str(sbuf *k, sstr s)
+{
+	uint32_t n = (uint32_t)s.n;
+	key_put(k, &n, sizeof n);
+	key_put(k, s.p, s.n);
+}
+
+/* The key of a stack record read on the fast path: what its folded path
+ * depends on (fold_stack_packed): a flags byte (1 comm, 2 pid, 4 tid, 8
+ * event name), those that are there, then the frames. */
+static void par_key(const struct fold_par *P, const spaa_stack *s, sbuf *k)
+{
+	const fold_opts *fo = P->fo;
+	bool comm = s->comm.p != NULL, pid = (fo->pid || fo->tid) && s->has_pid,
+	     tid = (fo->tid || !comm) && s->has_tid;
+	k->n = 0;
+	sbuf_addc(k, (char)(comm | pid << 1 | tid << 2 | fo->all_events << 3));
+	if (fo->all_events) key_str(k, s->event_name);
+	if (comm) key_str(k, s->comm);
+	if (pid) key_put(k, &s->pid, sizeof s->pid);
+	if (tid) key_put(k, &s->tid, sizeof s->tid);
+	key_put(k, s->frames, (size_t)s->nframes * sizeof *s->frames);
+}
+
+/* The stack a key stands for, in P->tmp (its strings in the key). */
+static const spaa_stack *par_unkey(struct fold_par *P, const char *p, size_t n)
+{
+	spaa_stack *s = &P->tmp;
+	const char *e = p + n;
+	uint8_t fl = (uint8_t)*p++;
+	uint32_t len;
+	s->event = -1;
+	s->event_name = s->comm = SSTR_NULL;
+	s->has_pid = s->has_tid = false;
+	if (fl & 8) {
+		memcpy(&len, p, sizeof len);
+		s->event_name = (sstr){ p + sizeof len, len };
+		p += sizeof len + len;
+	}
+	if (fl & 1) {
+		memcpy(&len, p, sizeof len);
+		s->comm = (sstr){ p + sizeof len, len };
+		p += sizeof len + len;
+	}
+	if (fl & 2) {
+		memcpy(&s->pid, p, sizeof s->pid);
+		p += sizeof s->pid;
+		s->has_pid = true;
+	}
+	if (fl & 4) {
+		memcpy(&s->tid, p, sizeof s->tid);
+		p += sizeof s->tid;
+		s->has_tid = true;
+	}
+	s->nframes = 0;
+	for (; p < e; p += sizeof(uint32_t)) {
+		uint32_t f;
+		memcpy(&f, p, sizeof f);
+		*VEC_PUSH(s->frames, s->nframes, s->fcap) = f;
+	}
+	return s;
+}
+
+/* A record of a chunk, as fold_file takes one on the fast path. */
+static bool par_stack(void *ctx, void *chunk, const spaa_stack *s)
+{
+	const struct fold_par *P = ctx;
+	struct fold_chunk *c = chunk;
+	if (!P->fo->all_events && P->ev >= 0 && !(P->ev_name && sstr_eqc(s->event_name, P->ev_name))) return true;
+	const char *m = P->fo->all_events ? fold_pick_metric(P->r, s->event, P->metric) : P->one_metric;
+	const spaa_weight *w = spaa_weight_find(s->w, s->nw, m);
+	if (w) {
+		par_key(P, s, &c->key);
+		bool added;
+		uint32_t i = strmap_intern(&c->keys, c->key.p, c->key.n, &added);
+		if (added) *VEC_PUSH(c->sum, c->nsum, c->cap) = num_i(0);
+		num t = c->sum[i];
+		if (!num_add(&t, w->value)) return false; /* one thread says where */
+		c->sum[i] = t;
+		c->abs = add_abs(c->abs, w->value);
+		c->taken++;
+	} else {
+		c->skipped++;
+	}
+	for (uint32_t i = 0; i < s->nw; i++) strmap_intern(&c->metrics, s->w[i].metric.p, s->w[i].metric.n, NULL);
+	return true;
+}
+
+/* A chunk into the paths, in file order. */
+static bool par_merge(void *ctx, void *chunk)
+{
+	struct fold_par *P = ctx;
+	struct fold_chunk *c = chunk;
+	if (add_abs(abs_total, num_u(c->abs)) > INT64_MAX) return false;
+	for (uint32_t i = 0; i < c->metrics.count; i++) {
+		size_t n;
+		const char *k = strmap_key(&c->metrics, i, &n);
+		strmap_intern(&seen_metrics, k, n, NULL);
+	}
+	*P->skipped += c->skipped;
+	*P->taken += c->taken;
+	for (uint32_t i = 0; i < c->keys.count; i++) {
+		size_t n;
+		const char *k = strmap_key(&c->keys, i, &n);
+		bool added;
+		uint32_t g = strmap_intern(&P->keys, k, n, &added);
+		if (added) {
+			*VEC_PUSH(P->kpath, P->nk, P->kcap) = -1;
+			P->pb->n = 0;
+			fold_stack_packed(&names, P->r, par_unkey(P, k, n), P->fo, P->pb);
+			bool padded;
+			P->kpath[g] = strmap_intern(&paths, P->pb->p, P->pb->n, &padded);
+			if (padded) *VEC_PUSH(sums, nsums, sumcap) = num_i(0);
+		}
+		add_weight(P->r, P->r->lineno, (uint32_t)P->kpath[g], c->sum[i]);
+	}
+	return true;
+}
 
 static void fold_file(const char *path, const char *event, const char *metric,
 		      const fold_opts *opts, sbuf *pb)
@@ -259,7 +445,13 @@ static void fold_file(const char *path, const char *event, const char *metric,
 		use_keys = false;
 	}
 	struct fold_to to = { r, fo, { 0 } };
-	if (jobs > 1) relay_start(r, fold_relayed, &to);
+	/* -j: a plain file's stack records read on the threads, else read
+	 * here and folded on another thread */
+	bool par = jobs > 1 && !filter_active(&ff) && spaa_par_possible(r, jobs);
+	struct fold_par P = { .r = r, .fo = fo, .metric = metric, .skipped = &skipped, .taken = &taken, .pb = pb };
+	strmap_init(&P.keys);
+	const spaa_par_ops ops = { &P, par_chunk_new, par_stack, par_merge, par_chunk_free };
+	if (jobs > 1 && !par) relay_start(r, fold_relayed, &to);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER && ev == -2) {
@@ -325,6 +517,15 @@ static void fold_file(const char *path, const char *event, const char *metric,
 			taken++;
 			if (fast && relay_on()) relay_add(fs, w->value, r->lineno);
 			else fold_one(r, r->lineno, fs, fo, pb, w->value);
+			if (fast && par && abs_total <= INT64_MAX) {
+				/* the rest on the threads, while it is as large
+				 * as their start costs (once the reading has
+				 * gone on past a record they could not take) */
+				P.ev = ev;
+				P.ev_name = ev_name;
+				P.one_metric = one_metric;
+				par = spaa_par_stacks(r, jobs, PAR_MIN, &ops) >= PAR_MIN;
+			}
 			continue;
 		}
 		if (kn->path < 0) continue;
@@ -340,6 +541,9 @@ static void fold_file(const char *path, const char *event, const char *metric,
 	}
 	relay_stop();
 	sbuf_free(&to.pb);
+	strmap_free(&P.keys);
+	free(P.kpath);
+	spaa_stack_free(&P.tmp);
 	if (skipped && !taken && metric && !fo->all_events) {
 		/* a metric no stack has: an error, not an empty output */
 		sbuf b = { 0 };

@@ -583,3 +583,12 @@ int input_file_fd(const input *in)
 {
 	return in->codec == PLAIN && in->sized && in->start == 0 ? in->fd : -1;
 }
+
+bool input_plain_rest(const input *in, int *fd, uint64_t *at, uint64_t *end)
+{
+	if (in->codec != PLAIN || !in->sized || in->fd < 0) return false;
+	*fd = in->fd;
+	*at = in->start + in->consumed;
+	*end = in->start + in->size;
+	return true;
+}

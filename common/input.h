@@ -125,5 +125,11 @@ const char *input_display_name(const char *path);
  * start, for a reader that maps the whole file (perf.data); -1 otherwise
  * (a pipe, compressed data, standard input opened part way into a file). */
 int input_file_fd(const input *in);
+/* For a reader that reads the rest of a plain regular file itself, on
+ * threads (pread): its descriptor, the file offset of the next byte not
+ * consumed (*at) and the file's size then (*end); false for a pipe or
+ * compressed data.  Input offsets (input_offset, input_seek) are file
+ * offsets minus (*at - input_offset(in)). */
+bool input_plain_rest(const input *in, int *fd, uint64_t *at, uint64_t *end);
 
 #endif

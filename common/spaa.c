@@ -645,7 +645,7 @@ done:;
 }
 
 /* A frame id: a small integer in the direct cache. */
-static bool f_frame(spaa_reader *r, const char **p, const char *e, uint32_t *out)
+static bool f_frame(const spaa_reader *r, const char **p, const char *e, uint32_t *out)
 {
 	int64_t v, i;
 	if (!f_int(p, e, &v, false) || (i = direct_find(&r->frame_direct, (uint64_t)v)) < 0) return false;
@@ -685,7 +685,7 @@ static void stack_clear(spaa_stack *s)
 }
 
 /* The record after its {"type":"stack", into *s. */
-static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char *e)
+static bool stack_fast(const spaa_reader *r, spaa_stack *s, const char *p, const char *e)
 {
 	stack_clear(s);
 	if (!F_LIT(&p, e, "\"id\":\"") || !f_str(&p, e, &s->id) || !F_LIT(&p, e, ",\"frames\":[")) return false;
@@ -733,6 +733,20 @@ static bool stack_fast(spaa_reader *r, spaa_stack *s, const char *p, const char 
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
 	if (p != e) return false;
 	s->event = spaa_event_find(r, s->event_name.p, s->event_name.n);
+	return true;
+}
+
+bool spaa_stack_fast_line(const spaa_reader *r, spaa_stack *s, const char *line, size_t len)
+{
+	return r->have_header && len > 16 && memcmp(line, "{\"type\":\"stack\",", 16) == 0 &&
+	       stack_fast(r, s, line + 16, line + len);
+}
+
+bool spaa_resume_at(spaa_reader *r, uint64_t off, uint64_t lines)
+{
+	if (r->bsrc || !input_seek(r->in, off)) return false;
+	input_count_lines(r->in, lines, true);
+	r->lineno = input_lineno(r->in);
 	return true;
 }
 

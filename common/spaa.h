@@ -225,6 +225,16 @@ static inline uint32_t spaa_frame_count(const spaa_reader *r)
 	return r->frame_ids.count + r->nlazy;
 }
 
+/* For commands that read the stack records of a file on threads
+ * (spaapar.h): is line[0..len) (its newline off, a CR may end it) a stack
+ * record the fast path takes?  If so it is parsed into *s as spaa_next()
+ * would.  It reads r's header and dictionaries, and changes nothing in r. */
+bool spaa_stack_fast_line(const spaa_reader *r, spaa_stack *s, const char *line, size_t len);
+/* Goes on reading at input offset off (input_offset), lines lines after
+ * where the last record was read (the records between were read another
+ * way); false when the input cannot go there. */
+bool spaa_resume_at(spaa_reader *r, uint64_t off, uint64_t lines);
+
 /* Parse the current stack/sample record.  0 ok, -1 on error (reported). */
 int spaa_stack_parse(spaa_reader *r, spaa_stack *s);
 int spaa_sample_parse(spaa_reader *r, spaa_sample *s);

@@ -1,0 +1,46 @@
+/* spaapar.h - the stack records of a large SPAA file read on N threads.
+ *
+ * A command that adds up stack records read on the fast path
+ * (spaa_fast_stacks) can have the rest of a plain file read in byte ranges
+ * ("chunks", cut at line ends) on N threads.  Each chunk's stack records
+ * go to stack() on a worker thread, with a state of the chunk's own
+ * (chunk_new()); the chunks come back in file order to merge() on the
+ * calling thread, which adds them to the command's answer and frees them.
+ *
+ * A chunk ends early at its first line that is not a stack record of the
+ * fast path (a sample, a dictionary record, anything malformed or too long)
+ * or that stack() refuses; merge() may refuse a whole chunk.  The chunks
+ * after it are dropped, and the reader goes on from that line: the command
+ * reads it, and all after it, as it reads any record, so the answer, the
+ * messages and their line numbers are those of one thread.  The reader's
+ * header and dictionaries are read by the workers meanwhile: merge() may
+ * read them, nothing may change them.  Memory: the chunks' states (a cost
+ * of distinct stacks) and a buffer of a megabyte or so per thread. */
+#ifndef SPAA_SPAAPAR_H
+#define SPAA_SPAAPAR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "spaa.h"
+
+typedef struct spaa_par_ops {
+	void *ctx;
+	void *(*chunk_new)(void *ctx);
+	/* a stack record of the chunk (its line in s): false to end the
+	 * chunk before it, leaving it unread */
+	bool (*stack)(void *ctx, void *chunk, const spaa_stack *s);
+	/* in file order: false when the chunk cannot be added (nothing of it
+	 * is then), which ends the reading before it */
+	bool (*merge)(void *ctx, void *chunk);
+	void (*chunk_free)(void *ctx, void *chunk);
+} spaa_par_ops;
+
+/* Can the rest of r be read so (a plain regular file, jobs >= 2, exits not
+ * intercepted)? */
+bool spaa_par_possible(const spaa_reader *r, unsigned jobs);
+/* Reads the rest of r's file on jobs threads as above, when at least
+ * min_bytes are left, and returns how many bytes were read so (0: none;
+ * spaa_next() then reads on from the first line not taken). */
+uint64_t spaa_par_stacks(spaa_reader *r, unsigned jobs, uint64_t min_bytes, const spaa_par_ops *ops);
+
+#endif

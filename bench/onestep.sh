@@ -18,6 +18,7 @@
 # BENCH_PERFTEXT=FILE, else 25 copies of bench/data's build capture (the
 # `perf script` text of a build), each copy's pids and tids shifted
 # (perftext-copies.sh), the issue's text capture.  Without inferno on PATH its rows are skipped, with a message.
+# The threads' rows also read that text converted to SPAA (made once).
 # BENCH_RUNS runs each (default 5): medians, with the spread (min..max), of
 # the wall time and the CPU time (user + sys of every process and thread).
 set -e
@@ -92,8 +93,11 @@ job "perf text -> folded: spaa-fold perf.txt | inferno-collapse-perf perf.txt (g
 
 jobs="1 2"
 [ "$cores" -gt 2 ] && jobs="$jobs $cores"
+# the text capture as SPAA (made once): a large SPAA file read on the threads
+spaa=$OUT/perftext-25.spaa
+[ -s "$spaa" ] || "$CMD/perf2spaa" "$text" > "$spaa"
 for what in "spaa-fold perf.data:spaa-fold:$data" "spaa-fold perf.txt:spaa-fold:$text" \
-	    "spaa-top perf.data:spaa-top:$data"; do
+	    "spaa-top perf.data:spaa-top:$data" "spaa-fold SPAA ($(($(wc -c < "$spaa") >> 20)) MB):spaa-fold:$spaa"; do
 	title=${what%%:*} rest=${what#*:}
 	cmd=${rest%%:*} file=${rest#*:}
 	echo "threads: $title (goal at -j 2: wall <= 0.6x, CPU <= 1.25x of -j 1)"

@@ -182,16 +182,10 @@ static int stack_weight(const spaa_reader *r, const char *m, num *out)
  * INT64_MAX, no sum can overflow in any order of adding (spaapar below). */
 static uint64_t abs_total;
 
-static uint64_t add_abs(uint64_t a, num v)
-{
-	uint64_t m = v.kind == NUM_INT ? (v.i < 0 ? 0 - (uint64_t)v.i : (uint64_t)v.i) : v.kind == NUM_UINT ? v.u : UINT64_MAX;
-	return a > UINT64_MAX - m ? UINT64_MAX : a + m;
-}
-
 /* Adds v to the sum of path, for the record at line lineno. */
 static void add_weight(const spaa_reader *r, uint64_t lineno, uint32_t path, num v)
 {
-	abs_total = add_abs(abs_total, v);
+	abs_total = spaa_abs_add(abs_total, v);
 	if (!num_add(&sums[path], v)) {
 		size_t n;
 		const char *p = strmap_key(&paths, path, &n);
@@ -249,7 +243,7 @@ static frame_filter ff;        /* --focus, --hide ... (filter.h) */
 
 /* -j on a plain file: its stack records read on the threads in chunks
  * (spaapar.h).  A chunk sums the weights of its records by what their
- * folded path depends on (the key below), and the chunks are merged in
+ * folded path depends on (their key), and the chunks are merged in
  * file order into the paths, each key folded once.  The sums are of
  * integers (the fast path takes no others) whose magnitudes add up to at
  * most INT64_MAX (abs_total; else the chunk is refused and read as one
@@ -269,19 +263,16 @@ struct fold_par {
 };
 
 struct fold_chunk {
-	strmap keys;                /* key -> sum[] */
-	num *sum;
-	uint32_t nsum, cap;
-	uint64_t skipped, taken, abs;
+	spaa_par_sums sums;
+	uint64_t skipped, taken;
 	strmap metrics;             /* the metric names seen, in order */
-	sbuf key;
 };
 
 static void *par_chunk_new(void *ctx)
 {
 	(void)ctx;
 	struct fold_chunk *c = xcalloc(1, sizeof *c);
-	strmap_init(&c->keys);
+	spaa_par_sums_init(&c->sums);
 	strmap_init(&c->metrics);
 	return c;
 }
@@ -290,75 +281,9 @@ static void par_chunk_free(void *ctx, void *chunk)
 {
 	(void)ctx;
 	struct fold_chunk *c = chunk;
-	strmap_free(&c->keys);
+	spaa_par_sums_free(&c->sums);
 	strmap_free(&c->metrics);
-	free(c->sum);
-	sbuf_free(&c->key);
 	free(c);
-}
-
-static void key_put(sbuf *k, const void *p, size_t n) { sbuf_add(k, p, n); }
-static void key_str(sbuf *k, sstr s)
-{
-	uint32_t n = (uint32_t)s.n;
-	key_put(k, &n, sizeof n);
-	key_put(k, s.p, s.n);
-}
-
-/* The key of a stack record read on the fast path: what its folded path
- * depends on (fold_stack_packed): a flags byte (1 comm, 2 pid, 4 tid, 8
- * event name), those that are there, then the frames. */
-static void par_key(const struct fold_par *P, const spaa_stack *s, sbuf *k)
-{
-	const fold_opts *fo = P->fo;
-	bool comm = s->comm.p != NULL, pid = (fo->pid || fo->tid) && s->has_pid,
-	     tid = (fo->tid || !comm) && s->has_tid;
-	k->n = 0;
-	sbuf_addc(k, (char)(comm | pid << 1 | tid << 2 | fo->all_events << 3));
-	if (fo->all_events) key_str(k, s->event_name);
-	if (comm) key_str(k, s->comm);
-	if (pid) key_put(k, &s->pid, sizeof s->pid);
-	if (tid) key_put(k, &s->tid, sizeof s->tid);
-	key_put(k, s->frames, (size_t)s->nframes * sizeof *s->frames);
-}
-
-/* The stack a key stands for, in P->tmp (its strings in the key). */
-static const spaa_stack *par_unkey(struct fold_par *P, const char *p, size_t n)
-{
-	spaa_stack *s = &P->tmp;
-	const char *e = p + n;
-	uint8_t fl = (uint8_t)*p++;
-	uint32_t len;
-	s->event = -1;
-	s->event_name = s->comm = SSTR_NULL;
-	s->has_pid = s->has_tid = false;
-	if (fl & 8) {
-		memcpy(&len, p, sizeof len);
-		s->event_name = (sstr){ p + sizeof len, len };
-		p += sizeof len + len;
-	}
-	if (fl & 1) {
-		memcpy(&len, p, sizeof len);
-		s->comm = (sstr){ p + sizeof len, len };
-		p += sizeof len + len;
-	}
-	if (fl & 2) {
-		memcpy(&s->pid, p, sizeof s->pid);
-		p += sizeof s->pid;
-		s->has_pid = true;
-	}
-	if (fl & 4) {
-		memcpy(&s->tid, p, sizeof s->tid);
-		p += sizeof s->tid;
-		s->has_tid = true;
-	}
-	s->nframes = 0;
-	for (; p < e; p += sizeof(uint32_t)) {
-		uint32_t f;
-		memcpy(&f, p, sizeof f);
-		*VEC_PUSH(s->frames, s->nframes, s->fcap) = f;
-	}
-	return s;
 }
 
 /* A record of a chunk, as fold_file takes one on the fast path. */
@@ -370,14 +295,13 @@ static bool par_stack(void *ctx, void *chunk, const spaa_stack *s)
 	const char *m = P->fo->all_events ? fold_pick_metric(P->r, s->event, P->metric) : P->one_metric;
 	const spaa_weight *w = spaa_weight_find(s->w, s->nw, m);
 	if (w) {
-		par_key(P, s, &c->key);
-		bool added;
-		uint32_t i = strmap_intern(&c->keys, c->key.p, c->key.n, &added);
-		if (added) *VEC_PUSH(c->sum, c->nsum, c->cap) = num_i(0);
-		num t = c->sum[i];
-		if (!num_add(&t, w->value)) return false; /* one thread says where */
-		c->sum[i] = t;
-		c->abs = add_abs(c->abs, w->value);
+		/* what the folded path depends on (fold_stack_packed) */
+		const fold_opts *fo = P->fo;
+		sbuf *k = &c->sums.key;
+		spaa_par_key(s, (fo->all_events ? SPAA_KEY_EVENT : 0) | SPAA_KEY_COMM |
+				       (fo->pid || fo->tid ? SPAA_KEY_PID : 0) |
+				       (fo->tid || !s->comm.p ? SPAA_KEY_TID : 0), k);
+		if (!spaa_par_sums_add(&c->sums, k->p, k->n, w->value)) return false; /* one thread says where */
 		c->taken++;
 	} else {
 		c->skipped++;
@@ -391,7 +315,7 @@ static bool par_merge(void *ctx, void *chunk)
 {
 	struct fold_par *P = ctx;
 	struct fold_chunk *c = chunk;
-	if (add_abs(abs_total, num_u(c->abs)) > INT64_MAX) return false;
+	if (spaa_abs_add(abs_total, num_u(c->sums.abs)) > INT64_MAX) return false;
 	for (uint32_t i = 0; i < c->metrics.count; i++) {
 		size_t n;
 		const char *k = strmap_key(&c->metrics, i, &n);
@@ -399,20 +323,20 @@ static bool par_merge(void *ctx, void *chunk)
 	}
 	*P->skipped += c->skipped;
 	*P->taken += c->taken;
-	for (uint32_t i = 0; i < c->keys.count; i++) {
+	for (uint32_t i = 0; i < c->sums.keys.count; i++) {
 		size_t n;
-		const char *k = strmap_key(&c->keys, i, &n);
+		const char *k = strmap_key(&c->sums.keys, i, &n);
 		bool added;
 		uint32_t g = strmap_intern(&P->keys, k, n, &added);
 		if (added) {
 			*VEC_PUSH(P->kpath, P->nk, P->kcap) = -1;
 			P->pb->n = 0;
-			fold_stack_packed(&names, P->r, par_unkey(P, k, n), P->fo, P->pb);
+			fold_stack_packed(&names, P->r, spaa_par_unkey(&P->tmp, k, n), P->fo, P->pb);
 			bool padded;
 			P->kpath[g] = strmap_intern(&paths, P->pb->p, P->pb->n, &padded);
 			if (padded) *VEC_PUSH(sums, nsums, sumcap) = num_i(0);
 		}
-		add_weight(P->r, P->r->lineno, (uint32_t)P->kpath[g], c->sum[i]);
+		add_weight(P->r, P->r->lineno, (uint32_t)P->kpath[g], c->sums.sum[i]);
 	}
 	return true;
 }

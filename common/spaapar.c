@@ -237,3 +237,94 @@ uint64_t spaa_par_stacks(spaa_reader *r, unsigned jobs, uint64_t min_bytes, cons
 							    (unsigned long long)(resume - base));
 	return resume - at;
 }
+
+/* ---- sums by stack ---------------------------------------------------- */
+
+static void key_put(sbuf *k, const void *p, size_t n) { sbuf_add(k, p, n); }
+
+static void key_str(sbuf *k, sstr s)
+{
+	uint32_t n = (uint32_t)s.n;
+	key_put(k, &n, sizeof n);
+	key_put(k, s.p, s.n);
+}
+
+void spaa_par_key(const spaa_stack *s, unsigned what, sbuf *k)
+{
+	unsigned has = (what & SPAA_KEY_EVENT) | (s->comm.p ? what & SPAA_KEY_COMM : 0) |
+		       (s->has_pid ? what & SPAA_KEY_PID : 0) | (s->has_tid ? what & SPAA_KEY_TID : 0);
+	k->n = 0;
+	sbuf_addc(k, (char)has);
+	if (has & SPAA_KEY_EVENT) key_str(k, s->event_name);
+	if (has & SPAA_KEY_COMM) key_str(k, s->comm);
+	if (has & SPAA_KEY_PID) key_put(k, &s->pid, sizeof s->pid);
+	if (has & SPAA_KEY_TID) key_put(k, &s->tid, sizeof s->tid);
+	key_put(k, s->frames, (size_t)s->nframes * sizeof *s->frames);
+}
+
+static sstr key_get_str(const char **p)
+{
+	uint32_t n;
+	memcpy(&n, *p, sizeof n);
+	sstr s = { *p + sizeof n, n };
+	*p += sizeof n + n;
+	return s;
+}
+
+const spaa_stack *spaa_par_unkey(spaa_stack *s, const char *p, size_t n)
+{
+	const char *e = p + n;
+	unsigned has = (uint8_t)*p++;
+	s->event = -1;
+	s->event_name = has & SPAA_KEY_EVENT ? key_get_str(&p) : SSTR_NULL;
+	s->comm = has & SPAA_KEY_COMM ? key_get_str(&p) : SSTR_NULL;
+	s->has_pid = has & SPAA_KEY_PID;
+	if (s->has_pid) {
+		memcpy(&s->pid, p, sizeof s->pid);
+		p += sizeof s->pid;
+	}
+	s->has_tid = has & SPAA_KEY_TID;
+	if (s->has_tid) {
+		memcpy(&s->tid, p, sizeof s->tid);
+		p += sizeof s->tid;
+	}
+	s->nframes = 0;
+	for (; p < e; p += sizeof(uint32_t)) {
+		uint32_t f;
+		memcpy(&f, p, sizeof f);
+		*VEC_PUSH(s->frames, s->nframes, s->fcap) = f;
+	}
+	return s;
+}
+
+void spaa_par_sums_init(spaa_par_sums *t)
+{
+	memset(t, 0, sizeof *t);
+	strmap_init(&t->keys);
+}
+
+void spaa_par_sums_free(spaa_par_sums *t)
+{
+	strmap_free(&t->keys);
+	free(t->sum);
+	sbuf_free(&t->key);
+}
+
+bool spaa_par_sums_add(spaa_par_sums *t, const char *key, size_t n, num w)
+{
+	bool added;
+	uint32_t i = strmap_intern(&t->keys, key, n, &added);
+	if (added) *VEC_PUSH(t->sum, t->nsum, t->cap) = num_i(0);
+	num x = t->sum[i];
+	if (!num_add(&x, w)) return false;
+	t->sum[i] = x;
+	t->abs = spaa_abs_add(t->abs, w);
+	return true;
+}
+
+uint64_t spaa_abs_add(uint64_t a, num v)
+{
+	uint64_t m = v.kind == NUM_INT ? (v.i < 0 ? 0 - (uint64_t)v.i : (uint64_t)v.i)
+		   : v.kind == NUM_UINT ? v.u : UINT64_MAX;
+	return a > UINT64_MAX - m ? UINT64_MAX : a + m;
+}

@@ -43,4 +43,37 @@ bool spaa_par_possible(const spaa_reader *r, unsigned jobs);
  * spaa_next() then reads on from the first line not taken). */
 uint64_t spaa_par_stacks(spaa_reader *r, unsigned jobs, uint64_t min_bytes, const spaa_par_ops *ops);
 
+/* ---- sums by stack ------------------------------------------------------
+ * For a command whose answer adds up each stack record's weight (a sum per
+ * folded path, per function...): a chunk sums its records by key, what the
+ * answer takes from a stack (its frames, and the members `what` names),
+ * and merge() takes each key once, with its sum.  The sums are of the
+ * integers the fast path reads; the caller keeps the sum of the
+ * magnitudes of all it added (spaa_abs_add) and refuses a chunk that
+ * would take it past what its own sums hold exactly (INT64_MAX for
+ * 64-bit integers, 2^53 for doubles): within that no sum of any order
+ * overflows or rounds, so the answer is that of one thread. */
+#include "num.h"
+#include "strmap.h"
+enum { SPAA_KEY_EVENT = 1, SPAA_KEY_COMM = 2, SPAA_KEY_PID = 4, SPAA_KEY_TID = 8 };
+/* The key of s: its event name, comm, pid, tid as what says (those s
+ * has), then its frames. */
+void spaa_par_key(const spaa_stack *s, unsigned what, sbuf *key);
+/* Those members of *s from a key (its strings in the key; event -1). */
+const spaa_stack *spaa_par_unkey(spaa_stack *s, const char *key, size_t n);
+
+typedef struct spaa_par_sums {
+	strmap keys;            /* key -> its sum, in order of appearance */
+	num *sum;
+	uint32_t nsum, cap;
+	uint64_t abs;           /* the magnitudes of the weights added, summed */
+	sbuf key;               /* scratch for spaa_par_key */
+} spaa_par_sums;
+void spaa_par_sums_init(spaa_par_sums *t);
+void spaa_par_sums_free(spaa_par_sums *t);
+/* Adds w to key's sum: false (nothing added) when the sum would overflow. */
+bool spaa_par_sums_add(spaa_par_sums *t, const char *key, size_t n, num w);
+/* a + |v|, at most UINT64_MAX (which a double makes it at once). */
+uint64_t spaa_abs_add(uint64_t a, num v);
+
 #endif

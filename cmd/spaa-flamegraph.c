@@ -30,6 +30,7 @@
 #include "naming.h"
 #include "output.h"
 #include "relay.h"
+#include "spaapar.h"
 #include "sniff.h"
 #include "spaa.h"
 #include "strmap.h"
@@ -90,8 +91,10 @@ static const char help[] =
 FOLD_HELP
 FILTER_HELP
 "Speed:\n"
-"  -j, --jobs=N         threads: with 2 or more, one reads the SPAA while\n"
-"                       another folds it (default: the online cores)\n"
+"  -j, --jobs=N         threads: with 2 or more, a SPAA file is read in parts\n"
+"                       on N threads (a pipe: one reads, another folds), and\n"
+"                       perf.data and perf script text are read on N threads\n"
+"                       (default: the online cores)\n"
 "Output:\n"
 READERS_HELP
 	CLI_HELP_TAIL;
@@ -431,6 +434,7 @@ static uint32_t stack_node(const spaa_reader *r, const spaa_stack *s)
 }
 
 static uint64_t skipped_total;
+enum { PAR_MIN = 4 << 20 };    /* bytes left worth the threads' start */
 
 /* ---- -j: reading and folding in two threads -------------------------------
  * With two jobs or more, the main thread reads the stack records (the
@@ -443,12 +447,105 @@ static uint64_t skipped_total;
 
 struct fold_to { const spaa_reader *r; int side; };
 
+/* The magnitudes of the weights added up so far (spaapar.h): while they
+ * stay within 2^53, every sum of doubles here is exact, in any order. */
+static uint64_t abs_total;
+#define EXACT_DOUBLES ((uint64_t)1 << 53)
+
+static void add_val(int side, uint32_t n, num w)
+{
+	abs_total = spaa_abs_add(abs_total, w);
+	if (n != UINT32_MAX) val[side][n] += num_value(w);
+}
+
 static void fold_relayed(void *ctx, const spaa_stack *s, num w, uint64_t lineno)
 {
 	const struct fold_to *to = ctx;
 	(void)lineno;
-	uint32_t n = stack_node(to->r, s);
-	if (n != UINT32_MAX) val[to->side][n] += num_value(w);
+	add_val(to->side, stack_node(to->r, s), w);
+}
+
+/* ---- -j on a plain file: its stack records read on the threads ------------
+ * in chunks (spaapar.h), each summing its records' weights by what their
+ * folded path depends on; the chunks merged in file order, each key's path
+ * placed once: the paths come in the order one thread meets them, and the
+ * sums are exact (abs_total), so the graph is the same bytes. */
+struct fg_par {
+	const spaa_reader *r;
+	const struct pick *p;
+	int side;
+	uint64_t *skipped;
+	spaa_stack tmp;
+};
+
+struct fg_chunk {
+	spaa_par_sums sums;
+	uint64_t skipped;
+	/* the first weight taken: the count name and units come from it */
+	bool have_w, have_unit;
+	char *metric, *unit, *event;
+};
+
+static void *fg_chunk_new(void *ctx)
+{
+	(void)ctx;
+	struct fg_chunk *c = xcalloc(1, sizeof *c);
+	spaa_par_sums_init(&c->sums);
+	return c;
+}
+
+static void fg_chunk_free(void *ctx, void *chunk)
+{
+	(void)ctx;
+	struct fg_chunk *c = chunk;
+	spaa_par_sums_free(&c->sums);
+	free(c->metric);
+	free(c->unit);
+	free(c->event);
+	free(c);
+}
+
+static bool fg_stack(void *ctx, void *chunk, const spaa_stack *s)
+{
+	const struct fg_par *P = ctx;
+	struct fg_chunk *c = chunk;
+	if (!stack_wanted(P->p, s)) return true;
+	const spaa_weight *w = spaa_weight_find(s->w, s->nw, stack_metric(P->r, P->p, s));
+	if (!w) {
+		c->skipped++;
+		return true;
+	}
+	sbuf *k = &c->sums.key;
+	spaa_par_key(s, (O.fo.all_events ? SPAA_KEY_EVENT : 0) | SPAA_KEY_COMM |
+			       (O.fo.pid || O.fo.tid ? SPAA_KEY_PID : 0) |
+			       (O.fo.tid || !s->comm.p ? SPAA_KEY_TID : 0), k);
+	if (!spaa_par_sums_add(&c->sums, k->p, k->n, w->value)) return false;
+	if (!c->have_w) {
+		c->have_w = true;
+		c->metric = xmemdup(w->metric.p, w->metric.n);
+		c->have_unit = w->unit.p != NULL;
+		if (c->have_unit) c->unit = xmemdup(w->unit.p, w->unit.n);
+		c->event = xmemdup(s->event_name.p ? s->event_name.p : "", s->event_name.n);
+	}
+	return true;
+}
+
+static bool fg_merge(void *ctx, void *chunk)
+{
+	struct fg_par *P = ctx;
+	struct fg_chunk *c = chunk;
+	if (spaa_abs_add(abs_total, num_u(c->sums.abs)) > EXACT_DOUBLES) return false;
+	*P->skipped += c->skipped;
+	if (c->have_w) {
+		spaa_weight w = { sstr_c(c->metric), c->have_unit ? sstr_c(c->unit) : SSTR_NULL, num_i(0) };
+		note_countname(&w, sstr_c(c->event));
+	}
+	for (uint32_t i = 0; i < c->sums.keys.count; i++) {
+		size_t n;
+		const char *k = strmap_key(&c->sums.keys, i, &n);
+		add_val(P->side, stack_node(P->r, spaa_par_unkey(&P->tmp, k, n)), c->sums.sum[i]);
+	}
+	return true;
 }
 
 static void read_spaa_stacks(spaa_reader *r, int side)
@@ -458,7 +555,12 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 	uint64_t skipped = 0;
 	spaa_fast_stacks(r, &s);
 	struct fold_to to = { r, side };
-	if (O.jobs > 1) relay_start(r, fold_relayed, &to);
+	/* -j: a plain file read on the threads, else read here and folded
+	 * on another thread */
+	bool par = O.jobs > 1 && !filter_active(&ff) && spaa_par_possible(r, O.jobs);
+	struct fg_par P = { .r = r, .p = &p, .side = side, .skipped = &skipped };
+	const spaa_par_ops ops = { &P, fg_chunk_new, fg_stack, fg_merge, fg_chunk_free };
+	if (O.jobs > 1 && !par) relay_start(r, fold_relayed, &to);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER && p.ev == -2) pick_header(r, &p);
@@ -479,10 +581,14 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 			relay_add(fs, w->value, r->lineno);
 			continue;
 		}
-		uint32_t n = stack_node(r, fs);
-		if (n != UINT32_MAX) val[side][n] += num_value(w->value);
+		add_val(side, stack_node(r, fs), w->value);
+		if (r->fast && par && abs_total <= EXACT_DOUBLES)
+			/* the rest on the threads, while it is as large as their
+			 * start costs */
+			par = spaa_par_stacks(r, O.jobs, PAR_MIN, &ops) >= PAR_MIN;
 	}
 	relay_stop();
+	spaa_stack_free(&P.tmp);
 	if (skipped)
 		warn_at(r->name, 0, "%llu stack%s without %s%s skipped", (unsigned long long)skipped,
 			skipped == 1 ? "" : "s", O.metric || p.metric ? "metric " : "its event's primary metric",
@@ -1554,7 +1660,7 @@ static int parse_options(int argc, char **argv)
 		case OPT_NOTES: O.notes = optarg; break;
 		case OPT_EVENT: O.event = optarg; break;
 		case 'm': O.metric = optarg; break;
-		case 'j': O.jobs = opt_jobs("--jobs", optarg); break;
+		case 'j': O.jobs = opt_jobs("--jobs", optarg); readers_option("jobs", optarg); break;
 		CLI_OUT_CASES(O.outpath, O.zstd);
 		READERS_OPT_CASES;
 		CLI_STD_CASES(help);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "readers/open.h"
+#include "spaapar.h"
 #include "cli.h"
 #include "filter.h"
 #include "fold.h"
@@ -59,6 +60,10 @@ static const char usage[] =
 	"the whole profile, before the filters; ties in name order; \"(inline)\" after\n"
 	"a function only ever called inlined).\n"
 	"\n"
+	"Speed:\n"
+	"  -j, --jobs=N         threads: with 2 or more, a SPAA file is read in parts\n"
+	"                       on N threads, and perf.data and perf script text are\n"
+	"                       read on N threads (default: the online cores)\n"
 	"Output:\n"
 	READERS_HELP
 	CLI_HELP_TAIL;
@@ -79,6 +84,7 @@ static struct {
 	frame_filter ff;
 	fold_opts fo;
 	units_opts uo;
+	unsigned jobs;
 } opt = { .lines = 10, .depth = 1, .nby = 1, .fo = { .inline_mode = -1 } };
 
 /* What one pass over the stacks gathers. */
@@ -93,6 +99,8 @@ static struct {
 	uint32_t k_root, k_self;
 	uint32_t *keys, kcap;  /* a stack's keys, root first (the focus's scratch) */
 	hint_stacks hs;        /* do the stacks look broken? */
+	uint64_t fstamp;       /* add_focus's calls */
+	uint64_t abs;          /* the magnitudes of the weights added (spaapar.h) */
 } T;
 
 /* One half of the sandwich, as a tree: the callers (or callees) of the
@@ -367,6 +375,7 @@ static void parse_options(int argc, char **argv)
 		{ "sort", required_argument, 0, 'S' },
 		{ "event", required_argument, 0, 'e' },
 		{ "metric", required_argument, 0, 'm' },
+		{ "jobs", required_argument, 0, 'j' },
 		{ "callers", required_argument, 0, 'C' },
 		{ "callees", required_argument, 0, 'D' },
 		{ "json", no_argument, 0, 'J' },
@@ -383,7 +392,7 @@ static void parse_options(int argc, char **argv)
 		{ 0, 0, 0, 0 }
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "n:m:so:zJEihV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:m:j:so:zJEihV", longopts, NULL)) != -1) {
 		if (fold_opts_take(&opt.fo, c, optarg) || units_opts_take(&opt.uo, c) || filter_take(&opt.ff, c, optarg))
 			continue;
 		switch (c) {
@@ -412,6 +421,7 @@ static void parse_options(int argc, char **argv)
 			break;
 		case 'e': opt.event = optarg; break;
 		case 'm': opt.metric = optarg; break;
+		case 'j': opt.jobs = opt_jobs("--jobs", optarg); readers_option("jobs", optarg); break;
 		case 'C': opt.callers = optarg; break;
 		case 'D': opt.callees = optarg; break;
 		case 'J': opt.json = true; break;
@@ -439,6 +449,7 @@ static void parse_options(int argc, char **argv)
 	if ((opt.regex || opt.icase || opt.depth > 1) && !opt.focus)
 		usage_error("-E, -i and --depth go with --callers or --callees");
 	if (opt.icase) opt.regex = true;
+	if (!opt.jobs) opt.jobs = cli_jobs();
 	if (opt.regex) {
 		int rc = regcomp(&focus_re, opt.focus, REG_EXTENDED | REG_NOSUB | (opt.icase ? REG_ICASE : 0));
 		if (rc != 0) {
@@ -484,7 +495,7 @@ static void add_focus(spaa_reader *r, const spaa_stack *st, num w, tree *callers
 	T.found = true;
 	if (!num_add(&T.ftotal, w) || (is_focus(k, keys[st->nframes - 1]) && !num_add(&T.fself, w)))
 		spaa_error(r, "weights add up beyond 64 bits");
-	uint64_t stamp = T.nstack;
+	uint64_t stamp = ++T.fstamp;
 	for (uint32_t i = 0; i < st->nframes; i++) {
 		if (!is_focus(k, keys[i])) continue;
 		uint32_t node = TREE_TOP;
@@ -502,6 +513,95 @@ static void add_focus(spaa_reader *r, const spaa_stack *st, num w, tree *callers
 			if (down == T.k_self) break;
 		}
 	}
+}
+
+/* A stack of the event with its weight w (of the metric picked), into the
+ * whole, the ranking, the hints and the focus's trees; nstack is how many
+ * records it stands for. */
+static void add_stack(spaa_reader *r, const spaa_stack *st, const spaa_stack *fs, const uint8_t *inl, num w,
+		      uint64_t nstack, tree *callers, tree *callees)
+{
+	T.abs = spaa_abs_add(T.abs, w);
+	T.nstack += nstack;
+	if (!ranker_add_inl(&T.k, r, fs, w, inl)) spaa_error(r, "weights add up beyond 64 bits");
+	hint_stacks_add(&T.hs, r, st, w);
+	if (opt.focus && fs->nframes) add_focus(r, fs, w, callers, callees);
+}
+
+/* ---- -j on a plain file: its stack records read on the threads ------------
+ * in chunks (spaapar.h), each summing its records' weights by what the
+ * ranking takes from a stack (its frames, process name and, for the rows
+ * by pid or tid, its ids); the chunks merged in file order, each key added
+ * once with its sum.  Every figure is a sum, exact in any order while the
+ * magnitudes stay within 2^53 (the hints add doubles; else the rest is
+ * read by one thread), so the table is that of one thread. */
+struct top_par {
+	spaa_reader *r;
+	tree *callers, *callees;
+	unsigned what;          /* the key's members (SPAA_KEY_*) */
+	spaa_stack tmp;
+};
+
+struct top_chunk {
+	spaa_par_sums sums;
+	uint64_t stacks, missing, taken;
+};
+
+#define EXACT_DOUBLES ((uint64_t)1 << 53)
+enum { PAR_MIN = 4 << 20 };    /* bytes left worth the threads' start */
+
+static void *top_chunk_new(void *ctx)
+{
+	(void)ctx;
+	struct top_chunk *c = xcalloc(1, sizeof *c);
+	spaa_par_sums_init(&c->sums);
+	return c;
+}
+
+static void top_chunk_free(void *ctx, void *chunk)
+{
+	(void)ctx;
+	struct top_chunk *c = chunk;
+	spaa_par_sums_free(&c->sums);
+	free(c);
+}
+
+/* A record of a chunk, as load() takes one once the metric's name in the
+ * file is known (metric_find then reads nothing else). */
+static bool top_stack(void *ctx, void *chunk, const spaa_stack *s)
+{
+	const struct top_par *P = ctx;
+	struct top_chunk *c = chunk;
+	if (T.event && !sstr_eqc(s->event_name, T.event)) return true;
+	c->stacks++;
+	const spaa_weight *w = spaa_weight_find(s->w, s->nw, T.metric.used);
+	if (!w) {
+		c->missing++;
+		return true;
+	}
+	sbuf *k = &c->sums.key;
+	spaa_par_key(s, P->what | (s->comm.p ? 0 : SPAA_KEY_TID), k);
+	if (!spaa_par_sums_add(&c->sums, k->p, k->n, w->value)) return false;
+	c->taken++;
+	return true;
+}
+
+static bool top_merge(void *ctx, void *chunk)
+{
+	struct top_par *P = ctx;
+	struct top_chunk *c = chunk;
+	if (spaa_abs_add(T.abs, num_u(c->sums.abs)) > EXACT_DOUBLES) return false;
+	T.metric.stacks += c->stacks;
+	T.metric.missing += c->missing;
+	for (uint32_t i = 0; i < c->sums.keys.count; i++) {
+		size_t n;
+		const char *k = strmap_key(&c->sums.keys, i, &n);
+		const spaa_stack *s = spaa_par_unkey(&P->tmp, k, n);
+		num_add(&T.whole, c->sums.sum[i]); /* (within 2^53: no overflow) */
+		add_stack(P->r, s, s, NULL, c->sums.sum[i], 0, P->callers, P->callees);
+	}
+	T.nstack += c->taken;
+	return true;
 }
 
 /* One pass over the stacks of the event: the ranking, and the focus's
@@ -524,6 +624,13 @@ static void load(spaa_reader *r, tree *callers, tree *callees)
 	/* stack records in the converters' layout, and those of a profile
 	 * read in process, without the JSON parser */
 	spaa_fast_stacks(r, &st);
+	/* -j: a plain file's stack records read on the threads */
+	bool par = opt.jobs > 1 && !filter_active(&opt.ff) && spaa_par_possible(r, opt.jobs);
+	struct top_par P = { .r = r, .callers = callers, .callees = callees, .what = SPAA_KEY_COMM };
+	for (uint32_t i = 0; i < opt.nby; i++)
+		if (opt.bys[i] == RANK_PID || opt.bys[i] == RANK_TID) P.what |= SPAA_KEY_PID | SPAA_KEY_TID;
+	if (opt.fo.pid || opt.fo.tid) P.what |= SPAA_KEY_PID | SPAA_KEY_TID;
+	const spaa_par_ops ops = { &P, top_chunk_new, top_stack, top_merge, top_chunk_free };
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER) take_header(r);
@@ -538,13 +645,14 @@ static void load(spaa_reader *r, tree *callers, tree *callees)
 			if (!(fs = filter_stack(&opt.ff, r, &st))) continue;
 			inl = opt.ff.inl;
 		}
-		T.nstack++;
-		if (!ranker_add_inl(&T.k, r, fs, w->value, inl))
-			spaa_error(r, "weights add up beyond 64 bits");
-		hint_stacks_add(&T.hs, r, &st, w->value);
-		if (opt.focus && fs->nframes) add_focus(r, fs, w->value, callers, callees);
+		add_stack(r, &st, fs, inl, w->value, 1, callers, callees);
+		if (r->fast && par && T.metric.used && T.abs <= EXACT_DOUBLES)
+			/* the rest on the threads, while it is as large as their
+			 * start costs */
+			par = spaa_par_stacks(r, opt.jobs, PAR_MIN, &ops) >= PAR_MIN;
 	}
 	spaa_stack_free(&st);
+	spaa_stack_free(&P.tmp);
 	if (filter_active(&opt.ff)) {
 		T.k.whole = T.whole;
 		T.k.have_whole = true;

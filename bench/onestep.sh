@@ -97,15 +97,13 @@ jobs="1 2"
 spaa=$OUT/perftext-25.spaa
 [ -s "$spaa" ] || "$CMD/perf2spaa" "$text" > "$spaa"
 for what in "spaa-fold perf.data:spaa-fold:$data" "spaa-fold perf.txt:spaa-fold:$text" \
-	    "spaa-top perf.data:spaa-top:$data" "spaa-fold SPAA ($(($(wc -c < "$spaa") >> 20)) MB):spaa-fold:$spaa"; do
+	    "spaa-top perf.data:spaa-top:$data" "spaa-fold SPAA ($(($(wc -c < "$spaa") >> 20)) MB):spaa-fold:$spaa" \
+	    "spaa-flamegraph SPAA:spaa-flamegraph:$spaa" "spaa-top SPAA:spaa-top:$spaa"; do
 	title=${what%%:*} rest=${what#*:}
 	cmd=${rest%%:*} file=${rest#*:}
 	echo "threads: $title (goal at -j 2: wall <= 0.6x, CPU <= 1.25x of -j 1)"
 	for j in $jobs; do
-		case $cmd in
-		spaa-top) c="'$CMD/spaa-top' --reader-option=--jobs=$j '$file'" ;;
-		*) c="'$CMD/$cmd' -j $j '$file'" ;;
-		esac
+		c="'$CMD/$cmd' -j $j '$file'"
 		goal=-
 		pair "$cmd -j $j" - "$c" ""
 	done

@@ -193,3 +193,50 @@ line_ends() {
 at_line_end() {
 	[ "$(tail -c 1 "$T/cut" | od -An -c | tr -d ' ')" = '\n' ]
 }
+
+# The tests of a large SPAA file read in parts on threads (spaapar.h): in
+# $T, r.spaa (a real capture of 13,707 lines, stacks from line 8708) and
+# its variants, each with a line that ends a part early or a sum that
+# needs one thread: bad (a stack naming no frame, line 13207), over (a sum
+# past 64 bits at line 13208), frame (a new frame record among the stacks),
+# dup (a duplicate one, line 13000), blank (blank lines and CRs), nonl (no
+# newline at the end), cut (the last line cut), long (line 13300 of 2,000
+# more bytes), sample (a sample record at the end), neg (negative weights),
+# big (2^53 + 1 + 1 on one stack), missing (weights of another metric).
+spaapar_variants() {
+	zstd -dc "$D/fold/perf-build-5000.spaa.zst" > "$T/r.spaa"
+	sed '13207s/"frames":\[6277,669\]/"frames":[6277,99999999]/' "$T/r.spaa" > "$T/bad.spaa"
+	sed -e '13207s/"period","value":1001001}\],"exclusive"/"period","value":18446744073709551615}],"exclusive"/' \
+	    -e '13207p' "$T/r.spaa" > "$T/over.spaa"
+	local fr
+	fr=$(grep '"type":"frame"' "$T/r.spaa" | tail -n 1)
+	sed "13000i $(sed 's/"id":[0-9]*/"id":99999991/' <<< "$fr" | sed 's/[\/&]/\\&/g')" "$T/r.spaa" > "$T/frame.spaa"
+	sed "13000i $(sed 's/[\/&]/\\&/g' <<< "$fr")" "$T/r.spaa" > "$T/dup.spaa"
+	awk 'NR % 97 == 0 { print "" } { print $0 (NR % 5 ? "" : "\r") }' "$T/r.spaa" > "$T/blank.spaa"
+	head -c -1 "$T/r.spaa" > "$T/nonl.spaa"
+	head -c -300 "$T/r.spaa" > "$T/cut.spaa"
+	awk 'NR == 13300 { printf "%s%2000s\n", $0, ""; next } { print }' "$T/r.spaa" > "$T/long.spaa"
+	{ cat "$T/r.spaa"; echo '{"type":"sample","stack_id":"nope","timestamp":1}'; } > "$T/sample.spaa"
+	awk 'NR > 12000 && NR % 3 == 0 { gsub(/"value":/, "\"value\":-") } { print }' "$T/r.spaa" > "$T/neg.spaa"
+	awk 'NR == 13207 { for (i = 0; i < 3; i++) { l = $0; sub(/"period","value":1001001}\],"exclusive"/, "\"period\",\"value\":" (i ? "1" : "9007199254740992") "}],\"exclusive\"", l); print l } next } { print }' "$T/r.spaa" > "$T/big.spaa"
+	[ "$(grep -c '"value":9007199254740992}' "$T/big.spaa")" -eq 1 ]
+	awk 'NR > 12000 && NR % 7 == 0 { sub(/"metric":"period"/, "\"metric\":\"other\"") } { print }' "$T/r.spaa" > "$T/missing.spaa"
+}
+
+# spaapar_same CMD "VARIANTS" "OPTION SETS"...: CMD -j 1 and CMD -j 2 and 7
+# in parts of any size (SPAA_PAR_MIN=0) give the same output,
+# messages and exit status on each variant with each set of options.
+spaapar_same() {
+	local cmd=$1 variants=$2 f o j
+	shift 2
+	for f in $variants; do
+		for o in "$@"; do
+			SPAA_MAX_LINE=1500 $cmd -j 1 $o "$T/$f.spaa" > "$T/one" 2>&1 && echo 0 >> "$T/one" || echo $? >> "$T/one"
+			for j in 2 7; do
+				SPAA_MAX_LINE=1500 SPAA_PAR_MIN=0 $cmd -j $j $o "$T/$f.spaa" > "$T/par" 2>&1 &&
+					echo 0 >> "$T/par" || echo $? >> "$T/par"
+				cmp "$T/one" "$T/par" || fail "$cmd $o $f.spaa -j $j: differs from -j 1"
+			done
+		done
+	done
+}

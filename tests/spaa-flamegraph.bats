@@ -748,30 +748,8 @@ root all$'
 }
 
 @test "spaa-flamegraph -j on a plain file: the stack records read in chunks on the threads give the graph and messages of -j 1" {
-	zstd -dc "$D/fold/perf-build-5000.spaa.zst" > "$T/r.spaa"
-	# SPAA_PAR_MIN=0: chunks of any size; the variants of spaa-fold's test
-	sed '13207s/"frames":\[6277,669\]/"frames":[6277,99999999]/' "$T/r.spaa" > "$T/bad.spaa"
-	local fr; fr=$(grep '"type":"frame"' "$T/r.spaa" | tail -n 1)
-	sed "13000i $(sed 's/"id":[0-9]*/"id":99999991/' <<< "$fr" | sed 's/[\/&]/\\&/g')" "$T/r.spaa" > "$T/frame.spaa"
-	awk 'NR % 97 == 0 { print "" } { print $0 (NR % 5 ? "" : "\r") }' "$T/r.spaa" > "$T/blank.spaa"
-	head -c -1 "$T/r.spaa" > "$T/nonl.spaa"
-	head -c -300 "$T/r.spaa" > "$T/cut.spaa"
-	{ cat "$T/r.spaa"; echo '{"type":"sample","stack_id":"nope","timestamp":1}'; } > "$T/sample.spaa"
-	# sums past 2^53, where doubles round (2^53 + 1 + 1 is 2^53 added in
-	# turn, 2^53 + 2 added as integers first): read by one thread from there
-	awk 'NR == 13207 { for (i = 0; i < 3; i++) { l = $0; sub(/"period","value":1001001}\],"exclusive"/, "\"period\",\"value\":" (i ? "1" : "9007199254740992") "}],\"exclusive\"", l); print l } next } { print }' "$T/r.spaa" > "$T/big.spaa"
-	[ "$(grep -c '"value":9007199254740992}' "$T/big.spaa")" -eq 1 ]
-	local f o j
-	for f in r bad frame blank nonl cut sample big; do
-		for o in "" "--tid" "--all-events" "--inverted --kernel"; do
-			spaa-flamegraph -j 1 $o "$T/$f.spaa" > "$T/one" 2>&1 && echo 0 >> "$T/one" || echo $? >> "$T/one"
-			for j in 2 3 7; do
-				SPAA_PAR_MIN=0 spaa-flamegraph -j $j $o "$T/$f.spaa" > "$T/par" 2>&1 &&
-					echo 0 >> "$T/par" || echo $? >> "$T/par"
-				cmp "$T/one" "$T/par" || fail "$f.spaa $o -j $j: differs from -j 1"
-			done
-		done
-	done
+	spaapar_variants
+	spaapar_same spaa-flamegraph "r bad frame blank nonl cut sample big" "" "--all-events --tid --inverted"
 	SPAA_PAR_MIN=0 spaa-flamegraph -j 2 --diff "$T/r.spaa" "$T/blank.spaa" | cmp - <(spaa-flamegraph -j 1 --diff "$T/r.spaa" "$T/blank.spaa")
 	run env SPAA_PAR_MIN=0 spaa-flamegraph -j 7 "$T/bad.spaa"
 	assert_failure 1

@@ -549,38 +549,12 @@ x;b;e 1"
 }
 
 @test "spaa-fold -j on a plain file: the stack records read in chunks on the threads give the bytes and messages of -j 1" {
-	zstd -dc "$F/perf-build-5000.spaa.zst" > "$T/r.spaa"
-	# SPAA_PAR_MIN=0: chunks of any size (the tests' small files), and
-	# four a thread; what -j 1 gives is what -j 1 gave before
+	spaapar_variants
+	# what -j 1 gives is what -j 1 gave before
 	spaa-fold -j1 "$T/r.spaa" | cmp - <(spaa-fold -j1 "$F/perf-build-5000.spaa.zst")
 	local L=$(wc -l < "$T/r.spaa")
-	# the hostile variants: a bad record, a sum that overflows, a frame
-	# record (new, then a duplicate) among the stacks, blank lines and
-	# CRs, no newline at the end, the last line cut, a line past
-	# SPAA_MAX_LINE, a sample record at the end, negative weights
-	sed '13207s/"frames":\[6277,669\]/"frames":[6277,99999999]/' "$T/r.spaa" > "$T/bad.spaa"
-	sed -e '13207s/"period","value":1001001}\],"exclusive"/"period","value":18446744073709551615}],"exclusive"/' \
-	    -e '13207p' "$T/r.spaa" > "$T/over.spaa"
-	local fr; fr=$(grep '"type":"frame"' "$T/r.spaa" | tail -n 1)
-	sed "13000i $(sed 's/"id":[0-9]*/"id":99999991/' <<< "$fr" | sed 's/[\/&]/\\&/g')" "$T/r.spaa" > "$T/frame.spaa"
-	sed "13000i $(sed 's/[\/&]/\\&/g' <<< "$fr")" "$T/r.spaa" > "$T/dup.spaa"
-	awk 'NR % 97 == 0 { print "" } { print $0 (NR % 5 ? "" : "\r") }' "$T/r.spaa" > "$T/blank.spaa"
-	head -c -1 "$T/r.spaa" > "$T/nonl.spaa"
-	head -c -300 "$T/r.spaa" > "$T/cut.spaa"
-	awk 'NR == 13300 { printf "%s%2000s\n", $0, ""; next } { print }' "$T/r.spaa" > "$T/long.spaa"
-	{ cat "$T/r.spaa"; echo '{"type":"sample","stack_id":"nope","timestamp":1}'; } > "$T/sample.spaa"
-	awk 'NR > 12000 && NR % 3 == 0 { gsub(/"value":/, "\"value\":-") } { print }' "$T/r.spaa" > "$T/neg.spaa"
-	local f o j
-	for f in r bad over frame dup blank nonl cut long sample neg; do
-		for o in "" "--tid" "--all-events --pid" "--kernel --raw" "-m samples"; do
-			SPAA_MAX_LINE=1500 spaa-fold -j 1 $o "$T/$f.spaa" > "$T/one" 2>&1 && echo 0 >> "$T/one" || echo $? >> "$T/one"
-			for j in 2 3 7; do
-				SPAA_MAX_LINE=1500 SPAA_PAR_MIN=0 spaa-fold -j $j $o "$T/$f.spaa" > "$T/par" 2>&1 &&
-					echo 0 >> "$T/par" || echo $? >> "$T/par"
-				cmp "$T/one" "$T/par" || fail "$f.spaa $o -j $j: differs from -j 1"
-			done
-		done
-	done
+	spaapar_same spaa-fold "r bad over frame dup blank nonl cut long sample neg big missing" \
+		"" "--all-events --tid" "--kernel --raw -m samples"
 	# what they say, at -j 7
 	run env SPAA_PAR_MIN=0 spaa-fold -j 7 "$T/bad.spaa"
 	assert_failure 1

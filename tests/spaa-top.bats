@@ -701,29 +701,9 @@ spaa_rows() {
 }
 
 @test "spaa-top -j on a plain file: the stack records read in chunks on the threads give the table and messages of -j 1" {
-	zstd -dc "$D/fold/perf-build-5000.spaa.zst" > "$T/r.spaa"
-	# SPAA_PAR_MIN=0: chunks of any size; the variants of spaa-fold's test
-	sed '13207s/"frames":\[6277,669\]/"frames":[6277,99999999]/' "$T/r.spaa" > "$T/bad.spaa"
-	local fr; fr=$(grep '"type":"frame"' "$T/r.spaa" | tail -n 1)
-	sed "13000i $(sed 's/"id":[0-9]*/"id":99999991/' <<< "$fr" | sed 's/[\/&]/\\&/g')" "$T/r.spaa" > "$T/frame.spaa"
-	awk 'NR % 97 == 0 { print "" } { print $0 (NR % 5 ? "" : "\r") }' "$T/r.spaa" > "$T/blank.spaa"
-	head -c -1 "$T/r.spaa" > "$T/nonl.spaa"
-	head -c -300 "$T/r.spaa" > "$T/cut.spaa"
-	# a sum past 2^53 (where the hints' doubles round): one thread from there
-	awk 'NR == 13207 { for (i = 0; i < 3; i++) { l = $0; sub(/"period","value":1001001}\],"exclusive"/, "\"period\",\"value\":" (i ? "1" : "9007199254740992") "}],\"exclusive\"", l); print l } next } { print }' "$T/r.spaa" > "$T/big.spaa"
-	# records without the metric, after the first
-	awk 'NR > 12000 && NR % 7 == 0 { sub(/"metric":"period"/, "\"metric\":\"other\"") } { print }' "$T/r.spaa" > "$T/missing.spaa"
-	local f o j
-	for f in r bad frame blank nonl cut big missing; do
-		for o in "" "-n 0 --by=comm,pid" "--by=tid -J -n 20" "--sort=total" "--callers=main --depth=2" "--callees=cc1 -J"; do
-			spaa-top -j 1 $o "$T/$f.spaa" > "$T/one" 2>&1 && echo 0 >> "$T/one" || echo $? >> "$T/one"
-			for j in 2 3 7; do
-				SPAA_PAR_MIN=0 spaa-top -j $j $o "$T/$f.spaa" > "$T/par" 2>&1 &&
-					echo 0 >> "$T/par" || echo $? >> "$T/par"
-				cmp "$T/one" "$T/par" || fail "$f.spaa $o -j $j: differs from -j 1"
-			done
-		done
-	done
+	spaapar_variants
+	spaapar_same spaa-top "r bad frame blank nonl cut big missing" "-n 0 --by=comm,pid --sort=total" \
+		"--by=tid -J -n 20" "--callers=main --depth=2"
 	run env SPAA_PAR_MIN=0 spaa-top -j 7 "$T/bad.spaa"
 	assert_failure 1
 	assert_output "spaa-top: $T/bad.spaa:13207: stack 0x33e726231ae2fa3f refers to unknown frame 99999999"

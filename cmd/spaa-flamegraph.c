@@ -479,30 +479,19 @@ struct fg_par {
 };
 
 struct fg_chunk {
-	spaa_par_sums sums;
+	spaa_par_sums sums;         /* (first: spaapar.h) */
 	uint64_t skipped;
 	/* the first weight taken: the count name and units come from it */
 	bool have_w, have_unit;
 	char *metric, *unit, *event;
 };
 
-static void *fg_chunk_new(void *ctx)
+static void fg_chunk_free(void *chunk)
 {
-	(void)ctx;
-	struct fg_chunk *c = xcalloc(1, sizeof *c);
-	spaa_par_sums_init(&c->sums);
-	return c;
-}
-
-static void fg_chunk_free(void *ctx, void *chunk)
-{
-	(void)ctx;
 	struct fg_chunk *c = chunk;
-	spaa_par_sums_free(&c->sums);
 	free(c->metric);
 	free(c->unit);
 	free(c->event);
-	free(c);
 }
 
 static bool fg_stack(void *ctx, void *chunk, const spaa_stack *s)
@@ -559,7 +548,7 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 	 * on another thread */
 	bool par = O.jobs > 1 && !filter_active(&ff) && spaa_par_possible(r, O.jobs);
 	struct fg_par P = { .r = r, .p = &p, .side = side, .skipped = &skipped };
-	const spaa_par_ops ops = { &P, fg_chunk_new, fg_stack, fg_merge, fg_chunk_free };
+	const spaa_par_ops ops = { &P, sizeof(struct fg_chunk), fg_stack, fg_merge, fg_chunk_free };
 	if (O.jobs > 1 && !par) relay_start(r, fold_relayed, &to);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {

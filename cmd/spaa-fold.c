@@ -263,27 +263,14 @@ struct fold_par {
 };
 
 struct fold_chunk {
-	spaa_par_sums sums;
+	spaa_par_sums sums;         /* (first: spaapar.h) */
 	uint64_t skipped, taken;
 	strmap metrics;             /* the metric names seen, in order */
 };
 
-static void *par_chunk_new(void *ctx)
+static void par_chunk_free(void *chunk)
 {
-	(void)ctx;
-	struct fold_chunk *c = xcalloc(1, sizeof *c);
-	spaa_par_sums_init(&c->sums);
-	strmap_init(&c->metrics);
-	return c;
-}
-
-static void par_chunk_free(void *ctx, void *chunk)
-{
-	(void)ctx;
-	struct fold_chunk *c = chunk;
-	spaa_par_sums_free(&c->sums);
-	strmap_free(&c->metrics);
-	free(c);
+	strmap_free(&((struct fold_chunk *)chunk)->metrics);
 }
 
 /* A record of a chunk, as fold_file takes one on the fast path. */
@@ -374,7 +361,7 @@ static void fold_file(const char *path, const char *event, const char *metric,
 	bool par = jobs > 1 && !filter_active(&ff) && spaa_par_possible(r, jobs);
 	struct fold_par P = { .r = r, .fo = fo, .metric = metric, .skipped = &skipped, .taken = &taken, .pb = pb };
 	strmap_init(&P.keys);
-	const spaa_par_ops ops = { &P, par_chunk_new, par_stack, par_merge, par_chunk_free };
+	const spaa_par_ops ops = { &P, sizeof(struct fold_chunk), par_stack, par_merge, par_chunk_free };
 	if (jobs > 1 && !par) relay_start(r, fold_relayed, &to);
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {

@@ -543,28 +543,12 @@ struct top_par {
 };
 
 struct top_chunk {
-	spaa_par_sums sums;
+	spaa_par_sums sums;         /* (first: spaapar.h) */
 	uint64_t stacks, missing, taken;
 };
 
 #define EXACT_DOUBLES ((uint64_t)1 << 53)
 enum { PAR_MIN = 4 << 20 };    /* bytes left worth the threads' start */
-
-static void *top_chunk_new(void *ctx)
-{
-	(void)ctx;
-	struct top_chunk *c = xcalloc(1, sizeof *c);
-	spaa_par_sums_init(&c->sums);
-	return c;
-}
-
-static void top_chunk_free(void *ctx, void *chunk)
-{
-	(void)ctx;
-	struct top_chunk *c = chunk;
-	spaa_par_sums_free(&c->sums);
-	free(c);
-}
 
 /* A record of a chunk, as load() takes one once the metric's name in the
  * file is known (metric_find then reads nothing else). */
@@ -630,7 +614,7 @@ static void load(spaa_reader *r, tree *callers, tree *callees)
 	for (uint32_t i = 0; i < opt.nby; i++)
 		if (opt.bys[i] == RANK_PID || opt.bys[i] == RANK_TID) P.what |= SPAA_KEY_PID | SPAA_KEY_TID;
 	if (opt.fo.pid || opt.fo.tid) P.what |= SPAA_KEY_PID | SPAA_KEY_TID;
-	const spaa_par_ops ops = { &P, top_chunk_new, top_stack, top_merge, top_chunk_free };
+	const spaa_par_ops ops = { &P, sizeof(struct top_chunk), top_stack, top_merge, NULL };
 	enum spaa_rtype t;
 	while ((t = spaa_next(r)) != SPAA_EOF) {
 		if (t == SPAA_HEADER) take_header(r);

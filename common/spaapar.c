@@ -87,7 +87,8 @@ static bool left(struct par *P, uint32_t k)
 static void read_chunk(struct par *P, uint32_t k, spaa_stack *s, sbuf *buf)
 {
 	struct chunk *c = &P->c[k];
-	c->st = P->ops->chunk_new(P->ops->ctx);
+	c->st = xcalloc(1, P->ops->chunk_size);
+	spaa_par_sums_init(c->st);
 	c->read = true;
 	uint64_t off = c->a;   /* the file offset of buf->p[0] */
 	size_t at = 0;         /* the next line's start in buf */
@@ -225,7 +226,11 @@ uint64_t spaa_par_stacks(spaa_reader *r, unsigned jobs, uint64_t min_bytes, cons
 				stopped = true;
 			}
 		}
-		if (c->read) ops->chunk_free(ops->ctx, c->st);
+		if (c->read) {
+			if (ops->chunk_free) ops->chunk_free(c->st);
+			spaa_par_sums_free(c->st);
+			free(c->st);
+		}
 	}
 	for (unsigned i = 0; i < started; i++) pthread_join(th[i], NULL);
 	free(th);

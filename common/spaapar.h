@@ -3,8 +3,8 @@
  * A command that adds up stack records read on the fast path
  * (spaa_fast_stacks) can have the rest of a plain file read in byte ranges
  * ("chunks", cut at line ends) on N threads.  Each chunk's stack records
- * go to stack() on a worker thread, with a state of the chunk's own
- * (chunk_new()); the chunks come back in file order to merge() on the
+ * go to stack() on a worker thread, with a state of the chunk's own; the
+ * chunks come back in file order to merge() on the
  * calling thread, which adds them to the command's answer and frees them.
  *
  * A chunk ends early at its first line that is not a stack record of the
@@ -25,14 +25,17 @@
 
 typedef struct spaa_par_ops {
 	void *ctx;
-	void *(*chunk_new)(void *ctx);
+	/* a chunk's state: this many bytes, zeroed, that begin with a
+	 * spaa_par_sums (below), made ready and freed here */
+	size_t chunk_size;
 	/* a stack record of the chunk (its line in s): false to end the
 	 * chunk before it, leaving it unread */
 	bool (*stack)(void *ctx, void *chunk, const spaa_stack *s);
 	/* in file order: false when the chunk cannot be added (nothing of it
 	 * is then), which ends the reading before it */
 	bool (*merge)(void *ctx, void *chunk);
-	void (*chunk_free)(void *ctx, void *chunk);
+	/* frees what else a chunk's state holds (NULL: nothing) */
+	void (*chunk_free)(void *chunk);
 } spaa_par_ops;
 
 /* Can the rest of r be read so (a plain regular file, jobs >= 2, exits not

@@ -16,6 +16,7 @@
 #include "fold.h"
 #include "num.h"
 #include "output.h"
+#include "psort.h"
 #include "relay.h"
 #include "spaapar.h"
 #include "readers/open.h"
@@ -544,7 +545,7 @@ int main(int argc, char **argv)
 		nl++;
 	}
 	fold_names_rank(&names);
-	xqsort(ls, nl, sizeof *ls, cmp_lines);
+	psort(ls, nl, sizeof *ls, cmp_lines, jobs);
 	for (size_t i = 0; i < nl; i++) {
 		fold_packed_write(&names, ls[i].path, ls[i].path_n, o);
 		out_putc(o, ' ');

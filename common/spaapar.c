@@ -96,13 +96,21 @@ static void read_chunk(struct par *P, uint32_t k, spaa_stack *s, sbuf *buf)
 	buf->n = 0;
 	if (k > 0) {
 		/* the lines that begin in the chunk: after the first newline
-		 * at or past a - 1 */
+		 * at or past a - 1 (none within the longest line the reader
+		 * takes: the chunk that line begins in stops at it, and this
+		 * one is left unread) */
 		off = c->a - 1;
 		for (;;) {
 			char *nl = memchr(buf->p + at, '\n', buf->n - at);
 			if (nl) {
 				at = (size_t)(nl - buf->p) + 1;
 				break;
+			}
+			if (off + buf->n - (c->a - 1) > P->max || left(P, k)) {
+				/* (its offsets are never used: a chunk before
+				 * this one stops) */
+				c->first = c->a;
+				goto stop;
 			}
 			bool got = more(P, buf, buf->n, &off, &err) > 0;
 			at = 0;

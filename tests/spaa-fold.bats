@@ -629,3 +629,14 @@ fib;fib 500"
 		[ -s "$T/a" ] || fail "$f: nothing folded"
 	done
 }
+
+@test "spaa-fold -j on a plain file: a line past the limit holding most of the file (300 MB of NULs) ends the reading as with -j 1" {
+	zstd -dc "$F/perf-build-5000.spaa.zst" > "$T/sparse.spaa"
+	truncate -s +300M "$T/sparse.spaa"
+	echo '{"type":"stack"}' >> "$T/sparse.spaa"
+	for j in 1 2 7; do
+		run timeout 20 spaa-fold -j $j "$T/sparse.spaa"
+		assert_failure 1
+		assert_output "spaa-fold: $T/sparse.spaa:13708: line longer than 67108864 bytes, the limit (SPAA_MAX_LINE=BYTES raises it)"
+	done
+}

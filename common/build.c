@@ -4,6 +4,7 @@
 #include "utf8.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "cli.h"
@@ -1119,6 +1120,140 @@ static void write_stack(builder *b, output *o, uint32_t i, const char *ev, size_
 	out_commit(o, w);
 }
 
+/* The stack records of stacks [i0, i1) (the aliases left out); ev and
+ * evoff: the text event_prefix makes for each event, one after another. */
+static void write_stack_range(builder *b, output *o, uint32_t i0, uint32_t i1, const char *ev,
+			      const size_t *evoff, sbuf *wt)
+{
+	for (uint32_t i = i0; i < i1; i++) {
+		if (b->stacks[i].alias) continue;
+		uint32_t e = b->ctxs[b->stacks[i].ctx].event;
+		write_stack(b, o, i, ev + evoff[e], evoff[e + 1] - evoff[e], wt);
+	}
+}
+
+/* builder_jobs(): the threads builder_write renders stack records on */
+static unsigned write_jobs = 1;
+
+void builder_jobs(unsigned n)
+{
+	write_jobs = n ? n : 1;
+}
+
+/* The stack records on several threads (builder_jobs): cut into runs of
+ * WRUN stacks, each rendered by whichever thread is free into a buffer of
+ * a ring of WSLOTS a thread, and written in order by the caller's thread,
+ * which renders too while the next run to write is not ready.  A run is
+ * rendered only when its slot is free (the run WSLOTS * threads before it
+ * is written): the memory is the ring's, not the output's. */
+enum { WRUN = 1024, WSLOTS = 4 };
+
+struct wpar {
+	builder *b;
+	const char *ev;
+	const size_t *evoff;
+	uint32_t nstacks, nruns, nslots;
+	output **slot;       /* run r renders into slot[r % nslots] */
+	uint32_t *ready;     /* slot s holds run ready[s] - 1 rendered, 0 none */
+	uint32_t next;       /* the first run nobody has taken */
+	uint32_t written;    /* the runs written */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+/* Run r rendered into its slot (w->mu not held), then marked ready. */
+static void wpar_render(struct wpar *w, uint32_t r, sbuf *wt)
+{
+	output *so = w->slot[r % w->nslots];
+	so->n = 0;
+	uint32_t i0 = r * WRUN, i1 = i0 + WRUN < w->nstacks ? i0 + WRUN : w->nstacks;
+	write_stack_range(w->b, so, i0, i1, w->ev, w->evoff, wt);
+	pthread_mutex_lock(&w->mu);
+	w->ready[r % w->nslots] = r + 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* A run to render, taken (w->mu held): UINT32_MAX when none can be now. */
+static uint32_t wpar_take(struct wpar *w)
+{
+	if (w->next >= w->nruns || w->next >= w->written + w->nslots) return UINT32_MAX;
+	return w->next++;
+}
+
+static void *wpar_thread(void *arg)
+{
+	struct wpar *w = arg;
+	sbuf wt = { 0 };
+	pthread_mutex_lock(&w->mu);
+	while (w->next < w->nruns) {
+		uint32_t r = wpar_take(w);
+		if (r == UINT32_MAX) {
+			pthread_cond_wait(&w->cv, &w->mu);
+			continue;
+		}
+		pthread_mutex_unlock(&w->mu);
+		wpar_render(w, r, &wt);
+		pthread_mutex_lock(&w->mu);
+	}
+	pthread_mutex_unlock(&w->mu);
+	sbuf_free(&wt);
+	return NULL;
+}
+
+/* write_stacks on write_jobs threads: false when no thread could be
+ * started (nothing written then). */
+static bool write_stacks_par(builder *b, output *o, const char *ev, const size_t *evoff, sbuf *wt)
+{
+	struct wpar w = { .b = b, .ev = ev, .evoff = evoff, .nstacks = b->stack_map.count };
+	w.nruns = (uint32_t)(((uint64_t)w.nstacks + WRUN - 1) / WRUN);
+	w.nslots = WSLOTS * write_jobs;
+	pthread_mutex_init(&w.mu, NULL);
+	pthread_cond_init(&w.cv, NULL);
+	unsigned nth = write_jobs - 1, started = 0;
+	pthread_t *th = xcalloc(nth, sizeof *th);
+	w.slot = xcalloc(w.nslots, sizeof *w.slot);
+	w.ready = xcalloc(w.nslots, sizeof *w.ready);
+	for (uint32_t s = 0; s < w.nslots; s++) w.slot[s] = output_open_mem();
+	for (unsigned t = 0; t < nth; t++)
+		if (pthread_create(&th[started], NULL, wpar_thread, &w) == 0) started++;
+	if (started) {
+		pthread_mutex_lock(&w.mu);
+		while (w.written < w.nruns) {
+			uint32_t s = w.written % w.nslots;
+			if (w.ready[s] == w.written + 1) { /* the next to write */
+				pthread_mutex_unlock(&w.mu);
+				out_write(o, w.slot[s]->buf, w.slot[s]->n);
+				pthread_mutex_lock(&w.mu);
+				w.ready[s] = 0;
+				w.written++;
+				pthread_cond_broadcast(&w.cv);
+				continue;
+			}
+			uint32_t r = wpar_take(&w);
+			if (r == UINT32_MAX) {
+				pthread_cond_wait(&w.cv, &w.mu);
+				continue;
+			}
+			pthread_mutex_unlock(&w.mu);
+			wpar_render(&w, r, wt);
+			pthread_mutex_lock(&w.mu);
+		}
+		pthread_mutex_unlock(&w.mu);
+		for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
+	}
+	for (uint32_t s = 0; s < w.nslots; s++) {
+		size_t n;
+		free(output_close_mem(w.slot[s], &n));
+	}
+	free(w.slot);
+	free(w.ready);
+	free(th);
+	pthread_mutex_destroy(&w.mu);
+	pthread_cond_destroy(&w.cv);
+	return started > 0;
+}
+
 /* The stack records, the bulk of the output: what every record of an
  * event repeats is rendered once. */
 static void write_stacks(builder *b, output *o)
@@ -1130,11 +1265,8 @@ static void write_stacks(builder *b, output *o)
 		event_prefix(b, e, &ev);
 	}
 	evoff[b->nevents] = ev.n;
-	for (uint32_t i = 0; i < b->stack_map.count; i++) {
-		if (b->stacks[i].alias) continue;
-		uint32_t e = b->ctxs[b->stacks[i].ctx].event;
-		write_stack(b, o, i, ev.p + evoff[e], evoff[e + 1] - evoff[e], &wt);
-	}
+	if (write_jobs < 2 || b->stack_map.count < 4 * WRUN || !write_stacks_par(b, o, ev.p, evoff, &wt))
+		write_stack_range(b, o, 0, b->stack_map.count, ev.p, evoff, &wt);
 	free(evoff);
 	sbuf_free(&ev);
 	sbuf_free(&wt);

@@ -161,6 +161,10 @@ bool builder_merge(builder *b, const builder *src);
 
 /* Writes everything. */
 void builder_write(builder *b, output *o);
+/* The threads builder_write renders the stack records on (the calling
+ * one among them; default 1), for a command run with -j N: the output is
+ * the same, byte for byte, whatever their number. */
+void builder_jobs(unsigned n);
 
 /* Reading a builder in process (a command that reads another format than
  * SPAA: spaa.h's spaa_open_any), record by record as builder_write writes

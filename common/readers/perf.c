@@ -1445,6 +1445,7 @@ int perf_read(int argc, char **argv)
 	/* in-process runs (the fuzz target) come back from die() by longjmp:
 	 * one thread */
 	P.jobs = P.po.jobs = cli_exit_override ? 1 : jobs ? jobs : cli_jobs();
+	builder_jobs(P.jobs); /* the stack records rendered on as many */
 
 	P.b = builder_new();
 	builder_source_tool(P.b, "perf");

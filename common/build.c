@@ -550,9 +550,11 @@ static uint32_t ctx_intern(builder *b, const builder_ctx *in)
 
 /* The index of the stack of frames in context ci (the stack it is an alias
  * of, if any); path: the hash of its frames if known (from another
- * builder), NULL to compute it. */
+ * builder), NULL to compute it; id likewise, its content id (before an
+ * extra context is folded into it). */
 static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t kh, uint32_t ci,
-				 const uint32_t *frames, uint32_t nframes, const uint64_t *path);
+				 const uint32_t *frames, uint32_t nframes, const uint64_t *path,
+				 const uint64_t *id);
 
 /* A stack's aggregation key in k: the frame indices (first: the stack
  * keeps no other copy of them), then the context.  With prefetch (a stack
@@ -575,12 +577,13 @@ static uint32_t stack_intern(builder *b, uint32_t ci, const uint32_t *frames, ui
 {
 	sbuf *k = &b->key;
 	stack_key(b, k, ci, frames, nframes, !path);
-	return stack_intern_key(b, k->p, k->n, strmap_hash(k->p, k->n), ci, frames, nframes, path);
+	return stack_intern_key(b, k->p, k->n, strmap_hash(k->p, k->n), ci, frames, nframes, path, NULL);
 }
 
 /* The same with the key made (its strmap_hash h). */
 static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t kh, uint32_t ci,
-				 const uint32_t *frames, uint32_t nframes, const uint64_t *path)
+				 const uint32_t *frames, uint32_t nframes, const uint64_t *path,
+				 const uint64_t *id)
 {
 	bool added;
 	uint32_t i = strmap_intern_h(&b->stack_map, key, n, kh, &added);
@@ -617,10 +620,17 @@ static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t
 				stackid_memo_set(&f->memo, before, h);
 			}
 		s->path = h;
-		if (b->part) goto done; /* the merge gives the ids */
-		stackid_ctx sc = { sstr_c(b->events[x->event].name), ctx_get(b, x->stack_type),
-				   ctx_get(b, x->comm), x->has_pid, x->has_tid, x->pid, x->tid };
-		s->id = stackid_add_ctx(h, &sc);
+		if (id) {
+			s->id = *id;
+		} else {
+			stackid_ctx sc = { sstr_c(b->events[x->event].name), ctx_get(b, x->stack_type),
+					   ctx_get(b, x->comm), x->has_pid, x->has_tid, x->pid, x->tid };
+			s->id = stackid_add_ctx(h, &sc);
+		}
+		/* a part's stacks have their content ids (the work of its
+		 * thread, not the merge's), not made unique: the merge does
+		 * that */
+		if (b->part) goto done;
 		bool fresh;
 		uint32_t first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
 		if (!fresh && x->extra) {
@@ -666,7 +676,7 @@ uint32_t builder_stack_finish(builder *b, builder_pending *p, const uint32_t *mi
 {
 	/* the frames open the key (a copy of the caller's, aligned: malloc'ed) */
 	const uint32_t *frames = (const uint32_t *)(const void *)p->key.p;
-	uint32_t i = stack_intern_key(b, p->key.p, p->key.n, p->h, p->ci, frames, p->nframes, NULL);
+	uint32_t i = stack_intern_key(b, p->key.p, p->key.n, p->h, p->ci, frames, p->nframes, NULL, NULL);
 	builder_add(b, i, midx, vals, nvals);
 	return i;
 }
@@ -842,7 +852,7 @@ bool builder_merge(builder *b, const builder *src)
 			keys.n += sizeof cx[s->ctx];
 			kh[k] = strmap_hash(keys.p + koff[k], keys.n - koff[k]);
 			strmap_prefetch(&b->stack_map, kh[k]);
-			if (!src->ctxs[s->ctx].extra && !src->part)
+			if (!src->ctxs[s->ctx].extra)
 				idmap_prefetch(&b->ids, (int64_t)s->id); /* (its id here too) */
 		}
 		koff[nb] = keys.n;
@@ -860,7 +870,7 @@ bool builder_merge(builder *b, const builder *src)
 			}
 			/* the hash of the frames is the same in both builders */
 			uint32_t d = stack_intern_key(b, keys.p + koff[k], koff[k + 1] - koff[k], kh[k], cx[s->ctx],
-						      NULL, s->nframes, &s->path);
+						      NULL, s->nframes, &s->path, src->part ? &s->id : NULL);
 			/* the weights as they were, for an overflow */
 			num *w = &b->wpool[(size_t)d * b->nmetrics];
 			dst[i] = d;

@@ -1158,11 +1158,21 @@ void builder_jobs(unsigned n)
  * is written): the memory is the ring's, not the output's. */
 enum { WRUN = 1024, WSLOTS = 4 };
 
+/* The stacks a run: WRUN, or SPAA_WRITE_RUN's (the tests' small runs, so
+ * that a small profile goes round the ring). */
+static uint32_t wrun(void)
+{
+	const char *e = getenv("SPAA_WRITE_RUN");
+	char *end;
+	unsigned long v = e ? strtoul(e, &end, 10) : 0;
+	return e && *e && !*end && v >= 1 && v <= WRUN ? (uint32_t)v : WRUN;
+}
+
 struct wpar {
 	builder *b;
 	const char *ev;
 	const size_t *evoff;
-	uint32_t nstacks, nruns, nslots;
+	uint32_t nstacks, run, nruns, nslots;
 	output **slot;       /* run r renders into slot[r % nslots] */
 	uint32_t *ready;     /* slot s holds run ready[s] - 1 rendered, 0 none */
 	uint32_t next;       /* the first run nobody has taken */
@@ -1176,7 +1186,7 @@ static void wpar_render(struct wpar *w, uint32_t r, sbuf *wt)
 {
 	output *so = w->slot[r % w->nslots];
 	so->n = 0;
-	uint32_t i0 = r * WRUN, i1 = i0 + WRUN < w->nstacks ? i0 + WRUN : w->nstacks;
+	uint32_t i0 = r * w->run, i1 = w->nstacks - i0 > w->run ? i0 + w->run : w->nstacks;
 	write_stack_range(w->b, so, i0, i1, w->ev, w->evoff, wt);
 	pthread_mutex_lock(&w->mu);
 	w->ready[r % w->nslots] = r + 1;
@@ -1213,10 +1223,10 @@ static void *wpar_thread(void *arg)
 
 /* write_stacks on write_jobs threads: false when no thread could be
  * started (nothing written then). */
-static bool write_stacks_par(builder *b, output *o, const char *ev, const size_t *evoff, sbuf *wt)
+static bool write_stacks_par(builder *b, output *o, uint32_t run, const char *ev, const size_t *evoff, sbuf *wt)
 {
-	struct wpar w = { .b = b, .ev = ev, .evoff = evoff, .nstacks = b->stack_map.count };
-	w.nruns = (uint32_t)(((uint64_t)w.nstacks + WRUN - 1) / WRUN);
+	struct wpar w = { .b = b, .ev = ev, .evoff = evoff, .nstacks = b->stack_map.count, .run = run };
+	w.nruns = (uint32_t)(((uint64_t)w.nstacks + run - 1) / run);
 	w.nslots = WSLOTS * write_jobs;
 	pthread_mutex_init(&w.mu, NULL);
 	pthread_cond_init(&w.cv, NULL);
@@ -1275,7 +1285,8 @@ static void write_stacks(builder *b, output *o)
 		event_prefix(b, e, &ev);
 	}
 	evoff[b->nevents] = ev.n;
-	if (write_jobs < 2 || b->stack_map.count < 4 * WRUN || !write_stacks_par(b, o, ev.p, evoff, &wt))
+	uint32_t run = write_jobs < 2 ? 0 : wrun();
+	if (write_jobs < 2 || b->stack_map.count / 4 < run || !write_stacks_par(b, o, run, ev.p, evoff, &wt))
 		write_stack_range(b, o, 0, b->stack_map.count, ev.p, evoff, &wt);
 	free(evoff);
 	sbuf_free(&ev);

@@ -1221,16 +1221,17 @@ static void *wpar_thread(void *arg)
 	return NULL;
 }
 
-/* write_stacks on write_jobs threads: false when no thread could be
- * started (nothing written then). */
-static bool write_stacks_par(builder *b, output *o, uint32_t run, const char *ev, const size_t *evoff, sbuf *wt)
+/* write_stacks on jobs threads: false when no thread could be started
+ * (nothing written then). */
+static bool write_stacks_par(builder *b, output *o, unsigned jobs, uint32_t run, const char *ev, const size_t *evoff,
+			     sbuf *wt)
 {
 	struct wpar w = { .b = b, .ev = ev, .evoff = evoff, .nstacks = b->stack_map.count, .run = run };
 	w.nruns = (uint32_t)(((uint64_t)w.nstacks + run - 1) / run);
-	w.nslots = WSLOTS * write_jobs;
+	w.nslots = WSLOTS * jobs;
 	pthread_mutex_init(&w.mu, NULL);
 	pthread_cond_init(&w.cv, NULL);
-	unsigned nth = write_jobs - 1, started = 0;
+	unsigned nth = jobs - 1, started = 0;
 	pthread_t *th = xcalloc(nth, sizeof *th);
 	w.slot = xcalloc(w.nslots, sizeof *w.slot);
 	w.ready = xcalloc(w.nslots, sizeof *w.ready);
@@ -1285,8 +1286,10 @@ static void write_stacks(builder *b, output *o)
 		event_prefix(b, e, &ev);
 	}
 	evoff[b->nevents] = ev.n;
-	uint32_t run = write_jobs < 2 ? 0 : wrun();
-	if (write_jobs < 2 || b->stack_map.count / 4 < run || !write_stacks_par(b, o, run, ev.p, evoff, &wt))
+	/* (no more threads than cores: more would only hold more buffers) */
+	unsigned jobs = write_jobs < 2 ? 1 : write_jobs < cli_jobs() ? write_jobs : cli_jobs();
+	uint32_t run = jobs < 2 ? 0 : wrun();
+	if (jobs < 2 || b->stack_map.count / 4 < run || !write_stacks_par(b, o, jobs, run, ev.p, evoff, &wt))
 		write_stack_range(b, o, 0, b->stack_map.count, ev.p, evoff, &wt);
 	free(evoff);
 	sbuf_free(&ev);

@@ -11,7 +11,8 @@
 #   perf text -> folded  spaa-fold perf.txt
 #                        vs inferno-collapse-perf perf.txt (its default threads)       (goal 0.8x, RSS <= 80 MB)
 # then the threads: each of ours at -j 1, 2 and the machine's cores (goal at
-# 2: at most 0.6x the wall time of 1 for at most 1.25x its CPU).
+# 2: at most 0.6x the wall time of 1 for at most 1.25x its CPU), perf2spaa's
+# (perf.data and text) with the runs of each -j alternated and the ratio.
 #
 # The captures: BENCH_PERFDATA=FILE, else the system-wide capture of a build
 # that bench/perfdata.sh records into bench/out (recorded here if missing);
@@ -108,4 +109,31 @@ for what in "spaa-fold perf.data:spaa-fold:$data" "spaa-fold perf.txt:spaa-fold:
 		pair "$cmd -j $j" - "$c" ""
 	done
 done
+
+# curve TITLE CMD FILE: CMD -j N FILE at each N of $jobs, the runs
+# alternated (each round runs every -j once, so that a load on the machine
+# falls on all); the rows, and the ratio at -j 2 to -j 1 with the goal
+curve() {
+	echo "threads: $1 (goal at -j 2: wall <= 0.6x, CPU <= 1.25x of -j 1)"
+	for _j in $jobs; do : > "$OUT/j$_j.txt"; done
+	_i=0
+	while [ $_i -lt "$RUNS" ]; do
+		_i=$((_i + 1))
+		for _j in $jobs; do timed "'$CMD/$2' -j $_j '$3'" >> "$OUT/j$_j.txt"; done
+	done
+	for _j in $jobs; do
+		set -- "$1" "$2" "$3" $(awk '{ print $1 }' "$OUT/j$_j.txt" | spread) \
+			$(awk '{ print $2 }' "$OUT/j$_j.txt" | spread) \
+			"$(awk '{ if ($3 > m) m = $3 } END { print m + 0 }' "$OUT/j$_j.txt")"
+		printf '  %-52s wall %6.3f s (%.3f..%.3f)  CPU %6.3f s (%.3f..%.3f)  RSS %d MB\n' \
+			"$2 -j $_j" "$4" "$5" "$6" "$7" "$8" "$9" $((${10} / 1024))
+		eval "_w$_j=$4 _c$_j=$7"
+		rm -f "$OUT/j$_j.txt"
+	done
+	awk -v w1="$_w1" -v c1="$_c1" -v w2="$_w2" -v c2="$_c2" 'BEGIN {
+		printf "  ratio at -j 2: wall %.2fx, CPU %.2fx (goal 0.6x wall, 1.25x CPU): %s\n", w2 / w1, c2 / c1,
+			w2 / w1 <= 0.6 && c2 / c1 <= 1.25 ? "met" : "NOT met" }'
+}
+curve "perf2spaa perf.data" perf2spaa "$data"
+curve "perf2spaa perf.txt" perf2spaa "$text"
 rm -f "$OUT/t.txt" "$OUT/err.txt" "$OUT/a.txt" "$OUT/b.txt"

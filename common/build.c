@@ -4,6 +4,7 @@
 #include "utf8.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "cli.h"
@@ -549,9 +550,11 @@ static uint32_t ctx_intern(builder *b, const builder_ctx *in)
 
 /* The index of the stack of frames in context ci (the stack it is an alias
  * of, if any); path: the hash of its frames if known (from another
- * builder), NULL to compute it. */
+ * builder), NULL to compute it; id likewise, its content id (before an
+ * extra context is folded into it). */
 static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t kh, uint32_t ci,
-				 const uint32_t *frames, uint32_t nframes, const uint64_t *path);
+				 const uint32_t *frames, uint32_t nframes, const uint64_t *path,
+				 const uint64_t *id);
 
 /* A stack's aggregation key in k: the frame indices (first: the stack
  * keeps no other copy of them), then the context.  With prefetch (a stack
@@ -574,12 +577,13 @@ static uint32_t stack_intern(builder *b, uint32_t ci, const uint32_t *frames, ui
 {
 	sbuf *k = &b->key;
 	stack_key(b, k, ci, frames, nframes, !path);
-	return stack_intern_key(b, k->p, k->n, strmap_hash(k->p, k->n), ci, frames, nframes, path);
+	return stack_intern_key(b, k->p, k->n, strmap_hash(k->p, k->n), ci, frames, nframes, path, NULL);
 }
 
 /* The same with the key made (its strmap_hash h). */
 static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t kh, uint32_t ci,
-				 const uint32_t *frames, uint32_t nframes, const uint64_t *path)
+				 const uint32_t *frames, uint32_t nframes, const uint64_t *path,
+				 const uint64_t *id)
 {
 	bool added;
 	uint32_t i = strmap_intern_h(&b->stack_map, key, n, kh, &added);
@@ -616,10 +620,17 @@ static uint32_t stack_intern_key(builder *b, const void *key, size_t n, uint32_t
 				stackid_memo_set(&f->memo, before, h);
 			}
 		s->path = h;
-		if (b->part) goto done; /* the merge gives the ids */
-		stackid_ctx sc = { sstr_c(b->events[x->event].name), ctx_get(b, x->stack_type),
-				   ctx_get(b, x->comm), x->has_pid, x->has_tid, x->pid, x->tid };
-		s->id = stackid_add_ctx(h, &sc);
+		if (id) {
+			s->id = *id;
+		} else {
+			stackid_ctx sc = { sstr_c(b->events[x->event].name), ctx_get(b, x->stack_type),
+					   ctx_get(b, x->comm), x->has_pid, x->has_tid, x->pid, x->tid };
+			s->id = stackid_add_ctx(h, &sc);
+		}
+		/* a part's stacks have their content ids (the work of its
+		 * thread, not the merge's), not made unique: the merge does
+		 * that */
+		if (b->part) goto done;
 		bool fresh;
 		uint32_t first = idmap_put(&b->ids, (int64_t)s->id, i, &fresh);
 		if (!fresh && x->extra) {
@@ -665,7 +676,7 @@ uint32_t builder_stack_finish(builder *b, builder_pending *p, const uint32_t *mi
 {
 	/* the frames open the key (a copy of the caller's, aligned: malloc'ed) */
 	const uint32_t *frames = (const uint32_t *)(const void *)p->key.p;
-	uint32_t i = stack_intern_key(b, p->key.p, p->key.n, p->h, p->ci, frames, p->nframes, NULL);
+	uint32_t i = stack_intern_key(b, p->key.p, p->key.n, p->h, p->ci, frames, p->nframes, NULL, NULL);
 	builder_add(b, i, midx, vals, nvals);
 	return i;
 }
@@ -841,7 +852,7 @@ bool builder_merge(builder *b, const builder *src)
 			keys.n += sizeof cx[s->ctx];
 			kh[k] = strmap_hash(keys.p + koff[k], keys.n - koff[k]);
 			strmap_prefetch(&b->stack_map, kh[k]);
-			if (!src->ctxs[s->ctx].extra && !src->part)
+			if (!src->ctxs[s->ctx].extra)
 				idmap_prefetch(&b->ids, (int64_t)s->id); /* (its id here too) */
 		}
 		koff[nb] = keys.n;
@@ -859,7 +870,7 @@ bool builder_merge(builder *b, const builder *src)
 			}
 			/* the hash of the frames is the same in both builders */
 			uint32_t d = stack_intern_key(b, keys.p + koff[k], koff[k + 1] - koff[k], kh[k], cx[s->ctx],
-						      NULL, s->nframes, &s->path);
+						      NULL, s->nframes, &s->path, src->part ? &s->id : NULL);
 			/* the weights as they were, for an overflow */
 			num *w = &b->wpool[(size_t)d * b->nmetrics];
 			dst[i] = d;
@@ -1119,6 +1130,151 @@ static void write_stack(builder *b, output *o, uint32_t i, const char *ev, size_
 	out_commit(o, w);
 }
 
+/* The stack records of stacks [i0, i1) (the aliases left out); ev and
+ * evoff: the text event_prefix makes for each event, one after another. */
+static void write_stack_range(builder *b, output *o, uint32_t i0, uint32_t i1, const char *ev,
+			      const size_t *evoff, sbuf *wt)
+{
+	for (uint32_t i = i0; i < i1; i++) {
+		if (b->stacks[i].alias) continue;
+		uint32_t e = b->ctxs[b->stacks[i].ctx].event;
+		write_stack(b, o, i, ev + evoff[e], evoff[e + 1] - evoff[e], wt);
+	}
+}
+
+/* builder_jobs(): the threads builder_write renders stack records on */
+static unsigned write_jobs = 1;
+
+void builder_jobs(unsigned n)
+{
+	write_jobs = n ? n : 1;
+}
+
+/* The stack records on several threads (builder_jobs): cut into runs of
+ * WRUN stacks, each rendered by whichever thread is free into a buffer of
+ * a ring of WSLOTS a thread, and written in order by the caller's thread,
+ * which renders too while the next run to write is not ready.  A run is
+ * rendered only when its slot is free (the run WSLOTS * threads before it
+ * is written): the memory is the ring's, not the output's. */
+enum { WRUN = 1024, WSLOTS = 4 };
+
+/* The stacks a run: WRUN, or SPAA_WRITE_RUN's (the tests' small runs, so
+ * that a small profile goes round the ring). */
+static uint32_t wrun(void)
+{
+	const char *e = getenv("SPAA_WRITE_RUN");
+	char *end;
+	unsigned long v = e ? strtoul(e, &end, 10) : 0;
+	return e && *e && !*end && v >= 1 && v <= WRUN ? (uint32_t)v : WRUN;
+}
+
+struct wpar {
+	builder *b;
+	const char *ev;
+	const size_t *evoff;
+	uint32_t nstacks, run, nruns, nslots;
+	output **slot;       /* run r renders into slot[r % nslots] */
+	uint32_t *ready;     /* slot s holds run ready[s] - 1 rendered, 0 none */
+	uint32_t next;       /* the first run nobody has taken */
+	uint32_t written;    /* the runs written */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+/* Run r rendered into its slot (w->mu not held), then marked ready. */
+static void wpar_render(struct wpar *w, uint32_t r, sbuf *wt)
+{
+	output *so = w->slot[r % w->nslots];
+	so->n = 0;
+	uint32_t i0 = r * w->run, i1 = w->nstacks - i0 > w->run ? i0 + w->run : w->nstacks;
+	write_stack_range(w->b, so, i0, i1, w->ev, w->evoff, wt);
+	pthread_mutex_lock(&w->mu);
+	w->ready[r % w->nslots] = r + 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* A run to render, taken (w->mu held): UINT32_MAX when none can be now. */
+static uint32_t wpar_take(struct wpar *w)
+{
+	if (w->next >= w->nruns || w->next >= w->written + w->nslots) return UINT32_MAX;
+	return w->next++;
+}
+
+static void *wpar_thread(void *arg)
+{
+	struct wpar *w = arg;
+	sbuf wt = { 0 };
+	pthread_mutex_lock(&w->mu);
+	while (w->next < w->nruns) {
+		uint32_t r = wpar_take(w);
+		if (r == UINT32_MAX) {
+			pthread_cond_wait(&w->cv, &w->mu);
+			continue;
+		}
+		pthread_mutex_unlock(&w->mu);
+		wpar_render(w, r, &wt);
+		pthread_mutex_lock(&w->mu);
+	}
+	pthread_mutex_unlock(&w->mu);
+	sbuf_free(&wt);
+	return NULL;
+}
+
+/* write_stacks on jobs threads: false when no thread could be started
+ * (nothing written then). */
+static bool write_stacks_par(builder *b, output *o, unsigned jobs, uint32_t run, const char *ev, const size_t *evoff,
+			     sbuf *wt)
+{
+	struct wpar w = { .b = b, .ev = ev, .evoff = evoff, .nstacks = b->stack_map.count, .run = run };
+	w.nruns = (uint32_t)(((uint64_t)w.nstacks + run - 1) / run);
+	w.nslots = WSLOTS * jobs;
+	pthread_mutex_init(&w.mu, NULL);
+	pthread_cond_init(&w.cv, NULL);
+	unsigned nth = jobs - 1, started = 0;
+	pthread_t *th = xcalloc(nth, sizeof *th);
+	w.slot = xcalloc(w.nslots, sizeof *w.slot);
+	w.ready = xcalloc(w.nslots, sizeof *w.ready);
+	for (uint32_t s = 0; s < w.nslots; s++) w.slot[s] = output_open_mem();
+	for (unsigned t = 0; t < nth; t++)
+		if (pthread_create(&th[started], NULL, wpar_thread, &w) == 0) started++;
+	if (started) {
+		pthread_mutex_lock(&w.mu);
+		while (w.written < w.nruns) {
+			uint32_t s = w.written % w.nslots;
+			if (w.ready[s] == w.written + 1) { /* the next to write */
+				pthread_mutex_unlock(&w.mu);
+				out_write(o, w.slot[s]->buf, w.slot[s]->n);
+				pthread_mutex_lock(&w.mu);
+				w.ready[s] = 0;
+				w.written++;
+				pthread_cond_broadcast(&w.cv);
+				continue;
+			}
+			uint32_t r = wpar_take(&w);
+			if (r == UINT32_MAX) {
+				pthread_cond_wait(&w.cv, &w.mu);
+				continue;
+			}
+			pthread_mutex_unlock(&w.mu);
+			wpar_render(&w, r, wt);
+			pthread_mutex_lock(&w.mu);
+		}
+		pthread_mutex_unlock(&w.mu);
+		for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
+	}
+	for (uint32_t s = 0; s < w.nslots; s++) {
+		size_t n;
+		free(output_close_mem(w.slot[s], &n));
+	}
+	free(w.slot);
+	free(w.ready);
+	free(th);
+	pthread_mutex_destroy(&w.mu);
+	pthread_cond_destroy(&w.cv);
+	return started > 0;
+}
+
 /* The stack records, the bulk of the output: what every record of an
  * event repeats is rendered once. */
 static void write_stacks(builder *b, output *o)
@@ -1130,11 +1286,11 @@ static void write_stacks(builder *b, output *o)
 		event_prefix(b, e, &ev);
 	}
 	evoff[b->nevents] = ev.n;
-	for (uint32_t i = 0; i < b->stack_map.count; i++) {
-		if (b->stacks[i].alias) continue;
-		uint32_t e = b->ctxs[b->stacks[i].ctx].event;
-		write_stack(b, o, i, ev.p + evoff[e], evoff[e + 1] - evoff[e], &wt);
-	}
+	/* (no more threads than cores: more would only hold more buffers) */
+	unsigned jobs = write_jobs < 2 ? 1 : write_jobs < cli_jobs() ? write_jobs : cli_jobs();
+	uint32_t run = jobs < 2 ? 0 : wrun();
+	if (jobs < 2 || b->stack_map.count / 4 < run || !write_stacks_par(b, o, jobs, run, ev.p, evoff, &wt))
+		write_stack_range(b, o, 0, b->stack_map.count, ev.p, evoff, &wt);
 	free(evoff);
 	sbuf_free(&ev);
 	sbuf_free(&wt);

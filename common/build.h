@@ -125,9 +125,9 @@ void builder_where_byte(builder *b, const char *file, uint64_t offset);
 void builder_keep_overflow(builder *b);
 bool builder_overflowed(const builder *b);
 /* For a builder that is only ever merged into another (builder_merge's
- * src: a chunk parsed on another thread): its stacks get no content id,
- * and stacks of the same content are not made one; the merge does both,
- * once, in the builder that is written. */
+ * src: a chunk parsed on another thread): stacks of the same content are
+ * not made one (their content ids are not made unique); the merge does
+ * that, once, in the builder that is written, taking their ids. */
 void builder_part(builder *b);
 /* "related_stacks" both ways (DTrace user + kernel stacks). */
 void builder_relate(builder *b, uint32_t s1, uint32_t s2);
@@ -161,6 +161,10 @@ bool builder_merge(builder *b, const builder *src);
 
 /* Writes everything. */
 void builder_write(builder *b, output *o);
+/* The threads builder_write renders the stack records on (the calling
+ * one among them; default 1), for a command run with -j N: the output is
+ * the same, byte for byte, whatever their number. */
+void builder_jobs(unsigned n);
 
 /* Reading a builder in process (a command that reads another format than
  * SPAA: spaa.h's spaa_open_any), record by record as builder_write writes

@@ -8,6 +8,7 @@
 #include "perfconv.h"
 #include "naming.h"
 #include "perfdata.h"
+#include "perfsym.h"
 #include "procmap.h"
 #include "spaa.h"
 #include "stackid.h"
@@ -291,6 +292,10 @@ struct conv {
 	uint32_t otslots, otn;
 	uint64_t last_ns;
 	bool has_last;
+	/* the symbols of new addresses looked up by the builder stage (on its
+	 * thread: the tables are only read there), not here: -j 2 and more,
+	 * a file of no dwarf samples, without --inline and --srcline */
+	bool defer_names;
 	/* the batch being filled, and the stages' hand-over */
 	struct batch *cur;
 	struct batch own;     /* -j 1: the one batch */
@@ -379,8 +384,12 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 	uint32_t ci = fc_intern_h(c, fc_dso(dso, unwound), addr, h, &added);
 	if (added) {
 		c->name.n = 0;
-		uint64_t off = 0;
-		bool named = procmap_symbol(c->pm, dso, addr, &c->name, &off);
+		uint64_t off = 0, taddr = 0;
+		perfsym *tab = NULL;
+		/* the symbol looked up by the builder stage (defer_names), or
+		 * here */
+		bool defer = c->defer_names && procmap_symtab(c->pm, dso, addr, &tab, &taddr);
+		bool named = !defer && procmap_symbol(c->pm, dso, addr, &c->name, &off);
 		/* its source line first (the look-up reuses the inlined
 		 * names' memory) */
 		c->src.n = 0;
@@ -408,9 +417,17 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 		struct batch *t = c->cur;
 		put(t, &(uint8_t){ OP_FRAMES }, 1);
 		put64(t, addr);
-		put64(t, off);
-		put(t, &(uint8_t){ named }, 1);
-		if (named) putstr(t, c->name.p, c->name.n);
+		if (defer && tab) {
+			put(t, &(uint8_t){ 2 }, 1);
+			put(t, &tab, sizeof tab);
+			put64(t, taddr);
+		} else {
+			put(t, &(uint8_t){ named }, 1);
+			if (named) {
+				put64(t, off);
+				putstr(t, c->name.p, c->name.n);
+			}
+		}
 		/* the dso: its number, and its name the first time */
 		uint32_t dk = dso + 1; /* (UINT32_MAX: 0) */
 		if (dk >= c->dscap || !c->dsent[dk]) {
@@ -522,9 +539,21 @@ static sstr getstr(struct rd *r)
 /* The frames of one (dso, address) (an OP_FRAMES), numbered in order. */
 static void frames_make(struct bstage *s, struct rd *r)
 {
-	uint64_t addr = get64r(r), off = get64r(r);
-	bool named = get8r(r);
-	sstr name = named ? getstr(r) : sstr_c("[unknown]");
+	uint64_t addr = get64r(r), off = 0;
+	uint8_t how = get8r(r);
+	bool named = how != 0;
+	sstr name = sstr_c("[unknown]");
+	if (how == 1) {
+		off = get64r(r);
+		name = getstr(r);
+	} else if (how == 2) { /* looked up here (defer_names) */
+		perfsym *tab;
+		memcpy(&tab, r->p, sizeof tab);
+		r->p += sizeof tab;
+		const char *sym = perfsym_find(tab, get64r(r), &off);
+		named = sym != NULL;
+		if (sym) name = sstr_c(sym);
+	}
 	uint32_t dk = get32r(r);
 	sstr dn = get8r(r) ? getstr(r) : SSTR_NULL;
 	/* its source line (--srcline): the innermost frame's */
@@ -1486,6 +1515,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	 * one and the builder stage's */
 	if (!pipe && o->jobs >= 2) procmap_prefetch(c.pm, o->jobs > 3 ? o->jobs - 2 : 1);
 	stages_start(&c, o->jobs);
+	c.defer_names = c.threaded && !pipe && !o->inline_frames && !o->srclines && !any_dwarf(&c);
 	pd_event e;
 	bool decided = false;
 	while (perfdata_next(c.d, &e)) {

@@ -900,6 +900,31 @@ bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_
 	}
 }
 
+bool procmap_symtab(procmap *m, uint32_t dso, uint64_t addr, perfsym **t, uint64_t *taddr)
+{
+	*t = NULL;
+	*taddr = addr;
+	if (dso == UINT32_MAX) return true;
+	struct dso *d = &m->dsos[dso];
+	switch (d->kind) {
+	case DSO_KERNEL:
+		if (!m->kdone) kernel_init(m);
+		if (!m->kok) return true;
+		*t = m->ksyms;
+		*taddr = addr - (uint64_t)m->kdelta;
+		return true;
+	case DSO_JIT:
+		return false;
+	case DSO_FILE:
+	case DSO_VDSO:
+		if (!d->looked) load_syms(m, d);
+		*t = d->syms;
+		return true;
+	default:
+		return true;
+	}
+}
+
 /* elfsym_lookup of addr in file dso (NULL elfsym: none, or not an ELF file). */
 static bool dwarf_lookup(procmap *m, uint32_t dso, uint64_t addr, elfsym_res *r)
 {

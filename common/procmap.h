@@ -67,6 +67,16 @@ const char *procmap_dso_name(const procmap *m, uint32_t dso);
 /* The symbol of addr in dso, appended to name, and its offset; false when
  * it has none. */
 bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off);
+/* procmap_symbol in two steps, for a caller that looks the symbol up on
+ * another thread: the symbol table that names addr of dso (*t, NULL when
+ * it has none: no symbol) and the address to look up in it with
+ * perfsym_find (*taddr), its table read here when it is the first time;
+ * false when dso is not named from such a table (procmap_symbol names it).
+ * The table is the caller's to look up in until procmap_free, on one
+ * thread: perfsym_find is not to be called on it on another at the same
+ * time. */
+struct perfsym;
+bool procmap_symtab(procmap *m, uint32_t dso, uint64_t addr, struct perfsym **t, uint64_t *taddr);
 
 /* The functions inlined at addr in dso (an ELF file), innermost first,
  * from its DWARF (elfsym.h, demangled as perf shows names); *n 0 when none.

@@ -347,6 +347,9 @@ EOF2
 			for j in 2 3 8; do
 				# shellcheck disable=SC2086
 				perf2spaa $opts -j "$j" "$T/$f" | own "$f" | cmp - "$T/j1.spaa" || fail "$f $opts: -j $j differs from -j 1"
+				# the stack records rendered in runs of 2 on the threads
+				# shellcheck disable=SC2086
+				SPAA_WRITE_RUN=2 perf2spaa $opts -j "$j" "$T/$f" | own "$f" | cmp - "$T/j1.spaa" || fail "$f $opts: -j $j, runs of 2, differs from -j 1"
 			done
 		done
 	done

@@ -426,6 +426,26 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 	assert_equal "$(tail -1 "$T/m7.err")" "perf2spaa: $T/mix.txt: warning: 38 unreadable lines in all"
 }
 
+# -j N: the stack records rendered on N threads in runs (SPAA_WRITE_RUN
+# stacks, small here so that the runs go round the ring of buffers many
+# times), written in order by one
+@test "-j 2, 3 and 8 render the stack records on the threads in runs written in order: the same bytes as -j 1, to standard output, to a file and compressed" {
+	local cap=$BATS_TEST_DIRNAME/../bench/data/build.perf.txt.zst j r
+	perf2spaa -j 1 "$cap" > "$T/1.spaa"
+	[ "$(grep -c '"type":"stack"' "$T/1.spaa")" -gt 4096 ] || fail "too few stacks for several runs of 1024"
+	for j in 2 3 8; do
+		for r in 1 5 1024; do
+			SPAA_WRITE_RUN=$r perf2spaa -j $j "$cap" | cmp - "$T/1.spaa" || fail "-j $j, runs of $r: not the bytes of -j 1"
+		done
+		SPAA_WRITE_RUN=3 perf2spaa -j $j -o "$T/o$j.spaa" "$cap"
+		cmp "$T/o$j.spaa" "$T/1.spaa"
+		SPAA_WRITE_RUN=3 perf2spaa -j $j -z "$cap" | zstd -dq | cmp - "$T/1.spaa"
+	done
+	# -s: the sample records after them, as they came
+	perf2spaa -s -j 1 "$cap" > "$T/s1.spaa"
+	SPAA_WRITE_RUN=2 perf2spaa -s -j 2 "$cap" | cmp - "$T/s1.spaa"
+}
+
 @test "a sample without a period is a warning once, whichever chunk the event's first sample is in" {
 	for i in $(seq 0 99); do
 		p=" 1000"

@@ -1204,18 +1204,33 @@ static uint64_t next_header(int fd, uint64_t from, uint64_t size, size_t max)
 	return at;
 }
 
-/* The parts of a file (convert_ranges): next, the first that nobody has
- * taken (under part_mu; they are taken in order). */
+/* The parts of a file (convert_ranges), each taken once (taken[k], under
+ * part_mu): those of mine[k] are the main thread's own, read in order
+ * into the profile itself, which the other threads take only when no
+ * other is left. */
 struct parts {
 	struct chunk *ring;
-	uint64_t np, next;
+	uint64_t np;
+	bool *taken, *mine;
 };
 
-/* Takes the next part of w, if any (its index, else w->np). */
+/* The first part of w that nobody has taken, of the others' first when
+ * others (not the main thread's own); w->np none.  Under part_mu. */
+static uint64_t first_free(const struct parts *w, bool others)
+{
+	for (uint64_t k = 0; k < w->np; k++)
+		if (!w->taken[k] && !(others && w->mine[k])) return k;
+	return w->np;
+}
+
+/* Takes the next part of w for a thread (its index, else w->np): one
+ * that is not the main thread's own, else any. */
 static uint64_t take_part(struct parts *w)
 {
 	pthread_mutex_lock(&part_mu);
-	uint64_t k = w->next < w->np ? w->next++ : w->np;
+	uint64_t k = first_free(w, true);
+	if (k == w->np) k = first_free(w, false);
+	if (k < w->np) w->taken[k] = true;
 	pthread_mutex_unlock(&part_mu);
 	return k;
 }
@@ -1259,40 +1274,99 @@ static uint64_t read_own_part(struct chunk *c, uint64_t line0, bool *text)
 	return ln - line0;
 }
 
-/* A plain file of size bytes (fd) on P.jobs threads: cut into parts (2 a
- * thread; more with SPAA_CHUNK, the tests' small parts) that each begin
- * with a sample header, taken in order by whichever thread is free, each
- * read where it is in the file (pread).  The main thread goes through the
- * parts in order: one nobody has taken yet it reads itself into P.b, as -j
- * 1 would; one a thread has read it merges into P.b; while a thread is
- * still on it, it takes and reads the next free part as the threads do
- * (each into a builder of its own), or waits when there is none.  So the
- * work is shared whatever the data, the merges are done while the others
- * read, and what the main thread reads in order needs no merge.  Each part
- * is read once, and the merges cost the parts' distinct stacks: not the
- * chunks of convert_chunks (each 8 MiB, with its frames and stacks again),
- * nor their copies.  (On 2 cores and 25 pid-shifted copies of a build
- * capture, a part of the main thread's own and the thread's merged after
- * it took 0.68 of the wall time of -j 1, by the threads' CPU times; all
- * parts on threads with the main thread merging only, 1.33 times the CPU
- * of -j 1; this with 4 parts a thread, 1.19 times; with 2, 1.06.) */
+/* The parts of a file on jobs threads, as fractions of it (sizes, summing
+ * to 1) and whose they are (mine: the main thread's own), in rounds: the
+ * main thread reads a part into the profile itself while the others read
+ * one each into builders of their own; then it merges those (their
+ * stacks into the profile) and reads its next part while the others
+ * read their next.  So that the threads end a round together, the main
+ * thread's part is as long as the others' take less what the merges
+ * take: by the times measured on 2 cores (25 pid-shifted copies of a
+ * build capture, 977,000 distinct stacks), a thread reads a part into a
+ * builder of its own in 0.9 of the time the main thread takes for it
+ * (no content ids made unique, smaller tables), and merges it in 0.2;
+ * the first round has no merges.  Two rounds: more parts cost more (each
+ * names its frames again). */
+enum { ROUNDS = 2 };
+#define PART_READ 0.9
+#define PART_MERGE 0.2
+
+static uint64_t plan_parts(unsigned jobs, double *size, bool *mine)
+{
+	double own = PART_READ - (jobs - 1) * PART_MERGE, sum = 0;
+	uint64_t np = 0;
+	for (unsigned r = 0; r < ROUNDS; r++) {
+		double a = r == 0 ? PART_READ : own;
+		if (a > 0) {
+			size[np] = a;
+			mine[np++] = true;
+		}
+		for (unsigned t = 1; t < jobs; t++) {
+			size[np] = 1;
+			mine[np++] = false;
+		}
+	}
+	for (uint64_t k = 0; k < np; k++) sum += size[k];
+	for (uint64_t k = 0; k < np; k++) size[k] /= sum;
+	return np;
+}
+
+/* A plain file of size bytes (fd) on P.jobs threads: cut into parts
+ * (plan_parts; with SPAA_CHUNK, the tests' small parts, of that size,
+ * every P.jobs-th the main thread's own) that each begin with a sample
+ * header, each read where it is in the file (pread).  The main thread
+ * goes through the parts in order: its own, and any other nobody has
+ * taken yet, it reads itself into P.b, as -j 1 would; one a thread has
+ * read it merges into P.b; while a thread is still on one, it takes and
+ * reads a later part that is not its own as the threads do (into a
+ * builder of its own), when the threads have more than one left, or
+ * waits.  The threads take the parts that are not the main thread's own
+ * in order, then (none left) its own.  So the work is shared whatever the
+ * data, the merges are done while the others read, and what the main
+ * thread reads in order needs no merge.  Each part is read once, and the
+ * merges cost the parts' distinct stacks: not the chunks of
+ * convert_chunks (each 8 MiB, with its frames and stacks again), nor
+ * their copies. */
 static void convert_ranges(input *in, int fd, uint64_t size)
 {
 	unsigned jobs = P.jobs;
 	size_t max_line = input_max_line();
-	uint64_t nr = (uint64_t)jobs * 2;
-	if (getenv("SPAA_CHUNK") && size / chunk_size() > nr) nr = size / chunk_size();
+	uint64_t nr = (uint64_t)jobs * ROUNDS;
+	bool small = getenv("SPAA_CHUNK") && size / chunk_size() > (uint64_t)jobs * 2;
+	if (small) nr = size / chunk_size();
+	double *frac = xmalloc((nr + 1) * sizeof *frac);
+	bool *mine = xcalloc(nr + 1, sizeof *mine);
+	if (small) {
+		for (uint64_t k = 0; k < nr; k++) {
+			frac[k] = 1.0 / (double)nr;
+			mine[k] = k % jobs == 0;
+		}
+	} else {
+		nr = plan_parts(jobs, frac, mine);
+	}
 	uint64_t *cut = xmalloc((nr + 1) * sizeof *cut);
+	bool *own = xcalloc(nr + 1, sizeof *own);
 	uint64_t np = 1;
+	double at_f = 0;
 	cut[0] = 0;
+	own[0] = true;
 	for (uint64_t k = 1; k < nr; k++) {
-		uint64_t at = size / nr * k;
+		at_f += frac[k - 1];
+		uint64_t at = (uint64_t)((double)size * at_f);
 		if (at <= cut[np - 1]) at = cut[np - 1] + 1;
 		if (at >= size) break;
 		at = next_header(fd, at, size, max_line);
 		if (at >= size) break;
+		/* (a part that came to nothing: the next one's owner takes it) */
+		if (at == cut[np - 1]) {
+			own[np - 1] = mine[k];
+			continue;
+		}
+		own[np] = mine[k];
 		cut[np++] = at;
 	}
+	free(frac);
+	free(mine);
 	/* the last part runs to the end of the file, wherever that is by
 	 * then, as -j 1 reads it: a file that grows while it is read is not
 	 * cut at the size it had (perhaps in a line) */
@@ -1308,8 +1382,13 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 		c->max_line = max_line;
 		c->pooled = true;
 	}
-	struct parts w = { ring, np, 1 }; /* part 0: the main thread's */
-	unsigned nth = np - 1 < jobs - 1 ? (unsigned)(np - 1) : jobs - 1;
+	bool *taken = xcalloc(np, sizeof *taken);
+	taken[0] = true; /* part 0: the main thread's */
+	struct parts w = { ring, np, taken, own };
+	unsigned nth = 0;
+	for (uint64_t k = 1; k < np; k++) nth += !own[k];
+	if (nth > jobs - 1) nth = jobs - 1;
+	if (!nth) nth = np > 1 && jobs > 1; /* (a thread for the main thread's own parts) */
 	pthread_t *th = xcalloc(nth + 1, sizeof *th);
 	for (unsigned t = 0; t < nth; t++) {
 		int err = pthread_create(&th[t], NULL, read_parts, &w);
@@ -1317,29 +1396,37 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 	}
 	uint64_t lines = 0;
 	bool text = false;
-	void *mine = xmalloc(sizeof P);
+	void *mine_p = xmalloc(sizeof P);
 	for (uint64_t k = 0; k < np; k++) {
 		pthread_mutex_lock(&part_mu);
-		/* (part 0 is the main thread's from the start: w.next began
-		 * at 1, and a thread may have taken part 1 already) */
-		bool own = k == 0 || w.next == k;
-		if (k && own) w.next = k + 1;
+		bool read_own = k == 0 || !taken[k];
+		if (k) taken[k] = true;
 		pthread_mutex_unlock(&part_mu);
-		if (own) {
+		if (read_own) {
 			lines += read_own_part(&ring[k], lines, &text);
 			continue;
 		}
 		for (;;) { /* part k is a thread's: help until it is done */
 			pthread_mutex_lock(&part_mu);
 			bool done = ring[k].done;
-			uint64_t j = !done && w.next < np ? w.next++ : np;
-			if (!done && j == np) pthread_cond_wait(&part_cv, &part_mu);
+			uint64_t j = np;
+			if (!done) {
+				/* a later part that is not its own, when the
+				 * threads have another left */
+				j = first_free(&w, true);
+				uint64_t j2 = np;
+				for (uint64_t i = j + 1; j < np && i < np && j2 == np; i++)
+					if (!taken[i] && !own[i]) j2 = i;
+				if (j2 == np) j = np;
+				if (j < np) taken[j] = true;
+				else pthread_cond_wait(&part_cv, &part_mu);
+			}
 			pthread_mutex_unlock(&part_mu);
 			if (done) break;
 			if (j < np) { /* parse_chunk takes this thread's P */
-				memcpy(mine, &P, sizeof P);
+				memcpy(mine_p, &P, sizeof P);
 				read_part(&w, j);
-				memcpy(&P, mine, sizeof P);
+				memcpy(&P, mine_p, sizeof P);
 			}
 		}
 		merge_chunk(&ring[k], lines);
@@ -1348,7 +1435,7 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 		free(ring[k].w);
 		sbuf_free(&ring[k].hdrs);
 	}
-	free(mine);
+	free(mine_p);
 	for (unsigned t = 0; t < nth; t++) {
 		int err = pthread_join(th[t], NULL);
 		if (err) die(EXIT_DATA, "cannot wait for a thread: %s", strerror(err));
@@ -1356,6 +1443,8 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 	free(th);
 	free(ring);
 	free(cut);
+	free(own);
+	free(taken);
 	input_count_lines(in, lines, text);
 }
 
@@ -1445,6 +1534,7 @@ int perf_read(int argc, char **argv)
 	/* in-process runs (the fuzz target) come back from die() by longjmp:
 	 * one thread */
 	P.jobs = P.po.jobs = cli_exit_override ? 1 : jobs ? jobs : cli_jobs();
+	builder_jobs(P.jobs); /* the stack records rendered on as many */
 
 	P.b = builder_new();
 	builder_source_tool(P.b, "perf");

@@ -10,16 +10,20 @@
 #                        vs perf report --stdio --no-children -g none                  (goal 0.35x)
 #   perf text -> folded  spaa-fold perf.txt
 #                        vs inferno-collapse-perf perf.txt (its default threads)       (goal 0.8x, RSS <= 80 MB)
-# then the threads: each of ours at -j 1, 2 and the machine's cores (goal at
-# 2: at most 0.6x the wall time of 1 for at most 1.25x its CPU), perf2spaa's
-# (perf.data and text) with the runs of each -j alternated and the ratio.
+# then the threads: perf2spaa (perf.data, text, a dwarf capture), the
+# one-step spaa-fold and spaa-top, and spaa-fold, spaa-flamegraph and
+# spaa-top on a large SPAA file, each at -j 1, 2 and the machine's cores,
+# the runs of each -j alternated, with the ratio at 2 (goal: at most 0.6x
+# the wall time of 1 for at most 1.25x its CPU).
 #
 # The captures: BENCH_PERFDATA=FILE, else the system-wide capture of a build
 # that bench/perfdata.sh records into bench/out (recorded here if missing);
 # BENCH_PERFTEXT=FILE, else 25 copies of bench/data's build capture (the
 # `perf script` text of a build), each copy's pids and tids shifted
 # (perftext-copies.sh), the issue's text capture.  Without inferno on PATH its rows are skipped, with a message.
-# The threads' rows also read that text converted to SPAA (made once).
+# The threads' rows also read that text converted to SPAA (made once), and
+# BENCH_PERFDWARF=FILE, else the dwarf capture bench/perfdata.sh records
+# (skipped, with a message, when there is none).
 # BENCH_RUNS runs each (default 5): medians, with the spread (min..max), of
 # the wall time and the CPU time (user + sys of every process and thread).
 set -e
@@ -97,19 +101,6 @@ jobs="1 2"
 # the text capture as SPAA (made once): a large SPAA file read on the threads
 spaa=$OUT/perftext-25.spaa
 [ -s "$spaa" ] || "$CMD/perf2spaa" "$text" > "$spaa"
-for what in "spaa-fold perf.data:spaa-fold:$data" "spaa-fold perf.txt:spaa-fold:$text" \
-	    "spaa-top perf.data:spaa-top:$data" "spaa-fold SPAA ($(($(wc -c < "$spaa") >> 20)) MB):spaa-fold:$spaa" \
-	    "spaa-flamegraph SPAA:spaa-flamegraph:$spaa" "spaa-top SPAA:spaa-top:$spaa"; do
-	title=${what%%:*} rest=${what#*:}
-	cmd=${rest%%:*} file=${rest#*:}
-	echo "threads: $title (goal at -j 2: wall <= 0.6x, CPU <= 1.25x of -j 1)"
-	for j in $jobs; do
-		c="'$CMD/$cmd' -j $j '$file'"
-		goal=-
-		pair "$cmd -j $j" - "$c" ""
-	done
-done
-
 # curve TITLE CMD FILE: CMD -j N FILE at each N of $jobs, the runs
 # alternated (each round runs every -j once, so that a load on the machine
 # falls on all); the rows, and the ratio at -j 2 to -j 1 with the goal
@@ -136,4 +127,17 @@ curve() {
 }
 curve "perf2spaa perf.data" perf2spaa "$data"
 curve "perf2spaa perf.txt" perf2spaa "$text"
+# dwarf unwinding: BENCH_PERFDWARF, else the capture bench/perfdata.sh records
+dwarf=${BENCH_PERFDWARF:-$OUT/dwarf.perf.data}
+if [ -s "$dwarf" ]; then
+	curve "perf2spaa, dwarf capture" perf2spaa "$dwarf"
+else
+	echo "no dwarf capture (bench/perfdata.sh records one, or BENCH_PERFDWARF=FILE): its row skipped"
+fi
+curve "spaa-fold perf.data" spaa-fold "$data"
+curve "spaa-fold perf.txt" spaa-fold "$text"
+curve "spaa-top perf.data" spaa-top "$data"
+curve "spaa-fold SPAA ($(($(wc -c < "$spaa") >> 20)) MB)" spaa-fold "$spaa"
+curve "spaa-flamegraph SPAA" spaa-flamegraph "$spaa"
+curve "spaa-top SPAA" spaa-top "$spaa"
 rm -f "$OUT/t.txt" "$OUT/err.txt" "$OUT/a.txt" "$OUT/b.txt"

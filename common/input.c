@@ -544,12 +544,7 @@ char *input_rereadable(const char *path)
 	}
 	free(buf);
 	if (in > 0) close(in);
-	struct spool *sp = VEC_PUSH(spools, nspools, spoolcap);
-	sp->fd = fd;
-	sp->name = xstrdup(name);
-	sbuf s = { 0 };
-	sbuf_printf(&s, "/dev/fd/%d", fd);
-	return s.p;
+	return input_spool_named(fd, name);
 }
 
 char *input_spill(input *in)

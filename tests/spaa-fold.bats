@@ -640,3 +640,15 @@ fib;fib 500"
 		assert_output "spaa-fold: $T/sparse.spaa:13708: line longer than 67108864 bytes, the limit (SPAA_MAX_LINE=BYTES raises it)"
 	done
 }
+
+@test "spaa-fold -j on a plain file: standard input (a file, a file opened part way, /dev/stdin) read in parts, a pipe as before: the bytes of -j 1" {
+	zstd -dc "$F/perf-build-5000.spaa.zst" > "$T/r.spaa"
+	{ echo 'not read: the line before standard input starts'; cat "$T/r.spaa"; } > "$T/after.spaa"
+	spaa-fold -j 1 "$T/r.spaa" > "$T/one"
+	export SPAA_PAR_MIN=0
+	spaa-fold -j 3 < "$T/r.spaa" | cmp - "$T/one"
+	{ read -r line; spaa-fold -j 3; } < "$T/after.spaa" | cmp - "$T/one"
+	spaa-fold -j 3 /dev/stdin < "$T/r.spaa" | cmp - "$T/one"
+	spaa-fold -j 3 <(cat "$T/r.spaa") | cmp - "$T/one"
+	cat "$T/r.spaa" | spaa-fold -j 3 | cmp - "$T/one"
+}

@@ -557,16 +557,17 @@ static bool top_stack(void *ctx, void *chunk, const spaa_stack *s)
 	const struct top_par *P = ctx;
 	struct top_chunk *c = chunk;
 	if (T.event && !sstr_eqc(s->event_name, T.event)) return true;
-	c->stacks++;
 	const spaa_weight *w = spaa_weight_find(s->w, s->nw, T.metric.used);
-	if (!w) {
+	if (w) {
+		sbuf *k = &c->sums.key;
+		spaa_par_key(s, P->what | (s->comm.p ? 0 : SPAA_KEY_TID), k);
+		/* (a sum past 64 bits: one thread from this record on) */
+		if (!spaa_par_sums_add(&c->sums, k->p, k->n, w->value)) return false;
+		c->taken++;
+	} else {
 		c->missing++;
-		return true;
 	}
-	sbuf *k = &c->sums.key;
-	spaa_par_key(s, P->what | (s->comm.p ? 0 : SPAA_KEY_TID), k);
-	if (!spaa_par_sums_add(&c->sums, k->p, k->n, w->value)) return false;
-	c->taken++;
+	c->stacks++;
 	return true;
 }
 

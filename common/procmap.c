@@ -859,45 +859,30 @@ static void load_syms(procmap *m, struct dso *d)
 
 bool procmap_symbol(procmap *m, uint32_t dso, uint64_t addr, sbuf *name, uint64_t *off)
 {
-	if (dso == UINT32_MAX) return false;
+	perfsym *t;
+	uint64_t taddr;
+	if (procmap_symtab(m, dso, addr, &t, &taddr)) {
+		const char *s = t ? perfsym_find(t, taddr, off) : NULL;
+		if (!s) return false;
+		sbuf_adds(name, s);
+		return true;
+	}
+	/* a JIT map (perf-PID.map) */
 	struct dso *d = &m->dsos[dso];
-	switch (d->kind) {
-	case DSO_KERNEL: {
-		if (!m->kdone) kernel_init(m);
-		if (!m->kok) return false;
-		const char *s = perfsym_find(m->ksyms, addr - (uint64_t)m->kdelta, off);
-		if (!s) return false;
-		sbuf_adds(name, s);
-		return true;
+	if (!d->looked) {
+		d->looked = true;
+		/* under --symfs, a regular file only (rootpath.h) */
+		sbuf p = { 0 };
+		int why, fd = rp_open(m->root, d->name, &p, &why);
+		if (fd >= 0) symtab_read_perfmap_fd(&d->jit, fd, p.p);
+		else refused(m, d->name, why);
+		sbuf_free(&p);
 	}
-	case DSO_JIT: {
-		if (!d->looked) {
-			d->looked = true;
-			/* under --symfs, a regular file only (rootpath.h) */
-			sbuf p = { 0 };
-			int why, fd = rp_open(m->root, d->name, &p, &why);
-			if (fd >= 0) symtab_read_perfmap_fd(&d->jit, fd, p.p);
-			else refused(m, d->name, why);
-			sbuf_free(&p);
-		}
-		const symtab_ent *e = symtab_find(&d->jit, addr);
-		if (!e) return false;
-		sbuf_adds(name, symtab_str(&d->jit, e->name));
-		*off = addr - e->start;
-		return true;
-	}
-	case DSO_FILE:
-	case DSO_VDSO: {
-		if (!d->looked) load_syms(m, d);
-		if (!d->syms) return false;
-		const char *s = perfsym_find(d->syms, addr, off);
-		if (!s) return false;
-		sbuf_adds(name, s);
-		return true;
-	}
-	default:
-		return false;
-	}
+	const symtab_ent *e = symtab_find(&d->jit, addr);
+	if (!e) return false;
+	sbuf_adds(name, symtab_str(&d->jit, e->name));
+	*off = addr - e->start;
+	return true;
 }
 
 bool procmap_symtab(procmap *m, uint32_t dso, uint64_t addr, perfsym **t, uint64_t *taddr)

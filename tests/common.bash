@@ -202,7 +202,8 @@ at_line_end() {
 # dup (a duplicate one, line 13000), blank (blank lines and CRs), nonl (no
 # newline at the end), cut (the last line cut), long (line 13300 of 2,000
 # more bytes), sample (a sample record at the end), neg (negative weights),
-# big (2^53 + 1 + 1 on one stack), missing (weights of another metric).
+# big (2^53 + 1 + 1 on one stack), missing (weights of another metric),
+# deep (a stack of 50,000 frames).
 spaapar_variants() {
 	zstd -dc "$D/fold/perf-build-5000.spaa.zst" > "$T/r.spaa"
 	sed '13207s/"frames":\[6277,669\]/"frames":[6277,99999999]/' "$T/r.spaa" > "$T/bad.spaa"
@@ -221,6 +222,8 @@ spaapar_variants() {
 	awk 'NR == 13207 { for (i = 0; i < 3; i++) { l = $0; sub(/"period","value":1001001}\],"exclusive"/, "\"period\",\"value\":" (i ? "1" : "9007199254740992") "}],\"exclusive\"", l); print l } next } { print }' "$T/r.spaa" > "$T/big.spaa"
 	[ "$(grep -c '"value":9007199254740992}' "$T/big.spaa")" -eq 1 ]
 	awk 'NR > 12000 && NR % 7 == 0 { sub(/"metric":"period"/, "\"metric\":\"other\"") } { print }' "$T/r.spaa" > "$T/missing.spaa"
+	# a stack of 50,000 frames among the others
+	awk 'NR == 13207 { d = "6277"; for (i = 0; i < 49999; i++) d = d ",669"; sub(/"frames":\[6277,669\]/, "\"frames\":[" d "]") } { print }' "$T/r.spaa" > "$T/deep.spaa"
 }
 
 # spaapar_same CMD "VARIANTS" "OPTION SETS"...: CMD -j 1 and CMD -j 2 and 7

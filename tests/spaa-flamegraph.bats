@@ -749,7 +749,7 @@ root all$'
 
 @test "spaa-flamegraph -j on a plain file: the stack records read in chunks on the threads give the graph and messages of -j 1" {
 	spaapar_variants
-	spaapar_same spaa-flamegraph "r bad frame blank nonl cut sample big" "" "--all-events --tid --inverted"
+	spaapar_same spaa-flamegraph "r bad frame blank nonl cut sample big deep" "" "--all-events --tid --inverted"
 	SPAA_PAR_MIN=0 spaa-flamegraph -j 2 --diff "$T/r.spaa" "$T/blank.spaa" | cmp - <(spaa-flamegraph -j 1 --diff "$T/r.spaa" "$T/blank.spaa")
 	run env SPAA_PAR_MIN=0 spaa-flamegraph -j 7 "$T/bad.spaa"
 	assert_failure 1

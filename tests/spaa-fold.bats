@@ -553,7 +553,7 @@ x;b;e 1"
 	# what -j 1 gives is what -j 1 gave before
 	spaa-fold -j1 "$T/r.spaa" | cmp - <(spaa-fold -j1 "$F/perf-build-5000.spaa.zst")
 	local L=$(wc -l < "$T/r.spaa")
-	spaapar_same spaa-fold "r bad over frame dup blank nonl cut long sample neg big missing" \
+	spaapar_same spaa-fold "r bad over frame dup blank nonl cut long sample neg big missing deep" \
 		"" "--all-events --tid" "--kernel --raw -m samples"
 	# what they say, at -j 7
 	run env SPAA_PAR_MIN=0 spaa-fold -j 7 "$T/bad.spaa"
@@ -641,7 +641,7 @@ fib;fib 500"
 	done
 }
 
-@test "spaa-fold -j on a plain file: standard input (a file, a file opened part way, /dev/stdin) read in parts, a pipe as before: the bytes of -j 1" {
+@test "spaa-fold -j on a plain file: standard input (a file, a file opened part way, /dev/stdin) read in parts, a pipe and a FIFO as before: the bytes of -j 1" {
 	zstd -dc "$F/perf-build-5000.spaa.zst" > "$T/r.spaa"
 	{ echo 'not read: the line before standard input starts'; cat "$T/r.spaa"; } > "$T/after.spaa"
 	spaa-fold -j 1 "$T/r.spaa" > "$T/one"
@@ -651,4 +651,8 @@ fib;fib 500"
 	spaa-fold -j 3 /dev/stdin < "$T/r.spaa" | cmp - "$T/one"
 	spaa-fold -j 3 <(cat "$T/r.spaa") | cmp - "$T/one"
 	cat "$T/r.spaa" | spaa-fold -j 3 | cmp - "$T/one"
+	mkfifo "$T/fifo"
+	cat "$T/r.spaa" > "$T/fifo" &
+	spaa-fold -j 3 "$T/fifo" | cmp - "$T/one"
+	wait
 }

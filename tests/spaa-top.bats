@@ -702,7 +702,7 @@ spaa_rows() {
 
 @test "spaa-top -j on a plain file: the stack records read in chunks on the threads give the table and messages of -j 1" {
 	spaapar_variants
-	spaapar_same spaa-top "r bad frame blank nonl cut big missing" "-n 0 --by=comm,pid --sort=total" \
+	spaapar_same spaa-top "r bad frame blank nonl cut big missing deep" "-n 0 --by=comm,pid --sort=total" \
 		"--by=tid -J -n 20" "--callers=main --depth=2"
 	run env SPAA_PAR_MIN=0 spaa-top -j 7 "$T/bad.spaa"
 	assert_failure 1

@@ -34,6 +34,7 @@ void cli_atexit(void (*fn)(void))
 }
 
 void (*cli_exit_override)(int code);
+void (*cli_before_die)(void);
 
 noreturn void cli_exit(int code)
 {
@@ -105,6 +106,7 @@ void warn_at(const char *file, uint64_t line, const char *fmt, ...)
 noreturn void die(int code, const char *fmt, ...)
 {
 	va_list ap;
+	if (cli_before_die) cli_before_die();
 	va_start(ap, fmt);
 	vmsg(NULL, 0, fmt, ap);
 	va_end(ap);
@@ -114,6 +116,7 @@ noreturn void die(int code, const char *fmt, ...)
 noreturn void die_at(const char *file, uint64_t line, const char *fmt, ...)
 {
 	va_list ap;
+	if (cli_before_die) cli_before_die();
 	va_start(ap, fmt);
 	vmsg(file, line, fmt, ap);
 	va_end(ap);
@@ -123,6 +126,7 @@ noreturn void die_at(const char *file, uint64_t line, const char *fmt, ...)
 noreturn void die_input(const char *fmt, ...)
 {
 	va_list ap;
+	if (cli_before_die) cli_before_die();
 	va_start(ap, fmt);
 	vmsg(cli_input, 0, fmt, ap);
 	va_end(ap);

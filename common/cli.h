@@ -47,6 +47,12 @@ noreturn void cli_bad_option(void);
 /* Called by die/cli_exit before exiting (e.g. to remove a temp file). */
 void cli_atexit(void (*fn)(void));
 
+/* When set, called by die, die_at and die_input before their message: a
+ * reader whose earlier records are still being finished on another thread
+ * lets them finish first, so that their messages come first, as with one
+ * thread. */
+extern void (*cli_before_die)(void);
+
 /* For fuzz targets and tests that run a command's code in-process: when set,
  * cli_exit calls it (after the hooks) instead of exit(); it must not return
  * (it longjmps back to the harness). */

@@ -4,6 +4,7 @@
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -89,6 +90,14 @@ struct elfsym {
 	uint32_t fncap;
 	elfsym_fn phys_fn;    /* the physical function's */
 	Dwarf_Addr symstart;  /* the DWARF address of the symbol holding the address (UINT64_MAX: none) */
+	/* the files to open ahead (elfsym_ahead), in order; state 0 nobody
+	 * took it, 1 being opened, 2 open, 3 moved into f (under amu) */
+	struct ahead { char *path; int state; struct efile f; } *ah;
+	uint32_t nah, ahcap, ahnext;
+	strmap ahmap;
+	bool ahstop;
+	pthread_mutex_t amu;
+	pthread_cond_t acv;
 };
 
 /* The CRC-32 of a whole file (zlib's is the one .gnu_debuglink uses). */
@@ -217,21 +226,35 @@ elfsym *elfsym_new(const char *root, const char *debug_dir)
 	e->cb.section_address = dwfl_offline_section_address;
 	e->cb.debuginfo_path = &e->debuginfo_path;
 	strmap_init(&e->files);
+	strmap_init(&e->ahmap);
+	pthread_mutex_init(&e->amu, NULL);
+	pthread_cond_init(&e->acv, NULL);
 	return e;
 }
 
 static void cus_free(struct efile *f);
 
+static void efile_free(struct efile *f)
+{
+	if (f->dwfl) dwfl_end(f->dwfl);
+	free(f->segs);
+	free(f->syms);
+	cus_free(f);
+}
+
 void elfsym_free(elfsym *e)
 {
 	if (!e) return;
-	for (uint32_t i = 0; i < e->files.count; i++) {
-		if (e->f[i].dwfl) dwfl_end(e->f[i].dwfl);
-		free(e->f[i].segs);
-		free(e->f[i].syms);
-		cus_free(&e->f[i]);
-	}
+	for (uint32_t i = 0; i < e->files.count; i++) efile_free(&e->f[i]);
 	free(e->f);
+	for (uint32_t i = 0; i < e->nah; i++) {
+		if (e->ah[i].state == 2) efile_free(&e->ah[i].f);
+		free(e->ah[i].path);
+	}
+	free(e->ah);
+	strmap_free(&e->ahmap);
+	pthread_mutex_destroy(&e->amu);
+	pthread_cond_destroy(&e->acv);
 	strmap_free(&e->files);
 	free(e->func);
 	free(e->src);
@@ -246,6 +269,8 @@ void elfsym_free(elfsym *e)
 
 /* Opens path (under the root) the first time; its entry (the last one
  * asked about without a look-up). */
+static void file_open(elfsym *e, const char *path, struct efile *f);
+static void sort_syms(struct efile *f);
 static struct efile *get_file(elfsym *e, const char *path)
 {
 	if (e->last && strcmp(e->last, path) == 0) return &e->f[e->last_i];
@@ -257,6 +282,71 @@ static struct efile *get_file(elfsym *e, const char *path)
 	if (!added) return &e->f[i];
 	grow_array((void **)&e->f, &e->fcap, i + 1, sizeof *e->f);
 	struct efile *f = &e->f[i];
+	/* a file to open ahead: as a thread opened it, or opened here */
+	int64_t a = e->nah ? strmap_find(&e->ahmap, path, strlen(path)) : -1;
+	if (a >= 0) {
+		struct ahead *h = &e->ah[a];
+		pthread_mutex_lock(&e->amu);
+		while (h->state == 1) pthread_cond_wait(&e->acv, &e->amu);
+		int was = h->state;
+		h->state = 3;
+		pthread_mutex_unlock(&e->amu);
+		if (was == 2) {
+			*f = h->f;
+			return f;
+		}
+	}
+	file_open(e, path, f);
+	return f;
+}
+
+void elfsym_ahead(elfsym *e, const char *path)
+{
+	bool added;
+	strmap_intern(&e->ahmap, path, strlen(path), &added);
+	if (!added) return;
+	struct ahead *h = VEC_PUSH(e->ah, e->nah, e->ahcap);
+	memset(h, 0, sizeof *h);
+	h->path = xstrdup(path);
+}
+
+bool elfsym_prepare(elfsym *e)
+{
+	pthread_mutex_lock(&e->amu);
+	while (e->ahnext < e->nah && e->ah[e->ahnext].state != 0) e->ahnext++;
+	if (e->ahstop || e->ahnext == e->nah) {
+		pthread_mutex_unlock(&e->amu);
+		return false;
+	}
+	struct ahead *h = &e->ah[e->ahnext++];
+	h->state = 1;
+	pthread_mutex_unlock(&e->amu);
+	/* what the first look-up in it does first: the module, its symbols
+	 * sorted, its DWARF read (decompressed) */
+	file_open(e, h->path, &h->f);
+	if (h->f.status == ES_OK) {
+		Dwarf_Addr b;
+		dwfl_module_getdwarf(h->f.mod, &b);
+		sort_syms(&h->f);
+	}
+	pthread_mutex_lock(&e->amu);
+	h->state = 2;
+	pthread_cond_broadcast(&e->acv);
+	pthread_mutex_unlock(&e->amu);
+	return true;
+}
+
+void elfsym_ahead_stop(elfsym *e)
+{
+	pthread_mutex_lock(&e->amu);
+	e->ahstop = true;
+	pthread_mutex_unlock(&e->amu);
+}
+
+/* Opens path (under the root) into *f: reads only e's root and callbacks,
+ * so that threads may open files side by side (elfsym_prepare). */
+static void file_open(elfsym *e, const char *path, struct efile *f)
+{
 	memset(f, 0, sizeof *f);
 	f->last_cu = -1;
 	/* under the root, a regular file (a FIFO would block, a device feed
@@ -266,7 +356,7 @@ static struct efile *get_file(elfsym *e, const char *path)
 	if (fd < 0) {
 		f->status = why_of(why);
 		sbuf_free(&full);
-		return f;
+		return;
 	}
 	/* the program headers, with libelf */
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
@@ -278,7 +368,7 @@ static struct efile *get_file(elfsym *e, const char *path)
 		close(fd);
 		f->status = ES_NOT_ELF;
 		sbuf_free(&full);
-		return f;
+		return;
 	}
 	f->dyn = eh.e_type == ET_DYN;
 	f->lo = UINT64_MAX;
@@ -311,7 +401,7 @@ static struct efile *get_file(elfsym *e, const char *path)
 	if (!f->mod) {
 		f->status = ES_NOT_ELF;
 		sbuf_free(&full);
-		return f;
+		return;
 	}
 	/* our elfsym for find_debuginfo, through the module's user data */
 	void **ud;
@@ -325,7 +415,7 @@ static struct efile *get_file(elfsym *e, const char *path)
 	for (int k = 0; k < len && 2 * k + 2 < (int)sizeof f->build_id; k++)
 		snprintf(f->build_id + 2 * k, 3, "%02x", bits[k]);
 	sbuf_free(&full);
-	return f;
+	return;
 }
 
 bool elfsym_readable(elfsym *e, const char *path)

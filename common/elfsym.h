@@ -94,6 +94,18 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 int elfsym_find_debuglink(const char *root, const char *file_name, const char *debuglink_file, uint32_t debuglink_crc,
 			  char **name_out);
 
+/* Files to open ahead on other threads, before the look-ups come to them
+ * (a reader's symbol loaders): elfsym_ahead lists path (call before any
+ * look-up and before the threads start); elfsym_prepare, on any thread,
+ * opens the next one nobody took as its first look-up would (the module,
+ * its symbols sorted, its DWARF read and decompressed), false when none is
+ * left or after elfsym_ahead_stop.  A look-up in a listed file takes it
+ * opened, waits for the thread opening it, or opens it itself.  The
+ * answers are the same either way. */
+void elfsym_ahead(elfsym *e, const char *path);
+bool elfsym_prepare(elfsym *e);
+void elfsym_ahead_stop(elfsym *e);
+
 /* Whether path (as given, under root) is an ELF file elfsym can read. */
 bool elfsym_readable(elfsym *e, const char *path);
 

@@ -265,6 +265,10 @@ struct conv {
 	uint32_t pre_n;
 	int pre_why;
 	const char *pre_file;
+	/* file mode: the batches taken back and their samples finished on a
+	 * thread of their own (fin), while this one reads on */
+	pthread_t fin, reader;
+	bool fin_on;
 	procmap *pmr;          /* the processes as the reader is, ahead of pm: their
 				* mappings for the unwinding (NULL: one procmap) */
 	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack number */
@@ -1268,13 +1272,15 @@ static void sample(struct conv *c, const pd_event *e)
  * sample itself (the record's fields, its callchain and branch stack, its
  * file) is kept beside them.  A record that changes the processes (mmap,
  * comm, fork) is applied to pmr at once and queued too.  The oldest batch
- * is taken back when the pool is full (all of them at the end, and before
- * a build id of pipe mode is taken): its records are applied to pm and its
- * samples finished in file order, each exactly as -j 1 finishes it with
- * its stack unwound in place, against the processes as they were then;
- * symbols and frames are named there, on one thread, once a (dso,
- * address).  So no record waits for the unwinding, and the threads are
- * kept busy across the records of short processes. */
+ * is taken back (from a file, by a finishing thread of its own as soon as
+ * it is unwound; from a pipe, by the reader when the pool is full, all of
+ * them at the end and before a build id is taken): its records are
+ * applied to pm and its samples finished in file order, each exactly as
+ * -j 1 finishes it with its stack unwound in place, against the processes
+ * as they were then; symbols and frames are named there, on one thread,
+ * once a (dso, address).  So no record waits for the unwinding, the
+ * threads are kept busy across the records of short processes, and from
+ * a file the reading, the unwinding and the naming run side by side. */
 
 /* A record that changes the processes (comm, fork, mmap) applied to m. */
 static void apply_record(procmap *m, const pd_event *e)
@@ -1356,14 +1362,66 @@ static void pool_take(struct conv *c)
 	uwpool_release(c->pool);
 }
 
+/* The batch being filled handed out when it is full; then, when as many
+ * are out as the pool holds, the oldest taken back (here, or by the
+ * finishing thread: waited for). */
+static void pool_hand_out(struct conv *c)
+{
+	if (!uwpool_full(c->pool)) return;
+	bool full = uwpool_submit(c->pool);
+	if (c->fin_on) uwpool_wait_room(c->pool);
+	else if (full) pool_take(c);
+}
+
+/* The finishing thread: the batches taken back as they come, until the
+ * reader says there are no more. */
+static void *finisher(void *arg)
+{
+	struct conv *c = arg;
+	while (uwpool_wait_out(c->pool)) pool_take(c);
+	return NULL;
+}
+
 /* Every sample queued finished (the last one too: before the record
- * that comes next is applied). */
+ * that comes next is applied), the finishing thread ended. */
 static void pool_drain(struct conv *c)
 {
 	if (!c->pool) return;
 	uwpool_submit(c->pool);
+	if (c->fin_on) {
+		uwpool_close(c->pool);
+		pthread_join(c->fin, NULL);
+		c->fin_on = false;
+		cli_before_die = NULL;
+	}
 	while (uwpool_out(c->pool)) pool_take(c);
 	sample_flush(c);
+}
+
+/* A message that ends the run, from the reading thread while samples read
+ * before it are being finished: those finished first (their own messages
+ * come first, as with one thread). */
+static struct conv *fin_conv;
+static void finish_before_die(void)
+{
+	struct conv *c = fin_conv;
+	if (c && c->fin_on && pthread_equal(pthread_self(), c->reader)) pool_drain(c);
+}
+
+/* The pool made (at the first dwarf sample), and in file mode the thread
+ * that finishes its batches: then this one only reads and hands them out
+ * (a pipe's attributes and build ids may come between samples: it keeps
+ * one thread, which finishes the batches as they come back). */
+static void pool_start(struct conv *c)
+{
+	bool taker = !perfdata_pipe(c->d);
+	c->pool = uwpool_new(c->o->jobs - 1, capture_arch(c), c->o->symfs, NULL, taker);
+	if (!taker) return;
+	c->reader = pthread_self();
+	if (pthread_create(&c->fin, NULL, finisher, c) != 0) return; /* the reader finishes them */
+	c->fin_on = true;
+	fin_conv = c;
+	cli_before_die = finish_before_die;
 }
 
 /* Sample e queued. */
@@ -1397,7 +1455,7 @@ static void pool_sample(struct conv *c, const pd_event *e)
 	if (q.nch) sbuf_add(u, e->s.chain, q.nch);
 	if (q.nbr) sbuf_add(u, e->s.branch, q.nbr);
 	if (q.nraw) sbuf_add(u, e->s.raw, q.nraw);
-	if (uwpool_full(c->pool) && uwpool_submit(c->pool)) pool_take(c);
+	pool_hand_out(c);
 }
 
 /* A record that changes the processes, queued (the reader's processes
@@ -1412,7 +1470,7 @@ static void pool_record(struct conv *c, const pd_event *e)
 	sbuf_add(u, &r, sizeof r);
 	const char *fn = (e->kind == PD_COMM || e->kind == PD_MMAP) && e->filename ? e->filename : "";
 	sbuf_add(u, fn, strlen(fn) + 1);
-	if (uwpool_full(c->pool) && uwpool_submit(c->pool)) pool_take(c);
+	pool_hand_out(c);
 }
 
 /* Sample e: queued in the pool, made when it is the first dwarf sample at
@@ -1420,8 +1478,7 @@ static void pool_record(struct conv *c, const pd_event *e)
  * else taken in now. */
 static void take_sample(struct conv *c, const pd_event *e)
 {
-	if (!c->pool && c->pmr && dwarf_attr(perfdata_attr(c->d, (uint32_t)e->attr)))
-		c->pool = uwpool_new(c->o->jobs - 1, capture_arch(c), c->o->symfs, NULL);
+	if (!c->pool && c->pmr && dwarf_attr(perfdata_attr(c->d, (uint32_t)e->attr))) pool_start(c);
 	if (c->pool) pool_sample(c, e);
 	else sample(c, e);
 }
@@ -1513,7 +1570,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	if (!pipe) machine_info(&c);
 	/* symbol tables read by jobs - 2 threads (one at least), beside this
 	 * one and the builder stage's */
-	if (!pipe && o->jobs >= 2) procmap_prefetch(c.pm, o->jobs > 3 ? o->jobs - 2 : 1);
+	if (!pipe && o->jobs >= 2) procmap_prefetch(c.pm, o->jobs > 3 ? o->jobs - 2 : 1, any_dwarf(&c));
 	stages_start(&c, o->jobs);
 	c.defer_names = c.threaded && !pipe && !o->inline_frames && !o->srclines && !any_dwarf(&c);
 	pd_event e;

@@ -73,6 +73,7 @@ struct procmap {
 	char *kbuild_id, *krelease;
 	perfsym *ksyms;
 	elfsym *es;           /* --inline */
+	bool es_ahead;        /* its files' DWARF read by the loaders */
 	elfsym *es_cache;     /* --inline, the files of perf's build-id cache */
 	sbuf inl;
 	idmap a2l;          /* procmap_addr2line: (dso, DIE) -> 1 named, 2 renamed */
@@ -213,6 +214,7 @@ void procmap_free(procmap *m)
 	strmap_free(&m->bids);
 	free(m->kbuild_id);
 	free(m->krelease);
+	if (m->es_ahead) elfsym_ahead_stop(m->es);
 	for (uint32_t i = 0; i < m->nlth; i++) pthread_join(m->lth[i], NULL);
 	if (m->lth) {
 		pthread_mutex_destroy(&m->pmu);
@@ -653,10 +655,14 @@ static void *loader(void *arg)
 		if (!pre_help(m)) break;
 	}
 	pthread_mutex_unlock(&m->pmu);
+	/* then the DWARF of the files, as their first look-ups read it */
+	if (m->es_ahead)
+		while (elfsym_prepare(m->es))
+			;
 	return NULL;
 }
 
-void procmap_prefetch(procmap *m, unsigned threads)
+void procmap_prefetch(procmap *m, unsigned threads, bool dwarf)
 {
 	if (m->lth || !threads) return;
 	if (!m->kdone && m->kbuild_id) {
@@ -678,6 +684,13 @@ void procmap_prefetch(procmap *m, unsigned threads)
 		memset(p, 0, sizeof *p);
 		p->name = xmemdup(name, n);
 		p->ncand = sym_candidates(m, p->name, DSO_FILE, m->bidv[i], p->cand);
+		/* (a kernel module's addresses are not unwound) */
+		const char *ko = strstr(p->name, ".ko");
+		if (dwarf && m->o.inlines && !(ko && (!ko[3] || ko[3] == '.'))) {
+			if (!m->es) m->es = elfsym_new(m->root, NULL);
+			elfsym_ahead(m->es, p->name);
+			m->es_ahead = true;
+		}
 	}
 	if (!m->kpath && !m->npre) return;
 	perfsym_init();

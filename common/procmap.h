@@ -37,8 +37,10 @@ void procmap_machine(procmap *m, const char *kernel_build_id, const char *osrele
  * capture names its kernel) and the symbol tables of the files it has
  * build ids for (after procmap_machine and procmap_build_id): the lookups
  * take them from there, the same tables as read at the first lookup.
+ * With dwarf (a capture whose user stacks are unwound, whose addresses
+ * are all looked up in DWARF), those files' DWARF too (elfsym_ahead).
  * For -j 2 and more. */
-void procmap_prefetch(procmap *m, unsigned threads);
+void procmap_prefetch(procmap *m, unsigned threads, bool dwarf);
 /* A build id the capture recorded for a file (hex). */
 void procmap_build_id(procmap *m, const char *filename, const char *build_id_hex);
 

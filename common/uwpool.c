@@ -11,6 +11,16 @@
 #define BATCH_SAMPLES 64
 #define BATCH_BYTES (512u << 10)
 
+/* With a taking thread of its own (uwpool_new's taker), the ring is deep:
+ * the reader and the unwinding threads run ahead while the taker is
+ * held up (by a file's first look-ups, which can take a tenth of a second)
+ * by up to DEEP_SLOTS batches or DEEP_BYTES of them.  A batch's copies
+ * (stacks that are not lasting) over KEEP_BYTES are freed when it is taken
+ * back, so the ring keeps no more than that. */
+#define DEEP_SLOTS 512
+#define DEEP_BYTES (32u << 20)
+#define KEEP_BYTES (64u << 10)
+
 enum { B_FILL, B_QUEUED, B_TAKEN, B_DONE };
 
 struct item {
@@ -21,7 +31,7 @@ struct item {
 	uint32_t nregs, snap;
 	bool none;              /* nothing to unwind */
 	bool lasting;
-	uint32_t n;             /* the result: n addresses at ips + i * UNWIND_MAX_DEPTH */
+	uint32_t n, at;         /* the result: n addresses at ips + at */
 	int why;
 };
 
@@ -43,12 +53,16 @@ struct uwpool_batch {
 	uint64_t *ips;
 	uint32_t ipcap;
 	sbuf user;
+	size_t bytes;           /* what it holds, counted while it is out */
 	int state;
 };
 
 struct uwpool {
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
+	pthread_cond_t room, more; /* a batch taken back; one handed out (or closed) */
+	size_t outbytes, maxbytes; /* the bytes of the batches out, and their bound */
+	bool closed;               /* uwpool_close: no more batches */
 	struct uwpool_batch *ring;
 	uint32_t slots;
 	uint64_t head, next, tail; /* out: [head, tail); next: the first no thread took */
@@ -65,9 +79,11 @@ static struct uwpool_batch *filling(uwpool *p) { return &p->ring[p->tail % p->sl
 
 static void run(unwind *uw, struct uwpool_batch *b)
 {
-	grow_array((void **)&b->ips, &b->ipcap, b->n * UNWIND_MAX_DEPTH + 1, sizeof *b->ips);
+	uint32_t used = 0;
+	grow_array((void **)&b->ips, &b->ipcap, 1, sizeof *b->ips); /* (never NULL) */
 	for (uint32_t i = 0; i < b->n; i++) {
 		struct item *t = &b->it[i];
+		t->at = used;
 		if (t->none) {
 			t->n = 0;
 			t->why = UW_NO_REGS;
@@ -83,7 +99,10 @@ static void run(unwind *uw, struct uwpool_batch *b)
 			us.maps = b->maps + s->off;
 			us.nmaps = s->n;
 		}
-		t->n = unwind_stack(uw, &us, b->ips + (size_t)i * UNWIND_MAX_DEPTH, UNWIND_MAX_DEPTH, &t->why);
+		/* (the batch's addresses one sample after the other) */
+		grow_array((void **)&b->ips, &b->ipcap, used + UNWIND_MAX_DEPTH, sizeof *b->ips);
+		t->n = unwind_stack(uw, &us, b->ips + used, UNWIND_MAX_DEPTH, &t->why);
+		used += t->n;
 	}
 }
 
@@ -111,11 +130,13 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-uwpool *uwpool_new(unsigned threads, int arch, const char *root, const char *debug_dir)
+uwpool *uwpool_new(unsigned threads, int arch, const char *root, const char *debug_dir, bool taker)
 {
 	uwpool *p = xcalloc(1, sizeof *p);
-	/* room for two batches a thread, and the one being filled */
-	p->slots = 2 * (threads + 1) + 1;
+	/* room for two batches a thread, and the one being filled; with a
+	 * taker of its own, the deep ring */
+	p->slots = taker ? DEEP_SLOTS : 2 * (threads + 1) + 1;
+	p->maxbytes = taker ? DEEP_BYTES : SIZE_MAX;
 	p->ring = xcalloc(p->slots, sizeof *p->ring);
 	p->uw = xcalloc(threads + 1, sizeof *p->uw);
 	/* (made here, one after the other: unwind_new starts libelf once) */
@@ -124,6 +145,8 @@ uwpool *uwpool_new(unsigned threads, int arch, const char *root, const char *deb
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
+	pthread_cond_init(&p->room, NULL);
+	pthread_cond_init(&p->more, NULL);
 	p->th = xcalloc(threads ? threads : 1, sizeof *p->th);
 	p->wk = xcalloc(threads ? threads : 1, sizeof *p->wk);
 	for (unsigned k = 0; k < threads; k++) {
@@ -158,6 +181,8 @@ void uwpool_free(uwpool *p)
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->work);
 	pthread_cond_destroy(&p->done);
+	pthread_cond_destroy(&p->room);
+	pthread_cond_destroy(&p->more);
 	free(p->th);
 	free(p->wk);
 	free(p);
@@ -223,17 +248,50 @@ bool uwpool_full(const uwpool *p)
 
 uint32_t uwpool_out(const uwpool *p) { return (uint32_t)(p->tail - p->head); }
 
+/* Whether as many batches, or bytes of them, are out as the pool holds
+ * (with mu held). */
+static bool ring_full(const uwpool *p) { return p->tail - p->head >= p->slots || p->outbytes >= p->maxbytes; }
+
 bool uwpool_submit(uwpool *p)
 {
 	struct uwpool_batch *b = filling(p);
+	pthread_mutex_lock(&p->mu);
 	if (b->n || b->user.n) {
-		pthread_mutex_lock(&p->mu);
 		b->state = B_QUEUED;
+		b->bytes = b->data.n + b->user.n + (size_t)b->n * (sizeof *b->it + 8 * 16) +
+			   (size_t)b->nmaps * sizeof *b->maps;
+		p->outbytes += b->bytes;
 		p->tail++;
 		pthread_cond_signal(&p->work);
-		pthread_mutex_unlock(&p->mu);
+		pthread_cond_broadcast(&p->more);
 	}
-	return p->tail - p->head >= p->slots;
+	bool full = ring_full(p);
+	pthread_mutex_unlock(&p->mu);
+	return full;
+}
+
+void uwpool_wait_room(uwpool *p)
+{
+	pthread_mutex_lock(&p->mu);
+	while (ring_full(p)) pthread_cond_wait(&p->room, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+bool uwpool_wait_out(uwpool *p)
+{
+	pthread_mutex_lock(&p->mu);
+	while (p->head == p->tail && !p->closed) pthread_cond_wait(&p->more, &p->mu);
+	bool any = p->head != p->tail;
+	pthread_mutex_unlock(&p->mu);
+	return any;
+}
+
+void uwpool_close(uwpool *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->closed = true;
+	pthread_cond_broadcast(&p->more);
+	pthread_mutex_unlock(&p->mu);
 }
 
 const uwpool_batch *uwpool_take(uwpool *p, uint32_t *n, const sbuf **user)
@@ -264,19 +322,22 @@ const uint64_t *uwpool_result(const uwpool_batch *b, uint32_t i, uint32_t *n, in
 {
 	*n = b->it[i].n;
 	*why = b->it[i].why;
-	return b->ips + (size_t)i * UNWIND_MAX_DEPTH;
+	return b->ips + b->it[i].at;
 }
 
 void uwpool_release(uwpool *p)
 {
 	struct uwpool_batch *b = &p->ring[p->head % p->slots];
 	b->n = 0;
+	if (b->data.cap > KEEP_BYTES) sbuf_free(&b->data);
 	b->data.n = 0;
 	b->nsn = 0;
 	b->nmaps = 0;
 	b->user.n = 0;
 	b->state = B_FILL;
 	pthread_mutex_lock(&p->mu);
+	p->outbytes -= b->bytes;
 	p->head++;
+	pthread_cond_broadcast(&p->room);
 	pthread_mutex_unlock(&p->mu);
 }

@@ -32,8 +32,12 @@
 typedef struct uwpool uwpool;
 
 /* threads: unwinding threads besides the caller's (0: the caller alone,
- * batch by batch); arch, root, debug_dir: as unwind_new's. */
-uwpool *uwpool_new(unsigned threads, int arch, const char *root, const char *debug_dir);
+ * batch by batch); arch, root, debug_dir: as unwind_new's.  taker: the
+ * batches are taken back by a thread of the caller's other than the one
+ * that adds them (uwpool_wait_room, uwpool_wait_out): the ring is then
+ * deep (hundreds of batches, a bound on their bytes), so that the adding
+ * and the unwinding run on while the taker is held up. */
+uwpool *uwpool_new(unsigned threads, int arch, const char *root, const char *debug_dir, bool taker);
 void uwpool_free(uwpool *p);
 
 /* Whether the batch being filled lacks the mappings of process pid at
@@ -57,6 +61,14 @@ bool uwpool_full(const uwpool *p);
  * Returns whether the caller must take a batch back (uwpool_take) before
  * adding more: as many are out as the pool holds. */
 bool uwpool_submit(uwpool *p);
+
+/* With a taker thread: uwpool_wait_room waits until the batch to fill
+ * next is free (after a uwpool_submit that said the pool is full: a
+ * batch taken back); uwpool_wait_out waits until a batch is out, and says
+ * false when none is and uwpool_close said no more will be. */
+void uwpool_wait_room(uwpool *p);
+bool uwpool_wait_out(uwpool *p);
+void uwpool_close(uwpool *p);
 
 /* Batches handed out and not yet taken back. */
 uint32_t uwpool_out(const uwpool *p);

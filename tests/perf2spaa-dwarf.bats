@@ -596,3 +596,33 @@ EOC
 	# the unwound stacks reach the threads' start
 	perf2spaa -q -j 2 "$T/mt.data" | spaa-fold | grep -q '^mt;clone3;start_thread;spin;rec[.a-z0-9]*;rec[.a-z0-9]*;.*leaf'
 }
+
+@test "dwarf capture -j N, a record damaged part way: the message, exit status and empty output of -j 1 at 2, 3 and 8 threads (the samples read before it finished first, no hang)" {
+	need_capture
+	# the size of the record at about 60% of the data section set to 6
+	# (shorter than a record header)
+	python3 - "$BATS_FILE_TMPDIR/perf.data" "$T/bad.data" <<'EOP'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off, size = struct.unpack_from('<QQ', b, 40)
+p, end, n = off, off + size, 0
+while p < end:
+    h = struct.unpack_from('<IHH', b, p)
+    if p > off + size * 6 // 10 and h[0] == 9:
+        struct.pack_into('<H', b, p + 6, 6)
+        break
+    p += h[2]
+open(sys.argv[2], 'wb').write(b)
+EOP
+	local j rc=0
+	perf2spaa -j 1 "$T/bad.data" 2> "$T/j1.err" > "$T/out" || rc=$?
+	[ "$rc" -eq 1 ] && [ ! -s "$T/out" ] || fail "-j 1: exit $rc"
+	grep -q "^perf2spaa: $T/bad.data" "$T/j1.err"
+	for j in 2 3 8; do
+		rc=0
+		timeout 60 perf2spaa -j "$j" "$T/bad.data" > "$T/out" 2> "$T/err" || rc=$?
+		[ "$rc" -eq 1 ] || fail "-j $j: exit $rc"
+		[ ! -s "$T/out" ] || fail "-j $j: output written"
+		cmp "$T/j1.err" "$T/err" || fail "-j $j: $(cat "$T/err")"
+	done
+}

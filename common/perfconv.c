@@ -1371,6 +1371,9 @@ static void pool_hand_out(struct conv *c)
 	bool full = uwpool_submit(c->pool);
 	if (c->fin_on) uwpool_wait_room(c->pool);
 	else if (full) pool_take(c);
+	/* the file's pages the unwinding will read kept (not given back and
+	 * read again, to stay) */
+	perfdata_keep(c->d, uwpool_lasting_low(c->pool));
 }
 
 /* The finishing thread: the batches taken back as they come, until the
@@ -1395,6 +1398,7 @@ static void pool_drain(struct conv *c)
 		cli_before_die = NULL;
 	}
 	while (uwpool_out(c->pool)) pool_take(c);
+	perfdata_keep(c->d, NULL);
 	sample_flush(c);
 }
 

@@ -97,6 +97,7 @@ struct perfdata {
 	int fd;
 	uint64_t pos, end;  /* the data section still to read */
 	uint64_t dropped;   /* the mapping's pages below this are given back */
+	const uint8_t *keep; /* perfdata_keep: the mapping from here on is kept */
 	/* pipe mode */
 	input *in;
 	uint64_t spos;      /* stream offset of the next record */
@@ -1003,6 +1004,7 @@ static void release(perfdata *d)
 	for (uint32_t i = 0; i < d->nq; i++)
 		if (!d->q[i].arena && d->q[i].where < low) low = d->q[i].where;
 	if (d->z.active && d->z.where < low) low = d->z.where;
+	if (d->keep && (uint64_t)(d->keep - d->map) < low) low = (uint64_t)(d->keep - d->map);
 	uint64_t page = 4096, from = d->dropped & ~(page - 1), to = low & ~(page - 1);
 	if (to <= from || to - from < (16u << 20)) return;
 	madvise((void *)(d->map + from), to - from, MADV_DONTNEED);
@@ -1654,6 +1656,7 @@ uint64_t perfdata_unordered(const perfdata *d, uint64_t *bound)
 	return d->unordered;
 }
 bool perfdata_pipe(const perfdata *d) { return d->pipe; }
+void perfdata_keep(perfdata *d, const void *p) { d->keep = p && perfdata_lasting(d, p, 0) ? p : NULL; }
 bool perfdata_lasting(const perfdata *d, const void *p, size_t n)
 {
 	/* (pages given back by release() are read again from the file) */

@@ -138,6 +138,11 @@ bool perfdata_pipe(const perfdata *d);
  * (else it is in a buffer the next records reuse: a pipe's, a
  * decompressed round's, a perf.data directory's part). */
 bool perfdata_lasting(const perfdata *d, const void *p, size_t n);
+/* The file's mapping from p on (a lasting record's bytes, or NULL: none)
+ * is kept: no page of it is given back while the records are read (the
+ * caller still reads there, as the unwinding threads read their samples'
+ * stacks), so that what it reads again does not stay in memory. */
+void perfdata_keep(perfdata *d, const void *p);
 uint32_t perfdata_nattrs(const perfdata *d);
 const pd_attr *perfdata_attr(const perfdata *d, uint32_t i);
 /* Feature strings (NULL when absent); in pipe mode they come with the

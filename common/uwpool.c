@@ -14,11 +14,12 @@
 /* With a taking thread of its own (uwpool_new's taker), the ring is deep:
  * the reader and the unwinding threads run ahead while the taker is
  * held up (by a file's first look-ups, which can take a tenth of a second)
- * by up to DEEP_SLOTS batches or DEEP_BYTES of them.  A batch's copies
- * (stacks that are not lasting) over KEEP_BYTES are freed when it is taken
- * back, so the ring keeps no more than that. */
+ * by up to DEEP_SLOTS batches or DEEP_BYTES of them, their stacks counted
+ * whether copied or lasting (those the caller keeps mapped).  A batch's
+ * copies over KEEP_BYTES are freed when it is taken back, so the ring
+ * keeps no more than that. */
 #define DEEP_SLOTS 512
-#define DEEP_BYTES (32u << 20)
+#define DEEP_BYTES (128u << 20)
 #define KEEP_BYTES (64u << 10)
 
 enum { B_FILL, B_QUEUED, B_TAKEN, B_DONE };
@@ -54,6 +55,8 @@ struct uwpool_batch {
 	uint32_t ipcap;
 	sbuf user;
 	size_t bytes;           /* what it holds, counted while it is out */
+	size_t lasting;         /* the bytes of its lasting registers and stacks, */
+	const uint8_t *low;     /* the lowest address of them (NULL: none) */
 	int state;
 };
 
@@ -230,6 +233,9 @@ void uwpool_add(uwpool *p, const unwind_sample *s, bool lasting)
 	if (lasting) {
 		t->regs = s->regs;
 		t->stack = s->stack;
+		b->lasting += (size_t)s->nregs * 8 + (size_t)s->stack_size;
+		const uint8_t *lo = s->regs < s->stack ? s->regs : s->stack;
+		if (!b->low || lo < b->low) b->low = lo;
 		return;
 	}
 	t->roff = b->data.n;
@@ -258,7 +264,7 @@ bool uwpool_submit(uwpool *p)
 	pthread_mutex_lock(&p->mu);
 	if (b->n || b->user.n) {
 		b->state = B_QUEUED;
-		b->bytes = b->data.n + b->user.n + (size_t)b->n * (sizeof *b->it + 8 * 16) +
+		b->bytes = b->data.n + b->lasting + b->user.n + (size_t)b->n * (sizeof *b->it + 8 * 16) +
 			   (size_t)b->nmaps * sizeof *b->maps;
 		p->outbytes += b->bytes;
 		p->tail++;
@@ -284,6 +290,18 @@ bool uwpool_wait_out(uwpool *p)
 	bool any = p->head != p->tail;
 	pthread_mutex_unlock(&p->mu);
 	return any;
+}
+
+const void *uwpool_lasting_low(uwpool *p)
+{
+	const uint8_t *low = filling(p)->low;
+	pthread_mutex_lock(&p->mu);
+	for (uint64_t i = p->head; i < p->tail; i++) {
+		const uint8_t *l = p->ring[i % p->slots].low;
+		if (l && (!low || l < low)) low = l;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return low;
 }
 
 void uwpool_close(uwpool *p)
@@ -329,6 +347,8 @@ void uwpool_release(uwpool *p)
 {
 	struct uwpool_batch *b = &p->ring[p->head % p->slots];
 	b->n = 0;
+	b->lasting = 0;
+	b->low = NULL;
 	if (b->data.cap > KEEP_BYTES) sbuf_free(&b->data);
 	b->data.n = 0;
 	b->nsn = 0;

@@ -35,7 +35,7 @@ typedef struct uwpool uwpool;
  * batch by batch); arch, root, debug_dir: as unwind_new's.  taker: the
  * batches are taken back by a thread of the caller's other than the one
  * that adds them (uwpool_wait_room, uwpool_wait_out): the ring is then
- * deep (hundreds of batches, a bound on their bytes), so that the adding
+ * deep (hundreds of batches, at most 128 MiB of them with their stacks), so that the adding
  * and the unwinding run on while the taker is held up. */
 uwpool *uwpool_new(unsigned threads, int arch, const char *root, const char *debug_dir, bool taker);
 void uwpool_free(uwpool *p);
@@ -69,6 +69,10 @@ bool uwpool_submit(uwpool *p);
 void uwpool_wait_room(uwpool *p);
 bool uwpool_wait_out(uwpool *p);
 void uwpool_close(uwpool *p);
+/* The lowest address of the lasting registers and stacks of the batches
+ * out and the one being filled (NULL: none): the caller keeps what is
+ * above (perfdata_keep). */
+const void *uwpool_lasting_low(uwpool *p);
 
 /* Batches handed out and not yet taken back. */
 uint32_t uwpool_out(const uwpool *p);

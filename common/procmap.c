@@ -42,7 +42,8 @@ struct map { uint64_t start, end, pgoff; uint32_t dso; bool identity; };
  * mmap places them, from the top down) or in rising order (as perf lists
  * a process's) are not quadratic. */
 struct mapv { uint32_t refs, n, cap, off; struct map m[]; };
-struct maps { struct mapv *v; uint32_t gen, users; /* threads */ };
+struct maps { struct mapv *v; uint32_t gen, users; /* threads */
+	       uint32_t hint; /* procmap_find's last mapping found (checked before use) */ };
 
 struct thread {
 	int32_t pid;
@@ -519,13 +520,19 @@ void procmap_mmap(procmap *m, int32_t pid, bool kernel, uint64_t start, uint64_t
 
 uint32_t procmap_find(procmap *m, uint32_t thread, bool kernel, uint64_t ip, uint64_t *addr)
 {
-	const struct maps *s = &m->maps[kernel ? 0 : m->th[thread].maps];
+	struct maps *s = &m->maps[kernel ? 0 : m->th[thread].maps];
 	const struct map *sm = maps_at(s);
-	uint32_t lo = 0, hi = maps_n(s);
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (sm[mid].start <= ip) lo = mid + 1;
-		else hi = mid;
+	uint32_t n = maps_n(s), lo = s->hint + 1, hi = n;
+	/* the last mapping with a start at or below ip: the one found last
+	 * (a callchain's addresses are mostly in one), else searched */
+	if (!(lo <= n && sm[lo - 1].start <= ip && (lo == n || sm[lo].start > ip))) {
+		lo = 0;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (sm[mid].start <= ip) lo = mid + 1;
+			else hi = mid;
+		}
+		if (lo) s->hint = lo - 1;
 	}
 	if (lo == 0 || ip >= sm[lo - 1].end) {
 		*addr = ip;

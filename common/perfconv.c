@@ -269,6 +269,7 @@ struct conv {
 	 * thread of their own (fin), while this one reads on */
 	pthread_t fin, reader;
 	bool fin_on;
+	const uint8_t *keep;  /* the lowest lasting stack of the pool's samples (perfdata_keep) */
 	procmap *pmr;          /* the processes as the reader is, ahead of pm: their
 				* mappings for the unwinding (NULL: one procmap) */
 	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack number */
@@ -1373,7 +1374,7 @@ static void pool_hand_out(struct conv *c)
 	else if (full) pool_take(c);
 	/* the file's pages the unwinding will read kept (not given back and
 	 * read again, to stay) */
-	perfdata_keep(c->d, uwpool_lasting_low(c->pool));
+	perfdata_keep(c->d, c->keep = uwpool_lasting_low(c->pool));
 }
 
 /* The finishing thread: the batches taken back as they come, until the
@@ -1398,7 +1399,7 @@ static void pool_drain(struct conv *c)
 		cli_before_die = NULL;
 	}
 	while (uwpool_out(c->pool)) pool_take(c);
-	perfdata_keep(c->d, NULL);
+	perfdata_keep(c->d, c->keep = NULL);
 	sample_flush(c);
 }
 
@@ -1439,8 +1440,12 @@ static void pool_sample(struct conv *c, const pd_event *e)
 			us.nmaps = procmap_unwind_maps(c->pmr, th, &us.maps);
 		/* the registers and stack in the mapped file are read there,
 		 * others (a pipe's, a decompressed round's) copied */
-		uwpool_add(c->pool, &us, perfdata_lasting(c->d, us.regs, (size_t)us.nregs * 8) &&
-					     perfdata_lasting(c->d, us.stack, (size_t)us.stack_size));
+		bool lasting = perfdata_lasting(c->d, us.regs, (size_t)us.nregs * 8) &&
+			       perfdata_lasting(c->d, us.stack, (size_t)us.stack_size);
+		uwpool_add(c->pool, &us, lasting);
+		/* (kept mapped from the first of them on: pool_hand_out) */
+		const uint8_t *lo = us.regs < us.stack ? us.regs : us.stack;
+		if (lasting && (!c->keep || lo < c->keep)) perfdata_keep(c->d, c->keep = lo);
 	} else {
 		uwpool_add(c->pool, NULL, false);
 	}

@@ -35,8 +35,9 @@ typedef struct uwpool uwpool;
  * batch by batch); arch, root, debug_dir: as unwind_new's.  taker: the
  * batches are taken back by a thread of the caller's other than the one
  * that adds them (uwpool_wait_room, uwpool_wait_out): the ring is then
- * deep (hundreds of batches, at most 128 MiB of them with their stacks), so that the adding
- * and the unwinding run on while the taker is held up. */
+ * deep (hundreds of batches, at most 128 MiB of them with their stacks),
+ * so that the adding and the unwinding run on while the taker is held
+ * up. */
 uwpool *uwpool_new(unsigned threads, int arch, const char *root, const char *debug_dir, bool taker);
 void uwpool_free(uwpool *p);
 

@@ -626,3 +626,13 @@ EOP
 		cmp "$T/j1.err" "$T/err" || fail "-j $j: $(cat "$T/err")"
 	done
 }
+
+@test "dwarf capture -j 2 from standard input, a pipe, <(...) and /dev/stdin (a file-mode capture spooled or mapped): -j 1's profile byte for byte" {
+	need_capture
+	local f=$BATS_FILE_TMPDIR/perf.data
+	perf2spaa -q -j 1 "$f" > "$T/j1.spaa"
+	perf2spaa -q -j 2 < "$f" | cmp - "$T/j1.spaa"
+	cat "$f" | perf2spaa -q -j 2 | cmp - "$T/j1.spaa"
+	perf2spaa -q -j 2 <(cat "$f") | cmp - "$T/j1.spaa"
+	perf2spaa -q -j 2 /dev/stdin < "$f" | cmp - "$T/j1.spaa"
+}

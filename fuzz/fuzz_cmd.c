@@ -62,6 +62,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "reader.h"
 #include "readers/registry.h"
 #include "spaa.h"
 
@@ -327,6 +328,12 @@ static int run_main(int (*fn)(int, char **), char *start, char *stop, const char
 	copy_bytes(start, initial, (size_t)(stop - start));
 	copy_bytes(__start_spaardr_data, initial_rdr, (size_t)(__stop_spaardr_data - __start_spaardr_data));
 	optind = 0; /* glibc: a full reset of getopt */
+	/* a die() inside a reader run in process (a filter given another
+	 * format) left the capture on: a reader would keep its profile
+	 * rather than write it */
+	char *left;
+	size_t left_n;
+	reader_captured(&left, &left_n);
 	cli_exit_override = come_back;
 	exit_code = 0;
 	FILE *err = stderr;

@@ -59,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -178,8 +179,13 @@ static bool write_dir(const unsigned char *data, size_t size)
 	return true;
 }
 
+static pid_t harness_pid;
+
 static void come_back(int code)
 {
+	/* a process the command forked (the zygote of readers/open.c, its
+	 * workers) ends as it would: it must not go on fuzzing */
+	if (getpid() != harness_pid) _exit(code);
 	exit_code = code;
 	longjmp(back, 1);
 }
@@ -281,6 +287,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	harness_pid = getpid();
 	const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"; /* fsync is free there */
 	snprintf(in_path, sizeof in_path, "%s/spaa-fuzz-%d.in", dir, (int)getpid());
 	snprintf(out_path, sizeof out_path, "%s/spaa-fuzz-%d.spaa", dir, (int)getpid());
@@ -343,6 +350,9 @@ static int run_main(int (*fn)(int, char **), char *start, char *stop, const char
 	cli_exit_override = NULL;
 	/* files a die() left open */
 	for (int fd = first_free_fd; fd < first_free_fd + 64; fd++) close(fd);
+	/* the zygotes of runs before, ended when their socket closed */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
 	/* standard output closed by a command that wrote to it: /dev/null */
 	if (fcntl(1, F_GETFD) == -1 && devnull) dup2(fileno(devnull), 1);
 	return exit_code;

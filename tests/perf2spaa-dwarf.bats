@@ -636,3 +636,43 @@ EOP
 	perf2spaa -q -j 2 <(cat "$f") | cmp - "$T/j1.spaa"
 	perf2spaa -q -j 2 /dev/stdin < "$f" | cmp - "$T/j1.spaa"
 }
+
+@test "dwarf capture of 64 KiB stacks (perf's largest) of a recursion 3000 deep: perf script's 127 frames, the same profile at -j 1, 2, 3 and 8" {
+	need_capture
+	cat > "$T/deep.c" <<'EOC'
+#include <stdlib.h>
+static volatile double sink;
+__attribute__((noinline)) static double leaf(int n) { double s = 0; for (int i = 0; i < n; i++) s += i * 0.5; return s; }
+__attribute__((noinline)) static double down(int d, int n)
+{
+	volatile char pad[48];
+	pad[d % 48] = (char)d;
+	return d ? down(d - 1, n) + pad[d % 48] : leaf(n);
+}
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 2000;
+	for (int k = 0; k < rounds; k++) sink += down(3000 + k % 7, 20000);
+	return 0;
+}
+EOC
+	cc -O2 -g -fomit-frame-pointer -o "$T/deep" "$T/deep.c"
+	perf record -q -e cpu-clock -F 2000 --call-graph dwarf,65528 -o "$T/deep.data" "$T/deep" 12000 > /dev/null 2>&1 ||
+		fail "perf record failed"
+	perf2spaa -q -s -j 1 "$T/deep.data" > "$T/j1.spaa"
+	local n j
+	n=$(grep -c '"type":"sample"' "$T/j1.spaa")
+	# (more samples than the batches in flight at -j 8, each of 64 KiB)
+	[ "$n" -gt 300 ] || fail "only $n samples"
+	for j in 2 3 8; do
+		perf2spaa -q -s -j "$j" "$T/deep.data" | cmp - "$T/j1.spaa" || fail "-j $j differs from -j 1"
+	done
+	# the stacks perf script unwinds from the same file, address for address
+	perf script --no-inline -i "$T/deep.data" 2> /dev/null | perf2spaa | spaa-fold > "$T/text.folded"
+	perf2spaa --no-inline "$T/deep.data" | spaa-fold > "$T/binary.folded"
+	cmp "$T/text.folded" "$T/binary.folded" || { diff "$T/text.folded" "$T/binary.folded" | cut -c1-200 | head; fail "not perf script's stacks"; }
+	# cut at 127 frames, the deepest down only
+	run awk '{ n = split($1, f, ";"); if (n > m) m = n } END { print m }' "$T/binary.folded"
+	[ "$output" -ge 127 ] || fail "at most $output frames"
+	grep -q '^deep;\(down[.a-z0-9]*;\)\{120,\}leaf[.a-z0-9]* [0-9]*$' "$T/binary.folded"
+}

@@ -668,11 +668,14 @@ EOC
 		perf2spaa -q -s -j "$j" "$T/deep.data" | cmp - "$T/j1.spaa" || fail "-j $j differs from -j 1"
 	done
 	# the stacks perf script unwinds from the same file, address for address
-	perf script --no-inline -i "$T/deep.data" 2> /dev/null | perf2spaa | spaa-fold > "$T/text.folded"
-	perf2spaa --no-inline "$T/deep.data" | spaa-fold > "$T/binary.folded"
-	cmp "$T/text.folded" "$T/binary.folded" || { diff "$T/text.folded" "$T/binary.folded" | cut -c1-200 | head; fail "not perf script's stacks"; }
-	# cut at 127 frames, the deepest down only
-	run awk '{ n = split($1, f, ";"); if (n > m) m = n } END { print m }' "$T/binary.folded"
+	perf script --no-inline -i "$T/deep.data" 2> /dev/null | perf2spaa > "$T/text.spaa"
+	perf2spaa --no-inline "$T/deep.data" > "$T/binary.spaa"
+	ip_fold "$T/text.spaa" > "$T/text.ip"
+	ip_fold "$T/binary.spaa" > "$T/binary.ip"
+	cmp "$T/text.ip" "$T/binary.ip" || { diff "$T/text.ip" "$T/binary.ip" | cut -c1-200 | head; fail "not perf script's stacks"; }
+	# cut, as perf cuts them, at 127 frames from the leaf: the recursion's
+	# root out of reach
+	run awk '{ n = split($1, f, ";"); if (n > m) m = n } END { print m }' "$T/binary.ip"
 	[ "$output" -ge 127 ] || fail "at most $output frames"
-	grep -q '^deep;\(down[.a-z0-9]*;\)\{120,\}leaf[.a-z0-9]* [0-9]*$' "$T/binary.folded"
+	spaa-fold "$T/binary.spaa" | grep -q '^deep;\(down[.a-z0-9]*;\)\{120,\}leaf[.a-z0-9]* [0-9]*$'
 }

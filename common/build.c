@@ -1471,6 +1471,48 @@ static bool stack_fill(builder_cursor *c, uint32_t i, spaa_stack *s)
 	return true;
 }
 
+/* Frame i's members into c->frame, when its record is in the fast path's
+ * layout: its strings plain, no members of its own (write_frame's record
+ * then holds exactly these). */
+static bool frame_fill(builder_cursor *c, uint32_t i)
+{
+	const builder *b = c->b;
+	const struct bframe *f = &b->frames[i];
+	const char *fn = strmap_key(&b->frame_map, i, NULL);
+	if ((f->extra && *f->extra) || !plain(fn, f->func_n) || (f->ip && !plain(f->ip, f->ip_n)) ||
+	    (f->symoff && !plain(f->symoff, f->symoff_n)) || (f->srcline && !plain(f->srcline, f->srcline_n)))
+		return false;
+	builder_frame_rec *x = &c->frame;
+	x->id = (uint64_t)i + 1;
+	x->dso = (uint64_t)f->dso + 1;
+	x->func = (sstr){ fn, f->func_n };
+	x->ip = f->ip ? (sstr){ f->ip, f->ip_n } : SSTR_NULL;
+	x->symoff = f->symoff ? (sstr){ f->symoff, f->symoff_n } : SSTR_NULL;
+	x->srcline = f->srcline ? (sstr){ f->srcline, f->srcline_n } : SSTR_NULL;
+	x->kind = f->kind == FK_USER ? "user" : f->kind == FK_KERNEL ? "kernel" : "unknown";
+	x->inline_depth = f->inline_depth >= 0 ? f->inline_depth : -1;
+	x->resolved = f->resolved;
+	x->inlined = f->inlined;
+	return true;
+}
+
+/* The record's text in c->o as a line (without its newline). */
+static void cursor_line(builder_cursor *c, const char **line, size_t *n)
+{
+	*line = c->o->buf;
+	*n = c->o->n;
+	/* without its newline, as input_line gives a line */
+	if (*n && c->o->buf[*n - 1] == '\n') (*n)--;
+	c->o->buf[*n] = 0;
+}
+
+void builder_cursor_frame_text(builder_cursor *c, const char **line, size_t *n)
+{
+	c->o->n = 0;
+	write_frame(c->b, c->o, (uint32_t)c->frame.id - 1);
+	cursor_line(c, line, n);
+}
+
 int builder_cursor_next(builder_cursor *c, spaa_stack *s, const char **line, size_t *n)
 {
 	builder *b = c->b;
@@ -1489,7 +1531,9 @@ int builder_cursor_next(builder_cursor *c, spaa_stack *s, const char **line, siz
 			break;
 		case 2:
 			if (c->i < b->frame_map.count) {
-				write_frame(b, c->o, c->i++);
+				uint32_t i = c->i++;
+				if (s && frame_fill(c, i)) return BUILDER_FRAME;
+				write_frame(b, c->o, i);
 				goto text;
 			}
 			break;
@@ -1529,10 +1573,6 @@ int builder_cursor_next(builder_cursor *c, spaa_stack *s, const char **line, siz
 		c->i = 0;
 	}
 text:
-	*line = c->o->buf;
-	*n = c->o->n;
-	/* without its newline, as input_line gives a line */
-	if (*n && c->o->buf[*n - 1] == '\n') (*n)--;
-	c->o->buf[*n] = 0;
+	cursor_line(c, line, n);
 	return BUILDER_TEXT;
 }

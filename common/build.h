@@ -168,10 +168,21 @@ void builder_jobs(unsigned n);
 
 /* Reading a builder in process (a command that reads another format than
  * SPAA: spaa.h's spaa_open_any), record by record as builder_write writes
- * them: the header and the dictionaries, samples, and the stacks the
- * reader's fast path would not take, as the text of their record; the
- * other stacks parsed straight into the reader's stack (no text). */
+ * them: the header, the dso and thread dictionaries, samples, and the
+ * frames and stacks the reader's fast path would not take, as the text of
+ * their record; the other stacks parsed straight into the reader's stack,
+ * the other frames given as their record's members (no text). */
 struct spaa_stack;
+/* A frame record's members, as the reader's fast path takes them: its
+ * strings plain (printable ASCII, no '"' or '\\': the same bytes in the
+ * record's text), no members of its own. */
+typedef struct builder_frame_rec {
+	uint64_t id, dso;                 /* its id, its dso record's id */
+	sstr func, ip, symoff, srcline;   /* (.p NULL: none) */
+	const char *kind;                 /* "user", "kernel" or "unknown" */
+	int32_t inline_depth;             /* -1: none */
+	bool resolved, inlined;
+} builder_frame_rec;
 typedef struct builder_cursor {
 	builder *b;
 	output *o;
@@ -179,13 +190,18 @@ typedef struct builder_cursor {
 	uint32_t i;
 	sbuf scratch, wt;
 	char idbuf[24];
+	builder_frame_rec frame;          /* BUILDER_FRAME's record */
 } builder_cursor;
-enum { BUILDER_END, BUILDER_TEXT, BUILDER_STACK };
+enum { BUILDER_END, BUILDER_TEXT, BUILDER_STACK, BUILDER_FRAME };
 void builder_cursor_start(builder *b, builder_cursor *c);
 /* The next record: BUILDER_TEXT with its line (no newline, NUL-terminated,
  * valid until the next call) in *line and *n; BUILDER_STACK when it was
- * put into *s (s NULL: never); BUILDER_END after the last. */
+ * put into *s, BUILDER_FRAME when its members are in c->frame (s NULL:
+ * neither: every record as text); BUILDER_END after the last. */
 int builder_cursor_next(builder_cursor *c, struct spaa_stack *s, const char **line, size_t *n);
+/* The text of the frame record BUILDER_FRAME gave last (as BUILDER_TEXT
+ * would have), for a reader that turns it down. */
+void builder_cursor_frame_text(builder_cursor *c, const char **line, size_t *n);
 void builder_cursor_end(builder_cursor *c);
 
 #endif

@@ -763,24 +763,69 @@ static char *put_str(char **m, sstr s)
 /* A frame record after its {"type":"frame", in the builders' layout (id,
  * func, func_resolved, dso, ip, symoff, srcline, inlined, inline_depth,
  * kind, x_perf_nosym or x_perf_no_callchain), taken as take_frame() would. */
+/* A frame record's members as the fast path takes them (frame_fast, or a
+ * profile in memory: builder_frame_rec), into the frame dictionary: the
+ * frame, or NULL when the record is not to be taken so (its dso unknown,
+ * its id seen before: the JSON path then says what is wrong).  idp, idn:
+ * the id's text. */
+static spaa_frame *frame_take(spaa_reader *r, int64_t id, const char *idp, size_t idn, const builder_frame_rec *x)
+{
+	if (x->dso >= r->dso_direct.n || !r->dso_direct.ix[x->dso]) return NULL;
+	uint32_t i = spaa_frame_count(r);
+	struct spaa_direct *dc = &r->frame_direct;
+	if (!dc->missed && cacheable_id((uint64_t)id, i + 1)) {
+		/* every id so far is in the cache, so a duplicate is found
+		 * there: frame_ids gets it later (spaa_settle_frames) */
+		if ((uint64_t)id < dc->n && dc->ix[id]) return NULL; /* the JSON path says so */
+		*VEC_PUSH(r->lazy_ids, r->nlazy, r->lazycap) = (uint64_t)id;
+		cache_id(dc, (uint64_t)id, i, i + 1);
+	} else {
+		spaa_settle_frames(r);
+		bool added;
+		i = strmap_intern(&r->frame_ids, idp, idn, &added);
+		if (!added) return NULL; /* a duplicate: the JSON path says so */
+		if (!cache_id(dc, (uint64_t)id, i, r->frame_ids.count)) dc->missed++;
+	}
+	grow_array((void **)&r->frames, &r->fcap, i + 1, sizeof *r->frames);
+	spaa_frame *f = &r->frames[i];
+	/* the strings in one piece of the arena, byte-aligned (arena_strdup
+	 * rounds each up to 16 bytes: half the memory of a perf frame) */
+	char *m = arena_alloc_aligned(&r->mem, x->func.n + 1 + (x->srcline.p ? x->srcline.n + 1 : 0) +
+					       (x->ip.p ? x->ip.n + 1 : 0) + (x->symoff.p ? x->symoff.n + 1 : 0), 1);
+	f->func = put_str(&m, x->func);
+	f->func_n = (uint32_t)x->func.n;
+	f->dso = r->dso_direct.ix[x->dso] - 1;
+	f->kind = strcmp(x->kind, "user") == 0 ? FK_USER : strcmp(x->kind, "kernel") == 0 ? FK_KERNEL : FK_UNKNOWN;
+	f->inlined = x->inlined;
+	f->func_resolved = x->resolved;
+	f->perf_nosym = false;
+	f->perf_nochain = false;
+	f->inline_depth = x->inline_depth;
+	f->srcline = x->srcline.p ? put_str(&m, x->srcline) : NULL;
+	f->srcline_n = (uint32_t)x->srcline.n;
+	f->ip = x->ip.p ? put_str(&m, x->ip) : NULL;
+	f->symoff = x->symoff.p ? put_str(&m, x->symoff) : NULL;
+	f->line = r->lineno;
+	return f;
+}
+
 static bool frame_fast(spaa_reader *r, const char *p, const char *e)
 {
 	int64_t id, dso, depth = -1;
-	sstr func, ip = SSTR_NULL, symoff = SSTR_NULL, src = SSTR_NULL, kind;
-	bool resolved = true, inlined = false, nosym = false, nochain = false;
+	sstr kind;
+	builder_frame_rec x = { .resolved = true };
+	bool nosym = false, nochain = false;
 	if (!F_LIT(&p, e, "\"id\":")) return false;
 	const char *idp = p;
 	if (!f_int(&p, e, &id, false)) return false;
 	size_t idn = (size_t)(p - idp);
-	if (!F_LIT(&p, e, ",\"func\":\"") || !f_str(&p, e, &func)) return false;
-	if (F_LIT(&p, e, ",\"func_resolved\":false")) resolved = false;
-	if (!F_LIT(&p, e, ",\"dso\":") || !f_int(&p, e, &dso, false) || (uint64_t)dso >= r->dso_direct.n ||
-	    !r->dso_direct.ix[dso])
-		return false;
-	if (F_LIT(&p, e, ",\"ip\":\"") && !f_str(&p, e, &ip)) return false;
-	if (F_LIT(&p, e, ",\"symoff\":\"") && !f_str(&p, e, &symoff)) return false;
-	if (F_LIT(&p, e, ",\"srcline\":\"") && !f_str(&p, e, &src)) return false;
-	if (F_LIT(&p, e, ",\"inlined\":true")) inlined = true;
+	if (!F_LIT(&p, e, ",\"func\":\"") || !f_str(&p, e, &x.func)) return false;
+	if (F_LIT(&p, e, ",\"func_resolved\":false")) x.resolved = false;
+	if (!F_LIT(&p, e, ",\"dso\":") || !f_int(&p, e, &dso, false)) return false;
+	if (F_LIT(&p, e, ",\"ip\":\"") && !f_str(&p, e, &x.ip)) return false;
+	if (F_LIT(&p, e, ",\"symoff\":\"") && !f_str(&p, e, &x.symoff)) return false;
+	if (F_LIT(&p, e, ",\"srcline\":\"") && !f_str(&p, e, &x.srcline)) return false;
+	if (F_LIT(&p, e, ",\"inlined\":true")) x.inlined = true;
 	if (F_LIT(&p, e, ",\"inline_depth\":") && (!f_int(&p, e, &depth, false) || depth >= INT32_MAX)) return false;
 	if (!F_LIT(&p, e, ",\"kind\":\"") || !f_str(&p, e, &kind)) return false;
 	if (F_LIT(&p, e, ",\"x_perf_nosym\":true")) nosym = true;
@@ -788,41 +833,13 @@ static bool frame_fast(spaa_reader *r, const char *p, const char *e)
 	if (!F_LIT(&p, e, "}")) return false;
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
 	if (p != e) return false;
-	uint32_t i = spaa_frame_count(r);
-	struct spaa_direct *dc = &r->frame_direct;
-	if (!dc->missed && cacheable_id((uint64_t)id, i + 1)) {
-		/* every id so far is in the cache, so a duplicate is found
-		 * there: frame_ids gets it later (spaa_settle_frames) */
-		if ((uint64_t)id < dc->n && dc->ix[id]) return false; /* the JSON path says so */
-		*VEC_PUSH(r->lazy_ids, r->nlazy, r->lazycap) = (uint64_t)id;
-		cache_id(dc, (uint64_t)id, i, i + 1);
-	} else {
-		spaa_settle_frames(r);
-		bool added;
-		i = strmap_intern(&r->frame_ids, idp, idn, &added);
-		if (!added) return false; /* a duplicate: the JSON path says so */
-		if (!cache_id(dc, (uint64_t)id, i, r->frame_ids.count)) dc->missed++;
-	}
-	grow_array((void **)&r->frames, &r->fcap, i + 1, sizeof *r->frames);
-	spaa_frame *f = &r->frames[i];
-	/* the strings in one piece of the arena, byte-aligned (arena_strdup
-	 * rounds each up to 16 bytes: half the memory of a perf frame) */
-	char *m = arena_alloc_aligned(&r->mem, func.n + 1 + (src.p ? src.n + 1 : 0) + (ip.p ? ip.n + 1 : 0) +
-					       (symoff.p ? symoff.n + 1 : 0), 1);
-	f->func = put_str(&m, func);
-	f->func_n = (uint32_t)func.n;
-	f->dso = r->dso_direct.ix[dso] - 1;
-	f->kind = sstr_eqc(kind, "user") ? FK_USER : sstr_eqc(kind, "kernel") ? FK_KERNEL : FK_UNKNOWN;
-	f->inlined = inlined;
-	f->func_resolved = resolved;
+	x.dso = (uint64_t)dso;
+	x.inline_depth = (int32_t)depth;
+	x.kind = sstr_eqc(kind, "user") ? "user" : sstr_eqc(kind, "kernel") ? "kernel" : "unknown";
+	spaa_frame *f = frame_take(r, id, idp, idn, &x);
+	if (!f) return false;
 	f->perf_nosym = nosym;
 	f->perf_nochain = nochain;
-	f->inline_depth = (int32_t)depth;
-	f->srcline = src.p ? put_str(&m, src) : NULL;
-	f->srcline_n = (uint32_t)src.n;
-	f->ip = ip.p ? put_str(&m, ip) : NULL;
-	f->symoff = symoff.p ? put_str(&m, symoff) : NULL;
-	f->line = r->lineno;
 	return true;
 }
 
@@ -836,16 +853,28 @@ void spaa_settle_frames(spaa_reader *r)
 	r->nlazy = 0;
 }
 
-/* The next line of a profile in memory (spaa_open_builder); true when it
- * was a stack put into r->fast_stack. */
-static bool builder_line(spaa_reader *r)
+/* The next line of a profile in memory (spaa_open_builder): BUILDER_STACK
+ * when it was a stack put into r->fast_stack, BUILDER_FRAME a frame taken
+ * into the dictionary (the fast path's: no text), else the line's text. */
+static int builder_line(spaa_reader *r)
 {
 	const char *line;
 	size_t n;
 	int k = r->bsrc->b ? builder_cursor_next(r->bsrc, r->have_header ? r->fast_stack : NULL, &line, &n)
 			   : BUILDER_END;
 	r->lineno++;
-	if (k == BUILDER_STACK) return true;
+	if (k == BUILDER_STACK) return k;
+	if (k == BUILDER_FRAME) {
+		/* (a dictionary change: as before any record off the stack
+		 * path) */
+		if (r->before_slow) r->before_slow(r);
+		char t[24];
+		int tn = snprintf(t, sizeof t, "%llu", (unsigned long long)r->bsrc->frame.id);
+		if (frame_take(r, (int64_t)r->bsrc->frame.id, t, (size_t)tn, &r->bsrc->frame)) return k;
+		/* turned down: its text, for the JSON path to say why */
+		builder_cursor_frame_text(r->bsrc, &line, &n);
+		k = BUILDER_TEXT;
+	}
 	if (k == BUILDER_TEXT) {
 		r->line = (char *)line;
 		r->len = n;
@@ -869,11 +898,16 @@ enum spaa_rtype spaa_next(spaa_reader *r)
 {
 	for (;;) {
 		if (r->bsrc) {
-			if (builder_line(r)) {
+			int k = builder_line(r);
+			if (k == BUILDER_STACK) {
 				r->fast = true;
 				r->fast_stack->event = spaa_event_find(r, r->fast_stack->event_name.p,
 								       r->fast_stack->event_name.n);
 				return r->type = SPAA_STACK;
+			}
+			if (k == BUILDER_FRAME) {
+				r->fast = true;
+				return r->type = SPAA_FRAME;
 			}
 		} else {
 			r->line = input_line(r->in, &r->len);

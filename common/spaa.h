@@ -178,9 +178,9 @@ spaa_reader *spaa_open(const char *path);
 /* A reader of the profile b (a format's reader filled it in process:
  * spaa_open_any), named name in messages, with extra[0..extra_n) (NULL
  * none: window records) after its records; takes b and extra.  Its records
- * are those builder_write would write, line numbers included; stack
- * records go to a command that reads them on the fast path
- * (spaa_fast_stacks) without text. */
+ * are those builder_write would write, line numbers included; stack and
+ * frame records go to a command that reads them on the fast path
+ * (spaa_fast_stacks) without text (builder_cursor_next). */
 /* A reader of an input already open (spaa_open_any looked at it). */
 spaa_reader *spaa_open_input(input *in);
 struct builder;

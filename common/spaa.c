@@ -760,9 +760,6 @@ static char *put_str(char **m, sstr s)
 	return d;
 }
 
-/* A frame record after its {"type":"frame", in the builders' layout (id,
- * func, func_resolved, dso, ip, symoff, srcline, inlined, inline_depth,
- * kind, x_perf_nosym or x_perf_no_callchain), taken as take_frame() would. */
 /* A frame record's members as the fast path takes them (frame_fast, or a
  * profile in memory: builder_frame_rec), into the frame dictionary: the
  * frame, or NULL when the record is not to be taken so (its dso unknown,
@@ -809,6 +806,9 @@ static spaa_frame *frame_take(spaa_reader *r, int64_t id, const char *idp, size_
 	return f;
 }
 
+/* A frame record after its {"type":"frame", in the builders' layout (id,
+ * func, func_resolved, dso, ip, symoff, srcline, inlined, inline_depth,
+ * kind, x_perf_nosym or x_perf_no_callchain), taken as take_frame() would. */
 static bool frame_fast(spaa_reader *r, const char *p, const char *e)
 {
 	int64_t id, dso, depth = -1;

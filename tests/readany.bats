@@ -44,6 +44,7 @@ FORMATS=(
 COMMANDS=(
 	"spaa-fold IN"
 	"spaa-fold --all-events IN"
+	"spaa-fold --all --addrs --inline IN"
 	"spaa-flamegraph IN"
 	"spaa-top IN"
 	"spaa-stat IN"

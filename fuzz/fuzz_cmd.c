@@ -217,9 +217,12 @@ static void check_reads(const char *path)
 	spaa_close(r);
 }
 
-/* FILE must be folded stacks: lines "PATH COUNT", PATH not empty, every
- * line ended, in bytewise order without repeats (spaa-fold sums identical
- * paths); COUNT a finite number (decimal where the input's weights are). */
+/* FILE must be folded stacks: lines "PATH COUNT", every line ended, in
+ * bytewise order without repeats (spaa-fold sums identical paths); COUNT a
+ * finite number (decimal where the input's weights are).  PATH may be
+ * empty: a stack of no frames and no process name (a DTrace aggregation's
+ * empty stack), which stackcollapse.pl and inferno-collapse-dtrace print
+ * as " COUNT" too, and folded2spaa reads back as such. */
 static void check_folded(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -233,7 +236,7 @@ static void check_folded(const char *path)
 		const char *why = NULL;
 		char *sp = memrchr(line, ' ', (size_t)n);
 		if (line[n - 1] != '\n') why = "a line not ended";
-		else if (!sp || sp == line) why = "no path and count";
+		else if (!sp) why = "no count";
 		else {
 			/* an integer, or a decimal where the weights are (as num_fmt
 			 * writes them) */

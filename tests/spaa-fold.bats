@@ -322,6 +322,16 @@ fold_perf() { # NAME OPT
 	assert_output "spaa-fold: $T/x.spaa:3: weight overflow: the sum for stack a exceeds 64 bits"
 }
 
+@test "a DTrace stack with no frames folds to \" COUNT\", as stackcollapse.pl and inferno-collapse-dtrace write it; folded2spaa reads it back" {
+	printf 'CPU     ID                    FUNCTION:NAME\n  0  64091                        :tick-60s \n\n\n' >"$T/d.txt"
+	printf '              libc.so.1`__read+0x15\n              a.out`main+0x10\n               30\n\n               12\n' >>"$T/d.txt"
+	run spaa-fold "$T/d.txt"
+	assert_success
+	assert_output "$(printf ' 12\na.out`main;libc.so.1`__read 30')"
+	spaa-fold "$T/d.txt" | folded2spaa | spaa-fold >"$T/again"
+	spaa-fold "$T/d.txt" | cmp - "$T/again"
+}
+
 @test "output loads in flamegraph.pl / inferno-flamegraph when installed" {
 	if command -v flamegraph.pl >/dev/null; then
 		spaa-fold "$F/perf-dd-stacks-01.spaa" | flamegraph.pl >"$T/a.svg"

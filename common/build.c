@@ -1489,7 +1489,7 @@ static bool frame_fill(builder_cursor *c, uint32_t i)
 	x->ip = f->ip ? (sstr){ f->ip, f->ip_n } : SSTR_NULL;
 	x->symoff = f->symoff ? (sstr){ f->symoff, f->symoff_n } : SSTR_NULL;
 	x->srcline = f->srcline ? (sstr){ f->srcline, f->srcline_n } : SSTR_NULL;
-	x->kind = f->kind == FK_USER ? "user" : f->kind == FK_KERNEL ? "kernel" : "unknown";
+	x->kind = f->kind;
 	x->inline_depth = f->inline_depth >= 0 ? f->inline_depth : -1;
 	x->resolved = f->resolved;
 	x->inlined = f->inlined;

@@ -179,7 +179,7 @@ struct spaa_stack;
 typedef struct builder_frame_rec {
 	uint64_t id, dso;                 /* its id, its dso record's id */
 	sstr func, ip, symoff, srcline;   /* (.p NULL: none) */
-	const char *kind;                 /* "user", "kernel" or "unknown" */
+	uint8_t kind;                     /* enum spaa_fkind (spaa.h) */
 	int32_t inline_depth;             /* -1: none */
 	bool resolved, inlined;
 } builder_frame_rec;

@@ -764,7 +764,7 @@ static char *put_str(char **m, sstr s)
  * profile in memory: builder_frame_rec), into the frame dictionary: the
  * frame, or NULL when the record is not to be taken so (its dso unknown,
  * its id seen before: the JSON path then says what is wrong).  idp, idn:
- * the id's text. */
+ * the id's text (idp NULL: x->id's digits, made when needed). */
 static spaa_frame *frame_take(spaa_reader *r, int64_t id, const char *idp, size_t idn, const builder_frame_rec *x)
 {
 	if (x->dso >= r->dso_direct.n || !r->dso_direct.ix[x->dso]) return NULL;
@@ -778,6 +778,11 @@ static spaa_frame *frame_take(spaa_reader *r, int64_t id, const char *idp, size_
 		cache_id(dc, (uint64_t)id, i, i + 1);
 	} else {
 		spaa_settle_frames(r);
+		char t[24];
+		if (!idp) {
+			idn = fmt_u64(t, (uint64_t)id);
+			idp = t;
+		}
 		bool added;
 		i = strmap_intern(&r->frame_ids, idp, idn, &added);
 		if (!added) return NULL; /* a duplicate: the JSON path says so */
@@ -792,7 +797,7 @@ static spaa_frame *frame_take(spaa_reader *r, int64_t id, const char *idp, size_
 	f->func = put_str(&m, x->func);
 	f->func_n = (uint32_t)x->func.n;
 	f->dso = r->dso_direct.ix[x->dso] - 1;
-	f->kind = strcmp(x->kind, "user") == 0 ? FK_USER : strcmp(x->kind, "kernel") == 0 ? FK_KERNEL : FK_UNKNOWN;
+	f->kind = x->kind;
 	f->inlined = x->inlined;
 	f->func_resolved = x->resolved;
 	f->perf_nosym = false;
@@ -835,7 +840,7 @@ static bool frame_fast(spaa_reader *r, const char *p, const char *e)
 	if (p != e) return false;
 	x.dso = (uint64_t)dso;
 	x.inline_depth = (int32_t)depth;
-	x.kind = sstr_eqc(kind, "user") ? "user" : sstr_eqc(kind, "kernel") ? "kernel" : "unknown";
+	x.kind = sstr_eqc(kind, "user") ? FK_USER : sstr_eqc(kind, "kernel") ? FK_KERNEL : FK_UNKNOWN;
 	spaa_frame *f = frame_take(r, id, idp, idn, &x);
 	if (!f) return false;
 	f->perf_nosym = nosym;
@@ -868,9 +873,7 @@ static int builder_line(spaa_reader *r)
 		/* (a dictionary change: as before any record off the stack
 		 * path) */
 		if (r->before_slow) r->before_slow(r);
-		char t[24];
-		int tn = snprintf(t, sizeof t, "%llu", (unsigned long long)r->bsrc->frame.id);
-		if (frame_take(r, (int64_t)r->bsrc->frame.id, t, (size_t)tn, &r->bsrc->frame)) return k;
+		if (frame_take(r, (int64_t)r->bsrc->frame.id, NULL, 0, &r->bsrc->frame)) return k;
 		/* turned down: its text, for the JSON path to say why */
 		builder_cursor_frame_text(r->bsrc, &line, &n);
 		k = BUILDER_TEXT;

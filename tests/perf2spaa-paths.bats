@@ -212,16 +212,17 @@ EOF
 	grep -q 'jitted_spin [0-9]*$' "$T/host"
 	p2s unrooted --symfs="$T/empty" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
 	! grep -q "jitted_spin" "$T/unrooted"
-	# the root's tmp an absolute link to the host's
-	mkdir -p "$T/root"
-	ln -s /tmp "$T/root/tmp"
+	# the root's map an absolute link to the host's (a link to the
+	# host's whole /tmp would also hide $T/jit when $T is under /tmp,
+	# and samples of the binary itself come and go)
+	mkdir -p "$T/root/tmp"
+	ln -s "/tmp/perf-$pid.map" "$T/root/tmp/perf-$pid.map"
 	run p2s abs --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
 	assert_success
 	assert_output "perf2spaa: $T/fp.data: warning: frames in $T/root/tmp/perf-$pid.map left unnamed: too many symbolic links"
 	cmp "$T/unrooted" "$T/abs"
 	# a FIFO there
-	rm "$T/root/tmp"
-	mkdir "$T/root/tmp"
+	rm "$T/root/tmp/perf-$pid.map"
 	mkfifo "$T/root/tmp/perf-$pid.map"
 	run p2s fifo --symfs="$T/root" --debug-dir="$T/nocache" --kallsyms=/proc/kallsyms
 	assert_success

@@ -1,4 +1,4 @@
-/* elfsym-lookup - common/elfsym's look-ups alone, printed as addr2line -f -i
+/* elfsym-lookup - common/perf/elfsym's look-ups alone, printed as addr2line -f -i
  * prints them, for bench/symbolize.sh: what resolving an address costs
  * without a profile around it (the direct perf.data path's share).
  *

@@ -22,7 +22,7 @@ export LC_ALL=C
 
 if [ ! -x "$OUT/gen-spaa" ] || [ "$HERE/gen-spaa.c" -nt "$OUT/gen-spaa" ] || [ "$LIB" -nt "$OUT/gen-spaa" ]; then
 	ZLIBS=$(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
-	${CC:-cc} -O2 -I"$HERE/../common" -o "$OUT/gen-spaa" "$HERE/gen-spaa.c" "$LIB" $ZLIBS -lz -lm
+	${CC:-cc} -O2 $INC -o "$OUT/gen-spaa" "$HERE/gen-spaa.c" "$LIB" $ZLIBS -lz -lm
 fi
 # real: spaa-flamegraph against spaa-fold | inferno-flamegraph on file $1,
 # wall and CPU

@@ -3,7 +3,8 @@
 #
 # bench_init DEFAULT_RUNS "$@": the one argument is the directory of the
 # built commands; sets CMD (that directory), HERE (bench/), OUT (bench/out,
-# made) and RUNS (BENCH_RUNS, else DEFAULT_RUNS); a wrong call is a usage
+# made), RUNS (BENCH_RUNS, else DEFAULT_RUNS) and INC (the -I options of
+# the library's headers, common/ and its layers); a wrong call is a usage
 # error (exit 2).
 bench_init() {
 	_runs=$1
@@ -16,6 +17,8 @@ bench_init() {
 	HERE=$(cd "$(dirname "$0")" && pwd)
 	OUT=$HERE/out
 	RUNS=${BENCH_RUNS:-$_runs}
+	INC="-I$HERE/../common"
+	for _d in base spaa formats perf analysis; do INC="$INC -I$HERE/../common/$_d"; done
 	mkdir -p "$OUT"
 }
 

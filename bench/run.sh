@@ -25,7 +25,7 @@ export LC_ALL=C
 # ---- the generator and the files -------------------------------------------------
 if [ ! -x "$OUT/gen-spaa" ] || [ "$HERE/gen-spaa.c" -nt "$OUT/gen-spaa" ] || [ "$LIB" -nt "$OUT/gen-spaa" ]; then
 	ZLIBS=$(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
-	${CC:-cc} -O2 -I"$HERE/../common" -o "$OUT/gen-spaa" "$HERE/gen-spaa.c" "$LIB" $ZLIBS -lz -lm
+	${CC:-cc} -O2 $INC -o "$OUT/gen-spaa" "$HERE/gen-spaa.c" "$LIB" $ZLIBS -lz -lm
 fi
 gen() { # gen FILE SAMPLES: made again only when the generator's source changed
 	if [ ! -s "$1" ] || [ "$HERE/gen-spaa.c" -nt "$1" ]; then

@@ -22,7 +22,7 @@ spaa=$OUT/build.spaa
 LIB=$CMD/../common/libspaa.a
 if [ ! -x "$OUT/gen-spaa" ] || [ "$HERE/gen-spaa.c" -nt "$OUT/gen-spaa" ] || [ "$LIB" -nt "$OUT/gen-spaa" ]; then
 	ZLIBS=$(pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
-	${CC:-cc} -O2 -I"$HERE/../common" -o "$OUT/gen-spaa" "$HERE/gen-spaa.c" "$LIB" $ZLIBS -lz -lm
+	${CC:-cc} -O2 $INC -o "$OUT/gen-spaa" "$HERE/gen-spaa.c" "$LIB" $ZLIBS -lz -lm
 fi
 big=$OUT/bench-1000k.spaa
 [ -s "$big" ] || { "$OUT/gen-spaa" 1000000 > "$big.tmp" && mv "$big.tmp" "$big"; }

@@ -18,7 +18,7 @@ LIB=$CMD/../common/libspaa.a
 export LC_ALL=C
 
 if [ ! -x "$OUT/gen-symbolize" ] || [ "$HERE/gen-symbolize.c" -nt "$OUT/gen-symbolize" ]; then
-	${CC:-cc} -O2 -I"$HERE/../common" -o "$OUT/gen-symbolize" "$HERE/gen-symbolize.c" "$LIB"
+	${CC:-cc} -O2 $INC -o "$OUT/gen-symbolize" "$HERE/gen-symbolize.c" "$LIB"
 fi
 F=$OUT/symbolize.spaa
 if [ ! -s "$F" ] || [ "$HERE/gen-symbolize.c" -nt "$F" ]; then
@@ -65,7 +65,7 @@ echo "$1 $cm" | awk '{ r = $1 / $2; printf "spaa-symbolize / spaa-cat: %.2fx (ta
 # bench/out/dwarf.spaa (10,000 stacks of them, 100,000 samples).  CPU time
 # (user + sys) per address, median (min..max) of RUNS runs: spaa-symbolize,
 # spaa-cat on the same file (the SPAA reading and writing share),
-# bench/elfsym-lookup.c (common/elfsym's look-ups alone, printed as addr2line
+# bench/elfsym-lookup.c (common/perf/elfsym's look-ups alone, printed as addr2line
 # prints them: the perf.data path's share), addr2line -f -i on the
 # addresses, eu-addr2line -f -i on 2,000 of them (it takes about 0.5 ms an
 # address).
@@ -82,8 +82,8 @@ if [ ! -s "$D" ] || [ "$HERE/gen-symbolize.c" -nt "$D" ] || [ ! -x "$P" ]; then
 	mv "$D.tmp" "$D"
 fi
 if [ ! -x "$OUT/elfsym-lookup" ] || [ "$HERE/elfsym-lookup.c" -nt "$OUT/elfsym-lookup" ] ||
-	[ "$HERE/../common/elfsym.c" -nt "$OUT/elfsym-lookup" ]; then
-	${CC:-cc} -O2 -I"$HERE/../common" -o "$OUT/elfsym-lookup" "$HERE/elfsym-lookup.c" "$HERE/../common/elfsym.c" \
+	[ "$HERE/../common/perf/elfsym.c" -nt "$OUT/elfsym-lookup" ]; then
+	${CC:-cc} -O2 $INC -o "$OUT/elfsym-lookup" "$HERE/elfsym-lookup.c" "$HERE/../common/perf/elfsym.c" \
 		"$LIB" -ldw -lelf -lzstd -lz -lm
 fi
 n=$(wc -l <"$OUT/dwarf-addrs.txt")

@@ -2,7 +2,7 @@
 # bench/valgrind.sh CMD_DIR - valgrind2spaa next to valgrind's own readers on
 # the same real files: callgrind_annotate on a callgrind profile and ms_print
 # on a massif profile of a real, large program (GCC's cc1 compiling
-# common/spans.c of this project at -O2: thousands of functions and call
+# common/formats/spans.c of this project at -O2: thousands of functions and call
 # sites), and DHAT's JSON of the same run (DHAT has no command-line reader).
 # The files are made once into bench/out.  Called by `make bench`.
 #
@@ -14,13 +14,13 @@ set -e
 bench_init 5 "$@"
 
 cc1=$(cc -print-prog-name=cc1)
-src=$HERE/../common/spans.c
+src=$HERE/../common/formats/spans.c
 cg=$OUT/callgrind.out
 ms=$OUT/massif.out
 dh=$OUT/dhat.out
-[ -s "$cg" ] || valgrind --tool=callgrind --callgrind-out-file="$cg" "$cc1" -quiet -O2 -I"$HERE/../common" -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
-[ -s "$ms" ] || valgrind --tool=massif --massif-out-file="$ms" "$cc1" -quiet -O2 -I"$HERE/../common" -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
-[ -s "$dh" ] || valgrind --tool=dhat --dhat-out-file="$dh" "$cc1" -quiet -O2 -I"$HERE/../common" -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
+[ -s "$cg" ] || valgrind --tool=callgrind --callgrind-out-file="$cg" "$cc1" -quiet -O2 $INC -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
+[ -s "$ms" ] || valgrind --tool=massif --massif-out-file="$ms" "$cc1" -quiet -O2 $INC -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
+[ -s "$dh" ] || valgrind --tool=dhat --dhat-out-file="$dh" "$cc1" -quiet -O2 $INC -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
 
 echo "valgrind (median of $RUNS, CPU seconds)"
 bench_row "valgrind2spaa (callgrind)" "$cg" "$CMD/valgrind2spaa" "$cg"

@@ -1,13 +1,13 @@
 /* any2spaa - convert any profile this toolbox reads to SPAA.
  *
- * The format is recognised by content (common/sniff.c: the recognisers the
+ * The format is recognised by content (common/spaa/sniff.c: the recognisers the
  * filters use to say "this is X, not SPAA: run Y") and the converter that
  * reads it runs with its defaults, in this process: the converter's reader
  * (common/readers/, found by its name in readers/registry.h) is the code
  * the converter itself runs, from its own main.  Nothing is executed from
  * the PATH, and any2spaa converts exactly as the converter does, byte for
  * byte.  Several FILEs: each is converted in a child process
- * (common/several.c) and the results are merged as "spaa-cat --merge"
+ * (common/spaa/several.c) and the results are merged as "spaa-cat --merge"
  * merges them.  See any2spaa(1). */
 #include <getopt.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* spaa-cat - concatenate SPAA files into one valid SPAA stream, or merge
- * them (the engine is common/cat.c).
+ * them (the engine is common/spaa/cat.c).
  * See spaa-cat(1). */
 #include <getopt.h>
 #include <stdlib.h>

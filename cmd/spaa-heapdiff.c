@@ -4,7 +4,7 @@
  * those constructors that are new in AFTER, with their retention paths).
  *
  * The story.  Each snapshot is one JSON text, walked in pieces
- * (common/jscan): "snapshot" (its meta, which gives the layout of the flat
+ * (common/base/jscan): "snapshot" (its meta, which gives the layout of the flat
  * integer arrays) must come first; then "nodes" and "edges"; "strings"
  * last.  Names stay string indexes until the strings come, and only the
  * strings needed are kept:
@@ -90,7 +90,7 @@ static units_opts opt_units;
 enum { MAX_SEGS = 20, HEAD = 10, TAIL = 9 };
 
 /* The strings of a snapshot are kept only where asked for beforehand
- * (common/heapsnap); every index used was wanted and read. */
+ * (common/formats/heapsnap); every index used was wanted and read. */
 static sstr get_string(const heapsnap_strings *t, int64_t i)
 {
 	sstr s;

@@ -1,5 +1,5 @@
 /* fuzz_symtab.c - libFuzzer target for spaa-symbolize's text tables
- * (common/symtab.c): the first byte picks the reader (0: kallsyms, 1: perf
+ * (common/formats/symtab.c): the first byte picks the reader (0: kallsyms, 1: perf
  * map, 2: /proc/PID/maps, by its value mod 3), the rest is the file.  A bad
  * line ends in die(), which comes back here through cli_exit_override; a
  * table that was read is searched at the addresses of its own entries and

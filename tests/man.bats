@@ -326,7 +326,7 @@ x: x(1): the SYNOPSIS has "-demangle" as an argument'
 }
 
 # The items of -z, -h and -V say the same in every page, as the end of every
-# --help does (common/cli.h): "LETTER|head|body lines joined by |".
+# --help does (common/base/cli.h): "LETTER|head|body lines joined by |".
 @test "every page describes -z, -h and -V in the one wording" {
 	local p r out= want_z want_h want_V
 	want_z='.It Fl z , Fl \-zstd|Compress the output with zstd|.Po|so does a|.Ar file|ending in|.Pa .zst ;|one ending in|.Pa .gz|gets gzip|.Pc .'

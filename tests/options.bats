@@ -123,7 +123,7 @@ check_help() {
 	[ -z "$out" ] || { printf '%s' "$out"; false; }
 }
 
-# The naming options of common/fold.h come as a set: a command that names
+# The naming options of common/analysis/fold.h come as a set: a command that names
 # frames as spaa-fold does lists all of them, so that a frame has one name in
 # every command.
 @test "every command with the naming options lists all of them" {
@@ -188,7 +188,7 @@ bad: option line is not \"  -x, --long\" or \"      --long\":   --json          
 bad: no '-V, --version' line"
 }
 
-# ---- the end of every --help: one text (common/cli.h), one column ----------
+# ---- the end of every --help: one text (common/base/cli.h), one column ----------
 
 HELP_OUTPUT='  -o, --output=FILE    write to FILE, replaced only when all went well,
                        instead of standard output'
@@ -231,7 +231,7 @@ check_tail() {
 		}'
 }
 
-@test "every command's --help ends with the one text of common/cli.h, options in one column" {
+@test "every command's --help ends with the one text of common/base/cli.h, options in one column" {
 	local c r out=
 	for c in $(commands); do
 		r=$(check_tail "$c")

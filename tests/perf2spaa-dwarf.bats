@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # perf2spaa reading `perf record --call-graph dwarf` captures itself: the
-# user stacks unwound from the saved registers and stack (common/unwind.c)
+# user stacks unwound from the saved registers and stack (common/perf/unwind.c)
 # against `perf script`'s own unwinding of the same file.  Real captures,
 # made here (as root, with perf) of a program built -O2 -g without frame
 # pointers, so that only the CFI can unwind it; skipped where perf cannot

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# perf2spaa's event off-cpu (common/perfconv.c): a thread's time off the
+# perf2spaa's event off-cpu (common/perf/perfconv.c): a thread's time off the
 # CPU, from its switch-out (a sched:sched_switch sample, on its stack) to
 # the time it runs again, against what is known of a program written to
 # block for known times in known functions, and against `perf sched

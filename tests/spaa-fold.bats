@@ -583,7 +583,7 @@ x;b;e 1"
 	assert_output --partial "spaa-fold: $T/cut.spaa:$L: invalid JSON"
 }
 
-# ---- the frame filters (common/filter.c): pprof's verbs ---------------------
+# ---- the frame filters (common/analysis/filter.c): pprof's verbs ---------------------
 
 @test "the frame filters: --focus, --ignore, --hide, --show, --show-from, --prune-from, alone and together, in pprof's order" {
 	local S=$D/top/small.spaa

@@ -344,7 +344,7 @@ dd;[unknown];read 14"
 	assert_line --index 0 "spaa-grep: --raw-units and --iec go with -c"
 }
 
-# ---- the frame filters (common/filter.c), pprof's verbs ---------------------
+# ---- the frame filters (common/analysis/filter.c), pprof's verbs ---------------------
 
 @test "spaa-grep --ignore=RE is the frame filter, not an abbreviation of --ignore-case; --focus keeps whole stacks; -c counts what they keep" {
 	local S=$D/top/small.spaa

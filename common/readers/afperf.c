@@ -11,7 +11,7 @@
  * each run becomes one thread-like context (pid = tid = the run's number, in
  * the order of the RunInfo records):
  *  - event "region": the regions of a run are nested by time and go through
- *    the span model (common/spans.h): each call path of region labels gets
+ *    the span model (common/formats/spans.h): each call path of region labels gets
  *    its self time in nanoseconds (wall_ns) and calls;
  *  - event "section": one stack per section (frame = its label, context
  *    x_section_id / x_tags), with the summed and the union length of its

@@ -2,7 +2,7 @@
  * profiles (Chrome performance traces with Profile/ProfileChunk events,
  * .cpuprofile), sampling heap profiles (.heapprofile) and heap snapshots
  * with allocation traces (.heapsnapshot, .heaptimeline).  Every format is
- * one JSON text, read in pieces (common/jscan): memory grows with profile
+ * one JSON text, read in pieces (common/base/jscan): memory grows with profile
  * nodes and functions, not with samples or file size.
  *
  * The story: options; the format, by content; the reader of that format,
@@ -256,7 +256,7 @@ static int64_t time_sub(int64_t a, int64_t b, const char *what)
 	return t;
 }
 
-/* Records of integers waiting in a temporary file (common/spool): one of
+/* Records of integers waiting in a temporary file (common/base/spool): one of
  * them read back, false at the end. */
 static bool spool_ints(spool *s, int64_t *v, size_t n)
 {

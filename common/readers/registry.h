@@ -1,5 +1,5 @@
 /* registry.h - every format's reader, by the name of its converter.
- * What a file is, by content, is common/sniff.c's to say (sniff_format's
+ * What a file is, by content, is common/spaa/sniff.c's to say (sniff_format's
  * cmd names the converter); the reader of that name reads it. */
 #ifndef SPAA_REGISTRY_H
 #define SPAA_REGISTRY_H

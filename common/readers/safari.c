@@ -5,7 +5,7 @@
  * & Events" timeline, read as speedscope's Safari importer reads them.
  *
  * The story: options; the recording's members, in any order: each sample's
- * stack is interned as it streams past and spooled (common/spool) with its
+ * stack is interned as it streams past and spooled (common/base/spool) with its
  * time, the durations spooled apart; then the two are paired up in step,
  * each sample weighed with its duration, and the profile is written.
  * Memory grows with frames and distinct stacks, not samples. */

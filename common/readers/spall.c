@@ -1,7 +1,7 @@
 /* spall2spaa - convert spall traces (Chrome JSON trace events, or the binary
  * .spall format versions 0, 1 and 3) to SPAA: one stack per call path,
  * weighted by the self time of its spans (wall_ns) and their count (calls).
- * The span model is common/spans.h. */
+ * The span model is common/formats/spans.h. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -170,7 +170,7 @@ static void finish(const char *outpath, bool zstd)
 }
 
 /* ---- JSON ------------------------------------------------------------------
- * The input is read in blocks by common/jscan; each event object is located
+ * The input is read in blocks by common/base/jscan; each event object is located
  * by jscan_value (or the fast path below), then parsed alone with
  * json_parse.  Only one event is held at a time. */
 

@@ -3,7 +3,7 @@
  * A report is two files: NAME.json (metadata: host, command, enabled
  * metrics, ...) and NAME.txt.gz (events: "[events]", one "FUNC 1|0 VALUE..."
  * line per function entry/exit, then "[functions]", one name per line).
- * Every call is a span (common/spans.h); each distinct call path becomes one
+ * Every call is a span (common/formats/spans.h); each distinct call path becomes one
  * stack weighted by the SELF cost of that path for every enabled metric, plus
  * "calls".  The function names come after the events, so the events are read
  * twice: once for the names, once to convert (standard input, a pipe or a

@@ -1,4 +1,4 @@
-/* test_units.c - unit tests of common/units: pprof's scaling, its table
+/* test_units.c - unit tests of common/base/units: pprof's scaling, its table
  * unit choice, percentages, counts, times and shortened names. */
 #include <stdio.h>
 #include <string.h>

@@ -1,9 +1,9 @@
-/* test_unwind.c - unit tests of common/unwind (no perf needed): the test
+/* test_unwind.c - unit tests of common/perf/unwind (no perf needed): the test
  * captures its own registers and a copy of its stack three calls below
  * main, as perf's PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER would,
  * gives them to the unwinder with its own executable mappings
  * (/proc/self/maps), and checks that the frames it returns are capture, f1,
- * f2, f3 and main (named by common/elfsym), then libc's start-up code.
+ * f2, f3 and main (named by common/perf/elfsym), then libc's start-up code.
  * Built with -O2 -fomit-frame-pointer: the unwinder has to use the CFI. */
 #include <inttypes.h>
 #include <stdio.h>

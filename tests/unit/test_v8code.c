@@ -1,4 +1,4 @@
-/* test_v8code.c - the code map of V8 tick logs (common/v8code.c) against a
+/* test_v8code.c - the code map of V8 tick logs (common/formats/v8code.c) against a
  * plain sorted array doing the same, under random additions, moves and
  * deletions, and a few cases written out. */
 #include <stdlib.h>

@@ -60,7 +60,11 @@ worker-compute;java.lang.Thread.run;Prog\$\$Lambda\$83+0x00007f9380007a08.715521
 	jfr2spaa "$T/both.jfr" | spaa-fold --event=jdk.ExecutionSample | sort > "$T/a"
 	jfr2spaa "$T/profile.jfr" "$T/default.jfr" | spaa-fold --event=jdk.ExecutionSample | sort > "$T/b"
 	[ -s "$T/a" ] && cmp "$T/a" "$T/b"
-	python3 "$J/truth.py" "$T/both.jfr" | grep -F "	*	" > "$T/truth"
+	# the truth of the two chunks is the two files' (jfr print, given the
+	# file of both, has once in many runs printed two jdk.JavaErrorThrow
+	# events of a chunk without their stack traces, 2 of 4, where each file
+	# alone had them all and agreed with jfr2spaa)
+	python3 "$J/truth.py" "$T/profile.jfr" "$T/default.jfr" | grep -F "	*	" > "$T/truth"
 	jfr2spaa "$T/both.jfr" > "$T/j.spaa"
 	python3 "$J/mine.py" "$T/j.spaa" | grep -F "	*	" > "$T/mine"
 	run diff "$T/truth" "$T/mine"

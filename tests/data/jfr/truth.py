@@ -1,5 +1,5 @@
 # The ground truth for jfr2spaa's tests, from the JDK's own reader: for
-# every event type with stack traces in `jfr print --json FILE`, per top
+# every event type with stack traces in `jfr print --json FILE...`, per top
 # frame (package.Class.method), per top frame with its line and frame type
 # (=name:line[type]), per thread (@name) and in all, the number of events and the
 # sum of what jfr2spaa weighs them by.  Lines: type, frame, count, sum.
@@ -16,8 +16,11 @@ def dur_ns(s):
     ns = ((int(m.group(2) or 0) * 60 + int(m.group(3) or 0)) * 60 + sec) * 10**9 + int(frac)
     return -ns if m.group(1) else ns
 
-out = subprocess.run(["jfr", "print", "--json", sys.argv[1]], check=True, capture_output=True).stdout
-events = json.loads(out)["recording"]["events"]
+# (several FILEs: their events together, each file read by jfr on its own)
+events = []
+for f in sys.argv[1:]:
+    out = subprocess.run(["jfr", "print", "--json", f], check=True, capture_output=True).stdout
+    events += json.loads(out)["recording"]["events"]
 count = defaultdict(int)
 total = defaultdict(int)
 for e in events:

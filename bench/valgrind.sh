@@ -14,13 +14,16 @@ set -e
 bench_init 5 "$@"
 
 cc1=$(cc -print-prog-name=cc1)
+# cc1 run alone has none of the driver's system include directories: the
+# multiarch one (bits/*.h) given as the driver gives it
+arch=$(cc -print-multiarch)
 src=$HERE/../common/formats/spans.c
 cg=$OUT/callgrind.out
 ms=$OUT/massif.out
 dh=$OUT/dhat.out
-[ -s "$cg" ] || valgrind --tool=callgrind --callgrind-out-file="$cg" "$cc1" -quiet -O2 $INC -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
-[ -s "$ms" ] || valgrind --tool=massif --massif-out-file="$ms" "$cc1" -quiet -O2 $INC -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
-[ -s "$dh" ] || valgrind --tool=dhat --dhat-out-file="$dh" "$cc1" -quiet -O2 $INC -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
+[ -s "$cg" ] || valgrind --tool=callgrind --callgrind-out-file="$cg" "$cc1" -quiet -O2 ${arch:+-imultiarch "$arch"} $INC -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
+[ -s "$ms" ] || valgrind --tool=massif --massif-out-file="$ms" "$cc1" -quiet -O2 ${arch:+-imultiarch "$arch"} $INC -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
+[ -s "$dh" ] || valgrind --tool=dhat --dhat-out-file="$dh" "$cc1" -quiet -O2 ${arch:+-imultiarch "$arch"} $INC -I"$HERE/.." "$src" -o /dev/null 2>/dev/null
 
 echo "valgrind (median of $RUNS, CPU seconds)"
 bench_row "valgrind2spaa (callgrind)" "$cg" "$CMD/valgrind2spaa" "$cg"

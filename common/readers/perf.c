@@ -102,6 +102,11 @@ struct chunk {
 	uint64_t start, end;
 	bool pooled, done;      /* read by a thread of convert_ranges; done
 				 * (under part_mu): its builder is made */
+	bool active;            /* (under part_mu) being read: its back may be
+				 * taken (steal_part) */
+	uint64_t claimed;       /* (under part_mu) its reader takes the lines
+				 * that begin before this without asking */
+	uint64_t claim;         /* and claims this many bytes at a time */
 	builder *b;
 	bool *ev_period;        /* per event of b: its first sample had a period */
 	struct warnent *w;
@@ -939,6 +944,44 @@ static uint64_t rread_where(const struct rread *r, const char *line)
 	return r->off - r->len + (uint64_t)(line - r->buf);
 }
 
+/* The file offset of the line r is at (where rread_line stopped on a line
+ * too long). */
+static uint64_t rread_at(const struct rread *r)
+{
+	return r->off - r->len + r->pos;
+}
+
+/* The parts of a file (convert_ranges) are handed out, taken back and
+ * cut under part_mu. */
+static pthread_mutex_t part_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t part_cv = PTHREAD_COND_INITIALIZER;
+
+/* Whether the line at byte at is part c's to read: a thread that has
+ * nothing left may take the back of a part being read (steal_part), which
+ * then ends earlier (c->end).  Its reader takes the lines before
+ * c->claimed without asking; further on, it claims the next CLAIM bytes
+ * (at most to c->end) under part_mu, and a part is cut only where no
+ * line is claimed yet.  So every line is read once, by one part. */
+enum { CLAIM = 256 << 10 };
+
+static bool part_owns(struct chunk *c, uint64_t at)
+{
+	if (at < c->claimed) return true;
+	pthread_mutex_lock(&part_mu);
+	bool mine = at < c->end;
+	if (mine) c->claimed = c->end - at > c->claim ? at + c->claim : c->end;
+	pthread_mutex_unlock(&part_mu);
+	return mine;
+}
+
+/* Part c is read to its end: nothing of it is left to take. */
+static void part_ended(struct chunk *c)
+{
+	pthread_mutex_lock(&part_mu);
+	c->active = false;
+	pthread_mutex_unlock(&part_mu);
+}
+
 /* One line of a chunk, line ln of it, on its thread: false when the thread
  * stops there (trouble). */
 static bool chunk_take_line(struct chunk *c, char *p, size_t n, uint64_t ln)
@@ -976,9 +1019,14 @@ static void *parse_chunk(void *arg)
 		char *line;
 		size_t n;
 		bool toolong;
-		while ((line = rread_line(&r, &n, c->max_line, &toolong)) != NULL)
+		while ((line = rread_line(&r, &n, c->max_line, &toolong)) != NULL) {
+			if (c->pooled && !part_owns(c, rread_where(&r, line))) break;
 			if (!chunk_take_line(c, line, n, ++ln)) break;
-		if (toolong || r.err) c->trouble = true; /* the main thread says it */
+		}
+		/* (a line too long that is another part's is that part's) */
+		if ((toolong && (!c->pooled || part_owns(c, rread_at(&r)))) || r.err)
+			c->trouble = true; /* the main thread says it */
+		if (c->pooled) part_ended(c);
 		free(r.buf);
 	} else {
 		char *p = c->buf, *e = p + c->n;
@@ -1055,8 +1103,6 @@ static noreturn void replay_chunk(struct chunk *c, uint64_t line0)
 
 /* The main thread: waits for chunk c and takes in what its thread found,
  * as if it had read the chunk itself. */
-static pthread_mutex_t part_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t part_cv = PTHREAD_COND_INITIALIZER;
 
 static void merge_chunk(struct chunk *c, uint64_t line0)
 {
@@ -1207,49 +1253,120 @@ static uint64_t next_header(int fd, uint64_t from, uint64_t size, size_t max)
 /* The parts of a file (convert_ranges), each taken once (taken[k], under
  * part_mu): those of mine[k] are the main thread's own, read in order
  * into the profile itself, which the other threads take only when no
- * other is left. */
+ * other is left.  A part cut by steal_part is followed by the new one
+ * (next[k]: the order in the file, NONE after the last). */
+#define NONE UINT64_MAX
 struct parts {
-	struct chunk *ring;
-	uint64_t np;
+	struct chunk **ring;
+	uint64_t np, cap;       /* parts made, room for */
+	uint64_t *next;
 	bool *taken, *mine;
+	int fd;
+	uint64_t size;          /* of the file when the parts were made */
+	uint64_t steal_min;     /* the least a part must have left to be cut */
+	uint64_t claim;         /* the bytes a reader claims at a time (part_owns) */
+	size_t max_line;
+	const char *fname;
+	bool quiet;
 };
 
-/* The first part of w that nobody has taken, of the others' first when
- * others (not the main thread's own); w->np none.  Under part_mu. */
+/* The first part of w (in file order) that nobody has taken, of the
+ * others' first when others (not the main thread's own); NONE none.
+ * Under part_mu. */
 static uint64_t first_free(const struct parts *w, bool others)
 {
-	for (uint64_t k = 0; k < w->np; k++)
+	for (uint64_t k = 0; k != NONE; k = w->next[k])
 		if (!w->taken[k] && !(others && w->mine[k])) return k;
-	return w->np;
+	return NONE;
 }
 
-/* Takes the next part of w for a thread (its index, else w->np): one
- * that is not the main thread's own, else any. */
+/* Takes the next part of w for a thread (its index, else NONE): one that
+ * is not the main thread's own, else any. */
 static uint64_t take_part(struct parts *w)
 {
 	pthread_mutex_lock(&part_mu);
 	uint64_t k = first_free(w, true);
-	if (k == w->np) k = first_free(w, false);
-	if (k < w->np) w->taken[k] = true;
+	if (k == NONE) k = first_free(w, false);
+	if (k != NONE) w->taken[k] = w->ring[k]->active = true;
 	pthread_mutex_unlock(&part_mu);
 	return k;
+}
+
+/* A thread with nothing left to take cuts the part with the most left to
+ * read (steal_min at least) at the first sample header past the middle of
+ * what is left: the part ends there, and a new part from there to its old
+ * end, taken by the caller (its index; NONE: none was cut), comes next
+ * in file order.  So the threads end together, whatever the plan's
+ * guess of their speeds was worth. */
+static uint64_t steal_part(struct parts *w)
+{
+	for (;;) {
+		pthread_mutex_lock(&part_mu);
+		uint64_t v = NONE, most = 0;
+		for (uint64_t k = 0; w->np < w->cap && k != NONE; k = w->next[k]) {
+			const struct chunk *c = w->ring[k];
+			uint64_t end = c->end < w->size ? c->end : w->size;
+			uint64_t left = c->active && end > c->claimed ? end - c->claimed : 0;
+			if (left > most) {
+				most = left;
+				v = k;
+			}
+		}
+		if (v == NONE || most < w->steal_min) {
+			pthread_mutex_unlock(&part_mu);
+			return NONE;
+		}
+		struct chunk *c = w->ring[v];
+		uint64_t end0 = c->end, from = c->claimed + most / 2;
+		pthread_mutex_unlock(&part_mu);
+		uint64_t lim = end0 < w->size ? end0 : w->size;
+		uint64_t mid = next_header(w->fd, from, lim, w->max_line);
+		pthread_mutex_lock(&part_mu);
+		bool cut = c->active && c->end == end0 && mid >= c->claimed && mid < lim && w->np < w->cap;
+		uint64_t k = NONE;
+		if (cut) {
+			k = w->np++;
+			struct chunk *t = w->ring[k] = xcalloc(1, sizeof *t);
+			t->fd = w->fd;
+			t->start = t->claimed = mid;
+			t->end = end0;
+			t->fname = w->fname;
+			t->quiet = w->quiet;
+			t->max_line = w->max_line;
+			t->claim = w->claim;
+			t->pooled = t->active = true;
+			w->taken[k] = true;
+			w->next[k] = w->next[v];
+			w->next[v] = k;
+			c->end = mid;
+		}
+		/* not cut: its reader got past the middle meanwhile, it ended,
+		 * or another thread cut it: the parts are looked at again;
+		 * else there was no header to cut at */
+		bool again = !cut && (mid < lim || !c->active || c->end != end0);
+		pthread_mutex_unlock(&part_mu);
+		if (cut || !again) return k;
+	}
 }
 
 /* Part k of w into a builder of its own (parse_chunk), then done. */
 static void read_part(struct parts *w, uint64_t k)
 {
-	parse_chunk(&w->ring[k]);
+	struct chunk *c = w->ring[k];
+	parse_chunk(c);
 	pthread_mutex_lock(&part_mu);
-	w->ring[k].done = true;
+	c->done = true;
 	pthread_cond_broadcast(&part_cv);
 	pthread_mutex_unlock(&part_mu);
 }
 
-/* A thread of convert_ranges: the parts nobody has taken, one at a time. */
+/* A thread of convert_ranges: the parts nobody has taken, one at a time;
+ * then the backs of those still being read. */
 static void *read_parts(void *arg)
 {
 	struct parts *w = arg;
-	for (uint64_t k; (k = take_part(w)) < w->np;) read_part(w, k);
+	for (uint64_t k; (k = take_part(w)) != NONE;) read_part(w, k);
+	for (uint64_t k; (k = steal_part(w)) != NONE;) read_part(w, k);
 	return NULL;
 }
 
@@ -1264,11 +1381,13 @@ static uint64_t read_own_part(struct chunk *c, uint64_t line0, bool *text)
 	uint64_t ln = line0;
 	P.prev_frame = false;
 	while ((line = rread_line(&r, &n, c->max_line, &toolong)) != NULL) {
+		if (!part_owns(c, rread_where(&r, line))) break;
 		for (size_t i = 0; i < n && !*text; i++) *text = !c_blank(line[i]) && line[i] != '\r';
 		text_line(line, n, ++ln);
 	}
-	if (toolong) input_long_line(P.fname, ln + 1);
+	if (toolong && part_owns(c, rread_at(&r))) input_long_line(P.fname, ln + 1);
 	if (r.err) die(EXIT_DATA, "%s: read error: %s", P.fname, strerror(r.err));
+	part_ended(c);
 	free(r.buf);
 	finish_sample(); /* (the next part begins with a header, which ends it) */
 	return ln - line0;
@@ -1288,6 +1407,10 @@ static uint64_t read_own_part(struct chunk *c, uint64_t line0, bool *text)
  * the first round has no merges.  Two rounds: more parts cost more (each
  * names its frames again). */
 enum { ROUNDS = 2 };
+/* the least a part must have left for an idle thread to take its back
+ * (steal_part): less costs more than it saves (each part names its
+ * frames again, and is merged) */
+#define STEAL_MIN ((uint64_t)4 << 20)
 #define PART_READ 0.9
 #define PART_MERGE 0.2
 
@@ -1319,14 +1442,15 @@ static uint64_t plan_parts(unsigned jobs, double *size, bool *mine)
  * taken yet, it reads itself into P.b, as -j 1 would; one a thread has
  * read it merges into P.b; while a thread is still on one, it takes and
  * reads a later part that is not its own as the threads do (into a
- * builder of its own), when the threads have more than one left, or
- * waits.  The threads take the parts that are not the main thread's own
- * in order, then (none left) its own.  So the work is shared whatever the
- * data, the merges are done while the others read, and what the main
- * thread reads in order needs no merge.  Each part is read once, and the
- * merges cost the parts' distinct stacks: not the chunks of
- * convert_chunks (each 8 MiB, with its frames and stacks again), nor
- * their copies. */
+ * builder of its own), when the threads have more than one left, else
+ * the back of a part still being read (steal_part), or waits.  The
+ * threads take the parts that are not the main thread's own in order,
+ * then (none left) its own, then the backs of parts being read.  So the
+ * work is shared whatever the data and the speed of each thread, the
+ * merges are done while the others read, and what the main thread reads
+ * in order needs no merge.  Each part is read once, and the merges cost
+ * the parts' distinct stacks: not the chunks of convert_chunks (each
+ * 8 MiB, with its frames and stacks again), nor their copies. */
 static void convert_ranges(input *in, int fd, uint64_t size)
 {
 	unsigned jobs = P.jobs;
@@ -1344,12 +1468,20 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 	} else {
 		nr = plan_parts(jobs, frac, mine);
 	}
+	/* room for the planned parts, and for as many cut from them again */
+	uint64_t cap = nr * 2 + 1;
+	struct parts w = { .ring = xcalloc(cap, sizeof *w.ring), .cap = cap,
+			   .next = xmalloc(cap * sizeof *w.next), .taken = xcalloc(cap, sizeof *w.taken),
+			   .mine = xcalloc(cap, sizeof *w.mine), .fd = fd, .size = size,
+			   /* (the tests' small parts are cut too) */
+			   .steal_min = getenv("SPAA_CHUNK") ? chunk_size() / 2 + 1 : STEAL_MIN,
+			   .claim = getenv("SPAA_CHUNK") ? chunk_size() / 8 + 1 : CLAIM,
+			   .max_line = max_line, .fname = P.fname, .quiet = P.quiet };
 	uint64_t *cut = xmalloc((nr + 1) * sizeof *cut);
-	bool *own = xcalloc(nr + 1, sizeof *own);
 	uint64_t np = 1;
 	double at_f = 0;
 	cut[0] = 0;
-	own[0] = true;
+	w.mine[0] = true;
 	for (uint64_t k = 1; k < nr; k++) {
 		at_f += frac[k - 1];
 		uint64_t at = (uint64_t)((double)size * at_f);
@@ -1359,10 +1491,10 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 		if (at >= size) break;
 		/* (a part that came to nothing: the next one's owner takes it) */
 		if (at == cut[np - 1]) {
-			own[np - 1] = mine[k];
+			w.mine[np - 1] = mine[k];
 			continue;
 		}
-		own[np] = mine[k];
+		w.mine[np] = mine[k];
 		cut[np++] = at;
 	}
 	free(frac);
@@ -1371,22 +1503,23 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 	 * then, as -j 1 reads it: a file that grows while it is read is not
 	 * cut at the size it had (perhaps in a line) */
 	cut[np] = UINT64_MAX;
-	struct chunk *ring = xcalloc(np, sizeof *ring);
 	for (uint64_t k = 0; k < np; k++) {
-		struct chunk *c = &ring[k];
+		struct chunk *c = w.ring[k] = xcalloc(1, sizeof *c);
 		c->fd = fd;
-		c->start = cut[k];
+		c->start = c->claimed = cut[k];
 		c->end = cut[k + 1];
 		c->fname = P.fname;
 		c->quiet = P.quiet;
 		c->max_line = max_line;
+		c->claim = w.claim;
 		c->pooled = true;
+		w.next[k] = k + 1 < np ? k + 1 : NONE;
 	}
-	bool *taken = xcalloc(np, sizeof *taken);
-	taken[0] = true; /* part 0: the main thread's */
-	struct parts w = { ring, np, taken, own };
+	free(cut);
+	w.np = np;
+	w.taken[0] = w.ring[0]->active = true; /* part 0: the main thread's */
 	unsigned nth = 0;
-	for (uint64_t k = 1; k < np; k++) nth += !own[k];
+	for (uint64_t k = 1; k < np; k++) nth += !w.mine[k];
 	if (nth > jobs - 1) nth = jobs - 1;
 	if (!nth) nth = np > 1 && jobs > 1; /* (a thread for the main thread's own parts) */
 	pthread_t *th = xcalloc(nth + 1, sizeof *th);
@@ -1397,43 +1530,51 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 	uint64_t lines = 0;
 	bool text = false;
 	void *mine_p = xmalloc(sizeof P);
-	for (uint64_t k = 0; k < np; k++) {
+	for (uint64_t k = 0; k != NONE;) {
 		pthread_mutex_lock(&part_mu);
-		bool read_own = k == 0 || !taken[k];
-		if (k) taken[k] = true;
+		struct chunk *c = w.ring[k];
+		bool read_own = k == 0 || !w.taken[k];
+		if (k && read_own) w.taken[k] = c->active = true;
 		pthread_mutex_unlock(&part_mu);
 		if (read_own) {
-			lines += read_own_part(&ring[k], lines, &text);
-			continue;
-		}
-		for (;;) { /* part k is a thread's: help until it is done */
-			pthread_mutex_lock(&part_mu);
-			bool done = ring[k].done;
-			uint64_t j = np;
-			if (!done) {
-				/* a later part that is not its own, when the
-				 * threads have another left */
-				j = first_free(&w, true);
-				uint64_t j2 = np;
-				for (uint64_t i = j + 1; j < np && i < np && j2 == np; i++)
-					if (!taken[i] && !own[i]) j2 = i;
-				if (j2 == np) j = np;
-				if (j < np) taken[j] = true;
-				else pthread_cond_wait(&part_cv, &part_mu);
+			lines += read_own_part(c, lines, &text);
+		} else {
+			for (;;) { /* part k is a thread's: help until it is done */
+				pthread_mutex_lock(&part_mu);
+				bool done = c->done;
+				uint64_t j = NONE;
+				if (!done) {
+					/* a later part that is not its own, when the
+					 * threads have another left */
+					j = first_free(&w, true);
+					uint64_t j2 = NONE;
+					for (uint64_t i = j != NONE ? w.next[j] : NONE; i != NONE && j2 == NONE; i = w.next[i])
+						if (!w.taken[i] && !w.mine[i]) j2 = i;
+					if (j2 == NONE) j = NONE;
+					if (j != NONE) w.taken[j] = w.ring[j]->active = true;
+				}
+				pthread_mutex_unlock(&part_mu);
+				if (done) break;
+				if (j == NONE) j = steal_part(&w);
+				if (j != NONE) { /* parse_chunk takes this thread's P */
+					memcpy(mine_p, &P, sizeof P);
+					read_part(&w, j);
+					memcpy(&P, mine_p, sizeof P);
+					continue;
+				}
+				pthread_mutex_lock(&part_mu);
+				if (!c->done) pthread_cond_wait(&part_cv, &part_mu);
+				pthread_mutex_unlock(&part_mu);
 			}
-			pthread_mutex_unlock(&part_mu);
-			if (done) break;
-			if (j < np) { /* parse_chunk takes this thread's P */
-				memcpy(mine_p, &P, sizeof P);
-				read_part(&w, j);
-				memcpy(&P, mine_p, sizeof P);
-			}
+			merge_chunk(c, lines);
+			lines += c->nlines;
+			text |= c->text;
+			free(c->w);
+			sbuf_free(&c->hdrs);
 		}
-		merge_chunk(&ring[k], lines);
-		lines += ring[k].nlines;
-		text |= ring[k].text;
-		free(ring[k].w);
-		sbuf_free(&ring[k].hdrs);
+		pthread_mutex_lock(&part_mu);
+		k = w.next[k];
+		pthread_mutex_unlock(&part_mu);
 	}
 	free(mine_p);
 	for (unsigned t = 0; t < nth; t++) {
@@ -1441,10 +1582,11 @@ static void convert_ranges(input *in, int fd, uint64_t size)
 		if (err) die(EXIT_DATA, "cannot wait for a thread: %s", strerror(err));
 	}
 	free(th);
-	free(ring);
-	free(cut);
-	free(own);
-	free(taken);
+	for (uint64_t k = 0; k < w.np; k++) free(w.ring[k]);
+	free(w.ring);
+	free(w.next);
+	free(w.taken);
+	free(w.mine);
 	input_count_lines(in, lines, text);
 }
 

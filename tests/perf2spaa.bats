@@ -381,6 +381,25 @@ perf2spaa: $T/nul.txt:2: warning: cannot read this line (not a sample header): i
 	assert_success
 }
 
+# A thread with no part left to take cuts the part with the most left to
+# read and reads its back (with SPAA_CHUNK, parts of half a chunk left are
+# cut, a claim is an eighth of one): where the cuts fall follows the
+# threads' speeds, so each run cuts elsewhere; the bytes are the same.
+@test "-j 2, 3 and 8 on parts cut while they are read: the same bytes and warnings as -j 1, run after run" {
+	local cap=$BATS_TEST_DIRNAME/../bench/data/build.perf.txt.zst j i
+	zstd -dqc "$cap" | "$BATS_TEST_DIRNAME/../bench/perftext-copies.sh" 2 > "$T/two.txt"
+	perf2spaa -j 1 "$T/two.txt" > "$T/1.spaa" 2> "$T/1.err"
+	for i in 1 2 3 4; do
+		for j in 2 3 8; do
+			SPAA_CHUNK=200000 perf2spaa -j $j "$T/two.txt" > "$T/$j.spaa" 2> "$T/$j.err"
+			cmp "$T/1.spaa" "$T/$j.spaa"
+			cmp "$T/1.err" "$T/$j.err"
+		done
+	done
+	SPAA_CHUNK=200000 spaa-fold -j 3 "$T/two.txt" > "$T/3.fold"
+	spaa-fold "$T/1.spaa" | cmp - "$T/3.fold"
+}
+
 # -j N: the text cut into chunks (SPAA_CHUNK bytes, small here so that even
 # the corpus files make many), parsed on N threads, merged in input order.
 @test "-j 1, 2, 3, 7 and 8 write the same bytes, and the same warnings, on a real capture of a build cut into chunks or parts" {

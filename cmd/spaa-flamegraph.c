@@ -545,7 +545,7 @@ static void read_spaa_stacks(spaa_reader *r, int side)
 	spaa_fast_stacks(r, &s);
 	struct fold_to to = { r, side };
 	/* -j: a plain file read on the threads, else read here and folded
-	 * on another thread */
+	 * on another thread (not a profile read in process: relay.h) */
 	bool par = O.jobs > 1 && !filter_active(&ff) && spaa_par_possible(r, O.jobs);
 	struct fg_par P = { .r = r, .p = &p, .side = side, .skipped = &skipped };
 	const spaa_par_ops ops = { &P, sizeof(struct fg_chunk), fg_stack, fg_merge, fg_chunk_free };

@@ -358,7 +358,8 @@ static void fold_file(const char *path, const char *event, const char *metric,
 	}
 	struct fold_to to = { r, fo, { 0 } };
 	/* -j: a plain file's stack records read on the threads, else read
-	 * here and folded on another thread */
+	 * here and folded on another thread (not a profile read in
+	 * process: relay.h) */
 	bool par = jobs > 1 && !filter_active(&ff) && spaa_par_possible(r, jobs);
 	struct fold_par P = { .r = r, .fo = fo, .metric = metric, .skipped = &skipped, .taken = &taken, .pb = pb };
 	strmap_init(&P.keys);

@@ -31,8 +31,9 @@ typedef void (*relay_work_fn)(void *ctx, const spaa_stack *s, num w, uint64_t li
 
 /* Starts the worker thread for reader r (exits 1 if it cannot start). */
 void relay_start(spaa_reader *r, relay_work_fn work, void *ctx);
-/* (It starts none when exits are intercepted, cli_exit_override: relay_on()
- * stays false and the caller works on the reading thread.) */
+/* (It starts none when exits are intercepted, cli_exit_override, nor for a
+ * profile in memory, whose records cost less to take than to hand on:
+ * relay_on() stays false and the caller works on the reading thread.) */
 /* Adds a record to the batch being filled; hands it on when full. */
 void relay_add(const spaa_stack *s, num w, uint64_t lineno);
 /* Hands on what was added, and waits until the worker is done with it. */

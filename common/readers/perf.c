@@ -959,9 +959,10 @@ static pthread_cond_t part_cv = PTHREAD_COND_INITIALIZER;
 /* Whether the line at byte at is part c's to read: a thread that has
  * nothing left may take the back of a part being read (steal_part), which
  * then ends earlier (c->end).  Its reader takes the lines before
- * c->claimed without asking; further on, it claims the next CLAIM bytes
- * (at most to c->end) under part_mu, and a part is cut only where no
- * line is claimed yet.  So every line is read once, by one part. */
+ * c->claimed without asking (it alone moves it); further on, it claims
+ * the next c->claim bytes (CLAIM; less for the tests' small parts), at
+ * most to c->end, under part_mu, and a part is cut only where no line is
+ * claimed yet.  So every line is read once, by one part. */
 enum { CLAIM = 256 << 10 };
 
 static bool part_owns(struct chunk *c, uint64_t at)
@@ -1103,7 +1104,6 @@ static noreturn void replay_chunk(struct chunk *c, uint64_t line0)
 
 /* The main thread: waits for chunk c and takes in what its thread found,
  * as if it had read the chunk itself. */
-
 static void merge_chunk(struct chunk *c, uint64_t line0)
 {
 	if (c->pooled) { /* a part of a file: its thread goes on to its next */

@@ -310,6 +310,43 @@ EOF2
 	perf2spaa "$T/fp.data" | spaa-fold | cmp - "$T/hidden.fold"
 }
 
+@test "perf2spaa perf.data --inline: a callchain is cut at perf's 127 entries however many calls are inlined at them, so that hiding the inlined frames gives the profile made without --inline" {
+	can_record
+	# a recursion deeper than perf's callchains, its leaf's loop inlined:
+	# a sample is 127 entries, its leaf two frames with --inline
+	cat > "$T/deep.c" <<'EOC'
+#include <stdio.h>
+#include <stdlib.h>
+static volatile unsigned long sink;
+void rec(int n);
+static inline __attribute__((always_inline)) void step(int n)
+{
+	if (n > 0) rec(n - 1);
+	else for (int i = 0; i < 200000; i++) sink += (unsigned long)i * i;
+}
+__attribute__((noinline)) void rec(int n) { step(n); sink++; }
+int main(int argc, char **argv)
+{
+	int r = argc > 1 ? atoi(argv[1]) : 800;
+	for (int k = 0; k < r; k++) rec(200);
+	printf("%lu\n", sink);
+	return 0;
+}
+EOC
+	cc -O2 -g -fno-omit-frame-pointer -o "$T/deep" "$T/deep.c"
+	perf record -q -N -e cpu-clock -g -o "$T/deep.data" "$T/deep" >/dev/null
+	perf2spaa "$T/deep.data" | spaa-fold --no-comm > "$T/plain.fold"
+	perf2spaa --inline "$T/deep.data" > "$T/inl.spaa"
+	spaa-fold --no-comm --inline=hide "$T/inl.spaa" | cmp - "$T/plain.fold"
+	grep -q ';step_\[i\] [0-9]*$' <(spaa-fold --inline "$T/inl.spaa")
+	# as deep as perf script's deepest sample (its entries, one a line)
+	local want got
+	want=$(perf script -i "$T/deep.data" -F ip 2>/dev/null | awk 'BEGIN { RS = "" } { n = split($0, l, "\n"); if (n > m) m = n } END { print m }')
+	got=$(awk '{ n = split($1, f, ";"); if (n > m) m = n } END { print m }' "$T/plain.fold")
+	assert_equal "$got" "$want"
+	[ "$want" -ge 100 ]
+}
+
 @test "perf2spaa perf.data: a binary rebuilt since the capture is named from perf's build-id cache (--debug-dir)" {
 	can_record
 	c_prog

@@ -511,7 +511,9 @@ static void chain_frames(struct conv *c, uint32_t th, const uint8_t *chain, uint
 		if (corrupt) *nfr = 0;
 		return;
 	}
-	for (uint64_t i = 0; i < nchain && *nfr < MAX_STACK; i++) {
+	/* (MAX_STACK entries, as perf counts them: the calls inlined at one
+	 * are not entries of their own) */
+	for (uint64_t i = 0, entries = 0; i < nchain && entries < MAX_STACK; i++) {
 		uint64_t ip = pd_u64(chain, i);
 		if (ip >= CONTEXT_MAX) {
 			if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
@@ -522,6 +524,7 @@ static void chain_frames(struct conv *c, uint32_t th, const uint8_t *chain, uint
 			mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
 			continue;
 		}
+		entries++;
 		frames_of(c, th, mode, ip, false, nfr);
 	}
 }

@@ -1303,7 +1303,7 @@ static uint64_t steal_part(struct parts *w)
 	for (;;) {
 		pthread_mutex_lock(&part_mu);
 		uint64_t v = NONE, most = 0;
-		for (uint64_t k = 0; w->np < w->cap && k != NONE; k = w->next[k]) {
+		for (uint64_t k = 0; k != NONE; k = w->next[k]) {
 			const struct chunk *c = w->ring[k];
 			uint64_t end = c->end < w->size ? c->end : w->size;
 			uint64_t left = c->active && end > c->claimed ? end - c->claimed : 0;
@@ -1312,7 +1312,7 @@ static uint64_t steal_part(struct parts *w)
 				v = k;
 			}
 		}
-		if (v == NONE || most < w->steal_min) {
+		if (v == NONE || most < w->steal_min || w->np == w->cap) {
 			pthread_mutex_unlock(&part_mu);
 			return NONE;
 		}
@@ -1322,6 +1322,7 @@ static uint64_t steal_part(struct parts *w)
 		uint64_t lim = end0 < w->size ? end0 : w->size;
 		uint64_t mid = next_header(w->fd, from, lim, w->max_line);
 		pthread_mutex_lock(&part_mu);
+		/* (another thread may have cut one meanwhile: room checked again) */
 		bool cut = c->active && c->end == end0 && mid >= c->claimed && mid < lim && w->np < w->cap;
 		uint64_t k = NONE;
 		if (cut) {

@@ -206,6 +206,7 @@ struct bstage {
 	struct spend pend;    /* the sample whose stack is prepared in bp */
 	builder_pending bp;
 	sbuf extra;
+	sbuf dm;              /* the demangled names of its look-ups (perfsym_find_r) */
 	/* off-cpu: the context and frames of each sched_switch stack (its
 	 * stack number -> offset + 1 in swdata, 0 none), the off-cpu stack
 	 * made of it (+ 1, 0 none), the event and its metric */
@@ -297,9 +298,10 @@ struct conv {
 	uint32_t otslots, otn;
 	uint64_t last_ns;
 	bool has_last;
-	/* the symbols of new addresses looked up by the builder stage (on its
-	 * thread: the tables are only read there), not here: -j 2 and more,
-	 * a file of no dwarf samples, without --inline and --srcline */
+	/* the symbols of new addresses may be looked up by the builder stage
+	 * (perfsym_find_r: a loaded table is only read) rather than here:
+	 * -j 2 and more, a file of no dwarf samples, without --inline and
+	 * --srcline; each time the stage is not behind (stage_behind) */
 	bool defer_names;
 	/* the batch being filled, and the stages' hand-over */
 	struct batch *cur;
@@ -377,6 +379,18 @@ static uint32_t fc_intern_h(struct conv *c, uint32_t dso, uint64_t addr, uint32_
 	}
 }
 
+/* Has the builder stage STAGE_BEHIND batches or more still to make?  Then
+ * this thread names new addresses itself, else the stage does (a symbol
+ * look-up is the work that may go to either): the two stay busy whichever
+ * has more to do of the rest, and the frames are the same either way.  (A
+ * profile of content ids, perf2spaa's, gives the stage more to do than
+ * the resolver; the lean one of spaa-fold, less.) */
+enum { STAGE_BEHIND = NBATCH / 4 };
+static bool stage_behind(struct conv *c)
+{
+	return c->q.tail - __atomic_load_n(&c->q.head, __ATOMIC_RELAXED) >= STAGE_BEHIND;
+}
+
 /* Appends the frame numbers of ip in thread (mode 0 user, 1 kernel, 2
  * neither: hypervisor, guest) to c->frames at *nfr: one, or with --inline
  * the calls inlined there, innermost first, then the function they are in,
@@ -393,7 +407,7 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 		perfsym *tab = NULL;
 		/* the symbol looked up by the builder stage (defer_names), or
 		 * here */
-		bool defer = c->defer_names && procmap_symtab(c->pm, dso, addr, &tab, &taddr);
+		bool defer = c->defer_names && !stage_behind(c) && procmap_symtab(c->pm, dso, addr, &tab, &taddr);
 		bool named = !defer && procmap_symbol(c->pm, dso, addr, &c->name, &off);
 		/* its source line first (the look-up reuses the inlined
 		 * names' memory) */
@@ -558,7 +572,7 @@ static void frames_make(struct bstage *s, struct rd *r)
 		perfsym *tab;
 		memcpy(&tab, r->p, sizeof tab);
 		r->p += sizeof tab;
-		const char *sym = perfsym_find(tab, get64r(r), &off);
+		const char *sym = perfsym_find_r(tab, get64r(r), &off, &s->dm);
 		named = sym != NULL;
 		if (sym) name = sstr_c(sym);
 	}
@@ -841,7 +855,8 @@ static void *stage_thread(void *arg)
 		pthread_mutex_unlock(&q->mu);
 		stage_run(&c->bs, t);
 		pthread_mutex_lock(&q->mu);
-		q->head++;
+		/* (read without the lock by stage_behind) */
+		__atomic_store_n(&q->head, q->head + 1, __ATOMIC_RELAXED);
 		pthread_cond_broadcast(&q->cv);
 	}
 	pthread_mutex_unlock(&q->mu);
@@ -919,6 +934,7 @@ static void stages_free(struct conv *c)
 	free(s->faddr);
 	free(s->frames);
 	sbuf_free(&s->extra);
+	sbuf_free(&s->dm);
 	free(s->swinfo);
 	free(s->offst);
 	sbuf_free(&s->swdata);

@@ -202,16 +202,19 @@ void perfsym_init(void)
 }
 
 /* The name as perf shows it (demangled for ELF symbols), in scratch k. */
-static const char *shown(perfsym *s, uint32_t name, int k)
+/* Symbol name's text as shown: demangled into b when the table's names
+ * are. */
+static const char *shown_in(const perfsym *s, uint32_t name, sbuf *b)
 {
 	const char *raw = s->names.p + name;
 	if (!s->demangle) return raw;
-	sbuf *b = &s->dm[k];
 	b->n = 0;
 	if (!demangle_name(raw, strlen(raw), DEMANGLE_NO_PARAMS | DEMANGLE_NO_HASH | DEMANGLE_NM, b)) return raw;
 	sbuf_addc(b, 0);
 	return b->p;
 }
+
+static const char *shown(perfsym *s, uint32_t name, int k) { return shown_in(s, name, &s->dm[k]); }
 
 static unsigned underscores(const char *s)
 {
@@ -415,6 +418,11 @@ void perfsym_free(perfsym *s)
 
 const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff)
 {
+	return perfsym_find_r(s, off, symoff, &s->dm[0]);
+}
+
+const char *perfsym_find_r(const perfsym *s, uint64_t off, uint64_t *symoff, sbuf *dm)
+{
 	uint32_t lo = 0, hi = s->n;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -425,7 +433,7 @@ const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff)
 	const struct psym *p = &s->s[lo - 1];
 	if (off >= p->end && !(off == p->start)) return NULL;
 	*symoff = off - p->start;
-	return shown(s, p->name, 0);
+	return shown_in(s, p->name, dm);
 }
 
 bool perfsym_build_id(const char *root, const char *path, char *out)

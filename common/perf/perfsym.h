@@ -47,6 +47,10 @@ uint32_t perfsym_count(const perfsym *s);
 /* The symbol holding file offset off: its name (valid until the next
  * call) and the offset from its start; NULL when none. */
 const char *perfsym_find(perfsym *s, uint64_t off, uint64_t *symoff);
+/* The same with the demangled name made in the caller's dm (valid until
+ * dm's next use): a loaded table is only read, so threads may look up
+ * in it at once, each with a dm of its own. */
+const char *perfsym_find_r(const perfsym *s, uint64_t off, uint64_t *symoff, sbuf *dm);
 
 /* libelf's start (elf_version), before threads call perfsym_load. */
 void perfsym_init(void);

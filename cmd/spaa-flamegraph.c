@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "readers/open.h"
+#include "build.h"
 #include "cli.h"
 #include "filter.h"
 #include "fold.h"
@@ -1714,6 +1715,10 @@ int main(int argc, char **argv)
 	readers_keep_folded();
 	int first = parse_options(argc, argv);
 	int nfiles = argc - first;
+	/* a profile read in process: no content ids, and no threads unless
+	 * the folded names show them (as spaa-fold); a flame chart's sample
+	 * records keep both */
+	if (!O.flamechart) builder_lean(BUILDER_NO_IDS | (O.fo.pid || O.fo.tid ? 0 : BUILDER_NO_THREADS));
 	read_inputs(argv + first, nfiles);
 
 	/* Lay out and draw. */

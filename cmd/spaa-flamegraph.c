@@ -1718,7 +1718,9 @@ int main(int argc, char **argv)
 	/* a profile read in process: no content ids, and no threads unless
 	 * the folded names show them (as spaa-fold); a flame chart's sample
 	 * records keep both */
-	if (!O.flamechart) builder_lean(BUILDER_NO_IDS | (O.fo.pid || O.fo.tid ? 0 : BUILDER_NO_THREADS));
+	if (!O.flamechart)
+		builder_lean(BUILDER_NO_IDS | (O.fo.pid || O.fo.tid ? 0 : BUILDER_NO_THREADS) |
+			     (O.fo.raw || O.fo.addrs ? 0 : BUILDER_NO_ADDRS));
 	read_inputs(argv + first, nfiles);
 
 	/* Lay out and draw. */

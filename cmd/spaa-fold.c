@@ -520,7 +520,8 @@ int main(int argc, char **argv)
 	filter_compile(&ff, &fo);
 	/* a profile read in process: no content ids, and no threads unless
 	 * the folded names show them */
-	builder_lean(BUILDER_NO_IDS | (fo.pid || fo.tid ? 0 : BUILDER_NO_THREADS));
+	builder_lean(BUILDER_NO_IDS | (fo.pid || fo.tid ? 0 : BUILDER_NO_THREADS) |
+		     (fo.raw || fo.addrs ? 0 : BUILDER_NO_ADDRS));
 
 	/* Fold every input into one table. */
 	strmap_init(&paths);

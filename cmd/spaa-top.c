@@ -687,7 +687,8 @@ int main(int argc, char **argv)
 		/* rows by source line: perf.data's frames get theirs from DWARF */
 		if (opt.bys[i] == RANK_SRCLINE || opt.bys[i] == RANK_FILE) readers_option("srcline", NULL);
 	}
-	builder_lean(BUILDER_NO_IDS | (threads ? 0 : BUILDER_NO_THREADS));
+	builder_lean(BUILDER_NO_IDS | (threads ? 0 : BUILDER_NO_THREADS) |
+		     (opt.fo.raw || opt.fo.addrs ? 0 : BUILDER_NO_ADDRS));
 	spaa_reader *r = readers_open_all(argv + optind, argc - optind);
 	tree callers = { 0 }, callees = { 0 };
 	strmap_init(&callers.index);

@@ -130,6 +130,13 @@ void perf_frame_fill(builder *b, sstr ip, sstr sym, sstr symoff, sstr dso, bool 
 		if (nosym) fr->extra_json = "\"x_perf_nosym\":true";
 		fr->func = ip;
 		fr->func_resolved = false;
+		if (!nosym && builder_is_lean(b, BUILDER_NO_ADDRS)) {
+			/* one frame a dso for a garbage frame-pointer chain's
+			 * many addresses (named by an empty name, which no
+			 * symbol has: not perf2spaa's own "[unknown]" frames) */
+			fr->func = sstr_c("");
+			fr->ip = fr->symoff = SSTR_NULL;
+		}
 	} else {
 		fr->func = sym;
 	}

@@ -118,6 +118,11 @@ struct builder {
 	uint64_t nsamples;
 };
 
+bool builder_is_lean(const builder *b, unsigned flag)
+{
+	return (b->lean & flag) != 0;
+}
+
 builder *builder_new(void)
 {
 	builder *b = xcalloc(1, sizeof *b);

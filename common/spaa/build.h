@@ -28,9 +28,14 @@ builder *builder_new(void);
  * content ids (a stack's id is then its index, and two stacks of the same
  * content but frames of different addresses stay two); BUILDER_NO_THREADS,
  * the pid and tid of the contexts that have a comm (the stacks of the
- * threads of one command are one). */
-enum { BUILDER_NO_IDS = 1, BUILDER_NO_THREADS = 2 };
+ * threads of one command are one); BUILDER_NO_ADDRS, the addresses of the
+ * frames of perf's profiles that no symbol names (perf_frame_fill: one
+ * frame of no name a dso, as folded names show them without --raw or
+ * --addrs). */
+enum { BUILDER_NO_IDS = 1, BUILDER_NO_THREADS = 2, BUILDER_NO_ADDRS = 4 };
 void builder_lean(unsigned flags);
+/* Does b leave out what flag (BUILDER_NO_...) names? */
+bool builder_is_lean(const builder *b, unsigned flag);
 void builder_free(builder *b);
 
 /* Header. source_tool e.g. "perf"; source members are added with

@@ -201,9 +201,7 @@ void perfsym_init(void)
 	pthread_once(&once, elf_start);
 }
 
-/* The name as perf shows it (demangled for ELF symbols), in scratch k. */
-/* Symbol name's text as shown: demangled into b when the table's names
- * are. */
+/* The name as perf shows it (demangled for ELF symbols), made in b. */
 static const char *shown_in(const perfsym *s, uint32_t name, sbuf *b)
 {
 	const char *raw = s->names.p + name;
@@ -214,6 +212,7 @@ static const char *shown_in(const perfsym *s, uint32_t name, sbuf *b)
 	return b->p;
 }
 
+/* The same in the table's scratch k. */
 static const char *shown(perfsym *s, uint32_t name, int k) { return shown_in(s, name, &s->dm[k]); }
 
 static unsigned underscores(const char *s)

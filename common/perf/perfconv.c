@@ -310,6 +310,10 @@ struct conv {
 	 * -j 2 and more, a file of no dwarf samples, without --inline and
 	 * --srcline; each time the stage is not behind (stage_behind) */
 	bool defer_names;
+	/* the profile names no address outside the mappings by its value
+	 * (BUILDER_NO_ADDRS, without --addresses): all are one frame
+	 * cache entry, address 0 (a garbage chain's many make one frame) */
+	bool one_unmapped;
 	/* the batch being filled, and the stages' hand-over */
 	struct batch *cur;
 	struct batch own;     /* -j 1: the one batch */
@@ -496,6 +500,7 @@ static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, bo
 {
 	uint64_t addr = ip;
 	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
+	if (dso == UINT32_MAX && c->one_unmapped) addr = 0;
 	frames_at(c, dso, addr, (uint32_t)fc_hash(fc_dso(dso, unwound), addr), unwound, nfr);
 }
 
@@ -524,6 +529,7 @@ static void chain_frames(struct conv *c, uint32_t th, const uint8_t *chain, uint
 			}
 			q[nq].addr = ip;
 			q[nq].dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, th, mode == 1, ip, &q[nq].addr);
+			if (q[nq].dso == UINT32_MAX && c->one_unmapped) q[nq].addr = 0;
 			q[nq].h = (uint32_t)fc_hash(q[nq].dso, q[nq].addr);
 			fc_prefetch(c, q[nq].h);
 			nq++;
@@ -1608,6 +1614,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	if (!pipe && o->jobs >= 2) procmap_prefetch(c.pm, o->jobs > 3 ? o->jobs - 2 : 1, any_dwarf(&c));
 	stages_start(&c, o->jobs);
 	c.defer_names = c.threaded && !pipe && !o->inline_frames && !o->srclines && !any_dwarf(&c);
+	c.one_unmapped = builder_is_lean(b, BUILDER_NO_ADDRS) && !o->addresses;
 	pd_event e;
 	bool decided = false;
 	while (perfdata_next(c.d, &e)) {

@@ -206,7 +206,8 @@ static void bad_stack(spaa_reader *r, spaa_stack *s)
 }
 
 /* The metric names of the stacks of the event read in full (for the
- * message when none has the metric asked for). */
+ * message when none has the metric asked for: then every stack was
+ * skipped, so those of the stacks skipped are all of them). */
 static strmap seen_metrics;
 
 static void note_metrics(const spaa_stack *s)
@@ -292,9 +293,10 @@ static bool par_stack(void *ctx, void *chunk, const spaa_stack *s)
 		if (!spaa_par_sums_add(&c->sums, k->p, k->n, w->value)) return false; /* one thread says where */
 		c->taken++;
 	} else {
+		/* (seen_metrics) */
 		c->skipped++;
+		for (uint32_t i = 0; i < s->nw; i++) strmap_intern(&c->metrics, s->w[i].metric.p, s->w[i].metric.n, NULL);
 	}
-	for (uint32_t i = 0; i < s->nw; i++) strmap_intern(&c->metrics, s->w[i].metric.p, s->w[i].metric.n, NULL);
 	return true;
 }
 
@@ -420,8 +422,8 @@ static void fold_file(const char *path, const char *event, const char *metric,
 				continue;
 			const char *m = fo->all_events ? fold_pick_metric(r, s.event, metric) : one_metric;
 			const spaa_weight *w = spaa_weight_find(s.w, s.nw, m);
-			note_metrics(&s);
 			if (!w) {
+				note_metrics(&s);
 				skipped++;
 				continue;
 			}

@@ -93,6 +93,7 @@ static void read_chunk(struct par *P, uint32_t k, spaa_stack *s, sbuf *buf)
 	uint64_t off = c->a;   /* the file offset of buf->p[0] */
 	size_t at = 0;         /* the next line's start in buf */
 	bool err = false;
+	uint64_t lines = 0;    /* (c->lines: see below) */
 	buf->n = 0;
 	if (k > 0) {
 		/* the lines that begin in the chunk: after the first newline
@@ -119,9 +120,13 @@ static void read_chunk(struct par *P, uint32_t k, spaa_stack *s, sbuf *buf)
 	}
 	c->first = off + at;
 	size_t max = P->max;
+	/* (the chunks are side by side in memory: what changes at each line
+	 * is kept here, not written to the chunk, whose memory the other
+	 * threads' chunks share) */
+	const uint64_t b = c->b;
 	for (uint32_t since = 0;;) {
 		uint64_t start = off + at;
-		if (start >= c->b) break;
+		if (start >= b) break;
 		char *line = buf->p + at, *nl = memchr(line, '\n', buf->n - at);
 		if (!nl) {
 			if (buf->n - at > max) goto stop; /* too long: the reader says so */
@@ -138,7 +143,7 @@ static void read_chunk(struct par *P, uint32_t k, spaa_stack *s, sbuf *buf)
 		size_t t = n && line[n - 1] == '\r' ? n - 1 : n;
 		if (t && (!spaa_stack_fast_line(P->r, s, line, n) || !P->ops->stack(P->ops->ctx, c->st, s)))
 			goto stop;
-		c->lines++;
+		lines++;
 		at += n + (nl < buf->p + buf->n);
 		/* now and then: has a chunk before this one stopped? */
 		if (++since == 4096) {
@@ -146,8 +151,10 @@ static void read_chunk(struct par *P, uint32_t k, spaa_stack *s, sbuf *buf)
 			if (left(P, k)) break;
 		}
 	}
+	c->lines = lines;
 	return;
 stop:
+	c->lines = lines;
 	c->stopped = true;
 	c->stop = off + at;
 	pthread_mutex_lock(&P->mu);

@@ -666,3 +666,27 @@ fib;fib 500"
 	spaa-fold -j 3 "$T/fifo" | cmp - "$T/one"
 	wait
 }
+
+@test "spaa-fold, spaa-top, spaa-flamegraph on a perf.data: the addresses no symbol names kept as one frame a library in process, yet named as the pipeline names them, and each shown with --addrs and --raw" {
+	# a capture with frame-pointer chains through code of no symbols and
+	# addresses in no mapping ([unknown]: 49 frames of the pipeline's);
+	# the perf.data in a/, its SPAA in b/ under the same name (messages
+	# name the file)
+	mkdir "$T/a" "$T/b"
+	cp "$D/window/gzip.perf.data" "$T/a/g.data"
+	perf2spaa "$T/a/g.data" > "$T/b/g.data"
+	both() { # both COMMAND [ARG]...: its output and messages the same on each
+		cmp <(cd "$T/a" && "$@" g.data 2>&1) <(cd "$T/b" && "$@" g.data 2>&1)
+	}
+	for o in "" --raw --addrs "--kernel --jit" --tid; do
+		# shellcheck disable=SC2086
+		both spaa-fold $o
+		# shellcheck disable=SC2086
+		both spaa-top -n 0 $o
+	done
+	both spaa-flamegraph
+	both spaa-flamegraph --addrs
+	# with --addrs, each address of no mapping its own name
+	[ "$(spaa-fold --addrs "$T/a/g.data" | grep -o '\[unknown <[0-9a-f]*>\]' | sort -u | wc -l)" -ge 40 ]
+	[ "$(spaa-fold "$T/a/g.data" | grep -c '\[unknown\]')" -ge 1 ]
+}

@@ -171,7 +171,12 @@ void perf_frame_fill(builder *b, sstr ip, sstr sym, sstr symoff, sstr dso, bool 
  * whatever the number of threads. */
 
 /* What the resolver hands the builder stage, in batches of ops. */
-enum { OP_EVENT = 1, OP_FRAMES, OP_SAMPLE, OP_OFFCPU };
+enum { OP_EVENT = 1, OP_FRAMES, OP_SAMPLE, OP_OFFCPU, OP_DSO };
+/* stage_frames: a new stack's frames are entries (dso, address), each
+ * named and numbered by the builder stage the first time it meets it; the
+ * entry ENT_RESET drops those before it (a corrupt callchain, which perf
+ * drops once its frames before the corruption are named) */
+#define ENT_RESET 0xfffffffeu
 #define BATCH_BYTES (1u << 18)
 #define NBATCH 32
 
@@ -207,8 +212,17 @@ struct bstage {
 	uint32_t nochain;
 	uint64_t *faddr;      /* --addresses: frame number -> its address */
 	uint32_t facap;
-	struct bdso { uint32_t dso; uint8_t kind; } *dmap; /* resolver dso + 1 -> builder dso, */
-	uint32_t dmcap;                                     /* UINT32_MAX not yet met */
+	struct bdso { uint32_t dso; uint8_t kind; /* resolver dso + 1 -> builder dso, */
+		      uint8_t how;    /* UINT32_MAX not yet met; stage_frames: 0 its */
+		      perfsym *tab;   /* addresses unnamed, 1 named from tab at the */
+		      int64_t delta;  /* address less delta, 2 named by the resolver */
+	} *dmap;
+	uint32_t dmcap;
+	/* stage_frames: the frame number of each (dso + 1, address) met, open
+	 * addressing (idx 0 free, else the frame number + 1) */
+	bool stage_frames;
+	struct sfc { uint64_t addr; uint32_t dk, idx; } *sfc;
+	uint32_t sfslots, sfn;
 	int64_t last_tid;     /* the thread builder_thread was last told of, INT64_MIN none */
 	struct spend pend;    /* the sample whose stack is prepared in bp */
 	builder_pending bp;
@@ -248,8 +262,17 @@ struct conv {
 	uint32_t frcap;
 	bool *evseen;         /* attr -> its OP_EVENT is sent */
 	uint32_t evcap;
-	bool *dsent;          /* dso + 1 -> its name is sent (in an OP_FRAMES) */
+	bool *dsent;          /* dso + 1 -> its name is sent (in an OP_FRAMES, or OP_DSO) */
 	uint32_t dscap;
+	uint8_t *dhow;        /* stage_frames: dso + 1 -> its struct bdso how */
+	/* stage_frames (a lean profile read on threads, defer_names, without
+	 * --addresses): this thread only finds each address's mapping, and
+	 * the builder stage keeps the frame cache, names and numbers the
+	 * frames (its work is the lighter, the profile having no content
+	 * ids); a new stack's entries (ENT_RESET) in ents, nent of them */
+	bool stage_frames;
+	sbuf ents;
+	uint32_t nent;
 	sbuf name;
 	sbuf src;             /* the source line of the address at hand */
 	uint32_t nbids;       /* the capture's build ids taken (machine_info) */
@@ -495,9 +518,65 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 	*nfr += n;
 }
 
+/* stage_frames: dso made known to the builder stage the first time
+ * (OP_DSO: its name, and how its addresses are named, as procmap_symtab
+ * says for addr); its struct bdso how. */
+static uint8_t dso_sent(struct conv *c, uint32_t dso, uint64_t addr)
+{
+	uint32_t dk = dso + 1; /* (UINT32_MAX: 0) */
+	if (dk < c->dscap && c->dsent[dk]) return c->dhow[dk];
+	uint32_t old = c->dscap;
+	grow_array((void **)&c->dsent, &c->dscap, dk + 1, sizeof *c->dsent);
+	memset(c->dsent + old, 0, (c->dscap - old) * sizeof *c->dsent);
+	c->dhow = xrealloc(c->dhow, c->dscap);
+	c->dsent[dk] = true;
+	perfsym *tab = NULL;
+	uint64_t taddr = addr;
+	uint8_t how = !procmap_symtab(c->pm, dso, addr, &tab, &taddr) ? 2 : tab ? 1 : 0;
+	c->dhow[dk] = how;
+	struct batch *t = c->cur;
+	const char *dn = procmap_dso_name(c->pm, dso);
+	put(t, &(uint8_t){ OP_DSO }, 1);
+	put32(t, dk);
+	putstr(t, dn, strlen(dn));
+	put(t, &how, 1);
+	put(t, &tab, sizeof tab);
+	put64(t, addr - taddr);
+	return how;
+}
+
+/* stage_frames: the entry of ip's frame (see ENT_RESET) in c->ents */
+static void entry_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, uint32_t *nfr)
+{
+	uint64_t addr = ip;
+	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
+	if (dso == UINT32_MAX && c->one_unmapped) addr = 0;
+	uint8_t how = dso_sent(c, dso, addr);
+	sbuf_add(&c->ents, &dso, 4);
+	sbuf_add(&c->ents, &addr, 8);
+	if (how == 2) { /* a JIT map's symbol, named here (at every entry) */
+		c->name.n = 0;
+		uint64_t off = 0;
+		bool named = procmap_symbol(c->pm, dso, addr, &c->name, &off);
+		sbuf_addc(&c->ents, (char)named);
+		if (named) {
+			sbuf_add(&c->ents, &off, 8);
+			uint32_t n = (uint32_t)c->name.n;
+			sbuf_add(&c->ents, &n, 4);
+			sbuf_add(&c->ents, c->name.p, n);
+		}
+	}
+	c->nent++;
+	(*nfr)++;
+}
+
 /* unwound: an address of a dwarf-unwound user stack, with --inline */
 static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, bool unwound, uint32_t *nfr)
 {
+	if (c->stage_frames) {
+		entry_of(c, thread, mode, ip, nfr);
+		return;
+	}
 	uint64_t addr = ip;
 	uint32_t dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, thread, mode == 1, ip, &addr);
 	if (dso == UINT32_MAX && c->one_unmapped) addr = 0;
@@ -511,6 +590,26 @@ static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, bo
 static void chain_frames(struct conv *c, uint32_t th, const uint8_t *chain, uint64_t nchain, uint32_t *nfr)
 {
 	int mode = 0;
+	if (c->stage_frames) {
+		/* (as below) */
+		for (uint64_t i = 0, nq = 0; i < nchain && nq < MAX_STACK; i++) {
+			uint64_t ip = pd_u64(chain, i);
+			if (ip >= CONTEXT_MAX) {
+				if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
+					uint32_t r = ENT_RESET;
+					sbuf_add(&c->ents, &r, 4);
+					c->nent++;
+					*nfr = 0;
+					return;
+				}
+				mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
+				continue;
+			}
+			entry_of(c, th, mode, ip, nfr);
+			nq++;
+		}
+		return;
+	}
 	if (!c->o->inline_frames) {
 		struct { uint64_t addr; uint32_t dso, h; } q[MAX_STACK];
 		uint32_t nq = 0;
@@ -571,6 +670,9 @@ static sstr getstr(struct rd *r)
 	return s;
 }
 
+static void frame_make(struct bstage *s, uint64_t addr, bool named, uint64_t off, sstr name, uint32_t dk, sstr dn,
+		       sstr src, uint32_t ninl, struct rd *r);
+
 /* The frames of one (dso, address) (an OP_FRAMES), numbered in order. */
 static void frames_make(struct bstage *s, struct rd *r)
 {
@@ -594,6 +696,24 @@ static void frames_make(struct bstage *s, struct rd *r)
 	/* its source line (--srcline): the innermost frame's */
 	sstr src = get8r(r) ? getstr(r) : SSTR_NULL;
 	uint32_t ninl = get32r(r);
+	frame_make(s, addr, named, off, name, dk, dn, src, ninl, r);
+}
+
+/* dmap room for dk */
+static void dmap_reserve(struct bstage *s, uint32_t dk)
+{
+	if (dk < s->dmcap) return;
+	uint32_t old = s->dmcap;
+	grow_array((void **)&s->dmap, &s->dmcap, dk + 1, sizeof *s->dmap);
+	for (uint32_t i = old; i < s->dmcap; i++) s->dmap[i] = (struct bdso){ .dso = UINT32_MAX };
+}
+
+/* The frames of (dk, addr) (named: name, at off), numbered in order: with
+ * ninl, the names of the calls inlined there from r, innermost first; dn:
+ * its dso's name the first time (its first frame makes the builder's dso) */
+static void frame_make(struct bstage *s, uint64_t addr, bool named, uint64_t off, sstr name, uint32_t dk, sstr dn,
+		       sstr src, uint32_t ninl, struct rd *r)
+{
 	char iptext[24], offtext[24], ipbuf[64];
 	size_t in = fmt_hex(iptext, addr, 1), on = fmt_hex(offtext, off, 1); /* "0x%llx" */
 	sstr symoff = named ? (sstr){ offtext, on } : SSTR_NULL;
@@ -601,10 +721,8 @@ static void frames_make(struct bstage *s, struct rd *r)
 	/* the frame, then its dso as perf_frame_fill makes it (the builder's
 	 * dso looked up once a dso) */
 	perf_frame_fill(s->b, (sstr){ iptext, in }, name, symoff, SSTR_NULL, false, ipbuf, &fr);
-	if (dk >= s->dmcap || s->dmap[dk].dso == UINT32_MAX) {
-		uint32_t old = s->dmcap;
-		grow_array((void **)&s->dmap, &s->dmcap, dk + 1, sizeof *s->dmap);
-		for (uint32_t i = old; i < s->dmcap; i++) s->dmap[i].dso = UINT32_MAX;
+	dmap_reserve(s, dk);
+	if (s->dmap[dk].dso == UINT32_MAX) {
 		s->dmap[dk].kind = (uint8_t)naming_dso_kind(dn.p, dn.n);
 		s->dmap[dk].dso = builder_dso(s->b, dn.p, dn.n, s->dmap[dk].kind == FK_KERNEL);
 	}
@@ -636,6 +754,94 @@ static void frames_make(struct bstage *s, struct rd *r)
 	}
 	if (s->o->addresses) fr.exact = true; /* one frame per address, for spaa-annotate --disasm */
 	s->bidx[s->nbidx++] = builder_frame_add(s->b, &fr);
+}
+
+/* stage_frames: a dso's name and how its addresses are named (OP_DSO); its
+ * builder dso (as the first frame in it made it: no other is made between) */
+static void dso_make(struct bstage *s, struct rd *r)
+{
+	uint32_t dk = get32r(r);
+	sstr dn = getstr(r);
+	dmap_reserve(s, dk);
+	struct bdso *d = &s->dmap[dk];
+	d->how = get8r(r);
+	memcpy(&d->tab, r->p, sizeof d->tab);
+	r->p += sizeof d->tab;
+	d->delta = (int64_t)get64r(r);
+	if (d->dso == UINT32_MAX) {
+		d->kind = (uint8_t)naming_dso_kind(dn.p, dn.n);
+		d->dso = builder_dso(s->b, dn.p, dn.n, d->kind == FK_KERNEL);
+	}
+}
+
+/* stage_frames: the entry (dk, addr) in the frame cache (its idx 0 when
+ * added: the caller's to set) */
+static struct sfc *sfc_intern(struct bstage *s, uint32_t dk, uint64_t addr, bool *added)
+{
+	if (2 * (s->sfn + 1) > s->sfslots) {
+		uint32_t ns = s->sfslots ? s->sfslots * 2 : 4096;
+		struct sfc *t = xcalloc(ns, sizeof *t);
+		for (uint32_t i = 0; i < s->sfslots; i++) {
+			const struct sfc *e = &s->sfc[i];
+			if (!e->idx) continue;
+			uint32_t j = (uint32_t)fc_hash(e->dk, e->addr) & (ns - 1);
+			while (t[j].idx) j = (j + 1) & (ns - 1);
+			t[j] = *e;
+		}
+		free(s->sfc);
+		s->sfc = t;
+		s->sfslots = ns;
+	}
+	for (uint32_t j = (uint32_t)fc_hash(dk, addr) & (s->sfslots - 1);; j = (j + 1) & (s->sfslots - 1)) {
+		struct sfc *e = &s->sfc[j];
+		if (!e->idx) {
+			e->addr = addr;
+			e->dk = dk;
+			s->sfn++;
+			*added = true;
+			return e;
+		}
+		if (e->addr == addr && e->dk == dk) {
+			*added = false;
+			return e;
+		}
+	}
+}
+
+/* stage_frames: a new stack's n entries (the resolver's entry_of) into
+ * s->frames, its frames made the first time each is met; their number */
+static uint32_t entries_make(struct bstage *s, struct rd *r, uint32_t n)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t dso = get32r(r);
+		if (dso == ENT_RESET) {
+			k = 0;
+			continue;
+		}
+		uint64_t addr = get64r(r), off = 0;
+		uint32_t dk = dso + 1;
+		const struct bdso *d = &s->dmap[dk];
+		bool named = false;
+		sstr name = sstr_c("[unknown]");
+		if (d->how == 2 && (named = get8r(r))) {
+			off = get64r(r);
+			name = getstr(r);
+		}
+		bool added;
+		struct sfc *e = sfc_intern(s, dk, addr, &added);
+		if (added) {
+			if (d->how == 1) {
+				const char *sym = perfsym_find_r(d->tab, addr - (uint64_t)d->delta, &off, &s->dm);
+				named = sym != NULL;
+				if (sym) name = sstr_c(sym);
+			}
+			e->idx = s->nbidx + 1;
+			frame_make(s, addr, named, off, name, dk, SSTR_NULL, SSTR_NULL, 0, NULL);
+		}
+		s->frames[k++] = s->bidx[e->idx - 1];
+	}
+	return k;
 }
 
 static uint32_t no_chain_frame(struct bstage *s)
@@ -725,11 +931,13 @@ static void sample_make(struct bstage *s, struct rd *r)
 		grow_array((void **)&s->frames, &s->frcap, nfr + 1, sizeof *s->frames);
 		char xa[40];
 		uint64_t ah = FNV64_BASIS;
-		for (uint32_t i = 0; i < nfr; i++) {
-			uint32_t fi = get32r(r);
-			s->frames[i] = s->bidx[fi];
-			if (s->o->addresses) ah = fnv1a64(ah, &s->faddr[fi], sizeof s->faddr[fi]);
-		}
+		if (s->stage_frames) nfr = entries_make(s, r, nfr);
+		else
+			for (uint32_t i = 0; i < nfr; i++) {
+				uint32_t fi = get32r(r);
+				s->frames[i] = s->bidx[fi];
+				if (s->o->addresses) ah = fnv1a64(ah, &s->faddr[fi], sizeof s->faddr[fi]);
+			}
 		if (!nfr) s->frames[nfr++] = no_chain_frame(s);
 		if (s->o->addresses) {
 			/* the frames' addresses (not part of a stack's content
@@ -850,6 +1058,7 @@ static void stage_run(struct bstage *s, const struct batch *t)
 		case OP_FRAMES: frames_make(s, &r); break;
 		case OP_SAMPLE: sample_make(s, &r); break;
 		case OP_OFFCPU: offcpu_make(s, &r); break;
+		case OP_DSO: dso_make(s, &r); break;
 		default: abort();
 		}
 	}
@@ -948,6 +1157,7 @@ static void stages_free(struct conv *c)
 	free(s->frames);
 	sbuf_free(&s->extra);
 	sbuf_free(&s->dm);
+	free(s->sfc);
 	free(s->swinfo);
 	free(s->offst);
 	sbuf_free(&s->swdata);
@@ -1174,6 +1384,8 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 		}
 		/* (room for one frame: c->frames is never NULL when put below) */
 		grow_array((void **)&c->frames, &c->frcap, 1, sizeof *c->frames);
+		c->ents.n = 0;
+		c->nent = 0;
 		if (chain) {
 			chain_frames(c, p->th, chain, nchain, &nfr);
 		}
@@ -1197,8 +1409,13 @@ static void sample_end(struct conv *c, const struct cpend *p, const pd_event *e)
 		put32(t, (uint32_t)p->tid);
 		sstr comm = procmap_comm_of(c->pm, p->th);
 		putstr(t, comm.p, comm.n);
-		put32(t, nfr);
-		put(t, c->frames, (size_t)nfr * sizeof *c->frames);
+		if (c->stage_frames) {
+			put32(t, c->nent);
+			put(t, c->ents.p, c->ents.n);
+		} else {
+			put32(t, nfr);
+			put(t, c->frames, (size_t)nfr * sizeof *c->frames);
+		}
 	}
 	c->t->nsamples++;
 	if (c->o->want_samples) {
@@ -1615,6 +1832,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	stages_start(&c, o->jobs);
 	c.defer_names = c.threaded && !pipe && !o->inline_frames && !o->srclines && !any_dwarf(&c);
 	c.one_unmapped = builder_is_lean(b, BUILDER_NO_ADDRS) && !o->addresses;
+	c.stage_frames = c.bs.stage_frames = c.defer_names && builder_is_lean(b, BUILDER_NO_IDS) && !o->addresses;
 	pd_event e;
 	bool decided = false;
 	while (perfdata_next(c.d, &e)) {
@@ -1704,6 +1922,8 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	free(c.frames);
 	free(c.evseen);
 	free(c.dsent);
+	free(c.dhow);
+	sbuf_free(&c.ents);
 	free(c.ot);
 	stages_free(&c);
 	unwind_free(c.uw);

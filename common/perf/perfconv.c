@@ -196,6 +196,15 @@ struct spend {
 	uint64_t off;
 };
 
+/* The frame cache: (dso, address) -> dense index (fc_intern_h), open
+ * addressing with the keys in the slots (one cache miss a lookup, where a
+ * string map has two): the resolver's, or with stage_frames the builder
+ * stage's. */
+struct fcache {
+	struct fcent { uint64_t addr; uint32_t dso, idx; } *fc; /* idx: the index + 1, 0 free */
+	uint32_t slots, n;
+};
+
 /* The builder stage's state: touched by it alone. */
 struct bstage {
 	builder *b;
@@ -218,11 +227,10 @@ struct bstage {
 		      int64_t delta;  /* address less delta, 2 named by the resolver */
 	} *dmap;
 	uint32_t dmcap;
-	/* stage_frames: the frame number of each (dso + 1, address) met, open
-	 * addressing (idx 0 free, else the frame number + 1) */
+	/* stage_frames: the frame cache of (dso + 1, address), whose index
+	 * is the frame number (one frame an address: no --inline) */
 	bool stage_frames;
-	struct sfc { uint64_t addr; uint32_t dk, idx; } *sfc;
-	uint32_t sfslots, sfn;
+	struct fcache fc;
 	int64_t last_tid;     /* the thread builder_thread was last told of, INT64_MIN none */
 	struct spend pend;    /* the sample whose stack is prepared in bp */
 	builder_pending bp;
@@ -253,8 +261,7 @@ struct conv {
 	perfconv_totals *t;
 	perfdata *d;
 	procmap *pm;
-	struct fcent { uint64_t addr; uint32_t dso, idx; } *fc; /* (dso, address) -> index i + 1: */
-	uint32_t fcslots, fcn;                                 /* its frames are numbers fval[i]..+fcnt[i] */
+	struct fcache fc;     /* (dso, address) -> index i: its frames are numbers fval[i]..+fcnt[i] */
 	uint32_t *fval, *fcnt;
 	uint32_t fvcap, fccap, nframes;
 	bool multi;           /* an address has several frames (inlined calls): fval[i] is no longer i */
@@ -356,8 +363,6 @@ static void putstr(struct batch *t, const char *s, size_t n)
 	put(t, s, n);
 }
 
-/* The frame cache: (dso, address) -> dense index, open addressing with the
- * keys in the slots (one cache miss a lookup, where a string map has two). */
 /* The key's dso of a dwarf-unwound address named as perf names those
  * (frames_at): its own frames. */
 #define FC_UNWOUND 0x80000000u
@@ -369,22 +374,23 @@ static uint64_t fc_hash(uint32_t dso, uint64_t addr)
 	return h ^ h >> 29;
 }
 
-static void fc_prefetch(const struct conv *c, uint32_t h)
+static void fc_prefetch(const struct fcache *c, uint32_t h)
 {
-	if (c->fcslots) __builtin_prefetch(&c->fc[h & (c->fcslots - 1)]);
+	if (c->slots) __builtin_prefetch(&c->fc[h & (c->slots - 1)]);
 }
 
-/* fc_intern of a key whose fc_hash is h */
-static uint32_t fc_intern_h(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, bool *added)
+/* The dense index of (dso, addr) (in order of first sight), a key whose
+ * fc_hash is h */
+static uint32_t fc_intern_h(struct fcache *c, uint32_t dso, uint64_t addr, uint32_t h, bool *added)
 {
-	if (2 * (c->fcn + 1) > c->fcslots) {
-		uint32_t ns = c->fcslots ? 2 * c->fcslots : 1024;
+	if (2 * (c->n + 1) > c->slots) {
+		uint32_t ns = c->slots ? 2 * c->slots : 1024;
 		/* written before it is read (as strmap's slots): calloc's
 		 * untouched pages would fault twice, on the first probe and
 		 * on the first store */
 		struct fcent *t = xmalloc_table((size_t)ns * sizeof *t);
 		memset(t, 0, (size_t)ns * sizeof *t);
-		for (uint32_t i = 0; i < c->fcslots; i++) {
+		for (uint32_t i = 0; i < c->slots; i++) {
 			struct fcent *e = &c->fc[i];
 			if (!e->idx) continue;
 			uint32_t j = (uint32_t)fc_hash(e->dso, e->addr) & (ns - 1);
@@ -393,15 +399,15 @@ static uint32_t fc_intern_h(struct conv *c, uint32_t dso, uint64_t addr, uint32_
 		}
 		free(c->fc);
 		c->fc = t;
-		c->fcslots = ns;
+		c->slots = ns;
 	}
-	uint32_t j = h & (c->fcslots - 1);
+	uint32_t j = h & (c->slots - 1);
 	for (;;) {
 		struct fcent *e = &c->fc[j];
 		if (!e->idx) {
 			e->addr = addr;
 			e->dso = dso;
-			e->idx = ++c->fcn;
+			e->idx = ++c->n;
 			*added = true;
 			return e->idx - 1;
 		}
@@ -409,7 +415,7 @@ static uint32_t fc_intern_h(struct conv *c, uint32_t dso, uint64_t addr, uint32_
 			*added = false;
 			return e->idx - 1;
 		}
-		j = (j + 1) & (c->fcslots - 1);
+		j = (j + 1) & (c->slots - 1);
 	}
 }
 
@@ -434,7 +440,7 @@ static bool stage_behind(struct conv *c)
 static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, bool unwound, uint32_t *nfr)
 {
 	bool added;
-	uint32_t ci = fc_intern_h(c, fc_dso(dso, unwound), addr, h, &added);
+	uint32_t ci = fc_intern_h(&c->fc, fc_dso(dso, unwound), addr, h, &added);
 	if (added) {
 		c->name.n = 0;
 		uint64_t off = 0, taddr = 0;
@@ -630,7 +636,7 @@ static void chain_frames(struct conv *c, uint32_t th, const uint8_t *chain, uint
 			q[nq].dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, th, mode == 1, ip, &q[nq].addr);
 			if (q[nq].dso == UINT32_MAX && c->one_unmapped) q[nq].addr = 0;
 			q[nq].h = (uint32_t)fc_hash(q[nq].dso, q[nq].addr);
-			fc_prefetch(c, q[nq].h);
+			fc_prefetch(&c->fc, q[nq].h);
 			nq++;
 		}
 		for (uint32_t k = 0; k < nq; k++) frames_at(c, q[k].dso, q[k].addr, q[k].h, false, nfr);
@@ -774,40 +780,6 @@ static void dso_make(struct bstage *s, struct rd *r)
 	}
 }
 
-/* stage_frames: the entry (dk, addr) in the frame cache (its idx 0 when
- * added: the caller's to set) */
-static struct sfc *sfc_intern(struct bstage *s, uint32_t dk, uint64_t addr, bool *added)
-{
-	if (2 * (s->sfn + 1) > s->sfslots) {
-		uint32_t ns = s->sfslots ? s->sfslots * 2 : 4096;
-		struct sfc *t = xcalloc(ns, sizeof *t);
-		for (uint32_t i = 0; i < s->sfslots; i++) {
-			const struct sfc *e = &s->sfc[i];
-			if (!e->idx) continue;
-			uint32_t j = (uint32_t)fc_hash(e->dk, e->addr) & (ns - 1);
-			while (t[j].idx) j = (j + 1) & (ns - 1);
-			t[j] = *e;
-		}
-		free(s->sfc);
-		s->sfc = t;
-		s->sfslots = ns;
-	}
-	for (uint32_t j = (uint32_t)fc_hash(dk, addr) & (s->sfslots - 1);; j = (j + 1) & (s->sfslots - 1)) {
-		struct sfc *e = &s->sfc[j];
-		if (!e->idx) {
-			e->addr = addr;
-			e->dk = dk;
-			s->sfn++;
-			*added = true;
-			return e;
-		}
-		if (e->addr == addr && e->dk == dk) {
-			*added = false;
-			return e;
-		}
-	}
-}
-
 /* stage_frames: a new stack's n entries (the resolver's entry_of) into
  * s->frames, its frames made the first time each is met; their number */
 static uint32_t entries_make(struct bstage *s, struct rd *r, uint32_t n)
@@ -829,17 +801,16 @@ static uint32_t entries_make(struct bstage *s, struct rd *r, uint32_t n)
 			name = getstr(r);
 		}
 		bool added;
-		struct sfc *e = sfc_intern(s, dk, addr, &added);
+		uint32_t fi = fc_intern_h(&s->fc, dk, addr, (uint32_t)fc_hash(dk, addr), &added);
 		if (added) {
 			if (d->how == 1) {
 				const char *sym = perfsym_find_r(d->tab, addr - (uint64_t)d->delta, &off, &s->dm);
 				named = sym != NULL;
 				if (sym) name = sstr_c(sym);
 			}
-			e->idx = s->nbidx + 1;
-			frame_make(s, addr, named, off, name, dk, SSTR_NULL, SSTR_NULL, 0, NULL);
+			frame_make(s, addr, named, off, name, dk, SSTR_NULL, SSTR_NULL, 0, NULL); /* frame fi */
 		}
-		s->frames[k++] = s->bidx[e->idx - 1];
+		s->frames[k++] = s->bidx[fi];
 	}
 	return k;
 }
@@ -1157,7 +1128,7 @@ static void stages_free(struct conv *c)
 	free(s->frames);
 	sbuf_free(&s->extra);
 	sbuf_free(&s->dm);
-	free(s->sfc);
+	free(s->fc.fc);
 	free(s->swinfo);
 	free(s->offst);
 	sbuf_free(&s->swdata);
@@ -1914,7 +1885,7 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	if (note && !o->quiet) warn_at(name, 0, "warning: %s", note);
 	procmap_free(c.pm);
 	perfdata_close(c.d);
-	free(c.fc);
+	free(c.fc.fc);
 	strmap_free(&c.scache);
 	sbuf_free(&c.skey);
 	free(c.fval);

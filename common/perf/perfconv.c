@@ -594,76 +594,67 @@ static void frames_of(struct conv *c, uint32_t thread, int mode, uint64_t ip, bo
 	frames_at(c, dso, addr, (uint32_t)fc_hash(fc_dso(dso, unwound), addr), unwound, nfr);
 }
 
+/* The next address of a callchain, from entry *i on, in *ip; perf's
+ * context markers before it set *mode (0 user, 1 kernel, 2 neither).
+ * 1: an address; 0: the end; -1: a marker perf takes the callchain for
+ * corrupt by, and drops all of it. */
+static int chain_next(const uint8_t *chain, uint64_t nchain, uint64_t *i, int *mode, uint64_t *ip)
+{
+	while (*i < nchain) {
+		uint64_t v = pd_u64(chain, (*i)++);
+		if (v < CONTEXT_MAX) {
+			*ip = v;
+			return 1;
+		}
+		if (v != CONTEXT_KERNEL && v != CONTEXT_USER && v != CONTEXT_HV) return -1;
+		*mode = v == CONTEXT_KERNEL ? 1 : v == CONTEXT_USER ? 0 : 2;
+	}
+	return 0;
+}
+
 /* The frames of a callchain (c->frames, *nfr of them), as frames_of
- * entry by entry: without --inline (one frame an entry), its entries are
- * first all placed and their cache slots prefetched, so that their
- * lookups wait for memory together. */
+ * entry by entry (MAX_STACK entries, as perf counts them: the calls
+ * inlined at one are not entries of their own); none when perf drops it.
+ * Without --inline (one frame an entry), its entries are first all
+ * placed and their cache slots prefetched, so that their lookups wait for
+ * memory together (the frames before a corrupt marker are named all the
+ * same, as perf names them). */
 static void chain_frames(struct conv *c, uint32_t th, const uint8_t *chain, uint64_t nchain, uint32_t *nfr)
 {
-	int mode = 0;
+	int mode = 0, k = 0;
+	uint64_t i = 0, ip, n = 0;
 	if (c->stage_frames) {
-		/* (as below) */
-		for (uint64_t i = 0, nq = 0; i < nchain && nq < MAX_STACK; i++) {
-			uint64_t ip = pd_u64(chain, i);
-			if (ip >= CONTEXT_MAX) {
-				if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
-					uint32_t r = ENT_RESET;
-					sbuf_add(&c->ents, &r, 4);
-					c->nent++;
-					*nfr = 0;
-					return;
-				}
-				mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
-				continue;
-			}
+		while (n < MAX_STACK && (k = chain_next(chain, nchain, &i, &mode, &ip)) > 0) {
 			entry_of(c, th, mode, ip, nfr);
-			nq++;
+			n++;
+		}
+		if (k < 0) {
+			uint32_t r = ENT_RESET;
+			sbuf_add(&c->ents, &r, 4);
+			c->nent++;
+			*nfr = 0;
 		}
 		return;
 	}
 	if (!c->o->inline_frames) {
 		struct { uint64_t addr; uint32_t dso, h; } q[MAX_STACK];
-		uint32_t nq = 0;
-		bool corrupt = false;
-		for (uint64_t i = 0; i < nchain && nq < MAX_STACK; i++) {
-			uint64_t ip = pd_u64(chain, i);
-			if (ip >= CONTEXT_MAX) {
-				if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
-					/* perf takes the callchain for corrupt and drops
-					 * all of it (its frames before that are named) */
-					corrupt = true;
-					break;
-				}
-				mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
-				continue;
-			}
-			q[nq].addr = ip;
-			q[nq].dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, th, mode == 1, ip, &q[nq].addr);
-			if (q[nq].dso == UINT32_MAX && c->one_unmapped) q[nq].addr = 0;
-			q[nq].h = (uint32_t)fc_hash(q[nq].dso, q[nq].addr);
-			fc_prefetch(&c->fc, q[nq].h);
-			nq++;
+		while (n < MAX_STACK && (k = chain_next(chain, nchain, &i, &mode, &ip)) > 0) {
+			q[n].addr = ip;
+			q[n].dso = mode == 2 ? UINT32_MAX : procmap_find(c->pm, th, mode == 1, ip, &q[n].addr);
+			if (q[n].dso == UINT32_MAX && c->one_unmapped) q[n].addr = 0;
+			q[n].h = (uint32_t)fc_hash(q[n].dso, q[n].addr);
+			fc_prefetch(&c->fc, q[n].h);
+			n++;
 		}
-		for (uint32_t k = 0; k < nq; k++) frames_at(c, q[k].dso, q[k].addr, q[k].h, false, nfr);
-		if (corrupt) *nfr = 0;
+		for (uint64_t j = 0; j < n; j++) frames_at(c, q[j].dso, q[j].addr, q[j].h, false, nfr);
+		if (k < 0) *nfr = 0;
 		return;
 	}
-	/* (MAX_STACK entries, as perf counts them: the calls inlined at one
-	 * are not entries of their own) */
-	for (uint64_t i = 0, entries = 0; i < nchain && entries < MAX_STACK; i++) {
-		uint64_t ip = pd_u64(chain, i);
-		if (ip >= CONTEXT_MAX) {
-			if (ip != CONTEXT_KERNEL && ip != CONTEXT_USER && ip != CONTEXT_HV) {
-				/* perf takes the callchain for corrupt and drops all of it */
-				*nfr = 0;
-				break;
-			}
-			mode = ip == CONTEXT_KERNEL ? 1 : ip == CONTEXT_USER ? 0 : 2;
-			continue;
-		}
-		entries++;
+	while (n < MAX_STACK && (k = chain_next(chain, nchain, &i, &mode, &ip)) > 0) {
 		frames_of(c, th, mode, ip, false, nfr);
+		n++;
 	}
+	if (k < 0) *nfr = 0;
 }
 
 /* ---- the builder stage ---------------------------------------------------- */

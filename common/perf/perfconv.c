@@ -436,6 +436,21 @@ static bool stage_behind(struct conv *c)
 	return c->q.tail - __atomic_load_n(&c->q.head, __ATOMIC_RELAXED) >= STAGE_BEHIND;
 }
 
+/* Is dk (dso + 1) sent to the builder stage for the first time?  Then
+ * it is marked sent (its dhow slot made too). */
+static bool dso_first(struct conv *c, uint32_t dk)
+{
+	if (dk < c->dscap && c->dsent[dk]) return false;
+	if (dk >= c->dscap) {
+		uint32_t old = c->dscap;
+		grow_array((void **)&c->dsent, &c->dscap, dk + 1, sizeof *c->dsent);
+		memset(c->dsent + old, 0, (c->dscap - old) * sizeof *c->dsent);
+		c->dhow = xrealloc(c->dhow, c->dscap);
+	}
+	c->dsent[dk] = true;
+	return true;
+}
+
 /* Appends the frame numbers of ip in thread (mode 0 user, 1 kernel, 2
  * neither: hypervisor, guest) to c->frames at *nfr: one, or with --inline
  * the calls inlined there, innermost first, then the function they are in,
@@ -494,11 +509,7 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 		}
 		/* the dso: its number, and its name the first time */
 		uint32_t dk = dso + 1; /* (UINT32_MAX: 0) */
-		if (dk >= c->dscap || !c->dsent[dk]) {
-			uint32_t old = c->dscap;
-			grow_array((void **)&c->dsent, &c->dscap, dk + 1, sizeof *c->dsent);
-			memset(c->dsent + old, 0, (c->dscap - old) * sizeof *c->dsent);
-			c->dsent[dk] = true;
+		if (dso_first(c, dk)) {
 			const char *dn = procmap_dso_name(c->pm, dso);
 			put32(t, dk);
 			put(t, &(uint8_t){ 1 }, 1);
@@ -535,12 +546,7 @@ static void frames_at(struct conv *c, uint32_t dso, uint64_t addr, uint32_t h, b
 static uint8_t dso_sent(struct conv *c, uint32_t dso, uint64_t addr)
 {
 	uint32_t dk = dso + 1; /* (UINT32_MAX: 0) */
-	if (dk < c->dscap && c->dsent[dk]) return c->dhow[dk];
-	uint32_t old = c->dscap;
-	grow_array((void **)&c->dsent, &c->dscap, dk + 1, sizeof *c->dsent);
-	memset(c->dsent + old, 0, (c->dscap - old) * sizeof *c->dsent);
-	c->dhow = xrealloc(c->dhow, c->dscap);
-	c->dsent[dk] = true;
+	if (!dso_first(c, dk)) return c->dhow[dk];
 	perfsym *tab = NULL;
 	uint64_t taddr = addr;
 	uint8_t how = !procmap_symtab(c->pm, dso, addr, &tab, &taddr) ? 2 : tab ? 1 : 0;

@@ -92,9 +92,30 @@ bool hint_no_srclines(const spaa_reader *r)
 	return true;
 }
 
+/* Does perf record's command line ask for call chains: -g (also among
+ * other one-letter options, "-ag"), --call-graph? */
+static bool asks_chains(const char *cmd)
+{
+	/* the one-letter options of perf record that take a value */
+	static const char with_value[] = "eFcoptCmGujkDrzyIL";
+	for (const char *p = cmd; *p;) {
+		while (*p == ' ') p++;
+		size_t n = strcspn(p, " ");
+		if (n == 2 && strncmp(p, "--", 2) == 0) break; /* (the program's own arguments) */
+		if (n >= 12 && strncmp(p, "--call-graph", 12) == 0) return true;
+		if (n >= 2 && p[0] == '-' && p[1] != '-') {
+			for (size_t i = 1; i < n && p[i] != '=' && !strchr(with_value, p[i]); i++)
+				if (p[i] == 'g') return true;
+		}
+		p += n;
+	}
+	return false;
+}
+
 void hint_stacks_header(hint_stacks *h, const spaa_reader *r)
 {
 	h->perf = r->source_tool && strcmp(r->source_tool, "perf") == 0;
+	h->asked = h->perf && r->command && asks_chains(r->command);
 }
 
 /* Where the call chain of a thread starts: a walk that got there is whole. */
@@ -156,6 +177,12 @@ void hint_stacks_add(hint_stacks *h, const spaa_reader *r, const spaa_stack *s, 
 void hint_stacks_say(const hint_stacks *h, const char *file)
 {
 	if (!(h->all > 0)) return;
+	if (!h->chains && h->asked) {
+		warnmsg("%s: no stack has more than one frame, though the capture was recorded with call "
+			"chains: they look broken, as in code built without frame pointers; record with "
+			"'perf record --call-graph dwarf', or build with -fno-omit-frame-pointer", file);
+		return;
+	}
 	if (!h->chains) {
 		warnmsg("%s: no stack has more than one frame: the capture has no call chains; record them "
 			"with 'perf record -g' (or --call-graph dwarf for code without frame pointers)", file);

@@ -36,7 +36,9 @@ bool hint_no_srclines(const spaa_reader *r);
 void hint_samples(sbuf *out, const spaa_reader *r);
 
 /* Broken-looking call chains, by their cause: a capture without call
- * chains (no stack of more than one frame: recorded without -g); frames
+ * chains (no stack of more than one frame: recorded without -g, or, when
+ * its command line says -g or --call-graph, walks through code built
+ * without frame pointers that all stopped at the first frame); frames
  * perf could not name in a file (stripped: its debug symbols); frame-pointer
  * walks through code built without frame pointers, that stop after a frame
  * or two (not at main or another thread entry), or at an address perf
@@ -48,6 +50,7 @@ typedef struct hint_stacks {
 	double stripped;      /* the weight of stacks with frames unnamed in a file */
 	bool perf;            /* the profile comes from perf */
 	bool chains;          /* a stack of more than one frame was seen */
+	bool asked;           /* its perf record command line asked for call chains */
 	char dso[256];        /* the first file of stripped frames */
 } hint_stacks;
 void hint_stacks_header(hint_stacks *h, const spaa_reader *r);

@@ -348,7 +348,6 @@ void uwpool_release(uwpool *p)
 	struct uwpool_batch *b = &p->ring[p->head % p->slots];
 	b->n = 0;
 	b->lasting = 0;
-	b->low = NULL;
 	if (b->data.cap > KEEP_BYTES) sbuf_free(&b->data);
 	b->data.n = 0;
 	b->nsn = 0;
@@ -356,6 +355,7 @@ void uwpool_release(uwpool *p)
 	b->user.n = 0;
 	b->state = B_FILL;
 	pthread_mutex_lock(&p->mu);
+	b->low = NULL; /* (read by uwpool_lasting_low, under the lock) */
 	p->outbytes -= b->bytes;
 	p->head++;
 	pthread_cond_broadcast(&p->room);

@@ -531,6 +531,12 @@ EOC
 	grep -q ';main;work;std::function<long (long)>::operator()' "$T/bin.fold"
 	# -j: the same profile with 1 and 2 threads
 	cmp <(perf2spaa --inline -j1 "$T/cxx.data") <(perf2spaa --inline -j2 "$T/cxx.data")
+	# and without --inline (addr2line's names, whose C++ rule depends on
+	# the order of the look-ups): the same with 1, 2 and 3 threads
+	perf2spaa -j1 "$T/cxx.data" > "$T/cxx1.spaa"
+	perf2spaa -j2 "$T/cxx.data" | cmp - "$T/cxx1.spaa"
+	perf2spaa -j3 "$T/cxx.data" | cmp - "$T/cxx1.spaa"
+	spaa-fold "$T/cxx1.spaa" | grep -q ';main;work;std::function<long (long)>::operator()'
 }
 
 @test "dwarf capture --inline, system-wide: every sample whose stack agrees with perf script's without --inline agrees with it (the others: perf's frame-pointer fallback, where it adds no inlined frames)" {

@@ -41,7 +41,8 @@ back, or repeats what a reader might hold or redo for each repetition.
         IN (pipe or file mode) without its FINISHED_ROUND records, and its
         sample records replaced by N samples in all: copies of each, their
         times spread between its time and the next sample's (so that time
-        order is the order of IN's samples); with R > 0 a FINISHED_ROUND
+        order is the order of IN's samples; copies share a time where there
+        are more of them than nanoseconds); with R > 0 a FINISHED_ROUND
         after every R samples; with late, the first sample moved to the end
         of the data (the earliest time there last).  OUT - is standard output
   hostile.py pipe-threads IN OUT N
@@ -297,7 +298,7 @@ def samples(src, dst, n, r, late):
             times.add(struct.unpack_from("<Q", b, o + s - tsz + (8 if st & BIT["TID"] else 0))[0])
     times = sorted(times)
     nxt = dict((t, times[i + 1] if i + 1 < len(times) else t + 10 ** 9) for i, t in enumerate(times))
-    plan = []  # (offset, type, size, copies, time step)
+    plan = []  # (offset, type, size, copies, room: the time to the next record)
     size = 0
     si = 0
     for o, t, s in recs:
@@ -306,9 +307,9 @@ def samples(src, dst, n, r, late):
             c = n // k + (1 if si < n % k else 0)
             si += 1
             ts = struct.unpack_from("<Q", b, o + to)[0]
-            step = (nxt[ts] - ts) // c
-            if step < 1:
-                raise SystemExit("hostile.py: no room for %d copies between times %d and %d" % (c, ts, nxt[ts]))
+            # (spread over the room, in time order; copies share a time
+            # where the room has fewer nanoseconds than copies)
+            step = nxt[ts] - ts
             size += c * s
         else:
             size += s
@@ -332,7 +333,7 @@ def samples(src, dst, n, r, late):
                     m = min(m, r - done % r)
                 buf = bytearray(b[o:o + s] * m)
                 for x in range(m):
-                    struct.pack_into("<Q", buf, x * s + to, ts + (i + x) * step)
+                    struct.pack_into("<Q", buf, x * s + to, ts + (i + x) * step // c)
                 if late and not held and done == 0:
                     held = bytes(buf[:s])
                     buf = buf[s:]

@@ -254,26 +254,26 @@ EOF2
 	head -c 50 "$T/fp.data" > "$T/short.data"
 	run perf2spaa "$T/short.data"
 	assert_failure 1
-	assert_output "perf2spaa: $T/short.data: offset 50: truncated: 50 bytes, shorter than the 104-byte header"
+	assert_output "perf2spaa: $T/short.data: byte 50: truncated: 50 bytes, shorter than the 104-byte header"
 	local size doff
 	size=$(stat -c %s "$T/fp.data")
 	head -c $((size - 1000)) "$T/fp.data" > "$T/cut.data"
 	run perf2spaa "$T/cut.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $T/cut.data: offset [0-9]+: truncated: "
+	assert_output --regexp "^perf2spaa: $T/cut.data: byte [0-9]+: truncated: "
 	# a record of size 0 at the start of the data section
 	doff=$(od -An -t u8 -j 40 -N 8 "$T/fp.data" | tr -d ' ')
 	cp "$T/fp.data" "$T/bad.data"
 	printf '\0\0' | dd of="$T/bad.data" bs=1 seek=$((doff + 6)) conv=notrunc 2>/dev/null
 	run perf2spaa "$T/bad.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $T/bad.data: offset $doff: record of type [0-9]+ with size 0 \(corrupt\)$"
+	assert_output --regexp "^perf2spaa: $T/bad.data: byte $doff: record of type [0-9]+ with size 0 \(corrupt\)$"
 	# pipe mode, cut inside a record
 	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
 	head -c 3000 "$T/pipe.data" > "$T/pcut.data"
 	run perf2spaa - < "$T/pcut.data"
 	assert_failure 1
-	assert_output --regexp '^perf2spaa: -: offset [0-9]+: truncated: '
+	assert_output --regexp '^perf2spaa: -: byte [0-9]+: truncated: '
 
 	# the other byte order
 	{ printf '2ELIFREP'; tail -c +9 "$T/fp.data"; } > "$T/swapped.data"
@@ -675,14 +675,14 @@ first_record() {
 	printf '\0\0\0\0' | dd of="$T/bad.data" bs=1 seek=$((off + 8)) conv=notrunc 2>/dev/null
 	run perf2spaa "$T/bad.data"
 	assert_failure 1
-	assert_output "perf2spaa: $T/bad.data: offset $off: compressed record: corrupt zstd data: Unknown frame descriptor"
+	assert_output "perf2spaa: $T/bad.data: byte $off: compressed record: corrupt zstd data: Unknown frame descriptor"
 	# pipe mode: cut inside the compressed record
 	perf record -q -N -z -e cpu-clock -g -o - "$T/prog" 100 2>/dev/null > "$T/zpipe.data"
 	size=$(stat -c %s "$T/zpipe.data")
 	head -c $((size - 200)) "$T/zpipe.data" > "$T/zcut.data"
 	run perf2spaa - < "$T/zcut.data"
 	assert_failure 1
-	assert_output --regexp '^perf2spaa: -: offset [0-9]+: truncated: '
+	assert_output --regexp '^perf2spaa: -: byte [0-9]+: truncated: '
 }
 
 @test "perf2spaa perf.data: the committed -z capture (records split between compressed records) gives every sample, in perf script's order, at -j 1 and 2" {
@@ -704,7 +704,7 @@ first_record() {
 	printf '\122' | dd of="$T/cut.data" bs=1 seek=2281 conv=notrunc 2>/dev/null
 	run perf2spaa "$T/cut.data"
 	assert_failure 1
-	assert_output "perf2spaa: $T/cut.data: offset 2034: truncated: the compressed data ends inside a record (32 bytes of it)"
+	assert_output "perf2spaa: $T/cut.data: byte 2034: truncated: the compressed data ends inside a record (32 bytes of it)"
 	command -v perf >/dev/null || return 0
 	perf script -i "$seed" -F tid,time,period 2>/dev/null | awk '{ sub(/:$/, "", $2); print $1, $2, $3 }' > "$T/txt.txt"
 	diff "$T/txt.txt" "$T/bin.txt"
@@ -723,7 +723,7 @@ first_record() {
 	printf '\377\377' | dd of="$T/bad.data" bs=1 seek=$((632 + 8)) conv=notrunc 2>/dev/null
 	run perf2spaa "$T/bad.data"
 	assert_failure 1
-	assert_output "perf2spaa: $T/bad.data: offset 632: compressed record: 65535 bytes of data in a record of 960"
+	assert_output "perf2spaa: $T/bad.data: byte 632: compressed record: 65535 bytes of data in a record of 960"
 	# pipe mode, where perf can record
 	command -v perf >/dev/null && command -v cc >/dev/null || return 0
 	c_prog
@@ -814,7 +814,7 @@ sample_rows() {
 	truncate -s $((size - 3)) "$f"
 	run perf2spaa "$T/dir.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $f: offset [0-9]+: truncated: "
+	assert_output --regexp "^perf2spaa: $f: byte [0-9]+: truncated: "
 }
 
 @test "perf2spaa perf.data: --threads files with equal times: perf's order, its 2 MiB turns over the files first, then the files' order" {
@@ -893,7 +893,7 @@ EOF2
 		skip "perf cannot record with --threads -z here"
 	run perf2spaa "$T/zdir.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $T/zdir.data/data\.[0-9]+: offset 0: compressed records \(perf record -z\) in a perf.data directory: not supported; record without -z, or convert it with 'perf script -i $T/zdir.data \| perf2spaa'$"
+	assert_output --regexp "^perf2spaa: $T/zdir.data/data\.[0-9]+: byte 0: compressed records \(perf record -z\) in a perf.data directory: not supported; record without -z, or convert it with 'perf script -i $T/zdir.data \| perf2spaa'$"
 }
 
 # Hostile files: real captures with a count or size patched past the
@@ -918,7 +918,7 @@ patch_at() {
 	patch_at "$T/h.data" "$o" '\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
+	assert_output --regexp "^perf2spaa: $T/h.data: byte $o: cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
 	# HEADER_EVENT_DESC (feature 12): nr = 0xffffffff events, then an
 	# attribute size of 0xffffffff
 	o=$(hostile feature "$T/fp.data" 12)
@@ -926,26 +926,26 @@ patch_at() {
 	patch_at "$T/h.data" "$o" '\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"
+	assert_output --regexp "^perf2spaa: $T/h.data: byte $o: event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"
 	cp "$T/fp.data" "$T/h.data"
 	patch_at "$T/h.data" $((o + 4)) '\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $T/h.data: offset $o: event description feature: 1 events of 4294967295 bytes each, more than its [0-9]+ bytes hold$"
+	assert_output --regexp "^perf2spaa: $T/h.data: byte $o: event description feature: 1 events of 4294967295 bytes each, more than its [0-9]+ bytes hold$"
 	# HEADER_HOSTNAME (feature 3): a string of 0xffffffff bytes
 	o=$(hostile feature "$T/fp.data" 3)
 	cp "$T/fp.data" "$T/h.data"
 	patch_at "$T/h.data" "$o" '\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
-	assert_output "perf2spaa: $T/h.data: offset $o: string of 4294967295 bytes past the end of its feature section"
+	assert_output "perf2spaa: $T/h.data: byte $o: string of 4294967295 bytes past the end of its feature section"
 	# a sample's callchain nr = 2^64 - 1 (the message names the record)
 	o=$(hostile sample-field "$T/fp.data" callchain)
 	cp "$T/fp.data" "$T/h.data"
 	patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: a callchain of 18446744073709551615 entries past its end$"
+	assert_output --regexp "^perf2spaa: $T/h.data: byte [0-9]+: sample record: a callchain of 18446744073709551615 entries past its end$"
 	# --call-graph dwarf: a user stack of 2^64 - 1 bytes
 	perf record -q -N -e cpu-clock --call-graph dwarf -o "$T/dw.data" "$T/prog" 20 >/dev/null 2>&1
 	o=$(hostile sample-field "$T/dw.data" stack)
@@ -953,7 +953,7 @@ patch_at() {
 	patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record of [0-9]+ bytes too short for its user stack \(18446744073709551615 bytes\)$"
+	assert_output --regexp "^perf2spaa: $T/h.data: byte [0-9]+: sample record of [0-9]+ bytes too short for its user stack \(18446744073709551615 bytes\)$"
 	# a group read by its leader: nr = 2^64 - 1 values
 	perf record -q -N -e '{cpu-clock,task-clock}:S' -g -o "$T/grp.data" "$T/prog" 20 >/dev/null 2>&1
 	o=$(hostile sample-field "$T/grp.data" read)
@@ -961,7 +961,7 @@ patch_at() {
 	patch_at "$T/h.data" "$o" '\377\377\377\377\377\377\377\377'
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: 18446744073709551615 read values past its end$"
+	assert_output --regexp "^perf2spaa: $T/h.data: byte [0-9]+: sample record: 18446744073709551615 read values past its end$"
 	# a branch stack's nr = 2^64 - 1 (the samples' callchains read as
 	# branch stacks, each nr patched: no LBR to record one with here)
 	hostile branch "$T/fp.data" "$T/h.data"
@@ -970,7 +970,7 @@ patch_at() {
 	done
 	run bounded 100 10 perf2spaa "$T/h.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: $T/h.data: offset [0-9]+: sample record: a branch stack of 18446744073709551615 entries past its end$"
+	assert_output --regexp "^perf2spaa: $T/h.data: byte [0-9]+: sample record: a branch stack of 18446744073709551615 entries past its end$"
 	# pipe mode: a HEADER_ATTR record's attribute size, HEADER_FEATURE
 	# records' cmdline and event description counts, 0xffffffff each
 	perf record -q -N -e cpu-clock -g -o - "$T/prog" 50 2>/dev/null > "$T/pipe.data"
@@ -988,15 +988,15 @@ patch_at() {
 	o=$(pipe_patched 12 64)
 	run bounded 100 10 perf2spaa - < "$T/h.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: -: offset $o: attribute record: attribute of 4294967295 bytes in a record of [0-9]+$"
+	assert_output --regexp "^perf2spaa: -: byte $o: attribute record: attribute of 4294967295 bytes in a record of [0-9]+$"
 	o=$(pipe_patched 16 80 11)
 	run bounded 100 10 perf2spaa - < "$T/h.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: -: offset $((o + 16)): cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
+	assert_output --regexp "^perf2spaa: -: byte $((o + 16)): cmdline feature: 4294967295 arguments, more than its [0-9]+ bytes hold$"
 	o=$(pipe_patched 16 80 12)
 	run bounded 100 10 perf2spaa - < "$T/h.data"
 	assert_failure 1
-	assert_output --regexp "^perf2spaa: -: offset $((o + 16)): event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"
+	assert_output --regexp "^perf2spaa: -: byte $((o + 16)): event description feature: 4294967295 events of [0-9]+ bytes each, more than its [0-9]+ bytes hold$"
 }
 
 @test "perf2spaa perf.data: attributes whose ids sections overlap (each claiming the whole file) are refused in small memory, not held many times the file's size, exit 1" {
@@ -1012,7 +1012,7 @@ patch_at() {
 	run bounded 100 10 perf2spaa "$T/ids.data"
 	assert_failure 1
 	local all=$((size + 2000 * asz))
-	assert_output "perf2spaa: $T/ids.data: offset $((size + 2 * asz - 16)): attribute ids: $((2 * all)) bytes in all so far, more than the file's $all (ids sections that overlap: corrupt)"
+	assert_output "perf2spaa: $T/ids.data: byte $((size + 2 * asz - 16)): attribute ids: $((2 * all)) bytes in all so far, more than the file's $all (ids sections that overlap: corrupt)"
 }
 
 @test "perf2spaa perf.data: pipe mode with tens of thousands of HEADER_ATTR records takes each once (no slower for each), more than 65536 event attributes are refused, exit 1" {
@@ -1032,7 +1032,7 @@ patch_at() {
 	rsz=$(od -An -t u2 -j 22 -N 2 "$T/pipe.data" | tr -d ' ')
 	run bounded 200 5 perf2spaa "$T/attrs.data"
 	assert_failure 1
-	assert_output "perf2spaa: $T/attrs.data: offset $((16 + 65536 * rsz)): more than 65536 event attributes: not a capture of perf's (corrupt)"
+	assert_output "perf2spaa: $T/attrs.data: byte $((16 + 65536 * rsz)): more than 65536 event attributes: not a capture of perf's (corrupt)"
 }
 
 @test "perf2spaa perf.data: pipe mode with a HEADER_BUILD_ID record before each sample takes each build id once (no slower for each)" {

@@ -151,7 +151,7 @@ void perfdata_die(const perfdata *d, uint64_t offset, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	die(EXIT_DATA, "%s: offset %llu: %s", d->part_name ? d->part_name : d->name, (unsigned long long)offset, msg);
+	die(EXIT_DATA, "%s: byte %llu: %s", d->part_name ? d->part_name : d->name, (unsigned long long)offset, msg);
 }
 
 bool perfdata_magic(const void *p, size_t n)

@@ -17,7 +17,7 @@
  * as if they stood in the file in the COMPRESSED record's place.
  *
  * Every length is checked against the bytes there are: a truncated or
- * damaged file is an error "FILE: offset N: what is wrong" (exit 1).  A file
+ * damaged file is an error "FILE: byte N: what is wrong" (exit 1).  A file
  * written on a machine of the other byte order is refused with a message. */
 #ifndef SPAA_PERFDATA_H
 #define SPAA_PERFDATA_H
@@ -176,7 +176,7 @@ static inline uint64_t pd_u64(const uint8_t *p, uint64_t i)
 	return v;
 }
 
-/* Dies with "FILE: offset N: what" (exit 1). */
+/* Dies with "FILE: byte N: what" (exit 1), as the other binary readers. */
 noreturn void perfdata_die(const perfdata *d, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

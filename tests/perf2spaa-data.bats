@@ -336,6 +336,9 @@ EOC
 	cc -O2 -g -fno-omit-frame-pointer -o "$T/deep" "$T/deep.c"
 	perf record -q -N -e cpu-clock -g -o "$T/deep.data" "$T/deep" >/dev/null
 	perf2spaa "$T/deep.data" | spaa-fold --no-comm > "$T/plain.fold"
+	# the same depth read in process, on one thread and on two
+	spaa-fold --no-comm -j 1 "$T/deep.data" | cmp - "$T/plain.fold"
+	spaa-fold --no-comm -j 2 "$T/deep.data" | cmp - "$T/plain.fold"
 	perf2spaa --inline "$T/deep.data" > "$T/inl.spaa"
 	spaa-fold --no-comm --inline=hide "$T/inl.spaa" | cmp - "$T/plain.fold"
 	grep -q ';step_\[i\] [0-9]*$' <(spaa-fold --inline "$T/inl.spaa")

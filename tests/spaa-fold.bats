@@ -708,3 +708,85 @@ open(sys.argv[2], "wb").write(d)' "$D/window/gzip.perf.data" "$T/g.data"
 	for j in 2 3; do cmp "$T/one" <(spaa-fold -j "$j" "$T/g.data"); done
 	cmp "$T/one" <(perf2spaa "$T/g.data" | spaa-fold)
 }
+
+@test "spaa-fold and spaa-top on a perf.data at -j 1 and 2 (read in process, on threads at 2): standard input, /dev/stdin, <(...) and a FIFO give the file's bytes; a file cut at any record, a callchain longer than its record and a period summed past 2^64 are perf2spaa's errors, exit 1, nothing written; --symfs reads nothing outside its root" {
+	local g="$D/window/gzip.perf.data" cmd j n o
+	for cmd in spaa-fold spaa-top; do
+		$cmd -j 1 "$g" > "$T/want"
+		for j in 1 2; do
+			$cmd -j $j < "$g" | cmp - "$T/want"
+			cat "$g" | $cmd -j $j | cmp - "$T/want"
+			$cmd -j $j /dev/stdin < "$g" | cmp - "$T/want"
+			$cmd -j $j <(cat "$g") | cmp - "$T/want"
+			rm -f "$T/fifo"
+			mkfifo "$T/fifo"
+			cat "$g" > "$T/fifo" &
+			timeout 20 $cmd -j $j "$T/fifo" | cmp - "$T/want"
+			wait
+		done
+	done
+	# cut at every record of the data section and in the features after it
+	local cuts
+	cuts=$(python3 -c '
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+doff, dsize = struct.unpack_from("<QQ", b, 40)
+o, cuts = doff, []
+while o < doff + dsize:
+    cuts.append(o)
+    o += struct.unpack_from("<H", b, o + 6)[0]
+print(" ".join(str(c) for c in cuts + [doff + dsize + 8, len(b) - 1]))' "$g")
+	[ "$(echo $cuts | wc -w)" -ge 20 ]
+	for n in $cuts; do
+		head -c "$n" "$g" > "$T/cut.data"
+		run perf2spaa -o "$T/out" "$T/cut.data"
+		assert_failure 1
+		local want=${output#perf2spaa: }
+		[ -n "$want" ] && [ ! -e "$T/out" ]
+		for cmd in spaa-fold spaa-top; do
+			for j in 1 2; do
+				run $cmd -j $j -o "$T/out" "$T/cut.data"
+				assert_failure 1
+				assert_output "$cmd: $want"
+				[ ! -e "$T/out" ]
+			done
+		done
+	done
+	# the first sample's callchain claiming 2^60 entries; then the first
+	# sample twice, of period 2^63 each
+	o=$(python3 "$D/perf/hostile.py" sample-field "$g" callchain)
+	python3 -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<Q", b, int(sys.argv[2]), 1 << 60)
+open(sys.argv[3], "wb").write(b)' "$g" "$o" "$T/lie.data"
+	o=$(python3 "$D/perf/hostile.py" dup-first "$g" "$T/dup.data" 9223372036854775808)
+	for f in lie dup; do
+		run perf2spaa -o "$T/out" "$T/$f.data"
+		assert_failure 1
+		want=${output#perf2spaa: }
+		for cmd in spaa-fold spaa-top; do
+			for j in 1 2; do
+				run $cmd -j $j -o "$T/out" "$T/$f.data"
+				assert_failure 1
+				assert_output "$cmd: $want"
+				[ ! -e "$T/out" ]
+			done
+		done
+	done
+	assert_equal "$want" "$T/dup.data: byte $o: metric period of a stack overflows 64 bits"
+	# a root whose links lead out (to /, and a loop): what an empty root
+	# gives, as perf2spaa gives it, no file of the host's read
+	mkdir -p "$T/root" "$T/empty"
+	ln -s / "$T/root/usr"
+	ln -s lib "$T/root/lib64"
+	ln -s lib64 "$T/root/lib"
+	for j in 1 2; do
+		spaa-fold -j $j --symfs="$T/empty" "$g" > "$T/empty.fold" 2> /dev/null
+		spaa-fold -j $j --symfs="$T/root" "$g" > "$T/root.fold" 2> "$T/root.err"
+		cmp "$T/empty.fold" "$T/root.fold"
+		perf2spaa --symfs="$T/root" "$g" 2> "$T/p2s.err" | spaa-fold | cmp - "$T/root.fold"
+		sed 's/^perf2spaa: /spaa-fold: /' "$T/p2s.err" | cmp - "$T/root.err"
+	done
+	! cmp -s "$T/root.fold" <(spaa-fold "$g")
+}

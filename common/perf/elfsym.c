@@ -68,6 +68,20 @@ struct efile {
 	uint32_t ncus, cucap;
 	int64_t last_cu;      /* the unit of the last look-up (-1: none), cus[last_cui] */
 	uint32_t last_cui;
+	/* the owner's: offered to its aids (see "aids" below), as pub[pubi] */
+	bool published, offered;
+	uint32_t pubi;
+	/* an aid's copy: the owner's tables borrowed (segs, syms), no
+	 * module; its own Dwarf on the owner's debug file, whose units it
+	 * finds by address as dwfl_module_addrdie does (runs) */
+	bool borrowed;
+	Dwarf *dw;
+	Dwarf_Addr dbias;     /* module address = DWARF address + dbias */
+	bool runs_read;
+	struct arun { Dwarf_Addr start; Dwarf_Off cu; } *runs;
+	uint32_t nruns;
+	Dwarf_Addr runs_end;  /* the end of the last address range */
+	Dwarf_Die cudie;
 };
 
 struct elfsym {
@@ -98,6 +112,24 @@ struct elfsym {
 	bool ahstop;
 	pthread_mutex_t amu;
 	pthread_cond_t acv;
+	/* aids (elfsym_aid_new): an aid's owner; the owner's files offered
+	 * to them (pub: path -> pubv), the units whose scopes it has cached
+	 * (cached: pubi << 40 | unit offset), and the aids' answers (ans: path and
+	 * address -> an offset into ablob), under hmu */
+	elfsym *owner;
+	bool aided;
+	pthread_mutex_t hmu;
+	strmap pub;
+	struct pub { Elf *elf; struct efile f; } *pubv;
+	uint32_t pubcap;
+	idmap cached;
+	strmap ans;
+	size_t *ansoff;
+	uint32_t anscap;
+	sbuf ablob;
+	sbuf key, enc;        /* scratch: an answer's key, an aid's answer */
+	elfsym_ask *later;    /* an aid's asks in files not yet offered */
+	uint32_t nlater, latercap;
 };
 
 /* The CRC-32 of a whole file (zlib's is the one .gnu_debuglink uses). */
@@ -229,17 +261,26 @@ elfsym *elfsym_new(const char *root, const char *debug_dir)
 	strmap_init(&e->ahmap);
 	pthread_mutex_init(&e->amu, NULL);
 	pthread_cond_init(&e->acv, NULL);
+	pthread_mutex_init(&e->hmu, NULL);
+	strmap_init(&e->pub);
+	strmap_init(&e->ans);
 	return e;
 }
 
 static void cus_free(struct efile *f);
+static void publish(elfsym *e, const char *path, struct efile *f);
 
 static void efile_free(struct efile *f)
 {
+	cus_free(f);
+	if (f->borrowed) {
+		if (f->dw) dwarf_end(f->dw);
+		free(f->runs);
+		return;
+	}
 	if (f->dwfl) dwfl_end(f->dwfl);
 	free(f->segs);
 	free(f->syms);
-	cus_free(f);
 }
 
 void elfsym_free(elfsym *e)
@@ -255,6 +296,16 @@ void elfsym_free(elfsym *e)
 	strmap_free(&e->ahmap);
 	pthread_mutex_destroy(&e->amu);
 	pthread_cond_destroy(&e->acv);
+	pthread_mutex_destroy(&e->hmu);
+	strmap_free(&e->pub);
+	free(e->pubv);
+	idmap_free(&e->cached);
+	strmap_free(&e->ans);
+	free(e->ansoff);
+	sbuf_free(&e->ablob);
+	sbuf_free(&e->key);
+	sbuf_free(&e->enc);
+	free(e->later);
 	strmap_free(&e->files);
 	free(e->func);
 	free(e->src);
@@ -328,6 +379,7 @@ bool elfsym_prepare(elfsym *e)
 		Dwarf_Addr b;
 		dwfl_module_getdwarf(h->f.mod, &b);
 		sort_syms(&h->f);
+		if (__atomic_load_n(&e->aided, __ATOMIC_ACQUIRE)) publish(e, h->path, &h->f);
 	}
 	pthread_mutex_lock(&e->amu);
 	h->state = 2;
@@ -448,10 +500,26 @@ static void res_add(elfsym *e, uint32_t k, const char *func, const char *src)
 	memset(&e->fn[k], 0, sizeof e->fn[k]);
 }
 
+/* The n frames added, into *out. */
+static void res_done(elfsym *e, uint32_t n, elfsym_res *out)
+{
+	grow_array((void **)&e->func, &e->cap, n, sizeof *e->func);
+	grow_array((void **)&e->src, &e->cap2, n, sizeof *e->src);
+	for (uint32_t k = 0; k < n; k++) {
+		e->func[k] = e->text.p + e->offs[2 * k];
+		e->src[k] = e->offs[2 * k + 1] == UINT32_MAX ? NULL : e->text.p + e->offs[2 * k + 1];
+	}
+	out->n = n;
+	out->func = e->func;
+	out->srcline = e->src;
+	out->fn = e->fn;
+}
+
 /* A compilation unit looked up in (see "the scopes of a compilation unit"
  * below for the scopes; its line table and file names are kept from the
  * first look-up). */
 struct dcu {
+	int64_t off;          /* its DIE's offset */
 	int state;
 	uint32_t lookups;
 	struct dnode *nodes;
@@ -1105,8 +1173,10 @@ static uint32_t cached_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Add
 }
 
 /* The cache entry of unit cu, counting this look-up; built on the look-up
- * after ELFSYM_CACHE_AFTER. */
-static struct dcu *get_cu(struct efile *f, Dwarf_Die *cu)
+ * after ELFSYM_CACHE_AFTER (an aid's at once: it answers a unit's
+ * addresses together). */
+static void cached_cu(elfsym *e, const struct efile *f, int64_t off);
+static struct dcu *get_cu(elfsym *e, struct efile *f, Dwarf_Die *cu)
 {
 	/* look-ups in address order meet a unit many times in a row */
 	int64_t off = (int64_t)dwarf_dieoffset(cu);
@@ -1117,12 +1187,16 @@ static struct dcu *get_cu(struct efile *f, Dwarf_Die *cu)
 		if (added) {
 			struct dcu *c = VEC_PUSH(f->cus, f->ncus, f->cucap);
 			memset(c, 0, sizeof *c);
+			c->off = off;
 		}
 		f->last_cu = off;
 		f->last_cui = i;
 	}
 	struct dcu *c = &f->cus[i];
-	if (c->state == CU_COUNTING && ++c->lookups > ELFSYM_CACHE_AFTER) build_cu(c, cu);
+	if (c->state == CU_COUNTING && (e->owner || ++c->lookups > ELFSYM_CACHE_AFTER)) {
+		build_cu(c, cu);
+		if (c->state == CU_CACHED && f->offered && !e->owner) cached_cu(e, f, off);
+	}
 	return c;
 }
 
@@ -1133,12 +1207,11 @@ static void cus_free(struct efile *f)
 	idmap_free(&f->cumap);
 }
 
-int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, elfsym_res *out)
+/* The link-time virtual address of addr in f (see elfsym_lookup) into
+ * *vaddr: ES_OK, else why there is none. */
+static int to_vaddr(const struct efile *f, uint64_t addr, bool is_offset, uint64_t *vaddr)
 {
-	struct efile *f = get_file(e, path);
-	memset(out, 0, sizeof *out);
-	if (f->status != ES_OK) return f->status;
-	uint64_t vaddr = addr;
+	*vaddr = addr;
 	/* below the first segment of a fixed-address executable: an offset
 	 * into the file, as perf prints the addresses of files it could not
 	 * read */
@@ -1148,16 +1221,83 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 		for (k = 0; k < f->nsegs; k++)
 			if (addr >= f->segs[k].off && addr - f->segs[k].off < f->segs[k].filesz) break;
 		if (k == f->nsegs) return ES_OUTSIDE;
-		vaddr = addr - f->segs[k].off + f->segs[k].vaddr;
+		*vaddr = addr - f->segs[k].off + f->segs[k].vaddr;
 	} else if (f->dyn && (addr < f->lo || addr >= f->hi)) {
 		return ES_NEEDS_MAP;
 	}
+	return ES_OK;
+}
+
+/* ---- the units by address, without libdwfl -------------------------------
+ *
+ * An aid's copy of a file has no module: it finds the unit holding an
+ * address as dwfl_module_addrdie does (libdwfl 0.188), from libdw's
+ * address ranges (.debug_aranges), sorted by address: each run of ranges
+ * of one unit counts as one range from its first start to the next run's,
+ * gaps included, the last up to and with the end of the last range; a
+ * binary search of the runs' starts, whose first probe meeting an equal
+ * start takes it (so ties between units go as libdwfl's). */
+static void read_runs(struct efile *f)
+{
+	f->runs_read = true;
+	Dwarf_Aranges *ar;
+	size_t n;
+	if (!f->dw || dwarf_getaranges(f->dw, &ar, &n) != 0 || n == 0) return;
+	f->runs = xmalloc(n * sizeof *f->runs);
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Addr start;
+		Dwarf_Word len;
+		Dwarf_Off cu;
+		if (dwarf_getarangeinfo(dwarf_onearange(ar, i), &start, &len, &cu) != 0) {
+			f->nruns = 0; /* (libdwfl: no unit either) */
+			return;
+		}
+		if (i + 1 == n) f->runs_end = start + len;
+		if (f->nruns && f->runs[f->nruns - 1].cu == cu) continue;
+		f->runs[f->nruns++] = (struct arun){ start, cu };
+	}
+}
+
+/* The run holding module address a, or NULL. */
+static const struct arun *find_run(struct efile *f, Dwarf_Addr a)
+{
+	if (!f->runs_read) read_runs(f);
+	Dwarf_Addr x = a - f->dbias;
+	size_t lo = 0, hi = f->nruns;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct arun *r = &f->runs[mid];
+		if (x < r->start) {
+			hi = mid;
+		} else if (x > r->start && mid + 1 < f->nruns && x >= r[1].start) {
+			lo = mid + 1;
+		} else {
+			if (x > r->start && mid + 1 == f->nruns && x > f->runs_end) return NULL;
+			return r;
+		}
+	}
+	return NULL;
+}
+
+static Dwarf_Die *aid_addrdie(struct efile *f, Dwarf_Addr a, Dwarf_Addr *dbias)
+{
+	*dbias = f->dbias;
+	const struct arun *r = find_run(f, a);
+	return r ? dwarf_offdie(f->dw, r->cu, &f->cudie) : NULL;
+}
+
+/* elfsym_lookup's answer in file f (opened), an aid's too. */
+static int lookup_file(elfsym *e, struct efile *f, uint64_t addr, bool is_offset, elfsym_res *out)
+{
+	uint64_t vaddr;
+	int why = to_vaddr(f, addr, is_offset, &vaddr);
+	if (why != ES_OK) return why;
 	Dwarf_Addr a = vaddr + f->bias;
 	GElf_Off off = 0;
 	const char *first = NULL;
 	const char *name = find_sym(f, a, &off, &first);
 	Dwarf_Addr dbias = 0;
-	Dwarf_Die *cu = dwfl_module_addrdie(f->mod, a, &dbias);
+	Dwarf_Die *cu = f->mod ? dwfl_module_addrdie(f->mod, a, &dbias) : aid_addrdie(f, a, &dbias);
 	res_reset(e);
 	sbuf tmp = { 0 }, tmp2 = { 0 };
 	uint32_t n = 0;
@@ -1167,7 +1307,7 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	e->symstart = name ? a - off - dbias : UINT64_MAX;
 	if (cu) {
 		/* the line of the address itself, for the innermost frame */
-		struct dcu *c = get_cu(f, cu);
+		struct dcu *c = get_cu(e, f, cu);
 		Dwarf_Files *files;
 		size_t idx;
 		int line;
@@ -1190,19 +1330,13 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	free(tmp.p);
 	free(tmp2.p);
 	if (n == 0) {
-		/* no .symtab here nor in a debug file: stripped */
+		/* no .symtab here nor in a debug file: stripped (an aid's copy
+		 * of a file says no more) */
 		Dwarf_Addr b;
+		if (!f->mod) return ES_OUTSIDE;
 		return !f->symtab && !dwfl_module_getdwarf(f->mod, &b) ? ES_NO_SYMBOLS : ES_OUTSIDE;
 	}
-	grow_array((void **)&e->func, &e->cap, n, sizeof *e->func);
-	grow_array((void **)&e->src, &e->cap2, n, sizeof *e->src);
-	for (uint32_t k = 0; k < n; k++) {
-		e->func[k] = e->text.p + e->offs[2 * k];
-		e->src[k] = e->offs[2 * k + 1] == UINT32_MAX ? NULL : e->text.p + e->offs[2 * k + 1];
-	}
-	out->n = n;
-	out->func = e->func;
-	out->srcline = e->src;
+	res_done(e, n, out);
 	out->vaddr = vaddr;
 	if (name) {
 		out->has_symoff = true;
@@ -1210,7 +1344,6 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	}
 	memcpy(out->build_id, f->build_id, sizeof out->build_id);
 	out->dwarf_func = dphys;
-	out->fn = e->fn;
 	out->sym_first = first;
 	out->mangled = dphys && !lang_unmangled(dwarf_srclang(cu));
 	if (dphys && cu) {
@@ -1219,4 +1352,315 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	}
 	out->has_line = has_line;
 	return ES_OK;
+}
+
+/* ---- aids: look-ups on other threads ----------------------------------------
+ *
+ * libdw is not thread-safe, but its Dwarf handles share nothing: an aid
+ * (one a thread) opens a Dwarf of its own on the ELF handle of the debug
+ * file its owner read, whose sections the owner's libdw decompressed once,
+ * and which neither changes after that.  The owner offers a file once it
+ * has read it (its symbols sorted, its DWARF read: at its first look-up
+ * there, or ahead on a loader thread, elfsym_prepare); an aid then answers
+ * addresses of it with the owner's code, on its own units' caches, into
+ * its owner's answers, which the owner's look-ups take as they come.  A file is not offered when an aid's libdw would still write
+ * to its ELF handle (a section left compressed, GNU's .zdebug ones) or
+ * read another file (dwz's .gnu_debugaltlink), nor when libdwfl adjusts
+ * its DWARF addresses apart from its symbols' (a prelinked file).
+ *
+ * Most of a look-up's time goes to its unit (its line table, its scopes),
+ * read once by each Dwarf that looks into it: so an aid takes whole units,
+ * but those whose scopes the owner has cached, the latest the owner will
+ * come to first. */
+
+/* Whether libdw reads the debug sections of elf without changing it. */
+static bool plain_debug(Elf *elf)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0) return false;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh)) return false;
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name) return false;
+		if (!strncmp(name, ".zdebug", 7) || !strcmp(name, ".gnu_debugaltlink")) return false;
+		if (!strncmp(name, ".debug", 6) && (sh.sh_flags & SHF_COMPRESSED)) return false;
+	}
+	return true;
+}
+
+static int64_t cached_key(uint32_t pubi, int64_t off) { return (int64_t)((uint64_t)pubi << 40 ^ (uint64_t)off); }
+
+/* The owner has the scopes of unit off of file f (offered) cached: its
+ * look-ups there are quick, the aids leave it. */
+static void cached_cu(elfsym *e, const struct efile *f, int64_t off)
+{
+	bool added;
+	pthread_mutex_lock(&e->hmu);
+	idmap_put(&e->cached, cached_key(f->pubi, off), 1, &added);
+	pthread_mutex_unlock(&e->hmu);
+}
+
+/* The owner's file f at path offered to its aids (once; not when it
+ * cannot be). */
+static void publish(elfsym *e, const char *path, struct efile *f)
+{
+	f->published = true;
+	if (!f->sorted) sort_syms(f);
+	Dwarf_Addr dbias;
+	Dwarf *dw = dwfl_module_getdwarf(f->mod, &dbias);
+	Elf *elf = dw ? dwarf_getelf(dw) : NULL;
+	if (!elf || dbias != f->bias || !plain_debug(elf)) return;
+	pthread_mutex_lock(&e->hmu);
+	bool added;
+	uint32_t i = strmap_intern(&e->pub, path, strlen(path), &added);
+	f->offered = true;
+	f->pubi = i;
+	struct efile c = *f;
+	c.dwfl = NULL;
+	c.mod = NULL;
+	memset(&c.cumap, 0, sizeof c.cumap);
+	c.cus = NULL;
+	c.ncus = c.cucap = 0;
+	c.last_cu = -1;
+	c.borrowed = true;
+	c.dbias = dbias;
+	grow_array((void **)&e->pubv, &e->pubcap, i + 1, sizeof *e->pubv);
+	e->pubv[i] = (struct pub){ elf, c };
+	for (uint32_t k = 0; k < f->ncus; k++)
+		if (f->cus[k].state == CU_CACHED) idmap_put(&e->cached, cached_key(i, f->cus[k].off), 1, &added);
+	pthread_mutex_unlock(&e->hmu);
+}
+
+/* The key of the answer for addr (a file offset) in path, into e->key. */
+static void answer_key(elfsym *e, const char *path, uint64_t addr)
+{
+	e->key.n = 0;
+	sbuf_adds(&e->key, path);
+	sbuf_addc(&e->key, 0);
+	sbuf_add(&e->key, &addr, sizeof addr);
+}
+
+static void put_u64(sbuf *b, uint64_t v) { sbuf_add(b, &v, sizeof v); }
+
+static void put_opt(sbuf *b, const char *s)
+{
+	sbuf_addc(b, s != NULL);
+	if (s) sbuf_add(b, s, strlen(s) + 1);
+}
+
+static uint64_t get_u64(const char **p)
+{
+	uint64_t v;
+	memcpy(&v, *p, sizeof v);
+	*p += sizeof v;
+	return v;
+}
+
+static const char *get_opt(const char **p)
+{
+	if (!*(*p)++) return NULL;
+	const char *s = *p;
+	*p += strlen(s) + 1;
+	return s;
+}
+
+/* Answer r as bytes, for the owner (answered). */
+static void encode(sbuf *b, const elfsym_res *r)
+{
+	put_u64(b, r->n);
+	for (uint32_t k = 0; k < r->n; k++) {
+		put_opt(b, r->func[k]);
+		put_opt(b, r->srcline[k]);
+		put_u64(b, r->fn[k].die);
+		sbuf_addc(b, r->fn[k].plain);
+		sbuf_addc(b, r->fn[k].at_sym);
+	}
+	sbuf_addc(b, r->has_symoff);
+	put_u64(b, r->symoff);
+	put_u64(b, r->vaddr);
+	put_opt(b, r->dwarf_func);
+	put_opt(b, r->sym_first);
+	sbuf_addc(b, r->mangled);
+	sbuf_addc(b, r->has_line);
+}
+
+/* An aid's answer for addr in path (file f), into *out as the look-up
+ * would give it: false when there is none. */
+static bool answered(elfsym *e, const char *path, const struct efile *f, uint64_t addr, elfsym_res *out)
+{
+	answer_key(e, path, addr);
+	pthread_mutex_lock(&e->hmu);
+	int64_t i = strmap_find(&e->ans, e->key.p, e->key.n);
+	if (i < 0) {
+		pthread_mutex_unlock(&e->hmu);
+		return false;
+	}
+	const char *p = e->ablob.p + e->ansoff[i];
+	res_reset(e);
+	uint32_t n = (uint32_t)get_u64(&p);
+	for (uint32_t k = 0; k < n; k++) {
+		const char *func = get_opt(&p);
+		res_add(e, k, func, get_opt(&p));
+		e->fn[k].die = get_u64(&p);
+		e->fn[k].plain = *p++;
+		e->fn[k].at_sym = *p++;
+	}
+	out->has_symoff = *p++;
+	out->symoff = get_u64(&p);
+	out->vaddr = get_u64(&p);
+	const char *df = get_opt(&p), *sf = get_opt(&p);
+	uint32_t dfo = df ? res_str(e, df) : UINT32_MAX, sfo = sf ? res_str(e, sf) : UINT32_MAX;
+	out->mangled = *p++;
+	out->has_line = *p++;
+	pthread_mutex_unlock(&e->hmu);
+	res_done(e, n, out);
+	out->dwarf_func = dfo == UINT32_MAX ? NULL : e->text.p + dfo;
+	out->sym_first = sfo == UINT32_MAX ? NULL : e->text.p + sfo;
+	memcpy(out->build_id, f->build_id, sizeof out->build_id);
+	return true;
+}
+
+int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, elfsym_res *out)
+{
+	struct efile *f = get_file(e, path);
+	memset(out, 0, sizeof *out);
+	if (f->status != ES_OK) return f->status;
+	if (!f->published && __atomic_load_n(&e->aided, __ATOMIC_RELAXED)) publish(e, path, f);
+	if (f->offered && is_offset && answered(e, path, f, addr, out)) return ES_OK;
+	return lookup_file(e, f, addr, is_offset, out);
+}
+
+elfsym *elfsym_aid_new(elfsym *owner)
+{
+	elfsym *a = elfsym_new(owner->root, owner->debug_dir);
+	a->owner = owner;
+	__atomic_store_n(&owner->aided, true, __ATOMIC_RELEASE);
+	return a;
+}
+
+/* The aid's copy of the file at path, once its owner offered it (NULL
+ * before), as a->f[*fi]. */
+static struct efile *aid_file(elfsym *a, const char *path, uint32_t *fi)
+{
+	size_t pn = strlen(path);
+	int64_t i = strmap_find(&a->files, path, pn);
+	if (i >= 0) {
+		*fi = (uint32_t)i;
+		return &a->f[i];
+	}
+	elfsym *o = a->owner;
+	struct pub p;
+	pthread_mutex_lock(&o->hmu);
+	int64_t k = strmap_find(&o->pub, path, pn);
+	if (k >= 0) p = o->pubv[k];
+	pthread_mutex_unlock(&o->hmu);
+	if (k < 0) return NULL;
+	bool added;
+	uint32_t j = strmap_intern(&a->files, path, pn, &added);
+	grow_array((void **)&a->f, &a->fcap, j + 1, sizeof *a->f);
+	struct efile *f = &a->f[j];
+	*f = p.f;
+	f->dw = dwarf_begin_elf(p.elf, DWARF_C_READ, NULL);
+	if (!f->dw) f->status = ES_NOT_ELF;
+	*fi = j;
+	return f;
+}
+
+/* The aid's answer for addr in path (file f), for the owner. */
+static void aid_answer(elfsym *a, const char *path, struct efile *f, uint64_t addr)
+{
+	elfsym *o = a->owner;
+	answer_key(a, path, addr);
+	pthread_mutex_lock(&o->hmu);
+	bool known = strmap_find(&o->ans, a->key.p, a->key.n) >= 0;
+	pthread_mutex_unlock(&o->hmu);
+	elfsym_res r;
+	if (known || lookup_file(a, f, addr, true, &r) != ES_OK) return;
+	a->enc.n = 0;
+	encode(&a->enc, &r);
+	pthread_mutex_lock(&o->hmu);
+	bool added;
+	uint32_t i = strmap_intern(&o->ans, a->key.p, a->key.n, &added);
+	if (added) {
+		grow_array((void **)&o->ansoff, &o->anscap, i + 1, sizeof *o->ansoff);
+		o->ansoff[i] = o->ablob.n;
+		sbuf_add(&o->ablob, a->enc.p, a->enc.n);
+	}
+	pthread_mutex_unlock(&o->hmu);
+}
+
+/* An ask in a unit: the aid's file, the unit's offset. */
+struct uask { uint32_t ask, file; Dwarf_Off cu; uint64_t order; };
+struct ugroup { uint32_t from, to; uint64_t order; };
+
+static int uask_cmp(const void *x, const void *y)
+{
+	const struct uask *a = x, *b = y;
+	if (a->file != b->file) return a->file < b->file ? -1 : 1;
+	if (a->cu != b->cu) return a->cu < b->cu ? -1 : 1;
+	if (a->order != b->order) return a->order < b->order ? -1 : 1;
+	return a->ask < b->ask ? -1 : a->ask > b->ask;
+}
+
+static int ugroup_cmp(const void *x, const void *y)
+{
+	const struct ugroup *a = x, *b = y;
+	if (a->order != b->order) return a->order > b->order ? -1 : 1;
+	return a->from < b->from ? -1 : a->from > b->from;
+}
+
+void elfsym_aid_many(elfsym *a, const elfsym_ask *new_asks, uint32_t n_new,
+		     bool (*ahead)(void *ctx, uint64_t order), void *ctx)
+{
+	elfsym *o = a->owner;
+	/* the asks kept from before (in files the owner had not read yet),
+	 * then these */
+	for (uint32_t i = 0; i < n_new; i++) *VEC_PUSH(a->later, a->nlater, a->latercap) = new_asks[i];
+	elfsym_ask *asks = a->later;
+	uint32_t n = a->nlater;
+	a->later = NULL;
+	a->nlater = a->latercap = 0;
+	struct uask *q = NULL;
+	uint32_t nq = 0, qcap = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t fi;
+		struct efile *f = aid_file(a, asks[i].path, &fi);
+		if (!f) {
+			if (ahead(ctx, asks[i].order)) *VEC_PUSH(a->later, a->nlater, a->latercap) = asks[i];
+			continue;
+		}
+		uint64_t vaddr;
+		if (f->status != ES_OK || to_vaddr(f, asks[i].addr, true, &vaddr) != ES_OK) continue;
+		const struct arun *r = find_run(f, vaddr + f->bias);
+		if (r) *VEC_PUSH(q, nq, qcap) = (struct uask){ i, fi, r->cu, asks[i].order };
+	}
+	xqsort(q, nq, sizeof *q, uask_cmp);
+	struct ugroup *g = NULL;
+	uint32_t ng = 0, gcap = 0;
+	for (uint32_t i = 0; i < nq; i++)
+		if (!i || q[i].file != q[i - 1].file || q[i].cu != q[i - 1].cu)
+			*VEC_PUSH(g, ng, gcap) = (struct ugroup){ i, i, q[i].order };
+	for (uint32_t k = 0; k < ng; k++) g[k].to = k + 1 < ng ? g[k + 1].from : nq;
+	xqsort(g, ng, sizeof *g, ugroup_cmp);
+	for (uint32_t k = 0; k < ng && ahead(ctx, g[k].order); k++) {
+		struct efile *f = &a->f[q[g[k].from].file];
+		pthread_mutex_lock(&o->hmu);
+		bool cached = idmap_get(&o->cached, cached_key(f->pubi, (int64_t)q[g[k].from].cu)) != UINT32_MAX;
+		pthread_mutex_unlock(&o->hmu);
+		if (cached) continue;
+		for (uint32_t i = g[k].from; i < g[k].to; i++)
+			if (ahead(ctx, q[i].order)) aid_answer(a, asks[q[i].ask].path, f, asks[q[i].ask].addr);
+	}
+	free(q);
+	free(g);
+	free(asks);
+}
+
+uint32_t elfsym_aid_answers(elfsym *owner)
+{
+	pthread_mutex_lock(&owner->hmu);
+	uint32_t n = owner->ans.count;
+	pthread_mutex_unlock(&owner->hmu);
+	return n;
 }

@@ -106,6 +106,27 @@ void elfsym_ahead(elfsym *e, const char *path);
 bool elfsym_prepare(elfsym *e);
 void elfsym_ahead_stop(elfsym *e);
 
+/* Look-ups on other threads, ahead of the owner's: an aid (made on the
+ * owner's thread before the threads start, one a thread, freed after them
+ * and before the owner) answers addresses with DWARF of its own, read
+ * from the owner's decompressed sections, in the files the owner has read
+ * (the others it leaves).  elfsym_aid_many takes asks[0..n) (addr a file
+ * offset; order: when the owner will come to it, the lower the sooner) a
+ * compilation unit at a time (but those whose scopes the owner has cached), the
+ * latest first, while ahead(ctx, the unit's first order) says the owner
+ * is still before it.  The owner's elfsym_lookup of those addresses then
+ * takes the aid's answers, the same as its own would be. */
+typedef struct elfsym_ask {
+	const char *path;
+	uint64_t addr;
+	uint64_t order;
+} elfsym_ask;
+elfsym *elfsym_aid_new(elfsym *owner);
+void elfsym_aid_many(elfsym *aid, const elfsym_ask *asks, uint32_t n, bool (*ahead)(void *ctx, uint64_t order),
+		     void *ctx);
+/* The number of answers the owner's aids gave. */
+uint32_t elfsym_aid_answers(elfsym *owner);
+
 /* Whether path (as given, under root) is an ELF file elfsym can read. */
 bool elfsym_readable(elfsym *e, const char *path);
 

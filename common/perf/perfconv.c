@@ -1574,6 +1574,7 @@ static void pool_take(struct conv *c)
 		p += q.nbr;
 		q.e.s.raw = q.nraw ? (const uint8_t *)p : NULL;
 		p += q.nraw;
+		uwpool_progress(c->pool, i);
 		c->pre_ips = uwpool_result(b, i++, &c->pre_n, &c->pre_why);
 		c->pre_file = q.file;
 		c->pre = true;
@@ -1635,6 +1636,15 @@ static void finish_before_die(void)
 	if (c && c->fin_on && pthread_equal(pthread_self(), c->reader)) pool_drain(c);
 }
 
+/* The unwinding threads' help, once they run out of stacks: they name
+ * addresses ahead of the finishing thread (procmap_aid). */
+static bool aid_ahead(void *pool, uint64_t order) { return uwpool_ahead(pool, order); }
+static void aid_help(void *conv, unsigned k, const elfsym_ask *asks, uint32_t n)
+{
+	struct conv *c = conv;
+	procmap_aid(c->pm, k, asks, n, aid_ahead, c->pool);
+}
+
 /* The pool made (at the first dwarf sample), and in file mode the thread
  * that finishes its batches: then this one only reads and hands them out
  * (a pipe's attributes and build ids may come between samples: it keeps
@@ -1644,6 +1654,7 @@ static void pool_start(struct conv *c)
 	bool taker = !perfdata_pipe(c->d);
 	c->pool = uwpool_new(c->o->jobs - 1, capture_arch(c), c->o->symfs, NULL, taker);
 	if (!taker) return;
+	if (procmap_aids(c->pm, uwpool_threads(c->pool))) uwpool_help(c->pool, aid_help, c);
 	c->reader = pthread_self();
 	if (pthread_create(&c->fin, NULL, finisher, c) != 0) return; /* the reader finishes them */
 	c->fin_on = true;

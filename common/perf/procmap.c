@@ -74,6 +74,8 @@ struct procmap {
 	char *kbuild_id, *krelease;
 	perfsym *ksyms;
 	elfsym *es;           /* --inline */
+	elfsym **aids;        /* es's aids (procmap_aids), naids of them */
+	unsigned naids;
 	bool es_ahead;        /* its files' DWARF read by the loaders */
 	elfsym *es_cache;     /* --inline, the files of perf's build-id cache */
 	sbuf inl;
@@ -232,6 +234,8 @@ void procmap_free(procmap *m)
 	perfsym_free(m->kpre);
 	free(m->kpath);
 	perfsym_free(m->ksyms);
+	for (unsigned k = 0; k < m->naids; k++) elfsym_free(m->aids[k]);
+	free(m->aids);
 	if (m->es) elfsym_free(m->es);
 	if (m->es_cache) elfsym_free(m->es_cache);
 	sbuf_free(&m->inl);
@@ -952,6 +956,22 @@ static bool dwarf_lookup(procmap *m, uint32_t dso, uint64_t addr, elfsym_res *r)
 	return why == ES_OK;
 }
 
+bool procmap_aids(procmap *m, unsigned n)
+{
+	if (!m->o.inlines || m->aids || !n) return false;
+	if (!m->es) m->es = elfsym_new(m->root, NULL);
+	m->aids = xcalloc(n, sizeof *m->aids);
+	for (unsigned k = 0; k < n; k++) m->aids[k] = elfsym_aid_new(m->es);
+	m->naids = n;
+	return true;
+}
+
+void procmap_aid(procmap *m, unsigned k, const elfsym_ask *asks, uint32_t n, bool (*ahead)(void *, uint64_t),
+		 void *ctx)
+{
+	if (k < m->naids) elfsym_aid_many(m->aids[k], asks, n, ahead, ctx);
+}
+
 /* Names f[0..nf) (NULL ones skipped, or "??" when unknown is), demangled
  * as perf shows them, into m->inlv (64 at most): their number. */
 static uint32_t put_names(procmap *m, const char *const *f, uint32_t nf, const char *unknown)
@@ -1121,7 +1141,8 @@ uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const unwind_map **out
 		const char *path = unwind_file(m, k);
 		if (!path) continue;
 		grow_array((void **)&m->um, &m->umcap, n + 1, sizeof *m->um);
-		m->um[n++] = (unwind_map){ sm[i].start, sm[i].end, sm[i].pgoff, path };
+		m->um[n++] = (unwind_map){ sm[i].start, sm[i].end, sm[i].pgoff, path,
+					   m->dsos[k].kind == DSO_FILE ? m->dsos[k].name : NULL };
 	}
 	*out = m->um;
 	return n;

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "elfsym.h"
 #include "util.h"
 
 typedef struct procmap procmap;
@@ -103,6 +104,17 @@ bool procmap_srcline(procmap *m, uint32_t dso, uint64_t addr, sbuf *out);
  * valid until the next call. */
 uint64_t procmap_maps_version(const procmap *m, uint32_t thread);
 uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const struct unwind_map **maps);
+
+/* DWARF looked up ahead on other threads (--inline): n aids of the
+ * files' look-ups (elfsym_aid_new), made before the threads start
+ * (false: none, no inlined calls are asked).  procmap_aid, on thread k,
+ * answers asks (path: an unwind_map's name; addr: a file offset, as
+ * procmap_find gives it) as elfsym_aid_many does, ahead of
+ * procmap_inlined, procmap_addr2line and procmap_srcline, which then take
+ * the answers. */
+bool procmap_aids(procmap *m, unsigned n);
+void procmap_aid(procmap *m, unsigned k, const elfsym_ask *asks, uint32_t n, bool (*ahead)(void *, uint64_t),
+		 void *ctx);
 
 /* Warnings worth one line at the end (files not found ...), or NULL. */
 const char *procmap_note(procmap *m);

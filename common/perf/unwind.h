@@ -52,6 +52,9 @@ typedef struct unwind_map {
 	const char *path;      /* the file to read, NULL or "" when there is none:
 				* a host path (already resolved under the
 				* root), opened only if a regular file */
+	const char *name;      /* the file as its look-ups name it (procmap_aid),
+				* NULL: not a file's; kept by the caller while
+				* the mapping is in use */
 } unwind_map;
 
 typedef struct unwind_sample {

@@ -22,7 +22,19 @@
 #define DEEP_BYTES (128u << 20)
 #define KEEP_BYTES (64u << 10)
 
+/* A helping thread takes up to HELP_BATCHES batches at a time (the latest
+ * first), so that several share the work. */
+#define HELP_BATCHES 32
+
 enum { B_FILL, B_QUEUED, B_TAKEN, B_DONE };
+
+/* A helping thread's asks (uwpool_help), and a sample's mappings sorted. */
+struct help {
+	elfsym_ask *asks;
+	uint32_t n, cap;
+	unwind_map *maps;
+	uint32_t mapcap;
+};
 
 struct item {
 	int64_t pid;
@@ -58,6 +70,7 @@ struct uwpool_batch {
 	size_t lasting;         /* the bytes of its lasting registers and stacks, */
 	const uint8_t *low;     /* the lowest address of them (NULL: none) */
 	int state;
+	bool helped;            /* its addresses handed to the help (uwpool_help) */
 };
 
 struct uwpool {
@@ -76,6 +89,9 @@ struct uwpool {
 	unsigned nth;
 	struct worker { uwpool *p; unsigned k; } *wk;
 	uint32_t lastsnap;         /* uwpool_need_maps' find, for uwpool_add */
+	uwpool_help_fn help;       /* uwpool_help */
+	void *help_ctx;
+	uint64_t progress;         /* the taker's (uwpool_progress), atomic */
 };
 
 static struct uwpool_batch *filling(uwpool *p) { return &p->ring[p->tail % p->slots]; }
@@ -109,11 +125,88 @@ static void run(unwind *uw, struct uwpool_batch *b)
 	}
 }
 
+static int umap_start_cmp(const void *a, const void *b)
+{
+	const unwind_map *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* A sample's place in the order of the taker's work: its batch's number
+ * and its own in the batch. */
+static uint64_t place(uint64_t batch, uint32_t i) { return batch << 20 | i; }
+
+/* The files and offsets of the addresses unwound in batch b (done, number
+ * batch), appended to h: each through the mappings of its sample, as of
+ * that sample (the caller's names, for the file's look-ups). */
+static void batch_asks(const struct uwpool_batch *b, uint64_t batch, struct help *h)
+{
+	uint32_t last = UINT32_MAX, nm = 0;
+	for (uint32_t i = 0; i < b->n; i++) {
+		const struct item *t = &b->it[i];
+		if (t->none || !t->n) continue;
+		if (t->snap != last) {
+			/* (a sample's mappings come in any order) */
+			const struct snap *s = &b->sn[t->snap];
+			last = t->snap;
+			nm = s->n;
+			grow_array((void **)&h->maps, &h->mapcap, nm + 1, sizeof *h->maps);
+			if (nm) memcpy(h->maps, b->maps + s->off, (size_t)nm * sizeof *h->maps);
+			xqsort(h->maps, nm, sizeof *h->maps, umap_start_cmp);
+		}
+		for (uint32_t j = 0; j < t->n; j++) {
+			uint64_t ip = b->ips[t->at + j];
+			uint32_t lo = 0, hi = nm;
+			while (lo < hi) {
+				uint32_t mid = lo + (hi - lo) / 2;
+				if (h->maps[mid].start <= ip) lo = mid + 1;
+				else hi = mid;
+			}
+			const unwind_map *m = lo ? &h->maps[lo - 1] : NULL;
+			if (!m || ip >= m->end || !m->name) continue;
+			*VEC_PUSH(h->asks, h->n, h->cap) = (elfsym_ask){ m->name, ip - m->start + m->pgoff, place(batch, i) };
+		}
+	}
+}
+
+/* With mu held: hands the help the addresses of the batches unwound and
+ * not taken back (the one the taker works on too) that nobody helped with
+ * (then true). */
+static bool help(uwpool *p, unsigned k, struct help *h)
+{
+	if (!p->help) return false;
+	h->n = 0;
+	uint32_t taken = 0;
+	for (uint64_t i = p->tail; i-- > p->head && taken < HELP_BATCHES;) {
+		struct uwpool_batch *b = &p->ring[i % p->slots];
+		if (b->state != B_DONE || b->helped) continue;
+		b->helped = true;
+		batch_asks(b, i, h);
+		taken++;
+	}
+	if (!h->n) return false;
+	pthread_mutex_unlock(&p->mu);
+	p->help(p->help_ctx, k, h->asks, h->n);
+	pthread_mutex_lock(&p->mu);
+	return true;
+}
+
+bool uwpool_ahead(uwpool *p, uint64_t order)
+{
+	return order > __atomic_load_n(&p->progress, __ATOMIC_RELAXED) + 1;
+}
+
+void uwpool_progress(uwpool *p, uint32_t i)
+{
+	/* (head: changed by this thread only) */
+	__atomic_store_n(&p->progress, place(p->head, i), __ATOMIC_RELAXED);
+}
+
 static void *worker(void *arg)
 {
 	struct worker *w = arg;
 	uwpool *p = w->p;
 	unwind *uw = p->uw[1 + w->k];
+	struct help h = { 0 };
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		if (p->next < p->tail) {
@@ -127,11 +220,24 @@ static void *worker(void *arg)
 			continue;
 		}
 		if (p->stop) break;
+		if (help(p, w->k, &h)) continue;
 		pthread_cond_wait(&p->work, &p->mu);
 	}
 	pthread_mutex_unlock(&p->mu);
+	free(h.asks);
+	free(h.maps);
 	return NULL;
 }
+
+void uwpool_help(uwpool *p, uwpool_help_fn fn, void *ctx)
+{
+	pthread_mutex_lock(&p->mu);
+	p->help = fn;
+	p->help_ctx = ctx;
+	pthread_mutex_unlock(&p->mu);
+}
+
+unsigned uwpool_threads(const uwpool *p) { return p->nth; }
 
 uwpool *uwpool_new(unsigned threads, int arch, const char *root, const char *debug_dir, bool taker)
 {
@@ -346,6 +452,8 @@ const uint64_t *uwpool_result(const uwpool_batch *b, uint32_t i, uint32_t *n, in
 void uwpool_release(uwpool *p)
 {
 	struct uwpool_batch *b = &p->ring[p->head % p->slots];
+	/* (under the lock: a helping thread reads the batches out) */
+	pthread_mutex_lock(&p->mu);
 	b->n = 0;
 	b->lasting = 0;
 	if (b->data.cap > KEEP_BYTES) sbuf_free(&b->data);
@@ -354,8 +462,8 @@ void uwpool_release(uwpool *p)
 	b->nmaps = 0;
 	b->user.n = 0;
 	b->state = B_FILL;
-	pthread_mutex_lock(&p->mu);
-	b->low = NULL; /* (read by uwpool_lasting_low, under the lock) */
+	b->low = NULL;
+	b->helped = false;
 	p->outbytes -= b->bytes;
 	p->head++;
 	pthread_cond_broadcast(&p->room);

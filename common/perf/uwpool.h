@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "elfsym.h"
 #include "unwind.h"
 #include "util.h"
 
@@ -86,5 +87,21 @@ const uwpool_batch *uwpool_take(uwpool *p, uint32_t *n, const sbuf **user);
 const uint64_t *uwpool_result(const uwpool_batch *b, uint32_t i, uint32_t *n, int *why);
 /* The oldest batch taken back, its room for another. */
 void uwpool_release(uwpool *p);
+
+/* Help for the taker: a thread with nothing to unwind hands fn the
+ * addresses unwound in files (path: the mapping's name, not NULL; addr:
+ * the file offset; order: the sample's place in the taker's work, its
+ * batch's number and its own in the batch) of the batches unwound and not
+ * yet taken back (the one the taker works on too) that it did not hand
+ * yet, as fn(ctx, k, asks, n) on thread k (0 to uwpool_threads() - 1),
+ * with no lock held.  The taker says where it is with uwpool_progress(p,
+ * i) (at sample i of the batch taken), and the help asks uwpool_ahead(p,
+ * order) whether the taker has yet to come to a place.  Set before the
+ * first batch. */
+typedef void (*uwpool_help_fn)(void *ctx, unsigned k, const elfsym_ask *asks, uint32_t n);
+void uwpool_help(uwpool *p, uwpool_help_fn fn, void *ctx);
+void uwpool_progress(uwpool *p, uint32_t i);
+bool uwpool_ahead(uwpool *p, uint64_t order);
+unsigned uwpool_threads(const uwpool *p);
 
 #endif

@@ -116,7 +116,7 @@ static void read_maps(void)
 		if (perms[2] != 'x' || line[pos] != '/') continue;
 		line[strcspn(line, "\n")] = 0;
 		paths[nmaps] = xstrdup(line + pos);
-		maps[nmaps] = (unwind_map){ s, e, off, paths[nmaps] };
+		maps[nmaps] = (unwind_map){ s, e, off, paths[nmaps], NULL };
 		nmaps++;
 	}
 	if (f) fclose(f);
@@ -264,7 +264,7 @@ int main(void)
 	is_int(why, UW_BAD_REGS, "fewer values than the mask has bits: refused");
 
 	/* no file for the mappings: the pc alone */
-	unwind_map none[1] = { { maps[0].start, maps[0].end, maps[0].pgoff, "/nonexistent/file" } };
+	unwind_map none[1] = { { maps[0].start, maps[0].end, maps[0].pgoff, "/nonexistent/file", NULL } };
 	s = sample(1);
 	s.pid = 99;
 	s.maps = none;

@@ -44,11 +44,15 @@ inferno=$(command -v inferno-collapse-perf || true)
 echo "perf.data: $data, $(wc -c < "$data") bytes; perf text: $text, $(wc -c < "$text") bytes"
 echo "$cores cores, load $(cut -d' ' -f1-3 /proc/loadavg); $RUNS runs each, median (min..max)"
 
-# timed SHELL_COMMAND: one run; "WALL CPU RSS_KB" (RSS: the largest process)
+# timed SHELL_COMMAND: one run; "WALL CPU RSS_KB" (RSS: the largest
+# process); the times to the millisecond (bash's time: GNU time's are in
+# hundredths, a twentieth of the runs of a fifth of a second the threads'
+# ratios are judged on), the RSS by GNU time
 timed() {
-	/usr/bin/time -f '%e %U %S %M' -o "$OUT/t.txt" sh -c "$1" > /dev/null 2> "$OUT/err.txt" ||
+	bash -c 'TIMEFORMAT="%3R %3U %3S"; { time /usr/bin/time -f %M -o "$2" sh -c "$1" > /dev/null 2> "$3"; } 2> "$4"' \
+		timed "$1" "$OUT/rss.txt" "$OUT/err.txt" "$OUT/t.txt" ||
 		{ echo "FAILED: $1" >&2; cat "$OUT/err.txt" >&2; exit 1; }
-	awk '{ print $1, $2 + $3, $4 }' "$OUT/t.txt"
+	awk -v rss="$(tail -n 1 "$OUT/rss.txt")" '{ print $1, $2 + $3, rss }' "$OUT/t.txt"
 }
 
 # pair NAME GOAL OURS PEER: RUNS alternated runs of each; prints both rows

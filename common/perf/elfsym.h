@@ -110,12 +110,13 @@ void elfsym_ahead_stop(elfsym *e);
  * owner's thread before the threads start, one a thread, freed after them
  * and before the owner) answers addresses with DWARF of its own, read
  * from the owner's decompressed sections, in the files the owner has read
- * (the others it leaves).  elfsym_aid_many takes asks[0..n) (addr a file
- * offset; order: when the owner will come to it, the lower the sooner) a
- * compilation unit at a time (but those whose scopes the owner has cached), the
- * latest first, while ahead(ctx, the unit's first order) says the owner
- * is still before it.  The owner's elfsym_lookup of those addresses then
- * takes the aid's answers, the same as its own would be. */
+ * (the others it keeps for its next call).  elfsym_aid_many takes
+ * asks[0..n) (addr a file offset; order: when the owner will come to it,
+ * the lower the sooner) a compilation unit at a time, but those whose
+ * scopes the owner has cached, the latest first, while ahead(ctx, the
+ * unit's first order) says the owner is still before it.  The owner's
+ * elfsym_lookup of those addresses then takes the aid's answers, the same
+ * as its own would be. */
 typedef struct elfsym_ask {
 	const char *path;
 	uint64_t addr;

@@ -1531,6 +1531,16 @@ int elfsym_lookup(elfsym *e, const char *path, uint64_t addr, bool is_offset, el
 	return lookup_file(e, f, addr, is_offset, out);
 }
 
+bool elfsym_aids_work(void)
+{
+	/* elfutils 0.191 and later find units by ranges read from the units
+	 * themselves (.debug_aranges may be missing), where find_run reads
+	 * libdw's .debug_aranges as 0.190 and before do */
+	unsigned major = 0, minor = 0;
+	const char *v = dwfl_version(NULL);
+	return v && sscanf(v, "%u.%u", &major, &minor) == 2 && major == 0 && minor < 191;
+}
+
 elfsym *elfsym_aid_new(elfsym *owner)
 {
 	elfsym *a = elfsym_new(owner->root, owner->debug_dir);

@@ -123,6 +123,9 @@ typedef struct elfsym_ask {
 	uint64_t order;
 } elfsym_ask;
 elfsym *elfsym_aid_new(elfsym *owner);
+/* Whether aids can be made: they find units by address as this libdwfl
+ * does (elfutils before 0.191; with a later one, none are). */
+bool elfsym_aids_work(void);
 void elfsym_aid_many(elfsym *aid, const elfsym_ask *asks, uint32_t n, bool (*ahead)(void *ctx, uint64_t order),
 		     void *ctx);
 /* The number of answers the owner's aids gave. */

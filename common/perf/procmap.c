@@ -958,7 +958,7 @@ static bool dwarf_lookup(procmap *m, uint32_t dso, uint64_t addr, elfsym_res *r)
 
 bool procmap_aids(procmap *m, unsigned n)
 {
-	if (!m->o.inlines || m->aids || !n) return false;
+	if (!m->o.inlines || m->aids || !n || !elfsym_aids_work()) return false;
 	if (!m->es) m->es = elfsym_new(m->root, NULL);
 	m->aids = xcalloc(n, sizeof *m->aids);
 	for (unsigned k = 0; k < n; k++) m->aids[k] = elfsym_aid_new(m->es);

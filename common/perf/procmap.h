@@ -108,11 +108,10 @@ uint32_t procmap_unwind_maps(procmap *m, uint32_t thread, const struct unwind_ma
 /* DWARF looked up ahead on other threads (--inline): n aids of the
  * files' look-ups (elfsym_aid_new), made before the threads start
  * (false: none, no inlined calls are asked or elfsym_aids_work says no).
- * procmap_aid, on thread k,
- * answers asks (path: an unwind_map's name; addr: a file offset, as
- * procmap_find gives it) as elfsym_aid_many does, ahead of
- * procmap_inlined, procmap_addr2line and procmap_srcline, which then take
- * the answers. */
+ * procmap_aid, on thread k, answers asks (path: an unwind_map's name;
+ * addr: a file offset, as procmap_find gives it) as elfsym_aid_many does,
+ * ahead of procmap_inlined, procmap_addr2line and procmap_srcline, which
+ * then take the answers. */
 bool procmap_aids(procmap *m, unsigned n);
 void procmap_aid(procmap *m, unsigned k, const elfsym_ask *asks, uint32_t n, bool (*ahead)(void *, uint64_t),
 		 void *ctx);

@@ -1620,6 +1620,35 @@ static int ugroup_cmp(const void *x, const void *y)
 	return a->from < b->from ? -1 : a->from > b->from;
 }
 
+/* asks[0..n) with one ask an address (path and addr; paths compared as
+ * pointers), the least order of its asks, in the order of their first:
+ * their number. */
+static uint32_t dedupe_asks(elfsym_ask *asks, uint32_t n)
+{
+	uint32_t cap = 16;
+	while (cap < 2 * (uint64_t)n) cap *= 2;
+	uint32_t *slot = xmalloc((size_t)cap * sizeof *slot);
+	memset(slot, 0xff, (size_t)cap * sizeof *slot);
+	uint32_t nd = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t h = (uint64_t)(uintptr_t)asks[i].path * 0x9e3779b97f4a7c15u ^ asks[i].addr * 0xc2b2ae3d27d4eb4fu;
+		uint32_t j = (uint32_t)(h ^ h >> 29) & (cap - 1);
+		for (; slot[j] != UINT32_MAX; j = (j + 1) & (cap - 1)) {
+			elfsym_ask *d = &asks[slot[j]];
+			if (d->path == asks[i].path && d->addr == asks[i].addr) break;
+		}
+		if (slot[j] != UINT32_MAX) {
+			elfsym_ask *d = &asks[slot[j]];
+			if (asks[i].order < d->order) d->order = asks[i].order;
+			continue;
+		}
+		slot[j] = nd;
+		asks[nd++] = asks[i];
+	}
+	free(slot);
+	return nd;
+}
+
 void elfsym_aid_many(elfsym *a, const elfsym_ask *new_asks, uint32_t n_new,
 		     bool (*ahead)(void *ctx, uint64_t order), void *ctx)
 {
@@ -1628,21 +1657,28 @@ void elfsym_aid_many(elfsym *a, const elfsym_ask *new_asks, uint32_t n_new,
 	 * then these */
 	for (uint32_t i = 0; i < n_new; i++) *VEC_PUSH(a->later, a->nlater, a->latercap) = new_asks[i];
 	elfsym_ask *asks = a->later;
-	uint32_t n = a->nlater;
+	uint32_t n = dedupe_asks(asks, a->nlater);
 	a->later = NULL;
 	a->nlater = a->latercap = 0;
 	struct uask *q = NULL;
 	uint32_t nq = 0, qcap = 0;
+	const char *last = NULL;
+	uint32_t fi = 0;
+	bool have = false;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t fi;
-		struct efile *f = aid_file(a, asks[i].path, &fi);
-		if (!f) {
+		/* (the asks of a file come in runs) */
+		if (asks[i].path != last) {
+			last = asks[i].path;
+			have = aid_file(a, last, &fi) != NULL;
+		}
+		if (!have) {
 			if (ahead(ctx, asks[i].order)) *VEC_PUSH(a->later, a->nlater, a->latercap) = asks[i];
 			continue;
 		}
+		struct efile *file = &a->f[fi];
 		uint64_t vaddr;
-		if (f->status != ES_OK || to_vaddr(f, asks[i].addr, true, &vaddr) != ES_OK) continue;
-		const struct arun *r = find_run(f, vaddr + f->bias);
+		if (file->status != ES_OK || to_vaddr(file, asks[i].addr, true, &vaddr) != ES_OK) continue;
+		const struct arun *r = find_run(file, vaddr + file->bias);
 		if (r) *VEC_PUSH(q, nq, qcap) = (struct uask){ i, fi, r->cu, asks[i].order };
 	}
 	xqsort(q, nq, sizeof *q, uask_cmp);

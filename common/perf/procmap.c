@@ -774,8 +774,16 @@ static void kernel_init(procmap *m)
 	int why = RP_MISSING;
 	if (m->lth && m->kpath && m->kroot == root && strcmp(m->kpath, path) == 0) {
 		pthread_mutex_lock(&m->pmu);
-		while (m->kstate == 1)
-			if (!pre_help(m)) pthread_cond_wait(&m->pcv, &m->pmu);
+		while (m->kstate == 1) {
+			if (pre_help(m)) continue;
+			/* a file's DWARF read ahead meanwhile: the kernel's
+			 * symbols take a loader tens of milliseconds, which
+			 * the first sample would wait for doing nothing */
+			pthread_mutex_unlock(&m->pmu);
+			bool prepared = m->es_ahead && elfsym_prepare(m->es);
+			pthread_mutex_lock(&m->pmu);
+			if (!prepared && m->kstate == 1) pthread_cond_wait(&m->pcv, &m->pmu);
+		}
 		if (m->kstate == 0) {
 			m->kstate = 2; /* no loader took it: read here */
 			pthread_mutex_unlock(&m->pmu);

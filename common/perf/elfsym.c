@@ -129,6 +129,7 @@ struct elfsym {
 	sbuf ablob;
 	sbuf key, enc;        /* scratch: an answer's key, an aid's answer */
 	elfsym_ask *later;    /* an aid's asks in files not yet offered */
+	uint32_t group;       /* an aid's: the asks of the unit it answers */
 	uint32_t nlater, latercap;
 };
 
@@ -1173,8 +1174,8 @@ static uint32_t cached_frames(elfsym *e, struct dcu *c, Dwarf_Die *cu, Dwarf_Add
 }
 
 /* The cache entry of unit cu, counting this look-up; built on the look-up
- * after ELFSYM_CACHE_AFTER (an aid's at once: it answers a unit's
- * addresses together). */
+ * after ELFSYM_CACHE_AFTER (an aid's at once when it has more addresses of
+ * the unit to answer than that, as it answers them together). */
 static void cached_cu(elfsym *e, const struct efile *f, int64_t off);
 static struct dcu *get_cu(elfsym *e, struct efile *f, Dwarf_Die *cu)
 {
@@ -1193,7 +1194,7 @@ static struct dcu *get_cu(elfsym *e, struct efile *f, Dwarf_Die *cu)
 		f->last_cui = i;
 	}
 	struct dcu *c = &f->cus[i];
-	if (c->state == CU_COUNTING && (e->owner || ++c->lookups > ELFSYM_CACHE_AFTER)) {
+	if (c->state == CU_COUNTING && (e->owner ? e->group > ELFSYM_CACHE_AFTER : ++c->lookups > ELFSYM_CACHE_AFTER)) {
 		build_cu(c, cu);
 		if (c->state == CU_CACHED && f->offered && !e->owner) cached_cu(e, f, off);
 	}
@@ -1695,6 +1696,7 @@ void elfsym_aid_many(elfsym *a, const elfsym_ask *new_asks, uint32_t n_new,
 		bool cached = idmap_get(&o->cached, cached_key(f->pubi, (int64_t)q[g[k].from].cu)) != UINT32_MAX;
 		pthread_mutex_unlock(&o->hmu);
 		if (cached) continue;
+		a->group = g[k].to - g[k].from;
 		for (uint32_t i = g[k].from; i < g[k].to; i++)
 			if (ahead(ctx, q[i].order)) aid_answer(a, asks[q[i].ask].path, f, asks[q[i].ask].addr);
 	}

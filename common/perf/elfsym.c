@@ -128,7 +128,7 @@ struct elfsym {
 	uint32_t anscap;
 	sbuf ablob;
 	sbuf key, enc;        /* scratch: an answer's key, an aid's answer */
-	elfsym_ask *later;    /* an aid's asks in files not yet offered */
+	elfsym_ask *later;    /* an aid's asks in files the owner has not read yet */
 	uint32_t group;       /* an aid's: the asks of the unit it answers */
 	uint32_t nlater, latercap;
 };
@@ -1402,8 +1402,8 @@ static void cached_cu(elfsym *e, const struct efile *f, int64_t off)
 	pthread_mutex_unlock(&e->hmu);
 }
 
-/* The owner's file f at path offered to its aids (once; not when it
- * cannot be). */
+/* The owner's file f at path offered to its aids (once), or declined
+ * (no ELF handle: the aids leave its addresses). */
 static void publish(elfsym *e, const char *path, struct efile *f)
 {
 	f->published = true;
@@ -1411,11 +1411,11 @@ static void publish(elfsym *e, const char *path, struct efile *f)
 	Dwarf_Addr dbias;
 	Dwarf *dw = dwfl_module_getdwarf(f->mod, &dbias);
 	Elf *elf = dw ? dwarf_getelf(dw) : NULL;
-	if (!elf || dbias != f->bias || !plain_debug(elf)) return;
+	if (elf && (dbias != f->bias || !plain_debug(elf))) elf = NULL;
 	pthread_mutex_lock(&e->hmu);
 	bool added;
 	uint32_t i = strmap_intern(&e->pub, path, strlen(path), &added);
-	f->offered = true;
+	f->offered = elf != NULL;
 	f->pubi = i;
 	struct efile c = *f;
 	c.dwfl = NULL;
@@ -1550,8 +1550,8 @@ elfsym *elfsym_aid_new(elfsym *owner)
 	return a;
 }
 
-/* The aid's copy of the file at path, once its owner offered it (NULL
- * before), as a->f[*fi]. */
+/* The aid's copy of the file at path, once its owner offered or declined
+ * it (NULL before), as a->f[*fi]. */
 static struct efile *aid_file(elfsym *a, const char *path, uint32_t *fi)
 {
 	size_t pn = strlen(path);
@@ -1572,8 +1572,8 @@ static struct efile *aid_file(elfsym *a, const char *path, uint32_t *fi)
 	grow_array((void **)&a->f, &a->fcap, j + 1, sizeof *a->f);
 	struct efile *f = &a->f[j];
 	*f = p.f;
-	f->dw = dwarf_begin_elf(p.elf, DWARF_C_READ, NULL);
-	if (!f->dw) f->status = ES_NOT_ELF;
+	f->dw = p.elf ? dwarf_begin_elf(p.elf, DWARF_C_READ, NULL) : NULL;
+	if (!f->dw) f->status = ES_NOT_ELF; /* (declined: its asks dropped) */
 	*fi = j;
 	return f;
 }

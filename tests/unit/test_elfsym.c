@@ -3,7 +3,10 @@
  * for every address in steps through the code of this test's executable
  * (built with -O2 -g: units with inlined calls) and of libc (with its
  * separate debug file, when installed: compressed sections, which the
- * owner's libdw decompresses and the aid's reads; skipped without). */
+ * owner's libdw decompresses and the aid's reads; skipped without), and
+ * of copies of the executable with its DWARF changed: compressed, GNU's
+ * .zdebug sections and a dwz link (not offered to the aid), no
+ * .debug_aranges. */
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -59,8 +62,10 @@ static bool always(void *ctx, uint64_t order)
 }
 
 /* The owner's answers to the addresses of path's code, every step-th,
- * alone (a) and after an aid's (b): the same; how many the aid gave. */
-static void check_file(const char *path, uint64_t step)
+ * alone (a) and after an aid's (b): the same; how many the aid gave (most
+ * when offered, else none).  Skipped when the owner finds no line in it
+ * and lines_needed. */
+static void check_file(const char *path, uint64_t step, bool offered, bool lines_needed)
 {
 	uint64_t off, size;
 	if (!text_of(path, &off, &size)) {
@@ -76,7 +81,7 @@ static void check_file(const char *path, uint64_t step)
 		lines += r.has_line;
 	}
 	elfsym_free(alone);
-	if (!lines) {
+	if (!lines && lines_needed) {
 		diag("%s: no DWARF, skipped", path);
 		sbuf_free(&a);
 		return;
@@ -97,7 +102,8 @@ static void check_file(const char *path, uint64_t step)
 	elfsym_free(aid);
 	elfsym_free(owner);
 	free(asks);
-	ok(given > n / 4, "%s: the aid answered %u of %u addresses", path, given, n);
+	if (offered) ok(given > n / 4, "%s: the aid answered %u of %u addresses", path, given, n);
+	else ok(given == 0, "%s: the aid answered none (%u): nothing for it", path, given);
 	ok(a.n == b.n && !memcmp(a.p, b.p, a.n), "%s: the owner's answers with the aid's are its own", path);
 	if (a.n != b.n || memcmp(a.p, b.p, a.n)) {
 		size_t i = 0;
@@ -120,9 +126,45 @@ int main(void)
 		diag("elfutils %s: no aids (they find units as elfutils 0.190 and before do)", dwfl_version(NULL));
 		return done_testing();
 	}
-	check_file(self, 3);
+	check_file(self, 3, true, true);
 	/* libc: its debug file by build id (libc6-dbg) */
 	const char *libc = "/usr/lib/x86_64-linux-gnu/libc.so.6";
-	if (access(libc, R_OK) == 0) check_file(libc, 61);
+	if (access(libc, R_OK) == 0) check_file(libc, 61, true, true);
+	/* copies of this executable with its DWARF changed (objcopy): its
+	 * sections compressed (the owner decompresses them, the aid reads
+	 * them); GNU's .zdebug ones (not offered: libdw would decompress them
+	 * in the shared handle); a dwz link (not offered: the aid's libdw
+	 * would open the file it names); no .debug_aranges (no unit found by
+	 * address, by the owner or the aid: the aid leaves them) */
+	char dir[] = "/tmp/test_elfsym.XXXXXX";
+	if (!mkdtemp(dir)) return 1;
+	/* a dwz link to a file outside any root: an aid's libdw would open
+	 * it itself */
+	char alt[4200], altarg[4300];
+	snprintf(alt, sizeof alt, "%s/altlink", dir);
+	FILE *af = fopen(alt, "wb");
+	if (!af) return 1;
+	fwrite("/etc/passwd\0" "0123456789abcdefghij", 1, 32, af);
+	fclose(af);
+	snprintf(altarg, sizeof altarg, "--add-section .gnu_debugaltlink='%s'", alt);
+	const struct { const char *name, *args; bool offered, lines; } v[] = {
+		{ "gabi", "--compress-debug-sections=zlib-gabi", true, true },
+		{ "gnu", "--compress-debug-sections=zlib-gnu", false, true },
+		{ "noaranges", "--remove-section=.debug_aranges", false, false },
+		{ "dwz", altarg, false, true },
+	};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		char path[4200], cmd[9000];
+		snprintf(path, sizeof path, "%s/%s", dir, v[i].name);
+		snprintf(cmd, sizeof cmd, "objcopy %s '%s' '%s' 2> /dev/null", v[i].args, self, path);
+		if (system(cmd) != 0) {
+			diag("objcopy %s failed: %s skipped", v[i].args, v[i].name);
+			continue;
+		}
+		check_file(path, 3, v[i].offered, v[i].lines);
+		unlink(path);
+	}
+	unlink(alt);
+	rmdir(dir);
 	return done_testing();
 }
